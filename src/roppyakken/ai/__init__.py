@@ -1,0 +1,7 @@
+"""Bots behind one small interface: each sees only its seat's view and answers one legal action."""
+
+from __future__ import annotations
+
+from roppyakken.ai.base import BOT_LEVELS, Bot, bot_description, make_bot
+
+__all__ = ["BOT_LEVELS", "Bot", "bot_description", "make_bot"]

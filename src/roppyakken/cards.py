@@ -1,0 +1,183 @@
+"""The 48-card hanafuda deck (RULES.md R-1): ids, slugs, months, kinds, points.
+
+Cards are the ints ``0..47`` with ``id = (month - 1) * 4 + position``.  A set of
+cards is a 48-bit int (bit ``id`` set when the card is in the set); every
+helper here works on such masks so the engine never builds Python sets in its
+hot path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Final
+
+from roppyakken.errors import RoppyakkenError
+
+BRIGHT: Final = "bright"
+ANIMAL: Final = "animal"
+RIBBON: Final = "ribbon"
+CHAFF: Final = "chaff"
+KINDS: Final = (BRIGHT, ANIMAL, RIBBON, CHAFF)
+
+MONTH_NAMES: Final = (
+    "Pine",
+    "Plum",
+    "Cherry",
+    "Wisteria",
+    "Iris",
+    "Peony",
+    "Bush clover",
+    "Pampas",
+    "Chrysanthemum",
+    "Maple",
+    "Willow",
+    "Paulownia",
+)
+
+# R-1.1: (slug, kind) month by month, left to right.
+_DECK: Final[tuple[tuple[str, str], ...]] = (
+    ("pine-crane", BRIGHT), ("pine-ribbon", RIBBON),
+    ("pine-chaff-1", CHAFF), ("pine-chaff-2", CHAFF),
+    ("plum-warbler", ANIMAL), ("plum-ribbon", RIBBON),
+    ("plum-chaff-1", CHAFF), ("plum-chaff-2", CHAFF),
+    ("cherry-curtain", BRIGHT), ("cherry-ribbon", RIBBON),
+    ("cherry-chaff-1", CHAFF), ("cherry-chaff-2", CHAFF),
+    ("wisteria-cuckoo", ANIMAL), ("wisteria-ribbon", RIBBON),
+    ("wisteria-chaff-1", CHAFF), ("wisteria-chaff-2", CHAFF),
+    ("iris-bridge", ANIMAL), ("iris-ribbon", RIBBON),
+    ("iris-chaff-1", CHAFF), ("iris-chaff-2", CHAFF),
+    ("peony-butterflies", ANIMAL), ("peony-ribbon", RIBBON),
+    ("peony-chaff-1", CHAFF), ("peony-chaff-2", CHAFF),
+    ("clover-boar", ANIMAL), ("clover-ribbon", RIBBON),
+    ("clover-chaff-1", CHAFF), ("clover-chaff-2", CHAFF),
+    ("pampas-moon", BRIGHT), ("pampas-geese", ANIMAL),
+    ("pampas-chaff-1", CHAFF), ("pampas-chaff-2", CHAFF),
+    ("chrysanthemum-sake", ANIMAL), ("chrysanthemum-ribbon", RIBBON),
+    ("chrysanthemum-chaff-1", CHAFF), ("chrysanthemum-chaff-2", CHAFF),
+    ("maple-deer", ANIMAL), ("maple-ribbon", RIBBON),
+    ("maple-chaff-1", CHAFF), ("maple-chaff-2", CHAFF),
+    ("willow-rainman", BRIGHT), ("willow-swallow", ANIMAL),
+    ("willow-ribbon", RIBBON), ("willow-lightning", CHAFF),
+    ("paulownia-phoenix", BRIGHT), ("paulownia-yellow", CHAFF),
+    ("paulownia-chaff-1", CHAFF), ("paulownia-chaff-2", CHAFF),
+)  # fmt: skip
+
+NUM_CARDS: Final = 48
+ALL_CARDS: Final = (1 << NUM_CARDS) - 1
+
+SLUGS: Final[tuple[str, ...]] = tuple(slug for slug, _ in _DECK)
+KIND: Final[tuple[str, ...]] = tuple(kind for _, kind in _DECK)
+MONTH: Final[tuple[int, ...]] = tuple(i // 4 + 1 for i in range(NUM_CARDS))
+_ID: Final[dict[str, int]] = {slug: i for i, slug in enumerate(SLUGS)}
+
+
+def card_id(slug: str) -> int:
+    """Return the id of the card named ``slug``; raise a clear error if unknown."""
+    try:
+        return _ID[slug]
+    except KeyError:
+        raise RoppyakkenError(f"unknown card {slug!r}") from None
+
+
+def _points(card: int) -> int:
+    slug, kind = _DECK[card]
+    if kind == BRIGHT or slug == "plum-warbler":
+        return 50
+    if kind in (ANIMAL, RIBBON) or slug == "paulownia-yellow":
+        return 10
+    return 0
+
+
+POINTS: Final[tuple[int, ...]] = tuple(_points(c) for c in range(NUM_CARDS))  # R-1.2
+
+MONTH_MASK: Final[tuple[int, ...]] = (0, *tuple(15 << 4 * m for m in range(12)))
+"""``MONTH_MASK[m]`` is the set of the four cards of month ``m`` (1..12)."""
+
+PINE_CRANE: Final = card_id("pine-crane")
+PLUM_WARBLER: Final = card_id("plum-warbler")
+WILLOW_RAINMAN: Final = card_id("willow-rainman")
+WILLOW_LIGHTNING: Final = card_id("willow-lightning")
+WILLOW: Final = 11
+PAULOWNIA: Final = 12
+
+SCORING_MASK: Final = sum(1 << c for c in range(NUM_CARDS) if POINTS[c] > 0)
+"""Cards worth more than 0 points."""
+RIBBON_MASK: Final = sum(1 << c for c in range(NUM_CARDS) if KIND[c] == RIBBON)
+WILLOW_PAULOWNIA_MASK: Final = MONTH_MASK[WILLOW] | MONTH_MASK[PAULOWNIA]
+
+
+def _byte_points() -> tuple[tuple[int, ...], ...]:
+    tables = []
+    for byte in range(6):
+        row = []
+        for value in range(256):
+            row.append(sum(POINTS[byte * 8 + b] for b in range(8) if value >> b & 1))
+        tables.append(tuple(row))
+    return tuple(tables)
+
+
+_BYTE_POINTS: Final = _byte_points()
+
+
+def points_of(mask: int) -> int:
+    """Total card points (R-1.2) of the cards in ``mask``."""
+    t = _BYTE_POINTS
+    return (
+        t[0][mask & 255]
+        + t[1][mask >> 8 & 255]
+        + t[2][mask >> 16 & 255]
+        + t[3][mask >> 24 & 255]
+        + t[4][mask >> 32 & 255]
+        + t[5][mask >> 40 & 255]
+    )
+
+
+def bit(card: int) -> int:
+    """The one-card mask of ``card``."""
+    return 1 << card
+
+
+def iter_cards(mask: int) -> Iterator[int]:
+    """Yield the card ids in ``mask`` in increasing order."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def cards_of(mask: int) -> list[int]:
+    """The card ids in ``mask``, increasing."""
+    return list(iter_cards(mask))
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The mask of the given card ids."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def slugs_of(mask: int) -> list[str]:
+    """The slugs of the cards in ``mask``, in id order."""
+    return [SLUGS[c] for c in iter_cards(mask)]
+
+
+def parse_cards(slugs: Iterable[object], what: str = "cards") -> list[int]:
+    """Turn a list of slugs into card ids, refusing unknown or repeated cards."""
+    seen: set[int] = set()
+    out: list[int] = []
+    for slug in slugs:
+        if not isinstance(slug, str):
+            raise RoppyakkenError(f"{what}: expected a card slug, got {slug!r}")
+        c = card_id(slug)
+        if c in seen:
+            raise RoppyakkenError(f"{what}: card {slug!r} appears twice")
+        seen.add(c)
+        out.append(c)
+    return out
+
+
+def card_label(card: int) -> str:
+    """A short readable label: ``'pine-crane (1 Pine, bright, 50)'``."""
+    return f"{SLUGS[card]} ({MONTH[card]} {MONTH_NAMES[MONTH[card] - 1]}, {KIND[card]}, {POINTS[card]})"

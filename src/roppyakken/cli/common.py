@@ -1,0 +1,79 @@
+"""Helpers the subcommands share: rule options, JSON input and output."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from roppyakken.errors import RoppyakkenError
+from roppyakken.rules import Rules, resolve
+
+
+def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--rules PRESET`` and ``--rules-file FILE``."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument("--rules", metavar="PRESET", help="a preset of RULES.md R-10 (classic)")
+    group.add_argument("--rules-file", metavar="FILE", help="a house-rules TOML file")
+
+
+def rules_from_args(args: argparse.Namespace) -> Rules:
+    """The rules chosen on the command line."""
+    return resolve(args.rules, args.rules_file)
+
+
+def parse_json(text: str, what: str = "input") -> Any:
+    """Parse JSON text or raise a one-line error naming where it is malformed."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RoppyakkenError(
+            f"{what} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+        ) from None
+
+
+def read_stdin_json() -> Any:
+    """One JSON document from standard input."""
+    text = sys.stdin.read()
+    if not text.strip():
+        raise RoppyakkenError("expected a JSON document on standard input, got nothing")
+    return parse_json(text)
+
+
+def print_json(data: Any) -> None:
+    """One JSON document on standard output."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+
+
+def run_jsonl(handle: Callable[[Any], Any]) -> int:
+    """Batch mode: one JSON document per input line in, one per line out.
+
+    A bad line answers ``{"error": "..."}`` in its place (so outputs stay aligned
+    with inputs), says so on standard error, and makes the exit code 1.
+    """
+    status = 0
+    for number, line in _lines():
+        try:
+            result = handle(parse_json(line, f"line {number}"))
+        except RoppyakkenError as exc:
+            message = str(exc)
+            print(f"roppyakken: error: line {number}: {message}", file=sys.stderr)
+            result = {"error": message}
+            status = 1
+        sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")
+    return status
+
+
+def _lines() -> Iterator[tuple[int, str]]:
+    for number, line in enumerate(sys.stdin, 1):
+        if line.strip():
+            yield number, line
+
+
+def expect_object(data: Any, what: str) -> dict[str, Any]:
+    """Refuse anything but a JSON object."""
+    if not isinstance(data, dict):
+        raise RoppyakkenError(f"{what} must be a JSON object")
+    return data

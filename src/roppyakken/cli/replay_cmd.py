@@ -1,0 +1,48 @@
+"""``roppyakken replay FILE``: verify a game record and print the game round by round."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from roppyakken.cards import SLUGS, slugs_of
+from roppyakken.explain import explain_round
+from roppyakken.record import load, replay
+
+
+def register(sub: Any) -> None:
+    """Add the ``replay`` subcommand."""
+    p = sub.add_parser(
+        "replay",
+        help="verify a game record and print it round by round",
+        description="Replay a roppyakken-record/1 file through the engine, re-deriving every "
+        "score; fail on any disagreement.",
+    )
+    p.add_argument("file", help="a game record (JSON)")
+    p.add_argument("--quiet", action="store_true", help="only verify; print one line")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``roppyakken replay``."""
+    game, names = replay(load(args.file))
+    if not args.quiet:
+        for index, log in enumerate(game.history):
+            print(f"Round {index + 1}: {names[log.dealer]} deals")
+            print(f"  table: {', '.join(slugs_of(log.table))}")
+            for seat, decl in enumerate(log.declared):
+                if decl:
+                    print(f"  {names[seat]} declares {', '.join(decl)}")
+            for seat, source, card, taken in log.plays:
+                verb = f"takes {', '.join(slugs_of(taken))}" if taken else "to the table"
+                origin = "plays" if source == "hand" else "turns up"
+                print(f"  {names[seat]} {origin} {SLUGS[card]}, {verb}")
+            if log.score is not None:
+                captures = log.captures or [0] * game.players
+                print("  " + explain_round(game.rules, log.score, captures, names).replace("\n", "\n  "))
+                print(f"  totals: {', '.join(f'{names[s]} {t}' for s, t in enumerate(log.totals or []))}")
+    if game.over and game.winner is not None:
+        print(f"verified: {names[game.winner]} wins ({game.end_reason}), {len(game.history)} rounds")
+    else:
+        print(f"verified: unfinished game, {len(game.history)} rounds so far")
+    return 0

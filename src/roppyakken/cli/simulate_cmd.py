@@ -1,0 +1,117 @@
+"""``roppyakken simulate``: a batch of bot games (FORMATS.md §4)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from roppyakken.ai.base import make_bot
+from roppyakken.cli.common import add_rules_arguments, print_json, rules_from_args
+from roppyakken.driver import game_seeds, play_out
+from roppyakken.engine import Game
+from roppyakken.errors import RoppyakkenError
+from roppyakken.record import dumps, record_of
+from roppyakken.text import yaku_name
+from roppyakken.yaku import LUCKY_HAND_SLUGS
+
+
+def register(sub: Any) -> None:
+    """Add the ``simulate`` subcommand."""
+    p = sub.add_parser(
+        "simulate",
+        help="play a batch of bot games and summarise them",
+        description="Play N seeded games between bots (FORMATS.md §4).",
+    )
+    p.add_argument("--games", type=int, default=100, metavar="N", help="number of games (100)")
+    p.add_argument("--players", type=int, default=2, choices=(2, 3), help="2 or 3 (2)")
+    add_rules_arguments(p)
+    p.add_argument("--seed", type=int, default=0, help="batch seed (0)")
+    p.add_argument("--bots", default=None, help="bot levels, comma-separated, one per seat")
+    p.add_argument("--records", metavar="DIR", help="write one game record per game into DIR")
+    p.add_argument("--json", action="store_true", help="print the FORMATS.md §4 document")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``roppyakken simulate``."""
+    rules = rules_from_args(args)
+    rules.check_players(args.players)
+    if args.games < 1:
+        raise RoppyakkenError("--games must be at least 1")
+    levels = (args.bots or ",".join(["random"] * args.players)).split(",")
+    if len(levels) != args.players:
+        raise RoppyakkenError(f"--bots names {len(levels)} bots for {args.players} players")
+    for level in levels:
+        make_bot(level)  # refuse an unknown level before playing anything
+    records = Path(args.records) if args.records else None
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+    wins = [0] * args.players
+    rounds = 0
+    score_sums = [0] * args.players
+    yaku_counts: Counter[str] = Counter()
+    lucky_counts: Counter[str] = Counter()
+    seconds = 0.0
+    progress = (not args.json and sys.stderr.isatty()) or (args.games >= 1000 and not args.json)
+    for index, seed in enumerate(game_seeds(args.seed, args.games)):
+        bots = [make_bot(level, seed + seat) for seat, level in enumerate(levels)]
+        start = time.perf_counter()
+        game = play_out(Game(rules, args.players, seed), bots)
+        seconds += time.perf_counter() - start
+        if game.winner is not None:
+            wins[game.winner] += 1
+        for log in game.history:
+            if log.score is None:
+                continue
+            rounds += 1
+            for seat, p in enumerate(log.score.players):
+                score_sums[seat] += p.round_score
+                yaku_counts.update(slug for slug, _ in p.yaku)
+                lucky_counts.update(slug for slug, _ in p.lucky_hands)
+        if records is not None:
+            path = records / f"game-{index:06d}.json"
+            path.write_text(dumps(record_of(game, [f"bot:{lv}" for lv in levels])), encoding="utf-8")
+        if progress and (index + 1) % max(1, args.games // 20) == 0:
+            print(f"\r{index + 1}/{args.games} games", end="", file=sys.stderr, flush=True)
+    if progress:
+        print(file=sys.stderr)
+    player_rounds = max(1, rounds * args.players)
+    result = {
+        "games": args.games,
+        "rounds": rounds,
+        "seconds": round(seconds, 3),
+        "rounds_per_second": round(rounds / seconds, 1) if seconds else 0.0,
+        "bots": levels,
+        "wins": wins,
+        "mean_round_score": [round(s / max(1, rounds), 1) for s in score_sums],
+        "yaku_frequency": {slug: round(yaku_counts[slug] / player_rounds, 4) for slug in rules.yaku},
+        "lucky_hand_frequency": {
+            slug: round(lucky_counts[slug] / player_rounds, 4)
+            for slug in LUCKY_HAND_SLUGS
+            if slug in rules.lucky_hands
+        },
+    }
+    if args.json:
+        print_json(result)
+        return 0
+    print(f"{args.games} games, {rounds} rounds, {rules.preset} rules, {args.players} players")
+    print(f"played in {seconds:.2f} s ({result['rounds_per_second']} rounds/s)")
+    for seat, level in enumerate(levels):
+        print(
+            f"  seat {seat} {level:8} wins {wins[seat]:>6} ({wins[seat] / args.games:6.1%})"
+            f"  mean round score {result['mean_round_score'][seat]}"
+        )
+    print("yaku per player-round:")
+    for slug, freq in sorted(result["yaku_frequency"].items(), key=lambda kv: -kv[1]):
+        print(f"  {freq:8.4f}  {yaku_name(slug)}")
+    if result["lucky_hand_frequency"]:
+        print("lucky hands per player-round:")
+        for slug, freq in result["lucky_hand_frequency"].items():
+            print(f"  {freq:8.4f}  {yaku_name(slug)}")
+    if records is not None:
+        print(f"records written to {records}")
+    return 0

@@ -1,0 +1,53 @@
+"""Run games between bots: each bot sees only its own seat's view."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+
+from roppyakken.ai.base import Bot
+from roppyakken.engine import Game
+from roppyakken.errors import IllegalActionError
+from roppyakken.rules import Rules
+from roppyakken.view import view_of
+
+
+def game_seeds(seed: int, count: int) -> list[int]:
+    """``count`` independent game seeds derived from a batch seed."""
+    rng = random.Random(f"roppyakken-batch:{seed}")
+    return [rng.getrandbits(63) for _ in range(count)]
+
+
+def play_out(
+    game: Game,
+    bots: Sequence[Bot],
+    timings: list[list[float]] | None = None,
+    on_step: Callable[[Game], None] | None = None,
+) -> Game:
+    """Let ``bots`` (one per seat) play ``game`` to its end; return it.
+
+    ``timings[seat]`` collects each decision's time in seconds when given.
+    A bot answering an illegal action is a bug in the bot: it raises.
+    """
+    while not game.over:
+        seat = game.to_act
+        view = view_of(game, seat)
+        if timings is not None:
+            start = time.perf_counter()
+            action = bots[seat].choose(view)
+            timings[seat].append(time.perf_counter() - start)
+        else:
+            action = bots[seat].choose(view)
+        try:
+            game.apply(action, seat)
+        except IllegalActionError as exc:
+            raise IllegalActionError(f"bot {bots[seat].name} at seat {seat}: {exc}") from None
+        if on_step is not None:
+            on_step(game)
+    return game
+
+
+def new_game(rules: Rules, players: int, seed: int, log: bool = True) -> Game:
+    """A new game (a thin wrapper kept for symmetry with :func:`play_out`)."""
+    return Game(rules, players, seed, log=log)

@@ -1,0 +1,823 @@
+"""The game state machine: deal, decisions, legal actions, apply, round end, game end.
+
+A :class:`Game` is fully determined by its rules, its deck orders and the
+decisions applied to it.  Card sets are 48-bit masks.  :meth:`Game.apply`
+checks an action, raises :class:`IllegalActionError` (changing nothing) if it is
+not legal, and otherwise returns the public events it caused.
+
+Clause ids (``R-…``) refer to RULES.md.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from roppyakken.actions import (
+    DECLARE,
+    OVER,
+    PLAY,
+    REDEAL,
+    TAKE,
+    Action,
+    CallRedeal,
+    Declare,
+    Play,
+    Take,
+)
+from roppyakken.cards import (
+    MONTH,
+    MONTH_MASK,
+    NUM_CARDS,
+    POINTS,
+    SCORING_MASK,
+    SLUGS,
+    WILLOW,
+    iter_cards,
+)
+from roppyakken.errors import IllegalActionError, RoppyakkenError
+from roppyakken.events import (
+    DealerTookFour,
+    Declared,
+    Event,
+    FirstDealerDrawn,
+    GameEnded,
+    LegWon,
+    Played,
+    Redealt,
+    RoundEnded,
+    RoundStarted,
+    Turned,
+)
+from roppyakken.rules import Rules
+from roppyakken.scoring import RoundScore, score_round
+from roppyakken.yaku import FOUR_BRIGHTS, INSTANT_YAKU, LuckyHand, lucky_hands_held
+
+DeckSource = Callable[[int, int], Sequence[int]]
+"""``deck(round, attempt)``: the shuffled deck (card ids, first dealt first)."""
+
+WILLOW_MONTH_MASK = MONTH_MASK[WILLOW]
+
+
+def seeded_deck(seed: int, round_index: int, attempt: int) -> list[int]:
+    """The deck of a round: a pure function of the game seed, round and deal attempt (R-3.2).
+
+    Deriving each deck from ``(seed, round, attempt)`` rather than from one running
+    generator means a saved game resumes with the very decks it would have had.
+    """
+    deck = list(range(NUM_CARDS))
+    random.Random(f"roppyakken:{seed}:{round_index}:{attempt}").shuffle(deck)
+    return deck
+
+
+def deal_sizes(rules: Rules, players: int) -> tuple[int, int]:
+    """R-3.1: cards per hand and cards to the table."""
+    if players == 2:
+        return (10, 8) if rules.ten_card_deal else (8, 8)
+    return 7, 6
+
+
+def deal_pattern(rules: Rules, players: int) -> list[tuple[int, int]]:
+    """R-3.2: the deal as ``(who, count)`` packets, ``who`` a seat offset from the dealer + 1
+    (0 = the player after the dealer, ``players - 1`` = the dealer) or -1 for the table."""
+    hand, table = deal_sizes(rules, players)
+    first = hand // 2 if hand % 2 == 0 else (hand + 1) // 2
+    second = hand - first
+    table_first = table // 2
+    packets: list[tuple[int, int]] = []
+    for size, tsize in ((first, table_first), (second, table - table_first)):
+        packets.extend((i, size) for i in range(players))
+        packets.append((-1, tsize))
+    return packets
+
+
+def capture_targets(rules: Rules, table: int, card: int, from_pile: bool = False) -> list[int]:
+    """Every legal target of ``card`` on ``table`` (R-5.2 to R-5.4, R-6), as masks.
+
+    An empty list means the card is added to the table.  Choices are ordered by
+    their lowest card id (FORMATS.md §2).
+    """
+    month_cards = table & MONTH_MASK[MONTH[card]]
+    joker = rules.joker_card
+    if card == joker:
+        willows = table & WILLOW_MONTH_MASK
+        if willows.bit_count() == 3:
+            return [willows]  # R-6.3: the other three Willow cards, and nothing else
+        # R-6.2: any Willow card, or any single card worth points outside a stack.
+        choices = willows | (table & SCORING_MASK & ~_stacked(table))
+        return [1 << c for c in iter_cards(choices)]
+    if month_cards.bit_count() == 3:
+        return [month_cards]  # R-5.4: the stack, no wild target instead
+    choices = month_cards
+    if (
+        joker >= 0
+        and table >> joker & 1
+        and POINTS[card] > 0
+        and not month_cards >> joker & 1
+        and (table & WILLOW_MONTH_MASK).bit_count() < 3
+    ):
+        mode = rules.joker_wild_on_table  # R-6.4
+        if mode == "any" or (mode == "turned-up" and from_pile):
+            choices |= 1 << joker
+    if choices == month_cards and rules.auto_capture_higher and choices.bit_count() == 2:
+        # R-5.3 (reading): only the plain two-of-a-month choice is decided for the player.
+        low = choices & -choices
+        high = choices ^ low
+        lp, hp = POINTS[low.bit_length() - 1], POINTS[high.bit_length() - 1]
+        if lp != hp:
+            choices = low if lp > hp else high
+    return [1 << c for c in iter_cards(choices)]
+
+
+def _stacked(table: int) -> int:
+    """The cards of ``table`` that lie in stacks (three of a month, R-3.5)."""
+    out = 0
+    for m in range(1, 13):
+        cards = table & MONTH_MASK[m]
+        if cards.bit_count() == 3:
+            out |= cards
+    return out
+
+
+def stacks_of(table: int) -> list[int]:
+    """The stacks on ``table`` as masks (R-3.5)."""
+    return [table & MONTH_MASK[m] for m in range(1, 13) if (table & MONTH_MASK[m]).bit_count() == 3]
+
+
+@dataclass(slots=True)
+class RoundLog:
+    """What a round's record needs (FORMATS.md §3): the deal, declarations, plays, scores."""
+
+    dealer: int
+    hands: list[int]
+    table: int
+    pile: list[int]
+    declared: list[list[str] | None]
+    plays: list[tuple[int, str, int, int]] = field(default_factory=list)
+    score: RoundScore | None = None
+    totals: list[int] | None = None
+    captures: list[int] | None = None
+
+
+class Game:
+    """A game (or match) of Roppyakken for 2 or 3 players under ``rules``.
+
+    ``seed`` fixes the first-dealer draw and every deck; ``deck_source`` and
+    ``first_dealer`` override them (replaying a record).  ``log`` keeps the
+    round logs a record needs; searchers turn it off on their copies.
+    """
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: int = 2,
+        seed: int | None = None,
+        *,
+        deck_source: DeckSource | None = None,
+        first_dealer: int | None = None,
+        log: bool = True,
+    ) -> None:
+        rules.check_players(players)
+        self.rules = rules
+        self.players = players
+        self.seed = secrets.randbits(63) if seed is None else seed
+        self._deck_source: DeckSource = deck_source or (lambda r, a: seeded_deck(self.seed, r, a))
+        self.log = log
+        self.history: list[RoundLog] = []
+        self.events: list[Event] = []
+        self.totals = [0] * players
+        self.legs = [0] * players
+        self.round = -1
+        self.leg = 0
+        self.dealer = 0
+        self.hands = [0] * players
+        self.table = 0
+        self.pile: list[int] = []
+        self.pile_pos = 0
+        self.captures = [0] * players
+        self.orders: list[list[int]] = [[] for _ in range(players)]
+        self.declared: list[list[str]] = [[] for _ in range(players)]
+        self.revealed = [0] * players
+        self.phase = OVER
+        self.to_act = 0
+        self.turned = -1
+        self._queue: list[int] = []
+        self.last_score: RoundScore | None = None
+        self.winner: int | None = None
+        self.end_reason = ""
+        self._rules_joker = rules.joker_card
+        self._immediate = rules.instant_win == "immediate"
+        if first_dealer is None:
+            first_dealer = self._draw_first_dealer()
+        elif not 0 <= first_dealer < players:
+            raise RoppyakkenError(f"first dealer {first_dealer} is not a seat")
+        self.dealer = first_dealer
+        self._start_round()
+
+    # ----------------------------------------------------------------- queries
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended."""
+        return self.phase == OVER
+
+    def held_lucky_hands(self, seat: int) -> list[LuckyHand]:
+        """The lucky hands ``seat`` holds now (R-4), for the declaration decision."""
+        return lucky_hands_held(self.rules, self.hands[seat])
+
+    def targets(self, card: int, from_pile: bool = False) -> list[int]:
+        """The legal targets of ``card`` on the current table (R-5.2, R-6)."""
+        return capture_targets(self.rules, self.table, card, from_pile)
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act (empty only when the game is over)."""
+        phase = self.phase
+        if phase == PLAY:
+            rules, table = self.rules, self.table
+            out: list[Action] = []
+            for card in iter_cards(self.hands[self.to_act]):
+                targets = capture_targets(rules, table, card, False)
+                if targets:
+                    out.extend(Play(card, t) for t in targets)
+                else:
+                    out.append(Play(card, 0))
+            return out
+        if phase == TAKE:
+            return [Take(t) for t in capture_targets(self.rules, self.table, self.turned, True)]
+        if phase == DECLARE:
+            slugs = [h.slug for h in self.held_lucky_hands(self.to_act)]
+            subsets: list[Action] = []
+            for bits in range(1 << len(slugs)):
+                subsets.append(Declare(tuple(s for i, s in enumerate(slugs) if bits >> i & 1)))
+            return subsets
+        if phase == REDEAL:
+            return [CallRedeal(True), CallRedeal(False)]
+        return []
+
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` saying why ``action`` is not legal now."""
+        phase = self.phase
+        if phase == OVER:
+            raise IllegalActionError("the game is over")
+        seat = self.to_act
+        if isinstance(action, Play):
+            if phase != PLAY:
+                raise IllegalActionError(f"not the time to play a card: {self._waiting()}")
+            card = action.card
+            if not 0 <= card < NUM_CARDS or not self.hands[seat] >> card & 1:
+                name = SLUGS[card] if 0 <= card < NUM_CARDS else str(card)
+                raise IllegalActionError(f"{name} is not in seat {seat}'s hand")
+            self._check_target(card, action.target, False)
+        elif isinstance(action, Take):
+            if phase != TAKE:
+                raise IllegalActionError(f"no turned-up card waits for a target: {self._waiting()}")
+            self._check_target(self.turned, action.target, True)
+        elif isinstance(action, Declare):
+            if phase != DECLARE:
+                raise IllegalActionError(f"not the time to declare lucky hands: {self._waiting()}")
+            held = {h.slug for h in self.held_lucky_hands(seat)}
+            for slug in action.hands:
+                if slug not in held:
+                    raise IllegalActionError(f"seat {seat} does not hold lucky hand {slug!r}")
+            if len(set(action.hands)) != len(action.hands):
+                raise IllegalActionError("a lucky hand is declared twice")
+        elif isinstance(action, CallRedeal):
+            if phase != REDEAL:
+                raise IllegalActionError(f"no redeal can be called now: {self._waiting()}")
+        else:  # pragma: no cover - typing makes this unreachable
+            raise IllegalActionError(f"unknown action {action!r}")
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal now (for user interfaces)."""
+        try:
+            self.check(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def _check_target(self, card: int, target: int, from_pile: bool) -> None:
+        targets = capture_targets(self.rules, self.table, card, from_pile)
+        if target in targets or (not targets and target == 0):
+            return
+        if not targets:
+            raise IllegalActionError(f"{SLUGS[card]} has nothing to take and goes to the table")
+        options = " or ".join("+".join(SLUGS[c] for c in iter_cards(t)) for t in targets)
+        if target == 0:
+            raise IllegalActionError(f"{SLUGS[card]} must capture: it can take {options}")
+        taken = "+".join(SLUGS[c] for c in iter_cards(target))
+        raise IllegalActionError(f"{SLUGS[card]} cannot take {taken}; it can take {options}")
+
+    def _waiting(self) -> str:
+        return {
+            PLAY: f"seat {self.to_act} is to play a card",
+            TAKE: f"seat {self.to_act} is to choose the turned-up card's target",
+            DECLARE: f"seat {self.to_act} is to declare lucky hands",
+            REDEAL: f"seat {self.to_act} is to call a redeal or not",
+        }.get(self.phase, "the game is over")
+
+    # ----------------------------------------------------------------- apply
+
+    def apply(self, action: Action, seat: int | None = None) -> list[Event]:
+        """Apply ``action`` for the seat to act (checked against ``seat`` if given).
+
+        Raises :class:`IllegalActionError` and changes nothing if it is not legal.
+        """
+        if seat is not None and seat != self.to_act and self.phase != OVER:
+            raise IllegalActionError(f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+        self.check(action)
+        start = len(self.events)
+        if isinstance(action, Play):
+            self._play(action.card, action.target)
+        elif isinstance(action, Take):
+            self._take(action.target)
+        elif isinstance(action, Declare):
+            self._declare(action.hands)
+        else:
+            self._redeal_choice(action.call)
+        return self.events[start:]
+
+    def _play(self, card: int, target: int) -> None:
+        """R-5.1: play ``card`` from hand, then turn up the top of the pile."""
+        seat = self.to_act
+        self.hands[seat] &= ~(1 << card)
+        self.revealed[seat] &= ~(1 << card)
+        if self._place(seat, "hand", card, target):
+            return
+        card = self.pile[self.pile_pos]
+        self.pile_pos += 1
+        targets = capture_targets(self.rules, self.table, card, True)
+        if len(targets) > 1:  # R-5.5: the player who turned it chooses
+            self.turned = card
+            self.phase = TAKE
+            self._emit(Turned(seat, card))
+            return
+        if not self._place(seat, "pile", card, targets[0] if targets else 0):
+            self._next_turn()
+
+    def _take(self, target: int) -> None:
+        seat = self.to_act
+        card = self.turned
+        self.turned = -1
+        self.phase = PLAY
+        if not self._place(seat, "pile", card, target):
+            self._next_turn()
+
+    def _place(self, seat: int, source: str, card: int, target: int) -> bool:
+        """R-5.2: capture ``target`` with ``card``, or add ``card`` to the table.
+
+        Returns whether this ended the round (an immediate instant win, R-8.5).
+        """
+        if target:
+            self.table &= ~target
+            self.captures[seat] |= (1 << card) | target
+            # R-5.6 (reading): the played card first, then what it took, in id order.
+            order = self.orders[seat]
+            order.append(card)
+            order.extend(iter_cards(target))
+        else:
+            self.table |= 1 << card
+        if self.log:
+            self.history[-1].plays.append((seat, source, card, target))
+            self.events.append(Played(seat, source, card, target))
+        if self._immediate and target:
+            slug = self.rules.table.instant_yaku(self.captures[seat])
+            if slug is not None:
+                self._end_round(instant=(seat, slug))
+                return True
+        return False
+
+    def _emit(self, event: Event) -> None:
+        if self.log:
+            self.events.append(event)
+
+    def _next_turn(self) -> None:
+        if not any(self.hands):
+            self._end_round()
+            return
+        self.to_act = (self.to_act + 1) % self.players
+        self.phase = PLAY
+
+    def _declare(self, slugs: tuple[str, ...]) -> None:
+        seat = self.to_act
+        chosen = [h for h in self.held_lucky_hands(seat) if h.slug in slugs]
+        self._record_declaration(seat, chosen)
+        self._advance_queue()
+
+    def _record_declaration(self, seat: int, chosen: list[LuckyHand]) -> None:
+        cards = 0
+        for h in chosen:
+            cards |= h.cards
+        self.declared[seat] = [h.slug for h in chosen]
+        self.revealed[seat] = cards
+        if self.log:
+            self.history[-1].declared[seat] = list(self.declared[seat])
+        self._emit(Declared(seat, tuple((h.slug, h.points) for h in chosen), cards))
+
+    def _redeal_choice(self, call: bool) -> None:
+        seat = self.to_act
+        if call:
+            month = next(m for m in range(1, 13) if self.hands[seat] & MONTH_MASK[m] == MONTH_MASK[m])
+            self._emit(Redealt("hand-four", month, seat))
+            if self.log:
+                self.history.pop()
+            self._deal(self._attempt + 1)
+            return
+        self._advance_queue()
+
+    # ----------------------------------------------------------------- rounds
+
+    def _draw_first_dealer(self) -> int:
+        """R-2.2: each player draws a card; the earliest month deals; ties draw again."""
+        rng = random.Random(f"roppyakken:{self.seed}:first-dealer")
+        contenders = list(range(self.players))
+        draws: list[list[int]] = [[] for _ in range(self.players)]
+        while True:
+            deck = list(range(NUM_CARDS))
+            rng.shuffle(deck)
+            for i, seat in enumerate(contenders):
+                draws[seat].append(deck[i])
+            earliest = min(MONTH[draws[s][-1]] for s in contenders)
+            contenders = [s for s in contenders if MONTH[draws[s][-1]] == earliest]
+            if len(contenders) == 1:
+                dealer = contenders[0]
+                self._emit(FirstDealerDrawn(tuple(tuple(d) for d in draws), dealer))
+                return dealer
+
+    def _start_round(self) -> None:
+        self.round += 1
+        self._deal(0)
+
+    def _deal(self, attempt: int) -> None:
+        """Deal (R-3.2), redealing as R-3.3 / R-3.4 say, then start the lucky-hand phase."""
+        rules, n = self.rules, self.players
+        while True:
+            self._attempt = attempt
+            deck = list(self._deck_source(self.round, attempt))
+            if sorted(deck) != list(range(NUM_CARDS)):
+                raise RoppyakkenError(f"round {self.round}: the deck is not the 48 cards")
+            hands = [0] * n
+            table = 0
+            pos = 0
+            for who, count in deal_pattern(rules, n):
+                packet = 0
+                for c in deck[pos : pos + count]:
+                    packet |= 1 << c
+                pos += count
+                if who < 0:
+                    table |= packet
+                else:
+                    hands[(self.dealer + 1 + who) % n] |= packet
+            redeal = self._redeal_reason(hands, table)
+            if redeal is None:
+                break
+            self._emit(redeal)
+            attempt += 1
+        self.hands = hands
+        self.table = table
+        self.pile = deck[pos:]
+        self.pile_pos = 0
+        self.captures = [0] * n
+        self.orders = [[] for _ in range(n)]
+        self.declared = [[] for _ in range(n)]
+        self.revealed = [0] * n
+        self.turned = -1
+        if self.log:
+            self.history.append(RoundLog(self.dealer, list(hands), table, list(self.pile), [None] * n))
+        self._emit(RoundStarted(self.round, self.leg, self.dealer, attempt, table))
+        if rules.table_four == "dealer_takes":  # R-3.3 (Changara)
+            for m in range(1, 13):
+                four = table & MONTH_MASK[m]
+                if four == MONTH_MASK[m]:
+                    self.table &= ~four
+                    self.captures[self.dealer] |= four
+                    self.orders[self.dealer].extend(iter_cards(four))
+                    self._emit(DealerTookFour(self.dealer, four))
+        seats = [(self.dealer + i) % n for i in range(n)]
+        self._queue = []
+        if rules.hand_four == "optional":
+            self._queue = [
+                s for s in seats if any(self.hands[s] & MONTH_MASK[m] == MONTH_MASK[m] for m in range(1, 13))
+            ]
+        if self._queue:
+            self.to_act = self._queue.pop(0)
+            self.phase = REDEAL
+            return
+        self._begin_declarations()
+
+    def _redeal_reason(self, hands: list[int], table: int) -> Redealt | None:
+        rules = self.rules
+        for m in range(1, 13):
+            if rules.table_four == "redeal" and table & MONTH_MASK[m] == MONTH_MASK[m]:
+                return Redealt("table-four", m, None)  # R-3.3
+        if rules.hand_four == "redeal":
+            for i in range(self.players):
+                seat = (self.dealer + i) % self.players
+                for m in range(1, 13):
+                    if hands[seat] & MONTH_MASK[m] == MONTH_MASK[m]:
+                        return Redealt("hand-four", m, seat)  # R-3.4
+        return None
+
+    def _advance_queue(self) -> None:
+        if self._queue:
+            self.to_act = self._queue.pop(0)
+            return
+        if self.phase == REDEAL:
+            self._begin_declarations()
+            return
+        self._begin_play()
+
+    def _begin_declarations(self) -> None:
+        """R-4.1: in play order from the dealer, each holder declares (or it is automatic)."""
+        n = self.players
+        seats = [(self.dealer + i) % n for i in range(n)]
+        holders = [s for s in seats if self.held_lucky_hands(s)]
+        if self.rules.declare == "auto":
+            for s in holders:
+                self._record_declaration(s, self.held_lucky_hands(s))
+            holders = []
+        if self.log:
+            for s in seats:
+                if s not in holders and self.history[-1].declared[s] is None:
+                    self.history[-1].declared[s] = []
+        if holders:
+            self.phase = DECLARE
+            self.to_act = holders[0]
+            self._queue = holders[1:]
+            return
+        self._begin_play()
+
+    def _begin_play(self) -> None:
+        self.phase = PLAY
+        self.to_act = self.dealer  # R-5.1
+
+    def _end_round(self, instant: tuple[int, str] | None = None) -> None:
+        """R-7.6: fuke, instant wins, round scoring, totals, then the end-of-game check."""
+        score = score_round(self.rules, self.captures, self.orders, self.declared)
+        if instant is not None:
+            score = RoundScore(score.players, score.fuke, instant)
+        self.last_score = score
+        for seat, p in enumerate(score.players):
+            self.totals[seat] += p.final
+        if self.log:
+            log = self.history[-1]
+            log.score = score
+            log.totals = list(self.totals)
+            log.captures = list(self.captures)
+        self._emit(RoundEnded(self.round, score, tuple(self.totals)))
+        self.phase = OVER
+        self.turned = -1
+        leg_winner = self._leg_winner(score)
+        match = self.rules.match_rule
+        if leg_winner is not None:
+            seat, reason = leg_winner
+            if match.kind == "single":
+                self._finish(seat, reason)
+                return
+            self.legs[seat] += 1
+            self._emit(LegWon(seat, reason, tuple(self.legs)))
+            if match.kind == "first-to" and self.legs[seat] >= match.count:
+                self._finish(seat, "legs")
+                return
+        if match.kind == "rounds" and self.round + 1 >= match.count:
+            final = self._most_legs()
+            if final is not None:
+                self._finish(*final)
+                return
+        self.dealer = self._next_dealer(score)
+        if leg_winner is not None:
+            self.leg += 1
+            self.totals = [0] * self.players
+        self._start_round()
+
+    def _leg_winner(self, score: RoundScore) -> tuple[int, str] | None:
+        """R-9.1 / R-9.2: who wins after this round, if anyone, and why."""
+        if score.instant_win is not None:
+            seat, slug = score.instant_win
+            return seat, f"instant:{slug}"
+        totals = self.totals
+        rules = self.rules
+        reached = [s for s in range(self.players) if totals[s] >= rules.target]
+        if not reached:
+            return None
+        if len(reached) > 1:
+            for slug in INSTANT_YAKU:
+                for s in reached:
+                    if any(y == slug for y, _ in score.players[s].yaku):
+                        return s, f"target:{slug}"
+        best = max(totals)
+        tied = [s for s in range(self.players) if totals[s] == best]
+        if len(tied) > 1:
+            if rules.top_tie == "another-round" or rules.win_margin > 0:
+                return None
+            return self._first_in_play_order(tied), "tie:play-order"
+        second = max(t for s, t in enumerate(totals) if s != tied[0])
+        if best - second < rules.win_margin:
+            return None
+        return tied[0], "target"
+
+    def _first_in_play_order(self, seats: list[int]) -> int:
+        """The first of ``seats`` in play order starting with this round's dealer."""
+        for i in range(self.players):
+            s = (self.dealer + i) % self.players
+            if s in seats:
+                return s
+        raise AssertionError("no seat")  # pragma: no cover
+
+    def _most_legs(self) -> tuple[int, str] | None:
+        """R-9.3 ``rounds N``: most legs wins, ties broken by total (then ``top_tie``)."""
+        best = max(self.legs)
+        tied = [s for s in range(self.players) if self.legs[s] == best]
+        if len(tied) == 1:
+            return tied[0], "most-legs"
+        top = max(self.totals[s] for s in tied)
+        tied = [s for s in tied if self.totals[s] == top]
+        if len(tied) == 1:
+            return tied[0], "most-legs:total"
+        if self.rules.top_tie == "play-order":
+            return self._first_in_play_order(tied), "most-legs:play-order"
+        return None  # *(reading)* another-round: extra rounds until the tie breaks
+
+    def _next_dealer(self, score: RoundScore) -> int:
+        """R-2.3: top scorer of the round (before R-7 adjustments), or the next seat."""
+        n = self.players
+        if self.rules.next_dealer == "rotate":
+            return (self.dealer + 1) % n
+        scores = [p.round_score for p in score.players]
+        best = max(scores)
+        if scores[self.dealer] == best:
+            return self.dealer
+        for i in range(1, n):
+            s = (self.dealer + i) % n
+            if scores[s] == best:
+                return s
+        raise AssertionError("no top scorer")  # pragma: no cover
+
+    def _finish(self, winner: int, reason: str) -> None:
+        self.winner = winner
+        self.end_reason = reason
+        self.phase = OVER
+        self._emit(GameEnded(winner, reason))
+
+    # ----------------------------------------------------------------- copies
+
+    @classmethod
+    def from_position(
+        cls,
+        rules: Rules,
+        *,
+        hands: Sequence[int],
+        table: int,
+        pile: Sequence[int],
+        captures: Sequence[int],
+        orders: Sequence[Sequence[int]],
+        declared: Sequence[Sequence[str]],
+        phase: str,
+        to_act: int,
+        dealer: int,
+        turned: int = -1,
+        totals: Sequence[int] | None = None,
+        legs: Sequence[int] | None = None,
+        round_index: int = 0,
+        leg: int = 0,
+        seed: int = 0,
+        pending: Sequence[int] = (),
+    ) -> Game:
+        """A game in a given mid-round position, without logs (for searchers).
+
+        Searchers sample the cards their seat cannot see (other hands, pile order)
+        and rebuild a position from their view with this.  ``pending`` lists the
+        seats still to decide after ``to_act`` in a redeal or declaration phase.
+        The 48 cards must each be in exactly one place.
+        """
+        players = len(hands)
+        rules.check_players(players)
+        g = cls.__new__(cls)
+        g.rules = rules
+        g.players = players
+        g.seed = seed
+        g._deck_source = lambda r, a: seeded_deck(seed, r, a)
+        g.log = False
+        g.history = []
+        g.events = []
+        g.totals = list(totals) if totals is not None else [0] * players
+        g.legs = list(legs) if legs is not None else [0] * players
+        g.round = round_index
+        g.leg = leg
+        g.dealer = dealer
+        g.hands = list(hands)
+        g.table = table
+        g.pile = list(pile)
+        g.pile_pos = 0
+        g.captures = list(captures)
+        g.orders = [list(o) for o in orders]
+        g.declared = [list(d) for d in declared]
+        g.revealed = [0] * players
+        g.phase = phase
+        g.to_act = to_act
+        g.turned = turned
+        g._queue = list(pending)
+        g.last_score = None
+        g.winner = None
+        g.end_reason = ""
+        g._rules_joker = rules.joker_card
+        g._immediate = rules.instant_win == "immediate"
+        g._attempt = 0
+        g.card_count_check()
+        return g
+
+    def clone(self, log: bool = False) -> Game:
+        """A copy that can be played on independently (for search); no logs by default."""
+        g = Game.__new__(Game)
+        g.rules = self.rules
+        g.players = self.players
+        g.seed = self.seed
+        g._deck_source = self._deck_source
+        g.log = log
+        g.history = (
+            [
+                RoundLog(
+                    h.dealer,
+                    h.hands,
+                    h.table,
+                    h.pile,
+                    list(h.declared),
+                    list(h.plays),
+                    h.score,
+                    h.totals,
+                    h.captures,
+                )
+                for h in self.history
+            ]
+            if log
+            else []
+        )
+        g.events = list(self.events) if log else []
+        g.totals = list(self.totals)
+        g.legs = list(self.legs)
+        g.round = self.round
+        g.leg = self.leg
+        g.dealer = self.dealer
+        g.hands = list(self.hands)
+        g.table = self.table
+        g.pile = self.pile  # never mutated: pile_pos moves instead
+        g.pile_pos = self.pile_pos
+        g.captures = list(self.captures)
+        g.orders = [list(o) for o in self.orders]
+        g.declared = [list(d) for d in self.declared]
+        g.revealed = list(self.revealed)
+        g.phase = self.phase
+        g.to_act = self.to_act
+        g.turned = self.turned
+        g._queue = list(self._queue)
+        g.last_score = self.last_score
+        g.winner = self.winner
+        g.end_reason = self.end_reason
+        g._rules_joker = self._rules_joker
+        g._immediate = self._immediate
+        g._attempt = self._attempt
+        return g
+
+    _attempt = 0
+
+    def card_count_check(self) -> None:
+        """Raise AssertionError unless each of the 48 cards is in exactly one place."""
+        places = [*self.hands, self.table, *self.captures]
+        seen = 0
+        total = 0
+        for mask in places:
+            if seen & mask:
+                raise AssertionError(f"a card is in two places: {seen & mask:#x}")
+            seen |= mask
+            total += mask.bit_count()
+        rest = self.pile[self.pile_pos :]
+        if self.turned >= 0:
+            rest = [self.turned, *rest]
+        for c in rest:
+            if seen >> c & 1:
+                raise AssertionError(f"{SLUGS[c]} is in the pile and elsewhere")
+            seen |= 1 << c
+        if seen != (1 << NUM_CARDS) - 1 or total + len(rest) != NUM_CARDS:
+            raise AssertionError("cards are missing")
+
+    def playing(self) -> bool:
+        """Whether the round is in its card-play phase (a PLAY or TAKE decision pends)."""
+        return self.phase in (PLAY, TAKE)
+
+
+__all__ = [
+    "DECLARE",
+    "FOUR_BRIGHTS",
+    "OVER",
+    "PLAY",
+    "REDEAL",
+    "TAKE",
+    "Game",
+    "RoundLog",
+    "capture_targets",
+    "deal_pattern",
+    "deal_sizes",
+    "seeded_deck",
+    "stacks_of",
+]

@@ -1,0 +1,430 @@
+"""Rule options (RULES.md), the presets of R-10, and house-rules TOML files.
+
+A :class:`Rules` is a frozen set of option values, checked when it is made: an
+unknown option, a bad value or an impossible combination raises
+:class:`~roppyakken.errors.RulesError` with one line naming the problem.  A
+house rule is an option value, never code.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Final
+
+from roppyakken.errors import RulesError
+from roppyakken.yaku import LUCKY_HAND_SLUGS, YAKU_SLUGS, YakuTable
+
+CLASSIC_YAKU: Final[dict[str, int]] = {
+    "four-brights": 600,
+    "matsu-kiri-bozu": 150,
+    "great-three": 150,
+    "seven-ribbons": 600,
+    "red-poems": 100,
+    "blue-ribbons": 100,
+    "grass-ribbons": 100,
+    "boar-deer-butterflies": 300,
+    "cannon": 300,
+    "flower-viewing": 100,
+    "moon-viewing": 100,
+    "four-willow": 200,
+    "four-pine": 50,
+    "four-plum": 50,
+    "four-cherry": 50,
+    "four-wisteria": 50,
+    "four-pampas": 50,
+    "four-maple": 50,
+    "four-paulownia": 50,
+}
+
+CLASSIC_LUCKY_HANDS: Final[dict[str, int]] = {
+    "all-chaff": 400,
+    "hand-three": 200,
+    "double-hand-three": 400,
+}
+
+CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    "next_dealer": ("top-scorer", "rotate"),
+    "table_four": ("redeal", "dealer_takes"),
+    "hand_four": ("redeal", "optional", "play"),
+    "declare": ("choose", "auto"),
+    "joker": ("willow-rainman", "willow-lightning", "none"),
+    "joker_wild_on_table": ("any", "turned-up", "off"),
+    "fuke": ("off", "all", "no-willow-paulownia", "cards-only"),
+    "round_scoring": ("plain", "difference", "round-up"),
+    "rain_off": ("off", "end-of-round", "ordered"),
+    "seven_ribbons_willow": ("any", "exclude", "require"),
+    "instant_win": ("end-of-round", "immediate", "off"),
+    "top_tie": ("another-round", "play-order"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """The parsed ``match`` option (R-9.3): ``single``, ``first-to K`` or ``rounds N``."""
+
+    kind: str
+    count: int
+
+    @staticmethod
+    def parse(text: str) -> Match:
+        """Parse ``'single'``, ``'first-to 3'`` or ``'rounds 12'``."""
+        words = text.split()
+        if words == ["single"]:
+            return Match("single", 1)
+        if len(words) == 2 and words[0] in ("first-to", "rounds") and words[1].isdigit():
+            count = int(words[1])
+            if count >= 1:
+                return Match(words[0], count)
+        raise RulesError(f"option 'match': expected 'single', 'first-to K' or 'rounds N', got {text!r}")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every rule option of RULES.md, with its default (the ``classic`` preset)."""
+
+    preset: str = "classic"
+    players: tuple[int, ...] = (2, 3)
+    next_dealer: str = "top-scorer"
+    ten_card_deal: bool = False
+    table_four: str = "redeal"
+    hand_four: str = "redeal"
+    lucky_hands: dict[str, int] = field(default_factory=lambda: dict(CLASSIC_LUCKY_HANDS))
+    declare: str = "choose"
+    joker: str = "willow-rainman"
+    joker_wild_on_table: str = "any"
+    auto_capture_higher: bool = False
+    fuke: str = "off"
+    fuke_threshold: int = 30
+    fuke_exempt: tuple[str, ...] = ("four-brights", "seven-ribbons")
+    round_scoring: str = "plain"
+    yaku: dict[str, int] = field(default_factory=lambda: dict(CLASSIC_YAKU))
+    viewing_exclusive: bool = True
+    rain_off: str = "off"
+    seven_ribbons_willow: str = "any"
+    four_brights_needs_warbler: bool = False
+    seven_ribbons_extra: int = 0
+    instant_win: str = "end-of-round"
+    target: int = 600
+    top_tie: str = "another-round"
+    win_margin: int = 0
+    match: str = "single"
+    table: YakuTable = field(init=False, repr=False, compare=False)
+    match_rule: Match = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _check(self)
+        object.__setattr__(self, "table", YakuTable.compile(self))
+        object.__setattr__(self, "match_rule", Match.parse(self.match))
+
+    def options(self) -> dict[str, Any]:
+        """Every option's value as plain JSON data (records, ``rules`` command)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            if f.name in ("preset", "table", "match_rule"):
+                continue
+            value = getattr(self, f.name)
+            if isinstance(value, tuple):
+                value = list(value)
+            elif isinstance(value, dict):
+                value = dict(value)
+            out[f.name] = value
+        return out
+
+    def with_options(self, options: Mapping[str, Any], *, preset: str | None = None) -> Rules:
+        """A copy with some options replaced (values as in TOML or JSON), checked."""
+        changes: dict[str, Any] = {}
+        for name, value in options.items():
+            changes[name] = _coerce(self, name, value)
+        if preset is not None:
+            changes["preset"] = preset
+        return replace(self, **changes)
+
+    def check_players(self, players: int) -> None:
+        """Refuse a number of players these rules do not allow (R-2.1, R-3.1, R-10)."""
+        if players not in (2, 3):
+            raise RulesError(f"Roppyakken is for 2 or 3 players, not {players}")
+        if players not in self.players:
+            raise RulesError(f"preset {self.preset!r} is for 2 players only, not {players}")
+        if players == 3 and self.ten_card_deal:
+            raise RulesError("ten_card_deal is for 2 players only")
+
+    @property
+    def joker_card(self) -> int:
+        """The joker's card id, or -1 with ``joker = none`` (R-6.1)."""
+        from roppyakken.cards import card_id
+
+        return -1 if self.joker == "none" else card_id(self.joker)
+
+
+_OPTION_NAMES: Final = tuple(f.name for f in fields(Rules) if f.name not in ("preset", "table", "match_rule"))
+
+
+def option_names() -> tuple[str, ...]:
+    """The names of every rule option, in declaration order."""
+    return _OPTION_NAMES
+
+
+def _coerce(base: Rules, name: str, value: Any) -> Any:
+    """Turn a TOML/JSON value for option ``name`` into the field's type, or refuse it."""
+    if name not in _OPTION_NAMES:
+        raise RulesError(f"unknown rule option {name!r}")
+    current = getattr(base, name)
+    if isinstance(current, bool):
+        if not isinstance(value, bool):
+            raise RulesError(f"option {name!r}: expected true or false, got {value!r}")
+        return value
+    if isinstance(current, int):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise RulesError(f"option {name!r}: expected a whole number, got {value!r}")
+        return value
+    if isinstance(current, str):
+        if not isinstance(value, str):
+            raise RulesError(f"option {name!r}: expected a string, got {value!r}")
+        return value
+    if isinstance(current, tuple):
+        if not isinstance(value, list | tuple):
+            raise RulesError(f"option {name!r}: expected a list, got {value!r}")
+        return tuple(value)
+    if isinstance(current, dict):
+        return _merge_table(name, current, value)
+    raise RulesError(f"option {name!r} cannot be set")  # pragma: no cover
+
+
+def _merge_table(name: str, current: dict[str, int], value: Any) -> dict[str, int]:
+    """House rules for ``yaku`` / ``lucky_hands``: set values, ``false`` disables one.
+
+    A ``"replace" = true`` entry starts from an empty table instead of the preset's.
+    """
+    if not isinstance(value, Mapping):
+        raise RulesError(f"option {name!r}: expected a table of slug = points, got {value!r}")
+    merged = {} if value.get("replace") is True else dict(current)
+    for slug, points in value.items():
+        if slug == "replace":
+            if not isinstance(points, bool):
+                raise RulesError(f"option {name!r}: 'replace' must be true or false")
+            continue
+        if points is False:
+            merged.pop(slug, None)
+        elif isinstance(points, bool) or not isinstance(points, int):
+            raise RulesError(f"option {name!r}: {slug!r} must be points (a whole number) or false")
+        else:
+            merged[slug] = points
+    return merged
+
+
+def _check(rules: Rules) -> None:
+    """Refuse bad values and impossible combinations, one line naming the problem."""
+    for name, allowed in CHOICES.items():
+        value = getattr(rules, name)
+        if value not in allowed:
+            raise RulesError(f"option {name!r}: {value!r} is not one of {', '.join(allowed)}")
+    if not rules.players or any(p not in (2, 3) for p in rules.players):
+        raise RulesError(f"option 'players': expected 2 and/or 3, got {list(rules.players)}")
+    for slug, points in rules.yaku.items():
+        if slug not in YAKU_SLUGS:
+            raise RulesError(f"option 'yaku': unknown yaku {slug!r}")
+        if points <= 0:
+            raise RulesError(f"option 'yaku': {slug!r} must be worth more than 0 points")
+    for slug, points in rules.lucky_hands.items():
+        if slug not in LUCKY_HAND_SLUGS:
+            raise RulesError(f"option 'lucky_hands': unknown lucky hand {slug!r}")
+        if points <= 0:
+            raise RulesError(f"option 'lucky_hands': {slug!r} must be worth more than 0 points")
+    for slug in rules.fuke_exempt:
+        if slug not in YAKU_SLUGS:
+            raise RulesError(f"option 'fuke_exempt': unknown yaku {slug!r}")
+    for name in ("fuke_threshold", "seven_ribbons_extra", "win_margin"):
+        if getattr(rules, name) < 0:
+            raise RulesError(f"option {name!r} must not be negative")
+    if rules.target <= 0:
+        raise RulesError("option 'target' must be more than 0")
+    Match.parse(rules.match)
+
+
+# R-10: each preset as the options that differ from classic.
+PRESETS: Final[dict[str, dict[str, Any]]] = {
+    "classic": {},
+    "online": {
+        "fuke": "no-willow-paulownia",
+        "fuke_threshold": 30,
+        "rain_off": "ordered",
+        "auto_capture_higher": True,
+    },
+    "wikipedia": {
+        "lucky_hands": {"replace": True, "hand-three": 200, "all-chaff": 400},
+        "win_margin": 31,
+    },
+    "fuke": {"fuke": "all"},
+    "ten-card": {
+        "players": [2],
+        "ten_card_deal": True,
+        "lucky_hands": {"triple-hand-three": 600},
+    },
+    "lightning": {"joker": "willow-lightning"},
+    "marguerite": {
+        "yaku": {"great-three": 100, "red-poems": 150, "blue-ribbons": 200},
+        "lucky_hands": {"replace": True, "hand-three": 200, "all-chaff": 400},
+        "declare": "auto",
+        "rain_off": "end-of-round",
+        "fuke": "cards-only",
+        "fuke_threshold": 30,
+        "fuke_exempt": ["four-brights"],
+        "joker_wild_on_table": "turned-up",
+        "next_dealer": "rotate",
+        "top_tie": "play-order",
+        "match": "first-to 3",
+    },
+    "no-instant-win": {"instant_win": "off"},
+    "sanbyakuken": {"target": 300},
+    "yamayaku": {
+        "players": [2],
+        "target": 300,
+        "yaku": {
+            "replace": True,
+            "matsu-kiri-bozu": 150,
+            "great-three": 100,
+            "red-poems": 100,
+            "blue-ribbons": 100,
+            "grass-ribbons": 100,
+            "boar-deer-butterflies": 300,
+            "cannon": 300,
+            "four-willow": 200,
+        },
+    },
+    "changara": {
+        "players": [2],
+        "target": 300,
+        "match": "first-to 3",
+        "table_four": "dealer_takes",
+        "yaku": {
+            "replace": True,
+            "matsu-kiri-bozu": 300,
+            "red-poems": 150,
+            "blue-ribbons": 100,
+            "grass-ribbons": 100,
+            "boar-deer-butterflies": 300,
+            "cannon": 300,
+            "flower-viewing": 100,
+            "moon-viewing": 100,
+            "four-willow": 200,
+            "four-pine": 50,
+            "four-plum": 50,
+            "four-cherry": 50,
+            "four-pampas": 50,
+            "four-maple": 50,
+            "four-paulownia": 50,
+        },
+    },
+    "yukbaek": {
+        "four_brights_needs_warbler": True,
+        "seven_ribbons_willow": "require",
+        "instant_win": "immediate",
+        "round_scoring": "difference",
+        "lucky_hands": {"replace": True},
+        "fuke": "off",
+        "target": 600,
+    },
+    "sambong": {
+        "round_scoring": "round-up",
+        "instant_win": "off",
+        "yaku": {"four-brights": 600, "seven-ribbons": 700},
+        "seven_ribbons_extra": 100,
+        "lucky_hands": {"replace": True, "hand-three": 200, "hand-four": 300},
+        "hand_four": "play",
+    },
+    "korean-high": {
+        "yaku": {
+            "matsu-kiri-bozu": 200,
+            "great-three": 200,
+            "red-poems": 200,
+            "blue-ribbons": 200,
+            "grass-ribbons": 200,
+            "flower-viewing": 200,
+            "moon-viewing": 200,
+            "boar-deer-butterflies": 400,
+            "cannon": 400,
+            "four-willow": 300,
+            "four-maple": 200,
+            "ribbon-boar-deer-butterflies": 400,
+            "ribbon-cannon": 400,
+            "ribbon-flower-viewing": 200,
+            "ribbon-moon-viewing": 200,
+        },
+        # hand-four values score only with hand_four = play (R-8.7).
+        "lucky_hands": {
+            "hand-three": 300,
+            "iris-hand-three": 400,
+            "hand-four": 500,
+            "iris-hand-four": 600,
+        },
+    },
+    "mocogame": {"match": "rounds 12"},
+}
+
+
+def preset(name: str) -> Rules:
+    """The rules of preset ``name`` (R-10); raise a clear error if unknown."""
+    try:
+        overrides = PRESETS[name]
+    except KeyError:
+        known = ", ".join(PRESETS)
+        raise RulesError(f"unknown preset {name!r} (known: {known})") from None
+    return Rules().with_options(overrides, preset=name)
+
+
+def from_options(preset_name: str, options: Mapping[str, Any]) -> Rules:
+    """Rules from a record's ``{"preset", "options"}`` (every option given)."""
+    if not isinstance(options, Mapping):
+        raise RulesError("rules: 'options' must be an object")
+    base = preset(preset_name)
+    fixed = {}
+    for name, value in options.items():
+        if name in ("yaku", "lucky_hands") and isinstance(value, Mapping):
+            value = {"replace": True, **value}
+        fixed[name] = value
+    return base.with_options(fixed)
+
+
+def load_rules_file(path: str | Path) -> Rules:
+    """Read a house-rules TOML file: ``preset = "..."`` then option overrides.
+
+    ``[yaku]`` and ``[lucky_hands]`` tables change values of the preset's tables;
+    ``slug = false`` disables one; ``replace = true`` starts from an empty table.
+    """
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RulesError(f"rules file {str(p)!r} not found") from None
+    except OSError as exc:
+        raise RulesError(f"rules file {str(p)!r}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise RulesError(f"rules file {str(p)!r} is not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise RulesError(f"rules file {str(p)!r} is not valid TOML: {exc}") from None
+    return rules_from_mapping(data, source=str(p))
+
+
+def rules_from_mapping(data: Mapping[str, Any], source: str = "house rules") -> Rules:
+    """Rules from a parsed house-rules document (``preset`` key plus overrides)."""
+    base_name = data.get("preset", "classic")
+    if not isinstance(base_name, str):
+        raise RulesError(f"{source}: 'preset' must be a preset name")
+    base = preset(base_name)
+    overrides = {k: v for k, v in data.items() if k != "preset"}
+    try:
+        return base.with_options(overrides)
+    except RulesError as exc:
+        raise RulesError(f"{source}: {exc}") from None
+
+
+def resolve(preset_name: str | None = None, rules_file: str | Path | None = None) -> Rules:
+    """The rules a command was asked for: a preset name or a house-rules file."""
+    if rules_file is not None:
+        if preset_name is not None:
+            raise RulesError("give --rules or --rules-file, not both")
+        return load_rules_file(rules_file)
+    return preset(preset_name or "classic")

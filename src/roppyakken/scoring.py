@@ -1,0 +1,142 @@
+"""End-of-round scoring (RULES.md R-7, R-8.5): breakdown, fuke, instant wins, round scoring."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from roppyakken.cards import WILLOW_PAULOWNIA_MASK, points_of
+from roppyakken.errors import RoppyakkenError
+from roppyakken.rules import Rules
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerScore:
+    """One player's round: the FORMATS.md §1 player object."""
+
+    card_points: int
+    yaku: tuple[tuple[str, int], ...]
+    lucky_hands: tuple[tuple[str, int], ...]
+    round_score: int
+    counted: int
+    final: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The FORMATS.md §1 player object."""
+        return {
+            "card_points": self.card_points,
+            "yaku": [{"slug": s, "points": p} for s, p in self.yaku],
+            "lucky_hands": [{"slug": s, "points": p} for s, p in self.lucky_hands],
+            "round_score": self.round_score,
+            "counted": self.counted,
+            "final": self.final,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class RoundScore:
+    """A scored round: every player's breakdown, whether it was void, any instant win."""
+
+    players: tuple[PlayerScore, ...]
+    fuke: bool
+    instant_win: tuple[int, str] | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The FORMATS.md §1 output document."""
+        win = None
+        if self.instant_win is not None:
+            win = {"seat": self.instant_win[0], "yaku": self.instant_win[1]}
+        return {
+            "players": [p.to_json() for p in self.players],
+            "fuke": self.fuke,
+            "instant_win": win,
+        }
+
+
+def lucky_points(rules: Rules, declared: Sequence[str]) -> tuple[tuple[str, int], ...]:
+    """The points of declared lucky hands; refuse one these rules do not score."""
+    out = []
+    for slug in declared:
+        if slug not in rules.lucky_hands:
+            raise RoppyakkenError(f"lucky hand {slug!r} does not score under these rules")
+        out.append((slug, rules.lucky_hands[slug]))
+    return tuple(out)
+
+
+def _counted(rules: Rules, captured: int, card_points: int, round_score: int) -> int:
+    """R-7.3: what the fuke check counts."""
+    mode = rules.fuke
+    if mode == "no-willow-paulownia":
+        return round_score - points_of(captured & WILLOW_PAULOWNIA_MASK)
+    if mode == "cards-only":
+        return card_points - points_of(captured & WILLOW_PAULOWNIA_MASK)
+    return round_score
+
+
+def round_up(score: int) -> int:
+    """R-7.4 ``round-up``: to the next hundred (320 → 400, 600 → 600, 0 → 0)."""
+    return -(-score // 100) * 100
+
+
+def apply_round_scoring(rules: Rules, scores: Sequence[int]) -> list[int]:
+    """R-7.4: what each round score adds to its player's total."""
+    if rules.round_scoring == "round-up":
+        return [round_up(s) for s in scores]
+    if rules.round_scoring == "difference":
+        ordered = sorted(scores, reverse=True)
+        top, second = ordered[0], ordered[1]
+        return [top - second if s == top else 0 for s in scores]
+    return list(scores)
+
+
+def score_round(
+    rules: Rules,
+    captures: Sequence[int],
+    orders: Sequence[Sequence[int]],
+    declared: Sequence[Sequence[str]],
+) -> RoundScore:
+    """Score a finished round from each seat's captured cards (R-7.2 to R-7.6).
+
+    ``captures`` are card masks, ``orders`` the capture order of each seat (R-5.6,
+    used by ordered rain-off), ``declared`` each seat's declared lucky hands.
+    """
+    table = rules.table
+    card_points = [points_of(c) for c in captures]
+    yaku = [tuple(table.evaluate(c, o)) for c, o in zip(captures, orders, strict=True)]
+    lucky = [lucky_points(rules, d) for d in declared]
+    round_scores = [
+        cp + sum(p for _, p in y) + sum(p for _, p in lh)
+        for cp, y, lh in zip(card_points, yaku, lucky, strict=True)
+    ]
+    counted = [
+        _counted(rules, c, cp, rs) for c, cp, rs in zip(captures, card_points, round_scores, strict=True)
+    ]
+    void = False
+    if rules.fuke != "off" and any(c <= rules.fuke_threshold for c in counted):
+        exempt = set(rules.fuke_exempt)
+        spared = any(slug in exempt for y in yaku for slug, _ in y)  # R-7.5
+        void = not spared
+    instant = None
+    if rules.instant_win != "off" and not void:
+        instant = instant_winner(rules, captures)
+    effective = [0] * len(captures) if void else round_scores
+    finals = apply_round_scoring(rules, effective)
+    players = tuple(
+        PlayerScore(cp, y, lh, rs, ct, f)
+        for cp, y, lh, rs, ct, f in zip(card_points, yaku, lucky, round_scores, counted, finals, strict=True)
+    )
+    return RoundScore(players, void, instant)
+
+
+def instant_winner(rules: Rules, captures: Sequence[int]) -> tuple[int, str] | None:
+    """R-8.5: the seat that completed Four Brights, failing that Seven Ribbons."""
+    table = rules.table
+    for slug, mask in table.instant_masks:
+        for seat, captured in enumerate(captures):
+            if mask == -1:
+                if table.has_seven_ribbons(captured):
+                    return seat, slug
+            elif captured & mask == mask:
+                return seat, slug
+    return None

@@ -1,0 +1,115 @@
+"""What one seat may see: its own hand, the public table and captures, counts — nothing else.
+
+Bots and network clients receive a :class:`SeatView`, never the :class:`Game`;
+it holds no other seat's hidden cards and not the order of the pile, so hidden
+information is enforced by construction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from roppyakken.actions import Action
+from roppyakken.cards import ALL_CARDS, SLUGS, slugs_of
+from roppyakken.engine import Game
+from roppyakken.rules import Rules
+from roppyakken.yaku import LuckyHand
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat's view of the game (``seat`` is ``None`` for a spectator)."""
+
+    seat: int | None
+    players: int
+    rules: Rules
+    phase: str
+    to_act: int
+    dealer: int
+    round: int
+    leg: int
+    totals: tuple[int, ...]
+    legs: tuple[int, ...]
+    hand: int
+    hand_sizes: tuple[int, ...]
+    table: int
+    captures: tuple[int, ...]
+    capture_orders: tuple[tuple[int, ...], ...]
+    pile_count: int
+    turned: int
+    declared: tuple[tuple[str, ...], ...]
+    revealed: tuple[int, ...]
+    legal: tuple[Action, ...]
+    lucky_hands: tuple[LuckyHand, ...]
+    winner: int | None
+
+    @property
+    def my_turn(self) -> bool:
+        """Whether this seat has a decision to make now."""
+        return bool(self.legal)
+
+    @property
+    def unseen(self) -> int:
+        """Cards this seat has not seen: in other hands (unrevealed) or in the pile."""
+        seen = self.hand | self.table
+        for i in range(self.players):
+            seen |= self.captures[i] | self.revealed[i]
+        if self.turned >= 0:
+            seen |= 1 << self.turned
+        return ALL_CARDS & ~seen
+
+    def to_json(self) -> dict[str, Any]:
+        """The view as JSON data (card slugs), for the web protocol and tools."""
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "phase": self.phase,
+            "to_act": self.to_act,
+            "dealer": self.dealer,
+            "round": self.round,
+            "leg": self.leg,
+            "totals": list(self.totals),
+            "legs": list(self.legs),
+            "hand": slugs_of(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "table": slugs_of(self.table),
+            "captures": [[SLUGS[c] for c in order] for order in self.capture_orders],
+            "pile_count": self.pile_count,
+            "turned": SLUGS[self.turned] if self.turned >= 0 else None,
+            "declared": [list(d) for d in self.declared],
+            "revealed": [slugs_of(r) for r in self.revealed],
+            "legal": [a.to_json() for a in self.legal],
+            "lucky_hands": [{"slug": h.slug, "points": h.points} for h in self.lucky_hands],
+            "winner": self.winner,
+        }
+
+
+def view_of(game: Game, seat: int | None) -> SeatView:
+    """The view of ``seat`` (``None``: a spectator, who sees no hand)."""
+    mine = seat is not None and seat == game.to_act and not game.over
+    hand = game.hands[seat] if seat is not None else 0
+    return SeatView(
+        seat=seat,
+        players=game.players,
+        rules=game.rules,
+        phase=game.phase,
+        to_act=game.to_act,
+        dealer=game.dealer,
+        round=game.round,
+        leg=game.leg,
+        totals=tuple(game.totals),
+        legs=tuple(game.legs),
+        hand=hand,
+        hand_sizes=tuple(h.bit_count() for h in game.hands),
+        table=game.table,
+        captures=tuple(game.captures),
+        capture_orders=tuple(tuple(o) for o in game.orders),
+        pile_count=len(game.pile) - game.pile_pos,
+        turned=game.turned,
+        declared=tuple(tuple(d) for d in game.declared),
+        revealed=tuple(r & h for r, h in zip(game.revealed, game.hands, strict=True)),
+        legal=tuple(game.legal_actions()) if mine else (),
+        lucky_hands=tuple(game.held_lucky_hands(seat)) if seat is not None else (),
+        winner=game.winner,
+    )

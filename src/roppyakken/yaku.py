@@ -1,0 +1,265 @@
+"""Yaku (RULES.md R-8) and lucky hands (R-4) as data, and their evaluation on card sets."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
+
+from roppyakken.cards import (
+    MONTH_MASK,
+    PINE_CRANE,
+    PLUM_WARBLER,
+    RIBBON_MASK,
+    SCORING_MASK,
+    card_id,
+    mask_of,
+)
+
+if TYPE_CHECKING:
+    from roppyakken.rules import Rules
+
+
+def _mask(*slugs: str) -> int:
+    return mask_of(card_id(s) for s in slugs)
+
+
+FOUR_BRIGHTS: Final = "four-brights"
+SEVEN_RIBBONS: Final = "seven-ribbons"
+INSTANT_YAKU: Final = (FOUR_BRIGHTS, SEVEN_RIBBONS)
+"""R-8.5: the instant-win yaku, in order of precedence."""
+
+# R-8.1 / R-8.6: the cards of every yaku that is "these cards, all captured".
+# Four Brights and Seven Ribbons depend on options and are evaluated apart.
+SET_YAKU: Final[dict[str, int]] = {
+    "four-brights": _mask("pine-crane", "cherry-curtain", "pampas-moon", "paulownia-phoenix"),
+    "matsu-kiri-bozu": _mask("pine-crane", "pampas-moon", "paulownia-phoenix"),
+    "great-three": _mask("pine-crane", "plum-warbler", "cherry-curtain"),
+    "red-poems": _mask("pine-ribbon", "plum-ribbon", "cherry-ribbon"),
+    "blue-ribbons": _mask("peony-ribbon", "chrysanthemum-ribbon", "maple-ribbon"),
+    "grass-ribbons": _mask("wisteria-ribbon", "iris-ribbon", "clover-ribbon"),
+    "boar-deer-butterflies": _mask("clover-boar", "maple-deer", "peony-butterflies"),
+    "cannon": _mask("cherry-curtain", "pampas-moon", "chrysanthemum-sake"),
+    "flower-viewing": _mask("cherry-curtain", "chrysanthemum-sake"),
+    "moon-viewing": _mask("pampas-moon", "chrysanthemum-sake"),
+    "four-willow": MONTH_MASK[11],
+    "four-pine": MONTH_MASK[1],
+    "four-plum": MONTH_MASK[2],
+    "four-cherry": MONTH_MASK[3],
+    "four-wisteria": MONTH_MASK[4],
+    "four-pampas": MONTH_MASK[8],
+    "four-maple": MONTH_MASK[10],
+    "four-paulownia": MONTH_MASK[12],
+    "ribbon-boar-deer-butterflies": _mask("clover-ribbon", "maple-ribbon", "peony-ribbon"),
+    "ribbon-cannon": _mask("cherry-ribbon", "pampas-geese", "chrysanthemum-ribbon"),
+    "ribbon-flower-viewing": _mask("cherry-ribbon", "chrysanthemum-ribbon"),
+    "ribbon-moon-viewing": _mask("chrysanthemum-ribbon", "pampas-geese"),
+}
+
+YAKU_SLUGS: Final[tuple[str, ...]] = (
+    "four-brights",
+    "matsu-kiri-bozu",
+    "great-three",
+    "seven-ribbons",
+    "red-poems",
+    "blue-ribbons",
+    "grass-ribbons",
+    "boar-deer-butterflies",
+    "cannon",
+    "flower-viewing",
+    "moon-viewing",
+    "four-willow",
+    "four-pine",
+    "four-plum",
+    "four-cherry",
+    "four-wisteria",
+    "four-pampas",
+    "four-maple",
+    "four-paulownia",
+    "ribbon-boar-deer-butterflies",
+    "ribbon-cannon",
+    "ribbon-flower-viewing",
+    "ribbon-moon-viewing",
+)
+"""Every yaku the rules know, in display order."""
+
+VIEWING_GROUP: Final = ("cannon", "flower-viewing", "moon-viewing")
+"""R-8.1: exclusive group, Cannon first.  *(reading)* Also the yaku rain-off voids (R-8.3)."""
+RIBBON_VIEWING_GROUP: Final = ("ribbon-cannon", "ribbon-flower-viewing", "ribbon-moon-viewing")
+"""R-8.6: the ribbon viewing group, exclusive like the viewing group."""
+
+WILLOW_RIBBON_MASK: Final = _mask("willow-ribbon")
+WILLOW_MASK: Final = MONTH_MASK[11]
+
+LUCKY_HAND_SLUGS: Final[tuple[str, ...]] = (
+    "all-chaff",
+    "hand-three",
+    "double-hand-three",
+    "triple-hand-three",
+    "hand-four",
+    "iris-hand-three",
+    "iris-hand-four",
+)
+"""Every lucky hand the rules know (R-4.1, R-4.3)."""
+
+THREES_FAMILY: Final = ("triple-hand-three", "double-hand-three", "hand-three")
+"""R-4.2: mutually exclusive, largest first."""
+
+IRIS: Final = 5
+
+
+@dataclass(frozen=True, slots=True)
+class YakuTable:
+    """Rules compiled for fast evaluation: enabled yaku as (slug, mask, value) and flags."""
+
+    set_yaku: tuple[tuple[str, int, int], ...]
+    seven_ribbons: int
+    seven_ribbons_mask: int
+    seven_ribbons_require_willow: bool
+    seven_ribbons_extra: int
+    viewing_exclusive: bool
+    rain_off: str
+    instant_masks: tuple[tuple[str, int], ...]
+
+    @staticmethod
+    def compile(rules: Rules) -> YakuTable:
+        """Compile the yaku options of ``rules``."""
+        entries = []
+        instant: list[tuple[str, int]] = []
+        for slug in YAKU_SLUGS:
+            value = rules.yaku.get(slug)
+            if value is None or slug == SEVEN_RIBBONS:
+                continue
+            mask = SET_YAKU[slug]
+            if slug == FOUR_BRIGHTS and rules.four_brights_needs_warbler:
+                mask |= 1 << PLUM_WARBLER  # R-8.4 (Yukbaek)
+            entries.append((slug, mask, value))
+            if slug == FOUR_BRIGHTS:
+                instant.append((slug, mask))
+        ribbons = RIBBON_MASK
+        if rules.seven_ribbons_willow == "exclude":
+            ribbons &= ~WILLOW_RIBBON_MASK
+        seven = rules.yaku.get(SEVEN_RIBBONS, 0)
+        if SEVEN_RIBBONS in rules.yaku:
+            instant.append((SEVEN_RIBBONS, -1))
+        return YakuTable(
+            set_yaku=tuple(entries),
+            seven_ribbons=seven,
+            seven_ribbons_mask=ribbons,
+            seven_ribbons_require_willow=rules.seven_ribbons_willow == "require",
+            seven_ribbons_extra=rules.seven_ribbons_extra,
+            viewing_exclusive=rules.viewing_exclusive,
+            rain_off=rules.rain_off,
+            instant_masks=tuple(instant),
+        )
+
+    def has_seven_ribbons(self, captured: int) -> bool:
+        """Whether ``captured`` completes Seven Ribbons under these options (R-8.4)."""
+        if self.seven_ribbons_require_willow and not captured & WILLOW_RIBBON_MASK:
+            return False
+        return (captured & self.seven_ribbons_mask).bit_count() >= 7
+
+    def instant_yaku(self, captured: int) -> str | None:
+        """The instant-win yaku (R-8.5) that ``captured`` completes, Four Brights first."""
+        for slug, mask in self.instant_masks:
+            if mask == -1:
+                if self.has_seven_ribbons(captured):
+                    return slug
+            elif captured & mask == mask:
+                return slug
+        return None
+
+    def evaluate(self, captured: int, order: Sequence[int] = ()) -> list[tuple[str, int]]:
+        """The yaku ``captured`` scores, with points, in display order (R-8).
+
+        ``order`` is the capture order (R-5.6), needed only for ``rain_off = ordered``.
+        """
+        found: dict[str, int] = {}
+        for slug, mask, value in self.set_yaku:
+            if captured & mask == mask:
+                found[slug] = value
+        if self.seven_ribbons and self.has_seven_ribbons(captured):
+            extra = (captured & self.seven_ribbons_mask).bit_count() - 7
+            found[SEVEN_RIBBONS] = self.seven_ribbons + extra * self.seven_ribbons_extra
+        if self.viewing_exclusive:
+            for cannon, flower, moon in (VIEWING_GROUP, RIBBON_VIEWING_GROUP):
+                if cannon in found:
+                    found.pop(flower, None)
+                    found.pop(moon, None)
+        if self.rain_off != "off" and captured & WILLOW_MASK and self._rained_off(captured, order):
+            for slug in VIEWING_GROUP:
+                found.pop(slug, None)
+        return [(slug, found[slug]) for slug in YAKU_SLUGS if slug in found]
+
+    def _rained_off(self, captured: int, order: Sequence[int]) -> bool:
+        """R-8.3: a Willow capture voids viewing yaku unless pine-crane protects them."""
+        if not captured >> PINE_CRANE & 1:
+            return True
+        if self.rain_off == "end-of-round":
+            return False
+        for card in order:  # ordered: the crane must come before the first Willow card
+            if card == PINE_CRANE:
+                return False
+            if WILLOW_MASK >> card & 1:
+                return True
+        return True
+
+
+@dataclass(frozen=True, slots=True)
+class LuckyHand:
+    """A lucky hand a player holds: its slug, value and the cards that show it."""
+
+    slug: str
+    points: int
+    cards: int
+
+
+def lucky_hands_held(rules: Rules, hand: int) -> list[LuckyHand]:
+    """The lucky hands (R-4) that ``hand`` may declare under ``rules``, in slug order."""
+    values = rules.lucky_hands
+    if not values:
+        return []
+    held: list[LuckyHand] = []
+    if "all-chaff" in values and hand and not hand & SCORING_MASK:
+        held.append(LuckyHand("all-chaff", values["all-chaff"], hand))
+    threes: list[int] = []
+    fours: list[int] = []
+    for month in range(1, 13):
+        count = (hand & MONTH_MASK[month]).bit_count()
+        if count == 3:
+            threes.append(month)
+        elif count == 4:
+            fours.append(month)
+    if threes:
+        family = _threes_family(values, threes)
+        if family is not None:
+            slug, months = family
+            cards = 0
+            for m in months:
+                cards |= hand & MONTH_MASK[m]
+            held.append(LuckyHand(slug, values[slug], cards))
+    if fours and rules.hand_four == "play":
+        # R-4.2 (reading): a hand-four month is not also a hand-three; each slug scores once.
+        iris = IRIS in fours
+        if iris and "iris-hand-four" in values:
+            held.append(LuckyHand("iris-hand-four", values["iris-hand-four"], MONTH_MASK[IRIS]))
+            fours.remove(IRIS)
+        if fours and "hand-four" in values:
+            held.append(LuckyHand("hand-four", values["hand-four"], MONTH_MASK[fours[0]]))
+    return held
+
+
+def _threes_family(values: dict[str, int], threes: list[int]) -> tuple[str, list[int]] | None:
+    """R-4.2 / R-4.3: the one hand-three family member that applies, and its months."""
+    count = len(threes)
+    if count >= 3 and "triple-hand-three" in values:
+        return "triple-hand-three", threes[:3]
+    if count >= 2 and "double-hand-three" in values:
+        return "double-hand-three", threes[:2]
+    # One triple scores (or several, with the larger members disabled).  R-4.3: an Iris
+    # triple raises it to iris-hand-three where that is enabled.
+    if IRIS in threes and "iris-hand-three" in values:
+        return "iris-hand-three", [IRIS]
+    if "hand-three" in values:
+        return "hand-three", threes[:1]
+    return None
