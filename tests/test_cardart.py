@@ -1,0 +1,168 @@
+"""Tests for the generated SVG card art (roppyakken.server.cardart)."""
+
+from __future__ import annotations
+
+import pathlib
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+try:
+    from roppyakken.server import cardart
+except ModuleNotFoundError:  # a plain checkout, package not installed
+    sys.path.insert(0, str(ROOT / "src"))
+    from roppyakken.server import cardart
+
+STATIC_CARDS = ROOT / "src" / "roppyakken" / "server" / "static" / "cards"
+SVG = "{http://www.w3.org/2000/svg}"
+REGENERATE = "python -m roppyakken.server.cardart src/roppyakken/server/static/cards"
+
+# RULES R-1.1 (order) and R-1.2 (points), written out independently of the module.
+_CHAFF = ("chaff-1", "chaff-2")
+MONTH_CARDS = {
+    "pine": ("crane", "ribbon", *_CHAFF),
+    "plum": ("warbler", "ribbon", *_CHAFF),
+    "cherry": ("curtain", "ribbon", *_CHAFF),
+    "wisteria": ("cuckoo", "ribbon", *_CHAFF),
+    "iris": ("bridge", "ribbon", *_CHAFF),
+    "peony": ("butterflies", "ribbon", *_CHAFF),
+    "clover": ("boar", "ribbon", *_CHAFF),
+    "pampas": ("moon", "geese", *_CHAFF),
+    "chrysanthemum": ("sake", "ribbon", *_CHAFF),
+    "maple": ("deer", "ribbon", *_CHAFF),
+    "willow": ("rainman", "swallow", "ribbon", "lightning"),
+    "paulownia": ("phoenix", "yellow", *_CHAFF),
+}
+EXPECTED_SLUGS = [f"{month}-{part}" for month, parts in MONTH_CARDS.items() for part in parts]
+BRIGHTS = {"pine-crane", "cherry-curtain", "pampas-moon", "willow-rainman", "paulownia-phoenix"}
+ANIMALS = {
+    "plum-warbler",
+    "wisteria-cuckoo",
+    "iris-bridge",
+    "peony-butterflies",
+    "clover-boar",
+    "pampas-geese",
+    "chrysanthemum-sake",
+    "maple-deer",
+    "willow-swallow",
+}
+
+
+def expected_kind(slug: str) -> str:
+    if slug in BRIGHTS:
+        return "B"
+    if slug in ANIMALS:
+        return "A"
+    return "R" if slug.endswith("-ribbon") else "C"
+
+
+def expected_points(slug: str) -> int:
+    if slug in BRIGHTS or slug == "plum-warbler":
+        return 50
+    if slug in ANIMALS or slug.endswith("-ribbon") or slug == "paulownia-yellow":
+        return 10
+    return 0
+
+
+def parse(text: str) -> ET.Element:
+    root = ET.fromstring(text)
+    assert root.tag == f"{SVG}svg"
+    return root
+
+
+def texts_by_class(root: ET.Element) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for el in root.iter(f"{SVG}text"):
+        found.setdefault(el.get("class", ""), []).append("".join(el.itertext()).strip())
+    return found
+
+
+def test_slugs_in_canonical_order() -> None:
+    assert tuple(EXPECTED_SLUGS) == cardart.CARD_SLUGS
+    assert len(set(cardart.CARD_SLUGS)) == 48
+
+
+@pytest.mark.parametrize("slug", EXPECTED_SLUGS)
+def test_face_is_well_formed_and_labelled(slug: str) -> None:
+    text = cardart.card_svg(slug)
+    root = parse(text)
+    view_box = root.get("viewBox")
+    assert view_box is not None
+    _, _, width, height = (float(v) for v in view_box.split())
+    assert 1.3 < height / width < 1.7  # portrait, about 2:3
+    month = EXPECTED_SLUGS.index(slug) // 4 + 1
+    labels = texts_by_class(root)
+    assert labels["month"] == [str(month)]
+    assert labels["points"] == [str(expected_points(slug))]
+    assert labels["kind"] == [expected_kind(slug)]
+    title = root.find(f"{SVG}title")
+    assert title is not None and title.text  # accessible name
+
+
+@pytest.mark.parametrize("slug", EXPECTED_SLUGS)
+def test_face_is_self_contained_and_small(slug: str) -> None:
+    text = cardart.card_svg(slug)
+    assert len(text.encode("utf-8")) < 12 * 1024
+    lowered = text.lower()
+    for forbidden in ("<image", "xlink", "@import", "<script", "<foreignobject", "url(http"):
+        assert forbidden not in lowered
+    root = parse(text)
+    ids = [el.get("id") for el in root.iter() if el.get("id")]
+    assert len(ids) == len(set(ids))
+    assert all(i is not None and i.startswith(slug + "-") for i in ids)  # no clashes inline
+    for el in root.iter(f"{SVG}use"):
+        assert el.get("href", "").removeprefix("#") in ids
+
+
+def kind_shape(root: ET.Element) -> str:
+    """Describe the shape drawn just before the kind letter: tag (and corner count)."""
+    for parent in root.iter():
+        children = list(parent)
+        for index, child in enumerate(children):
+            if child.tag == f"{SVG}text" and child.get("class") == "kind":
+                shape = children[index - 1]
+                tag = shape.tag.removeprefix(SVG)
+                corners = len(shape.get("points", "").split())
+                return f"{tag}{corners or ''}"
+    raise AssertionError("no kind badge")
+
+
+def test_kind_badges_have_distinct_shapes() -> None:
+    shapes: dict[str, set[str]] = {}
+    for slug in EXPECTED_SLUGS:
+        shapes.setdefault(expected_kind(slug), set()).add(kind_shape(parse(cardart.card_svg(slug))))
+    assert all(len(found) == 1 for found in shapes.values()), shapes
+    assert len({next(iter(found)) for found in shapes.values()}) == 4, shapes
+
+
+def test_back_is_well_formed() -> None:
+    root = parse(cardart.back_svg())
+    assert root.get("viewBox") == "0 0 200 300"
+
+
+def test_unknown_slug_raises_value_error() -> None:
+    with pytest.raises(ValueError, match="pine-swan"):
+        cardart.card_svg("pine-swan")
+
+
+def test_output_is_deterministic() -> None:
+    assert cardart.card_svg("willow-rainman") == cardart.card_svg("willow-rainman")
+
+
+def test_committed_files_match_generator() -> None:
+    expected = {f"{slug}.svg": cardart.card_svg(slug) for slug in cardart.CARD_SLUGS}
+    expected["back.svg"] = cardart.back_svg()
+    present = {path.name for path in STATIC_CARDS.glob("*.svg")}
+    assert present == set(expected), f"regenerate: {REGENERATE}"
+    for name, text in expected.items():
+        committed = (STATIC_CARDS / name).read_text(encoding="utf-8")
+        assert committed == text, f"{name} is stale; regenerate: {REGENERATE}"
+
+
+def test_write_all_and_main(tmp_path: pathlib.Path) -> None:
+    paths = cardart.write_all(tmp_path / "out")
+    assert [p.name for p in paths] == [f"{s}.svg" for s in EXPECTED_SLUGS] + ["back.svg"]
+    assert cardart.main([str(tmp_path / "cli")]) == 0
+    assert len(list((tmp_path / "cli").glob("*.svg"))) == 49
