@@ -181,3 +181,30 @@ def parse_cards(slugs: Iterable[object], what: str = "cards") -> list[int]:
 def card_label(card: int) -> str:
     """A short readable label: ``'pine-crane (1 Pine, bright, 50)'``."""
     return f"{SLUGS[card]} ({MONTH[card]} {MONTH_NAMES[MONTH[card] - 1]}, {KIND[card]}, {POINTS[card]})"
+
+
+_NIBBLE_1: Final = 0x111111111111
+_NIBBLE_5: Final = 0x555555555555
+_NIBBLE_3: Final = 0x333333333333
+
+
+def month_counts(mask: int) -> int:
+    """Per-month card counts of ``mask``, one per 4-bit nibble (month m in nibble m-1)."""
+    c = mask - ((mask >> 1) & _NIBBLE_5)
+    return (c & _NIBBLE_3) + ((c >> 2) & _NIBBLE_3)
+
+
+def full_months(mask: int) -> int:
+    """The cards of every month ``mask`` holds all four of."""
+    return (mask & mask >> 1 & mask >> 2 & mask >> 3 & _NIBBLE_1) * 15
+
+
+def triple_months(mask: int) -> int:
+    """Every month of which ``mask`` holds exactly three cards, as a mask of its four cards."""
+    c = month_counts(mask)
+    return (c & c >> 1 & ~(c >> 2) & _NIBBLE_1) * 15
+
+
+def month_of_nibbles(months_mask: int) -> list[int]:
+    """The months (1..12) whose nibble in ``months_mask`` is non-zero."""
+    return [m for m in range(1, 13) if months_mask >> (4 * (m - 1)) & 15]

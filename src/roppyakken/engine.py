@@ -10,10 +10,14 @@ Clause ids (``R-…``) refer to RULES.md.
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import random
 import secrets
+import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from roppyakken.actions import (
     DECLARE,
@@ -35,7 +39,9 @@ from roppyakken.cards import (
     SCORING_MASK,
     SLUGS,
     WILLOW,
+    full_months,
     iter_cards,
+    triple_months,
 )
 from roppyakken.errors import IllegalActionError, RoppyakkenError
 from roppyakken.events import (
@@ -59,6 +65,8 @@ DeckSource = Callable[[int, int], Sequence[int]]
 """``deck(round, attempt)``: the shuffled deck (card ids, first dealt first)."""
 
 WILLOW_MONTH_MASK = MONTH_MASK[WILLOW]
+MAX_REDEALS: Final = 1000
+"""A deck source that keeps dealing fours is refused after this many redeals."""
 
 
 def seeded_deck(seed: int, round_index: int, attempt: int) -> list[int]:
@@ -67,9 +75,21 @@ def seeded_deck(seed: int, round_index: int, attempt: int) -> list[int]:
     Deriving each deck from ``(seed, round, attempt)`` rather than from one running
     generator means a saved game resumes with the very decks it would have had.
     """
-    deck = list(range(NUM_CARDS))
-    random.Random(f"roppyakken:{seed}:{round_index}:{attempt}").shuffle(deck)
-    return deck
+    return shuffled_by(f"roppyakken:{seed}:{round_index}:{attempt}")
+
+
+def shuffled_by(label: str) -> list[int]:
+    """A shuffled deck determined by ``label``: the cards sorted by 32-bit SHAKE-128 keys.
+
+    One C-level hash call and one sort: far faster than a Python-level shuffle, the
+    same on every platform and Python version, and uniform up to key ties (about
+    one deck in four million has one, broken by card id).
+    """
+    keys = _UNPACK_KEYS(hashlib.shake_128(label.encode()).digest(4 * NUM_CARDS))
+    return sorted(range(NUM_CARDS), key=keys.__getitem__)
+
+
+_UNPACK_KEYS: Final = struct.Struct(f">{NUM_CARDS}I").unpack
 
 
 def deal_sizes(rules: Rules, players: int) -> tuple[int, int]:
@@ -93,57 +113,83 @@ def deal_pattern(rules: Rules, players: int) -> list[tuple[int, int]]:
     return packets
 
 
+def deck_from_deal(
+    rules: Rules,
+    players: int,
+    dealer: int,
+    hands: Sequence[Sequence[int]],
+    table: Sequence[int],
+    pile: Sequence[int],
+) -> list[int]:
+    """A deck that deals exactly these hands and table to these seats (R-3.2), then ``pile``.
+
+    Used to replay a recorded deal and to set up positions in tests.
+    """
+    sources = {i: sorted(hands[(dealer + 1 + i) % players]) for i in range(players)}
+    sources[-1] = sorted(table)
+    deck: list[int] = []
+    for who, count in deal_pattern(rules, players):
+        deck.extend(sources[who][:count])
+        sources[who] = sources[who][count:]
+    return deck + list(pile)
+
+
 def capture_targets(rules: Rules, table: int, card: int, from_pile: bool = False) -> list[int]:
     """Every legal target of ``card`` on ``table`` (R-5.2 to R-5.4, R-6), as masks.
 
     An empty list means the card is added to the table.  Choices are ordered by
     their lowest card id (FORMATS.md §2).
     """
-    month_cards = table & MONTH_MASK[MONTH[card]]
+    month_cards = table & _MONTH_OF_CARD[card]
     joker = rules.joker_card
+    if joker < 0 or not (card == joker or table >> joker & 1):
+        # No joker involved: the common case, kept short for playouts.
+        if not month_cards:
+            return []
+        if month_cards & (month_cards - 1) == 0 or month_cards.bit_count() == 3:
+            return [month_cards]  # one card, or a stack (R-5.4)
+        return _pair_choices(rules, month_cards)
     if card == joker:
         willows = table & WILLOW_MONTH_MASK
         if willows.bit_count() == 3:
             return [willows]  # R-6.3: the other three Willow cards, and nothing else
         # R-6.2: any Willow card, or any single card worth points outside a stack.
-        choices = willows | (table & SCORING_MASK & ~_stacked(table))
+        choices = willows | (table & SCORING_MASK & ~triple_months(table))
         return [1 << c for c in iter_cards(choices)]
     if month_cards.bit_count() == 3:
         return [month_cards]  # R-5.4: the stack, no wild target instead
     choices = month_cards
-    if (
-        joker >= 0
-        and table >> joker & 1
-        and POINTS[card] > 0
-        and not month_cards >> joker & 1
-        and (table & WILLOW_MONTH_MASK).bit_count() < 3
-    ):
+    if POINTS[card] > 0 and not month_cards >> joker & 1 and (table & WILLOW_MONTH_MASK).bit_count() < 3:
         mode = rules.joker_wild_on_table  # R-6.4
         if mode == "any" or (mode == "turned-up" and from_pile):
             choices |= 1 << joker
-    if choices == month_cards and rules.auto_capture_higher and choices.bit_count() == 2:
-        # R-5.3 (reading): only the plain two-of-a-month choice is decided for the player.
-        low = choices & -choices
-        high = choices ^ low
-        lp, hp = POINTS[low.bit_length() - 1], POINTS[high.bit_length() - 1]
-        if lp != hp:
-            choices = low if lp > hp else high
+    if choices == month_cards and month_cards.bit_count() == 2:
+        return _pair_choices(rules, month_cards)
     return [1 << c for c in iter_cards(choices)]
 
 
-def _stacked(table: int) -> int:
-    """The cards of ``table`` that lie in stacks (three of a month, R-3.5)."""
-    out = 0
-    for m in range(1, 13):
-        cards = table & MONTH_MASK[m]
-        if cards.bit_count() == 3:
-            out |= cards
-    return out
+def _pair_choices(rules: Rules, pair: int) -> list[int]:
+    """R-5.3: two cards of the month; ``auto_capture_higher`` takes the higher one."""
+    low = pair & -pair
+    high = pair ^ low
+    if rules.auto_capture_higher:
+        lp, hp = POINTS[low.bit_length() - 1], POINTS[high.bit_length() - 1]
+        if lp != hp:
+            return [low if lp > hp else high]
+    return [low, high]
+
+
+_MONTH_OF_CARD: Final = tuple(MONTH_MASK[MONTH[c]] for c in range(NUM_CARDS))
 
 
 def stacks_of(table: int) -> list[int]:
     """The stacks on ``table`` as masks (R-3.5)."""
-    return [table & MONTH_MASK[m] for m in range(1, 13) if (table & MONTH_MASK[m]).bit_count() == 3]
+    stacked = triple_months(table) & table
+    return [stacked & MONTH_MASK[m] for m in range(1, 13) if stacked & MONTH_MASK[m]]
+
+
+_PLAYS: dict[int, Play] = {}
+"""Interned :class:`Play` actions (immutable), so legal-action lists allocate little."""
 
 
 @dataclass(slots=True)
@@ -183,7 +229,9 @@ class Game:
         self.rules = rules
         self.players = players
         self.seed = secrets.randbits(63) if seed is None else seed
+        self._own_decks = deck_source is None
         self._deck_source: DeckSource = deck_source or (lambda r, a: seeded_deck(self.seed, r, a))
+        self._pattern = deal_pattern(rules, players)
         self.log = log
         self.history: list[RoundLog] = []
         self.events: list[Event] = []
@@ -237,12 +285,19 @@ class Game:
         if phase == PLAY:
             rules, table = self.rules, self.table
             out: list[Action] = []
-            for card in iter_cards(self.hands[self.to_act]):
+            cache = _PLAYS
+            hand = self.hands[self.to_act]
+            while hand:
+                low = hand & -hand
+                hand ^= low
+                card = low.bit_length() - 1
                 targets = capture_targets(rules, table, card, False)
-                if targets:
-                    out.extend(Play(card, t) for t in targets)
-                else:
-                    out.append(Play(card, 0))
+                for t in targets or (0,):
+                    key = t | card << 48
+                    play = cache.get(key)
+                    if play is None:
+                        play = cache[key] = Play(card, t)
+                    out.append(play)
             return out
         if phase == TAKE:
             return [Take(t) for t in capture_targets(self.rules, self.table, self.turned, True)]
@@ -418,7 +473,8 @@ class Game:
     def _redeal_choice(self, call: bool) -> None:
         seat = self.to_act
         if call:
-            month = next(m for m in range(1, 13) if self.hands[seat] & MONTH_MASK[m] == MONTH_MASK[m])
+            four = full_months(self.hands[seat])
+            month = MONTH[(four & -four).bit_length() - 1]
             self._emit(Redealt("hand-four", month, seat))
             if self.log:
                 self.history.pop()
@@ -430,12 +486,10 @@ class Game:
 
     def _draw_first_dealer(self) -> int:
         """R-2.2: each player draws a card; the earliest month deals; ties draw again."""
-        rng = random.Random(f"roppyakken:{self.seed}:first-dealer")
         contenders = list(range(self.players))
         draws: list[list[int]] = [[] for _ in range(self.players)]
-        while True:
-            deck = list(range(NUM_CARDS))
-            rng.shuffle(deck)
+        for attempt in itertools.count():
+            deck = shuffled_by(f"roppyakken:{self.seed}:first-dealer:{attempt}")
             for i, seat in enumerate(contenders):
                 draws[seat].append(deck[i])
             earliest = min(MONTH[draws[s][-1]] for s in contenders)
@@ -444,6 +498,7 @@ class Game:
                 dealer = contenders[0]
                 self._emit(FirstDealerDrawn(tuple(tuple(d) for d in draws), dealer))
                 return dealer
+        raise AssertionError("unreachable")  # pragma: no cover
 
     def _start_round(self) -> None:
         self.round += 1
@@ -452,28 +507,32 @@ class Game:
     def _deal(self, attempt: int) -> None:
         """Deal (R-3.2), redealing as R-3.3 / R-3.4 say, then start the lucky-hand phase."""
         rules, n = self.rules, self.players
+        pattern = [(-1 if who < 0 else (self.dealer + 1 + who) % n, count) for who, count in self._pattern]
         while True:
             self._attempt = attempt
-            deck = list(self._deck_source(self.round, attempt))
-            if sorted(deck) != list(range(NUM_CARDS)):
-                raise RoppyakkenError(f"round {self.round}: the deck is not the 48 cards")
-            hands = [0] * n
-            table = 0
+            if self._own_decks:
+                deck = seeded_deck(self.seed, self.round, attempt)
+            else:
+                deck = list(self._deck_source(self.round, attempt))
+                if sorted(deck) != list(range(NUM_CARDS)):
+                    raise RoppyakkenError(f"round {self.round}: the deck is not the 48 cards")
+            places = [0] * (n + 1)  # the hands, then the table at index -1
             pos = 0
-            for who, count in deal_pattern(rules, n):
+            for who, count in pattern:
                 packet = 0
                 for c in deck[pos : pos + count]:
                     packet |= 1 << c
                 pos += count
-                if who < 0:
-                    table |= packet
-                else:
-                    hands[(self.dealer + 1 + who) % n] |= packet
+                places[who] |= packet
+            hands = places[:n]
+            table = places[n]
             redeal = self._redeal_reason(hands, table)
             if redeal is None:
                 break
             self._emit(redeal)
             attempt += 1
+            if attempt > MAX_REDEALS:
+                raise RoppyakkenError(f"round {self.round}: no playable deal after {MAX_REDEALS} redeals")
         self.hands = hands
         self.table = table
         self.pile = deck[pos:]
@@ -486,7 +545,7 @@ class Game:
         if self.log:
             self.history.append(RoundLog(self.dealer, list(hands), table, list(self.pile), [None] * n))
         self._emit(RoundStarted(self.round, self.leg, self.dealer, attempt, table))
-        if rules.table_four == "dealer_takes":  # R-3.3 (Changara)
+        if rules.table_four == "dealer_takes" and full_months(table):  # R-3.3 (Changara)
             for m in range(1, 13):
                 four = table & MONTH_MASK[m]
                 if four == MONTH_MASK[m]:
@@ -494,12 +553,10 @@ class Game:
                     self.captures[self.dealer] |= four
                     self.orders[self.dealer].extend(iter_cards(four))
                     self._emit(DealerTookFour(self.dealer, four))
-        seats = [(self.dealer + i) % n for i in range(n)]
         self._queue = []
         if rules.hand_four == "optional":
-            self._queue = [
-                s for s in seats if any(self.hands[s] & MONTH_MASK[m] == MONTH_MASK[m] for m in range(1, 13))
-            ]
+            seats = [(self.dealer + i) % n for i in range(n)]
+            self._queue = [s for s in seats if full_months(self.hands[s])]
         if self._queue:
             self.to_act = self._queue.pop(0)
             self.phase = REDEAL
@@ -508,15 +565,15 @@ class Game:
 
     def _redeal_reason(self, hands: list[int], table: int) -> Redealt | None:
         rules = self.rules
-        for m in range(1, 13):
-            if rules.table_four == "redeal" and table & MONTH_MASK[m] == MONTH_MASK[m]:
-                return Redealt("table-four", m, None)  # R-3.3
+        four = full_months(table)
+        if rules.table_four == "redeal" and four:
+            return Redealt("table-four", MONTH[(four & -four).bit_length() - 1], None)  # R-3.3
         if rules.hand_four == "redeal":
             for i in range(self.players):
                 seat = (self.dealer + i) % self.players
-                for m in range(1, 13):
-                    if hands[seat] & MONTH_MASK[m] == MONTH_MASK[m]:
-                        return Redealt("hand-four", m, seat)  # R-3.4
+                four = full_months(hands[seat])
+                if four:
+                    return Redealt("hand-four", MONTH[(four & -four).bit_length() - 1], seat)  # R-3.4
         return None
 
     def _advance_queue(self) -> None:
@@ -569,6 +626,8 @@ class Game:
         self.phase = OVER
         self.turned = -1
         leg_winner = self._leg_winner(score)
+        if self.stop_at_round_end and leg_winner is None:
+            return
         match = self.rules.match_rule
         if leg_winner is not None:
             seat, reason = leg_winner
@@ -660,6 +719,92 @@ class Game:
         self.phase = OVER
         self._emit(GameEnded(winner, reason))
 
+    # ----------------------------------------------------------------- playouts
+
+    def playout(self, rng: random.Random) -> None:
+        """Play the current round to its end with random choices (for bots and benchmarks).
+
+        Each play picks a uniformly random card from hand, then a uniformly random
+        target among that card's legal ones; the turned-up card's target likewise;
+        lucky-hand and redeal decisions are uniform over the legal actions.  No
+        action objects are built and nothing is re-checked: the choices are legal
+        by construction.  A game that keeps logs plays through :meth:`apply`'s
+        internals so that its record stays complete.
+        """
+        start = self.round
+        rand = rng.random
+        rules = self.rules
+        while self.round == start and self.phase != OVER:
+            phase = self.phase
+            if phase == PLAY and not self.log:
+                self._fast_turns(rand)
+            elif phase == PLAY:
+                hand = self.hands[self.to_act]
+                for _ in range(int(rand() * hand.bit_count())):
+                    hand &= hand - 1
+                card = (hand & -hand).bit_length() - 1
+                targets = capture_targets(rules, self.table, card, False)
+                self._play(card, targets[int(rand() * len(targets))] if targets else 0)
+            elif phase == TAKE:
+                targets = capture_targets(rules, self.table, self.turned, True)
+                self._take(targets[int(rand() * len(targets))])
+            else:
+                actions = self.legal_actions()
+                self.apply(actions[int(rand() * len(actions))])
+
+    def _fast_turns(self, rand: Callable[[], float]) -> None:
+        """The hot loop of :meth:`playout`: whole turns on local variables, no logging."""
+        rules = self.rules
+        hands, captures, orders, pile = self.hands, self.captures, self.orders, self.pile
+        revealed = self.revealed
+        table, seat, pos, n = self.table, self.to_act, self.pile_pos, self.players
+        joker = rules.joker_card
+        joker_bit = 1 << joker if joker >= 0 else 0
+        month_of = _MONTH_OF_CARD
+        instant = rules.table.instant_yaku if self._immediate else None
+        while True:
+            for step in (0, 1):
+                if step == 0:
+                    hand = hands[seat]
+                    for _ in range(int(rand() * hand.bit_count())):
+                        hand &= hand - 1
+                    card = (hand & -hand).bit_length() - 1
+                    hands[seat] ^= 1 << card
+                    if revealed[seat]:
+                        revealed[seat] &= ~(1 << card)
+                else:
+                    card = pile[pos]
+                    pos += 1
+                same = table & month_of[card]
+                if joker_bit and (card == joker or table & joker_bit):
+                    targets = capture_targets(rules, table, card, step == 1)
+                    target = targets[int(rand() * len(targets))] if targets else 0
+                elif not same or same & (same - 1) == 0 or same.bit_count() == 3:
+                    target = same
+                else:
+                    pair = _pair_choices(rules, same)
+                    target = pair[int(rand() * len(pair))]
+                if target:
+                    table ^= target
+                    captures[seat] |= (1 << card) | target
+                    order = orders[seat]
+                    order.append(card)
+                    if target & (target - 1):
+                        order.extend(iter_cards(target))
+                    else:
+                        order.append(target.bit_length() - 1)
+                    if instant is not None and instant(captures[seat]) is not None:
+                        self.table, self.to_act, self.pile_pos = table, seat, pos
+                        self._end_round(instant=(seat, instant(captures[seat]) or ""))
+                        return
+                else:
+                    table |= 1 << card
+            if not any(hands):
+                self.table, self.to_act, self.pile_pos = table, seat, pos
+                self._end_round()
+                return
+            seat = (seat + 1) % n
+
     # ----------------------------------------------------------------- copies
 
     @classmethod
@@ -698,6 +843,8 @@ class Game:
         g.players = players
         g.seed = seed
         g._deck_source = lambda r, a: seeded_deck(seed, r, a)
+        g._own_decks = True
+        g._pattern = deal_pattern(rules, players)
         g.log = False
         g.history = []
         g.events = []
@@ -734,6 +881,8 @@ class Game:
         g.players = self.players
         g.seed = self.seed
         g._deck_source = self._deck_source
+        g._own_decks = self._own_decks
+        g._pattern = self._pattern
         g.log = log
         g.history = (
             [
@@ -780,6 +929,9 @@ class Game:
         return g
 
     _attempt = 0
+    stop_at_round_end = False
+    """Searchers set this on their copies: a round's end then ends the game without a
+    winner (phase ``over``) instead of dealing the next round."""
 
     def card_count_check(self) -> None:
         """Raise AssertionError unless each of the 48 cards is in exactly one place."""

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from roppyakken.actions import DECLARE, PLAY, REDEAL, TAKE, CallRedeal, Declare, Play, Take
 from roppyakken.cards import NUM_CARDS, SLUGS, mask_of, parse_cards, slugs_of
-from roppyakken.engine import Game, RoundLog, deal_pattern, deal_sizes, seeded_deck
+from roppyakken.engine import Game, RoundLog, deal_sizes, deck_from_deal, seeded_deck
 from roppyakken.errors import IllegalActionError, RecordError, RoppyakkenError
 from roppyakken.rules import Rules, from_options
 
@@ -178,13 +178,7 @@ def _deck_of(rules: Rules, n: int, rnd: Any, index: int) -> list[int]:
     hand_size, table_size = deal_sizes(rules, n)
     if any(len(h) != hand_size for h in hands) or len(table) != table_size:
         raise RecordError(f"{where}: the deal sizes do not match the rules (R-3.1)")
-    sources = {i: sorted(hands[(dealer + 1 + i) % n]) for i in range(n)}
-    sources[-1] = sorted(table)
-    deck: list[int] = []
-    for who, count in deal_pattern(rules, n):
-        deck.extend(sources[who][:count])
-        sources[who] = sources[who][count:]
-    return deck + pile
+    return deck_from_deal(rules, n, dealer, hands, table, pile)
 
 
 def _replay_round(game: Game, index: int, rnd: dict[str, Any], last: bool) -> bool:

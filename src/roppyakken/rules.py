@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Final
 
+from roppyakken.cards import card_id
 from roppyakken.errors import RulesError
 from roppyakken.yaku import LUCKY_HAND_SLUGS, YAKU_SLUGS, YakuTable
 
@@ -113,17 +114,20 @@ class Rules:
     match: str = "single"
     table: YakuTable = field(init=False, repr=False, compare=False)
     match_rule: Match = field(init=False, repr=False, compare=False)
+    joker_card: int = field(init=False, repr=False, compare=False)
+    """The joker's card id, or -1 with ``joker = none`` (R-6.1)."""
 
     def __post_init__(self) -> None:
         _check(self)
         object.__setattr__(self, "table", YakuTable.compile(self))
         object.__setattr__(self, "match_rule", Match.parse(self.match))
+        object.__setattr__(self, "joker_card", -1 if self.joker == "none" else card_id(self.joker))
 
     def options(self) -> dict[str, Any]:
         """Every option's value as plain JSON data (records, ``rules`` command)."""
         out: dict[str, Any] = {}
         for f in fields(self):
-            if f.name in ("preset", "table", "match_rule"):
+            if f.name in _DERIVED:
                 continue
             value = getattr(self, f.name)
             if isinstance(value, tuple):
@@ -151,14 +155,8 @@ class Rules:
         if players == 3 and self.ten_card_deal:
             raise RulesError("ten_card_deal is for 2 players only")
 
-    @property
-    def joker_card(self) -> int:
-        """The joker's card id, or -1 with ``joker = none`` (R-6.1)."""
-        from roppyakken.cards import card_id
 
-        return -1 if self.joker == "none" else card_id(self.joker)
-
-
+_DERIVED: Final = ("preset", "table", "match_rule", "joker_card")
 _OPTION_NAMES: Final = tuple(f.name for f in fields(Rules) if f.name not in ("preset", "table", "match_rule"))
 
 

@@ -81,6 +81,8 @@ def round_up(score: int) -> int:
 
 def apply_round_scoring(rules: Rules, scores: Sequence[int]) -> list[int]:
     """R-7.4: what each round score adds to its player's total."""
+    if rules.round_scoring == "plain":
+        return list(scores)
     if rules.round_scoring == "round-up":
         return [round_up(s) for s in scores]
     if rules.round_scoring == "difference":
@@ -101,30 +103,34 @@ def score_round(
     ``captures`` are card masks, ``orders`` the capture order of each seat (R-5.6,
     used by ordered rain-off), ``declared`` each seat's declared lucky hands.
     """
-    table = rules.table
-    card_points = [points_of(c) for c in captures]
-    yaku = [tuple(table.evaluate(c, o)) for c, o in zip(captures, orders, strict=True)]
-    lucky = [lucky_points(rules, d) for d in declared]
-    round_scores = [
-        cp + sum(p for _, p in y) + sum(p for _, p in lh)
-        for cp, y, lh in zip(card_points, yaku, lucky, strict=True)
-    ]
-    counted = [
-        _counted(rules, c, cp, rs) for c, cp, rs in zip(captures, card_points, round_scores, strict=True)
-    ]
+    evaluate = rules.table.evaluate
+    fuke = rules.fuke
+    parts = []
+    round_scores = []
     void = False
-    if rules.fuke != "off" and any(c <= rules.fuke_threshold for c in counted):
-        exempt = set(rules.fuke_exempt)
-        spared = any(slug in exempt for y in yaku for slug, _ in y)  # R-7.5
-        void = not spared
+    for captured, order, lucky_slugs in zip(captures, orders, declared, strict=True):
+        card_points = points_of(captured)
+        yaku = tuple(evaluate(captured, order))
+        lucky = lucky_points(rules, lucky_slugs) if lucky_slugs else ()
+        score = card_points
+        for _, p in yaku:
+            score += p
+        for _, p in lucky:
+            score += p
+        counted = score if fuke == "off" else _counted(rules, captured, card_points, score)
+        if fuke != "off" and counted <= rules.fuke_threshold:
+            void = True
+        parts.append((card_points, yaku, lucky, score, counted))
+        round_scores.append(score)
+    if void:  # R-7.5: a round in which an exempt yaku was completed is spared
+        exempt = rules.fuke_exempt
+        void = not any(slug in exempt for part in parts for slug, _ in part[1])
     instant = None
     if rules.instant_win != "off" and not void:
         instant = instant_winner(rules, captures)
-    effective = [0] * len(captures) if void else round_scores
-    finals = apply_round_scoring(rules, effective)
+    finals = apply_round_scoring(rules, [0] * len(parts) if void else round_scores)
     players = tuple(
-        PlayerScore(cp, y, lh, rs, ct, f)
-        for cp, y, lh, rs, ct, f in zip(card_points, yaku, lucky, round_scores, counted, finals, strict=True)
+        PlayerScore(cp, y, lh, rs, ct, f) for (cp, y, lh, rs, ct), f in zip(parts, finals, strict=True)
     )
     return RoundScore(players, void, instant)
 

@@ -13,7 +13,10 @@ from roppyakken.cards import (
     RIBBON_MASK,
     SCORING_MASK,
     card_id,
+    full_months,
     mask_of,
+    month_of_nibbles,
+    triple_months,
 )
 
 if TYPE_CHECKING:
@@ -102,6 +105,13 @@ LUCKY_HAND_SLUGS: Final[tuple[str, ...]] = (
 )
 """Every lucky hand the rules know (R-4.1, R-4.3)."""
 
+_RANK: Final = {slug: i for i, slug in enumerate(YAKU_SLUGS)}
+
+
+def _display_rank(item: tuple[str, int]) -> int:
+    return _RANK[item[0]]
+
+
 THREES_FAMILY: Final = ("triple-hand-three", "double-hand-three", "hand-three")
 """R-4.2: mutually exclusive, largest first."""
 
@@ -174,22 +184,20 @@ class YakuTable:
 
         ``order`` is the capture order (R-5.6), needed only for ``rain_off = ordered``.
         """
-        found: dict[str, int] = {}
-        for slug, mask, value in self.set_yaku:
-            if captured & mask == mask:
-                found[slug] = value
+        found = [(slug, value) for slug, mask, value in self.set_yaku if captured & mask == mask]
         if self.seven_ribbons and self.has_seven_ribbons(captured):
             extra = (captured & self.seven_ribbons_mask).bit_count() - 7
-            found[SEVEN_RIBBONS] = self.seven_ribbons + extra * self.seven_ribbons_extra
+            found.append((SEVEN_RIBBONS, self.seven_ribbons + extra * self.seven_ribbons_extra))
+            found.sort(key=_display_rank)
+        if not found:
+            return found
         if self.viewing_exclusive:
             for cannon, flower, moon in (VIEWING_GROUP, RIBBON_VIEWING_GROUP):
-                if cannon in found:
-                    found.pop(flower, None)
-                    found.pop(moon, None)
+                if captured & SET_YAKU[cannon] == SET_YAKU[cannon]:
+                    found = [f for f in found if f[0] != flower and f[0] != moon]
         if self.rain_off != "off" and captured & WILLOW_MASK and self._rained_off(captured, order):
-            for slug in VIEWING_GROUP:
-                found.pop(slug, None)
-        return [(slug, found[slug]) for slug in YAKU_SLUGS if slug in found]
+            found = [f for f in found if f[0] not in VIEWING_GROUP]
+        return found
 
     def _rained_off(self, captured: int, order: Sequence[int]) -> bool:
         """R-8.3: a Willow capture voids viewing yaku unless pine-crane protects them."""
@@ -222,14 +230,12 @@ def lucky_hands_held(rules: Rules, hand: int) -> list[LuckyHand]:
     held: list[LuckyHand] = []
     if "all-chaff" in values and hand and not hand & SCORING_MASK:
         held.append(LuckyHand("all-chaff", values["all-chaff"], hand))
-    threes: list[int] = []
-    fours: list[int] = []
-    for month in range(1, 13):
-        count = (hand & MONTH_MASK[month]).bit_count()
-        if count == 3:
-            threes.append(month)
-        elif count == 4:
-            fours.append(month)
+    three_cards = triple_months(hand)
+    four_cards = full_months(hand)
+    if not (three_cards or four_cards):
+        return held
+    threes = month_of_nibbles(three_cards)
+    fours = month_of_nibbles(four_cards)
     if threes:
         family = _threes_family(values, threes)
         if family is not None:

@@ -20,11 +20,18 @@ def register(sub: Any) -> None:
     )
     p.add_argument("file", help="a game record (JSON)")
     p.add_argument("--quiet", action="store_true", help="only verify; print one line")
+    p.add_argument(
+        "--watch",
+        action="store_true",
+        help="step through the game in the terminal table view (needs Textual)",
+    )
     p.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``roppyakken replay``."""
+    if args.watch:
+        return watch(args.file)
     game, names = replay(load(args.file))
     if not args.quiet:
         for index, log in enumerate(game.history):
@@ -45,4 +52,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"verified: {names[game.winner]} wins ({game.end_reason}), {len(game.history)} rounds")
     else:
         print(f"verified: unfinished game, {len(game.history)} rounds so far")
+    return 0
+
+
+def watch(path: str) -> int:
+    """``--watch``: the record in the terminal game's table view (Textual imported only here)."""
+    from roppyakken.cli.play_cmd import require_textual
+
+    require_textual()
+    from roppyakken.tui.app import RoppyakkenApp
+    from roppyakken.tui.session import RecordScript
+
+    RoppyakkenApp(script=RecordScript(load(path))).run()
     return 0

@@ -1,0 +1,113 @@
+"""Engine throughput: random-playout rounds per second on one core, 2 and 3 players.
+
+Run by hand (not a test; these machines are shared and noisy)::
+
+    .venv/bin/python bench/bench_engine.py [--seconds 3] [--rules classic]
+
+Three figures per player count, each the best of ``--repeats`` runs:
+
+* ``search``: what a searching bot does millions of times: copy a dealt position
+  (``Game.clone``) and play the round out with :meth:`Game.playout` (random card,
+  random target), scoring it at the end.
+* ``games``: whole games with :meth:`Game.playout`, every round dealt from its
+  seeded deck, lucky hands, scoring, next dealer: rounds per second.
+* ``api``: whole games through the public API: ``legal_actions()`` and
+  ``apply()`` with a uniformly random choice (what ``simulate`` does, minus views).
+
+The ratio column compares with the issue's aim of 20,000 rounds per second.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+from roppyakken.engine import Game
+from roppyakken.rules import Rules, preset
+
+AIM = 20_000.0
+
+
+def search_rounds(rules: Rules, players: int, seconds: float) -> float:
+    """Rounds per second: clone a dealt position and play it out to the round's end."""
+    rng = random.Random(1)
+    positions = []
+    for seed in range(64):
+        game = Game(rules, players, seed, log=False)
+        game.stop_at_round_end = True
+        positions.append(game)
+    rounds = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        for base in positions:
+            copy = base.clone()
+            copy.playout(rng)
+        rounds += len(positions)
+    return rounds / (time.perf_counter() - start)
+
+
+def game_rounds(rules: Rules, players: int, seconds: float) -> float:
+    """Rounds per second over whole games played with :meth:`Game.playout`."""
+    rng = random.Random(2)
+    rounds = 0
+    seed = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        game = Game(rules, players, seed, log=False)
+        seed += 1
+        while not game.over:
+            game.playout(rng)
+            rounds += 1
+    return rounds / (time.perf_counter() - start)
+
+
+def api_rounds(rules: Rules, players: int, seconds: float) -> float:
+    """Rounds per second through ``legal_actions()`` and ``apply()``."""
+    rng = random.Random(3)
+    rounds = 0
+    seed = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while time.perf_counter() < deadline:
+        game = Game(rules, players, seed, log=False)
+        seed += 1
+        while not game.over:
+            current = game.round
+            actions = game.legal_actions()
+            game.apply(actions[rng.randrange(len(actions))])
+            if game.round != current or game.over:
+                rounds += 1
+    return rounds / (time.perf_counter() - start)
+
+
+def best(
+    run: Callable[[Rules, int, float], float], rules: Rules, players: int, args: argparse.Namespace
+) -> float:
+    """The best of ``args.repeats`` runs (the least disturbed by other processes)."""
+    return max(run(rules, players, args.seconds) for _ in range(args.repeats))
+
+
+def main() -> None:
+    """Print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="length of each run")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per figure (best kept)")
+    parser.add_argument("--rules", default="classic", help="preset")
+    args = parser.parse_args()
+    rules = preset(args.rules)
+    print(f"rules {args.rules}, one core, best of {args.repeats} x {args.seconds:g} s")
+    print(f"{'players':>7} {'figure':>8} {'rounds/s':>10} {'vs 20k aim':>10}")
+    for players in (2, 3):
+        if players not in rules.players:
+            continue
+        for name, run in (("search", search_rounds), ("games", game_rounds), ("api", api_rounds)):
+            rate = best(run, rules, players, args)
+            print(f"{players:>7} {name:>8} {rate:>10,.0f} {rate / AIM:>10.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+"""Helpers for rule tests: card masks from slugs, and games with a chosen deal or position."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from roppyakken.actions import PLAY
+from roppyakken.cards import ALL_CARDS, card_id, iter_cards, mask_of
+from roppyakken.engine import Game, deck_from_deal
+from roppyakken.rules import Rules
+
+
+def ids(*slugs: str) -> list[int]:
+    """Card ids of slugs."""
+    return [card_id(s) for s in slugs]
+
+
+def m(*slugs: str) -> int:
+    """The mask of slugs."""
+    return mask_of(ids(*slugs))
+
+
+def dealt(
+    rules: Rules,
+    hands: Sequence[Sequence[str]],
+    table: Sequence[str],
+    pile: Sequence[str] | None = None,
+    dealer: int = 0,
+) -> Game:
+    """A new game whose first round deals exactly these hands and table (R-3.2).
+
+    The pile is ``pile`` followed by every other card in id order.  Later rounds
+    use the game's own seeded decks.
+    """
+    players = len(hands)
+    hand_ids = [ids(*h) for h in hands]
+    table_ids = ids(*table)
+    used = mask_of([c for h in hand_ids for c in h] + table_ids)
+    head = ids(*(pile or ()))
+    rest = [c for c in iter_cards(ALL_CARDS & ~used & ~mask_of(head))]
+    deck = deck_from_deal(rules, players, dealer, hand_ids, table_ids, head + rest)
+
+    def source(index: int, attempt: int) -> list[int]:
+        if index == 0 and attempt == 0:
+            return deck
+        from roppyakken.engine import seeded_deck
+
+        return seeded_deck(99, index, attempt)
+
+    return Game(rules, players, seed=99, deck_source=source, first_dealer=dealer)
+
+
+def position(
+    rules: Rules,
+    hands: Sequence[Sequence[str]],
+    table: Sequence[str] = (),
+    pile: Sequence[str] = (),
+    captures: Sequence[Sequence[str]] | None = None,
+    to_act: int = 0,
+    dealer: int = 0,
+    phase: str = PLAY,
+    totals: Sequence[int] | None = None,
+) -> Game:
+    """A mid-round position: the given cards, and every other card at the end of the pile."""
+    players = len(hands)
+    caps = [ids(*c) for c in captures] if captures is not None else [[] for _ in range(players)]
+    hand_masks = [m(*h) for h in hands]
+    used = m(*table) | m(*pile) | mask_of(c for cs in caps for c in cs)
+    for h in hand_masks:
+        used |= h
+    rest = list(iter_cards(ALL_CARDS & ~used))
+    return Game.from_position(
+        rules,
+        hands=hand_masks,
+        table=m(*table),
+        pile=ids(*pile) + rest,
+        captures=[mask_of(c) for c in caps],
+        orders=caps,
+        declared=[[] for _ in range(players)],
+        phase=phase,
+        to_act=to_act,
+        dealer=dealer,
+        totals=totals,
+    )

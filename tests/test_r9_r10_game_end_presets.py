@@ -1,0 +1,294 @@
+"""RULES.md R-8.5 immediate wins, R-9 (end of game, ties, margin, matches), R-10 (presets, house rules)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from tests.support import m, position
+
+from roppyakken.actions import Play
+from roppyakken.cards import card_id
+from roppyakken.engine import Game
+from roppyakken.errors import RulesError
+from roppyakken.events import GameEnded, LegWon
+from roppyakken.rules import PRESETS, Rules, load_rules_file, preset
+from roppyakken.scoring import PlayerScore, RoundScore
+
+CLASSIC = preset("classic")
+
+
+def round_score(*yaku: tuple[str, ...], instant: tuple[int, str] | None = None) -> RoundScore:
+    players = tuple(PlayerScore(0, tuple((y, 1) for y in ys), (), 0, 0, 0) for ys in yaku)
+    return RoundScore(players, False, instant)
+
+
+def leg_winner(rules: Rules, totals: list[int], score: RoundScore, dealer: int = 0) -> tuple[int, str] | None:
+    game = Game(rules, len(totals), seed=1)
+    game.totals = list(totals)
+    game.dealer = dealer
+    return game._leg_winner(score)
+
+
+def test_r9_1_below_target_nobody_wins() -> None:
+    assert leg_winner(CLASSIC, [590, 300], round_score((), ())) is None
+
+
+def test_r9_1_highest_total_at_target_wins() -> None:
+    assert leg_winner(CLASSIC, [600, 300], round_score((), ())) == (0, "target")
+    assert leg_winner(CLASSIC, [650, 700, 100], round_score((), (), ())) == (1, "target")
+
+
+def test_r9_1_several_reached_four_brights_then_seven_ribbons_decide() -> None:
+    rules = preset("no-instant-win")
+    assert leg_winner(rules, [900, 650], round_score((), ("four-brights",))) == (1, "target:four-brights")
+    assert leg_winner(rules, [900, 650], round_score((), ("seven-ribbons",))) == (1, "target:seven-ribbons")
+    assert leg_winner(rules, [650, 900], round_score(("seven-ribbons",), ("four-brights",))) == (
+        1,
+        "target:four-brights",
+    )
+    assert leg_winner(rules, [900, 650], round_score((), ())) == (0, "target")
+
+
+def test_r9_1_an_instant_win_beats_the_totals() -> None:
+    assert leg_winner(
+        CLASSIC, [100, 900], round_score(("four-brights",), (), instant=(0, "four-brights"))
+    ) == (0, "instant:four-brights")
+
+
+def test_r9_1_tie_for_highest_another_round() -> None:
+    assert leg_winner(CLASSIC, [700, 700], round_score((), ())) is None
+
+
+def test_r9_1_tie_for_highest_play_order_from_this_rounds_dealer() -> None:
+    rules = CLASSIC.with_options({"top_tie": "play-order"})
+    assert leg_winner(rules, [700, 700, 100], round_score((), (), ()), dealer=1) == (1, "tie:play-order")
+    assert leg_winner(rules, [700, 100, 700], round_score((), (), ()), dealer=1) == (2, "tie:play-order")
+    assert leg_winner(rules, [700, 100, 700], round_score((), (), ()), dealer=0) == (0, "tie:play-order")
+
+
+def test_r9_2_win_margin() -> None:
+    rules = preset("wikipedia")
+    assert leg_winner(rules, [620, 590], round_score((), ())) is None
+    assert leg_winner(rules, [621, 590], round_score((), ())) == (0, "target")
+
+
+def play_random(game: Game, seed: int) -> Game:
+    rng = random.Random(seed)
+    while not game.over:
+        game.apply(rng.choice(game.legal_actions()))
+    return game
+
+
+def test_r9_3_single_game_ends_at_the_first_winner() -> None:
+    game = play_random(Game(CLASSIC, 2, seed=3), 3)
+    assert game.winner is not None
+    assert game.legs == [0, 0]
+    assert max(game.totals) >= 600 or game.end_reason.startswith("instant")
+
+
+@pytest.mark.parametrize("name", ["marguerite", "changara"])
+def test_r9_3_first_to_three_legs(name: str) -> None:
+    for seed in range(5):
+        game = play_random(Game(preset(name), 2, seed=seed), seed)
+        legs = [e for e in game.events if isinstance(e, LegWon)]
+        assert game.legs[game.winner or 0] == 3 and game.end_reason == "legs"
+        assert sum(game.legs) == len(legs)
+        # every leg starts with totals at 0
+        starts = [i for i, log in enumerate(game.history) if i and game.history[i - 1].totals is not None]
+        for e_index, leg in enumerate(legs[:-1]):
+            del e_index, leg
+        assert starts
+
+
+def test_r9_3_totals_reset_after_a_leg() -> None:
+    game = play_random(Game(preset("changara"), 2, seed=1), 1)
+    winners_rounds = []
+    for i, log in enumerate(game.history[:-1]):
+        assert log.totals is not None and log.score is not None
+        nxt = game.history[i + 1]
+        assert nxt.totals is not None and nxt.score is not None
+        previous = [0, 0] if max(log.totals) >= 300 or log.score.instant_win else log.totals
+        assert nxt.totals == [a + p.final for a, p in zip(previous, nxt.score.players, strict=True)]
+        winners_rounds.append(i)
+    assert winners_rounds
+
+
+def test_r9_3_rounds_n_plays_exactly_n_rounds() -> None:
+    for seed in range(4):
+        game = play_random(Game(preset("mocogame"), 2, seed=seed), seed)
+        assert len(game.history) >= 12
+        if len(game.history) == 12:
+            assert game.end_reason.startswith("most-legs")
+        best = max(game.legs)
+        assert game.legs[game.winner or 0] == best
+
+
+def test_r9_3_rounds_n_tie_on_legs_broken_by_total() -> None:
+    game = Game(preset("mocogame"), 2, seed=1)
+    game.legs = [2, 2]
+    game.totals = [300, 450]
+    assert game._most_legs() == (1, "most-legs:total")
+    game.totals = [450, 450]
+    assert game._most_legs() is None  # another-round: extra rounds until it breaks
+
+
+def test_r8_5_immediate_instant_win_ends_the_game_at_once() -> None:
+    rules = preset("yukbaek")
+    game = position(
+        rules,
+        [["plum-warbler", "iris-bridge"], ["maple-deer", "clover-boar"]],
+        table=["plum-chaff-1", "peony-ribbon"],
+        pile=["pine-chaff-2", "wisteria-chaff-1", "cherry-chaff-1"],
+        captures=[["pine-crane", "cherry-curtain", "pampas-moon", "paulownia-phoenix"], []],
+    )
+    events = game.apply(Play(card_id("plum-warbler"), m("plum-chaff-1")))
+    del events
+    assert game.over and game.winner == 0 and game.end_reason == "instant:four-brights"
+    assert game.pile_pos == 0  # the turned-up card was never turned
+
+
+def test_r8_5_immediate_instant_win_in_a_logged_game_records_the_end() -> None:
+    rules = preset("yukbaek")
+    for seed in range(200):
+        game = play_random(Game(rules, 2, seed=seed), seed)
+        if game.end_reason.startswith("instant"):
+            assert any(isinstance(e, GameEnded) for e in game.events)
+            last = game.history[-1]
+            assert last.score is not None and last.score.instant_win is not None
+            return
+    pytest.skip("no immediate instant win in 200 random games")  # pragma: no cover
+
+
+# --------------------------------------------------------------------- R-10
+
+
+def test_r10_every_preset_differs_from_classic_as_the_table_says() -> None:
+    p = {name: preset(name) for name in PRESETS}
+    assert (
+        p["online"].fuke == "no-willow-paulownia"
+        and p["online"].rain_off == "ordered"
+        and p["online"].auto_capture_higher
+    )
+    assert (
+        p["wikipedia"].lucky_hands == {"hand-three": 200, "all-chaff": 400}
+        and p["wikipedia"].win_margin == 31
+    )
+    assert p["fuke"].fuke == "all"
+    assert (
+        p["ten-card"].ten_card_deal
+        and p["ten-card"].players == (2,)
+        and "triple-hand-three" in p["ten-card"].lucky_hands
+    )
+    assert p["lightning"].joker == "willow-lightning"
+    mg = p["marguerite"]
+    assert (mg.yaku["great-three"], mg.yaku["red-poems"], mg.yaku["blue-ribbons"]) == (100, 150, 200)
+    assert mg.lucky_hands == {"hand-three": 200, "all-chaff": 400} and mg.declare == "auto"
+    assert (mg.rain_off, mg.fuke, mg.fuke_threshold, mg.fuke_exempt) == (
+        "end-of-round",
+        "cards-only",
+        30,
+        ("four-brights",),
+    )
+    assert (mg.joker_wild_on_table, mg.next_dealer, mg.top_tie, mg.match) == (
+        "turned-up",
+        "rotate",
+        "play-order",
+        "first-to 3",
+    )
+    assert p["no-instant-win"].instant_win == "off"
+    assert p["sanbyakuken"].target == 300
+    ym = p["yamayaku"]
+    assert ym.players == (2,) and ym.target == 300 and "four-brights" not in ym.yaku and len(ym.yaku) == 8
+    ch = p["changara"]
+    assert (
+        ch.players == (2,)
+        and ch.target == 300
+        and ch.match == "first-to 3"
+        and ch.table_four == "dealer_takes"
+    )
+    assert ch.yaku["matsu-kiri-bozu"] == 300 and "four-wisteria" not in ch.yaku and len(ch.yaku) == 15
+    yb = p["yukbaek"]
+    assert (
+        yb.four_brights_needs_warbler
+        and yb.seven_ribbons_willow == "require"
+        and yb.instant_win == "immediate"
+    )
+    assert yb.round_scoring == "difference" and yb.lucky_hands == {} and yb.fuke == "off" and yb.target == 600
+    sb = p["sambong"]
+    assert sb.round_scoring == "round-up" and sb.instant_win == "off" and sb.yaku["seven-ribbons"] == 700
+    assert (
+        sb.seven_ribbons_extra == 100
+        and sb.lucky_hands == {"hand-three": 200, "hand-four": 300}
+        and sb.hand_four == "play"
+    )
+    kh = p["korean-high"]
+    assert (
+        kh.yaku["cannon"] == 400
+        and kh.yaku["ribbon-cannon"] == 400
+        and kh.lucky_hands["iris-hand-three"] == 400
+    )
+    assert p["mocogame"].match == "rounds 12"
+    assert p["classic"] == Rules()
+
+
+@pytest.mark.parametrize("name", ["ten-card", "yamayaku", "changara"])
+def test_r10_two_player_presets_refuse_three_players(name: str) -> None:
+    with pytest.raises(RulesError, match="2 players only"):
+        Game(preset(name), 3)
+
+
+def test_r10_unknown_preset_is_refused_by_name() -> None:
+    with pytest.raises(RulesError, match="unknown preset 'hachi'"):
+        preset("hachi")
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "house.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_r10_house_rules_file_starts_from_a_preset_and_overrides(tmp_path: Path) -> None:
+    rules = load_rules_file(
+        write(tmp_path, 'preset = "online"\ntarget = 800\n[yaku]\ncannon = 400\nfour-willow = false\n')
+    )
+    assert rules.preset == "online" and rules.target == 800 and rules.fuke == "no-willow-paulownia"
+    assert rules.yaku["cannon"] == 400 and "four-willow" not in rules.yaku and rules.yaku["four-pine"] == 50
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("targt = 700\n", "unknown rule option 'targt'"),
+        (
+            'fuke = "sometimes"\n',
+            "option 'fuke': 'sometimes' is not one of off, all, no-willow-paulownia, cards-only",
+        ),
+        ('target = "high"\n', "option 'target': expected a whole number"),
+        ("[yaku]\ndragon = 100\n", "unknown yaku 'dragon'"),
+        ("[lucky_hands]\nhand-five = 100\n", "unknown lucky hand 'hand-five'"),
+        ('match = "best-of 5"\n', "option 'match'"),
+        ('preset = "nope"\n', "unknown preset 'nope'"),
+        ("target = [\n", "is not valid TOML"),
+        ('fuke_exempt = ["dragon"]\n', "option 'fuke_exempt': unknown yaku 'dragon'"),
+    ],
+)
+def test_r10_house_rules_errors_name_the_problem(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(RulesError) as info:
+        load_rules_file(write(tmp_path, text))
+    assert message in str(info.value)
+    assert "\n" not in str(info.value)
+
+
+def test_r10_ten_card_house_rule_with_three_players_is_refused(tmp_path: Path) -> None:
+    rules = load_rules_file(write(tmp_path, "ten_card_deal = true\n"))
+    with pytest.raises(RulesError, match="ten_card_deal is for 2 players only"):
+        rules.check_players(3)
+    rules.check_players(2)
+
+
+def test_r10_missing_rules_file(tmp_path: Path) -> None:
+    with pytest.raises(RulesError, match="not found"):
+        load_rules_file(tmp_path / "none.toml")
