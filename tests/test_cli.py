@@ -1,0 +1,232 @@
+"""The `roppyakken` command: score, targets, simulate, replay, rules (FORMATS.md §1, §2, §4)."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from roppyakken.cli import main
+
+
+def run(
+    args: list[str], stdin: str = "", monkeypatch: pytest.MonkeyPatch | None = None
+) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    mp = monkeypatch or pytest.MonkeyPatch()
+    mp.setattr(sys, "stdin", io.StringIO(stdin))
+    mp.setattr(sys, "stdout", out)
+    mp.setattr(sys, "stderr", err)
+    try:
+        code = main(args)
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    finally:
+        if monkeypatch is None:
+            mp.undo()
+    return code, out.getvalue(), err.getvalue()
+
+
+BRIGHTS = {
+    "players": [
+        {
+            "captures": ["pine-crane", "cherry-curtain", "pampas-moon", "paulownia-phoenix"],
+            "lucky_hands": ["hand-three"],
+        },
+        {"captures": ["pine-chaff-1"]},
+    ]
+}
+
+
+def test_score_prints_format_1() -> None:
+    code, out, err = run(["score"], json.dumps(BRIGHTS))
+    assert code == 0 and err == ""
+    doc = json.loads(out)
+    assert doc == {
+        "players": [
+            {
+                "card_points": 200,
+                "yaku": [{"slug": "four-brights", "points": 600}, {"slug": "matsu-kiri-bozu", "points": 150}],
+                "lucky_hands": [{"slug": "hand-three", "points": 200}],
+                "round_score": 1150,
+                "counted": 1150,
+                "final": 1150,
+            },
+            {"card_points": 0, "yaku": [], "lucky_hands": [], "round_score": 0, "counted": 0, "final": 0},
+        ],
+        "fuke": False,
+        "instant_win": {"seat": 0, "yaku": "four-brights"},
+    }
+
+
+def test_score_explain_is_readable() -> None:
+    code, out, _ = run(["score", "--explain", "--rules", "fuke"], json.dumps(BRIGHTS))
+    assert code == 0
+    assert "Four Brights" in out and "round score 1150" in out and "Instant win" in out
+    assert "counted for fuke" in out
+
+
+@pytest.mark.parametrize(
+    ("doc", "message"),
+    [
+        ("{", "input is not valid JSON"),
+        ('{"players": [{"captures": ["pine-dragon"]}, {}]}', "unknown card 'pine-dragon'"),
+        (
+            '{"players": [{"captures": ["pine-crane"]}, {"captures": ["pine-crane"]}]}',
+            "card 'pine-crane' was also captured by player 0",
+        ),
+        ('{"players": [{"captures": ["pine-crane", "pine-crane"]}, {}]}', "appears twice"),
+        ('{"players": [{"captures": [], "lucky_hands": ["hand-five"]}, {}]}', "lucky hand 'hand-five'"),
+        ('{"players": [{}]}', "2 or 3 players"),
+        ('{"players": [{"capture": []}, {}]}', "unknown key 'capture'"),
+        ("[]", "input must be a JSON object"),
+        ("", "expected a JSON document"),
+    ],
+)
+def test_score_bad_input_one_line_error(doc: str, message: str) -> None:
+    code, out, err = run(["score"], doc)
+    assert code != 0 and out == ""
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_score_rules_file_and_unknown_preset(tmp_path: Path) -> None:
+    house = tmp_path / "h.toml"
+    house.write_text('preset = "classic"\n[yaku]\nmatsu-kiri-bozu = 500\n', encoding="utf-8")
+    code, out, _ = run(["score", "--rules-file", str(house)], json.dumps(BRIGHTS))
+    assert code == 0 and json.loads(out)["players"][0]["yaku"][1] == {
+        "slug": "matsu-kiri-bozu",
+        "points": 500,
+    }
+    code, _, err = run(["score", "--rules", "nope"], json.dumps(BRIGHTS))
+    assert code == 2 and "unknown preset 'nope'" in err
+
+
+def test_score_jsonl_one_answer_per_line_and_errors_in_place() -> None:
+    lines = "\n".join([json.dumps(BRIGHTS), "{bad", json.dumps({"players": [{}, {}]})]) + "\n"
+    code, out, err = run(["score", "--jsonl"], lines)
+    answers = [json.loads(line) for line in out.splitlines()]
+    assert code == 1 and len(answers) == 3
+    assert answers[0]["instant_win"]["seat"] == 0
+    assert "error" in answers[1] and "line 2" in err
+    assert answers[2]["players"][0]["round_score"] == 0
+
+
+def test_targets_format_2() -> None:
+    doc = {"table": ["willow-swallow", "pampas-moon", "pine-chaff-1"], "card": "willow-rainman"}
+    code, out, _ = run(["targets"], json.dumps(doc))
+    assert code == 0 and json.loads(out) == {"targets": [["pampas-moon"], ["willow-swallow"]]}
+    stack = {"table": ["pine-crane", "pine-chaff-1", "pine-chaff-2"], "card": "pine-ribbon", "source": "pile"}
+    code, out, _ = run(["targets"], json.dumps(stack))
+    assert json.loads(out) == {"targets": [["pine-crane", "pine-chaff-1", "pine-chaff-2"]]}
+    code, out, _ = run(
+        ["targets", "--rules", "marguerite"], json.dumps({"table": ["willow-rainman"], "card": "maple-deer"})
+    )
+    assert json.loads(out) == {"targets": []}
+    code, out, _ = run(
+        ["targets", "--rules", "marguerite"],
+        json.dumps({"table": ["willow-rainman"], "card": "maple-deer", "source": "pile"}),
+    )
+    assert json.loads(out) == {"targets": [["willow-rainman"]]}
+
+
+@pytest.mark.parametrize(
+    ("doc", "message"),
+    [
+        ({"table": ["pine-crane"], "card": "pine-crane"}, "also on the table"),
+        ({"table": [], "card": "x"}, "unknown card 'x'"),
+        ({"table": [], "card": "pine-crane", "source": "deck"}, "'source' must be 'hand' or 'pile'"),
+        ({"table": "pine-crane", "card": "pine-crane"}, "'table' must be a list"),
+    ],
+)
+def test_targets_bad_input(doc: dict[str, Any], message: str) -> None:
+    code, out, err = run(["targets"], json.dumps(doc))
+    assert code != 0 and out == "" and message in err
+
+
+def test_simulate_json_format_4_and_records(tmp_path: Path) -> None:
+    args = [
+        "simulate",
+        "--games",
+        "6",
+        "--players",
+        "3",
+        "--seed",
+        "4",
+        "--bots",
+        "random,random,random",
+        "--json",
+    ]
+    code, out, _ = run([*args, "--records", str(tmp_path)])
+    assert code == 0
+    doc = json.loads(out)
+    assert set(doc) == {
+        "games",
+        "rounds",
+        "seconds",
+        "rounds_per_second",
+        "bots",
+        "wins",
+        "mean_round_score",
+        "yaku_frequency",
+        "lucky_hand_frequency",
+    }
+    assert doc["games"] == 6 and sum(doc["wins"]) == 6 and doc["bots"] == ["random"] * 3
+    assert len(list(tmp_path.glob("*.json"))) == 6
+    again = json.loads(run(args)[1])
+    assert again["wins"] == doc["wins"] and again["rounds"] == doc["rounds"]  # seeded
+    for record in tmp_path.glob("*.json"):
+        code, out, _ = run(["replay", str(record), "--quiet"])
+        assert code == 0 and out.startswith("verified:")
+
+
+def test_simulate_refuses_bad_options() -> None:
+    assert "unknown bot level 'genius'" in run(["simulate", "--bots", "genius,random", "--games", "1"])[2]
+    assert "names 1 bots for 2 players" in run(["simulate", "--bots", "random", "--games", "1"])[2]
+    assert "2 players only" in run(["simulate", "--players", "3", "--rules", "changara", "--games", "1"])[2]
+
+
+def test_simulate_readable_summary() -> None:
+    code, out, _ = run(["simulate", "--games", "3", "--seed", "1"])
+    assert code == 0 and "3 games" in out and "wins" in out
+
+
+def test_replay_prints_round_by_round(tmp_path: Path) -> None:
+    run(["simulate", "--games", "1", "--seed", "2", "--records", str(tmp_path), "--json"])
+    (record,) = tmp_path.glob("*.json")
+    code, out, _ = run(["replay", str(record)])
+    assert code == 0 and "Round 1:" in out and "totals:" in out and "verified:" in out
+    record.write_text(record.read_text().replace('"final":', '"final":1'), encoding="utf-8")
+    code, _, err = run(["replay", str(record)])
+    assert code == 2 and "scores" in err
+
+
+def test_rules_lists_presets_and_shows_one() -> None:
+    code, out, _ = run(["rules"])
+    assert code == 0 and len(out.splitlines()) == 15 and out.startswith("classic")
+    code, out, _ = run(["rules", "marguerite"])
+    assert "joker_wild_on_table" in out and "turned-up" in out
+    code, out, _ = run(["rules", "yukbaek", "--json"])
+    assert json.loads(out)["options"]["instant_win"] == "immediate"
+    code, _, err = run(["rules", "nope"])
+    assert code == 2 and "unknown preset" in err
+
+
+def test_installed_console_script_runs() -> None:
+    exe = Path(sys.executable).with_name("roppyakken")
+    if not exe.exists():
+        pytest.skip("roppyakken is not installed beside this Python")  # pragma: no cover
+    proc = subprocess.run(
+        [str(exe), "score"], input=json.dumps(BRIGHTS), capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 0 and json.loads(proc.stdout)["instant_win"]["yaku"] == "four-brights"
+    proc = subprocess.run([str(exe), "score"], input="{", capture_output=True, text=True, check=False)
+    assert (
+        proc.returncode == 2
+        and proc.stderr.startswith("roppyakken: error:")
+        and "Traceback" not in proc.stderr
+    )
