@@ -926,6 +926,7 @@ class Game:
         g._rules_joker = self._rules_joker
         g._immediate = self._immediate
         g._attempt = self._attempt
+        g.stop_at_round_end = self.stop_at_round_end
         return g
 
     _attempt = 0
