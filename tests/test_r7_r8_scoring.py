@@ -594,3 +594,58 @@ def test_r7_6_void_round_has_no_instant_win_unless_exempt() -> None:
 def test_r7_1_cards_left_on_the_table_score_for_no_one() -> None:
     result = score("classic", [one([]), one([])])
     assert [p["round_score"] for p in result["players"]] == [0, 0]
+
+
+def _cases(*ids: str) -> list[tuple[str, str, list[str], Y, int]]:
+    chosen = [t for t in TABLE if t[0] in ids]
+    assert len(chosen) == len(ids)
+    return chosen
+
+
+def _check(cases: list[tuple[str, str, list[str], Y, int]]) -> None:
+    for case in cases:
+        test_r8_scoring_table(*case)
+
+
+def test_r8_2_yaku_option_values_can_be_changed_dropped_and_added() -> None:
+    caps = one(["cherry-curtain", "chrysanthemum-sake", "clover-ribbon", "maple-ribbon", "peony-ribbon"])
+    base = yaku_of(score("classic", [caps, EMPTY]))
+    assert base == {"flower-viewing": 100}
+    changed = preset("classic").with_options(
+        {"yaku": {"flower-viewing": 250, "ribbon-boar-deer-butterflies": 300}}
+    )
+    assert yaku_of(score_document(changed, {"players": [caps, EMPTY]}).to_json()) == {
+        "flower-viewing": 250,
+        "ribbon-boar-deer-butterflies": 300,
+    }
+    dropped = preset("classic").with_options({"yaku": {"flower-viewing": False}})
+    assert yaku_of(score_document(dropped, {"players": [caps, EMPTY]}).to_json()) == {}
+
+
+def test_r8_4_seven_ribbons_willow_warbler_and_extra_ribbons() -> None:
+    _check(
+        _cases(
+            "yukbaek-four-brights-need-warbler",
+            "yukbaek-five-brights",
+            "yukbaek-seven-ribbons-need-willow",
+            "yukbaek-seven-ribbons-with-willow",
+            "exclude-willow-ribbon",
+            "sambong-extra-ribbons",
+        )
+    )
+
+
+def test_r8_6_korean_extra_yaku() -> None:
+    _check(
+        _cases(
+            "ribbon-bdb",
+            "ribbon-cannon-replaces-ribbon-viewings",
+            "ribbon-flower-viewing",
+            "ribbon-moon-viewing",
+        )
+    )
+    assert "ribbon-cannon" not in preset("classic").yaku  # off by default
+
+
+def test_r8_7_korean_alternative_values() -> None:
+    _check(_cases("korean-mkb", "korean-cannon", "korean-four-maple", "korean-four-willow"))

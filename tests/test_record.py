@@ -45,7 +45,7 @@ def test_record_has_the_format_3_shape() -> None:
 @pytest.mark.parametrize(
     "name", ["classic", "online", "marguerite", "changara", "yukbaek", "sambong", "korean-high"]
 )
-def test_record_replays_to_the_same_scores(name: str, tmp_path: Path) -> None:
+def test_r9_4_record_replays_to_the_same_scores(name: str, tmp_path: Path) -> None:
     for seed in range(3):
         players = 3 if 3 in preset(name).players and seed == 2 else 2
         game = played(name, players, seed)

@@ -179,6 +179,13 @@ def _pair_choices(rules: Rules, pair: int) -> list[int]:
     return [low, high]
 
 
+def _pick(targets: list[int], rand: Callable[[], float]) -> int:
+    """A uniformly random target (0 when there is none), drawing only when there is a choice."""
+    if len(targets) > 1:
+        return targets[int(rand() * len(targets))]
+    return targets[0] if targets else 0
+
+
 _MONTH_OF_CARD: Final = tuple(MONTH_MASK[MONTH[c]] for c in range(NUM_CARDS))
 
 
@@ -725,11 +732,11 @@ class Game:
         """Play the current round to its end with random choices (for bots and benchmarks).
 
         Each play picks a uniformly random card from hand, then a uniformly random
-        target among that card's legal ones; the turned-up card's target likewise;
-        lucky-hand and redeal decisions are uniform over the legal actions.  No
-        action objects are built and nothing is re-checked: the choices are legal
-        by construction.  A game that keeps logs plays through :meth:`apply`'s
-        internals so that its record stays complete.
+        target among that card's legal ones (a random number is drawn only when
+        there is a choice); the turned-up card's target likewise; lucky-hand and
+        redeal decisions are uniform over the legal actions.  A game without logs
+        runs a hot loop that builds no action objects; a logged game plays the same
+        choices through :meth:`apply`, checked, so that its record stays complete.
         """
         start = self.round
         rand = rng.random
@@ -743,11 +750,9 @@ class Game:
                 for _ in range(int(rand() * hand.bit_count())):
                     hand &= hand - 1
                 card = (hand & -hand).bit_length() - 1
-                targets = capture_targets(rules, self.table, card, False)
-                self._play(card, targets[int(rand() * len(targets))] if targets else 0)
+                self.apply(Play(card, _pick(capture_targets(rules, self.table, card, False), rand)))
             elif phase == TAKE:
-                targets = capture_targets(rules, self.table, self.turned, True)
-                self._take(targets[int(rand() * len(targets))])
+                self.apply(Take(_pick(capture_targets(rules, self.table, self.turned, True), rand)))
             else:
                 actions = self.legal_actions()
                 self.apply(actions[int(rand() * len(actions))])
@@ -777,13 +782,11 @@ class Game:
                     pos += 1
                 same = table & month_of[card]
                 if joker_bit and (card == joker or table & joker_bit):
-                    targets = capture_targets(rules, table, card, step == 1)
-                    target = targets[int(rand() * len(targets))] if targets else 0
+                    target = _pick(capture_targets(rules, table, card, step == 1), rand)
                 elif not same or same & (same - 1) == 0 or same.bit_count() == 3:
                     target = same
                 else:
-                    pair = _pair_choices(rules, same)
-                    target = pair[int(rand() * len(pair))]
+                    target = _pick(_pair_choices(rules, same), rand)
                 if target:
                     table ^= target
                     captures[seat] |= (1 << card) | target
