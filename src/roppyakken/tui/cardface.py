@@ -1,0 +1,98 @@
+"""How a card looks in the terminal: a block of 3 lines × 7 cells.
+
+Every card shows its month (number and name), what it depicts, its kind letter
+(B bright, A animal, R ribbon, C chaff) and its points, so it reads without
+colour; colour by kind is an extra.  A stack (three of a month, R-3.5) is one
+block whose right edge is thickened.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from rich.style import Style
+from rich.text import Text
+
+from roppyakken.cards import KIND, MONTH, POINTS, SLUGS, iter_cards
+from roppyakken.tui.text import CARD_SUBJECTS, KIND_LETTERS, MONTH_SHORT
+
+CARD_WIDTH: Final = 7
+CARD_HEIGHT: Final = 3
+SLOT_WIDTH: Final = CARD_WIDTH + 1
+"""A card and the one-cell gap (or stack edge) after it."""
+
+_BLUE_RIBBONS: Final = {"peony-ribbon", "chrysanthemum-ribbon", "maple-ribbon"}
+
+# Background and text colours by kind (an extra: the letters carry the meaning).
+_KIND_STYLE: Final[dict[str, Style]] = {
+    "bright": Style(color="#1a1a1a", bgcolor="#e8c547", bold=True),
+    "animal": Style(color="#ffffff", bgcolor="#3d7a3d"),
+    "ribbon": Style(color="#ffffff", bgcolor="#b83a3a"),
+    "chaff": Style(color="#1a1a1a", bgcolor="#d9d2c3"),
+}
+_BLUE_RIBBON_STYLE: Final = Style(color="#ffffff", bgcolor="#3556a8")
+_BACK_STYLE: Final = Style(color="#f0e0e0", bgcolor="#7a2030")
+_EMPTY_STYLE: Final = Style(color="#808080")
+
+
+def card_style(card: int) -> Style:
+    """The colours of ``card`` (by kind; blue ribbons blue)."""
+    if SLUGS[card] in _BLUE_RIBBONS:
+        return _BLUE_RIBBON_STYLE
+    return _KIND_STYLE[KIND[card]]
+
+
+def _fit(text: str) -> str:
+    return text[:CARD_WIDTH].ljust(CARD_WIDTH)
+
+
+def card_lines(card: int, joker: int = -1) -> list[str]:
+    """The three plain-text lines of ``card`` (7 cells each); ``joker`` is the joker's id."""
+    month = MONTH[card]
+    line1 = f"{month:>2} {MONTH_SHORT[month - 1]}"
+    line2 = CARD_SUBJECTS[card].center(CARD_WIDTH)
+    mark = "*" if card == joker else " "
+    line3 = f"{KIND_LETTERS[KIND[card]]}{mark}{POINTS[card]:>4} "
+    return [_fit(line1), _fit(line2), _fit(line3)]
+
+
+def stack_lines(stack: int) -> list[str]:
+    """The three lines of a stack (three cards of a month): month, 'stack', kinds and points."""
+    cards = list(iter_cards(stack))
+    month = MONTH[cards[0]]
+    letters = "".join(KIND_LETTERS[KIND[c]] for c in cards)
+    total = sum(POINTS[c] for c in cards)
+    return [_fit(f"{month:>2} {MONTH_SHORT[month - 1]}"), _fit("stack×3"), _fit(f"{letters}{total:>4}")]
+
+
+def render_card(card: int, *, joker: int = -1, emphasis: bool = False, dim: bool = False) -> list[Text]:
+    """``card`` as three styled lines; ``emphasis`` reverses it (selection), ``dim`` greys it."""
+    style = card_style(card)
+    if emphasis:
+        style = style + Style(reverse=True, bold=True)
+    if dim:
+        style = style + Style(dim=True)
+    return [Text(line, style=style) for line in card_lines(card, joker)]
+
+
+def render_stack(stack: int, *, emphasis: bool = False) -> list[Text]:
+    """A stack as three styled lines, coloured like its best card."""
+    best = max(iter_cards(stack), key=lambda c: (POINTS[c], -c))
+    style = card_style(best)
+    if emphasis:
+        style = style + Style(reverse=True, bold=True)
+    return [Text(line, style=style) for line in stack_lines(stack)]
+
+
+def render_back(label: str) -> list[Text]:
+    """The back of a card (the draw pile), with ``label`` (e.g. the count) in the middle."""
+    return [
+        Text("░" * CARD_WIDTH, style=_BACK_STYLE),
+        Text(_fit(label.center(CARD_WIDTH)), style=_BACK_STYLE),
+        Text("░" * CARD_WIDTH, style=_BACK_STYLE),
+    ]
+
+
+def render_blank() -> list[Text]:
+    """An empty place (an empty pile)."""
+    return [Text(" " * CARD_WIDTH, style=_EMPTY_STYLE) for _ in range(CARD_HEIGHT)]

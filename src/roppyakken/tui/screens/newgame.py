@@ -1,0 +1,175 @@
+"""The new-game screen: players, rules, opponents (bot levels or hot seat), seed; or resume a save."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, Select, Static
+
+from roppyakken.ai.base import BOT_LEVELS, bot_description
+from roppyakken.errors import RoppyakkenError
+from roppyakken.rules import PRESETS, resolve
+from roppyakken.text import PRESET_DESCRIPTIONS
+from roppyakken.tui import text as t
+from roppyakken.tui.session import HUMAN, GameSetup, Seat, check_name, default_level, list_saves, name_seats
+
+
+class NewGameScreen(Screen[None]):
+    """Choose a game; :attr:`on_start` receives the setup, :attr:`on_resume` a saved file."""
+
+    AUTO_FOCUS = "#start"
+    DEFAULT_CSS = """
+    NewGameScreen { align: center top; }
+    #form { width: 100%; max-width: 100; height: 1fr; padding: 0 1; }
+    #form .title { text-style: bold; color: $accent; }
+    #form .intro { color: $text-muted; margin-bottom: 1; }
+    .row { height: auto; margin-bottom: 0; }
+    .row Label { width: 14; }
+    .row Select, .row Input { width: 1fr; }
+    .hint { color: $text-muted; padding-left: 14; height: auto; }
+    #error { color: $error; height: auto; margin-top: 1; }
+    #buttons { height: auto; margin: 1 0; }
+    #buttons Button { margin-right: 2; }
+    #saves-row Button { margin-left: 2; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "start", t.BUTTON_START),
+        Binding("escape", "quit", t.BUTTON_QUIT),
+    ]
+
+    def __init__(
+        self,
+        on_start: Callable[[GameSetup], None],
+        on_resume: Callable[[Path], None],
+    ) -> None:
+        super().__init__()
+        self.on_start = on_start
+        self.on_resume = on_resume
+
+    def compose(self) -> ComposeResult:
+        """The form."""
+        levels = [(t.BOT_LABEL.format(level=level), level) for level in BOT_LEVELS]
+        opponents = [*levels, (t.OPTION_HUMAN, HUMAN)]
+        with VerticalScroll(id="form"):
+            yield Static(t.NEW_GAME_TITLE, classes="title")
+            yield Static(t.NEW_GAME_INTRO, classes="intro")
+            with Horizontal(classes="row"):
+                yield Label(t.LABEL_PLAYERS)
+                yield Select([(t.LABEL_TWO, 2), (t.LABEL_THREE, 3)], value=2, allow_blank=False, compact=True,
+                             id="players")  # fmt: skip
+            with Horizontal(classes="row"):
+                yield Label(t.LABEL_RULES)
+                yield Select([(name, name) for name in PRESETS], value="classic", allow_blank=False,
+                             compact=True, id="preset")  # fmt: skip
+            yield Static(PRESET_DESCRIPTIONS["classic"], classes="hint", id="preset-hint")
+            with Horizontal(classes="row"):
+                yield Label(t.LABEL_RULES_FILE)
+                yield Input(placeholder=t.HINT_RULES_FILE, compact=True, id="rules-file")
+            with Horizontal(classes="row"):
+                yield Label(t.LABEL_NAME)
+                yield Input(value=t.DEFAULT_HUMAN_NAME, compact=True, id="name", max_length=20)
+            for n in (1, 2):
+                with Horizontal(classes="row", id=f"opp-row{n}"):
+                    yield Label(t.LABEL_OPPONENT.format(n=n))
+                    yield Select(
+                        opponents, value=default_level(), allow_blank=False, compact=True, id=f"opp{n}"
+                    )
+                yield Static(bot_description(default_level()), classes="hint", id=f"opp-hint{n}")
+            with Horizontal(classes="row"):
+                yield Label(t.LABEL_SEED)
+                yield Input(placeholder=t.HINT_SEED, compact=True, id="seed", type="integer")
+            yield Static("", id="error")
+            with Horizontal(id="buttons"):
+                yield Button(t.BUTTON_START, id="start", variant="primary", compact=True)
+                yield Button(t.BUTTON_QUIT, id="quit", compact=True)
+            saves = list_saves()
+            if saves:
+                with Horizontal(classes="row", id="saves-row"):
+                    yield Label(t.LABEL_SAVES)
+                    yield Select([(p.name, str(p)) for p in saves], value=str(saves[0]), allow_blank=False,
+                                 compact=True, id="saves")  # fmt: skip
+                    yield Button(t.BUTTON_RESUME, id="resume", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Two players at first: hide the second opponent."""
+        self._show_players(2)
+
+    def _show_players(self, players: int) -> None:
+        three = players == 3
+        self.query_one("#opp-row2").display = three
+        self.query_one("#opp-hint2").display = three
+
+    @on(Select.Changed, "#players")
+    def _players_changed(self, event: Select.Changed) -> None:
+        self._show_players(int(str(event.value)))
+
+    @on(Select.Changed, "#preset")
+    def _preset_changed(self, event: Select.Changed) -> None:
+        self.query_one("#preset-hint", Static).update(PRESET_DESCRIPTIONS.get(str(event.value), ""))
+
+    @on(Select.Changed, "#opp1")
+    @on(Select.Changed, "#opp2")
+    def _opponent_changed(self, event: Select.Changed) -> None:
+        n = 1 if event.select.id == "opp1" else 2
+        value = str(event.value)
+        hint = t.OPTION_HUMAN if value == HUMAN else bot_description(value)
+        self.query_one(f"#opp-hint{n}", Static).update(hint)
+
+    def setup(self) -> GameSetup:
+        """The game the form describes; a clear error if something is wrong."""
+        players = int(str(self.query_one("#players", Select).value))
+        rules_file = self.query_one("#rules-file", Input).value.strip()
+        preset = str(self.query_one("#preset", Select).value)
+        rules = resolve(None, rules_file) if rules_file else resolve(preset, None)
+        rules.check_players(players)
+        seats = [Seat(HUMAN, check_name(self.query_one("#name", Input).value))]
+        for n in range(1, players):
+            value = str(self.query_one(f"#opp{n}", Select).value)
+            seats.append(Seat(HUMAN, t.HUMAN_NAME_N.format(n=n + 1)) if value == HUMAN else Seat(value))
+        text = self.query_one("#seed", Input).value.strip()
+        try:
+            seed = int(text) if text else None
+        except ValueError:
+            raise RoppyakkenError(t.ERROR_SEED) from None
+        return GameSetup(rules, tuple(name_seats(seats)), seed)
+
+    def action_start(self) -> None:
+        """Start the game, or say what is wrong."""
+        try:
+            setup = self.setup()
+        except RoppyakkenError as exc:
+            self.query_one("#error", Static).update(str(exc))
+            return
+        self.on_start(setup)
+
+    def action_quit(self) -> None:
+        """Leave."""
+        self.app.exit()
+
+    @on(Input.Submitted)
+    def _submitted(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#start")
+    def _start_pressed(self) -> None:
+        self.action_start()
+
+    @on(Button.Pressed, "#quit")
+    def _quit_pressed(self) -> None:
+        self.app.exit()
+
+    @on(Button.Pressed, "#resume")
+    def _resume_pressed(self) -> None:
+        value = self.query_one("#saves", Select).value
+        try:
+            self.on_resume(Path(str(value)))
+        except RoppyakkenError as exc:
+            self.query_one("#error", Static).update(str(exc))

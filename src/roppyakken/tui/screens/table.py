@@ -1,0 +1,782 @@
+"""The table: the game loop, the board, choosing cards and targets, bots' moves step by step.
+
+One async worker runs the game loop: for each decision it asks the seat's
+player — a person (keys or mouse), a bot (its ``choose`` runs in a thread
+worker on the seat's :class:`~roppyakken.view.SeatView`, so the interface never
+freezes) or, in a replay, the record — then applies it and shows the events it
+caused one step at a time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+from typing import ClassVar, Final
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from roppyakken.actions import DECLARE, PLAY, REDEAL, Action, CallRedeal, Declare, Play, Take
+from roppyakken.ai.base import Bot
+from roppyakken.cards import KIND, MONTH, MONTH_MASK, MONTH_NAMES, POINTS, iter_cards
+from roppyakken.engine import Game, stacks_of
+from roppyakken.errors import RoppyakkenError
+from roppyakken.events import (
+    DealerTookFour,
+    Declared,
+    Event,
+    FirstDealerDrawn,
+    GameEnded,
+    LegWon,
+    Played,
+    Redealt,
+    RoundEnded,
+    RoundStarted,
+    Turned,
+)
+from roppyakken.text import yaku_name
+from roppyakken.tui import text as t
+from roppyakken.tui.board import Board, board_of, frames
+from roppyakken.tui.screens.dialogs import DeclareScreen, HandoffScreen, QuitScreen, RedealScreen
+from roppyakken.tui.screens.info import HelpScreen, LogScreen, YakuScreen
+from roppyakken.tui.screens.scores import GameOverScreen, RoundEndScreen
+from roppyakken.tui.session import (
+    RecordScript,
+    Seat,
+    display_names,
+    make_bots,
+    new_save_path,
+    save_dir,
+    save_game,
+)
+from roppyakken.tui.widgets import (
+    CardRow,
+    PileSlot,
+    PlayerStrip,
+    RecentLog,
+    Slot,
+    missing_lines,
+    yaku_table,
+)
+from roppyakken.view import view_of
+
+PACES: Final[dict[str, float]] = {"slow": 1.2, "normal": 0.6, "fast": 0.25, "instant": 0.0}
+"""Seconds each step of a move stays on screen."""
+PACE_ORDER: Final = ("normal", "fast", "instant", "slow")
+TARGET_KEYS: Final = "abcdeghijkmortuwxz"
+"""Letters that pick a target (those the table's other keys use are left out)."""
+SIDEBAR_MIN_WIDTH: Final = 80
+"""The table's own width: the yaku sidebar shows where the terminal has room beyond it."""
+
+
+def sidebar_width(players: int) -> int:
+    """Cells the yaku sidebar needs: names and points, and a column per player."""
+    return 34 + 9 * players
+
+
+WAIT: Final = "wait"
+CARD: Final = "card"
+TARGET: Final = "target"
+CHOOSE_TAKE: Final = "take"
+
+
+def table_slots(table: int) -> list[int]:
+    """The places on the table: each stack is one place, every other card its own (by lowest id)."""
+    stacks = stacks_of(table)
+    stacked = 0
+    for s in stacks:
+        stacked |= s
+    slots = stacks + [1 << c for c in iter_cards(table & ~stacked)]
+    return sorted(slots, key=lambda m: (m & -m).bit_length())
+
+
+def target_name(mask: int) -> str:
+    """A target in words: a card's name, or the stack of a month."""
+    cards = list(iter_cards(mask))
+    if len(cards) == 1:
+        return t.card_name(cards[0])
+    month = MONTH_NAMES[MONTH[cards[0]] - 1]
+    return t.STACK_NAME.format(month=month, cards=", ".join(t.card_name(c) for c in cards))
+
+
+class TableScreen(Screen[None]):
+    """The game table; runs the game until it ends (or replays a record)."""
+
+    DEFAULT_CSS = """
+    TableScreen { layout: vertical; }
+    #title { height: 1; background: $primary-darken-2; color: $text; padding: 0 1; text-style: bold; }
+    #main { height: 1fr; }
+    #left { width: 1fr; height: 1fr; }
+    #play { height: auto; max-height: 100%; }
+    #opponents { height: auto; }
+    #tablearea { height: auto; background: #1d4a2a; padding: 0 0 0 1; }
+    #pile { margin-right: 1; }
+    #table { color: #f0f0f0; }
+    #hand { margin-left: 1; }
+    #status { height: 2; padding: 0 1; background: $boost; text-wrap: nowrap; text-overflow: ellipsis; }
+    #sidebar { height: 1fr; padding: 0 1; border-left: vkey $accent; display: none; }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "move(-1)", "←→ Choose", show=False),
+        Binding("right", "move(1)", show=False),
+        Binding("enter", "confirm", t.KEY_PLAY),
+        Binding("enter", "step", t.KEY_NEXT),
+        Binding("tab", "cycle(1)", show=False),
+        Binding("shift+tab", "cycle(-1)", show=False),
+        Binding("escape", "back", t.KEY_BACK, show=False),
+        Binding("space", "skip", t.KEY_SKIP, show=False),
+        Binding("question_mark", "help", t.KEY_HELP),
+        Binding("y", "yaku", t.KEY_YAKU),
+        Binding("l", "log", t.KEY_LOG),
+        Binding("s", "save", t.KEY_SAVE),
+        Binding("f", "speed", t.KEY_SPEED),
+        Binding("p", "auto", t.KEY_AUTO),
+        Binding("v", "whose", t.KEY_WHOSE),
+        Binding("n", "new", t.KEY_NEW),
+        Binding("q", "quit", t.KEY_QUIT),
+    ]
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[Seat],
+        *,
+        pace: str = "normal",
+        save_path: Path | None = None,
+        script: RecordScript | None = None,
+        on_new_game: Callable[[], None] | None = None,
+        resumed: bool = False,
+    ) -> None:
+        super().__init__()
+        self.game = game
+        self.seats = list(seats)
+        self.names = display_names(self.seats)
+        self.pace = pace if pace in PACES else "normal"
+        self.save_path = save_path
+        self.script = script
+        self.on_new_game = on_new_game
+        self.resumed = resumed
+        self.bots: dict[int, Bot] = {} if script else make_bots(game, self.seats)
+        humans = [i for i, s in enumerate(self.seats) if s.human]
+        self.hot_seat = script is None and len(humans) > 1
+        self.viewer: int | None = 0 if script else (None if self.hot_seat else humans[0])
+        self.board: Board = board_of(game, self.viewer, show_all=script is not None)
+        self.mode = WAIT
+        self.hand_cards: list[int] = []
+        self.sel = 0
+        self.targets: list[int] = []
+        self.tsel = 0
+        self.legal_by_card: dict[int, list[int]] = {}
+        self.message = ""
+        self.log_lines: list[str] = []
+        self.sidebar_on = True
+        self.thinking: int | None = None
+        self.replay_auto = False
+        self.replay_done = False
+        self._decision: asyncio.Future[Action] | None = None
+        self._skip = asyncio.Event()
+        self._step = asyncio.Event()
+
+    # ----------------------------------------------------------------- layout
+
+    def compose(self) -> ComposeResult:
+        """Title, opponents, table with pile, hand, own strip, status, keys."""
+        yield Static(id="title")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                with VerticalScroll(id="play"):
+                    with Vertical(id="opponents"):
+                        for i in range(self.game.players - 1):
+                            yield PlayerStrip(id=f"opp{i}")
+                    with Horizontal(id="tablearea"):
+                        yield PileSlot(id="pile")
+                        yield CardRow(id="table", empty="")
+                    yield CardRow(id="hand", label_above=True)
+                    yield PlayerStrip(id="me")
+                yield RecentLog(id="recent")
+            yield Static(id="sidebar")
+        yield Static(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Log how the game starts and run the game loop."""
+        if self.resumed:
+            self._log(t.say(t.RESUMED, self.names[self.game.dealer], round=self.game.round + 1))
+        else:
+            if self.script is None:
+                self._log(t.TIP_START)
+            for event in self.game.events:
+                self._log_event(event)
+        self._refresh_all()
+        self.run_worker(self._game_loop(), exclusive=True, group="game", name="game-loop")
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Show the yaku sidebar only where there is room for it."""
+        self._refresh_sidebar()
+
+    # ----------------------------------------------------------------- game loop
+
+    async def _game_loop(self) -> None:
+        game = self.game
+        while True:
+            if self.script is not None and self.script.finished(game):
+                await self._end_of_record()
+                return
+            if game.over:
+                await self._game_over()
+                return
+            seat = game.to_act
+            if self.script is not None:
+                await self._replay_wait()
+                action = self.script.next_action(game)
+            elif self.seats[seat].human:
+                await self._ensure_viewer(seat)
+                action = await self._human_decision(seat)
+            else:
+                action = await self._bot_decision(seat)
+            events_ = game.apply(action, seat)
+            await self._show_events(events_)
+
+    async def _ensure_viewer(self, seat: int) -> None:
+        """Hot seat: hide the hands and hand over the keyboard before another person's turn."""
+        if self.viewer == seat:
+            return
+        if self.hot_seat:
+            await self.app.push_screen_wait(HandoffScreen(self.names[seat]))
+        self.viewer = seat
+        self.board = board_of(self.game, seat)
+        self._refresh_all()
+
+    async def _human_decision(self, seat: int) -> Action:
+        view = view_of(self.game, seat)
+        if view.phase == DECLARE:
+            self._refresh_all()
+            chosen: tuple[str, ...] = await self.app.push_screen_wait(
+                DeclareScreen(self.names[seat], view.lucky_hands)
+            )
+            return Declare(chosen)
+        if view.phase == REDEAL:
+            hand = view.hand
+            month = next(m for m in range(1, 13) if hand & MONTH_MASK[m] == MONTH_MASK[m])
+            call: bool = await self.app.push_screen_wait(RedealScreen(self.names[seat], month))
+            return CallRedeal(call)
+        self._decision = asyncio.get_running_loop().create_future()
+        if view.phase == PLAY:
+            self.legal_by_card = {}
+            for action in view.legal:
+                if isinstance(action, Play):
+                    self.legal_by_card.setdefault(action.card, []).append(action.target)
+            self.hand_cards = sorted(iter_cards(view.hand))
+            self.sel = min(self.sel, len(self.hand_cards) - 1)
+            self.mode = CARD
+            self.targets = []
+        else:
+            self.targets = [a.target for a in view.legal if isinstance(a, Take)]
+            self.tsel = 0
+            self.mode = CHOOSE_TAKE
+        self._refresh_all()
+        try:
+            return await self._decision
+        finally:
+            self._decision = None
+            self.mode = WAIT
+            self.targets = []
+
+    async def _bot_decision(self, seat: int) -> Action:
+        view = view_of(self.game, seat)  # the bot sees its seat's view, never the game
+        bot = self.bots[seat]
+        self.thinking = seat
+        self._refresh_all()
+        start = time.monotonic()
+        worker = self.run_worker(partial(bot.choose, view), thread=True, group="bot", exit_on_error=False)
+        await worker.wait()
+        action = worker.result
+        if action is None:
+            raise RoppyakkenError(f"bot {bot.name} gave no action")
+        self.thinking = None
+        rest = PACES[self.pace] / 2 - (time.monotonic() - start)
+        await self._pause(rest)
+        return action
+
+    async def _replay_wait(self) -> None:
+        self._refresh_all()
+        if self.replay_auto:
+            await self._pause(PACES[self.pace])
+        else:
+            self._step.clear()
+            await self._step.wait()
+
+    async def _show_events(self, evs: list[Event]) -> None:
+        game = self.game
+        for index, event in enumerate(evs):
+            self._log_event(event)
+            if isinstance(event, RoundEnded):
+                await self._pause(PACES[self.pace])
+                await self._round_end(event, evs[index + 1 :])
+                continue
+            if isinstance(event, RoundStarted | Redealt | FirstDealerDrawn | LegWon | GameEnded):
+                continue
+            if not PACES[self.pace]:
+                continue  # instant: only the position after the move is shown
+            for frame in frames(self.board, event):
+                self.board = frame
+                self._refresh_all()
+                await self._pause(PACES[self.pace])
+        self.board = board_of(game, self.viewer, show_all=self.script is not None)
+        self._refresh_all()
+
+    async def _round_end(self, event: RoundEnded, after: list[Event]) -> None:
+        game = self.game
+        log = game.history[event.round] if event.round < len(game.history) else None
+        captures = list(log.captures) if log is not None and log.captures else list(self.board.captures)
+        leg = next((e for e in after if isinstance(e, LegWon)), None)
+        last = any(isinstance(e, GameEnded) for e in after)
+        await self.app.push_screen_wait(
+            RoundEndScreen(
+                rules=game.rules,
+                names=self.names,
+                round_index=event.round,
+                score=event.score,
+                captures=captures,
+                totals=event.totals,
+                legs=leg.legs if leg is not None else game.legs,
+                leg_winner=leg.seat if leg is not None else None,
+                leg_number=sum(leg.legs) if leg is not None else 0,
+                last=last,
+            )
+        )
+
+    async def _game_over(self) -> None:
+        game = self.game
+        self.board = board_of(game, self.viewer, show_all=self.script is not None)
+        self._refresh_all()
+        self.refresh_bindings()
+        if game.winner is None:
+            return
+        on_save = None if self.script is not None else self._save_message
+        totals = game.history[-1].totals if game.history and game.history[-1].totals else game.totals
+        choice = await self.app.push_screen_wait(
+            GameOverScreen(
+                rules=game.rules,
+                names=self.names,
+                winner=game.winner,
+                reason=game.end_reason,
+                totals=totals,
+                legs=game.legs,
+                rounds=len(game.history),
+                on_save=on_save,
+            )
+        )
+        if choice == "quit":
+            self.app.exit()
+        elif choice == "new":
+            self.action_new()
+        self._refresh_all()
+
+    async def _end_of_record(self) -> None:
+        self.replay_done = True
+        self.message = t.REPLAY_END if self.game.over else t.REPLAY_UNFINISHED
+        self._refresh_all()
+        if self.game.over:
+            await self._game_over()
+
+    async def _pause(self, seconds: float) -> None:
+        """Let a step be seen for ``seconds`` (Space skips it)."""
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        self._skip.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._skip.wait(), timeout=seconds)
+
+    def _decide(self, action: Action) -> None:
+        if self._decision is not None and not self._decision.done():
+            self._decision.set_result(action)
+
+    # ----------------------------------------------------------------- log
+
+    def _log(self, line: str) -> None:
+        self.log_lines.append(line)
+        self.message = line
+
+    def _log_event(self, event: Event) -> None:
+        names = self.names
+        if isinstance(event, FirstDealerDrawn):
+            self._log(t.say(t.EVENT_FIRST_DEALER, names[event.dealer]))
+        elif isinstance(event, RoundStarted):
+            self._log(t.say(t.EVENT_ROUND, names[event.dealer], round=event.round + 1))
+        elif isinstance(event, Redealt):
+            month = MONTH_NAMES[event.month - 1]
+            if event.reason == "table-four" or event.seat is None:
+                self._log(t.EVENT_REDEAL_TABLE.format(month=month))
+            else:
+                self._log(t.say(t.EVENT_REDEAL_HAND, names[event.seat], month=month))
+        elif isinstance(event, DealerTookFour):
+            month = MONTH_NAMES[MONTH[(event.cards & -event.cards).bit_length() - 1] - 1]
+            self._log(t.say(t.EVENT_DEALER_TOOK, names[event.seat], month=month))
+        elif isinstance(event, Declared):
+            if event.hands:
+                hands = ", ".join(f"{yaku_name(s)} ({p})" for s, p in event.hands)
+                cards = ", ".join(t.card_name(c) for c in iter_cards(event.cards))
+                self._log(t.say(t.EVENT_DECLARED, names[event.seat], hands=hands, cards=cards))
+        elif isinstance(event, Turned):
+            self._log(t.say(t.EVENT_TURNED_CHOICE, names[event.seat], card=t.card_name(event.card)))
+        elif isinstance(event, Played):
+            card = t.card_name(event.card)
+            taken = t.cards_phrase([t.card_name(c) for c in iter_cards(event.captured)])
+            name = names[event.seat]
+            if event.source == "hand":
+                template = t.EVENT_PLAYED_TAKES if event.captured else t.EVENT_PLAYED_TABLE
+            else:
+                template = t.EVENT_TURNED_TAKES if event.captured else t.EVENT_TURNED_TABLE
+            self._log(t.say(template, name, card=card, taken=taken))
+        elif isinstance(event, RoundEnded):
+            self._log(t.EVENT_ROUND_ENDED.format(round=event.round + 1))
+        elif isinstance(event, LegWon):
+            self._log(t.say(t.EVENT_LEG_WON, names[event.seat], leg=sum(event.legs)))
+        elif isinstance(event, GameEnded):
+            self._log(t.say(t.EVENT_GAME_ENDED, names[event.winner]))
+
+    # ----------------------------------------------------------------- drawing
+
+    def _refresh_all(self) -> None:
+        if not self.is_mounted:
+            return
+        board = self.board
+        game = self.game
+        rules = game.rules
+        joker = rules.joker_card
+        title = t.TITLE_REPLAY if self.script else ""
+        title += t.TITLE_TABLE.format(preset=rules.preset, round=board.round + 1, target=rules.target)
+        if rules.match_rule.kind != "single":
+            title += t.TITLE_LEG.format(leg=board.leg + 1, match=rules.match)
+        self.query_one("#title", Static).update(title)
+        n = board.players
+        me = self.viewer if self.viewer is not None else 0
+        for i in range(n - 1):
+            seat = (me + 1 + i) % n
+            self.query_one(f"#opp{i}", PlayerStrip).show(
+                board, seat, self.names[seat], rules, show_hand=self.script is not None
+            )
+        self.query_one("#me", PlayerStrip).show(board, me, self.names[me], rules)
+        self.query_one("#pile", PileSlot).show(board, joker)
+        self.query_one("#table", CardRow).show(self._table_view(), joker)
+        self.query_one("#hand", CardRow).show(self._hand_view(), joker)
+        self.query_one("#status", Static).update(self._status_text())
+        self.query_one("#recent", RecentLog).show(self.log_lines[:-1])
+        self._refresh_sidebar()
+
+    def _refresh_sidebar(self) -> None:
+        if not self.is_mounted:
+            return
+        sidebar = self.query_one("#sidebar", Static)
+        width = sidebar_width(self.game.players)
+        sidebar.styles.width = width
+        sidebar.display = self._wide() and self.sidebar_on and bool(self.game.rules.yaku)
+        if sidebar.display:
+            board, rules = self.board, self.game.rules
+            parts: list[RenderableType] = [yaku_table(rules, board.captures, self.names, self.viewer)]
+            if self.viewer is not None:
+                missing = missing_lines(rules, board.captures, self.names[self.viewer], self.viewer)
+                if missing:
+                    parts.append(Text(t.YAKU_MISSING.format(name=self.names[self.viewer]), style="bold"))
+                    parts.extend(Text(line, style="dim") for line in missing)
+            sidebar.update(Group(*parts))
+
+    def _wide(self) -> bool:
+        return self.app.size.width >= SIDEBAR_MIN_WIDTH + sidebar_width(self.game.players)
+
+    def _current_targets(self) -> list[int]:
+        if self.mode == CARD and self.hand_cards:
+            card = self.hand_cards[self.sel]
+            return [m for m in self.legal_by_card.get(card, []) if m]
+        if self.mode in (TARGET, CHOOSE_TAKE):
+            return self.targets
+        return []
+
+    def _table_view(self) -> list[Slot]:
+        board = self.board
+        targets = self._current_targets()
+        choosing = self.mode in (TARGET, CHOOSE_TAKE)
+        slots = []
+        for mask in table_slots(board.table):
+            slot = Slot(mask)
+            if mask in targets:
+                index = targets.index(mask)
+                key = TARGET_KEYS[index] if index < len(TARGET_KEYS) else ""
+                if choosing and index == self.tsel:
+                    slot.label, slot.emphasis = t.MARK_CURRENT.format(label=key), True
+                elif len(targets) > 1:
+                    slot.label = f"{t.MARK_TARGET}{key}"
+                else:
+                    slot.label = t.MARK_TARGET
+                slot.marked = True
+            elif board.taking & mask:
+                slot.label, slot.emphasis, slot.marked = t.MARK_TAKEN, True, True
+            elif board.fresh & mask:
+                slot.label, slot.marked = t.MARK_NEW, True
+            slots.append(slot)
+        return slots
+
+    def _hand_view(self) -> list[Slot]:
+        board = self.board
+        if self.viewer is None:
+            return []
+        hand = list(iter_cards(board.hands[self.viewer]))
+        slots = []
+        for i, card in enumerate(hand):
+            key = str((i + 1) % 10) if i < 10 else ""
+            slot = Slot(1 << card)
+            choosable = self.mode in (CARD, TARGET)
+            if choosable and self.hand_cards and card == self.hand_cards[self.sel]:
+                slot.label, slot.emphasis, slot.marked = t.MARK_SELECTED.format(key=key), True, True
+            elif board.revealed[self.viewer] >> card & 1:
+                slot.label = t.MARK_SHOWN.format(key=key)
+            elif choosable and any(self.legal_by_card.get(card, [])):
+                slot.label = t.MARK_CAN_TAKE.format(key=key)
+            else:
+                slot.label = key if self.script is None else ""
+            if self.mode == TARGET and card != self.hand_cards[self.sel]:
+                slot.dim = True
+            slots.append(slot)
+        return slots
+
+    def _status_text(self) -> Text:
+        text = Text(self.message, overflow="ellipsis", no_wrap=True)
+        text.append("\n")
+        text.append(self._detail(), style="bold")
+        return text
+
+    def _detail(self) -> str:
+        if self.script is not None:
+            if self.replay_done:
+                return t.REPLAY_END if self.game.over else t.REPLAY_UNFINISHED
+            auto = t.REPLAY_AUTO_ON if self.replay_auto else t.REPLAY_AUTO_OFF
+            return t.PROMPT_REPLAY.format(auto=auto, pace=t.PACE_NAMES[self.pace])
+        if self.mode == CARD and self.hand_cards:
+            card = self.hand_cards[self.sel]
+            text = t.DETAIL_CARD.format(card=t.card_name(card), kind=KIND[card], points=POINTS[card])
+            targets = [m for m in self.legal_by_card.get(card, []) if m]
+            if not targets:
+                text += t.DETAIL_TO_TABLE
+            elif len(targets) == 1:
+                text += t.DETAIL_TAKES_ONE.format(target=target_name(targets[0]))
+            else:
+                text += t.DETAIL_TAKES_MANY.format(n=len(targets), targets=self._lettered(targets))
+            return text
+        if self.game.over:
+            return t.GAME_OVER_TABLE
+        if self.mode == TARGET:
+            return t.PROMPT_TARGET.format(last=TARGET_KEYS[len(self.targets) - 1])
+        if self.mode == CHOOSE_TAKE:
+            turned = t.card_name(self.board.turned) if self.board.turned >= 0 else ""
+            return t.DETAIL_TURNED.format(card=turned, targets=self._lettered(self.targets))
+        prompt = t.PROMPT_WAIT.format(pace=t.PACE_NAMES[self.pace])
+        if self.thinking is not None:
+            return t.STATUS_WAIT_BOT.format(name=self.names[self.thinking]) + " · " + prompt
+        return prompt
+
+    @staticmethod
+    def _lettered(targets: list[int]) -> str:
+        return ", ".join(
+            f"{TARGET_KEYS[i]}) {target_name(m)}" for i, m in enumerate(targets[: len(TARGET_KEYS)])
+        )
+
+    # ----------------------------------------------------------------- input
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show only the keys that mean something now."""
+        replay = self.script is not None
+        if action in ("auto", "whose", "step"):
+            return replay
+        if action == "save":
+            return not replay
+        if action == "new":
+            return not replay and self.game.over
+        if action == "confirm":
+            return not replay
+        return True
+
+    def action_move(self, delta: int) -> None:
+        """←/→: the previous or next card (or target)."""
+        if self.script is not None:
+            if delta > 0:
+                self.action_step()
+            return
+        if self.mode == CARD and self.hand_cards:
+            self.sel = (self.sel + delta) % len(self.hand_cards)
+        elif self.mode in (TARGET, CHOOSE_TAKE) and self.targets:
+            self.tsel = (self.tsel + delta) % len(self.targets)
+        self._refresh_all()
+
+    def action_cycle(self, delta: int) -> None:
+        """Tab: go through the targets of the chosen card."""
+        if self.mode == CARD and self.hand_cards:
+            targets = [m for m in self.legal_by_card.get(self.hand_cards[self.sel], []) if m]
+            if len(targets) > 1:
+                self.mode, self.targets, self.tsel = TARGET, targets, 0
+                self._refresh_all()
+            return
+        self.action_move(delta)
+
+    def action_step(self) -> None:
+        """Enter (replay): the next step."""
+        self._step.set()
+        self._skip.set()
+
+    def action_confirm(self) -> None:
+        """Enter: play the chosen card, or take the chosen target."""
+        if self.mode == CARD and self.hand_cards:
+            card = self.hand_cards[self.sel]
+            targets = self.legal_by_card.get(card, [0])
+            if len(targets) == 1:
+                self._decide(Play(card, targets[0]))
+            else:
+                self.mode, self.targets, self.tsel = TARGET, targets, 0
+                self._refresh_all()
+        elif self.mode == TARGET and self.targets:
+            self._decide(Play(self.hand_cards[self.sel], self.targets[self.tsel]))
+        elif self.mode == CHOOSE_TAKE and self.targets:
+            self._decide(Take(self.targets[self.tsel]))
+        else:
+            self._skip.set()
+
+    def action_back(self) -> None:
+        """Esc: back from choosing a target to choosing a card."""
+        if self.mode == TARGET:
+            self.mode, self.targets = CARD, []
+            self._refresh_all()
+
+    def action_skip(self) -> None:
+        """Space: skip the current pause (in a replay: the next step)."""
+        self._skip.set()
+        if self.script is not None:
+            self._step.set()
+
+    def on_key(self, event: events.Key) -> None:
+        """Number keys choose a card; letters choose a target."""
+        char = event.character or ""
+        if self.mode == CARD and char.isdigit() and self.hand_cards:
+            index = 9 if char == "0" else int(char) - 1
+            if index < len(self.hand_cards):
+                self.sel = index
+                self._refresh_all()
+            event.stop()
+        elif self.mode in (TARGET, CHOOSE_TAKE) and char and char in TARGET_KEYS:
+            index = TARGET_KEYS.index(char)
+            if index < len(self.targets):
+                event.stop()
+                self.tsel = index
+                self.action_confirm()
+
+    def on_card_row_picked(self, message: CardRow.Picked) -> None:
+        """Mouse: click a card to choose it, again to play it; click a highlighted target to take it."""
+        if message.row.id == "hand" and self.mode in (CARD, TARGET):
+            if self.mode == CARD and message.index == self.sel:
+                self.action_confirm()
+                return
+            self.mode, self.targets = CARD, []
+            self.sel = message.index
+            self._refresh_all()
+        elif message.row.id == "table":
+            mask = table_slots(self.board.table)[message.index]
+            if self.mode == CARD and self.hand_cards:
+                card = self.hand_cards[self.sel]
+                if mask in self.legal_by_card.get(card, []):
+                    self._decide(Play(card, mask))
+            elif self.mode == TARGET and mask in self.targets:
+                self._decide(Play(self.hand_cards[self.sel], mask))
+            elif self.mode == CHOOSE_TAKE and mask in self.targets:
+                self._decide(Take(mask))
+
+    def action_new(self) -> None:
+        """n (after the game): back to the new-game screen."""
+        if self.game.over and self.on_new_game is not None:
+            self.on_new_game()
+
+    def action_help(self) -> None:
+        """?: the rules of this game."""
+        self.app.push_screen(HelpScreen(self.game.rules, self.game.players))
+
+    def action_yaku(self) -> None:
+        """y: yaku progress (a sidebar on wide terminals, a screen otherwise)."""
+        if self._wide():
+            self.sidebar_on = not self.sidebar_on
+            self._refresh_sidebar()
+            return
+        board = self.board
+        self.app.push_screen(
+            YakuScreen(self.game.rules, board.captures, self.names, self.viewer, board.round)
+        )
+
+    def action_log(self) -> None:
+        """l: the log of this game."""
+        self.app.push_screen(LogScreen(self.log_lines))
+
+    def action_speed(self) -> None:
+        """f: the next speed for bots' moves."""
+        self.pace = PACE_ORDER[(PACE_ORDER.index(self.pace) + 1) % len(PACE_ORDER)]
+        self._skip.set()
+        self.notify(t.PACE_CHANGED.format(pace=t.PACE_NAMES[self.pace]), timeout=2)
+        self._refresh_all()
+
+    def action_auto(self) -> None:
+        """p (replay): play on by itself, or pause."""
+        if self.script is not None:
+            self.replay_auto = not self.replay_auto
+            self._step.set()
+            self._refresh_all()
+
+    def action_whose(self) -> None:
+        """v (replay): show the next player's hand."""
+        if self.script is not None:
+            self.viewer = ((self.viewer or 0) + 1) % self.game.players
+            self.board = board_of(self.game, self.viewer, show_all=True)
+            self.message = t.REPLAY_HAND_OF.format(name=self.names[self.viewer])
+            self._refresh_all()
+
+    def _save_message(self) -> str:
+        try:
+            path = self.save()
+        except RoppyakkenError as exc:
+            return t.SAVE_FAILED.format(error=exc)
+        return t.SAVED.format(path=path)
+
+    def save(self) -> Path:
+        """Save the game (to the file it came from or was last saved to, else a new one)."""
+        path = self.save_path or new_save_path()
+        save_game(path, self.game, self.seats)
+        self.save_path = path
+        return path
+
+    def action_save(self) -> None:
+        """s: save the game."""
+        if self.script is not None:
+            self.notify(t.NOTHING_TO_SAVE)
+            return
+        message = self._save_message()
+        self.notify(message, severity="information" if self.save_path else "error", timeout=6)
+
+    def action_quit(self) -> None:
+        """q: quit, after asking (and saving if wished)."""
+
+        def done(choice: str | None) -> None:
+            if choice == "save":
+                message = self._save_message()
+                self.app.exit(message=message)
+            elif choice == "quit":
+                self.app.exit()
+
+        can_save = self.script is None and not self.game.over
+        self.app.push_screen(QuitScreen(str(save_dir()), can_save=can_save), done)

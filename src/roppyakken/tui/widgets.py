@@ -1,0 +1,324 @@
+"""The table's widgets: rows of cards, the pile, a player's strip and the yaku table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rich.console import RenderableType
+from rich.style import Style
+from rich.table import Table
+from rich.text import Text
+from textual import events
+from textual.geometry import Size
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Static
+
+from roppyakken.cards import KIND, KINDS, MONTH, POINTS, iter_cards, points_of
+from roppyakken.rules import Rules
+from roppyakken.text import yaku_name
+from roppyakken.tui import text as t
+from roppyakken.tui.board import Board
+from roppyakken.tui.cardface import (
+    CARD_HEIGHT,
+    CARD_WIDTH,
+    SLOT_WIDTH,
+    render_back,
+    render_blank,
+    render_card,
+    render_stack,
+)
+from roppyakken.tui.progress import DONE, GONE, yaku_progress
+
+_LABEL_STYLE = Style(bold=True)
+_MARK_STYLE = Style(bold=True, color="#ffd75f")
+_DIM = Style(dim=True)
+
+
+@dataclass(slots=True)
+class Slot:
+    """One place in a row: a card or a stack, its label and whether it stands out."""
+
+    mask: int
+    label: str = ""
+    emphasis: bool = False
+    marked: bool = False
+    dim: bool = False
+    lines: list[Text] = field(default_factory=list)
+
+
+def slot_lines(slot: Slot, joker: int) -> list[Text]:
+    """The three drawn lines of a slot."""
+    if slot.lines:
+        return slot.lines
+    if slot.mask.bit_count() > 1:
+        return render_stack(slot.mask, emphasis=slot.emphasis)
+    card = slot.mask.bit_length() - 1
+    return render_card(card, joker=joker, emphasis=slot.emphasis, dim=slot.dim)
+
+
+class CardRow(Widget):
+    """A row of cards that wraps onto more rows when narrow; each card has a label line.
+
+    Clicking a card posts :class:`CardRow.Picked` with its index.
+    """
+
+    DEFAULT_CSS = """
+    CardRow { height: auto; width: 1fr; }
+    """
+
+    class Picked(Message):
+        """A card of the row was clicked."""
+
+        def __init__(self, row: CardRow, index: int) -> None:
+            super().__init__()
+            self.row = row
+            self.index = index
+
+        @property
+        def control(self) -> CardRow:
+            """The row that was clicked."""
+            return self.row
+
+    def __init__(self, *, label_above: bool = False, empty: str = "", id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.slots: list[Slot] = []
+        self.joker = -1
+        self.label_above = label_above
+        self.empty = empty
+
+    def show(self, slots: list[Slot], joker: int) -> None:
+        """Show ``slots`` (the layout is redone only when the number of cards changes)."""
+        if slots == self.slots and joker == self.joker:
+            return
+        resized = len(slots) != len(self.slots)
+        self.slots = slots
+        self.joker = joker
+        self.refresh(layout=resized)
+
+    def _per_row(self, width: int) -> int:
+        return max(1, (width + 1) // SLOT_WIDTH)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """As many rows of cards as the width needs (4 lines each)."""
+        rows = max(1, -(-len(self.slots) // self._per_row(width)))
+        return rows * (CARD_HEIGHT + 1)
+
+    def render(self) -> RenderableType:
+        """Cards and labels, row by row."""
+        if not self.slots:
+            pad = "\n" * (CARD_HEIGHT // 2)
+            return Text(pad + self.empty, style=_DIM)
+        per_row = self._per_row(self.size.width or 80)
+        lines: list[Text] = []
+        for start in range(0, len(self.slots), per_row):
+            chunk = self.slots[start : start + per_row]
+            card_rows = [Text() for _ in range(CARD_HEIGHT)]
+            label_row = Text()
+            for slot in chunk:
+                drawn = slot_lines(slot, self.joker)
+                edge = "▌" if slot.mask.bit_count() > 1 else " "
+                for i in range(CARD_HEIGHT):
+                    card_rows[i].append_text(drawn[i])
+                    card_rows[i].append(edge, style=drawn[i].style if edge != " " else "")
+                label = slot.label[:CARD_WIDTH].center(CARD_WIDTH)
+                label_row.append(label + " ", style=_MARK_STYLE if slot.marked else _LABEL_STYLE)
+            lines.extend([label_row, *card_rows] if self.label_above else [*card_rows, label_row])
+        return Text("\n").join(lines)
+
+    def on_click(self, event: events.Click) -> None:
+        """Post the index of the clicked card."""
+        per_row = self._per_row(self.size.width)
+        col = event.x // SLOT_WIDTH
+        if col >= per_row or event.x % SLOT_WIDTH >= CARD_WIDTH:
+            return
+        index = event.y // (CARD_HEIGHT + 1) * per_row + col
+        if 0 <= index < len(self.slots):
+            self.post_message(self.Picked(self, index))
+
+
+class PileSlot(Widget):
+    """The draw pile, or the card on its way (played from hand or turned up) beside it."""
+
+    DEFAULT_CSS = """
+    PileSlot { width: 8; height: 4; }
+    """
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.board: Board | None = None
+        self.joker = -1
+
+    def show(self, board: Board, joker: int) -> None:
+        """Show the pile of ``board``."""
+        self.board = board
+        self.joker = joker
+        self.refresh()
+
+    def render(self) -> RenderableType:
+        """The card (or back) and its label."""
+        board = self.board
+        if board is None:
+            return Text("")
+        if board.in_play >= 0:
+            drawn = render_card(board.in_play, joker=self.joker, emphasis=True)
+            label = t.IN_PLAY_HAND if board.in_play_source == "hand" else t.IN_PLAY_PILE
+            style = _MARK_STYLE
+        elif board.turned >= 0:
+            drawn = render_card(board.turned, joker=self.joker, emphasis=True)
+            label, style = t.IN_PLAY_PILE, _MARK_STYLE
+        elif board.pile_count:
+            drawn = render_back(str(board.pile_count))
+            label, style = t.PILE_LABEL.format(n=board.pile_count), _LABEL_STYLE
+        else:
+            drawn = render_blank()
+            label, style = t.PILE_EMPTY, _DIM
+        return Text("\n").join([*drawn, Text(label[: CARD_WIDTH + 1], style=style)])
+
+
+class RecentLog(Widget):
+    """The latest lines of the game's log, as many as fit, newest at the bottom."""
+
+    DEFAULT_CSS = """
+    RecentLog { height: 1fr; padding: 0 1; color: $text-muted; }
+    """
+
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.lines: list[str] = []
+
+    def show(self, lines: list[str]) -> None:
+        """Show the end of ``lines``."""
+        if lines != self.lines:
+            self.lines = list(lines)
+            self.refresh()
+
+    def render(self) -> RenderableType:
+        """The lines that fit, bottom-aligned, each cut to the width."""
+        height, width = self.size.height, max(1, self.size.width)
+        shown = self.lines[-height:] if height else []
+        padded = [""] * (height - len(shown)) + [
+            line if len(line) <= width else line[: width - 1] + "…" for line in shown
+        ]
+        return Text("\n".join(padded))
+
+
+def short_card(card: int) -> str:
+    """A card in a few letters: ``'Pine Crane'``, ``'Iris chaff'``."""
+    return f"{t.MONTH_SHORT[MONTH[card] - 1]} {t.CARD_SUBJECTS[card]}"
+
+
+def captures_text(captured: int, fresh: int = 0) -> Text:
+    """Captured cards grouped by kind: ``B Crane Moon │ A Boar │ R Pine Plum │ C 5 +Yellow │ 130 pts``."""
+    out = Text()
+    for kind in KINDS:
+        cards = [c for c in iter_cards(captured) if KIND[c] == kind]
+        if out:
+            out.append(" │ ", style=_DIM)
+        out.append(t.KIND_LETTERS[kind] + " ", style=_LABEL_STYLE)
+        if not cards:
+            out.append(t.STRIP_NONE, style=_DIM)
+            continue
+        if kind == "chaff":
+            out.append(str(len(cards)))
+            extra = [c for c in cards if POINTS[c] or t.CARD_SUBJECTS[c] != "chaff"]
+            if extra:
+                names = "+".join(t.CARD_SUBJECTS[c] for c in extra)
+                out.append(" " + t.STRIP_CHAFF_EXTRA.format(names=names), style=_DIM)
+            if any(fresh >> c & 1 for c in cards):
+                out.append("*", style=_MARK_STYLE)
+            continue
+        for i, c in enumerate(cards):
+            word = t.CARD_SUBJECTS[c] if kind != "ribbon" else t.MONTH_SHORT[MONTH[c] - 1]
+            if kind == "ribbon" and t.CARD_SUBJECTS[c] in ("Poem", "Blue"):
+                word += "·" + t.CARD_SUBJECTS[c][0].lower()
+            style = _MARK_STYLE if fresh >> c & 1 else Style()
+            out.append(("" if i == 0 else " ") + word, style=style)
+    out.append(" │ ", style=_DIM)
+    out.append(t.STRIP_POINTS.format(n=points_of(captured)), style=_LABEL_STYLE)
+    return out
+
+
+class PlayerStrip(Static):
+    """One player: name, hand size, dealer, totals, declared lucky hands; captures by kind."""
+
+    DEFAULT_CSS = """
+    PlayerStrip { height: auto; width: 1fr; }
+    """
+
+    _shown: Text | None = None
+
+    def show(
+        self,
+        board: Board,
+        seat: int,
+        name: str,
+        rules: Rules,
+        *,
+        show_hand: bool = False,
+    ) -> None:
+        """Show ``seat`` of ``board``."""
+        head = Text()
+        acting = board.to_act == seat
+        head.append((t.STRIP_TO_ACT if acting else " ") + " ", style=_MARK_STYLE)
+        head.append(name, style=Style(bold=True, underline=acting))
+        parts = [t.STRIP_HAND.format(n=board.hand_sizes[seat])]
+        if board.dealer == seat:
+            parts.append(t.STRIP_DEALER)
+        parts.append(t.STRIP_TOTAL.format(n=board.totals[seat]))
+        if rules.match_rule.kind != "single":
+            parts.append(t.STRIP_LEGS.format(n=board.legs[seat]))
+        if board.declared[seat]:
+            parts.append(t.STRIP_DECLARED.format(hands=", ".join(yaku_name(s) for s in board.declared[seat])))
+        head.append(" · " + " · ".join(parts))
+        lines = [head, Text("  ") + captures_text(board.captures[seat], board.fresh)]
+        if board.revealed[seat] and not show_hand:
+            shown = ", ".join(short_card(c) for c in iter_cards(board.revealed[seat]))
+            lines.append(Text("  " + t.STRIP_SHOWS.format(cards=shown), style=_DIM))
+        if show_hand and board.hands[seat]:
+            held = ", ".join(short_card(c) for c in iter_cards(board.hands[seat]))
+            lines.append(Text("  " + t.STRIP_HOLDS.format(cards=held), style=_DIM))
+        content = Text("\n").join(lines)
+        if content != self._shown:
+            self._shown = content
+            self.update(content)
+
+
+def yaku_table(rules: Rules, captures: Sequence[int], names: Sequence[str], viewer: int | None) -> Table:
+    """Every enabled yaku with each player's progress (held/needed, DONE or gone)."""
+    table = Table(box=None, pad_edge=False, expand=False, show_edge=False, padding=(0, 1))
+    table.add_column(t.YAKU_HEADER_YAKU, no_wrap=True, overflow="ellipsis", min_width=14, max_width=24)
+    table.add_column(t.YAKU_HEADER_POINTS, justify="right", no_wrap=True, min_width=3)
+    for name in names:
+        label = name if len(name) <= 10 else f"{name[:6]}…{name[-2:]}"
+        table.add_column(label, justify="center", no_wrap=True, min_width=5)
+    for p in yaku_progress(rules, captures):
+        cells: list[Text] = []
+        for seat in range(len(names)):
+            status = p.status[seat]
+            if status == DONE:
+                cells.append(Text(t.YAKU_DONE, style=Style(bold=True, color="#5fd75f")))
+            elif status == GONE:
+                cells.append(Text(t.YAKU_GONE, style=Style(dim=True, strike=True)))
+            else:
+                count = t.YAKU_COUNT.format(held=p.held[seat], need=p.needed)
+                style = Style(bold=True) if seat == viewer and p.held[seat] else Style()
+                cells.append(Text(count, style=style))
+        table.add_row(yaku_name(p.slug).split(" (")[0], str(p.points), *cells)
+    return table
+
+
+def missing_lines(rules: Rules, captures: Sequence[int], name: str, seat: int) -> list[str]:
+    """For each yaku still open for ``seat``: the cards it still needs."""
+    lines = []
+    for p in yaku_progress(rules, captures):
+        if p.status[seat] != "open":
+            continue
+        cards = ", ".join(short_card(c) for c in iter_cards(p.missing[seat]))
+        label = yaku_name(p.slug).split(" (")[0]
+        if p.slug == "seven-ribbons":
+            lines.append(f"{label}: {p.needed - p.held[seat]} more of {cards}")
+        else:
+            lines.append(f"{label}: {cards}")
+    return lines

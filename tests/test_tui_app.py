@@ -1,0 +1,517 @@
+"""The terminal game driven headless by key presses (Textual's pilot): whole games, targets,
+lucky hands, hot seat, save and resume, replays."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+
+pytest.importorskip("textual")
+
+from textual.pilot import Pilot
+
+from roppyakken.actions import DECLARE, PLAY, Play
+from roppyakken.cards import card_id, mask_of
+from roppyakken.engine import Game
+from roppyakken.record import load, record_of
+from roppyakken.rules import preset
+from roppyakken.tui.app import RoppyakkenApp
+from roppyakken.tui.screens.dialogs import DeclareScreen, HandoffScreen, QuitScreen
+from roppyakken.tui.screens.info import HelpScreen, LogScreen, YakuScreen
+from roppyakken.tui.screens.newgame import NewGameScreen
+from roppyakken.tui.screens.scores import GameOverScreen, RoundEndScreen
+from roppyakken.tui.screens.table import CARD, CHOOSE_TAKE, TARGET, WAIT, TableScreen, table_slots
+from roppyakken.tui.session import HUMAN, GameSetup, RecordScript, Seat, resume
+from roppyakken.tui.testing import press, shown_text, wait_until
+
+T = TypeVar("T")
+SIZE = (80, 24)
+
+
+def run(app: RoppyakkenApp, script: Callable[[Pilot[None], RoppyakkenApp], Awaitable[T]]) -> T:
+    """Run ``app`` headless at 80×24 and drive it with ``script``."""
+
+    async def main() -> T:
+        async with app.run_test(size=SIZE) as pilot:
+            return await script(pilot, app)
+
+    return asyncio.run(main())
+
+
+def table(app: RoppyakkenApp) -> TableScreen:
+    """The table screen (under any dialog)."""
+    for screen in app.screen_stack:
+        if isinstance(screen, TableScreen):
+            return screen
+    raise AssertionError("no table screen")
+
+
+def waiting_for_me(app: RoppyakkenApp) -> bool:
+    """Whether the app waits for a person: a dialog, or a decision at the table."""
+    screen = app.screen
+    if isinstance(screen, TableScreen):
+        return screen.mode != WAIT
+    return isinstance(screen, DeclareScreen | RoundEndScreen | GameOverScreen | HandoffScreen)
+
+
+def first_seed(predicate: Callable[[Game], bool], rules_name: str = "classic") -> int:
+    """The first seed whose new 2-player game satisfies ``predicate`` (keeps tests independent of
+    the exact shuffles)."""
+    rules = preset(rules_name)
+    for seed in range(1000):
+        if predicate(Game(rules, 2, seed)):
+            return seed
+    raise AssertionError("no such seed")
+
+
+def vs_random(rules_name: str = "classic", seed: int = 1, players: int = 2) -> GameSetup:
+    """You against random bots."""
+    seats = (Seat(HUMAN, "You"), *(Seat("random") for _ in range(players - 1)))
+    return GameSetup(preset(rules_name), seats, seed)
+
+
+def test_whole_game_against_a_bot_by_key_presses() -> None:
+    """A whole game, every decision by a key press, to the end screen (R-9.1)."""
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> tuple[str, Game, int]:
+        presses = 0
+        while not isinstance(app.screen, GameOverScreen):
+            await wait_until(pilot, lambda: waiting_for_me(app))
+            if isinstance(app.screen, GameOverScreen):
+                break
+            await press(pilot, "enter")
+            presses += 1
+            assert presses < 500
+        return await shown_text(pilot, app), table(app).game, presses
+
+    text, game, presses = run(RoppyakkenApp(setup=vs_random("sanbyakuken", seed=11), pace="instant"), script)
+    assert game.over and game.winner is not None
+    assert " win" in text and "n: new game" in text, text
+    assert presses >= 8  # at least a round of cards was played by hand
+
+
+def test_three_players_game_to_its_end() -> None:
+    """Three players: the table fits at 80×24 and a game reaches its end."""
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> str:
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        first = await shown_text(pilot, app)
+        while not isinstance(app.screen, GameOverScreen):
+            await wait_until(pilot, lambda: waiting_for_me(app))
+            if not isinstance(app.screen, GameOverScreen):
+                await press(pilot, "enter")
+        assert table(app).game.over
+        return first
+
+    first = run(RoppyakkenApp(setup=vs_random("sanbyakuken", seed=4, players=3), pace="instant"), script)
+    lines = first.splitlines()
+    assert len(lines) <= 24
+    assert sum("Random bot" in line for line in lines) >= 2  # both opponents' strips are on screen
+
+
+def test_choosing_among_two_targets() -> None:
+    """R-5.3: a card with two targets asks which; Tab moves to the second, Enter takes it."""
+
+    def two_targets(game: Game) -> bool:
+        if game.phase != PLAY or game.to_act != 0:
+            return False
+        by_card: dict[int, list[int]] = {}
+        for a in game.legal_actions():
+            if isinstance(a, Play):
+                by_card.setdefault(a.card, []).append(a.target)
+        return any(len(ts) == 2 and all(t.bit_count() == 1 for t in ts) for ts in by_card.values())
+
+    seed = first_seed(two_targets)
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> None:
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        screen = table(app)
+        game = screen.game
+        hand = screen.hand_cards
+        index = next(i for i, c in enumerate(hand) if len(screen.legal_by_card[c]) == 2)
+        card = hand[index]
+        second = screen.legal_by_card[card][1]
+        await press(pilot, str(index + 1))
+        assert "can take one of 2" in await shown_text(pilot, app)
+        await press(pilot, "enter")
+        assert screen.mode == TARGET
+        text = await shown_text(pilot, app)
+        assert "▶a◀" in text and "▲b" in text
+        await press(pilot, "tab")
+        assert "▶b◀" in await shown_text(pilot, app)
+        await press(pilot, "enter")
+        await wait_until(pilot, lambda: bool(game.captures[0]))
+        assert game.captures[0] & second and game.captures[0] >> card & 1
+
+    run(RoppyakkenApp(setup=vs_random(seed=seed), pace="instant"), script)
+
+
+def test_escape_goes_back_and_letters_pick_a_target() -> None:
+    """Esc returns to choosing a card; a target's letter takes it at once."""
+    rules = preset("classic")
+    crane, ribbon, chaff = card_id("pine-crane"), card_id("pine-ribbon"), card_id("pine-chaff-1")
+    my_hand = mask_of([crane, card_id("iris-chaff-1")])
+    other = mask_of([card_id("maple-chaff-1"), card_id("maple-chaff-2")])
+    table_cards = mask_of([ribbon, chaff])
+    used = my_hand | other | table_cards
+    pile = [card_id("peony-chaff-1")] + [
+        c for c in range(48) if not used >> c & 1 and c != card_id("peony-chaff-1")
+    ]
+    game = Game.from_position(
+        rules,
+        hands=[my_hand, other],
+        table=table_cards,
+        pile=pile,
+        captures=[0, 0],
+        orders=[[], []],
+        declared=[[], []],
+        phase=PLAY,
+        to_act=0,
+        dealer=0,
+    )
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> None:
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        screen = table(app)
+        await press(pilot, "1", "enter")
+        assert screen.mode == TARGET
+        await press(pilot, "escape")
+        assert screen.mode == CARD
+        await press(pilot, "enter", "b")
+        await wait_until(pilot, lambda: bool(game.captures[0]))
+        assert game.captures[0] == mask_of([crane, chaff])
+
+    run(RoppyakkenApp(resumed=(game, [Seat(HUMAN, "You"), Seat("random")]), pace="instant"), script)
+
+
+def test_turned_up_card_with_two_targets_is_a_second_step() -> None:
+    """R-5.5: when the turned-up card has two targets, the player chooses after playing."""
+    rules = preset("classic")
+    warbler, plum_ribbon, plum_chaff = (
+        card_id("plum-warbler"),
+        card_id("plum-ribbon"),
+        card_id("plum-chaff-1"),
+    )
+    my_hand = mask_of([card_id("iris-chaff-1"), card_id("iris-chaff-2")])
+    other = mask_of([card_id("maple-chaff-1"), card_id("maple-chaff-2")])
+    table_cards = mask_of([warbler, plum_ribbon])
+    used = my_hand | other | table_cards
+    pile = [plum_chaff] + [c for c in range(48) if not used >> c & 1 and c != plum_chaff]
+    game = Game.from_position(
+        rules,
+        hands=[my_hand, other],
+        table=table_cards,
+        pile=pile,
+        captures=[0, 0],
+        orders=[[], []],
+        declared=[[], []],
+        phase=PLAY,
+        to_act=0,
+        dealer=0,
+    )
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> None:
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        await press(pilot, "enter")  # an Iris chaff goes to the table; the Plum chaff is turned up
+        screen = table(app)
+        await wait_until(pilot, lambda: screen.mode == CHOOSE_TAKE)
+        text = await shown_text(pilot, app)
+        assert "turned" in text and "Turned up Plum chaff" in text
+        await press(pilot, "right", "enter")
+        await wait_until(pilot, lambda: bool(game.captures[0]))
+        assert game.captures[0] == mask_of([plum_chaff, plum_ribbon])
+
+    run(RoppyakkenApp(resumed=(game, [Seat(HUMAN, "You"), Seat("random")]), pace="instant"), script)
+
+
+def test_declaring_a_lucky_hand() -> None:
+    """R-4.1: a held lucky hand is offered with its points; Enter declares it."""
+    seed = first_seed(lambda g: g.phase == DECLARE and g.to_act == 0)
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> tuple[str, list[str]]:
+        await wait_until(pilot, lambda: isinstance(app.screen, DeclareScreen))
+        text = await shown_text(pilot, app)
+        game = table(app).game
+        held = [h.slug for h in game.held_lucky_hands(0)]
+        await press(pilot, "enter")
+        await wait_until(pilot, lambda: not isinstance(app.screen, DeclareScreen))
+        assert game.declared[0] == held
+        return text, held
+
+    text, held = run(RoppyakkenApp(setup=vs_random(seed=seed), pace="instant"), script)
+    values = preset("classic").lucky_hands
+    assert f"{values[held[0]]} points" in text
+
+
+def test_declining_a_lucky_hand() -> None:
+    """Unticking the hand (its number) and confirming declares nothing."""
+    seed = first_seed(lambda g: g.phase == DECLARE and g.to_act == 0 and len(g.held_lucky_hands(0)) == 1)
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> list[str]:
+        await wait_until(pilot, lambda: isinstance(app.screen, DeclareScreen))
+        await press(pilot, "1", "enter")
+        await wait_until(pilot, lambda: not isinstance(app.screen, DeclareScreen))
+        return table(app).game.declared[0]
+
+    assert run(RoppyakkenApp(setup=vs_random(seed=seed), pace="instant"), script) == []
+
+
+def test_save_and_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """s saves to the data folder; the saved game resumes at the same position."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    seed = first_seed(lambda g: g.phase == PLAY and g.to_act == 0)
+
+    async def play_and_save(pilot: Pilot[None], app: RoppyakkenApp) -> tuple[int, int]:
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        await press(pilot, "enter")  # one card
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        await press(pilot, "s")
+        game = table(app).game
+        return game.hands[0], game.table
+
+    hand, table_cards = run(RoppyakkenApp(setup=vs_random(seed=seed), pace="instant"), play_and_save)
+    saves = list((tmp_path / "roppyakken" / "saves").glob("*.json"))
+    assert len(saves) == 1
+    game, seats = resume(saves[0])
+    assert (game.hands[0], game.table) == (hand, table_cards)
+    assert seats == [Seat(HUMAN, "You"), Seat("random")]
+
+    async def resumed(pilot: Pilot[None], app: RoppyakkenApp) -> str:
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        return await shown_text(pilot, app)
+
+    text = run(RoppyakkenApp(resumed=(game, seats), save_path=saves[0], pace="instant"), resumed)
+    assert "Game resumed" in text
+    assert "hand 7" in text  # one card played before saving
+
+
+def test_quit_asks_and_can_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """q asks first; Esc cancels; s saves and quits."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> None:
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        await press(pilot, "q")
+        assert isinstance(app.screen, QuitScreen)
+        await press(pilot, "escape")
+        assert isinstance(app.screen, TableScreen | DeclareScreen)
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        await press(pilot, "q", "s")
+        await pilot.pause()
+
+    run(RoppyakkenApp(setup=vs_random(seed=5), pace="instant"), script)
+    assert len(list((tmp_path / "roppyakken" / "saves").glob("*.json"))) == 1
+
+
+def test_help_yaku_and_log_screens_open_and_close() -> None:
+    """?, y and l open their screens; Esc closes them."""
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> dict[str, str]:
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        if isinstance(app.screen, DeclareScreen):
+            await press(pilot, "enter")
+            await wait_until(pilot, lambda: waiting_for_me(app))
+        texts = {}
+        for key, kind in (("question_mark", HelpScreen), ("y", YakuScreen), ("l", LogScreen)):
+            await press(pilot, key)
+            await wait_until(pilot, lambda kind=kind: isinstance(app.screen, kind))  # type: ignore[misc]
+            await pilot.pause()
+            texts[key] = await shown_text(pilot, app)
+            await press(pilot, "escape")
+            await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        return texts
+
+    texts = run(RoppyakkenApp(setup=vs_random("sanbyakuken", seed=2), pace="instant"), script)
+    assert "300" in texts["question_mark"]  # the help tells this preset's target
+    assert "Four Brights" in texts["y"] and "0/4" in texts["y"]
+    assert "Round 1" in texts["l"]
+
+
+def test_new_game_screen_starts_a_game_and_refuses_bad_input(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The new-game screen: an unusable house-rules file is refused in words; Start starts."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> str:
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        from textual.widgets import Input
+
+        screen.query_one("#rules-file", Input).value = str(tmp_path / "missing.toml")
+        screen.action_start()
+        await pilot.pause()
+        error = await shown_text(pilot, app)
+        screen.query_one("#rules-file", Input).value = ""
+        screen.query_one("#seed", Input).value = "12"
+        await press(pilot, "enter")  # the Start button has the focus
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen | DeclareScreen))
+        assert table(app).game.seed == 12
+        return error
+
+    error = run(RoppyakkenApp(pace="instant"), script)
+    assert "not found" in error
+
+
+def test_hot_seat_hides_hands_between_people() -> None:
+    """Two people at one keyboard: a cover screen before each person's turn, names become Player 1/2."""
+    setup = GameSetup(preset("classic"), (Seat(HUMAN, "Player 1"), Seat(HUMAN, "Player 2")), 3)
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> list[str]:
+        covers = []
+        for _ in range(3):
+            await wait_until(pilot, lambda: isinstance(app.screen, HandoffScreen))
+            text = await shown_text(pilot, app)
+            assert "░" not in text and " 1 Pine" not in text  # no card is visible
+            covers.append(text)
+            await press(pilot, "enter")
+            await wait_until(pilot, lambda: waiting_for_me(app) and not isinstance(app.screen, HandoffScreen))
+            while isinstance(app.screen, DeclareScreen):
+                await press(pilot, "enter")
+                await wait_until(pilot, lambda: waiting_for_me(app))
+            if isinstance(app.screen, HandoffScreen):
+                continue
+            await press(pilot, "enter")
+        return covers
+
+    covers = run(RoppyakkenApp(setup=setup, pace="instant"), script)
+    assert any("Player 1" in c for c in covers) and any("Player 2" in c for c in covers)
+
+
+def test_replay_watch_steps_through_a_record(tmp_path: Path) -> None:
+    """A finished record steps to its end screen in the table view."""
+    from roppyakken.ai.base import make_bot
+    from roppyakken.driver import play_out
+
+    game = play_out(Game(preset("sanbyakuken"), 2, 8), [make_bot("random", 1), make_bot("random", 2)])
+    record = record_of(game, ["bot:random", "Ann"])
+    script_ = RecordScript(record)
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> str:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = table(app)
+        first = await shown_text(pilot, app)
+        assert "replay" in first
+        for _ in range(4):  # step by step: → applies the next recorded decision
+            before = len(screen.game.events)
+            await press(pilot, "right")
+            await wait_until(pilot, lambda before=before: len(screen.game.events) > before)  # type: ignore[misc]
+        await press(pilot, "p")  # then play on by itself
+        while not isinstance(app.screen, GameOverScreen):
+            await wait_until(pilot, lambda: isinstance(app.screen, RoundEndScreen | GameOverScreen))
+            if isinstance(app.screen, RoundEndScreen):
+                await press(pilot, "enter")
+        assert screen.game.winner == game.winner
+        assert screen.game.history[-1].totals == game.history[-1].totals
+        return await shown_text(pilot, app)
+
+    text = run(RoppyakkenApp(script=script_, pace="instant"), script)
+    assert "wins" in text
+
+
+def test_replay_of_a_saved_unfinished_game_stops_at_its_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unfinished record replays up to where it was saved."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    game = Game(preset("classic"), 2, 21)
+    from roppyakken.ai.base import make_bot
+
+    bots = [make_bot("random", 1), make_bot("random", 2)]
+    from roppyakken.view import view_of
+
+    for _ in range(6):
+        game.apply(bots[game.to_act].choose(view_of(game, game.to_act)))
+    path = tmp_path / "unfinished.json"
+    from roppyakken.record import save
+
+    save(path, game, ["bot:random", "bot:random"])
+    script_ = RecordScript(load(path))
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> str:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = table(app)
+        app.screen.action_auto()  # type: ignore[attr-defined]
+        await wait_until(pilot, lambda: screen.replay_done)
+        assert screen.game.hands == game.hands and screen.game.table == game.table
+        return await shown_text(pilot, app)
+
+    assert "saved unfinished" in run(RoppyakkenApp(script=script_, pace="instant"), script)
+
+
+def test_mouse_chooses_a_card_then_its_target() -> None:
+    """Click a hand card to choose it, then a highlighted table card to take it."""
+
+    def two_targets(game: Game) -> bool:
+        if game.phase != PLAY or game.to_act != 0:
+            return False
+        counts: dict[int, int] = {}
+        for a in game.legal_actions():
+            if isinstance(a, Play) and a.target:
+                counts[a.card] = counts.get(a.card, 0) + 1
+        return 2 in counts.values()
+
+    seed = first_seed(two_targets)
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> None:
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        screen = table(app)
+        game = screen.game
+        index = next(i for i, c in enumerate(screen.hand_cards) if len(screen.legal_by_card[c]) == 2)
+        card = screen.hand_cards[index]
+        second = screen.legal_by_card[card][1]
+        await pilot.click("#hand", offset=(index * 8 + 2, 2))
+        assert screen.sel == index and screen.mode == CARD
+        slots = table_slots(game.table)
+        where = slots.index(second)
+        await pilot.click("#table", offset=(where * 8 + 2, 1))
+        await wait_until(pilot, lambda: bool(game.captures[0]))
+        assert game.captures[0] & second and game.captures[0] >> card & 1
+
+    run(RoppyakkenApp(setup=vs_random(seed=seed), pace="instant"), script)
+
+
+def test_layout_follows_the_terminal_size() -> None:
+    """Narrower than 80 columns the hand wraps onto two rows; at 80×24 it fits one."""
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> tuple[int, int, int]:
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen | DeclareScreen))
+        hand = table(app).query_one("#hand")
+        await pilot.pause()
+        wide = hand.size.height
+        await pilot.resize_terminal(50, 24)
+        await pilot.pause()
+        narrow = hand.size.height
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        return wide, narrow, hand.size.height
+
+    wide, narrow, back = run(RoppyakkenApp(setup=vs_random(seed=4), pace="instant"), script)
+    assert (wide, narrow, back) == (4, 8, 4)
+
+
+def test_optional_redeal_is_asked() -> None:
+    """R-3.4 optional: four of a month in hand asks whether to redeal; n plays on."""
+    rules = preset("classic").with_options({"hand_four": "optional"})
+    seed = next(s for s in range(2000) if (g := Game(rules, 2, s)).phase == "redeal" and g.to_act == 0)
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> str:
+        from roppyakken.tui.screens.dialogs import RedealScreen
+
+        await wait_until(pilot, lambda: isinstance(app.screen, RedealScreen))
+        text = await shown_text(pilot, app)
+        game = table(app).game
+        hand = game.hands[0]
+        await press(pilot, "n")
+        await wait_until(pilot, lambda: not isinstance(app.screen, RedealScreen))
+        assert game.phase != "redeal" or game.to_act != 0
+        assert game.round == 0 and game.hands[0] & hand
+        return text
+
+    setup = GameSetup(rules, (Seat(HUMAN, "You"), Seat("random")), seed)
+    assert "call a redeal" in run(RoppyakkenApp(setup=setup, pace="instant"), script).lower()

@@ -1,0 +1,73 @@
+"""``roppyakken play`` and ``roppyakken replay --watch`` on the command line: clear one-line errors,
+and the core command line works without Textual."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from roppyakken.ai.base import make_bot
+from roppyakken.cli import main, play_cmd
+from roppyakken.driver import play_out
+from roppyakken.engine import Game
+from roppyakken.record import save
+from roppyakken.rules import preset
+
+
+def error_of(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    """Run the command line; it must fail with one line on standard error."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("roppyakken: error: "), err
+    return err
+
+
+def test_play_refuses_bad_options_in_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Unknown bots, impossible player counts, missing saves: one line each, no traceback."""
+    pytest.importorskip("textual")
+    assert "unknown opponent 'nobody'" in error_of(["play", "--bots", "nobody"], capsys)
+    assert "2 players only" in error_of(["play", "--players", "3", "--rules", "ten-card"], capsys)
+    assert "unknown preset" in error_of(["play", "--rules", "nope"], capsys)
+    assert "not found" in error_of(["play", "--resume", str(tmp_path / "none.json")], capsys)
+    assert "no other game option" in error_of(["play", "--resume", "x.json", "--seed", "3"], capsys)
+
+
+def test_resume_of_a_finished_game_points_to_watch(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A finished game cannot be resumed; the error says how to watch it."""
+    pytest.importorskip("textual")
+    game = play_out(Game(preset("sanbyakuken"), 2, 1), [make_bot("random", 1), make_bot("random", 2)])
+    path = tmp_path / "done.json"
+    save(path, game, ["a", "b"])
+    assert "--watch" in error_of(["play", "--resume", str(path)], capsys)
+
+
+def test_replay_watch_refuses_a_bad_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """--watch checks the record first, like the plain replay."""
+    pytest.importorskip("textual")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    assert "not a roppyakken-record/1 record" in error_of(["replay", str(bad), "--watch"], capsys)
+
+
+def test_without_textual_play_says_what_to_install(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With Textual missing, the command says to install the tui extra."""
+    monkeypatch.setattr(play_cmd, "textual_installed", lambda: False)
+    assert "pip install 'roppyakken[tui]'" in error_of(["play"], capsys)
+    assert "pip install 'roppyakken[tui]'" in error_of(["replay", "x.json", "--watch"], capsys)
+
+
+def test_the_core_command_line_does_not_import_textual() -> None:
+    """Building the whole command line, and the plain replay, never import Textual."""
+    code = (
+        "import sys; from roppyakken.cli import build_parser; build_parser(); "
+        "import roppyakken.tui.session, roppyakken.tui.helptext, roppyakken.tui.board; "
+        "assert 'textual' not in sys.modules, 'textual imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
