@@ -1,0 +1,329 @@
+"""Web server load: N concurrent bot-vs-bot games over websockets on loopback; moves/s and move latency.
+
+Run by hand (not a test; these machines are shared and noisy)::
+
+    .venv/bin/python bench/bench_server.py [--games 300] [--players 3] [--seconds 30] [--think 0]
+
+It starts ``roppyakken serve`` (a fresh SQLite file, no bot pacing) unless
+``--url`` names a running server, then keeps ``--games`` games going at once:
+each game is a room whose ``--players`` seats are all websocket clients (so
+300 games of 3 are 900 connections), each client a random player that acts as
+soon as its ``state`` offers legal actions (after ``--think`` seconds, if given,
+to model people's pace).  When a game ends its slot starts a new one.
+
+A move's latency is the time from sending ``act`` to receiving the ``state``
+that results from it (server work, storage commit, and both event loops).
+Figures count only moves after ``--warmup`` seconds.  The clients run in
+``--procs`` processes (default 1) beside the server on the same machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+
+@dataclass
+class Results:
+    """What one client process measured."""
+
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    games: int = 0
+    errors: int = 0
+    connections: int = 0
+    setup_seconds: float = 0.0
+    client_cpu: float = 0.0
+    """This client process's CPU share (of one core) during the measured seconds."""
+    server_cpu: float | None = None
+    """The server's CPU share during the measured seconds (if its pid is known)."""
+
+
+class Clock:
+    """The start of the measured run: when every slot has its first game set up."""
+
+    def __init__(self, slots: int) -> None:
+        self.slots = slots
+        self.ready = 0
+        self.go = asyncio.Event()
+        self.start = float("inf")
+
+    async def arrive(self) -> None:
+        """One slot is set up; wait for all of them."""
+        self.ready += 1
+        if self.ready == self.slots:
+            self.start = time.perf_counter()
+            self.go.set()
+        await self.go.wait()
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What one client process does."""
+
+    url: str
+    games: int
+    players: int
+    seconds: float
+    warmup: float
+    think: float
+    seed: int
+    rules: str
+    server_pid: int | None = None
+
+
+async def _seat(ws: ClientConnection, plan: Plan, clock: Clock, out: Results, rng: random.Random) -> None:
+    """One seat: act whenever the state offers legal actions, until the game ends or time is up."""
+    start = clock.start
+    deadline = start + plan.warmup + plan.seconds
+    sent_at: float | None = None
+    sent_seq = -1
+    while True:
+        raw = await ws.recv()
+        # the server puts "type" first: parse only the states (the client's CPU is the machine's too)
+        if not isinstance(raw, str) or not raw.startswith('{"type":"state"'):
+            if isinstance(raw, str) and raw.startswith('{"type":"game_end"'):
+                return
+            if isinstance(raw, str) and raw.startswith('{"type":"error"'):
+                out.errors += 1
+            continue
+        message = json.loads(raw)
+        if sent_at is not None and message["seq"] > sent_seq:
+            now = time.perf_counter()
+            if now - start >= plan.warmup:
+                out.latencies.append(now - sent_at)
+                out.moves += 1
+            sent_at = None
+        view = message["view"]
+        if view["legal"] and view["seat"] == view["to_act"]:
+            if time.perf_counter() > deadline:
+                return
+            if plan.think > 0:
+                await asyncio.sleep(plan.think * rng.uniform(0.5, 1.5))
+            action = rng.choice(view["legal"])
+            sent_seq = message["seq"]
+            sent_at = time.perf_counter()
+            await ws.send(json.dumps({"type": "act", "action": action}))
+
+
+async def _game(
+    client: httpx.AsyncClient, plan: Plan, clock: Clock, out: Results, rng: random.Random
+) -> None:
+    """One game: create the room, seat every player, start, play it out."""
+    created = (
+        await client.post(
+            "/api/rooms",
+            json={
+                "name": "p0",
+                "players": plan.players,
+                "rules": {"preset": plan.rules},
+                "seed": rng.getrandbits(62),
+            },
+        )
+    ).json()
+    room = created["room"]
+    tokens = [created["token"]]
+    for seat in range(1, plan.players):
+        tokens.append(
+            (await client.post(f"/api/rooms/{room}/join", json={"name": f"p{seat}"})).json()["token"]
+        )
+    ws_url = plan.url.replace("http://", "ws://") + f"/ws/{room}"
+    sockets = []
+    try:
+        for token in tokens:
+            ws = await connect(ws_url, open_timeout=60, max_size=2**22, compression=None)
+            sockets.append(ws)
+            out.connections += 1
+            await ws.send(json.dumps({"type": "hello", "v": 1, "token": token}))
+        if not clock.go.is_set():
+            await clock.arrive()
+        await sockets[0].send(json.dumps({"type": "start"}))
+        tasks = [asyncio.create_task(_seat(ws, plan, clock, out, rng)) for ws in sockets]
+        # every seat returns at game_end; at the deadline only the seat to act does: stop the others
+        _, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        if pending:
+            _, pending = await asyncio.wait(pending, timeout=5)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if not pending:
+            out.games += 1
+    finally:
+        for ws in sockets:
+            await ws.close()
+            out.connections -= 1
+
+
+async def _slot(client: httpx.AsyncClient, plan: Plan, clock: Clock, out: Results, index: int) -> None:
+    rng = random.Random(f"{plan.seed}:{index}")
+    await _game(client, plan, clock, out, rng)
+    while time.perf_counter() < clock.start + plan.warmup + plan.seconds:
+        await _game(client, plan, clock, out, rng)
+
+
+async def _run(plan: Plan) -> Results:
+    out = Results()
+    clock = Clock(plan.games)
+    began = time.perf_counter()
+    limits = httpx.Limits(max_connections=32)
+    async with httpx.AsyncClient(base_url=plan.url, timeout=120, limits=limits) as client:
+        slots = [asyncio.create_task(_slot(client, plan, clock, out, i)) for i in range(plan.games)]
+        await clock.go.wait()
+        out.setup_seconds = clock.start - began
+        await asyncio.sleep(plan.warmup)
+        mine, server = time.process_time(), _cpu_seconds(plan.server_pid)
+        await asyncio.sleep(plan.seconds)
+        out.client_cpu = (time.process_time() - mine) / plan.seconds
+        if server is not None:
+            after = _cpu_seconds(plan.server_pid)
+            out.server_cpu = None if after is None else (after - server) / plan.seconds
+        await asyncio.gather(*slots)
+    return out
+
+
+def run_clients(plan: Plan) -> Results:
+    """Entry point of one client process."""
+    try:
+        import uvloop
+
+        return uvloop.run(_run(plan))
+    except ImportError:  # pragma: no cover - uvloop comes with uvicorn[standard]
+        return asyncio.run(_run(plan))
+
+
+def _raise_file_limit() -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < hard:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def _start_server(database: str) -> tuple[subprocess.Popen[str], str]:
+    command = [sys.executable, "-c", "from roppyakken.cli import main; raise SystemExit(main())"]
+    command += ["serve", "--port", "0", "--bot-delay", "0", "--database", database]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    line = server.stdout.readline()
+    found = re.search(r"http://[^/\s]+", line)
+    if not found:
+        server.kill()
+        raise SystemExit(f"the server did not start: {line!r}")
+    return server, found.group(0)
+
+
+def _cpu_seconds(pid: int | None) -> float | None:
+    """CPU seconds a process has used (Linux /proc), or None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, TypeError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main() -> int:
+    """Run the benchmark and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--games", type=int, default=300, help="concurrent games (300)")
+    parser.add_argument("--players", type=int, default=3, choices=(2, 3), help="players per game (3)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="measured seconds (30)")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds not measured at the start (5)")
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="mean seconds a client waits before acting (0)"
+    )
+    parser.add_argument("--procs", type=int, default=1, help="client processes (1)")
+    parser.add_argument("--rules", default="classic", help="preset (classic)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--url", help="a running server (default: start one on a fresh SQLite file)")
+    parser.add_argument(
+        "--database", help="database URL for the started server (default: a temporary SQLite file)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the figures as one JSON document")
+    args = parser.parse_args()
+    _raise_file_limit()
+    server = None
+    tmp = tempfile.TemporaryDirectory(prefix="roppyakken-bench-")
+    url = args.url
+    if url is None:
+        database = args.database or f"sqlite:///{tmp.name}/bench.sqlite3"
+        server, url = _start_server(database)
+    try:
+        shares = [
+            args.games // args.procs + (1 if i < args.games % args.procs else 0) for i in range(args.procs)
+        ]
+        plans = [
+            Plan(
+                url,
+                n,
+                args.players,
+                args.seconds,
+                args.warmup,
+                args.think,
+                args.seed * 1000 + i,
+                args.rules,
+                server.pid if server else None,
+            )
+            for i, n in enumerate(shares)
+            if n
+        ]
+        if len(plans) == 1:
+            results = [run_clients(plans[0])]
+        else:
+            with ProcessPoolExecutor(len(plans)) as pool:
+                results = list(pool.map(run_clients, plans))
+    finally:
+        if server is not None:
+            server.terminate()
+            server.wait(timeout=30)
+        tmp.cleanup()
+    latencies = sorted(x for r in results for x in r.latencies)
+    moves = sum(r.moves for r in results)
+    figures: dict[str, Any] = {
+        "games": args.games,
+        "players": args.players,
+        "connections": args.games * args.players,
+        "think": args.think,
+        "seconds": args.seconds,
+        "moves": moves,
+        "moves_per_second": round(moves / args.seconds, 1),
+        "p50_ms": round(1000 * statistics.median(latencies), 2) if latencies else None,
+        "p99_ms": round(1000 * latencies[int(0.99 * (len(latencies) - 1))], 2) if latencies else None,
+        "max_ms": round(1000 * latencies[-1], 2) if latencies else None,
+        "games_finished": sum(r.games for r in results),
+        "errors": sum(r.errors for r in results),
+        "server_cpu_share": None if results[0].server_cpu is None else round(results[0].server_cpu, 2),
+        "client_cpu_share": round(sum(r.client_cpu for r in results), 2),
+        "setup_seconds": round(max(r.setup_seconds for r in results), 1),
+    }
+    if args.json:
+        print(json.dumps(figures))
+    else:
+        print(
+            f"{figures['games']} games x {args.players} players ({figures['connections']} websockets), "
+            f"think {args.think} s, {args.seconds:.0f} s measured: {moves} moves, "
+            f"{figures['moves_per_second']} moves/s, latency p50 {figures['p50_ms']} ms, "
+            f"p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms; "
+            f"{figures['games_finished']} games finished, {figures['errors']} errors, "
+            f"CPU (cores) server {figures['server_cpu_share']}, clients {figures['client_cpu_share']}; "
+            f"set-up {figures['setup_seconds']} s"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+"""The web application (Starlette): the browser client's pages and files, the JSON API, the websocket.
+
+:func:`create_app` builds it over a database (opened and migrated at start-up
+unless already open); ``roppyakken serve`` runs it with uvicorn.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Final
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from roppyakken.errors import RoppyakkenError
+from roppyakken.server import api, text
+from roppyakken.server.db import Database
+from roppyakken.server.hub import Hub
+from roppyakken.server.ws import websocket_endpoint
+
+STATIC: Final = Path(__file__).parent / "static"
+"""The browser client: plain HTML, JavaScript and CSS, no build step."""
+
+
+async def page(request: Request) -> Response:
+    """Any page address (``/``, ``/r/<room>``, ``/replay/<room>``, ...) answers the client's index.html.
+
+    The client reads ``location.pathname`` to know what to show.  Addresses that
+    look like files, or under ``/api``, are not pages: 404.
+    """
+    path = str(request.path_params.get("path", ""))
+    last = path.rsplit("/", 1)[-1]
+    if path.startswith(("api/", "ws/", "static/")) or path in ("api", "ws", "static") or "." in last:
+        return api.error_response(404, text.NOT_FOUND)
+    index = STATIC / "index.html"
+    if not index.is_file():
+        return PlainTextResponse(text.NO_CLIENT, status_code=503)
+    return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+
+async def favicon(request: Request) -> Response:
+    """``/favicon.ico`` from the client's files if it has one."""
+    for name in ("favicon.ico", "favicon.svg"):
+        icon = STATIC / name
+        if icon.is_file():
+            return FileResponse(icon)
+    return Response(status_code=404)
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    """Unknown API addresses answer JSON."""
+    return JSONResponse({"error": text.NOT_FOUND}, status_code=404)
+
+
+def create_app(
+    database: Database | str | None = None, *, bot_delay: float = 0.6, bot_threads: int = 4
+) -> Starlette:
+    """The application over ``database`` (a :class:`Database`, a URL, or None: the default SQLite file).
+
+    ``bot_delay`` is the pause in seconds before each bot decision, so that people
+    can follow the game (0 in tests and benchmarks).
+    """
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        db = database if isinstance(database, Database) else Database(database)
+        if not isinstance(database, Database):
+            db.open()
+        await db.start()
+        hub = Hub(db, bot_delay=bot_delay, bot_threads=bot_threads)
+        app.state.hub = hub
+        # The code and data loaded so far live as long as the server: keep them out of
+        # the garbage collector's full passes, which otherwise pause every game.
+        gc.collect()
+        gc.freeze()
+        try:
+            yield
+        finally:
+            await hub.close()
+            await db.close()
+
+    routes = [
+        Route("/api/presets", api.list_presets, methods=["GET"]),
+        Route("/api/bots", api.list_bots, methods=["GET"]),
+        Route("/api/rooms", api.create_room, methods=["POST"]),
+        Route("/api/rooms/{room}", api.room_info, methods=["GET"]),
+        Route("/api/rooms/{room}/join", api.join_room, methods=["POST"]),
+        Route("/api/games", api.list_games, methods=["GET"]),
+        Route("/api/games/{room}/record", api.game_record, methods=["GET"]),
+        Route("/api/score", api.score, methods=["POST"]),
+        WebSocketRoute("/ws/{room}", websocket_endpoint),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+        Route("/favicon.ico", favicon, methods=["GET"]),
+        Route("/", page, methods=["GET"]),
+        Route("/{path:path}", page, methods=["GET"]),
+    ]
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={
+            api.ApiError: api.handle_api_error,
+            RoppyakkenError: api.handle_api_error,
+            404: not_found,
+        },
+    )

@@ -1,0 +1,250 @@
+"""The data layer: one SQLAlchemy 2 engine (SQLite file or PostgreSQL), Alembic migrations, a batching writer.
+
+All database work runs on one worker thread, off the event loop.  Work queued
+while the thread is busy is done together in one transaction (group commit), so
+many games moving at once cost a few commits, and a move is committed before its
+result is sent to anyone: what a player saw survives a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar, cast
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, create_engine, event, inspect
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+
+from roppyakken.errors import RoppyakkenError
+from roppyakken.server import text
+from roppyakken.server.models import actions
+
+log = logging.getLogger("roppyakken.server")
+
+T = TypeVar("T")
+Op = Callable[[Connection], Any]
+"""A piece of database work: runs inside the batch's transaction."""
+
+
+def default_database_path() -> Path:
+    """``$XDG_DATA_HOME/roppyakken/roppyakken.sqlite3`` (default ``~/.local/share/...``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "roppyakken" / "roppyakken.sqlite3"
+
+
+def normalize_url(url: str | None) -> str:
+    """The SQLAlchemy URL for a ``--database`` value (None: the default SQLite file).
+
+    ``postgresql://`` and ``postgres://`` use the psycopg 3 driver; a value
+    without a scheme is a SQLite file path.
+    """
+    if url is None:
+        return f"sqlite:///{default_database_path()}"
+    if "://" not in url:
+        return f"sqlite:///{Path(url).expanduser().resolve()}"
+    scheme, rest = url.split("://", 1)
+    if scheme in ("postgresql", "postgres"):
+        return f"postgresql+psycopg://{rest}"
+    if scheme in ("postgresql+psycopg", "sqlite"):
+        return url
+    raise RoppyakkenError(text.BAD_DATABASE_URL.format(url=url))
+
+
+def display_url(url: str) -> str:
+    """The URL without its password, for messages."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "<database>"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def open_engine(url: str) -> Engine:
+    """An engine for ``url``; a SQLite file's folder is created on first start."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise RoppyakkenError(text.BAD_DATABASE_URL.format(url=url)) from None
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    try:
+        return create_engine(url, pool_pre_ping=True, pool_size=2)
+    except (ArgumentError, ImportError) as exc:
+        raise RoppyakkenError(text.DATABASE_UNREACHABLE.format(url=display_url(url), reason=exc)) from None
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the schema to the newest migration (Alembic, run programmatically: no alembic.ini)."""
+    config = Config()
+    location = str(Path(__file__).parent / "migrations")
+    config.set_main_option("script_location", location.replace("%", "%%"))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
+
+
+def table_names(engine: Engine) -> set[str]:
+    """The tables that exist (for tests of the migrations)."""
+    return set(inspect(engine).get_table_names())
+
+
+def _one_line(exc: BaseException) -> str:
+    orig = getattr(exc, "orig", None)
+    message = str(orig if orig is not None else exc).strip()
+    return message.splitlines()[0] if message else type(exc).__name__
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """An applied action to append: queued like any work, inserted in bulk."""
+
+    room_id: str
+    idx: int
+    seat: int
+    action: str
+
+
+class Database:
+    """The server's database: open and migrated by :meth:`open`, then used through :meth:`run`."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self.url = normalize_url(url)
+        self.engine = open_engine(self.url)
+        self._executor: ThreadPoolExecutor | None = None
+        self._pending: list[tuple[Op | ActionRow, asyncio.Future[Any]]] = []
+        self._wake: asyncio.Event | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._closing = False
+        self.batches = 0
+        """How many transactions the writer committed (for the benchmark)."""
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.engine.dialect.name
+
+    def open(self) -> None:
+        """Connect and migrate (blocking); a clear one-line error if the database cannot be used."""
+        try:
+            migrate(self.engine)
+        except SQLAlchemyError as exc:
+            reason = _one_line(exc)
+            raise RoppyakkenError(
+                text.DATABASE_UNREACHABLE.format(url=display_url(self.url), reason=reason)
+            ) from None
+
+    def run_now(self, op: Callable[[Connection], T]) -> T:
+        """Run ``op`` in its own transaction on the calling thread (start-up, tests, tools)."""
+        with self.engine.begin() as conn:
+            return op(conn)
+
+    async def start(self) -> None:
+        """Start the writer task (call from the event loop that will use :meth:`run`)."""
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="roppyakken-db")
+        self._wake = asyncio.Event()
+        self._closing = False
+        self._writer = asyncio.create_task(self._write_loop(), name="roppyakken-db-writer")
+
+    async def run(self, op: Callable[[Connection], T]) -> T:
+        """Run ``op`` on the database thread, in a transaction shared with other queued work."""
+        return cast(T, await self.submit(op))
+
+    def submit(self, work: Op | ActionRow) -> asyncio.Future[Any]:
+        """Queue ``work`` now (so queued work keeps its order); the future is done once committed."""
+        if self._wake is None or self._closing:
+            raise RuntimeError("the database is not open for work (start() not called, or closed)")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending.append((work, future))
+        self._wake.set()
+        return future
+
+    async def _write_loop(self) -> None:
+        assert self._wake is not None
+        loop = asyncio.get_running_loop()
+        while True:
+            if not self._pending:
+                if self._closing:
+                    return
+                await self._wake.wait()
+                self._wake.clear()
+                continue
+            batch, self._pending = self._pending, []
+            try:
+                results = await loop.run_in_executor(self._executor, self._run_batch, [w for w, _ in batch])
+            except Exception as exc:  # the executor itself failed: fail the whole batch
+                results = [(False, exc)] * len(batch)
+            for (_, future), (ok, value) in zip(batch, results, strict=True):
+                if future.done():
+                    continue
+                if ok:
+                    future.set_result(value)
+                else:
+                    future.set_exception(value)
+
+    def _run_batch(self, works: list[Op | ActionRow]) -> list[tuple[bool, Any]]:
+        """Run a batch in one transaction; if it fails, split it in halves to isolate the failing work."""
+        try:
+            with self.engine.begin() as conn:
+                results = self._execute(conn, works)
+            self.batches += 1
+            return results
+        except Exception as exc:
+            if len(works) == 1:
+                log.error("database work failed: %s", _one_line(exc))
+                return [(False, exc)]
+        middle = len(works) // 2
+        return self._run_batch(works[:middle]) + self._run_batch(works[middle:])
+
+    @staticmethod
+    def _execute(conn: Connection, works: list[Op | ActionRow]) -> list[tuple[bool, Any]]:
+        results: list[tuple[bool, Any]] = []
+        rows: list[dict[str, Any]] = []
+
+        def flush() -> None:
+            if rows:
+                conn.execute(actions.insert(), rows)
+                rows.clear()
+
+        for work in works:
+            if isinstance(work, ActionRow):
+                rows.append(
+                    {"room_id": work.room_id, "idx": work.idx, "seat": work.seat, "action": work.action}
+                )
+                results.append((True, None))
+            else:
+                flush()
+                results.append((True, work(conn)))
+        flush()
+        return results
+
+    async def close(self) -> None:
+        """Finish the queued work, stop the writer and release the connections."""
+        if self._writer is not None and self._wake is not None:
+            self._closing = True
+            self._wake.set()
+            await self._writer
+            self._writer = None
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
+        self.engine.dispose()

@@ -1,0 +1,62 @@
+"""The database tables (SQLAlchemy 2 Core): rooms, their seats, and every applied action.
+
+The schema is created and changed only by the Alembic migrations in
+``migrations/versions``; these definitions are what the code queries with and
+must match the newest migration (a test checks that).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("preset", String(64), nullable=False),
+    Column("options", Text, nullable=False),  # rules.options() as JSON
+    Column("seed", BigInteger, nullable=False),
+    Column("status", String(16), nullable=False),  # waiting, playing, over
+    Column("finished_at", DateTime(timezone=True), nullable=True),
+    Column("winner", Integer, nullable=True),
+    Column("record", Text, nullable=True),  # FORMATS.md §3, once over
+    Index("ix_rooms_status_finished", "status", "finished_at"),
+)
+"""One row per room; ``record`` holds the finished game's record."""
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("kind", String(8), nullable=False),  # human, bot, empty
+    Column("name", String(64), nullable=True),
+    Column("level", String(32), nullable=True),
+    Column("token_hash", String(64), nullable=True),  # sha256 of the seat token
+)
+"""One row per seat of a room; tokens are stored only as hashes."""
+
+actions = Table(
+    "actions",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),  # action.to_json() as JSON
+)
+"""Every applied action of a room's game, in order: replaying them rebuilds the game."""

@@ -1,0 +1,464 @@
+"""A room: its seats, its one :class:`~roppyakken.engine.Game`, its connected clients and its bots.
+
+The room is the authority for its game.  Every change goes through
+:meth:`Room.act` (humans) or the bot loop, under the room's lock: the action is
+checked and applied by the engine, stored (committed) and only then sent — an
+``events`` message to everyone, then each client's own ``state`` built with
+:func:`~roppyakken.view.view_of` for its seat (spectators: no hand).  Anything
+refused raises :class:`~roppyakken.server.protocol.ProtocolError`, which the
+connection answers with an ``error`` to its sender alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import hashlib
+import hmac
+import json
+import logging
+import secrets
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, Final, Protocol
+
+from roppyakken.actions import Action, action_from_json
+from roppyakken.ai.base import BOT_LEVELS, Bot, make_bot
+from roppyakken.cards import slugs_of
+from roppyakken.engine import Game
+from roppyakken.errors import IllegalActionError
+from roppyakken.events import Event, GameEnded, RoundEnded
+from roppyakken.record import dumps, record_of
+from roppyakken.rules import Rules, from_options
+from roppyakken.server import protocol, storage, text
+from roppyakken.server.db import ActionRow, Database
+from roppyakken.server.protocol import Act, ClientMessage, Hello, Ping, ProtocolError, SetSeat, Start
+from roppyakken.server.views import StateMessages
+from roppyakken.view import view_of
+
+log = logging.getLogger("roppyakken.server")
+
+WAITING: Final = "waiting"
+PLAYING: Final = "playing"
+OVER: Final = "over"
+HUMAN: Final = "human"
+BOT: Final = "bot"
+EMPTY: Final = "empty"
+
+
+def default_bot_level() -> str:
+    """The level a seat gets when the host adds a bot without naming one."""
+    for level in ("greedy", "random"):
+        if level in BOT_LEVELS:
+            return level
+    return next(iter(BOT_LEVELS))
+
+
+def new_token() -> str:
+    """A fresh unguessable seat token."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    """What is stored of a seat token: its SHA-256."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_room_id() -> str:
+    """A fresh unguessable room id (the invite link's part)."""
+    return secrets.token_urlsafe(9)
+
+
+class Client(Protocol):
+    """A connected client of a room: a seat (or ``None``, a spectator) and a way to send to it."""
+
+    seat: int | None
+
+    def send(self, message: str) -> None:
+        """Queue one message (JSON text) for this client; never blocks."""
+        ...
+
+    def close(self, code: int, reason: str) -> None:
+        """Close the connection once queued messages are sent."""
+        ...
+
+
+@dataclass(slots=True)
+class Seat:
+    """A seat: a human (name, token hash), a bot (level) or empty."""
+
+    kind: str
+    name: str | None = None
+    level: str | None = None
+    token_hash: str | None = None
+    bot: Bot | None = field(default=None, repr=False)
+
+    @property
+    def display_name(self) -> str:
+        """The name in records and views: the player's, ``bot:LEVEL``, or empty."""
+        if self.kind == BOT:
+            return f"bot:{self.level}"
+        return self.name or ""
+
+    def row(self, index: int) -> storage.SeatRow:
+        """The seat as stored."""
+        return storage.SeatRow(index, self.kind, self.name, self.level, self.token_hash)
+
+
+class Room:
+    """One room and its game; see the module docstring."""
+
+    def __init__(
+        self,
+        room_id: str,
+        players: int,
+        rules: Rules,
+        seed: int,
+        seats: list[Seat],
+        *,
+        db: Database,
+        bot_executor: Executor | None,
+        bot_delay: float,
+        created_at: datetime | None = None,
+        status: str = WAITING,
+    ) -> None:
+        self.id = room_id
+        self.players = players
+        self.rules = rules
+        self.seed = seed
+        self.seats = seats
+        self.status = status
+        self.created_at = created_at or datetime.now(UTC)
+        self.db = db
+        self.bot_executor = bot_executor
+        self.bot_delay = bot_delay
+        self.game: Game | None = None
+        self.actions = 0
+        self.clients: list[Client] = []
+        self.lock = asyncio.Lock()
+        self.evicted = False
+        self.on_idle: Callable[[Room], None] | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+        self._rules_json = {"preset": rules.preset, "options": rules.options()}
+
+    # ----------------------------------------------------------------- building
+
+    @classmethod
+    def restore(
+        cls, stored: storage.StoredRoom, *, db: Database, bot_executor: Executor | None, bot_delay: float
+    ) -> Room:
+        """Rebuild a stored room: its game is replayed from the stored actions."""
+        row = stored.room
+        rules = from_options(row.preset, row.options)
+        seats = [Seat(s.kind, s.name, s.level, s.token_hash) for s in stored.seats]
+        room = cls(
+            row.id,
+            row.players,
+            rules,
+            row.seed,
+            seats,
+            db=db,
+            bot_executor=bot_executor,
+            bot_delay=bot_delay,
+            created_at=row.created_at,
+            status=row.status,
+        )
+        if row.status != WAITING:
+            game = room._new_game()
+            for data in stored.actions:
+                game.apply(action_from_json(json.loads(data)))
+            room.actions = len(stored.actions)
+        return room
+
+    def row(self) -> storage.RoomRow:
+        """The room as stored."""
+        return storage.RoomRow(
+            id=self.id,
+            created_at=self.created_at,
+            players=self.players,
+            preset=self.rules.preset,
+            options=self.rules.options(),
+            seed=self.seed,
+            status=self.status,
+        )
+
+    def start_now(self) -> None:
+        """Start the game before anyone connects ("play against bots": every other seat is a bot)."""
+        self.status = PLAYING
+        self._new_game()
+
+    def _new_game(self) -> Game:
+        self.game = Game(self.rules, self.players, self.seed)
+        for index, seat in enumerate(self.seats):
+            if seat.kind == BOT and seat.level is not None:
+                seat.bot = make_bot(seat.level, (self.seed + 7919 * (index + 1)) % 2**63)
+        return self.game
+
+    # ----------------------------------------------------------------- queries
+
+    def info(self) -> dict[str, Any]:
+        """The room as ``GET /api/rooms/<room>`` and ``room_info`` show it (no tokens)."""
+        connected = {c.seat for c in self.clients}
+        seats: list[dict[str, Any]] = []
+        for index, seat in enumerate(self.seats):
+            entry: dict[str, Any] = {
+                "name": seat.display_name if seat.kind != EMPTY else None,
+                "kind": seat.kind,
+                "connected": seat.kind == BOT or index in connected,
+            }
+            if seat.kind == BOT:
+                entry["level"] = seat.level
+            seats.append(entry)
+        return {
+            "room": self.id,
+            "players": self.players,
+            "rules": self._rules_json,
+            "seats": seats,
+            "status": self.status,
+        }
+
+    def names(self) -> list[str]:
+        """The seats' names, for views and records."""
+        return [s.display_name for s in self.seats]
+
+    def seat_for_token(self, token: str) -> int | None:
+        """The seat this token holds, or None."""
+        digest = hash_token(token)
+        for index, seat in enumerate(self.seats):
+            if seat.kind == HUMAN and seat.token_hash and hmac.compare_digest(seat.token_hash, digest):
+                return index
+        return None
+
+    def idle(self) -> bool:
+        """Nobody connected and nothing running: the room may leave memory (it is all stored)."""
+        busy = self._bot_task is not None and not self._bot_task.done()
+        return not self.clients and not busy and not self.lock.locked()
+
+    # ----------------------------------------------------------------- sending
+
+    def _send_all(self, message: str) -> None:
+        for client in self.clients:
+            client.send(message)
+
+    def _states(self) -> StateMessages:
+        assert self.game is not None
+        return StateMessages(self.game, self.names(), self.actions)
+
+    def _send_states(self) -> None:
+        if self.game is None:
+            return
+        states = self._states()
+        for client in self.clients:
+            client.send(states.for_seat(client.seat))
+
+    def _send_room(self) -> None:
+        self._send_all(protocol.room_changed(self.info()))
+
+    def _send_change(self, new_events: list[Event]) -> None:
+        """After a change: the public events, round and game ends, then each client's own state."""
+        seq = self.actions
+        if new_events:
+            self._send_all(protocol.events([e.to_json() for e in new_events], seq))
+        assert self.game is not None
+        for event in new_events:
+            if isinstance(event, RoundEnded):
+                captures = [slugs_of(m) for m in self.game.history[event.round].captures or []]
+                score = event.score.to_json()
+                self._send_all(protocol.round_end(event.round, score, event.totals, captures, seq))
+            elif isinstance(event, GameEnded):
+                url = f"/api/games/{self.id}/record"
+                self._send_all(protocol.game_end(event.winner, event.reason, url, seq))
+        self._send_states()
+
+    # ----------------------------------------------------------------- connections
+
+    async def attach(self, client: Client) -> bool:
+        """Welcome a client (after its ``hello``); False if the room left memory meanwhile."""
+        async with self.lock:
+            if self.evicted:
+                return False
+            first = client.seat is not None and all(c.seat != client.seat for c in self.clients)
+            self.clients.append(client)
+            client.send(protocol.welcome(self.id, client.seat, self.info()))
+            if self.game is not None:
+                if self.actions == 0 and self.game.events:
+                    client.send(protocol.events([e.to_json() for e in self.game.events], 0))
+                client.send(self._states().for_seat(client.seat))
+            if first:
+                self._send_room()
+        self.kick_bots()
+        return True
+
+    def detach(self, client: Client) -> None:
+        """A client went away."""
+        if client not in self.clients:
+            return
+        self.clients.remove(client)
+        if client.seat is not None and all(c.seat != client.seat for c in self.clients):
+            self._send_room()
+        if self.on_idle is not None and self.idle():
+            self.on_idle(self)
+
+    async def handle(self, client: Client, message: ClientMessage) -> None:
+        """Answer one parsed client message (after ``hello``); raise ProtocolError to refuse it."""
+        if isinstance(message, Ping):
+            client.send(protocol.pong(message.id))
+        elif isinstance(message, Act):
+            if client.seat is None:
+                raise ProtocolError(text.SPECTATOR_CANNOT_ACT, message.id)
+            await self.apply(client.seat, message.action, message.id)
+        elif isinstance(message, SetSeat):
+            await self.set_seat(client, message)
+        elif isinstance(message, Start):
+            await self.start(client, message.id)
+        elif isinstance(message, Hello):
+            raise ProtocolError(text.HELLO_AGAIN, message.id)
+
+    # ----------------------------------------------------------------- before the start
+
+    async def join(self, name: str) -> tuple[int, str] | None:
+        """Seat a new player in the first empty seat: (seat, token), or None if there is none."""
+        async with self.lock:
+            if self.status != WAITING:
+                return None
+            for index, seat in enumerate(self.seats):
+                if seat.kind == EMPTY:
+                    token = new_token()
+                    self.seats[index] = Seat(HUMAN, name, None, hash_token(token))
+                    row = self.seats[index].row(index)
+                    await self.db.run(functools.partial(storage.save_seat, room_id=self.id, seat=row))
+                    self._send_room()
+                    return index, token
+        return None
+
+    def _check_host(self, client: Client, msg_id: str | None) -> None:
+        if client.seat != 0:
+            raise ProtocolError(text.HOST_ONLY, msg_id)
+        if self.status != WAITING:
+            raise ProtocolError(text.ONLY_BEFORE_START, msg_id)
+
+    async def set_seat(self, client: Client, message: SetSeat) -> None:
+        """Host only, before the start: put a bot in a seat, or empty it."""
+        async with self.lock:
+            self._check_host(client, message.id)
+            index = message.seat
+            if not 1 <= index < self.players:
+                raise ProtocolError(text.SEAT_RANGE.format(seat=index, last=self.players - 1), message.id)
+            if message.kind == BOT:
+                level = message.level or default_bot_level()
+                if level not in BOT_LEVELS:
+                    known = ", ".join(BOT_LEVELS)
+                    raise ProtocolError(text.UNKNOWN_BOT.format(level=level, known=known), message.id)
+                new = Seat(BOT, None, level)
+            else:
+                new = Seat(EMPTY)
+            old = self.seats[index]
+            self.seats[index] = new
+            row = new.row(index)
+            await self.db.run(lambda c: storage.save_seat(c, self.id, row))
+            if old.kind == HUMAN:
+                for other in [c for c in self.clients if c.seat == index]:
+                    other.send(protocol.error(text.SEAT_GIVEN_AWAY))
+                    other.close(4001, text.SEAT_GIVEN_AWAY)
+                    self.clients.remove(other)
+            self._send_room()
+
+    async def start(self, client: Client | None, msg_id: str | None = None) -> None:
+        """Host only: start the game once every seat has a player or a bot."""
+        async with self.lock:
+            if client is not None:
+                self._check_host(client, msg_id)
+            empty = [i for i, s in enumerate(self.seats) if s.kind == EMPTY]
+            if empty:
+                raise ProtocolError(text.SEATS_EMPTY.format(seats=", ".join(map(str, empty))), msg_id)
+            await self._begin()
+        self.kick_bots()
+
+    async def _begin(self) -> None:
+        game = self._new_game()
+        self.status = PLAYING
+        await self.db.run(lambda c: storage.set_status(c, self.id, PLAYING))
+        self._send_room()
+        self._send_change(list(game.events))
+
+    # ----------------------------------------------------------------- play
+
+    async def apply(self, seat: int, action: Action, msg_id: str | None = None) -> None:
+        """Apply ``action`` for ``seat``: checked by the engine, stored, then sent to every client."""
+        async with self.lock:
+            game = self.game
+            if game is None:
+                raise ProtocolError(text.NOT_STARTED, msg_id)
+            if game.over:
+                raise ProtocolError(text.GAME_OVER, msg_id)
+            try:
+                new_events = game.apply(action, seat)
+            except IllegalActionError as exc:
+                raise ProtocolError(str(exc), msg_id) from None
+            index = self.actions
+            self.actions += 1
+            data = json.dumps(action.to_json(), separators=(",", ":"))
+            writes = [self.db.submit(ActionRow(self.id, index, seat, data))]
+            if game.over:
+                self.status = OVER
+                record = dumps(record_of(game, self.names()))
+                winner, now = game.winner, datetime.now(UTC)
+                writes.append(self.db.submit(lambda c: storage.finish_room(c, self.id, winner, record, now)))
+            try:
+                await asyncio.gather(*writes)
+            except Exception:
+                log.exception("room %s: could not store action %d", self.id, index)
+            self._send_change(new_events)
+        self.kick_bots()
+
+    # ----------------------------------------------------------------- bots
+
+    def _bot_to_act(self) -> Seat | None:
+        game = self.game
+        if game is None or game.over or self.status != PLAYING or not self.clients:
+            return None  # bots wait while nobody is there to see them play
+        seat = self.seats[game.to_act]
+        return seat if seat.kind == BOT and seat.bot is not None else None
+
+    def kick_bots(self) -> None:
+        """Start the bot loop if a bot is to act and it is not running (after a change or a restore)."""
+        if self._bot_task is not None and not self._bot_task.done():
+            return
+        if self._bot_to_act() is not None and not self.evicted:
+            self._bot_task = asyncio.create_task(self._bot_loop(), name=f"bots-{self.id}")
+
+    async def _bot_loop(self) -> None:
+        """While a bot is to act: wait the pacing delay, let it choose off the event loop, apply."""
+        loop = asyncio.get_running_loop()
+        while (seat := self._bot_to_act()) is not None and self.game is not None:
+            if self.bot_delay > 0:
+                await asyncio.sleep(self.bot_delay)
+            index = self.game.to_act
+            view = view_of(self.game, index)
+            assert seat.bot is not None
+            try:
+                action = await loop.run_in_executor(self.bot_executor, seat.bot.choose, view)
+            except Exception:
+                log.exception("room %s: bot %s failed; it plays its first legal action", self.id, seat.level)
+                action = view.legal[0]
+            if self.game.to_act != index or self.game.over:
+                continue
+            try:
+                await self.apply(index, action)
+            except ProtocolError as exc:
+                log.error("room %s: bot %s chose an illegal action (%s)", self.id, seat.level, exc)
+                await self.apply(index, view.legal[0])
+        self._bot_task = None
+        if self.on_idle is not None and self.idle():
+            self.on_idle(self)
+
+    async def stop(self) -> None:
+        """Stop the bot loop (server shutdown)."""
+        task = self._bot_task
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

@@ -1,0 +1,74 @@
+// HTTP calls to the server (docs/PROTOCOL.md): JSON in, JSON out, one-line errors.
+
+/** An HTTP error with the server's one-line message. */
+export class ApiError extends Error {
+  constructor(message, status) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function call(method, path, body) {
+  const init = { method, headers: { Accept: "application/json" } };
+  if (body !== undefined) {
+    init.headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (err) {
+    throw new ApiError(`the server cannot be reached (${err.message})`, 0);
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const message = data && data.error ? data.error : `${response.status} ${response.statusText}`;
+    throw new ApiError(message, response.status);
+  }
+  return data;
+}
+
+export const getJSON = (path) => call("GET", path);
+export const postJSON = (path, body) => call("POST", path, body);
+
+let presetsPromise = null;
+let botsPromise = null;
+
+/** GET /api/presets, cached. */
+export function presets() {
+  presetsPromise ||= getJSON("/api/presets").then((d) => d.presets);
+  return presetsPromise;
+}
+
+/** GET /api/bots, cached. */
+export function bots() {
+  botsPromise ||= getJSON("/api/bots").then((d) => d.bots);
+  return botsPromise;
+}
+
+/**
+ * The rule options of a room or record, whatever shape the server sent:
+ * {preset, options}, a bare options object with "preset", or just a preset name.
+ * Returns {preset, options}; options may be looked up from /api/presets.
+ */
+export async function resolveRules(rules) {
+  if (!rules) return { preset: "classic", options: await presetOptions("classic") };
+  if (typeof rules === "string") return { preset: rules, options: await presetOptions(rules) };
+  if (rules.options && typeof rules.options === "object") {
+    return { preset: rules.preset || "house", options: rules.options };
+  }
+  if ("yaku" in rules || "target" in rules) return { preset: rules.preset || "house", options: rules };
+  if (rules.preset) return { preset: rules.preset, options: await presetOptions(rules.preset) };
+  return { preset: "classic", options: await presetOptions("classic") };
+}
+
+async function presetOptions(name) {
+  const list = await presets();
+  const found = list.find((p) => p.name === name);
+  return found ? found.options : {};
+}

@@ -1,0 +1,75 @@
+// Small DOM helpers shared by every page.
+
+/**
+ * Create an element: h("div", {class: "x", onclick: fn}, child, "text", ...).
+ * Attributes starting with "on" become listeners; `dataset` and `style` objects are merged;
+ * null/undefined/false attributes and children are skipped.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value);
+    } else if (key === "dataset") {
+      Object.assign(el.dataset, value);
+    } else if (key === "style" && typeof value === "object") {
+      Object.assign(el.style, value);
+    } else if (key === "class") {
+      el.className = value;
+    } else if (key in el && typeof value !== "string") {
+      el[key] = value;
+    } else {
+      el.setAttribute(key, value === true ? "" : value);
+    }
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : String(child));
+  }
+}
+
+/** Replace every child of `el`. */
+export function replaceChildren(el, ...children) {
+  el.textContent = "";
+  append(el, children);
+  return el;
+}
+
+/** Show a one-line error (or clear it with an empty message) in an element with role=alert. */
+export function showError(el, message) {
+  el.textContent = message || "";
+  el.hidden = !message;
+}
+
+/**
+ * A modal dialog built on <dialog>; returns the dialog element (removed from the page when closed).
+ */
+export function openDialog(title, body, { className = "", onClose = null, closeText = "Close" } = {}) {
+  const dlg = h(
+    "dialog",
+    { class: `dialog ${className}`, "aria-label": title },
+    h("h2", { tabindex: "-1" }, title),
+    h("div", { class: "dialog-body" }, body),
+    h(
+      "form",
+      { method: "dialog", class: "dialog-actions" },
+      h("button", { class: "primary", value: "close" }, closeText),
+    ),
+  );
+  dlg.addEventListener("close", () => {
+    dlg.remove();
+    if (onClose) onClose();
+  });
+  document.body.append(dlg);
+  dlg.showModal();
+  dlg.querySelector("h2").focus({ preventScroll: true });
+  dlg.scrollTop = 0;
+  return dlg;
+}

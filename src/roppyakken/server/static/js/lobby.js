@@ -1,0 +1,284 @@
+// The start page: your name, play against bots (the game starts at once), create a room to
+// play online with friends, and the finished games (replay, download).
+
+import T from "./text.js";
+import { h, replaceChildren, showError } from "./dom.js";
+import { bots, getJSON, postJSON, presets } from "./api.js";
+import { getName, setName, setToken } from "./store.js";
+
+/**
+ * A rules chooser: a preset select with its description, or house rules in TOML.
+ * Returns {el, value(): {preset}|{toml}, setPlayers(n)}.
+ */
+export function rulesChooser(prefix, list, onChange = () => {}) {
+  const select = h("select", { id: `${prefix}-preset`, name: "preset" });
+  const desc = h("p", { class: "preset-desc muted" });
+  const house = h("input", { type: "checkbox", id: `${prefix}-house` });
+  const toml = h(
+    "textarea",
+    { id: `${prefix}-toml`, rows: "4", spellcheck: false, hidden: true },
+    'preset = "classic"\ntarget = 600\n',
+  );
+  let players = 2;
+  let ready = false;
+  const fill = () => {
+    const keep = select.value;
+    replaceChildren(
+      select,
+      list
+        .filter((p) => !p.players || p.players.includes(players))
+        .map((p) => h("option", { value: p.name }, p.name)),
+    );
+    if ([...select.options].some((o) => o.value === keep)) select.value = keep;
+    describe();
+  };
+  const describe = () => {
+    const p = list.find((x) => x.name === select.value);
+    desc.textContent = p ? p.description : "";
+    if (ready) onChange();
+  };
+  select.addEventListener("change", describe);
+  house.addEventListener("change", () => {
+    toml.hidden = !house.checked;
+    select.disabled = house.checked;
+    if (house.checked && !toml.dataset.edited) toml.value = `preset = "${select.value}"\n`;
+    onChange();
+  });
+  toml.addEventListener("input", () => {
+    toml.dataset.edited = "1";
+  });
+  fill();
+  ready = true;
+  const el = h(
+    "fieldset",
+    { class: "rules-chooser" },
+    h("legend", {}, T.rules),
+    h("label", { for: select.id }, T.preset),
+    select,
+    desc,
+    h("label", { class: "inline" }, house, ` ${T.useHouseRules}`),
+    toml,
+    h("p", { class: "hint muted", hidden: true }, T.houseRulesHint),
+  );
+  house.addEventListener("change", () => {
+    el.querySelector(".hint").hidden = !house.checked;
+  });
+  return {
+    el,
+    value: () => (house.checked ? { toml: toml.value } : { preset: select.value }),
+    presetName: () => select.value,
+    setPlayers(n) {
+      players = n;
+      fill();
+    },
+  };
+}
+
+function playersChooser(prefix, onChange) {
+  const radios = [2, 3].map((n) =>
+    h(
+      "label",
+      { class: "inline" },
+      h("input", {
+        type: "radio",
+        name: `${prefix}-players`,
+        value: String(n),
+        checked: n === 2,
+        onchange: () => onChange(n),
+      }),
+      ` ${n}`,
+    ),
+  );
+  return h("fieldset", { class: "players-chooser" }, h("legend", {}, T.players), radios);
+}
+
+function nameInput() {
+  const input = h("input", {
+    id: "player-name",
+    name: "name",
+    maxlength: "24",
+    autocomplete: "nickname",
+    value: getName() || "",
+    placeholder: T.defaultName,
+  });
+  input.addEventListener("change", () => setName(input.value.trim()));
+  return input;
+}
+
+/** Draw the start page. */
+export async function lobbyPage(root) {
+  replaceChildren(root, h("p", { class: "muted" }, T.loading));
+  let presetList;
+  let botList;
+  try {
+    [presetList, botList] = await Promise.all([presets(), bots()]);
+  } catch (err) {
+    replaceChildren(root, h("p", { class: "error", role: "alert" }, T.errorPrefix + err.message));
+    return;
+  }
+  const name = nameInput();
+  const currentName = () => {
+    const n = name.value.trim() || T.defaultName;
+    setName(n);
+    return n;
+  };
+
+  // Play against bots.
+  let botPlayers = 2;
+  const botRules = rulesChooser("bots", presetList);
+  const botSeats = h("div", { class: "bot-seats" });
+  const drawBotSeats = () => {
+    const keep = [...botSeats.querySelectorAll("select")].map((s) => s.value);
+    const preferred = botList.find((b) => b.level !== "random") || botList[0];
+    replaceChildren(
+      botSeats,
+      Array.from({ length: botPlayers - 1 }, (_, i) => {
+        const seat = i + 1;
+        const id = `bot-seat-${seat}`;
+        const select = h(
+          "select",
+          { id, name: id },
+          botList.map((b) =>
+            h("option", { value: b.level, title: b.description }, `${b.level} — ${b.description}`),
+          ),
+        );
+        select.value = keep[i] || (preferred ? preferred.level : "");
+        return h("div", { class: "field-row" }, h("label", { for: id }, T.botLevel(seat)), select);
+      }),
+    );
+  };
+  drawBotSeats();
+  const seed = seedInput("bots-seed");
+  const botError = h("p", { class: "error", role: "alert", hidden: true });
+  const botForm = h(
+    "form",
+    {
+      class: "card-panel",
+      id: "play-bots",
+      onsubmit: async (ev) => {
+        ev.preventDefault();
+        const body = { name: currentName(), players: botPlayers, rules: botRules.value(), bots: {} };
+        botSeats.querySelectorAll("select").forEach((s, i) => {
+          body.bots[String(i + 1)] = s.value;
+        });
+        if (seed.value !== "") body.seed = Number(seed.value);
+        await createRoom(body, botError, botForm);
+      },
+    },
+    h("h2", {}, T.playBots),
+    h("p", { class: "muted" }, T.playBotsIntro),
+    playersChooser("bots", (n) => {
+      botPlayers = n;
+      botRules.setPlayers(n);
+      drawBotSeats();
+    }),
+    botRules.el,
+    botSeats,
+    h("details", {}, h("summary", {}, T.seed), seed),
+    botError,
+    h("div", { class: "form-actions" }, h("button", { type: "submit", class: "primary" }, T.startGame)),
+  );
+
+  // Play online.
+  let onlinePlayers = 2;
+  const onlineRules = rulesChooser("online", presetList);
+  const onlineSeed = seedInput("online-seed");
+  const onlineError = h("p", { class: "error", role: "alert", hidden: true });
+  const onlineForm = h(
+    "form",
+    {
+      class: "card-panel",
+      id: "play-online",
+      onsubmit: async (ev) => {
+        ev.preventDefault();
+        const body = { name: currentName(), players: onlinePlayers, rules: onlineRules.value() };
+        if (onlineSeed.value !== "") body.seed = Number(onlineSeed.value);
+        await createRoom(body, onlineError, onlineForm);
+      },
+    },
+    h("h2", {}, T.playOnline),
+    h("p", { class: "muted" }, T.playOnlineIntro),
+    playersChooser("online", (n) => {
+      onlinePlayers = n;
+      onlineRules.setPlayers(n);
+    }),
+    onlineRules.el,
+    h("details", {}, h("summary", {}, T.seed), onlineSeed),
+    onlineError,
+    h("div", { class: "form-actions" }, h("button", { type: "submit", class: "primary" }, T.createRoom)),
+  );
+
+  const games = h(
+    "section",
+    { class: "card-panel games" },
+    h("h2", {}, T.finishedGames),
+    h("p", { class: "muted" }, T.loading),
+  );
+  replaceChildren(
+    root,
+    h(
+      "section",
+      { class: "intro" },
+      h("p", { class: "tagline" }, T.tagline),
+      h("div", { class: "field-row name-row" }, h("label", { for: "player-name" }, T.yourName), name),
+    ),
+    h("div", { class: "lobby-grid" }, botForm, onlineForm),
+    games,
+  );
+  drawGames(games);
+}
+
+/** A seed field: the same seed deals the same game (R-3.2). */
+function seedInput(id) {
+  return h("input", { id, type: "number", min: "0", step: "1", inputmode: "numeric", "aria-label": T.seed });
+}
+
+async function createRoom(body, errorEl, form) {
+  showError(errorEl, "");
+  const submit = form.querySelector("button[type=submit]");
+  submit.disabled = true;
+  try {
+    const res = await postJSON("/api/rooms", body);
+    setToken(res.room, res.token);
+    location.assign(res.invite || `/r/${encodeURIComponent(res.room)}`);
+  } catch (err) {
+    showError(errorEl, err.message);
+    submit.disabled = false;
+  }
+}
+
+async function drawGames(section) {
+  let list;
+  try {
+    list = (await getJSON("/api/games")).games;
+  } catch (err) {
+    replaceChildren(section, h("h2", {}, T.finishedGames), h("p", { class: "error" }, err.message));
+    return;
+  }
+  const items = list.slice(0, 20).map((g) => {
+    const winner = g.winner === null || g.winner === undefined ? "" : g.players[g.winner];
+    const when = g.finished_at
+      ? new Date(typeof g.finished_at === "number" ? g.finished_at * 1000 : g.finished_at).toLocaleString()
+      : "";
+    return h(
+      "li",
+      {},
+      h("span", { class: "g-players" }, g.players.join(" · ")),
+      winner ? h("span", { class: "g-winner" }, ` — ${T.evGameEnded(winner)}`) : null,
+      h("span", { class: "muted g-when" }, ` ${when}`),
+      h("span", { class: "spacer" }),
+      h("a", { href: `/#/replay?room=${encodeURIComponent(g.room)}` }, T.watchReplay),
+      " ",
+      h(
+        "a",
+        { href: `/api/games/${encodeURIComponent(g.room)}/record`, download: `roppyakken-${g.room}.json` },
+        T.download,
+      ),
+    );
+  });
+  replaceChildren(
+    section,
+    h("h2", {}, T.finishedGames),
+    items.length ? h("ul", { class: "game-list" }, items) : h("p", { class: "muted" }, T.noFinishedGames),
+  );
+}

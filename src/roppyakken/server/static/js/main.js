@@ -1,0 +1,57 @@
+// Entry point: the header and the router.  /r/<room> is a room (waiting room or game);
+// on / the hash picks the page: #/ start page, #/calc, #/replay[?room=…], #/rules[?preset=…].
+
+import T from "./text.js";
+import { h, replaceChildren } from "./dom.js";
+import { lobbyPage } from "./lobby.js";
+import { roomPage } from "./room.js";
+import { calcPage } from "./calc.js";
+import { replayPage } from "./replay.js";
+import { rulesPage } from "./rulespage.js";
+
+const root = document.getElementById("app");
+
+function header() {
+  const nav = h(
+    "nav",
+    { class: "top-nav", "aria-label": "Main" },
+    h(
+      "a",
+      { href: "/", class: "brand" },
+      h("img", { src: "/static/cards/pine-crane.svg", alt: "", class: "brand-card" }),
+      T.appName,
+    ),
+    h("a", { href: "/#/" }, T.navHome),
+    h("a", { href: "/#/calc" }, T.navCalc),
+    h("a", { href: "/#/replay" }, T.navReplay),
+    h("a", { href: "/#/rules" }, T.navRules),
+  );
+  replaceChildren(document.getElementById("top"), nav);
+}
+
+function route() {
+  const room = location.pathname.match(/^\/r\/([^/]+)\/?$/);
+  document.body.dataset.page = room ? "room" : "home";
+  if (room) {
+    roomPage(root, decodeURIComponent(room[1]));
+    return;
+  }
+  const hash = location.hash.replace(/^#\/?/, "");
+  const [page, query] = hash.split("?");
+  const params = new URLSearchParams(query || "");
+  document.body.dataset.page = page || "home";
+  if (page === "calc") calcPage(root);
+  else if (page === "replay") replayPage(root, params);
+  else if (page === "rules") rulesPage(root, params);
+  else lobbyPage(root);
+  for (const a of document.querySelectorAll(".top-nav a")) {
+    const target = a.getAttribute("href").replace(/^\/#\/?/, "");
+    a.toggleAttribute("aria-current", target === (page || "") && a.classList.contains("brand") === false);
+  }
+}
+
+header();
+window.addEventListener("hashchange", () => {
+  if (!location.pathname.startsWith("/r/")) route();
+});
+route();

@@ -1,0 +1,327 @@
+// The replay viewer: open a game record (FORMATS.md §3, a file or a finished game of this
+// server) and step forward and back through every deal, play and score.  A finished game has
+// no hidden information left, so every hand is shown face up.
+
+import {
+  KINDS,
+  cardElement,
+  cardName,
+  cardNames,
+  monthOf,
+  pointsOf,
+  pointsOfAll,
+  sortCards,
+} from "./deck.js";
+import T, { KIND_PLURALS, distinctNames, yakuName } from "./text.js";
+import { h, replaceChildren, showError } from "./dom.js";
+import { getJSON, resolveRules } from "./api.js";
+import { byKind } from "./yaku.js";
+import { renderBreakdown } from "./breakdown.js";
+
+const FORMAT = "roppyakken-record/1";
+
+/** Every step of a record: the deal of each round, each card played, each round's scores. */
+export function buildSteps(record, options) {
+  const n = record.players.length;
+  const steps = [];
+  let totals = new Array(n).fill(0);
+  record.rounds.forEach((rnd, index) => {
+    const hands = rnd.hands.map((hand) => [...hand]);
+    const table = [...rnd.table];
+    const captures = Array.from({ length: n }, () => []);
+    if (options && options.table_four === "dealer_takes") {
+      for (let m = 1; m <= 12; m++) {
+        const four = table.filter((s) => monthOf(s) === m);
+        if (four.length === 4) {
+          captures[rnd.dealer].push(...four);
+          for (const s of four) table.splice(table.indexOf(s), 1);
+        }
+      }
+    }
+    let pile = rnd.pile.length;
+    const snap = (extra) => ({
+      round: index,
+      dealer: rnd.dealer,
+      hands: hands.map((x) => [...x]),
+      table: [...table],
+      captures: captures.map((x) => [...x]),
+      pile,
+      declared: rnd.lucky_hands || [],
+      totals: [...totals],
+      ...extra,
+    });
+    steps.push(snap({ kind: "deal" }));
+    for (const ev of rnd.events || []) {
+      if (ev.source === "hand") {
+        const hand = hands[ev.seat];
+        const i = hand.indexOf(ev.card);
+        if (i >= 0) hand.splice(i, 1);
+      } else {
+        pile -= 1;
+      }
+      if (ev.captured && ev.captured.length) {
+        for (const s of ev.captured) {
+          const i = table.indexOf(s);
+          if (i >= 0) table.splice(i, 1);
+        }
+        captures[ev.seat].push(ev.card, ...ev.captured);
+      } else {
+        table.push(ev.card);
+      }
+      steps.push(snap({ kind: "play", event: ev }));
+    }
+    if (rnd.scores) {
+      const after = rnd.totals || totals;
+      steps.push(snap({ kind: "scores", scores: rnd.scores, totals: [...after], before: [...totals] }));
+      totals = [...after];
+    }
+  });
+  return steps;
+}
+
+/** Draw the replay page; `params` may name a finished game's room. */
+export async function replayPage(root, params) {
+  const error = h("p", { class: "error", role: "alert", hidden: true });
+  const viewer = h("div", { class: "replay-viewer" });
+  const file = h("input", { type: "file", accept: ".json,application/json", id: "replay-file" });
+  file.addEventListener("change", async () => {
+    const f = file.files && file.files[0];
+    if (!f) return;
+    try {
+      const record = JSON.parse(await f.text());
+      await show(record);
+    } catch {
+      showError(error, T.replayBadFile);
+    }
+  });
+  const show = async (record) => {
+    if (
+      !record ||
+      record.format !== FORMAT ||
+      !Array.isArray(record.rounds) ||
+      !Array.isArray(record.players)
+    ) {
+      showError(error, T.replayBadFile);
+      return;
+    }
+    showError(error, "");
+    const rules = await resolveRules(record.rules);
+    mountViewer(viewer, record, rules);
+  };
+  const games = h("ul", { class: "game-list" });
+  replaceChildren(
+    root,
+    h(
+      "section",
+      { class: "card-panel replay" },
+      h("h1", {}, T.replayTitle),
+      h("p", { class: "muted" }, T.replayIntro),
+      h("div", { class: "field-row" }, h("label", { for: "replay-file" }, T.replayOpen), file),
+      games,
+      error,
+      viewer,
+    ),
+  );
+  const room = params.get("room");
+  if (room) {
+    try {
+      await show(await getJSON(`/api/games/${encodeURIComponent(room)}/record`));
+    } catch (err) {
+      showError(error, T.errorPrefix + err.message);
+    }
+  } else {
+    try {
+      const list = (await getJSON("/api/games")).games.slice(0, 10);
+      replaceChildren(
+        games,
+        list.map((g) =>
+          h(
+            "li",
+            {},
+            h("a", { href: `/#/replay?room=${encodeURIComponent(g.room)}` }, g.players.join(" · ")),
+            g.winner !== null && g.winner !== undefined ? ` — ${T.evGameEnded(g.players[g.winner])}` : "",
+          ),
+        ),
+      );
+    } catch {
+      /* no list: a file can still be opened */
+    }
+  }
+}
+
+function mountViewer(viewer, record, rules) {
+  const steps = buildSteps(record, rules.options);
+  const names = distinctNames(record.players);
+  let index = 0;
+  let timer = null;
+  const board = h("div", { class: "replay-board" });
+  const caption = h("p", { class: "replay-caption", "aria-live": "polite" });
+  const counter = h("span", { class: "replay-counter" });
+  const go = (i) => {
+    index = Math.max(0, Math.min(steps.length - 1, i));
+    draw();
+  };
+  const roundStart = (dir) => {
+    const r = steps[index].round + dir;
+    const first = steps.findIndex((s) => s.round === r);
+    if (first >= 0) go(first);
+    else go(dir < 0 ? 0 : steps.length - 1);
+  };
+  const playBtn = h("button", { type: "button", class: "replay-play" }, T.replayPlay);
+  const stop = () => {
+    if (timer) clearInterval(timer);
+    timer = null;
+    playBtn.textContent = T.replayPlay;
+  };
+  playBtn.addEventListener("click", () => {
+    if (timer) return stop();
+    playBtn.textContent = T.replayPause;
+    timer = setInterval(() => {
+      if (index >= steps.length - 1) stop();
+      else go(index + 1);
+    }, 900);
+  });
+  const btn = (label, cls, fn) =>
+    h(
+      "button",
+      {
+        type: "button",
+        class: cls,
+        "aria-label": label,
+        title: label,
+        onclick: () => {
+          stop();
+          fn();
+        },
+      },
+      label,
+    );
+  const controls = h(
+    "div",
+    { class: "replay-controls", role: "toolbar", "aria-label": T.replayTitle },
+    btn(T.replayStart, "replay-first", () => go(0)),
+    btn(T.replayPrevRound, "replay-prev-round", () => roundStart(steps[index].kind === "deal" ? -1 : 0)),
+    btn(T.replayBack, "replay-back", () => go(index - 1)),
+    playBtn,
+    btn(T.replayForward, "replay-forward", () => go(index + 1)),
+    btn(T.replayNextRound, "replay-next-round", () => roundStart(1)),
+    btn(T.replayEnd, "replay-last", () => go(steps.length - 1)),
+    counter,
+  );
+  viewer.tabIndex = 0;
+  viewer.onkeydown = (ev) => {
+    if (ev.target.tagName === "INPUT") return;
+    if (ev.key === "ArrowRight") go(index + 1);
+    else if (ev.key === "ArrowLeft") go(index - 1);
+    else if (ev.key === "Home") go(0);
+    else if (ev.key === "End") go(steps.length - 1);
+    else return;
+    ev.preventDefault();
+    stop();
+  };
+  const winner =
+    record.winner === null || record.winner === undefined
+      ? h("p", { class: "muted" }, T.replayUnfinished)
+      : h("p", { class: "winner" }, T.replayWinner(names[record.winner]));
+  replaceChildren(
+    viewer,
+    h("p", {}, h("strong", {}, names.join(" · ")), ` — ${rules.preset}`),
+    winner,
+    controls,
+    caption,
+    board,
+  );
+
+  function draw() {
+    const s = steps[index];
+    counter.textContent = `${T.round(s.round)} · ${T.replayStep(index + 1, steps.length)}`;
+    const ev = s.event;
+    if (s.kind === "deal")
+      caption.textContent = `${T.round(s.round)}: ${T.replayDeal} — ${T.dealer}: ${names[s.dealer]}`;
+    else if (s.kind === "scores") caption.textContent = T.replayScores;
+    else if (ev.captured.length)
+      caption.textContent = T.evPlayedTaking(
+        names[ev.seat],
+        cardName(ev.card),
+        cardNames(ev.captured),
+        ev.source === "pile",
+      );
+    else caption.textContent = T.evPlayedToTable(names[ev.seat], cardName(ev.card), ev.source === "pile");
+    const moved = new Set(ev ? [ev.card, ...ev.captured] : []);
+    const seats = names.map((nm, seat) => {
+      const groups = byKind(s.captures[seat]);
+      const declared = (s.declared[seat] || []).map(yakuName).join(", ");
+      return h(
+        "section",
+        {
+          class: `player replay-seat${ev && ev.seat === seat ? " acting" : ""}`,
+          dataset: { seat: String(seat) },
+        },
+        h(
+          "header",
+          { class: "pheader" },
+          h("span", { class: "pname" }, nm),
+          s.dealer === seat ? h("span", { class: "badge dealer" }, T.dealer) : null,
+          h("span", { class: "spacer" }),
+          h("span", { class: "ptotal" }, T.totalN(s.totals[seat])),
+        ),
+        h(
+          "div",
+          { class: "replay-hand" },
+          sortCards(s.hands[seat]).map((c) => cardElement(c, { size: "sm" })),
+        ),
+        declared ? h("div", { class: "pdeclared" }, `${T.declaredHands}: ${declared}`) : null,
+        h(
+          "div",
+          { class: "pcaptures" },
+          KINDS.filter((k) => groups[k].length).map((k) =>
+            h(
+              "div",
+              { class: `cgroup kind-${k}` },
+              h("span", { class: "klabel" }, KIND_PLURALS[k], h("b", {}, ` ${pointsOfAll(groups[k])}`)),
+              h(
+                "div",
+                { class: "cstack" },
+                groups[k].map((c) =>
+                  cardElement(c, {
+                    extraClass: `${pointsOf(c) ? "" : "zero"}${moved.has(c) ? " moved" : ""}`,
+                  }),
+                ),
+              ),
+            ),
+          ),
+          h("span", { class: "cpoints" }, T.cardPoints(pointsOfAll(s.captures[seat]))),
+        ),
+      );
+    });
+    const table = h(
+      "div",
+      { class: "field" },
+      h(
+        "div",
+        { class: "pile-area" },
+        h("div", { class: "pile" }, h("span", { class: "pile-count" }, T.pileCount(s.pile))),
+      ),
+      h(
+        "div",
+        { class: "table-cards", "aria-label": T.tableLabel },
+        sortCards(s.table).map((c) => cardElement(c, { extraClass: moved.has(c) ? "moved" : "" })),
+      ),
+    );
+    const parts = [seats, table];
+    if (s.kind === "scores") {
+      parts.push(
+        renderBreakdown(
+          { players: s.scores, fuke: false, instant_win: null },
+          { names, captures: s.captures, totals: s.totals, options: rules.options },
+        ),
+      );
+    }
+    replaceChildren(board, parts);
+    if (index === steps.length - 1 && record.winner !== null && record.winner !== undefined) {
+      board.append(h("p", { class: "winner" }, T.replayWinner(names[record.winner])));
+    }
+  }
+  draw();
+  viewer.focus({ preventScroll: true });
+}

@@ -1,0 +1,330 @@
+// The page of one room, /r/<room>: join by the invite link (or watch), the waiting room
+// (seats, bots, the host's start button), then the game table.  The seat token is kept in
+// localStorage, so a reload or a lost connection gets the seat and the game back.
+
+import T from "./text.js";
+import { h, replaceChildren, showError } from "./dom.js";
+import { ApiError, bots, getJSON, postJSON, presets, resolveRules } from "./api.js";
+import { dropToken, getName, getToken, setName, setToken } from "./store.js";
+import { Connection } from "./conn.js";
+import { GameView } from "./table.js";
+
+/** Show the room page for `room` in `root`. */
+export async function roomPage(root, room, notice = "") {
+  const token = getToken(room);
+  if (token) {
+    connect(root, room, token);
+    return;
+  }
+  replaceChildren(root, h("p", { class: "muted" }, T.loading));
+  let info;
+  try {
+    info = await getJSON(`/api/rooms/${encodeURIComponent(room)}`);
+  } catch (err) {
+    const msg = err instanceof ApiError && err.status === 404 ? T.roomNotFound : T.errorPrefix + err.message;
+    replaceChildren(
+      root,
+      h(
+        "section",
+        { class: "card-panel" },
+        h("p", { role: "alert" }, msg),
+        h("a", { href: "/" }, T.backHome),
+      ),
+    );
+    return;
+  }
+  const open = info.status === "waiting" && info.seats.some((s) => s.kind === "empty");
+  if (!open) {
+    connect(root, room, null);
+    return;
+  }
+  joinForm(root, room, info, notice);
+}
+
+function joinForm(root, room, info, notice) {
+  const name = h("input", {
+    id: "join-name",
+    name: "name",
+    required: true,
+    maxlength: "24",
+    autocomplete: "nickname",
+    value: getName() || "",
+  });
+  const error = h("p", { class: "error", role: "alert", hidden: true });
+  const form = h(
+    "form",
+    {
+      class: "card-panel join",
+      onsubmit: async (ev) => {
+        ev.preventDefault();
+        const who = name.value.trim() || T.defaultName;
+        setName(who);
+        try {
+          const res = await postJSON(`/api/rooms/${encodeURIComponent(room)}/join`, { name: who });
+          setToken(room, res.token);
+          connect(root, room, res.token);
+        } catch (err) {
+          showError(error, err.message);
+        }
+      },
+    },
+    h("h1", {}, T.joinRoom),
+    notice ? h("p", { class: "notice" }, notice) : null,
+    seatList(info, null),
+    h("label", { for: "join-name" }, T.yourName),
+    name,
+    error,
+    h(
+      "div",
+      { class: "form-actions" },
+      h("button", { type: "submit", class: "primary" }, T.joinAs),
+      h("button", { type: "button", onclick: () => connect(root, room, null) }, T.watch),
+    ),
+  );
+  replaceChildren(root, form);
+  name.focus();
+}
+
+function seatList(info, mySeat, host = false, conn = null, levels = []) {
+  return h(
+    "ol",
+    { class: "seats" },
+    info.seats.map((s, i) => {
+      let what;
+      if (s.kind === "empty") what = h("span", { class: "muted" }, T.seatEmpty);
+      else if (s.kind === "bot")
+        what = h("span", {}, s.name || "", " ", h("span", { class: "badge bot" }, T.seatBot(s.level || "")));
+      else {
+        what = h(
+          "span",
+          {},
+          s.name || T.seatHuman,
+          " ",
+          h(
+            "span",
+            { class: `badge ${s.connected ? "online" : "offline"}` },
+            s.connected ? T.connected : T.disconnected,
+          ),
+        );
+      }
+      const tags = [];
+      if (i === 0) tags.push(h("span", { class: "badge host" }, T.host));
+      if (i === mySeat) tags.push(h("span", { class: "badge you" }, T.you));
+      const controls = [];
+      if (host && i !== 0 && info.status === "waiting" && conn) {
+        if (s.kind === "empty") {
+          const select = h(
+            "select",
+            { "aria-label": T.botLevel(i), class: "bot-level" },
+            levels.map((b) => h("option", { value: b.level }, b.level)),
+          );
+          controls.push(
+            select,
+            h(
+              "button",
+              {
+                type: "button",
+                class: "fill-bot",
+                onclick: () => conn.send({ type: "seat", seat: i, kind: "bot", level: select.value }),
+              },
+              T.fillBot,
+            ),
+          );
+        } else if (s.kind === "bot") {
+          controls.push(
+            h(
+              "button",
+              {
+                type: "button",
+                class: "free-seat",
+                onclick: () => conn.send({ type: "seat", seat: i, kind: "empty" }),
+              },
+              T.emptySeat,
+            ),
+          );
+        }
+      }
+      return h(
+        "li",
+        { class: `seat seat-${s.kind}`, dataset: { seat: String(i) } },
+        h("span", { class: "seat-no" }, T.seatN(i)),
+        tags,
+        what,
+        h("span", { class: "spacer" }),
+        controls,
+      );
+    }),
+  );
+}
+
+function connect(root, room, token) {
+  const state = { seat: null, info: null, game: null, rules: null, description: "", levels: [] };
+  const errorBox = h("p", { class: "error", role: "alert", hidden: true });
+  const statusLine = h("p", { class: "conn-line muted", role: "status" }, T.connecting);
+  replaceChildren(root, statusLine);
+
+  bots()
+    .then((list) => {
+      state.levels = list;
+      if (state.info && !state.game) drawWaiting();
+    })
+    .catch(() => {});
+
+  const ensureRules = async (info) => {
+    if (state.rules) return;
+    state.rules = await resolveRules(info.rules);
+    try {
+      const list = await presets();
+      const p = list.find((x) => x.name === state.rules.preset);
+      state.description = p ? p.description : "";
+    } catch {
+      state.description = "";
+    }
+  };
+
+  const drawWaiting = () => {
+    const info = state.info;
+    const host = state.seat === 0;
+    const invite = `${location.origin}/r/${encodeURIComponent(room)}`;
+    const inviteInput = h("input", {
+      class: "invite-link",
+      readonly: true,
+      value: invite,
+      "aria-label": T.inviteLink,
+      onfocus: (ev) => ev.target.select(),
+    });
+    const copyBtn = h(
+      "button",
+      {
+        type: "button",
+        onclick: async () => {
+          try {
+            await navigator.clipboard.writeText(invite);
+          } catch {
+            inviteInput.select();
+            document.execCommand && document.execCommand("copy");
+          }
+          copyBtn.textContent = T.copied;
+        },
+      },
+      T.copy,
+    );
+    const full = info.seats.every((s) => s.kind !== "empty");
+    const startBtn = host
+      ? h(
+          "button",
+          {
+            type: "button",
+            class: "primary start",
+            disabled: !full,
+            onclick: () => conn.send({ type: "start" }),
+          },
+          T.start,
+        )
+      : null;
+    replaceChildren(
+      root,
+      h(
+        "section",
+        { class: "card-panel waiting-room" },
+        h("h1", {}, `${T.room} ${room}`),
+        h("p", { class: "muted" }, `${T.playersN(info.players)} · ${state.rules ? state.rules.preset : ""}`),
+        h("h2", {}, T.inviteLink),
+        h("p", {}, T.inviteHint),
+        h("div", { class: "invite-row" }, inviteInput, copyBtn),
+        h("h2", {}, T.seats),
+        seatList(info, state.seat, host, conn, state.levels),
+        errorBox,
+        host
+          ? h(
+              "div",
+              { class: "form-actions" },
+              startBtn,
+              full ? null : h("span", { class: "muted" }, T.startHint),
+            )
+          : h("p", { class: "waiting" }, state.seat === null ? T.spectating : T.waitingHost),
+        statusLine,
+      ),
+    );
+  };
+
+  const ensureGame = () => {
+    if (state.game) return state.game;
+    state.game = new GameView(root, {
+      room,
+      seat: state.seat,
+      conn,
+      rules: state.rules,
+      description: state.description,
+      roomInfo: state.info,
+    });
+    return state.game;
+  };
+
+  const conn = new Connection(room, token, {
+    onStatus: (s) => {
+      statusLine.textContent =
+        s === "open" ? "" : s === "lost" ? T.reconnecting : s === "connecting" ? T.connecting : "";
+      if (state.game) state.game.setConnection(s);
+    },
+    onRejected: (message) => {
+      // A stale or unknown seat token: forget it and offer to join or watch again.
+      if (token) {
+        dropToken(room);
+        roomPage(root, room, message);
+      } else {
+        replaceChildren(
+          root,
+          h(
+            "section",
+            { class: "card-panel" },
+            h("p", { role: "alert" }, message),
+            h("a", { href: "/" }, T.backHome),
+          ),
+        );
+      }
+    },
+    onMessage: async (msg) => {
+      switch (msg.type) {
+        case "welcome":
+          state.seat = msg.seat === undefined ? null : msg.seat;
+          state.info = msg.room_info;
+          await ensureRules(msg.room_info);
+          if (state.game) {
+            state.game.seat = state.seat;
+            state.game.setRoomInfo(state.info);
+          } else if (msg.room_info.status === "waiting") drawWaiting();
+          break;
+        case "room":
+          state.info = msg.room_info;
+          await ensureRules(msg.room_info);
+          if (state.game) state.game.setRoomInfo(state.info);
+          else if (state.info.status === "waiting") drawWaiting();
+          break;
+        case "state":
+          if (!state.rules) await ensureRules(state.info);
+          await ensureGame().onState(msg.view, msg.names);
+          break;
+        case "events":
+          if (!state.rules) await ensureRules(state.info);
+          await ensureGame().onEvents(msg.events || []);
+          break;
+        case "round_end":
+          await ensureGame().onRoundEnd(msg);
+          break;
+        case "game_end":
+          ensureGame().onGameEnd(msg);
+          break;
+        case "error":
+          if (state.game) state.game.onError(msg.message);
+          else showError(errorBox, msg.message);
+          break;
+        default:
+          break;
+      }
+    },
+  });
+  conn.connect();
+  window.addEventListener("pagehide", () => conn.close(), { once: true });
+  return conn;
+}

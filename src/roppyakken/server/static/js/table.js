@@ -1,0 +1,755 @@
+// The game table: every player's area (hand, shown cards, captures by kind, total), the
+// table and the pile, the viewer's hand, the prompt for the decision at hand, the yaku
+// progress panel and the log.  It draws the seat's view (SeatView.to_json()) sent by the
+// server and sends actions chosen among the view's legal actions.
+
+import {
+  KINDS,
+  backElement,
+  cardElement,
+  cardName,
+  cardNames,
+  monthOf,
+  pointsOf,
+  pointsOfAll,
+  sortCards,
+} from "./deck.js";
+import T, { KIND_PLURALS, MONTH_NAMES, distinctNames, reasonText, yakuName } from "./text.js";
+import { h, openDialog, replaceChildren } from "./dom.js";
+import { byKind } from "./yaku.js";
+import { renderProgress } from "./progress.js";
+import { renderBreakdown } from "./breakdown.js";
+import { renderRules } from "./ruleshelp.js";
+import { flip, ghost, snapshot } from "./animate.js";
+
+const sameTarget = (a, b) => a.length === b.length && a.every((s, i) => s === b[i]);
+
+export class GameView {
+  /**
+   * @param {HTMLElement} root
+   * @param {{room: string, seat: number|null, conn: object, rules: {preset, options},
+   *          description?: string, roomInfo?: object}} ctx
+   */
+  constructor(root, ctx) {
+    this.root = root;
+    this.room = ctx.room;
+    this.seat = ctx.seat;
+    this.conn = ctx.conn;
+    this.rules = ctx.rules;
+    this.description = ctx.description || "";
+    this.roomInfo = ctx.roomInfo || null;
+    this.view = null;
+    this.names = [];
+    this.shownNames = [];
+    this.selected = null;
+    this.pending = false;
+    this.error = "";
+    this.over = null;
+    this.origins = new Map();
+    this.progressOpen = {};
+    this.handFocus = 0;
+    this.logEvents = [];
+    this.build();
+  }
+
+  get me() {
+    return this.seat === null || this.seat === undefined ? 0 : this.seat;
+  }
+
+  get spectator() {
+    return this.seat === null || this.seat === undefined;
+  }
+
+  build() {
+    this.statusBar = h("div", { class: "status-bar" });
+    this.opponents = h("div", { class: "opponents" });
+    this.pile = h("div", { class: "pile", "aria-label": T.pile });
+    this.turnedSlot = h("div", { class: "turned-slot", "aria-label": T.turnedUp });
+    this.tableCards = h("div", { class: "table-cards", role: "group", "aria-label": T.tableLabel });
+    this.meArea = h("div", { class: "me-area" });
+    this.prompt = h("div", { class: "prompt", role: "status", "aria-live": "polite" });
+    this.hand = h("div", { class: "hand", role: "toolbar", "aria-label": T.yourHand });
+    this.overBox = h("div", { class: "game-over", hidden: true, role: "region", "aria-label": T.gameOver });
+    this.progressHost = h("div", { class: "progress-host" });
+    this.logList = h("ol", { class: "log" });
+    this.main = h(
+      "div",
+      { class: "game-main" },
+      this.statusBar,
+      this.opponents,
+      h(
+        "div",
+        { class: "field" },
+        h("div", { class: "pile-area" }, this.pile, this.turnedSlot),
+        this.tableCards,
+      ),
+      this.meArea,
+      this.overBox,
+      this.prompt,
+      this.hand,
+    );
+    this.side = h(
+      "aside",
+      { class: "game-side" },
+      h("section", { class: "panel" }, h("h2", {}, T.progress), this.progressHost),
+      h("section", { class: "panel" }, h("h2", {}, T.log), this.logList),
+    );
+    this.el = h("div", { class: "game" }, this.main, this.side);
+    replaceChildren(this.root, this.el);
+    this.hand.addEventListener("keydown", (ev) => this.onHandKey(ev));
+    this.el.addEventListener("keydown", (ev) => {
+      if (ev.key === "Escape" && this.selected) {
+        this.selected = null;
+        this.render();
+        this.focusHand();
+      }
+    });
+  }
+
+  // ------------------------------------------------------------------ messages
+
+  setRoomInfo(info) {
+    this.roomInfo = info;
+    if (this.view) this.renderPlayers();
+  }
+
+  setConnection(status) {
+    this.connStatus = status;
+    if (this.view) this.renderStatus();
+  }
+
+  async onState(view, names) {
+    const prev = this.view;
+    const before = snapshot(this.main);
+    this.view = view;
+    if (names && names.join("\n") !== this.names.join("\n")) {
+      this.names = names;
+      this.shownNames = distinctNames(names);
+      this.renderLog();
+    }
+    this.pending = false;
+    this.error = "";
+    if (this.selected && (!view.hand.includes(this.selected) || !view.legal.length)) this.selected = null;
+    this.el.dataset.players = String(view.players);
+    this.render();
+    const sameRound = prev && prev.round === view.round && prev.leg === view.leg;
+    if (sameRound && !this.fast()) await flip(this.main, before, this.origins);
+    this.origins.clear();
+    if (
+      view.legal.length &&
+      view.phase === "play" &&
+      !this.selected &&
+      this.root.contains(document.activeElement) === false
+    ) {
+      this.focusHand(false);
+    }
+  }
+
+  async onEvents(events) {
+    for (const ev of events) {
+      this.logEvent(ev);
+      if (this.fast() || !this.view) continue;
+      if (ev.type === "played") await this.animatePlayed(ev);
+      else if (ev.type === "turned") await this.animateTurned(ev);
+    }
+  }
+
+  onRoundEnd(msg) {
+    const options = this.rules.options;
+    const body = renderBreakdown(msg.score, {
+      names: this.shownNames,
+      captures: msg.captures,
+      totals: msg.totals,
+      options,
+    });
+    return new Promise((resolve) => {
+      openDialog(T.roundOver(msg.round), body, {
+        className: "round-end",
+        onClose: resolve,
+        closeText: T.continue,
+      });
+    });
+  }
+
+  onGameEnd(msg) {
+    this.over = msg;
+    this.renderOver();
+  }
+
+  onError(message) {
+    this.pending = false;
+    this.error = message;
+    this.renderPrompt();
+  }
+
+  fast() {
+    return this.conn && this.conn.backlog > 2;
+  }
+
+  // ------------------------------------------------------------------ animation
+
+  seatHandRect(seat) {
+    const el = this.main.querySelector(`.player[data-seat="${seat}"] .phand`);
+    return el ? el.getBoundingClientRect() : null;
+  }
+
+  cardRect(container, slug) {
+    const el = container.querySelector(`[data-slug="${CSS.escape(slug)}"]`);
+    return el ? el.getBoundingClientRect() : null;
+  }
+
+  async animatePlayed(ev) {
+    let from = null;
+    if (ev.source === "pile") {
+      from = this.cardRect(this.turnedSlot, ev.card) || this.pile.getBoundingClientRect();
+    } else if (ev.seat === this.seat) {
+      from = this.cardRect(this.hand, ev.card);
+    } else {
+      from = this.cardRect(this.main, ev.card) || this.seatHandRect(ev.seat);
+    }
+    let to = ev.captured.length ? this.cardRect(this.tableCards, ev.captured[0]) : null;
+    if (!to) {
+      const box = this.tableCards.getBoundingClientRect();
+      const w = this.tableCardWidth();
+      to = new DOMRect(box.right - w - 8, box.top + 8, w, w * 1.5);
+      if (!ev.captured.length) to = new DOMRect(to.left, to.top, w, w * 1.5);
+    } else {
+      to = new DOMRect(to.left + to.width * 0.3, to.top + to.height * 0.15, to.width, to.height);
+    }
+    if (!from) return;
+    await ghost(ev.card, from, to);
+    this.origins.set(ev.card, to);
+  }
+
+  async animateTurned(ev) {
+    const from = this.pile.getBoundingClientRect();
+    const slot = this.turnedSlot.getBoundingClientRect();
+    const w = this.tableCardWidth();
+    const to = new DOMRect(slot.left, slot.top, w, w * 1.5);
+    await ghost(ev.card, from, to, { hold: 80 });
+    this.origins.set(ev.card, to);
+  }
+
+  tableCardWidth() {
+    const any = this.tableCards.querySelector(".card") || this.pile.querySelector(".card");
+    return any ? any.getBoundingClientRect().width : 60;
+  }
+
+  // ------------------------------------------------------------------ log
+
+  name(seat) {
+    return this.shownNames[seat] || T.seatN(seat);
+  }
+
+  logEvent(ev) {
+    const prev = this.logEvents[this.logEvents.length - 1];
+    this.logEvents.push(ev);
+    if (this.logEvents.length > 300) this.logEvents.shift();
+    const line = this.eventText(ev, prev);
+    if (!line) return;
+    this.logList.append(h("li", { class: `ev-${ev.type}` }, line));
+    while (this.logList.children.length > 150) this.logList.firstChild.remove();
+    this.logList.scrollTop = this.logList.scrollHeight;
+  }
+
+  /** Redraw the whole log (once the players' names are known). */
+  renderLog() {
+    const lines = [];
+    this.logEvents.forEach((ev, i) => {
+      const line = this.eventText(ev, this.logEvents[i - 1]);
+      if (line) lines.push(h("li", { class: `ev-${ev.type}` }, line));
+    });
+    replaceChildren(this.logList, lines.slice(-150));
+    this.logList.scrollTop = this.logList.scrollHeight;
+  }
+
+  eventText(ev, prev) {
+    const n = (s) => this.name(s);
+    let text = null;
+    switch (ev.type) {
+      case "first-dealer":
+        text = T.evFirstDealer(n(ev.dealer));
+        break;
+      case "round-started":
+        text = T.evRoundStarted(ev.round, n(ev.dealer));
+        break;
+      case "redeal":
+        text = T.evRedeal(
+          ev.seat === null || ev.seat === undefined
+            ? T.evRedealTable(MONTH_NAMES[ev.month - 1])
+            : T.evRedealHand(MONTH_NAMES[ev.month - 1], n(ev.seat)),
+        );
+        break;
+      case "dealer-took-four":
+        text = T.evDealerTook(n(ev.seat), cardNames(ev.cards));
+        break;
+      case "declared":
+        text = T.evDeclared(n(ev.seat), ev.hands.map((x) => `${yakuName(x.slug)} (${x.points})`).join(", "));
+        break;
+      case "turned":
+        text = T.evTurned(n(ev.seat), cardName(ev.card));
+        break;
+      case "played":
+        if (
+          ev.source === "pile" &&
+          prev &&
+          prev.type === "turned" &&
+          prev.card === ev.card &&
+          ev.captured.length
+        ) {
+          text = T.evTurnedTakes(n(ev.seat), cardName(ev.card), cardNames(ev.captured));
+          break;
+        }
+        text = ev.captured.length
+          ? T.evPlayedTaking(n(ev.seat), cardName(ev.card), cardNames(ev.captured), ev.source === "pile")
+          : T.evPlayedToTable(n(ev.seat), cardName(ev.card), ev.source === "pile");
+        break;
+      case "round-ended":
+        text = T.evRoundEnded(ev.round);
+        break;
+      case "leg-won":
+        text = T.evLegWon(n(ev.seat));
+        break;
+      case "game-ended":
+        text = T.evGameEnded(n(ev.winner));
+        break;
+      default:
+        text = null;
+    }
+    return text;
+  }
+
+  // ------------------------------------------------------------------ rendering
+
+  render() {
+    if (!this.view) return;
+    this.renderStatus();
+    this.renderPlayers();
+    this.renderField();
+    this.renderHand();
+    this.renderPrompt();
+    this.renderProgress();
+    this.renderOver();
+  }
+
+  renderStatus() {
+    const v = this.view;
+    const o = this.rules.options || {};
+    const parts = [T.round(v.round)];
+    if (o.match && o.match !== "single") parts.push(T.leg(v.leg));
+    if (o.target) parts.push(T.targetIs(o.target));
+    const conn =
+      this.connStatus && this.connStatus !== "open"
+        ? h(
+            "span",
+            { class: "conn-status", role: "alert" },
+            this.connStatus === "lost" ? T.reconnecting : T.connecting,
+          )
+        : null;
+    replaceChildren(
+      this.statusBar,
+      h("span", { class: "round-info" }, parts.join(" · ")),
+      h("span", { class: "preset-name" }, this.rules.preset),
+      conn,
+      h("span", { class: "spacer" }),
+      h("button", { type: "button", class: "link-button", onclick: () => this.showRules() }, T.showRules),
+    );
+  }
+
+  showRules() {
+    openDialog(
+      T.rulesTitle(this.rules.preset),
+      renderRules({ ...this.rules, description: this.description }),
+      {
+        className: "rules-dialog",
+        closeText: T.close,
+      },
+    );
+  }
+
+  seatKind(seat) {
+    const s = this.roomInfo && this.roomInfo.seats && this.roomInfo.seats[seat];
+    return s || null;
+  }
+
+  playerPanel(seat, { showHand }) {
+    const v = this.view;
+    const kind = this.seatKind(seat);
+    const badges = [];
+    if (seat === this.seat) badges.push(h("span", { class: "badge you" }, T.you));
+    if (v.dealer === seat) badges.push(h("span", { class: "badge dealer" }, T.dealer));
+    if (v.to_act === seat && v.phase !== "over")
+      badges.push(h("span", { class: "badge to-act" }, `▶ ${T.toAct}`));
+    if (kind && kind.kind === "bot")
+      badges.push(h("span", { class: "badge bot" }, T.seatBot(kind.level || "")));
+    if (kind && kind.kind === "human" && kind.connected === false)
+      badges.push(h("span", { class: "badge offline" }, T.disconnected));
+    const legs =
+      (this.rules.options || {}).match && this.rules.options.match !== "single"
+        ? h("span", { class: "plegs" }, T.legsN(v.legs[seat]))
+        : null;
+    const header = h(
+      "header",
+      { class: "pheader" },
+      h("span", { class: "pname" }, this.name(seat)),
+      badges,
+      h("span", { class: "spacer" }),
+      legs,
+      h("span", { class: "ptotal", title: T.total }, T.totalN(v.totals[seat])),
+    );
+    const caps = v.captures[seat] || [];
+    const groups = byKind(caps);
+    const capEls = KINDS.filter((k) => groups[k].length).map((k) =>
+      h(
+        "div",
+        { class: `cgroup kind-${k}`, "aria-label": `${KIND_PLURALS[k]}: ${pointsOfAll(groups[k])}` },
+        h("span", { class: "klabel" }, KIND_PLURALS[k], h("b", {}, ` ${pointsOfAll(groups[k])}`)),
+        h(
+          "div",
+          { class: "cstack" },
+          groups[k].map((s) => cardElement(s, { extraClass: pointsOf(s) ? "" : "zero" })),
+        ),
+      ),
+    );
+    const capturesBox = h(
+      "div",
+      { class: "pcaptures", "aria-label": T.captures },
+      capEls.length ? capEls : h("span", { class: "muted" }, T.noCaptures),
+      h("span", { class: "cpoints" }, T.cardPoints(pointsOfAll(caps))),
+    );
+    let handBox = null;
+    if (showHand) {
+      const revealed = sortCards(v.revealed[seat] || []);
+      const hidden = Math.max(0, v.hand_sizes[seat] - revealed.length);
+      const backs = [];
+      for (let i = 0; i < hidden; i++) backs.push(backElement());
+      handBox = h(
+        "div",
+        {
+          class: "phand",
+          "aria-label": `${T.handOf(this.name(seat))}: ${T.cardsInHand(v.hand_sizes[seat])}`,
+        },
+        h("div", { class: "backs" }, backs),
+        h("span", { class: "hand-count" }, T.cardsInHand(v.hand_sizes[seat])),
+        revealed.length
+          ? h(
+              "div",
+              { class: "revealed", "aria-label": T.revealed },
+              revealed.map((s) => cardElement(s)),
+            )
+          : null,
+      );
+    }
+    const declared = (v.declared[seat] || []).length
+      ? h("div", { class: "pdeclared" }, `${T.declaredHands}: `, v.declared[seat].map(yakuName).join(", "))
+      : null;
+    const classes = ["player"];
+    if (seat === this.seat) classes.push("me");
+    if (v.to_act === seat && v.phase !== "over") classes.push("acting");
+    return h(
+      "section",
+      { class: classes.join(" "), dataset: { seat: String(seat) }, "aria-label": this.name(seat) },
+      header,
+      handBox,
+      declared,
+      capturesBox,
+    );
+  }
+
+  renderPlayers() {
+    const v = this.view;
+    const others = [];
+    for (let i = 1; i < v.players; i++) others.push((this.me + i) % v.players);
+    replaceChildren(
+      this.opponents,
+      others.map((s) => this.playerPanel(s, { showHand: true })),
+    );
+    replaceChildren(this.meArea, this.playerPanel(this.me, { showHand: this.spectator }));
+  }
+
+  /** The capture targets to highlight now: [{target: [slugs], action}] */
+  activeTargets() {
+    const v = this.view;
+    if (!v || !v.legal.length || this.pending) return [];
+    if (v.phase === "take")
+      return v.legal.filter((a) => a.type === "take").map((a) => ({ target: a.target, action: a }));
+    if (v.phase === "play" && this.selected) {
+      return v.legal
+        .filter((a) => a.type === "play" && a.card === this.selected && a.target.length)
+        .map((a) => ({ target: a.target, action: a }));
+    }
+    return [];
+  }
+
+  playsOf(slug) {
+    return this.view.legal.filter((a) => a.type === "play" && a.card === slug);
+  }
+
+  renderField() {
+    const v = this.view;
+    const targets = this.activeTargets();
+    const actor = v.phase === "take" ? v.turned : this.selected;
+    const actorMonth = actor ? monthOf(actor) : 0;
+    const targetOf = new Map();
+    targets.forEach((t, i) => t.target.forEach((s) => targetOf.set(s, i)));
+    const months = new Map();
+    for (const s of sortCards(v.table)) {
+      const m = monthOf(s);
+      if (!months.has(m)) months.set(m, []);
+      months.get(m).push(s);
+    }
+    const groups = [...months.entries()].map(([m, cards]) =>
+      h(
+        "div",
+        { class: `month-group${cards.length === 3 ? " stack" : ""}`, dataset: { month: String(m) } },
+        cards.map((s) => {
+          if (!targetOf.has(s)) return cardElement(s, { extraClass: targets.length ? "dim" : "" });
+          const t = targets[targetOf.get(s)];
+          const wild = monthOf(s) !== actorMonth;
+          const el = cardElement(s, { button: true, extraClass: `target${wild ? " wild" : ""}` });
+          el.setAttribute("aria-label", `${T.playCapture(cardNames(t.target))}${wild ? ` (${T.wild})` : ""}`);
+          el.addEventListener("click", () => this.act(t.action));
+          el.addEventListener("mouseenter", () => this.hoverTarget(t.target, true));
+          el.addEventListener("mouseleave", () => this.hoverTarget(t.target, false));
+          return el;
+        }),
+      ),
+    );
+    replaceChildren(this.tableCards, groups.length ? groups : h("span", { class: "muted" }, "—"));
+    replaceChildren(
+      this.pile,
+      v.pile_count ? backElement() : null,
+      h("span", { class: "pile-count" }, T.pileCount(v.pile_count)),
+    );
+    replaceChildren(
+      this.turnedSlot,
+      v.turned
+        ? cardElement(v.turned, {
+            extraClass: `turned${v.phase === "take" && v.legal.length ? " actor" : ""}`,
+          })
+        : null,
+    );
+  }
+
+  hoverTarget(target, on) {
+    for (const s of target) {
+      const el = this.tableCards.querySelector(`[data-slug="${CSS.escape(s)}"]`);
+      if (el) el.classList.toggle("hover", on);
+    }
+  }
+
+  renderHand() {
+    const v = this.view;
+    if (this.spectator) {
+      this.hand.hidden = true;
+      return;
+    }
+    this.hand.hidden = false;
+    const canPlay = v.phase === "play" && v.legal.length > 0 && !this.pending;
+    const cards = sortCards(v.hand);
+    this.handFocus = Math.min(this.handFocus, Math.max(0, cards.length - 1));
+    if (this.selected) this.handFocus = Math.max(0, cards.indexOf(this.selected));
+    const els = cards.map((s, i) => {
+      const plays = canPlay ? this.playsOf(s) : [];
+      const captures = plays.some((a) => a.target.length);
+      const classes = [];
+      if (s === this.selected) classes.push("selected");
+      if (captures) classes.push("can-capture");
+      const el = cardElement(s, { button: true, extraClass: classes.join(" ") });
+      el.tabIndex = i === this.handFocus ? 0 : -1;
+      el.setAttribute("aria-pressed", s === this.selected ? "true" : "false");
+      if (captures) el.append(h("span", { class: "capture-mark", "aria-hidden": "true" }, "◆"));
+      el.setAttribute("aria-label", `${el.title}${captures ? ` — ${T.canCapture}` : ""}`);
+      if (!canPlay) el.setAttribute("aria-disabled", "true");
+      el.addEventListener("click", (ev) => this.onHandClick(s, ev));
+      el.addEventListener("dblclick", () => {
+        const p = canPlay ? this.playsOf(s) : [];
+        if (p.length === 1) this.act(p[0]);
+      });
+      el.addEventListener("focus", () => {
+        this.handFocus = i;
+      });
+      return el;
+    });
+    replaceChildren(this.hand, els);
+    this.hand.classList.toggle("active", canPlay);
+  }
+
+  onHandClick(slug, ev) {
+    const v = this.view;
+    if (!(v.phase === "play" && v.legal.length && !this.pending)) return;
+    const plays = this.playsOf(slug);
+    if (this.selected === slug && plays.length === 1) {
+      this.act(plays[0]);
+      return;
+    }
+    this.selected = slug;
+    this.renderField();
+    this.renderHand();
+    this.renderPrompt();
+    const keyboard = ev && ev.detail === 0;
+    if (keyboard) {
+      const first = this.prompt.querySelector("button");
+      if (first) first.focus();
+    } else {
+      this.focusHand();
+    }
+  }
+
+  onHandKey(ev) {
+    const buttons = [...this.hand.querySelectorAll("button.card")];
+    if (!buttons.length) return;
+    let i = buttons.indexOf(document.activeElement);
+    if (i < 0) i = this.handFocus;
+    let next = null;
+    if (ev.key === "ArrowRight" || ev.key === "ArrowDown") next = (i + 1) % buttons.length;
+    else if (ev.key === "ArrowLeft" || ev.key === "ArrowUp") next = (i - 1 + buttons.length) % buttons.length;
+    else if (ev.key === "Home") next = 0;
+    else if (ev.key === "End") next = buttons.length - 1;
+    if (next === null) return;
+    ev.preventDefault();
+    buttons.forEach((b, j) => (b.tabIndex = j === next ? 0 : -1));
+    this.handFocus = next;
+    buttons[next].focus();
+  }
+
+  focusHand(force = true) {
+    const el = this.hand.querySelector(`button.card[tabindex="0"]`);
+    if (el && (force || document.activeElement === document.body)) el.focus({ preventScroll: true });
+  }
+
+  act(action) {
+    if (this.pending) return;
+    this.pending = true;
+    this.selected = null;
+    this.error = "";
+    this.conn.send({ type: "act", action });
+    this.renderField();
+    this.renderHand();
+    this.renderPrompt();
+  }
+
+  renderPrompt() {
+    const v = this.view;
+    const parts = [];
+    const buttons = [];
+    if (this.error) parts.push(h("p", { class: "error", role: "alert" }, this.error));
+    if (v.phase === "over" || this.over) {
+      replaceChildren(this.prompt, parts);
+      return;
+    }
+    const mine = v.legal.length > 0 && !this.pending;
+    if (this.spectator) parts.push(h("p", {}, T.spectating));
+    if (!mine) {
+      if (!this.pending) parts.push(h("p", { class: "waiting" }, T.waitingFor(this.name(v.to_act))));
+      replaceChildren(this.prompt, parts);
+      this.prompt.dataset.state = "waiting";
+      return;
+    }
+    this.prompt.dataset.state = v.phase;
+    if (v.phase === "redeal") {
+      parts.push(h("p", {}, T.redealPrompt));
+      for (const a of v.legal)
+        buttons.push(this.actionButton(a.call ? T.redealCall : T.redealNo, a, a.call ? "" : "primary"));
+    } else if (v.phase === "declare") {
+      parts.push(h("p", {}, T.declarePrompt));
+      const held = new Map((v.lucky_hands || []).map((x) => [x.slug, x.points]));
+      const sorted = [...v.legal].sort((a, b) => b.hands.length - a.hands.length);
+      for (const a of sorted) {
+        const label = a.hands.length
+          ? T.declareHands(a.hands.map((s) => `${yakuName(s)} (${held.get(s) ?? ""})`).join(" + "))
+          : T.declareNothing;
+        buttons.push(this.actionButton(label, a, a.hands.length ? "primary" : ""));
+      }
+    } else if (v.phase === "take") {
+      parts.push(h("p", {}, T.takeTurned(cardName(v.turned))));
+      for (const a of v.legal)
+        buttons.push(this.actionButton(T.playCapture(cardNames(a.target)), a, "primary"));
+    } else if (v.phase === "play") {
+      if (!this.selected) {
+        parts.push(h("p", { class: "your-turn" }, T.yourTurnPlay));
+      } else {
+        const plays = this.playsOf(this.selected);
+        parts.push(
+          h(
+            "p",
+            {},
+            h("strong", {}, cardName(this.selected)),
+            " — ",
+            plays.length > 1 ? T.chooseTarget : T.playAgainHint,
+          ),
+        );
+        for (const a of plays) {
+          const label = a.target.length ? T.playCapture(cardNames(a.target)) : T.playToTable;
+          buttons.push(this.actionButton(label, a, "primary"));
+        }
+        buttons.push(
+          h(
+            "button",
+            {
+              type: "button",
+              class: "cancel",
+              onclick: () => {
+                this.selected = null;
+                this.render();
+                this.focusHand();
+              },
+            },
+            T.cancel,
+          ),
+        );
+      }
+    }
+    replaceChildren(
+      this.prompt,
+      parts,
+      buttons.length ? h("div", { class: "prompt-actions" }, buttons) : null,
+    );
+  }
+
+  actionButton(label, action, cls) {
+    return h(
+      "button",
+      { type: "button", class: `act ${cls}`.trim(), onclick: () => this.act(action) },
+      label,
+    );
+  }
+
+  renderProgress() {
+    const v = this.view;
+    replaceChildren(
+      this.progressHost,
+      renderProgress(this.rules.options || {}, v.captures, this.shownNames, this.me, this.progressOpen),
+    );
+  }
+
+  renderOver() {
+    const v = this.view;
+    const winner = this.over ? this.over.winner : v && v.phase === "over" ? v.winner : null;
+    if (winner === null || winner === undefined) {
+      this.overBox.hidden = true;
+      return;
+    }
+    const reason = this.over ? reasonText(this.over.reason) : "";
+    const url = (this.over && this.over.record_url) || `/api/games/${encodeURIComponent(this.room)}/record`;
+    const title =
+      winner === this.seat
+        ? T.youWin
+        : reason
+          ? T.wins(this.name(winner), reason)
+          : T.evGameEnded(this.name(winner));
+    replaceChildren(
+      this.overBox,
+      h("h2", {}, T.gameOver),
+      h("p", { class: "winner" }, title, winner === this.seat && reason ? ` (${reason})` : ""),
+      h(
+        "div",
+        { class: "over-actions" },
+        h("a", { class: "button", href: url, download: `roppyakken-${this.room}.json` }, T.downloadRecord),
+        h("a", { class: "button", href: `/#/replay?room=${encodeURIComponent(this.room)}` }, T.watchReplay),
+        h("a", { class: "button primary", href: "/" }, T.newGame),
+      ),
+    );
+    this.overBox.hidden = false;
+  }
+}

@@ -1,0 +1,144 @@
+// Yaku card lists (RULES.md R-8.1, R-8.6) and each player's progress towards them.
+
+import { KINDS, SLUGS, kindOf, monthCards } from "./deck.js";
+
+/** R-8.1 / R-8.6: the cards of every yaku that is "these cards, all captured". */
+export const SET_YAKU = {
+  "four-brights": ["pine-crane", "cherry-curtain", "pampas-moon", "paulownia-phoenix"],
+  "matsu-kiri-bozu": ["pine-crane", "pampas-moon", "paulownia-phoenix"],
+  "great-three": ["pine-crane", "plum-warbler", "cherry-curtain"],
+  "red-poems": ["pine-ribbon", "plum-ribbon", "cherry-ribbon"],
+  "blue-ribbons": ["peony-ribbon", "chrysanthemum-ribbon", "maple-ribbon"],
+  "grass-ribbons": ["wisteria-ribbon", "iris-ribbon", "clover-ribbon"],
+  "boar-deer-butterflies": ["clover-boar", "maple-deer", "peony-butterflies"],
+  cannon: ["cherry-curtain", "pampas-moon", "chrysanthemum-sake"],
+  "flower-viewing": ["cherry-curtain", "chrysanthemum-sake"],
+  "moon-viewing": ["pampas-moon", "chrysanthemum-sake"],
+  "four-willow": monthCards(11),
+  "four-pine": monthCards(1),
+  "four-plum": monthCards(2),
+  "four-cherry": monthCards(3),
+  "four-wisteria": monthCards(4),
+  "four-pampas": monthCards(8),
+  "four-maple": monthCards(10),
+  "four-paulownia": monthCards(12),
+  "ribbon-boar-deer-butterflies": ["clover-ribbon", "maple-ribbon", "peony-ribbon"],
+  "ribbon-cannon": ["cherry-ribbon", "pampas-geese", "chrysanthemum-ribbon"],
+  "ribbon-flower-viewing": ["cherry-ribbon", "chrysanthemum-ribbon"],
+  "ribbon-moon-viewing": ["chrysanthemum-ribbon", "pampas-geese"],
+};
+
+/** Every yaku in display order (as the engine's YAKU_SLUGS). */
+export const YAKU_ORDER = [
+  "four-brights",
+  "matsu-kiri-bozu",
+  "great-three",
+  "seven-ribbons",
+  "red-poems",
+  "blue-ribbons",
+  "grass-ribbons",
+  "boar-deer-butterflies",
+  "cannon",
+  "flower-viewing",
+  "moon-viewing",
+  "four-willow",
+  "four-pine",
+  "four-plum",
+  "four-cherry",
+  "four-wisteria",
+  "four-pampas",
+  "four-maple",
+  "four-paulownia",
+  "ribbon-boar-deer-butterflies",
+  "ribbon-cannon",
+  "ribbon-flower-viewing",
+  "ribbon-moon-viewing",
+];
+
+export const RIBBONS = SLUGS.filter((s) => kindOf(s) === "ribbon");
+
+/** The cards a yaku needs under these options (R-8.4: the warbler may join Four Brights). */
+export function yakuCards(slug, options) {
+  if (slug === "seven-ribbons") return sevenRibbonCards(options);
+  const cards = SET_YAKU[slug] || [];
+  if (slug === "four-brights" && options && options.four_brights_needs_warbler) {
+    return [...cards.slice(0, 1), "plum-warbler", ...cards.slice(1)];
+  }
+  return cards;
+}
+
+/** The ribbons that count towards Seven Ribbons (R-8.4 seven_ribbons_willow). */
+export function sevenRibbonCards(options) {
+  const mode = (options && options.seven_ribbons_willow) || "any";
+  return mode === "exclude" ? RIBBONS.filter((s) => s !== "willow-ribbon") : RIBBONS;
+}
+
+/** The enabled yaku with their values, in display order. */
+export function enabledYaku(options) {
+  const table = (options && options.yaku) || {};
+  return YAKU_ORDER.filter((slug) => slug in table).map((slug) => ({ slug, points: table[slug] }));
+}
+
+/**
+ * Progress of `seat` towards every enabled yaku.
+ * `captures` is one list of slugs per seat.  Each entry has the cards with a state —
+ * "held" (captured by this seat), "gone" (captured by someone else) or "missing" — and
+ * `done` / `impossible` flags.
+ */
+export function yakuProgress(options, captures, seat) {
+  const mine = new Set(captures[seat] || []);
+  const others = new Set();
+  captures.forEach((list, i) => {
+    if (i !== seat) for (const s of list) others.add(s);
+  });
+  const state = (s) => (mine.has(s) ? "held" : others.has(s) ? "gone" : "missing");
+  const out = [];
+  for (const { slug, points } of enabledYaku(options)) {
+    if (slug === "seven-ribbons") {
+      const eligible = sevenRibbonCards(options);
+      const cards = eligible.map((s) => ({ slug: s, state: state(s) }));
+      const held = cards.filter((c) => c.state === "held").length;
+      const open = cards.filter((c) => c.state === "missing").length;
+      const requireWillow = options.seven_ribbons_willow === "require";
+      const willowGone = requireWillow && others.has("willow-ribbon");
+      const willowHeld = !requireWillow || mine.has("willow-ribbon");
+      out.push({
+        slug,
+        points,
+        cards,
+        held,
+        need: 7,
+        count: true,
+        done: held >= 7 && willowHeld,
+        impossible: held + open < 7 || willowGone,
+      });
+      continue;
+    }
+    const cards = yakuCards(slug, options).map((s) => ({ slug: s, state: state(s) }));
+    const held = cards.filter((c) => c.state === "held").length;
+    out.push({
+      slug,
+      points,
+      cards,
+      held,
+      need: cards.length,
+      count: false,
+      done: held === cards.length,
+      impossible: cards.some((c) => c.state === "gone"),
+    });
+  }
+  return out;
+}
+
+/** Progress entries ordered for display: complete, then possible by share held, then impossible. */
+export function sortedProgress(entries) {
+  const rank = (e) => (e.done ? 0 : e.impossible ? 2 : 1);
+  return [...entries].sort((a, b) => rank(a) - rank(b) || b.held / b.need - a.held / a.need);
+}
+
+/** Captured cards grouped by kind, in capture order within each kind. */
+export function byKind(slugs) {
+  const groups = Object.fromEntries(KINDS.map((k) => [k, []]));
+  for (const s of slugs) groups[kindOf(s)].push(s);
+  return groups;
+}

@@ -1,0 +1,178 @@
+"""What the server stores and reads back: rooms, seats, actions and finished records (one function each).
+
+Each function takes an open :class:`~sqlalchemy.Connection` (inside the
+caller's transaction); :class:`~roppyakken.server.db.Database` runs them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, select, update
+
+from roppyakken.server.models import actions, rooms, seats
+
+
+@dataclass(slots=True)
+class SeatRow:
+    """A stored seat: its kind, the player's name or the bot's level, the token's hash."""
+
+    seat: int
+    kind: str
+    name: str | None = None
+    level: str | None = None
+    token_hash: str | None = None
+
+
+@dataclass(slots=True)
+class RoomRow:
+    """A stored room."""
+
+    id: str
+    created_at: datetime
+    players: int
+    preset: str
+    options: dict[str, Any]
+    seed: int
+    status: str
+    finished_at: datetime | None = None
+    winner: int | None = None
+
+
+@dataclass(slots=True)
+class StoredRoom:
+    """A room as stored: its row, its seats in order, and its game's actions (JSON text) in order."""
+
+    room: RoomRow
+    seats: list[SeatRow]
+    actions: list[str]
+
+
+def utc(moment: datetime | None) -> datetime | None:
+    """A stored time as an aware UTC time (SQLite gives them back naive)."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
+
+
+def insert_room(conn: Connection, room: RoomRow, room_seats: list[SeatRow]) -> None:
+    """Store a new room and its seats."""
+    conn.execute(
+        rooms.insert().values(
+            id=room.id,
+            created_at=room.created_at,
+            players=room.players,
+            preset=room.preset,
+            options=json.dumps(room.options, separators=(",", ":")),
+            seed=room.seed,
+            status=room.status,
+        )
+    )
+    conn.execute(
+        seats.insert(),
+        [
+            {
+                "room_id": room.id,
+                "seat": s.seat,
+                "kind": s.kind,
+                "name": s.name,
+                "level": s.level,
+                "token_hash": s.token_hash,
+            }
+            for s in room_seats
+        ],
+    )
+
+
+def save_seat(conn: Connection, room_id: str, seat: SeatRow) -> None:
+    """Store a seat's new occupant."""
+    conn.execute(
+        update(seats)
+        .where(seats.c.room_id == room_id, seats.c.seat == seat.seat)
+        .values(kind=seat.kind, name=seat.name, level=seat.level, token_hash=seat.token_hash)
+    )
+
+
+def set_status(conn: Connection, room_id: str, status: str) -> None:
+    """Store a room's status (``waiting``, ``playing``)."""
+    conn.execute(update(rooms).where(rooms.c.id == room_id).values(status=status))
+
+
+def finish_room(conn: Connection, room_id: str, winner: int | None, record: str, at: datetime) -> None:
+    """Store a finished game: status ``over``, its winner and its record."""
+    conn.execute(
+        update(rooms)
+        .where(rooms.c.id == room_id)
+        .values(status="over", winner=winner, record=record, finished_at=at)
+    )
+
+
+def load_room(conn: Connection, room_id: str) -> StoredRoom | None:
+    """A stored room with its seats and actions, or None."""
+    row = conn.execute(select(rooms).where(rooms.c.id == room_id)).mappings().first()
+    if row is None:
+        return None
+    room = RoomRow(
+        id=row["id"],
+        created_at=utc(row["created_at"]) or datetime.now(UTC),
+        players=row["players"],
+        preset=row["preset"],
+        options=json.loads(row["options"]),
+        seed=row["seed"],
+        status=row["status"],
+        finished_at=utc(row["finished_at"]),
+        winner=row["winner"],
+    )
+    seat_rows = [
+        SeatRow(r["seat"], r["kind"], r["name"], r["level"], r["token_hash"])
+        for r in conn.execute(
+            select(seats).where(seats.c.room_id == room_id).order_by(seats.c.seat)
+        ).mappings()
+    ]
+    action_rows = [
+        r[0]
+        for r in conn.execute(
+            select(actions.c.action).where(actions.c.room_id == room_id).order_by(actions.c.idx)
+        )
+    ]
+    return StoredRoom(room, seat_rows, action_rows)
+
+
+def finished_games(conn: Connection, limit: int) -> list[dict[str, Any]]:
+    """The newest finished games: room, player names, winner, finish time (ISO 8601, UTC)."""
+    rows = conn.execute(
+        select(rooms.c.id, rooms.c.winner, rooms.c.finished_at)
+        .where(rooms.c.status == "over")
+        .order_by(rooms.c.finished_at.desc(), rooms.c.id)
+        .limit(limit)
+    ).all()
+    ids = [r[0] for r in rows]
+    names: dict[str, list[str]] = {i: [] for i in ids}
+    if ids:
+        for r in conn.execute(
+            select(seats.c.room_id, seats.c.name, seats.c.kind, seats.c.level)
+            .where(seats.c.room_id.in_(ids))
+            .order_by(seats.c.room_id, seats.c.seat)
+        ):
+            names[r[0]].append(r[1] or f"bot:{r[3]}")
+    out = []
+    for room_id, winner, finished_at in rows:
+        at = utc(finished_at)
+        out.append(
+            {
+                "room": room_id,
+                "players": names[room_id],
+                "winner": winner,
+                "finished_at": at.isoformat().replace("+00:00", "Z") if at else None,
+            }
+        )
+    return out
+
+
+def game_record(conn: Connection, room_id: str) -> str | None:
+    """The stored record of a finished game, or None (no such room, or not finished)."""
+    row = conn.execute(select(rooms.c.record).where(rooms.c.id == room_id, rooms.c.status == "over")).first()
+    return None if row is None else row[0]

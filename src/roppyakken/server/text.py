@@ -1,0 +1,66 @@
+"""Every English line the web server says itself (errors, start-up), kept in one place for translations.
+
+Messages from the engine (an illegal action's reason, a bad house rule) are passed
+through as they are; they come from the engine's own one-line errors.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+SERVING: Final = "Roppyakken is being served at {url}  (press Ctrl-C to stop)"
+STOPPED: Final = "the server has stopped; every game is saved"
+DATABASE_IN_USE: Final = "games are stored in {database}"
+NEEDS_WEB_EXTRAS: Final = (
+    "the web server needs the 'web' extras: run ./scripts/setup, or pip install 'roppyakken[web]'"
+)
+PORT_IN_USE: Final = "cannot listen on {host}:{port}: {reason} (choose another --port)"
+BAD_DATABASE_URL: Final = (
+    "unsupported database URL {url!r} (use sqlite:///FILE, a file path or postgresql://…)"
+)
+DATABASE_UNREACHABLE: Final = "cannot open the database {url}: {reason}"
+NO_CLIENT: Final = "the browser client is missing from this installation (static/index.html)"
+
+# HTTP errors
+BODY_NOT_JSON: Final = "the request body is not valid JSON"
+BODY_TOO_LARGE: Final = "the request body is too large"
+BODY_NOT_OBJECT: Final = "the request body must be a JSON object"
+UNKNOWN_FIELD: Final = "unknown field {field!r}"
+FIELD_TYPE: Final = "{field!r} must be {what}"
+NAME_RULE: Final = "'name' must be 1 to {max} characters, not only spaces, without control characters"
+PLAYERS_RULE: Final = "'players' must be 2 or 3"
+RULES_FORM: Final = '\'rules\' must be {"preset": NAME} or {"toml": HOUSE_RULES}'
+TOML_TOO_LARGE: Final = "the house rules are too long"
+TOML_INVALID: Final = "the house rules are not valid TOML: {reason}"
+SEED_RULE: Final = "'seed' must be an integer from 0 to 2**63-1"
+BOT_SEAT: Final = "'bots' names seat {seat!r}, but the bots' seats are 1 to {last}"
+UNKNOWN_BOT: Final = "unknown bot level {level!r} (known: {known})"
+NO_ROOM: Final = "there is no room {room!r}"
+ROOM_FULL: Final = "room {room!r} has no empty seat"
+ROOM_STARTED: Final = "the game in room {room!r} has already started"
+NO_RECORD: Final = "the game in room {room!r} is not finished, so it has no record yet"
+NOT_FOUND: Final = "not found"
+
+# websocket errors (to the sender only; nothing changed)
+MESSAGE_TOO_LARGE: Final = "the message is too large (at most {max} bytes)"
+MESSAGE_BINARY: Final = "messages must be JSON text, not binary"
+MESSAGE_NOT_JSON: Final = "the message is not valid JSON"
+MESSAGE_NOT_OBJECT: Final = "a message must be a JSON object"
+MESSAGE_NO_TYPE: Final = "a message needs a 'type' (hello, act, seat, start or ping)"
+MESSAGE_UNKNOWN_TYPE: Final = "unknown message type {type!r} (hello, act, seat, start or ping)"
+MESSAGE_FIELD: Final = "{type}: {problem}"
+MESSAGE_ID: Final = "'id' must be a string of at most 64 characters"
+HELLO_FIRST: Final = "the first message must be hello"
+HELLO_AGAIN: Final = "this connection has already said hello"
+HELLO_TIMEOUT: Final = "no hello received in time"
+BAD_VERSION: Final = "protocol version {v!r} is not supported (this server speaks version {ours})"
+BAD_TOKEN: Final = "this seat token does not belong to room {room!r}"
+SPECTATOR_CANNOT_ACT: Final = "spectators cannot act"
+NOT_STARTED: Final = "the game has not started"
+GAME_OVER: Final = "the game is over"
+HOST_ONLY: Final = "only the host (seat 0) can do that"
+ONLY_BEFORE_START: Final = "seats can only be changed before the game starts"
+SEAT_RANGE: Final = "seat {seat} is not one of seats 1 to {last}"
+SEATS_EMPTY: Final = "every seat needs a player or a bot before the game can start (empty: {seats})"
+SEAT_GIVEN_AWAY: Final = "the host gave your seat away"
+SLOW_CLIENT: Final = "the connection fell too far behind"

@@ -1,0 +1,151 @@
+"""The websocket endpoint ``/ws/<room>``: the ``hello`` handshake, then each message checked and answered.
+
+Sending never blocks the room: each connection has its own queue, drained by
+its own task; a client that falls far behind is disconnected.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from typing import Final
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from roppyakken.server import protocol, text
+from roppyakken.server.hub import Hub
+from roppyakken.server.protocol import Hello, ProtocolError, parse_client_message
+
+log = logging.getLogger("roppyakken.server")
+
+HELLO_TIMEOUT: Final = 15.0
+"""Seconds a new connection has to say hello."""
+MAX_QUEUED: Final = 2000
+"""Messages queued for one client before it counts as too slow and is dropped."""
+
+CLOSE_POLICY: Final = 1008
+CLOSE_BAD_TOKEN: Final = 4003
+CLOSE_NO_ROOM: Final = 4004
+
+
+class WebSocketClient:
+    """A connected websocket as a room :class:`~roppyakken.server.rooms.Client`."""
+
+    def __init__(self, websocket: WebSocket, seat: int | None) -> None:
+        self.websocket = websocket
+        self.seat = seat
+        self._outbox: deque[str | tuple[int, str]] = deque()
+        self._wake = asyncio.Event()
+        self._closing = False
+        self._task = asyncio.create_task(self._pump())
+
+    def _put(self, item: str | tuple[int, str]) -> None:
+        self._outbox.append(item)
+        self._wake.set()
+
+    def send(self, message: str) -> None:
+        """Queue a message."""
+        if self._closing:
+            return
+        if len(self._outbox) >= MAX_QUEUED:
+            self.close(CLOSE_POLICY, text.SLOW_CLIENT)
+            return
+        self._put(message)
+
+    def close(self, code: int, reason: str) -> None:
+        """Close after the queued messages."""
+        if not self._closing:
+            self._closing = True
+            self._put((code, reason))
+
+    async def _pump(self) -> None:
+        ws, outbox = self.websocket, self._outbox
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while outbox:
+                    item = outbox.popleft()
+                    if isinstance(item, tuple):
+                        await ws.close(item[0], item[1])
+                        return
+                    await ws.send_text(item)
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            self._closing = True
+
+    async def finish(self) -> None:
+        """Stop sending (the connection is gone)."""
+        self._closing = True
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+
+
+async def _receive(websocket: WebSocket) -> str | None:
+    """The next text message; None when the client has gone; ProtocolError for a binary one."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    data = message.get("text")
+    if data is None:
+        raise ProtocolError(text.MESSAGE_BINARY)
+    return str(data)
+
+
+async def _refuse(websocket: WebSocket, message: str, code: int, msg_id: str | None = None) -> None:
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        await websocket.send_text(protocol.error(message, msg_id))
+        await websocket.close(code, message[:120])
+
+
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    """``/ws/<room>``: see docs/PROTOCOL.md."""
+    hub: Hub = websocket.app.state.hub
+    room_id = str(websocket.path_params["room"])
+    await websocket.accept()
+    try:
+        raw = await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
+        if raw is None:
+            return
+        hello = parse_client_message(raw)
+        if not isinstance(hello, Hello):
+            raise ProtocolError(text.HELLO_FIRST, hello.id)
+    except TimeoutError:
+        await _refuse(websocket, text.HELLO_TIMEOUT, CLOSE_POLICY)
+        return
+    except ProtocolError as exc:
+        await _refuse(websocket, str(exc), CLOSE_POLICY, exc.msg_id)
+        return
+    except WebSocketDisconnect:
+        return
+    while True:
+        room = await hub.get(room_id)
+        if room is None:
+            await _refuse(websocket, text.NO_ROOM.format(room=room_id), CLOSE_NO_ROOM, hello.id)
+            return
+        seat = None
+        if hello.token is not None:
+            seat = room.seat_for_token(hello.token)
+            if seat is None:
+                await _refuse(websocket, text.BAD_TOKEN.format(room=room_id), CLOSE_BAD_TOKEN, hello.id)
+                return
+        client = WebSocketClient(websocket, seat)
+        if await room.attach(client):
+            break
+        await client.finish()  # the room left memory meanwhile: load it again
+    try:
+        while True:
+            try:
+                raw = await _receive(websocket)
+                if raw is None:
+                    break
+                await room.handle(client, parse_client_message(raw))
+            except ProtocolError as exc:
+                client.send(protocol.error(str(exc), exc.msg_id))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.detach(client)
+        await client.finish()

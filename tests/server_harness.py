@@ -1,0 +1,189 @@
+"""Test support for the web server: a real uvicorn server on a free loopback port, and websocket players.
+
+Used by the ``test_server_*`` modules (and only by them); the server runs in a
+thread with its own event loop, the test drives clients with ``asyncio.run``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.asyncio.client import ClientConnection, connect
+
+from roppyakken.server.app import create_app
+from roppyakken.server.db import Database
+
+
+class ServerThread:
+    """``create_app(database)`` served by uvicorn on 127.0.0.1 and a free port, in a thread."""
+
+    def __init__(self, database: str, *, bot_delay: float = 0.0) -> None:
+        self.database = database
+        self.bot_delay = bot_delay
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", 0))
+        self.port: int = self.sock.getsockname()[1]
+        config = uvicorn.Config(
+            create_app(database, bot_delay=bot_delay),
+            log_level="warning",
+            lifespan="on",
+            ws_max_size=65_536,
+            timeout_graceful_shutdown=2,
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT``."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        """``ws://127.0.0.1:PORT``."""
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerThread:
+        """Start and wait until it accepts connections."""
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if not self.thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.01)
+        return self
+
+    def stop(self) -> None:
+        """Stop as Ctrl-C would (graceful shutdown), and wait."""
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+        self.sock.close()
+        if self.thread.is_alive():
+            raise RuntimeError("the test server did not stop")
+
+    def post(self, path: str, body: Any) -> httpx.Response:
+        """POST JSON."""
+        return httpx.post(self.url + path, json=body, timeout=10)
+
+    def get(self, path: str) -> httpx.Response:
+        """GET."""
+        return httpx.get(self.url + path, timeout=10)
+
+
+@contextmanager
+def running_server(database: str, *, bot_delay: float = 0.0) -> Iterator[ServerThread]:
+    """A started :class:`ServerThread`, stopped at the end."""
+    server = ServerThread(database, bot_delay=bot_delay).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def stored_actions(database: str, room: str) -> list[dict[str, Any]]:
+    """The actions stored for ``room`` (JSON), read straight from the database."""
+    from roppyakken.server.storage import load_room
+
+    db = Database(database)
+    try:
+        stored = db.run_now(lambda c: load_room(c, room))
+    finally:
+        db.engine.dispose()
+    assert stored is not None
+    return [json.loads(a) for a in stored.actions]
+
+
+class Player:
+    """A websocket client of a room: every message it received is kept in ``log``."""
+
+    def __init__(self, ws: ClientConnection, seat: int | None) -> None:
+        self.ws = ws
+        self.seat = seat
+        self.log: list[dict[str, Any]] = []
+        self.last_state: dict[str, Any] | None = None
+
+    @classmethod
+    async def join(cls, server: ServerThread, room: str, token: str | None) -> Player:
+        """Connect, say hello and read the welcome."""
+        ws = await connect(f"{server.ws_url}/ws/{room}", open_timeout=10, max_size=2**22)
+        await ws.send(json.dumps({"type": "hello", "v": 1, "token": token}))
+        player = cls(ws, None)
+        welcome = await player.expect("welcome")
+        player.seat = welcome["seat"]
+        return player
+
+    async def send(self, message: dict[str, Any]) -> None:
+        """Send one message (JSON)."""
+        await self.ws.send(json.dumps(message))
+
+    async def recv(self, timeout: float = 10.0) -> dict[str, Any]:
+        """The next message."""
+        raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        message: dict[str, Any] = json.loads(raw)
+        self.log.append(message)
+        if message["type"] == "state":
+            self.last_state = message
+        return message
+
+    async def expect(self, kind: str, timeout: float = 10.0) -> dict[str, Any]:
+        """Read until a message of type ``kind`` (an ``error`` on the way fails)."""
+        while True:
+            message = await self.recv(timeout)
+            if message["type"] == kind:
+                return message
+            assert message["type"] != "error", message
+
+    async def quiet(self) -> list[dict[str, Any]]:
+        """Ping and return whatever arrived before the pong (nothing, if nothing happened)."""
+        await self.send({"type": "ping", "id": "quiet"})
+        seen: list[dict[str, Any]] = []
+        while True:
+            message = await self.recv()
+            if message["type"] == "pong" and message.get("id") == "quiet":
+                return seen
+            seen.append(message)
+
+    async def close(self) -> None:
+        """Disconnect."""
+        await self.ws.close()
+
+
+async def play_to_end(players: list[Player], seed: int, max_moves: int = 5000) -> list[dict[str, Any]]:
+    """Every player acts whenever its state offers legal actions (a seeded random choice), until game_end.
+
+    Returns the ``game_end`` messages.  Fails on any ``error``.
+    """
+
+    async def run(player: Player) -> dict[str, Any]:
+        rng = random.Random(f"{seed}:{player.seat}")
+        state = player.last_state
+        moves = 0
+        while True:
+            if state is not None and state["view"]["legal"] and state["view"]["seat"] == player.seat:
+                action = rng.choice(state["view"]["legal"])
+                await player.send({"type": "act", "action": action, "id": f"m{state['seq']}"})
+                moves += 1
+                assert moves < max_moves
+            state = None
+            while state is None:
+                message = await player.recv(timeout=30)
+                assert message["type"] != "error", message
+                if message["type"] == "game_end":
+                    # the final state follows; read it so logs are complete
+                    await player.expect("state")
+                    return message
+                if message["type"] == "state":
+                    state = message
+
+    return list(await asyncio.gather(*(run(p) for p in players if p.seat is not None)))

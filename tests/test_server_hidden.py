@@ -1,0 +1,210 @@
+"""Hidden information over the wire: every message of several full games, checked against the true game.
+
+For each message a seat (or a spectator) received, the game is rebuilt from the
+stored actions at the point the message describes (its ``seq``).  No message may
+name a card that is then in another seat's hand (unless declared and revealed,
+R-4) or still in the pile — so neither another hand nor the pile order can be
+read from it.  Events and round ends may also name the cards public during the
+change they report (cards played, or captured before a new deal).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from roppyakken.actions import action_from_json
+from roppyakken.cards import SLUGS, iter_cards
+from roppyakken.engine import Game
+from roppyakken.events import Event
+from roppyakken.rules import Rules, from_options
+from tests.server_harness import Player, ServerThread, play_to_end, running_server, stored_actions
+
+CARD_SLUGS = frozenset(SLUGS)
+VIEW_KEYS = {
+    "seat",
+    "players",
+    "phase",
+    "to_act",
+    "dealer",
+    "round",
+    "leg",
+    "totals",
+    "legs",
+    "hand",
+    "hand_sizes",
+    "table",
+    "captures",
+    "pile_count",
+    "turned",
+    "declared",
+    "revealed",
+    "legal",
+    "lucky_hands",
+    "winner",
+}
+
+
+def _strings(data: Any) -> Iterator[str]:
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            yield key
+            yield from _strings(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _strings(value)
+
+
+def _cards_named(message: dict[str, Any]) -> set[str]:
+    return {s for s in _strings(message) if s in CARD_SLUGS}
+
+
+def _event_cards(events: list[Event]) -> set[str]:
+    return set().union(*(_cards_named(e.to_json()) for e in events)) if events else set()
+
+
+class Truth:
+    """The true game after each number of actions: what each seat cannot see, and its hand."""
+
+    def __init__(self, rules: Rules, players: int, seed: int, actions: list[dict[str, Any]]) -> None:
+        game = Game(rules, players, seed)
+        self.players = players
+        self.hidden: list[dict[int | None, set[str]]] = [self._hidden(game)]
+        self.hands: list[list[list[str]]] = [self._hands(game)]
+        self.events: list[list[Event]] = [list(game.events)]
+        for data in actions:
+            self.events.append(game.apply(action_from_json(data)))
+            self.hidden.append(self._hidden(game))
+            self.hands.append(self._hands(game))
+
+    def _hands(self, game: Game) -> list[list[str]]:
+        return [[SLUGS[c] for c in iter_cards(h)] for h in game.hands]
+
+    def _hidden(self, game: Game) -> dict[int | None, set[str]]:
+        pile = {SLUGS[c] for c in game.pile[game.pile_pos :] if c != game.turned}
+        secret = [
+            {SLUGS[c] for c in iter_cards(h & ~r)} for h, r in zip(game.hands, game.revealed, strict=True)
+        ]
+        out: dict[int | None, set[str]] = {None: pile.union(*secret)}
+        for seat in range(self.players):
+            out[seat] = pile.union(*(secret[t] for t in range(self.players) if t != seat))
+        return out
+
+    def check(self, seat: int | None, message: dict[str, Any]) -> None:
+        """Fail if ``message`` (received by ``seat``) shows anything that seat may not see."""
+        kind = message["type"]
+        if "seq" not in message:
+            assert kind in ("welcome", "room", "pong"), message
+            # the rules name a card (the joker); nothing else in a room message may
+            named = _cards_named({**message, "room_info": {**message["room_info"], "rules": None}})
+            assert not named, f"{kind} names cards: {named}"
+            return
+        named = _cards_named(message)
+        k = message["seq"]
+        hidden_now = self.hidden[k][seat]
+        if kind == "state":
+            view = message["view"]
+            assert set(view) == VIEW_KEYS
+            assert view["seat"] == seat
+            assert view["hand"] == ([] if seat is None else self.hands[k][seat])
+            assert len(view["hand_sizes"]) == self.players
+            leak = named & hidden_now
+        else:
+            assert kind in ("events", "round_end", "game_end"), message
+            if kind == "events":
+                assert message["events"] == [e.to_json() for e in self.events[k]]
+            before = self.hidden[max(k - 1, 0)][seat]
+            leak = named & hidden_now & before - _event_cards(self.events[k])
+        assert not leak, f"seat {seat} was shown {sorted(leak)} in a {kind} message at seq {k}"
+
+
+GAMES = [
+    pytest.param({"players": 2, "rules": {"preset": "classic"}, "seed": 101}, 0, id="classic-2-humans"),
+    pytest.param({"players": 3, "rules": {"preset": "classic"}, "seed": 202}, 1, id="classic-3-with-a-bot"),
+    pytest.param({"players": 2, "rules": {"preset": "yukbaek"}, "seed": 303}, 0, id="yukbaek-instant-wins"),
+    pytest.param(
+        {"players": 2, "rules": {"preset": "marguerite"}, "seed": 404}, 0, id="marguerite-auto-lucky"
+    ),
+    pytest.param(
+        {
+            "players": 3,
+            "rules": {"toml": 'preset = "classic"\nhand_four = "optional"\ntarget = 300'},
+            "seed": 505,
+        },
+        0,
+        id="house-rules-optional-redeal",
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    path = tmp_path_factory.mktemp("hidden") / "games.sqlite3"
+    with running_server(f"sqlite:///{path}") as s:
+        yield s
+
+
+@pytest.mark.parametrize(("body", "bots"), GAMES)
+def test_no_message_shows_another_hand_or_the_pile(
+    server: ServerThread, body: dict[str, Any], bots: int
+) -> None:
+    n = body["players"]
+    bot_seats = {str(n - 1 - i): "random" for i in range(bots)}
+    created = server.post("/api/rooms", {"name": "p0", **body}).json()
+    room = created["room"]
+    tokens = [created["token"]]
+    for seat in range(1, n - bots):
+        tokens.append(server.post(f"/api/rooms/{room}/join", {"name": f"p{seat}"}).json()["token"])
+
+    async def scenario() -> list[Player]:
+        players = [await Player.join(server, room, t) for t in tokens]
+        watcher = await Player.join(server, room, None)
+        host = players[0]
+        for seat, level in bot_seats.items():
+            await host.send({"type": "seat", "seat": int(seat), "kind": "bot", "level": level})
+        await host.send({"type": "start"})
+        await asyncio.gather(play_to_end(players, seed=n), watcher.expect("game_end"))
+        await watcher.expect("state")
+        for p in [*players, watcher]:
+            await p.close()
+        return [*players, watcher]
+
+    clients = asyncio.run(scenario())
+    info = server.get(f"/api/rooms/{room}").json()
+    rules = from_options(info["rules"]["preset"], info["rules"]["options"])
+    actions = stored_actions(server.database, room)
+    truth = Truth(rules, n, body["seed"], actions)
+    checked = 0
+    for client in clients:
+        states = [m["seq"] for m in client.log if m["type"] == "state"]
+        assert states[-1] == len(actions), "every client saw the game to its end"
+        for message in client.log:
+            truth.check(client.seat, message)
+            checked += 1
+    assert checked > 4 * len(actions)
+
+
+def test_the_checker_catches_a_leak() -> None:
+    """The check above would fail if a seat were sent another seat's view."""
+    from roppyakken.rules import preset
+    from roppyakken.server import protocol
+    from roppyakken.view import view_of
+
+    game = Game(preset("classic"), 2, 7)
+    truth = Truth(preset("classic"), 2, 7, [])
+    import json
+
+    wrong = json.loads(protocol.state(view_of(game, 1).to_json(), ["a", "b"], 0))
+    wrong["view"]["seat"] = 0
+    with pytest.raises(AssertionError):
+        truth.check(0, wrong)
+    right = json.loads(protocol.state(view_of(game, 0).to_json(), ["a", "b"], 0))
+    truth.check(0, right)
+    pile = [SLUGS[c] for c in game.pile[game.pile_pos : game.pile_pos + 2]]
+    with pytest.raises(AssertionError):
+        truth.check(None, {"type": "events", "seq": 0, "events": [{"type": "x", "next": pile}]})

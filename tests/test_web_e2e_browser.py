@@ -1,0 +1,479 @@
+"""End-to-end tests of the browser client: Debian's Chromium, headless, driven by Playwright.
+
+The real server runs as ``roppyakken serve`` in a subprocess, on a free loopback
+port, over a temporary SQLite database, with no bot delay.  The games use house
+rules with a small target (``target = 100``) and a random bot so that a game
+ends in a round or two.  The tests are skipped only on a developer machine
+without Chromium or Playwright; with ``CI=true`` a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+try:
+    from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
+    from playwright.sync_api import Error as PlaywrightError
+
+    HAVE_PLAYWRIGHT = True
+except ImportError:  # pragma: no cover - a developer machine without the web extras
+    HAVE_PLAYWRIGHT = False
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+HOUSE_RULES = 'preset = "classic"\ntarget = 100\n'
+GAME_SECONDS = 150.0
+# Seeded deals (the bots are seeded from the room's seed too), so every run plays the same games.
+BOT_GAME_SEED = 1
+ONLINE_GAME_SEED = 2
+DESKTOP: ViewportSize = {"width": 1280, "height": 860}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+# Animations run four times faster than for people, so that the games stay short.
+FAST_ANIMATIONS = "try { localStorage.setItem('roppyakken-speed', '4'); } catch (e) {}"
+
+
+def _need_browser() -> None:
+    missing = []
+    if not HAVE_PLAYWRIGHT:
+        missing.append("the Python package playwright (pip install -e '.[web]')")
+    if not Path(CHROMIUM).exists():
+        missing.append(f"Debian's chromium at {CHROMIUM} (scripts/setup installs it)")
+    if missing:
+        message = "browser tests need " + " and ".join(missing)
+        if IN_CI:
+            pytest.fail(message)
+        pytest.skip(message)
+
+
+def _roppyakken_command() -> list[str]:
+    script = Path(sys.executable).with_name("roppyakken")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "import sys; from roppyakken.cli import main; sys.exit(main())"]
+
+
+class Server:
+    """A ``roppyakken serve`` subprocess over a SQLite file, its output kept in a log file."""
+
+    def __init__(self, directory: Path, port: int = 0) -> None:
+        self.db = directory / "games.db"
+        self.log = directory / f"serve-{time.monotonic_ns()}.log"
+        args = ["serve", "--port", str(port), "--database", f"sqlite:///{self.db}", "--bot-delay", "0"]
+        cmd = [*_roppyakken_command(), *args]
+        with self.log.open("w") as out:
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+        self.url = self._wait_for_url()
+
+    def _wait_for_url(self) -> str:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and self.proc.poll() is None:
+            found = re.search(r"http://[\w.:\[\]-]+/", self.log.read_text())
+            if found:
+                return found.group(0).rstrip("/")
+            time.sleep(0.05)
+        self.stop()
+        pytest.fail("roppyakken serve did not start: " + self.log.read_text())
+
+    @property
+    def port(self) -> int:
+        """The port it listens on."""
+        return int(self.url.rsplit(":", 1)[1])
+
+    def stop(self) -> None:
+        """Stop it (as Ctrl-C would) and wait."""
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The base URL of a real ``roppyakken serve`` on a free loopback port."""
+    _need_browser()
+    running = Server(tmp_path_factory.mktemp("web-e2e"))
+    try:
+        yield running.url
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(server: str) -> Iterator[Browser]:
+    """Headless Debian Chromium (no browser download)."""
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _context(browser: Browser, viewport: ViewportSize, *, phone: bool = False) -> BrowserContext:
+    """A fresh browser profile (its own localStorage) with fast animations."""
+    ctx = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+    ctx.add_init_script(FAST_ANIMATIONS)
+    ctx.set_default_timeout(15_000)
+    return ctx
+
+
+def _watch_errors(page: Page, errors: list[str]) -> None:
+    page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
+
+
+def _step(page: Page) -> str | None:
+    """Make one decision in a running game if this page has one; say what happened.
+
+    Returns "over" once the game-over box shows, "dialog" after closing a
+    round-end breakdown, the phase of a decision taken, or None if it is not
+    this player's turn.  Anything that moved under the mouse is simply retried
+    by the caller's loop.
+    """
+    try:
+        if page.locator(".game-over:not([hidden])").count():
+            return "over"
+        dialog = page.locator("dialog.round-end[open]")
+        if dialog.count():
+            dialog.locator("button").click(timeout=3000)
+            return "dialog"
+        prompt = page.locator(".prompt")
+        state = prompt.get_attribute("data-state", timeout=1000) if prompt.count() else None
+        if state in ("redeal", "declare", "take"):
+            page.locator(".prompt-actions button.act").first.click(timeout=3000)
+            return state
+        if state == "play":
+            page.locator(".hand button.card").first.click(timeout=3000)
+            page.locator(".prompt-actions button.act").first.click(timeout=3000)
+            return "play"
+    except PlaywrightError:
+        return None
+    return None
+
+
+def _play_out(pages: list[Page], max_seconds: float = GAME_SECONDS) -> dict[str, int]:
+    """Take every decision on these pages until each shows the game over; count what was done."""
+    done: dict[str, int] = {}
+    deadline = time.monotonic() + max_seconds
+    while time.monotonic() < deadline:
+        results = [_step(p) for p in pages]
+        for r in results:
+            if r is not None:
+                done[r] = done.get(r, 0) + 1
+        if all(r == "over" for r in results):
+            return done
+        if all(r in (None, "over") for r in results):
+            time.sleep(0.05)
+    raise AssertionError(f"the game did not end within {max_seconds} s (done: {done})")
+
+
+def _until_my_play(page: Page, max_seconds: float = 30) -> None:
+    """Take the decisions before a play (lucky hands, a redeal call) until this page is to play."""
+    deadline = time.monotonic() + max_seconds
+    while not page.locator('.prompt[data-state="play"]').count():
+        assert time.monotonic() < deadline, "never this player's turn to play"
+        if _step(page) is None:
+            time.sleep(0.05)
+
+
+def _hand(page: Page) -> list[str]:
+    """The card slugs of the hand this page shows."""
+    slugs = page.locator(".hand button.card").evaluate_all("els => els.map(e => e.dataset.slug)")
+    return sorted(str(s) for s in slugs)
+
+
+def _start_bot_game(page: Page, server: str, name: str, seed: int) -> None:
+    page.goto(server + "/")
+    page.fill("#player-name", name)
+    page.click("#play-bots summary")  # the seed field is folded away
+    page.fill("#bots-seed", str(seed))
+    page.check("#bots-house")
+    page.fill("#bots-toml", HOUSE_RULES)
+    page.select_option("#bot-seat-1", "random")
+    page.click("#play-bots button[type=submit]")
+    page.wait_for_url(re.compile(r"/r/[\w-]+$"))
+    page.wait_for_selector(".hand button.card")
+
+
+def test_full_game_against_a_bot(server: str, browser: Browser, tmp_path: Path) -> None:
+    """A whole game against a random bot, by mouse and keyboard, then its replay in the viewer."""
+    ctx = _context(browser, DESKTOP)
+    page = ctx.new_page()
+    errors: list[str] = []
+    _watch_errors(page, errors)
+    _start_bot_game(page, server, "Alice", BOT_GAME_SEED)
+    assert page.locator(".player.me .pname").inner_text() == "Alice"
+    assert page.locator(".opponents .pname").inner_text() == "bot:random"
+    assert page.locator(".hand button.card").count() == 8  # R-3.1: 8 cards each with 2 players
+
+    # The first play by keyboard: arrows move along the hand, Enter selects, Enter plays.
+    _until_my_play(page)
+    page.locator('.hand button.card[tabindex="0"]').focus()
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate("document.activeElement.dataset.slug")
+    assert focused == page.locator(".hand button.card").nth(1).get_attribute("data-slug")
+    page.keyboard.press("Enter")
+    assert page.locator(".hand button.card.selected").get_attribute("data-slug") == focused
+    assert page.evaluate("document.activeElement.classList.contains('act')")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"!document.querySelector('.hand [data-slug=\"{focused}\"]')")
+    assert page.locator(".log li").count() >= 2
+
+    done = _play_out([page])
+    assert done.get("play", 0) >= 4
+    assert done.get("dialog", 0) >= 1, "a round-end breakdown was shown"
+    winner = page.locator(".game-over .winner").inner_text()
+    assert "win" in winner.lower()
+    assert page.locator(".progress-seat").count() == 2
+
+    # The finished game's record downloads and opens in the replay viewer.
+    href = page.locator(".game-over a[download]").get_attribute("href")
+    assert href is not None
+    record = json.loads(page.request.get(server + href).text())
+    assert record["format"] == "roppyakken-record/1"
+    assert record["players"] == ["Alice", "bot:random"]
+    page.click("text=Watch the replay")
+    page.wait_for_selector(".replay-board .card")
+    first = page.locator(".replay-caption").inner_text()
+    page.click(".replay-forward")
+    page.wait_for_function(f"document.querySelector('.replay-caption').textContent !== {json.dumps(first)}")
+    page.click(".replay-last")
+    assert page.locator(".replay-board .breakdown").count() == 1
+    page.click(".replay-back")
+    page.click(".replay-first")
+    assert page.locator(".replay-caption").inner_text() == first
+    # The same record opened as a file.
+    saved = tmp_path / "game.json"
+    saved.write_text(json.dumps(record))
+    page.goto(server + "/#/replay")
+    page.set_input_files("#replay-file", str(saved))
+    page.wait_for_selector(".replay-board .card")
+    assert page.locator(".replay-caption").inner_text() == first
+    page.keyboard.press("End")
+    assert "step 1 of" not in page.locator(".replay-counter").inner_text()
+    assert errors == []
+    ctx.close()
+
+
+def test_online_game_through_an_invite_link(server: str, browser: Browser) -> None:
+    """Three players: the host on a desktop, a friend on a phone by the invite link, and a bot.
+
+    A spectator watches by the same link and sees no hand; the friend reloads the
+    page mid-game and gets the seat and the hand back.
+    """
+    errors: list[str] = []
+    host_ctx = _context(browser, DESKTOP)
+    guest_ctx = _context(browser, PHONE, phone=True)
+    watch_ctx = _context(browser, DESKTOP)
+    host, guest, watcher = host_ctx.new_page(), guest_ctx.new_page(), watch_ctx.new_page()
+    for p in (host, guest, watcher):
+        _watch_errors(p, errors)
+
+    host.goto(server + "/")
+    host.fill("#player-name", "Hana")
+    host.check("input[name=online-players][value='3']")
+    host.check("#online-house")
+    host.fill("#online-toml", HOUSE_RULES)
+    host.click("#play-online summary")
+    host.fill("#online-seed", str(ONLINE_GAME_SEED))
+    host.click("#play-online button[type=submit]")
+    invite = host.input_value(".invite-link")
+    assert re.fullmatch(re.escape(server) + r"/r/[\w-]+", invite)
+    assert host.locator("button.start").is_disabled()
+
+    guest.goto(invite)
+    guest.fill("#join-name", "Kenji")
+    guest.click("form.join button[type=submit]")
+    guest.wait_for_selector(".waiting-room")
+    host.wait_for_selector(".seat-human[data-seat='1']")
+    assert "Kenji" in host.locator(".seat[data-seat='1']").inner_text()
+    # The host fills the empty third seat with a bot, frees it, and fills it again.
+    assert host.locator("button.start").is_disabled()
+    host.select_option(".seat[data-seat='2'] select.bot-level", "random")
+    host.click(".seat[data-seat='2'] button.fill-bot")
+    host.wait_for_selector(".seat-bot[data-seat='2']")
+    guest.wait_for_selector(".seat-bot[data-seat='2']")
+    host.click(".seat[data-seat='2'] button.free-seat")
+    host.wait_for_selector(".seat-empty[data-seat='2']")
+    host.select_option(".seat[data-seat='2'] select.bot-level", "random")
+    host.click(".seat[data-seat='2'] button.fill-bot")
+    host.wait_for_selector(".seat-bot[data-seat='2']")
+    host.click("button.start")
+    host.wait_for_selector(".hand button.card")
+    guest.wait_for_selector(".hand button.card")
+
+    # A spectator by the same link once the game runs: the table, never a hand.
+    watcher.goto(invite)
+    watcher.wait_for_selector(".table-cards .card")
+    assert watcher.locator(".hand").is_hidden()
+    assert watcher.locator(".phand .backs [data-slug]").count() == 0
+    assert "watching" in watcher.locator(".prompt").inner_text()
+
+    # Play a few decisions, then the guest reloads the page: same seat, same hand.
+    plays = 0
+    deadline = time.monotonic() + 60
+    while plays < 3 and time.monotonic() < deadline:
+        results = [_step(host), _step(guest)]
+        plays += results.count("play")
+        if not any(results):
+            time.sleep(0.05)
+    assert plays >= 3
+    # Let the others play on until the guest is to play: its hand is then settled.
+    while not guest.locator('.prompt[data-state="play"]').count() and time.monotonic() < deadline:
+        guest_dialog = guest.locator("dialog.round-end[open]")
+        if guest_dialog.count():
+            guest_dialog.locator("button").click()
+        if _step(host) is None:
+            time.sleep(0.05)
+    hand_before = _hand(guest)
+    guest.reload()
+    guest.wait_for_selector(".hand button.card")
+    assert _hand(guest) == hand_before
+    assert guest.locator(".player.me .pname").inner_text() == "Kenji"
+
+    _play_out([host, guest, watcher])  # the spectator, too, closes its round-end breakdowns
+    # Everyone sees the same winner; the winner's own page says "You win".
+    shown = watcher.locator(".game-over .winner").inner_text()
+    found = re.match(r"(.+) wins", shown)
+    assert found, shown
+    winner = found.group(1)
+    assert winner in ("Hana", "Kenji", "bot:random")
+    for page, name in ((host, "Hana"), (guest, "Kenji")):
+        text = page.locator(".game-over .winner").inner_text()
+        assert text.startswith("You win") if winner == name else text.startswith(f"{winner} wins"), text
+    assert errors == []
+    for ctx in (host_ctx, guest_ctx, watch_ctx):
+        ctx.close()
+
+
+def test_scoring_calculator(server: str, browser: Browser) -> None:
+    """Tap captured cards for two players and get the breakdown of POST /api/score."""
+    ctx = _context(browser, PHONE, phone=True)
+    page = ctx.new_page()
+    errors: list[str] = []
+    _watch_errors(page, errors)
+    page.goto(server + "/#/calc")
+    for slug in ("pine-crane", "cherry-curtain", "pampas-moon", "paulownia-phoenix", "maple-deer"):
+        page.click(f".calc-grid [data-slug='{slug}']")
+    page.click(".calc-tab.seat-1")
+    for slug in ("peony-ribbon", "chrysanthemum-ribbon", "maple-ribbon", "pine-chaff-1"):
+        page.click(f".calc-grid [data-slug='{slug}']")
+    page.click(".calc-grid [data-slug='maple-deer']")  # moves the deer to player 2
+    page.click(".calc-score")
+    page.wait_for_selector(".calc-result .breakdown")
+    p1 = page.locator(".bd-player[data-seat='0']").inner_text()
+    p2 = page.locator(".bd-player[data-seat='1']").inner_text()
+    # R-8.1: 200 card points + Four Brights 600 + Crane, Moon, Phoenix 150; Blue Ribbons 100.
+    assert "Four Brights" in p1 and "950" in p1
+    assert "Blue Ribbons" in p2 and "140" in p2
+    assert "Instant win" in page.locator(".calc-result").inner_text()
+    assert errors == []
+    ctx.close()
+
+
+def test_client_card_and_yaku_tables_match_the_engine(server: str, browser: Browser) -> None:
+    """The deck (R-1) and yaku card lists (R-8) the client embeds agree with the engine's."""
+    from roppyakken.cards import NUM_CARDS, POINTS, SLUGS
+    from roppyakken.rules import preset
+    from roppyakken.yaku import SET_YAKU, YAKU_SLUGS
+
+    ctx = _context(browser, DESKTOP)
+    page = ctx.new_page()
+    page.goto(server + "/#/rules")
+    page.wait_for_selector(".rules-table")
+    tables = page.evaluate(
+        """async () => {
+          const deck = await import('/static/js/deck.js');
+          const yaku = await import('/static/js/yaku.js');
+          const withWarbler = {four_brights_needs_warbler: true, seven_ribbons_willow: 'exclude'};
+          return {
+            slugs: deck.SLUGS,
+            points: deck.SLUGS.map(deck.pointsOf),
+            sets: yaku.SET_YAKU,
+            order: yaku.YAKU_ORDER,
+            brights5: yaku.yakuCards('four-brights', withWarbler),
+            ribbons: yaku.yakuCards('seven-ribbons', withWarbler),
+          };
+        }"""
+    )
+    assert tables["slugs"] == list(SLUGS)
+    assert tables["points"] == list(POINTS)
+    assert tables["order"] == list(YAKU_SLUGS)
+    for slug, mask in SET_YAKU.items():
+        engine_cards = sorted(SLUGS[c] for c in range(NUM_CARDS) if mask >> c & 1)
+        assert sorted(tables["sets"][slug]) == engine_cards, slug
+    assert "plum-warbler" in tables["brights5"] and len(tables["brights5"]) == 5  # R-8.4
+    assert len(tables["ribbons"]) == 9 and "willow-ribbon" not in tables["ribbons"]  # R-8.4 exclude
+
+    # Progress: held, missing, and gone (captured by another player) make a yaku impossible.
+    progress = page.evaluate(
+        """async (options) => {
+          const yaku = await import('/static/js/yaku.js');
+          const caps = [['pine-ribbon', 'plum-ribbon', 'peony-ribbon'], ['cherry-ribbon']];
+          return yaku.yakuProgress(options, caps, 0);
+        }""",
+        preset("classic").options(),
+    )
+    by_slug = {e["slug"]: e for e in progress}
+    red = by_slug["red-poems"]
+    assert [c["state"] for c in red["cards"]] == ["held", "held", "gone"]
+    assert red["impossible"] and not red["done"]
+    blue = by_slug["blue-ribbons"]
+    assert blue["held"] == 1 and not blue["impossible"]
+    seven = by_slug["seven-ribbons"]
+    assert seven["held"] == 3 and seven["need"] == 7 and not seven["impossible"]
+    ctx.close()
+
+
+def test_connection_lost_and_back(browser: Browser, tmp_path: Path) -> None:
+    """The server goes away mid-game and comes back: the page reconnects by itself, same seat, same hand."""
+    first = Server(tmp_path)
+    ctx = _context(browser, DESKTOP)
+    page = ctx.new_page()
+    errors: list[str] = []
+    _watch_errors(page, errors)
+    try:
+        _start_bot_game(page, first.url, "Ayumi", BOT_GAME_SEED)
+        plays = 0
+        deadline = time.monotonic() + 30
+        while plays < 2 and time.monotonic() < deadline:
+            result = _step(page)
+            plays += result == "play"
+            if result is None:
+                time.sleep(0.05)
+        _until_my_play(page)
+        hand = _hand(page)
+        first.stop()
+        page.wait_for_selector(".conn-status")  # "Connection lost — reconnecting…"
+        second = Server(tmp_path, port=first.port)  # the same database: the game is replayed
+        try:
+            page.wait_for_selector(".conn-status", state="detached")
+            page.wait_for_selector('.prompt[data-state="play"]')  # still this player's turn
+            assert _hand(page) == hand
+            assert page.locator(".player.me .pname").inner_text() == "Ayumi"
+            assert _step(page) == "play"
+            page.wait_for_function(f"document.querySelectorAll('.hand button.card').length < {len(hand)}")
+        finally:
+            second.stop()
+    finally:
+        ctx.close()
+    assert errors == []
