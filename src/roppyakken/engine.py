@@ -767,22 +767,23 @@ class Game:
         joker_bit = 1 << joker if joker >= 0 else 0
         month_of = _MONTH_OF_CARD
         instant = rules.table.instant_yaku if self._immediate else None
+        turns = sum(h.bit_count() for h in hands)
         while True:
-            for step in (0, 1):
-                if step == 0:
-                    hand = hands[seat]
-                    for _ in range(int(rand() * hand.bit_count())):
-                        hand &= hand - 1
-                    card = (hand & -hand).bit_length() - 1
-                    hands[seat] ^= 1 << card
-                    if revealed[seat]:
-                        revealed[seat] &= ~(1 << card)
-                else:
-                    card = pile[pos]
-                    pos += 1
+            hand = hands[seat]
+            k = int(rand() * hand.bit_count())
+            while k:
+                hand &= hand - 1
+                k -= 1
+            low = hand & -hand
+            card = low.bit_length() - 1
+            hands[seat] ^= low
+            if revealed[seat]:
+                revealed[seat] &= ~low
+            from_pile = False
+            while True:  # the card from hand, then the turned-up card
                 same = table & month_of[card]
                 if joker_bit and (card == joker or table & joker_bit):
-                    target = _pick(capture_targets(rules, table, card, step == 1), rand)
+                    target = _pick(capture_targets(rules, table, card, from_pile), rand)
                 elif not same or same & (same - 1) == 0 or same.bit_count() == 3:
                     target = same
                 else:
@@ -802,11 +803,17 @@ class Game:
                         return
                 else:
                     table |= 1 << card
-            if not any(hands):
+                if from_pile:
+                    break
+                card = pile[pos]
+                pos += 1
+                from_pile = True
+            turns -= 1
+            if not turns:
                 self.table, self.to_act, self.pile_pos = table, seat, pos
                 self._end_round()
                 return
-            seat = (seat + 1) % n
+            seat = seat + 1 if seat + 1 < n else 0
 
     # ----------------------------------------------------------------- copies
 

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from roppyakken.cards import card_id
 from roppyakken.errors import RulesError
-from roppyakken.yaku import LUCKY_HAND_SLUGS, YAKU_SLUGS, YakuTable
+from roppyakken.yaku import LUCKY_HAND_SLUGS, YAKU_SLUGS, LuckyHand, YakuTable
 
 CLASSIC_YAKU: Final[dict[str, int]] = {
     "four-brights": 600,
@@ -116,6 +116,10 @@ class Rules:
     match_rule: Match = field(init=False, repr=False, compare=False)
     joker_card: int = field(init=False, repr=False, compare=False)
     """The joker's card id, or -1 with ``joker = none`` (R-6.1)."""
+    lucky_cache: dict[int, tuple[LuckyHand, ...]] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
+    """Lucky hands held, by hand (filled by :func:`roppyakken.yaku.lucky_hands_held`)."""
 
     def __post_init__(self) -> None:
         _check(self)
@@ -156,7 +160,7 @@ class Rules:
             raise RulesError("ten_card_deal is for 2 players only")
 
 
-_DERIVED: Final = ("preset", "table", "match_rule", "joker_card")
+_DERIVED: Final = ("preset", "table", "match_rule", "joker_card", "lucky_cache")
 _OPTION_NAMES: Final = tuple(f.name for f in fields(Rules) if f.name not in ("preset", "table", "match_rule"))
 
 

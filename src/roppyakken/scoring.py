@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from roppyakken.cards import WILLOW_PAULOWNIA_MASK, points_of
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import Rules
 
 
-@dataclass(frozen=True, slots=True)
-class PlayerScore:
-    """One player's round: the FORMATS.md §1 player object."""
+class PlayerScore(NamedTuple):
+    """One player's round: the FORMATS.md §1 player object.
+
+    A named tuple rather than a frozen dataclass: searchers score rounds by the
+    hundred thousand, and a tuple is built several times faster.
+    """
 
     card_points: int
     yaku: tuple[tuple[str, int], ...]
@@ -34,8 +36,7 @@ class PlayerScore:
         }
 
 
-@dataclass(frozen=True, slots=True)
-class RoundScore:
+class RoundScore(NamedTuple):
     """A scored round: every player's breakdown, whether it was void, any instant win."""
 
     players: tuple[PlayerScore, ...]

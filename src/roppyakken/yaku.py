@@ -130,6 +130,8 @@ class YakuTable:
     viewing_exclusive: bool
     rain_off: str
     instant_masks: tuple[tuple[str, int], ...]
+    exclusive: tuple[tuple[int, str, str], ...]
+    """(cannon's cards, the two yaku it replaces) for each exclusive group whose cannon scores."""
 
     @staticmethod
     def compile(rules: Rules) -> YakuTable:
@@ -161,6 +163,11 @@ class YakuTable:
             viewing_exclusive=rules.viewing_exclusive,
             rain_off=rules.rain_off,
             instant_masks=tuple(instant),
+            exclusive=tuple(
+                (SET_YAKU[cannon], flower, moon)
+                for cannon, flower, moon in (VIEWING_GROUP, RIBBON_VIEWING_GROUP)
+                if rules.viewing_exclusive and cannon in rules.yaku
+            ),
         )
 
     def has_seven_ribbons(self, captured: int) -> bool:
@@ -191,10 +198,9 @@ class YakuTable:
             found.sort(key=_display_rank)
         if not found:
             return found
-        if self.viewing_exclusive:
-            for cannon, flower, moon in (VIEWING_GROUP, RIBBON_VIEWING_GROUP):
-                if captured & SET_YAKU[cannon] == SET_YAKU[cannon]:
-                    found = [f for f in found if f[0] != flower and f[0] != moon]
+        for cannon_mask, flower, moon in self.exclusive:
+            if captured & cannon_mask == cannon_mask:
+                found = [f for f in found if f[0] != flower and f[0] != moon]
         if self.rain_off != "off" and captured & WILLOW_MASK and self._rained_off(captured, order):
             found = [f for f in found if f[0] not in VIEWING_GROUP]
         return found
@@ -224,6 +230,16 @@ class LuckyHand:
 
 def lucky_hands_held(rules: Rules, hand: int) -> list[LuckyHand]:
     """The lucky hands (R-4) that ``hand`` may declare under ``rules``, in slug order."""
+    cache = rules.lucky_cache
+    found = cache.get(hand)
+    if found is None:
+        if len(cache) > 50_000:  # searchers see many hands; keep the memory bounded
+            cache.clear()
+        found = cache[hand] = tuple(_lucky_hands_held(rules, hand))
+    return list(found)
+
+
+def _lucky_hands_held(rules: Rules, hand: int) -> list[LuckyHand]:
     values = rules.lucky_hands
     if not values:
         return []
