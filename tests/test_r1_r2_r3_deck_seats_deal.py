@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from tests.support import dealt, ids, m
 
 from roppyakken.actions import DECLARE, PLAY, REDEAL, CallRedeal, Declare, Play
 from roppyakken.cards import (
@@ -21,6 +20,7 @@ from roppyakken.engine import Game, deal_pattern, deal_sizes, seeded_deck
 from roppyakken.errors import RoppyakkenError, RulesError
 from roppyakken.events import DealerTookFour, FirstDealerDrawn, Redealt
 from roppyakken.rules import preset
+from tests.support import dealt, ids, m
 
 CLASSIC = preset("classic")
 

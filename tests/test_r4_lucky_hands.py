@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from tests.support import dealt, m
 
 from roppyakken.actions import DECLARE, PLAY, Declare
 from roppyakken.cards import POINTS
@@ -11,6 +10,7 @@ from roppyakken.events import Declared
 from roppyakken.rules import preset
 from roppyakken.view import view_of
 from roppyakken.yaku import lucky_hands_held
+from tests.support import dealt, m
 
 CLASSIC = preset("classic")
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from tests.support import ids, m, position
 
 from roppyakken.actions import PLAY, TAKE, Play, Take
 from roppyakken.cards import card_id
 from roppyakken.engine import capture_targets
 from roppyakken.errors import IllegalActionError
 from roppyakken.rules import preset
+from tests.support import ids, m, position
 
 CLASSIC = preset("classic")
 

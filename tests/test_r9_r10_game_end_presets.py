@@ -6,7 +6,6 @@ import random
 from pathlib import Path
 
 import pytest
-from tests.support import m, position
 
 from roppyakken.actions import Play
 from roppyakken.cards import card_id
@@ -15,6 +14,7 @@ from roppyakken.errors import RulesError
 from roppyakken.events import GameEnded, LegWon
 from roppyakken.rules import PRESETS, Rules, load_rules_file, preset
 from roppyakken.scoring import PlayerScore, RoundScore
+from tests.support import m, position
 
 CLASSIC = preset("classic")
 

@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from roppyakken.ai.base import BOT_LEVELS, Bot, bot_description, make_bot
+from roppyakken.ai.base import BOT_LEVELS, BOT_OPTIONS, Bot, bot_description, make_bot, parse_level
 
-__all__ = ["BOT_LEVELS", "Bot", "bot_description", "make_bot"]
+__all__ = ["BOT_LEVELS", "BOT_OPTIONS", "Bot", "bot_description", "make_bot", "parse_level"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from roppyakken.actions import Action
@@ -46,16 +46,69 @@ BOT_LEVELS: dict[str, tuple[BotFactory, str]] = {
 """Level name -> (factory taking a seed, one-line description for players)."""
 
 
-def make_bot(level: str, seed: int = 0) -> Bot:
-    """A bot of ``level`` seeded with ``seed``; a clear error for an unknown level."""
-    try:
-        factory, _ = BOT_LEVELS[level]
-    except KeyError:
+BotOptionsFactory = Callable[[int, Mapping[str, str]], Bot]
+
+BOT_OPTIONS: dict[str, tuple[BotOptionsFactory, str]] = {}
+"""Levels that take options -> (factory taking a seed and the options, help on the options)."""
+
+
+def _register_levels() -> None:
+    """Add the levels defined in their own modules (imported here to avoid a cycle)."""
+    from roppyakken.ai.expert import ExpertBot
+    from roppyakken.ai.greedy import GreedyBot
+    from roppyakken.ai.master import MasterBot
+
+    BOT_LEVELS["greedy"] = (GreedyBot, "Grabs the most points it can each turn, with no plan.")
+    BOT_LEVELS["expert"] = (
+        ExpertBot,
+        "Plays like a strong player: counts cards, builds yaku, blocks yours, minds the score.",
+    )
+    BOT_LEVELS["master"] = (
+        MasterBot,
+        "Thinks ahead: imagines the hidden cards many ways and plays out each move to choose.",
+    )
+    BOT_OPTIONS["master"] = (
+        MasterBot.from_options,
+        "ms=MILLISECONDS a decision (200), iters=ROLLOUTS a decision (reproducible)",
+    )
+
+
+_register_levels()
+
+
+def parse_level(spec: str) -> tuple[str, dict[str, str]]:
+    """Split a level string ``name[:key=value[:key=value...]]`` into its name and options.
+
+    For example ``master:ms=500`` or ``master:iters=300``.  Raises a one-line
+    :class:`RoppyakkenError` for an unknown level, an option of a level that takes none,
+    or a malformed option.
+    """
+    name, *parts = spec.strip().split(":")
+    if name not in BOT_LEVELS:
         known = ", ".join(BOT_LEVELS)
-        raise RoppyakkenError(f"unknown bot level {level!r} (known: {known})") from None
-    return factory(seed)
+        raise RoppyakkenError(f"unknown bot level {name!r} (known: {known})")
+    options: dict[str, str] = {}
+    for part in parts:
+        key, eq, value = part.partition("=")
+        if not eq or not key or not value:
+            raise RoppyakkenError(f"bot level {spec!r}: options are written key=value, not {part!r}")
+        if name not in BOT_OPTIONS:
+            raise RoppyakkenError(f"bot level {name!r} takes no options")
+        options[key] = value
+    return name, options
+
+
+def make_bot(level: str, seed: int = 0) -> Bot:
+    """A bot of ``level`` (a level string, see :func:`parse_level`) seeded with ``seed``.
+
+    A clear one-line error for an unknown level or a bad option.
+    """
+    name, options = parse_level(level)
+    if options:
+        return BOT_OPTIONS[name][0](seed, options)
+    return BOT_LEVELS[name][0](seed)
 
 
 def bot_description(level: str) -> str:
-    """The one-line description of a bot level."""
-    return BOT_LEVELS[level][1]
+    """The one-line description of a bot level (options, if any, are ignored)."""
+    return BOT_LEVELS[level.split(":")[0]][1]

@@ -19,6 +19,10 @@ COMMANDS: tuple[str, ...] = (
     "roppyakken.cli.simulate_cmd",
     "roppyakken.cli.replay_cmd",
     "roppyakken.cli.rules_cmd",
+    "roppyakken.cli.play_cmd",
+    "roppyakken.cli.serve_cmd",
+    "roppyakken.cli.arena_cmd",
+    "roppyakken.cli.ladder_cmd",
 )
 """Modules that each define ``register(subparsers)``; front ends add theirs here."""
 

@@ -1,0 +1,685 @@
+"""Level ``expert``: plays as a strong human does, by counting cards and weighing yaku.
+
+For each legal play the expert estimates, in points, what the play is worth to it
+against its opponents (:class:`Appraisal`):
+
+* what it captures now: card points, plus the progress the cards make towards its own
+  yaku, plus what they take away from the opponents' yaku (blocking);
+* what it can still take later: a table card of a month it holds is worth its value
+  times the chance that no opponent takes it first (none, when the other cards of the
+  month are all seen: a stack whose fourth card it holds is as good as captured);
+* what its own draw may bring: each unseen card is turned up with the same chance;
+* what it leaves to the opponents: each table card an opponent could take, with the
+  chance that they hold (or turn up) a card of that month, counting the unseen cards;
+  the best of these is what they will take (expected maximum).
+
+The value of a yaku is its points times an estimated chance of completing it (the
+product of the chances of getting each missing card: a card in one's hand, on the
+table with a matching card in hand, or unseen).  A yaku with a card in someone else's
+captures is dead.  The rules are read, not assumed: the yaku table and values, Seven
+Ribbons options, the joker and where it is wild (R-6), stacks (R-5.4), rain-off
+(Willow captures void the viewing yaku, R-8.3), instant wins (worth a game, R-8.5).
+
+Game score (R-9): trailing far behind, it reaches for yaku; leading, it blocks more;
+an opponent near the target makes blocking their yaku more urgent.
+
+Lucky hands (R-4) are declared when their points outweigh what revealing the cards
+tells the opponents (:func:`declare_choice`); four of a month in hand
+(``hand_four = optional``) is redealt when the month is worth little (:func:`call_redeal`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from roppyakken.actions import Action, CallRedeal, Declare, Play, Take
+from roppyakken.ai.position import Position
+from roppyakken.cards import MONTH, MONTH_MASK, PINE_CRANE, POINTS, SCORING_MASK, WILLOW, iter_cards
+from roppyakken.rules import Rules
+from roppyakken.scoring import score_round
+from roppyakken.view import SeatView
+from roppyakken.yaku import VIEWING_GROUP
+
+WILLOW_MASK = MONTH_MASK[WILLOW]
+CRANE_BIT = 1 << PINE_CRANE
+MONTH_CARDS = tuple(tuple(iter_cards(MONTH_MASK[m])) if m else () for m in range(13))
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The expert's tunable weights and card-getting chances (points are the unit)."""
+
+    yaku: float = 1.0
+    """Own yaku progress."""
+    deny: float = 0.45
+    """Blocking: the opponents' yaku chances a capture destroys."""
+    future: float = 0.375
+    """Table cards of a month it holds, to take later."""
+    draw: float = 0.0
+    """Its own draw after the play."""
+    land: float = 0.0
+    """What an unmatched drawn card gives the opponents (part of the draw)."""
+    exposure: float = 1.35
+    """What the opponents can take from the table on their turns."""
+    joker_keep: float = 37.5
+    """Keeping the joker for a better target."""
+    reveal_cost: float = 8.0
+    """Points a revealed lucky-hand card is worth to the opponents (R-4.1 ``choose``)."""
+    a_hand: float = 0.8
+    """Chance of capturing, in the end, a card of one's own hand."""
+    a_table_mine: float = 0.8
+    """... a table card of a month one holds (less the opponents' chance to take it first)."""
+    a_table: float = 0.3
+    """... a table card of a month one does not hold."""
+    share2: float = 0.45
+    """... an unseen card that comes into play, two players."""
+    share3: float = 0.3
+    """... an unseen card that comes into play, three players."""
+    a_op_hand: float = 0.2
+    """Chance an opponent ends up with a card of the expert's hand."""
+    trail_yaku: float = 1.25
+    """Yaku weight factor when far behind."""
+    lead_deny: float = 1.25
+    """Blocking weight factor when far ahead."""
+    danger_deny: float = 1.3
+    """Blocking weight factor when an opponent is near the target."""
+    instant: float = 1.0
+    """An instant win (R-8.5) is worth this many times the larger of the target and 600 points."""
+    hold: float = 0.5
+    """Weight of what a card kept in hand is worth (:meth:`Appraisal.hold_value`)."""
+    keep_table: float = 0.85
+    """Chance of capturing in the end a hand card whose month is on the table."""
+    keep_unseen: float = 0.3
+    """... per unseen card of its month, when none is on the table."""
+    mates: float = 0.125
+    """Share of the unseen cards of its month that a hand card is expected to take."""
+    fuke_cards: int = 4
+    """Fuke (R-7.3) is weighed when the expert has this many cards in hand or fewer."""
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+class _RulesInfo:
+    """What the expert needs from a :class:`Rules`, compiled once."""
+
+    __slots__ = (
+        "entries",
+        "instant_value",
+        "joker",
+        "rain_off",
+        "seven",
+        "seven_instant",
+        "seven_mask",
+        "wild",
+    )
+
+    def __init__(self, rules: Rules) -> None:
+        table = rules.table
+        instant = {slug for slug, _ in table.instant_masks}
+        self.instant_value = float(max(rules.target, 600)) if rules.instant_win != "off" else 0.0
+        self.rain_off = rules.rain_off
+        entries = []
+        for slug, mask, value in table.set_yaku:
+            viewing = slug in VIEWING_GROUP and rules.rain_off != "off"
+            entries.append((mask, float(value), tuple(iter_cards(mask)), viewing, slug in instant))
+        self.entries = tuple(entries)
+        self.seven = float(table.seven_ribbons)
+        self.seven_instant = "seven-ribbons" in instant
+        self.seven_mask = table.seven_ribbons_mask
+        self.joker = rules.joker_card
+        self.wild = rules.joker_wild_on_table
+
+
+_INFO: dict[int, tuple[Rules, _RulesInfo]] = {}
+
+
+def _info(rules: Rules) -> _RulesInfo:
+    hit = _INFO.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_INFO) > 256:
+        _INFO.clear()
+    info = _RulesInfo(rules)
+    _INFO[id(rules)] = (rules, info)
+    return info
+
+
+def _none_held(unseen: int, hidden: int, k: int) -> float:
+    """Chance that none of ``k`` given unseen cards is among ``hidden`` of ``unseen`` cards."""
+    if k <= 0 or hidden <= 0:
+        return 1.0
+    p = 1.0
+    for i in range(k):
+        if unseen - i <= 0:
+            return 0.0
+        p *= max(0.0, (unseen - hidden - i) / (unseen - i))
+    return p
+
+
+def _rained_off_ordered(order: Sequence[int]) -> bool:
+    """R-8.3 ``ordered``: a Willow card was captured before (or without) the crane."""
+    for card in order:
+        if card == PINE_CRANE:
+            return False
+        if WILLOW_MASK >> card & 1:
+            return True
+    return False
+
+
+class Appraisal:
+    """Everything the expert works out once per decision (see the module docstring)."""
+
+    __slots__ = (
+        "_months",
+        "exposure_w",
+        "gain",
+        "hand",
+        "info",
+        "joker",
+        "joker_q",
+        "land_m",
+        "land_total",
+        "month_q",
+        "n_unseen",
+        "oval",
+        "table",
+        "unseen",
+        "w",
+    )
+
+    def __init__(self, pos: Position, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.w = w = weights
+        rules = pos.rules
+        self.info = info = _info(rules)
+        me = pos.seat
+        n = pos.n
+        self.hand = hand = pos.hand
+        self.table = table = pos.table
+        self.unseen = unseen = pos.unseen
+        self.n_unseen = n_unseen = unseen.bit_count()
+        self.joker = joker = info.joker
+        caps = pos.captures
+        mine = caps[me]
+        opps = [s for s in range(n) if s != me]
+        others = 0
+        revealed_opp = 0
+        hidden = 0
+        for s in opps:
+            others |= caps[s]
+            revealed_opp |= pos.revealed[s]
+            hidden += pos.hand_sizes[s] - pos.revealed[s].bit_count()
+        draws_left = min(pos.pile_count, sum(pos.hand_sizes))
+        in_play = min(1.0, (hidden + draws_left) / n_unseen) if n_unseen else 0.0
+        a_unseen = in_play * (w.share2 if n == 2 else w.share3)
+
+        # Per month: chance an opponent can take a card of that month before my next turn
+        # (with one of their hidden cards, or with one of their n-1 draws).
+        month_q = [0.0] * 13
+        draw_frac = 1.0 / n_unseen if n_unseen else 0.0
+        hand_months = 0
+        for m in range(1, 13):
+            mm = MONTH_MASK[m]
+            if hand & mm:
+                hand_months |= mm
+            if revealed_opp & mm:
+                month_q[m] = 1.0
+                continue
+            k = (unseen & mm).bit_count()
+            if k:
+                month_q[m] = 1.0 - _none_held(n_unseen, hidden, k) * (1.0 - k * draw_frac) ** (n - 1)
+        self.month_q = month_q
+        self.joker_q = 1.0 - _none_held(n_unseen, hidden, 1) * (1.0 - draw_frac) ** (n - 1)
+        joker_in_hand = joker >= 0 and hand >> joker & 1
+
+        # Chances of getting each card in the end: mine (a_me), an opponent's (a_op).
+        a_me = [a_unseen] * 48
+        a_op = [a_unseen] * 48
+        for x in iter_cards(hand):
+            a_me[x] = w.a_hand
+            a_op[x] = w.a_op_hand
+        for x in iter_cards(table):
+            q = month_q[MONTH[x]]
+            if hand_months >> x & 1 or (joker_in_hand and POINTS[x] > 0):
+                a_me[x] = w.a_table_mine * (1.0 - 0.5 * q)
+            else:
+                a_me[x] = w.a_table
+            a_op[x] = q if q > 0.3 else 0.3
+        for x in iter_cards(revealed_opp):
+            a_me[x] = 0.15
+            a_op[x] = 0.8
+
+        # Game score (R-9): trailing reaches for yaku, leading blocks.
+        totals = pos.totals
+        target = rules.target
+        best_opp = max(totals[s] for s in opps)
+        lead = totals[me] - best_opp
+        wy, wd = w.yaku, w.deny
+        if lead < -0.3 * target:
+            wy *= w.trail_yaku
+        elif lead > 0.3 * target:
+            wd *= w.lead_deny
+        if target - best_opp <= 0.35 * target:
+            wd *= w.danger_deny
+
+        marg_me = [0.0] * 48
+        marg_op = [0.0] * 48
+        deny = [0.0] * 48  # my capture of x destroys the opponents' yaku chances
+        mydeny = [0.0] * 48  # an opponent's capture of x destroys mine
+        rain = info.rain_off
+        willow_me = bool(mine & WILLOW_MASK)
+        me_rained = willow_me and rain == "ordered" and _rained_off_ordered(pos.orders[me])
+        view_pot_me = 0.0
+        view_pot_op = 0.0
+        instant_value = info.instant_value * w.instant
+        for mask, value, cards, viewing, instant in info.entries:
+            if instant and value < instant_value:
+                value = instant_value
+            if not mask & others:
+                if viewing and willow_me:
+                    if me_rained:
+                        cards = ()
+                    elif not mine & CRANE_BIT:
+                        cards = (PINE_CRANE, *cards)  # end-of-round: the crane saves them
+                p = 1.0
+                missing = []
+                for x in cards:
+                    if not mine >> x & 1:
+                        p *= a_me[x]
+                        missing.append(x)
+                if missing and p > 0.0:
+                    vp = value * p
+                    if viewing:
+                        view_pot_me += vp
+                    for x in missing:
+                        ax = a_me[x]
+                        marg_me[x] += vp * (1.0 - ax) / ax
+                        mydeny[x] += vp
+            for s in opps:
+                theirs = caps[s]
+                if mask & (mine | (others & ~theirs)):
+                    continue
+                p = 1.0
+                missing = []
+                for x in cards:
+                    if not theirs >> x & 1:
+                        p *= a_op[x]
+                        missing.append(x)
+                if missing and p > 0.0:
+                    vp = value * p
+                    if viewing:
+                        view_pot_op += vp
+                    for x in missing:
+                        ax = a_op[x]
+                        marg_op[x] += vp * (1.0 - ax) / ax
+                        deny[x] += vp
+        if info.seven:
+            seven = max(info.seven, instant_value) if info.seven_instant else info.seven
+            _seven_ribbons(info.seven_mask, seven, me, caps, a_me, a_op, marg_me, marg_op, deny, mydeny)
+        # Rain-off (R-8.3): a first Willow capture costs the viewing yaku chances.
+        if rain != "off" and not willow_me and not mine & CRANE_BIT:
+            loss = view_pot_me * (1.0 - a_me[PINE_CRANE]) if rain == "end-of-round" else view_pot_me
+            for x in iter_cards(WILLOW_MASK):
+                marg_me[x] -= loss
+                marg_op[x] -= 0.5 * view_pot_op
+
+        gain = [0.0] * 48
+        oval = [0.0] * 48
+        for x in range(48):
+            pts = POINTS[x]
+            gain[x] = pts + wy * marg_me[x] + wd * deny[x]
+            oval[x] = pts + marg_op[x] + mydeny[x]
+        self.exposure_w = w.exposure
+        if rules.fuke != "off" and hand.bit_count() <= w.fuke_cards:
+            plan = fuke_plan(pos)
+            if plan > 0:  # a void round is my best hope: stay at or under the threshold
+                for x in range(48):
+                    if POINTS[x] > 0:
+                        gain[x] = -POINTS[x] - 10.0
+                self.exposure_w *= 0.3
+            elif plan < 0:  # a void round would wipe out my lead: let them score
+                self.exposure_w *= 0.3
+        self.gain = gain
+        self.oval = oval
+
+        # What a drawn card that matches nothing gives away, per month.
+        land_m = [0.0] * 13
+        land_total = 0.0
+        if w.land and n_unseen:
+            for m in range(1, 13):
+                s_ = 0.0
+                for x in MONTH_CARDS[m]:
+                    if unseen >> x & 1:
+                        s_ += oval[x]
+                land_m[m] = s_ * month_q[m] / n_unseen
+                land_total += land_m[m]
+        self.land_m = land_m
+        self.land_total = land_total
+        self._months: dict[tuple[int, bool], tuple[float, float, float, float, float, float]] = {}
+
+    # ------------------------------------------------------------------ moves
+
+    def value(self, card: int, target: int, from_hand: bool) -> float:
+        """What playing ``card`` onto ``target`` (0: to the table) is worth, in points."""
+        gain = self.gain
+        hand = self.hand
+        if target:
+            v = gain[card]
+            t = target
+            while t:
+                low = t & -t
+                t ^= low
+                v += gain[low.bit_length() - 1]
+            t1 = self.table & ~target
+        else:
+            v = 0.0
+            t1 = self.table | 1 << card
+        if from_hand:
+            v -= self.hold_value(card)
+            hand &= ~(1 << card)
+            if card == self.joker and not target & WILLOW_MASK:
+                v -= self.w.joker_keep * min(1.0, hand.bit_count() / 4.0)
+        return v + self._table_value(t1, hand, from_hand)
+
+    def hold_value(self, card: int) -> float:
+        """What keeping ``card`` in hand is worth: the chance of capturing it in the end
+        anyway, and of taking with it the unseen cards of its month when they turn up.
+
+        A card whose month has no other card left unseen or on the table is dead: it can
+        take nothing and no one can take it, so it is the first to throw away.
+        """
+        w = self.w
+        gain = self.gain
+        if card == self.joker:
+            return w.hold * 0.95 * gain[card]
+        m = MONTH[card]
+        mm = MONTH_MASK[m]
+        k_table = (self.table & mm).bit_count()
+        um = self.unseen & mm
+        k_unseen = um.bit_count()
+        mine = (self.hand & mm).bit_count()
+        if k_table:
+            p = w.keep_table
+        elif k_unseen:
+            p = min(0.8, w.keep_unseen * k_unseen)
+        elif mine > 1:
+            p = w.keep_table
+        else:
+            p = 0.0
+        mates = 0.0
+        for y in iter_cards(um):
+            mates += gain[y]
+        return w.hold * (p * gain[card] + w.mates * mates / mine)
+
+    def _month(self, cards: int, m: int, held: bool) -> tuple[float, float, float, float, float, float]:
+        """For the table cards ``cards`` of month ``m``: (future, draw, threat chance, threat
+        value, best single for the opponents, best single for me) — the singles are the
+        joker's targets (R-6.2)."""
+        gain, oval = self.gain, self.oval
+        mm = MONTH_MASK[m]
+        um = self.unseen & mm
+        n_unseen = self.n_unseen
+        q = self.month_q[m]
+        joker = self.joker
+        future = draw = 0.0
+        if cards.bit_count() == 3:  # a stack: only the fourth card takes it (R-5.4)
+            v_me = v_op = 0.0
+            for x in iter_cards(cards):
+                v_me += gain[x]
+                v_op += oval[x]
+            if held:
+                return v_me, 0.0, 0.0, 0.0, 0.0, 0.0
+            if um and n_unseen:
+                draw = (gain[um.bit_length() - 1] + v_me) / n_unseen
+            return 0.0, draw, q, v_op, 0.0, 0.0
+        b_me = b_op = s_op = s_me = 0.0
+        for x in iter_cards(cards):
+            if gain[x] > b_me:
+                b_me = gain[x]
+            if oval[x] > b_op:
+                b_op = oval[x]
+            if POINTS[x] > 0 and x != joker:
+                if oval[x] > s_op:
+                    s_op = oval[x]
+                if gain[x] > s_me:
+                    s_me = gain[x]
+        if held:
+            future = b_me * (1.0 - q)
+        if um and n_unseen:
+            s = 0.0
+            k = 0
+            for x in iter_cards(um):
+                s += gain[x]
+                k += 1
+            draw = (s + k * b_me) / n_unseen + self.w.land * self.land_m[m]
+        return future, draw, q, b_op, s_op, s_me
+
+    def _table_value(self, t1: int, hand: int, draw: bool) -> float:
+        """Future value of the table ``t1`` for me (takes later, my draw) less the opponents' takes."""
+        w = self.w
+        cache = self._months
+        future = draw_v = 0.0
+        threats: list[tuple[float, float]] = []
+        single_op = single_me = 0.0
+        for m in range(1, 13):
+            mm = MONTH_MASK[m]
+            cards = t1 & mm
+            if not cards:
+                continue
+            key = (cards, bool(hand & mm))
+            got = cache.get(key)
+            if got is None:
+                got = cache[key] = self._month(cards, m, key[1])
+            f, d, q, v, so, sm = got
+            future += f
+            draw_v += d
+            if q > 0.0 and v > 0.0:
+                threats.append((v, q))
+            if so > single_op:
+                single_op = so
+            if sm > single_me:
+                single_me = sm
+        joker = self.joker
+        if joker >= 0:
+            jb = 1 << joker
+            if t1 & jb:  # a joker on the table is a target for cards worth points (R-6.4)
+                mode = self.info.wild
+                q = 0.9 if mode == "any" else 0.5 if mode == "turned-up" else self.month_q[WILLOW]
+                threats.append((self.oval[joker], q))
+            elif self.unseen & jb and single_op > 0.0:
+                threats.append((single_op, self.joker_q))
+            elif hand & jb:
+                future += 0.5 * single_me
+        exposure = 0.0
+        if threats:
+            threats.sort(reverse=True)
+            miss = 1.0
+            for v, q in threats:
+                exposure += miss * q * v
+                miss *= 1.0 - q
+        total = w.future * future - self.exposure_w * exposure
+        if draw:
+            total += w.draw * (draw_v - w.land * self.land_total)
+        return total
+
+
+def fuke_plan(pos: Position) -> int:
+    """Fuke (R-7.3) late in a round: 1 if a void round would suit this seat, -1 if it would
+    cost it a round it is winning, 0 otherwise.
+
+    Judged on the scores as captured so far: far behind (100 points or more) with a
+    counted score still at or under the threshold, a void round is welcome; far ahead
+    while an opponent is at or under it, the void would wipe out the lead.  A completed
+    exempt yaku (R-7.5) means no void.
+    """
+    rules = pos.rules
+    score = score_round(rules, pos.captures, pos.orders, pos.declared)
+    exempt = set(rules.fuke_exempt)
+    if any(slug in exempt for p in score.players for slug, _ in p.yaku):
+        return 0
+    me = pos.seat
+    counted = [p.counted for p in score.players]
+    mine = counted[me]
+    others = [c for s, c in enumerate(counted) if s != me]
+    threshold = rules.fuke_threshold
+    if mine <= threshold and max(others) - mine >= 100:
+        return 1
+    if mine - max(others) >= 100 and min(others) <= threshold:
+        return -1
+    return 0
+
+
+def _seven_ribbons(
+    ribbons: int,
+    value: float,
+    me: int,
+    caps: Sequence[int],
+    a_me: list[float],
+    a_op: list[float],
+    marg_me: list[float],
+    marg_op: list[float],
+    deny: list[float],
+    mydeny: list[float],
+) -> None:
+    """Seven Ribbons progress: the chance of getting enough of the ribbons still free."""
+    n = len(caps)
+    everyone = 0
+    for c in caps:
+        everyone |= c
+    for s in range(n):
+        theirs = caps[s]
+        free = ribbons & ~(everyone & ~theirs)
+        have = (theirs & ribbons).bit_count()
+        need = 7 - have
+        if need <= 0 or free.bit_count() < 7 or have < 2:
+            continue
+        a = a_me if s == me else a_op
+        missing = list(iter_cards(free & ~theirs))
+        probs = sorted((a[x] for x in missing), reverse=True)
+        p = 1.0
+        for q in probs[:need]:
+            p *= q
+        if p <= 1e-4:
+            continue
+        vp = value * p
+        critical = need / len(missing)  # how much one missing ribbon matters
+        for x in missing:
+            ax = a[x]
+            inc = vp * (1.0 - ax) / ax if ax > 0 else 0.0
+            if s == me:
+                marg_me[x] += inc
+                mydeny[x] += vp * critical
+            else:
+                marg_op[x] += inc
+                deny[x] += vp * critical
+
+
+# ---------------------------------------------------------------- decisions
+
+
+def move_values(
+    pos: Position, moves: Sequence[tuple[int, int]], from_hand: bool, weights: Weights = DEFAULT_WEIGHTS
+) -> list[float]:
+    """The expert's value (in points) of each of ``moves`` (``(card, target)``)."""
+    ap = Appraisal(pos, weights)
+    return [ap.value(card, target, from_hand) for card, target in moves]
+
+
+def best_move(pos: Position, moves: Sequence[tuple[int, int]], from_hand: bool, weights: Weights) -> int:
+    """The index in ``moves`` (``(card, target)``) of the expert's choice; the first on ties."""
+    if len(moves) == 1:
+        return 0
+    ap = Appraisal(pos, weights)
+    best_i = 0
+    best_v = -1e18
+    for i, (card, target) in enumerate(moves):
+        v = ap.value(card, target, from_hand)
+        if v > best_v + 1e-9:
+            best_i, best_v = i, v
+    return best_i
+
+
+def declare_choice(
+    held: Sequence[tuple[str, int, int]], weights: Weights = DEFAULT_WEIGHTS
+) -> tuple[str, ...]:
+    """Which held lucky hands ``(slug, points, cards)`` to declare (R-4.1 ``choose``).
+
+    Declaring scores the hand's points this round, but shows its cards: the opponents
+    then know which months they can never take from the expert's hand and which cards
+    they will not draw.  The expert declares a hand when its points exceed what the
+    newly shown cards are worth to the opponents (``reveal_cost`` points a card): with
+    the usual values (200 for three cards, 400 for the whole hand) it always declares;
+    with a house rule valuing a hand-three at 20 points it keeps it hidden.
+    """
+    chosen = []
+    shown = 0
+    for slug, points, cards in held:
+        extra = (cards & ~shown).bit_count()
+        if points > weights.reveal_cost * extra:
+            chosen.append(slug)
+            shown |= cards
+    return tuple(chosen)
+
+
+def call_redeal(rules: Rules, hand: int) -> bool:
+    """R-3.4 ``optional``: redeal four of a month worth little (its points and month yaku).
+
+    Four cards of one month can only take each other, so they are four dead cards for
+    the rest of the round; they are kept when they are worth 60 points or more.
+    """
+    for m in range(1, 13):
+        mm = MONTH_MASK[m]
+        if hand & mm == mm:
+            worth = sum(POINTS[c] for c in MONTH_CARDS[m])
+            for _, mask, v in rules.table.set_yaku:
+                if mask & mm == mask:
+                    worth += v
+            return worth < 60
+    return False
+
+
+class ExpertBot:
+    """Level ``expert``: counts unseen cards, builds and blocks yaku, plays the game score."""
+
+    name = "expert"
+
+    def __init__(self, seed: int = 0, weights: Weights = DEFAULT_WEIGHTS) -> None:
+        self.seed = seed  # the expert is deterministic: the seed is kept for the interface
+        self.weights = weights
+
+    def choose(self, view: SeatView) -> Action:
+        """The expert's choice among ``view.legal``."""
+        legal = view.legal
+        first = legal[0]
+        if len(legal) == 1:
+            return first
+        if isinstance(first, Declare):
+            held = [(h.slug, h.points, h.cards) for h in view.lucky_hands]
+            want = set(declare_choice(held, self.weights))
+            for a in legal:
+                if isinstance(a, Declare) and set(a.hands) == want:
+                    return a
+            return first
+        if isinstance(first, CallRedeal):
+            return CallRedeal(call_redeal(view.rules, view.hand))
+        pos = Position.of_view(view)
+        if isinstance(first, Take):
+            moves = [(view.turned, a.target) for a in legal if isinstance(a, Take)]
+            return legal[best_move(pos, moves, False, self.weights)]
+        moves = [(a.card, a.target) for a in legal if isinstance(a, Play)]
+        return legal[best_move(pos, moves, True, self.weights)]
+
+
+__all__ = [
+    "DEFAULT_WEIGHTS",
+    "SCORING_MASK",
+    "Appraisal",
+    "ExpertBot",
+    "Weights",
+    "best_move",
+    "call_redeal",
+    "declare_choice",
+    "fuke_plan",
+    "move_values",
+]

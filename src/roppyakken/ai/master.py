@@ -1,0 +1,277 @@
+"""Level ``master``: searches over the hidden cards with determinized Monte-Carlo.
+
+At each card-play decision the master repeatedly samples the cards it cannot see
+(:func:`roppyakken.ai.determinize.sample_world`: the other hands and the pile order,
+consistent with everything its seat has seen), and in each sampled world plays every
+candidate move followed by the rest of the round, every seat (itself included) then
+playing as the ``expert`` does from its own knowledge in that world (it never peeks at
+the sampled hands).  The end of the round is scored by the rules (fuke, instant wins,
+round scoring) and valued as a chance of winning the game (:func:`game_value`).  The
+same worlds are used for every move (common random numbers), and moves that fall
+clearly behind are dropped (successive rejection), so the budget goes to the close
+calls.  Lucky-hand declarations and redeal calls are the expert's.
+
+Budget (level options, ``master:ms=200`` or ``master:iters=400``): ``ms`` is a time
+limit per decision in milliseconds (default 200; checked between rollouts, so the
+master stops at its deadline); ``iters`` caps the number of rollouts instead (then
+the master is fully reproducible for a seed, whatever the machine).  Both may be given.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Mapping, Sequence
+
+from roppyakken.actions import Action, CallRedeal, Declare, Play, Take
+from roppyakken.ai.determinize import playout_of, sample_world
+from roppyakken.ai.expert import DEFAULT_WEIGHTS, ExpertBot, Weights, best_move, move_values
+from roppyakken.ai.playout import Playout, greedy_index, round_result, yaku_index
+from roppyakken.ai.position import Position
+from roppyakken.errors import RoppyakkenError
+from roppyakken.rules import Rules
+from roppyakken.scoring import RoundScore
+from roppyakken.view import SeatView
+
+DEFAULT_MS = 200.0
+"""The master's default time budget per decision, in milliseconds."""
+
+
+def _phi(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def standing_value(rules: Rules, totals: Sequence[int], legs: Sequence[int], seat: int) -> float:
+    """Estimated chance that ``seat`` wins the game from these totals and legs (no winner yet).
+
+    A round is worth about half the target to each player, give or take as much again;
+    the lead in points is compared with the spread of the rounds still to play.
+    """
+    n = len(totals)
+    target = float(rules.target)
+    mine = totals[seat]
+    best = max(totals[s] for s in range(n) if s != seat)
+    match = rules.match_rule
+    lead = (mine - best) / target
+    if match.kind != "single":
+        lead_legs = legs[seat] - max(legs[s] for s in range(n) if s != seat)
+        lead += lead_legs * 1.0
+    to_go = max(0.0, target - max(mine, best)) / target
+    rounds_left = 1.0 + 2.0 * to_go
+    if match.kind == "first-to":
+        rounds_left += 2.0 * (match.count - 1)
+    spread = 0.55 * math.sqrt(rounds_left)
+    even = 1.0 / n
+    p = _phi(lead / spread)
+    return even + (p - 0.5) * 2.0 * (1.0 - even) if p >= 0.5 else even * p / 0.5
+
+
+def game_value(
+    rules: Rules,
+    score: RoundScore,
+    totals: Sequence[int],
+    legs: Sequence[int],
+    dealer: int,
+    round_index: int,
+    seat: int,
+) -> float:
+    """The value for ``seat`` of a scored round: 1 or 0 if the game ends, else its chance."""
+    winner, new_totals, new_legs = round_result(rules, score, totals, legs, dealer, round_index)
+    if winner is not None:
+        return 1.0 if winner == seat else 0.0
+    return standing_value(rules, new_totals, new_legs, seat)
+
+
+def rollout(
+    p: Playout, totals: Sequence[int], weights: Weights, index: list[list[tuple[int, int]]], depth: int
+) -> None:
+    """Play ``p`` to the end of its round: the first ``depth`` decisions as the expert (each
+    seat from its own knowledge), the rest with the fast points-now policy."""
+    while p.phase != "ended":
+        moves = p.moves()
+        if len(moves) == 1:
+            card, target = moves[0]
+        elif depth > 0:
+            depth -= 1
+            pos = Position.of_playout(p, p.to_act, totals)
+            card, target = moves[best_move(pos, moves, p.phase == "play", weights)]
+        else:
+            card, target = moves[greedy_index(p, moves, index)]
+        p.step(card, target)
+
+
+class MasterBot:
+    """Level ``master``: determinized Monte-Carlo search with expert rollouts (module docstring)."""
+
+    name = "master"
+
+    def __init__(
+        self,
+        seed: int = 0,
+        ms: float | None = DEFAULT_MS,
+        iters: int | None = None,
+        weights: Weights = DEFAULT_WEIGHTS,
+        rollout: str = "expert",
+        depth: int = 4,
+        width: int = 4,
+        confidence: float = 1.0,
+    ) -> None:
+        if ms is None and iters is None:
+            raise RoppyakkenError("a master needs a budget: ms or iters")
+        self.rng = random.Random(f"master:{seed}")
+        self.ms = ms
+        self.iters = iters
+        self.weights = weights
+        self.expert = ExpertBot(seed, weights)
+        self.last_rollouts = 0
+        self.rollout = rollout
+        self.depth = depth
+        self.width = width
+        self.confidence = confidence
+
+    @classmethod
+    def from_options(cls, seed: int, options: Mapping[str, str]) -> MasterBot:
+        """A master from level options ``ms`` (milliseconds) and/or ``iters`` (rollouts)."""
+        ms: float | None = DEFAULT_MS
+        iters: int | None = None
+        rollout = "expert"
+        depth = 4
+        width = 4
+        confidence = 1.0
+        for key, text in options.items():
+            try:
+                if key == "ms":
+                    ms = float(text)
+                    if not ms > 0:
+                        raise ValueError
+                elif key == "rollout":
+                    if text not in ("expert", "greedy", "mixed"):
+                        raise RoppyakkenError("bot option rollout: expected expert, greedy or mixed")
+                    rollout = text
+                elif key == "depth":
+                    depth = int(text)
+                    if depth < 0:
+                        raise ValueError
+                elif key == "width":
+                    width = int(text)
+                    if width < 1:
+                        raise ValueError
+                elif key == "confidence":
+                    confidence = float(text)
+                    if confidence < 0:
+                        raise ValueError
+                elif key == "iters":
+                    iters = int(text)
+                    if iters < 1:
+                        raise ValueError
+                else:
+                    raise RoppyakkenError(
+                        f"bot level master has no option {key!r} "
+                        "(options: ms, iters, rollout, depth, width, confidence)"
+                    )
+            except ValueError:
+                raise RoppyakkenError(f"bot option {key}={text!r}: expected a positive number") from None
+        if "iters" in options and "ms" not in options:
+            ms = None
+        return cls(seed, ms=ms, iters=iters, rollout=rollout, depth=depth, width=width, confidence=confidence)
+
+    def choose(self, view: SeatView) -> Action:
+        """Search the card-play decisions; declarations and redeals as the expert."""
+        legal = view.legal
+        first = legal[0]
+        if isinstance(first, Declare | CallRedeal) or len(legal) == 1:
+            return self.expert.choose(view) if len(legal) > 1 else first
+        if isinstance(first, Take):
+            moves = [(view.turned, a.target) for a in legal if isinstance(a, Take)]
+        else:
+            moves = [(a.card, a.target) for a in legal if isinstance(a, Play)]
+        return legal[self.search(view, moves)]
+
+    def search(self, view: SeatView, moves: Sequence[tuple[int, int]]) -> int:
+        """The index of the best of ``moves`` within the budget (see the module docstring)."""
+        clock = time.perf_counter
+        deadline = clock() + self.ms / 1000.0 if self.ms is not None else math.inf
+        max_rollouts = self.iters if self.iters is not None else 1 << 60
+        seat = view.seat
+        assert seat is not None
+        rules = view.rules
+        totals, legs = view.totals, view.legs
+        dealer, round_index = view.dealer, view.round
+        weights = self.weights
+        index = yaku_index(rules)
+        depth = {"greedy": 0, "expert": 1 << 30}.get(self.rollout, self.depth)
+        # The expert's appraisal orders the moves: its choice is the default, and only
+        # its best few are searched (the rest rarely win and would thin the samples).
+        prior = move_values(Position.of_view(view), moves, view.phase == "play", weights)
+        ranked = sorted(range(len(moves)), key=lambda i: -prior[i])
+        default = ranked[0]
+        active = ranked[: self.width]
+        values: list[list[float]] = [[] for _ in moves]
+        rollouts = 0
+        worlds = 0
+        while len(active) > 1 and rollouts + len(active) <= max_rollouts:
+            base = playout_of(view, sample_world(view, self.rng))
+            results = []
+            for i in active:
+                p = base.copy()
+                card, target = moves[i]
+                p.step(card, target)
+                rollout(p, totals, weights, index, depth)
+                score = p.score
+                assert score is not None
+                results.append(game_value(rules, score, totals, legs, dealer, round_index, seat))
+                if clock() >= deadline:
+                    break
+            rollouts += len(results)
+            if len(results) < len(active):
+                break  # out of time within this world: its partial results are dropped
+            for i, v in zip(active, results, strict=True):
+                values[i].append(v)
+            worlds += 1
+            if clock() >= deadline:
+                break
+            if worlds >= 8:
+                active = _prune(active, values)
+        self.last_rollouts = rollouts
+        if worlds == 0:
+            return default
+        best = max(active, key=lambda i: sum(values[i]))
+        if best != default and default in active:
+            # Leave the expert's choice only on clear evidence (a paired test).
+            mean, se = _paired(values[best], values[default])
+            if mean <= self.confidence * se:
+                return default
+        return best
+
+
+def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of the differences ``a[j] - b[j]``."""
+    m = len(a)
+    diffs = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(diffs) / m
+    var = sum((d - mean) ** 2 for d in diffs) / max(1, m - 1)
+    return mean, math.sqrt(var / m)
+
+
+def _prune(active: list[int], values: list[list[float]]) -> list[int]:
+    """Drop the moves whose paired difference with the leader is clearly negative.
+
+    Every active move has been played in the same worlds, so the comparison is paired.
+    """
+    leader = max(active, key=lambda i: sum(values[i]))
+    lv = values[leader]
+    keep = []
+    for i in active:
+        if i == leader:
+            keep.append(i)
+            continue
+        vi = values[i]
+        m = len(vi)
+        diffs = [vi[j] - lv[j] for j in range(m)]
+        mean = sum(diffs) / m
+        var = sum((d - mean) ** 2 for d in diffs) / max(1, m - 1)
+        se = math.sqrt(var / m) + 1e-3
+        if mean + 2.5 * se >= 0.0:
+            keep.append(i)
+    return keep
