@@ -8,10 +8,12 @@ against its opponents (:class:`Appraisal`):
 * what it can still take later: a table card of a month it holds is worth its value
   times the chance that no opponent takes it first (none, when the other cards of the
   month are all seen: a stack whose fourth card it holds is as good as captured);
-* what its own draw may bring: each unseen card is turned up with the same chance;
 * what it leaves to the opponents: each table card an opponent could take, with the
   chance that they hold (or turn up) a card of that month, counting the unseen cards;
-  the best of these is what they will take (expected maximum).
+  the best of these is what they will take (expected maximum);
+* what the card it plays was worth in hand (:meth:`Appraisal.hold_value`): a card whose
+  month still has cards to come may take them later, a dead card (its month all seen)
+  is the first to throw away, and the joker is kept for a target worth it (R-6).
 
 The value of a yaku is its points times an estimated chance of completing it (the
 product of the chances of getting each missing card: a card in one's hand, on the
@@ -21,7 +23,13 @@ Ribbons options, the joker and where it is wild (R-6), stacks (R-5.4), rain-off
 (Willow captures void the viewing yaku, R-8.3), instant wins (worth a game, R-8.5).
 
 Game score (R-9): trailing far behind, it reaches for yaku; leading, it blocks more;
-an opponent near the target makes blocking their yaku more urgent.
+an opponent near the target makes blocking their yaku more urgent.  Fuke (R-7.3): late
+in a round it has lost badly it keeps its own score at or under the threshold so that
+the round is void, and when winning a round it stops denying points to an opponent
+still at or under it (:func:`fuke_plan`).
+
+The weights (:class:`Weights`) were tuned by coordinate search on duplicate games
+against ``greedy`` (``bench/RESULTS-bots.md``).
 
 Lucky hands (R-4) are declared when their points outweigh what revealing the cards
 tells the opponents (:func:`declare_choice`); four of a month in hand
@@ -35,7 +43,7 @@ from dataclasses import dataclass
 
 from roppyakken.actions import Action, CallRedeal, Declare, Play, Take
 from roppyakken.ai.position import Position
-from roppyakken.cards import MONTH, MONTH_MASK, PINE_CRANE, POINTS, SCORING_MASK, WILLOW, iter_cards
+from roppyakken.cards import MONTH, MONTH_MASK, PINE_CRANE, POINTS, WILLOW, iter_cards
 from roppyakken.rules import Rules
 from roppyakken.scoring import score_round
 from roppyakken.view import SeatView
@@ -56,10 +64,6 @@ class Weights:
     """Blocking: the opponents' yaku chances a capture destroys."""
     future: float = 0.375
     """Table cards of a month it holds, to take later."""
-    draw: float = 0.0
-    """Its own draw after the play."""
-    land: float = 0.0
-    """What an unmatched drawn card gives the opponents (part of the draw)."""
     exposure: float = 1.35
     """What the opponents can take from the table on their turns."""
     joker_keep: float = 37.5
@@ -123,7 +127,7 @@ class _RulesInfo:
         entries = []
         for slug, mask, value in table.set_yaku:
             viewing = slug in VIEWING_GROUP and rules.rain_off != "off"
-            entries.append((mask, float(value), tuple(iter_cards(mask)), viewing, slug in instant))
+            entries.append((mask, float(value), viewing, slug in instant))
         self.entries = tuple(entries)
         self.seven = float(table.seven_ribbons)
         self.seven_instant = "seven-ribbons" in instant
@@ -172,17 +176,14 @@ class Appraisal:
     """Everything the expert works out once per decision (see the module docstring)."""
 
     __slots__ = (
-        "_months",
+        "base",
         "exposure_w",
         "gain",
         "hand",
         "info",
         "joker",
         "joker_q",
-        "land_m",
-        "land_total",
         "month_q",
-        "n_unseen",
         "oval",
         "table",
         "unseen",
@@ -198,7 +199,7 @@ class Appraisal:
         self.hand = hand = pos.hand
         self.table = table = pos.table
         self.unseen = unseen = pos.unseen
-        self.n_unseen = n_unseen = unseen.bit_count()
+        n_unseen = unseen.bit_count()
         self.joker = joker = info.joker
         caps = pos.captures
         mine = caps[me]
@@ -212,12 +213,13 @@ class Appraisal:
             hidden += pos.hand_sizes[s] - pos.revealed[s].bit_count()
         draws_left = min(pos.pile_count, sum(pos.hand_sizes))
         in_play = min(1.0, (hidden + draws_left) / n_unseen) if n_unseen else 0.0
-        a_unseen = in_play * (w.share2 if n == 2 else w.share3)
+        a_unseen = max(0.02, in_play * (w.share2 if n == 2 else w.share3))
 
         # Per month: chance an opponent can take a card of that month before my next turn
         # (with one of their hidden cards, or with one of their n-1 draws).
         month_q = [0.0] * 13
         draw_frac = 1.0 / n_unseen if n_unseen else 0.0
+        none_held = _none_table(n_unseen, hidden)
         hand_months = 0
         for m in range(1, 13):
             mm = MONTH_MASK[m]
@@ -228,25 +230,38 @@ class Appraisal:
                 continue
             k = (unseen & mm).bit_count()
             if k:
-                month_q[m] = 1.0 - _none_held(n_unseen, hidden, k) * (1.0 - k * draw_frac) ** (n - 1)
+                month_q[m] = 1.0 - none_held[k] * (1.0 - k * draw_frac) ** (n - 1)
         self.month_q = month_q
-        self.joker_q = 1.0 - _none_held(n_unseen, hidden, 1) * (1.0 - draw_frac) ** (n - 1)
+        self.joker_q = 1.0 - none_held[1] * (1.0 - draw_frac) ** (n - 1)
         joker_in_hand = joker >= 0 and hand >> joker & 1
 
         # Chances of getting each card in the end: mine (a_me), an opponent's (a_op).
         a_me = [a_unseen] * 48
         a_op = [a_unseen] * 48
-        for x in iter_cards(hand):
-            a_me[x] = w.a_hand
-            a_op[x] = w.a_op_hand
-        for x in iter_cards(table):
+        a_hand, a_op_hand = max(0.02, w.a_hand), max(0.02, w.a_op_hand)
+        rest = hand
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            x = low.bit_length() - 1
+            a_me[x] = a_hand
+            a_op[x] = a_op_hand
+        rest = table
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            x = low.bit_length() - 1
             q = month_q[MONTH[x]]
-            if hand_months >> x & 1 or (joker_in_hand and POINTS[x] > 0):
-                a_me[x] = w.a_table_mine * (1.0 - 0.5 * q)
+            if hand_months & low or (joker_in_hand and POINTS[x] > 0):
+                a_me[x] = max(0.02, w.a_table_mine * (1.0 - 0.5 * q))
             else:
-                a_me[x] = w.a_table
+                a_me[x] = max(0.02, w.a_table)
             a_op[x] = q if q > 0.3 else 0.3
-        for x in iter_cards(revealed_opp):
+        rest = revealed_opp
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            x = low.bit_length() - 1
             a_me[x] = 0.15
             a_op[x] = 0.8
 
@@ -273,26 +288,32 @@ class Appraisal:
         view_pot_me = 0.0
         view_pot_op = 0.0
         instant_value = info.instant_value * w.instant
-        for mask, value, cards, viewing, instant in info.entries:
+        for mask, value, viewing, instant in info.entries:
             if instant and value < instant_value:
                 value = instant_value
             if not mask & others:
+                need = mask
                 if viewing and willow_me:
                     if me_rained:
-                        cards = ()
+                        need = 0
                     elif not mine & CRANE_BIT:
-                        cards = (PINE_CRANE, *cards)  # end-of-round: the crane saves them
-                p = 1.0
-                missing = []
-                for x in cards:
-                    if not mine >> x & 1:
-                        p *= a_me[x]
-                        missing.append(x)
-                if missing and p > 0.0:
+                        need = mask | CRANE_BIT  # end-of-round: the crane saves them
+                missing = need & ~mine
+                if missing:
+                    p = 1.0
+                    rest = missing
+                    while rest:
+                        low = rest & -rest
+                        rest ^= low
+                        p *= a_me[low.bit_length() - 1]
                     vp = value * p
                     if viewing:
                         view_pot_me += vp
-                    for x in missing:
+                    rest = missing
+                    while rest:
+                        low = rest & -rest
+                        rest ^= low
+                        x = low.bit_length() - 1
                         ax = a_me[x]
                         marg_me[x] += vp * (1.0 - ax) / ax
                         mydeny[x] += vp
@@ -300,63 +321,55 @@ class Appraisal:
                 theirs = caps[s]
                 if mask & (mine | (others & ~theirs)):
                     continue
+                missing = mask & ~theirs
+                if not missing:
+                    continue
                 p = 1.0
-                missing = []
-                for x in cards:
-                    if not theirs >> x & 1:
-                        p *= a_op[x]
-                        missing.append(x)
-                if missing and p > 0.0:
-                    vp = value * p
-                    if viewing:
-                        view_pot_op += vp
-                    for x in missing:
-                        ax = a_op[x]
-                        marg_op[x] += vp * (1.0 - ax) / ax
-                        deny[x] += vp
+                rest = missing
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    p *= a_op[low.bit_length() - 1]
+                vp = value * p
+                if viewing:
+                    view_pot_op += vp
+                rest = missing
+                while rest:
+                    low = rest & -rest
+                    rest ^= low
+                    x = low.bit_length() - 1
+                    ax = a_op[x]
+                    marg_op[x] += vp * (1.0 - ax) / ax
+                    deny[x] += vp
         if info.seven:
             seven = max(info.seven, instant_value) if info.seven_instant else info.seven
             _seven_ribbons(info.seven_mask, seven, me, caps, a_me, a_op, marg_me, marg_op, deny, mydeny)
         # Rain-off (R-8.3): a first Willow capture costs the viewing yaku chances.
         if rain != "off" and not willow_me and not mine & CRANE_BIT:
             loss = view_pot_me * (1.0 - a_me[PINE_CRANE]) if rain == "end-of-round" else view_pot_me
-            for x in iter_cards(WILLOW_MASK):
+            for x in MONTH_CARDS[WILLOW]:
                 marg_me[x] -= loss
                 marg_op[x] -= 0.5 * view_pot_op
 
-        gain = [0.0] * 48
-        oval = [0.0] * 48
-        for x in range(48):
-            pts = POINTS[x]
-            gain[x] = pts + wy * marg_me[x] + wd * deny[x]
-            oval[x] = pts + marg_op[x] + mydeny[x]
+        gain = [p + wy * a + wd * b for p, a, b in zip(POINTS, marg_me, deny, strict=True)]
+        oval = [p + a + b for p, a, b in zip(POINTS, marg_op, mydeny, strict=True)]
         self.exposure_w = w.exposure
         if rules.fuke != "off" and hand.bit_count() <= w.fuke_cards:
             plan = fuke_plan(pos)
             if plan > 0:  # a void round is my best hope: stay at or under the threshold
-                for x in range(48):
-                    if POINTS[x] > 0:
-                        gain[x] = -POINTS[x] - 10.0
+                gain = [-p - 10.0 if p > 0 else g for p, g in zip(POINTS, gain, strict=True)]
                 self.exposure_w *= 0.3
             elif plan < 0:  # a void round would wipe out my lead: let them score
                 self.exposure_w *= 0.3
         self.gain = gain
         self.oval = oval
-
-        # What a drawn card that matches nothing gives away, per month.
-        land_m = [0.0] * 13
-        land_total = 0.0
-        if w.land and n_unseen:
-            for m in range(1, 13):
-                s_ = 0.0
-                for x in MONTH_CARDS[m]:
-                    if unseen >> x & 1:
-                        s_ += oval[x]
-                land_m[m] = s_ * month_q[m] / n_unseen
-                land_total += land_m[m]
-        self.land_m = land_m
-        self.land_total = land_total
-        self._months: dict[tuple[int, bool], tuple[float, float, float, float, float, float]] = {}
+        # The table as it is, month by month (each move changes one or two months).
+        base: dict[int, tuple[float, float, float, float, float]] = {}
+        for m in range(1, 13):
+            present = table & MONTH_MASK[m]
+            if present:
+                base[m] = self._month(present, m, bool(hand & MONTH_MASK[m]))
+        self.base = base
 
     # ------------------------------------------------------------------ moves
 
@@ -364,13 +377,16 @@ class Appraisal:
         """What playing ``card`` onto ``target`` (0: to the table) is worth, in points."""
         gain = self.gain
         hand = self.hand
+        changed = 1 << MONTH[card]
         if target:
             v = gain[card]
             t = target
             while t:
                 low = t & -t
                 t ^= low
-                v += gain[low.bit_length() - 1]
+                x = low.bit_length() - 1
+                v += gain[x]
+                changed |= 1 << MONTH[x]
             t1 = self.table & ~target
         else:
             v = 0.0
@@ -380,7 +396,7 @@ class Appraisal:
             hand &= ~(1 << card)
             if card == self.joker and not target & WILLOW_MASK:
                 v -= self.w.joker_keep * min(1.0, hand.bit_count() / 4.0)
-        return v + self._table_value(t1, hand, from_hand)
+        return v + self._table_value(t1, hand, changed)
 
     def hold_value(self, card: int) -> float:
         """What keeping ``card`` in hand is worth: the chance of capturing it in the end
@@ -393,13 +409,11 @@ class Appraisal:
         gain = self.gain
         if card == self.joker:
             return w.hold * 0.95 * gain[card]
-        m = MONTH[card]
-        mm = MONTH_MASK[m]
-        k_table = (self.table & mm).bit_count()
+        mm = MONTH_MASK[MONTH[card]]
         um = self.unseen & mm
         k_unseen = um.bit_count()
         mine = (self.hand & mm).bit_count()
-        if k_table:
+        if self.table & mm:
             p = w.keep_table
         elif k_unseen:
             p = min(0.8, w.keep_unseen * k_unseen)
@@ -408,72 +422,75 @@ class Appraisal:
         else:
             p = 0.0
         mates = 0.0
-        for y in iter_cards(um):
-            mates += gain[y]
+        while um:
+            low = um & -um
+            um ^= low
+            mates += gain[low.bit_length() - 1]
         return w.hold * (p * gain[card] + w.mates * mates / mine)
 
-    def _month(self, cards: int, m: int, held: bool) -> tuple[float, float, float, float, float, float]:
-        """For the table cards ``cards`` of month ``m``: (future, draw, threat chance, threat
-        value, best single for the opponents, best single for me) — the singles are the
-        joker's targets (R-6.2)."""
+    def _month(self, cards: int, m: int, held: bool) -> tuple[float, float, float, float, float]:
+        """For the table cards ``cards`` of month ``m``, with a card of the month in hand or not:
+        (what I can take later, the opponents' chance to take first, what they would take,
+        the best single card for the opponents, and for me — the joker's targets, R-6.2)."""
         gain, oval = self.gain, self.oval
-        mm = MONTH_MASK[m]
-        um = self.unseen & mm
-        n_unseen = self.n_unseen
         q = self.month_q[m]
-        joker = self.joker
-        future = draw = 0.0
         if cards.bit_count() == 3:  # a stack: only the fourth card takes it (R-5.4)
             v_me = v_op = 0.0
-            for x in iter_cards(cards):
-                v_me += gain[x]
-                v_op += oval[x]
+            for x in MONTH_CARDS[m]:
+                if cards >> x & 1:
+                    v_me += gain[x]
+                    v_op += oval[x]
             if held:
-                return v_me, 0.0, 0.0, 0.0, 0.0, 0.0
-            if um and n_unseen:
-                draw = (gain[um.bit_length() - 1] + v_me) / n_unseen
-            return 0.0, draw, q, v_op, 0.0, 0.0
+                return v_me, 0.0, 0.0, 0.0, 0.0
+            return 0.0, q, v_op, 0.0, 0.0
+        joker = self.joker
         b_me = b_op = s_op = s_me = 0.0
-        for x in iter_cards(cards):
-            if gain[x] > b_me:
-                b_me = gain[x]
-            if oval[x] > b_op:
-                b_op = oval[x]
+        for x in MONTH_CARDS[m]:
+            if not cards >> x & 1:
+                continue
+            g = gain[x]
+            o = oval[x]
+            if g > b_me:
+                b_me = g
+            if o > b_op:
+                b_op = o
             if POINTS[x] > 0 and x != joker:
-                if oval[x] > s_op:
-                    s_op = oval[x]
-                if gain[x] > s_me:
-                    s_me = gain[x]
-        if held:
-            future = b_me * (1.0 - q)
-        if um and n_unseen:
-            s = 0.0
-            k = 0
-            for x in iter_cards(um):
-                s += gain[x]
-                k += 1
-            draw = (s + k * b_me) / n_unseen + self.w.land * self.land_m[m]
-        return future, draw, q, b_op, s_op, s_me
+                if o > s_op:
+                    s_op = o
+                if g > s_me:
+                    s_me = g
+        return (b_me * (1.0 - q) if held else 0.0), q, b_op, s_op, s_me
 
-    def _table_value(self, t1: int, hand: int, draw: bool) -> float:
-        """Future value of the table ``t1`` for me (takes later, my draw) less the opponents' takes."""
-        w = self.w
-        cache = self._months
-        future = draw_v = 0.0
+    def _table_value(self, t1: int, hand: int, changed: int) -> float:
+        """What the table ``t1`` is worth to me (cards I can take later) less what the
+        opponents are expected to take from it first (the best of their chances).
+
+        ``changed`` has bit ``m`` set for each month the move changed."""
+        future = 0.0
         threats: list[tuple[float, float]] = []
         single_op = single_me = 0.0
-        for m in range(1, 13):
+        base = self.base
+        for m, row in base.items():
+            if changed >> m & 1:
+                continue
+            f, q, v, so, sm = row
+            future += f
+            if q > 0.0 and v > 0.0:
+                threats.append((v, q))
+            if so > single_op:
+                single_op = so
+            if sm > single_me:
+                single_me = sm
+        while changed:
+            low = changed & -changed
+            changed ^= low
+            m = low.bit_length() - 1
             mm = MONTH_MASK[m]
             cards = t1 & mm
             if not cards:
                 continue
-            key = (cards, bool(hand & mm))
-            got = cache.get(key)
-            if got is None:
-                got = cache[key] = self._month(cards, m, key[1])
-            f, d, q, v, so, sm = got
+            f, q, v, so, sm = self._month(cards, m, bool(hand & mm))
             future += f
-            draw_v += d
             if q > 0.0 and v > 0.0:
                 threats.append((v, q))
             if so > single_op:
@@ -498,10 +515,19 @@ class Appraisal:
             for v, q in threats:
                 exposure += miss * q * v
                 miss *= 1.0 - q
-        total = w.future * future - self.exposure_w * exposure
-        if draw:
-            total += w.draw * (draw_v - w.land * self.land_total)
-        return total
+        return self.w.future * future - self.exposure_w * exposure
+
+
+_NONE_CACHE: dict[tuple[int, int], tuple[float, ...]] = {}
+
+
+def _none_table(unseen: int, hidden: int) -> tuple[float, ...]:
+    """``_none_held(unseen, hidden, k)`` for k = 0..4, cached."""
+    key = (unseen, hidden)
+    got = _NONE_CACHE.get(key)
+    if got is None:
+        got = _NONE_CACHE[key] = tuple(_none_held(unseen, hidden, k) for k in range(5))
+    return got
 
 
 def fuke_plan(pos: Position) -> int:
@@ -673,7 +699,6 @@ class ExpertBot:
 
 __all__ = [
     "DEFAULT_WEIGHTS",
-    "SCORING_MASK",
     "Appraisal",
     "ExpertBot",
     "Weights",

@@ -1,20 +1,29 @@
 """Level ``master``: searches over the hidden cards with determinized Monte-Carlo.
 
-At each card-play decision the master repeatedly samples the cards it cannot see
+At each card-play decision the master samples the cards it cannot see
 (:func:`roppyakken.ai.determinize.sample_world`: the other hands and the pile order,
-consistent with everything its seat has seen), and in each sampled world plays every
-candidate move followed by the rest of the round, every seat (itself included) then
-playing as the ``expert`` does from its own knowledge in that world (it never peeks at
-the sampled hands).  The end of the round is scored by the rules (fuke, instant wins,
-round scoring) and valued as a chance of winning the game (:func:`game_value`).  The
-same worlds are used for every move (common random numbers), and moves that fall
-clearly behind are dropped (successive rejection), so the budget goes to the close
-calls.  Lucky-hand declarations and redeal calls are the expert's.
+uniformly among those consistent with everything its seat has seen), and in each
+sampled world plays each candidate move followed by the rest of the round, every seat
+(itself included) then playing as the ``expert`` does from its own knowledge in that
+world — no one peeks at the sampled hands.  The end of the round is scored by the rules
+(fuke, instant wins, round scoring) and valued as a chance of winning the game
+(:func:`game_value`: 1 or 0 if the round ends the game, else an estimate from the
+totals and legs).
 
-Budget (level options, ``master:ms=200`` or ``master:iters=400``): ``ms`` is a time
-limit per decision in milliseconds (default 200; checked between rollouts, so the
-master stops at its deadline); ``iters`` caps the number of rollouts instead (then
-the master is fully reproducible for a seed, whatever the machine).  Both may be given.
+The expert's appraisal orders the moves: its choice is the default and only its best
+few (``width``, 3) are searched.  Every candidate is played in the same worlds (common
+random numbers), candidates that fall clearly behind are dropped, and the master
+leaves the expert's choice only when another move is ahead by more than
+``confidence`` (1.0) standard errors of the paired differences.  Lucky-hand
+declarations and redeal calls are the expert's.
+
+Budget, as level options: ``master:ms=230`` is a time limit per decision in
+milliseconds (the default, 230; the clock is checked after every rollout, so the
+master stops at its deadline, at most one rollout — a few milliseconds — late);
+``master:iters=600`` caps the number of rollouts instead, which makes the master fully
+reproducible for a seed on any machine.  Both may be given.  Experiments:
+``rollout=expert|mixed|greedy`` and ``depth=N`` (mixed: the first N decisions of each
+rollout as the expert, the rest by points now), ``width=N``, ``confidence=Z``.
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ import math
 import random
 import time
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 from roppyakken.actions import Action, CallRedeal, Declare, Play, Take
 from roppyakken.ai.determinize import playout_of, sample_world
@@ -34,7 +44,7 @@ from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
 from roppyakken.view import SeatView
 
-DEFAULT_MS = 200.0
+DEFAULT_MS = 230.0
 """The master's default time budget per decision, in milliseconds."""
 
 
@@ -101,6 +111,19 @@ def rollout(
         p.step(card, target)
 
 
+ROLLOUTS = ("expert", "mixed", "greedy")
+"""The rollout policies: all expert, expert then points-now, all points-now."""
+
+_OPTIONS: dict[str, tuple[type, float]] = {
+    "ms": (float, 0.0),
+    "iters": (int, 1),
+    "rollout": (str, 0),
+    "depth": (int, 0),
+    "width": (int, 1),
+    "confidence": (float, 0.0),
+}
+
+
 class MasterBot:
     """Level ``master``: determinized Monte-Carlo search with expert rollouts (module docstring)."""
 
@@ -114,7 +137,7 @@ class MasterBot:
         weights: Weights = DEFAULT_WEIGHTS,
         rollout: str = "expert",
         depth: int = 4,
-        width: int = 4,
+        width: int = 3,
         confidence: float = 1.0,
     ) -> None:
         if ms is None and iters is None:
@@ -132,49 +155,28 @@ class MasterBot:
 
     @classmethod
     def from_options(cls, seed: int, options: Mapping[str, str]) -> MasterBot:
-        """A master from level options ``ms`` (milliseconds) and/or ``iters`` (rollouts)."""
-        ms: float | None = DEFAULT_MS
-        iters: int | None = None
-        rollout = "expert"
-        depth = 4
-        width = 4
-        confidence = 1.0
+        """A master from level options (see the module docstring); one-line errors."""
+        kwargs: dict[str, Any] = {}
         for key, text in options.items():
+            if key not in _OPTIONS:
+                known = ", ".join(_OPTIONS)
+                raise RoppyakkenError(f"bot level master has no option {key!r} (options: {known})")
+            if key == "rollout":
+                if text not in ROLLOUTS:
+                    raise RoppyakkenError(f"bot option rollout: expected {', '.join(ROLLOUTS)}, not {text!r}")
+                kwargs[key] = text
+                continue
+            kind, low = _OPTIONS[key]
             try:
-                if key == "ms":
-                    ms = float(text)
-                    if not ms > 0:
-                        raise ValueError
-                elif key == "rollout":
-                    if text not in ("expert", "greedy", "mixed"):
-                        raise RoppyakkenError("bot option rollout: expected expert, greedy or mixed")
-                    rollout = text
-                elif key == "depth":
-                    depth = int(text)
-                    if depth < 0:
-                        raise ValueError
-                elif key == "width":
-                    width = int(text)
-                    if width < 1:
-                        raise ValueError
-                elif key == "confidence":
-                    confidence = float(text)
-                    if confidence < 0:
-                        raise ValueError
-                elif key == "iters":
-                    iters = int(text)
-                    if iters < 1:
-                        raise ValueError
-                else:
-                    raise RoppyakkenError(
-                        f"bot level master has no option {key!r} "
-                        "(options: ms, iters, rollout, depth, width, confidence)"
-                    )
+                value = kind(text)
             except ValueError:
-                raise RoppyakkenError(f"bot option {key}={text!r}: expected a positive number") from None
-        if "iters" in options and "ms" not in options:
-            ms = None
-        return cls(seed, ms=ms, iters=iters, rollout=rollout, depth=depth, width=width, confidence=confidence)
+                value = None
+            if value is None or not value >= low or (key in ("ms", "iters") and not value > 0):
+                raise RoppyakkenError(f"bot option {key}={text!r}: expected a positive number")
+            kwargs[key] = value
+        if "iters" in kwargs and "ms" not in kwargs:
+            kwargs["ms"] = None
+        return cls(seed, **kwargs)
 
     def choose(self, view: SeatView) -> Action:
         """Search the card-play decisions; declarations and redeals as the expert."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from roppyakken.actions import Play, Take
 from roppyakken.ai.playout import Playout
 from roppyakken.cards import ALL_CARDS
 from roppyakken.rules import Rules
@@ -119,14 +118,3 @@ class Position:
             totals,
             p.declared,
         )
-
-
-def play_moves(legal: Sequence[object]) -> list[tuple[int, int]]:
-    """The ``(card, target)`` pairs of the :class:`Play` / :class:`Take` actions in ``legal``."""
-    out: list[tuple[int, int]] = []
-    for a in legal:
-        if isinstance(a, Play):
-            out.append((a.card, a.target))
-        elif isinstance(a, Take):
-            out.append((-1, a.target))
-    return out
