@@ -9,7 +9,6 @@ from collections.abc import Callable, Sequence
 from roppyakken.ai.base import Bot
 from roppyakken.engine import Game
 from roppyakken.errors import IllegalActionError
-from roppyakken.rules import Rules
 from roppyakken.view import view_of
 
 
@@ -46,8 +45,3 @@ def play_out(
         if on_step is not None:
             on_step(game)
     return game
-
-
-def new_game(rules: Rules, players: int, seed: int, log: bool = True) -> Game:
-    """A new game (a thin wrapper kept for symmetry with :func:`play_out`)."""
-    return Game(rules, players, seed, log=log)

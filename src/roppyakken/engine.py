@@ -964,10 +964,6 @@ class Game:
         if seen != (1 << NUM_CARDS) - 1 or total + len(rest) != NUM_CARDS:
             raise AssertionError("cards are missing")
 
-    def playing(self) -> bool:
-        """Whether the round is in its card-play phase (a PLAY or TAKE decision pends)."""
-        return self.phase in (PLAY, TAKE)
-
 
 __all__ = [
     "DECLARE",
