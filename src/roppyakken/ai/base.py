@@ -69,7 +69,7 @@ def _register_levels() -> None:
     )
     BOT_OPTIONS["master"] = (
         MasterBot.from_options,
-        "ms=MILLISECONDS a decision (200), iters=ROLLOUTS a decision (reproducible)",
+        "ms=MILLISECONDS a decision (230, close calls 3x), iters=ROLLOUTS a decision (reproducible)",
     )
 
 

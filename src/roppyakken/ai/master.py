@@ -21,9 +21,12 @@ Budget, as level options: ``master:ms=230`` is a time limit per decision in
 milliseconds (the default, 230; the clock is checked after every rollout, so the
 master stops at its deadline, at most one rollout — a few milliseconds — late);
 ``master:iters=600`` caps the number of rollouts instead, which makes the master fully
-reproducible for a seed on any machine.  Both may be given.  Experiments:
-``rollout=expert|mixed|greedy`` and ``depth=N`` (mixed: the first N decisions of each
-rollout as the expert, the rest by points now), ``width=N``, ``confidence=Z``.
+reproducible for a seed on any machine.  Both may be given.  A close call — the
+expert's two best moves within ``close`` (5) points of each other, about a quarter of
+the decisions — gets ``slow`` (3) times the budget: most decisions take 230 ms, close
+calls 690 ms.  Experiments: ``rollout=expert|mixed|greedy`` and ``depth=N`` (mixed:
+the first N decisions of each rollout as the expert, the rest by points now),
+``width=N``, ``confidence=Z``, ``close=POINTS``, ``slow=FACTOR``.
 """
 
 from __future__ import annotations
@@ -121,6 +124,8 @@ _OPTIONS: dict[str, tuple[type, float]] = {
     "depth": (int, 0),
     "width": (int, 1),
     "confidence": (float, 0.0),
+    "close": (float, 0.0),
+    "slow": (float, 1.0),
 }
 
 
@@ -139,6 +144,8 @@ class MasterBot:
         depth: int = 4,
         width: int = 3,
         confidence: float = 1.0,
+        close: float = 5.0,
+        slow: float = 3.0,
     ) -> None:
         if ms is None and iters is None:
             raise RoppyakkenError("a master needs a budget: ms or iters")
@@ -152,6 +159,8 @@ class MasterBot:
         self.depth = depth
         self.width = width
         self.confidence = confidence
+        self.close = close
+        self.slow = slow
 
     @classmethod
     def from_options(cls, seed: int, options: Mapping[str, str]) -> MasterBot:
@@ -193,8 +202,7 @@ class MasterBot:
     def search(self, view: SeatView, moves: Sequence[tuple[int, int]]) -> int:
         """The index of the best of ``moves`` within the budget (see the module docstring)."""
         clock = time.perf_counter
-        deadline = clock() + self.ms / 1000.0 if self.ms is not None else math.inf
-        max_rollouts = self.iters if self.iters is not None else 1 << 60
+        start = clock()
         seat = view.seat
         assert seat is not None
         rules = view.rules
@@ -209,6 +217,11 @@ class MasterBot:
         ranked = sorted(range(len(moves)), key=lambda i: -prior[i])
         default = ranked[0]
         active = ranked[: self.width]
+        # A close call (the expert's two best moves within ``close`` points) gets
+        # ``slow`` times the budget; the rest, most decisions, get the plain budget.
+        factor = self.slow if prior[ranked[0]] - prior[ranked[1]] < self.close else 1.0
+        deadline = start + factor * self.ms / 1000.0 if self.ms is not None else math.inf
+        max_rollouts = int(factor * self.iters) if self.iters is not None else 1 << 60
         values: list[list[float]] = [[] for _ in moves]
         rollouts = 0
         worlds = 0
