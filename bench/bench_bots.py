@@ -8,9 +8,9 @@ Runs, on the ``classic`` rules with duplicate deals:
 * the 3-player figures: each level against two of the level below;
 * the master's decision times (p50, p99) over all its decisions.
 
-Usage (about an hour and a half on 2 cores with the default master)::
+Usage (about an hour on 2 cores with the default master)::
 
-    .venv/bin/python bench/bench_bots.py --games 400 --games3 300 --jobs 2 --out bench/results.md
+    .venv/bin/python bench/bench_bots.py --games 400 --games3 300 --seed 1 --jobs 2
 
 The master's default budget is a time budget, so its moves (and strength) depend on the
 machine; ``--master master:iters=600`` makes every figure but the times exactly
