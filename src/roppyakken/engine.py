@@ -57,9 +57,10 @@ from roppyakken.events import (
     RoundStarted,
     Turned,
 )
+from roppyakken.game_end import leg_winner, most_legs
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore, score_round
-from roppyakken.yaku import FOUR_BRIGHTS, INSTANT_YAKU, LuckyHand, lucky_hands_held
+from roppyakken.yaku import FOUR_BRIGHTS, LuckyHand, lucky_hands_held
 
 DeckSource = Callable[[int, int], Sequence[int]]
 """``deck(round, attempt)``: the shuffled deck (card ids, first dealt first)."""
@@ -659,51 +660,11 @@ class Game:
 
     def _leg_winner(self, score: RoundScore) -> tuple[int, str] | None:
         """R-9.1 / R-9.2: who wins after this round, if anyone, and why."""
-        if score.instant_win is not None:
-            seat, slug = score.instant_win
-            return seat, f"instant:{slug}"
-        totals = self.totals
-        rules = self.rules
-        reached = [s for s in range(self.players) if totals[s] >= rules.target]
-        if not reached:
-            return None
-        if len(reached) > 1:
-            for slug in INSTANT_YAKU:
-                for s in reached:
-                    if any(y == slug for y, _ in score.players[s].yaku):
-                        return s, f"target:{slug}"
-        best = max(totals)
-        tied = [s for s in range(self.players) if totals[s] == best]
-        if len(tied) > 1:
-            if rules.top_tie == "another-round" or rules.win_margin > 0:
-                return None
-            return self._first_in_play_order(tied), "tie:play-order"
-        second = max(t for s, t in enumerate(totals) if s != tied[0])
-        if best - second < rules.win_margin:
-            return None
-        return tied[0], "target"
-
-    def _first_in_play_order(self, seats: list[int]) -> int:
-        """The first of ``seats`` in play order starting with this round's dealer."""
-        for i in range(self.players):
-            s = (self.dealer + i) % self.players
-            if s in seats:
-                return s
-        raise AssertionError("no seat")  # pragma: no cover
+        return leg_winner(self.rules, score, self.totals, self.dealer)
 
     def _most_legs(self) -> tuple[int, str] | None:
         """R-9.3 ``rounds N``: most legs wins, ties broken by total (then ``top_tie``)."""
-        best = max(self.legs)
-        tied = [s for s in range(self.players) if self.legs[s] == best]
-        if len(tied) == 1:
-            return tied[0], "most-legs"
-        top = max(self.totals[s] for s in tied)
-        tied = [s for s in tied if self.totals[s] == top]
-        if len(tied) == 1:
-            return tied[0], "most-legs:total"
-        if self.rules.top_tie == "play-order":
-            return self._first_in_play_order(tied), "most-legs:play-order"
-        return None  # *(reading)* another-round: extra rounds until the tie breaks
+        return most_legs(self.rules, self.legs, self.totals, self.dealer)
 
     def _next_dealer(self, score: RoundScore) -> int:
         """R-2.3: top scorer of the round (before R-7 adjustments), or the next seat."""

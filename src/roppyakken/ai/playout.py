@@ -18,9 +18,9 @@ from collections.abc import Sequence
 
 from roppyakken.actions import PLAY, TAKE
 from roppyakken.engine import Game, capture_targets
+from roppyakken.game_end import leg_winner, most_legs
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore, score_round
-from roppyakken.yaku import INSTANT_YAKU
 
 ENDED = "ended"
 """Phase of a :class:`Playout` whose round has been scored."""
@@ -227,60 +227,22 @@ def round_result(
     n = len(totals)
     new_totals = [t + p.final for t, p in zip(totals, score.players, strict=True)]
     new_legs = list(legs)
-    leg_winner = _leg_winner(rules, score, new_totals, dealer)
+    won = leg_winner(rules, score, new_totals, dealer)
     match = rules.match_rule
-    if leg_winner is not None:
+    if won is not None:
+        seat = won[0]
         if match.kind == "single":
-            return leg_winner, new_totals, new_legs
-        new_legs[leg_winner] += 1
-        if match.kind == "first-to" and new_legs[leg_winner] >= match.count:
-            return leg_winner, new_totals, new_legs
+            return seat, new_totals, new_legs
+        new_legs[seat] += 1
+        if match.kind == "first-to" and new_legs[seat] >= match.count:
+            return seat, new_totals, new_legs
     if match.kind == "rounds" and round_index + 1 >= match.count:
-        best = max(new_legs)
-        tied = [s for s in range(n) if new_legs[s] == best]
-        if len(tied) > 1:
-            top = max(new_totals[s] for s in tied)
-            tied = [s for s in tied if new_totals[s] == top]
-        if len(tied) == 1:
-            return tied[0], new_totals, new_legs
-        if rules.top_tie == "play-order":
-            return _first_in_order(tied, dealer, n), new_totals, new_legs
-    if leg_winner is not None:
+        final = most_legs(rules, new_legs, new_totals, dealer)
+        if final is not None:
+            return final[0], new_totals, new_legs
+    if won is not None:
         new_totals = [0] * n
     return None, new_totals, new_legs
-
-
-def _leg_winner(rules: Rules, score: RoundScore, totals: Sequence[int], dealer: int) -> int | None:
-    """R-9.1 / R-9.2, as the engine reads them."""
-    if score.instant_win is not None:
-        return score.instant_win[0]
-    n = len(totals)
-    reached = [s for s in range(n) if totals[s] >= rules.target]
-    if not reached:
-        return None
-    if len(reached) > 1:
-        for slug in INSTANT_YAKU:
-            for s in reached:
-                if any(y == slug for y, _ in score.players[s].yaku):
-                    return s
-    best = max(totals)
-    tied = [s for s in range(n) if totals[s] == best]
-    if len(tied) > 1:
-        if rules.top_tie == "another-round" or rules.win_margin > 0:
-            return None
-        return _first_in_order(tied, dealer, n)
-    second = max(t for s, t in enumerate(totals) if s != tied[0])
-    if best - second < rules.win_margin:
-        return None
-    return tied[0]
-
-
-def _first_in_order(seats: Sequence[int], dealer: int, n: int) -> int:
-    for i in range(n):
-        s = (dealer + i) % n
-        if s in seats:
-            return s
-    raise AssertionError("no seat")  # pragma: no cover
 
 
 def yaku_index(rules: Rules) -> list[list[tuple[int, int]]]:

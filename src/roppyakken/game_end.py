@@ -1,0 +1,70 @@
+"""R-9, end of game: who wins a leg or the game after a scored round.
+
+Pure functions of the rules, the round's score and the totals, so that the engine
+(:class:`roppyakken.engine.Game`) and the searchers' playouts
+(:func:`roppyakken.ai.playout.round_result`) decide the end of a game in one place.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from roppyakken.rules import Rules
+from roppyakken.scoring import RoundScore
+from roppyakken.yaku import INSTANT_YAKU
+
+
+def leg_winner(rules: Rules, score: RoundScore, totals: Sequence[int], dealer: int) -> tuple[int, str] | None:
+    """R-8.5 / R-9.1 / R-9.2: who wins after this round, if anyone, and why.
+
+    ``totals`` already include the round; ``dealer`` is this round's dealer.
+    """
+    if score.instant_win is not None:
+        seat, slug = score.instant_win
+        return seat, f"instant:{slug}"
+    n = len(totals)
+    reached = [s for s in range(n) if totals[s] >= rules.target]
+    if not reached:
+        return None
+    if len(reached) > 1:
+        for slug in INSTANT_YAKU:
+            for s in reached:
+                if any(y == slug for y, _ in score.players[s].yaku):
+                    return s, f"target:{slug}"
+    best = max(totals)
+    tied = [s for s in range(n) if totals[s] == best]
+    if len(tied) > 1:
+        if rules.top_tie == "another-round" or rules.win_margin > 0:
+            return None
+        return first_in_play_order(tied, dealer, n), "tie:play-order"
+    second = max(t for s, t in enumerate(totals) if s != tied[0])
+    if best - second < rules.win_margin:
+        return None
+    return tied[0], "target"
+
+
+def most_legs(
+    rules: Rules, legs: Sequence[int], totals: Sequence[int], dealer: int
+) -> tuple[int, str] | None:
+    """R-9.3 ``rounds N``: most legs wins, ties broken by total (then ``top_tie``)."""
+    n = len(legs)
+    best = max(legs)
+    tied = [s for s in range(n) if legs[s] == best]
+    if len(tied) == 1:
+        return tied[0], "most-legs"
+    top = max(totals[s] for s in tied)
+    tied = [s for s in tied if totals[s] == top]
+    if len(tied) == 1:
+        return tied[0], "most-legs:total"
+    if rules.top_tie == "play-order":
+        return first_in_play_order(tied, dealer, n), "most-legs:play-order"
+    return None  # *(reading)* another-round: extra rounds until the tie breaks
+
+
+def first_in_play_order(seats: Sequence[int], dealer: int, n: int) -> int:
+    """The first of ``seats`` in play order starting with ``dealer``, of ``n`` seats."""
+    for i in range(n):
+        s = (dealer + i) % n
+        if s in seats:
+            return s
+    raise AssertionError("no seat")  # pragma: no cover
