@@ -300,23 +300,9 @@ class Appraisal:
                         need = mask | CRANE_BIT  # end-of-round: the crane saves them
                 missing = need & ~mine
                 if missing:
-                    p = 1.0
-                    rest = missing
-                    while rest:
-                        low = rest & -rest
-                        rest ^= low
-                        p *= a_me[low.bit_length() - 1]
-                    vp = value * p
+                    vp = _yaku_chance(missing, value, a_me, marg_me, mydeny)
                     if viewing:
                         view_pot_me += vp
-                    rest = missing
-                    while rest:
-                        low = rest & -rest
-                        rest ^= low
-                        x = low.bit_length() - 1
-                        ax = a_me[x]
-                        marg_me[x] += vp * (1.0 - ax) / ax
-                        mydeny[x] += vp
             for s in opps:
                 theirs = caps[s]
                 if mask & (mine | (others & ~theirs)):
@@ -324,23 +310,9 @@ class Appraisal:
                 missing = mask & ~theirs
                 if not missing:
                     continue
-                p = 1.0
-                rest = missing
-                while rest:
-                    low = rest & -rest
-                    rest ^= low
-                    p *= a_op[low.bit_length() - 1]
-                vp = value * p
+                vp = _yaku_chance(missing, value, a_op, marg_op, deny)
                 if viewing:
                     view_pot_op += vp
-                rest = missing
-                while rest:
-                    low = rest & -rest
-                    rest ^= low
-                    x = low.bit_length() - 1
-                    ax = a_op[x]
-                    marg_op[x] += vp * (1.0 - ax) / ax
-                    deny[x] += vp
         if info.seven:
             seven = max(info.seven, instant_value) if info.seven_instant else info.seven
             _seven_ribbons(info.seven_mask, seven, me, caps, a_me, a_op, marg_me, marg_op, deny, mydeny)
@@ -516,6 +488,29 @@ class Appraisal:
                 exposure += miss * q * v
                 miss *= 1.0 - q
         return self.w.future * future - self.exposure_w * exposure
+
+
+def _yaku_chance(missing: int, value: float, a: list[float], marg: list[float], loss: list[float]) -> float:
+    """A yaku worth ``value`` that lacks the cards ``missing``, with ``a[x]`` the chance of
+    getting card ``x``: return its expected value (``value`` times the chance of getting
+    every missing card), and add to ``marg[x]`` what getting ``x`` would add to it and to
+    ``loss[x]`` what losing ``x`` to someone else would take away."""
+    p = 1.0
+    rest = missing
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        p *= a[low.bit_length() - 1]
+    vp = value * p
+    rest = missing
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        x = low.bit_length() - 1
+        ax = a[x]
+        marg[x] += vp * (1.0 - ax) / ax
+        loss[x] += vp
+    return vp
 
 
 _NONE_CACHE: dict[tuple[int, int], tuple[float, ...]] = {}

@@ -281,12 +281,7 @@ def _prune(active: list[int], values: list[list[float]]) -> list[int]:
         if i == leader:
             keep.append(i)
             continue
-        vi = values[i]
-        m = len(vi)
-        diffs = [vi[j] - lv[j] for j in range(m)]
-        mean = sum(diffs) / m
-        var = sum((d - mean) ** 2 for d in diffs) / max(1, m - 1)
-        se = math.sqrt(var / m) + 1e-3
-        if mean + 2.5 * se >= 0.0:
+        mean, se = _paired(values[i], lv)
+        if mean + 2.5 * (se + 1e-3) >= 0.0:
             keep.append(i)
     return keep
