@@ -58,16 +58,12 @@ def oracle_choice(
     if len(legal) == 1 or not isinstance(legal[0], Play | Take):
         return ExpertBot().choose(view)
     base = Playout.from_game(game)
-    piles = []
-    for _ in range(k):
-        rest = base.pile[base.pos :]
-        if not sees_pile:
-            rest = rng.sample(rest, len(rest))
-        piles.append(rest)
+    rest = base.pile[base.pos :]
+    piles = [rest if sees_pile else rng.sample(rest, len(rest)) for _ in range(k)]
     best, best_value = legal[0], -1.0
     for action in legal:
-        card = action.card if isinstance(action, Play) else game.turned
         assert isinstance(action, Play | Take)
+        card = action.card if isinstance(action, Play) else game.turned
         total = 0.0
         for pile in piles:
             p = base.copy()
