@@ -28,15 +28,20 @@ import random
 from multiprocessing import Pool
 
 from roppyakken.actions import Action, Play, Take
-from roppyakken.ai.base import make_bot
-from roppyakken.ai.expert import ExpertBot
-from roppyakken.ai.master import game_value
+from roppyakken.ai.base import make_bot, parse_level
+from roppyakken.ai.determinize import World
+from roppyakken.ai.expert import DEFAULT_WEIGHTS, ExpertBot, best_move
+from roppyakken.ai.master import MasterBot, game_value
 from roppyakken.ai.playout import Playout, greedy_index, yaku_index
+from roppyakken.ai.position import Position
 from roppyakken.ai.stats import wilson
 from roppyakken.driver import game_seeds
 from roppyakken.engine import Game
 from roppyakken.rules import Rules, preset
-from roppyakken.view import view_of
+from roppyakken.view import SeatView, view_of
+
+POLICIES = ("random", "greedy", "expert")
+"""The policies a playout can follow: uniformly random, points now, the expert."""
 
 
 def oracle_choice(
@@ -46,11 +51,15 @@ def oracle_choice(
     rng: random.Random,
     index: list[list[tuple[int, int]]],
     sees_pile: bool = True,
+    own: str = "greedy",
 ) -> Action:
     """The all-seeing choice for the seat to act (declarations and redeals as the expert).
 
     With ``sees_pile`` false the oracle sees every hand but not the order of the pile:
     each of its ``k`` playouts shuffles the pile (the same ``k`` orders for every move).
+    In its playouts the oracle's own later moves follow ``own`` (``greedy``: points now;
+    ``expert``: the expert, from what the oracle's seat would know in that playout), and
+    the opponent's follow ``opponent`` (``random``, ``greedy`` or ``expert``).
     """
     me = game.to_act
     view = view_of(game, me)
@@ -71,8 +80,12 @@ def oracle_choice(
             p.step(card, action.target)
             while not p.ended:
                 moves = p.moves()
-                if p.to_act != me and opponent == "random":
+                policy = own if p.to_act == me else opponent
+                if policy == "random":
                     c, t = rng.choice(moves)
+                elif policy == "expert" and len(moves) > 1:
+                    pos = Position.of_playout(p, p.to_act, game.totals)
+                    c, t = moves[best_move(pos, moves, p.phase == "play", DEFAULT_WEIGHTS)]
                 else:
                     c, t = moves[greedy_index(p, moves, index)]
                 p.step(c, t)
@@ -83,9 +96,31 @@ def oracle_choice(
     return best
 
 
-def _deal(args: tuple[str, str, int, int, bool]) -> int:
+class SeeingMaster(MasterBot):
+    """The master handed the true hidden cards: a cheat for this benchmark, never a bot.
+
+    Its worlds hold the opponents' real hands and, when it sees the pile, the real pile;
+    otherwise the rest of the pile is shuffled for each world.  Everything else — the
+    budget, the expert rollouts, the paired test before leaving the expert's choice — is
+    the master's own, so the difference with the fair master is what the hidden cards
+    are worth to it.
+    """
+
+    game: Game
+    sees_pile: bool
+
+    def sample(self, view: SeatView) -> World:
+        """The true hands, and the true pile or a shuffle of it."""
+        game = self.game
+        rest = list(game.pile[game.pile_pos :])
+        if not self.sees_pile:
+            self.rng.shuffle(rest)
+        return World(tuple(game.hands), tuple(rest))
+
+
+def _deal(args: tuple[str, str, int, int, bool, str, str]) -> int:
     """Games the oracle wins on one deal, played from each seat (0, 1 or 2)."""
-    rules_name, opponent, k, seed, sees_pile = args
+    rules_name, opponent, k, seed, sees_pile, own, master = args
     rules: Rules = preset(rules_name)
     rng = random.Random(seed)
     index = yaku_index(rules)
@@ -93,9 +128,13 @@ def _deal(args: tuple[str, str, int, int, bool]) -> int:
     for me in (0, 1):
         game = Game(rules, 2, seed, log=False)
         other = make_bot(opponent, seed)
+        cheat = SeeingMaster.from_options(seed, parse_level(master)[1]) if master else None
         while not game.over:
-            if game.to_act == me:
-                action = oracle_choice(game, opponent, k, rng, index, sees_pile)
+            if game.to_act == me and cheat is not None:
+                cheat.game, cheat.sees_pile = game, sees_pile
+                action = cheat.choose(view_of(game, me))
+            elif game.to_act == me:
+                action = oracle_choice(game, opponent, k, rng, index, sees_pile, own)
             else:
                 action = other.choose(view_of(game, game.to_act))
             game.apply(action)
@@ -104,25 +143,43 @@ def _deal(args: tuple[str, str, int, int, bool]) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the oracle, seeing the pile's order and not, against ``random`` and ``greedy``;
-    print win rates with 95% intervals as a Markdown table."""
+    """Run the oracle, seeing the pile's order and not, against each opponent (``random``
+    and ``greedy`` unless told); print win rates with 95% intervals as a Markdown table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--deals", type=int, default=200, help="deals per line, each played twice (200)")
     parser.add_argument("--k", type=int, default=32, help="playouts per move (32)")
     parser.add_argument("--rules", default="classic", help="preset (classic)")
     parser.add_argument("--seed", type=int, default=5, help="batch seed (5)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
+    add = parser.add_argument
+    add("--against", default="random,greedy", help="opponents: random, greedy, expert (random,greedy)")
+    add("--own", choices=POLICIES[1:], default="greedy", help="the oracle's playout policy (greedy)")
+    add("--sees", choices=("both", "pile", "hands"), default="both", help="which oracles (both)")
+    add(
+        "--master",
+        default="",
+        help="play the master (e.g. master, master:iters=240) seeing the cards instead",
+    )
     args = parser.parse_args(argv)
-    print(f"oracle, {args.rules}, 2 players, K={args.k}, {args.deals} deals x 2 seatings, seed {args.seed}")
+    against = args.against.split(",")
+    for name in against:
+        if name not in POLICIES:
+            parser.error(f"--against: unknown opponent {name!r} (expected {', '.join(POLICIES)})")
+    if args.master and parse_level(args.master)[0] != "master":
+        parser.error(f"--master: expected the master level with its options, not {args.master!r}")
+    how = (
+        f"`{args.master}` handed the cards" if args.master else f"K={args.k}, own playout moves by {args.own}"
+    )
+    print(f"oracle, {args.rules}, 2 players, {how}, {args.deals} deals x 2 seatings, seed {args.seed}")
     print()
     print("| the oracle sees | against | games | oracle's win rate | 95% interval |")
     print("| --- | --- | ---: | ---: | --- |")
     seeds = game_seeds(args.seed, args.deals)
     with Pool(args.jobs) as pool:
-        for sees_pile in (True, False):
+        for sees_pile in {"both": (True, False), "pile": (True,), "hands": (False,)}[args.sees]:
             sees = "every hand and the pile's order" if sees_pile else "every hand, not the pile's order"
-            for opponent in ("random", "greedy"):
-                jobs = [(args.rules, opponent, args.k, s, sees_pile) for s in seeds]
+            for opponent in against:
+                jobs = [(args.rules, opponent, args.k, s, sees_pile, args.own, args.master) for s in seeds]
                 wins = sum(pool.map(_deal, jobs, chunksize=4))
                 games = 2 * len(seeds)
                 low, high = wilson(wins, games)

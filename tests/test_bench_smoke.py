@@ -15,6 +15,7 @@ from roppyakken.actions import Play, Take
 from roppyakken.ai.playout import yaku_index
 from roppyakken.engine import Game
 from roppyakken.rules import preset
+from roppyakken.view import view_of
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 
@@ -55,6 +56,47 @@ def test_ceiling_prints_its_four_lines(capsys: pytest.CaptureFixture[str]) -> No
     assert len(rows) == 4
     for row in rows:
         assert re.search(r"\| 2 \| \d+\.\d% \|", row)
+
+
+def test_oracle_plays_out_with_the_expert_against_the_expert() -> None:
+    ceiling = _load("bench_ceiling")
+    rules = preset("classic")
+    game = Game(rules, 2, 4, log=False)
+    while not isinstance(game.legal_actions()[0], Play | Take):
+        game.apply(game.legal_actions()[0])
+    pile_before = list(game.pile)
+    action = ceiling.oracle_choice(game, "expert", 2, random.Random(4), yaku_index(rules), False, "expert")
+    assert action in game.legal_actions()
+    assert game.pile == pile_before
+
+
+def test_seeing_master_is_handed_the_true_cards() -> None:
+    ceiling = _load("bench_ceiling")
+    game = Game(preset("classic"), 2, 3, log=False)
+    while not isinstance(game.legal_actions()[0], Play | Take):
+        game.apply(game.legal_actions()[0])
+    cheat = ceiling.SeeingMaster.from_options(1, {"iters": "6"})
+    cheat.game, cheat.sees_pile = game, True
+    view = view_of(game, game.to_act)
+    rest = game.pile[game.pile_pos :]
+    world = cheat.sample(view)
+    assert world.hands == tuple(game.hands)
+    assert list(world.pile) == rest
+    cheat.sees_pile = False
+    shuffled = [cheat.sample(view).pile for _ in range(4)]
+    assert all(sorted(p) == sorted(rest) for p in shuffled)
+    assert any(list(p) != rest for p in shuffled)
+    assert cheat.choose(view) in game.legal_actions()
+
+
+def test_ceiling_runs_the_master_handed_the_cards(capsys: pytest.CaptureFixture[str]) -> None:
+    ceiling = _load("bench_ceiling")
+    cheat = ["--master", "master:iters=4", "--against", "expert", "--sees", "hands"]
+    argv = ["--deals", "1", "--jobs", "1", *cheat]
+    assert ceiling.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "`master:iters=4` handed the cards" in out
+    assert re.search(r"\| every hand, not the pile's order \| `expert` \| 2 \| \d+\.\d% \|", out)
 
 
 def test_bot_bench_writes_its_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

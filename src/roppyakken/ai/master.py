@@ -35,10 +35,10 @@ import math
 import random
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Self
 
 from roppyakken.actions import Action, CallRedeal, Declare, Play, Take
-from roppyakken.ai.determinize import playout_of, sample_world
+from roppyakken.ai.determinize import World, playout_of, sample_world
 from roppyakken.ai.expert import DEFAULT_WEIGHTS, ExpertBot, Weights, best_move, move_values
 from roppyakken.ai.playout import Playout, greedy_index, round_result, yaku_index
 from roppyakken.ai.position import Position
@@ -163,7 +163,7 @@ class MasterBot:
         self.slow = slow
 
     @classmethod
-    def from_options(cls, seed: int, options: Mapping[str, str]) -> MasterBot:
+    def from_options(cls, seed: int, options: Mapping[str, str]) -> Self:
         """A master from level options (see the module docstring); one-line errors."""
         kwargs: dict[str, Any] = {}
         for key, text in options.items():
@@ -199,6 +199,13 @@ class MasterBot:
             moves = [(a.card, a.target) for a in legal if isinstance(a, Play)]
         return legal[self.search(view, moves)]
 
+    def sample(self, view: SeatView) -> World:
+        """One world to play out: the hidden cards drawn uniformly, consistent with ``view``.
+
+        Benchmarks that measure what hidden information is worth override this to cheat.
+        """
+        return sample_world(view, self.rng)
+
     def search(self, view: SeatView, moves: Sequence[tuple[int, int]]) -> int:
         """The index of the best of ``moves`` within the budget (see the module docstring)."""
         clock = time.perf_counter
@@ -226,7 +233,7 @@ class MasterBot:
         rollouts = 0
         worlds = 0
         while len(active) > 1 and rollouts + len(active) <= max_rollouts:
-            base = playout_of(view, sample_world(view, self.rng))
+            base = playout_of(view, self.sample(view))
             results = []
             for i in active:
                 p = base.copy()
