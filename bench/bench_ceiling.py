@@ -1,24 +1,30 @@
-"""How much of a Roppyakken game is luck: an all-seeing player against each bot level.
+"""How much of a Roppyakken game is luck: cheating players against each bot level.
 
-The *oracle* of this benchmark is not a bot and never will be one: it reads the whole
-game state — every hand and the order of the pile — and it knows which policy its
-opponent follows.  At each card-play decision it plays every legal move out ``K`` times
-to the end of the round (itself by points now, the opponent by its own policy: uniform
-at random for ``random``, points now for ``greedy``) and keeps the move with the best
-chance of winning the game (the master's :func:`~roppyakken.ai.master.game_value`).
+The players of this benchmark are not bots and never will be: they are handed the
+cards a seat cannot see, so their win rates bound what a fair bot can reach against
+the same opponent (``bench/RESULTS-bots.md``).
 
-No fair player can do better than such a cheat by much, so its win rate bounds what a
-bot that sees only its own seat can reach against the same opponent.  On ``classic``
-(target 600, lucky hands, instant wins) most games last two rounds, and the bound is
-low: see ``bench/RESULTS-bots.md``.
+* The *oracle* reads the whole game state — every hand and the order of the pile — and
+  knows which policy its opponent follows.  At each card-play decision it plays every
+  legal move out ``K`` times to the end of the round (its own later moves by ``--own``:
+  points now or the expert; the opponent's by its own policy: uniform at random for
+  ``random``, points now for ``greedy``, the expert for ``expert``) and keeps the move
+  with the best chance of winning the game (the master's
+  :func:`~roppyakken.ai.master.game_value`).
+* With ``--master LEVEL`` the master itself plays instead (its budget and options as
+  given, e.g. ``master`` or ``master:iters=240``), handed the real hands in every world
+  it plays out (:class:`SeeingMaster`): the difference with the fair master is what
+  the hidden cards are worth to it.
 
-It plays twice: seeing everything, then seeing every hand but not the order of the
-pile (each playout shuffles the pile).  The difference is what knowing the pile is
-worth — knowledge no player at a real table has.
+Each plays seeing everything, then seeing every hand but not the order of the pile
+(each playout or world shuffles the pile); ``--sees`` picks one.  The difference is
+what knowing the pile is worth — knowledge no player at a real table has.
 
-Usage (about four minutes on 2 cores)::
+Usage (on 2 cores: four minutes for the first, about ten minutes a line for the others)::
 
     .venv/bin/python bench/bench_ceiling.py --deals 200 --k 32 --jobs 2
+    .venv/bin/python bench/bench_ceiling.py --own expert --against random,greedy,expert
+    .venv/bin/python bench/bench_ceiling.py --master master --against expert
 """
 
 from __future__ import annotations
