@@ -36,10 +36,9 @@ from multiprocessing import Pool
 from roppyakken.actions import Action, Play, Take
 from roppyakken.ai.base import make_bot, parse_level
 from roppyakken.ai.determinize import World
-from roppyakken.ai.expert import DEFAULT_WEIGHTS, ExpertBot, best_move
-from roppyakken.ai.master import MasterBot, game_value
+from roppyakken.ai.expert import DEFAULT_WEIGHTS, ExpertBot
+from roppyakken.ai.master import MasterBot, expert_index, game_value
 from roppyakken.ai.playout import Playout, greedy_index, yaku_index
-from roppyakken.ai.position import Position
 from roppyakken.ai.stats import wilson
 from roppyakken.driver import game_seeds
 from roppyakken.engine import Game
@@ -90,8 +89,7 @@ def oracle_choice(
                 if policy == "random":
                     c, t = rng.choice(moves)
                 elif policy == "expert" and len(moves) > 1:
-                    pos = Position.of_playout(p, p.to_act, game.totals)
-                    c, t = moves[best_move(pos, moves, p.phase == "play", DEFAULT_WEIGHTS)]
+                    c, t = moves[expert_index(p, moves, game.totals, DEFAULT_WEIGHTS)]
                 else:
                     c, t = moves[greedy_index(p, moves, index)]
                 p.step(c, t)
@@ -135,9 +133,10 @@ def _deal(args: tuple[str, str, int, int, bool, str, str]) -> int:
         game = Game(rules, 2, seed, log=False)
         other = make_bot(opponent, seed)
         cheat = SeeingMaster.from_options(seed, parse_level(master)[1]) if master else None
+        if cheat is not None:
+            cheat.game, cheat.sees_pile = game, sees_pile
         while not game.over:
             if game.to_act == me and cheat is not None:
-                cheat.game, cheat.sees_pile = game, sees_pile
                 action = cheat.choose(view_of(game, me))
             elif game.to_act == me:
                 action = oracle_choice(game, opponent, k, rng, index, sees_pile, own)

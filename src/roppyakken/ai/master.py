@@ -96,6 +96,15 @@ def game_value(
     return standing_value(rules, new_totals, new_legs, seat)
 
 
+def expert_index(
+    p: Playout, moves: Sequence[tuple[int, int]], totals: Sequence[int], weights: Weights
+) -> int:
+    """The index in ``moves`` of the expert's choice for the seat to act in ``p``, from
+    what that seat knows there (no peeking at the other hands or the pile)."""
+    pos = Position.of_playout(p, p.to_act, totals)
+    return best_move(pos, moves, p.phase == "play", weights)
+
+
 def rollout(
     p: Playout, totals: Sequence[int], weights: Weights, index: list[list[tuple[int, int]]], depth: int
 ) -> None:
@@ -107,8 +116,7 @@ def rollout(
             card, target = moves[0]
         elif depth > 0:
             depth -= 1
-            pos = Position.of_playout(p, p.to_act, totals)
-            card, target = moves[best_move(pos, moves, p.phase == "play", weights)]
+            card, target = moves[expert_index(p, moves, totals, weights)]
         else:
             card, target = moves[greedy_index(p, moves, index)]
         p.step(card, target)
