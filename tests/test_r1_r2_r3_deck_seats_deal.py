@@ -323,8 +323,10 @@ def test_r3_4_optional_holder_may_call_the_redeal() -> None:
     assert game.hands[0] != before and game.round == 0 and game.dealer == 0
 
 
-def test_r3_4_play_keeps_the_deal_and_scores_hand_four() -> None:
-    game = _four_in_hand_deal("sambong")
+@pytest.mark.parametrize("name", ["sambong", "korean-high"])
+def test_r3_4_play_keeps_the_deal_and_scores_hand_four(name: str) -> None:
+    game = _four_in_hand_deal(name)  # korean-high sets hand_four = play too
+    assert not any(isinstance(e, Redealt) for e in game.events)
     assert game.phase == DECLARE and game.to_act == 0
     assert Declare(("hand-four",)) in game.legal_actions()
 

@@ -76,8 +76,9 @@ FOUR = ("pine-crane", "pine-ribbon", "pine-chaff-1", "pine-chaff-2", "plum-warbl
 
 def test_r4_1_hand_four_scores_only_with_hand_four_play() -> None:
     assert held("sambong", *FOUR) == {"hand-four": 300, "hand-three": 200}
-    assert held("korean-high", *FOUR) == {"hand-three": 300}  # hand_four is not 'play' there
-    assert held("korean-high", *FOUR, hand_four="play") == {"hand-three": 300, "hand-four": 500}
+    assert held("korean-high", *FOUR) == {"hand-three": 300, "hand-four": 500}  # R-8.7: the preset plays
+    assert held("korean-high", *FOUR, hand_four="redeal") == {"hand-three": 300}
+    assert held("classic", *FOUR, hand_four="play") == {"hand-three": 200}  # no hand-four value
 
 
 def test_r4_2_reading_a_hand_four_month_is_not_also_a_hand_three() -> None:
@@ -93,7 +94,7 @@ def test_r4_3_iris_hands_replace_hand_three_and_hand_four() -> None:
     assert held("classic", *iris3) == {"hand-three": 200}
     iris4 = ("iris-bridge", "iris-ribbon", "iris-chaff-1", "iris-chaff-2", "plum-warbler", "cherry-ribbon",
              "pine-crane", "willow-swallow")  # fmt: skip
-    assert held("korean-high", *iris4, hand_four="play") == {"iris-hand-four": 600}
+    assert held("korean-high", *iris4) == {"iris-hand-four": 600}
 
 
 HANDS = [

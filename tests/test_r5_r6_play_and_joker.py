@@ -76,6 +76,43 @@ def test_r5_3_auto_capture_higher_takes_the_higher_without_asking() -> None:
     ]
 
 
+def test_r5_3_reading_auto_capture_higher_counts_the_joker_as_a_willow() -> None:
+    # The Rain Man is a card of its own month: two Willow cards are a pair for
+    # so the higher one is taken without asking, whether it is played or turned up.
+    table = ["willow-swallow", "willow-lightning"]
+    assert targets(table, "willow-rainman", "hand", "online") == [["willow-swallow"]]
+    assert targets(table, "willow-rainman", "pile", "online") == [["willow-swallow"]]
+    assert targets(table, "willow-rainman", "hand", "classic") == [["willow-swallow"], ["willow-lightning"]]
+    # Its wild targets are not cards of the month: they stay choices beside it.
+    table = ["willow-swallow", "willow-lightning", "pampas-moon", "pine-chaff-1"]
+    assert targets(table, "willow-rainman", "hand", "online") == [["pampas-moon"], ["willow-swallow"]]
+    # Equal points leave the choice, as for any pair.
+    table = ["willow-ribbon", "maple-ribbon"]
+    assert targets(table, "willow-rainman", "hand", "online") == [["maple-ribbon"], ["willow-ribbon"]]
+
+
+def test_r5_3_reading_a_wild_joker_stays_a_choice_beside_the_higher_card() -> None:
+    table = ["clover-chaff-1", "clover-ribbon", "willow-rainman"]
+    assert targets(table, "clover-boar", "hand", "online") == [["clover-ribbon"], ["willow-rainman"]]
+    assert targets(table, "clover-boar", "hand", "classic") == [
+        ["clover-ribbon"],
+        ["clover-chaff-1"],
+        ["willow-rainman"],
+    ]
+    # Two chaff of equal points: both stay, beside the joker.
+    table = ["clover-chaff-1", "clover-chaff-2", "willow-rainman"]
+    assert targets(table, "clover-boar", "hand", "online") == [
+        ["clover-chaff-1"],
+        ["clover-chaff-2"],
+        ["willow-rainman"],
+    ]
+
+
+def test_r5_3_reading_the_joker_in_a_pair_of_its_month_is_the_higher_card() -> None:
+    table = ["willow-rainman", "willow-swallow"]
+    assert targets(table, "willow-ribbon", "hand", "online") == [["willow-rainman"]]
+
+
 def test_r5_4_a_stack_is_taken_whole_and_no_wild_target_instead() -> None:
     table = ["pine-crane", "pine-chaff-1", "pine-chaff-2", "willow-rainman"]
     assert targets(table, "pine-ribbon") == [["pine-crane", "pine-chaff-1", "pine-chaff-2"]]

@@ -9,7 +9,7 @@ import pytest
 
 from roppyakken.actions import Play
 from roppyakken.cards import card_id
-from roppyakken.engine import Game
+from roppyakken.engine import Game, RoundLog
 from roppyakken.errors import RulesError
 from roppyakken.events import GameEnded, LegWon
 from roppyakken.rules import PRESETS, Rules, load_rules_file, preset
@@ -95,11 +95,20 @@ def test_r9_3_first_to_three_legs(name: str) -> None:
         legs = [e for e in game.events if isinstance(e, LegWon)]
         assert game.legs[game.winner or 0] == 3 and game.end_reason == "legs"
         assert sum(game.legs) == len(legs)
-        # every leg starts with totals at 0
-        starts = [i for i, log in enumerate(game.history) if i and game.history[i - 1].totals is not None]
-        for e_index, leg in enumerate(legs[:-1]):
-            del e_index, leg
-        assert starts
+        # every leg after the first starts with totals at 0: the round after a leg is won
+        # adds its own finals to nothing (R-9.3)
+        leg_rounds = [i for i, log in enumerate(game.history) if _won_a_leg(preset(name), log)]
+        assert len(leg_rounds) == len(legs)
+        for i in leg_rounds[:-1]:
+            nxt = game.history[i + 1]
+            assert nxt.totals is not None and nxt.score is not None
+            assert nxt.totals == [p.final for p in nxt.score.players]
+
+
+def _won_a_leg(rules: Rules, log: RoundLog) -> bool:
+    """Whether the round of ``log`` ended a leg (its totals reached the target, or an instant win)."""
+    assert log.totals is not None and log.score is not None
+    return log.score.instant_win is not None or max(log.totals) >= rules.target
 
 
 def test_r9_3_totals_reset_after_a_leg() -> None:
@@ -132,6 +141,47 @@ def test_r9_3_rounds_n_tie_on_legs_broken_by_total() -> None:
     assert game._most_legs() == (1, "most-legs:total")
     game.totals = [450, 450]
     assert game._most_legs() is None  # another-round: extra rounds until it breaks
+
+
+def _void_rounds(top_tie: str, rounds: int) -> Rules:
+    """Rules under which every round is void (R-7.3), so every ``rounds N`` game ties on legs and totals."""
+    return CLASSIC.with_options(
+        {
+            "match": f"rounds {rounds}",
+            "fuke": "all",
+            "fuke_threshold": 100_000,
+            "fuke_exempt": [],
+            "instant_win": "off",
+            "top_tie": top_tie,
+        }
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_r9_3_reading_rounds_n_tie_on_legs_and_total_by_play_order(seed: int) -> None:
+    game = play_random(Game(_void_rounds("play-order", 2), 3, seed=seed), seed)
+    assert len(game.history) == 2 and game.legs == [0, 0, 0] and game.totals == [0, 0, 0]
+    # the tied player first in play order from that (last) round's dealer: the dealer
+    assert game.winner == game.history[-1].dealer and game.end_reason == "most-legs:play-order"
+    assert isinstance(game.events[-1], GameEnded)
+
+
+def test_r9_3_reading_rounds_n_tie_on_legs_and_total_plays_another_round() -> None:
+    game = Game(_void_rounds("another-round", 2), 2, seed=5)
+    rng = random.Random(5)
+    while not game.over and len(game.history) < 5:
+        game.apply(rng.choice(game.legal_actions()))
+    # still tied after 2, 3 and 4 rounds: each time another round is dealt
+    assert not game.over and game.winner is None and len(game.history) == 5
+    assert all(log.score is not None and log.score.fuke for log in game.history[:4])
+
+
+def test_r9_3_rounds_n_tie_on_both_names_the_play_order_winner() -> None:
+    game = Game(preset("mocogame").with_options({"top_tie": "play-order"}), 3, seed=1)
+    game.legs, game.totals, game.dealer = [1, 1, 0], [450, 450, 100], 1
+    assert game._most_legs() == (1, "most-legs:play-order")
+    game.dealer = 2
+    assert game._most_legs() == (0, "most-legs:play-order")
 
 
 def test_r8_5_immediate_instant_win_ends_the_game_at_once() -> None:
@@ -228,6 +278,8 @@ def test_r10_every_preset_differs_from_classic_as_the_table_says() -> None:
         kh.yaku["cannon"] == 400
         and kh.yaku["ribbon-cannon"] == 400
         and kh.lucky_hands["iris-hand-three"] == 400
+        and kh.lucky_hands["hand-four"] == 500
+        and kh.hand_four == "play"
     )
     assert p["mocogame"].match == "rounds 12"
     assert p["classic"] == Rules()

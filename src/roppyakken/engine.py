@@ -154,19 +154,23 @@ def capture_targets(rules: Rules, table: int, card: int, from_pile: bool = False
         willows = table & WILLOW_MONTH_MASK
         if willows.bit_count() == 3:
             return [willows]  # R-6.3: the other three Willow cards, and nothing else
-        # R-6.2: any Willow card, or any single card worth points outside a stack.
-        choices = willows | (table & SCORING_MASK & ~triple_months(table))
-        return [1 << c for c in iter_cards(choices)]
+        # R-6.2: any Willow card, or any single card worth points outside a stack.  The
+        # joker is a card of its own month (R-6.1), so two Willow cards are a pair for
+        # R-5.3; the other cards worth points are wild targets beside it.
+        wild = table & SCORING_MASK & ~triple_months(table) & ~WILLOW_MONTH_MASK
+        return [1 << c for c in iter_cards(_month_choices(rules, willows) | wild)]
     if month_cards.bit_count() == 3:
         return [month_cards]  # R-5.4: the stack, no wild target instead
-    choices = month_cards
+    wild = 0
     if POINTS[card] > 0 and not month_cards >> joker & 1 and (table & WILLOW_MONTH_MASK).bit_count() < 3:
         mode = rules.joker_wild_on_table  # R-6.4
         if mode == "any" or (mode == "turned-up" and from_pile):
-            choices |= 1 << joker
-    if choices == month_cards and month_cards.bit_count() == 2:
+            wild = 1 << joker
+    if not wild and month_cards.bit_count() == 2:
         return _pair_choices(rules, month_cards)
-    return [1 << c for c in iter_cards(choices)]
+    # R-5.3 reading: a wild joker is not a card of the month; it stays a choice beside
+    # whatever the month's cards leave to choose.
+    return [1 << c for c in iter_cards(_month_choices(rules, month_cards) | wild)]
 
 
 def _pair_choices(rules: Rules, pair: int) -> list[int]:
@@ -178,6 +182,16 @@ def _pair_choices(rules: Rules, pair: int) -> list[int]:
         if lp != hp:
             return [low if lp > hp else high]
     return [low, high]
+
+
+def _month_choices(rules: Rules, month_cards: int) -> int:
+    """The cards of one month on the table a card may still choose among (R-5.3), as a mask."""
+    if month_cards.bit_count() == 2:
+        choices = 0
+        for choice in _pair_choices(rules, month_cards):
+            choices |= choice
+        return choices
+    return month_cards
 
 
 def _pick(targets: list[int], rand: Callable[[], float]) -> int:

@@ -355,7 +355,8 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
             "ribbon-flower-viewing": 200,
             "ribbon-moon-viewing": 200,
         },
-        # hand-four values score only with hand_four = play.
+        # hand-four values score only with hand_four = play, which the preset sets.
+        "hand_four": "play",
         "lucky_hands": {
             "hand-three": 300,
             "iris-hand-three": 400,

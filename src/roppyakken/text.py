@@ -63,7 +63,8 @@ PRESET_DESCRIPTIONS: Final[dict[str, str]] = {
     "wins at once, only the difference of the top two scores counts.",
     "sambong": "Korean Sambong: round scores rounded up to hundreds, Seven Ribbons 700 "
     "plus 100 a ribbon, hand four, no instant wins.",
-    "korean-high": "Classic with the Korean higher values and the Korean ribbon yaku.",
+    "korean-high": "Classic with the Korean higher values and the Korean ribbon yaku; a hand four is played "
+    "and scores.",
     "mocogame": "The MocoGame mobile version: twelve rounds, most games to 600 wins.",
 }
 
@@ -77,7 +78,8 @@ OPTION_DESCRIPTIONS: Final[dict[str, str]] = {
     "declare": "lucky hands are declared by choice or automatically (R-4.1)",
     "joker": "the joker card: willow-rainman, willow-lightning or none (R-6.1)",
     "joker_wild_on_table": "which cards may take a joker lying on the table: any, turned-up or off (R-6.4)",
-    "auto_capture_higher": "with two targets of a month, the higher is taken without asking (R-5.3)",
+    "auto_capture_higher": "with two targets of a month (the joker is a Willow card), the higher is taken "
+    "without asking; a wild joker stays a choice (R-5.3)",
     "fuke": "draw round: off, all, no-willow-paulownia or cards-only (R-7.3)",
     "fuke_threshold": "a counted round score at or below this voids the round (R-7.3)",
     "fuke_exempt": "yaku whose completion spares the round from fuke (R-7.5)",

@@ -388,8 +388,8 @@ RULES_CAPTURE: Final = (
 )
 RULES_TWO_TARGETS: Final[dict[bool, str]] = {
     False: "Two cards of its month on the table: you choose which one to take (R-5.3).",
-    True: "Two cards of its month on the table: the one worth more points is taken for you; with equal "
-    "points you choose (R-5.3).",
+    True: "Two cards of its month on the table (the joker counts as a Willow card): the one worth more "
+    "points is taken for you; with equal points you choose; a wild joker stays a choice beside it (R-5.3).",
 }
 RULES_STACK: Final = (
     "Three cards of one month on the table are a **stack**: only the fourth card of that month takes "
