@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
 from roppyakken.ai.arena import rotations, run_arena, summary
+from roppyakken.ai.base import make_bot
 from roppyakken.ai.elo import PairResult, expected_score, fit, ratings
 from roppyakken.ai.ladder import run_ladder
-from roppyakken.ai.stats import percentile, wilson
+from roppyakken.ai.stats import Z95, percentile, ratio_interval, wilson
 from roppyakken.cli import main
+from roppyakken.driver import game_seeds, play_out
+from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import preset
 
@@ -38,10 +42,51 @@ def test_arena_document_has_the_formats_fields() -> None:
     assert len(doc["mean_points_per_game"]) == 2
 
 
+def test_points_per_round_is_the_mean_round_margin_over_duplicate_deals() -> None:
+    totals = run_arena(CLASSIC, ["expert", "random"], deals=6, seed=4)
+    doc = summary(totals, "classic")
+    # Recomputed from the games themselves: each seat's final round score less the other's.
+    margin = 0.0
+    rounds = 0
+    for deal_seed in game_seeds(4, 6):
+        for seating in rotations(2):
+            bots = [make_bot(["expert", "random"][i], deal_seed * 7 + i) for i in seating]
+            game = play_out(Game(CLASSIC, 2, deal_seed), bots)
+            expert_seat = seating.index(0)
+            for log in game.history:
+                assert log.score is not None
+                finals = [p.final for p in log.score.players]
+                margin += finals[expert_seat] - finals[1 - expert_seat]
+                rounds += 1
+    assert rounds == doc["rounds"]
+    assert doc["points_per_round"][0] == round(margin / rounds, 1)
+    assert doc["points_per_round"][1] == -doc["points_per_round"][0]  # two players: a zero sum
+    for mean, (lo, hi) in zip(doc["points_per_round"], doc["points_per_round_ci95"], strict=True):
+        assert lo < mean < hi
+
+
+def test_ratio_interval_is_the_cluster_delta_method() -> None:
+    mean, lo, hi = ratio_interval([10.0, -2.0, 6.0, 4.0], [2.0, 1.0, 3.0, 2.0])
+    assert mean == pytest.approx(18.0 / 8.0)
+    residuals = [10 - mean * 2, -2 - mean, 6 - mean * 3, 4 - mean * 2]
+    half = Z95 * (sum(r * r for r in residuals) / 12) ** 0.5 / 2.0
+    assert (lo, hi) == (pytest.approx(mean - half), pytest.approx(mean + half))
+    assert ratio_interval([5.0], [2.0])[1:] == (-math.inf, math.inf)  # one deal: no interval
+
+
 def test_jobs_do_not_change_results() -> None:
     one = summary(run_arena(CLASSIC, ["greedy", "random", "expert"], deals=4, seed=5), "classic")
     two = summary(run_arena(CLASSIC, ["greedy", "random", "expert"], deals=4, seed=5, jobs=2), "classic")
-    for key in ("wins", "draws", "games", "mean_points_per_game", "win_rate", "ci95"):
+    for key in (
+        "wins",
+        "draws",
+        "games",
+        "mean_points_per_game",
+        "win_rate",
+        "ci95",
+        "points_per_round",
+        "points_per_round_ci95",
+    ):
         assert one[key] == two[key]
 
 
@@ -56,7 +101,7 @@ def test_arena_command_table(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["arena", "--bots", "greedy,random,random", "--games", "3", "--rules", "marguerite"])
     assert code == 0
     out = capsys.readouterr().out
-    assert "3 players" in out and "win rate" in out and "p99" in out
+    assert "3 players" in out and "win rate" in out and "p99" in out and "margin/round" in out
 
 
 @pytest.mark.parametrize(

@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from roppyakken.ai.base import make_bot
-from roppyakken.ai.stats import percentile, wilson
+from roppyakken.ai.stats import percentile, ratio_interval, wilson
 from roppyakken.driver import game_seeds, play_out
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import Rules
+from roppyakken.scoring import RoundScore
 
 
 def rotations(count: int) -> list[list[int]]:
@@ -41,6 +42,8 @@ class DealResult:
     points: list[int]
     times: list[list[float]]
     rounds: int
+    margins: list[float] = field(default_factory=list)
+    """Each bot's round-score margin over the mean of the others, summed over every round."""
 
 
 @dataclass(slots=True)
@@ -82,6 +85,7 @@ def play_deal(rules: Rules, levels: Sequence[str], seed: int) -> DealResult:
     n = len(levels)
     wins = [0] * n
     points = [0] * n
+    margins = [0.0] * n
     times: list[list[float]] = [[] for _ in range(n)]
     draws = 0
     rounds = 0
@@ -92,12 +96,20 @@ def play_deal(rules: Rules, levels: Sequence[str], seed: int) -> DealResult:
         for seat, i in enumerate(seating):
             times[i].extend(timings[seat])
             points[i] += sum(log.score.players[seat].final for log in game.history if log.score is not None)
+            margins[i] += sum(round_margin(log.score, seat) for log in game.history if log.score is not None)
         rounds += len(game.history)
         if game.winner is None:
             draws += 1
         else:
             wins[seating[game.winner]] += 1
-    return DealResult(wins, draws, points, times, rounds)
+    return DealResult(wins, draws, points, times, rounds, margins)
+
+
+def round_margin(score: RoundScore, seat: int) -> float:
+    """What a round added to ``seat``'s total, less the mean of what it added to the others'."""
+    finals = [p.final for p in score.players]
+    others = (sum(finals) - finals[seat]) / (len(finals) - 1)
+    return finals[seat] - others
 
 
 def _play_chunk(args: tuple[Rules, list[str], list[int]]) -> list[DealResult]:
@@ -155,6 +167,8 @@ def summary(totals: ArenaTotals, rules_name: str) -> dict[str, Any]:
     games = totals.games
     n = len(totals.bots)
     cis = [wilson(w, games) for w in totals.wins]
+    rounds = [float(d.rounds) for d in totals.per_deal]
+    per_round = [ratio_interval([d.margins[i] for d in totals.per_deal], rounds) for i in range(n)]
     decision: dict[str, dict[str, float]] = {}
     for bot, values in totals.times.items():
         ms = [v * 1000.0 for v in values]
@@ -175,10 +189,17 @@ def summary(totals: ArenaTotals, rules_name: str) -> dict[str, Any]:
         "win_rate": [round(w / games, 4) if games else 0.0 for w in totals.wins],
         "ci95": [[round(lo, 4), round(hi, 4)] for lo, hi in cis],
         "mean_points_per_game": [round(p / games, 1) if games else 0.0 for p in totals.points],
+        "points_per_round": [round(mean, 1) for mean, _, _ in per_round],
+        "points_per_round_ci95": [[_finite(lo), _finite(hi)] for _, lo, hi in per_round],
         "decision_ms": decision,
         "deals": totals.deals,
         "rounds": totals.rounds,
     }
+
+
+def _finite(value: float) -> float | None:
+    """``value`` rounded for JSON, or ``None`` for an infinite bound (too few deals)."""
+    return round(value, 1) if abs(value) != float("inf") else None
 
 
 def elapsed_text(seconds: float) -> str:

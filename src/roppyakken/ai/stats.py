@@ -32,3 +32,26 @@ def percentile(values: Sequence[float], q: float) -> float:
     high = min(low + 1, len(ordered) - 1)
     frac = rank - low
     return ordered[low] * (1 - frac) + ordered[high] * frac
+
+
+def ratio_interval(
+    numerators: Sequence[float], denominators: Sequence[float], z: float = Z95
+) -> tuple[float, float, float]:
+    """The ratio ``sum(numerators) / sum(denominators)`` with its 95% interval, by clusters.
+
+    Each pair is one cluster (a duplicate deal: the points margin summed over its rounds,
+    and its number of rounds), so rounds of one deal may be correlated but deals are
+    independent.  The interval is the delta method's for a ratio estimator; with fewer
+    than two clusters it is infinite.
+    """
+    n = len(numerators)
+    total = sum(denominators)
+    if n == 0 or total <= 0:
+        return 0.0, -math.inf, math.inf
+    ratio = sum(numerators) / total
+    if n < 2:
+        return ratio, -math.inf, math.inf
+    mean_den = total / n
+    residuals = sum((x - ratio * y) ** 2 for x, y in zip(numerators, denominators, strict=True))
+    half = z * math.sqrt(residuals / (n * (n - 1))) / mean_den
+    return ratio, ratio - half, ratio + half

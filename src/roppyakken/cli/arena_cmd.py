@@ -78,12 +78,18 @@ def print_table(result: dict[str, Any], seed: int) -> None:
         f"{result['rules']} rules, {n} players, seed {seed}"
     )
     width = max(6, *(len(b) for b in result["bots"]))
-    print(f"{'bot':<{width}}  {'wins':>6}  {'win rate':>8}  {'95% CI':>15}  {'points/game':>11}")
+    print(
+        f"{'bot':<{width}}  {'wins':>6}  {'win rate':>8}  {'95% CI':>15}  {'points/game':>11}  "
+        f"{'margin/round':>12}  {'95% CI':>17}"
+    )
     for i, bot in enumerate(result["bots"]):
         lo, hi = result["ci95"][i]
+        plo, phi = result["points_per_round_ci95"][i]
+        margin_ci = "-" if plo is None or phi is None else f"{plo:+.1f} to {phi:+.1f}"
         print(
             f"{bot:<{width}}  {result['wins'][i]:>6}  {result['win_rate'][i]:>8.1%}  "
-            f"{f'{lo:.1%} - {hi:.1%}':>15}  {result['mean_points_per_game'][i]:>11.1f}"
+            f"{f'{lo:.1%} - {hi:.1%}':>15}  {result['mean_points_per_game'][i]:>11.1f}  "
+            f"{result['points_per_round'][i]:>+12.1f}  {margin_ci:>17}"
         )
     if result["draws"]:
         print(f"draws: {result['draws']}")
