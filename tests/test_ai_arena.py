@@ -70,7 +70,7 @@ def test_ratio_interval_is_the_cluster_delta_method() -> None:
     assert mean == pytest.approx(18.0 / 8.0)
     residuals = [10 - mean * 2, -2 - mean, 6 - mean * 3, 4 - mean * 2]
     half = Z95 * (sum(r * r for r in residuals) / 12) ** 0.5 / 2.0
-    assert (lo, hi) == (pytest.approx(mean - half), pytest.approx(mean + half))
+    assert lo == pytest.approx(mean - half) and hi == pytest.approx(mean + half)
     assert ratio_interval([5.0], [2.0])[1:] == (-math.inf, math.inf)  # one deal: no interval
 
 
