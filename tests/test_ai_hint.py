@@ -1,0 +1,107 @@
+"""Hints (issue 14): the expert's choice and the best plays, from one seat's view only."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from roppyakken.actions import Play, Take
+from roppyakken.ai.expert import ExpertBot
+from roppyakken.ai.hint import hint, review
+from roppyakken.cards import POINTS, card_id, iter_cards
+from roppyakken.engine import Game
+from roppyakken.errors import RoppyakkenError
+from roppyakken.rules import preset
+from roppyakken.view import view_of
+from tests.test_ai_hidden import poisoned, positions
+
+
+@pytest.mark.parametrize(("name", "players"), [("classic", 2), ("online", 3), ("marguerite", 2)])
+def test_a_hint_ignores_the_hidden_cards(name: str, players: int) -> None:
+    rng = random.Random(3)
+    for game in positions(name, players, 4):
+        seat = game.to_act
+        real = hint(view_of(game, seat), worlds=6, seed=2)
+        other = poisoned(game, seat, rng)
+        assert view_of(other, seat) == view_of(game, seat)
+        assert hint(view_of(other, seat), worlds=6, seed=2) == real
+
+
+def test_a_hint_names_the_experts_move_and_legal_candidates() -> None:
+    for game in positions("classic", 2, 6):
+        view = view_of(game, game.to_act)
+        h = hint(view, worlds=4, seed=1)
+        assert 1 <= len(h.moves) <= 3 and h.worlds == 4
+        assert sum(m.expert_choice for m in h.moves) == 1
+        assert h.expert.action == ExpertBot(0).choose(view)
+        for m in h.moves:
+            assert m.action in view.legal
+            assert m.points_now == (POINTS[m.card] + sum(POINTS[c] for c in iter_cards(m.target))) * bool(
+                m.target
+            )
+            assert 0.0 <= m.win_chance <= 1.0 and m.risk >= 0.0
+            assert all(0.05 <= chance <= 1.0 for _, chance in m.yaku_chances)
+        values = [(m.win_chance, m.expected_margin) for m in h.moves]
+        assert values == sorted(values, reverse=True)
+
+
+def test_a_hint_reports_a_yaku_completed_at_once() -> None:
+    # The sake cup captured; the moon on the table, the pampas geese in hand: taking the
+    # moon completes Moon Viewing at once.
+    from tests.support import m, position
+
+    game = position(
+        preset("classic"),
+        hands=[["pampas-geese", "maple-chaff-1"], ["iris-chaff-1", "peony-chaff-1"]],
+        table=["pampas-moon", "clover-chaff-1"],
+        captures=[["chrysanthemum-sake", "chrysanthemum-chaff-1"], []],
+        pile=["wisteria-chaff-1", "wisteria-chaff-2", "plum-chaff-1", "plum-chaff-2"],
+    )
+    view = view_of(game, 0)
+    h = hint(view, worlds=4, candidates=2, seed=0)
+    take_moon = next(mv for mv in h.moves if mv.action == Play(card_id("pampas-geese"), m("pampas-moon")))
+    assert take_moon.yaku_now == ("moon-viewing",) and take_moon.points_now == 60
+    assert take_moon.expert_choice
+
+
+def test_a_hint_is_reproducible_by_seed() -> None:
+    game = positions("classic", 2, 1)[0]
+    view = view_of(game, game.to_act)
+    assert hint(view, worlds=5, seed=9) == hint(view, worlds=5, seed=9)
+
+
+def test_no_hint_without_a_card_to_play() -> None:
+    game = Game(preset("classic"), 2, seed=1)
+    with pytest.raises(RoppyakkenError, match="no card to play or take"):
+        hint(view_of(game, 1 - game.to_act))
+    with pytest.raises(RoppyakkenError, match="spectator"):
+        hint(view_of(game, None))
+
+
+def test_a_review_finds_the_costly_moves_of_a_round_from_the_views_alone() -> None:
+    game = Game(preset("classic"), 2, seed=4)
+    rng = random.Random(4)
+    decisions = []
+    while not game.over and not game.history[0].score:
+        legal = game.legal_actions()
+        action = rng.choice(legal)
+        if game.to_act == 0 and len(legal) > 1 and isinstance(action, Play | Take):
+            decisions.append((view_of(game, 0), action))
+        game.apply(action)
+    assert len(decisions) >= 3
+    found = review(decisions, top=2, worlds=8, seed=1)
+    assert 1 <= len(found) <= 2
+    assert [r.loss for r in found] == sorted((r.loss for r in found), reverse=True)
+    for r in found:
+        assert r.loss > 0 and r.best.action != r.played.action
+        assert (r.view, r.played.action) in decisions
+        assert r.best.action in r.view.legal
+
+
+def test_include_refuses_an_illegal_move() -> None:
+    game = positions("classic", 2, 1)[0]
+    view = view_of(game, game.to_act)
+    illegal = Play(next(c for c in range(48) if not view.hand >> c & 1), 0)  # a card it does not hold
+    with pytest.raises(RoppyakkenError, match="not a legal move"):
+        hint(view, worlds=2, include=illegal)
