@@ -237,3 +237,35 @@ def test_vector_env_steps_many_games() -> None:
         assert obs["observation"].shape == (4, observation_size(2))
     assert episodes >= 8
     v.close()
+
+
+def test_research_page_training_loop_runs() -> None:
+    """The 20-line loop of docs/RESEARCH.md runs as printed (for a few episodes)."""
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "RESEARCH.md").read_text(encoding="utf-8")
+    section = text[text.index("## A training loop in 20 lines") :]
+    code = section[section.index("```python\n") + 10 : section.index("\n```", section.index("```python"))]
+    assert len(code.strip().splitlines()) <= 22
+    assert "range(2000)" in code
+    namespace: dict[str, object] = {}
+    exec(code.replace("range(2000)", "range(4)"), namespace)
+    weights = namespace["W"]
+    assert isinstance(weights, np.ndarray) and np.abs(weights).sum() > 0
+
+
+def test_bench_env_measures_every_environment() -> None:
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "bench" / "bench_env.py"
+    spec = importlib.util.spec_from_file_location("bench_env", path)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    steps, rounds = bench.core(0.05, 2)
+    assert steps > rounds > 0
+    assert bench.core_observed(0.05, 3) > 0
+    assert bench.pettingzoo(0.05, 2) > 0
+    assert bench.gymnasium(0.05, 3) > 0
+    assert bench.vector(0.05, 2) > 0

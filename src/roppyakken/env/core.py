@@ -169,11 +169,32 @@ def observation_size(players: int) -> int:
     return offset + size
 
 
+_BYTE_FLOATS: Final = tuple(tuple(float(b >> i & 1) for i in range(8)) for b in range(256))
+
+
 def _cards(mask: int) -> list[float]:
-    out = [0.0] * NUM_CARDS
-    for c in iter_cards(mask):
-        out[c] = 1.0
-    return out
+    t = _BYTE_FLOATS
+    return [
+        *t[mask & 255],
+        *t[mask >> 8 & 255],
+        *t[mask >> 16 & 255],
+        *t[mask >> 24 & 255],
+        *t[mask >> 32 & 255],
+        *t[mask >> 40 & 255],
+    ]
+
+
+_RULE_CACHE: dict[tuple[int, int], tuple[Rules, list[float]]] = {}
+
+
+def _cached_rule_features(rules: Rules, players: int) -> list[float]:
+    key = (id(rules), players)
+    found = _RULE_CACHE.get(key)
+    if found is None or found[0] is not rules:
+        if len(_RULE_CACHE) > 256:
+            _RULE_CACHE.clear()
+        found = _RULE_CACHE[key] = (rules, _rule_features(rules, players))
+    return found[1]
 
 
 def observe_view(view: SeatView) -> list[float]:
@@ -215,7 +236,7 @@ def observe_view(view: SeatView) -> list[float]:
     obs += [view.totals[s] / target for s in order]
     obs += [float(view.legs[s]) for s in order]
     obs.append(view.round / 10.0)
-    obs += _rule_features(view.rules, n)
+    obs += _cached_rule_features(view.rules, n)
     return obs
 
 
