@@ -269,3 +269,16 @@ def test_bench_env_measures_every_environment() -> None:
     assert bench.pettingzoo(0.05, 2) > 0
     assert bench.gymnasium(0.05, 3) > 0
     assert bench.vector(0.05, 2) > 0
+
+
+def test_core_env_imports_neither_bots_nor_third_party_packages() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, roppyakken.env, roppyakken.infoset\n"
+        "bad = [m for m in sys.modules if m.startswith('roppyakken.ai') or m.split('.')[0] in "
+        "('numpy', 'gymnasium', 'pettingzoo')]\n"
+        "assert not bad, bad\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
