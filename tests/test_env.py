@@ -282,3 +282,14 @@ def test_core_env_imports_neither_bots_nor_third_party_packages() -> None:
         "assert not bad, bad\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_gymnasium_gives_the_agent_only_its_own_view() -> None:
+    e = rgym.env(opponents="greedy", seat=1)
+    obs, info = e.reset(seed=21)
+    assert info == {}  # not even the seed: it would give away the deck
+    core = e.game_env
+    assert core.current_player == 1
+    assert np.array_equal(obs["observation"], np.asarray(core.observe(1), np.float32))
+    mask = np.flatnonzero(obs["action_mask"]).tolist()
+    assert mask == core.legal_actions()

@@ -99,7 +99,7 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
             ]
             self._opponents_play()
             if not self.game_env.done:  # a round an opponent won outright before any decision: redrawn
-                return self._obs(), {"seed": game_seed}
+                return self._obs(), {}  # no seed here: it would give away the deck
 
     def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         """The agent's action, then the bots' until the agent's next decision or the end."""
