@@ -217,8 +217,8 @@ def report(
         f"Method: afterstate value network ({args.hidden} ReLU units plus a linear skip, numpy), "
         f"trained by self-play on {args.rounds:,} classic 2-player rounds (epsilon-greedy, "
         f"epsilon {args.epsilon} to {args.epsilon_end}), Monte-Carlo returns (the round's score "
-        f"difference), Adam (lr {args.lr} decaying linearly to a tenth, {args.updates} updates of {args.minibatch} every "
-        f"{args.batch_rounds} rounds). Seed {args.seed}. "
+        f"difference), Adam (lr {args.lr} decaying linearly to a tenth, {args.updates} updates "
+        f"of {args.minibatch} every {args.batch_rounds} rounds). Seed {args.seed}. "
         f"Wall time {seconds / 60.0:.1f} min (training and evaluation, one process).",
         "",
         f"## Strength: {args.deals} duplicate deals (full classic games to 600), 95% Wilson intervals",
