@@ -52,6 +52,15 @@ BOT_OPTIONS: dict[str, tuple[BotOptionsFactory, str]] = {}
 """Levels that take options -> (factory taking a seed and the options, help on the options)."""
 
 
+def _learned(seed: int, options: Mapping[str, str] | None = None) -> Bot:
+    """Level ``learned`` (numpy, the ``[rl]`` extra): a one-line error without numpy."""
+    try:
+        from roppyakken.env.learned import LearnedBot
+    except ImportError:
+        raise RoppyakkenError("bot level learned needs numpy: pip install 'roppyakken[rl]'") from None
+    return LearnedBot.from_options(seed, options or {})
+
+
 def _register_levels() -> None:
     """Add the levels defined in their own modules (imported here to avoid a cycle)."""
     from roppyakken.ai.expert import ExpertBot
@@ -67,6 +76,11 @@ def _register_levels() -> None:
         MasterBot,
         "Thinks ahead: imagines the hidden cards many ways and plays out each move to choose.",
     )
+    BOT_LEVELS["learned"] = (
+        _learned,
+        "Learned by self-play: a small network values the position each move leaves (needs numpy).",
+    )
+    BOT_OPTIONS["learned"] = (_learned, "weights=PATH: an .npz of weights (default: the shipped ones)")
     BOT_OPTIONS["master"] = (
         MasterBot.from_options,
         "ms=MILLISECONDS a decision (230, close calls 3x), iters=ROLLOUTS a decision (reproducible)",

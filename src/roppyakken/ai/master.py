@@ -1,7 +1,7 @@
 """Level ``master``: searches over the hidden cards with determinized Monte-Carlo.
 
 At each card-play decision the master samples the cards it cannot see
-(:func:`roppyakken.ai.determinize.sample_world`: the other hands and the pile order,
+(:func:`roppyakken.infoset.sample_world`: the other hands and the pile order,
 uniformly among those consistent with everything its seat has seen), and in each
 sampled world plays each candidate move followed by the rest of the round, every seat
 (itself included) then playing as the ``expert`` does from its own knowledge in that
@@ -38,11 +38,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Self
 
 from roppyakken.actions import Action, CallRedeal, Declare, Play, Take
-from roppyakken.ai.determinize import World, playout_of, sample_world
+from roppyakken.ai.determinize import playout_of
 from roppyakken.ai.expert import DEFAULT_WEIGHTS, ExpertBot, Weights, best_move, move_values
 from roppyakken.ai.playout import Playout, greedy_index, round_result, yaku_index
 from roppyakken.ai.position import Position
 from roppyakken.errors import RoppyakkenError
+from roppyakken.infoset import World, sample_world
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
 from roppyakken.view import SeatView
