@@ -12,7 +12,7 @@ import random
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -21,13 +21,21 @@ import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
 from roppyakken.server.app import create_app
+from roppyakken.server.config import Limits
 from roppyakken.server.db import Database
 
 
 class ServerThread:
     """``create_app(database)`` served by uvicorn on 127.0.0.1 and a free port, in a thread."""
 
-    def __init__(self, database: str, *, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        database: str,
+        *,
+        bot_delay: float = 0.0,
+        limits: Limits | None = None,
+        draw_seed: Callable[[], int] | None = None,
+    ) -> None:
         self.database = database
         self.bot_delay = bot_delay
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -35,7 +43,7 @@ class ServerThread:
         self.sock.bind(("127.0.0.1", 0))
         self.port: int = self.sock.getsockname()[1]
         config = uvicorn.Config(
-            create_app(database, bot_delay=bot_delay),
+            create_app(database, bot_delay=bot_delay, limits=limits, draw_seed=draw_seed),
             log_level="warning",
             lifespan="on",
             ws_max_size=65_536,
@@ -82,9 +90,15 @@ class ServerThread:
 
 
 @contextmanager
-def running_server(database: str, *, bot_delay: float = 0.0) -> Iterator[ServerThread]:
+def running_server(
+    database: str,
+    *,
+    bot_delay: float = 0.0,
+    limits: Limits | None = None,
+    draw_seed: Callable[[], int] | None = None,
+) -> Iterator[ServerThread]:
     """A started :class:`ServerThread`, stopped at the end."""
-    server = ServerThread(database, bot_delay=bot_delay).start()
+    server = ServerThread(database, bot_delay=bot_delay, limits=limits, draw_seed=draw_seed).start()
     try:
         yield server
     finally:

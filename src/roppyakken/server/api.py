@@ -154,3 +154,15 @@ async def handle_api_error(request: Request, exc: Exception) -> Response:
     if isinstance(exc, ApiError):
         return error_response(exc.status, str(exc))
     return error_response(400, str(exc))
+
+
+async def handle_storage_error(request: Request, exc: Exception) -> Response:
+    """A write that failed: 503 with ``Retry-After``; nothing was changed."""
+    answer = error_response(503, text.STORAGE_UNAVAILABLE)
+    answer.headers["Retry-After"] = "1"
+    return answer
+
+
+async def handle_restore_error(request: Request, exc: Exception) -> Response:
+    """A stored room that cannot be rebuilt: say so in one line."""
+    return error_response(500, str(exc))

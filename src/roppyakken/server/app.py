@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Final
 
@@ -20,8 +20,10 @@ from starlette.staticfiles import StaticFiles
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.server import api, text
-from roppyakken.server.db import Database
+from roppyakken.server.config import Limits
+from roppyakken.server.db import Database, StorageError
 from roppyakken.server.hub import Hub
+from roppyakken.server.rooms import RestoreError
 from roppyakken.server.ws import websocket_endpoint
 
 STATIC: Final = Path(__file__).parent / "static"
@@ -59,21 +61,33 @@ async def not_found(request: Request, exc: Exception) -> Response:
 
 
 def create_app(
-    database: Database | str | None = None, *, bot_delay: float = 0.6, bot_threads: int = 4
+    database: Database | str | None = None,
+    *,
+    bot_delay: float = 0.6,
+    bot_threads: int = 4,
+    limits: Limits | None = None,
+    draw_seed: Callable[[], int] | None = None,
 ) -> Starlette:
     """The application over ``database`` (a :class:`Database`, a URL, or None: the default SQLite file).
 
     ``bot_delay`` is the pause in seconds before each bot decision, so that people
-    can follow the game (0 in tests and benchmarks).
+    can follow the game (0 in tests and benchmarks); ``limits`` are the server's
+    bounds (:class:`~roppyakken.server.config.Limits`, defaults if None);
+    ``draw_seed`` replaces the secret random seeds of rooms (tests only).
     """
+    limits = limits or Limits()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        db = database if isinstance(database, Database) else Database(database)
+        db = (
+            database
+            if isinstance(database, Database)
+            else Database(database, write_timeout=limits.write_timeout)
+        )
         if not isinstance(database, Database):
             db.open()
         await db.start()
-        hub = Hub(db, bot_delay=bot_delay, bot_threads=bot_threads)
+        hub = Hub(db, bot_delay=bot_delay, bot_threads=bot_threads, draw_seed=draw_seed)
         app.state.hub = hub
         # The code and data loaded so far live as long as the server: keep them out of
         # the garbage collector's full passes, which otherwise pause every game.
@@ -106,6 +120,8 @@ def create_app(
         exception_handlers={
             api.ApiError: api.handle_api_error,
             RoppyakkenError: api.handle_api_error,
+            StorageError: api.handle_storage_error,
+            RestoreError: api.handle_restore_error,
             404: not_found,
         },
     )

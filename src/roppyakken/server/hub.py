@@ -10,13 +10,24 @@ from __future__ import annotations
 import asyncio
 import re
 import secrets
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Final
 
 from roppyakken.server import storage
 from roppyakken.server.db import Database
 from roppyakken.server.requests import CreateRoom
-from roppyakken.server.rooms import BOT, EMPTY, HUMAN, Room, Seat, hash_token, new_room_id, new_token
+from roppyakken.server.rooms import (
+    BOT,
+    EMPTY,
+    HUMAN,
+    Room,
+    Seat,
+    hash_token,
+    new_room_id,
+    new_salt,
+    new_token,
+)
 
 ROOM_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
@@ -24,8 +35,17 @@ ROOM_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 class Hub:
     """Every room in memory, keyed by id, over one database."""
 
-    def __init__(self, db: Database, *, bot_delay: float = 0.6, bot_threads: int = 4) -> None:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        bot_delay: float = 0.6,
+        bot_threads: int = 4,
+        draw_seed: Callable[[], int] | None = None,
+    ) -> None:
         self.db = db
+        self.draw_seed = draw_seed or (lambda: secrets.randbits(63))
+        """Where secret seeds come from (tests may fix them; they stay unknown to every client)."""
         self.bot_delay = bot_delay
         self.bot_executor = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="roppyakken-bot")
         self.rooms: dict[str, Room] = {}
@@ -48,7 +68,10 @@ class Hub:
         for index in range(1, request.players):
             level = request.bots.get(index)
             seats.append(Seat(BOT, None, level) if level else Seat(EMPTY))
-        seed = request.seed if request.seed is not None else secrets.randbits(63)
+        # A chosen seed only for a game against bots (checked with the request); otherwise the
+        # server draws the seed in secret and commits to it (docs/PROTOCOL.md, "Fair deals").
+        chosen = request.seed is not None
+        seed = request.seed if request.seed is not None else self.draw_seed()
         room = Room(
             new_room_id(),
             request.players,
@@ -58,6 +81,7 @@ class Hub:
             db=self.db,
             bot_executor=self.bot_executor,
             bot_delay=self.bot_delay,
+            salt=None if chosen else new_salt(),
         )
         autostart = all(s.kind != EMPTY for s in seats)
         if autostart:

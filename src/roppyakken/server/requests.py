@@ -102,6 +102,8 @@ def create_room(data: dict[str, Any]) -> CreateRoom:
         if not 1 <= seat < players:
             raise RequestError(text.BOT_SEAT.format(seat=key, last=players - 1))
         bots[seat] = bot_level(level)
+    if seed is not None and len(bots) != players - 1:
+        raise RequestError(text.SEED_SOLO_ONLY)
     return CreateRoom(name, players, rules, seed, bots)
 
 

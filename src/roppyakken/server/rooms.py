@@ -29,12 +29,12 @@ from roppyakken.actions import Action, action_from_json
 from roppyakken.ai.base import BOT_LEVELS, Bot, make_bot
 from roppyakken.cards import slugs_of
 from roppyakken.engine import Game
-from roppyakken.errors import IllegalActionError
+from roppyakken.errors import IllegalActionError, RoppyakkenError
 from roppyakken.events import Event, GameEnded, RoundEnded
-from roppyakken.record import dumps, record_of
+from roppyakken.record import deal_commitment, dumps, record_of
 from roppyakken.rules import Rules, from_options
 from roppyakken.server import protocol, storage, text
-from roppyakken.server.db import ActionRow, Database
+from roppyakken.server.db import Database, StorageError
 from roppyakken.server.protocol import Act, ClientMessage, Hello, Ping, ProtocolError, SetSeat, Start
 from roppyakken.server.views import StateMessages
 from roppyakken.view import view_of
@@ -65,6 +65,23 @@ def new_token() -> str:
 def hash_token(token: str) -> str:
     """What is stored of a seat token: its SHA-256."""
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_salt() -> str:
+    """A fresh salt for a deal commitment (128 random bits as hex)."""
+    return secrets.token_hex(16)
+
+
+class WriteFailed(ProtocolError):
+    """The change could not be stored, so it was not made (the sender may try again)."""
+
+
+class RestoreError(Exception):
+    """A stored room that cannot be rebuilt (a missing move, a move that does not apply)."""
+
+
+BOT_RETRY_DELAYS: Final = (0.5, 1.0, 2.0, 4.0, 8.0)
+"""Seconds a bot waits before trying again after its move could not be stored."""
 
 
 def new_room_id() -> str:
@@ -124,11 +141,14 @@ class Room:
         bot_delay: float,
         created_at: datetime | None = None,
         status: str = WAITING,
+        salt: str | None = None,
     ) -> None:
         self.id = room_id
         self.players = players
         self.rules = rules
         self.seed = seed
+        self.salt = salt
+        self.commitment = None if salt is None else deal_commitment(seed, salt)
         self.seats = seats
         self.status = status
         self.created_at = created_at or datetime.now(UTC)
@@ -137,6 +157,7 @@ class Room:
         self.bot_delay = bot_delay
         self.game: Game | None = None
         self.actions = 0
+        self.applied: list[tuple[int, Action]] = []
         self.clients: list[Client] = []
         self.lock = asyncio.Lock()
         self.evicted = False
@@ -165,11 +186,24 @@ class Room:
             bot_delay=bot_delay,
             created_at=row.created_at,
             status=row.status,
+            salt=row.salt,
         )
+        expected = list(range(len(stored.indexes)))
+        if stored.indexes != expected:
+            missing = next(i for i, (a, b) in enumerate(zip(stored.indexes, expected, strict=True)) if a != b)
+            raise RestoreError(text.RESTORE_GAP.format(room=row.id, index=missing))
         if row.status != WAITING:
             game = room._new_game()
-            for data in stored.actions:
-                game.apply(action_from_json(json.loads(data)))
+            for index, data in enumerate(stored.actions):
+                try:
+                    action = action_from_json(json.loads(data))
+                    seat = game.to_act
+                    game.apply(action)
+                except (RoppyakkenError, ValueError) as exc:
+                    raise RestoreError(
+                        text.RESTORE_BAD_MOVE.format(room=row.id, index=index, reason=exc)
+                    ) from None
+                room.applied.append((seat, action))
             room.actions = len(stored.actions)
         return room
 
@@ -183,6 +217,7 @@ class Room:
             options=self.rules.options(),
             seed=self.seed,
             status=self.status,
+            salt=self.salt,
         )
 
     def start_now(self) -> None:
@@ -218,6 +253,7 @@ class Room:
             "rules": self._rules_json,
             "seats": seats,
             "status": self.status,
+            "commitment": self.commitment,
         }
 
     def names(self) -> list[str]:
@@ -327,9 +363,10 @@ class Room:
             for index, seat in enumerate(self.seats):
                 if seat.kind == EMPTY:
                     token = new_token()
-                    self.seats[index] = Seat(HUMAN, name, None, hash_token(token))
-                    row = self.seats[index].row(index)
+                    new = Seat(HUMAN, name, None, hash_token(token))
+                    row = new.row(index)
                     await self.db.run(functools.partial(storage.save_seat, room_id=self.id, seat=row))
+                    self.seats[index] = new
                     self._send_room()
                     return index, token
         return None
@@ -355,10 +392,13 @@ class Room:
                 new = Seat(BOT, None, level)
             else:
                 new = Seat(EMPTY)
+            row = new.row(index)
+            try:
+                await self.db.run(lambda c: storage.save_seat(c, self.id, row))
+            except StorageError:
+                raise WriteFailed(text.WRITE_FAILED, message.id) from None
             old = self.seats[index]
             self.seats[index] = new
-            row = new.row(index)
-            await self.db.run(lambda c: storage.save_seat(c, self.id, row))
             if old.kind == HUMAN:
                 for other in [c for c in self.clients if c.seat == index]:
                     other.send(protocol.error(text.SEAT_GIVEN_AWAY))
@@ -374,20 +414,33 @@ class Room:
             empty = [i for i, s in enumerate(self.seats) if s.kind == EMPTY]
             if empty:
                 raise ProtocolError(text.SEATS_EMPTY.format(seats=", ".join(map(str, empty))), msg_id)
-            await self._begin()
+            await self._begin(msg_id)
         self.kick_bots()
 
-    async def _begin(self) -> None:
+    async def _begin(self, msg_id: str | None) -> None:
+        try:
+            await self.db.run(lambda c: storage.set_status(c, self.id, PLAYING))
+        except StorageError:
+            raise WriteFailed(text.WRITE_FAILED, msg_id) from None
         game = self._new_game()
         self.status = PLAYING
-        await self.db.run(lambda c: storage.set_status(c, self.id, PLAYING))
         self._send_room()
         self._send_change(list(game.events))
 
     # ----------------------------------------------------------------- play
 
+    def _rebuild(self) -> None:
+        """The game again from its seed and the stored actions (after a change that could not be stored)."""
+        game = self._new_game()
+        for seat, action in self.applied:
+            game.apply(action, seat)
+
     async def apply(self, seat: int, action: Action, msg_id: str | None = None) -> None:
-        """Apply ``action`` for ``seat``: checked by the engine, stored, then sent to every client."""
+        """Apply ``action`` for ``seat``: checked by the engine, stored, then sent to every client.
+
+        Durable before visible: if the write fails, the game is put back as it
+        was, nothing is sent to anyone, and :class:`WriteFailed` tells the sender.
+        """
         async with self.lock:
             game = self.game
             if game is None:
@@ -399,18 +452,31 @@ class Room:
             except IllegalActionError as exc:
                 raise ProtocolError(str(exc), msg_id) from None
             index = self.actions
-            self.actions += 1
             data = json.dumps(action.to_json(), separators=(",", ":"))
-            writes = [self.db.submit(ActionRow(self.id, index, seat, data))]
+            room_id = self.id
+            if game.over:
+                record = dumps(record_of(game, self.names(), salt=self.salt))
+                winner, now = game.winner, datetime.now(UTC)
+
+                def work(c: Any) -> None:
+                    storage.append_action(c, room_id, index, seat, data)
+                    storage.finish_room(c, room_id, winner, record, now)
+
+            else:
+
+                def work(c: Any) -> None:
+                    storage.append_action(c, room_id, index, seat, data)
+
+            try:
+                await self.db.run(work)
+            except StorageError as exc:
+                log.error("room %s: action %d not stored, so not made: %s", self.id, index, exc)
+                self._rebuild()
+                raise WriteFailed(text.WRITE_FAILED, msg_id) from None
+            self.actions += 1
+            self.applied.append((seat, action))
             if game.over:
                 self.status = OVER
-                record = dumps(record_of(game, self.names()))
-                winner, now = game.winner, datetime.now(UTC)
-                writes.append(self.db.submit(lambda c: storage.finish_room(c, self.id, winner, record, now)))
-            try:
-                await asyncio.gather(*writes)
-            except Exception:
-                log.exception("room %s: could not store action %d", self.id, index)
             self._send_change(new_events)
         self.kick_bots()
 
@@ -433,6 +499,7 @@ class Room:
     async def _bot_loop(self) -> None:
         """While a bot is to act: wait the pacing delay, let it choose off the event loop, apply."""
         loop = asyncio.get_running_loop()
+        failures = 0
         while (seat := self._bot_to_act()) is not None and self.game is not None:
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
@@ -448,6 +515,11 @@ class Room:
                 continue
             try:
                 await self.apply(index, action)
+                failures = 0
+            except WriteFailed:
+                delay = BOT_RETRY_DELAYS[min(failures, len(BOT_RETRY_DELAYS) - 1)]
+                failures += 1
+                await asyncio.sleep(delay)  # the game is as it was: the bot chooses again
             except ProtocolError as exc:
                 log.error("room %s: bot %s chose an illegal action (%s)", self.id, seat.level, exc)
                 await self.apply(index, view.legal[0])

@@ -33,6 +33,10 @@ RULES_FORM: Final = '\'rules\' must be {"preset": NAME} or {"toml": HOUSE_RULES}
 TOML_TOO_LARGE: Final = "the house rules are too long"
 TOML_INVALID: Final = "the house rules are not valid TOML: {reason}"
 SEED_RULE: Final = "'seed' must be an integer from 0 to 2**63-1"
+SEED_SOLO_ONLY: Final = (
+    "'seed' can be chosen only for a game against bots (every other seat a bot); "
+    "with other people the server draws the deal in secret and commits to it"
+)
 BOT_SEAT: Final = "'bots' names seat {seat!r}, but the bots' seats are 1 to {last}"
 UNKNOWN_BOT: Final = "unknown bot level {level!r} (known: {known})"
 NO_ROOM: Final = "there is no room {room!r}"
@@ -64,3 +68,12 @@ SEAT_RANGE: Final = "seat {seat} is not one of seats 1 to {last}"
 SEATS_EMPTY: Final = "every seat needs a player or a bot before the game can start (empty: {seats})"
 SEAT_GIVEN_AWAY: Final = "the host gave your seat away"
 SLOW_CLIENT: Final = "the connection fell too far behind"
+
+WRITE_FAILED: Final = (
+    "the move could not be saved (the database is busy or unavailable); nothing changed, try again"
+)
+STORAGE_UNAVAILABLE: Final = "the database is busy or unavailable; nothing changed, try again"
+RESTORE_GAP: Final = "room {room!r} cannot be restored: its stored move {index} is missing"
+RESTORE_BAD_MOVE: Final = (
+    "room {room!r} cannot be restored: its stored move {index} does not apply ({reason})"
+)

@@ -15,8 +15,10 @@ from typing import Final
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from roppyakken.server import protocol, text
+from roppyakken.server.db import StorageError
 from roppyakken.server.hub import Hub
 from roppyakken.server.protocol import Hello, ProtocolError, parse_client_message
+from roppyakken.server.rooms import RestoreError
 
 log = logging.getLogger("roppyakken.server")
 
@@ -26,6 +28,7 @@ MAX_QUEUED: Final = 2000
 """Messages queued for one client before it counts as too slow and is dropped."""
 
 CLOSE_POLICY: Final = 1008
+CLOSE_TRY_AGAIN: Final = 1013
 CLOSE_BAD_TOKEN: Final = 4003
 CLOSE_NO_ROOM: Final = 4004
 
@@ -121,7 +124,12 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     except WebSocketDisconnect:
         return
     while True:
-        room = await hub.get(room_id)
+        try:
+            room = await hub.get(room_id)
+        except (RestoreError, StorageError) as exc:
+            reason = str(exc) if isinstance(exc, RestoreError) else text.STORAGE_UNAVAILABLE
+            await _refuse(websocket, reason, CLOSE_TRY_AGAIN, hello.id)
+            return
         if room is None:
             await _refuse(websocket, text.NO_ROOM.format(room=room_id), CLOSE_NO_ROOM, hello.id)
             return
