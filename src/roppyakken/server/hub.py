@@ -44,7 +44,9 @@ class Hub:
         draw_seed: Callable[[], int] | None = None,
     ) -> None:
         self.db = db
-        self.draw_seed = draw_seed or (lambda: secrets.randbits(63))
+        # 53 bits: exact in every JSON reader (the browser checks the revealed seed); the salt
+        # of the commitment, not the seed, is what makes it impossible to guess in advance.
+        self.draw_seed = draw_seed or (lambda: secrets.randbits(53))
         """Where secret seeds come from (tests may fix them; they stay unknown to every client)."""
         self.bot_delay = bot_delay
         self.bot_executor = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="roppyakken-bot")
