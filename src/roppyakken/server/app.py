@@ -89,6 +89,7 @@ def create_app(
         await db.start()
         hub = Hub(db, bot_delay=bot_delay, bot_threads=bot_threads, draw_seed=draw_seed)
         app.state.hub = hub
+        app.state.limits = limits
         # The code and data loaded so far live as long as the server: keep them out of
         # the garbage collector's full passes, which otherwise pause every game.
         gc.collect()
@@ -108,6 +109,9 @@ def create_app(
         Route("/api/games", api.list_games, methods=["GET"]),
         Route("/api/games/{room}/record", api.game_record, methods=["GET"]),
         Route("/api/score", api.score, methods=["POST"]),
+        Route("/api/schema", api.schema, methods=["GET"]),
+        Route("/healthz", api.healthz, methods=["GET"]),
+        Route("/readyz", api.readyz, methods=["GET"]),
         WebSocketRoute("/ws/{room}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
         Route("/favicon.ico", favicon, methods=["GET"]),

@@ -51,6 +51,8 @@ class Hub:
         self.bot_delay = bot_delay
         self.bot_executor = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="roppyakken-bot")
         self.rooms: dict[str, Room] = {}
+        self.stopping = False
+        """Set on shutdown: ``/readyz`` answers 503 and no new room is made."""
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
 
     def _adopt(self, room: Room) -> Room:

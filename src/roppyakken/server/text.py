@@ -24,6 +24,8 @@ NO_CLIENT: Final = "the browser client is missing from this installation (static
 # HTTP errors
 BODY_NOT_JSON: Final = "the request body is not valid JSON"
 BODY_TOO_LARGE: Final = "the request body is too large"
+BODY_NOT_JSON_TYPE: Final = "the request body must be JSON (Content-Type: application/json)"
+BAD_CONTENT_LENGTH: Final = "the Content-Length header is not a number"
 BODY_NOT_OBJECT: Final = "the request body must be a JSON object"
 UNKNOWN_FIELD: Final = "unknown field {field!r}"
 FIELD_TYPE: Final = "{field!r} must be {what}"
@@ -32,6 +34,8 @@ PLAYERS_RULE: Final = "'players' must be 2 or 3"
 RULES_FORM: Final = '\'rules\' must be {"preset": NAME} or {"toml": HOUSE_RULES}'
 TOML_TOO_LARGE: Final = "the house rules are too long"
 TOML_INVALID: Final = "the house rules are not valid TOML: {reason}"
+TOML_TOO_DEEP: Final = "the house rules nest too deeply"
+NAME_NOT_BOT: Final = "'name' must not look like a bot's ('bot:…')"
 SEED_RULE: Final = "'seed' must be an integer from 0 to 2**63-1"
 SEED_SOLO_ONLY: Final = (
     "'seed' can be chosen only for a game against bots (every other seat a bot); "
