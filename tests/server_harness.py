@@ -7,6 +7,7 @@ thread with its own event loop, the test drives clients with ``asyncio.run``.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 import socket
@@ -17,12 +18,20 @@ from contextlib import contextmanager
 from typing import Any
 
 import httpx
-import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
 from roppyakken.server.app import create_app
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database
+from roppyakken.server.serving import Server, uvicorn_config
+
+
+def limits_for_tests(**changes: Any) -> Limits:
+    """The bounds of test servers: bots in threads, and no rate limits (tests make many rooms quickly)."""
+    base = Limits(
+        bot_workers=0, rooms_per_minute=1e9, requests_per_minute=1e9, connections_per_address=10_000
+    )
+    return dataclasses.replace(base, **changes)
 
 
 class ServerThread:
@@ -42,14 +51,9 @@ class ServerThread:
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.port: int = self.sock.getsockname()[1]
-        config = uvicorn.Config(
-            create_app(database, bot_delay=bot_delay, limits=limits, draw_seed=draw_seed),
-            log_level="warning",
-            lifespan="on",
-            ws_max_size=65_536,
-            timeout_graceful_shutdown=2,
-        )
-        self.server = uvicorn.Server(config)
+        limits = limits or limits_for_tests()
+        app = create_app(database, bot_delay=bot_delay, limits=limits, draw_seed=draw_seed)
+        self.server = Server(uvicorn_config(app, limits), app)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 
     @property

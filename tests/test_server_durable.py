@@ -15,10 +15,9 @@ from typing import Any
 
 from roppyakken.engine import Game
 from roppyakken.rules import preset
-from roppyakken.server.config import Limits
-from tests.server_harness import Player, ServerThread, running_server, stored_actions
+from tests.server_harness import Player, ServerThread, limits_for_tests, running_server, stored_actions
 
-LIMITS = Limits(write_timeout=0.3, bot_workers=0)
+LIMITS = limits_for_tests(write_timeout=0.3)
 
 
 def _two_humans(server: ServerThread) -> tuple[str, str, str]:

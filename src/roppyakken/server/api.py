@@ -60,12 +60,14 @@ async def read_capped(request: Request, limit: int) -> bytes:
         if not re.fullmatch(r"[0-9]{1,18}", length.strip()):
             raise ApiError(400, text.BAD_CONTENT_LENGTH)
         if int(length) > limit:
+            request.app.state.metrics.refuse("body_too_large")
             raise ApiError(413, text.BODY_TOO_LARGE)
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
+            request.app.state.metrics.refuse("body_too_large")
             raise ApiError(413, text.BODY_TOO_LARGE)
         chunks.append(chunk)
     return b"".join(chunks)
@@ -190,6 +192,20 @@ async def handle_storage_error(request: Request, exc: Exception) -> Response:
     answer = error_response(503, text.STORAGE_UNAVAILABLE)
     answer.headers["Retry-After"] = "1"
     return answer
+
+
+async def handle_hub_full(request: Request, exc: Exception) -> Response:
+    """No room can be made now (the server is full or stopping): 503 with ``Retry-After``."""
+    answer = error_response(503, str(exc))
+    answer.headers["Retry-After"] = "5"
+    return answer
+
+
+async def metrics(request: Request) -> Response:
+    """``GET /metrics``: Prometheus metrics."""
+    from roppyakken.server.metrics import CONTENT_TYPE
+
+    return Response(request.app.state.metrics.render(), media_type=CONTENT_TYPE)
 
 
 async def handle_restore_error(request: Request, exc: Exception) -> Response:

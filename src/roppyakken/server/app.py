@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Final
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -22,7 +23,9 @@ from roppyakken.errors import RoppyakkenError
 from roppyakken.server import api, text
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database, StorageError
-from roppyakken.server.hub import Hub
+from roppyakken.server.guard import Guard
+from roppyakken.server.hub import Hub, HubFull
+from roppyakken.server.metrics import Metrics
 from roppyakken.server.rooms import RestoreError
 from roppyakken.server.ws import websocket_endpoint
 
@@ -76,6 +79,7 @@ def create_app(
     ``draw_seed`` replaces the secret random seeds of rooms (tests only).
     """
     limits = limits or Limits()
+    metrics = Metrics()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -87,9 +91,19 @@ def create_app(
         if not isinstance(database, Database):
             db.open()
         await db.start()
-        hub = Hub(db, bot_delay=bot_delay, bot_threads=bot_threads, draw_seed=draw_seed)
+        hub = Hub(
+            db,
+            bot_delay=bot_delay,
+            bot_threads=bot_threads,
+            draw_seed=draw_seed,
+            limits=limits,
+            metrics=metrics,
+        )
+        metrics.watch(lambda: len(hub.rooms), hub.connected, lambda: db.failed)
+        hub.start()
         app.state.hub = hub
         app.state.limits = limits
+        app.state.metrics = metrics
         # The code and data loaded so far live as long as the server: keep them out of
         # the garbage collector's full passes, which otherwise pause every game.
         gc.collect()
@@ -112,6 +126,7 @@ def create_app(
         Route("/api/schema", api.schema, methods=["GET"]),
         Route("/healthz", api.healthz, methods=["GET"]),
         Route("/readyz", api.readyz, methods=["GET"]),
+        Route("/metrics", api.metrics, methods=["GET"]),
         WebSocketRoute("/ws/{room}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
         Route("/favicon.ico", favicon, methods=["GET"]),
@@ -121,7 +136,9 @@ def create_app(
     return Starlette(
         routes=routes,
         lifespan=lifespan,
+        middleware=[Middleware(Guard, limits=limits, on_refusal=metrics.refuse)],
         exception_handlers={
+            HubFull: api.handle_hub_full,
             api.ApiError: api.handle_api_error,
             RoppyakkenError: api.handle_api_error,
             StorageError: api.handle_storage_error,

@@ -19,14 +19,15 @@ import hmac
 import json
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, Protocol
 
 from roppyakken.actions import Action, action_from_json
-from roppyakken.ai.base import BOT_LEVELS, Bot, make_bot
+from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.cards import slugs_of
 from roppyakken.engine import Game
 from roppyakken.errors import IllegalActionError, RoppyakkenError
@@ -34,6 +35,7 @@ from roppyakken.events import Event, GameEnded, RoundEnded
 from roppyakken.record import deal_commitment, dumps, record_of
 from roppyakken.rules import Rules, from_options
 from roppyakken.server import protocol, storage, text
+from roppyakken.server.bots import decision_seed, think
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.protocol import Act, ClientMessage, Hello, Ping, ProtocolError, SetSeat, Start
 from roppyakken.server.views import StateMessages
@@ -111,7 +113,6 @@ class Seat:
     name: str | None = None
     level: str | None = None
     token_hash: str | None = None
-    bot: Bot | None = field(default=None, repr=False)
 
     @property
     def display_name(self) -> str:
@@ -162,6 +163,10 @@ class Room:
         self.lock = asyncio.Lock()
         self.evicted = False
         self.on_idle: Callable[[Room], None] | None = None
+        self.on_move: Callable[[float], None] | None = None
+        self.on_write_failed: Callable[[], None] | None = None
+        """Told each move's latency, arrival to sent (metrics)."""
+        self.last_active = time.monotonic()
         self._bot_task: asyncio.Task[None] | None = None
         self._rules_json = {"preset": rules.preset, "options": rules.options()}
 
@@ -227,9 +232,6 @@ class Room:
 
     def _new_game(self) -> Game:
         self.game = Game(self.rules, self.players, self.seed)
-        for index, seat in enumerate(self.seats):
-            if seat.kind == BOT and seat.level is not None:
-                seat.bot = make_bot(seat.level, (self.seed + 7919 * (index + 1)) % 2**63)
         return self.game
 
     # ----------------------------------------------------------------- queries
@@ -333,6 +335,7 @@ class Room:
         if client not in self.clients:
             return
         self.clients.remove(client)
+        self.last_active = time.monotonic()
         if client.seat is not None and all(c.seat != client.seat for c in self.clients):
             self._send_room()
         if self.on_idle is not None and self.idle():
@@ -441,6 +444,7 @@ class Room:
         Durable before visible: if the write fails, the game is put back as it
         was, nothing is sent to anyone, and :class:`WriteFailed` tells the sender.
         """
+        began = time.perf_counter()
         async with self.lock:
             game = self.game
             if game is None:
@@ -471,13 +475,18 @@ class Room:
                 await self.db.run(work)
             except StorageError as exc:
                 log.error("room %s: action %d not stored, so not made: %s", self.id, index, exc)
+                if self.on_write_failed is not None:
+                    self.on_write_failed()
                 self._rebuild()
                 raise WriteFailed(text.WRITE_FAILED, msg_id) from None
             self.actions += 1
             self.applied.append((seat, action))
+            self.last_active = time.monotonic()
             if game.over:
                 self.status = OVER
             self._send_change(new_events)
+        if self.on_move is not None:
+            self.on_move(time.perf_counter() - began)
         self.kick_bots()
 
     # ----------------------------------------------------------------- bots
@@ -487,7 +496,7 @@ class Room:
         if game is None or game.over or self.status != PLAYING or not self.clients:
             return None  # bots wait while nobody is there to see them play
         seat = self.seats[game.to_act]
-        return seat if seat.kind == BOT and seat.bot is not None else None
+        return seat if seat.kind == BOT and seat.level is not None else None
 
     def kick_bots(self) -> None:
         """Start the bot loop if a bot is to act and it is not running (after a change or a restore)."""
@@ -505,9 +514,10 @@ class Room:
                 await asyncio.sleep(self.bot_delay)
             index = self.game.to_act
             view = view_of(self.game, index)
-            assert seat.bot is not None
+            assert seat.level is not None
+            seed = decision_seed(self.seed, index, self.actions)
             try:
-                action = await loop.run_in_executor(self.bot_executor, seat.bot.choose, view)
+                action = await loop.run_in_executor(self.bot_executor, think, seat.level, seed, view)
             except Exception:
                 log.exception("room %s: bot %s failed; it plays its first legal action", self.id, seat.level)
                 action = view.legal[0]

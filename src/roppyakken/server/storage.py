@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, select, update
+from sqlalchemy import Connection, delete, select, update
 
 from roppyakken.server.models import actions, rooms, seats
 
@@ -185,3 +185,14 @@ def game_record(conn: Connection, room_id: str) -> str | None:
     """The stored record of a finished game, or None (no such room, or not finished)."""
     row = conn.execute(select(rooms.c.record).where(rooms.c.id == room_id, rooms.c.status == "over")).first()
     return None if row is None else row[0]
+
+
+def delete_unfinished(conn: Connection, before: datetime) -> int:
+    """Forget unfinished rooms created before ``before`` (their seats and actions go with them)."""
+    stale = select(rooms.c.id).where(rooms.c.status != "over", rooms.c.created_at < before)
+    ids = [r[0] for r in conn.execute(stale)]
+    if ids:
+        conn.execute(delete(actions).where(actions.c.room_id.in_(ids)))
+        conn.execute(delete(seats).where(seats.c.room_id.in_(ids)))
+        conn.execute(delete(rooms).where(rooms.c.id.in_(ids)))
+    return len(ids)

@@ -81,3 +81,8 @@ RESTORE_GAP: Final = "room {room!r} cannot be restored: its stored move {index} 
 RESTORE_BAD_MOVE: Final = (
     "room {room!r} cannot be restored: its stored move {index} does not apply ({reason})"
 )
+RATE_LIMITED: Final = "too many requests from your address; try again in a moment"
+TOO_MANY_CONNECTIONS: Final = "too many connections from your address"
+ORIGIN_REFUSED: Final = "this page's origin may not connect to this server"
+TOO_MANY_ROOMS: Final = "the server holds as many rooms as it may; try again in a moment"
+RESTARTING: Final = "the server is restarting; your game is saved, reconnecting…"
