@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import re
 import time
 from collections.abc import Callable
@@ -79,7 +80,7 @@ class Hub:
         """Set on shutdown: ``/readyz`` answers 503 and no new room is made."""
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
-        self._last_prune = 0.0
+        self._last_prune = -math.inf
 
     def start(self) -> None:
         """Start the sweeper that lets idle rooms go and forgets stale unfinished ones."""
