@@ -134,7 +134,6 @@ async def _game(
                 "name": "p0",
                 "players": plan.players,
                 "rules": {"preset": plan.rules},
-                "seed": rng.getrandbits(62),
             },
         )
     ).json()

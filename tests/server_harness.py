@@ -7,41 +7,53 @@ thread with its own event loop, the test drives clients with ``asyncio.run``.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
 import httpx
-import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 
 from roppyakken.server.app import create_app
+from roppyakken.server.config import Limits
 from roppyakken.server.db import Database
+from roppyakken.server.serving import Server, uvicorn_config
+
+
+def limits_for_tests(**changes: Any) -> Limits:
+    """The bounds of test servers: bots in threads, and no rate limits (tests make many rooms quickly)."""
+    base = Limits(
+        bot_workers=0, rooms_per_minute=1e9, requests_per_minute=1e9, connections_per_address=10_000
+    )
+    return dataclasses.replace(base, **changes)
 
 
 class ServerThread:
     """``create_app(database)`` served by uvicorn on 127.0.0.1 and a free port, in a thread."""
 
-    def __init__(self, database: str, *, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        database: str,
+        *,
+        bot_delay: float = 0.0,
+        limits: Limits | None = None,
+        draw_seed: Callable[[], int] | None = None,
+    ) -> None:
         self.database = database
         self.bot_delay = bot_delay
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", 0))
         self.port: int = self.sock.getsockname()[1]
-        config = uvicorn.Config(
-            create_app(database, bot_delay=bot_delay),
-            log_level="warning",
-            lifespan="on",
-            ws_max_size=65_536,
-            timeout_graceful_shutdown=2,
-        )
-        self.server = uvicorn.Server(config)
+        limits = limits or limits_for_tests()
+        app = create_app(database, bot_delay=bot_delay, limits=limits, draw_seed=draw_seed)
+        self.server = Server(uvicorn_config(app, limits), app)
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
 
     @property
@@ -82,9 +94,15 @@ class ServerThread:
 
 
 @contextmanager
-def running_server(database: str, *, bot_delay: float = 0.0) -> Iterator[ServerThread]:
+def running_server(
+    database: str,
+    *,
+    bot_delay: float = 0.0,
+    limits: Limits | None = None,
+    draw_seed: Callable[[], int] | None = None,
+) -> Iterator[ServerThread]:
     """A started :class:`ServerThread`, stopped at the end."""
-    server = ServerThread(database, bot_delay=bot_delay).start()
+    server = ServerThread(database, bot_delay=bot_delay, limits=limits, draw_seed=draw_seed).start()
     try:
         yield server
     finally:

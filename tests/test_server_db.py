@@ -13,7 +13,14 @@ from alembic.migration import MigrationContext
 from sqlalchemy import Connection, func, select, text
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server.db import ActionRow, Database, default_database_path, normalize_url, table_names
+from roppyakken.server.db import (
+    ActionRow,
+    Database,
+    StorageError,
+    default_database_path,
+    normalize_url,
+    table_names,
+)
 from roppyakken.server.models import actions, metadata
 
 
@@ -26,7 +33,7 @@ def check_schema(url: str) -> None:
     with db.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), metadata)
         assert diff == []
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0001"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0002"
     db.engine.dispose()
 
 
@@ -86,7 +93,7 @@ def test_the_writer_batches_and_isolates_a_failure(tmp_path: Path) -> None:
         error = None
         try:
             await failing
-        except ValueError as exc:
+        except StorageError as exc:
             error = exc
         total = await db.run(count)
         batches = db.batches
@@ -94,7 +101,7 @@ def test_the_writer_batches_and_isolates_a_failure(tmp_path: Path) -> None:
         return total, batches, error
 
     total, batches, error = asyncio.run(scenario())
-    assert total == 300 and isinstance(error, ValueError)
+    assert total == 300 and isinstance(error, StorageError) and str(error) == "boom"
     assert batches < 40  # committed together, the failure isolated by halving, not one by one
 
 

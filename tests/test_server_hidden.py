@@ -142,10 +142,14 @@ GAMES = [
 ]
 
 
+SEEDS: list[int] = []
+"""The next secret seeds the server draws (fixed so that each game is the same every run)."""
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     path = tmp_path_factory.mktemp("hidden") / "games.sqlite3"
-    with running_server(f"sqlite:///{path}") as s:
+    with running_server(f"sqlite:///{path}", draw_seed=SEEDS.pop) as s:
         yield s
 
 
@@ -155,7 +159,9 @@ def test_no_message_shows_another_hand_or_the_pile(
 ) -> None:
     n = body["players"]
     bot_seats = {str(n - 1 - i): "random" for i in range(bots)}
-    created = server.post("/api/rooms", {"name": "p0", **body}).json()
+    SEEDS.append(body["seed"])
+    answer = server.post("/api/rooms", {"name": "p0", **{k: v for k, v in body.items() if k != "seed"}})
+    created = answer.json()
     room = created["room"]
     tokens = [created["token"]]
     for seat in range(1, n - bots):
@@ -178,7 +184,9 @@ def test_no_message_shows_another_hand_or_the_pile(
     info = server.get(f"/api/rooms/{room}").json()
     rules = from_options(info["rules"]["preset"], info["rules"]["options"])
     actions = stored_actions(server.database, room)
-    truth = Truth(rules, n, body["seed"], actions)
+    record = server.get(f"/api/games/{room}/record").json()
+    assert record["seed"] == body["seed"]  # revealed at the end, and only then
+    truth = Truth(rules, n, record["seed"], actions)
     checked = 0
     for client in clients:
         states = [m["seq"] for m in client.log if m["type"] == "state"]

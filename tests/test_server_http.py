@@ -16,6 +16,8 @@ from roppyakken.rules import PRESETS
 from roppyakken.server.app import STATIC
 from tests.server_harness import running_server
 
+JSON = {"Content-Type": "application/json"}
+
 
 @pytest.fixture(scope="module")
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
@@ -47,7 +49,7 @@ def test_room_creation_is_checked(client: httpx.Client) -> None:
         "not an object": (b"[1]", 400, "JSON object"),
     }
     for raw, status, part in cases.values():
-        assert part in _error(client.post("/api/rooms", content=raw), status)
+        assert part in _error(client.post("/api/rooms", content=raw, headers=JSON), status)
     bad_bodies: list[tuple[dict[str, Any], str]] = [
         ({}, "'name'"),
         ({"name": "   "}, "'name'"),

@@ -28,7 +28,7 @@ def _create(server: ServerThread, **body: Any) -> dict[str, Any]:
 
 
 def test_an_online_game_between_two_clients_and_a_bot(server: ServerThread) -> None:
-    created = _create(server, players=3, rules={"preset": "classic"}, seed=5)
+    created = _create(server, players=3, rules={"preset": "classic"})
     room = created["room"]
     assert created["invite"] == f"/r/{room}"
     joined = server.post(f"/api/rooms/{room}/join", {"name": "bob"}).json()
@@ -101,7 +101,7 @@ async def _error(player: Player, message: dict[str, Any] | str) -> dict[str, Any
 
 
 def test_illegal_malformed_out_of_turn_and_wrong_seat_messages_change_nothing(server: ServerThread) -> None:
-    created = _create(server, players=2, seed=11)
+    created = _create(server, players=2)
     room = created["room"]
     joined = server.post(f"/api/rooms/{room}/join", {"name": "bob"}).json()
 

@@ -35,7 +35,7 @@ def restart_scenario(database: str) -> None:
     """Two rooms (humans online; a human against a bot waiting to move), a restart, then both go on."""
     first = ServerThread(database, bot_delay=60.0).start()
     try:
-        online = first.post("/api/rooms", {"name": "alice", "players": 2, "seed": 8}).json()
+        online = first.post("/api/rooms", {"name": "alice", "players": 2}).json()
         bob = first.post(f"/api/rooms/{online['room']}/join", {"name": "bob"}).json()
         solo = first.post("/api/rooms", {"name": "carol", "players": 2, "seed": 9, "bots": {"1": "random"}})
         solo_room = solo.json()

@@ -9,7 +9,9 @@ played on (resumed).
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Final
@@ -21,10 +23,23 @@ from roppyakken.errors import IllegalActionError, RecordError, RoppyakkenError
 from roppyakken.rules import Rules, from_options
 
 FORMAT: Final = "roppyakken-record/1"
+COMMITMENT_SCHEME: Final = "roppyakken-deal/1"
+"""What a deal commitment hashes: ``roppyakken-deal/1:<seed>:<salt>`` (docs/FORMATS-EXTENSIONS.md)."""
+_HEX64: Final = re.compile(r"[0-9a-f]{64}")
+_SALT: Final = re.compile(r"[0-9a-f]{32,64}")
 
 
-def record_of(game: Game, names: Sequence[str] | None = None) -> dict[str, Any]:
-    """The record of ``game`` so far (complete if it is over; ``winner`` null if not)."""
+def deal_commitment(seed: int, salt: str) -> str:
+    """The SHA-256 commitment (lowercase hex) to a game's seed, shown before the game and checked after."""
+    return hashlib.sha256(f"{COMMITMENT_SCHEME}:{seed}:{salt}".encode()).hexdigest()
+
+
+def record_of(game: Game, names: Sequence[str] | None = None, *, salt: str | None = None) -> dict[str, Any]:
+    """The record of ``game`` so far (complete if it is over; ``winner`` null if not).
+
+    With ``salt`` (a game whose deals were committed to), the record also holds
+    ``commitment`` and reveals ``salt``, so anyone can check every deal.
+    """
     if not game.log:
         raise RoppyakkenError("this game keeps no log, so it has no record")
     if names is None:
@@ -35,6 +50,7 @@ def record_of(game: Game, names: Sequence[str] | None = None) -> dict[str, Any]:
         "format": FORMAT,
         "rules": {"preset": game.rules.preset, "options": game.rules.options()},
         "seed": game.seed,
+        **({} if salt is None else {"commitment": deal_commitment(game.seed, salt), "salt": salt}),
         "players": list(names),
         "rounds": [_round_json(r) for r in game.history],
         "winner": game.winner,
@@ -152,7 +168,65 @@ def replay(record: dict[str, Any]) -> tuple[Game, list[str]]:
         raise RecordError("record: 'winner' must be a seat number or null")
     if winner != game.winner:
         raise RecordError(f"record says the winner is {winner}, the replay says {game.winner}")
+    if "commitment" in record:
+        verify_deals(record, rules, n, seed)
     return game, list(names)
+
+
+def committed(record: dict[str, Any]) -> str | None:
+    """The record's deal commitment, or None for a record without one (older, or a chosen seed)."""
+    value = record.get("commitment")
+    return value if isinstance(value, str) else None
+
+
+def verify_deals(record: dict[str, Any], rules: Rules, n: int, seed: int) -> None:
+    """Check the commitment against the revealed seed and salt, and re-derive every deal from the seed.
+
+    The first dealer and each round's deal must be the ones the seed gives
+    (a round redealt on a player's call is followed to the deal that was played).
+    Raises :class:`RecordError` at the first disagreement.
+    """
+    commitment = record.get("commitment")
+    salt = record.get("salt")
+    if not isinstance(commitment, str) or not _HEX64.fullmatch(commitment):
+        raise RecordError("record: 'commitment' must be 64 lowercase hex digits (SHA-256)")
+    if not isinstance(salt, str) or not _SALT.fullmatch(salt):
+        raise RecordError("record: the commitment's 'salt' is missing or not 32 to 64 lowercase hex digits")
+    if deal_commitment(seed, salt) != commitment:
+        raise RecordError(
+            "record: the revealed seed and salt do not match the commitment: the deals are not proven"
+        )
+    rounds = record["rounds"]
+    try:
+        game = Game(rules, n, seed)
+    except RoppyakkenError as exc:
+        raise RecordError(f"record: {exc}") from None
+    if game.dealer != rounds[0]["dealer"]:
+        raise RecordError(
+            f"round 0: dealer {rounds[0]['dealer']} is not the one the seed draws ({game.dealer})"
+        )
+    try:
+        for index, rnd in enumerate(rounds):
+            last = index == len(rounds) - 1
+            deal = _deal_of(rnd, index)
+            while game.phase == REDEAL:
+                game.apply(CallRedeal(_dealt(game.history[-1]) != deal))
+            if _dealt(game.history[-1]) != deal:
+                raise RecordError(f"round {index}: the deal is not the one the revealed seed gives")
+            if not _replay_round(game, index, rnd, last):
+                break
+    except IllegalActionError as exc:
+        raise RecordError(f"record disagrees with the seed's deals: {exc}") from None
+
+
+def _dealt(log: RoundLog) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+    return tuple(log.hands), log.table, tuple(log.pile)
+
+
+def _deal_of(rnd: dict[str, Any], index: int) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
+    where = f"round {index}"
+    hands = tuple(mask_of(parse_cards(h, f"{where} hand")) for h in rnd["hands"])
+    return hands, mask_of(parse_cards(rnd["table"], f"{where} table")), tuple(parse_cards(rnd["pile"], where))
 
 
 def _deck_of(rules: Rules, n: int, rnd: Any, index: int) -> list[int]:

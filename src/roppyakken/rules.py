@@ -8,6 +8,7 @@ house rule is an option value, never code.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -62,6 +63,12 @@ CHOICES: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
+MAX_MATCH_COUNT: Final = {"first-to": 20, "rounds": 100}
+"""The longest matches allowed (a game must be able to end)."""
+MAX_POINTS: Final = 10_000
+"""The largest target, win margin, threshold or points value a house rule may set."""
+
+
 @dataclass(frozen=True, slots=True)
 class Match:
     """The parsed ``match`` option (R-9.3): ``single``, ``first-to K`` or ``rounds N``."""
@@ -75,8 +82,11 @@ class Match:
         words = text.split()
         if words == ["single"]:
             return Match("single", 1)
-        if len(words) == 2 and words[0] in ("first-to", "rounds") and words[1].isdigit():
-            count = int(words[1])
+        if len(words) == 2 and words[0] in ("first-to", "rounds") and re.fullmatch(r"[0-9]+", words[1]):
+            count = int(words[1]) if len(words[1]) < 10 else 10**9
+            most = MAX_MATCH_COUNT[words[0]]
+            if count > most:
+                raise RulesError(f"option 'match': '{words[0]} N' allows N of at most {most}, got {count}")
             if count >= 1:
                 return Match(words[0], count)
         raise RulesError(f"option 'match': expected 'single', 'first-to K' or 'rounds N', got {text!r}")
@@ -161,7 +171,7 @@ class Rules:
 
 
 _DERIVED: Final = ("preset", "table", "match_rule", "joker_card", "lucky_cache")
-_OPTION_NAMES: Final = tuple(f.name for f in fields(Rules) if f.name not in ("preset", "table", "match_rule"))
+_OPTION_NAMES: Final = tuple(f.name for f in fields(Rules) if f.name not in _DERIVED)
 
 
 def option_names() -> tuple[str, ...]:
@@ -243,6 +253,13 @@ def _check(rules: Rules) -> None:
             raise RulesError(f"option {name!r} must not be negative")
     if rules.target <= 0:
         raise RulesError("option 'target' must be more than 0")
+    for name in ("target", "fuke_threshold", "seven_ribbons_extra", "win_margin"):
+        if getattr(rules, name) > MAX_POINTS:
+            raise RulesError(f"option {name!r} must be at most {MAX_POINTS}, so that a game can end")
+    for name in ("yaku", "lucky_hands"):
+        for slug, points in getattr(rules, name).items():
+            if points > MAX_POINTS:
+                raise RulesError(f"option {name!r}: {slug!r} must be worth at most {MAX_POINTS} points")
     Match.parse(rules.match)
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from roppyakken.cards import SLUGS, slugs_of
 from roppyakken.explain import explain_round
-from roppyakken.record import load, replay
+from roppyakken.record import committed, load, replay
 
 
 def register(sub: Any) -> None:
@@ -16,7 +16,8 @@ def register(sub: Any) -> None:
         "replay",
         help="verify a game record and print it round by round",
         description="Replay a roppyakken-record/1 file through the engine, re-deriving every "
-        "score; fail on any disagreement.",
+        "score; fail on any disagreement.  A record with a deal commitment (online games) is "
+        "also checked against it: the revealed seed must match it and give every deal.",
     )
     p.add_argument("file", help="a game record (JSON)")
     p.add_argument("--quiet", action="store_true", help="only verify; print one line")
@@ -32,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
     """Run ``roppyakken replay``."""
     if args.watch:
         return watch(args.file)
-    game, names = replay(load(args.file))
+    record = load(args.file)
+    game, names = replay(record)
     if not args.quiet:
         for index, log in enumerate(game.history):
             print(f"Round {index + 1}: {names[log.dealer]} deals")
@@ -52,6 +54,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"verified: {names[game.winner]} wins ({game.end_reason}), {len(game.history)} rounds")
     else:
         print(f"verified: unfinished game, {len(game.history)} rounds so far")
+    commitment = committed(record)
+    if commitment is not None:
+        print(f"fair deal verified: the revealed seed matches commitment {commitment} and deals every round")
     return 0
 
 

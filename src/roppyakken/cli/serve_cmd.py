@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import signal
 import socket
 from typing import Any
 
@@ -37,7 +38,47 @@ def register(sub: Any) -> None:
         choices=("critical", "error", "warning", "info", "debug"),
         help="server log level (warning)",
     )
+    p.add_argument(
+        "--log-format",
+        default="text",
+        choices=("text", "json"),
+        help="log lines as text or one JSON object each",
+    )
+    bounds = p.add_argument_group("bounds (docs/PROTOCOL.md, 'Bounds')")
+    for name, kind, meta, text in BOUNDS:
+        bounds.add_argument(
+            "--" + name.replace("_", "-"), type=kind, metavar=meta, help=f"{text} ({_default(name)})"
+        )
+    bounds.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="also accept websockets from pages of this origin (e.g. https://example.org); repeatable",
+    )
     p.set_defaults(run=run)
+
+
+BOUNDS: list[tuple[str, type, str, str]] = [
+    ("write_timeout", float, "SECONDS", "a write waits this long for a lock before the move is refused"),
+    ("max_body", int, "BYTES", "largest request body"),
+    ("room_idle", float, "SECONDS", "an idle room leaves memory after this long (it stays stored)"),
+    ("retention_days", float, "DAYS", "unfinished rooms are forgotten this long after their creation"),
+    ("max_rooms", int, "N", "rooms held in memory at once"),
+    ("rooms_per_minute", float, "N", "rooms one address may create per minute"),
+    ("requests_per_minute", float, "N", "API requests one address may make per minute"),
+    ("connections_per_address", int, "N", "websockets one address may hold open"),
+    ("max_connections", int, "N", "connections the server accepts at once"),
+    ("header_timeout", float, "SECONDS", "time to send request headers; idle keep-alive limit"),
+    ("send_timeout", float, "SECONDS", "a websocket that takes no message for this long is dropped"),
+    ("bot_workers", int, "N", "processes thinking for bots; 0: threads"),
+]
+
+
+def _default(name: str) -> str:
+    from roppyakken.server.config import Limits
+
+    return str(getattr(Limits(), name))
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -57,12 +98,25 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _raise_file_limit(wanted: int) -> None:
+    """Let the process hold ``wanted`` descriptors if the hard limit allows (for the connection cap)."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        if soft != resource.RLIM_INFINITY and soft < target:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    except (ImportError, ValueError, OSError):
+        pass
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``roppyakken serve`` until interrupted."""
     from roppyakken.errors import RoppyakkenError
 
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (the web extras are installed)
 
         from roppyakken.server import text
         from roppyakken.server.app import create_app
@@ -75,7 +129,16 @@ def run(args: argparse.Namespace) -> int:
         raise RoppyakkenError("--port must be from 0 to 65535")
     if args.bot_delay < 0:
         raise RoppyakkenError("--bot-delay must not be negative")
-    db = Database(args.database)
+    from roppyakken.server.config import Limits
+    from roppyakken.server.serving import Server, uvicorn_config
+
+    given = {name: getattr(args, name) for name, *_ in BOUNDS if getattr(args, name) is not None}
+    for name, value in given.items():
+        if value < 0 or (value == 0 and name != "bot_workers"):
+            raise RoppyakkenError(f"--{name.replace('_', '-')} must be more than 0")
+    limits = Limits(**given, allowed_origins=tuple(args.allow_origin))
+    _raise_file_limit(limits.max_connections + 256)
+    db = Database(args.database, write_timeout=limits.write_timeout)
     db.open()
     sock = _listen(args.host, args.port)
     port = sock.getsockname()[1]
@@ -86,15 +149,12 @@ def run(args: argparse.Namespace) -> int:
         shown = f"[{shown}]"
     print(text.SERVING.format(url=f"http://{shown}:{port}/"), flush=True)
     print(text.DATABASE_IN_USE.format(database=display_url(db.url)), flush=True)
-    config = uvicorn.Config(
-        create_app(db, bot_delay=args.bot_delay),
-        log_level=args.log_level,
-        access_log=args.log_level in ("info", "debug"),
-        ws_max_size=65_536,
-        lifespan="on",
-        timeout_graceful_shutdown=3,
-    )
+    app = create_app(db, bot_delay=args.bot_delay, limits=limits)
+    config = uvicorn_config(app, limits, log_level=args.log_level, log_format=args.log_format)
+    # uvicorn handles SIGTERM like Ctrl-C (a clean stop), then raises the signal again once it is
+    # done: a no-op handler lets the stop end here, with the message below and status 0.
+    signal.signal(signal.SIGTERM, lambda *_: None)
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn re-raises Ctrl-C once it has shut down cleanly
-        uvicorn.Server(config).run(sockets=[sock])
+        Server(config, app).run(sockets=[sock])
     print(text.STOPPED, flush=True)
     return 0

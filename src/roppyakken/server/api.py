@@ -7,6 +7,7 @@ a seat token other than to the client that takes the seat.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Final
 
 from starlette.requests import Request
@@ -15,7 +16,7 @@ from starlette.responses import JSONResponse, Response
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.cli.score_cmd import score_document
 from roppyakken.rules import PRESETS, preset
-from roppyakken.server import requests, storage, text
+from roppyakken.server import protocol, requests, storage, text
 from roppyakken.server.hub import Hub
 from roppyakken.server.rooms import Room
 from roppyakken.text import PRESET_DESCRIPTIONS
@@ -43,13 +44,43 @@ def _hub(request: Request) -> Hub:
     return hub
 
 
+def _max_body(request: Request) -> int:
+    limits = getattr(request.app.state, "limits", None)
+    return MAX_BODY if limits is None else int(limits.max_body)
+
+
+async def read_capped(request: Request, limit: int) -> bytes:
+    """The request body, refused with 413 as soon as it is known to be over ``limit`` bytes.
+
+    A ``Content-Length`` over the limit is refused before a byte is read; a body
+    without one (chunked) is read only up to the limit.
+    """
+    length = request.headers.get("content-length")
+    if length is not None:
+        if not re.fullmatch(r"[0-9]{1,18}", length.strip()):
+            raise ApiError(400, text.BAD_CONTENT_LENGTH)
+        if int(length) > limit:
+            request.app.state.metrics.refuse("body_too_large")
+            raise ApiError(413, text.BODY_TOO_LARGE)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            request.app.state.metrics.refuse("body_too_large")
+            raise ApiError(413, text.BODY_TOO_LARGE)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 async def _body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise ApiError(413, text.BODY_TOO_LARGE)
+    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if kind != "application/json":
+        raise ApiError(415, text.BODY_NOT_JSON_TYPE)
+    raw = await read_capped(request, _max_body(request))
     try:
         data = json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # bad JSON, bad UTF-8, integers too long to convert
         raise ApiError(400, text.BODY_NOT_JSON) from None
     if not isinstance(data, dict):
         raise ApiError(400, text.BODY_NOT_OBJECT)
@@ -117,7 +148,7 @@ async def room_info(request: Request) -> Response:
 async def list_games(request: Request) -> Response:
     """``GET /api/games``: finished games, newest first (``?limit=N``)."""
     raw = request.query_params.get("limit", str(GAMES_LIMIT))
-    if not raw.isdigit() or not 1 <= int(raw) <= GAMES_LIMIT_MAX:
+    if not re.fullmatch(r"[0-9]{1,4}", raw) or not 1 <= int(raw) <= GAMES_LIMIT_MAX:
         raise ApiError(
             400, text.FIELD_TYPE.format(field="limit", what=f"a number from 1 to {GAMES_LIMIT_MAX}")
         )
@@ -154,3 +185,50 @@ async def handle_api_error(request: Request, exc: Exception) -> Response:
     if isinstance(exc, ApiError):
         return error_response(exc.status, str(exc))
     return error_response(400, str(exc))
+
+
+async def handle_storage_error(request: Request, exc: Exception) -> Response:
+    """A write that failed: 503 with ``Retry-After``; nothing was changed."""
+    answer = error_response(503, text.STORAGE_UNAVAILABLE)
+    answer.headers["Retry-After"] = "1"
+    return answer
+
+
+async def handle_hub_full(request: Request, exc: Exception) -> Response:
+    """No room can be made now (the server is full or stopping): 503 with ``Retry-After``."""
+    answer = error_response(503, str(exc))
+    answer.headers["Retry-After"] = "5"
+    return answer
+
+
+async def metrics(request: Request) -> Response:
+    """``GET /metrics``: Prometheus metrics."""
+    from roppyakken.server.metrics import CONTENT_TYPE
+
+    return Response(request.app.state.metrics.render(), media_type=CONTENT_TYPE)
+
+
+async def handle_restore_error(request: Request, exc: Exception) -> Response:
+    """A stored room that cannot be rebuilt: say so in one line."""
+    return error_response(500, str(exc))
+
+
+async def schema(request: Request) -> Response:
+    """``GET /api/schema``: the JSON Schema of the request bodies and of every websocket message."""
+    published = {"protocol_version": protocol.VERSION, "http": requests.schemas(), **protocol.schemas()}
+    return JSONResponse(published)
+
+
+async def healthz(request: Request) -> Response:
+    """``GET /healthz``: the process answers."""
+    return JSONResponse({"status": "ok"})
+
+
+async def readyz(request: Request) -> Response:
+    """``GET /readyz``: the database answers too (503 if not, or while stopping)."""
+    hub = _hub(request)
+    if hub.stopping:
+        return JSONResponse({"status": "stopping"}, status_code=503)
+    if not await hub.db.ping():
+        return JSONResponse({"status": "database unreachable"}, status_code=503)
+    return JSONResponse({"status": "ready"})

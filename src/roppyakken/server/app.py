@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Final
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -20,8 +21,12 @@ from starlette.staticfiles import StaticFiles
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.server import api, text
-from roppyakken.server.db import Database
-from roppyakken.server.hub import Hub
+from roppyakken.server.config import Limits
+from roppyakken.server.db import Database, StorageError
+from roppyakken.server.guard import Guard
+from roppyakken.server.hub import Hub, HubFull
+from roppyakken.server.metrics import Metrics
+from roppyakken.server.rooms import RestoreError
 from roppyakken.server.ws import websocket_endpoint
 
 STATIC: Final = Path(__file__).parent / "static"
@@ -59,22 +64,46 @@ async def not_found(request: Request, exc: Exception) -> Response:
 
 
 def create_app(
-    database: Database | str | None = None, *, bot_delay: float = 0.6, bot_threads: int = 4
+    database: Database | str | None = None,
+    *,
+    bot_delay: float = 0.6,
+    bot_threads: int = 4,
+    limits: Limits | None = None,
+    draw_seed: Callable[[], int] | None = None,
 ) -> Starlette:
     """The application over ``database`` (a :class:`Database`, a URL, or None: the default SQLite file).
 
     ``bot_delay`` is the pause in seconds before each bot decision, so that people
-    can follow the game (0 in tests and benchmarks).
+    can follow the game (0 in tests and benchmarks); ``limits`` are the server's
+    bounds (:class:`~roppyakken.server.config.Limits`, defaults if None);
+    ``draw_seed`` replaces the secret random seeds of rooms (tests only).
     """
+    limits = limits or Limits()
+    metrics = Metrics()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        db = database if isinstance(database, Database) else Database(database)
+        db = (
+            database
+            if isinstance(database, Database)
+            else Database(database, write_timeout=limits.write_timeout)
+        )
         if not isinstance(database, Database):
             db.open()
         await db.start()
-        hub = Hub(db, bot_delay=bot_delay, bot_threads=bot_threads)
+        hub = Hub(
+            db,
+            bot_delay=bot_delay,
+            bot_threads=bot_threads,
+            draw_seed=draw_seed,
+            limits=limits,
+            metrics=metrics,
+        )
+        metrics.watch(lambda: len(hub.rooms), hub.connected, lambda: db.failed)
+        hub.start()
         app.state.hub = hub
+        app.state.limits = limits
+        app.state.metrics = metrics
         # The code and data loaded so far live as long as the server: keep them out of
         # the garbage collector's full passes, which otherwise pause every game.
         gc.collect()
@@ -94,6 +123,10 @@ def create_app(
         Route("/api/games", api.list_games, methods=["GET"]),
         Route("/api/games/{room}/record", api.game_record, methods=["GET"]),
         Route("/api/score", api.score, methods=["POST"]),
+        Route("/api/schema", api.schema, methods=["GET"]),
+        Route("/healthz", api.healthz, methods=["GET"]),
+        Route("/readyz", api.readyz, methods=["GET"]),
+        Route("/metrics", api.metrics, methods=["GET"]),
         WebSocketRoute("/ws/{room}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
         Route("/favicon.ico", favicon, methods=["GET"]),
@@ -103,9 +136,13 @@ def create_app(
     return Starlette(
         routes=routes,
         lifespan=lifespan,
+        middleware=[Middleware(Guard, limits=limits, on_refusal=metrics.refuse)],
         exception_handlers={
+            HubFull: api.handle_hub_full,
             api.ApiError: api.handle_api_error,
             RoppyakkenError: api.handle_api_error,
+            StorageError: api.handle_storage_error,
+            RestoreError: api.handle_restore_error,
             404: not_found,
         },
     )

@@ -15,13 +15,13 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar, cast
+from typing import Any, Final, TypeVar, cast
 
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, inspect
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.server import text
@@ -66,17 +66,32 @@ def display_url(url: str) -> str:
         return "<database>"
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
+DEFAULT_WRITE_TIMEOUT: Final = 2.0
+"""Seconds a write may wait for a lock held elsewhere before it fails (and the move is refused)."""
 
 
-def open_engine(url: str) -> Engine:
-    """An engine for ``url``; a SQLite file's folder is created on first start."""
+class StorageError(Exception):
+    """Database work that failed (locked, disk full, connection lost): nothing of it was stored."""
+
+
+def _sqlite_pragmas(write_timeout: float) -> Callable[[Any, Any], None]:
+    def pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA busy_timeout={max(1, int(write_timeout * 1000))}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    return pragmas
+
+
+def open_engine(url: str, write_timeout: float = DEFAULT_WRITE_TIMEOUT) -> Engine:
+    """An engine for ``url``; a SQLite file's folder is created on first start.
+
+    ``write_timeout`` bounds how long a write waits for a lock (SQLite's busy
+    timeout, PostgreSQL's ``lock_timeout`` and ``statement_timeout``).
+    """
     try:
         parsed = make_url(url)
     except ArgumentError:
@@ -85,10 +100,14 @@ def open_engine(url: str) -> Engine:
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"check_same_thread": False})
-        event.listen(engine, "connect", _sqlite_pragmas)
+        event.listen(engine, "connect", _sqlite_pragmas(write_timeout))
         return engine
+    millis = max(1, int(write_timeout * 1000))
+    options = f"-c lock_timeout={millis} -c statement_timeout={millis * 5}"
     try:
-        return create_engine(url, pool_pre_ping=True, pool_size=2)
+        return create_engine(
+            url, pool_pre_ping=True, pool_size=2, connect_args={"options": options, "connect_timeout": 5}
+        )
     except (ArgumentError, ImportError) as exc:
         raise RoppyakkenError(text.DATABASE_UNREACHABLE.format(url=display_url(url), reason=exc)) from None
 
@@ -114,6 +133,13 @@ def _one_line(exc: BaseException) -> str:
     return message.splitlines()[0] if message else type(exc).__name__
 
 
+def _whole_database(exc: BaseException) -> bool:
+    """Whether ``exc`` is the database failing (not one piece of work's data)."""
+    if isinstance(exc, IntegrityError):
+        return False
+    return isinstance(exc, DBAPIError | OSError)
+
+
 @dataclass(frozen=True, slots=True)
 class ActionRow:
     """An applied action to append: queued like any work, inserted in bulk."""
@@ -127,9 +153,10 @@ class ActionRow:
 class Database:
     """The server's database: open and migrated by :meth:`open`, then used through :meth:`run`."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, *, write_timeout: float = DEFAULT_WRITE_TIMEOUT) -> None:
         self.url = normalize_url(url)
-        self.engine = open_engine(self.url)
+        self.write_timeout = write_timeout
+        self.engine = open_engine(self.url, write_timeout)
         self._executor: ThreadPoolExecutor | None = None
         self._pending: list[tuple[Op | ActionRow, asyncio.Future[Any]]] = []
         self._wake: asyncio.Event | None = None
@@ -137,6 +164,8 @@ class Database:
         self._closing = False
         self.batches = 0
         """How many transactions the writer committed (for the benchmark)."""
+        self.failed = 0
+        """How many pieces of work failed (for the metrics)."""
 
     @property
     def dialect(self) -> str:
@@ -194,24 +223,31 @@ class Database:
             except Exception as exc:  # the executor itself failed: fail the whole batch
                 results = [(False, exc)] * len(batch)
             for (_, future), (ok, value) in zip(batch, results, strict=True):
+                if not ok:
+                    self.failed += 1
                 if future.done():
                     continue
                 if ok:
                     future.set_result(value)
                 else:
-                    future.set_exception(value)
+                    future.set_exception(StorageError(_one_line(value)))
 
     def _run_batch(self, works: list[Op | ActionRow]) -> list[tuple[bool, Any]]:
-        """Run a batch in one transaction; if it fails, split it in halves to isolate the failing work."""
+        """Run a batch in one transaction; if it fails, split it in halves to isolate the failing work.
+
+        A failure of the database itself (locked past the write timeout, disk full,
+        connection lost) fails the whole batch at once: splitting would only wait
+        the timeout again for each half while every room waits behind it.
+        """
         try:
             with self.engine.begin() as conn:
                 results = self._execute(conn, works)
             self.batches += 1
             return results
         except Exception as exc:
-            if len(works) == 1:
-                log.error("database work failed: %s", _one_line(exc))
-                return [(False, exc)]
+            if len(works) == 1 or _whole_database(exc):
+                log.error("database work failed (%d pieces): %s", len(works), _one_line(exc))
+                return [(False, exc)] * len(works)
         middle = len(works) // 2
         return self._run_batch(works[:middle]) + self._run_batch(works[middle:])
 
@@ -236,6 +272,14 @@ class Database:
                 results.append((True, work(conn)))
         flush()
         return results
+
+    async def ping(self) -> bool:
+        """Whether the database answers a trivial query (``/readyz``)."""
+        try:
+            await self.run(lambda c: c.exec_driver_sql("select 1").scalar())
+        except StorageError:
+            return False
+        return True
 
     async def close(self) -> None:
         """Finish the queued work, stop the writer and release the connections."""

@@ -1,38 +1,95 @@
 """The rooms the server holds: created, looked up (loaded from the database on first use), let go when idle.
 
-A room whose game was interrupted by a restart is rebuilt from its stored
-actions the first time anyone asks for it (an HTTP call or a websocket), and its
-bots carry on from there.
+A room whose game was interrupted by a restart, or that left memory while
+nobody was connected, is rebuilt from its stored actions the first time anyone
+asks for it (an HTTP call or a websocket), and its bots carry on from there.
+Unfinished rooms are kept in the database for ``Limits.retention_days`` after
+their creation; finished games (their records) are kept for good.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
+import math
 import re
-import secrets
-from concurrent.futures import ThreadPoolExecutor
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Final
 
-from roppyakken.server import storage
-from roppyakken.server.db import Database
+from roppyakken.server import protocol, storage, text
+from roppyakken.server.bots import bot_executor
+from roppyakken.server.config import Limits
+from roppyakken.server.db import Database, StorageError
+from roppyakken.server.guard import ConnectionCounter, MemoryConnectionCounter
+from roppyakken.server.metrics import Metrics
 from roppyakken.server.requests import CreateRoom
-from roppyakken.server.rooms import BOT, EMPTY, HUMAN, Room, Seat, hash_token, new_room_id, new_token
+from roppyakken.server.rooms import (
+    BOT,
+    EMPTY,
+    HUMAN,
+    Room,
+    Seat,
+    hash_token,
+    new_room_id,
+    new_salt,
+    new_token,
+)
+
+log = logging.getLogger("roppyakken.server")
 
 ROOM_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
+CLOSE_RESTARTING: Final = 1012
+
+
+class HubFull(Exception):
+    """As many rooms are in memory as the server may hold, none of them idle."""
 
 
 class Hub:
     """Every room in memory, keyed by id, over one database."""
 
-    def __init__(self, db: Database, *, bot_delay: float = 0.6, bot_threads: int = 4) -> None:
+    def __init__(
+        self,
+        db: Database,
+        *,
+        bot_delay: float = 0.6,
+        bot_threads: int = 4,
+        draw_seed: Callable[[], int] | None = None,
+        limits: Limits | None = None,
+        metrics: Metrics | None = None,
+        connections: ConnectionCounter | None = None,
+    ) -> None:
+        import secrets
+
         self.db = db
         self.bot_delay = bot_delay
-        self.bot_executor = ThreadPoolExecutor(max_workers=bot_threads, thread_name_prefix="roppyakken-bot")
+        self.limits = limits or Limits()
+        self.metrics = metrics or Metrics()
+        self.connections = connections or MemoryConnectionCounter()
+        """Open websockets by address (a cluster would share these)."""
+        self.bot_executor = bot_executor(self.limits.bot_workers, bot_threads)
+        # 53 bits: exact in every JSON reader (the browser checks the revealed seed); the salt
+        # of the commitment, not the seed, is what makes it impossible to guess in advance.
+        self.draw_seed = draw_seed or (lambda: secrets.randbits(53))
+        """Where secret seeds come from (tests may fix them; they stay unknown to every client)."""
         self.rooms: dict[str, Room] = {}
+        self.stopping = False
+        """Set on shutdown: ``/readyz`` answers 503 and no new room is made."""
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        self._sweeper: asyncio.Task[None] | None = None
+        self._last_prune = -math.inf
+
+    def start(self) -> None:
+        """Start the sweeper that lets idle rooms go and forgets stale unfinished ones."""
+        self._sweeper = asyncio.create_task(self._sweep_loop(), name="roppyakken-sweeper")
 
     def _adopt(self, room: Room) -> Room:
         room.on_idle = self._evict
+        room.on_move = self.metrics.move
+        room.on_write_failed = lambda: self.metrics.refuse("write_failed")
         self.rooms[room.id] = room
         return room
 
@@ -41,14 +98,63 @@ class Hub:
             del self.rooms[room.id]
             room.evicted = True
 
+    def sweep(self, older_than: float | None = None) -> int:
+        """Let go of rooms idle for ``older_than`` seconds (default ``Limits.room_idle``); how many went."""
+        limit = self.limits.room_idle if older_than is None else older_than
+        now = time.monotonic()
+        gone = 0
+        for room in list(self.rooms.values()):
+            if room.idle() and now - room.last_active >= limit:
+                self._evict(room)
+                gone += 1
+        return gone
+
+    async def _sweep_loop(self) -> None:
+        period = max(0.05, min(30.0, self.limits.room_idle / 4))
+        while True:
+            await asyncio.sleep(period)
+            self.sweep()
+            if time.monotonic() - self._last_prune > 3600:
+                self._last_prune = time.monotonic()
+                await self.prune()
+
+    async def prune(self) -> int:
+        """Forget unfinished rooms created more than ``Limits.retention_days`` ago; how many."""
+        before = datetime.now(UTC) - timedelta(days=self.limits.retention_days)
+        try:
+            gone: int = await self.db.run(lambda c: storage.delete_unfinished(c, before))
+        except StorageError:
+            return 0
+        for room_id in [r.id for r in self.rooms.values() if r.status != "over" and r.created_at < before]:
+            room = self.rooms[room_id]
+            if room.idle():
+                self._evict(room)
+        if gone:
+            log.info("forgot %d unfinished rooms created before %s", gone, before.date())
+        return gone
+
+    def _make_room_space(self) -> None:
+        if len(self.rooms) < self.limits.max_rooms:
+            return
+        self.sweep(older_than=0.0)
+        if len(self.rooms) >= self.limits.max_rooms:
+            self.metrics.refuse("too_many_rooms")
+            raise HubFull(text.TOO_MANY_ROOMS)
+
     async def create(self, request: CreateRoom) -> tuple[Room, str]:
         """A new room with its creator in seat 0; it starts at once if every other seat has a bot."""
+        if self.stopping:
+            raise HubFull(text.RESTARTING)
+        self._make_room_space()
         token = new_token()
         seats = [Seat(HUMAN, request.name, None, hash_token(token))]
         for index in range(1, request.players):
             level = request.bots.get(index)
             seats.append(Seat(BOT, None, level) if level else Seat(EMPTY))
-        seed = request.seed if request.seed is not None else secrets.randbits(63)
+        # A chosen seed only for a game against bots (checked with the request); otherwise the
+        # server draws the seed in secret and commits to it (docs/PROTOCOL.md, "Fair deals").
+        chosen = request.seed is not None
+        seed = request.seed if request.seed is not None else self.draw_seed()
         room = Room(
             new_room_id(),
             request.players,
@@ -58,6 +164,7 @@ class Hub:
             db=self.db,
             bot_executor=self.bot_executor,
             bot_delay=self.bot_delay,
+            salt=None if chosen else new_salt(),
         )
         autostart = all(s.kind != EMPTY for s in seats)
         if autostart:
@@ -85,6 +192,7 @@ class Hub:
             stored = await self.db.run(lambda c: storage.load_room(c, room_id))
             loaded = None
             if stored is not None:
+                self._make_room_space()
                 loaded = Room.restore(
                     stored, db=self.db, bot_executor=self.bot_executor, bot_delay=self.bot_delay
                 )
@@ -99,8 +207,29 @@ class Hub:
         finally:
             del self._loading[room_id]
 
+    def connected(self) -> int:
+        """Open websockets in rooms."""
+        return sum(len(r.clients) for r in self.rooms.values())
+
+    async def begin_shutdown(self, grace: float = 1.0) -> None:
+        """Stop taking rooms, tell every client the server is restarting, and close their connections."""
+        self.stopping = True
+        message = protocol.restarting(text.RESTARTING)
+        for room in list(self.rooms.values()):
+            for client in list(room.clients):
+                client.send(message)
+                client.close(CLOSE_RESTARTING, "restarting")
+        deadline = time.monotonic() + grace
+        while self.connected() and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+
     async def close(self) -> None:
-        """Stop every bot loop (the rooms are all stored)."""
+        """Stop the sweeper and every bot loop (the rooms are all stored)."""
+        self.stopping = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._sweeper
         for room in list(self.rooms.values()):
             await room.stop()
         self.bot_executor.shutdown(wait=False, cancel_futures=True)

@@ -32,6 +32,7 @@ rooms = Table(
     Column("options", Text, nullable=False),  # rules.options() as JSON
     Column("seed", BigInteger, nullable=False),
     Column("status", String(16), nullable=False),  # waiting, playing, over
+    Column("salt", String(64), nullable=True),  # the deal commitment's salt (null: a chosen seed)
     Column("finished_at", DateTime(timezone=True), nullable=True),
     Column("winner", Integer, nullable=True),
     Column("record", Text, nullable=True),  # FORMATS.md §3, once over

@@ -12,7 +12,17 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Annotated, Any, Final, Literal
+
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainValidator,
+    TypeAdapter,
+    ValidationError,
+    WithJsonSchema,
+)
 
 from roppyakken.actions import Action, action_from_json
 from roppyakken.errors import RoppyakkenError
@@ -76,76 +86,286 @@ class Ping:
 
 ClientMessage = Hello | Act | SetSeat | Start | Ping
 
-_FIELDS: Final[dict[str, frozenset[str]]] = {
-    "hello": frozenset({"v", "token"}),
-    "act": frozenset({"action"}),
-    "seat": frozenset({"seat", "kind", "level"}),
-    "start": frozenset(),
-    "ping": frozenset(),
+
+# ------------------------------------------------------------------ the declared protocol (pydantic)
+
+MessageId = Annotated[str | None, Field(default=None, max_length=MAX_ID_LENGTH)]
+_ID: Final = TypeAdapter(MessageId)
+
+
+class Refused(ValueError):
+    """A field's own one-line refusal, raised inside a validator (pydantic passes it on as the cause)."""
+
+
+def _action(value: Any) -> Action:
+    try:
+        return action_from_json(value)
+    except RoppyakkenError as exc:
+        raise Refused(str(exc)) from None
+
+
+_CARDS: Final = {"type": "array", "items": {"type": "string", "description": "a card slug"}}
+ACTION_SCHEMA: Final[dict[str, Any]] = {
+    "description": "an action's JSON form (FORMATS.md §2)",
+    "oneOf": [
+        {
+            "type": "object",
+            "properties": {"type": {"const": "play"}, "card": {"type": "string"}, "target": _CARDS},
+            "required": ["type", "card"],
+        },
+        {"type": "object", "properties": {"type": {"const": "take"}, "target": _CARDS}, "required": ["type"]},
+        {
+            "type": "object",
+            "properties": {"type": {"const": "declare"}, "hands": _CARDS},
+            "required": ["type"],
+        },
+        {
+            "type": "object",
+            "properties": {"type": {"const": "redeal"}, "call": {"type": "boolean"}},
+            "required": ["type", "call"],
+        },
+    ],
+}
+ActionField = Annotated[Any, PlainValidator(_action), WithJsonSchema(ACTION_SCHEMA)]
+
+
+class _Client(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, arbitrary_types_allowed=True)
+    id: MessageId
+
+
+class HelloMessage(_Client):
+    """``hello``: identify with a seat token (null: a spectator); first message only."""
+
+    type: Literal["hello"]
+    v: int = Field(description=f"the protocol version: {VERSION}")
+    token: str | None = Field(default=None, min_length=1, max_length=MAX_TOKEN_LENGTH)
+
+
+class ActMessage(_Client):
+    """``act``: an action for the sender's seat."""
+
+    type: Literal["act"]
+    action: ActionField
+
+
+class SeatMessage(_Client):
+    """``seat``: host only, before the start: fill a seat with a bot or empty it."""
+
+    type: Literal["seat"]
+    seat: int
+    kind: Literal["bot", "empty"]
+    level: str | None = Field(default=None, description="a bot level, for kind 'bot' only")
+
+
+class StartMessage(_Client):
+    """``start``: host only: start the game."""
+
+    type: Literal["start"]
+
+
+class PingMessage(_Client):
+    """``ping``: keep-alive, answered by ``pong``."""
+
+    type: Literal["ping"]
+
+
+_MODELS: Final[dict[str, type[_Client]]] = {
+    "hello": HelloMessage,
+    "act": ActMessage,
+    "seat": SeatMessage,
+    "start": StartMessage,
+    "ping": PingMessage,
+}
+_WHAT: Final = {
+    "token": "a seat token or null",
+    "action": "an action object",
+    "seat": "a seat number",
+    "kind": "'bot' or 'empty'",
+    "level": "a bot level, for kind 'bot' only",
 }
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def parse_client_message(raw: str) -> ClientMessage:
-    """Parse and check one client message; raise :class:`ProtocolError` if it is malformed."""
+    """Parse and check one client message against its model; raise :class:`ProtocolError` if malformed."""
     if len(raw) > MAX_MESSAGE_BYTES or len(raw.encode("utf-8")) > MAX_MESSAGE_BYTES:
         raise ProtocolError(text.MESSAGE_TOO_LARGE.format(max=MAX_MESSAGE_BYTES))
     try:
         data = json.loads(raw)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):  # includes integers too long to convert
         raise ProtocolError(text.MESSAGE_NOT_JSON) from None
     if not isinstance(data, dict):
         raise ProtocolError(text.MESSAGE_NOT_OBJECT)
-    msg_id = data.get("id")
-    if msg_id is not None and (not isinstance(msg_id, str) or len(msg_id) > MAX_ID_LENGTH):
-        raise ProtocolError(text.MESSAGE_ID)
+    try:
+        msg_id = _ID.validate_python(data.get("id"), strict=True)
+    except ValidationError:
+        raise ProtocolError(text.MESSAGE_ID) from None
     kind = data.get("type")
     if kind is None:
         raise ProtocolError(text.MESSAGE_NO_TYPE, msg_id)
-    if not isinstance(kind, str) or kind not in _FIELDS:
+    if not isinstance(kind, str) or kind not in _MODELS:
         raise ProtocolError(text.MESSAGE_UNKNOWN_TYPE.format(type=kind), msg_id)
-    extra = set(data) - _FIELDS[kind] - {"type", "id"}
-    if extra:
-        problem = text.UNKNOWN_FIELD.format(field=sorted(extra)[0])
-        raise ProtocolError(text.MESSAGE_FIELD.format(type=kind, problem=problem), msg_id)
-
-    def bad(field: str, what: str) -> ProtocolError:
-        problem = text.FIELD_TYPE.format(field=field, what=what)
-        return ProtocolError(text.MESSAGE_FIELD.format(type=kind, problem=problem), msg_id)
-
-    if kind == "hello":
-        v = data.get("v")
-        if not _is_int(v) or v != VERSION:
-            raise ProtocolError(text.BAD_VERSION.format(v=v, ours=VERSION), msg_id)
-        token = data.get("token")
-        if token is not None and (not isinstance(token, str) or not 0 < len(token) <= MAX_TOKEN_LENGTH):
-            raise bad("token", "a seat token or null")
-        return Hello(token, msg_id)
-    if kind == "act":
-        if "action" not in data:
-            raise bad("action", "an action object")
-        try:
-            action = action_from_json(data["action"])
-        except RoppyakkenError as exc:
-            raise ProtocolError(text.MESSAGE_FIELD.format(type=kind, problem=str(exc)), msg_id) from None
-        return Act(action, msg_id)
-    if kind == "seat":
-        seat = data.get("seat")
-        if not isinstance(seat, int) or isinstance(seat, bool):
-            raise bad("seat", "a seat number")
-        seat_kind = data.get("kind")
-        if seat_kind not in ("bot", "empty"):
-            raise bad("kind", "'bot' or 'empty'")
-        level = data.get("level")
-        if level is not None and (seat_kind != "bot" or not isinstance(level, str)):
-            raise bad("level", "a bot level, for kind 'bot' only")
-        return SetSeat(seat, seat_kind, level, msg_id)
-    if kind == "start":
+    try:
+        message = _MODELS[kind].model_validate(data)
+    except ValidationError as exc:
+        raise ProtocolError(_problem(kind, exc, data), msg_id) from None
+    if isinstance(message, HelloMessage):
+        if message.v != VERSION:
+            raise ProtocolError(text.BAD_VERSION.format(v=message.v, ours=VERSION), msg_id)
+        return Hello(message.token, msg_id)
+    if isinstance(message, ActMessage):
+        return Act(message.action, msg_id)
+    if isinstance(message, SeatMessage):
+        if message.level is not None and message.kind != "bot":
+            problem = text.FIELD_TYPE.format(field="level", what=_WHAT["level"])
+            raise ProtocolError(text.MESSAGE_FIELD.format(type=kind, problem=problem), msg_id)
+        return SetSeat(message.seat, message.kind, message.level, msg_id)
+    if isinstance(message, StartMessage):
         return Start(msg_id)
     return Ping(msg_id)
+
+
+def _problem(kind: str, exc: ValidationError, data: dict[str, Any]) -> str:
+    """The first problem pydantic found, as the protocol's one line."""
+    first = exc.errors(include_url=False)[0]
+    loc = first.get("loc", ())
+    field = str(loc[0]) if loc else ""
+    if first["type"] == "extra_forbidden":
+        problem = text.UNKNOWN_FIELD.format(field=field)
+    elif field == "v":
+        return text.BAD_VERSION.format(v=data.get("v"), ours=VERSION)
+    else:
+        cause = (first.get("ctx") or {}).get("error")
+        if isinstance(cause, Refused):
+            problem = str(cause)
+        else:
+            problem = text.FIELD_TYPE.format(field=field, what=_WHAT.get(field, "as docs/PROTOCOL.md says"))
+    return text.MESSAGE_FIELD.format(type=kind, problem=problem)
+
+
+# server messages: declared for the published schema (they are built by the functions below)
+
+
+class RoomSeat(BaseModel):
+    """A seat as ``room_info`` shows it."""
+
+    name: str | None
+    kind: Literal["human", "bot", "empty"]
+    connected: bool
+    level: str | None = None
+
+
+class RoomInfo(BaseModel):
+    """``GET /api/rooms/<room>`` and ``room_info``."""
+
+    room: str
+    players: int
+    rules: dict[str, Any]
+    seats: list[RoomSeat]
+    status: Literal["waiting", "playing", "over"]
+    commitment: str | None = Field(description="SHA-256 of the secret seed and salt (null: a chosen seed)")
+
+
+class WelcomeMessage(BaseModel):
+    """``welcome``: the answer to a valid ``hello``."""
+
+    type: Literal["welcome"]
+    v: int
+    room: str
+    seat: int | None
+    room_info: RoomInfo
+
+
+class RoomMessage(BaseModel):
+    """``room``: the room changed."""
+
+    type: Literal["room"]
+    room_info: RoomInfo
+
+
+class StateMessage(BaseModel):
+    """``state``: the receiver's own view after ``seq`` applied actions."""
+
+    type: Literal["state"]
+    seq: int
+    view: dict[str, Any] = Field(description="the seat's SeatView.to_json()")
+    names: list[str]
+
+
+class EventsMessage(BaseModel):
+    """``events``: the public events of the last change."""
+
+    type: Literal["events"]
+    seq: int
+    events: list[dict[str, Any]]
+
+
+class RoundEndMessage(BaseModel):
+    """``round_end``: a round was scored."""
+
+    type: Literal["round_end"]
+    seq: int
+    round: int
+    score: dict[str, Any]
+    totals: list[int]
+    captures: list[list[str]]
+
+
+class GameEndMessage(BaseModel):
+    """``game_end``: the game is over."""
+
+    type: Literal["game_end"]
+    seq: int
+    winner: int | None
+    reason: str
+    record_url: str
+
+
+class ErrorMessage(BaseModel):
+    """``error``: to the sender only; nothing changed."""
+
+    type: Literal["error"]
+    message: str
+    id: str | None = None
+
+
+class PongMessage(BaseModel):
+    """``pong``: the answer to ``ping``."""
+
+    type: Literal["pong"]
+    id: str | None = None
+
+
+class RestartingMessage(BaseModel):
+    """``restarting``: the server is stopping; reconnect in a moment (the game is saved)."""
+
+    type: Literal["restarting"]
+    message: str
+
+
+ClientMessageModel = Annotated[
+    HelloMessage | ActMessage | SeatMessage | StartMessage | PingMessage, Field(discriminator="type")
+]
+ServerMessageModel = Annotated[
+    WelcomeMessage
+    | RoomMessage
+    | StateMessage
+    | EventsMessage
+    | RoundEndMessage
+    | GameEndMessage
+    | ErrorMessage
+    | PongMessage
+    | RestartingMessage,
+    Field(discriminator="type"),
+]
+
+
+def schemas() -> dict[str, Any]:
+    """The JSON Schema of the websocket's client and server messages."""
+    return {
+        "client_message": TypeAdapter(ClientMessageModel).json_schema(),
+        "server_message": TypeAdapter(ServerMessageModel).json_schema(),
+    }
 
 
 def encode(message: dict[str, Any]) -> str:
@@ -210,3 +430,8 @@ def pong(msg_id: str | None = None) -> str:
     if msg_id is not None:
         out["id"] = msg_id
     return encode(out)
+
+
+def restarting(message: str) -> str:
+    """``restarting``: the server is stopping; clients reconnect in a moment."""
+    return encode({"type": "restarting", "message": message})

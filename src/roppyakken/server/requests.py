@@ -1,24 +1,52 @@
-"""The HTTP request bodies of docs/PROTOCOL.md, checked: a clear one-line error for anything wrong."""
+"""The HTTP request bodies of docs/PROTOCOL.md as pydantic models; one clear line for anything wrong.
+
+Each body is a model (:class:`CreateRoomBody`, :class:`JoinRoomBody`,
+:class:`ScoreBody`); :func:`check` validates a parsed JSON object against one and
+turns the first problem pydantic finds into the same one-line messages the server
+has always given.  The models' JSON Schema is published at ``/api/schema``.
+"""
 
 from __future__ import annotations
 
+import re
 import tomllib
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Annotated, Any, Final, Literal, TypeVar
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import Rules, preset, rules_from_mapping
 from roppyakken.server import text
+from roppyakken.server.protocol import Refused
+
+T = TypeVar("T")
 
 MAX_NAME: Final = 24
 MAX_TOML: Final = 16_384
 MAX_SEED: Final = 2**63 - 1
+BLANK_LOOKING: Final = frozenset("\u115f\u1160\u2800\u3164\uffa0\u180e\u2028\u2029")
+"""Characters that print as nothing although Unicode does not call them spaces."""
+BOT_PREFIX: Final = re.compile(r"\s*bot\s*:", re.IGNORECASE)
 
 
 class RequestError(RoppyakkenError):
     """A malformed request body (HTTP 400)."""
+
+
+def _refusing(check: Callable[[Any], T]) -> Callable[[Any], T]:
+    """``check`` as a pydantic validator: its one-line RoppyakkenError becomes the cause pydantic keeps."""
+
+    def validator(value: Any) -> T:
+        try:
+            return check(value)
+        except RoppyakkenError as exc:
+            raise Refused(str(exc)) from None
+
+    return validator
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,23 +60,22 @@ class CreateRoom:
     bots: dict[int, str]
 
 
-def _only(data: dict[str, Any], allowed: set[str]) -> None:
-    extra = set(data) - allowed
-    if extra:
-        raise RequestError(text.UNKNOWN_FIELD.format(field=sorted(extra)[0]))
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def player_name(value: Any) -> str:
-    """A player's name: 1 to 24 printable characters, trimmed."""
+    """A player's name: 1 to 24 printable characters, trimmed, not blank-looking, not a bot's."""
     if not isinstance(value, str):
         raise RequestError(text.NAME_RULE.format(max=MAX_NAME))
     name = " ".join(value.split())
     if not 0 < len(name) <= MAX_NAME or any(unicodedata.category(ch).startswith("C") for ch in name):
         raise RequestError(text.NAME_RULE.format(max=MAX_NAME))
+    visible = [
+        ch
+        for ch in name
+        if not ch.isspace() and ch not in BLANK_LOOKING and unicodedata.category(ch) not in ("Mn", "Me", "Zs")
+    ]
+    if not visible:
+        raise RequestError(text.NAME_RULE.format(max=MAX_NAME))
+    if BOT_PREFIX.match(name):
+        raise RequestError(text.NAME_NOT_BOT)
     return name
 
 
@@ -70,48 +97,145 @@ def rules_of(value: Any) -> Rules:
             data = tomllib.loads(source)
         except tomllib.TOMLDecodeError as exc:
             raise RequestError(text.TOML_INVALID.format(reason=exc)) from None
+        except (RecursionError, ValueError):
+            raise RequestError(text.TOML_TOO_DEEP) from None
         return rules_from_mapping(data)
     raise RequestError(text.RULES_FORM)
 
 
-def bot_level(value: Any) -> str:
-    """A registered bot level."""
-    if not isinstance(value, str) or value not in BOT_LEVELS:
+def _bot_seat(key: str) -> str:
+    if not re.fullmatch(r"[0-9]{1,2}", key):
+        raise RequestError(text.BOT_SEAT.format(seat=key, last="n-1"))
+    return key
+
+
+def _bot_level(value: str) -> str:
+    if value not in BOT_LEVELS:
         raise RequestError(text.UNKNOWN_BOT.format(level=value, known=", ".join(BOT_LEVELS)))
     return value
 
 
+PlayerName = Annotated[
+    str,
+    AfterValidator(_refusing(player_name)),
+    Field(description="1 to 24 characters; not blank, not 'bot:…'"),
+]
+RulesChoice = Annotated[
+    dict[str, str],
+    Field(
+        min_length=1,
+        max_length=1,
+        description='{"preset": NAME} or {"toml": HOUSE_RULES} (at most 16 KiB); checked by rules_of',
+    ),
+]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class CreateRoomBody(_Body):
+    """``POST /api/rooms``."""
+
+    name: PlayerName
+    players: Literal[2, 3] = 2
+    rules: RulesChoice = Field(default_factory=lambda: {"preset": "classic"})
+    seed: int | None = Field(
+        default=None, ge=0, le=MAX_SEED, description="solo games only: every other seat a bot"
+    )
+    bots: dict[
+        Annotated[str, AfterValidator(_refusing(_bot_seat))],
+        Annotated[str, AfterValidator(_refusing(_bot_level))],
+    ] = Field(default_factory=dict, description='seat number (1..n-1) to bot level, e.g. {"1": "expert"}')
+
+
+class JoinRoomBody(_Body):
+    """``POST /api/rooms/<room>/join``."""
+
+    name: PlayerName
+
+
+class ScorePlayer(BaseModel):
+    """One player of a FORMATS.md §1 scoring input."""
+
+    model_config = ConfigDict(extra="allow")
+    captures: list[str]
+    lucky_hands: list[str] = Field(default_factory=list)
+
+
+class ScoreBody(BaseModel):
+    """``POST /api/score``: FORMATS.md §1 input plus ``rules`` (the input's own checks are the scorer's)."""
+
+    model_config = ConfigDict(extra="allow")
+    rules: RulesChoice = Field(default_factory=lambda: {"preset": "classic"})
+
+
+_MESSAGES: Final = {
+    "name": text.NAME_RULE.format(max=MAX_NAME),
+    "players": text.PLAYERS_RULE,
+    "rules": text.RULES_FORM,
+    "seed": text.SEED_RULE,
+    "bots": text.FIELD_TYPE.format(field="bots", what='an object like {"1": "random"}'),
+}
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def one_line(exc: ValidationError, messages: dict[str, str] | None = None) -> str:
+    """The first problem of a validation error as the server's one-line message."""
+    first = exc.errors(include_url=False)[0]
+    loc = first.get("loc", ())
+    field = str(loc[0]) if loc else ""
+    if first["type"] == "extra_forbidden":
+        return text.UNKNOWN_FIELD.format(field=field)
+    cause = (first.get("ctx") or {}).get("error")
+    if isinstance(cause, Refused):
+        return str(cause)
+    table = _MESSAGES if messages is None else messages
+    if field in table:
+        return table[field]
+    return text.FIELD_TYPE.format(field=field or "body", what="as docs/PROTOCOL.md says")
+
+
+def check(model: type[M], data: dict[str, Any]) -> M:
+    """``data`` validated as ``model``; :class:`RequestError` with one line if it is not."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise RequestError(one_line(exc)) from None
+
+
 def create_room(data: dict[str, Any]) -> CreateRoom:
     """Check a ``POST /api/rooms`` body."""
-    _only(data, {"name", "players", "rules", "seed", "bots"})
-    name = player_name(data.get("name"))
-    players = data.get("players", 2)
-    if not _is_int(players) or players not in (2, 3):
-        raise RequestError(text.PLAYERS_RULE)
-    rules = rules_of(data.get("rules", {"preset": "classic"}))
-    rules.check_players(players)
-    seed = data.get("seed")
-    if seed is not None and (not _is_int(seed) or not 0 <= seed <= MAX_SEED):
-        raise RequestError(text.SEED_RULE)
-    raw_bots = data.get("bots") or {}
-    if not isinstance(raw_bots, dict):
-        raise RequestError(text.FIELD_TYPE.format(field="bots", what='an object like {"1": "random"}'))
+    body = check(CreateRoomBody, data)
+    rules = rules_of(body.rules)
+    rules.check_players(body.players)
     bots: dict[int, str] = {}
-    for key, level in raw_bots.items():
-        seat = int(key) if isinstance(key, str) and key.isdigit() else -1
-        if not 1 <= seat < players:
-            raise RequestError(text.BOT_SEAT.format(seat=key, last=players - 1))
-        bots[seat] = bot_level(level)
-    return CreateRoom(name, players, rules, seed, bots)
+    for key, level in body.bots.items():
+        seat = int(key)
+        if not 1 <= seat < body.players:
+            raise RequestError(text.BOT_SEAT.format(seat=key, last=body.players - 1))
+        bots[seat] = level
+    if body.seed is not None and len(bots) != body.players - 1:
+        raise RequestError(text.SEED_SOLO_ONLY)
+    return CreateRoom(body.name, body.players, rules, body.seed, bots)
 
 
 def join_room(data: dict[str, Any]) -> str:
     """Check a ``POST /api/rooms/<room>/join`` body; the player's name."""
-    _only(data, {"name"})
-    return player_name(data.get("name"))
+    return check(JoinRoomBody, data).name
 
 
 def score_request(data: dict[str, Any]) -> tuple[Rules, dict[str, Any]]:
     """Split a ``POST /api/score`` body into the rules and the FORMATS.md §1 input."""
     rules = rules_of(data.get("rules", {"preset": "classic"}))
     return rules, {k: v for k, v in data.items() if k != "rules"}
+
+
+def schemas() -> dict[str, Any]:
+    """The JSON Schema of each request body, by endpoint."""
+    return {
+        "POST /api/rooms": CreateRoomBody.model_json_schema(),
+        "POST /api/rooms/<room>/join": JoinRoomBody.model_json_schema(),
+        "POST /api/score": ScoreBody.model_json_schema(),
+    }

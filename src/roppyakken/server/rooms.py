@@ -19,22 +19,24 @@ import hmac
 import json
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, Protocol
 
 from roppyakken.actions import Action, action_from_json
-from roppyakken.ai.base import BOT_LEVELS, Bot, make_bot
+from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.cards import slugs_of
 from roppyakken.engine import Game
-from roppyakken.errors import IllegalActionError
+from roppyakken.errors import IllegalActionError, RoppyakkenError
 from roppyakken.events import Event, GameEnded, RoundEnded
-from roppyakken.record import dumps, record_of
+from roppyakken.record import deal_commitment, dumps, record_of
 from roppyakken.rules import Rules, from_options
 from roppyakken.server import protocol, storage, text
-from roppyakken.server.db import ActionRow, Database
+from roppyakken.server.bots import decision_seed, think
+from roppyakken.server.db import Database, StorageError
 from roppyakken.server.protocol import Act, ClientMessage, Hello, Ping, ProtocolError, SetSeat, Start
 from roppyakken.server.views import StateMessages
 from roppyakken.view import view_of
@@ -67,6 +69,23 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def new_salt() -> str:
+    """A fresh salt for a deal commitment (128 random bits as hex)."""
+    return secrets.token_hex(16)
+
+
+class WriteFailed(ProtocolError):
+    """The change could not be stored, so it was not made (the sender may try again)."""
+
+
+class RestoreError(Exception):
+    """A stored room that cannot be rebuilt (a missing move, a move that does not apply)."""
+
+
+BOT_RETRY_DELAYS: Final = (0.5, 1.0, 2.0, 4.0, 8.0)
+"""Seconds a bot waits before trying again after its move could not be stored."""
+
+
 def new_room_id() -> str:
     """A fresh unguessable room id (the invite link's part)."""
     return secrets.token_urlsafe(9)
@@ -94,7 +113,6 @@ class Seat:
     name: str | None = None
     level: str | None = None
     token_hash: str | None = None
-    bot: Bot | None = field(default=None, repr=False)
 
     @property
     def display_name(self) -> str:
@@ -124,11 +142,14 @@ class Room:
         bot_delay: float,
         created_at: datetime | None = None,
         status: str = WAITING,
+        salt: str | None = None,
     ) -> None:
         self.id = room_id
         self.players = players
         self.rules = rules
         self.seed = seed
+        self.salt = salt
+        self.commitment = None if salt is None else deal_commitment(seed, salt)
         self.seats = seats
         self.status = status
         self.created_at = created_at or datetime.now(UTC)
@@ -137,10 +158,15 @@ class Room:
         self.bot_delay = bot_delay
         self.game: Game | None = None
         self.actions = 0
+        self.applied: list[tuple[int, Action]] = []
         self.clients: list[Client] = []
         self.lock = asyncio.Lock()
         self.evicted = False
         self.on_idle: Callable[[Room], None] | None = None
+        self.on_move: Callable[[float], None] | None = None
+        self.on_write_failed: Callable[[], None] | None = None
+        """Told each move's latency, arrival to sent (metrics)."""
+        self.last_active = time.monotonic()
         self._bot_task: asyncio.Task[None] | None = None
         self._rules_json = {"preset": rules.preset, "options": rules.options()}
 
@@ -165,11 +191,24 @@ class Room:
             bot_delay=bot_delay,
             created_at=row.created_at,
             status=row.status,
+            salt=row.salt,
         )
+        expected = list(range(len(stored.indexes)))
+        if stored.indexes != expected:
+            missing = next(i for i, (a, b) in enumerate(zip(stored.indexes, expected, strict=True)) if a != b)
+            raise RestoreError(text.RESTORE_GAP.format(room=row.id, index=missing))
         if row.status != WAITING:
             game = room._new_game()
-            for data in stored.actions:
-                game.apply(action_from_json(json.loads(data)))
+            for index, data in enumerate(stored.actions):
+                try:
+                    action = action_from_json(json.loads(data))
+                    seat = game.to_act
+                    game.apply(action)
+                except (RoppyakkenError, ValueError) as exc:
+                    raise RestoreError(
+                        text.RESTORE_BAD_MOVE.format(room=row.id, index=index, reason=exc)
+                    ) from None
+                room.applied.append((seat, action))
             room.actions = len(stored.actions)
         return room
 
@@ -183,6 +222,7 @@ class Room:
             options=self.rules.options(),
             seed=self.seed,
             status=self.status,
+            salt=self.salt,
         )
 
     def start_now(self) -> None:
@@ -192,9 +232,6 @@ class Room:
 
     def _new_game(self) -> Game:
         self.game = Game(self.rules, self.players, self.seed)
-        for index, seat in enumerate(self.seats):
-            if seat.kind == BOT and seat.level is not None:
-                seat.bot = make_bot(seat.level, (self.seed + 7919 * (index + 1)) % 2**63)
         return self.game
 
     # ----------------------------------------------------------------- queries
@@ -218,6 +255,7 @@ class Room:
             "rules": self._rules_json,
             "seats": seats,
             "status": self.status,
+            "commitment": self.commitment,
         }
 
     def names(self) -> list[str]:
@@ -297,6 +335,7 @@ class Room:
         if client not in self.clients:
             return
         self.clients.remove(client)
+        self.last_active = time.monotonic()
         if client.seat is not None and all(c.seat != client.seat for c in self.clients):
             self._send_room()
         if self.on_idle is not None and self.idle():
@@ -327,9 +366,10 @@ class Room:
             for index, seat in enumerate(self.seats):
                 if seat.kind == EMPTY:
                     token = new_token()
-                    self.seats[index] = Seat(HUMAN, name, None, hash_token(token))
-                    row = self.seats[index].row(index)
+                    new = Seat(HUMAN, name, None, hash_token(token))
+                    row = new.row(index)
                     await self.db.run(functools.partial(storage.save_seat, room_id=self.id, seat=row))
+                    self.seats[index] = new
                     self._send_room()
                     return index, token
         return None
@@ -355,10 +395,13 @@ class Room:
                 new = Seat(BOT, None, level)
             else:
                 new = Seat(EMPTY)
+            row = new.row(index)
+            try:
+                await self.db.run(lambda c: storage.save_seat(c, self.id, row))
+            except StorageError:
+                raise WriteFailed(text.WRITE_FAILED, message.id) from None
             old = self.seats[index]
             self.seats[index] = new
-            row = new.row(index)
-            await self.db.run(lambda c: storage.save_seat(c, self.id, row))
             if old.kind == HUMAN:
                 for other in [c for c in self.clients if c.seat == index]:
                     other.send(protocol.error(text.SEAT_GIVEN_AWAY))
@@ -374,20 +417,34 @@ class Room:
             empty = [i for i, s in enumerate(self.seats) if s.kind == EMPTY]
             if empty:
                 raise ProtocolError(text.SEATS_EMPTY.format(seats=", ".join(map(str, empty))), msg_id)
-            await self._begin()
+            await self._begin(msg_id)
         self.kick_bots()
 
-    async def _begin(self) -> None:
+    async def _begin(self, msg_id: str | None) -> None:
+        try:
+            await self.db.run(lambda c: storage.set_status(c, self.id, PLAYING))
+        except StorageError:
+            raise WriteFailed(text.WRITE_FAILED, msg_id) from None
         game = self._new_game()
         self.status = PLAYING
-        await self.db.run(lambda c: storage.set_status(c, self.id, PLAYING))
         self._send_room()
         self._send_change(list(game.events))
 
     # ----------------------------------------------------------------- play
 
+    def _rebuild(self) -> None:
+        """The game again from its seed and the stored actions (after a change that could not be stored)."""
+        game = self._new_game()
+        for seat, action in self.applied:
+            game.apply(action, seat)
+
     async def apply(self, seat: int, action: Action, msg_id: str | None = None) -> None:
-        """Apply ``action`` for ``seat``: checked by the engine, stored, then sent to every client."""
+        """Apply ``action`` for ``seat``: checked by the engine, stored, then sent to every client.
+
+        Durable before visible: if the write fails, the game is put back as it
+        was, nothing is sent to anyone, and :class:`WriteFailed` tells the sender.
+        """
+        began = time.perf_counter()
         async with self.lock:
             game = self.game
             if game is None:
@@ -399,19 +456,37 @@ class Room:
             except IllegalActionError as exc:
                 raise ProtocolError(str(exc), msg_id) from None
             index = self.actions
-            self.actions += 1
             data = json.dumps(action.to_json(), separators=(",", ":"))
-            writes = [self.db.submit(ActionRow(self.id, index, seat, data))]
+            room_id = self.id
+            if game.over:
+                record = dumps(record_of(game, self.names(), salt=self.salt))
+                winner, now = game.winner, datetime.now(UTC)
+
+                def work(c: Any) -> None:
+                    storage.append_action(c, room_id, index, seat, data)
+                    storage.finish_room(c, room_id, winner, record, now)
+
+            else:
+
+                def work(c: Any) -> None:
+                    storage.append_action(c, room_id, index, seat, data)
+
+            try:
+                await self.db.run(work)
+            except StorageError as exc:
+                log.error("room %s: action %d not stored, so not made: %s", self.id, index, exc)
+                if self.on_write_failed is not None:
+                    self.on_write_failed()
+                self._rebuild()
+                raise WriteFailed(text.WRITE_FAILED, msg_id) from None
+            self.actions += 1
+            self.applied.append((seat, action))
+            self.last_active = time.monotonic()
             if game.over:
                 self.status = OVER
-                record = dumps(record_of(game, self.names()))
-                winner, now = game.winner, datetime.now(UTC)
-                writes.append(self.db.submit(lambda c: storage.finish_room(c, self.id, winner, record, now)))
-            try:
-                await asyncio.gather(*writes)
-            except Exception:
-                log.exception("room %s: could not store action %d", self.id, index)
             self._send_change(new_events)
+        if self.on_move is not None:
+            self.on_move(time.perf_counter() - began)
         self.kick_bots()
 
     # ----------------------------------------------------------------- bots
@@ -421,7 +496,7 @@ class Room:
         if game is None or game.over or self.status != PLAYING or not self.clients:
             return None  # bots wait while nobody is there to see them play
         seat = self.seats[game.to_act]
-        return seat if seat.kind == BOT and seat.bot is not None else None
+        return seat if seat.kind == BOT and seat.level is not None else None
 
     def kick_bots(self) -> None:
         """Start the bot loop if a bot is to act and it is not running (after a change or a restore)."""
@@ -433,14 +508,16 @@ class Room:
     async def _bot_loop(self) -> None:
         """While a bot is to act: wait the pacing delay, let it choose off the event loop, apply."""
         loop = asyncio.get_running_loop()
+        failures = 0
         while (seat := self._bot_to_act()) is not None and self.game is not None:
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
             index = self.game.to_act
             view = view_of(self.game, index)
-            assert seat.bot is not None
+            assert seat.level is not None
+            seed = decision_seed(self.seed, index, self.actions)
             try:
-                action = await loop.run_in_executor(self.bot_executor, seat.bot.choose, view)
+                action = await loop.run_in_executor(self.bot_executor, think, seat.level, seed, view)
             except Exception:
                 log.exception("room %s: bot %s failed; it plays its first legal action", self.id, seat.level)
                 action = view.legal[0]
@@ -448,6 +525,11 @@ class Room:
                 continue
             try:
                 await self.apply(index, action)
+                failures = 0
+            except WriteFailed:
+                delay = BOT_RETRY_DELAYS[min(failures, len(BOT_RETRY_DELAYS) - 1)]
+                failures += 1
+                await asyncio.sleep(delay)  # the game is as it was: the bot chooses again
             except ProtocolError as exc:
                 log.error("room %s: bot %s chose an illegal action (%s)", self.id, seat.level, exc)
                 await self.apply(index, view.legal[0])

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, select, update
+from sqlalchemy import Connection, delete, select, update
 
 from roppyakken.server.models import actions, rooms, seats
 
@@ -38,17 +38,22 @@ class RoomRow:
     options: dict[str, Any]
     seed: int
     status: str
+    salt: str | None = None
     finished_at: datetime | None = None
     winner: int | None = None
 
 
 @dataclass(slots=True)
 class StoredRoom:
-    """A room as stored: its row, its seats in order, and its game's actions (JSON text) in order."""
+    """A room as stored: its row, its seats in order, and its game's actions (JSON text) in order.
+
+    ``indexes`` are the stored actions' indexes: ``0, 1, 2, …`` unless a move is missing.
+    """
 
     room: RoomRow
     seats: list[SeatRow]
     actions: list[str]
+    indexes: list[int]
 
 
 def utc(moment: datetime | None) -> datetime | None:
@@ -68,6 +73,7 @@ def insert_room(conn: Connection, room: RoomRow, room_seats: list[SeatRow]) -> N
             preset=room.preset,
             options=json.dumps(room.options, separators=(",", ":")),
             seed=room.seed,
+            salt=room.salt,
             status=room.status,
         )
     )
@@ -123,6 +129,7 @@ def load_room(conn: Connection, room_id: str) -> StoredRoom | None:
         options=json.loads(row["options"]),
         seed=row["seed"],
         status=row["status"],
+        salt=row["salt"],
         finished_at=utc(row["finished_at"]),
         winner=row["winner"],
     )
@@ -132,13 +139,15 @@ def load_room(conn: Connection, room_id: str) -> StoredRoom | None:
             select(seats).where(seats.c.room_id == room_id).order_by(seats.c.seat)
         ).mappings()
     ]
-    action_rows = [
-        r[0]
-        for r in conn.execute(
-            select(actions.c.action).where(actions.c.room_id == room_id).order_by(actions.c.idx)
-        )
-    ]
-    return StoredRoom(room, seat_rows, action_rows)
+    found = conn.execute(
+        select(actions.c.idx, actions.c.action).where(actions.c.room_id == room_id).order_by(actions.c.idx)
+    ).all()
+    return StoredRoom(room, seat_rows, [r[1] for r in found], [r[0] for r in found])
+
+
+def append_action(conn: Connection, room_id: str, idx: int, seat: int, action: str) -> None:
+    """Store one applied action."""
+    conn.execute(actions.insert().values(room_id=room_id, idx=idx, seat=seat, action=action))
 
 
 def finished_games(conn: Connection, limit: int) -> list[dict[str, Any]]:
@@ -176,3 +185,14 @@ def game_record(conn: Connection, room_id: str) -> str | None:
     """The stored record of a finished game, or None (no such room, or not finished)."""
     row = conn.execute(select(rooms.c.record).where(rooms.c.id == room_id, rooms.c.status == "over")).first()
     return None if row is None else row[0]
+
+
+def delete_unfinished(conn: Connection, before: datetime) -> int:
+    """Forget unfinished rooms created before ``before`` (their seats and actions go with them)."""
+    stale = select(rooms.c.id).where(rooms.c.status != "over", rooms.c.created_at < before)
+    ids = [r[0] for r in conn.execute(stale)]
+    if ids:
+        conn.execute(delete(actions).where(actions.c.room_id.in_(ids)))
+        conn.execute(delete(seats).where(seats.c.room_id.in_(ids)))
+        conn.execute(delete(rooms).where(rooms.c.id.in_(ids)))
+    return len(ids)

@@ -24,6 +24,8 @@ NO_CLIENT: Final = "the browser client is missing from this installation (static
 # HTTP errors
 BODY_NOT_JSON: Final = "the request body is not valid JSON"
 BODY_TOO_LARGE: Final = "the request body is too large"
+BODY_NOT_JSON_TYPE: Final = "the request body must be JSON (Content-Type: application/json)"
+BAD_CONTENT_LENGTH: Final = "the Content-Length header is not a number"
 BODY_NOT_OBJECT: Final = "the request body must be a JSON object"
 UNKNOWN_FIELD: Final = "unknown field {field!r}"
 FIELD_TYPE: Final = "{field!r} must be {what}"
@@ -32,7 +34,13 @@ PLAYERS_RULE: Final = "'players' must be 2 or 3"
 RULES_FORM: Final = '\'rules\' must be {"preset": NAME} or {"toml": HOUSE_RULES}'
 TOML_TOO_LARGE: Final = "the house rules are too long"
 TOML_INVALID: Final = "the house rules are not valid TOML: {reason}"
+TOML_TOO_DEEP: Final = "the house rules nest too deeply"
+NAME_NOT_BOT: Final = "'name' must not look like a bot's ('bot:…')"
 SEED_RULE: Final = "'seed' must be an integer from 0 to 2**63-1"
+SEED_SOLO_ONLY: Final = (
+    "'seed' can be chosen only for a game against bots (every other seat a bot); "
+    "with other people the server draws the deal in secret and commits to it"
+)
 BOT_SEAT: Final = "'bots' names seat {seat!r}, but the bots' seats are 1 to {last}"
 UNKNOWN_BOT: Final = "unknown bot level {level!r} (known: {known})"
 NO_ROOM: Final = "there is no room {room!r}"
@@ -64,3 +72,17 @@ SEAT_RANGE: Final = "seat {seat} is not one of seats 1 to {last}"
 SEATS_EMPTY: Final = "every seat needs a player or a bot before the game can start (empty: {seats})"
 SEAT_GIVEN_AWAY: Final = "the host gave your seat away"
 SLOW_CLIENT: Final = "the connection fell too far behind"
+
+WRITE_FAILED: Final = (
+    "the move could not be saved (the database is busy or unavailable); nothing changed, try again"
+)
+STORAGE_UNAVAILABLE: Final = "the database is busy or unavailable; nothing changed, try again"
+RESTORE_GAP: Final = "room {room!r} cannot be restored: its stored move {index} is missing"
+RESTORE_BAD_MOVE: Final = (
+    "room {room!r} cannot be restored: its stored move {index} does not apply ({reason})"
+)
+RATE_LIMITED: Final = "too many requests from your address; try again in a moment"
+TOO_MANY_CONNECTIONS: Final = "too many connections from your address"
+ORIGIN_REFUSED: Final = "this page's origin may not connect to this server"
+TOO_MANY_ROOMS: Final = "the server holds as many rooms as it may; try again in a moment"
+RESTARTING: Final = "the server is restarting; your game is saved, reconnecting…"

@@ -1,7 +1,10 @@
 """The websocket endpoint ``/ws/<room>``: the ``hello`` handshake, then each message checked and answered.
 
 Sending never blocks the room: each connection has its own queue, drained by
-its own task; a client that falls far behind is disconnected.
+its own task; a client that falls far behind, or does not take a message within
+``Limits.send_timeout``, is disconnected.  Before the handshake a connection is
+refused if its ``Origin`` is another site's, or its address already holds
+``Limits.connections_per_address`` websockets.
 """
 
 from __future__ import annotations
@@ -15,8 +18,11 @@ from typing import Final
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from roppyakken.server import protocol, text
+from roppyakken.server.db import StorageError
+from roppyakken.server.guard import client_address, origin_allowed
 from roppyakken.server.hub import Hub
 from roppyakken.server.protocol import Hello, ProtocolError, parse_client_message
+from roppyakken.server.rooms import RestoreError
 
 log = logging.getLogger("roppyakken.server")
 
@@ -26,6 +32,7 @@ MAX_QUEUED: Final = 2000
 """Messages queued for one client before it counts as too slow and is dropped."""
 
 CLOSE_POLICY: Final = 1008
+CLOSE_TRY_AGAIN: Final = 1013
 CLOSE_BAD_TOKEN: Final = 4003
 CLOSE_NO_ROOM: Final = 4004
 
@@ -33,9 +40,12 @@ CLOSE_NO_ROOM: Final = 4004
 class WebSocketClient:
     """A connected websocket as a room :class:`~roppyakken.server.rooms.Client`."""
 
-    def __init__(self, websocket: WebSocket, seat: int | None) -> None:
+    def __init__(self, websocket: WebSocket, seat: int | None, send_timeout: float = 10.0) -> None:
         self.websocket = websocket
         self.seat = seat
+        self.send_timeout = send_timeout
+        self.dropped = False
+        """Whether it was dropped as too slow."""
         self._outbox: deque[str | tuple[int, str]] = deque()
         self._wake = asyncio.Event()
         self._closing = False
@@ -69,9 +79,13 @@ class WebSocketClient:
                 while outbox:
                     item = outbox.popleft()
                     if isinstance(item, tuple):
-                        await ws.close(item[0], item[1])
+                        await asyncio.wait_for(ws.close(item[0], item[1]), self.send_timeout)
                         return
-                    await ws.send_text(item)
+                    await asyncio.wait_for(ws.send_text(item), self.send_timeout)
+        except TimeoutError:
+            self._closing = True
+            self.dropped = True
+            _abort(ws)
         except (WebSocketDisconnect, RuntimeError, OSError):
             self._closing = True
 
@@ -81,6 +95,14 @@ class WebSocketClient:
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
+
+
+def _abort(websocket: WebSocket) -> None:
+    """Drop a connection that does not read: close its transport without waiting for it."""
+    protocol_object = getattr(getattr(websocket, "_send", None), "__self__", None)
+    transport = getattr(protocol_object, "transport", None)
+    if transport is not None:
+        transport.abort()
 
 
 async def _receive(websocket: WebSocket) -> str | None:
@@ -103,7 +125,27 @@ async def _refuse(websocket: WebSocket, message: str, code: int, msg_id: str | N
 async def websocket_endpoint(websocket: WebSocket) -> None:
     """``/ws/<room>``: see docs/PROTOCOL.md."""
     hub: Hub = websocket.app.state.hub
+    limits = hub.limits
     room_id = str(websocket.path_params["room"])
+    if not origin_allowed(websocket.scope, limits.allowed_origins):
+        hub.metrics.refuse("origin")
+        await websocket.close(CLOSE_POLICY, text.ORIGIN_REFUSED)  # before the handshake: HTTP 403
+        return
+    if hub.stopping:
+        await websocket.close(CLOSE_TRY_AGAIN, text.RESTARTING)
+        return
+    address = client_address(websocket.scope)
+    if not hub.connections.acquire(address, limits.connections_per_address):
+        hub.metrics.refuse("too_many_connections")
+        await websocket.close(CLOSE_POLICY, text.TOO_MANY_CONNECTIONS)
+        return
+    try:
+        await _session(websocket, hub, room_id)
+    finally:
+        hub.connections.release(address)
+
+
+async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
     await websocket.accept()
     try:
         raw = await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
@@ -121,7 +163,12 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     except WebSocketDisconnect:
         return
     while True:
-        room = await hub.get(room_id)
+        try:
+            room = await hub.get(room_id)
+        except (RestoreError, StorageError) as exc:
+            reason = str(exc) if isinstance(exc, RestoreError) else text.STORAGE_UNAVAILABLE
+            await _refuse(websocket, reason, CLOSE_TRY_AGAIN, hello.id)
+            return
         if room is None:
             await _refuse(websocket, text.NO_ROOM.format(room=room_id), CLOSE_NO_ROOM, hello.id)
             return
@@ -131,7 +178,7 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
             if seat is None:
                 await _refuse(websocket, text.BAD_TOKEN.format(room=room_id), CLOSE_BAD_TOKEN, hello.id)
                 return
-        client = WebSocketClient(websocket, seat)
+        client = WebSocketClient(websocket, seat, hub.limits.send_timeout)
         if await room.attach(client):
             break
         await client.finish()  # the room left memory meanwhile: load it again
@@ -149,3 +196,5 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     finally:
         room.detach(client)
         await client.finish()
+        if client.dropped:
+            hub.metrics.refuse("slow_client")

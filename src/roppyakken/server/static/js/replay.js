@@ -4,6 +4,7 @@
 
 import {
   KINDS,
+  SLUGS,
   cardElement,
   cardName,
   cardNames,
@@ -17,6 +18,7 @@ import { h, replaceChildren, showError } from "./dom.js";
 import { getJSON, resolveRules } from "./api.js";
 import { byKind } from "./yaku.js";
 import { renderBreakdown } from "./breakdown.js";
+import { verifyDeals } from "./fairdeal.js";
 
 const FORMAT = "roppyakken-record/1";
 
@@ -107,6 +109,8 @@ export async function replayPage(root, params) {
     showError(error, "");
     const rules = await resolveRules(record.rules);
     mountViewer(viewer, record, rules);
+    const fair = verifyDeals(record, SLUGS);
+    if (fair) viewer.prepend(h("p", { class: fair.ok ? "fair-deal" : "fair-deal error" }, fair.message));
   };
   const games = h("ul", { class: "game-list" });
   replaceChildren(

@@ -1,0 +1,44 @@
+"""Every bound the server keeps, with its default: one place, one ``serve`` option each.
+
+:class:`Limits` is handed to :func:`~roppyakken.server.app.create_app`; the
+defaults are documented in the README and bench/RESULTS-server.md.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+from roppyakken.server.db import DEFAULT_WRITE_TIMEOUT
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The server's bounds (see each field); all positive."""
+
+    write_timeout: float = DEFAULT_WRITE_TIMEOUT
+    """Seconds a database write may wait for a lock before the change is refused."""
+    max_body: int = 65_536
+    """Largest HTTP request body in bytes (refused on ``Content-Length`` or while reading)."""
+    room_idle: float = 120.0
+    """Seconds a room with nobody connected (and no bot thinking) stays in memory."""
+    retention_days: float = 30.0
+    """Days an unfinished room is kept restorable after its last activity (then it is gone)."""
+    max_rooms: int = 5_000
+    """Rooms held in memory at once (more: new rooms are refused with 503 until some go idle)."""
+    rooms_per_minute: float = 20.0
+    """Rooms one address may create per minute (burst: a third of it, at least 3)."""
+    requests_per_minute: float = 600.0
+    """HTTP requests one address may make per minute (burst: a sixth of it)."""
+    connections_per_address: int = 32
+    """Websockets one address may hold open at once."""
+    max_connections: int = 4_000
+    """Connections the server accepts at once (HTTP and websocket); more are answered 503."""
+    header_timeout: float = 10.0
+    """Seconds a connection has to send its request headers (and idle keep-alive connections live)."""
+    send_timeout: float = 10.0
+    """Seconds a websocket may take to accept a message before it counts as too slow and is dropped."""
+    bot_workers: int = field(default_factory=lambda: max(1, os.cpu_count() or 1))
+    """Processes thinking for bots (0: threads in the server process; tests)."""
+    allowed_origins: tuple[str, ...] = ()
+    """Extra websocket ``Origin`` values accepted besides the server's own address."""

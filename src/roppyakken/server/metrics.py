@@ -1,0 +1,80 @@
+"""Prometheus metrics at ``/metrics`` (prometheus-client), one registry per application.
+
+Rooms in memory, open websockets, moves made and how long each took to store
+and send, database work that failed, and requests refused by reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Final
+
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.registry import Collector
+
+CONTENT_TYPE: Final = "text/plain; version=0.0.4; charset=utf-8"
+
+REFUSAL_REASONS: Final = (
+    "rate_limited",
+    "too_many_connections",
+    "origin",
+    "too_many_rooms",
+    "body_too_large",
+    "slow_client",
+    "write_failed",
+)
+
+
+class _Live(Collector):
+    """Values read when scraped: rooms, connections, failed database work."""
+
+    def __init__(self, rooms: Callable[[], int], connections: Callable[[], int], failed: Callable[[], int]):
+        self.rooms, self.connections, self.failed = rooms, connections, failed
+
+    def collect(self) -> Iterator[Metric]:
+        yield GaugeMetricFamily("roppyakken_rooms", "Rooms held in memory", value=self.rooms())
+        yield GaugeMetricFamily(
+            "roppyakken_connections", "Open websocket connections", value=self.connections()
+        )
+        yield CounterMetricFamily(
+            "roppyakken_db_writes_failed", "Pieces of database work that failed", value=self.failed()
+        )
+
+
+class Metrics:
+    """The server's metrics; :meth:`render` is the ``/metrics`` body."""
+
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.moves = Counter("roppyakken_moves", "Moves made (stored and sent)", registry=self.registry)
+        self.move_seconds = Histogram(
+            "roppyakken_move_seconds",
+            "Time from a move's arrival to its result sent (store included)",
+            buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0),
+            registry=self.registry,
+        )
+        self.refused = Counter(
+            "roppyakken_requests_refused", "Requests refused, by reason", ["reason"], registry=self.registry
+        )
+        for reason in REFUSAL_REASONS:
+            self.refused.labels(reason)
+
+    def watch(
+        self, rooms: Callable[[], int], connections: Callable[[], int], failed: Callable[[], int]
+    ) -> None:
+        """Read these when scraped."""
+        self.registry.register(_Live(rooms, connections, failed))
+
+    def refuse(self, reason: str) -> None:
+        """Count one refusal."""
+        self.refused.labels(reason).inc()
+
+    def move(self, seconds: float) -> None:
+        """Count one move and its latency."""
+        self.moves.inc()
+        self.move_seconds.observe(seconds)
+
+    def render(self) -> bytes:
+        """The text exposition format."""
+        return bytes(generate_latest(self.registry))

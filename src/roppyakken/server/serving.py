@@ -1,0 +1,145 @@
+"""Running the application with uvicorn, bounded: header and idle timeouts, a connection cap, a clean stop.
+
+:func:`uvicorn_config` builds the uvicorn configuration from
+:class:`~roppyakken.server.config.Limits`; :class:`Server` is uvicorn's server
+that, when told to stop (Ctrl-C, SIGTERM), first stops accepting, tells every
+player the server is restarting (they reconnect), then lets the pending writes
+finish.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import socket
+from datetime import UTC, datetime
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from roppyakken.server.config import Limits
+
+
+class BoundedHttp(HttpToolsProtocol):
+    """uvicorn's HTTP protocol with a header timeout: a request's headers must arrive within it.
+
+    uvicorn bounds idle keep-alive connections but not a connection that sends
+    nothing, or half a header, forever; this closes those.
+    """
+
+    header_timeout = 10.0
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        """Start the header clock."""
+        super().connection_made(transport)
+        self._header_timer: asyncio.TimerHandle | None = None
+        self._arm()
+
+    def _arm(self) -> None:
+        self._header_timer = self.loop.call_later(self.header_timeout, self._expired)
+
+    def _disarm(self) -> None:
+        if self._header_timer is not None:
+            self._header_timer.cancel()
+            self._header_timer = None
+
+    def _expired(self) -> None:
+        self._header_timer = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+    def data_received(self, data: bytes) -> None:
+        """A new request on a kept-alive connection starts the header clock again."""
+        if self._header_timer is None and (self.cycle is None or self.cycle.response_complete):
+            self._arm()
+        super().data_received(data)
+
+    def on_headers_complete(self) -> None:
+        """The headers arrived in time."""
+        self._disarm()
+        super().on_headers_complete()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """Stop the clock."""
+        self._disarm()
+        super().connection_lost(exc)
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object per log event: time, level, logger, message (and the traceback, if any)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record as one line of JSON."""
+        out: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat().replace("+00:00", "Z"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        if record.exc_info:
+            out["exception"] = self.formatException(record.exc_info)
+        return json.dumps(out, ensure_ascii=False)
+
+
+def log_config(level: str, fmt: str) -> dict[str, Any]:
+    """A ``logging.config.dictConfig`` for the server and uvicorn: ``text`` or ``json`` lines on stderr."""
+    formatter: dict[str, Any] = (
+        {"()": f"{__name__}.JsonFormatter"}
+        if fmt == "json"
+        else {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}
+    )
+    handler = {"class": "logging.StreamHandler", "formatter": "main", "stream": "ext://sys.stderr"}
+    loggers = {
+        name: {"handlers": ["main"], "level": level.upper(), "propagate": False}
+        for name in ("roppyakken", "uvicorn", "uvicorn.error", "uvicorn.access")
+    }
+    return {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {"main": formatter},
+        "handlers": {"main": handler},
+        "loggers": loggers,
+    }
+
+
+def uvicorn_config(
+    app: Starlette, limits: Limits, *, log_level: str = "warning", log_format: str = "text"
+) -> uvicorn.Config:
+    """uvicorn's configuration for ``app`` under ``limits``."""
+    http = type("BoundedHttp", (BoundedHttp,), {"header_timeout": limits.header_timeout})
+    return uvicorn.Config(
+        app,
+        http=http,
+        log_level=log_level,
+        log_config=log_config(log_level, log_format),
+        access_log=log_level in ("info", "debug"),
+        ws_max_size=65_536,
+        ws_ping_interval=20.0,
+        ws_ping_timeout=20.0,
+        lifespan="on",
+        timeout_graceful_shutdown=5,
+        timeout_keep_alive=int(max(1, min(limits.header_timeout, 5))),
+        limit_concurrency=limits.max_connections,
+        proxy_headers=False,  # addresses for the limits are the peers' own
+        backlog=2048,
+    )
+
+
+class Server(uvicorn.Server):
+    """uvicorn's server; on stop, players are told the server is restarting before it goes."""
+
+    def __init__(self, config: uvicorn.Config, app: Starlette) -> None:
+        super().__init__(config)
+        self.app = app
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """Stop accepting, say ``restarting`` to every player, then uvicorn's shutdown (writes finish)."""
+        for server in self.servers:
+            server.close()
+        hub = getattr(self.app.state, "hub", None)
+        if hub is not None:
+            await hub.begin_shutdown()
+        await super().shutdown(sockets)

@@ -1,0 +1,264 @@
+"""Every resource bounded: rate limits, connection caps and timeouts, slow readers, idle rooms;
+headers, origins, health, metrics, and a clean stop that tells players to reconnect."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from roppyakken.server import text
+from roppyakken.server.ws import WebSocketClient
+from tests.server_harness import Player, limits_for_tests, play_to_end, running_server
+
+
+def _db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'g.sqlite3'}"
+
+
+def _metric(body: str, name: str) -> float:
+    match = re.search(rf"^{re.escape(name)} ([0-9.e+-]+)$", body, re.MULTILINE)
+    assert match, name
+    return float(match.group(1))
+
+
+def test_room_creation_and_requests_are_rate_limited_per_address(tmp_path: Path) -> None:
+    limits = limits_for_tests(rooms_per_minute=6.0, requests_per_minute=120.0)
+    with running_server(_db(tmp_path), limits=limits) as server:
+        made = [server.post("/api/rooms", {"name": "a"}).status_code for _ in range(4)]
+        assert made[:3] == [201, 201, 201] and made[3] == 429
+        refused = server.post("/api/rooms", {"name": "a"})
+        assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+        assert refused.json() == {"error": text.RATE_LIMITED}
+        answers = [server.get("/api/presets").status_code for _ in range(30)]
+        assert 429 in answers and answers[0] == 200
+        assert server.get("/healthz").status_code == 200  # not an API call: never limited
+        metrics = server.get("/metrics").text
+        assert _metric(metrics, 'roppyakken_requests_refused_total{reason="rate_limited"}') >= 2
+
+
+def _silent(port: int, count: int, first: bytes = b"") -> list[socket.socket]:
+    out = []
+    for _ in range(count):
+        sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+        if first:
+            sock.sendall(first)
+        out.append(sock)
+    return out
+
+
+def _closed_within(sock: socket.socket, seconds: float) -> bool:
+    sock.settimeout(seconds)
+    try:
+        while True:
+            data = sock.recv(4096)
+            if not data:
+                return True
+    except TimeoutError:
+        return False
+    except OSError:
+        return True
+
+
+def test_connections_that_send_nothing_or_half_a_header_are_closed(tmp_path: Path) -> None:
+    limits = limits_for_tests(header_timeout=0.5, max_connections=40)
+    with running_server(_db(tmp_path), limits=limits) as server:
+        quiet = _silent(server.port, 30)
+        half = _silent(server.port, 10, b"GET /api/presets HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+        # while they are held, the cap answers new requests 503 rather than queueing them forever
+        assert httpx.get(server.url + "/healthz", timeout=5).status_code == 503
+        began = time.monotonic()
+        assert all(_closed_within(s, 3.0) for s in quiet + half)
+        assert time.monotonic() - began < 3.0
+        for s in quiet + half:
+            s.close()
+        assert server.get("/healthz").status_code == 200
+
+
+def test_websockets_per_address_and_origins(tmp_path: Path) -> None:
+    limits = limits_for_tests(connections_per_address=2, allowed_origins=("https://friend.example",))
+    with running_server(_db(tmp_path), limits=limits) as server:
+        room = server.post("/api/rooms", {"name": "a"}).json()["room"]
+        url = f"{server.ws_url}/ws/{room}"
+
+        async def scenario() -> None:
+            with pytest.raises(InvalidStatus):
+                await connect(url, origin="http://evil.example")  # type: ignore[arg-type]
+            own = await connect(url, origin=server.url)  # type: ignore[arg-type]
+            friend = await connect(url, origin="https://friend.example")  # type: ignore[arg-type]
+            with pytest.raises(InvalidStatus):  # a third from the same address
+                await connect(url)
+            await own.close()
+            await asyncio.sleep(0.2)
+            third = await connect(url)
+            for ws in (friend, third):
+                await ws.close()
+
+        asyncio.run(scenario())
+        metrics = server.get("/metrics").text
+        assert _metric(metrics, 'roppyakken_requests_refused_total{reason="origin"}') == 1
+        assert _metric(metrics, 'roppyakken_requests_refused_total{reason="too_many_connections"}') == 1
+
+
+class _Stuck:
+    """A websocket whose peer never reads: sending never completes."""
+
+    class _Transport:
+        aborted = False
+
+        def abort(self) -> None:
+            self.aborted = True
+
+    class _Protocol:
+        def __init__(self) -> None:
+            self.transport = _Stuck._Transport()
+
+        async def asgi_send(self, message: Any) -> None:
+            await asyncio.sleep(3600)
+
+    def __init__(self) -> None:
+        self.protocol = self._Protocol()
+        self._send = self.protocol.asgi_send
+
+    async def send_text(self, data: str) -> None:
+        await asyncio.sleep(3600)
+
+    async def close(self, code: int, reason: str) -> None:
+        await asyncio.sleep(3600)
+
+
+def test_a_reader_that_never_reads_is_dropped_after_the_send_timeout() -> None:
+    async def scenario() -> tuple[bool, bool]:
+        stuck = _Stuck()
+        client = WebSocketClient(stuck, None, send_timeout=0.2)  # type: ignore[arg-type]
+        client.send('{"type": "pong"}')
+        await asyncio.sleep(0.6)
+        await client.finish()
+        return client.dropped, stuck.protocol.transport.aborted
+
+    assert asyncio.run(scenario()) == (True, True)
+
+
+def test_idle_rooms_leave_memory_and_come_back_and_stale_ones_are_forgotten(tmp_path: Path) -> None:
+    with running_server(_db(tmp_path), limits=limits_for_tests(room_idle=0.2)) as server:
+        room = server.post("/api/rooms", {"name": "a"}).json()["room"]
+        assert _metric(server.get("/metrics").text, "roppyakken_rooms") == 1
+        time.sleep(1.0)
+        assert _metric(server.get("/metrics").text, "roppyakken_rooms") == 0
+        assert server.get(f"/api/rooms/{room}").json()["seats"][0]["name"] == "a"  # loaded again
+        assert _metric(server.get("/metrics").text, "roppyakken_rooms") == 1
+    limits = limits_for_tests(room_idle=0.2, retention_days=0.5 / 86400)
+    with running_server(_db(tmp_path), limits=limits) as server:
+        time.sleep(1.0)
+        assert server.get(f"/api/rooms/{room}").status_code == 404
+
+
+def test_a_full_server_refuses_new_rooms_with_503(tmp_path: Path) -> None:
+    with running_server(_db(tmp_path), limits=limits_for_tests(max_rooms=2)) as server:
+        rooms = [server.post("/api/rooms", {"name": "a"}).json() for _ in range(2)]
+
+        async def scenario() -> None:
+            players = [await Player.join(server, r["room"], r["token"]) for r in rooms]
+            full = server.post("/api/rooms", {"name": "a"})
+            assert full.status_code == 503 and "Retry-After" in full.headers
+            assert full.json() == {"error": text.TOO_MANY_ROOMS}
+            for p in players:
+                await p.close()
+            await asyncio.sleep(0.3)
+            assert server.post("/api/rooms", {"name": "a"}).status_code == 201  # idle rooms made way
+
+        asyncio.run(scenario())
+
+
+def test_security_headers_health_and_metrics(tmp_path: Path) -> None:
+    with running_server(_db(tmp_path)) as server:
+        for path in ("/", "/api/presets", "/static/style.css", "/nope.txt"):
+            headers = server.get(path).headers
+            csp = headers["Content-Security-Policy"]
+            assert "frame-ancestors 'none'" in csp and "default-src 'self'" in csp, path
+            assert headers["X-Content-Type-Options"] == "nosniff"
+            assert headers["Referrer-Policy"] == "no-referrer"
+        assert server.get("/healthz").json() == {"status": "ok"}
+        assert server.get("/readyz").json() == {"status": "ready"}
+        created = server.post("/api/rooms", {"name": "a", "seed": 3, "bots": {"1": "random"}}).json()
+
+        async def scenario() -> None:
+            alice = await Player.join(server, created["room"], created["token"])
+            alice.last_state = await alice.expect("state")
+            await play_to_end([alice], seed=1)
+            await alice.close()
+
+        asyncio.run(scenario())
+        metrics = server.get("/metrics")
+        assert metrics.headers["content-type"].startswith("text/plain")
+        moves = _metric(metrics.text, "roppyakken_moves_total")
+        assert moves > 10 and _metric(metrics.text, "roppyakken_move_seconds_count") == moves
+        assert _metric(metrics.text, "roppyakken_db_writes_failed_total") == 0
+
+
+def test_bots_think_in_worker_processes(tmp_path: Path) -> None:
+    with running_server(_db(tmp_path), limits=limits_for_tests(bot_workers=1)) as server:
+        created = server.post("/api/rooms", {"name": "a", "seed": 8, "bots": {"1": "expert"}}).json()
+
+        async def scenario() -> None:
+            alice = await Player.join(server, created["room"], created["token"])
+            alice.last_state = await alice.expect("state", timeout=30)
+            await play_to_end([alice], seed=2)
+            await alice.close()
+
+        asyncio.run(scenario())
+        assert server.get(f"/api/games/{created['room']}/record").status_code == 200
+
+
+def test_sigterm_tells_players_to_reconnect_and_stops_cleanly(tmp_path: Path) -> None:
+    code = "from roppyakken.cli import main; raise SystemExit(main())"
+    cmd = [sys.executable, "-c", code, "serve", "--port", "0", "--database", str(tmp_path / "g.sqlite3")]
+    cmd += ["--bot-delay", "60", "--log-format", "json", "--log-level", "info", "--bot-workers", "0"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        url = re.search(r"http://[^ ]+?/(?=\s)", first + " ")
+        assert url, first
+        base = url.group(0).rstrip("/")
+        created = httpx.post(
+            base + "/api/rooms", json={"name": "a", "seed": 1, "bots": {"1": "random"}}
+        ).json()
+
+        async def scenario() -> tuple[dict[str, Any], int | None]:
+            ws = await connect(base.replace("http", "ws") + f"/ws/{created['room']}")
+            await ws.send(json.dumps({"type": "hello", "v": 1, "token": created["token"]}))
+            await ws.recv()
+            os.kill(proc.pid, signal.SIGTERM)
+            seen: list[dict[str, Any]] = []
+            try:
+                while True:
+                    seen.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+            except ConnectionClosed:
+                pass
+            return seen[-1], ws.close_code
+
+        last, close_code = asyncio.run(scenario())
+        assert last == {"type": "restarting", "message": text.RESTARTING}
+        assert close_code == 1012
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 0 and text.STOPPED in out
+    lines = [json.loads(line) for line in err.splitlines() if line.strip()]
+    assert lines and all({"time", "level", "logger", "message"} <= set(x) for x in lines)
