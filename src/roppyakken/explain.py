@@ -12,6 +12,9 @@ from roppyakken.text import card_name, kind_plural, option_description, preset_n
 
 LABEL_WIDTH = 13
 YES_NO = {True: N_("yes"), False: N_("no")}
+LABEL_CARDS = N_("card points")
+LABEL_YAKU = N_("yaku")
+LABEL_LUCKY = N_("lucky hand")
 
 
 def _label(text: str) -> str:
@@ -49,11 +52,11 @@ def explain_round(
                 )
                 total = sum(POINTS[c] for c in cards)
                 lines.append(f"  {_label(kind_plural(kind))}{total:>4}  {listed}")
-        lines.append(f"  {_label(_('card points'))}{p.card_points:>4}")
+        lines.append(f"  {_label(_(LABEL_CARDS))}{p.card_points:>4}")
         for slug, points in p.yaku:
-            lines.append(f"  {_label(_('yaku'))}{points:>4}  {yaku_name(slug)} [{slug}]")
+            lines.append(f"  {_label(_(LABEL_YAKU))}{points:>4}  {yaku_name(slug)} [{slug}]")
         for slug, points in p.lucky_hands:
-            lines.append(f"  {_label(_('lucky hand'))}{points:>4}  {yaku_name(slug)} [{slug}]")
+            lines.append(f"  {_label(_(LABEL_LUCKY))}{points:>4}  {yaku_name(slug)} [{slug}]")
         if rules.fuke != "off":
             lines.append(
                 "  "

@@ -77,7 +77,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser."""
+    """The full argument parser, in the current language."""
+    argparse._ = _  # type: ignore[attr-defined]
+    argparse.ngettext = _ngettext  # type: ignore[attr-defined]
     parser = _Parser(
         prog="roppyakken",
         description=_("Roppyakken (六百間, Six Hundred), the hanafuda game: play, score, simulate."),

@@ -20,7 +20,7 @@ import datetime as dt
 import io
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -68,13 +68,13 @@ HEADER = "Roppyakken's messages. English is the source language; see src/roppyak
 class _StableCatalog(Catalog):
     """A catalog whose headers do not name the Babel version (the output must not depend on it)."""
 
-    @property  # type: ignore[override]
+    @property
     def mime_headers(self) -> list[tuple[str, str]]:
         """The headers, without ``Generated-By``."""
         return [(k, v) for k, v in Catalog.mime_headers.fget(self) if k != "Generated-By"]  # type: ignore[attr-defined]
 
     @mime_headers.setter
-    def mime_headers(self, headers: list[tuple[str, str]]) -> None:
+    def mime_headers(self, headers: Iterable[tuple[str, str]]) -> None:
         Catalog.mime_headers.fset(self, headers)  # type: ignore[attr-defined]
 
 
@@ -111,9 +111,9 @@ def extract() -> Catalog:
         found.extend(_extract(path, "javascript", JS_KEYWORDS))
     for where, message in found:
         if message in template:
-            template[message].locations.append((where, None))
+            template[message].locations.append((where, 0))
         else:
-            template.add(message, locations=[(where, None)])
+            template.add(message, locations=[(where, 0)])
     return template
 
 
@@ -201,6 +201,7 @@ def catalog_js(template: Catalog, catalogs: dict[str, Catalog]) -> str:
         "",
         f"export const DECK = {_js([[s, k] for s, k in zip(cards.SLUGS, cards.KIND, strict=True)])};",
         f"export const KINDS = {_js(list(cards.KINDS))};",
+        f"export const POINTS = {_js(list(cards.POINTS))};",
         f"export const YAKU_ORDER = {_js(list(yaku.YAKU_SLUGS))};",
         f"export const LUCKY_HAND_ORDER = {_js(list(yaku.LUCKY_HAND_SLUGS))};",
         "export const SET_YAKU = "

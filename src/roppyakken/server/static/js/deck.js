@@ -1,6 +1,6 @@
 // The 48-card deck (RULES.md R-1): slugs in id order, months, kinds, points, and card elements.
 
-import { DECK, KINDS as DECK_KINDS } from "./catalog.js";
+import { DECK, KINDS as DECK_KINDS, POINTS } from "./catalog.js";
 import { t } from "./i18n.js";
 import { CARD_NAMES, KIND_NAMES } from "./text.js";
 
@@ -25,12 +25,9 @@ export function kindOf(slug) {
   return KIND.get(slug);
 }
 
-/** card points. */
+/** card points (generated from roppyakken.cards). */
 export function pointsOf(slug) {
-  const kind = kindOf(slug);
-  if (kind === "bright" || slug === "plum-warbler") return 50;
-  if (kind === "animal" || kind === "ribbon" || slug === "paulownia-yellow") return 10;
-  return 0;
+  return POINTS[cardId(slug)] ?? 0;
 }
 
 /** Total card points of a list of slugs. */

@@ -2,7 +2,7 @@
 // passed through t() so that it shows in the chosen language.  The names of cards, months,
 // kinds, yaku, lucky hands, presets, bots and options come from catalog.js, generated from
 // the Python catalog (roppyakken.text) and the gettext .po files: one source for the terminal
-// and the browser.  A new or changed string here needs `python -m roppyakken.devtools.i18n`.
+// and the browser.  A new or changed string here needs "python -m roppyakken.devtools.i18n".
 
 import { NAMES } from "./catalog.js";
 import { LANG, t } from "./i18n.js";
@@ -275,7 +275,7 @@ export function distinctNames(names) {
   });
 }
 
-/** A readable reason for the end of a game (engine `end_reason` strings). */
+/** A readable reason for the end of a game (the engine's end_reason strings). */
 export function reasonText(reason) {
   if (!reason) return "";
   if (REASONS[reason]) return REASONS[reason];
