@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Final
 
 from roppyakken.cards import MONTH, SLUGS, card_id
-from roppyakken.i18n import N_, _, fill
+from roppyakken.i18n import N_, SOURCE_LANGUAGE, _, fill, language
 
 YAKU_NAMES: Final[dict[str, str]] = {
     "four-brights": N_("Four Brights (Shikō)"),
@@ -281,6 +281,16 @@ def preset_name(slug: str) -> str:
     """A preset's display name in the current language (the slug if unknown)."""
     name = PRESET_NAMES.get(slug)
     return _(name) if name else slug
+
+
+def preset_label(slug: str) -> str:
+    """A preset as running text names it: in English its slug (what the commands take), else its name."""
+    return slug if language() == SOURCE_LANGUAGE else preset_name(slug)
+
+
+def bot_label(level: str) -> str:
+    """A bot level as running text names it: in English the level capitalised, else its name."""
+    return level.split(":")[0].capitalize() if language() == SOURCE_LANGUAGE else bot_level_name(level)
 
 
 def preset_description(slug: str) -> str:

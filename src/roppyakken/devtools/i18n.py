@@ -54,7 +54,7 @@ PYTHON_SOURCES: tuple[str, ...] = (
     "cli/arena_cmd.py",
     "cli/ladder_cmd.py",
 )
-"""Modules (under the package) whose messages are translated."""
+"""Modules (under the package) whose marked messages are translated (``tui/text.py`` is read apart)."""
 
 BROWSER_PYTHON: tuple[str, ...] = ("text.py", "ai/base.py")
 """Python modules whose messages the browser shows too (the names and descriptions)."""
@@ -107,6 +107,9 @@ def extract() -> Catalog:
     found: list[tuple[str, str]] = []
     for name in PYTHON_SOURCES:
         found.extend(_extract(PACKAGE / name, "python", PY_KEYWORDS))
+    from roppyakken.tui import text as tui_text  # its constants are the messages (no markers)
+
+    found.extend(("tui/text.py", message) for message in tui_text.messages())
     for path in js_sources():
         found.extend(_extract(path, "javascript", JS_KEYWORDS))
     for where, message in found:
