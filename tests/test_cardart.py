@@ -1,4 +1,4 @@
-"""Tests for the generated SVG card art (roppyakken.server.cardart)."""
+"""Tests for the generated SVG card art (roppyakken.devtools.cardart)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 try:
-    from roppyakken.server import cardart
+    from roppyakken.devtools import cardart
 except ModuleNotFoundError:  # a plain checkout, package not installed
     sys.path.insert(0, str(ROOT / "src"))
-    from roppyakken.server import cardart
+    from roppyakken.devtools import cardart
 
 STATIC_CARDS = ROOT / "src" / "roppyakken" / "server" / "static" / "cards"
 SVG = "{http://www.w3.org/2000/svg}"
-REGENERATE = "python -m roppyakken.server.cardart src/roppyakken/server/static/cards"
+REGENERATE = "python -m roppyakken.devtools.cardart src/roppyakken/server/static/cards"
 
 # RULES R-1.1 (order) and R-1.2 (points), written out independently of the module.
 _CHAFF = ("chaff-1", "chaff-2")
@@ -166,3 +166,12 @@ def test_write_all_and_main(tmp_path: pathlib.Path) -> None:
     assert [p.name for p in paths] == [f"{s}.svg" for s in EXPECTED_SLUGS] + ["back.svg"]
     assert cardart.main([str(tmp_path / "cli")]) == 0
     assert len(list((tmp_path / "cli").glob("*.svg"))) == 49
+
+
+def test_deck_comes_from_the_core() -> None:
+    """The generator keeps no deck table of its own: slugs, kinds and points are roppyakken.cards'."""
+    from roppyakken import cards
+
+    assert cardart.CARD_SLUGS == cards.SLUGS
+    source = pathlib.Path(cardart.__file__).read_text()
+    assert '("crane", "bright")' not in source and "def _points" not in source

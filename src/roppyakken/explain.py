@@ -4,10 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from roppyakken.cards import KIND, KINDS, POINTS, SLUGS, iter_cards
+from roppyakken.cards import KIND, KINDS, POINTS, iter_cards
+from roppyakken.i18n import N_, _, fill
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
-from roppyakken.text import OPTION_DESCRIPTIONS, yaku_name
+from roppyakken.text import card_name, kind_plural, option_description, preset_name, yaku_name
+
+LABEL_WIDTH = 13
+YES_NO = {True: N_("yes"), False: N_("no")}
+LABEL_CARDS = N_("card points")
+LABEL_YAKU = N_("yaku")
+LABEL_LUCKY = N_("lucky hand")
+
+
+def _label(text: str) -> str:
+    """``text`` padded to the label column (wide CJK characters count twice)."""
+    width = sum(2 if ord(ch) >= 0x1100 else 1 for ch in text)
+    return text + " " * max(1, LABEL_WIDTH - width)
 
 
 def explain_round(
@@ -16,45 +29,65 @@ def explain_round(
     captures: Sequence[int],
     names: Sequence[str] | None = None,
 ) -> str:
-    """A breakdown of a scored round, player by player (R-7, R-8)."""
-    names = names or [f"Player {i + 1}" for i in range(len(score.players))]
+    """A breakdown of a scored round, player by player (R-7, R-8), in the current language."""
+    names = names or [fill("Player {n}", n=i + 1) for i in range(len(score.players))]
     lines: list[str] = []
     for seat, (p, captured) in enumerate(zip(score.players, captures, strict=True)):
-        lines.append(f"{names[seat]}: round score {p.round_score}, adds {p.final}")
+        lines.append(
+            fill(
+                "{name}: round score {score}, adds {adds}",
+                name=names[seat],
+                score=p.round_score,
+                adds=p.final,
+            )
+        )
         for kind in KINDS:
             cards = [c for c in iter_cards(captured) if KIND[c] == kind]
             if cards:
-                listed = ", ".join(f"{SLUGS[c]} {POINTS[c]}" if POINTS[c] else SLUGS[c] for c in cards)
-                lines.append(f"  {kind + 's':8} {sum(POINTS[c] for c in cards):>4}  {listed}")
-        lines.append(f"  {'cards':8} {p.card_points:>4}")
+                listed = _(", ").join(
+                    fill("{card} {points}", card=card_name(c), points=POINTS[c])
+                    if POINTS[c]
+                    else card_name(c)
+                    for c in cards
+                )
+                total = sum(POINTS[c] for c in cards)
+                lines.append(f"  {_label(kind_plural(kind))}{total:>4}  {listed}")
+        lines.append(f"  {_label(_(LABEL_CARDS))}{p.card_points:>4}")
         for slug, points in p.yaku:
-            lines.append(f"  {'yaku':8} {points:>4}  {yaku_name(slug)} [{slug}]")
+            lines.append(f"  {_label(_(LABEL_YAKU))}{points:>4}  {yaku_name(slug)} [{slug}]")
         for slug, points in p.lucky_hands:
-            lines.append(f"  {'lucky':8} {points:>4}  {yaku_name(slug)} [{slug}]")
+            lines.append(f"  {_label(_(LABEL_LUCKY))}{points:>4}  {yaku_name(slug)} [{slug}]")
         if rules.fuke != "off":
-            lines.append(f"  counted for fuke: {p.counted} (fuke at {rules.fuke_threshold} or less)")
+            lines.append(
+                "  "
+                + fill(
+                    "counted for fuke: {counted} (fuke at {threshold} or less)",
+                    counted=p.counted,
+                    threshold=rules.fuke_threshold,
+                )
+            )
     if score.fuke:
-        lines.append("Fuke: a counted score is too low, so every round score is void (R-7.3).")
+        lines.append(_("Fuke: a counted score is too low, so every round score is void (R-7.3)."))
     if rules.round_scoring != "plain":
-        lines.append(f"Round scoring: {rules.round_scoring} (R-7.4).")
+        lines.append(fill("Round scoring: {scoring} (R-7.4).", scoring=rules.round_scoring))
     if score.instant_win is not None:
         seat, slug = score.instant_win
-        lines.append(f"Instant win: {names[seat]} with {yaku_name(slug)} (R-8.5).")
+        lines.append(fill("Instant win: {name} with {yaku} (R-8.5).", name=names[seat], yaku=yaku_name(slug)))
     return "\n".join(lines)
 
 
 def describe_rules(rules: Rules) -> str:
-    """Every option of ``rules`` with its value and what it means."""
-    lines = [f"preset {rules.preset}"]
+    """Every option of ``rules`` with its value and what it means, in the current language."""
+    lines = [fill("preset {preset} ({name})", preset=rules.preset, name=preset_name(rules.preset))]
     for name, value in rules.options().items():
         if isinstance(value, dict):
-            shown = ", ".join(f"{k} {v}" for k, v in value.items()) or "none"
+            shown = _(", ").join(f"{k} {v}" for k, v in value.items()) or _("none")
         elif isinstance(value, list):
-            shown = ", ".join(str(v) for v in value) or "none"
+            shown = _(", ").join(str(v) for v in value) or _("none")
         elif isinstance(value, bool):
-            shown = "yes" if value else "no"
+            shown = _(YES_NO[value])
         else:
             shown = str(value)
         lines.append(f"  {name:28} {shown}")
-        lines.append(f"  {'':28} ({OPTION_DESCRIPTIONS[name]})")
+        lines.append(f"  {'':28} ({option_description(name)})")
     return "\n".join(lines)

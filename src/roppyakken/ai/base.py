@@ -8,6 +8,7 @@ from typing import Protocol
 
 from roppyakken.actions import Action
 from roppyakken.errors import RoppyakkenError
+from roppyakken.i18n import N_
 from roppyakken.view import SeatView
 
 
@@ -41,7 +42,7 @@ class RandomBot:
 BotFactory = Callable[[int], Bot]
 
 BOT_LEVELS: dict[str, tuple[BotFactory, str]] = {
-    "random": (RandomBot, "Plays any legal card at random: for learning the rules."),
+    "random": (RandomBot, N_("Plays any legal card at random: for learning the rules.")),
 }
 """Level name -> (factory taking a seed, one-line description for players)."""
 
@@ -67,14 +68,14 @@ def _register_levels() -> None:
     from roppyakken.ai.greedy import GreedyBot
     from roppyakken.ai.master import MasterBot
 
-    BOT_LEVELS["greedy"] = (GreedyBot, "Grabs the most points it can each turn, with no plan.")
+    BOT_LEVELS["greedy"] = (GreedyBot, N_("Grabs the most points it can each turn, with no plan."))
     BOT_LEVELS["expert"] = (
         ExpertBot,
-        "Plays like a strong player: counts cards, builds yaku, blocks yours, minds the score.",
+        N_("Plays like a strong player: counts cards, builds yaku, blocks yours, minds the score."),
     )
     BOT_LEVELS["master"] = (
         MasterBot,
-        "Thinks ahead: imagines the hidden cards many ways and plays out each move to choose.",
+        N_("Thinks ahead: imagines the hidden cards many ways and plays out each move to choose."),
     )
     BOT_LEVELS["learned"] = (
         _learned,

@@ -10,6 +10,7 @@ from roppyakken.ai.arena import Progress, run_arena, summary
 from roppyakken.ai.base import BOT_LEVELS, BOT_OPTIONS
 from roppyakken.cli.common import add_rules_arguments, print_json, rules_from_args
 from roppyakken.errors import RoppyakkenError
+from roppyakken.i18n import _, fill
 
 
 def levels_help() -> str:
@@ -25,24 +26,31 @@ def register(sub: Any) -> None:
     """Add the ``arena`` subcommand."""
     p = sub.add_parser(
         "arena",
-        help="measure bots against each other (duplicate deals, win rates with 95%% CIs)",
-        description=(
+        help=_("measure bots against each other (duplicate deals, win rates with 95%% CIs)"),
+        description=fill(
             "Play duplicate matches between 2 or 3 bots: every deal is played once per seat "
             "rotation, so the luck of the deal cancels out (FORMATS.md §5). "
-            "Bot levels: " + levels_help() + ". Options follow the level: master:ms=500."
+            "Bot levels: {levels}. Options follow the level: master:ms=500.",
+            levels=levels_help(),
         ),
     )
-    p.add_argument("--bots", required=True, help="bot levels, comma-separated, 2 or 3 (e.g. expert,greedy)")
     p.add_argument(
-        "--games", type=int, default=100, metavar="N", help="games to play (100), rounded up to whole deals"
+        "--bots", required=True, help=_("bot levels, comma-separated, 2 or 3 (e.g. expert,greedy)")
     )
-    p.add_argument("--players", type=int, choices=(2, 3), help="2 or 3 (the number of bots)")
+    p.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        metavar="N",
+        help=_("games to play (100), rounded up to whole deals"),
+    )
+    p.add_argument("--players", type=int, choices=(2, 3), help=_("2 or 3 (the number of bots)"))
     add_rules_arguments(p)
-    p.add_argument("--seed", type=int, default=0, help="batch seed (0)")
+    p.add_argument("--seed", type=int, default=0, help=_("batch seed (0)"))
     p.add_argument(
-        "--jobs", type=int, default=1, metavar="N", help="worker processes (1); results do not change"
+        "--jobs", type=int, default=1, metavar="N", help=_("worker processes (1); results do not change")
     )
-    p.add_argument("--json", action="store_true", help="print the FORMATS.md §5 document")
+    p.add_argument("--json", action="store_true", help=_("print the FORMATS.md §5 document"))
     p.set_defaults(run=run)
 
 

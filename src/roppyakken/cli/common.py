@@ -9,14 +9,15 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from roppyakken.errors import RoppyakkenError
+from roppyakken.i18n import _
 from roppyakken.rules import Rules, resolve
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     """``--rules PRESET`` and ``--rules-file FILE``."""
     group = parser.add_mutually_exclusive_group()
-    group.add_argument("--rules", metavar="PRESET", help="a preset of RULES.md R-10 (classic)")
-    group.add_argument("--rules-file", metavar="FILE", help="a house-rules TOML file")
+    group.add_argument("--rules", metavar="PRESET", help=_("a preset of RULES.md R-10 (classic)"))
+    group.add_argument("--rules-file", metavar="FILE", help=_("a house-rules TOML file"))
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:

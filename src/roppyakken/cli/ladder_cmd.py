@@ -11,31 +11,32 @@ from roppyakken.ai.base import bot_description
 from roppyakken.ai.ladder import DEFAULT_LEVELS, run_ladder
 from roppyakken.cli.arena_cmd import levels_help
 from roppyakken.cli.common import add_rules_arguments, print_json, rules_from_args
+from roppyakken.i18n import _, fill
 
 
 def register(sub: Any) -> None:
     """Add the ``ladder`` subcommand."""
     p = sub.add_parser(
         "ladder",
-        help="rate the bot levels against each other (Elo-style, with 95%% intervals)",
-        description=(
+        help=_("rate the bot levels against each other (Elo-style, with 95%% intervals)"),
+        description=fill(
             "Play every pair of bot levels in duplicate 2-player matches and fit Elo-style "
-            "ratings (the first level is rated 0; 400 points = 10 to 1 odds). "
-            "Bot levels: " + levels_help() + "."
+            "ratings (the first level is rated 0; 400 points = 10 to 1 odds). Bot levels: {levels}.",
+            levels=levels_help(),
         ),
     )
     p.add_argument(
         "--levels",
         default=",".join(DEFAULT_LEVELS),
-        help=f"levels to rate, comma-separated ({','.join(DEFAULT_LEVELS)})",
+        help=fill("levels to rate, comma-separated ({levels})", levels=",".join(DEFAULT_LEVELS)),
     )
-    p.add_argument("--games", type=int, default=100, metavar="N", help="games per pair of levels (100)")
+    p.add_argument("--games", type=int, default=100, metavar="N", help=_("games per pair of levels (100)"))
     add_rules_arguments(p)
-    p.add_argument("--seed", type=int, default=0, help="batch seed (0)")
+    p.add_argument("--seed", type=int, default=0, help=_("batch seed (0)"))
     p.add_argument(
-        "--jobs", type=int, default=1, metavar="N", help="worker processes (1); results do not change"
+        "--jobs", type=int, default=1, metavar="N", help=_("worker processes (1); results do not change")
     )
-    p.add_argument("--json", action="store_true", help="print the ratings and every pair's arena as JSON")
+    p.add_argument("--json", action="store_true", help=_("print the ratings and every pair's arena as JSON"))
     p.set_defaults(run=run)
 
 

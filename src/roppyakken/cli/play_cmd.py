@@ -15,6 +15,7 @@ from typing import Any
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.cli.common import add_rules_arguments, rules_from_args
 from roppyakken.errors import RoppyakkenError
+from roppyakken.i18n import _, fill
 
 PACES = ("slow", "normal", "fast", "instant")
 TEXTUAL_MISSING = "the terminal game needs Textual: pip install 'roppyakken[tui]'"
@@ -24,22 +25,27 @@ def register(sub: Any) -> None:
     """Add the ``play`` subcommand."""
     p = sub.add_parser(
         "play",
-        help="play in the terminal against bots or at the same keyboard",
-        description="Play Roppyakken in a full-screen terminal game. With no option it opens the "
-        "new-game screen; with options it starts that game at once.",
+        help=_("play in the terminal against bots or at the same keyboard"),
+        description=_(
+            "Play Roppyakken in a full-screen terminal game. With no option it opens the "
+            "new-game screen; with options it starts that game at once."
+        ),
     )
-    p.add_argument("--players", type=int, choices=(2, 3), help="2 or 3 players")
+    p.add_argument("--players", type=int, choices=(2, 3), help=_("2 or 3 players"))
     add_rules_arguments(p)
     p.add_argument(
         "--bots",
         metavar="LEVELS",
-        help=f"the opponents, comma-separated: bot levels ({', '.join(BOT_LEVELS)}) or 'human' for a "
-        "player at the same keyboard (hot seat); one level serves for every opponent",
+        help=fill(
+            "the opponents, comma-separated: bot levels ({levels}) or 'human' for a player at the same "
+            "keyboard (hot seat); one level serves for every opponent",
+            levels=", ".join(BOT_LEVELS),
+        ),
     )
-    p.add_argument("--seed", type=int, help="deal a repeatable game from this seed")
-    p.add_argument("--name", default=None, help="your name at the table (default: You)")
-    p.add_argument("--resume", metavar="FILE", help="go on with a saved game")
-    p.add_argument("--pace", choices=PACES, default="normal", help="how fast bots' moves are shown")
+    p.add_argument("--seed", type=int, help=_("deal a repeatable game from this seed"))
+    p.add_argument("--name", default=None, help=_("your name at the table (default: You)"))
+    p.add_argument("--resume", metavar="FILE", help=_("go on with a saved game"))
+    p.add_argument("--pace", choices=PACES, default="normal", help=_("how fast bots' moves are shown"))
     p.set_defaults(run=run)
 
 

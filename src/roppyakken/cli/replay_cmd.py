@@ -7,6 +7,7 @@ from typing import Any
 
 from roppyakken.cards import SLUGS, slugs_of
 from roppyakken.explain import explain_round
+from roppyakken.i18n import _
 from roppyakken.record import committed, load, replay
 
 
@@ -14,17 +15,19 @@ def register(sub: Any) -> None:
     """Add the ``replay`` subcommand."""
     p = sub.add_parser(
         "replay",
-        help="verify a game record and print it round by round",
-        description="Replay a roppyakken-record/1 file through the engine, re-deriving every "
-        "score; fail on any disagreement.  A record with a deal commitment (online games) is "
-        "also checked against it: the revealed seed must match it and give every deal.",
+        help=_("verify a game record and print it round by round"),
+        description=_(
+            "Replay a roppyakken-record/1 file through the engine, re-deriving every "
+            "score; fail on any disagreement.  A record with a deal commitment (online games) is "
+            "also checked against it: the revealed seed must match it and give every deal."
+        ),
     )
-    p.add_argument("file", help="a game record (JSON)")
-    p.add_argument("--quiet", action="store_true", help="only verify; print one line")
+    p.add_argument("file", help=_("a game record (JSON)"))
+    p.add_argument("--quiet", action="store_true", help=_("only verify; print one line"))
     p.add_argument(
         "--watch",
         action="store_true",
-        help="step through the game in the terminal table view (needs Textual)",
+        help=_("step through the game in the terminal table view (needs Textual)"),
     )
     p.set_defaults(run=run)
 

@@ -7,20 +7,21 @@ from typing import Any
 
 from roppyakken.cli.common import print_json
 from roppyakken.explain import describe_rules
+from roppyakken.i18n import _
 from roppyakken.rules import PRESETS, load_rules_file, preset
-from roppyakken.text import PRESET_DESCRIPTIONS
+from roppyakken.text import preset_description
 
 
 def register(sub: Any) -> None:
     """Add the ``rules`` subcommand."""
     p = sub.add_parser(
         "rules",
-        help="list the presets, or show one preset's options",
-        description="Without PRESET, list the presets; with one, print its options.",
+        help=_("list the presets, or show one preset's options"),
+        description=_("Without PRESET, list the presets; with one, print its options."),
     )
-    p.add_argument("preset", nargs="?", help="a preset name")
-    p.add_argument("--rules-file", metavar="FILE", help="show the options of a house-rules file")
-    p.add_argument("--json", action="store_true", help="print the options as JSON")
+    p.add_argument("preset", nargs="?", help=_("a preset name"))
+    p.add_argument("--rules-file", metavar="FILE", help=_("show the options of a house-rules file"))
+    p.add_argument("--json", action="store_true", help=_("print the options as JSON"))
     p.set_defaults(run=run)
 
 
@@ -29,8 +30,8 @@ def run(args: argparse.Namespace) -> int:
     if args.preset is None and args.rules_file is None:
         width = max(len(name) for name in PRESETS)
         for name in PRESETS:
-            players = "2p" if preset(name).players == (2,) else "2-3p"
-            print(f"{name:{width}}  {players:4}  {PRESET_DESCRIPTIONS[name]}")
+            players = _("2p") if preset(name).players == (2,) else _("2-3p")
+            print(f"{name:{width}}  {players:4}  {preset_description(name)}")
         return 0
     rules = load_rules_file(args.rules_file) if args.rules_file else preset(args.preset)
     if args.json:

@@ -16,6 +16,7 @@ from roppyakken.cli.common import (
 )
 from roppyakken.errors import RoppyakkenError
 from roppyakken.explain import explain_round
+from roppyakken.i18n import _
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore, score_round
 
@@ -24,14 +25,16 @@ def register(sub: Any) -> None:
     """Add the ``score`` subcommand."""
     p = sub.add_parser(
         "score",
-        help="score a finished round from each player's captured cards",
-        description='Read {"players": [{"captures": [...], "lucky_hands": [...]}, ...]} '
-        "on standard input and print the scoring breakdown (FORMATS.md §1).",
+        help=_("score a finished round from each player's captured cards"),
+        description=_(
+            'Read {"players": [{"captures": [...], "lucky_hands": [...]}, ...]} '
+            "on standard input and print the scoring breakdown (FORMATS.md §1)."
+        ),
     )
     add_rules_arguments(p)
     mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--jsonl", action="store_true", help="one document per line in and out")
-    mode.add_argument("--explain", action="store_true", help="print a readable breakdown")
+    mode.add_argument("--jsonl", action="store_true", help=_("one document per line in and out"))
+    mode.add_argument("--explain", action="store_true", help=_("print a readable breakdown"))
     p.set_defaults(run=run)
 
 

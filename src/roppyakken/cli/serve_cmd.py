@@ -8,35 +8,41 @@ import signal
 import socket
 from typing import Any
 
+from roppyakken.i18n import _
+
 
 def register(sub: Any) -> None:
     """Add the ``serve`` subcommand."""
     p = sub.add_parser(
         "serve",
-        help="start the web server: play in the browser",
-        description="Start the web server and print its address; open it in a browser to play "
-        "against bots or online with friends (docs/PROTOCOL.md).",
+        help=_("start the web server: play in the browser"),
+        description=_(
+            "Start the web server and print its address; open it in a browser to play "
+            "against bots or online with friends (docs/PROTOCOL.md)."
+        ),
     )
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1; 0.0.0.0 for all)")
-    p.add_argument("--port", type=int, default=8600, help="port to listen on (8600; 0 picks a free one)")
+    p.add_argument("--host", default="127.0.0.1", help=_("address to listen on (127.0.0.1; 0.0.0.0 for all)"))
+    p.add_argument("--port", type=int, default=8600, help=_("port to listen on (8600; 0 picks a free one)"))
     p.add_argument(
         "--database",
         metavar="URL",
-        help="sqlite:///FILE, a file path, or postgresql://USER:PASSWORD@HOST/DB "
-        "(default: a SQLite file in the user's data directory)",
+        help=_(
+            "sqlite:///FILE, a file path, or postgresql://USER:PASSWORD@HOST/DB "
+            "(default: a SQLite file in the user's data directory)"
+        ),
     )
     p.add_argument(
         "--bot-delay",
         type=float,
         default=0.6,
         metavar="SECONDS",
-        help="pause before each bot move, so people can follow (0.6)",
+        help=_("pause before each bot move, so people can follow (0.6)"),
     )
     p.add_argument(
         "--log-level",
         default="warning",
         choices=("critical", "error", "warning", "info", "debug"),
-        help="server log level (warning)",
+        help=_("server log level (warning)"),
     )
     p.add_argument(
         "--log-format",

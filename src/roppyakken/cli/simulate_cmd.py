@@ -14,6 +14,7 @@ from roppyakken.cli.common import add_rules_arguments, print_json, rules_from_ar
 from roppyakken.driver import game_seeds, play_out
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
+from roppyakken.i18n import _
 from roppyakken.record import dumps, record_of
 from roppyakken.text import yaku_name
 from roppyakken.yaku import LUCKY_HAND_SLUGS
@@ -23,16 +24,16 @@ def register(sub: Any) -> None:
     """Add the ``simulate`` subcommand."""
     p = sub.add_parser(
         "simulate",
-        help="play a batch of bot games and summarise them",
-        description="Play N seeded games between bots (FORMATS.md §4).",
+        help=_("play a batch of bot games and summarise them"),
+        description=_("Play N seeded games between bots (FORMATS.md §4)."),
     )
-    p.add_argument("--games", type=int, default=100, metavar="N", help="number of games (100)")
-    p.add_argument("--players", type=int, default=2, choices=(2, 3), help="2 or 3 (2)")
+    p.add_argument("--games", type=int, default=100, metavar="N", help=_("number of games (100)"))
+    p.add_argument("--players", type=int, default=2, choices=(2, 3), help=_("2 or 3 (2)"))
     add_rules_arguments(p)
-    p.add_argument("--seed", type=int, default=0, help="batch seed (0)")
-    p.add_argument("--bots", default=None, help="bot levels, comma-separated, one per seat")
-    p.add_argument("--records", metavar="DIR", help="write one game record per game into DIR")
-    p.add_argument("--json", action="store_true", help="print the FORMATS.md §4 document")
+    p.add_argument("--seed", type=int, default=0, help=_("batch seed (0)"))
+    p.add_argument("--bots", default=None, help=_("bot levels, comma-separated, one per seat"))
+    p.add_argument("--records", metavar="DIR", help=_("write one game record per game into DIR"))
+    p.add_argument("--json", action="store_true", help=_("print the FORMATS.md §4 document"))
     p.set_defaults(run=run)
 
 

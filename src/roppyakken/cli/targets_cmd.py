@@ -16,6 +16,7 @@ from roppyakken.cli.common import (
 )
 from roppyakken.engine import capture_targets
 from roppyakken.errors import RoppyakkenError
+from roppyakken.i18n import _
 from roppyakken.rules import Rules
 
 
@@ -23,12 +24,14 @@ def register(sub: Any) -> None:
     """Add the ``targets`` subcommand."""
     p = sub.add_parser(
         "targets",
-        help="list what a card may capture on a table",
-        description='Read {"table": [...], "card": slug, "source": "hand"|"pile"} on '
-        'standard input; print {"targets": [[...], ...]} (FORMATS.md §2).',
+        help=_("list what a card may capture on a table"),
+        description=_(
+            'Read {"table": [...], "card": slug, "source": "hand"|"pile"} on '
+            'standard input; print {"targets": [[...], ...]} (FORMATS.md §2).'
+        ),
     )
     add_rules_arguments(p)
-    p.add_argument("--jsonl", action="store_true", help="one document per line in and out")
+    p.add_argument("--jsonl", action="store_true", help=_("one document per line in and out"))
     p.set_defaults(run=run)
 
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Final
 
+from rich.cells import cell_len, set_cell_size
 from rich.style import Style
 from rich.text import Text
 
 from roppyakken.cards import KIND, MONTH, POINTS, SLUGS, iter_cards
-from roppyakken.tui.text import CARD_SUBJECTS, KIND_LETTERS, MONTH_SHORT
+from roppyakken.tui.text import CARD_SUBJECTS, KIND_LETTERS, MONTH_SHORT, STACK_LABEL
 
 CARD_WIDTH: Final = 7
 CARD_HEIGHT: Final = 3
@@ -43,14 +44,26 @@ def card_style(card: int) -> Style:
 
 
 def _fit(text: str) -> str:
-    return text[:CARD_WIDTH].ljust(CARD_WIDTH)
+    """``text`` cut or padded to the card's width in terminal cells (CJK characters take two)."""
+    return set_cell_size(text, CARD_WIDTH)
+
+
+def _center(text: str) -> str:
+    """``text`` centred like ``str.center`` does, counting terminal cells."""
+    pad = max(0, CARD_WIDTH - cell_len(text))
+    return " " * (pad // 2 + (pad & CARD_WIDTH & 1)) + text
+
+
+def fit_center(text: str) -> str:
+    """``text`` centred on a card's width in terminal cells (cut if longer)."""
+    return _fit(_center(_fit(text).rstrip()))
 
 
 def card_lines(card: int, joker: int = -1) -> list[str]:
     """The three plain-text lines of ``card`` (7 cells each); ``joker`` is the joker's id."""
     month = MONTH[card]
     line1 = f"{month:>2} {MONTH_SHORT[month - 1]}"
-    line2 = CARD_SUBJECTS[card].center(CARD_WIDTH)
+    line2 = _center(CARD_SUBJECTS[card])
     mark = "*" if card == joker else " "
     line3 = f"{KIND_LETTERS[KIND[card]]}{mark}{POINTS[card]:>4} "
     return [_fit(line1), _fit(line2), _fit(line3)]
@@ -62,7 +75,7 @@ def stack_lines(stack: int) -> list[str]:
     month = MONTH[cards[0]]
     letters = "".join(KIND_LETTERS[KIND[c]] for c in cards)
     total = sum(POINTS[c] for c in cards)
-    return [_fit(f"{month:>2} {MONTH_SHORT[month - 1]}"), _fit("stack×3"), _fit(f"{letters}{total:>4}")]
+    return [_fit(f"{month:>2} {MONTH_SHORT[month - 1]}"), _fit(STACK_LABEL), _fit(f"{letters}{total:>4}")]
 
 
 def render_card(card: int, *, joker: int = -1, emphasis: bool = False, dim: bool = False) -> list[Text]:

@@ -6,18 +6,19 @@ Each function returns Markdown; every sentence is picked or filled from
 
 from __future__ import annotations
 
-from roppyakken.cards import KIND, MONTH_NAMES, NUM_CARDS, POINTS, iter_cards
+from roppyakken.cards import KIND, NUM_CARDS, POINTS, iter_cards
 from roppyakken.engine import deal_sizes
 from roppyakken.explain import describe_rules
+from roppyakken.i18n import _
 from roppyakken.rules import PRESETS, Rules, preset
-from roppyakken.text import PRESET_DESCRIPTIONS, yaku_name
+from roppyakken.text import card_name, month_name, preset_description, preset_label, yaku_name
 from roppyakken.tui import text as t
 from roppyakken.tui.progress import yaku_mask
 from roppyakken.yaku import LUCKY_HAND_SLUGS, SEVEN_RIBBONS, YAKU_SLUGS
 
 
 def _names(mask: int) -> str:
-    return ", ".join(t.card_name(c) for c in iter_cards(mask))
+    return _(", ").join(card_name(c) for c in iter_cards(mask))
 
 
 def is_house_rules(rules: Rules) -> bool:
@@ -28,8 +29,10 @@ def is_house_rules(rules: Rules) -> bool:
 def rules_intro(rules: Rules) -> str:
     """One line naming the preset (or that these are house rules based on it)."""
     if is_house_rules(rules):
-        return t.HELP_HOUSE.format(preset=rules.preset)
-    return t.HELP_PRESET.format(preset=rules.preset, description=PRESET_DESCRIPTIONS.get(rules.preset, ""))
+        return t.HELP_HOUSE.format(preset=preset_label(rules.preset))
+    return t.HELP_PRESET.format(
+        preset=preset_label(rules.preset), description=preset_description(rules.preset)
+    )
 
 
 def how_to_play(rules: Rules, players: int) -> str:
@@ -84,11 +87,11 @@ def yaku_cards_text(rules: Rules, slug: str) -> str:
     if slug == SEVEN_RIBBONS:
         words = t.RULES_SEVEN_RIBBONS[rules.seven_ribbons_willow]
         if rules.seven_ribbons_extra:
-            words += t.RULES_SEVEN_EXTRA.format(extra=rules.seven_ribbons_extra)
+            return t.RULES_SEVEN_EXTRA.format(ribbons=words, extra=rules.seven_ribbons_extra)
         return words
     words = _names(yaku_mask(rules, slug))
     if slug == "four-brights" and rules.four_brights_needs_warbler:
-        words += t.RULES_WARBLER
+        return t.RULES_WARBLER.format(cards=words)
     return words
 
 
@@ -96,8 +99,8 @@ def yaku_and_lucky_hands(rules: Rules) -> str:
     """Tables of the enabled yaku and lucky hands with their values, and the rules around them."""
     parts = [f"## {t.HELP_H_YAKU}"]
     if rules.yaku:
-        exclusive = t.RULES_VIEWING_EXCLUSIVE if rules.viewing_exclusive and "cannon" in rules.yaku else ""
-        parts.append(t.RULES_YAKU_INTRO.format(exclusive=exclusive))
+        exclusive = rules.viewing_exclusive and "cannon" in rules.yaku
+        parts.append(t.RULES_YAKU_INTRO_EXCLUSIVE if exclusive else t.RULES_YAKU_INTRO)
         rows = [f"| {t.HELP_COL_NAME} | {t.HELP_COL_POINTS} | {t.HELP_COL_CARDS} |", "| --- | ---: | --- |"]
         for slug in YAKU_SLUGS:
             if slug in rules.yaku:
@@ -141,10 +144,9 @@ def card_values(rules: Rules) -> str:
     for month in range(1, 13):
         cells = []
         for card in range((month - 1) * 4, month * 4):
-            subject = t.card_name(card).removeprefix(MONTH_NAMES[month - 1]).strip()
-            mark = " *joker*" if card == joker else ""
-            cells.append(f"{subject} {t.KIND_LETTERS[KIND[card]]} {POINTS[card]}{mark}")
-        rows.append(f"| {month} {MONTH_NAMES[month - 1]} | " + " | ".join(cells) + " |")
+            mark = f" *{t.JOKER_MARK}*" if card == joker else ""
+            cells.append(f"{card_name(card)} {t.KIND_LETTERS[KIND[card]]} {POINTS[card]}{mark}")
+        rows.append(f"| {month} {month_name(month)} | " + " | ".join(cells) + " |")
     return "\n".join(rows)
 
 

@@ -22,6 +22,7 @@ from roppyakken.engine import Game, RoundLog, deal_pattern, seeded_deck
 from roppyakken.errors import RoppyakkenError
 from roppyakken.record import load, replay, save
 from roppyakken.rules import Rules
+from roppyakken.text import bot_label
 from roppyakken.tui import text as t
 
 HUMAN: Final = "human"
@@ -68,7 +69,7 @@ def seat_from_record_name(name: str) -> Seat:
 
 def display_names(seats: Sequence[Seat]) -> list[str]:
     """What the table calls each seat; equal names get their seat number."""
-    names = [s.name if s.human else t.BOT_NAME.format(level=s.kind.capitalize()) for s in seats]
+    names = [s.name if s.human else t.BOT_NAME.format(level=bot_label(s.kind)) for s in seats]
     repeated = {name for name in names if names.count(name) > 1}
     return [f"{name} {i + 1}" if name in repeated else name for i, name in enumerate(names)]
 

@@ -1,14 +1,24 @@
-"""Every English string of the terminal game, in one place so that translations can follow.
+"""Every string of the terminal game, in English (the source language), shown translated.
 
-Names of yaku, lucky hands and presets come from :mod:`roppyakken.text`; this
-module holds what only the terminal front end says.
+Names of cards, yaku, lucky hands and presets come from :mod:`roppyakken.text`;
+this module holds what only the terminal front end says.  The constants below
+are the English message ids.  At the end of the module they are moved out of
+the module's namespace, so that ``text.NAME`` (through the module's
+``__getattr__``) returns them in the current language (:mod:`roppyakken.i18n`):
+screens read ``t.NAME`` as before and need no change to be translated.
+Constants with no words (marks such as ``▲``) and the kind letters drawn on
+the cards stay as they are.
 """
 
 from __future__ import annotations
 
-from typing import Final
+import re
+from typing import Any, Final
 
-from roppyakken.cards import MONTH_NAMES
+from roppyakken.i18n import _
+from roppyakken.text import LUCKY_HAND_CONDITIONS, card_name, list_phrase
+
+__all__ = ["card_name", "cards_phrase", "say"]
 
 APP_TITLE: Final = "Roppyakken"
 APP_SUBTITLE: Final = "六百間 · Six Hundred"
@@ -29,6 +39,7 @@ MONTH_SHORT: Final = (
 )
 """Four-letter month names drawn on the cards (month 1 first)."""
 
+STACK_LABEL: Final = "stack×3"
 KIND_LETTERS: Final[dict[str, str]] = {"bright": "B", "animal": "A", "ribbon": "R", "chaff": "C"}
 KIND_PLURALS: Final[dict[str, str]] = {
     "bright": "Brights",
@@ -53,31 +64,10 @@ CARD_SUBJECTS: Final[tuple[str, ...]] = (
     "Phoenix", "Yellow", "chaff", "chaff",
 )  # fmt: skip
 
-_SUBJECT_NAMES: Final[dict[str, str]] = {
-    "Btrfly": "Butterflies",
-    "RainMan": "Rain Man",
-    "Lightng": "Lightning",
-    "Poem": "poem ribbon",
-    "Red": "red ribbon",
-    "Blue": "blue ribbon",
-    "Yellow": "yellow chaff",
-    "Sake": "Sake cup",
-}
-
-
-def card_name(card: int) -> str:
-    """A card's readable name: ``'Pine Crane'``, ``'Maple blue ribbon'``, ``'Iris chaff'``."""
-    subject = CARD_SUBJECTS[card]
-    return f"{MONTH_NAMES[card // 4]} {_SUBJECT_NAMES.get(subject, subject)}"
-
 
 def cards_phrase(names: list[str]) -> str:
-    """``'a'``, ``'a and b'``, ``'a, b and c'``."""
-    if not names:
-        return "nothing"
-    if len(names) == 1:
-        return names[0]
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    """``'a'``, ``'a and b'``, ``'a, b and c'`` (in the current language)."""
+    return list_phrase(names)
 
 
 # ---------------------------------------------------------------- new game screen
@@ -441,9 +431,12 @@ RULES_INSTANT: Final[dict[str, str]] = {
     "off": "Four Brights and Seven Ribbons are ordinary yaku: no instant win (R-8.5).",
 }
 RULES_YAKU_INTRO: Final = (
-    "Yaku are sets of captured cards that score extra at the end of the round (R-8). All add up{exclusive}."
+    "Yaku are sets of captured cards that score extra at the end of the round (R-8). All add up."
 )
-RULES_VIEWING_EXCLUSIVE: Final = ", except that Cannon replaces Flower and Moon Viewing"
+RULES_YAKU_INTRO_EXCLUSIVE: Final = (
+    "Yaku are sets of captured cards that score extra at the end of the round (R-8). All add up, "
+    "except that Cannon replaces Flower and Moon Viewing."
+)
 RULES_RAIN_OFF: Final[dict[str, str]] = {
     "off": "",
     "end-of-round": "**Rain-off**: a player who captured any Willow card scores no viewing yaku, unless "
@@ -456,8 +449,8 @@ RULES_SEVEN_RIBBONS: Final[dict[str, str]] = {
     "exclude": "any 7 ribbons, not counting the Willow ribbon",
     "require": "7 ribbons, one of them the Willow ribbon",
 }
-RULES_SEVEN_EXTRA: Final = ", plus {extra} for each ribbon beyond seven"
-RULES_WARBLER: Final = " (here the Plum Warbler is a fifth card of it)"
+RULES_SEVEN_EXTRA: Final = "{ribbons}, plus {extra} for each ribbon beyond seven"
+RULES_WARBLER: Final = "{cards} (here the Plum Warbler is a fifth card of it)"
 RULES_LUCKY_INTRO: Final[dict[str, str]] = {
     "choose": "After the deal, before the first card is played, a player holding a lucky hand may "
     "**declare** it, showing its cards to everyone; declared hands score their points this round (R-4.1).",
@@ -465,15 +458,7 @@ RULES_LUCKY_INTRO: Final[dict[str, str]] = {
     "their points this round (R-4.1).",
 }
 RULES_NO_LUCKY: Final = "There are no lucky hands in these rules."
-RULES_LUCKY_CONDITIONS: Final[dict[str, str]] = {
-    "all-chaff": "every card in your hand is worth 0 points",
-    "hand-three": "three cards of one month in your hand",
-    "double-hand-three": "three cards of each of two months",
-    "triple-hand-three": "three cards of each of three months",
-    "hand-four": "all four cards of one month",
-    "iris-hand-three": "three Iris cards (instead of Hand Three)",
-    "iris-hand-four": "all four Iris cards (instead of Hand Four)",
-}
+RULES_LUCKY_CONDITIONS: Final[dict[str, str]] = LUCKY_HAND_CONDITIONS
 RULES_LUCKY_EXCLUSIVE: Final = (
     "Only the largest of the hand-three family scores; any of it adds to All Chaff (R-4.2)."
 )
@@ -489,6 +474,7 @@ HELP_COL_POINTS: Final = "points"
 HELP_COL_CARDS: Final = "cards"
 HELP_COL_CONDITION: Final = "condition"
 HELP_COL_MONTH: Final = "month"
+JOKER_MARK: Final = "joker"
 HELP_OPTIONS_INTRO: Final = (
     "Every rule option of this game, with its value (`roppyakken rules` prints the same):"
 )
@@ -522,8 +508,75 @@ SECOND_PERSON: Final[dict[str, str]] = {
 }
 
 
+UNTRANSLATED: Final = frozenset({"APP_TITLE", "KIND_LETTERS", "UNTRANSLATED", "RULES_LUCKY_CONDITIONS"})
+"""Constants shown as they are in every language."""
+
+_WORDS = re.compile(r"[A-Za-z]{2,}")
+
+
+def _has_words(value: str) -> bool:
+    return bool(_WORDS.search(re.sub(r"\{\w*\}", "", value)))
+
+
+def _translated(value: Any) -> Any:
+    if isinstance(value, str):
+        return _(value) if _has_words(value) else value
+    if isinstance(value, tuple):
+        return tuple(_translated(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _translated(v) for k, v in value.items()}
+    return value
+
+
+ENGLISH: Final[dict[str, Any]] = {
+    name: value
+    for name, value in globals().items()
+    if name.isupper() and name not in UNTRANSLATED and isinstance(value, str | tuple | dict)
+}
+"""Every translatable constant by name, in English."""
+
+for _name in ENGLISH:
+    del globals()[_name]
+del _name
+
+
+def __getattr__(name: str) -> Any:
+    """A translatable constant in the current language."""
+    try:
+        return _translated(ENGLISH[name])
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+
+
+def messages() -> list[str]:
+    """Every message of this module (the English ids, in order), for the catalogs."""
+    out: list[str] = []
+
+    def add(value: Any) -> None:
+        if isinstance(value, str):
+            if _has_words(value) and value not in out:
+                out.append(value)
+        elif isinstance(value, tuple):
+            for v in value:
+                add(v)
+        elif isinstance(value, dict):
+            for v in value.values():
+                add(v)
+
+    for value in ENGLISH.values():
+        add(value)
+    return out
+
+
 def say(template: str, name: str, **fields: object) -> str:
-    """Fill ``template`` about the player ``name`` (in the second person for the default "You")."""
-    if name == DEFAULT_HUMAN_NAME:
-        template = SECOND_PERSON.get(template, template)
+    """Fill ``template`` (as read from this module) about the player ``name``.
+
+    For the default human name ("You", translated) the sentence is said in the
+    second person when this module has a second-person form of it.
+    """
+    if name == _(ENGLISH["DEFAULT_HUMAN_NAME"]):
+        for english, second in ENGLISH["SECOND_PERSON"].items():
+            if _(english) == template:
+                template = _(second)
+                break
     return template.format(name=name, **fields)

@@ -24,6 +24,7 @@ from roppyakken.tui.cardface import (
     CARD_HEIGHT,
     CARD_WIDTH,
     SLOT_WIDTH,
+    fit_center,
     render_back,
     render_blank,
     render_card,
@@ -122,7 +123,7 @@ class CardRow(Widget):
                 for i in range(CARD_HEIGHT):
                     card_rows[i].append_text(drawn[i])
                     card_rows[i].append(edge, style=drawn[i].style if edge != " " else "")
-                label = slot.label[:CARD_WIDTH].center(CARD_WIDTH)
+                label = fit_center(slot.label)
                 label_row.append(label + " ", style=_MARK_STYLE if slot.marked else _LABEL_STYLE)
             lines.extend([label_row, *card_rows] if self.label_above else [*card_rows, label_row])
         return Text("\n").join(lines)

@@ -13,8 +13,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
-from roppyakken.cards import MONTH_NAMES, iter_cards
-from roppyakken.text import yaku_name
+from roppyakken.cards import iter_cards
+from roppyakken.text import month_name, yaku_name
 from roppyakken.tui import text as t
 from roppyakken.yaku import LuckyHand
 
@@ -220,9 +220,7 @@ class RedealScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         """Question and two buttons."""
         with Vertical(classes="dialog"):
-            yield Static(
-                t.say(t.REDEAL_TITLE, self.player, month=MONTH_NAMES[self.month - 1]), classes="title"
-            )
+            yield Static(t.say(t.REDEAL_TITLE, self.player, month=month_name(self.month)), classes="title")
             yield Static(t.REDEAL_BODY)
             with Horizontal(classes="buttons"):
                 yield Button(t.REDEAL_YES, id="yes", variant="primary")

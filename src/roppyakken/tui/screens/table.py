@@ -28,7 +28,7 @@ from textual.widgets import Footer, Static
 
 from roppyakken.actions import DECLARE, PLAY, REDEAL, Action, CallRedeal, Declare, Play, Take
 from roppyakken.ai.base import Bot
-from roppyakken.cards import KIND, MONTH, MONTH_MASK, MONTH_NAMES, POINTS, iter_cards
+from roppyakken.cards import KIND, MONTH, MONTH_MASK, POINTS, iter_cards
 from roppyakken.engine import Game, stacks_of
 from roppyakken.errors import RoppyakkenError
 from roppyakken.events import (
@@ -44,7 +44,7 @@ from roppyakken.events import (
     RoundStarted,
     Turned,
 )
-from roppyakken.text import yaku_name
+from roppyakken.text import kind_name, month_name, preset_label, yaku_name
 from roppyakken.tui import text as t
 from roppyakken.tui.board import Board, board_of, frames
 from roppyakken.tui.screens.dialogs import DeclareScreen, HandoffScreen, QuitScreen, RedealScreen
@@ -105,7 +105,7 @@ def target_name(mask: int) -> str:
     cards = list(iter_cards(mask))
     if len(cards) == 1:
         return t.card_name(cards[0])
-    month = MONTH_NAMES[MONTH[cards[0]] - 1]
+    month = month_name(MONTH[cards[0]])
     return t.STACK_NAME.format(month=month, cards=", ".join(t.card_name(c) for c in cards))
 
 
@@ -417,13 +417,13 @@ class TableScreen(Screen[None]):
         elif isinstance(event, RoundStarted):
             self._log(t.say(t.EVENT_ROUND, names[event.dealer], round=event.round + 1))
         elif isinstance(event, Redealt):
-            month = MONTH_NAMES[event.month - 1]
+            month = month_name(event.month)
             if event.reason == "table-four" or event.seat is None:
                 self._log(t.EVENT_REDEAL_TABLE.format(month=month))
             else:
                 self._log(t.say(t.EVENT_REDEAL_HAND, names[event.seat], month=month))
         elif isinstance(event, DealerTookFour):
-            month = MONTH_NAMES[MONTH[(event.cards & -event.cards).bit_length() - 1] - 1]
+            month = month_name(MONTH[(event.cards & -event.cards).bit_length() - 1])
             self._log(t.say(t.EVENT_DEALER_TOOK, names[event.seat], month=month))
         elif isinstance(event, Declared):
             if event.hands:
@@ -458,7 +458,9 @@ class TableScreen(Screen[None]):
         rules = game.rules
         joker = rules.joker_card
         title = t.TITLE_REPLAY if self.script else ""
-        title += t.TITLE_TABLE.format(preset=rules.preset, round=board.round + 1, target=rules.target)
+        title += t.TITLE_TABLE.format(
+            preset=preset_label(rules.preset), round=board.round + 1, target=rules.target
+        )
         if rules.match_rule.kind != "single":
             title += t.TITLE_LEG.format(leg=board.leg + 1, match=rules.match)
         self.query_one("#title", Static).update(title)
@@ -566,7 +568,9 @@ class TableScreen(Screen[None]):
             return t.PROMPT_REPLAY.format(auto=auto, pace=t.PACE_NAMES[self.pace])
         if self.mode == CARD and self.hand_cards:
             card = self.hand_cards[self.sel]
-            text = t.DETAIL_CARD.format(card=t.card_name(card), kind=KIND[card], points=POINTS[card])
+            text = t.DETAIL_CARD.format(
+                card=t.card_name(card), kind=kind_name(KIND[card]), points=POINTS[card]
+            )
             targets = [m for m in self.legal_by_card.get(card, []) if m]
             if not targets:
                 text += t.DETAIL_TO_TABLE

@@ -1,60 +1,12 @@
 // The 48-card deck (RULES.md R-1): slugs in id order, months, kinds, points, and card elements.
 
-import { KIND_NAMES, MONTH_NAMES, SUBJECT_NAMES } from "./text.js";
+import { DECK, KINDS as DECK_KINDS, POINTS } from "./catalog.js";
+import { t } from "./i18n.js";
+import { CARD_NAMES, KIND_NAMES } from "./text.js";
 
-const DECK = [
-  ["pine-crane", "bright"],
-  ["pine-ribbon", "ribbon"],
-  ["pine-chaff-1", "chaff"],
-  ["pine-chaff-2", "chaff"],
-  ["plum-warbler", "animal"],
-  ["plum-ribbon", "ribbon"],
-  ["plum-chaff-1", "chaff"],
-  ["plum-chaff-2", "chaff"],
-  ["cherry-curtain", "bright"],
-  ["cherry-ribbon", "ribbon"],
-  ["cherry-chaff-1", "chaff"],
-  ["cherry-chaff-2", "chaff"],
-  ["wisteria-cuckoo", "animal"],
-  ["wisteria-ribbon", "ribbon"],
-  ["wisteria-chaff-1", "chaff"],
-  ["wisteria-chaff-2", "chaff"],
-  ["iris-bridge", "animal"],
-  ["iris-ribbon", "ribbon"],
-  ["iris-chaff-1", "chaff"],
-  ["iris-chaff-2", "chaff"],
-  ["peony-butterflies", "animal"],
-  ["peony-ribbon", "ribbon"],
-  ["peony-chaff-1", "chaff"],
-  ["peony-chaff-2", "chaff"],
-  ["clover-boar", "animal"],
-  ["clover-ribbon", "ribbon"],
-  ["clover-chaff-1", "chaff"],
-  ["clover-chaff-2", "chaff"],
-  ["pampas-moon", "bright"],
-  ["pampas-geese", "animal"],
-  ["pampas-chaff-1", "chaff"],
-  ["pampas-chaff-2", "chaff"],
-  ["chrysanthemum-sake", "animal"],
-  ["chrysanthemum-ribbon", "ribbon"],
-  ["chrysanthemum-chaff-1", "chaff"],
-  ["chrysanthemum-chaff-2", "chaff"],
-  ["maple-deer", "animal"],
-  ["maple-ribbon", "ribbon"],
-  ["maple-chaff-1", "chaff"],
-  ["maple-chaff-2", "chaff"],
-  ["willow-rainman", "bright"],
-  ["willow-swallow", "animal"],
-  ["willow-ribbon", "ribbon"],
-  ["willow-lightning", "chaff"],
-  ["paulownia-phoenix", "bright"],
-  ["paulownia-yellow", "chaff"],
-  ["paulownia-chaff-1", "chaff"],
-  ["paulownia-chaff-2", "chaff"],
-];
-
+// The deck itself (slugs in id order, with their kinds) is generated from roppyakken.cards.
 export const SLUGS = DECK.map(([slug]) => slug);
-export const KINDS = ["bright", "animal", "ribbon", "chaff"];
+export const KINDS = DECK_KINDS;
 const ID = new Map(SLUGS.map((s, i) => [s, i]));
 const KIND = new Map(DECK);
 
@@ -73,12 +25,9 @@ export function kindOf(slug) {
   return KIND.get(slug);
 }
 
-/** R-1.2 card points. */
+/** R-1.2 card points (generated from roppyakken.cards). */
 export function pointsOf(slug) {
-  const kind = kindOf(slug);
-  if (kind === "bright" || slug === "plum-warbler") return 50;
-  if (kind === "animal" || kind === "ribbon" || slug === "paulownia-yellow") return 10;
-  return 0;
+  return POINTS[cardId(slug)] ?? 0;
 }
 
 /** Total card points of a list of slugs. */
@@ -96,17 +45,18 @@ export function sortCards(slugs) {
   return [...slugs].sort((a, b) => cardId(a) - cardId(b));
 }
 
-/** A short readable card name: "Pine crane". */
+/** A card's name in the page's language: "Pine Crane", "松に鶴". */
 export function cardName(slug) {
-  const month = monthOf(slug);
-  const prefix = SLUGS[(month - 1) * 4].split("-")[0];
-  const rest = slug.slice(prefix.length + 1);
-  return `${MONTH_NAMES[month - 1]} ${SUBJECT_NAMES[rest] || rest}`;
+  return CARD_NAMES[slug] || slug;
 }
 
-/** A longer card description: "Pine crane (bright, 50 points)". */
+/** A longer card description: "Pine Crane (bright, 50 points)". */
 export function cardLabel(slug) {
-  return `${cardName(slug)} (${KIND_NAMES[kindOf(slug)]}, ${pointsOf(slug)} points)`;
+  return t("{card} ({kind}, {points} points)", {
+    card: cardName(slug),
+    kind: KIND_NAMES[kindOf(slug)],
+    points: pointsOf(slug),
+  });
 }
 
 /** A list of card names joined for text. */

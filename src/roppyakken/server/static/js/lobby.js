@@ -1,7 +1,7 @@
 // The start page: your name, play against bots (the game starts at once), create a room to
 // play online with friends, and the finished games (replay, download).
 
-import T from "./text.js";
+import T, { botName, botDescription, presetDescription, presetName } from "./text.js";
 import { h, replaceChildren, showError } from "./dom.js";
 import { bots, getJSON, postJSON, presets } from "./api.js";
 import { getName, setName, setToken } from "./store.js";
@@ -27,14 +27,14 @@ export function rulesChooser(prefix, list, onChange = () => {}) {
       select,
       list
         .filter((p) => !p.players || p.players.includes(players))
-        .map((p) => h("option", { value: p.name }, p.name)),
+        .map((p) => h("option", { value: p.name }, presetName(p.name))),
     );
     if ([...select.options].some((o) => o.value === keep)) select.value = keep;
     describe();
   };
   const describe = () => {
     const p = list.find((x) => x.name === select.value);
-    desc.textContent = p ? p.description : "";
+    desc.textContent = p ? presetDescription(p.name, p.description) : "";
     if (ready) onChange();
   };
   select.addEventListener("change", describe);
@@ -139,7 +139,11 @@ export async function lobbyPage(root) {
           "select",
           { id, name: id },
           botList.map((b) =>
-            h("option", { value: b.level, title: b.description }, `${b.level} — ${b.description}`),
+            h(
+              "option",
+              { value: b.level, title: botDescription(b.level, b.description) },
+              `${botName(b.level)} — ${botDescription(b.level, b.description)}`,
+            ),
           ),
         );
         select.value = keep[i] || (preferred ? preferred.level : "");

@@ -2,6 +2,7 @@
 // on / the hash picks the page: #/ start page, #/calc, #/replay[?room=…], #/rules[?preset=…].
 
 import T from "./text.js";
+import { LANG, LANGUAGES, LANGUAGE_NAMES, setLanguage, t } from "./i18n.js";
 import { h, replaceChildren } from "./dom.js";
 import { lobbyPage } from "./lobby.js";
 import { roomPage } from "./room.js";
@@ -11,10 +12,21 @@ import { rulesPage } from "./rulespage.js";
 
 const root = document.getElementById("app");
 
+/** The language switcher: the choice is remembered (localStorage) and the page reloads in it. */
+function languageSwitch() {
+  const select = h(
+    "select",
+    { id: "lang-select", "aria-label": t("Language"), onchange: (e) => setLanguage(e.target.value) },
+    LANGUAGES.map((code) => h("option", { value: code, lang: code }, LANGUAGE_NAMES[code])),
+  );
+  select.value = LANG;
+  return h("span", { class: "lang-switch" }, select);
+}
+
 function header() {
   const nav = h(
     "nav",
-    { class: "top-nav", "aria-label": "Main" },
+    { class: "top-nav", "aria-label": t("Main") },
     h(
       "a",
       { href: "/", class: "brand" },
@@ -25,6 +37,7 @@ function header() {
     h("a", { href: "/#/calc" }, T.navCalc),
     h("a", { href: "/#/replay" }, T.navReplay),
     h("a", { href: "/#/rules" }, T.navRules),
+    languageSwitch(),
   );
   replaceChildren(document.getElementById("top"), nav);
 }

@@ -2,7 +2,7 @@
 // (seats, bots, the host's start button), then the game table.  The seat token is kept in
 // localStorage, so a reload or a lost connection gets the seat and the game back.
 
-import T from "./text.js";
+import T, { botName, presetDescription, presetName } from "./text.js";
 import { h, replaceChildren, showError } from "./dom.js";
 import { ApiError, bots, getJSON, postJSON, presets, resolveRules } from "./api.js";
 import { dropToken, getName, getToken, setName, setToken } from "./store.js";
@@ -116,7 +116,7 @@ function seatList(info, mySeat, host = false, conn = null, levels = []) {
           const select = h(
             "select",
             { "aria-label": T.botLevel(i), class: "bot-level" },
-            levels.map((b) => h("option", { value: b.level }, b.level)),
+            levels.map((b) => h("option", { value: b.level }, botName(b.level))),
           );
           controls.push(
             select,
@@ -176,7 +176,7 @@ function connect(root, room, token) {
     try {
       const list = await presets();
       const p = list.find((x) => x.name === state.rules.preset);
-      state.description = p ? p.description : "";
+      state.description = p ? presetDescription(p.name, p.description) : "";
     } catch {
       state.description = "";
     }
@@ -228,7 +228,7 @@ function connect(root, room, token) {
         "section",
         { class: "card-panel waiting-room" },
         h("h1", {}, `${T.room} ${room}`),
-        h("p", { class: "muted" }, `${T.playersN(info.players)} · ${state.rules ? state.rules.preset : ""}`),
+        h("p", { class: "muted" }, `${T.playersN(info.players)} · ${state.rules ? presetName(state.rules.preset) : ""}`),
         h("h2", {}, T.inviteLink),
         h("p", {}, T.inviteHint),
         h("div", { class: "invite-row" }, inviteInput, copyBtn),

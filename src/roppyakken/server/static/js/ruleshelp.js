@@ -2,7 +2,7 @@
 // their cards and values, lucky hands, and every option with what it means.
 
 import { cardElement } from "./deck.js";
-import T, { LUCKY_HAND_RULES, OPTION_DESCRIPTIONS, RULES_SUMMARY, yakuName } from "./text.js";
+import T, { presetName, LUCKY_HAND_RULES, OPTION_DESCRIPTIONS, RULES_SUMMARY, yakuName } from "./text.js";
 import { h } from "./dom.js";
 import { enabledYaku, sevenRibbonCards, yakuCards } from "./yaku.js";
 
@@ -69,7 +69,7 @@ export function renderRules({ preset, options, description = "" }) {
   return h(
     "div",
     { class: "rules-help" },
-    h("p", { class: "rules-desc" }, h("strong", {}, preset), description ? ` — ${description}` : ""),
+    h("p", { class: "rules-desc" }, h("strong", {}, presetName(preset)), description ? ` — ${description}` : ""),
     h("h3", {}, T.rulesHowTo),
     h(
       "ul",

@@ -1,6 +1,6 @@
 // The rules page (#/rules?preset=…): pick a preset and read its rules help.
 
-import T from "./text.js";
+import T, { presetDescription, presetName } from "./text.js";
 import { h, replaceChildren } from "./dom.js";
 import { presets } from "./api.js";
 import { renderRules } from "./ruleshelp.js";
@@ -18,12 +18,12 @@ export async function rulesPage(root, params) {
   const select = h(
     "select",
     { id: "rules-preset" },
-    list.map((p) => h("option", { value: p.name }, p.name)),
+    list.map((p) => h("option", { value: p.name }, presetName(p.name))),
   );
   const body = h("div");
   const draw = () => {
     const p = list.find((x) => x.name === select.value) || list[0];
-    replaceChildren(body, renderRules({ preset: p.name, options: p.options, description: p.description }));
+    replaceChildren(body, renderRules({ preset: p.name, options: p.options, description: presetDescription(p.name, p.description) }));
   };
   const wanted = params.get("preset");
   if (wanted && list.some((p) => p.name === wanted)) select.value = wanted;

@@ -14,7 +14,7 @@ import {
   pointsOfAll,
   sortCards,
 } from "./deck.js";
-import T, { KIND_PLURALS, MONTH_NAMES, distinctNames, reasonText, yakuName } from "./text.js";
+import T, { KIND_PLURALS, MONTH_NAMES, distinctNames, presetName, reasonText, yakuName } from "./text.js";
 import { h, openDialog, replaceChildren } from "./dom.js";
 import { byKind } from "./yaku.js";
 import { renderProgress } from "./progress.js";
@@ -349,7 +349,7 @@ export class GameView {
     replaceChildren(
       this.statusBar,
       h("span", { class: "round-info" }, parts.join(" · ")),
-      h("span", { class: "preset-name" }, this.rules.preset),
+      h("span", { class: "preset-name" }, presetName(this.rules.preset)),
       conn,
       h("span", { class: "spacer" }),
       h("button", { type: "button", class: "link-button", onclick: () => this.showRules() }, T.showRules),

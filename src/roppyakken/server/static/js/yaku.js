@@ -1,59 +1,13 @@
 // Yaku card lists (RULES.md) and each player's progress towards them.
 
-import { KINDS, SLUGS, kindOf, monthCards } from "./deck.js";
+import { SET_YAKU, YAKU_ORDER as YAKU_SLUGS } from "./catalog.js";
+import { KINDS, SLUGS, kindOf } from "./deck.js";
 
-/** the cards of every yaku that is "these cards, all captured". */
-export const SET_YAKU = {
-  "four-brights": ["pine-crane", "cherry-curtain", "pampas-moon", "paulownia-phoenix"],
-  "matsu-kiri-bozu": ["pine-crane", "pampas-moon", "paulownia-phoenix"],
-  "great-three": ["pine-crane", "plum-warbler", "cherry-curtain"],
-  "red-poems": ["pine-ribbon", "plum-ribbon", "cherry-ribbon"],
-  "blue-ribbons": ["peony-ribbon", "chrysanthemum-ribbon", "maple-ribbon"],
-  "grass-ribbons": ["wisteria-ribbon", "iris-ribbon", "clover-ribbon"],
-  "boar-deer-butterflies": ["clover-boar", "maple-deer", "peony-butterflies"],
-  cannon: ["cherry-curtain", "pampas-moon", "chrysanthemum-sake"],
-  "flower-viewing": ["cherry-curtain", "chrysanthemum-sake"],
-  "moon-viewing": ["pampas-moon", "chrysanthemum-sake"],
-  "four-willow": monthCards(11),
-  "four-pine": monthCards(1),
-  "four-plum": monthCards(2),
-  "four-cherry": monthCards(3),
-  "four-wisteria": monthCards(4),
-  "four-pampas": monthCards(8),
-  "four-maple": monthCards(10),
-  "four-paulownia": monthCards(12),
-  "ribbon-boar-deer-butterflies": ["clover-ribbon", "maple-ribbon", "peony-ribbon"],
-  "ribbon-cannon": ["cherry-ribbon", "pampas-geese", "chrysanthemum-ribbon"],
-  "ribbon-flower-viewing": ["cherry-ribbon", "chrysanthemum-ribbon"],
-  "ribbon-moon-viewing": ["chrysanthemum-ribbon", "pampas-geese"],
-};
+/** the cards of every yaku that is "these cards, all captured" (from roppyakken.yaku). */
+export { SET_YAKU };
 
-/** Every yaku in display order (as the engine's YAKU_SLUGS). */
-export const YAKU_ORDER = [
-  "four-brights",
-  "matsu-kiri-bozu",
-  "great-three",
-  "seven-ribbons",
-  "red-poems",
-  "blue-ribbons",
-  "grass-ribbons",
-  "boar-deer-butterflies",
-  "cannon",
-  "flower-viewing",
-  "moon-viewing",
-  "four-willow",
-  "four-pine",
-  "four-plum",
-  "four-cherry",
-  "four-wisteria",
-  "four-pampas",
-  "four-maple",
-  "four-paulownia",
-  "ribbon-boar-deer-butterflies",
-  "ribbon-cannon",
-  "ribbon-flower-viewing",
-  "ribbon-moon-viewing",
-];
+/** Every yaku in display order (the engine's YAKU_SLUGS). */
+export const YAKU_ORDER = YAKU_SLUGS;
 
 export const RIBBONS = SLUGS.filter((s) => kindOf(s) === "ribbon");
 

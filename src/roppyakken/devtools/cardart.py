@@ -12,7 +12,10 @@ corner shows the card's point value (R-1.2). Ribbons differ by pattern as well
 as colour: poem ribbons carry glyph marks, blue ribbons a pair of light
 stripes, plain red ribbons none.
 
-Run ``python -m roppyakken.server.cardart OUTDIR`` to (re)write the files.
+The deck (slugs, months, kinds, points) comes from :mod:`roppyakken.cards`.
+This is a maintainer's tool, run when the art changes, not part of the server:
+``python -m roppyakken.devtools.cardart src/roppyakken/server/static/cards``
+(re)writes the files the server serves.
 """
 
 from __future__ import annotations
@@ -24,7 +27,9 @@ import pathlib
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, cast
+
+from roppyakken.cards import KIND, MONTH, MONTH_NAMES, NUM_CARDS, POINTS, SLUGS
 
 __all__ = ["CARD_SLUGS", "back_svg", "card_svg", "main", "write_all"]
 
@@ -36,28 +41,8 @@ WIDTH = 200
 HEIGHT = 300
 
 # --------------------------------------------------------------------------
-# Deck data (RULES R-1.1, R-1.2)
+# Deck data (RULES R-1.1, R-1.2), from roppyakken.cards
 # --------------------------------------------------------------------------
-
-_Part = tuple[str, Kind]
-_C1: _Part = ("chaff-1", "chaff")
-_C2: _Part = ("chaff-2", "chaff")
-_RB: _Part = ("ribbon", "ribbon")
-_LIGHTNING: _Part = ("lightning", "chaff")
-_MONTHS: tuple[tuple[str, str, tuple[_Part, ...]], ...] = (
-    ("pine", "Pine", (("crane", "bright"), _RB, _C1, _C2)),
-    ("plum", "Plum", (("warbler", "animal"), _RB, _C1, _C2)),
-    ("cherry", "Cherry", (("curtain", "bright"), _RB, _C1, _C2)),
-    ("wisteria", "Wisteria", (("cuckoo", "animal"), _RB, _C1, _C2)),
-    ("iris", "Iris", (("bridge", "animal"), _RB, _C1, _C2)),
-    ("peony", "Peony", (("butterflies", "animal"), _RB, _C1, _C2)),
-    ("clover", "Bush clover", (("boar", "animal"), _RB, _C1, _C2)),
-    ("pampas", "Pampas", (("moon", "bright"), ("geese", "animal"), _C1, _C2)),
-    ("chrysanthemum", "Chrysanthemum", (("sake", "animal"), _RB, _C1, _C2)),
-    ("maple", "Maple", (("deer", "animal"), _RB, _C1, _C2)),
-    ("willow", "Willow", (("rainman", "bright"), ("swallow", "animal"), _RB, _LIGHTNING)),
-    ("paulownia", "Paulownia", (("phoenix", "bright"), ("yellow", "chaff"), _C1, _C2)),
-)
 
 _POEM_MONTHS = frozenset({1, 2, 3})
 _BLUE_MONTHS = frozenset({6, 9, 10})
@@ -89,21 +74,15 @@ class _Card:
         return f"{self.month_name} ({self.month}), {what}: {self.kind}, {self.points} points"
 
 
-def _points(slug: str, kind: Kind) -> int:
-    if kind == "bright" or slug == "plum-warbler":
-        return 50
-    if kind in ("animal", "ribbon") or slug == "paulownia-yellow":
-        return 10
-    return 0
-
-
 def _build_cards() -> tuple[_Card, ...]:
-    cards: list[_Card] = []
-    for index, (prefix, name, parts) in enumerate(_MONTHS):
-        for part, kind in parts:
-            slug = f"{prefix}-{part}"
-            cards.append(_Card(slug, index + 1, name, part, kind, _points(slug, kind)))
-    return tuple(cards)
+    """The deck of :mod:`roppyakken.cards` (R-1.1, R-1.2) with what the drawings need."""
+    out: list[_Card] = []
+    for card in range(NUM_CARDS):
+        slug, month = SLUGS[card], MONTH[card]
+        prefix = SLUGS[(month - 1) * 4].split("-")[0]
+        kind = cast(Kind, KIND[card])
+        out.append(_Card(slug, month, MONTH_NAMES[month - 1], slug[len(prefix) + 1 :], kind, POINTS[card]))
+    return tuple(out)
 
 
 _CARDS = _build_cards()
@@ -1474,9 +1453,9 @@ def write_all(directory: pathlib.Path) -> list[pathlib.Path]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command line: ``python -m roppyakken.server.cardart OUTDIR``."""
+    """Command line: ``python -m roppyakken.devtools.cardart OUTDIR``."""
     parser = argparse.ArgumentParser(
-        prog="python -m roppyakken.server.cardart",
+        prog="python -m roppyakken.devtools.cardart",
         description="Write the SVG card art (48 faces and back.svg) into OUTDIR.",
     )
     parser.add_argument("outdir", type=pathlib.Path, help="directory to write into")

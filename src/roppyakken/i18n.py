@@ -1,0 +1,104 @@
+"""Languages of the human-readable text: English (the source), Japanese, Korean, French.
+
+Messages are written in English in the code, marked with :func:`N_` where they
+are defined and translated with :func:`_` where they are shown.  Translations
+live in gettext catalogs, ``locale/<lang>/LC_MESSAGES/roppyakken.po``, compiled
+to the ``.mo`` files committed beside them (``scripts/i18n.py`` rebuilds them
+with Babel; reading them needs only the standard library).
+
+Templates use ``str.format`` fields with names, never positions, so that a
+translation may put them in any order: ``_("{name} wins!").format(name=...)``.
+"""
+
+from __future__ import annotations
+
+import gettext
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Final
+
+from roppyakken.errors import RoppyakkenError
+
+DOMAIN: Final = "roppyakken"
+LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
+SOURCE_LANGUAGE: Final = "en"
+LANGUAGES: Final[tuple[str, ...]] = ("en", "ja", "ko", "fr")
+LANGUAGE_NAMES: Final[dict[str, str]] = {
+    "en": "English",
+    "ja": "日本語",
+    "ko": "한국어",
+    "fr": "Français",
+}
+"""Each language's name in itself, for language switchers."""
+
+_state: dict[str, gettext.NullTranslations | str] = {
+    "lang": SOURCE_LANGUAGE,
+    "translation": gettext.NullTranslations(),
+}
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for translation where it is defined; return it unchanged."""
+    return message
+
+
+def _translation() -> gettext.NullTranslations:
+    found = _state["translation"]
+    assert isinstance(found, gettext.NullTranslations)
+    return found
+
+
+def _(message: str) -> str:
+    """``message`` in the current language (itself when it has no translation)."""
+    return _translation().gettext(message)
+
+
+def fill(template: str, **fields: object) -> str:
+    """Translate ``template`` and fill its named fields."""
+    return _(template).format(**fields)
+
+
+def normalize(code: str) -> str | None:
+    """The supported language a code or locale names (``'ja_JP.UTF-8'`` is ``'ja'``), or None."""
+    base = code.strip().split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+    if base in ("c", "posix"):
+        return SOURCE_LANGUAGE
+    return base if base in LANGUAGES else None
+
+
+def language_from_env(environ: Mapping[str, str] | None = None) -> str:
+    """The language the locale asks for: LANGUAGE, LC_ALL, LC_MESSAGES then LANG (English if none)."""
+    env = os.environ if environ is None else environ
+    language = env.get("LANGUAGE", "")
+    if language and env.get("LC_ALL", env.get("LC_MESSAGES", env.get("LANG", ""))) not in ("C", "POSIX"):
+        for part in language.split(":"):
+            found = normalize(part) if part else None
+            if found:
+                return found
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(name, "")
+        if value:
+            return normalize(value) or SOURCE_LANGUAGE
+    return SOURCE_LANGUAGE
+
+
+def set_language(code: str) -> str:
+    """Show text in the language ``code`` names from now on; return the language chosen."""
+    lang = normalize(code)
+    if lang is None:
+        raise RoppyakkenError(f"unknown language {code!r} (expected one of {', '.join(LANGUAGES)})")
+    if lang == SOURCE_LANGUAGE:
+        translation = gettext.NullTranslations()
+    else:
+        translation = gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+    _state["lang"] = lang
+    _state["translation"] = translation
+    return lang
+
+
+def language() -> str:
+    """The current language code."""
+    lang = _state["lang"]
+    assert isinstance(lang, str)
+    return lang

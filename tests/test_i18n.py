@@ -1,0 +1,244 @@
+"""Languages (issue 15) and the one catalog (issue 13).
+
+Every catalog has every message and keeps every placeholder; the generated
+files (.pot, .po, .mo and the browser's catalog.js) are not stale; the browser's
+deck and yaku come from the engine; the command line speaks the language asked
+for by ``--lang`` or the locale.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+
+from roppyakken import cards, i18n, text, yaku
+from roppyakken.cli import main
+from roppyakken.devtools import i18n as build
+from roppyakken.errors import RoppyakkenError
+
+ROOT = Path(__file__).resolve().parents[1]
+STATIC_JS = ROOT / "src" / "roppyakken" / "server" / "static" / "js"
+REBUILD = "python -m roppyakken.devtools.i18n"
+FORMAT_FIELD = re.compile(r"\{(\w*)\}")
+PERCENT_FIELD = re.compile(r"%(?:\((\w+)\))?[#0 +-]*\d*(?:\.\d+)?[sdrif%]")
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    """Every test leaves the process in English, as it found it."""
+    yield
+    i18n.set_language("en")
+
+
+@pytest.fixture(scope="module")
+def template() -> Catalog:
+    return build.extract()
+
+
+def _placeholders(message: str) -> tuple[list[str], list[str]]:
+    return sorted(FORMAT_FIELD.findall(message)), sorted(m.group(0) for m in PERCENT_FIELD.finditer(message))
+
+
+def _run(
+    args: list[str], stdin: str = "", monkeypatch: pytest.MonkeyPatch | None = None
+) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    mp = monkeypatch or pytest.MonkeyPatch()
+    mp.setattr(sys, "stdin", io.StringIO(stdin))
+    mp.setattr(sys, "stdout", out)
+    mp.setattr(sys, "stderr", err)
+    try:
+        code = main(args)
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    finally:
+        if monkeypatch is None:
+            mp.undo()
+    return code, out.getvalue(), err.getvalue()
+
+
+# ---------------------------------------------------------------- catalogs
+
+
+def test_the_template_holds_the_names_and_the_browser_strings(template: Catalog) -> None:
+    ids = {m.id for m in template if m.id}
+    for names in (text.CARD_NAMES, text.YAKU_NAMES, text.LUCKY_HAND_NAMES, text.PRESET_DESCRIPTIONS):
+        assert set(names.values()) <= ids
+    assert set(text.MONTH_NAMES) <= ids
+    assert "{who} plays {card}, taking {taken}." in ids  # from static/js/text.js
+    assert "show this help message and exit" in ids  # argparse's own words
+
+
+@pytest.mark.parametrize("lang", build.TRANSLATED)
+def test_every_catalog_translates_every_message(lang: str, template: Catalog) -> None:
+    catalog = build.read_catalog(lang)
+    found = build.translations(catalog)
+    missing = [m.id for m in template if m.id and m.id not in found]
+    assert not missing, f"{lang}: {len(missing)} untranslated, e.g. {missing[:3]} (run {REBUILD})"
+    fuzzy = [m.id for m in catalog if m.id and m.fuzzy]
+    assert not fuzzy, f"{lang}: fuzzy translations {fuzzy[:3]}"
+
+
+@pytest.mark.parametrize("lang", build.TRANSLATED)
+def test_no_placeholder_is_lost_or_invented(lang: str) -> None:
+    for msgid, msgstr in build.translations(build.read_catalog(lang)).items():
+        assert _placeholders(msgid) == _placeholders(msgstr), f"{lang}: {msgid!r} -> {msgstr!r}"
+
+
+def test_placeholders_are_named_so_translations_may_reorder_them(template: Catalog) -> None:
+    for m in template:
+        if m.id and isinstance(m.id, str):
+            assert "" not in FORMAT_FIELD.findall(m.id), f"positional field in {m.id!r}"
+
+
+def test_generated_files_are_not_stale() -> None:
+    old = build.stale()
+    assert not old, f"stale: {[str(p.relative_to(ROOT)) for p in old]}; run {REBUILD}"
+
+
+def test_the_staleness_check_sees_a_changed_translation(tmp_path: Path) -> None:
+    files = build.build()
+    po = build.po_path("ja")
+    changed = {po: files[po] + b"\n# edited\n"}
+    assert build.stale(changed) == [po]
+
+
+def test_mo_files_are_what_the_game_reads() -> None:
+    i18n.set_language("ja")
+    assert text.card_name("pine-crane") == "松に鶴"
+    assert text.month_name(11) == "柳"
+    i18n.set_language("ko")
+    assert text.card_name("pine-crane").startswith("송학")
+    assert text.kind_name("chaff") == "피"
+    i18n.set_language("fr")
+    assert text.yaku_name("four-brights").startswith("Quatre Lumières")
+    i18n.set_language("en")
+    assert text.card_name("pine-crane") == "Pine Crane"
+
+
+# ---------------------------------------------------------------- the browser's copy
+
+
+def _catalog_js() -> dict[str, object]:
+    source = (STATIC_JS / "catalog.js").read_text()
+    found: dict[str, object] = {}
+    for match in re.finditer(r"^export const (\w+) = (.*?);$", source, flags=re.M | re.S):
+        found[match.group(1)] = json.loads(match.group(2))
+    return found
+
+
+def test_browser_deck_and_yaku_order_are_the_engines() -> None:
+    js = _catalog_js()
+    assert js["DECK"] == [[s, k] for s, k in zip(cards.SLUGS, cards.KIND, strict=True)]
+    assert js["YAKU_ORDER"] == list(yaku.YAKU_SLUGS)
+    assert js["LUCKY_HAND_ORDER"] == list(yaku.LUCKY_HAND_SLUGS)
+    set_yaku = js["SET_YAKU"]
+    assert isinstance(set_yaku, dict)
+    assert {s: cards.mask_of(cards.card_id(c) for c in cs) for s, cs in set_yaku.items()} == yaku.SET_YAKU
+    names = js["NAMES"]
+    assert isinstance(names, dict)
+    assert names["cards"] == text.CARD_NAMES and names["luckyConditions"] == text.LUCKY_HAND_CONDITIONS
+    assert js["LANGUAGES"] == list(i18n.LANGUAGES)
+
+
+def test_browser_modules_keep_no_copy_of_the_deck_or_the_names() -> None:
+    for name in ("deck.js", "yaku.js", "text.js"):
+        source = (STATIC_JS / name).read_text()
+        assert "pine-chaff-1" not in source and "paulownia-yellow" not in source, name
+        assert "Four Brights (Shik" not in source and "Bush clover" not in source, name
+
+
+def test_browser_sentences_are_whole_templates() -> None:
+    """No English words in template literals or string concatenation in text.js: t() everywhere."""
+    source = (STATIC_JS / "text.js").read_text()
+    for literal in re.findall(r"`([^`]*)`", source):
+        words = re.sub(r"\$\{[^}]*\}", "", literal)
+        assert not re.search(r"[A-Za-z]{2,}", words), f"sentence built in a template literal: `{literal}`"
+    assert not re.search(r"\"\s*\+\s*\"|t\([^)]*\)\s*\+\s*\"", source)
+
+
+def test_python_sentences_are_not_concatenated() -> None:
+    for name in build.PYTHON_SOURCES:
+        source = (ROOT / "src" / "roppyakken" / name).read_text()
+        assert not re.search(r"(?:_|fill)\([^()]*\)\s*\+\s*[\"'_]", source), name
+
+
+# ---------------------------------------------------------------- language choice
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({}, "en"),
+        ({"LANG": "ja_JP.UTF-8"}, "ja"),
+        ({"LANG": "ko_KR.UTF-8"}, "ko"),
+        ({"LANG": "de_DE.UTF-8"}, "en"),
+        ({"LANG": "en_US.UTF-8", "LC_ALL": "fr_FR.UTF-8"}, "fr"),
+        ({"LANG": "ja_JP.UTF-8", "LC_MESSAGES": "ko_KR.UTF-8"}, "ko"),
+        ({"LANG": "fr_FR.UTF-8", "LANGUAGE": "de:ja"}, "ja"),
+        ({"LC_ALL": "C", "LANGUAGE": "ja"}, "en"),
+    ],
+)
+def test_language_from_the_locale(env: dict[str, str], expected: str) -> None:
+    assert i18n.language_from_env(env) == expected
+
+
+def test_an_unknown_language_is_refused_clearly() -> None:
+    with pytest.raises(RoppyakkenError, match="unknown language 'xx'"):
+        i18n.set_language("xx")
+    code, out, err = _run(["rules", "--lang", "xx"])
+    assert code == 2 and out == "" and err.count("\n") == 1 and "unknown language 'xx'" in err
+
+
+BRIGHTS = json.dumps(
+    {
+        "players": [
+            {"captures": ["pine-crane", "cherry-curtain", "pampas-moon", "paulownia-phoenix", "maple-deer"]},
+            {"captures": ["clover-boar"]},
+        ]
+    }
+)
+
+
+def test_score_explain_in_japanese() -> None:
+    code, out, _ = _run(["score", "--explain", "--lang", "ja"], BRIGHTS)
+    assert code == 0
+    assert "松に鶴 50" in out and "紅葉に鹿 10" in out and "四光" in out and "即勝ち" in out
+    assert "round score" not in out and "Instant win" not in out and "Pine" not in out
+
+
+def test_rules_in_korean_and_french() -> None:
+    code, out, _ = _run(["rules", "--lang", "ko"])
+    assert code == 0 and "비광이 조커" in out and "standard" not in out
+    code, out, _ = _run(["--lang=fr", "rules", "classic"])
+    assert code == 0 and "Classique" in out and "nombres de joueurs" in out
+
+
+def test_help_in_japanese_with_argparse_words() -> None:
+    code, out, _ = _run(["score", "--help", "--lang", "ja"])
+    assert code == 0 and "使い方" in out and "読みやすい内訳" in out and "show this help" not in out
+
+
+def test_language_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "fr_FR.UTF-8")
+    code, out, _ = _run(["score", "--explain"], BRIGHTS, monkeypatch)
+    assert code == 0 and "Grue du Pin 50" in out and "Victoire immédiate" in out
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    code, out, _ = _run(["score", "--explain"], BRIGHTS, monkeypatch)
+    assert code == 0 and "Pine Crane 50" in out and "Instant win" in out
+
+
+def test_list_phrase_follows_the_language() -> None:
+    assert text.list_phrase(["a", "b", "c"]) == "a, b and c"
+    i18n.set_language("ja")
+    assert text.list_phrase(["a", "b", "c"]) == "a、bとc"
+    assert text.list_phrase([]) == "なし"
