@@ -130,7 +130,10 @@ def test_help_follows_the_options() -> None:
     assert "31" in helptext.how_to_play(preset("wikipedia"), 2)
     assert t.RULES_NO_LUCKY in helptext.yaku_and_lucky_hands(preset("yukbaek"))
     assert "Hand Four" in helptext.yaku_and_lucky_hands(preset("sambong"))
-    assert "Hand Four" not in helptext.yaku_and_lucky_hands(preset("korean-high"))  # hand_four = redeal
+    assert "Hand Four" in helptext.yaku_and_lucky_hands(preset("korean-high"))  # hand_four = play
+    assert "Hand Four" not in helptext.yaku_and_lucky_hands(
+        preset("korean-high").with_options({"hand_four": "redeal"})
+    )
     assert "Four Brights" not in helptext.yaku_and_lucky_hands(preset("yamayaku"))
     assert "Rain-off" in helptext.yaku_and_lucky_hands(preset("online"))
 

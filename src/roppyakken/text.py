@@ -234,6 +234,7 @@ BOT_LEVEL_NAMES: Final[dict[str, str]] = {
     "random": N_("Random"),
     "greedy": N_("Greedy"),
     "expert": N_("Expert"),
+    "learned": N_("Learned"),
     "master": N_("Master"),
 }
 """Each bot level's display name (the slug stays its identity)."""

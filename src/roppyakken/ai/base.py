@@ -79,7 +79,7 @@ def _register_levels() -> None:
     )
     BOT_LEVELS["learned"] = (
         _learned,
-        "Learned by self-play: a small network values the position each move leaves (needs numpy).",
+        N_("Learned by self-play: a small network values the position each move leaves."),
     )
     BOT_OPTIONS["learned"] = (_learned, "weights=PATH: an .npz of weights (default: the shipped ones)")
     BOT_OPTIONS["master"] = (

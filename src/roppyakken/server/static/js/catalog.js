@@ -588,12 +588,14 @@ export const NAMES = {
   "random": "Random",
   "greedy": "Greedy",
   "expert": "Expert",
+  "learned": "Learned",
   "master": "Master"
  },
  "botDescriptions": {
   "random": "Plays any legal card at random: for learning the rules.",
   "greedy": "Grabs the most points it can each turn, with no plan.",
   "expert": "Plays like a strong player: counts cards, builds yaku, blocks yours, minds the score.",
+  "learned": "Learned by self-play: a small network values the position each move leaves.",
   "master": "Thinks ahead: imagines the hidden cards many ways and plays out each move to choose."
  }
 };
@@ -763,6 +765,7 @@ export const MESSAGES = {
   "Random": "ランダム",
   "Greedy": "欲張り",
   "Expert": "上級者",
+  "Learned": "学習型",
   "Master": "名人",
   "{items}, {item}": "{items}、{item}",
   "{items} and {last}": "{items}と{last}",
@@ -771,6 +774,7 @@ export const MESSAGES = {
   "Grabs the most points it can each turn, with no plan.": "毎手いちばん点の取れる札を取る。作戦はなし。",
   "Plays like a strong player: counts cards, builds yaku, blocks yours, minds the score.": "強い打ち手のように打つ：札を数え、役を作り、相手の役を止め、点差を考える。",
   "Thinks ahead: imagines the hidden cards many ways and plays out each move to choose.": "先を読む：見えない札を何通りも想定し、各手を最後まで打ってみて選ぶ。",
+  "Learned by self-play: a small network values the position each move leaves.": "自己対戦で学習：小さなニューラルネットが各手の後の局面を評価する。",
   "yes": "はい",
   "no": "いいえ",
   "Player {n}": "プレイヤー{n}",
@@ -1111,6 +1115,7 @@ export const MESSAGES = {
   "Random": "무작위",
   "Greedy": "욕심쟁이",
   "Expert": "고수",
+  "Learned": "학습형",
   "Master": "명인",
   "{items}, {item}": "{items}, {item}",
   "{items} and {last}": "{items} 및 {last}",
@@ -1119,6 +1124,7 @@ export const MESSAGES = {
   "Grabs the most points it can each turn, with no plan.": "매 차례 가장 많은 점수를 먹음. 작전은 없음.",
   "Plays like a strong player: counts cards, builds yaku, blocks yours, minds the score.": "고수처럼 침: 패를 세고, 약을 만들고, 상대 약을 막고, 점수를 살핌.",
   "Thinks ahead: imagines the hidden cards many ways and plays out each move to choose.": "앞을 내다봄: 숨은 패를 여러 가지로 가정하고 수마다 끝까지 두어 보고 고름.",
+  "Learned by self-play: a small network values the position each move leaves.": "셀프 플레이로 학습: 작은 신경망이 각 수를 둔 뒤의 판을 평가함.",
   "yes": "예",
   "no": "아니요",
   "Player {n}": "플레이어 {n}",
@@ -1459,6 +1465,7 @@ export const MESSAGES = {
   "Random": "Hasard",
   "Greedy": "Glouton",
   "Expert": "Expert",
+  "Learned": "Appris",
   "Master": "Maître",
   "{items}, {item}": "{items}, {item}",
   "{items} and {last}": "{items} et {last}",
@@ -1467,6 +1474,7 @@ export const MESSAGES = {
   "Grabs the most points it can each turn, with no plan.": "Prend le plus de points possible à chaque tour, sans plan.",
   "Plays like a strong player: counts cards, builds yaku, blocks yours, minds the score.": "Joue comme un joueur fort : compte les cartes, construit ses yaku, bloque les vôtres, surveille le score.",
   "Thinks ahead: imagines the hidden cards many ways and plays out each move to choose.": "Voit loin : imagine les cartes cachées de bien des façons et joue chaque coup jusqu’au bout pour choisir.",
+  "Learned by self-play: a small network values the position each move leaves.": "Appris en jouant contre lui-même : un petit réseau évalue la position que laisse chaque coup.",
   "yes": "oui",
   "no": "non",
   "Player {n}": "Joueur {n}",
