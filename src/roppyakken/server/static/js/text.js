@@ -134,6 +134,17 @@ export const REASONS = {
   "most-legs:play-order": "won the most games (tie broken by play order)",
 };
 
+// Bots' display names, by level: the first for the first bot of that level in a game, the
+// second for another (the server names a bot seat "bot:<level>"; its level shows as a badge).
+export const BOT_NAMES = {
+  random: ["Momo", "Mugi"],
+  greedy: ["Kuma", "Kani"],
+  expert: ["Taka", "Tora"],
+  master: ["Ryū", "Kame"],
+};
+
+export const BOT_LEVEL_NAMES = { random: "random", greedy: "greedy", expert: "expert", master: "master" };
+
 const T = {
   appName: "Roppyakken",
   tagline: "六百間 — the hanafuda game for 2 or 3 players",
@@ -174,7 +185,11 @@ const T = {
   seats: "Seats",
   seatN: (i) => `Seat ${i + 1}`,
   seatEmpty: "empty — waiting for a player",
-  seatBot: (level) => `bot (${level})`,
+  seatBot: (level) => `${level} bot`,
+  botWithLevel: (name, level) => `${name} (${level} bot)`,
+  botFallbackName: (level) => `${level} bot`,
+  fullRoomNotice: "Every seat of this room is taken, so you are watching the game as a spectator.",
+  startedRoomNotice: "This game has already started, so you are watching it as a spectator.",
   seatHuman: "player",
   connected: "online",
   disconnected: "offline",
@@ -188,7 +203,6 @@ const T = {
   joinRoom: "Join this game",
   joinAs: "Join",
   watch: "Watch as a spectator",
-  roomFull: "Every seat is taken: you can watch the game.",
   spectating: "You are watching: no hand is shown to spectators.",
   roomNotFound: "This room does not exist.",
   connecting: "Connecting…",
@@ -229,6 +243,15 @@ const T = {
   redealCall: "Call a redeal",
   redealNo: "Play on",
   waitingFor: (name) => `Waiting for ${name}…`,
+  sendingMove: "Sending your move…",
+  moveHeldOffline: "The connection is lost: your move is kept and will be sent as soon as the connection is back.",
+  moveResent: "The connection is back: your move was sent again.",
+  moveOutdated: "The connection is back, but the game moved on without your move: choose again.",
+  autoTaken: (card, taken) => `The turned-up ${card} took ${taken} by itself: the choice changed nothing.`,
+  choiceGives: (points) => `+${points} card points`,
+  choiceYaku: (yaku, after, needed) => `${yaku} ${after}/${needed}`,
+  choiceNothing: "no points",
+  luckyCards: (names) => `Cards: ${names}`,
   canCapture: "can capture",
   wild: "wild target",
   // panels
@@ -270,8 +293,8 @@ const T = {
   counted: (n) => `counted for fuke: ${n}`,
   adds: "Adds",
   totalAfter: "Total",
-  fukeVoid: "Fuke: a counted score is too low, so every round score is void (R-7.3).",
-  instantWin: (who, yaku) => `Instant win: ${who} with ${yaku} (R-8.5).`,
+  fukeVoid: "Fuke: a counted score is too low, so every round score is void.",
+  instantWin: (who, yaku) => `Instant win: ${who} with ${yaku}.`,
   continue: "Continue",
   gameOver: "Game over",
   wins: (who, why) => `${who} wins — ${why}.`,
@@ -332,12 +355,34 @@ export function yakuName(slug) {
   return YAKU_NAMES[slug] || LUCKY_HAND_NAMES[slug] || slug;
 }
 
-/** Player names made distinct for display: a repeated name (two "bot:greedy") gets its seat. */
-export function distinctNames(names) {
+/** The level of a bot's player name ("bot:master" -> "master"), or null for a person. */
+export function botLevel(name) {
+  const found = /^bot:([\w-]+)/.exec(name || "");
+  return found ? found[1] : null;
+}
+
+/**
+ * The display name of each player: a bot ("bot:<level>") gets a proper name (BOT_NAMES; a
+ * second bot of the same level the second name), and with `withLevel` its level too.
+ */
+export function playerNames(names, { withLevel = false } = {}) {
+  const levels = names.map(botLevel);
   return names.map((n, seat) => {
-    const name = n || T.seatN(seat);
-    return names.filter((x) => x === n).length > 1 ? `${name} (${T.seatN(seat)})` : name;
+    const level = levels[seat];
+    if (!level) return n || T.seatN(seat);
+    const same = levels.slice(0, seat).filter((l) => l === level).length;
+    const list = BOT_NAMES[level];
+    const name = list ? list[same % list.length] : T.botFallbackName(level);
+    return withLevel ? T.botWithLevel(name, BOT_LEVEL_NAMES[level] || level) : name;
   });
+}
+
+/** Player names made distinct for display: bots named (playerNames), a repeated name gets its seat. */
+export function distinctNames(names) {
+  const shown = playerNames(names);
+  return shown.map((name, seat) =>
+    shown.filter((x) => x === name).length > 1 ? `${name} (${T.seatN(seat)})` : name,
+  );
 }
 
 /** A readable reason for the end of a game (engine `end_reason` strings). */
