@@ -12,6 +12,7 @@ import pytest
 
 pytest.importorskip("textual")
 
+from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 
 from roppyakken.actions import DECLARE, PLAY, Play
@@ -515,3 +516,58 @@ def test_optional_redeal_is_asked() -> None:
 
     setup = GameSetup(rules, (Seat(HUMAN, "You"), Seat("random")), seed)
     assert "call a redeal" in run(RoppyakkenApp(setup=setup, pace="instant"), script).lower()
+
+
+def test_turned_up_card_between_equivalent_targets_takes_by_itself() -> None:
+    """Issue 15: two Plum chaff give the same (0 points, the same yaku progress): no question."""
+    rules = preset("classic")
+    ribbon, chaff1, chaff2 = card_id("plum-ribbon"), card_id("plum-chaff-1"), card_id("plum-chaff-2")
+    my_hand = mask_of([card_id("iris-chaff-1"), card_id("iris-chaff-2")])
+    other = mask_of([card_id("maple-chaff-1"), card_id("maple-chaff-2")])
+    table_cards = mask_of([chaff1, chaff2])
+    used = my_hand | other | table_cards
+    pile = [ribbon] + [c for c in range(48) if not used >> c & 1 and c != ribbon]
+    game = Game.from_position(
+        rules,
+        hands=[my_hand, other],
+        table=table_cards,
+        pile=pile,
+        captures=[0, 0],
+        orders=[[], []],
+        declared=[[], []],
+        phase=PLAY,
+        to_act=0,
+        dealer=0,
+    )
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> None:
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        await press(pilot, "enter")  # an Iris chaff to the table; the Plum ribbon is turned up
+        await wait_until(pilot, lambda: bool(game.captures[0]))
+        assert game.captures[0] in (mask_of([ribbon, chaff1]), mask_of([ribbon, chaff2]))
+        assert any("did not ask" in line for line in table(app).log_lines)
+
+    run(RoppyakkenApp(resumed=(game, [Seat(HUMAN, "You"), Seat("random")]), pace="instant"), script)
+
+
+def test_help_scrolls_at_once_and_shows_every_option_whole() -> None:
+    """Issue 15: ↓ scrolls the help without Tab first; the options and keys are not cut at 80 columns."""
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> tuple[float, str, str]:
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        await press(pilot, "question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await press(pilot, "down", "down", "down")
+        await pilot.pause()
+        scrolled = app.screen.query_one("#play").query_one(VerticalScroll).scroll_y
+        await press(pilot, "right", "right", "right")
+        options = await shown_text(pilot, app)
+        await press(pilot, "right")
+        keys = await shown_text(pilot, app)
+        return scrolled, options, keys
+
+    scrolled, options, keys = run(RoppyakkenApp(setup=vs_random(seed=1), pace="instant"), script)
+    assert scrolled >= 3
+    flat = " ".join(options.split())
+    assert "who deals the next round: top-scorer or rotate" in flat
+    assert "choose a card in your hand (0 is the tenth)" in " ".join(keys.split())

@@ -311,3 +311,48 @@ def test_card_names_are_unique_but_for_plain_chaff() -> None:
     assert t.cards_phrase(picked) == f"{picked[0]}, {picked[1]} and {picked[2]}"
     assert t.say(t.EVENT_GAME_ENDED, "You") == "You win!"
     assert t.say(t.EVENT_GAME_ENDED, "Ann") == "Ann wins!"
+
+
+def test_strip_lines_break_between_fields_only() -> None:
+    """Issue 15: at any width, the captures line wraps between kinds, never inside one."""
+    from rich.text import Text
+
+    from roppyakken.tui.widgets import capture_fields, pack
+
+    captured = mask_of(c for c in range(NUM_CARDS) if c % 3)  # every kind, long fields
+    fields = capture_fields(captured)
+    for width in (40, 60, 80, 100):
+        lines = pack(fields, width, sep=" │ ", indent="  ")
+        parts = [p.strip() for line in lines for p in line.plain.split(" │ ")]
+        assert parts == [f.plain for f in fields], width
+        assert all(line.cell_len <= width for line in lines if " │ " in line.plain), width
+    assert len(pack([Text("a"), Text("b")], 80, sep=" · ")) == 1
+
+
+def test_running_round_score_counts_yaku_and_lucky_hands() -> None:
+    """Issue 15: the strip shows what the round is worth so far, yaku included (R-7.2)."""
+    from roppyakken.tui.widgets import round_score_text
+
+    rules = preset("classic")
+    poems = [card_id(s) for s in ("pine-ribbon", "plum-ribbon", "cherry-ribbon")]
+    captured = mask_of(poems)
+    yaku = dict(rules.table.evaluate(captured, poems))
+    assert "red-poems" in yaku
+    want = 30 + sum(yaku.values())
+    assert (
+        round_score_text(rules, captured, poems, []) == f"round {want} = cards 30 + yaku {sum(yaku.values())}"
+    )
+    assert round_score_text(rules, mask_of(poems[:1]), poems[:1], []) == "round 10"
+    lucky = rules.lucky_hands["hand-three"]
+    assert round_score_text(rules, 0, [], ["hand-three"]) == f"round {lucky} = cards 0 + lucky {lucky}"
+
+
+def test_fuke_exemption_reads_or() -> None:
+    """Issue 15: a round where someone completes Four Brights OR Seven Ribbons is never void."""
+    rules = preset("fuke")
+    exempt = [s for s in rules.fuke_exempt if s in rules.yaku]
+    play = helptext.how_to_play(rules, 2)
+    assert len(exempt) == 2
+    line = next(line for line in play.splitlines() if "never void" in line)
+    assert " or " in line and " and " not in line, line
+    assert t.or_phrase(["a", "b", "c"]) == "a, b or c"

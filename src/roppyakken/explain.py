@@ -43,18 +43,22 @@ def explain_round(
     return "\n".join(lines)
 
 
+def option_value(value: object) -> str:
+    """An option's value in words: ``'a 1, b 2'``, ``'2, 3'``, ``'yes'``, ``'none'``."""
+    if isinstance(value, dict):
+        return ", ".join(f"{k} {v}" for k, v in value.items()) or "none"
+    if isinstance(value, list):
+        return ", ".join(str(v) for v in value) or "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
 def describe_rules(rules: Rules) -> str:
     """Every option of ``rules`` with its value and what it means."""
     lines = [f"preset {rules.preset}"]
     for name, value in rules.options().items():
-        if isinstance(value, dict):
-            shown = ", ".join(f"{k} {v}" for k, v in value.items()) or "none"
-        elif isinstance(value, list):
-            shown = ", ".join(str(v) for v in value) or "none"
-        elif isinstance(value, bool):
-            shown = "yes" if value else "no"
-        else:
-            shown = str(value)
+        shown = option_value(value)
         lines.append(f"  {name:28} {shown}")
         lines.append(f"  {'':28} ({OPTION_DESCRIPTIONS[name]})")
     return "\n".join(lines)

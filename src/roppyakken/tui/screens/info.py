@@ -36,6 +36,12 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark", "close", t.KEY_CLOSE),
         Binding("left", "tab(-1)", show=False),
         Binding("right", "tab(1)", show=False),
+        Binding("up", "scroll(-1)", show=False),
+        Binding("down", "scroll(1)", show=False),
+        Binding("pageup", "scroll(-10)", show=False),
+        Binding("pagedown,space", "scroll(10)", show=False),
+        Binding("home", "scroll(-10000)", show=False),
+        Binding("end", "scroll(10000)", show=False),
     ]
     TABS = ("play", "yaku", "cards", "options", "keys")
 
@@ -66,6 +72,15 @@ class HelpScreen(ModalScreen[None]):
         tabs = self.query_one(TabbedContent)
         current = self.TABS.index(tabs.active) if tabs.active in self.TABS else 0
         tabs.active = self.TABS[(current + delta) % len(self.TABS)]
+
+    def action_scroll(self, lines: int) -> None:
+        """Scroll the shown tab (wherever the focus is): the help scrolls from the start."""
+        tabs = self.query_one(TabbedContent)
+        pane = tabs.get_pane(tabs.active) if tabs.active else None
+        if pane is None:
+            return
+        scroller = pane.query_one(VerticalScroll)
+        scroller.scroll_to(y=max(0, scroller.scroll_y + lines), animate=False)
 
     def action_close(self) -> None:
         """Back to the table."""
