@@ -571,3 +571,45 @@ def test_help_scrolls_at_once_and_shows_every_option_whole() -> None:
     flat = " ".join(options.split())
     assert "who deals the next round: top-scorer or rotate" in flat
     assert "choose a card in your hand (0 is the tenth)" in " ".join(keys.split())
+
+
+def test_new_game_screen_keeps_tab_off_quit_and_the_last_choices(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15: Tab then Enter from Start does not quit; after a game, n keeps its opponents."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    from textual.widgets import Select
+
+    async def tab_enter(pilot: Pilot[None], app: RoppyakkenApp) -> bool:
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await press(pilot, "tab")
+        assert app.focused is not None and app.focused.id != "quit"
+        await press(pilot, "enter")  # used to press Quit and leave without a word
+        await pilot.pause()
+        return app.is_running and isinstance(app.screen, NewGameScreen)
+
+    assert run(RoppyakkenApp(pace="instant"), tab_enter)
+
+    setup = GameSetup(preset("sanbyakuken"), (Seat(HUMAN, "Aki"), Seat("greedy")), 11)
+
+    async def again(pilot: Pilot[None], app: RoppyakkenApp) -> tuple[object, object, str]:
+        presses = 0
+        while not isinstance(app.screen, GameOverScreen):
+            await wait_until(pilot, lambda: waiting_for_me(app))
+            if isinstance(app.screen, GameOverScreen):
+                break
+            await press(pilot, "enter")
+            presses += 1
+            assert presses < 500
+        await press(pilot, "n")
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        screen = app.screen
+        from textual.widgets import Input
+
+        return (
+            screen.query_one("#opp1", Select).value,
+            screen.query_one("#preset", Select).value,
+            screen.query_one("#name", Input).value,
+        )
+
+    assert run(RoppyakkenApp(setup=setup, pace="instant"), again) == ("greedy", "sanbyakuken", "Aki")
