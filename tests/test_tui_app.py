@@ -271,6 +271,12 @@ def test_save_and_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         await press(pilot, "enter")  # one card
         await wait_until(pilot, lambda: waiting_for_me(app))
         await press(pilot, "s")
+        # Right after saving, quitting does not warn that the game is unsaved (issue 15).
+        await press(pilot, "q")
+        assert isinstance(app.screen, QuitScreen)
+        asked = await shown_text(pilot, app)
+        assert "nothing has happened since" in asked and "unsaved" not in asked, asked
+        await press(pilot, "escape")
         game = table(app).game
         return game.hands[0], game.table
 
@@ -285,9 +291,17 @@ def test_save_and_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         await wait_until(pilot, lambda: waiting_for_me(app))
         return await shown_text(pilot, app)
 
+    async def resumed_log(pilot: Pilot[None], app: RoppyakkenApp) -> list[str]:
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        return list(table(app).log_lines)
+
     text = run(RoppyakkenApp(resumed=(game, seats), save_path=saves[0], pace="instant"), resumed)
     assert "Game resumed" in text
     assert "hand 7" in text  # one card played before saving
+    # The log is rebuilt from the saved game (issue 15): the deal and the plays before the save.
+    log = run(RoppyakkenApp(resumed=(game, seats), save_path=saves[0], pace="instant"), resumed_log)
+    assert any("deal" in line for line in log) and any("plays" in line for line in log), log
+    assert "Game resumed" in log[-1] or any("Game resumed" in line for line in log)
 
 
 def test_quit_asks_and_can_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -356,3 +356,28 @@ def test_fuke_exemption_reads_or() -> None:
     line = next(line for line in play.splitlines() if "never void" in line)
     assert " or " in line and " and " not in line, line
     assert t.or_phrase(["a", "b", "c"]) == "a, b or c"
+
+
+def test_saved_games_are_listed_by_what_they_hold_and_finished_ones_left_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15: the new-game screen's list names the players and the round, not the file."""
+    from roppyakken.tui.session import resumable_saves, save_dir
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    rules = preset("classic")
+    unfinished = Game(rules, 2, 4)
+    rng = random.Random(4)
+    for _ in range(6):
+        unfinished.apply(rng.choice(unfinished.legal_actions()))
+    finished = Game(rules, 2, 5)
+    play_out(finished, [make_bot("random", 1), make_bot("random", 2)])
+    folder = save_dir()
+    folder.mkdir(parents=True)
+    save(folder / "a.json", unfinished, ["You", "bot:greedy"])
+    save(folder / "b.json", finished, ["You", "bot:random"])
+    (folder / "c.json").write_text("not json")
+    listed = resumable_saves()
+    assert [p.name for _, p in listed] == ["a.json"]
+    label = listed[0][0]
+    assert "You vs Greedy bot" in label and "round 1" in label and "a.json" not in label

@@ -112,6 +112,9 @@ BUTTON_START: Final = "Start"
 BUTTON_RESUME: Final = "Resume"
 BUTTON_QUIT: Final = "Quit"
 LABEL_SAVES: Final = "Saved game"
+SAVE_LABEL: Final = "{when} – {players}, round {round}"
+SAVE_VS: Final = " vs "
+SAVE_TIME: Final = "%d %b %H:%M"
 ERROR_SEED: Final = "The seed must be a whole number, or empty."
 ERROR_NAME: Final = "A name must be 1 to 20 characters and not start with 'bot:'."
 BOT_LABEL: Final = "Bot: {level}"
@@ -237,6 +240,9 @@ HANDOFF_BODY: Final = "The hands are hidden. {name}, press Enter when only you c
 
 QUIT_TITLE: Final = "Quit the game?"
 QUIT_BODY: Final = "An unsaved game is lost. Saved games are in {dir}."
+QUIT_SAVED: Final = (
+    "The game is saved in {path}: nothing has happened since. Resume it from the new-game screen."
+)
 QUIT_SAVE: Final = "Save and quit"
 QUIT_NOSAVE: Final = "Quit without saving"
 QUIT_CANCEL: Final = "Cancel"

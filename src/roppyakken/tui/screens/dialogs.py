@@ -80,16 +80,20 @@ class QuitScreen(ModalScreen[str | None]):
         Binding("escape,n", "choose('')", t.QUIT_CANCEL),
     ]
 
-    def __init__(self, saves_dir: str, can_save: bool = True) -> None:
+    def __init__(self, saves_dir: str, can_save: bool = True, saved: str = "") -> None:
         super().__init__()
         self.saves_dir = saves_dir
-        self.can_save = can_save
+        self.saved = saved
+        """The file the game is saved in when nothing happened since (no warning then)."""
+        self.can_save = can_save and not saved
 
     def compose(self) -> ComposeResult:
         """Question and three buttons."""
         with Vertical(classes="dialog"):
             yield Static(t.QUIT_TITLE, classes="title")
-            if self.can_save:
+            if self.saved:
+                yield Static(t.QUIT_SAVED.format(path=self.saved))
+            elif self.can_save:
                 yield Static(t.QUIT_BODY.format(dir=self.saves_dir))
             with Horizontal(classes="buttons"):
                 if self.can_save:

@@ -18,7 +18,15 @@ from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import PRESETS, resolve
 from roppyakken.text import PRESET_DESCRIPTIONS
 from roppyakken.tui import text as t
-from roppyakken.tui.session import HUMAN, GameSetup, Seat, check_name, default_level, list_saves, name_seats
+from roppyakken.tui.session import (
+    HUMAN,
+    GameSetup,
+    Seat,
+    check_name,
+    default_level,
+    name_seats,
+    resumable_saves,
+)
 
 
 class NewGameScreen(Screen[None]):
@@ -106,12 +114,12 @@ class NewGameScreen(Screen[None]):
                 quit_button = Button(t.BUTTON_QUIT, id="quit", compact=True)
                 quit_button.can_focus = False
                 yield quit_button
-            saves = list_saves()
+            saves = resumable_saves()  # finished games are watched with `roppyakken replay`, not resumed
             if saves:
                 with Horizontal(classes="row", id="saves-row"):
                     yield Label(t.LABEL_SAVES)
-                    yield Select([(p.name, str(p)) for p in saves], value=str(saves[0]), allow_blank=False,
-                                 compact=True, id="saves")  # fmt: skip
+                    yield Select([(label, str(p)) for label, p in saves], value=str(saves[0][1]),
+                                 allow_blank=False, compact=True, id="saves")  # fmt: skip
                     yield Button(t.BUTTON_RESUME, id="resume", compact=True)
         yield Footer()
 

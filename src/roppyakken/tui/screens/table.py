@@ -187,6 +187,10 @@ class TableScreen(Screen[None]):
         self.thinking: int | None = None
         self.replay_auto = False
         self.replay_done = False
+        self.applied = 0
+        """Actions applied since this screen opened."""
+        self.saved_at: int | None = 0 if resumed and save_path is not None else None
+        """:attr:`applied` when the game was last saved (None: never saved)."""
         self._decision: asyncio.Future[Action] | None = None
         self._skip = asyncio.Event()
         self._step = asyncio.Event()
@@ -214,13 +218,12 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         """Log how the game starts and run the game loop."""
+        if self.script is None:
+            self._log(t.TIP_START)
+        for event in self.game.events:  # a resumed game's log is rebuilt from its events
+            self._log_event(event)
         if self.resumed:
             self._log(t.say(t.RESUMED, self.names[self.game.dealer], round=self.game.round + 1))
-        else:
-            if self.script is None:
-                self._log(t.TIP_START)
-            for event in self.game.events:
-                self._log_event(event)
         self._refresh_all()
         self.run_worker(self._game_loop(), exclusive=True, group="game", name="game-loop")
 
@@ -249,6 +252,7 @@ class TableScreen(Screen[None]):
             else:
                 action = await self._bot_decision(seat)
             events_ = game.apply(action, seat)
+            self.applied += 1
             await self._show_events(events_)
 
     async def _ensure_viewer(self, seat: int) -> None:
@@ -809,6 +813,7 @@ class TableScreen(Screen[None]):
         path = self.save_path or new_save_path()
         save_game(path, self.game, self.seats)
         self.save_path = path
+        self.saved_at = self.applied
         return path
 
     def action_save(self) -> None:
@@ -830,4 +835,6 @@ class TableScreen(Screen[None]):
                 self.app.exit()
 
         can_save = self.script is None and not self.game.over
-        self.app.push_screen(QuitScreen(str(save_dir()), can_save=can_save), done)
+        unchanged = self.saved_at == self.applied and self.save_path is not None
+        saved = str(self.save_path) if can_save and unchanged else ""
+        self.app.push_screen(QuitScreen(str(save_dir()), can_save=can_save, saved=saved), done)
