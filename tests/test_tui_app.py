@@ -423,10 +423,16 @@ def test_replay_watch_steps_through_a_record(tmp_path: Path) -> None:
                 await press(pilot, "enter")
         assert screen.game.winner == game.winner
         assert screen.game.history[-1].totals == game.history[-1].totals
-        return await shown_text(pilot, app)
+        boxed = await shown_text(pilot, app)
+        await press(pilot, "escape")  # the table behind the box still says who won, once
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        return boxed + "\n=====\n" + await shown_text(pilot, app)
 
-    text = run(RoppyakkenApp(script=script_, pace="instant"), script)
-    assert "wins" in text
+    boxed, after = run(RoppyakkenApp(script=script_, pace="instant"), script).split("\n=====\n")
+    assert "wins" in boxed
+    assert game.winner is not None
+    winner = ["Random bot", "Ann"][game.winner]
+    assert after.count("End of the record") == 1 and f"{winner} wins" in after, after
 
 
 def test_replay_of_a_saved_unfinished_game_stops_at_its_end(

@@ -33,17 +33,18 @@ def run(args: argparse.Namespace) -> int:
     if args.watch:
         return watch(args.file)
     game, names = replay(load(args.file))
+    names = seat_labels(names)
     if not args.quiet:
         for index, log in enumerate(game.history):
-            print(f"Round {index + 1}: {names[log.dealer]} deals")
+            print(f"Round {index + 1} (dealer: {names[log.dealer]})")
             print(f"  table: {', '.join(slugs_of(log.table))}")
             for seat, decl in enumerate(log.declared):
                 if decl:
-                    print(f"  {names[seat]} declares {', '.join(decl)}")
+                    print(f"  {names[seat]}: declares {', '.join(decl)}")
             for seat, source, card, taken in log.plays:
                 verb = f"takes {', '.join(slugs_of(taken))}" if taken else "to the table"
                 origin = "plays" if source == "hand" else "turns up"
-                print(f"  {names[seat]} {origin} {SLUGS[card]}, {verb}")
+                print(f"  {names[seat]}: {origin} {SLUGS[card]}, {verb}")
             if log.score is not None:
                 captures = log.captures or [0] * game.players
                 print("  " + explain_round(game.rules, log.score, captures, names).replace("\n", "\n  "))
@@ -53,6 +54,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(f"verified: unfinished game, {len(game.history)} rounds so far")
     return 0
+
+
+def seat_labels(names: list[str]) -> list[str]:
+    """The record's player names, a repeated one (two ``bot:random``) with its seat number."""
+    return [f"{n} (seat {i + 1})" if names.count(n) > 1 else n for i, n in enumerate(names)]
 
 
 def watch(path: str) -> int:

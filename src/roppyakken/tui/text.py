@@ -179,6 +179,7 @@ PROMPT_REPLAY: Final = "→/Space: next step · p: {auto} · f: speed ({pace}) �
 REPLAY_AUTO_ON: Final = "pause"
 REPLAY_AUTO_OFF: Final = "auto-play"
 REPLAY_END: Final = "End of the record."
+REPLAY_END_KEYS: Final = "End of the record · l: the log · q: quit"
 REPLAY_UNFINISHED: Final = "End of the record: the game was saved unfinished."
 REPLAY_HAND_OF: Final = "Showing the hand of {name}."
 DETAIL_CARD: Final = "{card}: {kind}, {points} points"

@@ -427,7 +427,11 @@ class TableScreen(Screen[None]):
 
     async def _end_of_record(self) -> None:
         self.replay_done = True
-        self.message = t.REPLAY_END if self.game.over else t.REPLAY_UNFINISHED
+        game = self.game
+        if game.over and game.winner is not None:  # the table keeps saying who won, after the box
+            self.message = t.say(t.EVENT_GAME_ENDED, self.names[game.winner])
+        else:
+            self.message = t.REPLAY_UNFINISHED
         self._refresh_all()
         if self.game.over:
             await self._game_over()
@@ -605,7 +609,7 @@ class TableScreen(Screen[None]):
     def _detail(self) -> str:
         if self.script is not None:
             if self.replay_done:
-                return t.REPLAY_END if self.game.over else t.REPLAY_UNFINISHED
+                return t.REPLAY_END_KEYS
             auto = t.REPLAY_AUTO_ON if self.replay_auto else t.REPLAY_AUTO_OFF
             return t.PROMPT_REPLAY.format(auto=auto, pace=t.PACE_NAMES[self.pace])
         if self.mode == CARD and self.hand_cards:
