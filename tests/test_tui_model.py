@@ -381,3 +381,28 @@ def test_saved_games_are_listed_by_what_they_hold_and_finished_ones_left_out(
     assert [p.name for _, p in listed] == ["a.json"]
     label = listed[0][0]
     assert "You vs Greedy bot" in label and "round 1" in label and "a.json" not in label
+
+
+def test_still_missing_marks_hand_cards_and_leaves_out_yaku_out_of_reach() -> None:
+    """Issue 15: a card in your hand is marked, and a yaku needing a card nobody can capture
+    any more (its month's other cards all captured, and no joker for it) is not listed."""
+    from roppyakken.tui.widgets import missing_lines, out_of_reach
+
+    rules = preset("classic")
+    c = card_id
+    # Seat 1 holds three Cherry cards: the Cherry curtain can no longer be captured by anyone
+    # but the joker (it is worth 50, so the Rain Man could take it while it is free).
+    captures = [
+        mask_of([c("pine-crane")]),
+        mask_of([c("cherry-ribbon"), c("cherry-chaff-1"), c("cherry-chaff-2")]),
+    ]
+    assert not out_of_reach(rules, captures) >> c("cherry-curtain") & 1
+    assert any(line.startswith("Four Brights") for line in missing_lines(rules, captures, "You", 0))
+    captures[1] |= 1 << c("willow-rainman")
+    assert out_of_reach(rules, captures) >> c("cherry-curtain") & 1
+    hand = mask_of([c("pampas-moon")])
+    lines = missing_lines(rules, captures, "You", 0, hand)
+    joined = "\n".join(lines)
+    assert "Four Brights" not in joined  # needs the unreachable Cherry curtain
+    moon = next(line for line in lines if line.startswith("Moon Viewing"))
+    assert "Pamp Moon (in hand)" in moon

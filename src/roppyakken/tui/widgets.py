@@ -14,7 +14,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
 
-from roppyakken.cards import KIND, KINDS, MONTH, POINTS, iter_cards, points_of
+from roppyakken.cards import KIND, KINDS, MONTH, MONTH_MASK, NUM_CARDS, POINTS, WILLOW, iter_cards, points_of
 from roppyakken.rules import Rules
 from roppyakken.text import yaku_name
 from roppyakken.tui import text as t
@@ -367,16 +367,48 @@ def yaku_table(rules: Rules, captures: Sequence[int], names: Sequence[str], view
     return table
 
 
-def missing_lines(rules: Rules, captures: Sequence[int], name: str, seat: int) -> list[str]:
-    """For each yaku still open for ``seat``: the cards it still needs."""
+def out_of_reach(rules: Rules, captures: Sequence[int]) -> int:
+    """Cards nobody can capture any more: every other card of their month is captured already,
+    and the joker (R-6) cannot take them either (it is captured, or they are not its targets)."""
+    everyone = 0
+    for c in captures:
+        everyone |= c
+    joker = rules.joker_card
+    joker_free = joker >= 0 and not everyone >> joker & 1
+    dead = 0
+    for card in range(NUM_CARDS):
+        if everyone >> card & 1 or card == joker:
+            continue  # captured already; the joker takes or is taken in many ways (R-6): left in
+        if MONTH_MASK[MONTH[card]] & ~(1 << card) & ~everyone:
+            continue  # a card of its month can still take it (or be taken by it)
+        if joker_free and card != joker and (POINTS[card] > 0 or MONTH[card] == WILLOW):
+            continue
+        dead |= 1 << card
+    return dead
+
+
+def missing_lines(rules: Rules, captures: Sequence[int], name: str, seat: int, hand: int = 0) -> list[str]:
+    """For each yaku still within reach of ``seat``: the cards it still needs (those in ``hand``,
+    the seat's own hand, marked).  A yaku that needs a card nobody can capture is left out."""
+    dead = out_of_reach(rules, captures)
     lines = []
     for p in yaku_progress(rules, captures):
         if p.status[seat] != "open":
             continue
-        cards = ", ".join(short_card(c) for c in iter_cards(p.missing[seat]))
+        missing = p.missing[seat]
         label = yaku_name(p.slug).split(" (")[0]
         if p.slug == "seven-ribbons":
-            lines.append(f"{label}: {p.needed - p.held[seat]} more of {cards}")
+            missing &= ~dead
+            if p.held[seat] + missing.bit_count() < p.needed:
+                continue
+        elif missing & dead:
+            continue
+        cards = ", ".join(
+            t.MISSING_IN_HAND.format(card=short_card(c)) if hand >> c & 1 else short_card(c)
+            for c in iter_cards(missing)
+        )
+        if p.slug == "seven-ribbons":
+            lines.append(t.MISSING_SEVEN.format(yaku=label, n=p.needed - p.held[seat], cards=cards))
         else:
-            lines.append(f"{label}: {cards}")
+            lines.append(t.MISSING_LINE.format(yaku=label, cards=cards))
     return lines

@@ -105,8 +105,10 @@ class YakuScreen(ModalScreen[None]):
         names: Sequence[str],
         viewer: int | None,
         round_index: int,
+        hand: int = 0,
     ) -> None:
         super().__init__()
+        self.hand = hand
         self.rules = rules
         self.captures = list(captures)
         self.names = list(names)
@@ -122,7 +124,8 @@ class YakuScreen(ModalScreen[None]):
             else:
                 yield Static(yaku_table(self.rules, self.captures, self.names, self.viewer))
                 if self.viewer is not None:
-                    lines = missing_lines(self.rules, self.captures, self.names[self.viewer], self.viewer)
+                    name = self.names[self.viewer]
+                    lines = missing_lines(self.rules, self.captures, name, self.viewer, self.hand)
                     if lines:
                         header = t.YAKU_MISSING.format(name=self.names[self.viewer])
                         yield Static(

@@ -533,7 +533,8 @@ class TableScreen(Screen[None]):
             board, rules = self.board, self.game.rules
             parts: list[RenderableType] = [yaku_table(rules, board.captures, self.names, self.viewer)]
             if self.viewer is not None:
-                missing = missing_lines(rules, board.captures, self.names[self.viewer], self.viewer)
+                hand = board.hands[self.viewer]
+                missing = missing_lines(rules, board.captures, self.names[self.viewer], self.viewer, hand)
                 if missing:
                     parts.append(Text(t.YAKU_MISSING.format(name=self.names[self.viewer]), style="bold"))
                     parts.extend(Text(line, style="dim") for line in missing)
@@ -776,7 +777,14 @@ class TableScreen(Screen[None]):
             return
         board = self.board
         self.app.push_screen(
-            YakuScreen(self.game.rules, board.captures, self.names, self.viewer, board.round)
+            YakuScreen(
+                self.game.rules,
+                board.captures,
+                self.names,
+                self.viewer,
+                board.round,
+                board.hands[self.viewer] if self.viewer is not None else 0,
+            )
         )
 
     def action_log(self) -> None:
