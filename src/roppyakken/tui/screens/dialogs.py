@@ -119,12 +119,15 @@ class DeclareScreen(ModalScreen[tuple[str, ...]]):
 
     AUTO_FOCUS = None
 
+    # At the bottom and compact, so that the hand stays in sight while deciding (80×24 too).
     DEFAULT_CSS = (
-        """
-    DeclareScreen { align: center middle; }
-    #hands { height: auto; margin-top: 1; }
+        DIALOG_CSS
+        + """
+    DeclareScreen { align: center bottom; background: $background 30%; }
+    DeclareScreen .dialog .title { margin-bottom: 0; }
+    DeclareScreen .dialog .buttons { margin-top: 0; }
+    #hands { height: auto; margin-top: 0; }
     """
-        + DIALOG_CSS
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "confirm", t.KEY_DECLARE),
@@ -148,8 +151,8 @@ class DeclareScreen(ModalScreen[tuple[str, ...]]):
             yield Static(t.DECLARE_BODY)
             yield Static(self._hands_text(), id="hands")
             with Horizontal(classes="buttons"):
-                yield Button(f"{t.DECLARE_OK} (Enter)", id="ok", variant="primary")
-                yield Button(f"{t.DECLARE_NONE} (n)", id="none")
+                yield Button(f"{t.DECLARE_OK} (Enter)", id="ok", variant="primary", compact=True)
+                yield Button(f"{t.DECLARE_NONE} (n)", id="none", compact=True)
 
     def _hands_text(self) -> Text:
         lines = []
