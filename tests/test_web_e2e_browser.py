@@ -335,6 +335,16 @@ def test_online_game_through_an_invite_link(server: str, browser: Browser) -> No
     host.select_option(".seat[data-seat='2'] select.bot-level", "random")
     host.click(".seat[data-seat='2'] button.fill-bot")
     host.wait_for_selector(".seat-bot[data-seat='2']")
+    # Someone else opening the invite link of the now full room watches, and is told why.
+    late_ctx = _context(browser, PHONE, phone=True)
+    late = late_ctx.new_page()
+    _watch_errors(late, errors)
+    late.goto(invite)
+    notice = late.locator(".waiting-room .notice")
+    notice.wait_for()
+    assert "Every seat is taken" in notice.inner_text()
+    assert late.locator(".seat-bot[data-seat='2']").inner_text().count("random bot") == 1
+    late_ctx.close()
     host.click("button.start")
     host.wait_for_selector(".hand button.card")
     guest.wait_for_selector(".hand button.card")

@@ -36,7 +36,8 @@ export async function roomPage(root, room, notice = "") {
   const open = info.status === "waiting" && info.seats.some((s) => s.kind === "empty");
   if (!open) {
     // Someone opening the invite link of a full or running room watches: say why.
-    connect(root, room, null, info.status === "waiting" ? T.fullRoomNotice : T.startedRoomNotice);
+    const why = { waiting: T.roomFull, playing: T.startedRoomNotice, over: T.overRoomNotice };
+    connect(root, room, null, why[info.status] || T.roomFull);
     return;
   }
   joinForm(root, room, info, notice);
