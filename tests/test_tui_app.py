@@ -25,7 +25,15 @@ from roppyakken.tui.screens.dialogs import DeclareScreen, HandoffScreen, QuitScr
 from roppyakken.tui.screens.info import HelpScreen, LogScreen, YakuScreen
 from roppyakken.tui.screens.newgame import NewGameScreen
 from roppyakken.tui.screens.scores import GameOverScreen, RoundEndScreen
-from roppyakken.tui.screens.table import CARD, CHOOSE_TAKE, TARGET, WAIT, TableScreen, table_slots
+from roppyakken.tui.screens.table import (
+    CARD,
+    CHOOSE_TAKE,
+    TARGET,
+    TARGET_KEYS,
+    WAIT,
+    TableScreen,
+    table_slots,
+)
 from roppyakken.tui.session import HUMAN, GameSetup, RecordScript, Seat, resume
 from roppyakken.tui.testing import press, shown_text, wait_until
 
@@ -633,3 +641,46 @@ def test_new_game_screen_keeps_tab_off_quit_and_the_last_choices(
         )
 
     assert run(RoppyakkenApp(setup=setup, pace="instant"), again) == ("greedy", "sanbyakuken", "Aki")
+
+
+def test_the_jokers_many_targets_are_named_whole_at_80_columns() -> None:
+    """Issue 15: the joker's choice names every target, and what it gives, without cutting."""
+    rules = preset("classic")
+    joker = rules.joker_card
+    targets = ["pine-crane", "plum-warbler", "cherry-curtain", "pampas-moon", "maple-deer", "iris-bridge"]
+    table_cards = mask_of(card_id(s) for s in targets)
+    my_hand = mask_of([joker, card_id("wisteria-chaff-1")])
+    other = mask_of([card_id("maple-chaff-1"), card_id("maple-chaff-2")])
+    used = my_hand | other | table_cards
+    pile = [c for c in range(48) if not used >> c & 1]
+    game = Game.from_position(
+        rules,
+        hands=[my_hand, other],
+        table=table_cards,
+        pile=pile,
+        captures=[0, 0],
+        orders=[[], []],
+        declared=[[], []],
+        phase=PLAY,
+        to_act=0,
+        dealer=0,
+    )
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> str:
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        screen = table(app)
+        index = screen.hand_cards.index(joker)
+        await press(pilot, str(index + 1), "enter")
+        assert screen.mode == TARGET and len(screen.targets) >= len(targets)
+        return await shown_text(pilot, app)
+
+    text = run(RoppyakkenApp(resumed=(game, [Seat(HUMAN, "You"), Seat("random")]), pace="instant"), script)
+    flat = " ".join(text.split())
+    from roppyakken.tui import text as tt
+
+    for key, slug in zip(TARGET_KEYS, targets, strict=False):
+        assert f"{key}) " in flat
+        assert tt.card_name(card_id(slug)) in flat, slug
+    assert "Esc back" in flat, text  # the end of the prompt is on screen: nothing was cut
+    last = TARGET_KEYS[len(targets) - 1]
+    assert f"a-{last}" in flat

@@ -124,7 +124,7 @@ class TableScreen(Screen[None]):
     #pile { margin-right: 1; }
     #table { color: #f0f0f0; }
     #hand { margin-left: 1; }
-    #status { height: auto; min-height: 2; max-height: 5; padding: 0 1; background: $boost; }
+    #status { height: auto; min-height: 2; max-height: 6; padding: 0 1; background: $boost; }
     #sidebar { height: 1fr; padding: 0 1; border-left: vkey $accent; display: none; }
     """
 
@@ -326,10 +326,13 @@ class TableScreen(Screen[None]):
                 continue
             for c in group:
                 parts = [t.GIVES_POINTS.format(n=c.points)]
-                parts += [
-                    t.GIVES_YAKU.format(yaku=yaku_name(s.slug).split(" (")[0], held=s.after, need=s.needed)
-                    for s in c.steps
-                ]
+                if len(group) <= 3:  # with many targets (a joker's), points only: the line stays whole
+                    parts += [
+                        t.GIVES_YAKU.format(
+                            yaku=yaku_name(s.slug).split(" (")[0], held=s.after, need=s.needed
+                        )
+                        for s in c.steps
+                    ]
                 target = c.action.target if isinstance(c.action, Play | Take) else 0
                 out[(card, target)] = ", ".join(parts)
         return out
