@@ -636,7 +636,7 @@ def test_phone_round_end_dialog_and_tap_targets(server: str, browser: Browser) -
     # Tap targets (issue 15): navigation, rules help, the yaku-panel toggles.
     small = page.evaluate(
         """() => [...document.querySelectorAll(
-              '.top-nav a, .status-bar .link-button, .progress-host summary')]
+              '.top-nav a, .status-bar .link-button, .progress-host summary, button:not(.card)')]
             .filter((e) => e.getClientRects().length)
             .map((e) => [e.textContent.trim(), e.getBoundingClientRect().height])
             .filter(([, h]) => h < 44)"""
