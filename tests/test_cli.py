@@ -199,7 +199,7 @@ def test_replay_prints_round_by_round(tmp_path: Path) -> None:
     run(["simulate", "--games", "1", "--seed", "2", "--records", str(tmp_path), "--json"])
     (record,) = tmp_path.glob("*.json")
     code, out, _ = run(["replay", str(record)])
-    assert code == 0 and "Round 1:" in out and "totals:" in out and "verified:" in out
+    assert code == 0 and "Round 1 (dealer: " in out and "totals:" in out and "verified:" in out
     record.write_text(record.read_text().replace('"final":', '"final":1'), encoding="utf-8")
     code, _, err = run(["replay", str(record)])
     assert code == 2 and "scores" in err
@@ -230,3 +230,20 @@ def test_installed_console_script_runs() -> None:
         and proc.stderr.startswith("roppyakken: error:")
         and "Traceback" not in proc.stderr
     )
+
+
+def test_replay_text_tells_two_bots_of_one_level_apart(tmp_path: Path) -> None:
+    """Issue 15: two ``bot:random`` seats get their seat numbers; no "You deals"."""
+    from roppyakken.ai.base import make_bot
+    from roppyakken.driver import play_out
+    from roppyakken.engine import Game
+    from roppyakken.record import save
+    from roppyakken.rules import preset
+
+    game = play_out(Game(preset("classic"), 3, 6), [make_bot("random", s) for s in (1, 2, 3)])
+    path = tmp_path / "game.json"
+    save(path, game, ["You", "bot:random", "bot:random"])
+    code, out, _ = run(["replay", str(path)])
+    assert code == 0
+    assert "bot:random (seat 2):" in out and "bot:random (seat 3):" in out
+    assert "You deals" not in out and "(dealer: " in out

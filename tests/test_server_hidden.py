@@ -114,6 +114,14 @@ class Truth:
             assert view["hand"] == ([] if seat is None else self.hands[k][seat])
             assert len(view["hand_sizes"]) == self.players
             leak = named & hidden_now
+        elif kind == "history":
+            # what a client that connects late gets: the public events so far, exactly as sent then
+            assert (
+                message["events"]
+                == [e.to_json() for step in self.events[: k + 1] for e in step][message["first"] :]
+            )
+            assert message["first"] == 0 or len(message["events"]) >= 100
+            leak = set()
         else:
             assert kind in ("events", "round_end", "game_end"), message
             if kind == "events":
@@ -174,11 +182,28 @@ def test_no_message_shows_another_hand_or_the_pile(
         for seat, level in bot_seats.items():
             await host.send({"type": "seat", "seat": int(seat), "kind": "bot", "level": level})
         await host.send({"type": "start"})
-        await asyncio.gather(play_to_end(players, seed=n), watcher.expect("game_end"))
+
+        async def arrive_late() -> list[Player]:
+            # A spectator and a second connection of seat 0 arrive mid-game: each gets the history.
+            while watcher.last_state is None or watcher.last_state["seq"] < 12:
+                await asyncio.sleep(0.01)
+            late = [await Player.join(server, room, None), await Player.join(server, room, tokens[0])]
+            for p in late:
+                first = await p.recv()
+                assert first["type"] == "history" and first["seq"] >= 12, first
+                assert (await p.recv())["type"] == "state"
+            await asyncio.gather(*(p.expect("game_end", timeout=60) for p in late))
+            return late
+
+        _, _, late = await asyncio.gather(
+            play_to_end(players, seed=n), watcher.expect("game_end", timeout=60), arrive_late()
+        )
         await watcher.expect("state")
-        for p in [*players, watcher]:
+        for p in late:
+            await p.expect("state")
+        for p in [*players, watcher, *late]:
             await p.close()
-        return [*players, watcher]
+        return [*players, watcher, *late]
 
     clients = asyncio.run(scenario())
     info = server.get(f"/api/rooms/{room}").json()
@@ -188,13 +213,16 @@ def test_no_message_shows_another_hand_or_the_pile(
     assert record["seed"] == body["seed"]  # revealed at the end, and only then
     truth = Truth(rules, n, record["seed"], actions)
     checked = 0
+    histories = 0
     for client in clients:
+        histories += sum(m["type"] == "history" for m in client.log)
         states = [m["seq"] for m in client.log if m["type"] == "state"]
         assert states[-1] == len(actions), "every client saw the game to its end"
         for message in client.log:
             truth.check(client.seat, message)
             checked += 1
     assert checked > 4 * len(actions)
+    assert histories == 2, "the two clients that arrived mid-game got the history"
 
 
 def test_the_checker_catches_a_leak() -> None:
@@ -216,3 +244,7 @@ def test_the_checker_catches_a_leak() -> None:
     pile = [SLUGS[c] for c in game.pile[game.pile_pos : game.pile_pos + 2]]
     with pytest.raises(AssertionError):
         truth.check(None, {"type": "events", "seq": 0, "events": [{"type": "x", "next": pile}]})
+    opening = [e.to_json() for e in game.events]
+    truth.check(None, {"type": "history", "seq": 0, "first": 0, "events": opening})
+    with pytest.raises(AssertionError):
+        truth.check(None, {"type": "history", "seq": 0, "first": 0, "events": [*opening, {"next": pile}]})

@@ -1,4 +1,4 @@
-"""The server's ``state`` messages are exactly each seat's engine view (``view_of(game, seat).to_json()``)."""
+"""The server's ``state`` messages are each seat's engine view and its choices (roppyakken.choices)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from roppyakken.choices import choices
 from roppyakken.engine import Game
 from roppyakken.rules import preset
 from roppyakken.server.views import StateMessages
@@ -25,7 +26,15 @@ def test_state_messages_equal_the_engine_views_at_every_step(name: str, players:
         messages = StateMessages(game, names, seq)
         for seat in [None, *range(players)]:
             got = json.loads(messages.for_seat(seat))
-            assert got == {"type": "state", "seq": seq, "names": names, "view": view_of(game, seat).to_json()}
+            view = view_of(game, seat)
+            want = [c.to_json() for c in choices(view)]
+            assert got == {
+                "type": "state",
+                "seq": seq,
+                "names": names,
+                "view": view.to_json(),
+                "choices": want,
+            }
         if game.over:
             break
         game.apply(rng.choice(game.legal_actions()))

@@ -12,6 +12,7 @@ import pytest
 
 pytest.importorskip("textual")
 
+from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 
 from roppyakken.actions import DECLARE, PLAY, Play
@@ -24,7 +25,15 @@ from roppyakken.tui.screens.dialogs import DeclareScreen, HandoffScreen, QuitScr
 from roppyakken.tui.screens.info import HelpScreen, LogScreen, YakuScreen
 from roppyakken.tui.screens.newgame import NewGameScreen
 from roppyakken.tui.screens.scores import GameOverScreen, RoundEndScreen
-from roppyakken.tui.screens.table import CARD, CHOOSE_TAKE, TARGET, WAIT, TableScreen, table_slots
+from roppyakken.tui.screens.table import (
+    CARD,
+    CHOOSE_TAKE,
+    TARGET,
+    TARGET_KEYS,
+    WAIT,
+    TableScreen,
+    table_slots,
+)
 from roppyakken.tui.session import HUMAN, GameSetup, RecordScript, Seat, resume
 from roppyakken.tui.testing import press, shown_text, wait_until
 
@@ -270,6 +279,12 @@ def test_save_and_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         await press(pilot, "enter")  # one card
         await wait_until(pilot, lambda: waiting_for_me(app))
         await press(pilot, "s")
+        # Right after saving, quitting does not warn that the game is unsaved (issue 15).
+        await press(pilot, "q")
+        assert isinstance(app.screen, QuitScreen)
+        asked = await shown_text(pilot, app)
+        assert "nothing has happened since" in asked and "unsaved" not in asked, asked
+        await press(pilot, "escape")
         game = table(app).game
         return game.hands[0], game.table
 
@@ -284,9 +299,17 @@ def test_save_and_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         await wait_until(pilot, lambda: waiting_for_me(app))
         return await shown_text(pilot, app)
 
+    async def resumed_log(pilot: Pilot[None], app: RoppyakkenApp) -> list[str]:
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        return list(table(app).log_lines)
+
     text = run(RoppyakkenApp(resumed=(game, seats), save_path=saves[0], pace="instant"), resumed)
     assert "Game resumed" in text
     assert "hand 7" in text  # one card played before saving
+    # The log is rebuilt from the saved game (issue 15): the deal and the plays before the save.
+    log = run(RoppyakkenApp(resumed=(game, seats), save_path=saves[0], pace="instant"), resumed_log)
+    assert any("deal" in line for line in log) and any("plays" in line for line in log), log
+    assert "Game resumed" in log[-1] or any("Game resumed" in line for line in log)
 
 
 def test_quit_asks_and_can_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -408,10 +431,16 @@ def test_replay_watch_steps_through_a_record(tmp_path: Path) -> None:
                 await press(pilot, "enter")
         assert screen.game.winner == game.winner
         assert screen.game.history[-1].totals == game.history[-1].totals
-        return await shown_text(pilot, app)
+        boxed = await shown_text(pilot, app)
+        await press(pilot, "escape")  # the table behind the box still says who won, once
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        return boxed + "\n=====\n" + await shown_text(pilot, app)
 
-    text = run(RoppyakkenApp(script=script_, pace="instant"), script)
-    assert "wins" in text
+    boxed, after = run(RoppyakkenApp(script=script_, pace="instant"), script).split("\n=====\n")
+    assert "wins" in boxed
+    assert game.winner is not None
+    winner = ["Random bot", "Ann"][game.winner]
+    assert after.count("End of the record") == 1 and f"{winner} wins" in after, after
 
 
 def test_replay_of_a_saved_unfinished_game_stops_at_its_end(
@@ -515,3 +544,143 @@ def test_optional_redeal_is_asked() -> None:
 
     setup = GameSetup(rules, (Seat(HUMAN, "You"), Seat("random")), seed)
     assert "call a redeal" in run(RoppyakkenApp(setup=setup, pace="instant"), script).lower()
+
+
+def test_turned_up_card_between_equivalent_targets_takes_by_itself() -> None:
+    """Issue 15: two Plum chaff give the same (0 points, the same yaku progress): no question."""
+    rules = preset("classic")
+    ribbon, chaff1, chaff2 = card_id("plum-ribbon"), card_id("plum-chaff-1"), card_id("plum-chaff-2")
+    my_hand = mask_of([card_id("iris-chaff-1"), card_id("iris-chaff-2")])
+    other = mask_of([card_id("maple-chaff-1"), card_id("maple-chaff-2")])
+    table_cards = mask_of([chaff1, chaff2])
+    used = my_hand | other | table_cards
+    pile = [ribbon] + [c for c in range(48) if not used >> c & 1 and c != ribbon]
+    game = Game.from_position(
+        rules,
+        hands=[my_hand, other],
+        table=table_cards,
+        pile=pile,
+        captures=[0, 0],
+        orders=[[], []],
+        declared=[[], []],
+        phase=PLAY,
+        to_act=0,
+        dealer=0,
+    )
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> None:
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        await press(pilot, "enter")  # an Iris chaff to the table; the Plum ribbon is turned up
+        await wait_until(pilot, lambda: bool(game.captures[0]))
+        assert game.captures[0] in (mask_of([ribbon, chaff1]), mask_of([ribbon, chaff2]))
+        assert any("did not ask" in line for line in table(app).log_lines)
+
+    run(RoppyakkenApp(resumed=(game, [Seat(HUMAN, "You"), Seat("random")]), pace="instant"), script)
+
+
+def test_help_scrolls_at_once_and_shows_every_option_whole() -> None:
+    """Issue 15: ↓ scrolls the help without Tab first; the options and keys are not cut at 80 columns."""
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> tuple[float, str, str]:
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        await press(pilot, "question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await press(pilot, "down", "down", "down")
+        await pilot.pause()
+        scrolled = app.screen.query_one("#play").query_one(VerticalScroll).scroll_y
+        await press(pilot, "right", "right", "right")
+        options = await shown_text(pilot, app)
+        await press(pilot, "right")
+        keys = await shown_text(pilot, app)
+        return scrolled, options, keys
+
+    scrolled, options, keys = run(RoppyakkenApp(setup=vs_random(seed=1), pace="instant"), script)
+    assert scrolled >= 3
+    flat = " ".join(options.split())
+    assert "who deals the next round: top-scorer or rotate" in flat
+    assert "choose a card in your hand (0 is the tenth)" in " ".join(keys.split())
+
+
+def test_new_game_screen_keeps_tab_off_quit_and_the_last_choices(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15: Tab then Enter from Start does not quit; after a game, n keeps its opponents."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    from textual.widgets import Select
+
+    async def tab_enter(pilot: Pilot[None], app: RoppyakkenApp) -> bool:
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await press(pilot, "tab")
+        assert app.focused is not None and app.focused.id != "quit"
+        await press(pilot, "enter")  # used to press Quit and leave without a word
+        await pilot.pause()
+        return app.is_running and isinstance(app.screen, NewGameScreen)
+
+    assert run(RoppyakkenApp(pace="instant"), tab_enter)
+
+    setup = GameSetup(preset("sanbyakuken"), (Seat(HUMAN, "Aki"), Seat("greedy")), 11)
+
+    async def again(pilot: Pilot[None], app: RoppyakkenApp) -> tuple[object, object, str]:
+        presses = 0
+        while not isinstance(app.screen, GameOverScreen):
+            await wait_until(pilot, lambda: waiting_for_me(app))
+            if isinstance(app.screen, GameOverScreen):
+                break
+            await press(pilot, "enter")
+            presses += 1
+            assert presses < 500
+        await press(pilot, "n")
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        screen = app.screen
+        from textual.widgets import Input
+
+        return (
+            screen.query_one("#opp1", Select).value,
+            screen.query_one("#preset", Select).value,
+            screen.query_one("#name", Input).value,
+        )
+
+    assert run(RoppyakkenApp(setup=setup, pace="instant"), again) == ("greedy", "sanbyakuken", "Aki")
+
+
+def test_the_jokers_many_targets_are_named_whole_at_80_columns() -> None:
+    """Issue 15: the joker's choice names every target, and what it gives, without cutting."""
+    rules = preset("classic")
+    joker = rules.joker_card
+    targets = ["pine-crane", "plum-warbler", "cherry-curtain", "pampas-moon", "maple-deer", "iris-bridge"]
+    table_cards = mask_of(card_id(s) for s in targets)
+    my_hand = mask_of([joker, card_id("wisteria-chaff-1")])
+    other = mask_of([card_id("maple-chaff-1"), card_id("maple-chaff-2")])
+    used = my_hand | other | table_cards
+    pile = [c for c in range(48) if not used >> c & 1]
+    game = Game.from_position(
+        rules,
+        hands=[my_hand, other],
+        table=table_cards,
+        pile=pile,
+        captures=[0, 0],
+        orders=[[], []],
+        declared=[[], []],
+        phase=PLAY,
+        to_act=0,
+        dealer=0,
+    )
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> str:
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        screen = table(app)
+        index = screen.hand_cards.index(joker)
+        await press(pilot, str(index + 1), "enter")
+        assert screen.mode == TARGET and len(screen.targets) >= len(targets)
+        return await shown_text(pilot, app)
+
+    text = run(RoppyakkenApp(resumed=(game, [Seat(HUMAN, "You"), Seat("random")]), pace="instant"), script)
+    flat = " ".join(text.split())
+    from roppyakken.tui import text as tt
+
+    for key, slug in zip(TARGET_KEYS, targets, strict=False):
+        assert f"{key}) " in flat
+        assert tt.card_name(card_id(slug)) in flat, slug
+    assert "Esc back" in flat, text  # the end of the prompt is on screen: nothing was cut
+    last = TARGET_KEYS[len(targets) - 1]
+    assert f"a-{last}" in flat

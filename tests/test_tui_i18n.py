@@ -54,7 +54,10 @@ def _screens(lang: str) -> str:
 def test_the_terminal_screens_speak_the_language(lang: str) -> None:
     shown = _screens(lang)
     assert len(SCRIPT_OF[lang].findall(shown)) > 500
-    english = sorted(set(WORDS.findall(shown)) - ALLOWED)
+    # A dialog drawn over a line may cut an allowed key name short ("Spa" of "Space").
+    english = sorted(
+        w for w in set(WORDS.findall(shown)) - ALLOWED if not any(a.startswith(w) for a in ALLOWED)
+    )
     assert not english, f"English left on the {lang} screens: {english}"
 
 

@@ -314,3 +314,98 @@ def test_card_names_are_unique_but_for_plain_chaff() -> None:
     assert t.cards_phrase(picked) == f"{picked[0]}, {picked[1]} and {picked[2]}"
     assert t.say(t.EVENT_GAME_ENDED, "You") == "You win!"
     assert t.say(t.EVENT_GAME_ENDED, "Ann") == "Ann wins!"
+
+
+def test_strip_lines_break_between_fields_only() -> None:
+    """Issue 15: at any width, the captures line wraps between kinds, never inside one."""
+    from rich.text import Text
+
+    from roppyakken.tui.widgets import capture_fields, pack
+
+    captured = mask_of(c for c in range(NUM_CARDS) if c % 3)  # every kind, long fields
+    fields = capture_fields(captured)
+    for width in (40, 60, 80, 100):
+        lines = pack(fields, width, sep=" │ ", indent="  ")
+        parts = [p.strip() for line in lines for p in line.plain.split(" │ ")]
+        assert parts == [f.plain for f in fields], width
+        assert all(line.cell_len <= width for line in lines if " │ " in line.plain), width
+    assert len(pack([Text("a"), Text("b")], 80, sep=" · ")) == 1
+
+
+def test_running_round_score_counts_yaku_and_lucky_hands() -> None:
+    """Issue 15: the strip shows what the round is worth so far, yaku included (R-7.2)."""
+    from roppyakken.tui.widgets import round_score_text
+
+    rules = preset("classic")
+    poems = [card_id(s) for s in ("pine-ribbon", "plum-ribbon", "cherry-ribbon")]
+    captured = mask_of(poems)
+    yaku = dict(rules.table.evaluate(captured, poems))
+    assert "red-poems" in yaku
+    want = 30 + sum(yaku.values())
+    assert (
+        round_score_text(rules, captured, poems, []) == f"round {want} = cards 30 + yaku {sum(yaku.values())}"
+    )
+    assert round_score_text(rules, mask_of(poems[:1]), poems[:1], []) == "round 10"
+    lucky = rules.lucky_hands["hand-three"]
+    assert round_score_text(rules, 0, [], ["hand-three"]) == f"round {lucky} = cards 0 + lucky {lucky}"
+
+
+def test_fuke_exemption_reads_or() -> None:
+    """Issue 15: a round where someone completes Four Brights OR Seven Ribbons is never void."""
+    rules = preset("fuke")
+    exempt = [s for s in rules.fuke_exempt if s in rules.yaku]
+    play = helptext.how_to_play(rules, 2)
+    assert len(exempt) == 2
+    line = next(line for line in play.splitlines() if "never void" in line)
+    assert " or " in line and " and " not in line, line
+    assert t.or_phrase(["a", "b", "c"]) == "a, b or c"
+
+
+def test_saved_games_are_listed_by_what_they_hold_and_finished_ones_left_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 15: the new-game screen's list names the players and the round, not the file."""
+    from roppyakken.tui.session import resumable_saves, save_dir
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    rules = preset("classic")
+    unfinished = Game(rules, 2, 4)
+    rng = random.Random(4)
+    for _ in range(6):
+        unfinished.apply(rng.choice(unfinished.legal_actions()))
+    finished = Game(rules, 2, 5)
+    play_out(finished, [make_bot("random", 1), make_bot("random", 2)])
+    folder = save_dir()
+    folder.mkdir(parents=True)
+    save(folder / "a.json", unfinished, ["You", "bot:greedy"])
+    save(folder / "b.json", finished, ["You", "bot:random"])
+    (folder / "c.json").write_text("not json")
+    listed = resumable_saves()
+    assert [p.name for _, p in listed] == ["a.json"]
+    label = listed[0][0]
+    assert "You vs Greedy bot" in label and "round 1" in label and "a.json" not in label
+
+
+def test_still_missing_marks_hand_cards_and_leaves_out_yaku_out_of_reach() -> None:
+    """Issue 15: a card in your hand is marked, and a yaku needing a card nobody can capture
+    any more (its month's other cards all captured, and no joker for it) is not listed."""
+    from roppyakken.tui.widgets import missing_lines, out_of_reach
+
+    rules = preset("classic")
+    c = card_id
+    # Seat 1 holds three Cherry cards: the Cherry curtain can no longer be captured by anyone
+    # but the joker (it is worth 50, so the Rain Man could take it while it is free).
+    captures = [
+        mask_of([c("pine-crane")]),
+        mask_of([c("cherry-ribbon"), c("cherry-chaff-1"), c("cherry-chaff-2")]),
+    ]
+    assert not out_of_reach(rules, captures) >> c("cherry-curtain") & 1
+    assert any(line.startswith("Four Brights") for line in missing_lines(rules, captures, "You", 0))
+    captures[1] |= 1 << c("willow-rainman")
+    assert out_of_reach(rules, captures) >> c("cherry-curtain") & 1
+    hand = mask_of([c("pampas-moon")])
+    lines = missing_lines(rules, captures, "You", 0, hand)
+    joined = "\n".join(lines)
+    assert "Four Brights" not in joined  # needs the unreachable Cherry curtain
+    moon = next(line for line in lines if line.startswith("Moon Viewing"))
+    assert "Pamp Moon (in hand)" in moon

@@ -98,7 +98,12 @@ def test_snapshot_new_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
 
 def test_snapshot_table_and_declaration() -> None:
     """The table at the start of a game, and the lucky-hand offer (seed 3: you hold one)."""
-    check("declare", shoot(game_app(3), lambda app: isinstance(app.screen, DeclareScreen)))
+    declare = shoot(game_app(3), lambda app: isinstance(app.screen, DeclareScreen))
+    lines = declare.splitlines()
+    dialog_top = next(i for i, line in enumerate(lines) if "╭" in line)
+    hand_row = next(i for i, line in enumerate(lines) if "Wist  4 Wist  4 Wist" in line)
+    assert hand_row < dialog_top, "the hand stays in sight while deciding (issue 15)"
+    check("declare", declare)
     check("table", shoot(game_app(3), at_table, keys=("enter",)))
 
 

@@ -11,14 +11,24 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+
+from roppyakken.cards import SLUGS, iter_cards
+from roppyakken.choices import automatic, choices
+from roppyakken.engine import Game
+from roppyakken.events import RoundEnded
+from roppyakken.rules import preset
+from roppyakken.server.views import StateMessages
+from roppyakken.view import SeatView, view_of
 
 try:
     from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
@@ -235,7 +245,9 @@ def test_full_game_against_a_bot(server: str, browser: Browser, tmp_path: Path) 
     _watch_errors(page, errors)
     _start_bot_game(page, server, "Alice", BOT_GAME_SEED)
     assert page.locator(".player.me .pname").inner_text() == "Alice"
-    assert page.locator(".opponents .pname").inner_text() == "bot:random"
+    # A bot has a proper name, and its level as a badge (issue 15).
+    assert page.locator(".opponents .pname").inner_text() == "Momo"
+    assert page.locator(".opponents .badge.bot").inner_text() == "Random bot"
     assert page.locator(".hand button.card").count() == 8  # R-3.1: 8 cards each with 2 players
 
     # The first play by keyboard: arrows move along the hand, Enter selects, Enter plays.
@@ -263,7 +275,8 @@ def test_full_game_against_a_bot(server: str, browser: Browser, tmp_path: Path) 
     assert href is not None
     record = json.loads(page.request.get(server + href).text())
     assert record["format"] == "roppyakken-record/1"
-    assert record["players"] == ["Alice", "bot:random"]
+    assert record["players"] == ["Alice", "bot:random"]  # the record keeps the bot's id
+    assert "bot:" not in page.locator(".game-over").inner_text()
     page.click("text=Watch the replay")
     page.wait_for_selector(".replay-board .card")
     first = page.locator(".replay-caption").inner_text()
@@ -283,6 +296,11 @@ def test_full_game_against_a_bot(server: str, browser: Browser, tmp_path: Path) 
     assert page.locator(".replay-caption").inner_text() == first
     page.keyboard.press("End")
     assert "step 1 of" not in page.locator(".replay-counter").inner_text()
+    # The finished-games list names the bot and its level, never its id.
+    page.goto(server + "/")
+    page.wait_for_selector(".g-players")
+    listed = page.locator(".g-players").first.inner_text()
+    assert "Momo (Random bot)" in listed and "bot:" not in listed, listed
     assert errors == []
     ctx.close()
 
@@ -329,6 +347,16 @@ def test_online_game_through_an_invite_link(server: str, browser: Browser) -> No
     host.select_option(".seat[data-seat='2'] select.bot-level", "random")
     host.click(".seat[data-seat='2'] button.fill-bot")
     host.wait_for_selector(".seat-bot[data-seat='2']")
+    # Someone else opening the invite link of the now full room watches, and is told why.
+    late_ctx = _context(browser, PHONE, phone=True)
+    late = late_ctx.new_page()
+    _watch_errors(late, errors)
+    late.goto(invite)
+    notice = late.locator(".waiting-room .notice")
+    notice.wait_for()
+    assert "Every seat is taken" in notice.inner_text()
+    assert late.locator(".seat-bot[data-seat='2']").inner_text().count("Random bot") == 1
+    late_ctx.close()
     host.click("button.start")
     host.wait_for_selector(".hand button.card")
     guest.wait_for_selector(".hand button.card")
@@ -336,6 +364,8 @@ def test_online_game_through_an_invite_link(server: str, browser: Browser) -> No
     # A spectator by the same link once the game runs: the table, never a hand.
     watcher.goto(invite)
     watcher.wait_for_selector(".table-cards .card")
+    # Told why the invite link made it a spectator (issue 15).
+    assert "already started" in watcher.locator(".prompt .notice").inner_text()
     assert watcher.locator(".hand").is_hidden()
     assert watcher.locator(".phand .backs [data-slug]").count() == 0
     assert "watching" in watcher.locator(".prompt").inner_text()
@@ -357,10 +387,16 @@ def test_online_game_through_an_invite_link(server: str, browser: Browser) -> No
         if _step(host) is None:
             time.sleep(0.05)
     hand_before = _hand(guest)
+    log_before = guest.locator(".log li").all_inner_texts()
+    assert len(log_before) > 3
     guest.reload()
     guest.wait_for_selector(".hand button.card")
     assert _hand(guest) == hand_before
     assert guest.locator(".player.me .pname").inner_text() == "Kenji"
+    # The log comes back from the server's history (issue 15), as the others see it.
+    wait_js(guest, f"document.querySelectorAll('.log li').length >= {len(log_before)}")
+    assert guest.locator(".log li").all_inner_texts() == log_before
+    assert host.locator(".log li").all_inner_texts()[-len(log_before) :] == log_before
 
     _play_out([host, guest, watcher])  # the spectator, too, closes its round-end breakdowns
     # Everyone sees the same winner; the winner's own page says "You win".
@@ -368,7 +404,7 @@ def test_online_game_through_an_invite_link(server: str, browser: Browser) -> No
     found = re.match(r"(.+) wins", shown)
     assert found, shown
     winner = found.group(1)
-    assert winner in ("Hana", "Kenji", "bot:random")
+    assert winner in ("Hana", "Kenji", "Momo")
     for page, name in ((host, "Hana"), (guest, "Kenji")):
         text = page.locator(".game-over .winner").inner_text()
         assert text.startswith("You win") if winner == name else text.startswith(f"{winner} wins"), text
@@ -476,16 +512,196 @@ def test_connection_lost_and_back(browser: Browser, tmp_path: Path) -> None:
         hand = _hand(page)
         first.stop()
         page.wait_for_selector(".conn-status")  # "Connection lost — reconnecting…"
+        # A move made while the server is away is kept, and the player is told at once (issue 15).
+        assert _step(page) == "play"
+        held = page.locator(".prompt .move-held")
+        held.wait_for(timeout=1000)
+        assert "kept" in held.inner_text()
+        assert _hand(page) == hand
         second = Server(tmp_path, port=first.port)  # the same database: the game is replayed
+        back = time.monotonic()
         try:
             page.wait_for_selector(".conn-status", state="detached")
-            page.wait_for_selector('.prompt[data-state="play"]')  # still this player's turn
-            assert _hand(page) == hand
-            assert page.locator(".player.me .pname").inner_text() == "Ayumi"
-            assert _step(page) == "play"
+            reconnect = time.monotonic() - back
+            assert reconnect < 3.0, f"reconnected {reconnect:.1f} s after the server was back"
+            # The kept move is sent again by itself: the hand loses the card, nobody clicks.
             wait_js(page, f"document.querySelectorAll('.hand button.card').length < {len(hand)}")
+            assert page.locator(".prompt .move-held").count() == 0
+            assert page.locator(".player.me .pname").inner_text() == "Ayumi"
+            assert page.locator(".log li").count() >= 2  # the history came back with the connection
         finally:
             second.stop()
     finally:
         ctx.close()
     assert errors == []
+
+
+# ---------------------------------------------------------------------------------------------
+# The table drawn from real engine states, without a game to play through (issue 15).
+
+NAMES = ["Alice", "bot:master"]
+
+
+def _state_where(pred: Callable[[SeatView], bool], players: int = 2, name: str = "classic") -> dict[str, Any]:
+    """The server's ``state`` message for the acting seat at the first decision of seeded random games
+    where ``pred`` holds."""
+    for seed in range(400):
+        game = Game(preset(name), players, seed)
+        rng = random.Random(seed)
+        seq = 0
+        while not game.over:
+            view = view_of(game, game.to_act)
+            if pred(view):
+                message: dict[str, Any] = json.loads(
+                    StateMessages(game, NAMES[:players], seq).for_seat(view.seat)
+                )
+                return message
+            game.apply(rng.choice(game.legal_actions()))
+            seq += 1
+    raise AssertionError("no such state in 400 random games")
+
+
+SHOW_STATE = """async ({msg, options}) => {
+  const { GameView } = await import('/static/js/table.js');
+  window.sent = [];
+  const conn = { open: true, backlog: 0, send: (m) => { window.sent.push(m); return '1'; } };
+  const root = document.querySelector('#app');
+  window.gv = new GameView(root, { room: 'r', seat: msg.view.seat, conn,
+                                   rules: { preset: 'classic', options } });
+  await window.gv.onState(msg.view, msg.names, msg.seq, msg.choices);
+  return window.sent;
+}"""
+
+
+def _table_page(browser: Browser, server: str, viewport: ViewportSize, *, phone: bool = False) -> Page:
+    ctx = _context(browser, viewport, phone=phone)
+    page = ctx.new_page()
+    page.goto(server + "/#/rules")
+    page.wait_for_selector(".rules-table")
+    return page
+
+
+def test_a_choice_that_changes_nothing_is_taken_and_one_that_matters_is_explained(
+    server: str, browser: Browser
+) -> None:
+    options = preset("classic").options()
+    page = _table_page(browser, server, DESKTOP)
+    # The turned-up card between two targets worth the same and advancing no yaku: taken at once.
+    same = _state_where(lambda v: v.phase == "take" and automatic(v) is not None)
+    sent = page.evaluate(SHOW_STATE, {"msg": same, "options": options})
+    want = next(
+        c for c, a in zip(same["choices"], same["view"]["legal"], strict=True) if c["same_as"] is None
+    )
+    first = same["view"]["legal"][same["choices"].index(want)]
+    assert sent == [{"type": "act", "action": first}]
+    assert "changed nothing" in page.locator(".prompt .notice").inner_text()
+    # Targets that differ: one button each, with the points and yaku progress it gives.
+    differ = _state_where(lambda v: v.phase == "take" and len({(c.points, c.steps) for c in choices(v)}) > 1)
+    sent = page.evaluate(SHOW_STATE, {"msg": differ, "options": options})
+    assert sent == []
+    buttons = page.locator(".prompt-actions button.act")
+    distinct = [c for c in differ["choices"] if c["same_as"] is None]
+    assert buttons.count() == len(distinct)
+    gives = page.locator(".prompt-actions button.act .gives").all_inner_texts()
+    for text, choice in zip(gives, distinct, strict=True):
+        assert (f"+{choice['points']} card points" if choice["points"] else "no points") in text
+        assert text.count("/") == len(choice["yaku"])
+    page.context.close()
+
+
+def test_the_declare_prompt_shows_the_cards_of_each_lucky_hand(server: str, browser: Browser) -> None:
+    page = _table_page(browser, server, DESKTOP)
+    msg = _state_where(lambda v: v.phase == "declare" and bool(v.lucky_hands))
+    page.evaluate(SHOW_STATE, {"msg": msg, "options": preset("classic").options()})
+    lucky = msg["view"]["lucky_hands"]
+    assert page.locator(".prompt .lucky-list li").count() == len(lucky)
+    marked = page.locator(".hand button.card.lucky").evaluate_all("els => els.map(e => e.dataset.slug)")
+    assert sorted(marked) == sorted({c for x in lucky for c in x["cards"]})
+    assert lucky[0]["cards"] and all(c in msg["view"]["hand"] for c in lucky[0]["cards"])
+    page.context.close()
+
+
+def _round_end_message() -> dict[str, Any]:
+    """A real round end of a 3-player game (a long breakdown), as the server sends it."""
+    game = Game(preset("classic"), 3, 11)
+    rng = random.Random(11)
+    while True:
+        for event in game.apply(rng.choice(game.legal_actions())):
+            if isinstance(event, RoundEnded):
+                captures = [
+                    [SLUGS[c] for c in iter_cards(m)] for m in game.history[event.round].captures or []
+                ]
+                return {
+                    "round": event.round,
+                    "score": event.score.to_json(),
+                    "totals": list(event.totals),
+                    "captures": captures,
+                }
+
+
+def test_phone_round_end_dialog_and_tap_targets(server: str, browser: Browser) -> None:
+    """On a phone, "Continue" never covers the breakdown, and controls are at least 44 px tall."""
+    page = _table_page(browser, server, PHONE, phone=True)
+    msg = _state_where(lambda v: v.phase == "play", players=3)
+    msg["names"] = ["Alice", "bot:master", "bot:expert"]
+    page.evaluate(SHOW_STATE, {"msg": msg, "options": preset("classic").options()})
+    # Tap targets (issue 15): navigation, rules help, the yaku-panel toggles.
+    small = page.evaluate(
+        """() => [...document.querySelectorAll(
+              '.top-nav a, .status-bar .link-button, .progress-host summary, button:not(.card)')]
+            .filter((e) => e.getClientRects().length)
+            .map((e) => [e.textContent.trim(), e.getBoundingClientRect().height])
+            .filter(([, h]) => h < 44)"""
+    )
+    assert small == []
+    assert page.locator(".progress-host summary").count() >= 3
+    # The round-end breakdown: its body scrolls, the button sits below it.
+    page.evaluate(
+        "(m) => { window.gv.shownNames = ['Alice', 'Ryū', 'Taka']; window.gv.onRoundEnd(m); }",
+        _round_end_message(),
+    )
+    dialog = page.locator("dialog.round-end[open]")
+    dialog.wait_for()
+    box = page.evaluate(
+        """() => {
+          const d = document.querySelector('dialog.round-end');
+          const body = d.querySelector('.dialog-body').getBoundingClientRect();
+          const button = d.querySelector('.dialog-actions button').getBoundingClientRect();
+          const b = d.querySelector('.dialog-body');
+          return {body: body.bottom, button: button.top, buttonBottom: button.bottom,
+                  dialog: d.getBoundingClientRect().bottom, scrolls: b.scrollHeight > b.clientHeight,
+                  viewport: innerHeight};
+        }"""
+    )
+    assert box["scrolls"], "a 3-player breakdown is taller than a phone: its body scrolls"
+    assert box["button"] >= box["body"], box
+    assert box["buttonBottom"] <= box["dialog"] <= box["viewport"], box
+    dialog.locator(".dialog-actions button").click()
+    page.wait_for_selector("dialog.round-end", state="detached")
+    page.context.close()
+
+
+def test_calculator_on_a_phone_shows_whole_month_names_and_no_rule_ids(server: str, browser: Browser) -> None:
+    page = _table_page(browser, server, PHONE, phone=True)
+    page.goto(server + "/#/calc")
+    page.wait_for_selector(".calc-month-name")
+    clipped = page.evaluate(
+        """() => [...document.querySelectorAll('.calc-month-name')]
+            .filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent)"""
+    )
+    assert clipped == []
+    for slug in ("pine-crane", "cherry-curtain", "pampas-moon", "paulownia-phoenix"):
+        page.click(f".calc-grid [data-slug='{slug}']")
+    page.click(".calc-tab.seat-1")
+    for slug in ("peony-ribbon", "chrysanthemum-ribbon", "maple-ribbon", "chrysanthemum-sake", "maple-deer"):
+        page.click(f".calc-grid [data-slug='{slug}']")
+    page.click(".calc-score")
+    page.wait_for_selector(".calc-result .breakdown")
+    assert not re.search(r"R-\d", page.locator(".calc-result").inner_text())
+    # Both players' breakdowns have the same columns, whatever they hold.
+    columns = page.evaluate(
+        """() => [...document.querySelectorAll('.bd-table')].map((t) =>
+              [...t.querySelector('tr').children].map((c) => Math.round(c.getBoundingClientRect().width)))"""
+    )
+    assert len(columns) == 2 and columns[0] == columns[1], columns
+    page.context.close()

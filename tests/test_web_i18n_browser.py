@@ -66,7 +66,8 @@ def test_a_game_in_japanese_shows_no_english(server: str, browser: Browser) -> N
     page.click("#play-bots button[type=submit]")
     page.wait_for_url(re.compile(r"/r/[\w-]+$"))
     page.wait_for_selector(".hand button.card")
-    assert page.locator(".opponents .pname").inner_text() == "ランダムボット"
+    assert page.locator(".opponents .pname").inner_text() == "モモ"  # the random bot's name
+    assert page.locator(".opponents .badge.bot").inner_text() == "ランダムボット"
     title = page.locator(".hand button.card").first.get_attribute("title") or ""
     assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", title), f"card names in Japanese: {title!r}"
 

@@ -76,18 +76,22 @@ def explain_round(
     return "\n".join(lines)
 
 
+def option_value(value: object) -> str:
+    """An option's value in words, in the current language: ``'a 1, b 2'``, ``'yes'``, ``'none'``."""
+    if isinstance(value, dict):
+        return _(", ").join(f"{k} {v}" for k, v in value.items()) or _("none")
+    if isinstance(value, list):
+        return _(", ").join(str(v) for v in value) or _("none")
+    if isinstance(value, bool):
+        return _(YES_NO[value])
+    return str(value)
+
+
 def describe_rules(rules: Rules) -> str:
     """Every option of ``rules`` with its value and what it means, in the current language."""
     lines = [fill("preset {preset} ({name})", preset=rules.preset, name=preset_name(rules.preset))]
     for name, value in rules.options().items():
-        if isinstance(value, dict):
-            shown = _(", ").join(f"{k} {v}" for k, v in value.items()) or _("none")
-        elif isinstance(value, list):
-            shown = _(", ").join(str(v) for v in value) or _("none")
-        elif isinstance(value, bool):
-            shown = _(YES_NO[value])
-        else:
-            shown = str(value)
+        shown = option_value(value)
         lines.append(f"  {name:28} {shown}")
         lines.append(f"  {'':28} ({option_description(name)})")
     return "\n".join(lines)

@@ -80,7 +80,9 @@ class SeatView:
             "declared": [list(d) for d in self.declared],
             "revealed": [slugs_of(r) for r in self.revealed],
             "legal": [a.to_json() for a in self.legal],
-            "lucky_hands": [{"slug": h.slug, "points": h.points} for h in self.lucky_hands],
+            "lucky_hands": [
+                {"slug": h.slug, "points": h.points, "cards": slugs_of(h.cards)} for h in self.lucky_hands
+            ],
             "winner": self.winner,
         }
 

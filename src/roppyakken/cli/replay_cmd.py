@@ -38,17 +38,18 @@ def run(args: argparse.Namespace) -> int:
         return watch(args.file)
     record = load(args.file)
     game, names = replay(record)
+    names = seat_labels(names)
     if not args.quiet:
         for index, log in enumerate(game.history):
-            print(f"Round {index + 1}: {names[log.dealer]} deals")
+            print(f"Round {index + 1} (dealer: {names[log.dealer]})")
             print(f"  table: {', '.join(slugs_of(log.table))}")
             for seat, decl in enumerate(log.declared):
                 if decl:
-                    print(f"  {names[seat]} declares {', '.join(decl)}")
+                    print(f"  {names[seat]}: declares {', '.join(decl)}")
             for seat, source, card, taken in log.plays:
                 verb = f"takes {', '.join(slugs_of(taken))}" if taken else "to the table"
                 origin = "plays" if source == "hand" else "turns up"
-                print(f"  {names[seat]} {origin} {SLUGS[card]}, {verb}")
+                print(f"  {names[seat]}: {origin} {SLUGS[card]}, {verb}")
             if log.score is not None:
                 captures = log.captures or [0] * game.players
                 print("  " + explain_round(game.rules, log.score, captures, names).replace("\n", "\n  "))
@@ -61,6 +62,11 @@ def run(args: argparse.Namespace) -> int:
     if commitment is not None:
         print(f"fair deal verified: the revealed seed matches commitment {commitment} and deals every round")
     return 0
+
+
+def seat_labels(names: list[str]) -> list[str]:
+    """The record's player names, a repeated one (two ``bot:random``) with its seat number."""
+    return [f"{n} (seat {i + 1})" if names.count(n) > 1 else n for i, n in enumerate(names)]
 
 
 def watch(path: str) -> int:

@@ -393,6 +393,11 @@ def events(events_json: list[dict[str, Any]], seq: int) -> str:
     return encode({"type": "events", "seq": seq, "events": events_json})
 
 
+def history(events_json: list[dict[str, Any]], seq: int, first: int) -> str:
+    """``history``: the public events so far (from event number ``first``), for a client that connects."""
+    return encode({"type": "history", "seq": seq, "first": first, "events": events_json})
+
+
 def round_end(
     round_index: int, score: dict[str, Any], totals: Sequence[int], captures: list[list[str]], seq: int
 ) -> str:

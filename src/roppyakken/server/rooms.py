@@ -46,6 +46,8 @@ log = logging.getLogger("roppyakken.server")
 WAITING: Final = "waiting"
 PLAYING: Final = "playing"
 OVER: Final = "over"
+HISTORY_EVENTS: Final = 600
+"""The most events a ``history`` message carries (the latest; a round has well under 100)."""
 HUMAN: Final = "human"
 BOT: Final = "bot"
 EMPTY: Final = "empty"
@@ -292,6 +294,12 @@ class Room:
         for client in self.clients:
             client.send(states.for_seat(client.seat))
 
+    def _history(self) -> str:
+        """The ``history`` message: the public events so far (every seat saw them), the latest ones."""
+        assert self.game is not None
+        first = max(0, len(self.game.events) - HISTORY_EVENTS)
+        return protocol.history([e.to_json() for e in self.game.events[first:]], self.actions, first)
+
     def _send_room(self) -> None:
         self._send_all(protocol.room_changed(self.info()))
 
@@ -322,8 +330,7 @@ class Room:
             self.clients.append(client)
             client.send(protocol.welcome(self.id, client.seat, self.info()))
             if self.game is not None:
-                if self.actions == 0 and self.game.events:
-                    client.send(protocol.events([e.to_json() for e in self.game.events], 0))
+                client.send(self._history())
                 client.send(self._states().for_seat(client.seat))
             if first:
                 self._send_room()

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from roppyakken.cards import slugs_of
+from roppyakken.choices import choices
 from roppyakken.engine import Game
 from roppyakken.view import SeatView, view_of
 
@@ -32,7 +33,9 @@ def seat_fields(view: SeatView) -> dict[str, Any]:
         "seat": view.seat,
         "hand": slugs_of(view.hand),
         "legal": [a.to_json() for a in view.legal],
-        "lucky_hands": [{"slug": h.slug, "points": h.points} for h in view.lucky_hands],
+        "lucky_hands": [
+            {"slug": h.slug, "points": h.points, "cards": slugs_of(h.cards)} for h in view.lucky_hands
+        ],
     }
 
 
@@ -51,7 +54,8 @@ class StateMessages:
 
     def _message(self, view: SeatView) -> str:
         own = _dumps(seat_fields(view))[1:-1]
-        return f"{self._head}{own},{self._public}}}}}"
+        extra = _dumps([c.to_json() for c in choices(view)])
+        return f'{self._head}{own},{self._public}}},"choices":{extra}}}'
 
     def for_seat(self, seat: int | None) -> str:
         """The message for ``seat``: its own hand and legal actions, and the public rest."""

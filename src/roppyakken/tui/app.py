@@ -40,6 +40,8 @@ class RoppyakkenApp(App[None]):
         self.start_save_path = save_path
         self.script = script
         self.pace = pace
+        self.last_setup: GameSetup | None = setup
+        """The last game played: a new game after it starts from the same choices."""
 
     def on_mount(self) -> None:
         """Open the first screen."""
@@ -57,6 +59,7 @@ class RoppyakkenApp(App[None]):
     def _table(
         self, game: Game, seats: list[Seat], save_path: Path | None, resumed: bool = False
     ) -> TableScreen:
+        self.last_setup = GameSetup(game.rules, tuple(seats), None)
         return TableScreen(
             game, seats, pace=self.pace, save_path=save_path, on_new_game=self.new_game, resumed=resumed
         )
@@ -72,4 +75,4 @@ class RoppyakkenApp(App[None]):
 
     def new_game(self) -> None:
         """Back to the new-game screen after a game."""
-        self.switch_screen(NewGameScreen(self.start_game, self.resume_game))
+        self.switch_screen(NewGameScreen(self.start_game, self.resume_game, self.last_setup))

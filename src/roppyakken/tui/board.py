@@ -38,6 +38,8 @@ class Board:
     legs: tuple[int, ...]
     declared: tuple[tuple[str, ...], ...]
     revealed: tuple[int, ...]
+    orders: tuple[tuple[int, ...], ...] = ()
+    """Each seat's captures in capture order (R-5.6), for ordered rain-off in the running score."""
     in_play: int = -1
     """A card on its way (played from hand or turned up), shown beside the pile."""
     in_play_source: str = ""
@@ -75,6 +77,7 @@ def board_of(game: Game, viewer: int | None, show_all: bool = False) -> Board:
         legs=view.legs,
         declared=view.declared,
         revealed=view.revealed,
+        orders=view.capture_orders,
     )
 
 

@@ -8,10 +8,17 @@ from __future__ import annotations
 
 from roppyakken.cards import KIND, NUM_CARDS, POINTS, iter_cards
 from roppyakken.engine import deal_sizes
-from roppyakken.explain import describe_rules
+from roppyakken.explain import option_value
 from roppyakken.i18n import _
 from roppyakken.rules import PRESETS, Rules, preset
-from roppyakken.text import card_name, month_name, preset_description, preset_label, yaku_name
+from roppyakken.text import (
+    card_name,
+    month_name,
+    option_description,
+    preset_description,
+    preset_label,
+    yaku_name,
+)
 from roppyakken.tui import text as t
 from roppyakken.tui.progress import yaku_mask
 from roppyakken.yaku import LUCKY_HAND_SLUGS, SEVEN_RIBBONS, YAKU_SLUGS
@@ -64,7 +71,7 @@ def how_to_play(rules: Rules, players: int) -> str:
         scoring.append(t.RULES_FUKE[rules.fuke].format(threshold=rules.fuke_threshold))
         exempt = [yaku_name(s) for s in rules.fuke_exempt if s in rules.yaku]
         if exempt:
-            scoring.append(t.RULES_FUKE_EXEMPT.format(yaku=t.cards_phrase(exempt)))
+            scoring.append(t.RULES_FUKE_EXEMPT.format(yaku=t.or_phrase(exempt)))
     scoring.append(t.RULES_ROUND_SCORING[rules.round_scoring])
     if any(s in rules.yaku for s in ("four-brights", SEVEN_RIBBONS)):
         scoring.append(t.RULES_INSTANT[rules.instant_win])
@@ -152,4 +159,9 @@ def card_values(rules: Rules) -> str:
 
 def all_options(rules: Rules) -> str:
     """Every option with its value and meaning (:func:`roppyakken.explain.describe_rules`)."""
-    return f"{t.HELP_OPTIONS_INTRO}\n\n```\n{describe_rules(rules)}\n```"
+    items = [
+        t.HELP_OPTION_ITEM.format(name=name, value=option_value(value), meaning=option_description(name))
+        for name, value in rules.options().items()
+    ]
+    head = t.HELP_OPTION_ITEM.format(name="preset", value=rules.preset, meaning=t.HELP_OPTION_PRESET)
+    return t.HELP_OPTIONS_INTRO + "\n\n" + "\n".join([head, *items])

@@ -7,6 +7,7 @@ game resumes with the same opponents.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import time
@@ -172,6 +173,31 @@ def list_saves(limit: int = 20) -> list[Path]:
     files = [p for p in folder.glob("*.json") if p.is_file()]
     files.sort(key=lambda p: p.stat().st_mtime, reverse=True)
     return files[:limit]
+
+
+def save_label(path: Path) -> str | None:
+    """A saved game in words ("30 Nov 16:42 – You vs Greedy bot, round 2"); None if it cannot be
+    resumed (finished, or not a record)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or data.get("winner") is not None:
+            return None
+        names = display_names([seat_from_record_name(str(n)) for n in data["players"]])
+        rounds = max(1, len(data.get("rounds") or []))
+        when = time.strftime(t.SAVE_TIME, time.localtime(path.stat().st_mtime))
+    except (OSError, ValueError, KeyError, TypeError, RoppyakkenError):
+        return None
+    return t.SAVE_LABEL.format(when=when, players=t.SAVE_VS.join(names), round=rounds)
+
+
+def resumable_saves(limit: int = 20) -> list[tuple[str, Path]]:
+    """The unfinished saved games, newest first, each with its label."""
+    out = []
+    for path in list_saves(limit * 3):
+        label = save_label(path)
+        if label is not None:
+            out.append((label, path))
+    return out[:limit]
 
 
 def resume(path: str | Path) -> tuple[Game, list[Seat]]:

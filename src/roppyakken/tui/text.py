@@ -65,6 +65,17 @@ CARD_SUBJECTS: Final[tuple[str, ...]] = (
 )  # fmt: skip
 
 
+def or_phrase(names: list[str]) -> str:
+    """``'a'``, ``'a or b'``, ``'a, b or c'``."""
+    if len(names) <= 1:
+        return "".join(names)
+    template: str = __getattr__("OR_LIST")  # the module's constants are read in the current language
+    return template.format(first=_(", ").join(names[:-1]), last=names[-1])
+
+
+OR_LIST: Final = "{first} or {last}"
+
+
 def cards_phrase(names: list[str]) -> str:
     """``'a'``, ``'a and b'``, ``'a, b and c'`` (in the current language)."""
     return list_phrase(names)
@@ -92,6 +103,9 @@ BUTTON_START: Final = "Start"
 BUTTON_RESUME: Final = "Resume"
 BUTTON_QUIT: Final = "Quit"
 LABEL_SAVES: Final = "Saved game"
+SAVE_LABEL: Final = "{when} – {players}, round {round}"
+SAVE_VS: Final = " vs "
+SAVE_TIME: Final = "%d %b %H:%M"
 ERROR_SEED: Final = "The seed must be a whole number, or empty."
 ERROR_NAME: Final = "A name must be 1 to 20 characters and not start with 'bot:'."
 BOT_LABEL: Final = "Bot: {level}"
@@ -117,6 +131,13 @@ STRIP_TO_ACT: Final = "▶"
 STRIP_DECLARED: Final = "declared {hands}"
 STRIP_SHOWS: Final = "shows {cards}"
 STRIP_HOLDS: Final = "holds {cards}"
+STRIP_SHOWS_LABEL: Final = "shows:"
+STRIP_HOLDS_LABEL: Final = "holds:"
+STRIP_CHAFF_NEW: Final = "({n} new)"
+STRIP_ROUND: Final = "round {total}"
+STRIP_ROUND_YAKU: Final = "round {total} = cards {cards} + yaku {yaku}"
+STRIP_ROUND_LUCKY: Final = "round {total} = cards {cards} + lucky {lucky}"
+STRIP_ROUND_YAKU_LUCKY: Final = "round {total} = cards {cards} + yaku {yaku} + lucky {lucky}"
 STRIP_NONE: Final = "–"
 STRIP_CHAFF_EXTRA: Final = "+{names}"
 CAPTURES_LABEL: Final = "captured"
@@ -129,24 +150,34 @@ MARK_NEW: Final = "new"
 MARK_SELECTED: Final = "▼{key}▼"
 MARK_CAN_TAKE: Final = "{key}•"
 MARK_SHOWN: Final = "{key}°"
+MARK_SHOWN_CAN_TAKE: Final = "{key}•°"
 
 STATUS_WAIT_BOT: Final = "{name} is thinking…"
 STATUS_WAIT_HUMAN: Final = "{name} to play."
 PROMPT_CARD: Final = "Choose a card: ←/→ or 1-{n}, Enter to play · • can take · ? help · y yaku"
 PROMPT_TARGET: Final = "Choose what to take: ←/→ or Tab, a-{last}, Enter to take, Esc back"
+PROMPT_TARGET_NAMED: Final = (
+    "Choose what {card} takes: {targets}. ←/→ or Tab, a-{last}, Enter to take, Esc back"
+)
+TARGET_ITEM: Final = "{key}) {target}"
+TARGET_GIVES: Final = "{target} ({gives})"
+GIVES_POINTS: Final = "+{n} pts"
+GIVES_YAKU: Final = "{yaku} {held}/{need}"
+AUTO_TAKEN: Final = "The turned-up {card} takes {target}: its targets give the same, so it did not ask."
 PROMPT_TAKE: Final = "Your turned-up card can take one of several: ←/→ or Tab, a-{last}, Enter to take"
 PROMPT_WAIT: Final = "Space: skip the pause · f: speed ({pace})"
 PROMPT_REPLAY: Final = "→/Space: next step · p: {auto} · f: speed ({pace}) · v: whose hand · q quit"
 REPLAY_AUTO_ON: Final = "pause"
 REPLAY_AUTO_OFF: Final = "auto-play"
 REPLAY_END: Final = "End of the record."
+REPLAY_END_KEYS: Final = "End of the record · l: the log · q: quit"
 REPLAY_UNFINISHED: Final = "End of the record: the game was saved unfinished."
 REPLAY_HAND_OF: Final = "Showing the hand of {name}."
 DETAIL_CARD: Final = "{card}: {kind}, {points} points"
 DETAIL_TAKES_ONE: Final = " – takes {target}"
 DETAIL_TAKES_MANY: Final = " – can take one of {n}: {targets}"
 DETAIL_TO_TABLE: Final = " – no match: goes to the table"
-DETAIL_TURNED: Final = "Turned up {card}: choose what it takes: {targets}"
+DETAIL_TURNED: Final = "Turned up {card}: choose what it takes: {targets}. a-{last}, Enter to take"
 DETAIL_MUST_CAPTURE: Final = "A card that matches must capture (R-5.2)."
 STACK_NAME: Final = "the stack of {month} ({cards})"
 
@@ -162,7 +193,7 @@ EVENT_PLAYED_TABLE: Final = "{name} plays {card} to the table."
 EVENT_TURNED_TAKES: Final = "{name} turns up {card} and takes {taken}."
 EVENT_TURNED_TABLE: Final = "{name} turns up {card}: it goes to the table."
 EVENT_TURNED_CHOICE: Final = "{name} turns up {card}: it can take one of several."
-TIP_START: Final = "Tip: ? the rules · y yaku progress · l the log · • marks a card that can take"
+TIP_START: Final = "Tip: ? rules · y yaku · l log · • can take · ° shown (declared)"
 RESUMED: Final = "Game resumed: round {round}, {name} deals."
 EVENT_ROUND_ENDED: Final = "Round {round} is over."
 EVENT_LEG_WON: Final = "{name} wins game {leg} of the match."
@@ -201,6 +232,9 @@ HANDOFF_BODY: Final = "The hands are hidden. {name}, press Enter when only you c
 
 QUIT_TITLE: Final = "Quit the game?"
 QUIT_BODY: Final = "An unsaved game is lost. Saved games are in {dir}."
+QUIT_SAVED: Final = (
+    "The game is saved in {path}: nothing has happened since. Resume it from the new-game screen."
+)
 QUIT_SAVE: Final = "Save and quit"
 QUIT_NOSAVE: Final = "Quit without saving"
 QUIT_CANCEL: Final = "Cancel"
@@ -227,6 +261,9 @@ YAKU_DONE: Final = "DONE"
 YAKU_GONE: Final = "gone"
 YAKU_COUNT: Final = "{held}/{need}"
 YAKU_MISSING: Final = "Still missing for {name}:"
+MISSING_LINE: Final = "{yaku}: {cards}"
+MISSING_SEVEN: Final = "{yaku}: {n} more of {cards}"
+MISSING_IN_HAND: Final = "{card} (in hand)"
 YAKU_LEGEND: Final = (
     "n/m: cards held of those needed · DONE: complete · gone: a needed card is in someone "
     "else's captures, so it can no longer be made."
@@ -292,35 +329,36 @@ HELP_TAB_CARDS: Final = "Card values"
 HELP_TAB_OPTIONS: Final = "All options"
 HELP_TAB_KEYS: Final = "Keys"
 
+HELP_OPTION_ITEM: Final = "- **{name}**: {value} — {meaning}"
 HELP_KEYS: Final = """\
 ## At the table
 
-| key | what it does |
-| --- | --- |
-| ← → or 1–9, 0 | choose a card in your hand (0 is the tenth) |
-| Enter | play the chosen card (or take the chosen target) |
-| Tab, ← →, a b c | choose among several cards to take |
-| Esc | back to choosing a card |
-| mouse | click a card to choose it, click again to play; click a highlighted table card to take it |
-| Space | skip the current pause |
-| f | bot speed: normal, fast, instant, slow |
-| y | yaku progress of every player |
-| l | the log of this game |
-| s | save the game (resume with `roppyakken play --resume FILE`) |
-| ? | this help |
-| q | quit (asks first) |
+- **← → or 1–9, 0**: choose a card in your hand (0 is the tenth)
+- **Enter**: play the chosen card (or take the chosen target)
+- **Tab, ← →, a b c**: choose among several cards to take
+- **Esc**: back to choosing a card
+- **mouse**: click a card to choose it, click again to play; click a highlighted table card to take it
+- **Space**: skip the current pause
+- **f**: bot speed: normal, fast, instant, slow
+- **y**: yaku progress of every player
+- **l**: the log of this game
+- **s**: save the game (resume with `roppyakken play --resume FILE`)
+- **?**: this help (↑ ↓, Page Up, Page Down scroll it; ← → change the tab)
+- **q**: quit (asks first)
 
 ## On the cards
 
 Each card shows its month (number and name), what it depicts, its kind letter
 and its points: **B** bright, **A** animal, **R** ribbon, **C** chaff. A `*`
-marks the joker. A *stack* (three cards of one month on the table) shows as one
+beside the kind letter marks the joker. A *stack* (three cards of one month on the table) shows as one
 card with `stack×3`, its kinds and their points.
 
 Under the table, `▲` marks the cards the chosen card can take; with several,
 they are lettered `a`, `b`… and `▶a◀` is the current choice. Above your hand,
 `•` marks the cards that can take something now and `°` a card you have shown
-by declaring a lucky hand.
+by declaring a lucky hand (`•°`: both). In the captures, cards just taken are
+highlighted, and "(2 new)" counts the chaff just taken. "round 510 = cards 190 +
+yaku 320" is what the round is worth so far.
 
 ## In a replay
 
@@ -479,6 +517,7 @@ HELP_OPTIONS_INTRO: Final = (
     "Every rule option of this game, with its value (`roppyakken rules` prints the same):"
 )
 HELP_PRESET: Final = "Preset **{preset}**: {description}"
+HELP_OPTION_PRESET: Final = "the rule set these options start from"
 HELP_HOUSE: Final = "House rules based on the preset **{preset}**."
 
 # ---------------------------------------------------------------- "You"

@@ -13,9 +13,8 @@ from textual import events
 from textual.geometry import Size
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Static
 
-from roppyakken.cards import KIND, KINDS, MONTH, POINTS, iter_cards, points_of
+from roppyakken.cards import KIND, KINDS, MONTH, MONTH_MASK, NUM_CARDS, POINTS, WILLOW, iter_cards, points_of
 from roppyakken.rules import Rules
 from roppyakken.text import yaku_name
 from roppyakken.tui import text as t
@@ -210,45 +209,78 @@ def short_card(card: int) -> str:
     return f"{t.MONTH_SHORT[MONTH[card] - 1]} {t.CARD_SUBJECTS[card]}"
 
 
-def captures_text(captured: int, fresh: int = 0) -> Text:
-    """Captured cards grouped by kind: ``B Crane Moon │ A Boar │ R Pine Plum │ C 5 +Yellow │ 130 pts``."""
-    out = Text()
+def capture_fields(captured: int, fresh: int = 0) -> list[Text]:
+    """Captured cards by kind, one field each: ``B Crane Moon``, ``A Boar``, ``C 5 +Yellow (1 new)``."""
+    fields: list[Text] = []
     for kind in KINDS:
         cards = [c for c in iter_cards(captured) if KIND[c] == kind]
-        if out:
-            out.append(" │ ", style=_DIM)
+        out = Text()
         out.append(t.KIND_LETTERS[kind] + " ", style=_LABEL_STYLE)
         if not cards:
             out.append(t.STRIP_NONE, style=_DIM)
-            continue
-        if kind == "chaff":
+        elif kind == "chaff":
             out.append(str(len(cards)))
             extra = [c for c in cards if POINTS[c] or t.CARD_SUBJECTS[c] != "chaff"]
             if extra:
                 names = "+".join(t.CARD_SUBJECTS[c] for c in extra)
                 out.append(" " + t.STRIP_CHAFF_EXTRA.format(names=names), style=_DIM)
-            if any(fresh >> c & 1 for c in cards):
-                out.append("*", style=_MARK_STYLE)
-            continue
-        for i, c in enumerate(cards):
-            word = t.CARD_SUBJECTS[c] if kind != "ribbon" else t.MONTH_SHORT[MONTH[c] - 1]
-            if kind == "ribbon" and t.CARD_SUBJECTS[c] in ("Poem", "Blue"):
-                word += "·" + t.CARD_SUBJECTS[c][0].lower()
-            style = _MARK_STYLE if fresh >> c & 1 else Style()
-            out.append(("" if i == 0 else " ") + word, style=style)
-    out.append(" │ ", style=_DIM)
-    out.append(t.STRIP_POINTS.format(n=points_of(captured)), style=_LABEL_STYLE)
-    return out
+            new = sum(fresh >> c & 1 for c in cards)
+            if new:
+                out.append(" " + t.STRIP_CHAFF_NEW.format(n=new), style=_MARK_STYLE)
+        else:
+            for i, c in enumerate(cards):
+                word = t.CARD_SUBJECTS[c] if kind != "ribbon" else t.MONTH_SHORT[MONTH[c] - 1]
+                if kind == "ribbon" and t.CARD_SUBJECTS[c] in ("Poem", "Blue"):
+                    word += "·" + t.CARD_SUBJECTS[c][0].lower()
+                style = _MARK_STYLE if fresh >> c & 1 else Style()
+                out.append(("" if i == 0 else " ") + word, style=style)
+        fields.append(out)
+    return fields
 
 
-class PlayerStrip(Static):
-    """One player: name, hand size, dealer, totals, declared lucky hands; captures by kind."""
+def round_score_text(rules: Rules, captured: int, order: Sequence[int], declared: Sequence[str]) -> str:
+    """The round so far: card points, plus the yaku made and the lucky hands declared."""
+    cards = points_of(captured)
+    yaku = sum(p for _, p in rules.table.evaluate(captured, list(order)))
+    lucky = sum(rules.lucky_hands.get(slug, 0) for slug in declared)
+    total = cards + yaku + lucky
+    if lucky and yaku:
+        return t.STRIP_ROUND_YAKU_LUCKY.format(total=total, cards=cards, yaku=yaku, lucky=lucky)
+    if lucky:
+        return t.STRIP_ROUND_LUCKY.format(total=total, cards=cards, lucky=lucky)
+    if yaku:
+        return t.STRIP_ROUND_YAKU.format(total=total, cards=cards, yaku=yaku)
+    return t.STRIP_ROUND.format(total=total)
+
+
+def pack(fields: Sequence[Text], width: int, *, sep: str, indent: str = "") -> list[Text]:
+    """Fields laid out in lines of at most ``width`` cells, broken only between fields."""
+    lines: list[Text] = []
+    line = Text(indent)
+    started = False
+    for item in fields:
+        joiner = Text(sep, style=_DIM) if started else Text()
+        if started and line.cell_len + len(sep) + item.cell_len > width:
+            lines.append(line)
+            line, joiner = Text(indent), Text()
+        line.append_text(joiner)
+        line.append_text(item)
+        started = True
+    lines.append(line)
+    return lines
+
+
+class PlayerStrip(Widget):
+    """One player: name, hand size, dealer, totals, declared lucky hands; captures by kind and
+    the round's running score.  Lines break between fields, never inside one."""
 
     DEFAULT_CSS = """
     PlayerStrip { height: auto; width: 1fr; }
     """
 
-    _shown: Text | None = None
+    def __init__(self, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._parts: tuple[list[Text], list[Text], list[list[Text]]] = ([], [], [])
 
     def show(
         self,
@@ -260,30 +292,56 @@ class PlayerStrip(Static):
         show_hand: bool = False,
     ) -> None:
         """Show ``seat`` of ``board``."""
-        head = Text()
         acting = board.to_act == seat
-        head.append((t.STRIP_TO_ACT if acting else " ") + " ", style=_MARK_STYLE)
-        head.append(name, style=Style(bold=True, underline=acting))
-        parts = [t.STRIP_HAND.format(n=board.hand_sizes[seat])]
+        first = Text()
+        first.append(t.STRIP_TO_ACT if acting else " ", style=_MARK_STYLE)
+        first.append(" ")
+        first.append(name, style=Style(bold=True, underline=acting))
+        head = [first, Text(t.STRIP_HAND.format(n=board.hand_sizes[seat]))]
         if board.dealer == seat:
-            parts.append(t.STRIP_DEALER)
-        parts.append(t.STRIP_TOTAL.format(n=board.totals[seat]))
+            head.append(Text(t.STRIP_DEALER))
+        head.append(Text(t.STRIP_TOTAL.format(n=board.totals[seat])))
         if rules.match_rule.kind != "single":
-            parts.append(t.STRIP_LEGS.format(n=board.legs[seat]))
+            head.append(Text(t.STRIP_LEGS.format(n=board.legs[seat])))
         if board.declared[seat]:
-            parts.append(t.STRIP_DECLARED.format(hands=", ".join(yaku_name(s) for s in board.declared[seat])))
-        head.append(" · " + " · ".join(parts))
-        lines = [head, Text("  ") + captures_text(board.captures[seat], board.fresh)]
+            hands = ", ".join(yaku_name(s) for s in board.declared[seat])
+            head.append(Text(t.STRIP_DECLARED.format(hands=hands)))
+        captured = board.captures[seat]
+        known = board.orders[seat] if seat < len(board.orders) else ()
+        order = [c for c in known if captured >> c & 1]
+        order += [c for c in iter_cards(captured) if c not in order]
+        score = Text(round_score_text(rules, captured, order, board.declared[seat]), style=_LABEL_STYLE)
+        fields = [*capture_fields(captured, board.fresh), score]
+        extra: list[list[Text]] = []
         if board.revealed[seat] and not show_hand:
-            shown = ", ".join(short_card(c) for c in iter_cards(board.revealed[seat]))
-            lines.append(Text("  " + t.STRIP_SHOWS.format(cards=shown), style=_DIM))
+            cards = [Text(short_card(c), style=_DIM) for c in iter_cards(board.revealed[seat])]
+            extra.append([Text(t.STRIP_SHOWS_LABEL, style=_DIM), *cards])
         if show_hand and board.hands[seat]:
-            held = ", ".join(short_card(c) for c in iter_cards(board.hands[seat]))
-            lines.append(Text("  " + t.STRIP_HOLDS.format(cards=held), style=_DIM))
-        content = Text("\n").join(lines)
-        if content != self._shown:
-            self._shown = content
-            self.update(content)
+            cards = [Text(short_card(c), style=_DIM) for c in iter_cards(board.hands[seat])]
+            extra.append([Text(t.STRIP_HOLDS_LABEL, style=_DIM), *cards])
+        parts = (head, fields, extra)
+        if parts != self._parts:
+            self._parts = parts
+            self.refresh(layout=True)
+
+    def lines(self, width: int) -> list[Text]:
+        """The strip laid out in ``width`` cells."""
+        head, fields, extra = self._parts
+        out = pack(head, width, sep=" · ", indent="")
+        out += pack(fields, width, sep=" │ ", indent="  ")
+        for items in extra:
+            label, *cards = items
+            out += pack([label + Text(" ") + cards[0], *cards[1:]] if cards else [label], width, sep=", ",
+                        indent="  ")  # fmt: skip
+        return out
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """As many lines as the fields need at this width."""
+        return len(self.lines(width))
+
+    def render(self) -> RenderableType:
+        """The strip's lines."""
+        return Text("\n").join(self.lines(self.size.width or 80))
 
 
 def yaku_table(rules: Rules, captures: Sequence[int], names: Sequence[str], viewer: int | None) -> Table:
@@ -310,16 +368,48 @@ def yaku_table(rules: Rules, captures: Sequence[int], names: Sequence[str], view
     return table
 
 
-def missing_lines(rules: Rules, captures: Sequence[int], name: str, seat: int) -> list[str]:
-    """For each yaku still open for ``seat``: the cards it still needs."""
+def out_of_reach(rules: Rules, captures: Sequence[int]) -> int:
+    """Cards nobody can capture any more: every other card of their month is captured already,
+    and the joker (R-6) cannot take them either (it is captured, or they are not its targets)."""
+    everyone = 0
+    for c in captures:
+        everyone |= c
+    joker = rules.joker_card
+    joker_free = joker >= 0 and not everyone >> joker & 1
+    dead = 0
+    for card in range(NUM_CARDS):
+        if everyone >> card & 1 or card == joker:
+            continue  # captured already; the joker takes or is taken in many ways (R-6): left in
+        if MONTH_MASK[MONTH[card]] & ~(1 << card) & ~everyone:
+            continue  # a card of its month can still take it (or be taken by it)
+        if joker_free and card != joker and (POINTS[card] > 0 or MONTH[card] == WILLOW):
+            continue
+        dead |= 1 << card
+    return dead
+
+
+def missing_lines(rules: Rules, captures: Sequence[int], name: str, seat: int, hand: int = 0) -> list[str]:
+    """For each yaku still within reach of ``seat``: the cards it still needs (those in ``hand``,
+    the seat's own hand, marked).  A yaku that needs a card nobody can capture is left out."""
+    dead = out_of_reach(rules, captures)
     lines = []
     for p in yaku_progress(rules, captures):
         if p.status[seat] != "open":
             continue
-        cards = ", ".join(short_card(c) for c in iter_cards(p.missing[seat]))
+        missing = p.missing[seat]
         label = yaku_name(p.slug).split(" (")[0]
         if p.slug == "seven-ribbons":
-            lines.append(f"{label}: {p.needed - p.held[seat]} more of {cards}")
+            missing &= ~dead
+            if p.held[seat] + missing.bit_count() < p.needed:
+                continue
+        elif missing & dead:
+            continue
+        cards = ", ".join(
+            t.MISSING_IN_HAND.format(card=short_card(c)) if hand >> c & 1 else short_card(c)
+            for c in iter_cards(missing)
+        )
+        if p.slug == "seven-ribbons":
+            lines.append(t.MISSING_SEVEN.format(yaku=label, n=p.needed - p.held[seat], cards=cards))
         else:
-            lines.append(f"{label}: {cards}")
+            lines.append(t.MISSING_LINE.format(yaku=label, cards=cards))
     return lines

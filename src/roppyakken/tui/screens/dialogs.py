@@ -80,16 +80,20 @@ class QuitScreen(ModalScreen[str | None]):
         Binding("escape,n", "choose('')", t.QUIT_CANCEL),
     ]
 
-    def __init__(self, saves_dir: str, can_save: bool = True) -> None:
+    def __init__(self, saves_dir: str, can_save: bool = True, saved: str = "") -> None:
         super().__init__()
         self.saves_dir = saves_dir
-        self.can_save = can_save
+        self.saved = saved
+        """The file the game is saved in when nothing happened since (no warning then)."""
+        self.can_save = can_save and not saved
 
     def compose(self) -> ComposeResult:
         """Question and three buttons."""
         with Vertical(classes="dialog"):
             yield Static(t.QUIT_TITLE, classes="title")
-            if self.can_save:
+            if self.saved:
+                yield Static(t.QUIT_SAVED.format(path=self.saved))
+            elif self.can_save:
                 yield Static(t.QUIT_BODY.format(dir=self.saves_dir))
             with Horizontal(classes="buttons"):
                 if self.can_save:
@@ -115,12 +119,15 @@ class DeclareScreen(ModalScreen[tuple[str, ...]]):
 
     AUTO_FOCUS = None
 
+    # At the bottom and compact, so that the hand stays in sight while deciding (80×24 too).
     DEFAULT_CSS = (
-        """
-    DeclareScreen { align: center middle; }
-    #hands { height: auto; margin-top: 1; }
+        DIALOG_CSS
+        + """
+    DeclareScreen { align: center bottom; background: $background 30%; }
+    DeclareScreen .dialog .title { margin-bottom: 0; }
+    DeclareScreen .dialog .buttons { margin-top: 0; }
+    #hands { height: auto; margin-top: 0; }
     """
-        + DIALOG_CSS
     )
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "confirm", t.KEY_DECLARE),
@@ -144,8 +151,8 @@ class DeclareScreen(ModalScreen[tuple[str, ...]]):
             yield Static(t.DECLARE_BODY)
             yield Static(self._hands_text(), id="hands")
             with Horizontal(classes="buttons"):
-                yield Button(f"{t.DECLARE_OK} (Enter)", id="ok", variant="primary")
-                yield Button(f"{t.DECLARE_NONE} (n)", id="none")
+                yield Button(f"{t.DECLARE_OK} (Enter)", id="ok", variant="primary", compact=True)
+                yield Button(f"{t.DECLARE_NONE} (n)", id="none", compact=True)
 
     def _hands_text(self) -> Text:
         lines = []

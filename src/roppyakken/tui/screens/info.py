@@ -36,6 +36,12 @@ class HelpScreen(ModalScreen[None]):
         Binding("escape,q,question_mark", "close", t.KEY_CLOSE),
         Binding("left", "tab(-1)", show=False),
         Binding("right", "tab(1)", show=False),
+        Binding("up", "scroll(-1)", show=False),
+        Binding("down", "scroll(1)", show=False),
+        Binding("pageup", "scroll(-10)", show=False),
+        Binding("pagedown,space", "scroll(10)", show=False),
+        Binding("home", "scroll(-10000)", show=False),
+        Binding("end", "scroll(10000)", show=False),
     ]
     TABS = ("play", "yaku", "cards", "options", "keys")
 
@@ -67,6 +73,15 @@ class HelpScreen(ModalScreen[None]):
         current = self.TABS.index(tabs.active) if tabs.active in self.TABS else 0
         tabs.active = self.TABS[(current + delta) % len(self.TABS)]
 
+    def action_scroll(self, lines: int) -> None:
+        """Scroll the shown tab (wherever the focus is): the help scrolls from the start."""
+        tabs = self.query_one(TabbedContent)
+        pane = tabs.get_pane(tabs.active) if tabs.active else None
+        if pane is None:
+            return
+        scroller = pane.query_one(VerticalScroll)
+        scroller.scroll_to(y=max(0, scroller.scroll_y + lines), animate=False)
+
     def action_close(self) -> None:
         """Back to the table."""
         self.dismiss(None)
@@ -90,8 +105,10 @@ class YakuScreen(ModalScreen[None]):
         names: Sequence[str],
         viewer: int | None,
         round_index: int,
+        hand: int = 0,
     ) -> None:
         super().__init__()
+        self.hand = hand
         self.rules = rules
         self.captures = list(captures)
         self.names = list(names)
@@ -107,7 +124,8 @@ class YakuScreen(ModalScreen[None]):
             else:
                 yield Static(yaku_table(self.rules, self.captures, self.names, self.viewer))
                 if self.viewer is not None:
-                    lines = missing_lines(self.rules, self.captures, self.names[self.viewer], self.viewer)
+                    name = self.names[self.viewer]
+                    lines = missing_lines(self.rules, self.captures, name, self.viewer, self.hand)
                     if lines:
                         header = t.YAKU_MISSING.format(name=self.names[self.viewer])
                         yield Static(

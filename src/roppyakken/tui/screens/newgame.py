@@ -18,7 +18,15 @@ from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import PRESETS, resolve
 from roppyakken.text import PRESET_DESCRIPTIONS
 from roppyakken.tui import text as t
-from roppyakken.tui.session import HUMAN, GameSetup, Seat, check_name, default_level, list_saves, name_seats
+from roppyakken.tui.session import (
+    HUMAN,
+    GameSetup,
+    Seat,
+    check_name,
+    default_level,
+    name_seats,
+    resumable_saves,
+)
 
 
 class NewGameScreen(Screen[None]):
@@ -48,59 +56,76 @@ class NewGameScreen(Screen[None]):
         self,
         on_start: Callable[[GameSetup], None],
         on_resume: Callable[[Path], None],
+        previous: GameSetup | None = None,
     ) -> None:
         super().__init__()
         self.on_start = on_start
         self.on_resume = on_resume
+        self.previous = previous
+        """The last game's setup: the form starts from it (players, rules, name, opponents)."""
 
     def compose(self) -> ComposeResult:
         """The form."""
         levels = [(t.BOT_LABEL.format(level=level), level) for level in BOT_LEVELS]
         opponents = [*levels, (t.OPTION_HUMAN, HUMAN)]
+        players, preset, name, chosen = 2, "classic", t.DEFAULT_HUMAN_NAME, [default_level()] * 2
+        if self.previous is not None:
+            seats = self.previous.seats
+            players = len(seats)
+            if self.previous.rules.preset in PRESETS:
+                preset = self.previous.rules.preset
+            if seats[0].human:
+                name = seats[0].name
+            for i, seat in enumerate(seats[1:3]):
+                chosen[i] = HUMAN if seat.human else seat.kind
         with VerticalScroll(id="form"):
             yield Static(t.NEW_GAME_TITLE, classes="title")
             yield Static(t.NEW_GAME_INTRO, classes="intro")
             with Horizontal(classes="row"):
                 yield Label(t.LABEL_PLAYERS)
-                yield Select([(t.LABEL_TWO, 2), (t.LABEL_THREE, 3)], value=2, allow_blank=False, compact=True,
-                             id="players")  # fmt: skip
+                yield Select([(t.LABEL_TWO, 2), (t.LABEL_THREE, 3)], value=players, allow_blank=False,
+                             compact=True, id="players")  # fmt: skip
             with Horizontal(classes="row"):
                 yield Label(t.LABEL_RULES)
-                yield Select([(name, name) for name in PRESETS], value="classic", allow_blank=False,
+                yield Select([(p, p) for p in PRESETS], value=preset, allow_blank=False,
                              compact=True, id="preset")  # fmt: skip
-            yield Static(PRESET_DESCRIPTIONS["classic"], classes="hint", id="preset-hint")
+            yield Static(PRESET_DESCRIPTIONS[preset], classes="hint", id="preset-hint")
             with Horizontal(classes="row"):
                 yield Label(t.LABEL_RULES_FILE)
                 yield Input(placeholder=t.HINT_RULES_FILE, compact=True, id="rules-file")
             with Horizontal(classes="row"):
                 yield Label(t.LABEL_NAME)
-                yield Input(value=t.DEFAULT_HUMAN_NAME, compact=True, id="name", max_length=20)
+                yield Input(value=name, compact=True, id="name", max_length=20)
             for n in (1, 2):
                 with Horizontal(classes="row", id=f"opp-row{n}"):
                     yield Label(t.LABEL_OPPONENT.format(n=n))
                     yield Select(
-                        opponents, value=default_level(), allow_blank=False, compact=True, id=f"opp{n}"
+                        opponents, value=chosen[n - 1], allow_blank=False, compact=True, id=f"opp{n}"
                     )
-                yield Static(bot_description(default_level()), classes="hint", id=f"opp-hint{n}")
+                hint = t.OPTION_HUMAN if chosen[n - 1] == HUMAN else bot_description(chosen[n - 1])
+                yield Static(hint, classes="hint", id=f"opp-hint{n}")
             with Horizontal(classes="row"):
                 yield Label(t.LABEL_SEED)
                 yield Input(placeholder=t.HINT_SEED, compact=True, id="seed", type="integer")
             yield Static("", id="error")
             with Horizontal(id="buttons"):
                 yield Button(t.BUTTON_START, id="start", variant="primary", compact=True)
-                yield Button(t.BUTTON_QUIT, id="quit", compact=True)
-            saves = list_saves()
+                # Not in the Tab order: Tab from Start must not land on Quit (Esc quits from anywhere).
+                quit_button = Button(t.BUTTON_QUIT, id="quit", compact=True)
+                quit_button.can_focus = False
+                yield quit_button
+            saves = resumable_saves()  # finished games are watched with `roppyakken replay`, not resumed
             if saves:
                 with Horizontal(classes="row", id="saves-row"):
                     yield Label(t.LABEL_SAVES)
-                    yield Select([(p.name, str(p)) for p in saves], value=str(saves[0]), allow_blank=False,
-                                 compact=True, id="saves")  # fmt: skip
+                    yield Select([(label, str(p)) for label, p in saves], value=str(saves[0][1]),
+                                 allow_blank=False, compact=True, id="saves")  # fmt: skip
                     yield Button(t.BUTTON_RESUME, id="resume", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
-        """Two players at first: hide the second opponent."""
-        self._show_players(2)
+        """Show the second opponent only for three players."""
+        self._show_players(len(self.previous.seats) if self.previous is not None else 2)
 
     def _show_players(self, players: int) -> None:
         three = players == 3

@@ -29,6 +29,7 @@ from textual.widgets import Footer, Static
 from roppyakken.actions import DECLARE, PLAY, REDEAL, Action, CallRedeal, Declare, Play, Take
 from roppyakken.ai.base import Bot
 from roppyakken.cards import KIND, MONTH, MONTH_MASK, POINTS, iter_cards
+from roppyakken.choices import Choice, automatic, choices
 from roppyakken.engine import Game, stacks_of
 from roppyakken.errors import RoppyakkenError
 from roppyakken.events import (
@@ -123,7 +124,7 @@ class TableScreen(Screen[None]):
     #pile { margin-right: 1; }
     #table { color: #f0f0f0; }
     #hand { margin-left: 1; }
-    #status { height: 2; padding: 0 1; background: $boost; text-wrap: nowrap; text-overflow: ellipsis; }
+    #status { height: auto; min-height: 2; max-height: 6; padding: 0 1; background: $boost; }
     #sidebar { height: 1fr; padding: 0 1; border-left: vkey $accent; display: none; }
     """
 
@@ -178,12 +179,18 @@ class TableScreen(Screen[None]):
         self.targets: list[int] = []
         self.tsel = 0
         self.legal_by_card: dict[int, list[int]] = {}
+        self.gives: dict[tuple[int, int], str] = {}
+        """What each target gives, by (card or -1 for the turned-up card, target), when targets differ."""
         self.message = ""
         self.log_lines: list[str] = []
         self.sidebar_on = True
         self.thinking: int | None = None
         self.replay_auto = False
         self.replay_done = False
+        self.applied = 0
+        """Actions applied since this screen opened."""
+        self.saved_at: int | None = 0 if resumed and save_path is not None else None
+        """:attr:`applied` when the game was last saved (None: never saved)."""
         self._decision: asyncio.Future[Action] | None = None
         self._skip = asyncio.Event()
         self._step = asyncio.Event()
@@ -211,13 +218,12 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         """Log how the game starts and run the game loop."""
+        if self.script is None:
+            self._log(t.TIP_START)
+        for event in self.game.events:  # a resumed game's log is rebuilt from its events
+            self._log_event(event)
         if self.resumed:
             self._log(t.say(t.RESUMED, self.names[self.game.dealer], round=self.game.round + 1))
-        else:
-            if self.script is None:
-                self._log(t.TIP_START)
-            for event in self.game.events:
-                self._log_event(event)
         self._refresh_all()
         self.run_worker(self._game_loop(), exclusive=True, group="game", name="game-loop")
 
@@ -246,6 +252,7 @@ class TableScreen(Screen[None]):
             else:
                 action = await self._bot_decision(seat)
             events_ = game.apply(action, seat)
+            self.applied += 1
             await self._show_events(events_)
 
     async def _ensure_viewer(self, seat: int) -> None:
@@ -271,10 +278,20 @@ class TableScreen(Screen[None]):
             month = next(m for m in range(1, 13) if hand & MONTH_MASK[m] == MONTH_MASK[m])
             call: bool = await self.app.push_screen_wait(RedealScreen(self.names[seat], month))
             return CallRedeal(call)
+        auto = automatic(view)
+        if auto is not None and isinstance(auto, Take):
+            # Every target of the turned-up card gives the same: take one without asking.
+            turned = t.card_name(view.turned) if view.turned >= 0 else ""
+            self._log(t.AUTO_TAKEN.format(card=turned, target=target_name(auto.target)))
+            return auto
+        # Equivalent targets (same points, same yaku progress) are offered once.
+        found = [c for c in choices(view) if c.same_as is None]
+        self.gives = self._gives(found)
         self._decision = asyncio.get_running_loop().create_future()
         if view.phase == PLAY:
             self.legal_by_card = {}
-            for action in view.legal:
+            for choice in found:
+                action = choice.action
                 if isinstance(action, Play):
                     self.legal_by_card.setdefault(action.card, []).append(action.target)
             self.hand_cards = sorted(iter_cards(view.hand))
@@ -282,7 +299,7 @@ class TableScreen(Screen[None]):
             self.mode = CARD
             self.targets = []
         else:
-            self.targets = [a.target for a in view.legal if isinstance(a, Take)]
+            self.targets = [c.action.target for c in found if isinstance(c.action, Take)]
             self.tsel = 0
             self.mode = CHOOSE_TAKE
         self._refresh_all()
@@ -292,6 +309,33 @@ class TableScreen(Screen[None]):
             self._decision = None
             self.mode = WAIT
             self.targets = []
+
+    @staticmethod
+    def _gives(found: list[Choice]) -> dict[tuple[int, int], str]:
+        """What each target gives ("+10 pts, Blue Ribbons 2/3"), for cards whose targets differ."""
+        by_card: dict[int, list[Choice]] = {}
+        for c in found:
+            a = c.action
+            if isinstance(a, Play) and a.target:
+                by_card.setdefault(a.card, []).append(c)
+            elif isinstance(a, Take):
+                by_card.setdefault(-1, []).append(c)
+        out: dict[tuple[int, int], str] = {}
+        for card, group in by_card.items():
+            if len(group) < 2:
+                continue
+            for c in group:
+                parts = [t.GIVES_POINTS.format(n=c.points)]
+                if len(group) <= 3:  # with many targets (a joker's), points only: the line stays whole
+                    parts += [
+                        t.GIVES_YAKU.format(
+                            yaku=yaku_name(s.slug).split(" (")[0], held=s.after, need=s.needed
+                        )
+                        for s in c.steps
+                    ]
+                target = c.action.target if isinstance(c.action, Play | Take) else 0
+                out[(card, target)] = ", ".join(parts)
+        return out
 
     async def _bot_decision(self, seat: int) -> Action:
         view = view_of(self.game, seat)  # the bot sees its seat's view, never the game
@@ -386,7 +430,11 @@ class TableScreen(Screen[None]):
 
     async def _end_of_record(self) -> None:
         self.replay_done = True
-        self.message = t.REPLAY_END if self.game.over else t.REPLAY_UNFINISHED
+        game = self.game
+        if game.over and game.winner is not None:  # the table keeps saying who won, after the box
+            self.message = t.say(t.EVENT_GAME_ENDED, self.names[game.winner])
+        else:
+            self.message = t.REPLAY_UNFINISHED
         self._refresh_all()
         if self.game.over:
             await self._game_over()
@@ -490,7 +538,8 @@ class TableScreen(Screen[None]):
             board, rules = self.board, self.game.rules
             parts: list[RenderableType] = [yaku_table(rules, board.captures, self.names, self.viewer)]
             if self.viewer is not None:
-                missing = missing_lines(rules, board.captures, self.names[self.viewer], self.viewer)
+                hand = board.hands[self.viewer]
+                missing = missing_lines(rules, board.captures, self.names[self.viewer], self.viewer, hand)
                 if missing:
                     parts.append(Text(t.YAKU_MISSING.format(name=self.names[self.viewer]), style="bold"))
                     parts.extend(Text(line, style="dim") for line in missing)
@@ -544,7 +593,8 @@ class TableScreen(Screen[None]):
             if choosable and self.hand_cards and card == self.hand_cards[self.sel]:
                 slot.label, slot.emphasis, slot.marked = t.MARK_SELECTED.format(key=key), True, True
             elif board.revealed[self.viewer] >> card & 1:
-                slot.label = t.MARK_SHOWN.format(key=key)
+                can_take = choosable and any(self.legal_by_card.get(card, []))
+                slot.label = (t.MARK_SHOWN_CAN_TAKE if can_take else t.MARK_SHOWN).format(key=key)
             elif choosable and any(self.legal_by_card.get(card, [])):
                 slot.label = t.MARK_CAN_TAKE.format(key=key)
             else:
@@ -555,15 +605,17 @@ class TableScreen(Screen[None]):
         return slots
 
     def _status_text(self) -> Text:
-        text = Text(self.message, overflow="ellipsis", no_wrap=True)
+        width = max(10, (self.app.size.width or 80) - 2)
+        message = self.message if len(self.message) <= width else self.message[: width - 1] + "…"
+        text = Text(message)
         text.append("\n")
-        text.append(self._detail(), style="bold")
+        text.append(self._detail(), style="bold")  # wraps: targets are never cut off
         return text
 
     def _detail(self) -> str:
         if self.script is not None:
             if self.replay_done:
-                return t.REPLAY_END if self.game.over else t.REPLAY_UNFINISHED
+                return t.REPLAY_END_KEYS
             auto = t.REPLAY_AUTO_ON if self.replay_auto else t.REPLAY_AUTO_OFF
             return t.PROMPT_REPLAY.format(auto=auto, pace=t.PACE_NAMES[self.pace])
         if self.mode == CARD and self.hand_cards:
@@ -577,25 +629,36 @@ class TableScreen(Screen[None]):
             elif len(targets) == 1:
                 text += t.DETAIL_TAKES_ONE.format(target=target_name(targets[0]))
             else:
-                text += t.DETAIL_TAKES_MANY.format(n=len(targets), targets=self._lettered(targets))
+                text += t.DETAIL_TAKES_MANY.format(n=len(targets), targets=self._lettered(targets, card))
             return text
         if self.game.over:
             return t.GAME_OVER_TABLE
-        if self.mode == TARGET:
-            return t.PROMPT_TARGET.format(last=TARGET_KEYS[len(self.targets) - 1])
+        if self.mode == TARGET and self.hand_cards:
+            card = self.hand_cards[self.sel]
+            return t.PROMPT_TARGET_NAMED.format(
+                card=t.card_name(card),
+                targets=self._lettered(self.targets, card),
+                last=TARGET_KEYS[len(self.targets) - 1],
+            )
         if self.mode == CHOOSE_TAKE:
             turned = t.card_name(self.board.turned) if self.board.turned >= 0 else ""
-            return t.DETAIL_TURNED.format(card=turned, targets=self._lettered(self.targets))
+            return t.DETAIL_TURNED.format(
+                card=turned, targets=self._lettered(self.targets, -1), last=TARGET_KEYS[len(self.targets) - 1]
+            )
         prompt = t.PROMPT_WAIT.format(pace=t.PACE_NAMES[self.pace])
         if self.thinking is not None:
             return t.STATUS_WAIT_BOT.format(name=self.names[self.thinking]) + " · " + prompt
         return prompt
 
-    @staticmethod
-    def _lettered(targets: list[int]) -> str:
-        return ", ".join(
-            f"{TARGET_KEYS[i]}) {target_name(m)}" for i, m in enumerate(targets[: len(TARGET_KEYS)])
-        )
+    def _lettered(self, targets: list[int], card: int) -> str:
+        """``a) Pampas Moon (+50 pts, Moon Viewing 1/2), b) …``: each target, what it gives if they differ."""
+        items = []
+        for i, m in enumerate(targets[: len(TARGET_KEYS)]):
+            gives = self.gives.get((card, m))
+            name = target_name(m)
+            what = t.TARGET_GIVES.format(target=name, gives=gives) if gives else name
+            items.append(t.TARGET_ITEM.format(key=TARGET_KEYS[i], target=what))
+        return ", ".join(items)
 
     # ----------------------------------------------------------------- input
 
@@ -721,7 +784,14 @@ class TableScreen(Screen[None]):
             return
         board = self.board
         self.app.push_screen(
-            YakuScreen(self.game.rules, board.captures, self.names, self.viewer, board.round)
+            YakuScreen(
+                self.game.rules,
+                board.captures,
+                self.names,
+                self.viewer,
+                board.round,
+                board.hands[self.viewer] if self.viewer is not None else 0,
+            )
         )
 
     def action_log(self) -> None:
@@ -762,6 +832,7 @@ class TableScreen(Screen[None]):
         path = self.save_path or new_save_path()
         save_game(path, self.game, self.seats)
         self.save_path = path
+        self.saved_at = self.applied
         return path
 
     def action_save(self) -> None:
@@ -783,4 +854,6 @@ class TableScreen(Screen[None]):
                 self.app.exit()
 
         can_save = self.script is None and not self.game.over
-        self.app.push_screen(QuitScreen(str(save_dir()), can_save=can_save), done)
+        unchanged = self.saved_at == self.applied and self.save_path is not None
+        saved = str(self.save_path) if can_save and unchanged else ""
+        self.app.push_screen(QuitScreen(str(save_dir()), can_save=can_save, saved=saved), done)

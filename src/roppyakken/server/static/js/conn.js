@@ -3,7 +3,9 @@
 // (so an animation can finish before the next state is drawn).
 
 const PING_MS = 20000;
-const MAX_BACKOFF_MS = 5000;
+// Reconnection probes: quick at first, then every 1.5 s (a restarted server is found within ~2 s).
+const BACKOFF_MS = [100, 250, 500, 1000];
+const MAX_BACKOFF_MS = 1500;
 
 export class Connection {
   /**
@@ -75,7 +77,7 @@ export class Connection {
         return;
       }
       this.status("lost");
-      const delay = Math.min(MAX_BACKOFF_MS, 250 * 2 ** this.attempt);
+      const delay = this.attempt < BACKOFF_MS.length ? BACKOFF_MS[this.attempt] : MAX_BACKOFF_MS;
       this.attempt += 1;
       setTimeout(() => {
         if (!this.closedByUs) this.connect();
@@ -83,7 +85,12 @@ export class Connection {
     });
   }
 
-  /** Send a message; returns its id (echoed by the server in an error). */
+  /** Whether the server has welcomed this connection and it is open: a message sent now is delivered. */
+  get open() {
+    return Boolean(this.welcomed && this.ws && this.ws.readyState === WebSocket.OPEN);
+  }
+
+  /** Send a message if the connection is open (see `open`); returns its id (echoed by the server in an error). */
   send(msg) {
     const id = String(this.nextId++);
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {

@@ -13,7 +13,7 @@ import {
   pointsOfAll,
   sortCards,
 } from "./deck.js";
-import T, { KIND_PLURALS, distinctNames, yakuName } from "./text.js";
+import T, { KIND_PLURALS, distinctNames, playerNames, yakuName } from "./text.js";
 import { h, replaceChildren, showError } from "./dom.js";
 import { getJSON, resolveRules } from "./api.js";
 import { byKind } from "./yaku.js";
@@ -142,8 +142,14 @@ export async function replayPage(root, params) {
           h(
             "li",
             {},
-            h("a", { href: `/#/replay?room=${encodeURIComponent(g.room)}` }, g.players.join(" · ")),
-            g.winner !== null && g.winner !== undefined ? ` — ${T.evGameEnded(g.players[g.winner])}` : "",
+            h(
+              "a",
+              { href: `/#/replay?room=${encodeURIComponent(g.room)}` },
+              playerNames(g.players, { withLevel: true }).join(" · "),
+            ),
+            g.winner !== null && g.winner !== undefined
+              ? ` — ${T.evGameEnded(playerNames(g.players)[g.winner])}`
+              : "",
           ),
         ),
       );

@@ -2,7 +2,7 @@
 // (seats, bots, the host's start button), then the game table.  The seat token is kept in
 // localStorage, so a reload or a lost connection gets the seat and the game back.
 
-import T, { botName, presetDescription, presetName } from "./text.js";
+import T, { botName, playerNames, presetDescription, presetName } from "./text.js";
 import { h, replaceChildren, showError } from "./dom.js";
 import { ApiError, bots, getJSON, postJSON, presets, resolveRules } from "./api.js";
 import { dropToken, getName, getToken, setName, setToken } from "./store.js";
@@ -35,7 +35,9 @@ export async function roomPage(root, room, notice = "") {
   }
   const open = info.status === "waiting" && info.seats.some((s) => s.kind === "empty");
   if (!open) {
-    connect(root, room, null);
+    // Someone opening the invite link of a full or running room watches: say why.
+    const why = { waiting: T.roomFull, playing: T.startedRoomNotice, over: T.overRoomNotice };
+    connect(root, room, null, why[info.status] || T.roomFull);
     return;
   }
   joinForm(root, room, info, notice);
@@ -86,6 +88,7 @@ function joinForm(root, room, info, notice) {
 }
 
 function seatList(info, mySeat, host = false, conn = null, levels = []) {
+  const shown = playerNames(info.seats.map((s) => s.name));
   return h(
     "ol",
     { class: "seats" },
@@ -93,7 +96,7 @@ function seatList(info, mySeat, host = false, conn = null, levels = []) {
       let what;
       if (s.kind === "empty") what = h("span", { class: "muted" }, T.seatEmpty);
       else if (s.kind === "bot")
-        what = h("span", {}, s.name || "", " ", h("span", { class: "badge bot" }, T.seatBot(s.level || "")));
+        what = h("span", {}, shown[i], " ", h("span", { class: "badge bot" }, T.seatBot(s.level || "")));
       else {
         what = h(
           "span",
@@ -157,7 +160,7 @@ function seatList(info, mySeat, host = false, conn = null, levels = []) {
   );
 }
 
-function connect(root, room, token) {
+function connect(root, room, token, notice = "") {
   const state = { seat: null, info: null, game: null, rules: null, description: "", levels: [] };
   const errorBox = h("p", { class: "error", role: "alert", hidden: true });
   const statusLine = h("p", { class: "conn-line muted", role: "status" }, T.connecting);
@@ -229,6 +232,7 @@ function connect(root, room, token) {
         { class: "card-panel waiting-room" },
         h("h1", {}, `${T.room} ${room}`),
         h("p", { class: "muted" }, `${T.playersN(info.players)} · ${state.rules ? presetName(state.rules.preset) : ""}`),
+        notice && state.seat === null ? h("p", { class: "notice", role: "status" }, notice) : null,
         h("h2", {}, T.inviteLink),
         h("p", {}, T.inviteHint),
         h("div", { class: "invite-row" }, inviteInput, copyBtn),
@@ -257,6 +261,7 @@ function connect(root, room, token) {
       rules: state.rules,
       description: state.description,
       roomInfo: state.info,
+      notice: state.seat === null ? notice : "",
     });
     return state.game;
   };
@@ -301,9 +306,13 @@ function connect(root, room, token) {
           if (state.game) state.game.setRoomInfo(state.info);
           else if (state.info.status === "waiting") drawWaiting();
           break;
+        case "history":
+          if (!state.rules) await ensureRules(state.info);
+          ensureGame().onHistory(msg.events || []);
+          break;
         case "state":
           if (!state.rules) await ensureRules(state.info);
-          await ensureGame().onState(msg.view, msg.names);
+          await ensureGame().onState(msg.view, msg.names, msg.seq, msg.choices || []);
           break;
         case "events":
           if (!state.rules) await ensureRules(state.info);

@@ -38,7 +38,11 @@ export class GameView {
     this.rules = ctx.rules;
     this.description = ctx.description || "";
     this.roomInfo = ctx.roomInfo || null;
+    this.notice = ctx.notice || "";
     this.view = null;
+    this.seq = -1;
+    this.choices = [];
+    this.unsent = null;
     this.names = [];
     this.shownNames = [];
     this.selected = null;
@@ -115,19 +119,55 @@ export class GameView {
 
   setConnection(status) {
     this.connStatus = status;
-    if (this.view) this.renderStatus();
+    if (this.view) {
+      this.renderStatus();
+      this.renderPrompt();
+    }
   }
 
-  async onState(view, names) {
+  /** The game's public events so far (a `history` message, on connect): the log is rebuilt from them. */
+  onHistory(events) {
+    this.logEvents = events.slice(-300);
+    this.renderLog();
+  }
+
+  /**
+   * A move chosen when the server had the state `seq`: still unanswered when a state comes.
+   * The same `seq` again means the server never applied it (the connection was lost):
+   * send it again if it is still legal, or say that it was not made.
+   */
+  settleUnsent(view, seq) {
+    const move = this.unsent;
+    if (!move) return false;
+    if (seq !== move.seq || !view.legal.length) {
+      this.unsent = null;
+      if (this.notice === T.moveResent) this.notice = "";
+      return false;
+    }
+    const wanted = JSON.stringify(move.action);
+    const still = view.legal.find((a) => JSON.stringify(a) === wanted);
+    if (!still || !this.conn.open) {
+      this.unsent = null;
+      this.notice = T.moveOutdated;
+      return false;
+    }
+    this.conn.send({ type: "act", action: still });
+    this.notice = T.moveResent;
+    return true;
+  }
+
+  async onState(view, names, seq = -1, choices = []) {
     const prev = this.view;
     const before = snapshot(this.main);
     this.view = view;
+    this.seq = seq;
+    this.choices = choices.length === view.legal.length ? choices : [];
     if (names && names.join("\n") !== this.names.join("\n")) {
       this.names = names;
       this.shownNames = distinctNames(names);
       this.renderLog();
     }
-    this.pending = false;
+    this.pending = this.settleUnsent(view, seq);
     this.error = "";
     if (this.selected && (!view.hand.includes(this.selected) || !view.legal.length)) this.selected = null;
     this.el.dataset.players = String(view.players);
@@ -135,6 +175,7 @@ export class GameView {
     const sameRound = prev && prev.round === view.round && prev.leg === view.leg;
     if (sameRound && !this.fast()) await flip(this.main, before, this.origins);
     this.origins.clear();
+    if (this.autoTake()) return;
     if (
       view.legal.length &&
       view.phase === "play" &&
@@ -178,6 +219,7 @@ export class GameView {
 
   onError(message) {
     this.pending = false;
+    this.unsent = null;
     this.error = message;
     this.renderPrompt();
   }
@@ -485,6 +527,43 @@ export class GameView {
     return this.view.legal.filter((a) => a.type === "play" && a.card === slug);
   }
 
+  /** The choice (roppyakken.choices, sent with the state) of a legal action, or null. */
+  choiceOf(action) {
+    const i = this.view.legal.indexOf(action);
+    return i >= 0 && this.choices[i] ? this.choices[i] : null;
+  }
+
+  /** The actions that differ: an action equivalent to an earlier one (same points and yaku progress) is left out. */
+  distinct(actions) {
+    return actions.filter((a) => {
+      const c = this.choiceOf(a);
+      return !c || c.same_as === null || c.same_as === undefined;
+    });
+  }
+
+  /** What a choice gives, when choices differ: "+10 card points · Blue Ribbons (Aotan) 2/3". */
+  choiceText(action) {
+    const c = this.choiceOf(action);
+    if (!c) return "";
+    const parts = [c.points ? T.choiceGives(c.points) : T.choiceNothing];
+    for (const y of c.yaku || []) parts.push(T.choiceYaku(yakuName(y.slug), y.after, y.needed));
+    return parts.join(" · ");
+  }
+
+  /** A turned-up card whose targets are all equivalent takes one of them without asking. */
+  autoTake() {
+    const v = this.view;
+    if (this.pending || this.spectator || v.phase !== "take" || v.legal.length < 2) return false;
+    const takes = this.distinct(v.legal.filter((a) => a.type === "take"));
+    if (takes.length !== 1 || takes.length === v.legal.length) return false;
+    this.autoNote = T.autoTaken(cardName(v.turned), cardNames(takes[0].target));
+    this.act(takes[0]);
+    this.notice = this.autoNote;
+    this.autoNote = "";
+    this.renderPrompt();
+    return true;
+  }
+
   renderField() {
     const v = this.view;
     const targets = this.activeTargets();
@@ -547,6 +626,9 @@ export class GameView {
     this.hand.hidden = false;
     const canPlay = v.phase === "play" && v.legal.length > 0 && !this.pending;
     const cards = sortCards(v.hand);
+    const lucky = new Set(
+      v.phase === "declare" && v.legal.length ? (v.lucky_hands || []).flatMap((x) => x.cards || []) : [],
+    );
     this.handFocus = Math.min(this.handFocus, Math.max(0, cards.length - 1));
     if (this.selected) this.handFocus = Math.max(0, cards.indexOf(this.selected));
     const els = cards.map((s, i) => {
@@ -555,6 +637,7 @@ export class GameView {
       const classes = [];
       if (s === this.selected) classes.push("selected");
       if (captures) classes.push("can-capture");
+      if (lucky.has(s)) classes.push("lucky");
       const el = cardElement(s, { button: true, extraClass: classes.join(" ") });
       el.tabIndex = i === this.handFocus ? 0 : -1;
       el.setAttribute("aria-pressed", s === this.selected ? "true" : "false");
@@ -563,7 +646,7 @@ export class GameView {
       if (!canPlay) el.setAttribute("aria-disabled", "true");
       el.addEventListener("click", (ev) => this.onHandClick(s, ev));
       el.addEventListener("dblclick", () => {
-        const p = canPlay ? this.playsOf(s) : [];
+        const p = canPlay ? this.distinct(this.playsOf(s)) : [];
         if (p.length === 1) this.act(p[0]);
       });
       el.addEventListener("focus", () => {
@@ -578,7 +661,7 @@ export class GameView {
   onHandClick(slug, ev) {
     const v = this.view;
     if (!(v.phase === "play" && v.legal.length && !this.pending)) return;
-    const plays = this.playsOf(slug);
+    const plays = this.distinct(this.playsOf(slug));
     if (this.selected === slug && plays.length === 1) {
       this.act(plays[0]);
       return;
@@ -623,7 +706,10 @@ export class GameView {
     this.pending = true;
     this.selected = null;
     this.error = "";
-    this.conn.send({ type: "act", action });
+    this.notice = "";
+    // Kept until the server answers: a move made while the connection is down is sent once it is back.
+    this.unsent = { action, seq: this.seq };
+    if (this.conn.open) this.conn.send({ type: "act", action });
     this.renderField();
     this.renderHand();
     this.renderPrompt();
@@ -639,9 +725,14 @@ export class GameView {
       return;
     }
     const mine = v.legal.length > 0 && !this.pending;
+    const offline = this.connStatus && this.connStatus !== "open";
+    if (this.notice) parts.push(h("p", { class: "notice", role: "status" }, this.notice));
     if (this.spectator) parts.push(h("p", {}, T.spectating));
     if (!mine) {
-      if (!this.pending) parts.push(h("p", { class: "waiting" }, T.waitingFor(this.name(v.to_act))));
+      if (this.pending && this.unsent && offline)
+        parts.push(h("p", { class: "move-held", role: "alert" }, T.moveHeldOffline));
+      else if (this.pending) parts.push(h("p", { class: "sending" }, T.sendingMove));
+      else parts.push(h("p", { class: "waiting" }, T.waitingFor(this.name(v.to_act))));
       replaceChildren(this.prompt, parts);
       this.prompt.dataset.state = "waiting";
       return;
@@ -653,6 +744,21 @@ export class GameView {
         buttons.push(this.actionButton(a.call ? T.redealCall : T.redealNo, a, a.call ? "" : "primary"));
     } else if (v.phase === "declare") {
       parts.push(h("p", {}, T.declarePrompt));
+      parts.push(
+        h(
+          "ul",
+          { class: "lucky-list" },
+          (v.lucky_hands || []).map((x) =>
+            h(
+              "li",
+              { dataset: { slug: x.slug } },
+              h("strong", {}, `${yakuName(x.slug)} (${x.points})`),
+              " — ",
+              T.luckyCards(cardNames(sortCards(x.cards || []))),
+            ),
+          ),
+        ),
+      );
       const held = new Map((v.lucky_hands || []).map((x) => [x.slug, x.points]));
       const sorted = [...v.legal].sort((a, b) => b.hands.length - a.hands.length);
       for (const a of sorted) {
@@ -663,13 +769,13 @@ export class GameView {
       }
     } else if (v.phase === "take") {
       parts.push(h("p", {}, T.takeTurned(cardName(v.turned))));
-      for (const a of v.legal)
-        buttons.push(this.actionButton(T.playCapture(cardNames(a.target)), a, "primary"));
+      for (const a of this.distinct(v.legal))
+        buttons.push(this.actionButton(T.playCapture(cardNames(a.target)), a, "primary", this.choiceText(a)));
     } else if (v.phase === "play") {
       if (!this.selected) {
         parts.push(h("p", { class: "your-turn" }, T.yourTurnPlay));
       } else {
-        const plays = this.playsOf(this.selected);
+        const plays = this.distinct(this.playsOf(this.selected));
         parts.push(
           h(
             "p",
@@ -681,7 +787,8 @@ export class GameView {
         );
         for (const a of plays) {
           const label = a.target.length ? T.playCapture(cardNames(a.target)) : T.playToTable;
-          buttons.push(this.actionButton(label, a, "primary"));
+          const gives = plays.length > 1 && a.target.length ? this.choiceText(a) : "";
+          buttons.push(this.actionButton(label, a, "primary", gives));
         }
         buttons.push(
           h(
@@ -707,11 +814,12 @@ export class GameView {
     );
   }
 
-  actionButton(label, action, cls) {
+  actionButton(label, action, cls, gives = "") {
     return h(
       "button",
       { type: "button", class: `act ${cls}`.trim(), onclick: () => this.act(action) },
       label,
+      gives ? h("small", { class: "gives" }, gives) : null,
     );
   }
 

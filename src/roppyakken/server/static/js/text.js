@@ -62,6 +62,16 @@ export const REASONS = {
   "most-legs:play-order": t("won the most games (tie broken by play order)"),
 };
 
+// Bots' display names, by level: the first for the first bot of that level in a game, the
+// second for another (the server names a bot seat "bot:<level>"; its level shows as a badge).
+export const BOT_PERSONAS = {
+  random: [t("Momo"), t("Mugi")],
+  greedy: [t("Kuma"), t("Kani")],
+  expert: [t("Taka"), t("Tora")],
+  learned: [t("Sora"), t("Kumo")],
+  master: [t("Ryū"), t("Kame")],
+};
+
 const T = {
   appName: "Roppyakken",
   tagline: t("六百間 — the hanafuda game for 2 or 3 players"),
@@ -102,7 +112,11 @@ const T = {
   seats: t("Seats"),
   seatN: (i) => t("Seat {n}", { n: i + 1 }),
   seatEmpty: t("empty — waiting for a player"),
-  seatBot: (level) => t("bot ({level})", { level: botName(level) }),
+  seatBot: (level) => t("{level} bot", { level: botName(level) }),
+  startedRoomNotice: t("This game has already started, so you are watching it as a spectator."),
+  overRoomNotice: t("This game is over, so you are watching its end; its replay is on the start page."),
+  botWithLevel: (name, level) => t("{name} ({level} bot)", { name, level }),
+  botFallbackName: (level) => t("{level} bot", { level }),
   seatHuman: t("player"),
   connected: t("online"),
   disconnected: t("offline"),
@@ -157,6 +171,16 @@ const T = {
   redealCall: t("Call a redeal"),
   redealNo: t("Play on"),
   waitingFor: (name) => t("Waiting for {name}…", { name }),
+  sendingMove: t("Sending your move…"),
+  moveHeldOffline: t("The connection is lost: your move is kept and will be sent as soon as the connection is back."),
+  moveResent: t("The connection is back: your move was sent again."),
+  moveOutdated: t("The connection is back, but the game moved on without your move: choose again."),
+  autoTaken: (card, taken) =>
+    t("The turned-up {card} took {taken} by itself: the choice changed nothing.", { card, taken }),
+  choiceGives: (points) => t("+{points} card points", { points }),
+  choiceYaku: (yaku, after, needed) => t("{yaku} {after}/{needed}", { yaku, after, needed }),
+  choiceNothing: t("no points"),
+  luckyCards: (names) => t("Cards: {names}", { names }),
   canCapture: t("can capture"),
   wild: t("wild target"),
   // panels
@@ -204,8 +228,8 @@ const T = {
   counted: (n) => t("counted for fuke: {n}", { n }),
   adds: t("Adds"),
   totalAfter: t("Total"),
-  fukeVoid: t("Fuke: a counted score is too low, so every round score is void (R-7.3)."),
-  instantWin: (who, yaku) => t("Instant win: {who} with {yaku} (R-8.5).", { who, yaku }),
+  fukeVoid: t("Fuke: a counted score is too low, so every round score is void."),
+  instantWin: (who, yaku) => t("Instant win: {who} with {yaku}.", { who, yaku }),
   continue: t("Continue"),
   gameOver: t("Game over"),
   wins: (who, why) => t("{who} wins — {why}.", { who, why }),
@@ -266,13 +290,34 @@ export function yakuName(slug) {
   return YAKU_NAMES[slug] || LUCKY_HAND_NAMES[slug] || slug;
 }
 
-/** Player names made distinct for display: a repeated name (two "bot:greedy") gets its seat. */
-export function distinctNames(names) {
+/** The level of a bot's player name ("bot:master" -> "master"), or null for a person. */
+export function botLevel(name) {
+  const found = /^bot:([\w-]+)/.exec(name || "");
+  return found ? found[1] : null;
+}
+
+/**
+ * The display name of each player: a bot ("bot:<level>") gets a proper name (BOT_PERSONAS; a
+ * second bot of the same level the second name), and with withLevel its level too.
+ */
+export function playerNames(names, { withLevel = false } = {}) {
+  const levels = names.map(botLevel);
   return names.map((n, seat) => {
-    const bot = LANG !== "en" && /^bot:([\w-]+)/.exec(n || "");
-    const name = bot ? t("{level} bot", { level: botName(bot[1]) }) : n || T.seatN(seat);
-    return names.filter((x) => x === n).length > 1 ? `${name} (${T.seatN(seat)})` : name;
+    const level = levels[seat];
+    if (!level) return n || T.seatN(seat);
+    const same = levels.slice(0, seat).filter((l) => l === level).length;
+    const list = BOT_PERSONAS[level];
+    const name = list ? list[same % list.length] : T.botFallbackName(level);
+    return withLevel ? T.botWithLevel(name, botName(level)) : name;
   });
+}
+
+/** Player names made distinct for display: bots named (playerNames), a repeated name gets its seat. */
+export function distinctNames(names) {
+  const shown = playerNames(names);
+  return shown.map((name, seat) =>
+    shown.filter((x) => x === name).length > 1 ? `${name} (${T.seatN(seat)})` : name,
+  );
 }
 
 /** A readable reason for the end of a game (the engine's end_reason strings). */
