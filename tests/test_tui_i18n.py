@@ -92,3 +92,34 @@ def test_english_constants_are_the_message_ids() -> None:
     finally:
         i18n.set_language("en")
     assert t.NEW_GAME_TITLE == ENGLISH["NEW_GAME_TITLE"] == "New game of Roppyakken"
+
+
+@pytest.mark.parametrize("lang", ["ja", "ko"])
+def test_the_rules_help_of_every_preset_is_translated(lang: str) -> None:
+    """The help screen's tabs (but the option table, whose names and values are identifiers)."""
+    from roppyakken.rules import PRESETS, preset
+    from roppyakken.tui import helptext
+
+    i18n.set_language(lang)
+    try:
+        for name in PRESETS:
+            rules = preset(name)
+            shown = "\n".join(
+                (
+                    helptext.rules_intro(rules),
+                    helptext.how_to_play(rules, 2),
+                    helptext.yaku_and_lucky_hands(rules),
+                    helptext.card_values(rules),
+                )
+            )
+            english = set(WORDS.findall(shown)) - {"Marguerite", "MocoGame"}
+            assert not english, f"{lang} help of {name}: {sorted(english)}"
+    finally:
+        i18n.set_language("en")
+
+
+def test_terminal_and_browser_share_the_lucky_hand_conditions() -> None:
+    from roppyakken import text
+    from roppyakken.tui import text as t
+
+    assert t.RULES_LUCKY_CONDITIONS is text.LUCKY_HAND_CONDITIONS

@@ -11,7 +11,14 @@ from roppyakken.engine import deal_sizes
 from roppyakken.explain import describe_rules
 from roppyakken.i18n import _
 from roppyakken.rules import PRESETS, Rules, preset
-from roppyakken.text import card_name, month_name, preset_description, preset_label, yaku_name
+from roppyakken.text import (
+    card_name,
+    lucky_condition,
+    month_name,
+    preset_description,
+    preset_label,
+    yaku_name,
+)
 from roppyakken.tui import text as t
 from roppyakken.tui.progress import yaku_mask
 from roppyakken.yaku import LUCKY_HAND_SLUGS, SEVEN_RIBBONS, YAKU_SLUGS
@@ -125,9 +132,7 @@ def yaku_and_lucky_hands(rules: Rules) -> str:
             if slug in rules.lucky_hands:
                 if slug in ("hand-four", "iris-hand-four") and rules.hand_four != "play":
                     continue  # hand-four values score only with hand_four = play
-                rows.append(
-                    f"| {yaku_name(slug)} | {rules.lucky_hands[slug]} | {t.RULES_LUCKY_CONDITIONS[slug]} |"
-                )
+                rows.append(f"| {yaku_name(slug)} | {rules.lucky_hands[slug]} | {lucky_condition(slug)} |")
         parts.append("\n".join(rows))
         parts.append(t.RULES_LUCKY_EXCLUSIVE)
     else:
