@@ -1,7 +1,7 @@
 // The start page: your name, play against bots (the game starts at once), create a room to
 // play online with friends, and the finished games (replay, download).
 
-import T, { botName, botDescription, presetDescription, presetName } from "./text.js";
+import T, { botName, botDescription, distinctNames, presetDescription, presetName } from "./text.js";
 import { h, replaceChildren, showError } from "./dom.js";
 import { bots, getJSON, postJSON, presets } from "./api.js";
 import { getName, setName, setToken } from "./store.js";
@@ -260,14 +260,15 @@ async function drawGames(section) {
     return;
   }
   const items = list.slice(0, 20).map((g) => {
-    const winner = g.winner === null || g.winner === undefined ? "" : g.players[g.winner];
+    const names = distinctNames(g.players);
+    const winner = g.winner === null || g.winner === undefined ? "" : names[g.winner];
     const when = g.finished_at
       ? new Date(typeof g.finished_at === "number" ? g.finished_at * 1000 : g.finished_at).toLocaleString()
       : "";
     return h(
       "li",
       {},
-      h("span", { class: "g-players" }, g.players.join(" · ")),
+      h("span", { class: "g-players" }, names.join(" · ")),
       winner ? h("span", { class: "g-winner" }, ` — ${T.evGameEnded(winner)}`) : null,
       h("span", { class: "muted g-when" }, ` ${when}`),
       h("span", { class: "spacer" }),

@@ -12,7 +12,7 @@ import {
   pointsOfAll,
   sortCards,
 } from "./deck.js";
-import T, { KIND_PLURALS, distinctNames, yakuName } from "./text.js";
+import T, { KIND_PLURALS, distinctNames, presetName, yakuName } from "./text.js";
 import { h, replaceChildren, showError } from "./dom.js";
 import { getJSON, resolveRules } from "./api.js";
 import { byKind } from "./yaku.js";
@@ -138,8 +138,10 @@ export async function replayPage(root, params) {
           h(
             "li",
             {},
-            h("a", { href: `/#/replay?room=${encodeURIComponent(g.room)}` }, g.players.join(" · ")),
-            g.winner !== null && g.winner !== undefined ? ` — ${T.evGameEnded(g.players[g.winner])}` : "",
+            h("a", { href: `/#/replay?room=${encodeURIComponent(g.room)}` }, distinctNames(g.players).join(" · ")),
+            g.winner !== null && g.winner !== undefined
+              ? ` — ${T.evGameEnded(distinctNames(g.players)[g.winner])}`
+              : "",
           ),
         ),
       );
@@ -225,7 +227,7 @@ function mountViewer(viewer, record, rules) {
       : h("p", { class: "winner" }, T.replayWinner(names[record.winner]));
   replaceChildren(
     viewer,
-    h("p", {}, h("strong", {}, names.join(" · ")), ` — ${rules.preset}`),
+    h("p", {}, h("strong", {}, names.join(" · ")), ` — ${presetName(rules.preset)}`),
     winner,
     controls,
     caption,

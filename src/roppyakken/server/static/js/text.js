@@ -53,6 +53,13 @@ export const RULES_SUMMARY = [
   t("Card values: brights and the Plum warbler 50, other animals and ribbons 10, the yellow Paulownia chaff 10, other chaff 0."),
 ];
 
+/** What Seven Ribbons needs of the ribbons shown, by the seven_ribbons_willow option. */
+export const SEVEN_RIBBONS_NOTE = {
+  any: t("any 7 of these"),
+  exclude: t("any 7 of these, not counting the Willow ribbon"),
+  require: t("7 of these, one of them the Willow ribbon"),
+};
+
 export const REASONS = {
   target: t("reached the target"),
   legs: t("won the match"),
