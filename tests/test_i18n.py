@@ -103,7 +103,7 @@ def test_generated_files_are_not_stale() -> None:
     assert not old, f"stale: {[str(p.relative_to(ROOT)) for p in old]}; run {REBUILD}"
 
 
-def test_the_staleness_check_sees_a_changed_translation(tmp_path: Path) -> None:
+def test_the_staleness_check_sees_a_changed_translation() -> None:
     files = build.build()
     po = build.po_path("ja")
     changed = {po: files[po] + b"\n# edited\n"}
@@ -242,3 +242,17 @@ def test_list_phrase_follows_the_language() -> None:
     i18n.set_language("ja")
     assert text.list_phrase(["a", "b", "c"]) == "a、bとc"
     assert text.list_phrase([]) == "なし"
+
+
+def test_the_game_reads_catalogs_without_babel() -> None:
+    """Babel builds the catalogs; the game reads the compiled ones with the standard library."""
+    import subprocess
+
+    code = (
+        "import sys; from roppyakken.cli import main; from roppyakken import text, i18n; "
+        "i18n.set_language('ja'); assert text.card_name(0) == '松に鶴'; "
+        "main(['rules', '--lang', 'ko']); assert 'babel' not in sys.modules, 'babel imported'"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "비광이 조커" in done.stdout
