@@ -123,3 +123,20 @@ def test_terminal_and_browser_share_the_lucky_hand_conditions() -> None:
     from roppyakken.tui import text as t
 
     assert t.RULES_LUCKY_CONDITIONS is text.LUCKY_HAND_CONDITIONS
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_labels_under_cards_fit_a_card(lang: str) -> None:
+    """The words written under a card (pile, played, turned, taken, new, stack) fit its 7 cells."""
+    from rich.cells import cell_len
+
+    from roppyakken.tui import text as t
+
+    i18n.set_language(lang)
+    try:
+        labels = [t.PILE_LABEL.format(n=48), t.PILE_EMPTY, t.IN_PLAY_HAND, t.IN_PLAY_PILE]
+        labels += [t.MARK_TAKEN, t.MARK_NEW, t.STACK_LABEL, *t.CARD_SUBJECTS]
+        too_wide = [label for label in labels if cell_len(label) > CARD_WIDTH]
+        assert not too_wide, f"{lang}: {too_wide}"
+    finally:
+        i18n.set_language("en")
