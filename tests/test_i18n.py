@@ -84,6 +84,8 @@ def test_every_catalog_translates_every_message(lang: str, template: Catalog) ->
     assert not missing, f"{lang}: {len(missing)} untranslated, e.g. {missing[:3]} (run {REBUILD})"
     fuzzy = [m.id for m in catalog if m.id and m.fuzzy]
     assert not fuzzy, f"{lang}: fuzzy translations {fuzzy[:3]}"
+    problems = [(message.id, errors) for message, errors in catalog.check()]
+    assert not problems, f"{lang}: {problems[:3]}"
 
 
 @pytest.mark.parametrize("lang", build.TRANSLATED)

@@ -97,7 +97,7 @@ def test_a_game_in_japanese_shows_no_english(server: str, browser: Browser) -> N
     # the replay viewer (".json" names a file type).
     page.goto(server + "/#/rules?preset=yukbaek")
     page.wait_for_selector(".rules-desc")
-    assert "六百（ユクペク）" in page.locator(".rules-desc").inner_text()
+    assert "ユクペク（韓国の六百）" in page.locator(".rules-desc").inner_text()
     code = page.locator("#app code, #app td:nth-child(2)").evaluate_all("els => els.map(e => e.innerText)")
     identifiers = set(ENGLISH_WORD.findall(" ".join(str(c) for c in code)))
     left = set(_english_words(page, "#app")) - identifiers
