@@ -258,3 +258,13 @@ def test_the_game_reads_catalogs_without_babel() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "비광이 조커" in done.stdout
+
+
+def test_replay_and_simulate_in_japanese(tmp_path: Path) -> None:
+    code, _, _ = _run(["simulate", "--games", "1", "--records", str(tmp_path), "--lang", "ja"])
+    assert code == 0
+    code, out, _ = _run(["replay", str(tmp_path / "game-000000.json"), "--lang", "ja"])
+    assert code == 0 and "第1回" in out and "検証済み" in out and "を取る" in out
+    assert not re.search(r"\b(plays|turns up|takes|declares|totals|verified)\b", out)
+    code, out, _ = _run(["simulate", "--games", "2", "--lang", "ko"])
+    assert code == 0 and "2국" in out and "판 평균 점수" in out
