@@ -90,8 +90,8 @@ def run(args: argparse.Namespace) -> int:
         shown = socket.gethostname()
     if ":" in shown:
         shown = f"[{shown}]"
-    print(text.SERVING.format(url=f"http://{shown}:{port}/"), flush=True)
-    print(text.DATABASE_IN_USE.format(database=display_url(db.url)), flush=True)
+    print(_(text.SERVING).format(url=f"http://{shown}:{port}/"), flush=True)
+    print(_(text.DATABASE_IN_USE).format(database=display_url(db.url)), flush=True)
     config = uvicorn.Config(
         create_app(db, bot_delay=args.bot_delay),
         log_level=args.log_level,
@@ -102,5 +102,5 @@ def run(args: argparse.Namespace) -> int:
     )
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn re-raises Ctrl-C once it has shut down cleanly
         uvicorn.Server(config).run(sockets=[sock])
-    print(text.STOPPED, flush=True)
+    print(_(text.STOPPED), flush=True)
     return 0
