@@ -72,7 +72,7 @@ def oracle_choice(
     if len(legal) == 1 or not isinstance(legal[0], Play | Take):
         return ExpertBot().choose(view)
     base = Playout.from_game(game)
-    rest = base.pile[base.pos :]
+    rest = base.pile[base.pile_pos :]
     piles = [rest if sees_pile else rng.sample(rest, len(rest)) for _ in range(k)]
     best, best_value = legal[0], -1.0
     for action in legal:
@@ -81,7 +81,7 @@ def oracle_choice(
         total = 0.0
         for pile in piles:
             p = base.copy()
-            p.pile, p.pos = pile, 0
+            p.pile, p.pile_pos = pile, 0
             p.step(card, action.target)
             while not p.ended:
                 moves = p.moves()
