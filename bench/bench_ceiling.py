@@ -36,11 +36,11 @@ from multiprocessing import Pool
 from roppyakken.actions import Action, Play, Take
 from roppyakken.ai.base import make_bot, parse_level
 from roppyakken.ai.determinize import World
+from roppyakken.ai.driver import game_seeds
 from roppyakken.ai.expert import DEFAULT_WEIGHTS, ExpertBot
 from roppyakken.ai.master import MasterBot, expert_index, game_value
 from roppyakken.ai.playout import Playout, greedy_index, yaku_index
 from roppyakken.ai.stats import wilson
-from roppyakken.driver import game_seeds
 from roppyakken.engine import Game
 from roppyakken.rules import Rules, preset
 from roppyakken.view import SeatView, view_of
