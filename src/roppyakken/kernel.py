@@ -24,18 +24,14 @@ from roppyakken.cards import (
     POINTS,
     SCORING_MASK,
     WILLOW,
+    Card,
+    CardSet,
     iter_cards,
     triple_months,
 )
 from roppyakken.events import Event, Turned
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore, score_round
-
-Card = int
-"""A card id, 0 to 47 (RULES.md R-1)."""
-
-CardSet = int
-"""A set of cards as a 48-bit mask: bit ``c`` set when card ``c`` is in the set."""
 
 WILLOW_MONTH_MASK: Final = MONTH_MASK[WILLOW]
 _MONTH_OF_CARD: Final = tuple(MONTH_MASK[MONTH[c]] for c in range(NUM_CARDS))
@@ -104,20 +100,6 @@ def stacks_of(table: CardSet) -> list[CardSet]:
     """The stacks on ``table`` as masks (R-3.5)."""
     stacked = triple_months(table) & table
     return [stacked & MONTH_MASK[m] for m in range(1, 13) if stacked & MONTH_MASK[m]]
-
-
-def pick(targets: list[CardSet], rand: Callable[[], float]) -> CardSet:
-    """A uniformly random target (0 when there is none), drawing only when there is a choice."""
-    if len(targets) > 1:
-        return targets[int(rand() * len(targets))]
-    return targets[0] if targets else 0
-
-
-def random_card(hand: CardSet, rand: Callable[[], float]) -> Card:
-    """A uniformly random card of ``hand`` (one draw): the k-th lowest for ``k = ⌊rand()·|hand|⌋``."""
-    for _ in range(int(rand() * hand.bit_count())):
-        hand &= hand - 1
-    return (hand & -hand).bit_length() - 1
 
 
 def round_score(
@@ -341,8 +323,6 @@ __all__ = [
     "Round",
     "capture_targets",
     "pair_choices",
-    "pick",
-    "random_card",
     "round_score",
     "stacks_of",
 ]

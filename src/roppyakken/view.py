@@ -88,8 +88,10 @@ class SeatView:
 def view_of(game: Game, seat: int | None) -> SeatView:
     """The view of ``seat`` (``None``: a spectator, who sees no hand)."""
     hands = game.hands
+    legal: tuple[Action, ...] = ()
+    lucky: tuple[LuckyHand, ...] = ()
     if seat is None:
-        hand, legal, lucky = 0, (), ()
+        hand = 0
     else:
         hand = hands[seat]
         mine = seat == game.to_act and game.phase != OVER
