@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from roppyakken.ai.base import make_bot
-from roppyakken.driver import play_out
+from roppyakken.ai.driver import play_out
 from roppyakken.engine import Game
 from roppyakken.env import RoppyakkenEnv
 from roppyakken.env.learned import WEIGHTS_PATH, LearnedBot, ValueNet, afterstate_features, feature_size

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 from roppyakken.ai.base import make_bot
+from roppyakken.ai.driver import game_seeds, play_out
 from roppyakken.cli.common import add_rules_arguments, print_json, rules_from_args
-from roppyakken.driver import game_seeds, play_out
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.i18n import _, fill

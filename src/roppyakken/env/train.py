@@ -30,7 +30,7 @@ import numpy as np
 
 from roppyakken.ai.arena import run_arena, summary
 from roppyakken.ai.base import make_bot
-from roppyakken.driver import game_seeds
+from roppyakken.ai.driver import game_seeds
 from roppyakken.env.core import RoppyakkenEnv, action_id
 from roppyakken.env.learned import WEIGHTS_PATH, FloatArray, LearnedBot, ValueNet, afterstate_features
 from roppyakken.errors import RoppyakkenError
