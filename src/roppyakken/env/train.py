@@ -278,6 +278,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.rounds < 1 or args.eval_every < 1 or args.deals < 1 or args.eval_deals < 1:
         print("train: --rounds, --eval-every, --deals and --eval-deals must be positive", file=sys.stderr)
         return 2
+    try:
+        import matplotlib  # noqa: F401  (checked before hours of training, used at the end)
+    except ImportError:
+        print("train: the plot needs matplotlib: pip install 'roppyakken[train]'", file=sys.stderr)
+        return 2
     start = time.monotonic()
 
     def log(text: str) -> None:
