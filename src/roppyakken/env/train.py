@@ -1,8 +1,9 @@
 """Train the learned baseline by self-play and report its strength (extra ``[train]``).
 
 ``python -m roppyakken.env.train`` (fixed seeds: the same arguments give the same
-weights on any machine with the same numpy) plays ``--rounds`` self-play rounds of
-classic 2-player Roppyakken in :class:`~roppyakken.env.core.RoppyakkenEnv`, both seats
+weights on the same machine and numpy; floating-point sums may differ elsewhere)
+plays ``--rounds`` self-play rounds of classic 2-player Roppyakken in
+:class:`~roppyakken.env.core.RoppyakkenEnv`, both seats
 choosing with the current :class:`~roppyakken.env.learned.ValueNet` (epsilon-greedy
 over the afterstates of the legal actions, epsilon and the learning rate decaying
 linearly), and regresses each decision's afterstate
