@@ -209,7 +209,8 @@ def report(
     lines = [
         "# The learned baseline (`learned` bot level)",
         "",
-        "Written by the command below (the same arguments give the same weights, figures and plot).",
+        "Written by the command below (on one machine, the same arguments give the same weights, "
+        "figures and plot).",
         "",
         "```",
         command,
