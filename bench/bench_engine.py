@@ -4,7 +4,7 @@ Run by hand (not a test; these machines are shared and noisy)::
 
     .venv/bin/python bench/bench_engine.py [--seconds 3] [--rules classic]
 
-Three figures per player count, each the best of ``--repeats`` runs:
+Four figures per player count, each the best of ``--repeats`` runs:
 
 * ``search``: what a searching bot does millions of times: copy a dealt position
   (``Game.clone``) and play the round out with :meth:`Game.playout` (random card,
@@ -17,17 +17,22 @@ Three figures per player count, each the best of ``--repeats`` runs:
   the driver builds each seat's view, the random bot chooses from it, ``apply()``
   checks the action and logs it for the record.
 
+Each figure is measured with the pure-Python kernel (the reference) and, when it is
+built (``scripts/build_kernel.py``), with the compiled one, each in a fresh process.
 Times are the process's CPU time (``--clock cpu``, the default): on a machine
 shared with other jobs, wall-clock figures mostly measure the neighbours.  The
 ratio column compares with the issue's aim of 20,000 rounds per second.  All four
-figures run the one kernel of the round (:mod:`roppyakken.kernel`); there is no
-compiled path yet.
+figures run the one kernel of the round (:mod:`roppyakken.kernel`).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Callable
 
@@ -125,33 +130,60 @@ FIGURES: tuple[tuple[str, Callable[[Rules, int, float], float]], ...] = (
 )
 
 
+def measure(args: argparse.Namespace) -> dict[str, float]:
+    """Every figure with the kernel this process runs, as ``{"2 search": rate, ...}``."""
+    rules = preset(args.rules)
+    rates: dict[str, float] = {}
+    for players in (2, 3):
+        if players in rules.players:
+            for name, run in FIGURES:
+                rates[f"{players} {name}"] = best(run, rules, players, args)
+    return rates
+
+
+def measure_in_child(args: argparse.Namespace, pure: bool) -> dict[str, float] | None:
+    """The figures measured in a fresh process on the pure or the compiled kernel (None: not built)."""
+    env = {k: v for k, v in os.environ.items() if k != "ROPPYAKKEN_PURE"}
+    if pure:
+        env["ROPPYAKKEN_PURE"] = "1"
+    command = [sys.executable, __file__, "--child", "--rules", args.rules, "--clock", args.clock]
+    command += ["--seconds", str(args.seconds), "--repeats", str(args.repeats)]
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
+    answer = json.loads(out)
+    if not pure and not answer["compiled"]:
+        return None
+    rates: dict[str, float] = answer["rates"]
+    return rates
+
+
 def main() -> None:
-    """Print the figures."""
+    """Print the figures, with the pure-Python kernel and with the compiled one."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="length of each run")
     parser.add_argument("--repeats", type=int, default=3, help="runs per figure (best kept)")
     parser.add_argument("--rules", default="classic", help="preset")
-    parser.add_argument(
-        "--clock", choices=("cpu", "wall"), default="cpu", help="CPU time (default) or wall time"
-    )
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="CPU or wall time")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     global clock
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
-    rules = preset(args.rules)
+    if args.child:
+        from roppyakken.kernel import COMPILED
+
+        print(json.dumps({"compiled": COMPILED, "rates": measure(args)}))
+        return
     print(f"rules {args.rules}, one core, {args.clock} time, best of {args.repeats} x {args.seconds:g} s")
-    print(f"{'players':>7} {'figure':>8} {'rounds/s':>10} {'vs 20k aim':>10}")
-    for players in (2, 3):
-        if players not in rules.players:
-            continue
-        figures = (
-            ("search", search_rounds),
-            ("games", game_rounds),
-            ("api", api_rounds),
-            ("simulate", simulate_rounds),
-        )
-        for name, run in figures:
-            rate = best(run, rules, players, args)
-            print(f"{players:>7} {name:>8} {rate:>10,.0f} {rate / AIM:>10.2f}")
+    pure = measure_in_child(args, pure=True)
+    assert pure is not None
+    compiled = measure_in_child(args, pure=False)
+    if compiled is None:
+        print("(the compiled kernel is not built: .venv/bin/python scripts/build_kernel.py)")
+    print(f"{'players':>7} {'figure':>8} {'pure':>10} {'compiled':>10} {'ratio':>6} {'vs 20k aim':>10}")
+    for key, rate in pure.items():
+        players, name = key.split()
+        fast = compiled[key] if compiled else None
+        shown = f"{fast:>10,.0f} {fast / rate:>6.2f}" if fast else f"{'-':>10} {'-':>6}"
+        print(f"{players:>7} {name:>8} {rate:>10,.0f} {shown} {max(rate, fast or 0) / AIM:>10.2f}")
 
 
 if __name__ == "__main__":

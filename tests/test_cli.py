@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from roppyakken.cards import SLUGS, card_id
 from roppyakken.cli import main
 
 
@@ -78,7 +79,7 @@ def test_score_explain_is_readable() -> None:
         ('{"players": [{"captures": ["pine-dragon"]}, {}]}', "unknown card 'pine-dragon'"),
         (
             '{"players": [{"captures": ["pine-crane"]}, {"captures": ["pine-crane"]}]}',
-            "card 'pine-crane' was also captured by player 0",
+            "player 2: card 'pine-crane' was also captured by player 1",
         ),
         ('{"players": [{"captures": ["pine-crane", "pine-crane"]}, {}]}', "appears twice"),
         ('{"players": [{"captures": [], "lucky_hands": ["hand-five"]}, {}]}', "lucky hand 'hand-five'"),
@@ -112,7 +113,8 @@ def test_score_jsonl_one_answer_per_line_and_errors_in_place() -> None:
     answers = [json.loads(line) for line in out.splitlines()]
     assert code == 1 and len(answers) == 3
     assert answers[0]["instant_win"]["seat"] == 0
-    assert "error" in answers[1] and "line 2" in err
+    assert "error" in answers[1] and "line 2: input is not valid JSON" in err
+    assert "line 2: line 2" not in err
     assert answers[2]["players"][0]["round_score"] == 0
 
 
@@ -247,3 +249,69 @@ def test_replay_text_tells_two_bots_of_one_level_apart(tmp_path: Path) -> None:
     assert code == 0
     assert "bot:random (seat 2):" in out and "bot:random (seat 3):" in out
     assert "You deals" not in out and "(dealer: " in out
+
+
+def test_cards_lists_every_slug() -> None:
+    """``roppyakken cards``: the 48 slugs, each one a card the other commands read."""
+    code, out, _ = run(["cards", "--json"])
+    cards = json.loads(out)
+    assert code == 0 and len(cards) == 48
+    assert [card_id(c["slug"]) for c in cards] == list(range(48))
+    assert cards[0] == {"slug": "pine-crane", "month": 1, "kind": "bright", "points": 50}
+    code, out, _ = run(["cards"])
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == 48
+    assert lines[0].split()[0] == "pine-crane" and lines[-1].split()[0] == SLUGS[47]
+
+
+@pytest.mark.parametrize(
+    ("slug", "near"),
+    [
+        ("maple-chaff", "(did you mean maple-chaff-1 or maple-chaff-2?)"),
+        ("pine-crain", "(did you mean pine-crane"),
+    ],
+)
+def test_an_unknown_card_suggests_the_near_ones(slug: str, near: str) -> None:
+    doc = {"players": [{"captures": [slug]}, {}]}
+    code, _, err = run(["score"], json.dumps(doc))
+    assert code == 2 and f"player 1 captures: unknown card '{slug}' {near}".rstrip() in err
+    assert err.count("\n") == 1
+
+
+def test_an_unknown_card_far_from_all_gets_no_suggestion() -> None:
+    code, _, err = run(["targets"], json.dumps({"table": [], "card": "xyz"}))
+    assert code == 2 and err == "roppyakken: error: card: unknown card 'xyz'\n"
+
+
+def test_targets_explain_says_it_in_words() -> None:
+    doc = {"table": ["willow-swallow", "pampas-moon", "pine-chaff-1"], "card": "willow-rainman"}
+    code, out, _ = run(["targets", "--explain"], json.dumps(doc))
+    assert code == 0 and "chooses" in out and "- pampas-moon" in out and "- willow-swallow" in out
+    stack = {"table": ["pine-crane", "pine-chaff-1", "pine-chaff-2"], "card": "pine-ribbon", "source": "pile"}
+    code, out, _ = run(["targets", "--explain"], json.dumps(stack))
+    assert "turned up from the pile" in out and "must take pine-crane + pine-chaff-1 + pine-chaff-2" in out
+    code, out, _ = run(["targets", "--explain"], json.dumps({"table": [], "card": "pine-ribbon"}))
+    assert "an empty table" in out and "goes to the table" in out
+    code, _, err = run(["targets", "--explain", "--jsonl"], "")
+    assert code == 2 and "not allowed with" in err
+
+
+def test_simulate_records_onto_a_file_or_an_impossible_path(tmp_path: Path) -> None:
+    """One line naming the problem, before any game is played; nothing is written."""
+    a_file = tmp_path / "a-file"
+    a_file.write_text("keep", encoding="utf-8")
+    code, out, err = run(["simulate", "--games", "1", "--records", str(a_file)])
+    assert (
+        code == 2
+        and out == ""
+        and err == f"roppyakken: error: --records: {a_file} exists and is not a directory\n"
+    )
+    assert a_file.read_text(encoding="utf-8") == "keep"
+    below_a_file = a_file / "records"
+    code, out, err = run(["simulate", "--games", "1", "--records", str(below_a_file)])
+    assert (
+        code == 2
+        and out == ""
+        and err.startswith(f"roppyakken: error: --records: cannot make the directory {below_a_file}")
+    )
+    assert err.count("\n") == 1 and "Traceback" not in err

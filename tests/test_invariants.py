@@ -67,6 +67,7 @@ def check_illegal_changes_nothing(game: Game) -> None:
     )
 
 
+@pytest.mark.slow  # minutes in all: `pytest -m "not slow"` for a quick run; CI runs it
 @pytest.mark.parametrize(("name", "players"), CONFIGS, ids=[f"{n}-{p}p" for n, p in CONFIGS])
 def test_random_games_keep_every_invariant(name: str, players: int) -> None:
     rules = preset(name)

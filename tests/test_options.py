@@ -3,6 +3,9 @@ allowed values, and a misspelt value is a type error."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import pickle
 import typing
 from pathlib import Path
 
@@ -49,3 +52,27 @@ def test_a_misspelt_value_is_a_type_error(tmp_path: Path) -> None:
     assert out.count("error:") == 1, out
     assert "snippet.py:4:" in out and "orderd" in out
     assert preset("online").rain_off == "ordered"
+
+
+def test_rules_are_hashable_values() -> None:
+    """Equal rules are equal and hash alike; different rules differ; pickling keeps them."""
+    a, b = preset("online"), preset("online")
+    assert a is not b and a == b and hash(a) == hash(b)
+    assert {a: 1}[b] == 1
+    changed = a.with_options({"yaku": {"cannon": 9}})
+    assert changed != a and changed.yaku["cannon"] == 9 and a.yaku["cannon"] != 9
+    copy = pickle.loads(pickle.dumps(changed))
+    assert copy == changed and hash(copy) == hash(changed)
+
+
+def test_rules_cannot_be_changed() -> None:
+    """Options are read-only, the yaku and lucky-hand tables too."""
+    rules = preset("classic")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.target = 300  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        rules.yaku["cannon"] = 1  # type: ignore[index]
+    with pytest.raises(TypeError):
+        rules.lucky_hands.pop("hand-three")  # type: ignore[attr-defined]
+    assert rules.yaku == preset("classic").yaku and "hand-three" in rules.lucky_hands
+    assert json.loads(json.dumps(rules.options()))["yaku"] == dict(rules.yaku)

@@ -67,14 +67,14 @@ def tampered(change: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda r: r["rounds"][0]["scores"][0].update(card_points=999), "round 0: seat 0 scores"),
-        (lambda r: r["rounds"][0].update(totals=[1, 2]), "round 0: totals"),
+        (lambda r: r["rounds"][0]["scores"][0].update(card_points=999), "round 1: seat 0 scores"),
+        (lambda r: r["rounds"][0].update(totals=[1, 2]), "round 1: totals"),
         (lambda r: r.update(winner=1 - r["winner"]), "winner"),
         (lambda r: r["rounds"][0]["events"][0].update(card="pine-dragon"), "unknown card 'pine-dragon'"),
         (lambda r: r["rounds"][0]["hands"][0].pop(), "does not hold each of the 48 cards"),
         (lambda r: r.update(format="other/1"), "not a roppyakken-record/1 record"),
         (lambda r: r["rules"].update(preset="nope"), "unknown preset 'nope'"),
-        (lambda r: r["rounds"][0]["events"].pop(0), "round 0 event 0"),
+        (lambda r: r["rounds"][0]["events"].pop(0), "round 1 event 0"),
         (lambda r: r["rounds"][0].update(dealer=7), "dealer 7 is not a seat"),
         (lambda r: r.pop("seed"), "missing 'seed'"),
     ],

@@ -8,6 +8,7 @@ hot path.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Iterator
 from typing import Final
 
@@ -78,11 +79,30 @@ _ID: Final[dict[str, int]] = {slug: i for i, slug in enumerate(SLUGS)}
 
 
 def card_id(slug: str) -> int:
-    """Return the id of the card named ``slug``; raise a clear error if unknown."""
+    """Return the id of the card named ``slug``; raise a clear error if unknown.
+
+    The error suggests the cards whose slugs are near (``maple-chaff`` ->
+    ``maple-chaff-1``, ``maple-chaff-2``).
+    """
     try:
         return _ID[slug]
     except KeyError:
-        raise RoppyakkenError(f"unknown card {slug!r}") from None
+        near = near_slugs(slug)
+        hint = f" (did you mean {' or '.join(near)}?)" if near else ""
+        raise RoppyakkenError(f"unknown card {slug!r}{hint}") from None
+
+
+def near_slugs(slug: str) -> list[str]:
+    """Card slugs near ``slug``: those it begins (``maple-chaff``: both chaff cards), else the
+    closest spellings (``pine-crain``: ``pine-crane``), at most three, in card order."""
+    text = slug.strip().lower()
+    if not text:
+        return []
+    prefixed = [s for s in SLUGS if s.startswith(text + "-")]
+    if prefixed:
+        return prefixed[:3]
+    close = set(difflib.get_close_matches(text, SLUGS, n=3, cutoff=0.75))
+    return [s for s in SLUGS if s in close]
 
 
 def _points(card: int) -> int:
@@ -176,7 +196,10 @@ def parse_cards(slugs: Iterable[object], what: str = "cards") -> list[int]:
     for slug in slugs:
         if not isinstance(slug, str):
             raise RoppyakkenError(f"{what}: expected a card slug, got {slug!r}")
-        c = card_id(slug)
+        try:
+            c = card_id(slug)
+        except RoppyakkenError as exc:
+            raise RoppyakkenError(f"{what}: {exc}") from None
         if c in seen:
             raise RoppyakkenError(f"{what}: card {slug!r} appears twice")
         seen.add(c)

@@ -38,7 +38,7 @@ def parse_round(rules: Rules, data: Any) -> tuple[list[int], list[list[int]], li
     orders: list[list[int]] = []
     declared: list[list[str]] = []
     for seat, player in enumerate(players):
-        where = f"player {seat}"
+        where = f"player {seat + 1}"  # numbered from 1, as --explain and the players say
         player = expect_object(player, where)
         extra = set(player) - {"captures", "lucky_hands"}
         if extra:
@@ -50,7 +50,7 @@ def parse_round(rules: Rules, data: Any) -> tuple[list[int], list[list[int]], li
         for c in cards:
             if c in seen:
                 raise RoppyakkenError(
-                    f"{where}: card {captures[cards.index(c)]!r} was also captured by player {seen[c]}"
+                    f"{where}: card {captures[cards.index(c)]!r} was also captured by player {seen[c] + 1}"
                 )
             seen[c] = seat
         lucky = player.get("lucky_hands", [])

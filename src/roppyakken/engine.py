@@ -644,7 +644,8 @@ class Game(Round):
     def clone(self, log: bool = False) -> Game:
         """A copy that can be played on independently (for search); no logs by default."""
         g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)  # the immutable attributes; the mutable ones are copied below
+        g.__dict__.update(self.__dict__)  # the game's own attributes; the mutable ones are copied below
+        self.copy_round_to(g)
         g.log = log
         if log:
             g.history = [
@@ -667,12 +668,6 @@ class Game(Round):
             g.events = []
         g.totals = list(self.totals)
         g.legs = list(self.legs)
-        g.hands = list(self.hands)
-        # g.pile is shared: it is never changed (pile_pos moves instead)
-        g.captures = list(self.captures)
-        g.orders = [list(o) for o in self.orders]
-        g.declared = [list(d) for d in self.declared]
-        g.revealed = list(self.revealed)
         g._queue = list(self._queue)
         return g
 

@@ -13,8 +13,12 @@ Clause ids (``R-…``) refer to RULES.md.
 
 from __future__ import annotations
 
+import hashlib
+import importlib
+import os
 from collections.abc import Callable
-from typing import Final
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Final
 
 from roppyakken.actions import PLAY, TAKE
 from roppyakken.cards import (
@@ -145,6 +149,25 @@ class Round:
     """Whether an instant-win yaku ends the round at once (R-8.5 ``immediate``)."""
     events: list[Event]
     log: bool = False
+
+    def copy_round_to(self, other: Round) -> None:
+        """Copy the card-play state into ``other``, lists copied (the pile is shared: it never
+        changes).  The one list of a round's attributes, for :meth:`Game.clone` and
+        :meth:`Playout.copy`."""
+        other.rules = self.rules
+        other.players = self.players
+        other.hands = list(self.hands)
+        other.table = self.table
+        other.pile = self.pile
+        other.pile_pos = self.pile_pos
+        other.captures = list(self.captures)
+        other.orders = [list(o) for o in self.orders]
+        other.declared = [list(d) for d in self.declared]
+        other.revealed = list(self.revealed)
+        other.to_act = self.to_act
+        other.phase = self.phase
+        other.turned = self.turned
+        other._immediate = self._immediate
 
     # ----------------------------------------------------------------- moves
 
@@ -318,6 +341,7 @@ class Round:
 
 
 __all__ = [
+    "COMPILED",
     "Card",
     "CardSet",
     "Round",
@@ -326,3 +350,36 @@ __all__ = [
     "round_score",
     "stacks_of",
 ]
+
+
+# --- end of the compiled part: what follows picks the compiled kernel when it is there.
+
+
+def _compiled_kernel() -> Any:
+    """The kernel compiled from this very source by ``scripts/build_kernel.py``, if it is
+    there and up to date, and ``ROPPYAKKEN_PURE`` is not set; else None."""
+    if os.environ.get("ROPPYAKKEN_PURE"):
+        return None
+    try:
+        compiled = importlib.import_module("roppyakken._kernel_c")
+    except ImportError:
+        return None
+    try:
+        source = Path(__file__).read_bytes()
+    except OSError:
+        return None
+    if getattr(compiled, "SOURCE_SHA256", None) != hashlib.sha256(source).hexdigest():
+        return None  # built from another version of this file: the pure kernel is the reference
+    return compiled
+
+
+_c = _compiled_kernel() if __name__ == "roppyakken.kernel" else None
+COMPILED: Final = _c is not None
+"""Whether the compiled kernel is in use (``roppyakken.kernel.Round`` is then compiled)."""
+
+if not TYPE_CHECKING and _c is not None:
+    Round = _c.Round
+    capture_targets = _c.capture_targets
+    pair_choices = _c.pair_choices
+    stacks_of = _c.stacks_of
+    round_score = _c.round_score

@@ -151,7 +151,7 @@ def replay(record: dict[str, Any]) -> tuple[Game, list[str]]:
     def deck_source(index: int, attempt: int) -> list[int]:
         if index < len(decks):
             if attempt:
-                raise RecordError(f"round {index}: the recorded deal would be redealt")
+                raise RecordError(f"round {index + 1}: the recorded deal would be redealt")
             return decks[index]
         return seeded_deck(seed, index, attempt)
 
@@ -231,7 +231,7 @@ def _deal_of(rnd: dict[str, Any], index: int) -> tuple[tuple[int, ...], int, tup
 
 def _deck_of(rules: Rules, n: int, rnd: Any, index: int) -> list[int]:
     """Rebuild a deck that deals exactly the recorded hands, table and pile."""
-    where = f"round {index}"
+    where = f"round {index + 1}"  # numbered from 1, as the replay shows rounds
     if not isinstance(rnd, dict):
         raise RecordError(f"{where}: not an object")
     dealer = _field(rnd, "dealer", int, where)
@@ -257,11 +257,11 @@ def _deck_of(rules: Rules, n: int, rnd: Any, index: int) -> list[int]:
 
 def _replay_round(game: Game, index: int, rnd: dict[str, Any], last: bool) -> bool:
     """Replay one recorded round; return False if the record stops inside it."""
-    where = f"round {index}"
+    where = f"round {index + 1}"  # numbered from 1, as the replay shows rounds
     if game.over:
         raise RecordError(f"{where}: the game was already over")
     if game.round != index:
-        raise RecordError(f"{where}: the replay is at round {game.round}")
+        raise RecordError(f"{where}: the replay is at round {game.round + 1}")
     if game.dealer != rnd["dealer"]:
         raise RecordError(f"{where}: dealer is {rnd['dealer']}, the rules say {game.dealer}")
     declared = _field(rnd, "lucky_hands", list, where)

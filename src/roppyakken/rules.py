@@ -33,7 +33,7 @@ from roppyakken.options import (
     TableFour,
     TopTie,
 )
-from roppyakken.yaku import LUCKY_HAND_SLUGS, YAKU_SLUGS, LuckyHand, YakuTable
+from roppyakken.yaku import LUCKY_HAND_SLUGS, YAKU_SLUGS, YakuTable
 
 CLASSIC_YAKU: Final[dict[str, int]] = {
     "four-brights": 600,
@@ -70,6 +70,26 @@ MAX_POINTS: Final = 10_000
 """The largest target, win margin, threshold or points value a house rule may set."""
 
 
+class FrozenTable(dict[str, int]):
+    """A table of slug = points that cannot be changed (the ``yaku`` and ``lucky_hands``
+    options): a :class:`dict` for reading and JSON, hashable, refusing every change."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args: object, **kwargs: object) -> None:
+        raise TypeError("rule options cannot be changed: make new Rules with with_options()")
+
+    __setitem__ = __delitem__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse  # type: ignore[assignment]
+    __ior__ = _refuse  # type: ignore[assignment]
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(frozenset(self.items()))
+
+    def __reduce__(self) -> tuple[type[FrozenTable], tuple[dict[str, int]]]:
+        return FrozenTable, (dict(self),)
+
+
 @dataclass(frozen=True, slots=True)
 class Match:
     """The parsed ``match`` option (R-9.3): ``single``, ``first-to K`` or ``rounds N``."""
@@ -103,7 +123,7 @@ class Rules:
     ten_card_deal: bool = False
     table_four: TableFour = "redeal"
     hand_four: HandFour = "redeal"
-    lucky_hands: dict[str, int] = field(default_factory=lambda: dict(CLASSIC_LUCKY_HANDS))
+    lucky_hands: Mapping[str, int] = field(default_factory=lambda: FrozenTable(CLASSIC_LUCKY_HANDS))
     declare: Declare = "choose"
     joker: Joker = "willow-rainman"
     joker_wild_on_table: JokerWild = "any"
@@ -112,7 +132,7 @@ class Rules:
     fuke_threshold: int = 30
     fuke_exempt: tuple[str, ...] = ("four-brights", "seven-ribbons")
     round_scoring: RoundScoring = "plain"
-    yaku: dict[str, int] = field(default_factory=lambda: dict(CLASSIC_YAKU))
+    yaku: Mapping[str, int] = field(default_factory=lambda: FrozenTable(CLASSIC_YAKU))
     viewing_exclusive: bool = True
     rain_off: RainOff = "off"
     seven_ribbons_willow: SevenRibbonsWillow = "any"
@@ -127,16 +147,22 @@ class Rules:
     match_rule: Match = field(init=False, repr=False, compare=False)
     joker_card: int = field(init=False, repr=False, compare=False)
     """The joker's card id, or -1 with ``joker = none`` (R-6.1)."""
-    lucky_cache: dict[int, tuple[LuckyHand, ...]] = field(
-        init=False, repr=False, compare=False, default_factory=dict
-    )
-    """Lucky hands held, by hand (filled by :func:`roppyakken.yaku.lucky_hands_held`)."""
 
     def __post_init__(self) -> None:
+        for name in ("yaku", "lucky_hands"):
+            if not isinstance(getattr(self, name), FrozenTable):
+                object.__setattr__(self, name, FrozenTable(getattr(self, name)))
         _check(self)
         object.__setattr__(self, "table", YakuTable.compile(self))
         object.__setattr__(self, "match_rule", Match.parse(self.match))
         object.__setattr__(self, "joker_card", -1 if self.joker == "none" else card_id(self.joker))
+        object.__setattr__(
+            self, "_hash", hash(tuple(getattr(self, f.name) for f in fields(self) if f.compare))
+        )
+
+    def __hash__(self) -> int:
+        """Rules are values: equal rules hash alike (caches are keyed by them)."""
+        return self._hash  # type: ignore[attr-defined, no-any-return]
 
     def options(self) -> dict[str, Any]:
         """Every option's value as plain JSON data (records, ``rules`` command)."""
@@ -171,7 +197,7 @@ class Rules:
             raise RulesError("ten_card_deal is for 2 players only")
 
 
-_DERIVED: Final = ("preset", "table", "match_rule", "joker_card", "lucky_cache")
+_DERIVED: Final = ("preset", "table", "match_rule", "joker_card")
 _OPTION_NAMES: Final = tuple(f.name for f in fields(Rules) if f.name not in _DERIVED)
 
 
@@ -206,7 +232,7 @@ def _coerce(base: Rules, name: str, value: Any) -> Any:
     raise RulesError(f"option {name!r} cannot be set")  # pragma: no cover
 
 
-def _merge_table(name: str, current: dict[str, int], value: Any) -> dict[str, int]:
+def _merge_table(name: str, current: Mapping[str, int], value: Any) -> dict[str, int]:
     """House rules for ``yaku`` / ``lucky_hands``: set values, ``false`` disables one.
 
     A ``"replace" = true`` entry starts from an empty table instead of the preset's.

@@ -60,10 +60,6 @@ class LuckyOptions(Protocol):
     def hand_four(self) -> str:
         """R-3.4: what a hand four is."""
 
-    @property
-    def lucky_cache(self) -> dict[int, tuple[LuckyHand, ...]]:
-        """Lucky hands held, by hand."""
-
 
 def _mask(*slugs: str) -> int:
     return mask_of(card_id(s) for s in slugs)
@@ -270,9 +266,17 @@ class LuckyHand:
     cards: int
 
 
+_LUCKY_CACHES: dict[LuckyOptions, dict[int, tuple[LuckyHand, ...]]] = {}
+"""Lucky hands held, by rules (hashable values) and by hand: searchers ask often."""
+
+
 def lucky_hands_held(rules: LuckyOptions, hand: int) -> list[LuckyHand]:
     """The lucky hands (R-4) that ``hand`` may declare under ``rules``, in slug order."""
-    cache = rules.lucky_cache
+    cache = _LUCKY_CACHES.get(rules)
+    if cache is None:
+        if len(_LUCKY_CACHES) > 64:
+            _LUCKY_CACHES.clear()
+        cache = _LUCKY_CACHES[rules] = {}
     found = cache.get(hand)
     if found is None:
         if len(cache) > 50_000:  # searchers see many hands; keep the memory bounded

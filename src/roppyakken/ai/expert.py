@@ -136,17 +136,15 @@ class _RulesInfo:
         self.wild = rules.joker_wild_on_table
 
 
-_INFO: dict[int, tuple[Rules, _RulesInfo]] = {}
+_INFO: dict[Rules, _RulesInfo] = {}
 
 
 def _info(rules: Rules) -> _RulesInfo:
-    hit = _INFO.get(id(rules))
-    if hit is not None and hit[0] is rules:
-        return hit[1]
-    if len(_INFO) > 256:
-        _INFO.clear()
-    info = _RulesInfo(rules)
-    _INFO[id(rules)] = (rules, info)
+    info = _INFO.get(rules)
+    if info is None:
+        if len(_INFO) > 256:
+            _INFO.clear()
+        info = _INFO[rules] = _RulesInfo(rules)
     return info
 
 

@@ -36,24 +36,7 @@ class Playout(Round):
     the round's :class:`RoundScore`.  ``pile`` starts with the next card to turn up.
     """
 
-    __slots__ = (
-        "_immediate",
-        "captures",
-        "declared",
-        "hands",
-        "instant",
-        "orders",
-        "phase",
-        "pile",
-        "pile_pos",
-        "players",
-        "revealed",
-        "rules",
-        "score",
-        "table",
-        "to_act",
-        "turned",
-    )
+    __slots__ = ("instant", "score")
 
     def __init__(
         self,
@@ -108,12 +91,10 @@ class Playout(Round):
     def copy(self) -> Playout:
         """An independent copy (the pile and the declarations are shared: they never change)."""
         p = Playout.__new__(Playout)
-        for name in Playout.__slots__:
-            setattr(p, name, getattr(self, name))
-        p.hands = list(self.hands)
-        p.captures = list(self.captures)
-        p.orders = [list(o) for o in self.orders]
-        p.revealed = list(self.revealed)
+        self.copy_round_to(p)
+        p.declared = self.declared  # shared: declarations do not change in card play
+        p.score = self.score
+        p.instant = self.instant
         return p
 
     @property

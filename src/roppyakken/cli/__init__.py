@@ -21,6 +21,7 @@ COMMANDS: tuple[str, ...] = (
     "roppyakken.cli.simulate_cmd",
     "roppyakken.cli.replay_cmd",
     "roppyakken.cli.rules_cmd",
+    "roppyakken.cli.cards_cmd",
     "roppyakken.cli.play_cmd",
     "roppyakken.cli.serve_cmd",
     "roppyakken.cli.arena_cmd",

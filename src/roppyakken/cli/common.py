@@ -57,7 +57,7 @@ def run_jsonl(handle: Callable[[Any], Any]) -> int:
     status = 0
     for number, line in _lines():
         try:
-            result = handle(parse_json(line, f"line {number}"))
+            result = handle(parse_json(line))
         except RoppyakkenError as exc:
             message = str(exc)
             print(f"roppyakken: error: line {number}: {message}", file=sys.stderr)

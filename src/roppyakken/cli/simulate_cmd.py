@@ -37,6 +37,16 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
+def _records_dir(records: Path) -> None:
+    """Make the records directory, or refuse it in one line (a file, no permission...)."""
+    if records.exists() and not records.is_dir():
+        raise RoppyakkenError(f"--records: {records} exists and is not a directory")
+    try:
+        records.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RoppyakkenError(f"--records: cannot make the directory {records}: {exc.strerror}") from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``roppyakken simulate``."""
     rules = rules_from_args(args)
@@ -50,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
         make_bot(level)  # refuse an unknown level before playing anything
     records = Path(args.records) if args.records else None
     if records is not None:
-        records.mkdir(parents=True, exist_ok=True)
+        _records_dir(records)
     wins = [0] * args.players
     rounds = 0
     score_sums = [0] * args.players
@@ -75,7 +85,10 @@ def run(args: argparse.Namespace) -> int:
                 lucky_counts.update(slug for slug, _ in p.lucky_hands)
         if records is not None:
             path = records / f"game-{index:06d}.json"
-            path.write_text(dumps(record_of(game, [f"bot:{lv}" for lv in levels])), encoding="utf-8")
+            try:
+                path.write_text(dumps(record_of(game, [f"bot:{lv}" for lv in levels])), encoding="utf-8")
+            except OSError as exc:
+                raise RoppyakkenError(f"--records: cannot write {path}: {exc.strerror}") from None
         if progress and (index + 1) % max(1, args.games // 20) == 0:
             print(f"\r{index + 1}/{args.games} games", end="", file=sys.stderr, flush=True)
     if progress:
