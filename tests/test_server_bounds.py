@@ -145,7 +145,10 @@ def test_a_reader_that_never_reads_is_dropped_after_the_send_timeout() -> None:
         stuck = _Stuck()
         client = WebSocketClient(stuck, None, send_timeout=0.2)  # type: ignore[arg-type]
         client.send('{"type": "pong"}')
-        await asyncio.sleep(0.6)
+        loop = asyncio.get_running_loop()
+        for _ in range(6):  # the hub's watchdog, about once a tenth of a second here
+            await asyncio.sleep(0.1)
+            client.check_send(loop.time())
         await client.finish()
         return client.dropped, stuck.protocol.transport.aborted
 

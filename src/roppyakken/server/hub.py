@@ -80,11 +80,26 @@ class Hub:
         """Set on shutdown: ``/readyz`` answers 503 and no new room is made."""
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._watchdog: asyncio.Task[None] | None = None
         self._last_prune = -math.inf
 
     def start(self) -> None:
-        """Start the sweeper that lets idle rooms go and forgets stale unfinished ones."""
+        """Start the sweeper that lets idle rooms go and forgets stale unfinished ones, and the watchdog."""
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="roppyakken-sweeper")
+        self._watchdog = asyncio.create_task(self._watch_sends(), name="roppyakken-send-watchdog")
+
+    async def _watch_sends(self) -> None:
+        """Drop clients that have not taken a message within ``Limits.send_timeout``."""
+        loop = asyncio.get_running_loop()
+        period = max(0.05, min(1.0, self.limits.send_timeout / 4))
+        while True:
+            await asyncio.sleep(period)
+            now = loop.time()
+            for room in list(self.rooms.values()):
+                for client in list(room.clients):
+                    check = getattr(client, "check_send", None)
+                    if check is not None:
+                        check(now)
 
     def _adopt(self, room: Room) -> Room:
         room.on_idle = self._evict
@@ -226,10 +241,11 @@ class Hub:
     async def close(self) -> None:
         """Stop the sweeper and every bot loop (the rooms are all stored)."""
         self.stopping = True
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        for task in (self._sweeper, self._watchdog):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for room in list(self.rooms.values()):
             await room.stop()
         self.bot_executor.shutdown(wait=False, cancel_futures=True)
