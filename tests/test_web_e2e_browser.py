@@ -43,7 +43,6 @@ HOUSE_RULES = 'preset = "classic"\ntarget = 100\n'
 GAME_SECONDS = 150.0
 # Seeded deals (the bots are seeded from the room's seed too), so every run plays the same games.
 BOT_GAME_SEED = 1
-ONLINE_GAME_SEED = 2
 DESKTOP: ViewportSize = {"width": 1280, "height": 860}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 # Animations run four times faster than for people, so that the games stay short.
@@ -129,9 +128,16 @@ def browser(server: str) -> Iterator[Browser]:
             b.close()
 
 
-def _context(browser: Browser, viewport: ViewportSize, *, phone: bool = False) -> BrowserContext:
-    """A fresh browser profile (its own localStorage) with fast animations."""
-    ctx = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+def _context(
+    browser: Browser, viewport: ViewportSize, *, phone: bool = False, csp: bool = False
+) -> BrowserContext:
+    """A fresh browser profile (its own localStorage) with fast animations.
+
+    The server's Content-Security-Policy forbids eval, which Playwright's
+    ``wait_for_function`` needs: contexts bypass it unless ``csp`` is set
+    (:func:`test_the_client_runs_under_its_content_security_policy` keeps it).
+    """
+    ctx = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone, bypass_csp=not csp)
     ctx.add_init_script(FAST_ANIMATIONS)
     ctx.set_default_timeout(15_000)
     return ctx
@@ -293,8 +299,7 @@ def test_online_game_through_an_invite_link(server: str, browser: Browser) -> No
     host.check("input[name=online-players][value='3']")
     host.check("#online-house")
     host.fill("#online-toml", HOUSE_RULES)
-    host.click("#play-online summary")
-    host.fill("#online-seed", str(ONLINE_GAME_SEED))
+    assert host.locator("#online-seed").count() == 0  # nobody chooses the deal of a game with people
     host.click("#play-online button[type=submit]")
     invite = host.input_value(".invite-link")
     assert re.fullmatch(re.escape(server) + r"/r/[\w-]+", invite)
@@ -477,3 +482,36 @@ def test_connection_lost_and_back(browser: Browser, tmp_path: Path) -> None:
     finally:
         ctx.close()
     assert errors == []
+
+
+def test_the_client_runs_under_its_content_security_policy(
+    server: str, browser: Browser, tmp_path: Path
+) -> None:
+    """Lobby, calculator and replay page work with the CSP enforced; the replay page checks fair deals."""
+    import json
+
+    from roppyakken.record import deal_commitment, dumps, record_of
+    from roppyakken.rules import preset
+    from tests.test_record_commitment import SALT, played
+
+    ctx = _context(browser, DESKTOP, csp=True)
+    page = ctx.new_page()
+    errors: list[str] = []
+    _watch_errors(page, errors)
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(server + "/#/calc")
+    page.click(".calc-grid [data-slug='pine-crane']")
+    honest = tmp_path / "honest.json"
+    honest.write_text(dumps(record_of(played(preset("classic"), 12), ["a", "b"], salt=SALT)))
+    rigged = json.loads(honest.read_text())
+    rigged["seed"] += 1
+    rigged["commitment"] = deal_commitment(rigged["seed"], SALT)
+    rigged_path = tmp_path / "rigged.json"
+    rigged_path.write_text(json.dumps(rigged))
+    page.goto(server + "/#/replay")
+    page.set_input_files("#replay-file", str(honest))
+    assert "Fair deal verified" in page.locator(".fair-deal").inner_text()
+    page.set_input_files("#replay-file", str(rigged_path))
+    assert "Deal check FAILED" in page.locator(".fair-deal").inner_text()
+    assert errors == []
+    ctx.close()

@@ -178,9 +178,13 @@ async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
     while True:
         try:
             room = await hub.get(room_id)
-        except (RestoreError, StorageError) as exc:
-            reason = str(exc) if isinstance(exc, RestoreError) else text.STORAGE_UNAVAILABLE
-            await _refuse(websocket, reason, CLOSE_TRY_AGAIN, hello.id)
+        except RestoreError as exc:
+            await _refuse(websocket, str(exc), CLOSE_TRY_AGAIN, hello.id)
+            return
+        except StorageError:
+            # no error message: the browser client retries a connection closed without one
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                await websocket.close(CLOSE_TRY_AGAIN, text.STORAGE_UNAVAILABLE[:120])
             return
         if room is None:
             await _refuse(websocket, text.NO_ROOM.format(room=room_id), CLOSE_NO_ROOM, hello.id)

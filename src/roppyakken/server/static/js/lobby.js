@@ -182,7 +182,6 @@ export async function lobbyPage(root) {
   // Play online.
   let onlinePlayers = 2;
   const onlineRules = rulesChooser("online", presetList);
-  const onlineSeed = seedInput("online-seed");
   const onlineError = h("p", { class: "error", role: "alert", hidden: true });
   const onlineForm = h(
     "form",
@@ -192,7 +191,7 @@ export async function lobbyPage(root) {
       onsubmit: async (ev) => {
         ev.preventDefault();
         const body = { name: currentName(), players: onlinePlayers, rules: onlineRules.value() };
-        if (onlineSeed.value !== "") body.seed = Number(onlineSeed.value);
+        // No seed here: with other people the server draws the deal in secret and commits to it.
         await createRoom(body, onlineError, onlineForm);
       },
     },
@@ -203,7 +202,6 @@ export async function lobbyPage(root) {
       onlineRules.setPlayers(n);
     }),
     onlineRules.el,
-    h("details", {}, h("summary", {}, T.seed), onlineSeed),
     onlineError,
     h("div", { class: "form-actions" }, h("button", { type: "submit", class: "primary" }, T.createRoom)),
   );
