@@ -11,6 +11,7 @@ runs only while it is actually thinking in its own process, not while waiting.
 from __future__ import annotations
 
 import multiprocessing
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from roppyakken.actions import Action
@@ -18,9 +19,11 @@ from roppyakken.ai.base import make_bot
 from roppyakken.view import SeatView
 
 
-def think(level: str, seed: int, view: SeatView) -> Action:
-    """One bot decision (runs in a worker)."""
-    return make_bot(level, seed).choose(view)
+def think(level: str, seed: int, view: SeatView) -> tuple[Action, float]:
+    """One bot decision (runs in a worker): the action and the seconds spent choosing it."""
+    began = time.perf_counter()
+    action = make_bot(level, seed).choose(view)
+    return action, time.perf_counter() - began
 
 
 def decision_seed(room_seed: int, seat: int, move: int) -> int:

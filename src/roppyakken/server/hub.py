@@ -104,6 +104,7 @@ class Hub:
     def _adopt(self, room: Room) -> Room:
         room.on_idle = self._evict
         room.on_move = self.metrics.move
+        room.on_bot = self.metrics.bot
         room.on_write_failed = lambda: self.metrics.refuse("write_failed")
         self.rooms[room.id] = room
         return room

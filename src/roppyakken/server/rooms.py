@@ -165,6 +165,8 @@ class Room:
         self.on_idle: Callable[[Room], None] | None = None
         self.on_move: Callable[[float], None] | None = None
         self.on_write_failed: Callable[[], None] | None = None
+        self.on_bot: Callable[[float, float], None] | None = None
+        """Told each bot decision's thinking and waiting seconds (metrics)."""
         """Told each move's latency, arrival to sent (metrics)."""
         self.last_active = time.monotonic()
         self._bot_task: asyncio.Task[None] | None = None
@@ -516,8 +518,11 @@ class Room:
             view = view_of(self.game, index)
             assert seat.level is not None
             seed = decision_seed(self.seed, index, self.actions)
+            asked = time.perf_counter()
             try:
-                action = await loop.run_in_executor(self.bot_executor, think, seat.level, seed, view)
+                action, thought = await loop.run_in_executor(self.bot_executor, think, seat.level, seed, view)
+                if self.on_bot is not None:
+                    self.on_bot(thought, time.perf_counter() - asked - thought)
             except Exception:
                 log.exception("room %s: bot %s failed; it plays its first legal action", self.id, seat.level)
                 action = view.legal[0]
