@@ -20,7 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from roppyakken.server import protocol, text
 from roppyakken.server.db import StorageError
 from roppyakken.server.guard import client_address, origin_allowed
-from roppyakken.server.hub import Hub
+from roppyakken.server.hub import Hub, HubFull
 from roppyakken.server.protocol import Hello, ProtocolError, parse_client_message
 from roppyakken.server.rooms import RestoreError
 
@@ -181,7 +181,7 @@ async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
         except RestoreError as exc:
             await _refuse(websocket, str(exc), CLOSE_TRY_AGAIN, hello.id)
             return
-        except StorageError:
+        except (StorageError, HubFull):
             # no error message: the browser client retries a connection closed without one
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
                 await websocket.close(CLOSE_TRY_AGAIN, text.STORAGE_UNAVAILABLE[:120])
