@@ -212,18 +212,25 @@ def test_security_headers_health_and_metrics(tmp_path: Path) -> None:
         assert _metric(metrics.text, "roppyakken_db_writes_failed_total") == 0
 
 
-def test_bots_think_in_worker_processes(tmp_path: Path) -> None:
+def test_masters_think_in_worker_processes_within_their_budget(tmp_path: Path) -> None:
     with running_server(_db(tmp_path), limits=limits_for_tests(bot_workers=1)) as server:
-        created = server.post("/api/rooms", {"name": "a", "seed": 8, "bots": {"1": "expert"}}).json()
+        created = server.post("/api/rooms", {"name": "a", "seed": 8, "bots": {"1": "master"}}).json()
 
         async def scenario() -> None:
             alice = await Player.join(server, created["room"], created["token"])
-            alice.last_state = await alice.expect("state", timeout=30)
-            await play_to_end([alice], seed=2)
+            moves = 0
+            while moves < 4:
+                state = await alice.expect("state", timeout=30)
+                if state["view"]["legal"]:
+                    await alice.send({"type": "act", "action": state["view"]["legal"][0]})
+                    moves += 1
             await alice.close()
 
         asyncio.run(scenario())
-        assert server.get(f"/api/games/{created['room']}/record").status_code == 200
+        metrics = server.get("/metrics").text
+        count = _metric(metrics, "roppyakken_bot_think_seconds_count")
+        mean = _metric(metrics, "roppyakken_bot_think_seconds_sum") / count
+        assert count >= 3 and 0.1 < mean < 1.0, (count, mean)  # the master's budget: 230 ms, 3x when hard
 
 
 def test_sigterm_tells_players_to_reconnect_and_stops_cleanly(tmp_path: Path) -> None:
@@ -265,3 +272,31 @@ def test_sigterm_tells_players_to_reconnect_and_stops_cleanly(tmp_path: Path) ->
     assert proc.returncode == 0 and text.STOPPED in out
     lines = [json.loads(line) for line in err.splitlines() if line.strip()]
     assert lines and all({"time", "level", "logger", "message"} <= set(x) for x in lines)
+
+
+def test_heavy_bots_take_turns_between_the_clients_that_made_them() -> None:
+    """One client's crowd of rooms does not make another client's bot wait behind all of it."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from roppyakken.server.bots import FairPool
+
+    def job(name: str) -> str:
+        time.sleep(0.02)
+        return name
+
+    async def scenario() -> list[str]:
+        done: list[str] = []
+        pool = FairPool(ThreadPoolExecutor(max_workers=1), slots=1)
+
+        async def ask(owner: str, name: str) -> None:
+            done.append(await pool.run(owner, job, name))
+
+        crowd = [asyncio.create_task(ask("crowd", f"c{i}")) for i in range(8)]
+        await asyncio.sleep(0)  # the crowd's jobs are queued first
+        lone = asyncio.create_task(ask("lone", "l"))
+        await asyncio.gather(*crowd, lone)
+        return done
+
+    order = asyncio.run(scenario())
+    assert sorted(order) == sorted([f"c{i}" for i in range(8)] + ["l"])
+    assert order.index("l") <= 2, order  # its turn comes next, not after the crowd's eight

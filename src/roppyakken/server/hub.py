@@ -20,7 +20,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Final
 
 from roppyakken.server import protocol, storage, text
-from roppyakken.server.bots import bot_executor
+from roppyakken.server.bots import BotRunner
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.guard import ConnectionCounter, MemoryConnectionCounter
@@ -70,7 +70,7 @@ class Hub:
         self.metrics = metrics or Metrics()
         self.connections = connections or MemoryConnectionCounter()
         """Open websockets by address (a cluster would share these)."""
-        self.bot_executor = bot_executor(self.limits.bot_workers, bot_threads)
+        self.bots = BotRunner(self.limits.bot_workers, bot_threads)
         # 53 bits: exact in every JSON reader (the browser checks the revealed seed); the salt
         # of the commitment, not the seed, is what makes it impossible to guess in advance.
         self.draw_seed = draw_seed or (lambda: secrets.randbits(53))
@@ -157,8 +157,9 @@ class Hub:
             self.metrics.refuse("too_many_rooms")
             raise HubFull(text.TOO_MANY_ROOMS)
 
-    async def create(self, request: CreateRoom) -> tuple[Room, str]:
-        """A new room with its creator in seat 0; it starts at once if every other seat has a bot."""
+    async def create(self, request: CreateRoom, owner: str | None = None) -> tuple[Room, str]:
+        """A new room with its creator (``owner``: its address) in seat 0; it starts at once if every
+        other seat has a bot."""
         if self.stopping:
             raise HubFull(text.RESTARTING)
         self._make_room_space()
@@ -178,10 +179,12 @@ class Hub:
             seed,
             seats,
             db=self.db,
-            bot_executor=self.bot_executor,
+            bots=self.bots,
             bot_delay=self.bot_delay,
             salt=None if chosen else new_salt(),
         )
+        if owner is not None:
+            room.owner = owner
         autostart = all(s.kind != EMPTY for s in seats)
         if autostart:
             room.start_now()
@@ -209,9 +212,7 @@ class Hub:
             loaded = None
             if stored is not None:
                 self._make_room_space()
-                loaded = Room.restore(
-                    stored, db=self.db, bot_executor=self.bot_executor, bot_delay=self.bot_delay
-                )
+                loaded = Room.restore(stored, db=self.db, bots=self.bots, bot_delay=self.bot_delay)
                 self._adopt(loaded)
                 loaded.kick_bots()
             future.set_result(loaded)
@@ -249,4 +250,4 @@ class Hub:
                     await task
         for room in list(self.rooms.values()):
             await room.stop()
-        self.bot_executor.shutdown(wait=False, cancel_futures=True)
+        self.bots.shutdown()

@@ -21,7 +21,6 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, Protocol
@@ -35,7 +34,7 @@ from roppyakken.events import Event, GameEnded, RoundEnded
 from roppyakken.record import deal_commitment, dumps, record_of
 from roppyakken.rules import Rules, from_options
 from roppyakken.server import protocol, storage, text
-from roppyakken.server.bots import decision_seed, think
+from roppyakken.server.bots import BotRunner, decision_seed
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.protocol import Act, ClientMessage, Hello, Ping, ProtocolError, SetSeat, Start
 from roppyakken.server.views import StateMessages
@@ -138,7 +137,7 @@ class Room:
         seats: list[Seat],
         *,
         db: Database,
-        bot_executor: Executor | None,
+        bots: BotRunner,
         bot_delay: float,
         created_at: datetime | None = None,
         status: str = WAITING,
@@ -154,7 +153,9 @@ class Room:
         self.status = status
         self.created_at = created_at or datetime.now(UTC)
         self.db = db
-        self.bot_executor = bot_executor
+        self.bots = bots
+        self.owner = room_id
+        """Whose turn this room's heavy bots take in the pool: the creator's address (else the room)."""
         self.bot_delay = bot_delay
         self.game: Game | None = None
         self.actions = 0
@@ -175,9 +176,7 @@ class Room:
     # ----------------------------------------------------------------- building
 
     @classmethod
-    def restore(
-        cls, stored: storage.StoredRoom, *, db: Database, bot_executor: Executor | None, bot_delay: float
-    ) -> Room:
+    def restore(cls, stored: storage.StoredRoom, *, db: Database, bots: BotRunner, bot_delay: float) -> Room:
         """Rebuild a stored room: its game is replayed from the stored actions."""
         row = stored.room
         rules = from_options(row.preset, row.options)
@@ -189,7 +188,7 @@ class Room:
             row.seed,
             seats,
             db=db,
-            bot_executor=bot_executor,
+            bots=bots,
             bot_delay=bot_delay,
             created_at=row.created_at,
             status=row.status,
@@ -509,7 +508,6 @@ class Room:
 
     async def _bot_loop(self) -> None:
         """While a bot is to act: wait the pacing delay, let it choose off the event loop, apply."""
-        loop = asyncio.get_running_loop()
         failures = 0
         while (seat := self._bot_to_act()) is not None and self.game is not None:
             if self.bot_delay > 0:
@@ -520,7 +518,7 @@ class Room:
             seed = decision_seed(self.seed, index, self.actions)
             asked = time.perf_counter()
             try:
-                action, thought = await loop.run_in_executor(self.bot_executor, think, seat.level, seed, view)
+                action, thought = await self.bots.decide(self.owner, seat.level, seed, view)
                 if self.on_bot is not None:
                     self.on_bot(thought, time.perf_counter() - asked - thought)
             except Exception:
