@@ -75,10 +75,10 @@ async def _play(
                 sent_at = None
             if bot_since is not None:
                 if now > warm:
-                    out["bots"].append(now - bot_since)
+                    out[out["solo"][room]].append(now - bot_since)
                 bot_since = None
             mine = view["seat"] == view["to_act"]
-            if not mine and out["solo"].get(room) and view["to_act"] is not None and view["winner"] is None:
+            if not mine and room in out["solo"] and view["to_act"] is not None and view["winner"] is None:
                 bot_since = now
             if mine and view["legal"]:
                 if think > 0:
@@ -88,17 +88,27 @@ async def _play(
 
 
 async def _run(args: argparse.Namespace, url: str) -> dict[str, Any]:
-    out: dict[str, Any] = {"people": [], "bots": [], "solo": {}}
+    out: dict[str, Any] = {"people": [], "bots": [], "others": [], "solo": {}}
     rng = random.Random(args.seed)
     start = time.perf_counter()
     span = (start + args.warmup, start + args.warmup + args.seconds)
     tasks = []
     async with httpx.AsyncClient(base_url=url, timeout=60) as client:
+
+        async def solo(index: int, level: str, kind: str) -> None:
+            """Games against a bot, one after another until the end of the run."""
+            game = 0
+            while time.perf_counter() < span[1]:
+                body = {"name": f"s{index}", "seed": 1000 * index + game, "bots": {"1": level}}
+                created = (await client.post("/api/rooms", json=body)).json()
+                out["solo"][created["room"]] = kind
+                await _play(url, created["room"], created["token"], 0.0, span, random.Random(game), out)
+                game += 1
+
         for i in range(args.bot_rooms):
-            body = {"name": f"b{i}", "seed": i, "bots": {"1": args.level}}
-            created = (await client.post("/api/rooms", json=body)).json()
-            out["solo"][created["room"]] = True
-            tasks.append(_play(url, created["room"], created["token"], 0.0, span, random.Random(i), out))
+            tasks.append(solo(i, args.level, "bots"))
+        for i in range(args.other_rooms):
+            tasks.append(solo(args.bot_rooms + i, args.other_level, "others"))
         for i in range(args.people_rooms):
             created = (await client.post("/api/rooms", json={"name": f"p{i}"})).json()
             joined = (await client.post(f"/api/rooms/{created['room']}/join", json={"name": "q"})).json()
@@ -116,6 +126,8 @@ def main() -> int:
     parser.add_argument("--people-rooms", type=int, default=10)
     parser.add_argument("--level", default="master")
     parser.add_argument("--think", type=float, default=0.5)
+    parser.add_argument("--other-rooms", type=int, default=5, help="rooms against a cheaper bot (5)")
+    parser.add_argument("--other-level", default="expert", help="their level (expert)")
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--bot-workers", type=int, default=2)
@@ -138,19 +150,20 @@ def main() -> int:
         server.terminate()
         server.wait(timeout=30)
         tmp.cleanup()
-    bots, people = out["bots"], out["people"]
+    bots, people, others = out["bots"], out["people"], out["others"]
 
     def sample(name: str) -> float:
         match = re.search(rf"^{re.escape(name)} ([0-9.e+-]+)$", metrics, re.MULTILINE)
         return float(match.group(1)) if match else float("nan")
 
-    count = sample("roppyakken_bot_think_seconds_count") or float("nan")
-    think_mean = 1000 * sample("roppyakken_bot_think_seconds_sum") / count
-    wait_mean = 1000 * sample("roppyakken_bot_wait_seconds_sum") / count
-    within = sample('roppyakken_bot_think_seconds_bucket{le="0.3"}') / count
-    within_slow = sample('roppyakken_bot_think_seconds_bucket{le="0.75"}') / count
+    level = f'level="{args.level}"'
+    count = sample(f"roppyakken_bot_think_seconds_count{{{level}}}") or float("nan")
+    think_mean = 1000 * sample(f"roppyakken_bot_think_seconds_sum{{{level}}}") / count
+    wait_mean = 1000 * sample(f"roppyakken_bot_wait_seconds_sum{{{level}}}") / count
+    within = sample(f'roppyakken_bot_think_seconds_bucket{{le="0.3",{level}}}') / count
+    within_slow = sample(f'roppyakken_bot_think_seconds_bucket{{le="0.75",{level}}}') / count
     print(
-        f"server side, whole run: {count:.0f} decisions, thinking mean {think_mean:.0f} ms "
+        f"server side, whole run, {args.level}: {count:.0f} decisions, thinking mean {think_mean:.0f} ms "
         f"({100 * within:.0f}% within 300 ms, {100 * within_slow:.0f}% within 750 ms), "
         f"waiting for a worker mean {wait_mean:.0f} ms"
     )
@@ -160,7 +173,9 @@ def main() -> int:
         f"{len(bots)} bot decisions p50 {_pct(bots, 0.5)} ms p90 {_pct(bots, 0.9)} ms "
         f"p99 {_pct(bots, 0.99)} ms; "
         f"{len(people)} people's moves act->state p50 {_pct(people, 0.5)} ms p99 {_pct(people, 0.99)} ms "
-        f"(mean {round(1000 * statistics.mean(people), 1) if people else None} ms)"
+        f"(mean {round(1000 * statistics.mean(people), 1) if people else None} ms); "
+        f"{len(others)} {args.other_level} decisions in {args.other_rooms} other rooms "
+        f"p50 {_pct(others, 0.5)} ms p99 {_pct(others, 0.99)} ms"
     )
     return 0
 

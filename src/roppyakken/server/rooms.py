@@ -166,7 +166,7 @@ class Room:
         self.on_idle: Callable[[Room], None] | None = None
         self.on_move: Callable[[float], None] | None = None
         self.on_write_failed: Callable[[], None] | None = None
-        self.on_bot: Callable[[float, float], None] | None = None
+        self.on_bot: Callable[[str, float, float], None] | None = None
         """Told each bot decision's thinking and waiting seconds (metrics)."""
         """Told each move's latency, arrival to sent (metrics)."""
         self.last_active = time.monotonic()
@@ -520,7 +520,7 @@ class Room:
             try:
                 action, thought = await self.bots.decide(self.owner, seat.level, seed, view)
                 if self.on_bot is not None:
-                    self.on_bot(thought, time.perf_counter() - asked - thought)
+                    self.on_bot(seat.level, thought, time.perf_counter() - asked - thought)
             except Exception:
                 log.exception("room %s: bot %s failed; it plays its first legal action", self.id, seat.level)
                 action = view.legal[0]
