@@ -17,7 +17,7 @@ import re
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Final
+from typing import Final, Protocol
 
 from roppyakken.server import protocol, storage, text
 from roppyakken.server.bots import BotRunner
@@ -44,6 +44,38 @@ ROOM_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 CLOSE_RESTARTING: Final = 1012
 
 
+class RoomClaims(Protocol):
+    """Which server holds a room: a cluster lets one member at a time hold it (e.g. Redis leases)."""
+
+    def claim(self, room_id: str) -> bool:
+        """Hold ``room_id`` here; False if another member holds it."""
+        ...
+
+    def release(self, room_id: str) -> None:
+        """This member no longer holds ``room_id`` (it left memory)."""
+        ...
+
+
+class LocalClaims:
+    """:class:`RoomClaims` for a single server: every room is held here."""
+
+    def __init__(self) -> None:
+        self.held: set[str] = set()
+
+    def claim(self, room_id: str) -> bool:
+        """See :meth:`RoomClaims.claim`."""
+        self.held.add(room_id)
+        return True
+
+    def release(self, room_id: str) -> None:
+        """See :meth:`RoomClaims.release`."""
+        self.held.discard(room_id)
+
+
+class HeldElsewhere(Exception):
+    """Another member of the cluster holds the room (never with :class:`LocalClaims`)."""
+
+
 class HubFull(Exception):
     """As many rooms are in memory as the server may hold, none of them idle."""
 
@@ -61,6 +93,7 @@ class Hub:
         limits: Limits | None = None,
         metrics: Metrics | None = None,
         connections: ConnectionCounter | None = None,
+        claims: RoomClaims | None = None,
     ) -> None:
         import secrets
 
@@ -70,6 +103,8 @@ class Hub:
         self.metrics = metrics or Metrics()
         self.connections = connections or MemoryConnectionCounter()
         """Open websockets by address (a cluster would share these)."""
+        self.claims = claims or LocalClaims()
+        """Which rooms this server holds (a cluster would share these)."""
         self.bots = BotRunner(self.limits.bot_workers, bot_threads)
         # 53 bits: exact in every JSON reader (the browser checks the revealed seed); the salt
         # of the commitment, not the seed, is what makes it impossible to guess in advance.
@@ -102,6 +137,8 @@ class Hub:
                         check(now)
 
     def _adopt(self, room: Room) -> Room:
+        if not self.claims.claim(room.id):
+            raise HeldElsewhere(room.id)
         room.on_idle = self._evict
         room.on_move = self.metrics.move
         room.on_bot = self.metrics.bot
@@ -113,6 +150,7 @@ class Hub:
         if self.rooms.get(room.id) is room and room.idle():
             del self.rooms[room.id]
             room.evicted = True
+            self.claims.release(room.id)
 
     def sweep(self, older_than: float | None = None) -> int:
         """Let go of rooms idle for ``older_than`` seconds (default ``Limits.room_idle``); how many went."""
