@@ -77,7 +77,7 @@ def test_a_move_that_cannot_be_stored_is_not_made_and_can_be_retried(tmp_path: P
             finally:
                 lock.release()
             # each room was answered within its own write timeout, not after every room's
-            assert elapsed < 2.0, elapsed
+            assert elapsed < 4.0, elapsed  # before: a 5 s busy timeout, again for each half of the batch
             for answer, msg_id in ((refused, "a"), (other_refused, "b")):
                 assert answer["type"] == "error" and answer["id"] == msg_id, answer
                 assert "could not be saved" in answer["message"] and "\n" not in answer["message"]
