@@ -35,7 +35,7 @@ from roppyakken.record import deal_commitment, dumps, record_of
 from roppyakken.rules import Rules, from_options
 from roppyakken.server import protocol, storage, text
 from roppyakken.server.bots import BotRunner, decision_seed
-from roppyakken.server.db import Database, StorageError
+from roppyakken.server.db import ActionRow, Database, StorageError
 from roppyakken.server.protocol import Act, ClientMessage, Hello, Ping, ProtocolError, SetSeat, Start
 from roppyakken.server.views import StateMessages
 from roppyakken.view import view_of
@@ -467,13 +467,11 @@ class Room:
                     storage.append_action(c, room_id, index, seat, data)
                     storage.finish_room(c, room_id, winner, record, now)
 
+                stored = self.db.submit(work)
             else:
-
-                def work(c: Any) -> None:
-                    storage.append_action(c, room_id, index, seat, data)
-
+                stored = self.db.submit(ActionRow(room_id, index, seat, data))  # inserted in bulk
             try:
-                await self.db.run(work)
+                await stored
             except StorageError as exc:
                 log.error("room %s: action %d not stored, so not made: %s", self.id, index, exc)
                 if self.on_write_failed is not None:
