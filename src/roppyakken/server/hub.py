@@ -14,6 +14,7 @@ import contextlib
 import logging
 import math
 import re
+import secrets
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -95,8 +96,6 @@ class Hub:
         connections: ConnectionCounter | None = None,
         claims: RoomClaims | None = None,
     ) -> None:
-        import secrets
-
         self.db = db
         self.bot_delay = bot_delay
         self.limits = limits or Limits()
