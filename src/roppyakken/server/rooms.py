@@ -165,10 +165,11 @@ class Room:
         self.evicted = False
         self.on_idle: Callable[[Room], None] | None = None
         self.on_move: Callable[[float], None] | None = None
-        self.on_write_failed: Callable[[], None] | None = None
-        self.on_bot: Callable[[str, float, float], None] | None = None
-        """Told each bot decision's thinking and waiting seconds (metrics)."""
         """Told each move's latency, arrival to sent (metrics)."""
+        self.on_write_failed: Callable[[], None] | None = None
+        """Told when a change could not be stored (metrics)."""
+        self.on_bot: Callable[[str, float, float], None] | None = None
+        """Told each bot decision's level, thinking and waiting seconds (metrics)."""
         self.last_active = time.monotonic()
         self._bot_task: asyncio.Task[None] | None = None
         self._rules_json = {"preset": rules.preset, "options": rules.options()}
