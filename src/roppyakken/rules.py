@@ -424,6 +424,8 @@ def load_rules_file(path: str | Path) -> Rules:
         raise RulesError(f"rules file {str(p)!r} is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"rules file {str(p)!r} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise RulesError(f"rules file {str(p)!r} nests too deeply") from None
     return rules_from_mapping(data, source=str(p))
 
 
