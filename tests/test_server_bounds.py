@@ -301,3 +301,36 @@ def test_heavy_bots_take_turns_between_the_clients_that_made_them() -> None:
     order = asyncio.run(scenario())
     assert sorted(order) == sorted([f"c{i}" for i in range(8)] + ["l"])
     assert order.index("l") <= 2, order  # its turn comes next, not after the crowd's eight
+
+
+def test_one_address_cannot_take_every_connection(tmp_path: Path) -> None:
+    """300 silent connections from one address (as in the report) leave the server to everyone else."""
+    code = "from roppyakken.cli import main; raise SystemExit(main())"
+    cmd = [sys.executable, "-c", code, "serve", "--port", "0", "--database", str(tmp_path / "g.sqlite3")]
+    cmd += ["--header-timeout", "60"]
+
+    def small_limit() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, preexec_fn=small_limit)
+    held: list[socket.socket] = []
+    try:
+        assert proc.stdout is not None
+        url = re.search(r"http://[^/\s]+", proc.stdout.readline())
+        assert url, "the server did not start"
+        port = int(url.group(0).rsplit(":", 1)[1])
+        for _ in range(300):
+            held.append(socket.create_connection(("127.0.0.1", port), timeout=5))
+        time.sleep(0.5)
+        other = httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.2"), timeout=10)
+        for _ in range(5):
+            assert other.get(url.group(0) + "/healthz").status_code == 200
+        closed = sum(_closed_within(s, 0.05) for s in held)
+        assert closed >= 300 - 32  # all but the address's 32 were closed at once
+    finally:
+        for s in held:
+            s.close()
+        proc.terminate()
+        proc.wait(timeout=30)
