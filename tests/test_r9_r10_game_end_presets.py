@@ -344,3 +344,26 @@ def test_r10_ten_card_house_rule_with_three_players_is_refused(tmp_path: Path) -
 def test_r10_missing_rules_file(tmp_path: Path) -> None:
     with pytest.raises(RulesError, match="not found"):
         load_rules_file(tmp_path / "none.toml")
+
+
+@pytest.mark.parametrize("limit", [1_000, 100_000])
+def test_r10_deep_house_rules_are_refused_whatever_the_stack(
+    tmp_path: Path, limit: int
+) -> None:
+    """A deep document is refused before the (recursive) TOML parser sees it, whatever the recursion limit."""
+    import sys
+
+    from roppyakken.rules import MAX_TOML_NESTING, toml_nesting
+
+    path = tmp_path / "deep.toml"
+    path.write_text("x = " + "[" * 900 + "]" * 900, encoding="utf-8")
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit)
+    try:
+        with pytest.raises(RulesError, match="nests too deeply"):
+            load_rules_file(path)
+    finally:
+        sys.setrecursionlimit(before)
+    assert toml_nesting("a = [[1, 2], {b = 3}]  # [[[[") == 2
+    assert toml_nesting("s = \"[[[[\" \nt = '{{{{'") == 0
+    assert toml_nesting("[yaku]\ncannon = 400\n") == 1 < MAX_TOML_NESTING

@@ -8,10 +8,20 @@ clearly when the room is restored.
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import random
+import re
+import signal
 import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
 
 from roppyakken.engine import Game
 from roppyakken.rules import preset
@@ -77,7 +87,7 @@ def test_a_move_that_cannot_be_stored_is_not_made_and_can_be_retried(tmp_path: P
             finally:
                 lock.release()
             # each room was answered within its own write timeout, not after every room's
-            assert elapsed < 2.0, elapsed
+            assert elapsed < 4.0, elapsed  # before: a 5 s busy timeout, again for each half of the batch
             for answer, msg_id in ((refused, "a"), (other_refused, "b")):
                 assert answer["type"] == "error" and answer["id"] == msg_id, answer
                 assert "could not be saved" in answer["message"] and "\n" not in answer["message"]
@@ -177,3 +187,74 @@ def test_a_room_with_a_missing_stored_move_says_so(tmp_path: Path) -> None:
         answer = again.get(f"/api/rooms/{room}")
         assert answer.status_code == 500
         assert answer.json() == {"error": f"room {room!r} cannot be restored: its stored move 2 is missing"}
+
+
+def _serve(database: Path) -> tuple[subprocess.Popen[str], str]:
+    code = "from roppyakken.cli import main; raise SystemExit(main())"
+    cmd = [
+        sys.executable,
+        "-c",
+        code,
+        "serve",
+        "--port",
+        "0",
+        "--database",
+        str(database),
+        "--bot-delay",
+        "0",
+    ]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdout is not None
+    found = re.search(r"http://[^/\s]+", proc.stdout.readline())
+    assert found, "the server did not start"
+    return proc, found.group(0)
+
+
+def test_kill_9_mid_game_loses_no_move_anyone_saw(tmp_path: Path) -> None:
+    database = tmp_path / "g.sqlite3"
+    proc, base = _serve(database)
+    try:
+        created = httpx.post(base + "/api/rooms", json={"name": "a", "players": 2}).json()
+        room = created["room"]
+        joined = httpx.post(f"{base}/api/rooms/{room}/join", json={"name": "b"}).json()
+
+        async def scenario() -> int:
+            ws_base = base.replace("http", "ws")
+            sockets = [await connect(f"{ws_base}/ws/{room}") for _ in range(2)]
+            for ws, token in zip(sockets, (created["token"], joined["token"]), strict=True):
+                await ws.send(json.dumps({"type": "hello", "v": 1, "token": token}))
+            await sockets[0].send(json.dumps({"type": "start"}))
+            seen = 0
+            rng = random.Random(5)
+
+            async def player(ws: Any) -> None:
+                nonlocal seen
+                while True:
+                    message = json.loads(await ws.recv())
+                    if message["type"] == "state":
+                        seen = max(seen, message["seq"])
+                        view = message["view"]
+                        if view["legal"] and view["seat"] == view["to_act"]:
+                            await ws.send(json.dumps({"type": "act", "action": rng.choice(view["legal"])}))
+
+            tasks = [asyncio.create_task(player(ws)) for ws in sockets]
+            while seen < 25:
+                await asyncio.sleep(0.01)
+            os.kill(proc.pid, signal.SIGKILL)  # mid-game, moves in flight
+            await asyncio.gather(*tasks, return_exceptions=True)
+            return seen
+
+        seen = asyncio.run(scenario())
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait()
+    stored = stored_actions(f"sqlite:///{database}", room)
+    assert len(stored) >= seen  # every move any player was shown had been stored
+    proc, base = _serve(database)
+    try:
+        info = httpx.get(f"{base}/api/rooms/{room}").json()
+        assert info["status"] == "playing"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

@@ -116,7 +116,9 @@ def test_house_rules_that_used_to_crash_or_never_end(server: ServerThread, toml:
         assert part in _error(server.post(path, body), 400), path
 
 
-@pytest.mark.parametrize("toml", ["lucky_cache = {}", "joker_card = 5", 'match = "rounds ²"'])
+@pytest.mark.parametrize(
+    "toml", ["lucky_cache = {}", "joker_card = 5", 'match = "rounds ²"', "x = " + "[" * 900 + "]" * 900]
+)
 def test_the_rules_command_refuses_them_in_one_line(tmp_path: Path, toml: str) -> None:
     path = tmp_path / "house.toml"
     path.write_text(toml + "\n")

@@ -24,7 +24,7 @@ import psycopg
 import pytest
 
 from roppyakken.record import replay
-from tests.server_harness import Player, play_to_end, running_server
+from tests.server_harness import Player, limits_for_tests, play_to_end, running_server
 from tests.test_server_db import check_schema
 from tests.test_server_restart import restart_scenario
 
@@ -135,3 +135,55 @@ def test_a_game_against_a_bot_on_postgresql(pg_url: str) -> None:
 
 def test_a_game_survives_a_restart_on_postgresql(pg_url: str) -> None:
     restart_scenario(pg_url)
+
+
+def test_a_move_that_postgresql_cannot_store_is_not_made(pg_url: str) -> None:
+    """A lock held elsewhere past the write timeout, then the server's connections cut (as in a failover)."""
+    url = pg_url.replace("postgresql://", "postgresql+psycopg://", 1)
+    plain = pg_url
+    with running_server(url, limits=limits_for_tests(write_timeout=0.3)) as server:
+        created = server.post("/api/rooms", {"name": "a", "players": 2}).json()
+        room = created["room"]
+        joined = server.post(f"/api/rooms/{room}/join", {"name": "b"}).json()
+
+        async def scenario() -> None:
+            players = [await Player.join(server, room, t) for t in (created["token"], joined["token"])]
+            await players[0].send({"type": "start"})
+            for p in players:
+                p.last_state = await p.expect("state")
+            for cut in (False, True):
+                mover = next(p for p in players if p.last_state and p.last_state["view"]["legal"])
+                assert mover.last_state is not None
+                action = mover.last_state["view"]["legal"][0]
+                with psycopg.connect(plain, autocommit=True) as other:
+                    if cut:  # every connection of the server is dropped, as a failover would
+                        other.execute(
+                            "select pg_terminate_backend(pid) from pg_stat_activity "
+                            "where datname = current_database() and pid <> pg_backend_pid()"
+                        )
+                        await mover.send({"type": "act", "action": action, "id": "x"})
+                        answer = await mover.recv()
+                    else:
+                        other.execute("begin")
+                        other.execute("lock table actions in access exclusive mode")
+                        await mover.send({"type": "act", "action": action, "id": "x"})
+                        answer = await mover.recv()
+                        other.execute("rollback")
+                        assert answer["type"] == "error", answer  # lock_timeout = the write timeout
+                if answer["type"] == "error":  # a cut connection may also be replaced before the write
+                    assert "could not be saved" in answer["message"], answer
+                    for p in players:
+                        assert await p.quiet() == []
+                    await mover.send({"type": "act", "action": action, "id": "again"})
+                    answer = await mover.recv()
+                assert answer["type"] in ("events", "state"), answer
+                for p in players:
+                    p.last_state = await p.expect("state")
+            for p in players:
+                await p.close()
+
+        asyncio.run(scenario())
+        assert server.get(f"/api/rooms/{room}").status_code == 200
+    with psycopg.connect(plain) as conn:
+        rows = conn.execute("select idx from actions where room_id = %s order by idx", (room,)).fetchall()
+    assert [r[0] for r in rows] == list(range(len(rows))) and len(rows) == 2

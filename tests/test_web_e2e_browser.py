@@ -138,9 +138,16 @@ def browser(server: str) -> Iterator[Browser]:
             b.close()
 
 
-def _context(browser: Browser, viewport: ViewportSize, *, phone: bool = False) -> BrowserContext:
-    """A fresh browser profile (its own localStorage) with fast animations."""
-    ctx = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone)
+def _context(
+    browser: Browser, viewport: ViewportSize, *, phone: bool = False, csp: bool = False
+) -> BrowserContext:
+    """A fresh browser profile (its own localStorage) with fast animations.
+
+    The server's Content-Security-Policy forbids eval, which Playwright's
+    ``wait_for_function`` needs: contexts bypass it unless ``csp`` is set
+    (:func:`test_the_client_runs_under_its_content_security_policy` keeps it).
+    """
+    ctx = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone, bypass_csp=not csp)
     ctx.add_init_script(FAST_ANIMATIONS)
     ctx.set_default_timeout(15_000)
     return ctx
@@ -705,3 +712,37 @@ def test_calculator_on_a_phone_shows_whole_month_names_and_no_rule_ids(server: s
     )
     assert len(columns) == 2 and columns[0] == columns[1], columns
     page.context.close()
+
+
+def test_the_client_runs_under_its_content_security_policy(
+    server: str, browser: Browser, tmp_path: Path
+) -> None:
+    """Lobby, calculator and replay page work with the CSP enforced; the replay page checks fair deals."""
+    import json
+
+    from roppyakken.record import deal_commitment, dumps, record_of
+    from roppyakken.rules import preset
+    from tests.test_record_commitment import SALT, played
+
+    ctx = _context(browser, DESKTOP, csp=True)
+    page = ctx.new_page()
+    errors: list[str] = []
+    _watch_errors(page, errors)
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(server + "/#/calc")
+    page.click(".calc-grid [data-slug='pine-crane']")
+    honest = tmp_path / "honest.json"
+    honest.write_text(dumps(record_of(played(preset("classic"), 12), ["a", "b"], salt=SALT)))
+    rigged = json.loads(honest.read_text())
+    rigged["seed"] += 1
+    rigged["commitment"] = deal_commitment(rigged["seed"], SALT)
+    rigged_path = tmp_path / "rigged.json"
+    rigged_path.write_text(json.dumps(rigged))
+    page.goto(server + "/#/replay")
+    page.set_input_files("#replay-file", str(honest))
+    page.locator(".fair-deal", has_text="Fair deal verified").wait_for()
+    page.set_input_files("#replay-file", str(rigged_path))
+    page.locator(".fair-deal", has_text="Deal check FAILED").wait_for()
+    assert page.locator(".fair-deal").count() == 1
+    assert errors == []
+    ctx.close()

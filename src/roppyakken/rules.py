@@ -435,6 +435,40 @@ def from_options(preset_name: str, options: Mapping[str, Any]) -> Rules:
     return base.with_options(fixed)
 
 
+MAX_TOML_NESTING: Final = 16
+"""How deeply house rules may nest arrays and inline tables (they need two levels)."""
+
+
+def toml_nesting(source: str) -> int:
+    """How deeply ``source`` nests ``[`` and ``{`` outside strings and comments, read in one pass.
+
+    Checked before parsing: the standard library's TOML parser recurses once a level, so a
+    deep document would otherwise fail or not depending on the stack it happens to find.
+    """
+    depth = deepest = 0
+    quote = ""
+    i, n = 0, len(source)
+    while i < n:
+        ch = source[i]
+        if quote:
+            if ch == "\\" and quote == '"':
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'":
+            quote = ch
+        elif ch == "#":
+            while i < n and source[i] != "\n":
+                i += 1
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        i += 1
+    return deepest
+
+
 def load_rules_file(path: str | Path) -> Rules:
     """Read a house-rules TOML file: ``preset = "..."`` then option overrides.
 
@@ -443,7 +477,10 @@ def load_rules_file(path: str | Path) -> Rules:
     """
     p = Path(path)
     try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
+        source = p.read_text(encoding="utf-8")
+        if toml_nesting(source) > MAX_TOML_NESTING:
+            raise RecursionError
+        data = tomllib.loads(source)
     except FileNotFoundError:
         raise RulesError(f"rules file {str(p)!r} not found") from None
     except OSError as exc:
@@ -452,6 +489,8 @@ def load_rules_file(path: str | Path) -> Rules:
         raise RulesError(f"rules file {str(p)!r} is not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(f"rules file {str(p)!r} is not valid TOML: {exc}") from None
+    except RecursionError:
+        raise RulesError(f"rules file {str(p)!r} nests too deeply") from None
     return rules_from_mapping(data, source=str(p))
 
 

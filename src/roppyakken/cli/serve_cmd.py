@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import signal
 import socket
 from typing import Any
@@ -73,7 +74,7 @@ BOUNDS: list[tuple[str, type, str, str]] = [
     ("max_rooms", int, "N", "rooms held in memory at once"),
     ("rooms_per_minute", float, "N", "rooms one address may create per minute"),
     ("requests_per_minute", float, "N", "API requests one address may make per minute"),
-    ("connections_per_address", int, "N", "websockets one address may hold open"),
+    ("connections_per_address", int, "N", "websockets (and, apart, HTTP connections) one address may hold"),
     ("max_connections", int, "N", "connections the server accepts at once"),
     ("header_timeout", float, "SECONDS", "time to send request headers; idle keep-alive limit"),
     ("send_timeout", float, "SECONDS", "a websocket that takes no message for this long is dropped"),
@@ -104,8 +105,8 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def _raise_file_limit(wanted: int) -> None:
-    """Let the process hold ``wanted`` descriptors if the hard limit allows (for the connection cap)."""
+def _raise_file_limit(wanted: int) -> int | None:
+    """Let the process hold ``wanted`` descriptors if the hard limit allows; the limit now (None: unknown)."""
     try:
         import resource
 
@@ -113,8 +114,10 @@ def _raise_file_limit(wanted: int) -> None:
         target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
         if soft != resource.RLIM_INFINITY and soft < target:
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+        return None if soft == resource.RLIM_INFINITY else int(soft)
     except (ImportError, ValueError, OSError):
-        pass
+        return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -143,7 +146,11 @@ def run(args: argparse.Namespace) -> int:
         if value < 0 or (value == 0 and name != "bot_workers"):
             raise RoppyakkenError(f"--{name.replace('_', '-')} must be more than 0")
     limits = Limits(**given, allowed_origins=tuple(args.allow_origin))
-    _raise_file_limit(limits.max_connections + 256)
+    descriptors = _raise_file_limit(limits.max_connections + 256)
+    capped = descriptors is not None and descriptors - 64 < limits.max_connections
+    if capped and descriptors is not None:
+        # the cap must bind before the descriptors run out, or every new request fails
+        limits = dataclasses.replace(limits, max_connections=max(16, descriptors - 64))
     db = Database(args.database, write_timeout=limits.write_timeout)
     db.open()
     sock = _listen(args.host, args.port)
@@ -155,6 +162,8 @@ def run(args: argparse.Namespace) -> int:
         shown = f"[{shown}]"
     print(_(text.SERVING).format(url=f"http://{shown}:{port}/"), flush=True)
     print(_(text.DATABASE_IN_USE).format(database=display_url(db.url)), flush=True)
+    if capped:
+        print(_(text.CONNECTION_CAP).format(cap=limits.max_connections, descriptors=descriptors), flush=True)
     app = create_app(db, bot_delay=args.bot_delay, limits=limits)
     config = uvicorn_config(app, limits, log_level=args.log_level, log_format=args.log_format)
     # uvicorn handles SIGTERM like Ctrl-C (a clean stop), then raises the signal again once it is

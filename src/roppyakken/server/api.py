@@ -119,7 +119,8 @@ async def list_bots(request: Request) -> Response:
 async def create_room(request: Request) -> Response:
     """``POST /api/rooms``: the creator gets seat 0 and its token."""
     data = await _body(request)
-    room, token = await _hub(request).create(requests.create_room(data))
+    owner = request.client.host if request.client else None
+    room, token = await _hub(request).create(requests.create_room(data), owner)
     return JSONResponse(
         {"room": room.id, "seat": 0, "token": token, "invite": f"/r/{room.id}"},
         status_code=201,

@@ -31,7 +31,7 @@ class Limits:
     requests_per_minute: float = 600.0
     """HTTP requests one address may make per minute (burst: a sixth of it)."""
     connections_per_address: int = 32
-    """Websockets one address may hold open at once."""
+    """Websockets one address may hold open at once (and, apart, HTTP connections)."""
     max_connections: int = 4_000
     """Connections the server accepts at once (HTTP and websocket); more are answered 503."""
     header_timeout: float = 10.0

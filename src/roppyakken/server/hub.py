@@ -14,13 +14,14 @@ import contextlib
 import logging
 import math
 import re
+import secrets
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Final
+from typing import Final, Protocol
 
 from roppyakken.server import protocol, storage, text
-from roppyakken.server.bots import bot_executor
+from roppyakken.server.bots import BotRunner
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.guard import ConnectionCounter, MemoryConnectionCounter
@@ -44,6 +45,38 @@ ROOM_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 CLOSE_RESTARTING: Final = 1012
 
 
+class RoomClaims(Protocol):
+    """Which server holds a room: a cluster lets one member at a time hold it (e.g. Redis leases)."""
+
+    def claim(self, room_id: str) -> bool:
+        """Hold ``room_id`` here; False if another member holds it."""
+        ...
+
+    def release(self, room_id: str) -> None:
+        """This member no longer holds ``room_id`` (it left memory)."""
+        ...
+
+
+class LocalClaims:
+    """:class:`RoomClaims` for a single server: every room is held here."""
+
+    def __init__(self) -> None:
+        self.held: set[str] = set()
+
+    def claim(self, room_id: str) -> bool:
+        """See :meth:`RoomClaims.claim`."""
+        self.held.add(room_id)
+        return True
+
+    def release(self, room_id: str) -> None:
+        """See :meth:`RoomClaims.release`."""
+        self.held.discard(room_id)
+
+
+class HeldElsewhere(Exception):
+    """Another member of the cluster holds the room (never with :class:`LocalClaims`)."""
+
+
 class HubFull(Exception):
     """As many rooms are in memory as the server may hold, none of them idle."""
 
@@ -61,16 +94,17 @@ class Hub:
         limits: Limits | None = None,
         metrics: Metrics | None = None,
         connections: ConnectionCounter | None = None,
+        claims: RoomClaims | None = None,
     ) -> None:
-        import secrets
-
         self.db = db
         self.bot_delay = bot_delay
         self.limits = limits or Limits()
         self.metrics = metrics or Metrics()
         self.connections = connections or MemoryConnectionCounter()
         """Open websockets by address (a cluster would share these)."""
-        self.bot_executor = bot_executor(self.limits.bot_workers, bot_threads)
+        self.claims = claims or LocalClaims()
+        """Which rooms this server holds (a cluster would share these)."""
+        self.bots = BotRunner(self.limits.bot_workers, bot_threads)
         # 53 bits: exact in every JSON reader (the browser checks the revealed seed); the salt
         # of the commitment, not the seed, is what makes it impossible to guess in advance.
         self.draw_seed = draw_seed or (lambda: secrets.randbits(53))
@@ -80,15 +114,33 @@ class Hub:
         """Set on shutdown: ``/readyz`` answers 503 and no new room is made."""
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._watchdog: asyncio.Task[None] | None = None
         self._last_prune = -math.inf
 
     def start(self) -> None:
-        """Start the sweeper that lets idle rooms go and forgets stale unfinished ones."""
+        """Start the sweeper that lets idle rooms go and forgets stale unfinished ones, and the watchdog."""
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="roppyakken-sweeper")
+        self._watchdog = asyncio.create_task(self._watch_sends(), name="roppyakken-send-watchdog")
+
+    async def _watch_sends(self) -> None:
+        """Drop clients that have not taken a message within ``Limits.send_timeout``."""
+        loop = asyncio.get_running_loop()
+        period = max(0.05, min(1.0, self.limits.send_timeout / 4))
+        while True:
+            await asyncio.sleep(period)
+            now = loop.time()
+            for room in list(self.rooms.values()):
+                for client in list(room.clients):
+                    check = getattr(client, "check_send", None)
+                    if check is not None:
+                        check(now)
 
     def _adopt(self, room: Room) -> Room:
+        if not self.claims.claim(room.id):
+            raise HeldElsewhere(room.id)
         room.on_idle = self._evict
         room.on_move = self.metrics.move
+        room.on_bot = self.metrics.bot
         room.on_write_failed = lambda: self.metrics.refuse("write_failed")
         self.rooms[room.id] = room
         return room
@@ -97,6 +149,7 @@ class Hub:
         if self.rooms.get(room.id) is room and room.idle():
             del self.rooms[room.id]
             room.evicted = True
+            self.claims.release(room.id)
 
     def sweep(self, older_than: float | None = None) -> int:
         """Let go of rooms idle for ``older_than`` seconds (default ``Limits.room_idle``); how many went."""
@@ -141,8 +194,9 @@ class Hub:
             self.metrics.refuse("too_many_rooms")
             raise HubFull(text.TOO_MANY_ROOMS)
 
-    async def create(self, request: CreateRoom) -> tuple[Room, str]:
-        """A new room with its creator in seat 0; it starts at once if every other seat has a bot."""
+    async def create(self, request: CreateRoom, owner: str | None = None) -> tuple[Room, str]:
+        """A new room with its creator (``owner``: its address) in seat 0; it starts at once if every
+        other seat has a bot."""
         if self.stopping:
             raise HubFull(text.RESTARTING)
         self._make_room_space()
@@ -162,10 +216,12 @@ class Hub:
             seed,
             seats,
             db=self.db,
-            bot_executor=self.bot_executor,
+            bots=self.bots,
             bot_delay=self.bot_delay,
             salt=None if chosen else new_salt(),
         )
+        if owner is not None:
+            room.owner = owner
         autostart = all(s.kind != EMPTY for s in seats)
         if autostart:
             room.start_now()
@@ -193,9 +249,7 @@ class Hub:
             loaded = None
             if stored is not None:
                 self._make_room_space()
-                loaded = Room.restore(
-                    stored, db=self.db, bot_executor=self.bot_executor, bot_delay=self.bot_delay
-                )
+                loaded = Room.restore(stored, db=self.db, bots=self.bots, bot_delay=self.bot_delay)
                 self._adopt(loaded)
                 loaded.kick_bots()
             future.set_result(loaded)
@@ -226,10 +280,11 @@ class Hub:
     async def close(self) -> None:
         """Stop the sweeper and every bot loop (the rooms are all stored)."""
         self.stopping = True
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._sweeper
+        for task in (self._sweeper, self._watchdog):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for room in list(self.rooms.values()):
             await room.stop()
-        self.bot_executor.shutdown(wait=False, cancel_futures=True)
+        self.bots.shutdown()

@@ -54,6 +54,21 @@ class Metrics:
             buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0),
             registry=self.registry,
         )
+        bot_buckets = (0.01, 0.05, 0.1, 0.2, 0.25, 0.3, 0.5, 0.75, 1.0, 2.0, 5.0, 10.0)
+        self.bot_think = Histogram(
+            "roppyakken_bot_think_seconds",
+            "Seconds a bot spent choosing (its time budget, in its worker), by level",
+            ["level"],
+            buckets=bot_buckets,
+            registry=self.registry,
+        )
+        self.bot_wait = Histogram(
+            "roppyakken_bot_wait_seconds",
+            "Seconds a bot decision waited for a worker (and travelled to it and back), by level",
+            ["level"],
+            buckets=bot_buckets,
+            registry=self.registry,
+        )
         self.refused = Counter(
             "roppyakken_requests_refused", "Requests refused, by reason", ["reason"], registry=self.registry
         )
@@ -74,6 +89,11 @@ class Metrics:
         """Count one move and its latency."""
         self.moves.inc()
         self.move_seconds.observe(seconds)
+
+    def bot(self, level: str, thinking: float, waiting: float) -> None:
+        """Count one bot decision."""
+        self.bot_think.labels(level).observe(thinking)
+        self.bot_wait.labels(level).observe(max(0.0, waiting))
 
     def render(self) -> bytes:
         """The text exposition format."""

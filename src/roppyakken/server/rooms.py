@@ -21,7 +21,6 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final, Protocol
@@ -35,8 +34,8 @@ from roppyakken.events import Event, GameEnded, RoundEnded
 from roppyakken.record import deal_commitment, dumps, record_of
 from roppyakken.rules import Rules, from_options
 from roppyakken.server import protocol, storage, text
-from roppyakken.server.bots import decision_seed, think
-from roppyakken.server.db import Database, StorageError
+from roppyakken.server.bots import BotRunner, decision_seed
+from roppyakken.server.db import ActionRow, Database, StorageError
 from roppyakken.server.protocol import Act, ClientMessage, Hello, Ping, ProtocolError, SetSeat, Start
 from roppyakken.server.views import StateMessages
 from roppyakken.view import view_of
@@ -140,7 +139,7 @@ class Room:
         seats: list[Seat],
         *,
         db: Database,
-        bot_executor: Executor | None,
+        bots: BotRunner,
         bot_delay: float,
         created_at: datetime | None = None,
         status: str = WAITING,
@@ -156,7 +155,9 @@ class Room:
         self.status = status
         self.created_at = created_at or datetime.now(UTC)
         self.db = db
-        self.bot_executor = bot_executor
+        self.bots = bots
+        self.owner = room_id
+        """Whose turn this room's heavy bots take in the pool: the creator's address (else the room)."""
         self.bot_delay = bot_delay
         self.game: Game | None = None
         self.actions = 0
@@ -166,8 +167,11 @@ class Room:
         self.evicted = False
         self.on_idle: Callable[[Room], None] | None = None
         self.on_move: Callable[[float], None] | None = None
-        self.on_write_failed: Callable[[], None] | None = None
         """Told each move's latency, arrival to sent (metrics)."""
+        self.on_write_failed: Callable[[], None] | None = None
+        """Told when a change could not be stored (metrics)."""
+        self.on_bot: Callable[[str, float, float], None] | None = None
+        """Told each bot decision's level, thinking and waiting seconds (metrics)."""
         self.last_active = time.monotonic()
         self._bot_task: asyncio.Task[None] | None = None
         self._rules_json = {"preset": rules.preset, "options": rules.options()}
@@ -175,9 +179,7 @@ class Room:
     # ----------------------------------------------------------------- building
 
     @classmethod
-    def restore(
-        cls, stored: storage.StoredRoom, *, db: Database, bot_executor: Executor | None, bot_delay: float
-    ) -> Room:
+    def restore(cls, stored: storage.StoredRoom, *, db: Database, bots: BotRunner, bot_delay: float) -> Room:
         """Rebuild a stored room: its game is replayed from the stored actions."""
         row = stored.room
         rules = from_options(row.preset, row.options)
@@ -189,7 +191,7 @@ class Room:
             row.seed,
             seats,
             db=db,
-            bot_executor=bot_executor,
+            bots=bots,
             bot_delay=bot_delay,
             created_at=row.created_at,
             status=row.status,
@@ -473,13 +475,11 @@ class Room:
                     storage.append_action(c, room_id, index, seat, data)
                     storage.finish_room(c, room_id, winner, record, now)
 
+                stored = self.db.submit(work)
             else:
-
-                def work(c: Any) -> None:
-                    storage.append_action(c, room_id, index, seat, data)
-
+                stored = self.db.submit(ActionRow(room_id, index, seat, data))  # inserted in bulk
             try:
-                await self.db.run(work)
+                await stored
             except StorageError as exc:
                 log.error("room %s: action %d not stored, so not made: %s", self.id, index, exc)
                 if self.on_write_failed is not None:
@@ -514,7 +514,6 @@ class Room:
 
     async def _bot_loop(self) -> None:
         """While a bot is to act: wait the pacing delay, let it choose off the event loop, apply."""
-        loop = asyncio.get_running_loop()
         failures = 0
         while (seat := self._bot_to_act()) is not None and self.game is not None:
             if self.bot_delay > 0:
@@ -523,8 +522,11 @@ class Room:
             view = view_of(self.game, index)
             assert seat.level is not None
             seed = decision_seed(self.seed, index, self.actions)
+            asked = time.perf_counter()
             try:
-                action = await loop.run_in_executor(self.bot_executor, think, seat.level, seed, view)
+                action, thought = await self.bots.decide(self.owner, seat.level, seed, view)
+                if self.on_bot is not None:
+                    self.on_bot(seat.level, thought, time.perf_counter() - asked - thought)
             except Exception:
                 log.exception("room %s: bot %s failed; it plays its first legal action", self.id, seat.level)
                 action = view.legal[0]

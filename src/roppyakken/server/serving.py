@@ -27,16 +27,41 @@ class BoundedHttp(HttpToolsProtocol):
     """uvicorn's HTTP protocol with a header timeout: a request's headers must arrive within it.
 
     uvicorn bounds idle keep-alive connections but not a connection that sends
-    nothing, or half a header, forever; this closes those.
+    nothing, or half a header, forever; this closes those.  It also counts the
+    connections of each address still speaking HTTP (a websocket counts from its
+    upgrade on, in the websocket endpoint) and closes at once those over
+    ``address_limit``, so that one client cannot take every descriptor.
     """
 
     header_timeout = 10.0
+    address_limit = 32
+    open_by_address: dict[str, int] = {}  # noqa: RUF012  (replaced per server in uvicorn_config)
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        """Start the header clock."""
+        """Start the header clock; close at once a connection over its address's limit."""
         super().connection_made(transport)
         self._header_timer: asyncio.TimerHandle | None = None
+        self._address: str | None = str(self.client[0]) if self.client else "unknown"
+        count = self.open_by_address.get(self._address, 0) + 1
+        self.open_by_address[self._address] = count
+        if count > self.address_limit:
+            self.transport.close()
+            return
         self._arm()
+
+    def _uncount(self) -> None:
+        address, self._address = self._address, None
+        if address is not None:
+            count = self.open_by_address.get(address, 1) - 1
+            if count > 0:
+                self.open_by_address[address] = count
+            else:
+                self.open_by_address.pop(address, None)
+
+    def handle_websocket_upgrade(self) -> None:
+        """From here on the connection is a websocket, counted by the websocket endpoint."""
+        self._uncount()
+        super().handle_websocket_upgrade()
 
     def _arm(self) -> None:
         self._header_timer = self.loop.call_later(self.header_timeout, self._expired)
@@ -65,6 +90,7 @@ class BoundedHttp(HttpToolsProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         """Stop the clock."""
         self._disarm()
+        self._uncount()
         super().connection_lost(exc)
 
 
@@ -109,7 +135,12 @@ def uvicorn_config(
     app: Starlette, limits: Limits, *, log_level: str = "warning", log_format: str = "text"
 ) -> uvicorn.Config:
     """uvicorn's configuration for ``app`` under ``limits``."""
-    http = type("BoundedHttp", (BoundedHttp,), {"header_timeout": limits.header_timeout})
+    bounds = {
+        "header_timeout": limits.header_timeout,
+        "address_limit": limits.connections_per_address,
+        "open_by_address": {},
+    }
+    http = type("BoundedHttp", (BoundedHttp,), bounds)
     return uvicorn.Config(
         app,
         http=http,

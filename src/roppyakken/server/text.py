@@ -86,6 +86,7 @@ RESTORE_GAP: Final = "room {room!r} cannot be restored: its stored move {index} 
 RESTORE_BAD_MOVE: Final = (
     "room {room!r} cannot be restored: its stored move {index} does not apply ({reason})"
 )
+CONNECTION_CAP: Final = "at most {cap} connections at once: the process may open {descriptors} files"
 RATE_LIMITED: Final = "too many requests from your address; try again in a moment"
 TOO_MANY_CONNECTIONS: Final = "too many connections from your address"
 ORIGIN_REFUSED: Final = "this page's origin may not connect to this server"

@@ -20,7 +20,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from roppyakken.server import protocol, text
 from roppyakken.server.db import StorageError
 from roppyakken.server.guard import client_address, origin_allowed
-from roppyakken.server.hub import Hub
+from roppyakken.server.hub import Hub, HubFull
 from roppyakken.server.protocol import Hello, ProtocolError, parse_client_message
 from roppyakken.server.rooms import RestoreError
 
@@ -46,6 +46,7 @@ class WebSocketClient:
         self.send_timeout = send_timeout
         self.dropped = False
         """Whether it was dropped as too slow."""
+        self._sending_since: float | None = None
         self._outbox: deque[str | tuple[int, str]] = deque()
         self._wake = asyncio.Event()
         self._closing = False
@@ -72,22 +73,34 @@ class WebSocketClient:
 
     async def _pump(self) -> None:
         ws, outbox = self.websocket, self._outbox
+        loop = asyncio.get_running_loop()
         try:
             while True:
                 await self._wake.wait()
                 self._wake.clear()
                 while outbox:
                     item = outbox.popleft()
+                    self._sending_since = loop.time()
                     if isinstance(item, tuple):
-                        await asyncio.wait_for(ws.close(item[0], item[1]), self.send_timeout)
+                        await ws.close(item[0], item[1])
                         return
-                    await asyncio.wait_for(ws.send_text(item), self.send_timeout)
-        except TimeoutError:
-            self._closing = True
-            self.dropped = True
-            _abort(ws)
+                    await ws.send_text(item)
+                    self._sending_since = None
         except (WebSocketDisconnect, RuntimeError, OSError):
             self._closing = True
+
+    def check_send(self, now: float) -> None:
+        """Drop the connection if one message has been waiting to be taken for over ``send_timeout``.
+
+        Called about once a second for every client (a watchdog, so that sending
+        costs no timer of its own).
+        """
+        since = self._sending_since
+        if since is not None and now - since > self.send_timeout and not self.dropped:
+            self._closing = True
+            self.dropped = True
+            self._task.cancel()
+            _abort(self.websocket)
 
     async def finish(self) -> None:
         """Stop sending (the connection is gone)."""
@@ -165,9 +178,13 @@ async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
     while True:
         try:
             room = await hub.get(room_id)
-        except (RestoreError, StorageError) as exc:
-            reason = str(exc) if isinstance(exc, RestoreError) else text.STORAGE_UNAVAILABLE
-            await _refuse(websocket, reason, CLOSE_TRY_AGAIN, hello.id)
+        except RestoreError as exc:
+            await _refuse(websocket, str(exc), CLOSE_TRY_AGAIN, hello.id)
+            return
+        except (StorageError, HubFull):
+            # no error message: the browser client retries a connection closed without one
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                await websocket.close(CLOSE_TRY_AGAIN, text.STORAGE_UNAVAILABLE[:120])
             return
         if room is None:
             await _refuse(websocket, text.NO_ROOM.format(room=room_id), CLOSE_NO_ROOM, hello.id)

@@ -6,6 +6,7 @@ const SCHEME = "roppyakken-deal/1";
 const MAX_ATTEMPTS = 100;
 
 export const FAIR_TEXT = {
+  committed: (c) => `Fair deal: the server has committed to this game's secret deal (SHA-256 ${c.slice(0, 16)}…); the record will reveal it and the replay page checks it.`,
   verified: (c) => `Fair deal verified: the revealed seed matches the commitment ${c.slice(0, 16)}… shown before the game, and deals every round.`,
   failed: (why) => `Deal check FAILED: ${why}`,
 };

@@ -195,7 +195,7 @@ export async function lobbyPage(root) {
       onsubmit: async (ev) => {
         ev.preventDefault();
         const body = { name: currentName(), players: onlinePlayers, rules: onlineRules.value() };
-        // No seed: with other people at the table the server draws the deal and commits to it.
+        // No seed here: with other people the server draws the deal in secret and commits to it.
         await createRoom(body, onlineError, onlineForm);
       },
     },

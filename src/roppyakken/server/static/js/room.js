@@ -8,6 +8,7 @@ import { ApiError, bots, getJSON, postJSON, presets, resolveRules } from "./api.
 import { dropToken, getName, getToken, setName, setToken } from "./store.js";
 import { Connection } from "./conn.js";
 import { GameView } from "./table.js";
+import { FAIR_TEXT } from "./fairdeal.js";
 
 /** Show the room page for `room` in `root`. */
 export async function roomPage(root, room, notice = "") {
@@ -238,6 +239,7 @@ function connect(root, room, token, notice = "") {
         h("div", { class: "invite-row" }, inviteInput, copyBtn),
         h("h2", {}, T.seats),
         seatList(info, state.seat, host, conn, state.levels),
+        info.commitment ? h("p", { class: "muted commitment", title: info.commitment }, FAIR_TEXT.committed(info.commitment)) : null,
         errorBox,
         host
           ? h(
