@@ -347,9 +347,7 @@ def test_r10_missing_rules_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("limit", [1_000, 100_000])
-def test_r10_deep_house_rules_are_refused_whatever_the_stack(
-    tmp_path: Path, limit: int
-) -> None:
+def test_r10_deep_house_rules_are_refused_whatever_the_stack(tmp_path: Path, limit: int) -> None:
     """A deep document is refused before the (recursive) TOML parser sees it, whatever the recursion limit."""
     import sys
 
