@@ -56,15 +56,16 @@ def sample_world(view: SeatView, rng: random.Random) -> World:
     return World(tuple(hands), pile)
 
 
-def game_of(view: SeatView, world: World) -> Game:
+def game_of(view: SeatView, world: World, seed: int = 0) -> Game:
     """The whole game position of ``world``, rebuilt with :meth:`Game.from_position`.
 
-    Decisions in the redeal or declaration phases are not rebuilt (the view does not
-    say which seats are still to decide), so this serves card play.
+    The cards shown by declared lucky hands stay shown.  ``seed`` deals the rounds after
+    this one.  Decisions in the redeal or declaration phases are not rebuilt (the view
+    does not say which seats are still to decide), so this serves card play.
     """
     if view.phase not in (PLAY, TAKE):
         raise ValueError(f"only card play positions are rebuilt, not phase {view.phase!r}")
-    return Game.from_position(
+    game = Game.from_position(
         view.rules,
         hands=world.hands,
         table=view.table,
@@ -80,7 +81,10 @@ def game_of(view: SeatView, world: World) -> Game:
         legs=view.legs,
         round_index=view.round,
         leg=view.leg,
+        seed=seed,
     )
+    game.revealed = list(view.revealed)
+    return game
 
 
 def sample_game(view: SeatView, rng: random.Random) -> Game:

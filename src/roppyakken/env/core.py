@@ -32,7 +32,7 @@ from roppyakken.actions import (
 from roppyakken.cards import BRIGHT, KIND, NUM_CARDS, RIBBON, SLUGS, iter_cards
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
-from roppyakken.infoset import sample_world
+from roppyakken.infoset import game_of, sample_world
 from roppyakken.options import CHOICES
 from roppyakken.rules import Rules, preset
 from roppyakken.view import SeatView, view_of
@@ -407,26 +407,7 @@ class RoppyakkenEnv:
         view = view_of(self.game, seat)
         if view.phase not in (PLAY, TAKE):
             raise RoppyakkenError(f"worlds are sampled at card play, not in phase {view.phase!r}")
-        world = sample_world(view, rng)
-        game = Game.from_position(
-            view.rules,
-            hands=world.hands,
-            table=view.table,
-            pile=world.pile,
-            captures=view.captures,
-            orders=view.capture_orders,
-            declared=view.declared,
-            phase=view.phase,
-            to_act=view.to_act,
-            dealer=view.dealer,
-            turned=view.turned,
-            totals=view.totals,
-            legs=view.legs,
-            round_index=view.round,
-            leg=view.leg,
-            seed=rng.getrandbits(63),
-        )
-        game.revealed = list(view.revealed)
+        game = game_of(view, sample_world(view, rng), seed=rng.getrandbits(63))
         env = self.clone()
         game.stop_at_round_end = self.game.stop_at_round_end
         env.game = game
