@@ -165,6 +165,7 @@ class Hub:
             bot_executor=self.bot_executor,
             bot_delay=self.bot_delay,
             salt=None if chosen else new_salt(),
+            hints=request.hints,
         )
         autostart = all(s.kind != EMPTY for s in seats)
         if autostart:

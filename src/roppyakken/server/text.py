@@ -64,6 +64,13 @@ HELLO_TIMEOUT: Final = "no hello received in time"
 BAD_VERSION: Final = "protocol version {v!r} is not supported (this server speaks version {ours})"
 BAD_TOKEN: Final = "this seat token does not belong to room {room!r}"
 SPECTATOR_CANNOT_ACT: Final = "spectators cannot act"
+HINT_SPECTATOR: Final = "spectators cannot ask for hints"
+HINTS_OFF: Final = (
+    "hints are off in this room (a game with other people has them only if its room was made with hints on)"
+)
+HINT_NOT_YOUR_TURN: Final = "a hint is for your own turn to play or take a card"
+HINT_BUSY: Final = "a hint is already being worked out for your seat"
+HINT_TOO_MANY: Final = "too many hints asked for: at most {n} a minute"
 NOT_STARTED: Final = "the game has not started"
 GAME_OVER: Final = "the game is over"
 HOST_ONLY: Final = "only the host (seat 0) can do that"
