@@ -324,6 +324,12 @@ function connect(root, room, token, notice = "") {
         case "game_end":
           ensureGame().onGameEnd(msg);
           break;
+        case "hint":
+          if (state.game) state.game.onHint(msg);
+          break;
+        case "review":
+          if (state.game) state.game.onReview(msg);
+          break;
         case "error":
           if (state.game) state.game.onError(msg.message);
           else showError(errorBox, msg.message);
