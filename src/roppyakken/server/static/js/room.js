@@ -289,6 +289,9 @@ function connect(root, room, token, notice = "") {
         );
       }
     },
+    onAside: (msg) => {
+      if (state.game) state.game.onReview(msg);
+    },
     onMessage: async (msg) => {
       switch (msg.type) {
         case "welcome":
@@ -327,9 +330,7 @@ function connect(root, room, token, notice = "") {
         case "hint":
           if (state.game) state.game.onHint(msg);
           break;
-        case "review":
-          if (state.game) state.game.onReview(msg);
-          break;
+
         case "error":
           if (state.game) state.game.onError(msg.message);
           else showError(errorBox, msg.message);
