@@ -1,4 +1,4 @@
-"""Every bot level has a player-facing name and a one-line description, in both front ends and every language."""
+"""Every bot level has a name and a one-line description for players, in both front ends and each language."""
 
 from __future__ import annotations
 

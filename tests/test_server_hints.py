@@ -216,3 +216,17 @@ def test_hints_on_for_everyone_and_the_review_goes_only_to_its_seat(server: Serv
         for item in mine[0]["reviews"]:
             assert item["win_chance_lost"] > 0 and item["played"]["action"] != item["best"]["action"]
     assert not [m for m in watcher.log if m["type"] in ("review", "hint")]
+
+
+def test_the_hints_option_survives_a_restart(tmp_path: Any) -> None:
+    """The room option is stored with the room: after a restart the room still has hints on."""
+    database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    with running_server(database) as first:
+        on = first.post("/api/rooms", {"name": "a", "players": 2, "hints": True}).json()["room"]
+        off = first.post("/api/rooms", {"name": "a", "players": 2}).json()["room"]
+        assert first.post("/api/rooms", {"name": "a", "hints": "yes"}).status_code == 400
+    with running_server(database) as second:
+        room = second.get(f"/api/rooms/{on}").json()
+        assert room["hints"] is True
+        assert room["rules"]["options"] == second.get(f"/api/rooms/{off}").json()["rules"]["options"]
+        assert second.get(f"/api/rooms/{off}").json()["hints"] is False
