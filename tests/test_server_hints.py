@@ -94,7 +94,12 @@ def test_a_hint_shows_nothing_hidden(server: ServerThread) -> None:
         me = await Player.join(server, room, created["token"])
         state = await _until_card_turn(me)
         await me.send({"type": "hint", "id": "h1"})
+        await me.send({"type": "hint", "id": "h2"})  # while the first is being worked out
+        assert await _error(me) == "a hint is already being worked out for your seat"
         answer = await me.expect("hint", timeout=60)
+        await me.send({"type": "hint", "id": "h3"})  # the same decision again: the same hint, at once
+        again = await me.expect("hint", timeout=5)
+        assert {**again, "id": "h1"} == answer
         await me.close()
         return state, answer
 
@@ -230,3 +235,22 @@ def test_the_hints_option_survives_a_restart(tmp_path: Any) -> None:
         assert room["hints"] is True
         assert room["rules"]["options"] == second.get(f"/api/rooms/{off}").json()["rules"]["options"]
         assert second.get(f"/api/rooms/{off}").json()["hints"] is False
+
+
+def test_a_connection_may_ask_for_so_many_hints_a_minute() -> None:
+    class Fake:
+        seat = 0
+
+        def send(self, message: str) -> None:
+            pass
+
+        def close(self, code: int, reason: str) -> None:
+            pass
+
+    desk = hints.HintDesk()
+    one, other = Fake(), Fake()
+    assert all(desk._rate_ok(one) for _ in range(hints.HINTS_PER_MINUTE))
+    assert not desk._rate_ok(one)
+    assert desk._rate_ok(other)
+    desk.forget(one)
+    assert desk._rate_ok(one)

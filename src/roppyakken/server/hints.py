@@ -193,11 +193,23 @@ class HintDesk:
             raise ProtocolError(text.HINT_BUSY, msg_id)
         if not self._rate_ok(client):
             raise ProtocolError(text.HINT_TOO_MANY.format(n=HINTS_PER_MINUTE), msg_id)
-        self._busy.add(seat)
+        self._busy.add(seat)  # worked out in a task: the connection's other messages go on meanwhile
+        task = asyncio.create_task(self._answer(room, client, seat, seq, view, msg_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _answer(
+        self, room: Room, client: Client, seat: int, seq: int, view: SeatView, msg_id: str | None
+    ) -> None:
         try:
             payload = await self._run(room.bot_executor, compute_hint, view, HINT_WORLDS, _seed(room.id, seq))
         except RoppyakkenError as exc:
-            raise ProtocolError(str(exc), msg_id) from None
+            client.send(protocol.error(str(exc), msg_id))
+            return
+        except Exception:
+            log.exception("room %s: the hint for seat %d failed", room.id, seat)
+            client.send(protocol.error(text.HINT_FAILED, msg_id))
+            return
         finally:
             self._busy.discard(seat)
         self._cache[seat] = (seq, payload)

@@ -69,6 +69,7 @@ HINTS_OFF: Final = (
     "hints are off in this room (a game with other people has them only if its room was made with hints on)"
 )
 HINT_NOT_YOUR_TURN: Final = "a hint is for your own turn to play or take a card"
+HINT_FAILED: Final = "the hint could not be worked out; try again"
 HINT_BUSY: Final = "a hint is already being worked out for your seat"
 HINT_TOO_MANY: Final = "too many hints asked for: at most {n} a minute"
 NOT_STARTED: Final = "the game has not started"
