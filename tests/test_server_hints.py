@@ -239,7 +239,7 @@ def test_the_hints_option_survives_a_restart(tmp_path: Any) -> None:
 
 def test_a_connection_may_ask_for_so_many_hints_a_minute() -> None:
     class Fake:
-        seat = 0
+        seat: int | None = 0
 
         def send(self, message: str) -> None:
             pass
