@@ -89,3 +89,45 @@ def test_a_hint_shows_three_plays_and_the_round_end_shows_the_review(server: str
         assert "Master:" in review and "points given up" in review
     assert errors == []
     ctx.close()
+
+
+def test_a_room_made_with_hints_on_shows_it_to_every_player(server: str, browser: Browser) -> None:  # noqa: F811
+    """Two people: the host ticks "Allow hints for every player"; both see it, the one to play gets a hint."""
+    errors: list[str] = []
+    host_ctx, guest_ctx = _context(browser, DESKTOP), _context(browser, DESKTOP)
+    host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    for p in (host, guest):
+        _watch_errors(p, errors)
+    host.goto(server + "/")
+    host.fill("#player-name", "Hana")
+    host.check("#online-hints")
+    host.click("#play-online button[type=submit]")
+    invite = host.input_value(".invite-link")
+    assert "Hints on" in host.locator(".waiting-room .hints-note").inner_text()
+    guest.goto(invite)
+    guest.fill("#join-name", "Kenji")
+    guest.click("form.join button[type=submit]")
+    guest.wait_for_selector(".waiting-room")
+    assert "Every player at this table may ask for hints." in guest.locator(".hints-note").inner_text()
+    host.wait_for_selector(".seat-human[data-seat='1']")
+    host.click("button.start")
+    for p in (host, guest):
+        p.wait_for_selector(".hand button.card")
+        assert p.locator(".status-bar .badge.hints-on").inner_text() == "Hints on"
+    deadline = time.monotonic() + 60
+    while True:  # whoever is to play a card asks; the other has no Hint button meanwhile
+        assert time.monotonic() < deadline, "nobody was to play a card"
+        mine = [p for p in (host, guest) if p.locator('.prompt[data-state="play"]').count()]
+        if mine:
+            break
+        for p in (host, guest):
+            if p.locator('.prompt[data-state="declare"], .prompt[data-state="redeal"]').count():
+                p.locator(".prompt-actions button.act").first.click()
+        host.wait_for_timeout(50)
+    me, other = mine[0], guest if mine[0] is host else host
+    assert other.locator(".hint-button").count() == 0
+    me.locator(".prompt .hint-button").click()
+    wait_js(me, "document.querySelectorAll('.hint-panel .hint-move').length === 3", timeout=60)
+    assert errors == []
+    for ctx in (host_ctx, guest_ctx):
+        ctx.close()

@@ -233,6 +233,9 @@ function connect(root, room, token, notice = "") {
         h("h1", {}, `${T.room} ${room}`),
         h("p", { class: "muted" }, `${T.playersN(info.players)} · ${state.rules ? presetName(state.rules.preset) : ""}`),
         notice && state.seat === null ? h("p", { class: "notice", role: "status" }, notice) : null,
+        info.hints
+          ? h("p", { class: "hints-note" }, h("span", { class: "badge hints-on" }, T.hintsOn), " ", T.hintsOnTitle)
+          : null,
         h("h2", {}, T.inviteLink),
         h("p", {}, T.inviteHint),
         h("div", { class: "invite-row" }, inviteInput, copyBtn),
