@@ -13,6 +13,7 @@ from roppyakken.tui.screens.hint import HintScreen, ReviewScreen
 from roppyakken.tui.screens.scores import RoundEndScreen
 from roppyakken.tui.screens.table import CARD, TableScreen
 from roppyakken.tui.testing import press, shown_text, wait_until
+from roppyakken.view import view_of
 from tests.test_tui_app import SIZE, run, table, vs_random, waiting_for_me
 
 
@@ -32,6 +33,8 @@ def test_h_opens_the_hint_panel_with_three_plays_that_fit_80x24() -> None:
         await wait_until(pilot, lambda: isinstance(app.screen, HintScreen))
         screen = app.screen
         assert isinstance(screen, HintScreen)
+        game = table(app).game  # the hint reads the seat's own view, never the game
+        assert screen.view.seat == 0 and screen.view.to_json() == view_of(game, 0).to_json()
         working = await shown_text(pilot, app)
         await wait_until(pilot, lambda: screen.result is not None, timeout=60)
         text = await shown_text(pilot, app)
