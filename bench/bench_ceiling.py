@@ -36,11 +36,11 @@ from multiprocessing import Pool
 from roppyakken.actions import Action, Play, Take
 from roppyakken.ai.base import make_bot, parse_level
 from roppyakken.ai.determinize import World
+from roppyakken.ai.driver import game_seeds
 from roppyakken.ai.expert import DEFAULT_WEIGHTS, ExpertBot
 from roppyakken.ai.master import MasterBot, expert_index, game_value
 from roppyakken.ai.playout import Playout, greedy_index, yaku_index
 from roppyakken.ai.stats import wilson
-from roppyakken.driver import game_seeds
 from roppyakken.engine import Game
 from roppyakken.rules import Rules, preset
 from roppyakken.view import SeatView, view_of
@@ -72,7 +72,7 @@ def oracle_choice(
     if len(legal) == 1 or not isinstance(legal[0], Play | Take):
         return ExpertBot().choose(view)
     base = Playout.from_game(game)
-    rest = base.pile[base.pos :]
+    rest = base.pile[base.pile_pos :]
     piles = [rest if sees_pile else rng.sample(rest, len(rest)) for _ in range(k)]
     best, best_value = legal[0], -1.0
     for action in legal:
@@ -81,7 +81,7 @@ def oracle_choice(
         total = 0.0
         for pile in piles:
             p = base.copy()
-            p.pile, p.pos = pile, 0
+            p.pile, p.pile_pos = pile, 0
             p.step(card, action.target)
             while not p.ended:
                 moves = p.moves()

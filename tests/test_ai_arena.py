@@ -9,11 +9,11 @@ import pytest
 
 from roppyakken.ai.arena import rotations, run_arena, summary
 from roppyakken.ai.base import make_bot
+from roppyakken.ai.driver import game_seeds, play_out
 from roppyakken.ai.elo import PairResult, expected_score, fit, ratings
 from roppyakken.ai.ladder import run_ladder
 from roppyakken.ai.stats import Z95, percentile, ratio_interval, wilson
 from roppyakken.cli import main
-from roppyakken.driver import game_seeds, play_out
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import preset

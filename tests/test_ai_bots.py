@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from roppyakken.ai.base import BOT_LEVELS, BOT_OPTIONS, bot_description, make_bot, parse_level
-from roppyakken.driver import play_out
+from roppyakken.ai.driver import play_out
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.record import dumps, record_of, replay

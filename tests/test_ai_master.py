@@ -126,7 +126,7 @@ def test_values_are_chances_of_winning() -> None:
 
 def test_master_level_plays_three_players() -> None:
     bots = [make_bot("master:iters=24", 1), make_bot("expert", 2), make_bot("greedy", 3)]
-    from roppyakken.driver import play_out
+    from roppyakken.ai.driver import play_out
 
     game = play_out(Game(CLASSIC, 3, seed=8), bots)
     assert game.over

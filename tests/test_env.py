@@ -293,3 +293,11 @@ def test_gymnasium_gives_the_agent_only_its_own_view() -> None:
     assert np.array_equal(obs["observation"], np.asarray(core.observe(1), np.float32))
     mask = np.flatnonzero(obs["action_mask"]).tolist()
     assert mask == core.legal_actions()
+
+
+def test_pettingzoo_human_render_prints_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    e = rpz.env(render_mode="human")
+    e.reset(seed=2)
+    obs, *_ = e.last()
+    e.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert "table:" in capsys.readouterr().out

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from roppyakken.ai.base import make_bot
-from roppyakken.driver import play_out
+from roppyakken.ai.driver import play_out
 from roppyakken.engine import Game
 from roppyakken.env import RoppyakkenEnv
 from roppyakken.env.learned import WEIGHTS_PATH, LearnedBot, ValueNet, afterstate_features, feature_size
@@ -114,3 +114,18 @@ def test_training_is_reproducible_and_writes_its_outputs(tmp_path: Path) -> None
     assert "| expert |" in report and "95%" in report
     assert (tmp_path / "a.png").read_bytes()[:4] == b"\x89PNG"
     assert make_bot(f"learned:weights={a}").name == "learned"
+
+
+def test_training_without_matplotlib_stops_at_once_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    assert main(["--rounds", "5", "--out", str(tmp_path / "w.npz")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "matplotlib" in err
+    assert not (tmp_path / "w.npz").exists()
+
+
+def test_bad_training_lengths_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--rounds", "0"]) == 2
+    assert "must be positive" in capsys.readouterr().err

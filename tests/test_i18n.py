@@ -84,6 +84,8 @@ def test_every_catalog_translates_every_message(lang: str, template: Catalog) ->
     assert not missing, f"{lang}: {len(missing)} untranslated, e.g. {missing[:3]} (run {REBUILD})"
     fuzzy = [m.id for m in catalog if m.id and m.fuzzy]
     assert not fuzzy, f"{lang}: fuzzy translations {fuzzy[:3]}"
+    problems = [(message.id, errors) for message, errors in catalog.check()]
+    assert not problems, f"{lang}: {problems[:3]}"
 
 
 @pytest.mark.parametrize("lang", build.TRANSLATED)
@@ -103,7 +105,7 @@ def test_generated_files_are_not_stale() -> None:
     assert not old, f"stale: {[str(p.relative_to(ROOT)) for p in old]}; run {REBUILD}"
 
 
-def test_the_staleness_check_sees_a_changed_translation(tmp_path: Path) -> None:
+def test_the_staleness_check_sees_a_changed_translation() -> None:
     files = build.build()
     po = build.po_path("ja")
     changed = {po: files[po] + b"\n# edited\n"}
@@ -242,3 +244,27 @@ def test_list_phrase_follows_the_language() -> None:
     i18n.set_language("ja")
     assert text.list_phrase(["a", "b", "c"]) == "a、bとc"
     assert text.list_phrase([]) == "なし"
+
+
+def test_the_game_reads_catalogs_without_babel() -> None:
+    """Babel builds the catalogs; the game reads the compiled ones with the standard library."""
+    import subprocess
+
+    code = (
+        "import sys; from roppyakken.cli import main; from roppyakken import text, i18n; "
+        "i18n.set_language('ja'); assert text.card_name(0) == '松に鶴'; "
+        "main(['rules', '--lang', 'ko']); assert 'babel' not in sys.modules, 'babel imported'"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "비광이 조커" in done.stdout
+
+
+def test_replay_and_simulate_in_japanese(tmp_path: Path) -> None:
+    code, _, _ = _run(["simulate", "--games", "1", "--records", str(tmp_path), "--lang", "ja"])
+    assert code == 0
+    code, out, _ = _run(["replay", str(tmp_path / "game-000000.json"), "--lang", "ja"])
+    assert code == 0 and "第1回" in out and "検証済み" in out and "を取る" in out
+    assert not re.search(r"\b(plays|turns up|takes|declares|totals|verified)\b", out)
+    code, out, _ = _run(["simulate", "--games", "2", "--lang", "ko"])
+    assert code == 0 and "2국" in out and "판 평균 점수" in out

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from roppyakken.cli.score_cmd import score_document
+from roppyakken.documents import score_document
 from roppyakken.rules import preset
 
 Y = dict[str, int]

@@ -409,7 +409,7 @@ def test_hot_seat_hides_hands_between_people() -> None:
 def test_replay_watch_steps_through_a_record(tmp_path: Path) -> None:
     """A finished record steps to its end screen in the table view."""
     from roppyakken.ai.base import make_bot
-    from roppyakken.driver import play_out
+    from roppyakken.ai.driver import play_out
 
     game = play_out(Game(preset("sanbyakuken"), 2, 8), [make_bot("random", 1), make_bot("random", 2)])
     record = record_of(game, ["bot:random", "Ann"])

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from roppyakken.ai.base import make_bot
+from roppyakken.ai.driver import play_out
 from roppyakken.cli import main, play_cmd
-from roppyakken.driver import play_out
 from roppyakken.engine import Game
 from roppyakken.record import save
 from roppyakken.rules import preset

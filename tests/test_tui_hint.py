@@ -59,7 +59,7 @@ def test_h_opens_the_hint_panel_with_three_plays_that_fit_80x24() -> None:
 def test_h_gives_no_hint_in_a_replay() -> None:
     """A replay has no decision of yours: the key is not offered and h opens nothing."""
     from roppyakken.ai.base import make_bot
-    from roppyakken.driver import play_out
+    from roppyakken.ai.driver import play_out
     from roppyakken.engine import Game
     from roppyakken.record import record_of
     from roppyakken.rules import preset

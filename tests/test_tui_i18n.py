@@ -95,3 +95,51 @@ def test_english_constants_are_the_message_ids() -> None:
     finally:
         i18n.set_language("en")
     assert t.NEW_GAME_TITLE == ENGLISH["NEW_GAME_TITLE"] == "New game of Roppyakken"
+
+
+@pytest.mark.parametrize("lang", ["ja", "ko"])
+def test_the_rules_help_of_every_preset_is_translated(lang: str) -> None:
+    """The help screen's tabs (but the option table, whose names and values are identifiers)."""
+    from roppyakken.rules import PRESETS, preset
+    from roppyakken.tui import helptext
+
+    i18n.set_language(lang)
+    try:
+        for name in PRESETS:
+            rules = preset(name)
+            shown = "\n".join(
+                (
+                    helptext.rules_intro(rules),
+                    helptext.how_to_play(rules, 2),
+                    helptext.yaku_and_lucky_hands(rules),
+                    helptext.card_values(rules),
+                )
+            )
+            english = set(WORDS.findall(shown)) - {"Marguerite", "MocoGame"}
+            assert not english, f"{lang} help of {name}: {sorted(english)}"
+    finally:
+        i18n.set_language("en")
+
+
+def test_terminal_and_browser_share_the_lucky_hand_conditions() -> None:
+    from roppyakken import text
+    from roppyakken.tui import text as t
+
+    assert t.RULES_LUCKY_CONDITIONS is text.LUCKY_HAND_CONDITIONS
+
+
+@pytest.mark.parametrize("lang", i18n.LANGUAGES)
+def test_labels_under_cards_fit_a_card(lang: str) -> None:
+    """The words written under a card (pile, played, turned, taken, new, stack) fit its 7 cells."""
+    from rich.cells import cell_len
+
+    from roppyakken.tui import text as t
+
+    i18n.set_language(lang)
+    try:
+        labels = [t.PILE_LABEL.format(n=48), t.PILE_EMPTY, t.IN_PLAY_HAND, t.IN_PLAY_PILE]
+        labels += [t.MARK_TAKEN, t.MARK_NEW, t.STACK_LABEL, *t.CARD_SUBJECTS]
+        too_wide = [label for label in labels if cell_len(label) > CARD_WIDTH]
+        assert not too_wide, f"{lang}: {too_wide}"
+    finally:
+        i18n.set_language("en")

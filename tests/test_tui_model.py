@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from roppyakken.ai.base import BOT_LEVELS, make_bot
+from roppyakken.ai.driver import play_out
 from roppyakken.cards import KIND, NUM_CARDS, POINTS, RIBBON_MASK, card_id, iter_cards, mask_of
-from roppyakken.driver import play_out
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.events import Played, Turned

@@ -94,9 +94,19 @@ def test_a_game_in_japanese_shows_no_english(server: str, browser: Browser) -> N
     assert page.locator(".log li").count() >= 4
     assert not _english_words(page, ".log"), "the log is in Japanese"
 
-    # The rules help opened from the table is in Japanese too (option names are slugs in <code>).
-    page.goto(server + "/#/rules")
+    # The other pages too: the rules help (option names and values are slugs), the calculator,
+    # the replay viewer (".json" names a file type).
+    page.goto(server + "/#/rules?preset=yukbaek")
     page.wait_for_selector(".rules-desc")
-    assert "標準" in page.locator(".rules-desc").inner_text()
+    assert "ユクペク（韓国の六百）" in page.locator(".rules-desc").inner_text()
+    code = page.locator("#app code, #app td:nth-child(2)").evaluate_all("els => els.map(e => e.innerText)")
+    identifiers = set(ENGLISH_WORD.findall(" ".join(str(c) for c in code)))
+    left = set(_english_words(page, "#app")) - identifiers
+    assert not left, f"English on the rules page: {sorted(left)}"
+    for path, ready in (("/#/calc", ".calc-month"), ("/#/replay", "#replay-file")):
+        page.goto(server + path)
+        page.wait_for_selector(ready, state="attached")
+        left = set(_english_words(page, "#app")) - {"json"}
+        assert not left, f"English on {path}: {sorted(left)}"
     assert not errors, errors
     ctx.close()

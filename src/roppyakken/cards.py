@@ -62,6 +62,12 @@ _DECK: Final[tuple[tuple[str, str], ...]] = (
     ("paulownia-chaff-1", CHAFF), ("paulownia-chaff-2", CHAFF),
 )  # fmt: skip
 
+Card = int
+"""A card id, 0 to 47 (RULES.md R-1): month ``id // 4 + 1``."""
+
+CardSet = int
+"""A set of cards as a 48-bit mask: bit ``c`` is set when card ``c`` is in the set."""
+
 NUM_CARDS: Final = 48
 ALL_CARDS: Final = (1 << NUM_CARDS) - 1
 

@@ -35,13 +35,9 @@ from roppyakken.cards import (
     MONTH,
     MONTH_MASK,
     NUM_CARDS,
-    POINTS,
-    SCORING_MASK,
     SLUGS,
-    WILLOW,
     full_months,
     iter_cards,
-    triple_months,
 )
 from roppyakken.errors import IllegalActionError, RoppyakkenError
 from roppyakken.events import (
@@ -55,17 +51,16 @@ from roppyakken.events import (
     Redealt,
     RoundEnded,
     RoundStarted,
-    Turned,
 )
-from roppyakken.game_end import leg_winner, most_legs
+from roppyakken.game_end import leg_winner, most_legs, round_outcome
+from roppyakken.kernel import Round, capture_targets, stacks_of
 from roppyakken.rules import Rules
-from roppyakken.scoring import RoundScore, score_round
+from roppyakken.scoring import RoundScore
 from roppyakken.yaku import FOUR_BRIGHTS, LuckyHand, lucky_hands_held
 
 DeckSource = Callable[[int, int], Sequence[int]]
 """``deck(round, attempt)``: the shuffled deck (card ids, first dealt first)."""
 
-WILLOW_MONTH_MASK = MONTH_MASK[WILLOW]
 MAX_REDEALS: Final = 1000
 """A deck source that keeps dealing fours is refused after this many redeals."""
 
@@ -135,81 +130,6 @@ def deck_from_deal(
     return deck + list(pile)
 
 
-def capture_targets(rules: Rules, table: int, card: int, from_pile: bool = False) -> list[int]:
-    """Every legal target of ``card`` on ``table`` (R-5.2 to R-5.4, R-6), as masks.
-
-    An empty list means the card is added to the table.  Choices are ordered by
-    their lowest card id (FORMATS.md §2).
-    """
-    month_cards = table & _MONTH_OF_CARD[card]
-    joker = rules.joker_card
-    if joker < 0 or not (card == joker or table >> joker & 1):
-        # No joker involved: the common case, kept short for playouts.
-        if not month_cards:
-            return []
-        if month_cards & (month_cards - 1) == 0 or month_cards.bit_count() == 3:
-            return [month_cards]  # one card, or a stack (R-5.4)
-        return _pair_choices(rules, month_cards)
-    if card == joker:
-        willows = table & WILLOW_MONTH_MASK
-        if willows.bit_count() == 3:
-            return [willows]  # R-6.3: the other three Willow cards, and nothing else
-        # R-6.2: any Willow card, or any single card worth points outside a stack.  The
-        # joker is a card of its own month (R-6.1), so two Willow cards are a pair for
-        # R-5.3; the other cards worth points are wild targets beside it.
-        wild = table & SCORING_MASK & ~triple_months(table) & ~WILLOW_MONTH_MASK
-        return [1 << c for c in iter_cards(_month_choices(rules, willows) | wild)]
-    if month_cards.bit_count() == 3:
-        return [month_cards]  # R-5.4: the stack, no wild target instead
-    wild = 0
-    if POINTS[card] > 0 and not month_cards >> joker & 1 and (table & WILLOW_MONTH_MASK).bit_count() < 3:
-        mode = rules.joker_wild_on_table  # R-6.4
-        if mode == "any" or (mode == "turned-up" and from_pile):
-            wild = 1 << joker
-    if not wild and month_cards.bit_count() == 2:
-        return _pair_choices(rules, month_cards)
-    # R-5.3 reading: a wild joker is not a card of the month; it stays a choice beside
-    # whatever the month's cards leave to choose.
-    return [1 << c for c in iter_cards(_month_choices(rules, month_cards) | wild)]
-
-
-def _pair_choices(rules: Rules, pair: int) -> list[int]:
-    """R-5.3: two cards of the month; ``auto_capture_higher`` takes the higher one."""
-    low = pair & -pair
-    high = pair ^ low
-    if rules.auto_capture_higher:
-        lp, hp = POINTS[low.bit_length() - 1], POINTS[high.bit_length() - 1]
-        if lp != hp:
-            return [low if lp > hp else high]
-    return [low, high]
-
-
-def _month_choices(rules: Rules, month_cards: int) -> int:
-    """The cards of one month on the table a card may still choose among (R-5.3), as a mask."""
-    if month_cards.bit_count() == 2:
-        choices = 0
-        for choice in _pair_choices(rules, month_cards):
-            choices |= choice
-        return choices
-    return month_cards
-
-
-def _pick(targets: list[int], rand: Callable[[], float]) -> int:
-    """A uniformly random target (0 when there is none), drawing only when there is a choice."""
-    if len(targets) > 1:
-        return targets[int(rand() * len(targets))]
-    return targets[0] if targets else 0
-
-
-_MONTH_OF_CARD: Final = tuple(MONTH_MASK[MONTH[c]] for c in range(NUM_CARDS))
-
-
-def stacks_of(table: int) -> list[int]:
-    """The stacks on ``table`` as masks (R-3.5)."""
-    stacked = triple_months(table) & table
-    return [stacked & MONTH_MASK[m] for m in range(1, 13) if stacked & MONTH_MASK[m]]
-
-
 _PLAYS: dict[int, Play] = {}
 """Interned :class:`Play` actions (immutable), so legal-action lists allocate little."""
 
@@ -229,7 +149,7 @@ class RoundLog:
     captures: list[int] | None = None
 
 
-class Game:
+class Game(Round):
     """A game (or match) of Roppyakken for 2 or 3 players under ``rules``.
 
     ``seed`` fixes the first-dealer draw and every deck; ``deck_source`` and
@@ -248,11 +168,23 @@ class Game:
         log: bool = True,
     ) -> None:
         rules.check_players(players)
+        self._setup(rules, players, secrets.randbits(63) if seed is None else seed, deck_source, log)
+        if first_dealer is None:
+            first_dealer = self._draw_first_dealer()
+        elif not 0 <= first_dealer < players:
+            raise RoppyakkenError(f"first dealer {first_dealer} is not a seat")
+        self.dealer = first_dealer
+        self._start_round()
+
+    def _setup(
+        self, rules: Rules, players: int, seed: int, deck_source: DeckSource | None, log: bool
+    ) -> None:
+        """Every attribute of a game, at its value before the first deal (the one list of them)."""
         self.rules = rules
         self.players = players
-        self.seed = secrets.randbits(63) if seed is None else seed
+        self.seed = seed
         self._own_decks = deck_source is None
-        self._deck_source: DeckSource = deck_source or (lambda r, a: seeded_deck(self.seed, r, a))
+        self._deck_source: DeckSource = deck_source or (lambda r, a: seeded_deck(seed, r, a))
         self._pattern = deal_pattern(rules, players)
         self.log = log
         self.history: list[RoundLog] = []
@@ -274,17 +206,12 @@ class Game:
         self.to_act = 0
         self.turned = -1
         self._queue: list[int] = []
+        self._attempt = 0
         self.last_score: RoundScore | None = None
         self.winner: int | None = None
         self.end_reason = ""
-        self._rules_joker = rules.joker_card
         self._immediate = rules.instant_win == "immediate"
-        if first_dealer is None:
-            first_dealer = self._draw_first_dealer()
-        elif not 0 <= first_dealer < players:
-            raise RoppyakkenError(f"first dealer {first_dealer} is not a seat")
-        self.dealer = first_dealer
-        self._start_round()
+        self.stop_at_round_end = False
 
     # ----------------------------------------------------------------- queries
 
@@ -406,75 +333,18 @@ class Game:
         self.check(action)
         start = len(self.events)
         if isinstance(action, Play):
-            self._play(action.card, action.target)
+            self.play_card(action.card, action.target)
         elif isinstance(action, Take):
-            self._take(action.target)
+            self.take(action.target)
         elif isinstance(action, Declare):
             self._declare(action.hands)
         else:
             self._redeal_choice(action.call)
         return self.events[start:]
 
-    def _play(self, card: int, target: int) -> None:
-        """R-5.1: play ``card`` from hand, then turn up the top of the pile."""
-        seat = self.to_act
-        self.hands[seat] &= ~(1 << card)
-        self.revealed[seat] &= ~(1 << card)
-        if self._place(seat, "hand", card, target):
-            return
-        card = self.pile[self.pile_pos]
-        self.pile_pos += 1
-        targets = capture_targets(self.rules, self.table, card, True)
-        if len(targets) > 1:  # R-5.5: the player who turned it chooses
-            self.turned = card
-            self.phase = TAKE
-            self._emit(Turned(seat, card))
-            return
-        if not self._place(seat, "pile", card, targets[0] if targets else 0):
-            self._next_turn()
-
-    def _take(self, target: int) -> None:
-        seat = self.to_act
-        card = self.turned
-        self.turned = -1
-        self.phase = PLAY
-        if not self._place(seat, "pile", card, target):
-            self._next_turn()
-
-    def _place(self, seat: int, source: str, card: int, target: int) -> bool:
-        """R-5.2: capture ``target`` with ``card``, or add ``card`` to the table.
-
-        Returns whether this ended the round (an immediate instant win, R-8.5).
-        """
-        if target:
-            self.table &= ~target
-            self.captures[seat] |= (1 << card) | target
-            # R-5.6 (reading): the played card first, then what it took, in id order.
-            order = self.orders[seat]
-            order.append(card)
-            order.extend(iter_cards(target))
-        else:
-            self.table |= 1 << card
-        if self.log:
-            self.history[-1].plays.append((seat, source, card, target))
-            self.events.append(Played(seat, source, card, target))
-        if self._immediate and target:
-            slug = self.rules.table.instant_yaku(self.captures[seat])
-            if slug is not None:
-                self._end_round(instant=(seat, slug))
-                return True
-        return False
-
-    def _emit(self, event: Event) -> None:
-        if self.log:
-            self.events.append(event)
-
-    def _next_turn(self) -> None:
-        if not any(self.hands):
-            self._end_round()
-            return
-        self.to_act = (self.to_act + 1) % self.players
-        self.phase = PLAY
+    def _log_play(self, seat: int, source: str, card: int, target: int) -> None:
+        self.history[-1].plays.append((seat, source, card, target))
+        self.events.append(Played(seat, source, card, target))
 
     def _declare(self, slugs: tuple[str, ...]) -> None:
         seat = self.to_act
@@ -632,10 +502,8 @@ class Game:
         self.to_act = self.dealer  # R-5.1
 
     def _end_round(self, instant: tuple[int, str] | None = None) -> None:
-        """R-7.6: fuke, instant wins, round scoring, totals, then the end-of-game check."""
-        score = score_round(self.rules, self.captures, self.orders, self.declared)
-        if instant is not None:
-            score = RoundScore(score.players, score.fuke, instant)
+        """R-7.6: fuke, instant wins, round scoring, totals, then the end-of-game check (R-9)."""
+        score = self._score(instant)
         self.last_score = score
         for seat, p in enumerate(score.players):
             self.totals[seat] += p.final
@@ -647,27 +515,18 @@ class Game:
         self._emit(RoundEnded(self.round, score, tuple(self.totals)))
         self.phase = OVER
         self.turned = -1
-        leg_winner = self._leg_winner(score)
-        if self.stop_at_round_end and leg_winner is None:
+        outcome = round_outcome(self.rules, score, self.totals, self.legs, self.dealer, self.round)
+        won = outcome.leg
+        if self.stop_at_round_end and won is None:
             return
-        match = self.rules.match_rule
-        if leg_winner is not None:
-            seat, reason = leg_winner
-            if match.kind == "single":
-                self._finish(seat, reason)
-                return
-            self.legs[seat] += 1
-            self._emit(LegWon(seat, reason, tuple(self.legs)))
-            if match.kind == "first-to" and self.legs[seat] >= match.count:
-                self._finish(seat, "legs")
-                return
-        if match.kind == "rounds" and self.round + 1 >= match.count:
-            final = self._most_legs()
-            if final is not None:
-                self._finish(*final)
-                return
+        if won is not None and self.rules.match_rule.kind != "single":
+            self.legs[:] = outcome.legs
+            self._emit(LegWon(won[0], won[1], tuple(self.legs)))
+        if outcome.winner is not None:
+            self._finish(*outcome.winner)
+            return
         self.dealer = self._next_dealer(score)
-        if leg_winner is not None:
+        if won is not None:
             self.leg += 1
             self.totals = [0] * self.players
         self._start_round()
@@ -708,87 +567,24 @@ class Game:
 
         Each play picks a uniformly random card from hand, then a uniformly random
         target among that card's legal ones (a random number is drawn only when
-        there is a choice); the turned-up card's target likewise; lucky-hand and
-        redeal decisions are uniform over the legal actions.  A game without logs
-        runs a hot loop that builds no action objects; a logged game plays the same
-        choices through :meth:`apply`, checked, so that its record stays complete.
+        there is a choice); the turned-up card's target likewise
+        (:meth:`~roppyakken.kernel.Round.random_decision`); lucky-hand and redeal
+        decisions are uniform over the legal actions.  The card play goes through the
+        kernel unchecked (its choices are legal by construction), logged when the game
+        keeps logs, so that a record stays complete.
         """
         start = self.round
         rand = rng.random
-        rules = self.rules
-        while self.round == start and self.phase != OVER:
+        decide = self.random_decision
+        while self.round == start:
             phase = self.phase
-            if phase == PLAY and not self.log:
-                self._fast_turns(rand)
-            elif phase == PLAY:
-                hand = self.hands[self.to_act]
-                for _ in range(int(rand() * hand.bit_count())):
-                    hand &= hand - 1
-                card = (hand & -hand).bit_length() - 1
-                self.apply(Play(card, _pick(capture_targets(rules, self.table, card, False), rand)))
-            elif phase == TAKE:
-                self.apply(Take(_pick(capture_targets(rules, self.table, self.turned, True), rand)))
+            if phase in (PLAY, TAKE):
+                decide(rand)
+            elif phase == OVER:
+                return
             else:
                 actions = self.legal_actions()
                 self.apply(actions[int(rand() * len(actions))])
-
-    def _fast_turns(self, rand: Callable[[], float]) -> None:
-        """The hot loop of :meth:`playout`: whole turns on local variables, no logging."""
-        rules = self.rules
-        hands, captures, orders, pile = self.hands, self.captures, self.orders, self.pile
-        revealed = self.revealed
-        table, seat, pos, n = self.table, self.to_act, self.pile_pos, self.players
-        joker = rules.joker_card
-        joker_bit = 1 << joker if joker >= 0 else 0
-        month_of = _MONTH_OF_CARD
-        instant = rules.table.instant_yaku if self._immediate else None
-        turns = sum(h.bit_count() for h in hands)
-        while True:
-            hand = hands[seat]
-            k = int(rand() * hand.bit_count())
-            while k:
-                hand &= hand - 1
-                k -= 1
-            low = hand & -hand
-            card = low.bit_length() - 1
-            hands[seat] ^= low
-            if revealed[seat]:
-                revealed[seat] &= ~low
-            from_pile = False
-            while True:  # the card from hand, then the turned-up card
-                same = table & month_of[card]
-                if joker_bit and (card == joker or table & joker_bit):
-                    target = _pick(capture_targets(rules, table, card, from_pile), rand)
-                elif not same or same & (same - 1) == 0 or same.bit_count() == 3:
-                    target = same
-                else:
-                    target = _pick(_pair_choices(rules, same), rand)
-                if target:
-                    table ^= target
-                    captures[seat] |= (1 << card) | target
-                    order = orders[seat]
-                    order.append(card)
-                    if target & (target - 1):
-                        order.extend(iter_cards(target))
-                    else:
-                        order.append(target.bit_length() - 1)
-                    if instant is not None and instant(captures[seat]) is not None:
-                        self.table, self.to_act, self.pile_pos = table, seat, pos
-                        self._end_round(instant=(seat, instant(captures[seat]) or ""))
-                        return
-                else:
-                    table |= 1 << card
-                if from_pile:
-                    break
-                card = pile[pos]
-                pos += 1
-                from_pile = True
-            turns -= 1
-            if not turns:
-                self.table, self.to_act, self.pile_pos = table, seat, pos
-                self._end_round()
-                return
-            seat = seat + 1 if seat + 1 < n else 0
 
     # ----------------------------------------------------------------- copies
 
@@ -824,53 +620,34 @@ class Game:
         players = len(hands)
         rules.check_players(players)
         g = cls.__new__(cls)
-        g.rules = rules
-        g.players = players
-        g.seed = seed
-        g._deck_source = lambda r, a: seeded_deck(seed, r, a)
-        g._own_decks = True
-        g._pattern = deal_pattern(rules, players)
-        g.log = False
-        g.history = []
-        g.events = []
-        g.totals = list(totals) if totals is not None else [0] * players
-        g.legs = list(legs) if legs is not None else [0] * players
+        g._setup(rules, players, seed, None, False)
+        if totals is not None:
+            g.totals = list(totals)
+        if legs is not None:
+            g.legs = list(legs)
         g.round = round_index
         g.leg = leg
         g.dealer = dealer
         g.hands = list(hands)
         g.table = table
         g.pile = list(pile)
-        g.pile_pos = 0
         g.captures = list(captures)
         g.orders = [list(o) for o in orders]
         g.declared = [list(d) for d in declared]
-        g.revealed = [0] * players
         g.phase = phase
         g.to_act = to_act
         g.turned = turned
         g._queue = list(pending)
-        g.last_score = None
-        g.winner = None
-        g.end_reason = ""
-        g._rules_joker = rules.joker_card
-        g._immediate = rules.instant_win == "immediate"
-        g._attempt = 0
         g.card_count_check()
         return g
 
     def clone(self, log: bool = False) -> Game:
         """A copy that can be played on independently (for search); no logs by default."""
         g = Game.__new__(Game)
-        g.rules = self.rules
-        g.players = self.players
-        g.seed = self.seed
-        g._deck_source = self._deck_source
-        g._own_decks = self._own_decks
-        g._pattern = self._pattern
+        g.__dict__.update(self.__dict__)  # the immutable attributes; the mutable ones are copied below
         g.log = log
-        g.history = (
-            [
+        if log:
+            g.history = [
                 RoundLog(
                     h.dealer,
                     h.hands,
@@ -884,40 +661,20 @@ class Game:
                 )
                 for h in self.history
             ]
-            if log
-            else []
-        )
-        g.events = list(self.events) if log else []
+            g.events = list(self.events)
+        else:
+            g.history = []
+            g.events = []
         g.totals = list(self.totals)
         g.legs = list(self.legs)
-        g.round = self.round
-        g.leg = self.leg
-        g.dealer = self.dealer
         g.hands = list(self.hands)
-        g.table = self.table
-        g.pile = self.pile  # never mutated: pile_pos moves instead
-        g.pile_pos = self.pile_pos
+        # g.pile is shared: it is never changed (pile_pos moves instead)
         g.captures = list(self.captures)
         g.orders = [list(o) for o in self.orders]
         g.declared = [list(d) for d in self.declared]
         g.revealed = list(self.revealed)
-        g.phase = self.phase
-        g.to_act = self.to_act
-        g.turned = self.turned
         g._queue = list(self._queue)
-        g.last_score = self.last_score
-        g.winner = self.winner
-        g.end_reason = self.end_reason
-        g._rules_joker = self._rules_joker
-        g._immediate = self._immediate
-        g._attempt = self._attempt
-        g.stop_at_round_end = self.stop_at_round_end
         return g
-
-    _attempt = 0
-    stop_at_round_end = False
-    """Searchers set this on their copies: a round's end then ends the game without a
-    winner (phase ``over``) instead of dealing the next round."""
 
     def card_count_check(self) -> None:
         """Raise AssertionError unless each of the 48 cards is in exactly one place."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from roppyakken.cards import KIND, KINDS, POINTS, iter_cards
-from roppyakken.i18n import N_, _, fill
+from roppyakken.i18n import N_, _, fill, pad
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
 from roppyakken.text import card_name, kind_plural, option_description, preset_name, yaku_name
@@ -19,8 +19,7 @@ LABEL_LUCKY = N_("lucky hand")
 
 def _label(text: str) -> str:
     """``text`` padded to the label column (wide CJK characters count twice)."""
-    width = sum(2 if ord(ch) >= 0x1100 else 1 for ch in text)
-    return text + " " * max(1, LABEL_WIDTH - width)
+    return pad(text, LABEL_WIDTH)
 
 
 def explain_round(

@@ -1,13 +1,14 @@
 """R-9, end of game: who wins a leg or the game after a scored round.
 
 Pure functions of the rules, the round's score and the totals, so that the engine
-(:class:`roppyakken.engine.Game`) and the searchers' playouts
-(:func:`roppyakken.ai.playout.round_result`) decide the end of a game in one place.
+(:class:`roppyakken.engine.Game`) and the searchers (:func:`round_result`) decide the
+end of a game in one place: :func:`round_outcome`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
@@ -41,6 +42,64 @@ def leg_winner(rules: Rules, score: RoundScore, totals: Sequence[int], dealer: i
     if best - second < rules.win_margin:
         return None
     return tied[0], "target"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundOutcome:
+    """What a scored round decides (R-9): a leg won, the game won, the legs after it."""
+
+    leg: tuple[int, str] | None
+    """Who won a leg (the game, in a single match) with this round, and why."""
+    winner: tuple[int, str] | None
+    """Who won the game (match) with this round, and why."""
+    legs: list[int]
+    """The legs won after this round (unchanged in a single match)."""
+
+
+def round_outcome(
+    rules: Rules, score: RoundScore, totals: Sequence[int], legs: Sequence[int], dealer: int, round_index: int
+) -> RoundOutcome:
+    """R-9: the leg and game won after a scored round, if any.
+
+    ``totals`` already include the round; ``dealer`` and ``round_index`` are this round's.
+    """
+    won = leg_winner(rules, score, totals, dealer)
+    new_legs = list(legs)
+    match = rules.match_rule
+    winner: tuple[int, str] | None = None
+    if won is not None:
+        seat = won[0]
+        if match.kind == "single":
+            return RoundOutcome(won, won, new_legs)
+        new_legs[seat] += 1
+        if match.kind == "first-to" and new_legs[seat] >= match.count:
+            return RoundOutcome(won, (seat, "legs"), new_legs)
+    if match.kind == "rounds" and round_index + 1 >= match.count:
+        winner = most_legs(rules, new_legs, totals, dealer)
+    return RoundOutcome(won, winner, new_legs)
+
+
+def round_result(
+    rules: Rules,
+    score: RoundScore,
+    totals: Sequence[int],
+    legs: Sequence[int],
+    dealer: int,
+    round_index: int,
+) -> tuple[int | None, list[int], list[int]]:
+    """After a scored round: ``(winner or None, totals, legs)`` as the engine leaves them (R-9).
+
+    ``totals`` are those before the round.  ``winner`` is the winner of the game
+    (match); the totals and legs are those the next round would start with when the
+    game goes on (totals back to 0 after a leg).
+    """
+    new_totals = [t + p.final for t, p in zip(totals, score.players, strict=True)]
+    outcome = round_outcome(rules, score, new_totals, legs, dealer, round_index)
+    if outcome.winner is not None:
+        return outcome.winner[0], new_totals, outcome.legs
+    if outcome.leg is not None:
+        new_totals = [0] * len(totals)
+    return None, new_totals, outcome.legs
 
 
 def most_legs(

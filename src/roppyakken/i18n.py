@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import gettext
 import os
+import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
@@ -57,6 +58,16 @@ def _(message: str) -> str:
 def fill(template: str, **fields: object) -> str:
     """Translate ``template`` and fill its named fields."""
     return _(template).format(**fields)
+
+
+def cell_width(text: str) -> int:
+    """How many terminal cells ``text`` takes (wide CJK characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded with spaces to ``width`` terminal cells (at least one space after it)."""
+    return text + " " * max(1, width - cell_width(text))
 
 
 def normalize(code: str) -> str | None:

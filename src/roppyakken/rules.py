@@ -17,6 +17,22 @@ from typing import Any, Final
 
 from roppyakken.cards import card_id
 from roppyakken.errors import RulesError
+from roppyakken.options import (
+    CHOICES,
+    Declare,
+    Fuke,
+    HandFour,
+    InstantWin,
+    Joker,
+    JokerWild,
+    MatchKind,
+    NextDealer,
+    RainOff,
+    RoundScoring,
+    SevenRibbonsWillow,
+    TableFour,
+    TopTie,
+)
 from roppyakken.yaku import LUCKY_HAND_SLUGS, YAKU_SLUGS, LuckyHand, YakuTable
 
 CLASSIC_YAKU: Final[dict[str, int]] = {
@@ -47,21 +63,6 @@ CLASSIC_LUCKY_HANDS: Final[dict[str, int]] = {
     "double-hand-three": 400,
 }
 
-CHOICES: Final[dict[str, tuple[str, ...]]] = {
-    "next_dealer": ("top-scorer", "rotate"),
-    "table_four": ("redeal", "dealer_takes"),
-    "hand_four": ("redeal", "optional", "play"),
-    "declare": ("choose", "auto"),
-    "joker": ("willow-rainman", "willow-lightning", "none"),
-    "joker_wild_on_table": ("any", "turned-up", "off"),
-    "fuke": ("off", "all", "no-willow-paulownia", "cards-only"),
-    "round_scoring": ("plain", "difference", "round-up"),
-    "rain_off": ("off", "end-of-round", "ordered"),
-    "seven_ribbons_willow": ("any", "exclude", "require"),
-    "instant_win": ("end-of-round", "immediate", "off"),
-    "top_tie": ("another-round", "play-order"),
-}
-
 
 MAX_MATCH_COUNT: Final = {"first-to": 20, "rounds": 100}
 """The longest matches allowed (a game must be able to end)."""
@@ -73,7 +74,7 @@ MAX_POINTS: Final = 10_000
 class Match:
     """The parsed ``match`` option (R-9.3): ``single``, ``first-to K`` or ``rounds N``."""
 
-    kind: str
+    kind: MatchKind
     count: int
 
     @staticmethod
@@ -88,7 +89,7 @@ class Match:
             if count > most:
                 raise RulesError(f"option 'match': '{words[0]} N' allows N of at most {most}, got {count}")
             if count >= 1:
-                return Match(words[0], count)
+                return Match("first-to" if words[0] == "first-to" else "rounds", count)
         raise RulesError(f"option 'match': expected 'single', 'first-to K' or 'rounds N', got {text!r}")
 
 
@@ -98,28 +99,28 @@ class Rules:
 
     preset: str = "classic"
     players: tuple[int, ...] = (2, 3)
-    next_dealer: str = "top-scorer"
+    next_dealer: NextDealer = "top-scorer"
     ten_card_deal: bool = False
-    table_four: str = "redeal"
-    hand_four: str = "redeal"
+    table_four: TableFour = "redeal"
+    hand_four: HandFour = "redeal"
     lucky_hands: dict[str, int] = field(default_factory=lambda: dict(CLASSIC_LUCKY_HANDS))
-    declare: str = "choose"
-    joker: str = "willow-rainman"
-    joker_wild_on_table: str = "any"
+    declare: Declare = "choose"
+    joker: Joker = "willow-rainman"
+    joker_wild_on_table: JokerWild = "any"
     auto_capture_higher: bool = False
-    fuke: str = "off"
+    fuke: Fuke = "off"
     fuke_threshold: int = 30
     fuke_exempt: tuple[str, ...] = ("four-brights", "seven-ribbons")
-    round_scoring: str = "plain"
+    round_scoring: RoundScoring = "plain"
     yaku: dict[str, int] = field(default_factory=lambda: dict(CLASSIC_YAKU))
     viewing_exclusive: bool = True
-    rain_off: str = "off"
-    seven_ribbons_willow: str = "any"
+    rain_off: RainOff = "off"
+    seven_ribbons_willow: SevenRibbonsWillow = "any"
     four_brights_needs_warbler: bool = False
     seven_ribbons_extra: int = 0
-    instant_win: str = "end-of-round"
+    instant_win: InstantWin = "end-of-round"
     target: int = 600
-    top_tie: str = "another-round"
+    top_tie: TopTie = "another-round"
     win_margin: int = 0
     match: str = "single"
     table: YakuTable = field(init=False, repr=False, compare=False)

@@ -239,6 +239,15 @@ BOT_LEVEL_NAMES: Final[dict[str, str]] = {
 }
 """Each bot level's display name (the slug stays its identity)."""
 
+BOT_LEVEL_DESCRIPTIONS: Final[dict[str, str]] = {
+    "random": N_("Plays any legal card at random: for learning the rules."),
+    "greedy": N_("Grabs the most points it can each turn, with no plan."),
+    "expert": N_("Plays like a strong player: counts cards, builds yaku, blocks yours, minds the score."),
+    "learned": N_("Learned by self-play: a small network values the position each move leaves."),
+    "master": N_("Thinks ahead: imagines the hidden cards many ways and plays out each move to choose."),
+}
+"""Each bot level's one-line description for players (the bots register under these)."""
+
 LIST_SEPARATOR: Final = N_("{items}, {item}")
 LIST_LAST: Final = N_("{items} and {last}")
 LIST_NOTHING: Final = N_("nothing")
@@ -318,10 +327,9 @@ def bot_level_name(level: str) -> str:
 
 
 def bot_level_description(level: str) -> str:
-    """A bot level's one-line description in the current language."""
-    from roppyakken.ai.base import bot_description
-
-    return _(bot_description(level))
+    """A bot level's one-line description in the current language (the slug if unknown)."""
+    description = BOT_LEVEL_DESCRIPTIONS.get(level.split(":")[0])
+    return _(description) if description else level
 
 
 def list_phrase(items: list[str]) -> str:

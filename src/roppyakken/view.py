@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from roppyakken.actions import Action
+from roppyakken.actions import OVER, Action
 from roppyakken.cards import ALL_CARDS, SLUGS, slugs_of
 from roppyakken.engine import Game
 from roppyakken.rules import Rules
@@ -89,29 +89,37 @@ class SeatView:
 
 def view_of(game: Game, seat: int | None) -> SeatView:
     """The view of ``seat`` (``None``: a spectator, who sees no hand)."""
-    mine = seat is not None and seat == game.to_act and not game.over
-    hand = game.hands[seat] if seat is not None else 0
+    hands = game.hands
+    legal: tuple[Action, ...] = ()
+    lucky: tuple[LuckyHand, ...] = ()
+    if seat is None:
+        hand = 0
+    else:
+        hand = hands[seat]
+        mine = seat == game.to_act and game.phase != OVER
+        legal = tuple(game.legal_actions()) if mine else ()
+        lucky = tuple(game.held_lucky_hands(seat))
     return SeatView(
-        seat=seat,
-        players=game.players,
-        rules=game.rules,
-        phase=game.phase,
-        to_act=game.to_act,
-        dealer=game.dealer,
-        round=game.round,
-        leg=game.leg,
-        totals=tuple(game.totals),
-        legs=tuple(game.legs),
-        hand=hand,
-        hand_sizes=tuple(h.bit_count() for h in game.hands),
-        table=game.table,
-        captures=tuple(game.captures),
-        capture_orders=tuple(tuple(o) for o in game.orders),
-        pile_count=len(game.pile) - game.pile_pos,
-        turned=game.turned,
-        declared=tuple(tuple(d) for d in game.declared),
-        revealed=tuple(r & h for r, h in zip(game.revealed, game.hands, strict=True)),
-        legal=tuple(game.legal_actions()) if mine else (),
-        lucky_hands=tuple(game.held_lucky_hands(seat)) if seat is not None else (),
-        winner=game.winner,
+        seat,
+        game.players,
+        game.rules,
+        game.phase,
+        game.to_act,
+        game.dealer,
+        game.round,
+        game.leg,
+        tuple(game.totals),
+        tuple(game.legs),
+        hand,
+        tuple([h.bit_count() for h in hands]),
+        game.table,
+        tuple(game.captures),
+        tuple([tuple(o) for o in game.orders]),
+        len(game.pile) - game.pile_pos,
+        game.turned,
+        tuple([tuple(d) for d in game.declared]),
+        tuple([r & h for r, h in zip(game.revealed, hands, strict=True)]),
+        legal,
+        lucky,
+        game.winner,
     )

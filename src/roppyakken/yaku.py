@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final, Protocol
 
 from roppyakken.cards import (
     MONTH_MASK,
@@ -19,8 +19,50 @@ from roppyakken.cards import (
     triple_months,
 )
 
-if TYPE_CHECKING:
-    from roppyakken.rules import Rules
+
+class YakuOptions(Protocol):
+    """The options of :class:`roppyakken.rules.Rules` that the yaku table is compiled from
+    (a protocol, so that this module does not import the rules module that imports it)."""
+
+    @property
+    def yaku(self) -> Mapping[str, int]:
+        """Enabled yaku and their values."""
+
+    @property
+    def four_brights_needs_warbler(self) -> bool:
+        """R-8.4 (Yukbaek)."""
+
+    @property
+    def seven_ribbons_willow(self) -> str:
+        """R-8.4: count, require or exclude the Willow ribbon."""
+
+    @property
+    def seven_ribbons_extra(self) -> int:
+        """R-8.4: points per ribbon beyond seven."""
+
+    @property
+    def viewing_exclusive(self) -> bool:
+        """R-8.3: the cannon replaces the two viewings."""
+
+    @property
+    def rain_off(self) -> str:
+        """R-8.3: when a Willow capture voids the viewings."""
+
+
+class LuckyOptions(Protocol):
+    """The options of :class:`roppyakken.rules.Rules` that lucky hands depend on (R-4)."""
+
+    @property
+    def lucky_hands(self) -> Mapping[str, int]:
+        """Enabled lucky hands and their values."""
+
+    @property
+    def hand_four(self) -> str:
+        """R-3.4: what a hand four is."""
+
+    @property
+    def lucky_cache(self) -> dict[int, tuple[LuckyHand, ...]]:
+        """Lucky hands held, by hand."""
 
 
 def _mask(*slugs: str) -> int:
@@ -134,7 +176,7 @@ class YakuTable:
     """(cannon's cards, the two yaku it replaces) for each exclusive group whose cannon scores."""
 
     @staticmethod
-    def compile(rules: Rules) -> YakuTable:
+    def compile(rules: YakuOptions) -> YakuTable:
         """Compile the yaku options of ``rules``."""
         entries = []
         instant: list[tuple[str, int]] = []
@@ -228,7 +270,7 @@ class LuckyHand:
     cards: int
 
 
-def lucky_hands_held(rules: Rules, hand: int) -> list[LuckyHand]:
+def lucky_hands_held(rules: LuckyOptions, hand: int) -> list[LuckyHand]:
     """The lucky hands (R-4) that ``hand`` may declare under ``rules``, in slug order."""
     cache = rules.lucky_cache
     found = cache.get(hand)
@@ -239,7 +281,7 @@ def lucky_hands_held(rules: Rules, hand: int) -> list[LuckyHand]:
     return list(found)
 
 
-def _lucky_hands_held(rules: Rules, hand: int) -> list[LuckyHand]:
+def _lucky_hands_held(rules: LuckyOptions, hand: int) -> list[LuckyHand]:
     values = rules.lucky_hands
     if not values:
         return []
@@ -271,7 +313,7 @@ def _lucky_hands_held(rules: Rules, hand: int) -> list[LuckyHand]:
     return held
 
 
-def _threes_family(values: dict[str, int], threes: list[int]) -> tuple[str, list[int]] | None:
+def _threes_family(values: Mapping[str, int], threes: list[int]) -> tuple[str, list[int]] | None:
     """R-4.2 / R-4.3: the one hand-three family member that applies, and its months."""
     count = len(threes)
     if count >= 3 and "triple-hand-three" in values:

@@ -4,7 +4,7 @@ Every deal (a game seed: it fixes the first-dealer draw and every deck) is playe
 per seat rotation of the bots, so each bot plays each deal from each seat and the luck
 of the deal cancels out: with 2 bots a deal is played twice (seats swapped), with 3
 bots three times (the three cyclic seatings).  Deal seeds come from the batch seed
-(:func:`roppyakken.driver.game_seeds`) and each bot's seed from the deal seed and the
+(:func:`roppyakken.ai.driver.game_seeds`) and each bot's seed from the deal seed and the
 bot's place in the list, so a run is reproducible and ``jobs`` (worker processes over
 deals) changes nothing but the speed — except decision times, and the moves of bots
 with a time budget (``master:ms=…``), which depend on the machine.
@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from roppyakken.ai.base import make_bot
+from roppyakken.ai.driver import game_seeds, play_out
 from roppyakken.ai.stats import percentile, ratio_interval, wilson
-from roppyakken.driver import game_seeds, play_out
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import Rules

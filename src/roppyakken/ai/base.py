@@ -8,7 +8,7 @@ from typing import Protocol
 
 from roppyakken.actions import Action
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import N_
+from roppyakken.text import BOT_LEVEL_DESCRIPTIONS
 from roppyakken.view import SeatView
 
 
@@ -42,7 +42,7 @@ class RandomBot:
 BotFactory = Callable[[int], Bot]
 
 BOT_LEVELS: dict[str, tuple[BotFactory, str]] = {
-    "random": (RandomBot, N_("Plays any legal card at random: for learning the rules.")),
+    "random": (RandomBot, BOT_LEVEL_DESCRIPTIONS["random"]),
 }
 """Level name -> (factory taking a seed, one-line description for players)."""
 
@@ -68,19 +68,10 @@ def _register_levels() -> None:
     from roppyakken.ai.greedy import GreedyBot
     from roppyakken.ai.master import MasterBot
 
-    BOT_LEVELS["greedy"] = (GreedyBot, N_("Grabs the most points it can each turn, with no plan."))
-    BOT_LEVELS["expert"] = (
-        ExpertBot,
-        N_("Plays like a strong player: counts cards, builds yaku, blocks yours, minds the score."),
-    )
-    BOT_LEVELS["master"] = (
-        MasterBot,
-        N_("Thinks ahead: imagines the hidden cards many ways and plays out each move to choose."),
-    )
-    BOT_LEVELS["learned"] = (
-        _learned,
-        N_("Learned by self-play: a small network values the position each move leaves."),
-    )
+    BOT_LEVELS["greedy"] = (GreedyBot, BOT_LEVEL_DESCRIPTIONS["greedy"])
+    BOT_LEVELS["expert"] = (ExpertBot, BOT_LEVEL_DESCRIPTIONS["expert"])
+    BOT_LEVELS["master"] = (MasterBot, BOT_LEVEL_DESCRIPTIONS["master"])
+    BOT_LEVELS["learned"] = (_learned, BOT_LEVEL_DESCRIPTIONS["learned"])
     BOT_OPTIONS["learned"] = (_learned, "weights=PATH: an .npz of weights (default: the shipped ones)")
     BOT_OPTIONS["master"] = (
         MasterBot.from_options,

@@ -40,9 +40,10 @@ from typing import Any, Self
 from roppyakken.actions import Action, CallRedeal, Declare, Play, Take
 from roppyakken.ai.determinize import playout_of
 from roppyakken.ai.expert import DEFAULT_WEIGHTS, ExpertBot, Weights, best_move, move_values
-from roppyakken.ai.playout import Playout, greedy_index, round_result, yaku_index
+from roppyakken.ai.playout import Playout, greedy_index, yaku_index
 from roppyakken.ai.position import Position
 from roppyakken.errors import RoppyakkenError
+from roppyakken.game_end import round_result
 from roppyakken.infoset import World, sample_world
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore

@@ -97,7 +97,7 @@ class Position:
         hands = p.hands
         seen = hands[seat] | p.table
         revealed = []
-        for i in range(p.n):
+        for i in range(p.players):
             r = p.revealed[i] & hands[i]
             revealed.append(r)
             seen |= p.captures[i] | r
@@ -112,7 +112,7 @@ class Position:
             p.orders,
             revealed,
             [h.bit_count() for h in hands],
-            len(p.pile) - p.pos,
+            p.pile_count,
             ALL_CARDS & ~seen,
             p.turned,
             totals,

@@ -71,10 +71,3 @@ def _lines() -> Iterator[tuple[int, str]]:
     for number, line in enumerate(sys.stdin, 1):
         if line.strip():
             yield number, line
-
-
-def expect_object(data: Any, what: str) -> dict[str, Any]:
-    """Refuse anything but a JSON object."""
-    if not isinstance(data, dict):
-        raise RoppyakkenError(f"{what} must be a JSON object")
-    return data

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from roppyakken.cards import SLUGS, slugs_of
+from roppyakken.cards import iter_cards
 from roppyakken.explain import explain_round
-from roppyakken.i18n import _
+from roppyakken.i18n import N_, _, fill
 from roppyakken.record import committed, load, replay
+from roppyakken.text import card_name, yaku_name
 
 
 def register(sub: Any) -> None:
@@ -32,6 +33,19 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
+_PLAYS = {
+    (True, True): N_("{name} plays {card}, takes {taken}"),
+    (True, False): N_("{name} plays {card}, to the table"),
+    (False, True): N_("{name} turns up {card}, takes {taken}"),
+    (False, False): N_("{name} turns up {card}, to the table"),
+}
+"""What a play says, by (from the hand, captured something)."""
+
+
+def _cards(mask: int) -> str:
+    return _(", ").join(card_name(c) for c in iter_cards(mask))
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``roppyakken replay``."""
     if args.watch:
@@ -41,26 +55,39 @@ def run(args: argparse.Namespace) -> int:
     names = seat_labels(names)
     if not args.quiet:
         for index, log in enumerate(game.history):
-            print(f"Round {index + 1} (dealer: {names[log.dealer]})")
-            print(f"  table: {', '.join(slugs_of(log.table))}")
+            print(fill("Round {n} (dealer: {name})", n=index + 1, name=names[log.dealer]))
+            print("  " + fill("table: {cards}", cards=_cards(log.table)))
             for seat, decl in enumerate(log.declared):
                 if decl:
-                    print(f"  {names[seat]}: declares {', '.join(decl)}")
+                    hands = _(", ").join(yaku_name(slug) for slug in decl)
+                    print("  " + fill("{name} declares {hands}", name=names[seat], hands=hands))
             for seat, source, card, taken in log.plays:
-                verb = f"takes {', '.join(slugs_of(taken))}" if taken else "to the table"
-                origin = "plays" if source == "hand" else "turns up"
-                print(f"  {names[seat]}: {origin} {SLUGS[card]}, {verb}")
+                play = _PLAYS[(source == "hand", bool(taken))]
+                print("  " + fill(play, name=names[seat], card=card_name(card), taken=_cards(taken)))
             if log.score is not None:
                 captures = log.captures or [0] * game.players
                 print("  " + explain_round(game.rules, log.score, captures, names).replace("\n", "\n  "))
-                print(f"  totals: {', '.join(f'{names[s]} {t}' for s, t in enumerate(log.totals or []))}")
+                totals = _(", ").join(f"{names[s]} {t}" for s, t in enumerate(log.totals or []))
+                print("  " + fill("totals: {totals}", totals=totals))
     if game.over and game.winner is not None:
-        print(f"verified: {names[game.winner]} wins ({game.end_reason}), {len(game.history)} rounds")
+        print(
+            fill(
+                "verified: {name} wins ({reason}), {n} rounds",
+                name=names[game.winner],
+                reason=game.end_reason,
+                n=len(game.history),
+            )
+        )
     else:
-        print(f"verified: unfinished game, {len(game.history)} rounds so far")
+        print(fill("verified: unfinished game, {n} rounds so far", n=len(game.history)))
     commitment = committed(record)
     if commitment is not None:
-        print(f"fair deal verified: the revealed seed matches commitment {commitment} and deals every round")
+        print(
+            fill(
+                "fair deal verified: the revealed seed matches commitment {commitment} and deals every round",
+                commitment=commitment,
+            )
+        )
     return 0
 
 

@@ -153,8 +153,8 @@ def run(args: argparse.Namespace) -> int:
         shown = socket.gethostname()
     if ":" in shown:
         shown = f"[{shown}]"
-    print(text.SERVING.format(url=f"http://{shown}:{port}/"), flush=True)
-    print(text.DATABASE_IN_USE.format(database=display_url(db.url)), flush=True)
+    print(_(text.SERVING).format(url=f"http://{shown}:{port}/"), flush=True)
+    print(_(text.DATABASE_IN_USE).format(database=display_url(db.url)), flush=True)
     app = create_app(db, bot_delay=args.bot_delay, limits=limits)
     config = uvicorn_config(app, limits, log_level=args.log_level, log_format=args.log_format)
     # uvicorn handles SIGTERM like Ctrl-C (a clean stop), then raises the signal again once it is
@@ -162,5 +162,5 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGTERM, lambda *_: None)
     with contextlib.suppress(KeyboardInterrupt):  # uvicorn re-raises Ctrl-C once it has shut down cleanly
         Server(config, app).run(sockets=[sock])
-    print(text.STOPPED, flush=True)
+    print(_(text.STOPPED), flush=True)
     return 0

@@ -10,11 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from roppyakken.ai.base import make_bot
+from roppyakken.ai.driver import game_seeds, play_out
 from roppyakken.cli.common import add_rules_arguments, print_json, rules_from_args
-from roppyakken.driver import game_seeds, play_out
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import _
+from roppyakken.i18n import _, fill
 from roppyakken.record import dumps, record_of
 from roppyakken.text import yaku_name
 from roppyakken.yaku import LUCKY_HAND_SLUGS
@@ -99,20 +99,37 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result)
         return 0
-    print(f"{args.games} games, {rounds} rounds, {rules.preset} rules, {args.players} players")
-    print(f"played in {seconds:.2f} s ({result['rounds_per_second']} rounds/s)")
-    for seat, level in enumerate(levels):
-        print(
-            f"  seat {seat} {level:8} wins {wins[seat]:>6} ({wins[seat] / args.games:6.1%})"
-            f"  mean round score {result['mean_round_score'][seat]}"
+    print(
+        fill(
+            "{games} games, {rounds} rounds, {preset} rules, {players} players",
+            games=args.games,
+            rounds=rounds,
+            preset=rules.preset,
+            players=args.players,
         )
-    print("yaku per player-round:")
+    )
+    elapsed = format(seconds, ".2f")
+    print(
+        fill("played in {seconds} s ({speed} rounds/s)", seconds=elapsed, speed=result["rounds_per_second"])
+    )
+    for seat, level in enumerate(levels):
+        won, share = format(wins[seat], ">6"), format(wins[seat] / args.games, "6.1%")
+        line = fill(
+            "seat {seat} {level} wins {wins} ({share})  mean round score {mean}",
+            seat=seat,
+            level=level.ljust(8),
+            wins=won,
+            share=share,
+            mean=result["mean_round_score"][seat],
+        )
+        print("  " + line)
+    print(_("yaku per player-round:"))
     for slug, freq in sorted(result["yaku_frequency"].items(), key=lambda kv: -kv[1]):
         print(f"  {freq:8.4f}  {yaku_name(slug)}")
     if result["lucky_hand_frequency"]:
-        print("lucky hands per player-round:")
+        print(_("lucky hands per player-round:"))
         for slug, freq in result["lucky_hand_frequency"].items():
             print(f"  {freq:8.4f}  {yaku_name(slug)}")
     if records is not None:
-        print(f"records written to {records}")
+        print(fill("records written to {directory}", directory=records))
     return 0

@@ -53,6 +53,7 @@ PYTHON_SOURCES: tuple[str, ...] = (
     "cli/serve_cmd.py",
     "cli/arena_cmd.py",
     "cli/ladder_cmd.py",
+    "server/text.py",
 )
 """Modules (under the package) whose marked messages are translated (``tui/text.py`` is read apart)."""
 
@@ -62,6 +63,7 @@ BROWSER_PYTHON: tuple[str, ...] = ("text.py", "ai/base.py")
 PY_KEYWORDS = {"_": None, "N_": None, "fill": None}
 JS_KEYWORDS = {"t": None}
 FIXED_DATE = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
+TRANSLATORS = "roppyakken contributors"
 HEADER = "Roppyakken's messages. English is the source language; see src/roppyakken/i18n.py."
 
 
@@ -161,6 +163,8 @@ def updated(lang: str, template: Catalog) -> Catalog:
     catalog.update(template, no_fuzzy_matching=True)
     catalog.obsolete.clear()
     catalog.header_comment = f"# {HEADER}\n# Language: {LANGUAGE_NAMES[lang]}."
+    catalog.last_translator = TRANSLATORS
+    catalog.language_team = LANGUAGE_NAMES[lang]
     catalog.creation_date = FIXED_DATE
     catalog.revision_date = FIXED_DATE
     catalog.fuzzy = False

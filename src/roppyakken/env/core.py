@@ -33,7 +33,8 @@ from roppyakken.cards import BRIGHT, KIND, NUM_CARDS, RIBBON, SLUGS, iter_cards
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.infoset import sample_world
-from roppyakken.rules import CHOICES, Rules, preset
+from roppyakken.options import CHOICES
+from roppyakken.rules import Rules, preset
 from roppyakken.view import SeatView, view_of
 from roppyakken.yaku import LUCKY_HAND_SLUGS
 

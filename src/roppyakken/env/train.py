@@ -1,8 +1,9 @@
 """Train the learned baseline by self-play and report its strength (extra ``[train]``).
 
 ``python -m roppyakken.env.train`` (fixed seeds: the same arguments give the same
-weights on any machine with the same numpy) plays ``--rounds`` self-play rounds of
-classic 2-player Roppyakken in :class:`~roppyakken.env.core.RoppyakkenEnv`, both seats
+weights on the same machine and numpy; floating-point sums may differ elsewhere)
+plays ``--rounds`` self-play rounds of classic 2-player Roppyakken in
+:class:`~roppyakken.env.core.RoppyakkenEnv`, both seats
 choosing with the current :class:`~roppyakken.env.learned.ValueNet` (epsilon-greedy
 over the afterstates of the legal actions, epsilon and the learning rate decaying
 linearly), and regresses each decision's afterstate
@@ -30,7 +31,7 @@ import numpy as np
 
 from roppyakken.ai.arena import run_arena, summary
 from roppyakken.ai.base import make_bot
-from roppyakken.driver import game_seeds
+from roppyakken.ai.driver import game_seeds
 from roppyakken.env.core import RoppyakkenEnv, action_id
 from roppyakken.env.learned import WEIGHTS_PATH, FloatArray, LearnedBot, ValueNet, afterstate_features
 from roppyakken.errors import RoppyakkenError
@@ -208,7 +209,8 @@ def report(
     lines = [
         "# The learned baseline (`learned` bot level)",
         "",
-        "Written by the command below (the same arguments give the same weights, figures and plot).",
+        "Written by the command below (on one machine, the same arguments give the same weights, "
+        "figures and plot).",
         "",
         "```",
         command,
@@ -277,6 +279,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if args.rounds < 1 or args.eval_every < 1 or args.deals < 1 or args.eval_deals < 1:
         print("train: --rounds, --eval-every, --deals and --eval-deals must be positive", file=sys.stderr)
+        return 2
+    try:
+        import matplotlib  # noqa: F401  (checked before hours of training, used at the end)
+    except ImportError:
+        print("train: the plot needs matplotlib: pip install 'roppyakken[train]'", file=sys.stderr)
         return 2
     start = time.monotonic()
 

@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from roppyakken.ai.base import BOT_LEVELS
-from roppyakken.cli.score_cmd import score_document
+from roppyakken.documents import score_document
 from roppyakken.rules import PRESETS, preset
 from roppyakken.server import protocol, requests, storage, text
 from roppyakken.server.hub import Hub

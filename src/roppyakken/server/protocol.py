@@ -307,15 +307,19 @@ class StateMessage(BaseModel):
     seq: int
     view: dict[str, Any] = Field(description="the seat's SeatView.to_json()")
     names: list[str]
-    choices: list[dict[str, Any]] = Field(description="what each legal action brings (roppyakken.choices)")
+    choices: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="beside each legal action: its points, the yaku it brings closer, and which earlier "
+        "action it is equivalent to (roppyakken.choices)",
+    )
 
 
 class HistoryMessage(BaseModel):
-    """``history``: the public events so far (the latest), for a client that connects."""
+    """``history``: the public events so far, for a client that connects (a reload, a late spectator)."""
 
     type: Literal["history"]
     seq: int
-    first: int = Field(description="the number of the first event sent")
+    first: int = Field(description="the number of the first event sent (at most the latest 600 are)")
     events: list[dict[str, Any]]
 
 

@@ -1,4 +1,7 @@
-"""Every English line the web server says itself (errors, start-up), kept in one place for translations.
+"""Every English line the web server says itself (errors, start-up), kept in one place.
+
+The start-up lines printed by ``roppyakken serve`` are translated (marked ``N_``);
+the API's error messages are part of the protocol and stay English.
 
 Messages from the engine (an illegal action's reason, a bad house rule) are passed
 through as they are; they come from the engine's own one-line errors.
@@ -8,9 +11,11 @@ from __future__ import annotations
 
 from typing import Final
 
-SERVING: Final = "Roppyakken is being served at {url}  (press Ctrl-C to stop)"
-STOPPED: Final = "the server has stopped; every game is saved"
-DATABASE_IN_USE: Final = "games are stored in {database}"
+from roppyakken.i18n import N_
+
+SERVING: Final = N_("Roppyakken is being served at {url}  (press Ctrl-C to stop)")
+STOPPED: Final = N_("the server has stopped; every game is saved")
+DATABASE_IN_USE: Final = N_("games are stored in {database}")
 NEEDS_WEB_EXTRAS: Final = (
     "the web server needs the 'web' extras: run ./scripts/setup, or pip install 'roppyakken[web]'"
 )

@@ -13,6 +13,7 @@ from roppyakken.i18n import _
 from roppyakken.rules import PRESETS, Rules, preset
 from roppyakken.text import (
     card_name,
+    lucky_condition,
     month_name,
     option_description,
     preset_description,
@@ -132,9 +133,7 @@ def yaku_and_lucky_hands(rules: Rules) -> str:
             if slug in rules.lucky_hands:
                 if slug in ("hand-four", "iris-hand-four") and rules.hand_four != "play":
                     continue  # hand-four values score only with hand_four = play
-                rows.append(
-                    f"| {yaku_name(slug)} | {rules.lucky_hands[slug]} | {t.RULES_LUCKY_CONDITIONS[slug]} |"
-                )
+                rows.append(f"| {yaku_name(slug)} | {rules.lucky_hands[slug]} | {lucky_condition(slug)} |")
         parts.append("\n".join(rows))
         parts.append(t.RULES_LUCKY_EXCLUSIVE)
     else:

@@ -13,10 +13,11 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
-from roppyakken.ai.base import BOT_LEVELS, bot_description
+from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import PRESETS, resolve
-from roppyakken.text import PRESET_DESCRIPTIONS
+from roppyakken.text import bot_label, preset_description, preset_label
+from roppyakken.text import bot_level_description as bot_description
 from roppyakken.tui import text as t
 from roppyakken.tui.session import (
     HUMAN,
@@ -66,7 +67,7 @@ class NewGameScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """The form."""
-        levels = [(t.BOT_LABEL.format(level=level), level) for level in BOT_LEVELS]
+        levels = [(t.BOT_LABEL.format(level=bot_label(level).lower()), level) for level in BOT_LEVELS]
         opponents = [*levels, (t.OPTION_HUMAN, HUMAN)]
         players, preset, name, chosen = 2, "classic", t.DEFAULT_HUMAN_NAME, [default_level()] * 2
         if self.previous is not None:
@@ -87,9 +88,9 @@ class NewGameScreen(Screen[None]):
                              compact=True, id="players")  # fmt: skip
             with Horizontal(classes="row"):
                 yield Label(t.LABEL_RULES)
-                yield Select([(p, p) for p in PRESETS], value=preset, allow_blank=False,
-                             compact=True, id="preset")  # fmt: skip
-            yield Static(PRESET_DESCRIPTIONS[preset], classes="hint", id="preset-hint")
+                yield Select([(preset_label(name), name) for name in PRESETS], value=preset,
+                             allow_blank=False, compact=True, id="preset")  # fmt: skip
+            yield Static(preset_description(preset), classes="hint", id="preset-hint")
             with Horizontal(classes="row"):
                 yield Label(t.LABEL_RULES_FILE)
                 yield Input(placeholder=t.HINT_RULES_FILE, compact=True, id="rules-file")
@@ -138,7 +139,7 @@ class NewGameScreen(Screen[None]):
 
     @on(Select.Changed, "#preset")
     def _preset_changed(self, event: Select.Changed) -> None:
-        self.query_one("#preset-hint", Static).update(PRESET_DESCRIPTIONS.get(str(event.value), ""))
+        self.query_one("#preset-hint", Static).update(preset_description(str(event.value)))
 
     @on(Select.Changed, "#opp1")
     @on(Select.Changed, "#opp2")

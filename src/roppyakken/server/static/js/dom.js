@@ -1,5 +1,7 @@
 // Small DOM helpers shared by every page.
 
+import { t } from "./i18n.js";
+
 /**
  * Create an element: h("div", {class: "x", onclick: fn}, child, "text", ...).
  * Attributes starting with "on" become listeners; `dataset` and `style` objects are merged;
@@ -51,7 +53,7 @@ export function showError(el, message) {
 /**
  * A modal dialog built on <dialog>; returns the dialog element (removed from the page when closed).
  */
-export function openDialog(title, body, { className = "", onClose = null, closeText = "Close" } = {}) {
+export function openDialog(title, body, { className = "", onClose = null, closeText = t("Close") } = {}) {
   const dlg = h(
     "dialog",
     { class: `dialog ${className}`, "aria-label": title },

@@ -24,6 +24,8 @@ function languageSwitch() {
 }
 
 function header() {
+  const skip = document.querySelector(".skip-link");
+  if (skip) skip.textContent = t("Skip to the game");
   const nav = h(
     "nav",
     { class: "top-nav", "aria-label": t("Main") },

@@ -13,7 +13,7 @@ import {
   pointsOfAll,
   sortCards,
 } from "./deck.js";
-import T, { KIND_PLURALS, distinctNames, playerNames, yakuName } from "./text.js";
+import T, { KIND_PLURALS, distinctNames, playerNames, presetName, yakuName } from "./text.js";
 import { h, replaceChildren, showError } from "./dom.js";
 import { getJSON, resolveRules } from "./api.js";
 import { byKind } from "./yaku.js";
@@ -235,7 +235,7 @@ function mountViewer(viewer, record, rules) {
       : h("p", { class: "winner" }, T.replayWinner(names[record.winner]));
   replaceChildren(
     viewer,
-    h("p", {}, h("strong", {}, names.join(" · ")), ` — ${rules.preset}`),
+    h("p", {}, h("strong", {}, names.join(" · ")), ` — ${presetName(rules.preset)}`),
     winner,
     controls,
     caption,

@@ -2,7 +2,7 @@
 // their cards and values, lucky hands, and every option with what it means.
 
 import { cardElement } from "./deck.js";
-import T, { presetName, LUCKY_HAND_RULES, OPTION_DESCRIPTIONS, RULES_SUMMARY, yakuName } from "./text.js";
+import T, { presetName, SEVEN_RIBBONS_NOTE, LUCKY_HAND_RULES, OPTION_DESCRIPTIONS, RULES_SUMMARY, yakuName } from "./text.js";
 import { h } from "./dom.js";
 import { enabledYaku, sevenRibbonCards, yakuCards } from "./yaku.js";
 
@@ -20,8 +20,8 @@ function showValue(value) {
 export function renderRules({ preset, options, description = "" }) {
   const yaku = enabledYaku(options).map(({ slug, points }) => {
     const cards = slug === "seven-ribbons" ? sevenRibbonCards(options) : yakuCards(slug, options);
-    const note =
-      slug === "seven-ribbons" ? ` — any 7 of these (${options.seven_ribbons_willow || "any"})` : "";
+    const mode = options.seven_ribbons_willow || "any";
+    const note = slug === "seven-ribbons" ? ` — ${SEVEN_RIBBONS_NOTE[mode] || SEVEN_RIBBONS_NOTE.any}` : "";
     return h(
       "tr",
       { dataset: { yaku: slug } },

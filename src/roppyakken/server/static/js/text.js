@@ -53,6 +53,13 @@ export const RULES_SUMMARY = [
   t("Card values: brights and the Plum warbler 50, other animals and ribbons 10, the yellow Paulownia chaff 10, other chaff 0."),
 ];
 
+/** What Seven Ribbons needs of the ribbons shown, by the seven_ribbons_willow option. */
+export const SEVEN_RIBBONS_NOTE = {
+  any: t("any 7 of these"),
+  exclude: t("any 7 of these, not counting the Willow ribbon"),
+  require: t("7 of these, one of them the Willow ribbon"),
+};
+
 export const REASONS = {
   target: t("reached the target"),
   legs: t("won the match"),
@@ -280,13 +287,13 @@ const T = {
   replayIntro: t("Open a game record (a .json file) or pick a finished game, then step through it."),
   replayOpen: t("Open a record file"),
   replayBadFile: t("This file is not a roppyakken-record/1 game record."),
-  replayStart: t("Start"),
+  replayStart: t("First step"),
   replayPrevRound: t("Previous round"),
   replayBack: t("Step back"),
   replayForward: t("Step forward"),
   replayNextRound: t("Next round"),
-  replayEnd: t("End"),
-  replayPlay: t("Play"),
+  replayEnd: t("Last step"),
+  replayPlay: t("Auto-play"),
   replayPause: t("Pause"),
   replayStep: (i, n) => t("step {i} of {n}", { i, n }),
   replayDeal: t("The deal"),

@@ -1,0 +1,328 @@
+"""The one kernel of a round's card play: capture targets, placing a card, the turned-up card.
+
+Everything that plays cards goes through this module: :class:`roppyakken.engine.Game`
+(real games, records, :meth:`~roppyakken.engine.Game.playout`) and
+:class:`roppyakken.ai.playout.Playout` (the searchers' lean round copies) are both
+:class:`Round` objects and differ only in what happens around the card play (logs and
+events, and what the end of the round does).  A rule change of R-5, R-6 or R-8.5
+``immediate`` is made here, once.
+
+Card sets are 48-bit masks (:data:`CardSet`); a card is its id (:data:`Card`).
+Clause ids (``R-…``) refer to RULES.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from roppyakken.actions import PLAY, TAKE
+from roppyakken.cards import (
+    MONTH,
+    MONTH_MASK,
+    NUM_CARDS,
+    POINTS,
+    SCORING_MASK,
+    WILLOW,
+    Card,
+    CardSet,
+    iter_cards,
+    triple_months,
+)
+from roppyakken.events import Event, Turned
+from roppyakken.rules import Rules
+from roppyakken.scoring import RoundScore, score_round
+
+WILLOW_MONTH_MASK: Final = MONTH_MASK[WILLOW]
+_MONTH_OF_CARD: Final = tuple(MONTH_MASK[MONTH[c]] for c in range(NUM_CARDS))
+
+
+def capture_targets(rules: Rules, table: CardSet, card: Card, from_pile: bool = False) -> list[CardSet]:
+    """Every legal target of ``card`` on ``table`` (R-5.2 to R-5.4, R-6), as masks.
+
+    An empty list means the card is added to the table.  Choices are ordered by
+    their lowest card id (FORMATS.md §2).
+    """
+    month_cards = table & _MONTH_OF_CARD[card]
+    joker = rules.joker_card
+    if joker < 0 or not (card == joker or table >> joker & 1):
+        # No joker involved: the common case, kept short for playouts.
+        if not month_cards:
+            return []
+        if month_cards & (month_cards - 1) == 0 or month_cards.bit_count() == 3:
+            return [month_cards]  # one card, or a stack (R-5.4)
+        return pair_choices(rules, month_cards)
+    if card == joker:
+        willows = table & WILLOW_MONTH_MASK
+        if willows.bit_count() == 3:
+            return [willows]  # R-6.3: the other three Willow cards, and nothing else
+        # R-6.2: any Willow card, or any single card worth points outside a stack.  The
+        # joker is a card of its own month (R-6.1), so two Willow cards are a pair for
+        # R-5.3; the other cards worth points are wild targets beside it.
+        wild = table & SCORING_MASK & ~triple_months(table) & ~WILLOW_MONTH_MASK
+        return [1 << c for c in iter_cards(_month_choices(rules, willows) | wild)]
+    if month_cards.bit_count() == 3:
+        return [month_cards]  # R-5.4: the stack, no wild target instead
+    wild = 0
+    if POINTS[card] > 0 and not month_cards >> joker & 1 and (table & WILLOW_MONTH_MASK).bit_count() < 3:
+        mode = rules.joker_wild_on_table  # R-6.4
+        if mode == "any" or (mode == "turned-up" and from_pile):
+            wild = 1 << joker
+    if not wild and month_cards.bit_count() == 2:
+        return pair_choices(rules, month_cards)
+    # R-5.3 reading: a wild joker is not a card of the month; it stays a choice beside
+    # whatever the month's cards leave to choose.
+    return [1 << c for c in iter_cards(_month_choices(rules, month_cards) | wild)]
+
+
+def pair_choices(rules: Rules, pair: CardSet) -> list[CardSet]:
+    """R-5.3: two cards of the month; ``auto_capture_higher`` takes the higher one."""
+    low = pair & -pair
+    high = pair ^ low
+    if rules.auto_capture_higher:
+        lp, hp = POINTS[low.bit_length() - 1], POINTS[high.bit_length() - 1]
+        if lp != hp:
+            return [low if lp > hp else high]
+    return [low, high]
+
+
+def _month_choices(rules: Rules, month_cards: CardSet) -> CardSet:
+    """The cards of one month on the table a card may still choose among (R-5.3), as a mask."""
+    if month_cards.bit_count() == 2:
+        choices = 0
+        for choice in pair_choices(rules, month_cards):
+            choices |= choice
+        return choices
+    return month_cards
+
+
+def stacks_of(table: CardSet) -> list[CardSet]:
+    """The stacks on ``table`` as masks (R-3.5)."""
+    stacked = triple_months(table) & table
+    return [stacked & MONTH_MASK[m] for m in range(1, 13) if stacked & MONTH_MASK[m]]
+
+
+def round_score(
+    rules: Rules,
+    captures: list[CardSet],
+    orders: list[list[Card]],
+    declared: list[list[str]],
+    instant: tuple[int, str] | None,
+) -> RoundScore:
+    """R-7.6: the score of an ended round, with the instant win that ended it, if any (R-8.5)."""
+    score = score_round(rules, captures, orders, declared)
+    if instant is not None:
+        score = RoundScore(score.players, score.fuke, instant)
+    return score
+
+
+class Round:
+    """The card-play state of a round and its moves: the kernel ``Game`` and ``Playout`` share.
+
+    A subclass sets the attributes below and says what the end of the round does
+    (:meth:`_end_round`); with ``log`` set it also keeps events (:meth:`_emit`) and the
+    plays of a record (:meth:`_log_play`).  ``phase`` is ``"play"`` (``to_act`` plays a
+    card from hand) or ``"take"`` (``to_act`` chooses the target of ``turned``) while
+    cards are played.
+    """
+
+    rules: Rules
+    players: int
+    hands: list[CardSet]
+    table: CardSet
+    pile: list[Card]
+    """The pile, never changed: ``pile_pos`` moves instead (copies share it)."""
+    pile_pos: int
+    captures: list[CardSet]
+    orders: list[list[Card]]
+    """Each seat's captured cards in the order taken (R-5.6)."""
+    declared: list[list[str]]
+    revealed: list[CardSet]
+    to_act: int
+    phase: str
+    turned: Card
+    _immediate: bool
+    """Whether an instant-win yaku ends the round at once (R-8.5 ``immediate``)."""
+    events: list[Event]
+    log: bool = False
+
+    # ----------------------------------------------------------------- moves
+
+    def moves(self) -> list[tuple[Card, CardSet]]:
+        """Every legal card-play decision as ``(card, target)`` (target 0: to the table).
+
+        In the play phase, each card of the hand with each of its targets, in card
+        order; in the take phase, the turned-up card with each of its targets.
+        """
+        rules, table = self.rules, self.table
+        if self.phase == TAKE:
+            card = self.turned
+            return [(card, t) for t in capture_targets(rules, table, card, True)]
+        out: list[tuple[Card, CardSet]] = []
+        hand = self.hands[self.to_act]
+        while hand:
+            low = hand & -hand
+            hand ^= low
+            card = low.bit_length() - 1
+            targets = capture_targets(rules, table, card, False)
+            if targets:
+                out.extend((card, t) for t in targets)
+            else:
+                out.append((card, 0))
+        return out
+
+    def step(self, card: Card, target: CardSet) -> bool:
+        """Apply a decision from :meth:`moves` (not checked: callers pass legal ones).
+
+        Returns whether it ended the round.
+        """
+        if self.phase == TAKE:
+            return self.take(target)
+        return self.play_card(card, target)
+
+    def play_card(self, card: Card, target: CardSet) -> bool:
+        """R-5.1: ``to_act`` plays ``card`` from hand onto ``target``, then turns up the pile's top.
+
+        Returns whether this ended the round.
+        """
+        return self._play(card, target, False, None)
+
+    def take(self, target: CardSet) -> bool:
+        """R-5.5: ``to_act`` captures ``target`` with the turned-up card.
+
+        Returns whether this ended the round.
+        """
+        card = self.turned
+        self.turned = -1
+        self.phase = PLAY
+        return self._play(card, target, True, None)
+
+    def random_decision(self, rand: Callable[[], float]) -> bool:
+        """Uniformly random card-play decisions to the end of the round.
+
+        Each play picks a uniformly random card from hand (one draw), then one of its
+        targets; the turned-up card's target likewise.  A draw is made only when there
+        is a choice, so seeded playouts stay the same however they are driven.
+        Returns whether the round ended (always, unless an error stopped it).
+        """
+        if self.phase == TAKE:
+            targets = capture_targets(self.rules, self.table, self.turned, True)
+            target = targets[int(rand() * len(targets))] if len(targets) > 1 else targets[0]
+            card = self.turned
+            self.turned = -1
+            self.phase = PLAY
+            return self._play(card, target, True, rand)
+        return self._play(-1, 0, False, rand)
+
+    # ----------------------------------------------------------------- internals
+
+    def _play(self, card: Card, target: CardSet, from_pile: bool, rand: Callable[[], float] | None) -> bool:
+        """The card play of the rules, the one place where cards are placed.
+
+        R-5.1: a card from hand (``from_pile`` false) leaves the hand; R-5.2: it captures
+        ``target``, or goes to the table when ``target`` is 0; after a card from hand the
+        pile's top is turned up and placed the same way, unless its target is the
+        player's choice (R-5.5: phase ``take``); then the next seat plays, or the round
+        ends when every hand is empty.  An immediate instant win ends the round at once
+        (R-8.5).  With ``rand``, the following decisions are made at random
+        (:meth:`random_decision`) until the round ends, and ``card`` -1 asks for a random
+        first play too.  Returns whether the round ended.
+        """
+        rules = self.rules
+        hands, captures, orders, pile = self.hands, self.captures, self.orders, self.pile
+        revealed = self.revealed
+        table, pos, seat, n, log = self.table, self.pile_pos, self.to_act, self.players, self.log
+        instant = rules.table.instant_yaku if self._immediate else None
+        while True:  # decisions: one, or with ``rand`` to the end of the round
+            if card < 0 and rand is not None:  # a random card, then a random target of it
+                hand = hands[seat]
+                for _ in range(int(rand() * hand.bit_count())):
+                    hand &= hand - 1
+                card = (hand & -hand).bit_length() - 1
+                targets = capture_targets(rules, table, card, False)
+                if len(targets) > 1:
+                    target = targets[int(rand() * len(targets))]
+                else:
+                    target = targets[0] if targets else 0
+            if not from_pile:
+                bit = 1 << card
+                hands[seat] &= ~bit
+                if revealed[seat]:
+                    revealed[seat] &= ~bit
+            while True:  # the card from hand, then the turned-up card
+                if target:
+                    table &= ~target
+                    captured = captures[seat] | (1 << card) | target
+                    captures[seat] = captured
+                    # R-5.6 (reading): the played card first, then what it took, in id order.
+                    order = orders[seat]
+                    order.append(card)
+                    if target & (target - 1):
+                        order.extend(iter_cards(target))
+                    else:
+                        order.append(target.bit_length() - 1)
+                else:
+                    table |= 1 << card
+                    captured = 0
+                if log:
+                    self._log_play(seat, "pile" if from_pile else "hand", card, target)
+                if captured and instant is not None:
+                    slug = instant(captured)
+                    if slug is not None:
+                        self.table, self.pile_pos, self.to_act = table, pos, seat
+                        self._end_round((seat, slug))
+                        return True
+                if from_pile:
+                    break
+                card = pile[pos]
+                pos += 1
+                from_pile = True
+                targets = capture_targets(rules, table, card, True)
+                if len(targets) > 1:  # R-5.5: the player who turned it chooses
+                    if log:
+                        self._emit(Turned(seat, card))
+                    if rand is None:
+                        self.table, self.pile_pos, self.to_act = table, pos, seat
+                        self.turned = card
+                        self.phase = TAKE
+                        return False
+                    target = targets[int(rand() * len(targets))]
+                else:
+                    target = targets[0] if targets else 0
+            if not any(hands):
+                self.table, self.pile_pos, self.to_act = table, pos, seat
+                self._end_round(None)
+                return True
+            seat = seat + 1 if seat + 1 < n else 0
+            if rand is None:
+                self.table, self.pile_pos, self.to_act = table, pos, seat
+                self.phase = PLAY
+                return False
+            card = -1
+            from_pile = False
+
+    def _score(self, instant: tuple[int, str] | None) -> RoundScore:
+        """The score of the round now ended (R-7.6)."""
+        return round_score(self.rules, self.captures, self.orders, self.declared, instant)
+
+    def _emit(self, event: Event) -> None:
+        if self.log:
+            self.events.append(event)
+
+    def _log_play(self, seat: int, source: str, card: Card, target: CardSet) -> None:
+        """Keep a play for the record (only called with ``log`` set)."""
+
+    def _end_round(self, instant: tuple[int, str] | None) -> None:
+        """The round has ended (``instant``: the instant win that ended it, R-8.5)."""
+        raise NotImplementedError
+
+
+__all__ = [
+    "Card",
+    "CardSet",
+    "Round",
+    "capture_targets",
+    "pair_choices",
+    "round_score",
+    "stacks_of",
+]

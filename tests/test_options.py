@@ -1,0 +1,51 @@
+"""Rule options that are a choice among names are typed (options.py): one source for the
+allowed values, and a misspelt value is a type error."""
+
+from __future__ import annotations
+
+import typing
+from pathlib import Path
+
+import pytest
+
+from roppyakken import options
+from roppyakken import rules as rules_module
+from roppyakken.errors import RulesError
+from roppyakken.rules import Rules, preset
+
+
+def test_every_choice_option_is_typed_by_its_literal() -> None:
+    """Each field of Rules listed in CHOICES is annotated with the Literal its values come from."""
+    hints = typing.get_type_hints(Rules, vars(rules_module))
+    assert set(options.CHOICES) <= set(hints)
+    for name, allowed in options.CHOICES.items():
+        assert typing.get_origin(hints[name]) is typing.Literal, name
+        assert typing.get_args(hints[name]) == allowed, name
+        assert getattr(Rules(), name) in allowed
+
+
+@pytest.mark.parametrize("name", sorted(options.CHOICES))
+def test_a_value_outside_the_choices_is_refused(name: str) -> None:
+    """The check at run time reads the same values (TOML files are not type-checked)."""
+    with pytest.raises(RulesError, match=name):
+        values: dict[str, typing.Any] = {name: "no-such-value"}
+        Rules(**values)
+
+
+def test_a_misspelt_value_is_a_type_error(tmp_path: Path) -> None:
+    """``mypy --strict`` refuses a comparison with a value the option cannot have."""
+    from mypy import api  # the test extra's type checker, as in CI
+
+    code = (
+        "from roppyakken.rules import preset\n"
+        "rules = preset('online')\n"
+        "ok = rules.rain_off == 'ordered'\n"
+        "bad = rules.rain_off == 'orderd'\n"
+    )
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(code, encoding="utf-8")
+    out, err, status = api.run(["--strict", "--cache-dir", str(tmp_path / "cache"), str(snippet)])
+    assert status == 1, out + err
+    assert out.count("error:") == 1, out
+    assert "snippet.py:4:" in out and "orderd" in out
+    assert preset("online").rain_off == "ordered"
