@@ -25,7 +25,7 @@ import zlib
 from collections import deque
 from collections.abc import Sequence
 from concurrent.futures import Executor
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
 from roppyakken.actions import Action, Play, Take
 from roppyakken.ai.hint import MoveHint, hint, review
@@ -35,9 +35,6 @@ from roppyakken.errors import RoppyakkenError
 from roppyakken.server import protocol, text
 from roppyakken.server.protocol import ProtocolError
 from roppyakken.view import SeatView, view_of
-
-if TYPE_CHECKING:
-    from roppyakken.server.rooms import Client, Room
 
 log = logging.getLogger("roppyakken.server")
 
@@ -51,6 +48,45 @@ HINTS_PER_MINUTE: Final = 20
 """Hints one connection may ask for in a minute."""
 OPTION_KEY: Final = "room:hints"
 """Where the room's ``hints`` option is kept in the stored options (beside the rules' own)."""
+
+
+class Client(Protocol):
+    """A connected client as a room holds it (rooms.Client: its seat, a way to send to it)."""
+
+    seat: int | None
+
+    def send(self, message: str) -> None:
+        """Queue one message for this client."""
+        ...
+
+
+class SeatLike(Protocol):
+    """A room's seat: its kind (``human``, ``bot`` or ``empty``)."""
+
+    kind: str
+
+
+class Room(Protocol):
+    """What the hints read of a room (rooms.Room; not imported, so that the modules do not cycle)."""
+
+    id: str
+    actions: int
+    bot_executor: Executor | None
+
+    @property
+    def seats(self) -> Sequence[SeatLike]:
+        """The seats in order."""
+        ...
+
+    @property
+    def game(self) -> Game | None:
+        """The running game, if any."""
+        ...
+
+    @property
+    def clients(self) -> Sequence[Client]:
+        """The connected clients."""
+        ...
 
 
 def _round(x: float, digits: int = 2) -> float | None:
