@@ -126,6 +126,12 @@ class BotRunner:
             return await self.pool.run(owner, think, level, seed, view)
         return await asyncio.get_running_loop().run_in_executor(self.threads, think, level, seed, view)
 
+    async def run_heavy(self, owner: str, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` where masters think (hints and reviews search as they do), taking turns."""
+        if self.pool is not None:
+            return await self.pool.run(owner, fn, *args)
+        return await asyncio.get_running_loop().run_in_executor(self.threads, fn, *args)
+
     def shutdown(self) -> None:
         """Stop the workers (queued decisions are dropped; the rooms are stored)."""
         self.threads.shutdown(wait=False, cancel_futures=True)

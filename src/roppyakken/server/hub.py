@@ -219,6 +219,7 @@ class Hub:
             bots=self.bots,
             bot_delay=self.bot_delay,
             salt=None if chosen else new_salt(),
+            hints=request.hints,
         )
         if owner is not None:
             room.owner = owner

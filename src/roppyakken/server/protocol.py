@@ -84,7 +84,14 @@ class Ping:
     id: str | None = None
 
 
-ClientMessage = Hello | Act | SetSeat | Start | Ping
+@dataclass(frozen=True, slots=True)
+class AskHint:
+    """``hint``: the sender asks what the expert would play now (its own turn, where hints are allowed)."""
+
+    id: str | None = None
+
+
+ClientMessage = Hello | Act | SetSeat | Start | Ping | AskHint
 
 
 # ------------------------------------------------------------------ the declared protocol (pydantic)
@@ -170,12 +177,19 @@ class PingMessage(_Client):
     type: Literal["ping"]
 
 
+class HintRequestMessage(_Client):
+    """``hint``: on the sender's turn to play or take a card, ask for the expert's best plays."""
+
+    type: Literal["hint"]
+
+
 _MODELS: Final[dict[str, type[_Client]]] = {
     "hello": HelloMessage,
     "act": ActMessage,
     "seat": SeatMessage,
     "start": StartMessage,
     "ping": PingMessage,
+    "hint": HintRequestMessage,
 }
 _WHAT: Final = {
     "token": "a seat token or null",
@@ -222,6 +236,8 @@ def parse_client_message(raw: str) -> ClientMessage:
         return SetSeat(message.seat, message.kind, message.level, msg_id)
     if isinstance(message, StartMessage):
         return Start(msg_id)
+    if isinstance(message, HintRequestMessage):
+        return AskHint(msg_id)
     return Ping(msg_id)
 
 
@@ -264,6 +280,7 @@ class RoomInfo(BaseModel):
     seats: list[RoomSeat]
     status: Literal["waiting", "playing", "over"]
     commitment: str | None = Field(description="SHA-256 of the secret seed and salt (null: a chosen seed)")
+    hints: bool = Field(default=False, description="hints are on for every player (the room's option)")
 
 
 class WelcomeMessage(BaseModel):
@@ -350,6 +367,61 @@ class PongMessage(BaseModel):
     id: str | None = None
 
 
+class YakuChance(BaseModel):
+    """How often a yaku ends up completed, in the sampled worlds."""
+
+    yaku: str = Field(description="a yaku slug")
+    chance: float
+
+
+class HintMove(BaseModel):
+    """One candidate play of a hint and what it is expected to bring."""
+
+    action: dict[str, Any] = Field(description="the legal action (FORMATS.md §2)")
+    card: str = Field(description="the card played (or the turned-up card taken with)")
+    target: list[str] = Field(description="the cards it captures (empty: laid on the table)")
+    expert_choice: bool = Field(description="the move the expert would play")
+    points_now: int = Field(description="card points captured at once")
+    yaku_now: list[str] = Field(description="yaku completed at once")
+    expected_score: float | None = Field(description="the seat's mean round score")
+    expected_margin: float | None = Field(description="mean round margin over the others' mean")
+    margin_ci95: float | None = Field(description="half width of the margin's 95% interval")
+    risk: float | None = Field(description="the others' mean round score this move leaves them")
+    win_chance: float | None = Field(description="mean chance of winning the game")
+    yaku_chances: list[YakuChance]
+
+
+class HintMessage(BaseModel):
+    """``hint``: the answer to a ``hint`` request (to the sender only), best play first."""
+
+    type: Literal["hint"]
+    seq: int = Field(description="the state it is for")
+    seat: int
+    worlds: int = Field(description="the worlds each play was played out in")
+    moves: list[HintMove]
+    id: str | None = None
+
+
+class ReviewItem(BaseModel):
+    """One decision of the round where the move played gave up the most."""
+
+    turn: int = Field(description="the seat's decision number in the round, from 1")
+    phase: Literal["play", "take"]
+    played: HintMove
+    best: HintMove
+    win_chance_lost: float
+    points_lost: float = Field(description="expected round margin given up")
+
+
+class ReviewMessage(BaseModel):
+    """``review``: after a round, to that seat only: what the master would have played."""
+
+    type: Literal["review"]
+    round: int
+    seat: int
+    reviews: list[ReviewItem]
+
+
 class RestartingMessage(BaseModel):
     """``restarting``: the server is stopping; reconnect in a moment (the game is saved)."""
 
@@ -358,7 +430,8 @@ class RestartingMessage(BaseModel):
 
 
 ClientMessageModel = Annotated[
-    HelloMessage | ActMessage | SeatMessage | StartMessage | PingMessage, Field(discriminator="type")
+    HelloMessage | ActMessage | SeatMessage | StartMessage | PingMessage | HintRequestMessage,
+    Field(discriminator="type"),
 ]
 ServerMessageModel = Annotated[
     WelcomeMessage
@@ -370,7 +443,9 @@ ServerMessageModel = Annotated[
     | GameEndMessage
     | ErrorMessage
     | PongMessage
-    | RestartingMessage,
+    | RestartingMessage
+    | HintMessage
+    | ReviewMessage,
     Field(discriminator="type"),
 ]
 

@@ -58,6 +58,8 @@ class CreateRoom:
     rules: Rules
     seed: int | None
     bots: dict[int, str]
+    hints: bool = False
+    """Hints for every player (a game alone against bots has them anyway)."""
 
 
 def player_name(value: Any) -> str:
@@ -149,6 +151,9 @@ class CreateRoomBody(_Body):
         Annotated[str, AfterValidator(_refusing(_bot_seat))],
         Annotated[str, AfterValidator(_refusing(_bot_level))],
     ] = Field(default_factory=dict, description='seat number (1..n-1) to bot level, e.g. {"1": "expert"}')
+    hints: bool = Field(
+        default=False, description="hints for every player (a game alone against bots has them anyway)"
+    )
 
 
 class JoinRoomBody(_Body):
@@ -177,6 +182,7 @@ _MESSAGES: Final = {
     "players": text.PLAYERS_RULE,
     "rules": text.RULES_FORM,
     "seed": text.SEED_RULE,
+    "hints": text.FIELD_TYPE.format(field="hints", what="true or false"),
     "bots": text.FIELD_TYPE.format(field="bots", what='an object like {"1": "random"}'),
 }
 
@@ -220,7 +226,7 @@ def create_room(data: dict[str, Any]) -> CreateRoom:
         bots[seat] = level
     if body.seed is not None and len(bots) != body.players - 1:
         raise RequestError(text.SEED_SOLO_ONLY)
-    return CreateRoom(body.name, body.players, rules, body.seed, bots)
+    return CreateRoom(body.name, body.players, rules, body.seed, bots, body.hints)
 
 
 def join_room(data: dict[str, Any]) -> str:

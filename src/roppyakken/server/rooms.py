@@ -36,7 +36,17 @@ from roppyakken.rules import Rules, from_options
 from roppyakken.server import protocol, storage, text
 from roppyakken.server.bots import BotRunner, decision_seed
 from roppyakken.server.db import ActionRow, Database, StorageError
-from roppyakken.server.protocol import Act, ClientMessage, Hello, Ping, ProtocolError, SetSeat, Start
+from roppyakken.server.hints import OPTION_KEY, HintDesk
+from roppyakken.server.protocol import (
+    Act,
+    AskHint,
+    ClientMessage,
+    Hello,
+    Ping,
+    ProtocolError,
+    SetSeat,
+    Start,
+)
 from roppyakken.server.views import StateMessages
 from roppyakken.view import view_of
 
@@ -144,6 +154,7 @@ class Room:
         created_at: datetime | None = None,
         status: str = WAITING,
         salt: str | None = None,
+        hints: bool = False,
     ) -> None:
         self.id = room_id
         self.players = players
@@ -175,6 +186,8 @@ class Room:
         self.last_active = time.monotonic()
         self._bot_task: asyncio.Task[None] | None = None
         self._rules_json = {"preset": rules.preset, "options": rules.options()}
+        self.hint_desk = HintDesk(hints)
+        """Hints and round reviews (server/hints.py); ``hints``: on for every player."""
 
     # ----------------------------------------------------------------- building
 
@@ -182,7 +195,9 @@ class Room:
     def restore(cls, stored: storage.StoredRoom, *, db: Database, bots: BotRunner, bot_delay: float) -> Room:
         """Rebuild a stored room: its game is replayed from the stored actions."""
         row = stored.room
-        rules = from_options(row.preset, row.options)
+        options = dict(row.options)
+        hints = bool(options.pop(OPTION_KEY, False))
+        rules = from_options(row.preset, options)
         seats = [Seat(s.kind, s.name, s.level, s.token_hash) for s in stored.seats]
         room = cls(
             row.id,
@@ -196,6 +211,7 @@ class Room:
             created_at=row.created_at,
             status=row.status,
             salt=row.salt,
+            hints=hints,
         )
         expected = list(range(len(stored.indexes)))
         if stored.indexes != expected:
@@ -223,7 +239,7 @@ class Room:
             created_at=self.created_at,
             players=self.players,
             preset=self.rules.preset,
-            options=self.rules.options(),
+            options={**self.rules.options(), **({OPTION_KEY: True} if self.hint_desk.enabled else {})},
             seed=self.seed,
             status=self.status,
             salt=self.salt,
@@ -260,6 +276,7 @@ class Room:
             "seats": seats,
             "status": self.status,
             "commitment": self.commitment,
+            "hints": self.hint_desk.enabled,
         }
 
     def names(self) -> list[str]:
@@ -316,6 +333,7 @@ class Room:
                 captures = [slugs_of(m) for m in self.game.history[event.round].captures or []]
                 score = event.score.to_json()
                 self._send_all(protocol.round_end(event.round, score, event.totals, captures, seq))
+                self.hint_desk.round_ended(self, event.round)
             elif isinstance(event, GameEnded):
                 url = f"/api/games/{self.id}/record"
                 self._send_all(protocol.game_end(event.winner, event.reason, url, seq))
@@ -344,6 +362,7 @@ class Room:
         if client not in self.clients:
             return
         self.clients.remove(client)
+        self.hint_desk.forget(client)
         self.last_active = time.monotonic()
         if client.seat is not None and all(c.seat != client.seat for c in self.clients):
             self._send_room()
@@ -362,6 +381,8 @@ class Room:
             await self.set_seat(client, message)
         elif isinstance(message, Start):
             await self.start(client, message.id)
+        elif isinstance(message, AskHint):
+            await self.hint_desk.ask(self, client, message.id)
         elif isinstance(message, Hello):
             raise ProtocolError(text.HELLO_AGAIN, message.id)
 
@@ -460,6 +481,7 @@ class Room:
                 raise ProtocolError(text.NOT_STARTED, msg_id)
             if game.over:
                 raise ProtocolError(text.GAME_OVER, msg_id)
+            seen = self.hint_desk.before(self, game, seat, action)
             try:
                 new_events = game.apply(action, seat)
             except IllegalActionError as exc:
@@ -488,6 +510,7 @@ class Room:
                 raise WriteFailed(text.WRITE_FAILED, msg_id) from None
             self.actions += 1
             self.applied.append((seat, action))
+            self.hint_desk.made(seat, seen, action)
             self.last_active = time.monotonic()
             if game.over:
                 self.status = OVER
@@ -547,7 +570,8 @@ class Room:
             self.on_idle(self)
 
     async def stop(self) -> None:
-        """Stop the bot loop (server shutdown)."""
+        """Stop the bot loop and the reviews being worked out (server shutdown)."""
+        await self.hint_desk.stop()
         task = self._bot_task
         if task is not None and not task.done():
             task.cancel()

@@ -224,6 +224,31 @@ KEY_WHOSE: Final = "Hand"
 KEY_CONTINUE: Final = "Continue"
 KEY_DECLARE: Final = "Declare"
 KEY_NEW: Final = "New game"
+KEY_HINT: Final = "Hint"
+KEY_REVIEW: Final = "Review"
+
+# ---------------------------------------------------------------- hints and the round review
+
+HINT_TITLE: Final = "Hint: what the expert would play"
+HINT_WORKING: Final = "Working out a hint… (each play is played out in {n} imagined deals)"
+HINT_NOT_NOW: Final = "A hint is for your turn to play or take a card."
+HINT_FAILED: Final = "No hint: {error}"
+HINT_PLAY_TO: Final = "{card} to the table"
+HINT_PLAY_TAKES: Final = "{card} takes {cards}"
+HINT_EXPERT: Final = "the expert's choice"
+HINT_NOW: Final = "points now {n}"
+HINT_YAKU_NOW: Final = "completes {yaku}"
+HINT_EXPECTED: Final = "expected round points {score} (± {ci}) · win chance {pct}%"
+HINT_YAKU_CHANCE: Final = "chance of {yaku} {pct}%"
+HINT_RISK: Final = "risk: the opponents expect {n}"
+HINT_NOTE: Final = "Played out in {n} deals imagined from what you can see. Esc or h: close."
+REVIEW_TITLE: Final = "What the master would have played"
+REVIEW_WORKING: Final = "The master is looking at your round…"
+REVIEW_NONE: Final = "The master would have played as you did."
+REVIEW_ITEM: Final = "Your turn {n}: you played {played}; the master: {best}"
+REVIEW_LOST: Final = "   {points} points given up (chance to win −{pct}%)"
+REVIEW_CLOSE: Final = "Esc: back to the scores"
+ROUND_REVIEW_KEY: Final = "r: what the master would have played"
 
 # ---------------------------------------------------------------- modal screens
 
@@ -340,6 +365,7 @@ HELP_KEYS: Final = """\
 - **mouse**: click a card to choose it, click again to play; click a highlighted table card to take it
 - **Space**: skip the current pause
 - **f**: bot speed: normal, fast, instant, slow
+- **h**: a hint on your turn: the expert's three best plays, what each brings and the risk it leaves
 - **y**: yaku progress of every player
 - **l**: the log of this game
 - **s**: save the game (resume with `roppyakken play --resume FILE`)

@@ -18,6 +18,7 @@ from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
 from roppyakken.text import yaku_name
 from roppyakken.tui import text as t
+from roppyakken.tui.screens.hint import ReviewScreen
 
 SCORES_CSS = """
 .sheet {
@@ -95,7 +96,10 @@ class RoundEndScreen(ModalScreen[None]):
     """
         + SCORES_CSS
     )
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter,space,escape", "close", t.KEY_CONTINUE)]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space,escape", "close", t.KEY_CONTINUE),
+        Binding("r", "review", t.KEY_REVIEW),
+    ]
 
     def __init__(
         self,
@@ -110,8 +114,11 @@ class RoundEndScreen(ModalScreen[None]):
         leg_winner: int | None,
         leg_number: int,
         last: bool,
+        review: Callable[[], str] | None = None,
     ) -> None:
         super().__init__()
+        self.review = review
+        """Works out the review of the round (run in a thread worker), or None: no review."""
         self.rules = rules
         self.names = list(names)
         self.round_index = round_index
@@ -135,7 +142,19 @@ class RoundEndScreen(ModalScreen[None]):
                 notes.append(t.say(t.ROUND_LEG, self.names[self.leg_winner], leg=self.leg_number))
             if notes:
                 yield Static("\n".join(notes), classes="notes")
-            yield Static(t.ROUND_FINAL if self.last else t.ROUND_CONTINUE, classes="keys")
+            keys = t.ROUND_FINAL if self.last else t.ROUND_CONTINUE
+            if self.review is not None:
+                keys = f"{keys} · {t.ROUND_REVIEW_KEY}"
+            yield Static(keys, classes="keys")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """r only when there is a round of yours to review."""
+        return self.review is not None if action == "review" else True
+
+    def action_review(self) -> None:
+        """r: what the master would have played (worked out in a thread)."""
+        if self.review is not None:
+            self.app.push_screen(ReviewScreen(self.review))
 
     def action_close(self) -> None:
         """Go on."""

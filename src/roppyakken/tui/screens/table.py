@@ -28,6 +28,7 @@ from textual.widgets import Footer, Static
 
 from roppyakken.actions import DECLARE, PLAY, REDEAL, Action, CallRedeal, Declare, Play, Take
 from roppyakken.ai.base import Bot
+from roppyakken.ai.hint import review
 from roppyakken.cards import KIND, MONTH, MONTH_MASK, POINTS, iter_cards
 from roppyakken.choices import Choice, automatic, choices
 from roppyakken.engine import Game, stacks_of
@@ -49,6 +50,7 @@ from roppyakken.text import kind_name, month_name, preset_label, yaku_name
 from roppyakken.tui import text as t
 from roppyakken.tui.board import Board, board_of, frames
 from roppyakken.tui.screens.dialogs import DeclareScreen, HandoffScreen, QuitScreen, RedealScreen
+from roppyakken.tui.screens.hint import HintScreen, review_text
 from roppyakken.tui.screens.info import HelpScreen, LogScreen, YakuScreen
 from roppyakken.tui.screens.scores import GameOverScreen, RoundEndScreen
 from roppyakken.tui.session import (
@@ -69,7 +71,7 @@ from roppyakken.tui.widgets import (
     missing_lines,
     yaku_table,
 )
-from roppyakken.view import view_of
+from roppyakken.view import SeatView, view_of
 
 PACES: Final[dict[str, float]] = {"slow": 1.2, "normal": 0.6, "fast": 0.25, "instant": 0.0}
 """Seconds each step of a move stays on screen."""
@@ -78,6 +80,10 @@ TARGET_KEYS: Final = "abcdeghijkmortuwxz"
 """Letters that pick a target (those the table's other keys use are left out)."""
 SIDEBAR_MIN_WIDTH: Final = 80
 """The table's own width: the yaku sidebar shows where the terminal has room beyond it."""
+
+
+REVIEW_WORLDS: Final = 24
+"""Worlds the round review plays each decision in (a few seconds for a round, in a thread)."""
 
 
 def sidebar_width(players: int) -> int:
@@ -138,6 +144,7 @@ class TableScreen(Screen[None]):
         Binding("escape", "back", t.KEY_BACK, show=False),
         Binding("space", "skip", t.KEY_SKIP, show=False),
         Binding("question_mark", "help", t.KEY_HELP),
+        Binding("h", "hint", t.KEY_HINT),
         Binding("y", "yaku", t.KEY_YAKU),
         Binding("l", "log", t.KEY_LOG),
         Binding("s", "save", t.KEY_SAVE),
@@ -191,6 +198,8 @@ class TableScreen(Screen[None]):
         """Actions applied since this screen opened."""
         self.saved_at: int | None = 0 if resumed and save_path is not None else None
         """:attr:`applied` when the game was last saved (None: never saved)."""
+        self.round_decisions: list[tuple[int, SeatView, Action]] = []
+        """The lone human's card-play decisions this round (turn, its view, its move), for the review."""
         self._decision: asyncio.Future[Action] | None = None
         self._skip = asyncio.Event()
         self._step = asyncio.Event()
@@ -248,7 +257,9 @@ class TableScreen(Screen[None]):
                 action = self.script.next_action(game)
             elif self.seats[seat].human:
                 await self._ensure_viewer(seat)
+                seen = view_of(game, seat)
                 action = await self._human_decision(seat)
+                self._note_decision(seen, action)
             else:
                 action = await self._bot_decision(seat)
             events_ = game.apply(action, seat)
@@ -337,6 +348,25 @@ class TableScreen(Screen[None]):
                 out[(card, target)] = ", ".join(parts)
         return out
 
+    def _note_decision(self, seen: SeatView, action: Action) -> None:
+        """Keep a card-play decision of a lone human player for the round's review."""
+        if self.hot_seat or not isinstance(action, Play | Take) or len(seen.legal) < 2:
+            return
+        self.round_decisions.append((len(self.round_decisions) + 1, seen, action))
+
+    def _review(self) -> Callable[[], str] | None:
+        """What the round-end screen runs (in a thread) for the review; None if there is nothing to review."""
+        made, self.round_decisions = self.round_decisions, []
+        if not made:
+            return None
+
+        def work() -> str:
+            turns = {id(view): turn for turn, view, _ in made}
+            found = review([(view, action) for _, view, action in made], top=3, worlds=REVIEW_WORLDS)
+            return review_text(found, turns)
+
+        return work
+
     async def _bot_decision(self, seat: int) -> Action:
         view = view_of(self.game, seat)  # the bot sees its seat's view, never the game
         bot = self.bots[seat]
@@ -398,6 +428,7 @@ class TableScreen(Screen[None]):
                 leg_winner=leg.seat if leg is not None else None,
                 leg_number=sum(leg.legs) if leg is not None else 0,
                 last=last,
+                review=self._review() if self.script is None else None,
             )
         )
 
@@ -669,6 +700,8 @@ class TableScreen(Screen[None]):
             return replay
         if action == "save":
             return not replay
+        if action == "hint":
+            return not replay and not self.game.over
         if action == "new":
             return not replay and self.game.over
         if action == "confirm":
@@ -775,6 +808,14 @@ class TableScreen(Screen[None]):
     def action_help(self) -> None:
         """?: the rules of this game."""
         self.app.push_screen(HelpScreen(self.game.rules, self.game.players))
+
+    def action_hint(self) -> None:
+        """h: on your turn to play or take a card, the expert's best plays (worked out in a thread)."""
+        seat = self.game.to_act
+        if self.script is not None or self._decision is None or self.mode not in (CARD, TARGET, CHOOSE_TAKE):
+            self.notify(t.HINT_NOT_NOW, timeout=3)
+            return
+        self.app.push_screen(HintScreen(view_of(self.game, seat)))
 
     def action_yaku(self) -> None:
         """y: yaku progress (a sidebar on wide terminals, a screen otherwise)."""

@@ -58,6 +58,10 @@ export class Connection {
         this.startPing();
       } else if (msg.type === "pong") {
         return;
+      } else if (msg.type === "review" && this.handlers.onAside) {
+        // A round's review fills the round-end dialog the queue is waiting on: not queued behind it.
+        this.handlers.onAside(msg);
+        return;
       } else if (msg.type === "error" && !this.welcomed) {
         // The hello was refused (an unknown room or a stale token): no point retrying it.
         this.closedByUs = true;

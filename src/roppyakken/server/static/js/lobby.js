@@ -187,6 +187,7 @@ export async function lobbyPage(root) {
   let onlinePlayers = 2;
   const onlineRules = rulesChooser("online", presetList);
   const onlineError = h("p", { class: "error", role: "alert", hidden: true });
+  const onlineHints = h("input", { type: "checkbox", id: "online-hints" });
   const onlineForm = h(
     "form",
     {
@@ -195,7 +196,8 @@ export async function lobbyPage(root) {
       onsubmit: async (ev) => {
         ev.preventDefault();
         const body = { name: currentName(), players: onlinePlayers, rules: onlineRules.value() };
-        // No seed here: with other people the server draws the deal in secret and commits to it.
+        if (onlineHints.checked) body.hints = true;
+        // No seed: with other people at the table the server draws the deal and commits to it.
         await createRoom(body, onlineError, onlineForm);
       },
     },
@@ -206,6 +208,7 @@ export async function lobbyPage(root) {
       onlineRules.setPlayers(n);
     }),
     onlineRules.el,
+    h("label", { class: "inline" }, onlineHints, ` ${T.hintRoomOption}`),
     onlineError,
     h("div", { class: "form-actions" }, h("button", { type: "submit", class: "primary" }, T.createRoom)),
   );

@@ -234,6 +234,9 @@ function connect(root, room, token, notice = "") {
         h("h1", {}, `${T.room} ${room}`),
         h("p", { class: "muted" }, `${T.playersN(info.players)} · ${state.rules ? presetName(state.rules.preset) : ""}`),
         notice && state.seat === null ? h("p", { class: "notice", role: "status" }, notice) : null,
+        info.hints
+          ? h("p", { class: "hints-note" }, h("span", { class: "badge hints-on" }, T.hintsOn), " ", T.hintsOnTitle)
+          : null,
         h("h2", {}, T.inviteLink),
         h("p", {}, T.inviteHint),
         h("div", { class: "invite-row" }, inviteInput, copyBtn),
@@ -291,6 +294,9 @@ function connect(root, room, token, notice = "") {
         );
       }
     },
+    onAside: (msg) => {
+      if (state.game) state.game.onReview(msg);
+    },
     onMessage: async (msg) => {
       switch (msg.type) {
         case "welcome":
@@ -326,6 +332,10 @@ function connect(root, room, token, notice = "") {
         case "game_end":
           ensureGame().onGameEnd(msg);
           break;
+        case "hint":
+          if (state.game) state.game.onHint(msg);
+          break;
+
         case "error":
           if (state.game) state.game.onError(msg.message);
           else showError(errorBox, msg.message);

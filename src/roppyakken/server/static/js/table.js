@@ -22,6 +22,7 @@ import { renderBreakdown } from "./breakdown.js";
 import { renderRules } from "./ruleshelp.js";
 import { flip, ghost, snapshot } from "./animate.js";
 
+const fmt1 = (x) => (x === null || x === undefined ? "?" : (Math.round(x * 10) / 10).toString());
 const sameTarget = (a, b) => a.length === b.length && a.every((s, i) => s === b[i]);
 
 export class GameView {
@@ -53,6 +54,10 @@ export class GameView {
     this.progressOpen = {};
     this.handFocus = 0;
     this.logEvents = [];
+    this.hint = null;
+    this.hintAsked = -1;
+    this.review = null;
+    this.reviewBox = null;
     this.build();
   }
 
@@ -62,6 +67,14 @@ export class GameView {
 
   get spectator() {
     return this.seat === null || this.seat === undefined;
+  }
+
+  /** Whether this seat may ask for hints: alone against bots, or in a room made with hints on. */
+  get hintsAllowed() {
+    if (this.spectator || !this.roomInfo) return false;
+    if (this.roomInfo.hints) return true;
+    const seats = this.roomInfo.seats || [];
+    return seats.length > 0 && seats.every((s, i) => i === this.seat || s.kind === "bot");
   }
 
   build() {
@@ -169,6 +182,8 @@ export class GameView {
     }
     this.pending = this.settleUnsent(view, seq);
     this.error = "";
+    if (this.hint && this.hint.seq !== seq) this.hint = null;
+    if (this.hintAsked !== seq) this.hintAsked = -1;
     if (this.selected && (!view.hand.includes(this.selected) || !view.legal.length)) this.selected = null;
     this.el.dataset.players = String(view.players);
     this.render();
@@ -203,13 +218,145 @@ export class GameView {
       totals: msg.totals,
       options,
     });
+    this.reviewBox = null;
+    if (this.hintsAllowed) {
+      this.reviewBox = h("section", { class: "review", "aria-live": "polite" });
+      this.reviewRound = msg.round;
+      const early = this.review && this.review.round === msg.round ? this.review : null;
+      this.fillReview(early);
+      body.append(this.reviewBox);
+    }
     return new Promise((resolve) => {
       openDialog(T.roundOver(msg.round), body, {
         className: "round-end",
-        onClose: resolve,
+        onClose: () => {
+          this.reviewBox = null;
+          resolve();
+        },
         closeText: T.continue,
       });
     });
+  }
+
+  /** `review`: what the master would have played at the turns of the round where this seat gave up most. */
+  onReview(msg) {
+    this.review = msg;
+    if (this.reviewBox && msg.round === this.reviewRound) this.fillReview(msg);
+  }
+
+  fillReview(msg) {
+    if (!this.reviewBox) return;
+    const items = msg ? msg.reviews || [] : [];
+    replaceChildren(
+      this.reviewBox,
+      h("h3", {}, T.reviewTitle),
+      !msg
+        ? h("p", { class: "muted" }, T.reviewWorking)
+        : !items.length
+          ? h("p", {}, T.reviewNone)
+          : h(
+              "ol",
+              { class: "review-list" },
+              items.map((r) =>
+                h(
+                  "li",
+                  { dataset: { turn: String(r.turn) } },
+                  h("strong", {}, T.reviewTurn(r.turn)),
+                  h("div", {}, T.reviewPlayed(this.hintPlayText(r.played))),
+                  h("div", { class: "review-best" }, T.reviewBest(this.hintPlayText(r.best))),
+                  h(
+                    "div",
+                    { class: "review-lost" },
+                    T.reviewLost(fmt1(Math.max(0, r.points_lost)), Math.round(r.win_chance_lost * 100)),
+                  ),
+                ),
+              ),
+            ),
+    );
+  }
+
+  // ------------------------------------------------------------------ hints
+
+  askHint() {
+    if (!this.conn || this.hintAsked === this.seq) return;
+    this.hintAsked = this.seq;
+    this.error = "";
+    this.conn.send({ type: "hint" });
+    this.renderPrompt();
+  }
+
+  /** `hint`: the expert's best plays for the decision at hand (dropped if the game moved on). */
+  onHint(msg) {
+    if (msg.seq !== this.seq) return;
+    this.hint = msg;
+    this.render();
+  }
+
+  hintPlayText(m) {
+    const card = cardName(m.card);
+    return m.target && m.target.length ? T.hintPlayTakes(card, cardNames(m.target)) : T.hintPlayTo(card);
+  }
+
+  renderHint() {
+    const msg = this.hint;
+    const moves = msg.moves || [];
+    const legal = this.view.legal.map((a) => JSON.stringify(a));
+    return h(
+      "section",
+      { class: "hint-panel", "aria-label": T.hintTitle },
+      h("h3", {}, T.hintTitle),
+      h(
+        "ol",
+        { class: "hint-moves" },
+        moves.map((m) => {
+          const top = (m.yaku_chances || [])[0];
+          const playable = legal.includes(JSON.stringify(m.action));
+          return h(
+            "li",
+            { class: `hint-move${m.expert_choice ? " expert" : ""}`, dataset: { card: m.card } },
+            h(
+              "div",
+              { class: "hint-head" },
+              h("strong", {}, this.hintPlayText(m)),
+              m.expert_choice ? h("span", { class: "badge expert-choice" }, T.hintExpertChoice) : null,
+            ),
+            h(
+              "ul",
+              { class: "hint-facts" },
+              h("li", {}, T.hintPointsNow(m.points_now)),
+              m.yaku_now && m.yaku_now.length
+                ? h("li", {}, T.hintYakuNow(m.yaku_now.map((y) => yakuName(y)).join(", ")))
+                : null,
+              h("li", {}, T.hintExpected(fmt1(m.expected_score), fmt1(m.margin_ci95))),
+              top ? h("li", {}, T.hintYakuChance(yakuName(top.yaku), Math.round(top.chance * 100))) : null,
+              h("li", {}, T.hintRisk(fmt1(m.risk))),
+              h("li", {}, T.hintWinChance(Math.round((m.win_chance || 0) * 100))),
+            ),
+            playable
+              ? h(
+                  "button",
+                  { type: "button", class: "act hint-play", onclick: () => this.act(m.action) },
+                  T.hintPlayThis,
+                )
+              : null,
+          );
+        }),
+      ),
+      h("p", { class: "muted hint-note" }, T.hintWorlds(msg.worlds)),
+    );
+  }
+
+  /** Highlight the cards of the expert's choice (the card played and what it takes). */
+  markHint() {
+    for (const el of this.main.querySelectorAll(".hinted")) el.classList.remove("hinted");
+    if (!this.hint) return;
+    const best = (this.hint.moves || []).find((m) => m.expert_choice);
+    if (!best) return;
+    for (const slug of [best.card, ...(best.target || [])]) {
+      for (const el of this.main.querySelectorAll(`.hand [data-slug="${CSS.escape(slug)}"],
+          .table-cards [data-slug="${CSS.escape(slug)}"], .turned-slot [data-slug="${CSS.escape(slug)}"]`))
+        el.classList.add("hinted");
+    }
   }
 
   onGameEnd(msg) {
@@ -219,6 +366,7 @@ export class GameView {
 
   onError(message) {
     this.pending = false;
+    this.hintAsked = -1;
     this.unsent = null;
     this.error = message;
     this.renderPrompt();
@@ -372,6 +520,7 @@ export class GameView {
     this.renderPrompt();
     this.renderProgress();
     this.renderOver();
+    this.markHint();
   }
 
   renderStatus() {
@@ -393,6 +542,9 @@ export class GameView {
       h("span", { class: "round-info" }, parts.join(" · ")),
       h("span", { class: "preset-name" }, presetName(this.rules.preset)),
       conn,
+      this.roomInfo && this.roomInfo.hints
+        ? h("span", { class: "badge hints-on", title: T.hintsOnTitle }, T.hintsOn)
+        : null,
       h("span", { class: "spacer" }),
       h("button", { type: "button", class: "link-button", onclick: () => this.showRules() }, T.showRules),
     );
@@ -807,10 +959,27 @@ export class GameView {
         );
       }
     }
+    const cardTurn = v.legal.some((a) => a.type === "play" || a.type === "take");
+    if (cardTurn && this.hintsAllowed) {
+      const asked = this.hintAsked === this.seq && !this.hint;
+      buttons.push(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "hint-button",
+            disabled: asked || !!this.hint,
+            onclick: () => this.askHint(),
+          },
+          asked ? T.hintWorking : T.hintButton,
+        ),
+      );
+    }
     replaceChildren(
       this.prompt,
       parts,
       buttons.length ? h("div", { class: "prompt-actions" }, buttons) : null,
+      cardTurn && this.hint ? this.renderHint() : null,
     );
   }
 
