@@ -149,6 +149,27 @@ class RoundLog:
     captures: list[int] | None = None
 
 
+_ROUND_STATE: Final = (
+    "rules",
+    "players",
+    "hands",
+    "table",
+    "pile",
+    "pile_pos",
+    "captures",
+    "orders",
+    "declared",
+    "revealed",
+    "to_act",
+    "phase",
+    "turned",
+    "_immediate",
+    "events",
+    "log",
+)
+"""The attributes of :class:`~roppyakken.kernel.Round` (see ``Round.copy_round_to``)."""
+
+
 class Game(Round):
     """A game (or match) of Roppyakken for 2 or 3 players under ``rules``.
 
@@ -640,6 +661,20 @@ class Game(Round):
         g._queue = list(pending)
         g.card_count_check()
         return g
+
+    def __getstate__(self) -> dict[str, object]:
+        """Everything, for ``copy.copy`` and ``copy.deepcopy``: the round's attributes too, which
+        a compiled kernel keeps outside ``__dict__``."""
+        state: dict[str, object] = dict(self.__dict__)
+        for name in _ROUND_STATE:
+            if hasattr(self, name):  # not every one is set before the first deal
+                state[name] = getattr(self, name)
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """Restore what :meth:`__getstate__` gave."""
+        for name, value in state.items():
+            setattr(self, name, value)
 
     def clone(self, log: bool = False) -> Game:
         """A copy that can be played on independently (for search); no logs by default."""

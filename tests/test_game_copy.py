@@ -1,0 +1,39 @@
+"""A game copies whole (copy, deepcopy), on the pure and on the compiled kernel alike."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from roppyakken.engine import Game
+from roppyakken.kernel import COMPILED, Round
+from roppyakken.rules import preset
+from roppyakken.view import view_of
+
+
+@pytest.mark.parametrize("how", ["copy", "deepcopy"])
+def test_a_game_mid_round_copies_whole_and_plays_on_alike(how: str) -> None:
+    game = Game(preset("classic"), 3, seed=8)
+    rng = random.Random(8)
+    for _ in range(9):
+        game.apply(rng.choice(game.legal_actions()))
+    other = copy.copy(game) if how == "copy" else copy.deepcopy(game)
+    for seat in (None, 0, 1, 2):
+        assert view_of(other, seat) == view_of(game, seat)
+    if how != "copy":  # a shallow copy shares the lists: play on the deep copies only
+        a, b = random.Random(3), random.Random(3)
+        while not game.over:
+            game.apply(a.choice(game.legal_actions()))
+            other.apply(b.choice(other.legal_actions()))
+        assert (other.winner, other.totals, len(other.history)) == (
+            game.winner,
+            game.totals,
+            len(game.history),
+        )
+
+
+def test_the_kernel_in_use_is_named() -> None:
+    """Which kernel these tests ran on (both run in CI: see test_compiled_kernel)."""
+    assert (Round.__module__ == "roppyakken._kernel_c") == COMPILED
