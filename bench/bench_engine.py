@@ -14,7 +14,7 @@ Four figures per player count, each the best of ``--repeats`` runs:
 * ``api``: whole games through the public API: ``legal_actions()`` and
   ``apply()`` with a uniformly random choice (what ``simulate`` does, minus views).
 * ``simulate``: what ``roppyakken simulate --bots random,random`` does per game:
-  the driver builds each seat's view, the random bot chooses from it, ``apply()``
+  the driver hands the random bot its legal actions, it chooses one, ``apply()``
   checks the action and logs it for the record.
 
 Each figure is measured with the pure-Python kernel (the reference) and, when it is

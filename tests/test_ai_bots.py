@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from roppyakken.ai.base import BOT_LEVELS, BOT_OPTIONS, bot_description, make_bot, parse_level
+from roppyakken.actions import Action
+from roppyakken.ai.base import BOT_LEVELS, BOT_OPTIONS, LegalOnlyBot, bot_description, make_bot, parse_level
 from roppyakken.ai.driver import play_out
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.record import dumps, record_of, replay
 from roppyakken.rules import PRESETS, preset
+from roppyakken.view import SeatView
 
 FAST_MASTER = "master:iters=30"
 """A master with a tiny rollout budget: the same code paths, fast enough for CI."""
@@ -85,3 +87,29 @@ def test_different_seeds_change_the_random_bot() -> None:
         bots = [make_bot("random", seed), make_bot("random", seed + 10)]
         records.add(dumps(record_of(play_out(Game(rules, 2, seed=5), bots))))
     assert len(records) > 1
+
+
+class _ViewOnly:
+    """A random bot hidden behind ``choose(view)`` only: the driver must build its views."""
+
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.bot = make_bot("random", seed)
+
+    def choose(self, view: SeatView) -> Action:
+        return self.bot.choose(view)
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_driver_hands_a_legal_only_bot_the_same_choices(players: int) -> None:
+    """The random bot given only its legal actions plays the very games it plays from views."""
+    assert isinstance(make_bot("random"), LegalOnlyBot)
+    assert not isinstance(_ViewOnly(0), LegalOnlyBot)
+    assert not isinstance(make_bot("expert"), LegalOnlyBot)
+    rules = preset("classic")
+    for seed in range(12):
+        fast = play_out(Game(rules, players, seed), [make_bot("random", seed + s) for s in range(players)])
+        slow = play_out(Game(rules, players, seed), [_ViewOnly(seed + s) for s in range(players)])
+        assert dumps(record_of(fast, ["r"] * players)) == dumps(record_of(slow, ["r"] * players))
+        assert fast.events == slow.events

@@ -18,7 +18,7 @@ def test_fast_playout_equals_checked_playout(name: str, players: int) -> None:
     rules = preset(name)
     for seed in range(40):
         checked = Game(rules, players, seed=seed)  # logged: every choice goes through apply()
-        fast = checked.clone()  # no log: the hot loop
+        fast = checked.clone()  # no log
         checked.stop_at_round_end = fast.stop_at_round_end = True
         checked.playout(random.Random(seed))
         fast.playout(random.Random(seed))

@@ -3,7 +3,9 @@
 A :class:`Game` is fully determined by its rules, its deck orders and the
 decisions applied to it.  Card sets are 48-bit masks.  :meth:`Game.apply`
 checks an action, raises :class:`IllegalActionError` (changing nothing) if it is
-not legal, and otherwise returns the public events it caused.
+not legal, and otherwise returns the public events it caused.  The card play
+itself (R-5, R-6, R-8.5) is the kernel's (:class:`roppyakken.kernel.Round`, which
+``Game`` extends with the deal, declarations, records and the end of the game).
 
 Clause ids (``R-…``) refer to RULES.md.
 """

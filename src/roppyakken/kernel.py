@@ -127,7 +127,8 @@ class Round:
     (:meth:`_end_round`); with ``log`` set it also keeps events (:meth:`_emit`) and the
     plays of a record (:meth:`_log_play`).  ``phase`` is ``"play"`` (``to_act`` plays a
     card from hand) or ``"take"`` (``to_act`` chooses the target of ``turned``) while
-    cards are played.
+    cards are played.  Its moves are unchecked: a front end plays through
+    :meth:`Game.apply`, which checks them first.
     """
 
     rules: Rules

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
-from typing import Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol, runtime_checkable
 
 from roppyakken.actions import Action
 from roppyakken.errors import RoppyakkenError
@@ -26,6 +26,20 @@ class Bot(Protocol):
         ...
 
 
+@runtime_checkable
+class LegalOnlyBot(Bot, Protocol):
+    """A bot whose choice depends on nothing but the legal actions of its view.
+
+    ``choose_legal(view.legal)`` answers what ``choose(view)`` would, so a driver may
+    hand it the legal actions alone and skip building the rest of the view (what the
+    random bot is, in batches of thousands of games).
+    """
+
+    def choose_legal(self, legal: Sequence[Action]) -> Action:
+        """Return one of ``legal``, as :meth:`choose` would for a view with these actions."""
+        ...
+
+
 class RandomBot:
     """Level ``random``: a uniformly random legal action."""
 
@@ -37,6 +51,10 @@ class RandomBot:
     def choose(self, view: SeatView) -> Action:
         """A uniformly random legal action."""
         return self.rng.choice(view.legal)
+
+    def choose_legal(self, legal: Sequence[Action]) -> Action:
+        """The same choice from the legal actions alone (see :class:`LegalOnlyBot`)."""
+        return self.rng.choice(legal)
 
 
 BotFactory = Callable[[int], Bot]

@@ -6,7 +6,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from roppyakken.ai.base import Bot
+from roppyakken.ai.base import Bot, LegalOnlyBot
 from roppyakken.engine import Game
 from roppyakken.errors import IllegalActionError
 from roppyakken.view import view_of
@@ -29,15 +29,18 @@ def play_out(
     ``timings[seat]`` collects each decision's time in seconds when given.
     A bot answering an illegal action is a bug in the bot: it raises.
     """
+    # Bots that choose from the legal actions alone get those, not a whole view.
+    legal_only = [bot.choose_legal if isinstance(bot, LegalOnlyBot) else None for bot in bots]
     while not game.over:
         seat = game.to_act
-        view = view_of(game, seat)
-        if timings is not None:
-            start = time.perf_counter()
-            action = bots[seat].choose(view)
-            timings[seat].append(time.perf_counter() - start)
+        choose_legal = legal_only[seat]
+        start = time.perf_counter() if timings is not None else 0.0
+        if choose_legal is not None:
+            action = choose_legal(game.legal_actions())
         else:
-            action = bots[seat].choose(view)
+            action = bots[seat].choose(view_of(game, seat))
+        if timings is not None:
+            timings[seat].append(time.perf_counter() - start)
         try:
             game.apply(action, seat)
         except IllegalActionError as exc:
