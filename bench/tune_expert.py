@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import sys
 import time
 from typing import Any
@@ -23,6 +24,7 @@ from typing import Any
 from roppyakken.ai.arena import run_arena, summary
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.ai.expert import DEFAULT_WEIGHTS, ExpertBot, Weights
+from roppyakken.ai.stats import Z95
 from roppyakken.rules import preset
 
 
@@ -61,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1)
     args = parser.parse_args(argv)
     rules = preset(args.rules)
+    first: list[tuple[float, int]] = []
     for spec in args.variants:
         name, weights = parse_variant(spec)
         level = register(name, weights)
@@ -75,7 +78,29 @@ def main(argv: list[str] | None = None) -> int:
             f"{doc['games']} games {time.monotonic() - start:.0f}s",
             flush=True,
         )
+        deals = [(d.margins[0] / max(1, d.rounds), d.wins[0]) for d in totals.per_deal]
+        if not first:
+            first = deals
+            continue
+        print(
+            f"{'':24s} paired with {args.variants[0].partition('=')[0]}: {paired(deals, first)}", flush=True
+        )
     return 0
+
+
+def paired(deals: list[tuple[float, int]], base: list[tuple[float, int]]) -> str:
+    """Differences with the first variant on the same deals: points a round and wins, 95% intervals."""
+    n = len(deals)
+    out = []
+    for k, unit, scale in ((0, "a round", 1.0), (1, "win rate", 0.5)):
+        diffs = [(a[k] - b[k]) * scale for a, b in zip(deals, base, strict=True)]
+        mean = sum(diffs) / n
+        se = math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, n - 1) / n)
+        if k:
+            out.append(f"{unit} {mean:+.1%} ({mean - Z95 * se:+.1%}..{mean + Z95 * se:+.1%})")
+        else:
+            out.append(f"{unit} {mean:+.1f} ({mean - Z95 * se:+.1f}..{mean + Z95 * se:+.1f})")
+    return ", ".join(out)
 
 
 if __name__ == "__main__":

@@ -132,3 +132,11 @@ def test_strength_bench_prints_the_issue_table(tmp_path: Path, capsys: pytest.Ca
         assert re.search(r"\| (yes|no) \|$", row)
     assert re.search(r"Decision times of `master:iters=4` over \d+ decisions", report)
     assert len(json.loads(data.read_text(encoding="utf-8"))) == 9
+
+
+def test_duel_prints_running_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    duel = _load("duel")
+    assert duel.main(["expert", "greedy", "--rules", "marguerite", "--games", "4", "--every", "1"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert [int(r.split()[0]) for r in rows] == [2, 4]
+    assert all(re.search(r"win \d+\.\d% \(\d+\.\d%\.\.\d+\.\d%\)  a round [+-]\d+\.\d", r) for r in rows)
