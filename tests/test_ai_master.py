@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import math
 import random
 import time
 
 from roppyakken.actions import PLAY, Play
 from roppyakken.ai.base import make_bot
 from roppyakken.ai.determinize import game_of, playout_of, sample_world
-from roppyakken.ai.master import MasterBot, game_value, standing_value
+from roppyakken.ai.master import MasterBot, exact_value, game_value, standing_value
 from roppyakken.ai.playout import Playout
 from roppyakken.cards import ALL_CARDS, card_id, iter_cards, mask_of
 from roppyakken.engine import Game
 from roppyakken.rules import preset
+from roppyakken.scoring import RoundScore
 from roppyakken.view import SeatView, view_of
 
 CLASSIC = preset("classic")
@@ -130,3 +132,47 @@ def test_master_level_plays_three_players() -> None:
 
     game = play_out(Game(CLASSIC, 3, seed=8), bots)
     assert game.over
+
+
+def _late_playout(seed: int, cards_left: int) -> Playout:
+    """A real 2-player round played by the first legal moves until ``cards_left`` hand cards remain."""
+    game = Game(CLASSIC, 2, seed=seed)
+    while True:
+        if game.phase == PLAY and sum(h.bit_count() for h in game.hands) <= cards_left:
+            return Playout.from_game(game)
+        game.apply(game.legal_actions()[0])
+
+
+def _minimax(p: Playout, seat: int) -> float:
+    """Plain minimax without pruning, the reference for :func:`exact_value`."""
+    if p.ended:
+        assert p.score is not None
+        return float(p.score.players[seat].final - p.score.players[1 - seat].final)
+    values = []
+    for card, target in p.moves():
+        q = p.copy()
+        q.step(card, target)
+        values.append(_minimax(q, seat))
+    return max(values) if p.to_act == seat else min(values)
+
+
+def test_exact_endgame_search_is_minimax() -> None:
+    """Alpha-beta over the last cards of a known world gives plain minimax's value."""
+    for seed in range(6):
+        p = _late_playout(seed, 6)
+        seat = p.to_act
+        before = (list(p.hands), p.table, p.pile_pos)
+
+        def leaf(score: RoundScore, seat: int = seat) -> float:
+            return float(score.players[seat].final - score.players[1 - seat].final)
+
+        assert exact_value(p, seat, leaf, -math.inf, math.inf) == _minimax(p, seat)
+        assert (list(p.hands), p.table, p.pile_pos) == before  # the search works on copies
+
+
+def test_master_with_exact_endgames_is_reproducible() -> None:
+    v = opening(5)
+    a = make_bot("master:iters=30:exact=6", 3)
+    b = make_bot("master:iters=30:exact=6", 3)
+    assert a.choose(v) == b.choose(v)
+    assert a.choose(v) in v.legal

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import random
 import re
 import sys
@@ -110,3 +111,32 @@ def test_bot_bench_writes_its_report(tmp_path: Path, capsys: pytest.CaptureFixtu
         assert heading in report
     assert "| greedy vs random | 2 |" in report
     assert "| master:iters=4 vs 2 x expert | 3 |" in report
+
+
+def test_strength_bench_prints_the_issue_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    strength = _load("bench_strength")
+    out = tmp_path / "report.md"
+    data = tmp_path / "report.json"
+    assert strength.main(["--quick", "--out", str(out), "--json", str(data)]) == 0
+    report = out.read_text(encoding="utf-8")
+    assert report == capsys.readouterr().out.rstrip("\n") + "\n"
+    rows = [line for line in report.splitlines() if line.startswith("| ") and "---" not in line]
+    assert "| expert vs greedy | marguerite | 2 | 4 |" in report
+    assert "| master:iters=4 vs expert | marguerite | 2 | 2 |" in report
+    assert "| master:iters=4 vs expert | classic | 2 | 2 |" in report
+    assert "| master:iters=8 vs master:iters=4 | classic | 2 | 2 |" in report
+    assert "| master:iters=4 vs 2 x expert | classic | 3 | 3 |" in report
+    for family in ("classic", "online", "marguerite", "yukbaek"):
+        assert any(re.match(rf"\| {family} \| 4 \| \d+\.\d \| \d+\.\d% \|", row) for row in rows)
+    for row in rows[1:6]:
+        assert re.search(r"\| (yes|no) \|$", row)
+    assert re.search(r"Decision times of `master:iters=4` over \d+ decisions", report)
+    assert len(json.loads(data.read_text(encoding="utf-8"))) == 9
+
+
+def test_duel_prints_running_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    duel = _load("duel")
+    assert duel.main(["expert", "greedy", "--rules", "marguerite", "--games", "4", "--every", "1"]) == 0
+    rows = capsys.readouterr().out.splitlines()
+    assert [int(r.split()[0]) for r in rows] == [2, 4]
+    assert all(re.search(r"win \d+\.\d% \(\d+\.\d%\.\.\d+\.\d%\)  a round [+-]\d+\.\d", r) for r in rows)

@@ -26,7 +26,10 @@ expert's two best moves within ``close`` (5) points of each other, about a quart
 the decisions — gets ``slow`` (3) times the budget: most decisions take 230 ms, close
 calls 690 ms.  Experiments: ``rollout=expert|mixed|greedy`` and ``depth=N`` (mixed:
 the first N decisions of each rollout as the expert, the rest by points now),
-``width=N``, ``confidence=Z``, ``close=POINTS``, ``slow=FACTOR``.
+``width=N``, ``confidence=Z``, ``close=POINTS``, ``slow=FACTOR``, and ``exact=N``
+(2 players: once the hands hold N cards or fewer in all, each rollout's world is
+solved to the end by alpha-beta, :func:`exact_value`, the searching seat maximizing
+its value and the other seat minimizing it; measured in ``bench/RESULTS-bots.md``).
 """
 
 from __future__ import annotations
@@ -34,13 +37,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Self
 
 from roppyakken.actions import Action, CallRedeal, Declare, Play, Take
 from roppyakken.ai.determinize import playout_of
 from roppyakken.ai.expert import DEFAULT_WEIGHTS, ExpertBot, Weights, best_move, move_values
-from roppyakken.ai.playout import Playout, greedy_index, yaku_index
+from roppyakken.ai.playout import ENDED, Playout, greedy_index, yaku_index
 from roppyakken.ai.position import Position
 from roppyakken.errors import RoppyakkenError
 from roppyakken.game_end import round_result
@@ -108,11 +111,21 @@ def expert_index(
 
 
 def rollout(
-    p: Playout, totals: Sequence[int], weights: Weights, index: list[list[tuple[int, int]]], depth: int
-) -> None:
+    p: Playout,
+    totals: Sequence[int],
+    weights: Weights,
+    index: list[list[tuple[int, int]]],
+    depth: int,
+    exact: int = 0,
+) -> bool:
     """Play ``p`` to the end of its round: the first ``depth`` decisions as the expert (each
-    seat from its own knowledge), the rest with the fast points-now policy."""
+    seat from its own knowledge), the rest with the fast points-now policy.
+
+    With ``exact`` > 0 (2 players), stop instead when the hands hold ``exact`` cards or
+    fewer in all and return True: the caller solves the rest (:func:`exact_value`)."""
     while p.phase != "ended":
+        if exact and p.phase == "play" and sum(h.bit_count() for h in p.hands) <= exact:
+            return True
         moves = p.moves()
         if len(moves) == 1:
             card, target = moves[0]
@@ -122,6 +135,39 @@ def rollout(
         else:
             card, target = moves[greedy_index(p, moves, index)]
         p.step(card, target)
+    return False
+
+
+def exact_value(
+    p: Playout, seat: int, leaf: Callable[[RoundScore], float], alpha: float, beta: float
+) -> float:
+    """The value for ``seat`` of ``p`` played to the end with every card known (a sampled
+    world): ``seat`` maximizes, the other seat minimizes (2 players), alpha-beta pruned.
+
+    Used for the last few cards of a round, where the tree is small."""
+    if p.phase == ENDED:
+        score = p.score
+        assert score is not None
+        return leaf(score)
+    maximize = p.to_act == seat
+    best = -math.inf if maximize else math.inf
+    for card, target in p.moves():
+        q = p.copy()
+        q.step(card, target)
+        v = exact_value(q, seat, leaf, alpha, beta)
+        if maximize:
+            if v > best:
+                best = v
+            if best > alpha:
+                alpha = best
+        else:
+            if v < best:
+                best = v
+            if best < beta:
+                beta = best
+        if alpha >= beta:
+            break
+    return best
 
 
 ROLLOUTS = ("expert", "mixed", "greedy")
@@ -136,6 +182,7 @@ _OPTIONS: dict[str, tuple[type, float]] = {
     "confidence": (float, 0.0),
     "close": (float, 0.0),
     "slow": (float, 1.0),
+    "exact": (int, 0),
 }
 
 
@@ -156,6 +203,7 @@ class MasterBot:
         confidence: float = 1.0,
         close: float = 5.0,
         slow: float = 3.0,
+        exact: int = 0,
     ) -> None:
         if ms is None and iters is None:
             raise RoppyakkenError("a master needs a budget: ms or iters")
@@ -171,6 +219,7 @@ class MasterBot:
         self.confidence = confidence
         self.close = close
         self.slow = slow
+        self.exact = exact
 
     @classmethod
     def from_options(cls, seed: int, options: Mapping[str, str]) -> Self:
@@ -228,6 +277,11 @@ class MasterBot:
         weights = self.weights
         index = yaku_index(rules)
         depth = {"greedy": 0, "expert": 1 << 30}.get(self.rollout, self.depth)
+        exact = self.exact if view.players == 2 else 0
+
+        def leaf(score: RoundScore) -> float:
+            return game_value(rules, score, totals, legs, dealer, round_index, seat)
+
         # The expert's appraisal orders the moves: its choice is the default, and only
         # its best few are searched (the rest rarely win and would thin the samples).
         prior = move_values(Position.of_view(view), moves, view.phase == "play", weights)
@@ -249,10 +303,12 @@ class MasterBot:
                 p = base.copy()
                 card, target = moves[i]
                 p.step(card, target)
-                rollout(p, totals, weights, index, depth)
-                score = p.score
-                assert score is not None
-                results.append(game_value(rules, score, totals, legs, dealer, round_index, seat))
+                if rollout(p, totals, weights, index, depth, exact):
+                    results.append(exact_value(p, seat, leaf, -math.inf, math.inf))
+                else:
+                    score = p.score
+                    assert score is not None
+                    results.append(leaf(score))
                 if clock() >= deadline:
                     break
             rollouts += len(results)
