@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import sys
 from typing import Any
 
 import pytest
 
 from roppyakken.actions import CallRedeal, Declare, Play, Take
 from roppyakken.cards import card_id, mask_of
-from roppyakken.server import protocol
+from roppyakken.server import jsonsafe, protocol
 from roppyakken.server.protocol import Act, Hello, Ping, ProtocolError, SetSeat, Start, parse_client_message
 
 
@@ -79,6 +80,22 @@ def test_malformed_messages_are_refused_in_one_line(raw: str, part: str) -> None
         parse_client_message(raw)
     message = str(caught.value)
     assert part in message and "\n" not in message
+
+
+@pytest.mark.parametrize("limit", [1_000, 100_000])
+def test_deep_json_is_refused_whatever_the_recursion_limit(limit: int) -> None:
+    """A library may raise the recursion limit (mypy does): deep JSON is refused all the same."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(limit)
+    try:
+        with pytest.raises(ProtocolError, match="not valid JSON"):
+            parse_client_message("[" * 4000 + "]" * 4000)
+        with pytest.raises(ProtocolError, match="not valid JSON"):
+            parse_client_message('{"type": "ping", "x": ' + "[" * 33 + "]" * 33 + "}")
+    finally:
+        sys.setrecursionlimit(before)
+    assert jsonsafe.nesting('{"a": [1, {"b": "[[[[\\"]]"}]}') == 3
+    assert jsonsafe.loads('{"type": "ping", "x": ' + "[" * 30 + "]" * 30 + "}")["type"] == "ping"
 
 
 def test_errors_echo_a_valid_id() -> None:

@@ -6,7 +6,6 @@ a seat token other than to the client that takes the seat.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any, Final
 
@@ -16,7 +15,7 @@ from starlette.responses import JSONResponse, Response
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.documents import score_document
 from roppyakken.rules import PRESETS, preset
-from roppyakken.server import protocol, requests, storage, text
+from roppyakken.server import jsonsafe, protocol, requests, storage, text
 from roppyakken.server.hub import Hub
 from roppyakken.server.rooms import Room
 from roppyakken.text import PRESET_DESCRIPTIONS
@@ -79,7 +78,7 @@ async def _body(request: Request) -> dict[str, Any]:
         raise ApiError(415, text.BODY_NOT_JSON_TYPE)
     raw = await read_capped(request, _max_body(request))
     try:
-        data = json.loads(raw or b"{}")
+        data = jsonsafe.loads(raw or b"{}")
     except (ValueError, RecursionError):  # bad JSON, bad UTF-8, integers too long to convert
         raise ApiError(400, text.BODY_NOT_JSON) from None
     if not isinstance(data, dict):

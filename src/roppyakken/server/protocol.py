@@ -26,7 +26,7 @@ from pydantic import (
 
 from roppyakken.actions import Action, action_from_json
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server import text
+from roppyakken.server import jsonsafe, text
 
 VERSION: Final = 1
 """The protocol version this server speaks (``hello.v``)."""
@@ -205,7 +205,7 @@ def parse_client_message(raw: str) -> ClientMessage:
     if len(raw) > MAX_MESSAGE_BYTES or len(raw.encode("utf-8")) > MAX_MESSAGE_BYTES:
         raise ProtocolError(text.MESSAGE_TOO_LARGE.format(max=MAX_MESSAGE_BYTES))
     try:
-        data = json.loads(raw)
+        data = jsonsafe.loads(raw)
     except (ValueError, RecursionError):  # includes integers too long to convert
         raise ProtocolError(text.MESSAGE_NOT_JSON) from None
     if not isinstance(data, dict):
