@@ -22,7 +22,8 @@ import { renderBreakdown } from "./breakdown.js";
 import { renderRules } from "./ruleshelp.js";
 import { flip, ghost, snapshot } from "./animate.js";
 
-const fmt1 = (x) => (x === null || x === undefined ? "?" : (Math.round(x * 10) / 10).toString());
+// Expected points to the point: card points come in tens, a decimal would be noise.
+const fmtPoints = (x) => (x === null || x === undefined ? "?" : Math.round(x).toString());
 const sameTarget = (a, b) => a.length === b.length && a.every((s, i) => s === b[i]);
 
 export class GameView {
@@ -267,7 +268,7 @@ export class GameView {
                   h(
                     "div",
                     { class: "review-lost" },
-                    T.reviewLost(fmt1(Math.max(0, r.points_lost)), Math.round(r.win_chance_lost * 100)),
+                    T.reviewLost(fmtPoints(Math.max(0, r.points_lost)), Math.round(r.win_chance_lost * 100)),
                   ),
                 ),
               ),
@@ -327,9 +328,9 @@ export class GameView {
               m.yaku_now && m.yaku_now.length
                 ? h("li", {}, T.hintYakuNow(m.yaku_now.map((y) => yakuName(y)).join(", ")))
                 : null,
-              h("li", {}, T.hintExpected(fmt1(m.expected_score), fmt1(m.margin_ci95))),
+              h("li", {}, T.hintExpected(fmtPoints(m.expected_score), fmtPoints(m.margin_ci95))),
               top ? h("li", {}, T.hintYakuChance(yakuName(top.yaku), Math.round(top.chance * 100))) : null,
-              h("li", {}, T.hintRisk(fmt1(m.risk))),
+              h("li", {}, T.hintRisk(fmtPoints(m.risk))),
               h("li", {}, T.hintWinChance(Math.round((m.win_chance || 0) * 100))),
             ),
             playable
