@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import io
+import sys
 from collections.abc import Sequence
+
+import pytest
 
 from roppyakken.actions import PLAY
 from roppyakken.cards import ALL_CARDS, card_id, iter_cards, mask_of
+from roppyakken.cli import main
 from roppyakken.engine import Game, deck_from_deal
 from roppyakken.rules import Rules
 
@@ -82,3 +87,22 @@ def position(
         dealer=dealer,
         totals=totals,
     )
+
+
+def run_cli(
+    args: list[str], stdin: str = "", monkeypatch: pytest.MonkeyPatch | None = None
+) -> tuple[int, str, str]:
+    """Run the ``roppyakken`` command in-process: its exit code, standard output and error."""
+    out, err = io.StringIO(), io.StringIO()
+    mp = monkeypatch or pytest.MonkeyPatch()
+    mp.setattr(sys, "stdin", io.StringIO(stdin))
+    mp.setattr(sys, "stdout", out)
+    mp.setattr(sys, "stderr", err)
+    try:
+        code = main(args)
+    except SystemExit as exc:
+        code = int(exc.code or 0)
+    finally:
+        if monkeypatch is None:
+            mp.undo()
+    return code, out.getvalue(), err.getvalue()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
@@ -12,25 +11,9 @@ from typing import Any
 import pytest
 
 from roppyakken.cards import SLUGS, card_id
-from roppyakken.cli import main
+from tests.support import run_cli
 
-
-def run(
-    args: list[str], stdin: str = "", monkeypatch: pytest.MonkeyPatch | None = None
-) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    mp = monkeypatch or pytest.MonkeyPatch()
-    mp.setattr(sys, "stdin", io.StringIO(stdin))
-    mp.setattr(sys, "stdout", out)
-    mp.setattr(sys, "stderr", err)
-    try:
-        code = main(args)
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    finally:
-        if monkeypatch is None:
-            mp.undo()
-    return code, out.getvalue(), err.getvalue()
+run = run_cli
 
 
 BRIGHTS = {

@@ -8,7 +8,6 @@ for by ``--lang`` or the locale.
 
 from __future__ import annotations
 
-import io
 import json
 import re
 import sys
@@ -19,9 +18,9 @@ import pytest
 from babel.messages.catalog import Catalog
 
 from roppyakken import cards, i18n, text, yaku
-from roppyakken.cli import main
 from roppyakken.devtools import i18n as build
 from roppyakken.errors import RoppyakkenError
+from tests.support import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 STATIC_JS = ROOT / "src" / "roppyakken" / "server" / "static" / "js"
@@ -46,22 +45,7 @@ def _placeholders(message: str) -> tuple[list[str], list[str]]:
     return sorted(FORMAT_FIELD.findall(message)), sorted(m.group(0) for m in PERCENT_FIELD.finditer(message))
 
 
-def _run(
-    args: list[str], stdin: str = "", monkeypatch: pytest.MonkeyPatch | None = None
-) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    mp = monkeypatch or pytest.MonkeyPatch()
-    mp.setattr(sys, "stdin", io.StringIO(stdin))
-    mp.setattr(sys, "stdout", out)
-    mp.setattr(sys, "stderr", err)
-    try:
-        code = main(args)
-    except SystemExit as exc:
-        code = int(exc.code or 0)
-    finally:
-        if monkeypatch is None:
-            mp.undo()
-    return code, out.getvalue(), err.getvalue()
+_run = run_cli
 
 
 # ---------------------------------------------------------------- catalogs
