@@ -214,7 +214,10 @@ def test_kill_9_mid_game_loses_no_move_anyone_saw(tmp_path: Path) -> None:
     database = tmp_path / "g.sqlite3"
     proc, base = _serve(database)
     try:
-        created = httpx.post(base + "/api/rooms", json={"name": "a", "players": 2}).json()
+        # A game that cannot end within the first rounds (the deal is the server's secret, so a
+        # classic game could end in its first round, before the kill): no instant win, a far target.
+        long_game = {"toml": 'preset = "classic"\ntarget = 10000\ninstant_win = "off"\n'}
+        created = httpx.post(base + "/api/rooms", json={"name": "a", "players": 2, "rules": long_game}).json()
         room = created["room"]
         joined = httpx.post(f"{base}/api/rooms/{room}/join", json={"name": "b"}).json()
 
@@ -237,7 +240,7 @@ def test_kill_9_mid_game_loses_no_move_anyone_saw(tmp_path: Path) -> None:
                         view = message["view"]
                     elif message["type"] != "error":
                         continue  # an error (a write that timed out on a busy machine): play again
-                    if view["legal"] and view["seat"] == view["to_act"]:
+                    if view["legal"]:  # this seat's decision (a play, a take, a declaration…)
                         await ws.send(json.dumps({"type": "act", "action": rng.choice(view["legal"])}))
 
             tasks = [asyncio.create_task(player(ws)) for ws in sockets]
