@@ -351,7 +351,8 @@ def test_r10_deep_house_rules_are_refused_whatever_the_stack(tmp_path: Path, lim
     """A deep document is refused before the (recursive) TOML parser sees it, whatever the recursion limit."""
     import sys
 
-    from roppyakken.rules import MAX_TOML_NESTING, toml_nesting
+    from roppyakken.nesting import nesting_depth
+    from roppyakken.rules import MAX_TOML_NESTING
 
     path = tmp_path / "deep.toml"
     path.write_text("x = " + "[" * 900 + "]" * 900, encoding="utf-8")
@@ -362,6 +363,6 @@ def test_r10_deep_house_rules_are_refused_whatever_the_stack(tmp_path: Path, lim
             load_rules_file(path)
     finally:
         sys.setrecursionlimit(before)
-    assert toml_nesting("a = [[1, 2], {b = 3}]  # [[[[") == 2
-    assert toml_nesting("s = \"[[[[\" \nt = '{{{{'") == 0
-    assert toml_nesting("[yaku]\ncannon = 400\n") == 1 < MAX_TOML_NESTING
+    assert nesting_depth("a = [[1, 2], {b = 3}]  # [[[[") == 2
+    assert nesting_depth("s = \"[[[[\" \nt = '{{{{'") == 0
+    assert nesting_depth("[yaku]\ncannon = 400\n") == 1 < MAX_TOML_NESTING

@@ -10,6 +10,7 @@ import pytest
 
 from roppyakken.actions import CallRedeal, Declare, Play, Take
 from roppyakken.cards import card_id, mask_of
+from roppyakken.nesting import nesting_depth
 from roppyakken.server import jsonsafe, protocol
 from roppyakken.server.protocol import Act, Hello, Ping, ProtocolError, SetSeat, Start, parse_client_message
 
@@ -94,7 +95,7 @@ def test_deep_json_is_refused_whatever_the_recursion_limit(limit: int) -> None:
             parse_client_message('{"type": "ping", "x": ' + "[" * 33 + "]" * 33 + "}")
     finally:
         sys.setrecursionlimit(before)
-    assert jsonsafe.nesting('{"a": [1, {"b": "[[[[\\"]]"}]}') == 3
+    assert nesting_depth('{"a": [1, {"b": "[[[[\\"]]"}]}') == 3
     assert jsonsafe.loads('{"type": "ping", "x": ' + "[" * 30 + "]" * 30 + "}")["type"] == "ping"
 
 

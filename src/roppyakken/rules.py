@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from roppyakken.cards import card_id
 from roppyakken.errors import RulesError
+from roppyakken.nesting import nesting_depth
 from roppyakken.options import (
     CHOICES,
     Declare,
@@ -439,36 +440,6 @@ MAX_TOML_NESTING: Final = 16
 """How deeply house rules may nest arrays and inline tables (they need two levels)."""
 
 
-def toml_nesting(source: str) -> int:
-    """How deeply ``source`` nests ``[`` and ``{`` outside strings and comments, read in one pass.
-
-    Checked before parsing: the standard library's TOML parser recurses once a level, so a
-    deep document would otherwise fail or not depending on the stack it happens to find.
-    """
-    depth = deepest = 0
-    quote = ""
-    i, n = 0, len(source)
-    while i < n:
-        ch = source[i]
-        if quote:
-            if ch == "\\" and quote == '"':
-                i += 1
-            elif ch == quote:
-                quote = ""
-        elif ch in "\"'":
-            quote = ch
-        elif ch == "#":
-            while i < n and source[i] != "\n":
-                i += 1
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth = max(0, depth - 1)
-        i += 1
-    return deepest
-
-
 def load_rules_file(path: str | Path) -> Rules:
     """Read a house-rules TOML file: ``preset = "..."`` then option overrides.
 
@@ -478,7 +449,7 @@ def load_rules_file(path: str | Path) -> Rules:
     p = Path(path)
     try:
         source = p.read_text(encoding="utf-8")
-        if toml_nesting(source) > MAX_TOML_NESTING:
+        if nesting_depth(source) > MAX_TOML_NESTING:
             raise RecursionError
         data = tomllib.loads(source)
     except FileNotFoundError:

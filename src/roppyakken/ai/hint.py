@@ -35,6 +35,7 @@ from roppyakken.ai.expert import DEFAULT_WEIGHTS, move_values
 from roppyakken.ai.master import game_value, rollout
 from roppyakken.ai.playout import yaku_index
 from roppyakken.ai.position import Position
+from roppyakken.ai.stats import Z95
 from roppyakken.cards import POINTS, iter_cards
 from roppyakken.errors import RoppyakkenError
 from roppyakken.view import SeatView
@@ -246,4 +247,4 @@ def _half_width(values: Sequence[float]) -> float:
         return math.inf
     mean = _mean(values)
     var = sum((v - mean) ** 2 for v in values) / (m - 1)
-    return 1.959963984540054 * math.sqrt(var / m)
+    return Z95 * math.sqrt(var / m)

@@ -12,31 +12,10 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
+from roppyakken.nesting import nesting_depth
+
 MAX_NESTING: Final = 32
 """The deepest nesting of arrays and objects accepted from a client."""
-
-
-def nesting(text: str) -> int:
-    """How deeply ``text`` nests ``[`` and ``{`` outside JSON strings."""
-    depth = deepest = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > deepest:
-                deepest = depth
-        elif ch in "]}":
-            depth -= 1
-    return deepest
 
 
 def loads(raw: str | bytes) -> Any:
@@ -46,6 +25,6 @@ def loads(raw: str | bytes) -> Any:
     text holds more brackets than the bound allows.
     """
     text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-    if text.count("[") + text.count("{") > MAX_NESTING and nesting(text) > MAX_NESTING:
+    if text.count("[") + text.count("{") > MAX_NESTING and nesting_depth(text) > MAX_NESTING:
         raise ValueError(f"JSON nested deeper than {MAX_NESTING} levels")
     return json.loads(text)

@@ -19,7 +19,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.errors import RoppyakkenError
-from roppyakken.rules import MAX_TOML_NESTING, Rules, preset, rules_from_mapping, toml_nesting
+from roppyakken.nesting import nesting_depth
+from roppyakken.rules import MAX_TOML_NESTING, Rules, preset, rules_from_mapping
 from roppyakken.server import text
 from roppyakken.server.protocol import Refused
 
@@ -95,7 +96,7 @@ def rules_of(value: Any) -> Rules:
             raise RequestError(text.RULES_FORM)
         if len(source) > MAX_TOML:
             raise RequestError(text.TOML_TOO_LARGE)
-        if toml_nesting(source) > MAX_TOML_NESTING:
+        if nesting_depth(source) > MAX_TOML_NESTING:
             raise RequestError(text.TOML_TOO_DEEP)
         try:
             data = tomllib.loads(source)
