@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from roppyakken.cards import WILLOW_PAULOWNIA_MASK, points_of
+from roppyakken.compiled import swap_in
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import Rules
 
@@ -147,3 +148,8 @@ def instant_winner(rules: Rules, captures: Sequence[int]) -> tuple[int, str] | N
             elif captured & mask == mask:
                 return seat, slug
     return None
+
+
+# --- end of the compiled part: what follows swaps in the compiled module when it is there.
+
+swap_in(globals())
