@@ -2,10 +2,9 @@
 
 The same source, compiled: each module of ``roppyakken.compiled.GROUP`` is copied, up to
 its line ``# --- end of the compiled part``, to ``roppyakken/_<name>_c.py`` with three
-changes only -- imports between the modules of the group point at the copies, the
-class :class:`Round` of the kernel is marked as subclassable by the interpreted
-:class:`Game` and :class:`Playout`, and each copy records the SHA-256 of the group's
-sources -- compiled in place, and the copies removed.  Each module swaps in its
+changes only -- imports between the modules of the group point at the copies, a few
+classes get mypyc attributes (:data:`MARKS`), and each copy records the SHA-256 of the
+group's sources -- compiled in place, and the copies removed.  Each module swaps in its
 compiled version when it is present and was built from the sources as they are now
 (``ROPPYAKKEN_PURE=1`` turns it off); otherwise the pure-Python modules run, which
 are the reference.  ``scripts/setup`` runs this and goes on without it if there is no
@@ -43,6 +42,13 @@ END_OF_COMPILED: str = HELPERS.END_OF_COMPILED
 GROUP_LIBRARY = "roppyakken._rules_c"
 
 
+MARKS: dict[str, list[tuple[str, str]]] = {
+    # The kernel's Round is subclassed by the interpreted Game and Playout.
+    "kernel": [("\nclass Round:\n", "\n@mypyc_attr(allow_interpreted_subclasses=True)\nclass Round:\n")],
+}
+"""The only changes to a module's source besides the imports: class attributes for mypyc."""
+
+
 def compiled_source(name: str, text: str, digest: str) -> str:
     """The copy of module ``name`` to compile."""
     if END_OF_COMPILED not in text:
@@ -50,12 +56,12 @@ def compiled_source(name: str, text: str, digest: str) -> str:
     body = text.split(END_OF_COMPILED)[0]
     for other in GROUP:
         body = body.replace(f"from roppyakken.{other} import", f"from roppyakken._{other}_c import")
-    if name == "kernel":
-        if "\nclass Round:\n" not in body:
-            raise SystemExit("build_kernel: class Round not found in the kernel")
-        body = body.replace(
-            "\nclass Round:\n", "\n@mypyc_attr(allow_interpreted_subclasses=True)\nclass Round:\n", 1
-        )
+    marks = MARKS.get(name, [])
+    for old, new in marks:
+        if old not in body:
+            raise SystemExit(f"build_kernel: {old.strip()!r} not found in {name}.py")
+        body = body.replace(old, new)
+    if marks:
         body = body.replace(
             "from __future__ import annotations\n",
             "from __future__ import annotations\n\nfrom mypy_extensions import mypyc_attr\n",
