@@ -255,21 +255,14 @@ class Game(Round):
         """Every legal action of the seat to act (empty only when the game is over)."""
         phase = self.phase
         if phase == PLAY:
-            rules, table = self.rules, self.table
             out: list[Action] = []
             cache = _PLAYS
-            hand = self.hands[self.to_act]
-            while hand:
-                low = hand & -hand
-                hand ^= low
-                card = low.bit_length() - 1
-                targets = capture_targets(rules, table, card, False)
-                for t in targets or (0,):
-                    key = t | card << 48
-                    play = cache.get(key)
-                    if play is None:
-                        play = cache[key] = Play(card, t)
-                    out.append(play)
+            for card, t in self.moves():  # the kernel's, in card order
+                key = t | card << 48
+                play = cache.get(key)
+                if play is None:
+                    play = cache[key] = Play(card, t)
+                out.append(play)
             return out
         if phase == TAKE:
             return [Take(t) for t in capture_targets(self.rules, self.table, self.turned, True)]
@@ -369,6 +362,9 @@ class Game(Round):
         self.history[-1].plays.append((seat, source, card, target))
         self.events.append(Played(seat, source, card, target))
 
+    # Events are kept only with ``log`` (Round._emit); ``if self.log`` before each one spares
+    # building them in the copies of searchers and benchmarks.
+
     def _declare(self, slugs: tuple[str, ...]) -> None:
         seat = self.to_act
         chosen = [h for h in self.held_lucky_hands(seat) if h.slug in slugs]
@@ -383,14 +379,16 @@ class Game(Round):
         self.revealed[seat] = cards
         if self.log:
             self.history[-1].declared[seat] = list(self.declared[seat])
-        self._emit(Declared(seat, tuple((h.slug, h.points) for h in chosen), cards))
+        if self.log:
+            self._emit(Declared(seat, tuple((h.slug, h.points) for h in chosen), cards))
 
     def _redeal_choice(self, call: bool) -> None:
         seat = self.to_act
         if call:
             four = full_months(self.hands[seat])
             month = MONTH[(four & -four).bit_length() - 1]
-            self._emit(Redealt("hand-four", month, seat))
+            if self.log:
+                self._emit(Redealt("hand-four", month, seat))
             if self.log:
                 self.history.pop()
             self._deal(self._attempt + 1)
@@ -411,7 +409,8 @@ class Game(Round):
             contenders = [s for s in contenders if MONTH[draws[s][-1]] == earliest]
             if len(contenders) == 1:
                 dealer = contenders[0]
-                self._emit(FirstDealerDrawn(tuple(tuple(d) for d in draws), dealer))
+                if self.log:
+                    self._emit(FirstDealerDrawn(tuple(tuple(d) for d in draws), dealer))
                 return dealer
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -444,7 +443,8 @@ class Game(Round):
             redeal = self._redeal_reason(hands, table)
             if redeal is None:
                 break
-            self._emit(redeal)
+            if self.log:
+                self._emit(redeal)
             attempt += 1
             if attempt > MAX_REDEALS:
                 raise RoppyakkenError(f"round {self.round}: no playable deal after {MAX_REDEALS} redeals")
@@ -459,7 +459,8 @@ class Game(Round):
         self.turned = -1
         if self.log:
             self.history.append(RoundLog(self.dealer, list(hands), table, list(self.pile), [None] * n))
-        self._emit(RoundStarted(self.round, self.leg, self.dealer, attempt, table))
+        if self.log:
+            self._emit(RoundStarted(self.round, self.leg, self.dealer, attempt, table))
         if rules.table_four == "dealer_takes" and full_months(table):  # R-3.3 (Changara)
             for m in range(1, 13):
                 four = table & MONTH_MASK[m]
@@ -467,7 +468,8 @@ class Game(Round):
                     self.table &= ~four
                     self.captures[self.dealer] |= four
                     self.orders[self.dealer].extend(iter_cards(four))
-                    self._emit(DealerTookFour(self.dealer, four))
+                    if self.log:
+                        self._emit(DealerTookFour(self.dealer, four))
         self._queue = []
         if rules.hand_four == "optional":
             seats = [(self.dealer + i) % n for i in range(n)]
@@ -535,7 +537,8 @@ class Game(Round):
             log.score = score
             log.totals = list(self.totals)
             log.captures = list(self.captures)
-        self._emit(RoundEnded(self.round, score, tuple(self.totals)))
+        if self.log:
+            self._emit(RoundEnded(self.round, score, tuple(self.totals)))
         self.phase = OVER
         self.turned = -1
         outcome = round_outcome(self.rules, score, self.totals, self.legs, self.dealer, self.round)
@@ -544,7 +547,8 @@ class Game(Round):
             return
         if won is not None and self.rules.match_rule.kind != "single":
             self.legs[:] = outcome.legs
-            self._emit(LegWon(won[0], won[1], tuple(self.legs)))
+            if self.log:
+                self._emit(LegWon(won[0], won[1], tuple(self.legs)))
         if outcome.winner is not None:
             self._finish(*outcome.winner)
             return
@@ -581,7 +585,8 @@ class Game(Round):
         self.winner = winner
         self.end_reason = reason
         self.phase = OVER
-        self._emit(GameEnded(winner, reason))
+        if self.log:
+            self._emit(GameEnded(winner, reason))
 
     # ----------------------------------------------------------------- playouts
 
