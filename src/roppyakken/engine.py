@@ -55,7 +55,7 @@ from roppyakken.events import (
     RoundStarted,
 )
 from roppyakken.game_end import leg_winner, most_legs, round_outcome
-from roppyakken.kernel import Round, capture_targets, stacks_of
+from roppyakken.kernel import ROUND_STATE, Round, capture_targets, stacks_of
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
 from roppyakken.yaku import FOUR_BRIGHTS, LuckyHand, lucky_hands_held
@@ -149,27 +149,6 @@ class RoundLog:
     score: RoundScore | None = None
     totals: list[int] | None = None
     captures: list[int] | None = None
-
-
-_ROUND_STATE: Final = (
-    "rules",
-    "players",
-    "hands",
-    "table",
-    "pile",
-    "pile_pos",
-    "captures",
-    "orders",
-    "declared",
-    "revealed",
-    "to_act",
-    "phase",
-    "turned",
-    "_immediate",
-    "events",
-    "log",
-)
-"""The attributes of :class:`~roppyakken.kernel.Round` (see ``Round.copy_round_to``)."""
 
 
 class Game(Round):
@@ -673,7 +652,7 @@ class Game(Round):
         """Everything, for ``copy.copy`` and ``copy.deepcopy``: the round's attributes too, which
         a compiled kernel keeps outside ``__dict__``."""
         state: dict[str, object] = dict(self.__dict__)
-        for name in _ROUND_STATE:
+        for name in ROUND_STATE:
             if hasattr(self, name):  # not every one is set before the first deal
                 state[name] = getattr(self, name)
         return state

@@ -117,6 +117,29 @@ def round_score(
     return score
 
 
+ROUND_STATE: Final = (
+    "rules",
+    "players",
+    "hands",
+    "table",
+    "pile",
+    "pile_pos",
+    "captures",
+    "orders",
+    "declared",
+    "revealed",
+    "to_act",
+    "phase",
+    "turned",
+    "_immediate",
+    "events",
+    "log",
+)
+"""The attributes of a :class:`Round`, as the class declares them: the one list of them (a
+compiled Round keeps them outside ``__dict__``, so ``Game`` copies and pickles them by name).
+``tests/test_game_copy.py`` checks it against the class."""
+
+
 class Round:
     """The card-play state of a round and its moves: the kernel ``Game`` and ``Playout`` share.
 
@@ -340,6 +363,7 @@ class Round:
 
 __all__ = [
     "COMPILED",
+    "ROUND_STATE",
     "Card",
     "CardSet",
     "Round",
