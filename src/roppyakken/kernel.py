@@ -45,34 +45,34 @@ def capture_targets(rules: Rules, table: CardSet, card: Card, from_pile: bool = 
     their lowest card id (FORMATS.md §2).
     """
     options = rules.joker_card, rules.joker_wild_on_table, rules.auto_capture_higher
-    return list(targets_of(table, card, from_pile, *options))
+    return targets_of(table, card, from_pile, *options)
 
 
 def targets_of(
     table: CardSet, card: Card, from_pile: bool, joker: Card, joker_wild: str, higher: bool
-) -> tuple[CardSet, ...]:
+) -> list[CardSet]:
     """:func:`capture_targets` with the options it reads passed in (``rules.joker_card``,
-    ``rules.joker_wild_on_table``, ``rules.auto_capture_higher``), as a tuple: what the
-    kernel calls for every card it places, reading the options once a turn."""
+    ``rules.joker_wild_on_table``, ``rules.auto_capture_higher``): what the kernel calls
+    for every card it places, reading the options once a turn."""
     month_cards = table & _MONTH_OF_CARD[card]
     if joker < 0 or not (card == joker or table >> joker & 1):
         # No joker involved: the common case, kept short for playouts.
         if not month_cards:
-            return ()
+            return []
         if month_cards & (month_cards - 1) == 0 or month_cards.bit_count() == 3:
-            return (month_cards,)  # one card, or a stack (R-5.4)
+            return [month_cards]  # one card, or a stack (R-5.4)
         return _pair_choices(higher, month_cards)
     if card == joker:
         willows = table & WILLOW_MONTH_MASK
         if willows.bit_count() == 3:
-            return (willows,)  # R-6.3: the other three Willow cards, and nothing else
+            return [willows]  # R-6.3: the other three Willow cards, and nothing else
         # R-6.2: any Willow card, or any single card worth points outside a stack.  The
         # joker is a card of its own month (R-6.1), so two Willow cards are a pair for
         # R-5.3; the other cards worth points are wild targets beside it.
         wild = table & SCORING_MASK & ~triple_months(table) & ~WILLOW_MONTH_MASK
-        return tuple([1 << c for c in iter_cards(_month_choices(higher, willows) | wild)])
+        return [1 << c for c in iter_cards(_month_choices(higher, willows) | wild)]
     if month_cards.bit_count() == 3:
-        return (month_cards,)  # R-5.4: the stack, no wild target instead
+        return [month_cards]  # R-5.4: the stack, no wild target instead
     wild = 0
     wild_now = joker_wild == "any" or (joker_wild == "turned-up" and from_pile)  # R-6.4
     if (
@@ -86,23 +86,23 @@ def targets_of(
         return _pair_choices(higher, month_cards)
     # R-5.3 reading: a wild joker is not a card of the month; it stays a choice beside
     # whatever the month's cards leave to choose.
-    return tuple([1 << c for c in iter_cards(_month_choices(higher, month_cards) | wild)])
+    return [1 << c for c in iter_cards(_month_choices(higher, month_cards) | wild)]
 
 
 def pair_choices(rules: Rules, pair: CardSet) -> list[CardSet]:
     """R-5.3: two cards of the month; ``auto_capture_higher`` takes the higher one."""
-    return list(_pair_choices(rules.auto_capture_higher, pair))
+    return _pair_choices(rules.auto_capture_higher, pair)
 
 
-def _pair_choices(higher: bool, pair: CardSet) -> tuple[CardSet, ...]:
+def _pair_choices(higher: bool, pair: CardSet) -> list[CardSet]:
     """:func:`pair_choices` with ``rules.auto_capture_higher`` passed in."""
     low = pair & -pair
     high = pair ^ low
     if higher:
         lp, hp = POINTS[low.bit_length() - 1], POINTS[high.bit_length() - 1]
         if lp != hp:
-            return (low if lp > hp else high,)
-    return (low, high)
+            return [low if lp > hp else high]
+    return [low, high]
 
 
 def _month_choices(higher: bool, month_cards: CardSet) -> CardSet:
