@@ -234,14 +234,21 @@ class Game(Round):
         """Every legal action of the seat to act (empty only when the game is over)."""
         phase = self.phase
         if phase == PLAY:
+            rules, table = self.rules, self.table
             out: list[Action] = []
             cache = _PLAYS
-            for card, t in self.moves():  # the kernel's, in card order
-                key = t | card << 48
-                play = cache.get(key)
-                if play is None:
-                    play = cache[key] = Play(card, t)
-                out.append(play)
+            hand = self.hands[self.to_act]
+            while hand:
+                low = hand & -hand
+                hand ^= low
+                card = low.bit_length() - 1
+                targets = capture_targets(rules, table, card, False)
+                for t in targets or (0,):
+                    key = t | card << 48
+                    play = cache.get(key)
+                    if play is None:
+                        play = cache[key] = Play(card, t)
+                    out.append(play)
             return out
         if phase == TAKE:
             return [Take(t) for t in capture_targets(self.rules, self.table, self.turned, True)]

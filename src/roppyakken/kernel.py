@@ -44,24 +44,15 @@ def capture_targets(rules: Rules, table: CardSet, card: Card, from_pile: bool = 
     An empty list means the card is added to the table.  Choices are ordered by
     their lowest card id (FORMATS.md §2).
     """
-    options = rules.joker_card, rules.joker_wild_on_table, rules.auto_capture_higher
-    return targets_of(table, card, from_pile, *options)
-
-
-def targets_of(
-    table: CardSet, card: Card, from_pile: bool, joker: Card, joker_wild: str, higher: bool
-) -> list[CardSet]:
-    """:func:`capture_targets` with the options it reads passed in (``rules.joker_card``,
-    ``rules.joker_wild_on_table``, ``rules.auto_capture_higher``): what the kernel calls
-    for every card it places, reading the options once a turn."""
     month_cards = table & _MONTH_OF_CARD[card]
+    joker = rules.joker_card
     if joker < 0 or not (card == joker or table >> joker & 1):
         # No joker involved: the common case, kept short for playouts.
         if not month_cards:
             return []
         if month_cards & (month_cards - 1) == 0 or month_cards.bit_count() == 3:
             return [month_cards]  # one card, or a stack (R-5.4)
-        return _pair_choices(higher, month_cards)
+        return pair_choices(rules, month_cards)
     if card == joker:
         willows = table & WILLOW_MONTH_MASK
         if willows.bit_count() == 3:
@@ -70,46 +61,37 @@ def targets_of(
         # joker is a card of its own month (R-6.1), so two Willow cards are a pair for
         # R-5.3; the other cards worth points are wild targets beside it.
         wild = table & SCORING_MASK & ~triple_months(table) & ~WILLOW_MONTH_MASK
-        return [1 << c for c in iter_cards(_month_choices(higher, willows) | wild)]
+        return [1 << c for c in iter_cards(_month_choices(rules, willows) | wild)]
     if month_cards.bit_count() == 3:
         return [month_cards]  # R-5.4: the stack, no wild target instead
     wild = 0
-    wild_now = joker_wild == "any" or (joker_wild == "turned-up" and from_pile)  # R-6.4
-    if (
-        wild_now
-        and POINTS[card] > 0
-        and not month_cards >> joker & 1
-        and (table & WILLOW_MONTH_MASK).bit_count() < 3
-    ):
-        wild = 1 << joker
+    if POINTS[card] > 0 and not month_cards >> joker & 1 and (table & WILLOW_MONTH_MASK).bit_count() < 3:
+        mode = rules.joker_wild_on_table  # R-6.4
+        if mode == "any" or (mode == "turned-up" and from_pile):
+            wild = 1 << joker
     if not wild and month_cards.bit_count() == 2:
-        return _pair_choices(higher, month_cards)
+        return pair_choices(rules, month_cards)
     # R-5.3 reading: a wild joker is not a card of the month; it stays a choice beside
     # whatever the month's cards leave to choose.
-    return [1 << c for c in iter_cards(_month_choices(higher, month_cards) | wild)]
+    return [1 << c for c in iter_cards(_month_choices(rules, month_cards) | wild)]
 
 
 def pair_choices(rules: Rules, pair: CardSet) -> list[CardSet]:
     """R-5.3: two cards of the month; ``auto_capture_higher`` takes the higher one."""
-    return _pair_choices(rules.auto_capture_higher, pair)
-
-
-def _pair_choices(higher: bool, pair: CardSet) -> list[CardSet]:
-    """:func:`pair_choices` with ``rules.auto_capture_higher`` passed in."""
     low = pair & -pair
     high = pair ^ low
-    if higher:
+    if rules.auto_capture_higher:
         lp, hp = POINTS[low.bit_length() - 1], POINTS[high.bit_length() - 1]
         if lp != hp:
             return [low if lp > hp else high]
     return [low, high]
 
 
-def _month_choices(higher: bool, month_cards: CardSet) -> CardSet:
+def _month_choices(rules: Rules, month_cards: CardSet) -> CardSet:
     """The cards of one month on the table a card may still choose among (R-5.3), as a mask."""
     if month_cards.bit_count() == 2:
         choices = 0
-        for choice in _pair_choices(higher, month_cards):
+        for choice in pair_choices(rules, month_cards):
             choices |= choice
         return choices
     return month_cards
@@ -217,17 +199,16 @@ class Round:
         order; in the take phase, the turned-up card with each of its targets.
         """
         rules, table = self.rules, self.table
-        joker, joker_wild, higher = rules.joker_card, rules.joker_wild_on_table, rules.auto_capture_higher
         if self.phase == TAKE:
             card = self.turned
-            return [(card, t) for t in targets_of(table, card, True, joker, joker_wild, higher)]
+            return [(card, t) for t in capture_targets(rules, table, card, True)]
         out: list[tuple[Card, CardSet]] = []
         hand = self.hands[self.to_act]
         while hand:
             low = hand & -hand
             hand ^= low
             card = low.bit_length() - 1
-            targets = targets_of(table, card, False, joker, joker_wild, higher)
+            targets = capture_targets(rules, table, card, False)
             if targets:
                 out.extend((card, t) for t in targets)
             else:
@@ -296,14 +277,13 @@ class Round:
         revealed = self.revealed
         table, pos, seat, n, log = self.table, self.pile_pos, self.to_act, self.players, self.log
         instant = rules.table.instant_yaku if self._immediate else None
-        joker, joker_wild, higher = rules.joker_card, rules.joker_wild_on_table, rules.auto_capture_higher
         while True:  # decisions: one, or with ``rand`` to the end of the round
             if card < 0 and rand is not None:  # a random card, then a random target of it
                 hand = hands[seat]
                 for _ in range(int(rand() * hand.bit_count())):
                     hand &= hand - 1
                 card = (hand & -hand).bit_length() - 1
-                targets = targets_of(table, card, False, joker, joker_wild, higher)
+                targets = capture_targets(rules, table, card, False)
                 if len(targets) > 1:
                     target = targets[int(rand() * len(targets))]
                 else:
@@ -341,7 +321,7 @@ class Round:
                 card = pile[pos]
                 pos += 1
                 from_pile = True
-                targets = targets_of(table, card, True, joker, joker_wild, higher)
+                targets = capture_targets(rules, table, card, True)
                 if len(targets) > 1:  # R-5.5: the player who turned it chooses
                     if log:
                         self._emit(Turned(seat, card))
@@ -391,7 +371,6 @@ __all__ = [
     "pair_choices",
     "round_score",
     "stacks_of",
-    "targets_of",
 ]
 
 
