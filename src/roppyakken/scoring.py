@@ -131,10 +131,15 @@ def score_round(
     if rules.instant_win != "off" and not void:
         instant = instant_winner(rules, captures)
     finals = apply_round_scoring(rules, [0] * len(parts) if void else round_scores)
+    # tuple.__new__ is what a named tuple's own __new__ calls, without its Python-level frame
+    # (3-4 times faster: searchers score rounds by the hundred thousand).
     players = tuple(
-        PlayerScore(cp, y, lh, rs, ct, f) for (cp, y, lh, rs, ct), f in zip(parts, finals, strict=True)
+        [
+            tuple.__new__(PlayerScore, (cp, y, lh, rs, ct, f))
+            for (cp, y, lh, rs, ct), f in zip(parts, finals, strict=True)
+        ]
     )
-    return RoundScore(players, void, instant)
+    return tuple.__new__(RoundScore, (players, void, instant))
 
 
 def instant_winner(rules: Rules, captures: Sequence[int]) -> tuple[int, str] | None:
