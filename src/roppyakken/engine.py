@@ -40,6 +40,7 @@ from roppyakken.cards import (
     SLUGS,
     full_months,
     iter_cards,
+    mask_of,
 )
 from roppyakken.errors import IllegalActionError, RoppyakkenError
 from roppyakken.events import (
@@ -419,11 +420,8 @@ class Game(Round):
             places = [0] * (n + 1)  # the hands, then the table at index -1
             pos = 0
             for who, count in pattern:
-                packet = 0
-                for c in deck[pos : pos + count]:
-                    packet |= 1 << c
+                places[who] |= mask_of(deck[pos : pos + count])
                 pos += count
-                places[who] |= packet
             hands = places[:n]
             table = places[n]
             redeal = self._redeal_reason(hands, table)
