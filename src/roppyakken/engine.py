@@ -581,9 +581,10 @@ class Game(Round):
         target among that card's legal ones (a random number is drawn only when
         there is a choice); the turned-up card's target likewise
         (:meth:`~roppyakken.kernel.Round.random_decision`); lucky-hand and redeal
-        decisions are uniform over the legal actions.  The card play goes through the
-        kernel unchecked (its choices are legal by construction), logged when the game
-        keeps logs, so that a record stays complete.
+        decisions are uniform over the legal actions, one draw each, as
+        ``apply(legal_actions()[int(rand() * len(legal))])`` would choose.  Every choice
+        is made unchecked (legal by construction), logged when the game keeps logs, so
+        that a record stays complete.
         """
         start = self.round
         rand = rng.random
@@ -594,9 +595,16 @@ class Game(Round):
                 decide(rand)
             elif phase == OVER:
                 return
-            else:
-                actions = self.legal_actions()
-                self.apply(actions[int(rand() * len(actions))])
+            elif phase == DECLARE:
+                # The choice apply(random legal action) makes, unchecked as the card play
+                # is: legal_actions() lists the subsets of the held hands by bits.
+                seat = self.to_act
+                held = self.held_lucky_hands(seat)
+                bits = int(rand() * (1 << len(held)))
+                self._record_declaration(seat, [h for i, h in enumerate(held) if bits >> i & 1])
+                self._advance_queue()
+            else:  # REDEAL: legal_actions() lists calling first, then not calling
+                self._redeal_choice(int(rand() * 2) == 0)
 
     # ----------------------------------------------------------------- copies
 
