@@ -333,7 +333,7 @@ class Round:
                     target = targets[int(rand() * len(targets))]
                 else:
                     target = targets[0] if targets else 0
-            if not any(hands):
+            if not hands[seat] and not any(hands):  # a seat with cards left: not over
                 self.table, self.pile_pos, self.to_act = table, pos, seat
                 self._end_round(None)
                 return True
