@@ -72,9 +72,8 @@ def compiled_source(name: str, text: str, digest: str) -> str:
 
 def clean() -> None:
     """Remove a compiled build (and copies left by an interrupted build)."""
-    for name in GROUP:
-        for path in PACKAGE.glob(f"_{name}_c*"):
-            path.unlink()
+    for path in PACKAGE.glob("_*_c.*"):  # this group's, and those of modules no longer in it
+        path.unlink()
     for folder in (PACKAGE, PACKAGE.parent):  # older builds put the shared library in src/
         for path in folder.glob("*__mypyc*"):
             path.unlink()
