@@ -1,7 +1,7 @@
 """Compile the rules' hot modules (the round's kernel, scoring, yaku...) with mypyc, as an option.
 
 The same source, compiled: each module of ``roppyakken.compiled.GROUP`` is copied, up to
-its line ``# --- end of the compiled part``, to ``roppyakken/_<name>_c.py`` with three
+its line ``# --- end of the compiled part``, to ``_<name>_c.py`` beside it with three
 changes only -- imports between the modules of the group point at the copies, a few
 classes get mypyc attributes (:data:`MARKS`), and each copy records the SHA-256 of the
 group's sources -- compiled in place, and the copies removed.  Each module swaps in its
@@ -43,8 +43,15 @@ GROUP_LIBRARY = "roppyakken._rules_c"
 
 
 MARKS: dict[str, list[tuple[str, str]]] = {
-    # The kernel's Round is subclassed by the interpreted Game and Playout.
+    # The kernel's Round is subclassed by the interpreted Game (and by Playout).
     "kernel": [("\nclass Round:\n", "\n@mypyc_attr(allow_interpreted_subclasses=True)\nclass Round:\n")],
+    # Playout is a native class; a searcher may still subclass it.
+    "ai.playout": [
+        (
+            "\nclass Playout(Round):\n",
+            "\n@mypyc_attr(allow_interpreted_subclasses=True)\nclass Playout(Round):\n",
+        )
+    ],
 }
 """The only changes to a module's source besides the imports: class attributes for mypyc."""
 
@@ -55,7 +62,7 @@ def compiled_source(name: str, text: str, digest: str) -> str:
         raise SystemExit(f"build_kernel: {name}.py has no {END_OF_COMPILED!r} line")
     body = text.split(END_OF_COMPILED)[0]
     for other in GROUP:
-        body = body.replace(f"from roppyakken.{other} import", f"from roppyakken._{other}_c import")
+        body = body.replace(f"from roppyakken.{other} import", f"from {HELPERS.copy_module(other)} import")
     marks = MARKS.get(name, [])
     for old, new in marks:
         if old not in body:
@@ -72,31 +79,31 @@ def compiled_source(name: str, text: str, digest: str) -> str:
 
 def clean() -> None:
     """Remove a compiled build (and copies left by an interrupted build)."""
-    for path in PACKAGE.glob("_*_c.*"):  # this group's, and those of modules no longer in it
-        path.unlink()
+    for path in [*PACKAGE.glob("_*_c.*"), *PACKAGE.glob("*/_*_c.*")]:
+        path.unlink()  # this group's copies, and those of modules no longer in it
     for folder in (PACKAGE, PACKAGE.parent):  # older builds put the shared library in src/
         for path in folder.glob("*__mypyc*"):
             path.unlink()
 
 
 def build() -> None:
-    """Compile the copies in place (``roppyakken/_<name>_c.*.so``) and remove the copies."""
+    """Compile the copies in place (``_<name>_c.*.so`` beside each module) and remove the copies."""
     from mypyc.build import mypycify
     from setuptools import setup
 
     clean()
     digest = HELPERS.group_digest()
-    copies = [PACKAGE / f"_{name}_c.py" for name in GROUP]
+    copies: list[Path] = [HELPERS.copy_path(name) for name in GROUP]
     src = PACKAGE.parent
     cwd = os.getcwd()
     with tempfile.TemporaryDirectory() as tmp:
         try:
             for name, copy in zip(GROUP, copies, strict=True):
-                text = (PACKAGE / f"{name}.py").read_text(encoding="utf-8")
+                text = HELPERS.source_path(name).read_text(encoding="utf-8")
                 copy.write_text(compiled_source(name, text, digest), encoding="utf-8")
             os.chdir(src)
             modules = mypycify(
-                [f"roppyakken/{copy.name}" for copy in copies],
+                [str(copy.relative_to(src)) for copy in copies],
                 opt_level="3",
                 target_dir=tmp,
                 group_name=GROUP_LIBRARY,  # the shared library, inside the package
@@ -111,7 +118,7 @@ def build() -> None:
             for copy in copies:
                 copy.unlink(missing_ok=True)
             shutil.rmtree(src / "build", ignore_errors=True)
-    built = sorted(p.name for name in GROUP for p in PACKAGE.glob(f"_{name}_c*"))
+    built = sorted(p.name for copy in copies for p in copy.parent.glob(f"{copy.stem}.*.so"))
     if len(built) < len(GROUP):
         raise SystemExit("build_kernel: not every module was built")
     print(f"build_kernel: compiled {', '.join(built)}", file=sys.stderr)

@@ -1,7 +1,7 @@
 """The compiled modules (scripts/build_kernel.py, mypyc) play exactly as the pure-Python ones.
 
 The compiled group is :data:`roppyakken.compiled.GROUP`: the kernel, scoring, yaku,
-the end of the game and the cards.
+the end of the game, the cards and the searchers' playouts.
 
 Both run the same seeded games in separate processes -- ``ROPPYAKKEN_PURE=1`` forces
 the pure kernel, the reference -- and every result is compared: whole games through
@@ -23,7 +23,8 @@ import pytest
 
 import roppyakken.kernel
 from roppyakken import cards, game_end, scoring, yaku
-from roppyakken.compiled import GROUP
+from roppyakken.ai import playout
+from roppyakken.compiled import GROUP, copy_module
 
 GAMES_PER_CONFIG = 120
 """Seeded games per preset and player count (about 2,900 games in all, each mode)."""
@@ -32,7 +33,7 @@ PROGRAM = textwrap.dedent(
     """
     import hashlib, json, random, sys
     from roppyakken import kernel
-    from roppyakken.ai.playout import Playout
+    from roppyakken.ai.playout import Playout, greedy_index, yaku_index
     from roppyakken.engine import Game
     from roppyakken.game_end import round_result
     from roppyakken.record import dumps, record_of
@@ -76,9 +77,11 @@ PROGRAM = textwrap.dedent(
                     base.apply(actions[rng.randrange(len(actions))])
                 if base.phase == "play":
                     p = Playout.from_game(base)
+                    index = yaku_index(rules)
                     while not p.ended:
                         moves = p.moves()
                         put(moves)
+                        put(greedy_index(p, moves, index))
                         p.copy().step(*moves[0])
                         p.step(*moves[rng.randrange(len(moves))])
                     put((p.score, p.instant, p.captures, p.orders))
@@ -114,7 +117,8 @@ def test_the_compiled_kernel_plays_as_the_pure_one() -> None:
         pytest.skip("the compiled kernel is not built (.venv/bin/python scripts/build_kernel.py)")
     assert roppyakken.kernel.Round.__module__ == "roppyakken._kernel_c"
     swapped = [cards.points_of, yaku.YakuTable, scoring.score_round, game_end.round_outcome]
-    assert [f.__module__ for f in swapped] == [f"roppyakken._{m}_c" for m in GROUP[:4]]
+    swapped += [roppyakken.kernel.Round, playout.greedy_index]
+    assert [f.__module__ for f in swapped] == [copy_module(m) for m in GROUP]
     pure, compiled = _run(pure=True), _run(pure=False)
     assert pure["compiled"] is False and compiled["compiled"] is True
     assert isinstance(pure["games"], int) and pure["games"] >= 2000

@@ -1,7 +1,7 @@
 """The optional compiled path: the rules' hot modules compiled with mypyc, from their own source.
 
 ``scripts/build_kernel.py`` copies each module of :data:`GROUP` (up to its line
-``# --- end of the compiled part``) to ``roppyakken/_<name>_c.py``, with the imports
+``# --- end of the compiled part``) to ``_<name>_c.py`` beside it, with the imports
 between them pointing at the copies, compiles the copies together and removes them.
 Each copy records in ``GROUP_SHA256`` the digest of the sources it was built from
 (:func:`group_digest`).
@@ -22,8 +22,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final
 
-GROUP: Final = ("cards", "yaku", "scoring", "game_end", "kernel")
-"""The modules compiled together, each after those it imports."""
+GROUP: Final = ("cards", "yaku", "scoring", "game_end", "kernel", "ai.playout")
+"""The modules compiled together (names under ``roppyakken``), each after those it imports:
+the rules' hot path, and the searchers' playout policy on top of the kernel."""
 
 END_OF_COMPILED: Final = "# --- end of the compiled part"
 """The line after which a module's source is not compiled (the code that swaps it in)."""
@@ -34,7 +35,24 @@ _digest: str | None = None
 
 def source_paths() -> list[Path]:
     """The source files of :data:`GROUP`, in order."""
-    return [_PACKAGE / f"{name}.py" for name in GROUP]
+    return [source_path(name) for name in GROUP]
+
+
+def source_path(name: str) -> Path:
+    """The source file of module ``roppyakken.<name>``."""
+    return _PACKAGE.joinpath(*name.split(".")).with_suffix(".py")
+
+
+def copy_path(name: str) -> Path:
+    """The compiled copy's source file of ``roppyakken.<name>``: ``_<last part>_c.py`` beside it."""
+    source = source_path(name)
+    return source.with_name(f"_{source.stem}_c.py")
+
+
+def copy_module(name: str) -> str:
+    """The compiled copy's module name of ``roppyakken.<name>``."""
+    *parents, last = name.split(".")
+    return ".".join(["roppyakken", *parents, f"_{last}_c"])
 
 
 def group_digest() -> str:
@@ -56,7 +74,7 @@ def compiled_module(name: str) -> ModuleType | None:
     if os.environ.get("ROPPYAKKEN_PURE"):
         return None
     try:
-        module = importlib.import_module(f"roppyakken._{name}_c")
+        module = importlib.import_module(copy_module(name))
     except ImportError:
         return None
     try:
@@ -72,7 +90,7 @@ def swap_in(namespace: dict[str, Any]) -> bool:
     """Replace the functions and classes a module of :data:`GROUP` defines (``namespace``: its
     ``globals()``) by their compiled versions; return whether it did."""
     module_name: str = namespace["__name__"]
-    compiled = compiled_module(module_name.rsplit(".", 1)[-1])
+    compiled = compiled_module(module_name.removeprefix("roppyakken."))
     if compiled is None:
         return False
     for key, value in list(namespace.items()):
@@ -82,4 +100,14 @@ def swap_in(namespace: dict[str, Any]) -> bool:
     return True
 
 
-__all__ = ["END_OF_COMPILED", "GROUP", "compiled_module", "group_digest", "source_paths", "swap_in"]
+__all__ = [
+    "END_OF_COMPILED",
+    "GROUP",
+    "compiled_module",
+    "copy_module",
+    "copy_path",
+    "group_digest",
+    "source_path",
+    "source_paths",
+    "swap_in",
+]
