@@ -1,73 +1,113 @@
-"""Compile the kernel of the round (src/roppyakken/kernel.py) with mypyc, as an option.
+"""Compile the rules' hot modules (the round's kernel, scoring, yaku...) with mypyc, as an option.
 
-The same source, compiled: the module is copied to ``roppyakken/_kernel_c.py`` with
-two changes only -- its class :class:`Round` is marked as subclassable by the
-interpreted :class:`Game` and :class:`Playout`, and the copy records the SHA-256 of
-the source it was made from -- compiled in place next to ``kernel.py``, and the copy
-removed.  ``roppyakken.kernel`` uses the compiled module when it is present and was
-built from the kernel as it is now (``ROPPYAKKEN_PURE=1`` turns it off); otherwise the
-pure-Python kernel runs, which is the reference.  ``scripts/setup`` runs this and
-goes on without it if there is no C compiler.
+The same source, compiled: each module of ``roppyakken.compiled.GROUP`` is copied, up to
+its line ``# --- end of the compiled part``, to ``_<name>_c.py`` beside it with three
+changes only -- imports between the modules of the group point at the copies, a few
+classes get mypyc attributes (:data:`MARKS`), and each copy records the SHA-256 of the
+group's sources -- compiled in place, and the copies removed.  Each module swaps in its
+compiled version when it is present and was built from the sources as they are now
+(``ROPPYAKKEN_PURE=1`` turns it off); otherwise the pure-Python modules run, which
+are the reference.  ``scripts/setup`` runs this and goes on without it if there is no
+C compiler.
 
-    .venv/bin/python scripts/build_kernel.py [--clean]
+    .venv/bin/python scripts/build_kernel.py [--clean | --sources]
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
+import importlib.util
 import os
 import shutil
 import sys
 import tempfile
 from pathlib import Path
+from types import ModuleType
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "roppyakken"
-SOURCE = PACKAGE / "kernel.py"
-COPY = PACKAGE / "_kernel_c.py"
-END_OF_COMPILED = "# --- end of the compiled part"
 
 
-def compiled_source(text: str) -> str:
-    """The copy to compile: the kernel up to the marker, Round subclassable, the source hash."""
+def _compiled_helpers() -> ModuleType:
+    """``roppyakken/compiled.py`` loaded by path (stdlib only; the package need not be installed)."""
+    spec = importlib.util.spec_from_file_location("_roppyakken_compiled", PACKAGE / "compiled.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+HELPERS = _compiled_helpers()
+GROUP: tuple[str, ...] = HELPERS.GROUP
+END_OF_COMPILED: str = HELPERS.END_OF_COMPILED
+GROUP_LIBRARY = "roppyakken._rules_c"
+
+
+MARKS: dict[str, list[tuple[str, str]]] = {
+    # The kernel's Round is subclassed by the interpreted Game (and by Playout).
+    "kernel": [("\nclass Round:\n", "\n@mypyc_attr(allow_interpreted_subclasses=True)\nclass Round:\n")],
+    # Playout is a native class; a searcher may still subclass it.
+    "ai.playout": [
+        (
+            "\nclass Playout(Round):\n",
+            "\n@mypyc_attr(allow_interpreted_subclasses=True)\nclass Playout(Round):\n",
+        )
+    ],
+}
+"""The only changes to a module's source besides the imports: class attributes for mypyc."""
+
+
+def compiled_source(name: str, text: str, digest: str) -> str:
+    """The copy of module ``name`` to compile."""
     if END_OF_COMPILED not in text:
-        raise SystemExit(f"build_kernel: {SOURCE} has no {END_OF_COMPILED!r} line")
+        raise SystemExit(f"build_kernel: {name}.py has no {END_OF_COMPILED!r} line")
     body = text.split(END_OF_COMPILED)[0]
-    if "\nclass Round:\n" not in body:
-        raise SystemExit("build_kernel: class Round not found in the kernel")
-    body = body.replace(
-        "\nclass Round:\n", "\n@mypyc_attr(allow_interpreted_subclasses=True)\nclass Round:\n", 1
-    )
-    body = body.replace(
-        "from __future__ import annotations\n",
-        "from __future__ import annotations\n\nfrom mypy_extensions import mypyc_attr\n",
-        1,
-    )
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return body + f'\nSOURCE_SHA256 = "{digest}"\n'
+    for other in GROUP:
+        body = body.replace(f"from roppyakken.{other} import", f"from {HELPERS.copy_module(other)} import")
+    marks = MARKS.get(name, [])
+    for old, new in marks:
+        if old not in body:
+            raise SystemExit(f"build_kernel: {old.strip()!r} not found in {name}.py")
+        body = body.replace(old, new)
+    if marks:
+        body = body.replace(
+            "from __future__ import annotations\n",
+            "from __future__ import annotations\n\nfrom mypy_extensions import mypyc_attr\n",
+            1,
+        )
+    return body + f'\nGROUP_SHA256 = "{digest}"\n'
 
 
 def clean() -> None:
-    """Remove a compiled kernel (and a copy left by an interrupted build)."""
-    for path in PACKAGE.glob("_kernel_c*"):
-        path.unlink()
-    for path in PACKAGE.glob("*__mypyc*"):
-        path.unlink()
+    """Remove a compiled build (and copies left by an interrupted build)."""
+    for path in [*PACKAGE.glob("_*_c.*"), *PACKAGE.glob("*/_*_c.*")]:
+        path.unlink()  # this group's copies, and those of modules no longer in it
+    for folder in (PACKAGE, PACKAGE.parent):  # older builds put the shared library in src/
+        for path in folder.glob("*__mypyc*"):
+            path.unlink()
 
 
 def build() -> None:
-    """Compile the copy in place (``roppyakken/_kernel_c.*.so``) and remove the copy."""
+    """Compile the copies in place (``_<name>_c.*.so`` beside each module) and remove the copies."""
     from mypyc.build import mypycify
     from setuptools import setup
 
     clean()
-    COPY.write_text(compiled_source(SOURCE.read_text(encoding="utf-8")), encoding="utf-8")
+    digest = HELPERS.group_digest()
+    copies: list[Path] = [HELPERS.copy_path(name) for name in GROUP]
     src = PACKAGE.parent
     cwd = os.getcwd()
     with tempfile.TemporaryDirectory() as tmp:
         try:
+            for name, copy in zip(GROUP, copies, strict=True):
+                text = HELPERS.source_path(name).read_text(encoding="utf-8")
+                copy.write_text(compiled_source(name, text, digest), encoding="utf-8")
             os.chdir(src)
-            modules = mypycify(["roppyakken/_kernel_c.py"], opt_level="3", target_dir=tmp)
+            modules = mypycify(
+                [str(copy.relative_to(src)) for copy in copies],
+                opt_level="3",
+                target_dir=tmp,
+                group_name=GROUP_LIBRARY,  # the shared library, inside the package
+            )
             setup(
                 name="roppyakken-kernel",
                 ext_modules=modules,
@@ -75,20 +115,25 @@ def build() -> None:
             )
         finally:
             os.chdir(cwd)
-            COPY.unlink(missing_ok=True)
+            for copy in copies:
+                copy.unlink(missing_ok=True)
             shutil.rmtree(src / "build", ignore_errors=True)
-    built = sorted(p.name for p in PACKAGE.glob("_kernel_c*"))
-    if not built:
-        raise SystemExit("build_kernel: nothing was built")
+    built = sorted(p.name for copy in copies for p in copy.parent.glob(f"{copy.stem}.*.so"))
+    if len(built) < len(GROUP):
+        raise SystemExit("build_kernel: not every module was built")
     print(f"build_kernel: compiled {', '.join(built)}", file=sys.stderr)
 
 
 def main() -> None:
-    """Build, or with ``--clean`` remove, the compiled kernel."""
+    """Build, or with ``--clean`` remove, the compiled modules; ``--sources`` lists their sources."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--clean", action="store_true", help="remove the compiled kernel")
+    parser.add_argument("--clean", action="store_true", help="remove the compiled modules")
+    parser.add_argument("--sources", action="store_true", help="print the compiled modules' sources")
     args = parser.parse_args()
-    if args.clean:
+    if args.sources:
+        for path in HELPERS.source_paths():
+            print(path.relative_to(PACKAGE.parent.parent))
+    elif args.clean:
         clean()
     else:
         build()

@@ -1,4 +1,7 @@
-"""The compiled kernel (scripts/build_kernel.py, mypyc) plays exactly as the pure-Python one.
+"""The compiled modules (scripts/build_kernel.py, mypyc) play exactly as the pure-Python ones.
+
+The compiled group is :data:`roppyakken.compiled.GROUP`: the kernel, scoring, yaku,
+the end of the game, the cards and the searchers' playouts.
 
 Both run the same seeded games in separate processes -- ``ROPPYAKKEN_PURE=1`` forces
 the pure kernel, the reference -- and every result is compared: whole games through
@@ -19,6 +22,9 @@ import textwrap
 import pytest
 
 import roppyakken.kernel
+from roppyakken import cards, game_end, scoring, yaku
+from roppyakken.ai import playout
+from roppyakken.compiled import GROUP, copy_module
 
 GAMES_PER_CONFIG = 120
 """Seeded games per preset and player count (about 2,900 games in all, each mode)."""
@@ -27,7 +33,7 @@ PROGRAM = textwrap.dedent(
     """
     import hashlib, json, random, sys
     from roppyakken import kernel
-    from roppyakken.ai.playout import Playout
+    from roppyakken.ai.playout import Playout, greedy_index, yaku_index
     from roppyakken.engine import Game
     from roppyakken.game_end import round_result
     from roppyakken.record import dumps, record_of
@@ -71,9 +77,11 @@ PROGRAM = textwrap.dedent(
                     base.apply(actions[rng.randrange(len(actions))])
                 if base.phase == "play":
                     p = Playout.from_game(base)
+                    index = yaku_index(rules)
                     while not p.ended:
                         moves = p.moves()
                         put(moves)
+                        put(greedy_index(p, moves, index))
                         p.copy().step(*moves[0])
                         p.step(*moves[rng.randrange(len(moves))])
                     put((p.score, p.instant, p.captures, p.orders))
@@ -108,6 +116,9 @@ def test_the_compiled_kernel_plays_as_the_pure_one() -> None:
             pytest.fail("the compiled kernel is not built (scripts/setup builds it: scripts/build_kernel.py)")
         pytest.skip("the compiled kernel is not built (.venv/bin/python scripts/build_kernel.py)")
     assert roppyakken.kernel.Round.__module__ == "roppyakken._kernel_c"
+    swapped = [cards.points_of, yaku.YakuTable, scoring.score_round, game_end.round_outcome]
+    swapped += [roppyakken.kernel.Round, playout.greedy_index]
+    assert [f.__module__ for f in swapped] == [copy_module(m) for m in GROUP]
     pure, compiled = _run(pure=True), _run(pure=False)
     assert pure["compiled"] is False and compiled["compiled"] is True
     assert isinstance(pure["games"], int) and pure["games"] >= 2000
@@ -115,27 +126,35 @@ def test_the_compiled_kernel_plays_as_the_pure_one() -> None:
     assert pure["digests"] == compiled["digests"]
 
 
-def test_a_stale_compiled_kernel_is_not_used() -> None:
-    """A kernel compiled from another version of kernel.py is ignored (the pure one runs)."""
+def test_a_stale_compiled_build_is_not_used() -> None:
+    """Modules compiled from other sources are ignored (the pure ones run); so is any with
+    ``ROPPYAKKEN_PURE`` set."""
     program = (
-        "import hashlib, importlib, sys\n"
-        "import roppyakken.kernel as k\n"
-        "fake = type(sys)('roppyakken._kernel_c')\n"
-        "fake.SOURCE_SHA256 = hashlib.sha256(b'another kernel').hexdigest()\n"
-        "sys.modules['roppyakken._kernel_c'] = fake\n"
-        "print(k._compiled_kernel() is None)\n"
+        "import hashlib, sys\n"
+        "from roppyakken import compiled\n"
+        "fake = type(sys)('roppyakken._scoring_c')\n"
+        "fake.GROUP_SHA256 = hashlib.sha256(b'another kernel').hexdigest()\n"
+        "sys.modules['roppyakken._scoring_c'] = fake\n"
+        "print(compiled.compiled_module('scoring') is None)\n"
+        "fake.GROUP_SHA256 = compiled.group_digest()\n"
+        "print(compiled.compiled_module('scoring') is fake)\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "ROPPYAKKEN_PURE"}
     out = subprocess.run(
         [sys.executable, "-c", program], env=env, capture_output=True, text=True, check=True
     ).stdout
-    assert out.strip() == "True"
+    assert out.split() == ["True", "True"]
     env["ROPPYAKKEN_PURE"] = "1"
     out = subprocess.run(
-        [sys.executable, "-c", "import roppyakken.kernel as k; print(k.COMPILED)"],
+        [
+            sys.executable,
+            "-c",
+            "import roppyakken.kernel as k, roppyakken.scoring as s\n"
+            "print(k.COMPILED, s.score_round.__module__)",
+        ],
         env=env,
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    assert out.strip() == "False"
+    assert out.split() == ["False", "roppyakken.scoring"]

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 import copy
 import random
+from pathlib import Path
 
 import pytest
 
+from roppyakken import kernel
 from roppyakken.engine import Game
 from roppyakken.kernel import COMPILED, Round
 from roppyakken.rules import preset
@@ -37,3 +40,14 @@ def test_a_game_mid_round_copies_whole_and_plays_on_alike(how: str) -> None:
 def test_the_kernel_in_use_is_named() -> None:
     """Which kernel these tests ran on (both run in CI: see test_compiled_kernel)."""
     assert (Round.__module__ == "roppyakken._kernel_c") == COMPILED
+
+
+def test_round_state_lists_every_attribute_round_declares() -> None:
+    """kernel.ROUND_STATE (what Game copies and pickles by name) is the class's own list,
+    read from the source (a compiled Round has no annotations to read)."""
+    tree = ast.parse(Path(kernel.__file__).read_text(encoding="utf-8"))
+    (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Round"]
+    declared = [
+        n.target.id for n in cls.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)
+    ]
+    assert declared == list(kernel.ROUND_STATE)

@@ -12,6 +12,7 @@ import difflib
 from collections.abc import Iterable, Iterator
 from typing import Final
 
+from roppyakken.compiled import swap_in
 from roppyakken.errors import RoppyakkenError
 
 BRIGHT: Final = "bright"
@@ -237,3 +238,8 @@ def triple_months(mask: int) -> int:
 def month_of_nibbles(months_mask: int) -> list[int]:
     """The months (1..12) whose nibble in ``months_mask`` is non-zero."""
     return [m for m in range(1, 13) if months_mask >> (4 * (m - 1)) & 15]
+
+
+# --- end of the compiled part: what follows swaps in the compiled module when it is there.
+
+swap_in(globals())

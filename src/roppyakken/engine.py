@@ -40,6 +40,7 @@ from roppyakken.cards import (
     SLUGS,
     full_months,
     iter_cards,
+    mask_of,
 )
 from roppyakken.errors import IllegalActionError, RoppyakkenError
 from roppyakken.events import (
@@ -55,7 +56,7 @@ from roppyakken.events import (
     RoundStarted,
 )
 from roppyakken.game_end import leg_winner, most_legs, round_outcome
-from roppyakken.kernel import Round, capture_targets, stacks_of
+from roppyakken.kernel import ROUND_STATE, Round, capture_targets, stacks_of
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
 from roppyakken.yaku import FOUR_BRIGHTS, LuckyHand, lucky_hands_held
@@ -149,27 +150,6 @@ class RoundLog:
     score: RoundScore | None = None
     totals: list[int] | None = None
     captures: list[int] | None = None
-
-
-_ROUND_STATE: Final = (
-    "rules",
-    "players",
-    "hands",
-    "table",
-    "pile",
-    "pile_pos",
-    "captures",
-    "orders",
-    "declared",
-    "revealed",
-    "to_act",
-    "phase",
-    "turned",
-    "_immediate",
-    "events",
-    "log",
-)
-"""The attributes of :class:`~roppyakken.kernel.Round` (see ``Round.copy_round_to``)."""
 
 
 class Game(Round):
@@ -369,6 +349,9 @@ class Game(Round):
         self.history[-1].plays.append((seat, source, card, target))
         self.events.append(Played(seat, source, card, target))
 
+    # Events are kept only with ``log`` (Round._emit); ``if self.log`` before each one spares
+    # building them in the copies of searchers and benchmarks.
+
     def _declare(self, slugs: tuple[str, ...]) -> None:
         seat = self.to_act
         chosen = [h for h in self.held_lucky_hands(seat) if h.slug in slugs]
@@ -383,14 +366,16 @@ class Game(Round):
         self.revealed[seat] = cards
         if self.log:
             self.history[-1].declared[seat] = list(self.declared[seat])
-        self._emit(Declared(seat, tuple((h.slug, h.points) for h in chosen), cards))
+        if self.log:
+            self._emit(Declared(seat, tuple((h.slug, h.points) for h in chosen), cards))
 
     def _redeal_choice(self, call: bool) -> None:
         seat = self.to_act
         if call:
             four = full_months(self.hands[seat])
             month = MONTH[(four & -four).bit_length() - 1]
-            self._emit(Redealt("hand-four", month, seat))
+            if self.log:
+                self._emit(Redealt("hand-four", month, seat))
             if self.log:
                 self.history.pop()
             self._deal(self._attempt + 1)
@@ -411,7 +396,8 @@ class Game(Round):
             contenders = [s for s in contenders if MONTH[draws[s][-1]] == earliest]
             if len(contenders) == 1:
                 dealer = contenders[0]
-                self._emit(FirstDealerDrawn(tuple(tuple(d) for d in draws), dealer))
+                if self.log:
+                    self._emit(FirstDealerDrawn(tuple(tuple(d) for d in draws), dealer))
                 return dealer
         raise AssertionError("unreachable")  # pragma: no cover
 
@@ -434,17 +420,15 @@ class Game(Round):
             places = [0] * (n + 1)  # the hands, then the table at index -1
             pos = 0
             for who, count in pattern:
-                packet = 0
-                for c in deck[pos : pos + count]:
-                    packet |= 1 << c
+                places[who] |= mask_of(deck[pos : pos + count])
                 pos += count
-                places[who] |= packet
             hands = places[:n]
             table = places[n]
             redeal = self._redeal_reason(hands, table)
             if redeal is None:
                 break
-            self._emit(redeal)
+            if self.log:
+                self._emit(redeal)
             attempt += 1
             if attempt > MAX_REDEALS:
                 raise RoppyakkenError(f"round {self.round}: no playable deal after {MAX_REDEALS} redeals")
@@ -459,7 +443,8 @@ class Game(Round):
         self.turned = -1
         if self.log:
             self.history.append(RoundLog(self.dealer, list(hands), table, list(self.pile), [None] * n))
-        self._emit(RoundStarted(self.round, self.leg, self.dealer, attempt, table))
+        if self.log:
+            self._emit(RoundStarted(self.round, self.leg, self.dealer, attempt, table))
         if rules.table_four == "dealer_takes" and full_months(table):  # R-3.3 (Changara)
             for m in range(1, 13):
                 four = table & MONTH_MASK[m]
@@ -467,7 +452,8 @@ class Game(Round):
                     self.table &= ~four
                     self.captures[self.dealer] |= four
                     self.orders[self.dealer].extend(iter_cards(four))
-                    self._emit(DealerTookFour(self.dealer, four))
+                    if self.log:
+                        self._emit(DealerTookFour(self.dealer, four))
         self._queue = []
         if rules.hand_four == "optional":
             seats = [(self.dealer + i) % n for i in range(n)]
@@ -535,7 +521,8 @@ class Game(Round):
             log.score = score
             log.totals = list(self.totals)
             log.captures = list(self.captures)
-        self._emit(RoundEnded(self.round, score, tuple(self.totals)))
+        if self.log:
+            self._emit(RoundEnded(self.round, score, tuple(self.totals)))
         self.phase = OVER
         self.turned = -1
         outcome = round_outcome(self.rules, score, self.totals, self.legs, self.dealer, self.round)
@@ -544,7 +531,8 @@ class Game(Round):
             return
         if won is not None and self.rules.match_rule.kind != "single":
             self.legs[:] = outcome.legs
-            self._emit(LegWon(won[0], won[1], tuple(self.legs)))
+            if self.log:
+                self._emit(LegWon(won[0], won[1], tuple(self.legs)))
         if outcome.winner is not None:
             self._finish(*outcome.winner)
             return
@@ -581,7 +569,8 @@ class Game(Round):
         self.winner = winner
         self.end_reason = reason
         self.phase = OVER
-        self._emit(GameEnded(winner, reason))
+        if self.log:
+            self._emit(GameEnded(winner, reason))
 
     # ----------------------------------------------------------------- playouts
 
@@ -592,9 +581,10 @@ class Game(Round):
         target among that card's legal ones (a random number is drawn only when
         there is a choice); the turned-up card's target likewise
         (:meth:`~roppyakken.kernel.Round.random_decision`); lucky-hand and redeal
-        decisions are uniform over the legal actions.  The card play goes through the
-        kernel unchecked (its choices are legal by construction), logged when the game
-        keeps logs, so that a record stays complete.
+        decisions are uniform over the legal actions, one draw each, as
+        ``apply(legal_actions()[int(rand() * len(legal))])`` would choose.  Every choice
+        is made unchecked (legal by construction), logged when the game keeps logs, so
+        that a record stays complete.
         """
         start = self.round
         rand = rng.random
@@ -605,9 +595,16 @@ class Game(Round):
                 decide(rand)
             elif phase == OVER:
                 return
-            else:
-                actions = self.legal_actions()
-                self.apply(actions[int(rand() * len(actions))])
+            elif phase == DECLARE:
+                # The choice apply(random legal action) makes, unchecked as the card play
+                # is: legal_actions() lists the subsets of the held hands by bits.
+                seat = self.to_act
+                held = self.held_lucky_hands(seat)
+                bits = int(rand() * (1 << len(held)))
+                self._record_declaration(seat, [h for i, h in enumerate(held) if bits >> i & 1])
+                self._advance_queue()
+            else:  # REDEAL: legal_actions() lists calling first, then not calling
+                self._redeal_choice(int(rand() * 2) == 0)
 
     # ----------------------------------------------------------------- copies
 
@@ -668,7 +665,7 @@ class Game(Round):
         """Everything, for ``copy.copy`` and ``copy.deepcopy``: the round's attributes too, which
         a compiled kernel keeps outside ``__dict__``."""
         state: dict[str, object] = dict(self.__dict__)
-        for name in _ROUND_STATE:
+        for name in ROUND_STATE:
             if hasattr(self, name):  # not every one is set before the first deal
                 state[name] = getattr(self, name)
         return state

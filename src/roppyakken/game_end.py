@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from roppyakken.compiled import swap_in
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
 from roppyakken.yaku import INSTANT_YAKU
@@ -54,6 +55,10 @@ class RoundOutcome:
     """Who won the game (match) with this round, and why."""
     legs: list[int]
     """The legs won after this round (unchanged in a single match)."""
+
+    def __reduce__(self) -> tuple[type[RoundOutcome], tuple[object, ...]]:
+        """Copy and pickle by value (the compiled class cannot be restored field by field)."""
+        return RoundOutcome, (self.leg, self.winner, self.legs)
 
 
 def round_outcome(
@@ -127,3 +132,8 @@ def first_in_play_order(seats: Sequence[int], dealer: int, n: int) -> int:
         if s in seats:
             return s
     raise AssertionError("no seat")  # pragma: no cover
+
+
+# --- end of the compiled part: what follows swaps in the compiled module when it is there.
+
+swap_in(globals())

@@ -13,12 +13,8 @@ Clause ids (``R-…``) refer to RULES.md.
 
 from __future__ import annotations
 
-import hashlib
-import importlib
-import os
 from collections.abc import Callable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final
+from typing import Final
 
 from roppyakken.actions import PLAY, TAKE
 from roppyakken.cards import (
@@ -33,6 +29,7 @@ from roppyakken.cards import (
     iter_cards,
     triple_months,
 )
+from roppyakken.compiled import swap_in
 from roppyakken.events import Event, Turned
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore, score_round
@@ -118,6 +115,29 @@ def round_score(
     if instant is not None:
         score = RoundScore(score.players, score.fuke, instant)
     return score
+
+
+ROUND_STATE: Final = (
+    "rules",
+    "players",
+    "hands",
+    "table",
+    "pile",
+    "pile_pos",
+    "captures",
+    "orders",
+    "declared",
+    "revealed",
+    "to_act",
+    "phase",
+    "turned",
+    "_immediate",
+    "events",
+    "log",
+)
+"""The attributes of a :class:`Round`, as the class declares them: the one list of them (a
+compiled Round keeps them outside ``__dict__``, so ``Game`` copies and pickles them by name).
+``tests/test_game_copy.py`` checks it against the class."""
 
 
 class Round:
@@ -313,7 +333,7 @@ class Round:
                     target = targets[int(rand() * len(targets))]
                 else:
                     target = targets[0] if targets else 0
-            if not any(hands):
+            if not hands[seat] and not any(hands):  # a seat with cards left: not over
                 self.table, self.pile_pos, self.to_act = table, pos, seat
                 self._end_round(None)
                 return True
@@ -343,6 +363,7 @@ class Round:
 
 __all__ = [
     "COMPILED",
+    "ROUND_STATE",
     "Card",
     "CardSet",
     "Round",
@@ -353,34 +374,7 @@ __all__ = [
 ]
 
 
-# --- end of the compiled part: what follows picks the compiled kernel when it is there.
+# --- end of the compiled part: what follows swaps in the compiled modules when they are there.
 
-
-def _compiled_kernel() -> Any:
-    """The kernel compiled from this very source by ``scripts/build_kernel.py``, if it is
-    there and up to date, and ``ROPPYAKKEN_PURE`` is not set; else None."""
-    if os.environ.get("ROPPYAKKEN_PURE"):
-        return None
-    try:
-        compiled = importlib.import_module("roppyakken._kernel_c")
-    except ImportError:
-        return None
-    try:
-        source = Path(__file__).read_bytes()
-    except OSError:
-        return None
-    if getattr(compiled, "SOURCE_SHA256", None) != hashlib.sha256(source).hexdigest():
-        return None  # built from another version of this file: the pure kernel is the reference
-    return compiled
-
-
-_c = _compiled_kernel() if __name__ == "roppyakken.kernel" else None
-COMPILED: Final = _c is not None
-"""Whether the compiled kernel is in use (``roppyakken.kernel.Round`` is then compiled)."""
-
-if not TYPE_CHECKING and _c is not None:
-    Round = _c.Round
-    capture_targets = _c.capture_targets
-    pair_choices = _c.pair_choices
-    stacks_of = _c.stacks_of
-    round_score = _c.round_score
+COMPILED: Final = swap_in(globals())
+"""Whether the compiled modules are in use (``roppyakken.kernel.Round`` is then compiled)."""

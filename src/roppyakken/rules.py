@@ -165,6 +165,11 @@ class Rules:
         """Rules are values: equal rules hash alike (caches are keyed by them)."""
         return self._hash  # type: ignore[attr-defined, no-any-return]
 
+    def __reduce__(self) -> tuple[type[Rules], tuple[Any, ...]]:
+        """Pickle and copy the options only: the derived attributes are rebuilt from them (the
+        yaku table may be the compiled one, see :mod:`roppyakken.compiled`)."""
+        return Rules, tuple(getattr(self, f.name) for f in fields(self) if f.init)
+
     def options(self) -> dict[str, Any]:
         """Every option's value as plain JSON data (records, ``rules`` command)."""
         out: dict[str, Any] = {}

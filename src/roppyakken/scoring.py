@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from roppyakken.cards import WILLOW_PAULOWNIA_MASK, points_of
+from roppyakken.compiled import swap_in
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import Rules
 
@@ -130,10 +131,15 @@ def score_round(
     if rules.instant_win != "off" and not void:
         instant = instant_winner(rules, captures)
     finals = apply_round_scoring(rules, [0] * len(parts) if void else round_scores)
+    # tuple.__new__ is what a named tuple's own __new__ calls, without its Python-level frame
+    # (3-4 times faster: searchers score rounds by the hundred thousand).
     players = tuple(
-        PlayerScore(cp, y, lh, rs, ct, f) for (cp, y, lh, rs, ct), f in zip(parts, finals, strict=True)
+        [
+            tuple.__new__(PlayerScore, (cp, y, lh, rs, ct, f))
+            for (cp, y, lh, rs, ct), f in zip(parts, finals, strict=True)
+        ]
     )
-    return RoundScore(players, void, instant)
+    return tuple.__new__(RoundScore, (players, void, instant))
 
 
 def instant_winner(rules: Rules, captures: Sequence[int]) -> tuple[int, str] | None:
@@ -147,3 +153,8 @@ def instant_winner(rules: Rules, captures: Sequence[int]) -> tuple[int, str] | N
             elif captured & mask == mask:
                 return seat, slug
     return None
+
+
+# --- end of the compiled part: what follows swaps in the compiled module when it is there.
+
+swap_in(globals())

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Final, Protocol
 
 from roppyakken.cards import (
@@ -18,6 +18,7 @@ from roppyakken.cards import (
     month_of_nibbles,
     triple_months,
 )
+from roppyakken.compiled import swap_in
 
 
 class YakuOptions(Protocol):
@@ -171,6 +172,10 @@ class YakuTable:
     exclusive: tuple[tuple[int, str, str], ...]
     """(cannon's cards, the two yaku it replaces) for each exclusive group whose cannon scores."""
 
+    def __reduce__(self) -> tuple[type[YakuTable], tuple[object, ...]]:
+        """Copy and pickle by value (the compiled class cannot be restored field by field)."""
+        return YakuTable, tuple(getattr(self, f.name) for f in fields(self))
+
     @staticmethod
     def compile(rules: YakuOptions) -> YakuTable:
         """Compile the yaku options of ``rules``."""
@@ -265,6 +270,10 @@ class LuckyHand:
     points: int
     cards: int
 
+    def __reduce__(self) -> tuple[type[LuckyHand], tuple[str, int, int]]:
+        """Copy and pickle by value (the compiled class cannot be restored field by field)."""
+        return LuckyHand, (self.slug, self.points, self.cards)
+
 
 _LUCKY_CACHES: dict[LuckyOptions, dict[int, tuple[LuckyHand, ...]]] = {}
 """Lucky hands held, by rules (hashable values) and by hand: searchers ask often."""
@@ -331,3 +340,8 @@ def _threes_family(values: Mapping[str, int], threes: list[int]) -> tuple[str, l
     if "hand-three" in values:
         return "hand-three", threes[:1]
     return None
+
+
+# --- end of the compiled part: what follows swaps in the compiled module when it is there.
+
+swap_in(globals())

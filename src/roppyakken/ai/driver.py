@@ -6,7 +6,8 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from roppyakken.ai.base import Bot, LegalOnlyBot
+from roppyakken.actions import Action
+from roppyakken.ai.base import Bot
 from roppyakken.engine import Game
 from roppyakken.errors import IllegalActionError
 from roppyakken.view import view_of
@@ -29,8 +30,11 @@ def play_out(
     ``timings[seat]`` collects each decision's time in seconds when given.
     A bot answering an illegal action is a bug in the bot: it raises.
     """
-    # Bots that choose from the legal actions alone get those, not a whole view.
-    legal_only = [bot.choose_legal if isinstance(bot, LegalOnlyBot) else None for bot in bots]
+    # Bots that choose from the legal actions alone get those, not a whole view.  (What
+    # isinstance(bot, LegalOnlyBot) asks of this runtime protocol, without its cost per call.)
+    legal_only: list[Callable[[Sequence[Action]], Action] | None] = [
+        getattr(bot, "choose_legal", None) for bot in bots
+    ]
     while not game.over:
         seat = game.to_act
         choose_legal = legal_only[seat]

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from roppyakken.actions import PLAY, TAKE
 from roppyakken.cards import POINTS
+from roppyakken.compiled import swap_in
 from roppyakken.engine import Game
 from roppyakken.game_end import round_result
 from roppyakken.kernel import Round
@@ -160,3 +161,8 @@ def greedy_index(p: Playout, moves: Sequence[tuple[int, int]], index: list[list[
 
 
 __all__ = ["ENDED", "Playout", "greedy_index", "round_result", "yaku_index"]
+
+
+# --- end of the compiled part: what follows swaps in the compiled module when it is there.
+
+swap_in(globals())

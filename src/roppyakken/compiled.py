@@ -1,0 +1,113 @@
+"""The optional compiled path: the rules' hot modules compiled with mypyc, from their own source.
+
+``scripts/build_kernel.py`` copies each module of :data:`GROUP` (up to its line
+``# --- end of the compiled part``) to ``_<name>_c.py`` beside it, with the imports
+between them pointing at the copies, compiles the copies together and removes them.
+Each copy records in ``GROUP_SHA256`` the digest of the sources it was built from
+(:func:`group_digest`).
+
+At the end of each of these modules, :func:`swap_in` replaces the functions and
+classes it defines by the compiled ones -- when the compiled module is there, was
+built from the sources as they are now, and ``ROPPYAKKEN_PURE`` is not set.  The pure
+Python modules stay the reference (one source of the rules); the compiled build must
+give identical results (``tests/test_compiled_kernel.py``).  Standard library only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Final
+
+GROUP: Final = ("cards", "yaku", "scoring", "game_end", "kernel", "ai.playout")
+"""The modules compiled together (names under ``roppyakken``), each after those it imports:
+the rules' hot path, and the searchers' playout policy on top of the kernel."""
+
+END_OF_COMPILED: Final = "# --- end of the compiled part"
+"""The line after which a module's source is not compiled (the code that swaps it in)."""
+
+_PACKAGE: Final = Path(__file__).resolve().parent
+_digest: str | None = None
+
+
+def source_paths() -> list[Path]:
+    """The source files of :data:`GROUP`, in order."""
+    return [source_path(name) for name in GROUP]
+
+
+def source_path(name: str) -> Path:
+    """The source file of module ``roppyakken.<name>``."""
+    return _PACKAGE.joinpath(*name.split(".")).with_suffix(".py")
+
+
+def copy_path(name: str) -> Path:
+    """The compiled copy's source file of ``roppyakken.<name>``: ``_<last part>_c.py`` beside it."""
+    source = source_path(name)
+    return source.with_name(f"_{source.stem}_c.py")
+
+
+def copy_module(name: str) -> str:
+    """The compiled copy's module name of ``roppyakken.<name>``."""
+    *parents, last = name.split(".")
+    return ".".join(["roppyakken", *parents, f"_{last}_c"])
+
+
+def group_digest() -> str:
+    """SHA-256 over the sources of :data:`GROUP` as they are now (what a build must match)."""
+    global _digest
+    if _digest is None:
+        h = hashlib.sha256()
+        for path in source_paths():
+            data = path.read_bytes()
+            h.update(len(data).to_bytes(8, "big"))
+            h.update(data)
+        _digest = h.hexdigest()
+    return _digest
+
+
+def compiled_module(name: str) -> ModuleType | None:
+    """The compiled copy of ``roppyakken.<name>`` if it is built from the current sources and
+    ``ROPPYAKKEN_PURE`` is not set; else None (the pure module runs)."""
+    if os.environ.get("ROPPYAKKEN_PURE"):
+        return None
+    try:
+        module = importlib.import_module(copy_module(name))
+    except ImportError:
+        return None
+    try:
+        current = group_digest()
+    except OSError:
+        return None
+    if getattr(module, "GROUP_SHA256", None) != current:
+        return None  # built from other sources: the pure modules are the reference
+    return module
+
+
+def swap_in(namespace: dict[str, Any]) -> bool:
+    """Replace the functions and classes a module of :data:`GROUP` defines (``namespace``: its
+    ``globals()``) by their compiled versions; return whether it did."""
+    module_name: str = namespace["__name__"]
+    compiled = compiled_module(module_name.removeprefix("roppyakken."))
+    if compiled is None:
+        return False
+    for key, value in list(namespace.items()):
+        mine = getattr(value, "__module__", None) == module_name
+        if mine and callable(value) and hasattr(compiled, key):  # a function or a class
+            namespace[key] = getattr(compiled, key)
+    return True
+
+
+__all__ = [
+    "END_OF_COMPILED",
+    "GROUP",
+    "compiled_module",
+    "copy_module",
+    "copy_path",
+    "group_digest",
+    "source_path",
+    "source_paths",
+    "swap_in",
+]
