@@ -33,6 +33,14 @@ def register(sub: Any) -> None:
         ),
     )
     p.add_argument(
+        "--redis",
+        metavar="URL",
+        help=_(
+            "redis://HOST:PORT/DB: run as one member of a cluster sharing this Redis "
+            "and the --database (PostgreSQL); see docs/DEPLOY.md"
+        ),
+    )
+    p.add_argument(
         "--bot-delay",
         type=float,
         default=0.6,
@@ -120,6 +128,25 @@ def _raise_file_limit(wanted: int) -> int | None:
         return None
 
 
+def _check_redis(url: str, dialect: str) -> None:
+    """Refuse ``--redis`` with SQLite, a URL that is not Redis's, or a Redis that does not answer."""
+    import redis
+
+    from roppyakken.errors import RoppyakkenError
+    from roppyakken.server import text
+    from roppyakken.server.cluster import check_url
+
+    if dialect != "postgresql":
+        raise RoppyakkenError(text.REDIS_NEEDS_POSTGRESQL)
+    check_url(url)
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+        client.ping()
+        client.close()
+    except (redis.RedisError, OSError, ValueError) as exc:
+        raise RoppyakkenError(text.REDIS_UNREACHABLE.format(url=url, reason=exc)) from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``roppyakken serve`` until interrupted."""
     from roppyakken.errors import RoppyakkenError
@@ -152,6 +179,8 @@ def run(args: argparse.Namespace) -> int:
         # the cap must bind before the descriptors run out, or every new request fails
         limits = dataclasses.replace(limits, max_connections=max(16, descriptors - 64))
     db = Database(args.database, write_timeout=limits.write_timeout)
+    if args.redis is not None:
+        _check_redis(args.redis, db.dialect)
     db.open()
     sock = _listen(args.host, args.port)
     port = sock.getsockname()[1]
@@ -164,7 +193,7 @@ def run(args: argparse.Namespace) -> int:
     print(_(text.DATABASE_IN_USE).format(database=display_url(db.url)), flush=True)
     if capped:
         print(_(text.CONNECTION_CAP).format(cap=limits.max_connections, descriptors=descriptors), flush=True)
-    app = create_app(db, bot_delay=args.bot_delay, limits=limits)
+    app = create_app(db, bot_delay=args.bot_delay, limits=limits, redis=args.redis)
     config = uvicorn_config(app, limits, log_level=args.log_level, log_format=args.log_format)
     # uvicorn handles SIGTERM like Ctrl-C (a clean stop), then raises the signal again once it is
     # done: a no-op handler lets the stop end here, with the message below and status 0.
