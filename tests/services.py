@@ -204,6 +204,8 @@ class Member:
         self.port = port or free_port()
         self.extra = extra or []
         self.proc: subprocess.Popen[bytes] | None = None
+        self.log = Path(tempfile.mkstemp(prefix="roppyakken-member-", suffix=".log")[1])
+        """Its standard error, kept over restarts."""
 
     @property
     def url(self) -> str:
@@ -215,12 +217,18 @@ class Member:
         code = "from roppyakken.cli import main; raise SystemExit(main())"
         cmd = [sys.executable, "-c", code, "serve", "--port", str(self.port), "--database", self.database]
         cmd += ["--redis", self.redis, "--bot-delay", "0", *MEMBER_BOUNDS, *self.extra]
-        self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline().decode()
         assert re.search(r"http://", line), f"the member did not start: {line!r}"
         wait_port(self.port, proc=self.proc)
         return self
+
+    def errors(self) -> list[str]:
+        """Tracebacks and errors it logged (a clean run has none)."""
+        text = self.log.read_text(errors="replace")
+        return [line for line in text.splitlines() if "Traceback" in line or " ERROR " in line]
 
     def kill(self) -> None:
         """``kill -9``."""
@@ -249,3 +257,4 @@ def members(database: str, redis: str, count: int = 3) -> Iterator[list[Member]]
     finally:
         for member in started:
             member.stop()
+            member.log.unlink(missing_ok=True)

@@ -217,7 +217,10 @@ async def schema(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
-    """``GET /healthz``: the process answers."""
+    """``GET /healthz``: the process answers (in a cluster, with its member id)."""
+    cluster = _hub(request).cluster
+    if cluster is not None:
+        return JSONResponse({"status": "ok", "member": cluster.member})
     return JSONResponse({"status": "ok"})
 
 

@@ -55,7 +55,7 @@ log = logging.getLogger("roppyakken.server")
 PREFIX: Final = "roppyakken:"
 LEASE_MS: Final = 3000
 """A room lease's lifetime; renewed every third of it, so a dead holder's rooms move within about this."""
-CALL_TIMEOUT: Final = 1.5
+CALL_TIMEOUT: Final = 3.0
 """Seconds a member waits for another member's answer before asking again (or taking the room)."""
 WATCH_PERIOD: Final = 0.5
 """Seconds between a relay's checks that the rooms it relays are still held where they were."""
@@ -152,6 +152,8 @@ class Relayed:
     """Hand a message from the holder to the local websocket."""
     close: Callable[[int, str], None]
     """Close the local websocket (the holder said so, or it is gone)."""
+    attached: bool = False
+    """Whether the holder took it (before that, a lost holder only fails the call, and it is asked again)."""
 
 
 @dataclass(slots=True)
@@ -201,7 +203,7 @@ class Cluster:
         """Connections here to rooms held elsewhere, by connection id."""
         self.incoming: dict[tuple[str, str], _Incoming] = {}
         """Connections elsewhere to rooms held here, by (member, connection)."""
-        self._calls: dict[str, asyncio.Future[dict[str, Any]]] = {}
+        self._calls: dict[str, tuple[str, asyncio.Future[dict[str, Any]]]] = {}
         self._outbox = _Outbox()
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub: Any = None
@@ -372,6 +374,9 @@ class Cluster:
                 self.handlers.gone(*key)
         for relayed in [r for r in self.relayed.values() if r.holder == member]:
             self._holder_lost(relayed)
+        for to, future in list(self._calls.values()):
+            if to == member and not future.done():
+                future.set_exception(ClusterUnavailable(member))
 
     async def _listen(self) -> None:
         while True:
@@ -402,9 +407,9 @@ class Cluster:
             if relayed is not None:
                 relayed.close(int(data["code"]), str(data["reason"]))
         elif kind == "reply":
-            future = self._calls.pop(str(data["id"]), None)
-            if future is not None and not future.done():
-                future.set_result(data)
+            waiting = self._calls.pop(str(data["id"]), None)
+            if waiting is not None and not waiting[1].done():
+                waiting[1].set_result(data)
         elif kind == "call":
             task = asyncio.create_task(self._answer(data))
             self._answering.add(task)
@@ -433,7 +438,7 @@ class Cluster:
         """Ask ``member`` (holding ``room``) to do ``op``; its answer (ClusterUnavailable after a while)."""
         call_id = secrets.token_hex(8)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        self._calls[call_id] = future
+        self._calls[call_id] = (member, future)
         self.send(member, {"k": "call", "id": call_id, "from": self.member, "op": op, "room": room, **args})
         try:
             return await asyncio.wait_for(future, CALL_TIMEOUT)
@@ -476,7 +481,7 @@ class Cluster:
             self.send(relayed.holder, {"k": "bye", "from": self.member, "conn": conn})
 
     def _holder_lost(self, relayed: Relayed) -> None:
-        if self.relayed.pop(relayed.conn, None) is not None:
+        if relayed.attached and self.relayed.pop(relayed.conn, None) is not None:
             relayed.close(0, "")
 
     async def _watch_loop(self) -> None:

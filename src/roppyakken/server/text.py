@@ -101,6 +101,10 @@ TOO_MANY_CONNECTIONS: Final = "too many connections from your address"
 ORIGIN_REFUSED: Final = "this page's origin may not connect to this server"
 TOO_MANY_ROOMS: Final = "the server holds as many rooms as it may; try again in a moment"
 RESTARTING: Final = "the server is restarting; your game is saved, reconnecting…"
+MOVE_IN_FLIGHT: Final = (
+    "the server holding this game went away before your move was confirmed; "
+    "it was made only if the next state shows it — otherwise send it again"
+)
 REDIS_NEEDS_POSTGRESQL: Final = (
     "--redis needs a shared --database postgresql://…: a SQLite file belongs to one machine"
 )

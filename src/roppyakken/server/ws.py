@@ -24,7 +24,7 @@ from roppyakken.server.cluster import ClusterUnavailable, Relayed
 from roppyakken.server.db import StorageError
 from roppyakken.server.guard import client_address, origin_allowed
 from roppyakken.server.hub import CLAIM_PATIENCE, CLOSE_RESTARTING, HeldElsewhere, Hub, HubFull
-from roppyakken.server.protocol import Hello, ProtocolError, parse_client_message
+from roppyakken.server.protocol import Act, Hello, ProtocolError, parse_client_message
 from roppyakken.server.rooms import RestoreError
 
 log = logging.getLogger("roppyakken.server")
@@ -173,26 +173,37 @@ async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, hol
     assert cluster is not None
     client = WebSocketClient(websocket, None, hub.limits.send_timeout)  # the seat is the holder's business
     conn = secrets.token_hex(8)
+    in_flight: list[str | None] = []
+    """The moves sent to the holder since its last state or error: unconfirmed."""
+
+    def deliver(message: str) -> None:
+        if message.startswith(('{"type":"state"', '{"type":"error"')):
+            in_flight.clear()
+        client.send(message)
 
     def holder_lost(code: int, reason: str) -> None:
         if code == 0:  # the holder died or let the room go: reconnect (to the new holder)
+            for msg_id in in_flight:
+                client.send(protocol.error(text.MOVE_IN_FLIGHT, msg_id))
             client.send(protocol.restarting(text.RESTARTING))
             client.close(CLOSE_RESTARTING, "restarting")
         else:
             client.close(code, reason)
 
-    cluster.open_relay(Relayed(conn, room_id, holder, client.send, holder_lost))
+    relayed = Relayed(conn, room_id, holder, deliver, holder_lost)
+    cluster.open_relay(relayed)
     try:
         answer = await cluster.call(holder, "attach", room_id, conn=conn, token=hello.token)
     except ClusterUnavailable:
         answer = {"moved": holder}
     if "moved" in answer or "ok" not in answer:
-        cluster.relayed.pop(conn, None)
+        cluster.close_relayed(conn)  # (in case the holder took it after all: it lets it go)
         await client.finish()
         if "moved" in answer:
             return False
         await _refuse(websocket, str(answer.get("error")), int(answer.get("code", CLOSE_TRY_AGAIN)), hello.id)
         return True
+    relayed.attached = True
     hub.relayed.add(client)
     try:
         while True:
@@ -200,6 +211,11 @@ async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, hol
                 raw = await _receive(websocket)
                 if raw is None:
                     break
+                if '"act"' in raw:
+                    with contextlib.suppress(ProtocolError):
+                        message = parse_client_message(raw)
+                        if isinstance(message, Act):
+                            in_flight.append(message.id)
                 cluster.forward(conn, raw)
             except ProtocolError as exc:
                 client.send(protocol.error(str(exc), exc.msg_id))

@@ -1,0 +1,310 @@
+"""Several servers, one service: three ``serve --redis`` members, PostgreSQL, Redis and nginx, for real.
+
+The services are Debian's own (``scripts/setup`` installs them), started on
+loopback ports from 18000–18999 (tests/services.py); nginx runs the
+configuration docs/DEPLOY.md ships (round-robin, no affinity).  Players reach
+different members, a member holding a game is killed with ``kill -9`` and
+another is restarted, and each game still ends with every move stored exactly
+once, each client having seen only what its seat may see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+import redis
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+
+from roppyakken.record import replay
+from tests import services
+from tests.server_harness import stored_actions
+from tests.test_server_hidden import Truth
+
+pytestmark = pytest.mark.slow
+
+LONGER = {"toml": 'preset = "classic"\ninstant_win = "off"\ntarget = 1500\n'}
+"""A game that cannot end in its first round (so a kill lands mid-game) but ends in a few seconds."""
+
+
+@dataclass
+class Stack:
+    """PostgreSQL, Redis, three members and nginx in front of them."""
+
+    database: str
+    redis: str
+    members: list[services.Member]
+    balancer: int
+
+    @property
+    def url(self) -> str:
+        """nginx's address."""
+        return f"http://127.0.0.1:{self.balancer}"
+
+    def member_ids(self) -> dict[str, services.Member]:
+        """Each running member by its cluster id (``/healthz``)."""
+        out = {}
+        for member in self.members:
+            if member.proc is not None and member.proc.poll() is None:
+                out[httpx.get(member.url + "/healthz", timeout=10).json()["member"]] = member
+        return out
+
+    def errors(self) -> list[str]:
+        """What the members logged as errors."""
+        return [line for m in self.members for line in m.errors()]
+
+    def holder(self, room: str) -> services.Member | None:
+        """The member holding ``room``'s lease now."""
+        held = redis.Redis.from_url(self.redis, decode_responses=True).get(f"roppyakken:lease:{room}")
+        return None if held is None else self.member_ids().get(str(held))
+
+
+@pytest.fixture(scope="module")
+def stack() -> Iterator[Stack]:
+    with services.postgres() as pg, services.redis_server() as rd:
+        with psycopg.connect(f"{pg}/postgres", autocommit=True) as conn:
+            conn.execute('CREATE DATABASE "cluster"')
+        database = f"{pg}/cluster"
+        with services.members(database, rd, 3) as members, services.nginx([m.port for m in members]) as port:
+            yield Stack(database, rd, members, port)
+
+
+def _create(base: str, humans: int, bots: int, rules: dict[str, Any] | None = None) -> tuple[str, list[str]]:
+    """A started-when-joined room: humans' tokens (seat order); bots fill the last seats."""
+    body: dict[str, Any] = {"name": "p0", "players": humans + bots}
+    if rules:
+        body["rules"] = rules
+    if bots and humans == 1:
+        body["bots"] = {str(s): "random" for s in range(1, 1 + bots)}
+    created = httpx.post(base + "/api/rooms", json=body, timeout=10).json()
+    room = created["room"]
+    tokens = [created["token"]]
+    for seat in range(1, humans):
+        joined = httpx.post(f"{base}/api/rooms/{room}/join", json={"name": f"p{seat}"}, timeout=10)
+        assert joined.status_code == 200, joined.text
+        tokens.append(joined.json()["token"])
+    return room, tokens
+
+
+@dataclass
+class Seat:
+    """A client that plays its seat to the end, reconnecting whenever its connection drops.
+
+    It acts on each state that offers it a decision, with that state's ``seq``
+    (so a move resent after a failover is never made twice), and keeps every
+    message it received and every move it sent.
+    """
+
+    urls: Callable[[], str]
+    room: str
+    token: str | None
+    rng: random.Random
+    host: bool = False
+    bots: dict[int, str] = field(default_factory=dict)
+    seat: int | None = None
+    log: list[dict[str, Any]] = field(default_factory=list)
+    sent: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    connections: int = 0
+    errors: list[str] = field(default_factory=list)
+    over: bool = False
+
+    async def run(self, deadline: float) -> None:
+        """Play until the game ends (fails after ``deadline``)."""
+        while not self.over:
+            assert time.monotonic() < deadline, f"the game stalled at {self.last_seq()}"
+            try:
+                await self._session()
+            except (OSError, ConnectionClosed, InvalidHandshake, InvalidStatus, TimeoutError):
+                await asyncio.sleep(0.2)
+
+    def last_seq(self) -> int:
+        """The latest ``seq`` seen."""
+        return max((m["seq"] for m in self.log if "seq" in m), default=-1)
+
+    async def _session(self) -> None:
+        base = self.urls().replace("http://", "ws://", 1)
+        async with connect(f"{base}/ws/{self.room}", open_timeout=10, max_size=2**22) as ws:
+            self.connections += 1
+            await ws.send(json.dumps({"type": "hello", "v": 1, "token": self.token}))
+            while True:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                self.log.append(message)
+                kind = message["type"]
+                if kind == "welcome":
+                    self.seat = message["seat"]
+                    if self.host and message["room_info"]["status"] == "waiting":
+                        for seat, level in self.bots.items():
+                            order = {"type": "seat", "seat": seat, "kind": "bot", "level": level}
+                            await ws.send(json.dumps(order))
+                        await ws.send(json.dumps({"type": "start"}))
+                elif kind == "error":
+                    self.errors.append(message["message"])
+                elif kind == "game_end":
+                    self.over = True
+                elif kind == "state" and self.over:
+                    return
+                if kind == "state" and self.seat is not None:
+                    view = message["view"]
+                    if view["legal"] and view["seat"] == self.seat and not view.get("winner"):
+                        action = self.rng.choice(view["legal"])
+                        self.sent.setdefault(message["seq"], []).append(action)
+                        await ws.send(json.dumps({"type": "act", "action": action, "seq": message["seq"]}))
+
+
+def _play(stack: Stack, seats_of: list[list[Seat]], during: Callable[[], Any] | None = None) -> None:
+    """Run every seat of every game to the end; ``during`` runs (in a thread) once play has begun."""
+
+    async def scenario() -> None:
+        deadline = time.monotonic() + 90
+        tasks = [asyncio.create_task(s.run(deadline)) for seats in seats_of for s in seats]
+        if during is not None:
+            await asyncio.to_thread(during)
+        await asyncio.gather(*tasks)
+
+    asyncio.run(scenario())
+
+
+def _check_exactly_once(stack: Stack, room: str, seats: list[Seat]) -> list[dict[str, Any]]:
+    """The stored moves replay to a finished game; each human move stored is one its seat sent for that
+    state; every client saw the game to its last move; nothing any client was shown is missing."""
+    record = httpx.get(f"{stack.url}/api/games/{room}/record", timeout=10).json()
+    game, _ = replay(record)
+    assert game.over
+    actions = stored_actions(stack.database, room)
+    with psycopg.connect(stack.database) as conn:
+        query = "select idx, seat from actions where room_id = %s order by idx"
+        rows = conn.execute(query, (room,)).fetchall()
+    assert [r[0] for r in rows] == list(range(len(actions)))
+    by_seat = {s.seat: s for s in seats if s.seat is not None}
+    for (idx, seat), action in zip(rows, actions, strict=True):
+        if seat in by_seat:
+            sent = by_seat[seat].sent.get(idx, [])
+            assert action in sent, f"move {idx} of seat {seat} was never sent for it"
+    for s in seats:
+        assert s.last_seq() == len(actions), "every client saw the game to its end"
+    return actions
+
+
+def _hidden_check(room: str, seats: list[Seat], actions: list[dict[str, Any]], stack: Stack) -> int:
+    record = httpx.get(f"{stack.url}/api/games/{room}/record", timeout=10).json()
+    game, names = replay(record)
+    truth = Truth(game.rules, len(names), record["seed"], actions)
+    checked = 0
+    for s in seats:
+        for message in s.log:
+            if message["type"] in ("error", "restarting"):
+                continue
+            truth.check(s.seat, message)
+            checked += 1
+    return checked
+
+
+def test_redis_needs_postgresql(tmp_path: Any) -> None:
+    code = "from roppyakken.cli import main; raise SystemExit(main())"
+    db = str(tmp_path / "g.sqlite3")
+    cmd = [sys.executable, "-c", code, "serve", "--port", "0", "--database", db, "--redis", "redis://x"]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    assert done.returncode != 0
+    refusal = "--redis needs a shared --database postgresql://…: a SQLite file belongs to one machine"
+    assert done.stderr.strip().splitlines() == [f"roppyakken: error: {refusal}"]
+    assert "Traceback" not in done.stderr
+    assert not os.path.exists(db), "nothing was made"
+
+
+def test_players_on_different_members_and_a_spectator_on_a_third(stack: Stack) -> None:
+    a, b, c = stack.members
+    room, tokens = _create(a.url, 2, 1)
+    seats = [
+        Seat(lambda: a.url, room, tokens[0], random.Random(1), host=True, bots={2: "random"}),
+        Seat(lambda: b.url, room, tokens[1], random.Random(2)),
+        Seat(lambda: c.url, room, None, random.Random(3)),
+    ]
+    assert httpx.get(f"{c.url}/api/rooms/{room}", timeout=10).json()["seats"][1]["name"] == "p1"
+    _play(stack, [seats])
+    actions = _check_exactly_once(stack, room, seats)
+    assert all(s.connections == 1 for s in seats), "nobody had to reconnect"
+    assert not any(s.errors for s in seats)
+    assert any(json.loads(json.dumps(a)) for a in actions)
+    # the hidden-information check over every message of a game played across three members
+    checked = _hidden_check(room, seats, actions, stack)
+    assert checked > 2 * len(actions)
+    assert seats[2].seat is None and all(not m["view"]["hand"] for m in seats[2].log if m["type"] == "state")
+    assert stack.errors() == []
+
+
+def test_kill_9_of_the_holder_mid_game(stack: Stack) -> None:
+    room, tokens = _create(stack.url, 2, 1, LONGER)
+    seats = [
+        Seat(lambda: stack.url, room, tokens[0], random.Random(4), host=True, bots={2: "random"}),
+        Seat(lambda: stack.url, room, tokens[1], random.Random(5)),
+        Seat(lambda: stack.url, room, None, random.Random(6)),
+    ]
+    killed: dict[str, Any] = {}
+
+    def kill_holder() -> None:
+        deadline = time.monotonic() + 60
+        while max(s.last_seq() for s in seats) < 8:
+            assert time.monotonic() < deadline
+            time.sleep(0.005)
+        holder = stack.holder(room)
+        assert holder is not None
+        killed["at"] = max(s.last_seq() for s in seats)
+        killed["when"] = time.monotonic()
+        holder.kill()
+        while max(s.last_seq() for s in seats) <= killed["at"] + 1:
+            assert time.monotonic() < deadline and not all(s.over for s in seats), "the game did not go on"
+            time.sleep(0.01)
+        killed["moved_on"] = time.monotonic() - killed["when"]
+        holder.start()  # the same port again, a new member id
+
+    _play(stack, [seats], during=kill_holder)
+    actions = _check_exactly_once(stack, room, seats)
+    assert sum(s.connections for s in seats) > 3, "some clients had to reconnect"
+    print("kill -9:", killed, [s.connections for s in seats], [s.errors for s in seats])
+    assert killed["moved_on"] < 10, killed
+    with psycopg.connect(stack.database) as conn:
+        late_bots = conn.execute(
+            "select count(*) from actions where room_id = %s and seat = 2 and idx > %s",
+            (room, killed["at"] + 1),
+        ).fetchone()
+    assert late_bots is not None and late_bots[0] > 0, "the bot went on playing on the new holder"
+    _hidden_check(room, seats, actions, stack)
+
+
+def test_a_member_restarted_while_games_run(stack: Stack) -> None:
+    games = []
+    for n in range(3):
+        room, tokens = _create(stack.url, 2, 0, LONGER)
+        games.append(
+            [
+                Seat(lambda: stack.url, room, t, random.Random(10 * n + i), host=i == 0)
+                for i, t in enumerate(tokens)
+            ]
+        )
+    victim = stack.members[1]
+
+    def restart() -> None:
+        while min(max(s.last_seq() for s in seats) for seats in games) < 6:
+            time.sleep(0.01)
+        victim.stop()  # SIGTERM: its leases are given back, its clients told to reconnect
+        victim.start()
+
+    _play(stack, games, during=restart)
+    for seats in games:
+        room = seats[0].room
+        _check_exactly_once(stack, room, seats)
+    reconnected = sum(s.connections for seats in games for s in seats) > 6
+    assert reconnected, "the restarted member's clients came back"
+    assert httpx.get(victim.url + "/healthz", timeout=10).status_code == 200
