@@ -184,6 +184,8 @@ def nginx(members: list[int]) -> Iterator[int]:
 
 
 MEMBER_BOUNDS = [
+    "--trusted-proxy",
+    "127.0.0.1",
     "--bot-workers",
     "0",
     "--rooms-per-minute",
@@ -216,7 +218,7 @@ class Member:
         """Start and wait until it answers."""
         code = "from roppyakken.cli import main; raise SystemExit(main())"
         cmd = [sys.executable, "-c", code, "serve", "--port", str(self.port), "--database", self.database]
-        cmd += ["--redis", self.redis, "--bot-delay", "0", *MEMBER_BOUNDS, *self.extra]
+        cmd += ["--redis", self.redis, "--bot-delay", "0", *MEMBER_BOUNDS, *self.extra]  # later ones win
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log)
         assert self.proc.stdout is not None
@@ -247,12 +249,14 @@ class Member:
 
 
 @contextmanager
-def members(database: str, redis: str, count: int = 3) -> Iterator[list[Member]]:
-    """``count`` members started, stopped (or killed) at the end."""
+def members(
+    database: str, redis: str, count: int = 3, extra: list[str] | None = None
+) -> Iterator[list[Member]]:
+    """``count`` members started (``extra``: more ``serve`` options), stopped (or killed) at the end."""
     started: list[Member] = []
     try:
         for _ in range(count):
-            started.append(Member(database, redis).start())
+            started.append(Member(database, redis, extra=extra).start())
         yield started
     finally:
         for member in started:

@@ -72,13 +72,27 @@ class Stack:
 
 
 @pytest.fixture(scope="module")
-def stack() -> Iterator[Stack]:
+def backends() -> Iterator[tuple[str, str]]:
+    """A PostgreSQL cluster's admin URL and a Redis server's address (databases made per use)."""
     with services.postgres() as pg, services.redis_server() as rd:
-        with psycopg.connect(f"{pg}/postgres", autocommit=True) as conn:
-            conn.execute('CREATE DATABASE "cluster"')
-        database = f"{pg}/cluster"
-        with services.members(database, rd, 3) as members, services.nginx([m.port for m in members]) as port:
-            yield Stack(database, rd, members, port)
+        yield pg, rd.rsplit("/", 1)[0]
+
+
+def _database(pg: str, name: str) -> str:
+    with psycopg.connect(f"{pg}/postgres", autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return f"{pg}/{name}"
+
+
+@pytest.fixture(scope="module")
+def stack(backends: tuple[str, str]) -> Iterator[Stack]:
+    pg, rd = backends
+    database, redis_url = _database(pg, "cluster"), f"{rd}/0"
+    with (
+        services.members(database, redis_url, 3) as members,
+        services.nginx([m.port for m in members]) as port,
+    ):
+        yield Stack(database, redis_url, members, port)
 
 
 def _create(base: str, humans: int, bots: int, rules: dict[str, Any] | None = None) -> tuple[str, list[str]]:
@@ -308,3 +322,71 @@ def test_a_member_restarted_while_games_run(stack: Stack) -> None:
     reconnected = sum(s.connections for seats in games for s in seats) > 6
     assert reconnected, "the restarted member's clients came back"
     assert httpx.get(victim.url + "/healthz", timeout=10).status_code == 200
+
+
+def test_bounds_hold_across_the_cluster(backends: tuple[str, str]) -> None:
+    """Rate limits, websockets per address and the rooms held count over all members, not each."""
+    pg, rd = backends
+    database, redis_url = _database(pg, "bounds"), f"{rd}/1"
+    bounds = ["--requests-per-minute", "6", "--connections-per-address", "2", "--max-rooms", "3"]
+    bounds += ["--room-idle", "1"]
+    with (
+        services.members(database, redis_url, 2, extra=bounds) as (a, b),
+        services.nginx([a.port, b.port]) as port,
+    ):
+        balancer = f"http://127.0.0.1:{port}"
+        # 10 API requests (the burst) from one client, whichever member answers; the 11th is refused
+        client = {"X-Forwarded-For": "10.0.0.1"}
+        answers = [httpx.get(f"{balancer}/api/presets", headers=client, timeout=10) for _ in range(11)]
+        assert [r.status_code for r in answers] == [200] * 10 + [429]
+        assert int(answers[-1].headers["retry-after"]) >= 1
+        # another client behind the same balancer is counted apart
+        other = httpx.get(f"{balancer}/api/presets", headers={"X-Forwarded-For": "10.0.0.2"}, timeout=10)
+        assert other.status_code == 200
+        # at most 3 rooms held over both members: a 4th is refused on the member holding none
+        # of the busy rooms until one of those is let go (it went idle) on another member
+        asyncio.run(_rooms_bound(a, b))
+
+        async def sockets() -> None:
+            # two websockets from one address, on two members; a third is refused on either
+            first = await connect(f"ws://127.0.0.1:{a.port}/ws/none")
+            second = await connect(f"ws://127.0.0.1:{b.port}/ws/none")
+            with pytest.raises(InvalidStatus) as refused:
+                await connect(f"ws://127.0.0.1:{a.port}/ws/none")
+            assert refused.value.response.status_code == 403
+            await first.close()
+            await asyncio.sleep(0.2)
+            third = await connect(f"ws://127.0.0.1:{b.port}/ws/none")
+            for ws in (second, third):
+                await ws.close()
+
+        asyncio.run(sockets())
+
+
+async def _rooms_bound(a: services.Member, b: services.Member) -> None:
+    def create(member: services.Member, n: int) -> httpx.Response:
+        headers = {"X-Forwarded-For": f"10.1.0.{n}"}
+        body = {"name": "x", "players": 2}
+        return httpx.post(f"{member.url}/api/rooms", json=body, headers=headers, timeout=10)
+
+    watchers = []
+    for n, member in enumerate((a, b, a)):
+        answer = create(member, n)
+        assert answer.status_code == 201, answer.text
+        ws = await connect(
+            f"ws://127.0.0.1:{member.port}/ws/{answer.json()['room']}",
+            additional_headers={"X-Forwarded-For": f"10.2.0.{n}"},
+        )
+        await ws.send(json.dumps({"type": "hello", "v": 1, "token": None}))
+        assert json.loads(await ws.recv())["type"] == "welcome"
+        watchers.append(ws)
+    refused = create(b, 3)
+    assert refused.status_code == 503 and refused.json()["error"].startswith("the server holds as many rooms")
+    await watchers[0].close()  # the first room (on a) goes idle, and a lets it go after --room-idle
+    deadline = time.monotonic() + 10
+    while (answer := create(b, 4)).status_code == 503:
+        assert time.monotonic() < deadline, "the idle room was never let go"
+        await asyncio.sleep(0.2)
+    assert answer.status_code == 201
+    for ws in watchers[1:]:
+        await ws.close()

@@ -71,6 +71,14 @@ def register(sub: Any) -> None:
         metavar="ORIGIN",
         help="also accept websockets from pages of this origin (e.g. https://example.org); repeatable",
     )
+    bounds.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy's address (e.g. 127.0.0.1 for nginx on this machine): its X-Forwarded-For "
+        "names the client the per-address bounds count; repeatable",
+    )
     p.set_defaults(run=run)
 
 
@@ -172,7 +180,9 @@ def run(args: argparse.Namespace) -> int:
     for name, value in given.items():
         if value < 0 or (value == 0 and name != "bot_workers"):
             raise RoppyakkenError(f"--{name.replace('_', '-')} must be more than 0")
-    limits = Limits(**given, allowed_origins=tuple(args.allow_origin))
+    limits = Limits(
+        **given, allowed_origins=tuple(args.allow_origin), trusted_proxies=tuple(args.trusted_proxy)
+    )
     descriptors = _raise_file_limit(limits.max_connections + 256)
     capped = descriptors is not None and descriptors - 64 < limits.max_connections
     if capped and descriptors is not None:

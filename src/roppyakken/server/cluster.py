@@ -288,6 +288,9 @@ class Cluster:
             self.held[room] = began + self.lease_ms / 1000 * 0.8
             return None
         if answer == "":
+            if self._releasing:  # rooms this member just let go: once their leases are back, try again
+                await asyncio.gather(*self._releasing.values(), return_exceptions=True)
+                return await self.claim(room)
             raise RoomsFull(room)
         return str(answer)
 

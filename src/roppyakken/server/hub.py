@@ -321,8 +321,15 @@ class Hub:
         try:
             holder = await self.claims.claim(room_id)
         except RoomsFull:
-            self.metrics.refuse("too_many_rooms")
-            raise HubFull(text.TOO_MANY_ROOMS) from None
+            # the cluster holds as many rooms as it may: let this member's idle ones go, and try again
+            if not self.sweep(older_than=0.0):
+                self.metrics.refuse("too_many_rooms")
+                raise HubFull(text.TOO_MANY_ROOMS) from None
+            try:
+                holder = await self.claims.claim(room_id)
+            except RoomsFull:
+                self.metrics.refuse("too_many_rooms")
+                raise HubFull(text.TOO_MANY_ROOMS) from None
         if holder is not None:
             raise HeldElsewhere(room_id, holder)
 
