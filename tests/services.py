@@ -21,9 +21,12 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 import pytest
+import redis
 
 PORTS = range(18000, 19000)
 ROOT = Path(__file__).resolve().parent.parent
@@ -262,3 +265,61 @@ def members(
         for member in started:
             member.stop()
             member.log.unlink(missing_ok=True)
+
+
+@dataclass
+class Stack:
+    """PostgreSQL, Redis, three members and nginx in front of them."""
+
+    database: str
+    redis: str
+    members: list[Member]
+    balancer: int
+
+    @property
+    def url(self) -> str:
+        """nginx's address."""
+        return f"http://127.0.0.1:{self.balancer}"
+
+    def member_ids(self) -> dict[str, Member]:
+        """Each running member by its cluster id (``/healthz``)."""
+        out = {}
+        for member in self.members:
+            if member.proc is not None and member.proc.poll() is None:
+                out[httpx.get(member.url + "/healthz", timeout=10).json()["member"]] = member
+        return out
+
+    def errors(self) -> list[str]:
+        """What the members logged as errors."""
+        return [line for m in self.members for line in m.errors()]
+
+    def holder(self, room: str) -> Member | None:
+        """The member holding ``room``'s lease now."""
+        held = redis.Redis.from_url(self.redis, decode_responses=True).get(f"roppyakken:lease:{room}")
+        return None if held is None else self.member_ids().get(str(held))
+
+
+def new_database(admin: str, name: str) -> str:
+    """A fresh database ``name`` on the PostgreSQL cluster at ``admin``; its URL."""
+    import psycopg
+
+    with psycopg.connect(f"{admin}/postgres", autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return f"{admin}/{name}"
+
+
+@contextmanager
+def cluster(count: int = 3, extra: list[str] | None = None) -> Iterator[Stack]:
+    """PostgreSQL, Redis, ``count`` members and nginx in front of them, all started (and stopped)."""
+    with postgres() as pg, redis_server() as rd:
+        database = new_database(pg, "cluster")
+        with members(database, rd, count, extra) as started, nginx([m.port for m in started]) as port:
+            yield Stack(database, rd, started, port)
+
+
+def websocket_members(stack: Stack, address: str = "127.0.0.1") -> list[Member]:
+    """The members serving websockets from ``address`` now (as the cluster counts them in Redis)."""
+    client = redis.Redis.from_url(stack.redis, decode_responses=True)
+    ids = [str(entry).split(":", 1)[0] for entry in client.zrange(f"roppyakken:conns:{address}", 0, -1)]
+    by_id = stack.member_ids()
+    return [by_id[i] for i in ids if i in by_id]

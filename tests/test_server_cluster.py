@@ -24,7 +24,6 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
-import redis
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
@@ -37,38 +36,6 @@ pytestmark = pytest.mark.slow
 
 LONGER = {"toml": 'preset = "classic"\ninstant_win = "off"\ntarget = 1500\n'}
 """A game that cannot end in its first round (so a kill lands mid-game) but ends in a few seconds."""
-
-
-@dataclass
-class Stack:
-    """PostgreSQL, Redis, three members and nginx in front of them."""
-
-    database: str
-    redis: str
-    members: list[services.Member]
-    balancer: int
-
-    @property
-    def url(self) -> str:
-        """nginx's address."""
-        return f"http://127.0.0.1:{self.balancer}"
-
-    def member_ids(self) -> dict[str, services.Member]:
-        """Each running member by its cluster id (``/healthz``)."""
-        out = {}
-        for member in self.members:
-            if member.proc is not None and member.proc.poll() is None:
-                out[httpx.get(member.url + "/healthz", timeout=10).json()["member"]] = member
-        return out
-
-    def errors(self) -> list[str]:
-        """What the members logged as errors."""
-        return [line for m in self.members for line in m.errors()]
-
-    def holder(self, room: str) -> services.Member | None:
-        """The member holding ``room``'s lease now."""
-        held = redis.Redis.from_url(self.redis, decode_responses=True).get(f"roppyakken:lease:{room}")
-        return None if held is None else self.member_ids().get(str(held))
 
 
 @pytest.fixture(scope="module")
@@ -85,14 +52,14 @@ def _database(pg: str, name: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def stack(backends: tuple[str, str]) -> Iterator[Stack]:
+def stack(backends: tuple[str, str]) -> Iterator[services.Stack]:
     pg, rd = backends
     database, redis_url = _database(pg, "cluster"), f"{rd}/0"
     with (
         services.members(database, redis_url, 3) as members,
         services.nginx([m.port for m in members]) as port,
     ):
-        yield Stack(database, redis_url, members, port)
+        yield services.Stack(database, redis_url, members, port)
 
 
 def _create(base: str, humans: int, bots: int, rules: dict[str, Any] | None = None) -> tuple[str, list[str]]:
@@ -177,7 +144,7 @@ class Seat:
                         await ws.send(json.dumps({"type": "act", "action": action, "seq": message["seq"]}))
 
 
-def _play(stack: Stack, seats_of: list[list[Seat]], during: Callable[[], Any] | None = None) -> None:
+def _play(stack: services.Stack, seats_of: list[list[Seat]], during: Callable[[], Any] | None = None) -> None:
     """Run every seat of every game to the end; ``during`` runs (in a thread) once play has begun."""
 
     async def scenario() -> None:
@@ -190,7 +157,7 @@ def _play(stack: Stack, seats_of: list[list[Seat]], during: Callable[[], Any] | 
     asyncio.run(scenario())
 
 
-def _check_exactly_once(stack: Stack, room: str, seats: list[Seat]) -> list[dict[str, Any]]:
+def _check_exactly_once(stack: services.Stack, room: str, seats: list[Seat]) -> list[dict[str, Any]]:
     """The stored moves replay to a finished game; each human move stored is one its seat sent for that
     state; every client saw the game to its last move; nothing any client was shown is missing."""
     record = httpx.get(f"{stack.url}/api/games/{room}/record", timeout=10).json()
@@ -211,7 +178,7 @@ def _check_exactly_once(stack: Stack, room: str, seats: list[Seat]) -> list[dict
     return actions
 
 
-def _hidden_check(room: str, seats: list[Seat], actions: list[dict[str, Any]], stack: Stack) -> int:
+def _hidden_check(room: str, seats: list[Seat], actions: list[dict[str, Any]], stack: services.Stack) -> int:
     record = httpx.get(f"{stack.url}/api/games/{room}/record", timeout=10).json()
     game, names = replay(record)
     truth = Truth(game.rules, len(names), record["seed"], actions)
@@ -237,7 +204,7 @@ def test_redis_needs_postgresql(tmp_path: Any) -> None:
     assert not os.path.exists(db), "nothing was made"
 
 
-def test_players_on_different_members_and_a_spectator_on_a_third(stack: Stack) -> None:
+def test_players_on_different_members_and_a_spectator_on_a_third(stack: services.Stack) -> None:
     a, b, c = stack.members
     room, tokens = _create(a.url, 2, 1)
     seats = [
@@ -258,7 +225,7 @@ def test_players_on_different_members_and_a_spectator_on_a_third(stack: Stack) -
     assert stack.errors() == []
 
 
-def test_kill_9_of_the_holder_mid_game(stack: Stack) -> None:
+def test_kill_9_of_the_holder_mid_game(stack: services.Stack) -> None:
     room, tokens = _create(stack.url, 2, 1, LONGER)
     seats = [
         Seat(lambda: stack.url, room, tokens[0], random.Random(4), host=True, bots={2: "random"}),
@@ -297,7 +264,7 @@ def test_kill_9_of_the_holder_mid_game(stack: Stack) -> None:
     _hidden_check(room, seats, actions, stack)
 
 
-def test_a_member_restarted_while_games_run(stack: Stack) -> None:
+def test_a_member_restarted_while_games_run(stack: services.Stack) -> None:
     games = []
     for n in range(3):
         room, tokens = _create(stack.url, 2, 0, LONGER)
