@@ -17,13 +17,14 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 import psycopg
 import pytest
+import redis
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
@@ -100,6 +101,8 @@ class Seat:
     connections: int = 0
     errors: list[str] = field(default_factory=list)
     over: bool = False
+    pace: float = 0.005
+    """Seconds before each move (a little time for things to happen in between)."""
 
     async def run(self, deadline: float) -> None:
         """Play until the game ends (fails after ``deadline``)."""
@@ -139,19 +142,24 @@ class Seat:
                 if kind == "state" and self.seat is not None:
                     view = message["view"]
                     if view["legal"] and view["seat"] == self.seat and not view.get("winner"):
+                        await asyncio.sleep(self.pace)
                         action = self.rng.choice(view["legal"])
                         self.sent.setdefault(message["seq"], []).append(action)
                         await ws.send(json.dumps({"type": "act", "action": action, "seq": message["seq"]}))
 
 
-def _play(stack: services.Stack, seats_of: list[list[Seat]], during: Callable[[], Any] | None = None) -> None:
-    """Run every seat of every game to the end; ``during`` runs (in a thread) once play has begun."""
+def _play(
+    stack: services.Stack,
+    seats_of: list[list[Seat]],
+    during: Callable[[], Coroutine[Any, Any, None]] | None = None,
+) -> None:
+    """Run every seat of every game to the end; ``during`` runs alongside once play has begun."""
 
     async def scenario() -> None:
         deadline = time.monotonic() + 90
         tasks = [asyncio.create_task(s.run(deadline)) for seats in seats_of for s in seats]
         if during is not None:
-            await asyncio.to_thread(during)
+            await during()
         await asyncio.gather(*tasks)
 
     asyncio.run(scenario())
@@ -234,21 +242,23 @@ def test_kill_9_of_the_holder_mid_game(stack: services.Stack) -> None:
     ]
     killed: dict[str, Any] = {}
 
-    def kill_holder() -> None:
+    ids = stack.member_ids()
+    leases = redis.Redis.from_url(stack.redis, decode_responses=True)
+
+    async def kill_holder() -> None:
         deadline = time.monotonic() + 60
         while max(s.last_seq() for s in seats) < 8:
             assert time.monotonic() < deadline
-            time.sleep(0.005)
-        holder = stack.holder(room)
-        assert holder is not None
+            await asyncio.sleep(0.002)
+        holder = ids[str(leases.get(f"roppyakken:lease:{room}"))]
+        holder.kill()  # mid-move, as likely as not
         killed["at"] = max(s.last_seq() for s in seats)
         killed["when"] = time.monotonic()
-        holder.kill()
         while max(s.last_seq() for s in seats) <= killed["at"] + 1:
             assert time.monotonic() < deadline and not all(s.over for s in seats), "the game did not go on"
-            time.sleep(0.01)
+            await asyncio.sleep(0.01)
         killed["moved_on"] = time.monotonic() - killed["when"]
-        holder.start()  # the same port again, a new member id
+        await asyncio.to_thread(holder.start)  # the same port again, a new member id
 
     _play(stack, [seats], during=kill_holder)
     actions = _check_exactly_once(stack, room, seats)
@@ -276,11 +286,13 @@ def test_a_member_restarted_while_games_run(stack: services.Stack) -> None:
         )
     victim = stack.members[1]
 
-    def restart() -> None:
+    async def restart() -> None:
         while min(max(s.last_seq() for s in seats) for seats in games) < 6:
-            time.sleep(0.01)
-        victim.stop()  # SIGTERM: its leases are given back, its clients told to reconnect
-        victim.start()
+            await asyncio.sleep(0.002)
+        # SIGTERM: its leases are given back, its clients told to reconnect
+        await asyncio.to_thread(victim.stop)
+        assert not all(s.over for seats in games for s in seats), "the games went on while it was down"
+        await asyncio.to_thread(victim.start)
 
     _play(stack, games, during=restart)
     for seats in games:
