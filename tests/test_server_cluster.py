@@ -14,6 +14,7 @@ import asyncio
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import time
@@ -369,3 +370,69 @@ async def _rooms_bound(a: services.Member, b: services.Member) -> None:
     assert answer.status_code == 201
     for ws in watchers[1:]:
         await ws.close()
+
+
+def test_a_move_in_flight_when_the_holder_dies_gets_an_error_and_can_be_sent_again(
+    stack: services.Stack,
+) -> None:
+    """The holder is frozen (SIGSTOP) while a move relayed to it is on its way, then killed: the client
+    is told its move was not confirmed, reconnects, and sends it again; it is made once."""
+    holder, relay = stack.members[0], stack.members[1]
+    room, tokens = _create(holder.url, 2, 0, LONGER)  # the member that creates a room holds it
+    assert stack.holder(room) is holder
+    ws_url = f"ws://127.0.0.1:{relay.port}/ws/{room}"
+
+    async def hello(token: str, until: str) -> tuple[Any, dict[str, Any]]:
+        ws = await connect(ws_url)
+        await ws.send(json.dumps({"type": "hello", "v": 1, "token": token}))
+        while (message := json.loads(await asyncio.wait_for(ws.recv(), 15)))["type"] != until:
+            pass
+        return ws, message
+
+    async def scenario() -> tuple[int, dict[str, Any]]:
+        (ws0, _), (ws1, _) = await hello(tokens[0], "welcome"), await hello(tokens[1], "welcome")
+        await ws0.send(json.dumps({"type": "start"}))
+        states = [None, None]
+        for i, ws in enumerate((ws0, ws1)):
+            while (message := json.loads(await asyncio.wait_for(ws.recv(), 15)))["type"] != "state":
+                pass
+            states[i] = message
+        index = next(i for i, st in enumerate(states) if st and st["view"]["legal"])
+        mover, state = (ws0, ws1)[index], states[index]
+        assert state is not None
+        action = state["view"]["legal"][0]
+        assert holder.proc is not None
+        os.kill(holder.proc.pid, signal.SIGSTOP)
+        try:
+            await mover.send(json.dumps({"type": "act", "action": action, "seq": state["seq"], "id": "m1"}))
+            await asyncio.sleep(0.3)
+        finally:
+            holder.kill()
+        answers = []
+        while (message := json.loads(await asyncio.wait_for(mover.recv(), 15)))["type"] != "restarting":
+            answers.append(message)
+        assert [(m["type"], m.get("id")) for m in answers] == [("error", "m1")]
+        assert answers[0]["message"].startswith("the server holding this game went away")
+        for ws in (ws0, ws1):
+            await ws.close()
+        # back through the same member, which now takes the room: the move was not made
+        again, fresh = await hello(tokens[index], "state")
+        assert fresh["seq"] == state["seq"] and fresh["view"]["legal"] == state["view"]["legal"]
+        act = {"type": "act", "action": action, "seq": state["seq"], "id": "m2"}
+        await again.send(json.dumps(act))
+        while (message := json.loads(await again.recv()))["type"] != "state":
+            assert message["type"] != "error", message
+        assert message["seq"] == state["seq"] + 1
+        await again.send(json.dumps({**act, "id": "m3"}))  # the same move resent: refused, not made twice
+        while (message := json.loads(await again.recv()))["type"] != "error":
+            pass
+        assert message["id"] == "m3" and message["message"].startswith("the game has moved on")
+        await again.close()
+        return state["seq"], action
+
+    try:
+        seq, action = asyncio.run(scenario())
+    finally:
+        holder.start()
+    actions = stored_actions(stack.database, room)
+    assert len(actions) == seq + 1 and actions[seq] == action

@@ -398,6 +398,11 @@ class Hub:
         deadline = time.monotonic() + grace
         while (self.connected() or self.relayed) and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
+        if self.cluster is not None:
+            # give the leases back now, so that the clients reconnecting elsewhere find the rooms free
+            # (a bot move still under way is then refused: this member no longer holds the room)
+            for room_id in list(self.rooms):
+                await self.cluster.release(room_id)
 
     async def close(self) -> None:
         """Stop the sweeper and every bot loop (the rooms are all stored)."""

@@ -104,6 +104,8 @@ class Members:
     async def call(self, member: str, data: dict[str, Any]) -> dict[str, Any]:
         """A request from ``member`` about a room it believes is held here."""
         room_id, op = str(data["room"]), str(data["op"])
+        if self.hub.stopping:
+            return {"moved": ""}  # this member is going: the caller waits for the lease to come free
         try:
             room = await self.hub.get(room_id)
         except HeldElsewhere as exc:
