@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -151,12 +151,19 @@ def render_nginx(listen: int, members: list[int]) -> str:
 @contextmanager
 def nginx(members: list[int]) -> Iterator[int]:
     """Debian's nginx in front of ``members`` (round-robin, no affinity), as the docs configure it."""
+    with nginx_site(lambda port: render_nginx(port, members)) as port:
+        yield port
+
+
+@contextmanager
+def nginx_site(site: Callable[[int], str]) -> Iterator[int]:
+    """Debian's nginx serving ``site(port)`` (an ``http``-level configuration) on a free port."""
     binary = _nginx_binary()
     need("nginx", binary, "apt-get install nginx-light")
     assert binary is not None
     base = Path(tempfile.mkdtemp(prefix="roppyakken-nginx-"))
     port = free_port()
-    (base / "site.conf").write_text(render_nginx(port, members))
+    (base / "site.conf").write_text(site(port))
     user = "user root;\n" if os.geteuid() == 0 else ""
     (base / "nginx.conf").write_text(
         f"{user}worker_processes 1;\ndaemon off;\npid {base}/nginx.pid;\nerror_log {base}/error.log warn;\n"
