@@ -164,13 +164,29 @@ def _fixed(url: str) -> Callable[[int], Callable[[], str]]:
     return lambda n: lambda: url
 
 
-def _summary(name: str, tally: Tally, seconds: float) -> str:
+def _cpu(pids: list[int]) -> float:
+    """CPU seconds (user and system) the processes have used so far (Linux /proc)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def _summary(name: str, tally: Tally, seconds: float, cpu: float) -> str:
     lat = sorted(tally.latencies)
     if not lat:
-        return f"| {name} | 0 | – | – | {tally.errors} |"
+        return f"| {name} | 0 | – | – | – | {tally.errors} |"
     p50 = statistics.median(lat) * 1000
     p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
-    return f"| {name} | {tally.moves / seconds:.1f} | {p50:.2f} ms | {p99:.2f} ms | {tally.errors} |"
+    per_move = cpu / tally.moves * 1000
+    return (
+        f"| {name} | {tally.moves / seconds:.1f} | {p50:.2f} ms | {p99:.2f} ms | {per_move:.2f} ms "
+        f"| {tally.errors} |"
+    )
 
 
 def main() -> int:
@@ -190,8 +206,10 @@ def main() -> int:
             ("3 members, nginx", stack.url, lambda n: lambda: stack.url),
             ("3 members, relayed", a.url, lambda n: lambda: others[n % 2]),
         ]
+        pids = [m.proc.pid for m in stack.members if m.proc is not None]
         for name, create_at, url_for in ways:
             games = [_new_game(create_at) for _ in range(args.games)]
+            cpu_before = _cpu(pids)
             if name == "1 member, nginx":
                 # nginx over one member only: the others are out of its rotation for this run
                 with services.nginx([a.port]) as port:
@@ -201,13 +219,13 @@ def main() -> int:
             else:
                 _start_all(games, create_at)
                 tally = asyncio.run(_load(games, url_for, args.think, args.seconds))
-            rows.append(_summary(name, tally, args.seconds))
+            rows.append(_summary(name, tally, args.seconds, _cpu(pids) - cpu_before))
             print(rows[-1], flush=True)
         failover = _failover(stack, args.games, args.think)
     print()
     print(f"{args.games} games of 2 at once, think {args.think} s, {args.seconds:.0f} s each way")
-    print("| way | moves/s | p50 | p99 | errors |")
-    print("| --- | ---: | ---: | ---: | ---: |")
+    print("| way | moves/s | p50 | p99 | members' CPU per move | errors |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
     for row in rows:
         print(row)
     print()
