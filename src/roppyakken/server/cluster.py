@@ -352,6 +352,23 @@ class Cluster:
                     log.warning("cluster: lost the leases of %d rooms", len(gone))
                     self.handlers.lost(gone)
             await self._refresh_conns()
+            await self._check_relays()
+
+    async def _check_relays(self) -> None:
+        """Let go of the clients relayed by members that are gone (nobody on their channel).
+
+        Usually a publish finds that out first; this is for rooms where nothing happens."""
+        members = sorted({member for member, _ in self.incoming})
+        if not members:
+            return
+        try:
+            counts = await self.redis.pubsub_numsub(*(self.channel(m) for m in members))
+        except (RedisError, OSError) as exc:
+            log.error("cluster: could not check the other members: %s", exc)
+            return
+        for member, (_, count) in zip(members, counts, strict=True):
+            if int(count) == 0:
+                self._member_gone(member)
 
     # ----------------------------------------------------------------- messages
 
