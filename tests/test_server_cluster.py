@@ -211,6 +211,17 @@ def test_redis_needs_postgresql(tmp_path: Any) -> None:
     assert done.stderr.strip().splitlines() == [f"roppyakken: error: {refusal}"]
     assert "Traceback" not in done.stderr
     assert not os.path.exists(db), "nothing was made"
+    # a Redis that does not answer, or a URL that is not Redis's: one line each, no password shown
+    pg = "postgresql://u@127.0.0.1:1/x"
+    for redis_url, said in (
+        ("redis://:secret@127.0.0.1:1/0", "cannot reach Redis at redis://***@127.0.0.1:1/0: "),
+        ("http://x", "unsupported Redis URL 'http://x' (use redis://HOST:PORT/DB or rediss://…)"),
+    ):
+        cmd = [sys.executable, "-c", code, "serve", "--port", "0", "--database", pg, "--redis", redis_url]
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+        lines = done.stderr.strip().splitlines()
+        assert done.returncode != 0 and len(lines) == 1 and lines[0].startswith(f"roppyakken: error: {said}")
+        assert "secret" not in done.stderr
 
 
 def test_players_on_different_members_and_a_spectator_on_a_third(stack: services.Stack) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import re
 import signal
 import socket
 from typing import Any
@@ -152,7 +153,8 @@ def _check_redis(url: str, dialect: str) -> None:
         client.ping()
         client.close()
     except (redis.RedisError, OSError, ValueError) as exc:
-        raise RoppyakkenError(text.REDIS_UNREACHABLE.format(url=url, reason=exc)) from None
+        shown = re.sub(r"//[^@/]*@", "//***@", url)  # no password in messages
+        raise RoppyakkenError(text.REDIS_UNREACHABLE.format(url=shown, reason=exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:
