@@ -39,7 +39,7 @@ import json
 import logging
 import secrets
 import time
-from collections import defaultdict
+from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, cast
@@ -219,6 +219,7 @@ class Cluster:
         self.closing = False
         self._releasing: dict[str, asyncio.Task[None]] = {}
         self._answering: set[asyncio.Task[None]] = set()
+        self._early_byes: deque[tuple[str, str]] = deque(maxlen=1000)
 
     def channel(self, member: str) -> str:
         """A member's Redis channel."""
@@ -457,6 +458,8 @@ class Cluster:
             key = (str(data["from"]), str(data["conn"]))
             if self.incoming.pop(key, None) is not None and self.handlers is not None:
                 self.handlers.gone(*key)
+            elif key not in self.incoming:
+                self._early_byes.append(key)  # before its attach was answered: refuse that attach
 
     async def _answer(self, data: dict[str, Any]) -> None:
         assert self.handlers is not None
@@ -483,9 +486,14 @@ class Cluster:
 
     # ----------------------------------------------------------------- the holder's side of a relay
 
-    def accept_incoming(self, member: str, conn: str, room: str) -> None:
-        """Count a connection relayed from ``member`` (after a successful ``attach``)."""
+    def accept_incoming(self, member: str, conn: str, room: str) -> bool:
+        """Count a connection relayed from ``member`` (being attached); False if it already said bye
+        (its relay stopped waiting for the answer)."""
+        if (member, conn) in self._early_byes:
+            self._early_byes.remove((member, conn))
+            return False
         self.incoming[(member, conn)] = _Incoming(member, conn, room)
+        return True
 
     def to_relay(self, member: str, conn: str, message: str) -> None:
         """Send one message to a relayed connection."""

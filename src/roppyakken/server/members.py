@@ -122,9 +122,10 @@ class Members:
                 return {"error": text.BAD_TOKEN.format(room=room_id), "code": CLOSE_BAD_TOKEN}
         conn = str(data["conn"])
         key = (member, conn)
+        if not self.cluster.accept_incoming(member, conn, room_id):
+            return {"moved": ""}  # the relay gave up waiting and said bye: it asks again
         client = RemoteClient(self.cluster, member, conn, room, seat, self._done)
         self.clients[key] = client
-        self.cluster.accept_incoming(member, conn, room_id)
         if not await room.attach(client):  # the room left memory meanwhile: the relay asks again
             self.clients.pop(key, None)
             client.gone()
