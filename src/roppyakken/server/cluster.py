@@ -47,8 +47,8 @@ from typing import Any, Final, cast
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from roppyakken.server.claims import RoomsFull
 from roppyakken.server.db import StorageError
-from roppyakken.server.hub import RoomsFull
 
 log = logging.getLogger("roppyakken.server")
 

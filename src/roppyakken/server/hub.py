@@ -18,10 +18,11 @@ import secrets
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final
 
 from roppyakken.server import protocol, storage, text
 from roppyakken.server.bots import BotRunner
+from roppyakken.server.claims import HeldElsewhere, LocalClaims, RoomClaims, RoomsFull
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.guard import ConnectionCounter, MemoryConnectionCounter
@@ -51,54 +52,6 @@ CLAIM_PATIENCE: Final = 10.0
 """Seconds a request waits for a room's holder to answer or for its lease to come free (cluster)."""
 
 
-class RoomClaims(Protocol):
-    """Which server holds a room: a cluster lets one member at a time hold it (Redis leases)."""
-
-    async def claim(self, room_id: str) -> str | None:
-        """Hold ``room_id`` here: None if held here now, else the id of the member that holds it."""
-        ...
-
-    def release_soon(self, room_id: str) -> None:
-        """This member no longer holds ``room_id`` (it left memory); a later claim waits for this."""
-        ...
-
-    def holds(self, room_id: str) -> bool:
-        """Whether this member surely still holds ``room_id`` (it may make moves in it)."""
-        ...
-
-
-class LocalClaims:
-    """:class:`RoomClaims` for a single server: every room is held here."""
-
-    def __init__(self) -> None:
-        self.held: set[str] = set()
-
-    async def claim(self, room_id: str) -> str | None:
-        """See :meth:`RoomClaims.claim`."""
-        self.held.add(room_id)
-        return None
-
-    def release_soon(self, room_id: str) -> None:
-        """See :meth:`RoomClaims.release_soon`."""
-        self.held.discard(room_id)
-
-    def holds(self, room_id: str) -> bool:
-        """See :meth:`RoomClaims.holds`."""
-        return True
-
-
-class HeldElsewhere(Exception):
-    """Another member of the cluster holds the room (never with :class:`LocalClaims`)."""
-
-    def __init__(self, room_id: str, holder: str) -> None:
-        super().__init__(room_id)
-        self.holder = holder
-
-
-class RoomsFull(Exception):
-    """The cluster holds as many rooms as it may (raised by a claim)."""
-
-
 class HubFull(Exception):
     """As many rooms are in memory as the server may hold, none of them idle."""
 
@@ -124,7 +77,7 @@ class Hub:
         self.limits = limits or Limits()
         self.metrics = metrics or Metrics()
         self.connections = connections or MemoryConnectionCounter()
-        """Open websockets by address (a cluster would share these)."""
+        """Open websockets by address (counted in Redis in a cluster)."""
         self.cluster = cluster
         """The cluster this server is a member of (None: a single server)."""
         self.claims: RoomClaims = claims or cluster or LocalClaims()
@@ -270,7 +223,7 @@ class Hub:
         if autostart:
             room.start_now()
         row, seat_rows = room.row(), [s.row(i) for i, s in enumerate(seats)]
-        await self._claim_new(room.id)
+        await self._claim(room.id)
         try:
             await self.db.run(lambda c: storage.insert_room(c, row, seat_rows))
         except BaseException:
@@ -332,9 +285,6 @@ class Hub:
                 raise HubFull(text.TOO_MANY_ROOMS) from None
         if holder is not None:
             raise HeldElsewhere(room_id, holder)
-
-    async def _claim_new(self, room_id: str) -> None:
-        await self._claim(room_id)
 
     async def visit(self, room_id: str, op: str, args: dict[str, Any]) -> dict[str, Any] | None:
         """Do ``op`` (``info``, ``join``) on the room wherever it is held; None if there is no such room.

@@ -16,8 +16,9 @@ from collections.abc import Callable
 from typing import Any
 
 from roppyakken.server import protocol, text
+from roppyakken.server.claims import HeldElsewhere
 from roppyakken.server.cluster import Cluster, Handlers
-from roppyakken.server.hub import HeldElsewhere, Hub
+from roppyakken.server.hub import Hub
 from roppyakken.server.protocol import Hello, ProtocolError, parse_client_message
 from roppyakken.server.rooms import Room
 

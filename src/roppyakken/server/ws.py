@@ -20,10 +20,11 @@ from typing import Final
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from roppyakken.server import protocol, text
+from roppyakken.server.claims import HeldElsewhere
 from roppyakken.server.cluster import ClusterUnavailable, Relayed
 from roppyakken.server.db import StorageError
 from roppyakken.server.guard import client_address, origin_allowed
-from roppyakken.server.hub import CLAIM_PATIENCE, CLOSE_RESTARTING, HeldElsewhere, Hub, HubFull
+from roppyakken.server.hub import CLAIM_PATIENCE, CLOSE_RESTARTING, Hub, HubFull
 from roppyakken.server.protocol import Act, Hello, ProtocolError, parse_client_message
 from roppyakken.server.rooms import RestoreError
 
