@@ -116,22 +116,53 @@ def postgres() -> Iterator[str]:
         shutil.rmtree(base, ignore_errors=True)
 
 
+class RedisServer:
+    """Debian's redis-server on a free loopback port, nothing saved to disk (it can be restarted empty)."""
+
+    def __init__(self) -> None:
+        binary = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin:/usr/sbin")
+        need("redis-server", binary, "apt-get install redis-server")
+        assert binary is not None
+        self.base = Path(tempfile.mkdtemp(prefix="roppyakken-redis-"))
+        self.port = free_port()
+        self.cmd = [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(self.base)]
+        self.cmd += ["--save", "", "--appendonly", "no"]
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        """``redis://127.0.0.1:PORT/0``."""
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> RedisServer:
+        """Start it and wait until it answers."""
+        self.proc = subprocess.Popen(self.cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_port(self.port, proc=self.proc)
+        return self
+
+    def stop(self) -> None:
+        """Stop it (everything in it is forgotten)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(timeout=30)
+
+
 @contextmanager
 def redis_server() -> Iterator[str]:
-    """Debian's redis-server on a free loopback port, nothing saved to disk; its URL."""
-    binary = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin:/usr/sbin")
-    need("redis-server", binary, "apt-get install redis-server")
-    base = Path(tempfile.mkdtemp(prefix="roppyakken-redis-"))
-    port = free_port()
-    cmd = [str(binary), "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-    proc = subprocess.Popen([*cmd, "--dir", str(base)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    """A started :class:`RedisServer`; its URL."""
+    with redis_process() as server:
+        yield server.url
+
+
+@contextmanager
+def redis_process() -> Iterator[RedisServer]:
+    """A started :class:`RedisServer`, stopped and cleaned up at the end."""
+    server = RedisServer().start()
     try:
-        wait_port(port, proc=proc)
-        yield f"redis://127.0.0.1:{port}/0"
+        yield server
     finally:
-        proc.terminate()
-        proc.wait(timeout=30)
-        shutil.rmtree(base, ignore_errors=True)
+        server.stop()
+        shutil.rmtree(server.base, ignore_errors=True)
 
 
 def _nginx_binary() -> str | None:

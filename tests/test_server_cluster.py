@@ -15,8 +15,6 @@ import json
 import os
 import random
 import signal
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Coroutine, Iterator
 from dataclasses import dataclass, field
@@ -32,6 +30,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 from roppyakken.record import replay
 from tests import services
 from tests.server_harness import stored_actions
+from tests.support import run_cli
 from tests.test_server_hidden import Truth
 
 pytestmark = pytest.mark.slow
@@ -41,10 +40,17 @@ LONGER = {"toml": 'preset = "classic"\ninstant_win = "off"\ntarget = 1500\n'}
 
 
 @pytest.fixture(scope="module")
-def backends() -> Iterator[tuple[str, str]]:
+def postgres() -> Iterator[str]:
+    """A PostgreSQL cluster's admin URL (databases made per use)."""
+    with services.postgres() as pg:
+        yield pg
+
+
+@pytest.fixture(scope="module")
+def backends(postgres: str) -> Iterator[tuple[str, str]]:
     """A PostgreSQL cluster's admin URL and a Redis server's address (databases made per use)."""
-    with services.postgres() as pg, services.redis_server() as rd:
-        yield pg, rd.rsplit("/", 1)[0]
+    with services.redis_server() as rd:
+        yield postgres, rd.rsplit("/", 1)[0]
 
 
 def _database(pg: str, name: str) -> str:
@@ -202,14 +208,10 @@ def _hidden_check(room: str, seats: list[Seat], actions: list[dict[str, Any]], s
 
 
 def test_redis_needs_postgresql(tmp_path: Any) -> None:
-    code = "from roppyakken.cli import main; raise SystemExit(main())"
     db = str(tmp_path / "g.sqlite3")
-    cmd = [sys.executable, "-c", code, "serve", "--port", "0", "--database", db, "--redis", "redis://x"]
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-    assert done.returncode != 0
+    code, _, err = run_cli(["serve", "--port", "0", "--database", db, "--redis", "redis://x"])
     refusal = "--redis needs a shared --database postgresql://…: a SQLite file belongs to one machine"
-    assert done.stderr.strip().splitlines() == [f"roppyakken: error: {refusal}"]
-    assert "Traceback" not in done.stderr
+    assert code != 0 and err.strip().splitlines() == [f"roppyakken: error: {refusal}"]
     assert not os.path.exists(db), "nothing was made"
     # a Redis that does not answer, or a URL that is not Redis's: one line each, no password shown
     pg = "postgresql://u@127.0.0.1:1/x"
@@ -217,11 +219,10 @@ def test_redis_needs_postgresql(tmp_path: Any) -> None:
         ("redis://:secret@127.0.0.1:1/0", "cannot reach Redis at redis://***@127.0.0.1:1/0: "),
         ("http://x", "unsupported Redis URL 'http://x' (use redis://HOST:PORT/DB or rediss://…)"),
     ):
-        cmd = [sys.executable, "-c", code, "serve", "--port", "0", "--database", pg, "--redis", redis_url]
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-        lines = done.stderr.strip().splitlines()
-        assert done.returncode != 0 and len(lines) == 1 and lines[0].startswith(f"roppyakken: error: {said}")
-        assert "secret" not in done.stderr
+        code, _, err = run_cli(["serve", "--port", "0", "--database", pg, "--redis", redis_url])
+        lines = err.strip().splitlines()
+        assert code != 0 and len(lines) == 1 and lines[0].startswith(f"roppyakken: error: {said}")
+        assert "secret" not in err and "Traceback" not in err
 
 
 def test_players_on_different_members_and_a_spectator_on_a_third(stack: services.Stack) -> None:
@@ -447,3 +448,33 @@ def test_a_move_in_flight_when_the_holder_dies_gets_an_error_and_can_be_sent_aga
         holder.start()
     actions = stored_actions(stack.database, room)
     assert len(actions) == seq + 1 and actions[seq] == action
+
+
+def test_redis_restarted_empty_while_a_game_runs(postgres: str) -> None:
+    """Every lease is forgotten: the members let the rooms go, the clients reconnect, the game goes on."""
+    database = _database(postgres, "redis_restart")
+    with (
+        services.redis_process() as rd,
+        services.members(database, rd.url, 2) as members,
+        services.nginx([m.port for m in members]) as port,
+    ):
+        stack = services.Stack(database, rd.url, members, port)
+        room, tokens = _create(stack.url, 2, 1, LONGER)
+        seats = [
+            Seat(lambda: stack.url, room, tokens[0], random.Random(7), host=True, bots={2: "random"}),
+            Seat(lambda: stack.url, room, tokens[1], random.Random(8)),
+        ]
+
+        async def restart() -> None:
+            deadline = time.monotonic() + 60
+            while max(s.last_seq() for s in seats) < 8:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.002)
+            await asyncio.to_thread(rd.stop)
+            await asyncio.sleep(0.5)
+            await asyncio.to_thread(rd.start)
+            assert not all(s.over for s in seats)
+
+        _play(stack, [seats], during=restart)
+        _check_exactly_once(stack, room, seats)
+        assert sum(s.connections for s in seats) > 2, "the clients had to reconnect"

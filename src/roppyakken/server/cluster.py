@@ -57,6 +57,8 @@ LEASE_MS: Final = 3000
 """A room lease's lifetime; renewed every third of it, so a dead holder's rooms move within about this."""
 CALL_TIMEOUT: Final = 3.0
 """Seconds a member waits for another member's answer before asking again (or taking the room)."""
+PUBLISH_RETRIES: Final = (0.1, 0.3, 1.0)
+"""Seconds waited after each failed attempt to publish a batch (then it is dropped)."""
 PUBLISH_BATCH: Final = 500
 """The most messages published in one round trip to Redis."""
 WATCH_PERIOD: Final = 0.5
@@ -384,13 +386,20 @@ class Cluster:
             batch = [await queue.get()]
             while not queue.empty() and len(batch) < PUBLISH_BATCH:
                 batch.append(queue.get_nowait())
-            try:
-                async with self.redis.pipeline(transaction=False) as pipe:
-                    for member, data in batch:
-                        pipe.publish(self.channel(member), data)
-                    got = await pipe.execute()
-            except (RedisError, OSError) as exc:
-                log.error("cluster: could not publish %d messages: %s", len(batch), exc)
+            got = None
+            for delay in PUBLISH_RETRIES:
+                try:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for member, data in batch:
+                            pipe.publish(self.channel(member), data)
+                        got = await pipe.execute()
+                    break
+                except (RedisError, OSError) as exc:
+                    # a lost message could leave a client waiting for good; one sent twice carries
+                    # the seq it had, so try again (the connection to Redis is made anew)
+                    log.error("cluster: could not publish %d messages: %s", len(batch), exc)
+                    await asyncio.sleep(delay)
+            if got is None:
                 continue
             gone = {member for (member, _), count in zip(batch, got, strict=True) if count == 0}
             for member in gone:
