@@ -5,6 +5,11 @@ nobody was connected, is rebuilt from its stored actions the first time anyone
 asks for it (an HTTP call or a websocket), and its bots carry on from there.
 Unfinished rooms are kept in the database for ``Limits.retention_days`` after
 their creation; finished games (their records) are kept for good.
+
+In a cluster (server/cluster.py) the hub holds only the rooms whose lease it
+took: asking for a room another member holds raises :class:`HeldElsewhere`
+(the websocket then relays, :meth:`Hub.visit` asks the holder), and a room
+whose lease is lost is let go at once (:meth:`Hub.drop`).
 """
 
 from __future__ import annotations
