@@ -423,6 +423,10 @@ class Cluster:
                 message = await self._pubsub.get_message(timeout=1.0)
             except (RedisError, OSError) as exc:
                 log.error("cluster: lost the Redis subscription: %s", exc)
+                # messages for the relayed clients may have been lost meanwhile: they reconnect
+                # (and get the whole state again) rather than wait for what will not come
+                for relayed in list(self.relayed.values()):
+                    self._holder_lost(relayed)
                 await asyncio.sleep(0.5)
                 with contextlib.suppress(RedisError, OSError):
                     await self._pubsub.subscribe(self.channel(self.member))
