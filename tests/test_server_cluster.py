@@ -478,3 +478,31 @@ def test_redis_restarted_empty_while_a_game_runs(postgres: str) -> None:
         _play(stack, [seats], during=restart)
         _check_exactly_once(stack, room, seats)
         assert sum(s.connections for s in seats) > 2, "the clients had to reconnect"
+
+
+def test_a_dead_relay_lets_its_clients_seats_go(stack: services.Stack) -> None:
+    """A member relaying a client dies while nothing happens in the room: the holder sees the seat free."""
+    holder, relay = stack.members[0], stack.members[2]
+    room, tokens = _create(holder.url, 2, 0)  # a waiting room: nothing is sent to anyone by itself
+
+    def connected() -> list[bool]:
+        info = httpx.get(f"{holder.url}/api/rooms/{room}", timeout=10).json()
+        return [bool(seat["connected"]) for seat in info["seats"]]
+
+    async def scenario() -> float:
+        ws = await connect(f"ws://127.0.0.1:{relay.port}/ws/{room}")
+        await ws.send(json.dumps({"type": "hello", "v": 1, "token": tokens[1]}))
+        assert json.loads(await ws.recv())["type"] == "welcome"
+        assert connected() == [False, True]
+        relay.kill()
+        killed = time.monotonic()
+        while connected() != [False, False]:
+            assert time.monotonic() - killed < 10, "the dead relay's client still holds its seat"
+            await asyncio.sleep(0.1)
+        return time.monotonic() - killed
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        relay.start()
+    assert stack.holder(room) is holder
