@@ -494,6 +494,9 @@ def test_a_dead_relay_lets_its_clients_seats_go(stack: services.Stack) -> None:
         await ws.send(json.dumps({"type": "hello", "v": 1, "token": tokens[1]}))
         assert json.loads(await ws.recv())["type"] == "welcome"
         assert connected() == [False, True]
+        assert "roppyakken_cluster_relayed 1.0" in httpx.get(relay.url + "/metrics", timeout=10).text
+        held = httpx.get(holder.url + "/metrics", timeout=10).text
+        assert "roppyakken_cluster_incoming 1.0" in held and "roppyakken_cluster_leases 0.0" not in held
         relay.kill()
         killed = time.monotonic()
         while connected() != [False, False]:

@@ -111,6 +111,8 @@ def create_app(
         if cluster is not None:
             members = Members(hub, cluster)
             await cluster.start(members.handlers())
+            held, incoming = cluster.held, cluster.incoming
+            metrics.watch_cluster(lambda: len(held), lambda: len(hub.relayed), lambda: len(incoming))
         metrics.watch(lambda: len(hub.rooms), hub.connected, lambda: db.failed)
         hub.start()
         app.state.hub = hub
