@@ -600,7 +600,7 @@ def test_a_choice_that_changes_nothing_is_taken_and_one_that_matters_is_explaine
         c for c, a in zip(same["choices"], same["view"]["legal"], strict=True) if c["same_as"] is None
     )
     first = same["view"]["legal"][same["choices"].index(want)]
-    assert sent == [{"type": "act", "action": first}]
+    assert sent == [{"type": "act", "action": first, "seq": same["seq"]}]  # with the state it was for
     assert "changed nothing" in page.locator(".prompt .notice").inner_text()
     # Targets that differ: one button each, with the points and yaku progress it gives.
     differ = _state_where(lambda v: v.phase == "take" and len({(c.points, c.steps) for c in choices(v)}) > 1)

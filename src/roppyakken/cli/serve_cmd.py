@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import re
 import signal
 import socket
 from typing import Any
@@ -30,6 +31,14 @@ def register(sub: Any) -> None:
         help=_(
             "sqlite:///FILE, a file path, or postgresql://USER:PASSWORD@HOST/DB "
             "(default: a SQLite file in the user's data directory)"
+        ),
+    )
+    p.add_argument(
+        "--redis",
+        metavar="URL",
+        help=_(
+            "redis://HOST:PORT/DB: run as one member of a cluster sharing this Redis "
+            "and the --database (PostgreSQL); see docs/DEPLOY.md"
         ),
     )
     p.add_argument(
@@ -62,6 +71,14 @@ def register(sub: Any) -> None:
         default=[],
         metavar="ORIGIN",
         help="also accept websockets from pages of this origin (e.g. https://example.org); repeatable",
+    )
+    bounds.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy's address (e.g. 127.0.0.1 for nginx on this machine): its X-Forwarded-For "
+        "names the client the per-address bounds count; repeatable",
     )
     p.set_defaults(run=run)
 
@@ -120,6 +137,26 @@ def _raise_file_limit(wanted: int) -> int | None:
         return None
 
 
+def _check_redis(url: str, dialect: str) -> None:
+    """Refuse ``--redis`` with SQLite, a URL that is not Redis's, or a Redis that does not answer."""
+    import redis
+
+    from roppyakken.errors import RoppyakkenError
+    from roppyakken.server import text
+    from roppyakken.server.cluster import check_url
+
+    if dialect != "postgresql":
+        raise RoppyakkenError(text.REDIS_NEEDS_POSTGRESQL)
+    check_url(url)
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+        client.ping()
+        client.close()
+    except (redis.RedisError, OSError, ValueError) as exc:
+        shown = re.sub(r"//[^@/]*@", "//***@", url)  # no password in messages
+        raise RoppyakkenError(text.REDIS_UNREACHABLE.format(url=shown, reason=exc)) from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``roppyakken serve`` until interrupted."""
     from roppyakken.errors import RoppyakkenError
@@ -145,13 +182,17 @@ def run(args: argparse.Namespace) -> int:
     for name, value in given.items():
         if value < 0 or (value == 0 and name != "bot_workers"):
             raise RoppyakkenError(f"--{name.replace('_', '-')} must be more than 0")
-    limits = Limits(**given, allowed_origins=tuple(args.allow_origin))
+    limits = Limits(
+        **given, allowed_origins=tuple(args.allow_origin), trusted_proxies=tuple(args.trusted_proxy)
+    )
     descriptors = _raise_file_limit(limits.max_connections + 256)
     capped = descriptors is not None and descriptors - 64 < limits.max_connections
     if capped and descriptors is not None:
         # the cap must bind before the descriptors run out, or every new request fails
         limits = dataclasses.replace(limits, max_connections=max(16, descriptors - 64))
     db = Database(args.database, write_timeout=limits.write_timeout)
+    if args.redis is not None:
+        _check_redis(args.redis, db.dialect)
     db.open()
     sock = _listen(args.host, args.port)
     port = sock.getsockname()[1]
@@ -164,7 +205,7 @@ def run(args: argparse.Namespace) -> int:
     print(_(text.DATABASE_IN_USE).format(database=display_url(db.url)), flush=True)
     if capped:
         print(_(text.CONNECTION_CAP).format(cap=limits.max_connections, descriptors=descriptors), flush=True)
-    app = create_app(db, bot_delay=args.bot_delay, limits=limits)
+    app = create_app(db, bot_delay=args.bot_delay, limits=limits, redis=args.redis)
     config = uvicorn_config(app, limits, log_level=args.log_level, log_format=args.log_format)
     # uvicorn handles SIGTERM like Ctrl-C (a clean stop), then raises the signal again once it is
     # done: a no-op handler lets the stop end here, with the message below and status 0.

@@ -17,7 +17,6 @@ from roppyakken.documents import score_document
 from roppyakken.rules import PRESETS, preset
 from roppyakken.server import jsonsafe, protocol, requests, storage, text
 from roppyakken.server.hub import Hub
-from roppyakken.server.rooms import Room
 from roppyakken.text import PRESET_DESCRIPTIONS
 
 MAX_BODY: Final = 65_536
@@ -86,14 +85,6 @@ async def _body(request: Request) -> dict[str, Any]:
     return data
 
 
-async def _room(request: Request) -> Room:
-    room_id = str(request.path_params["room"])
-    room = await _hub(request).get(room_id)
-    if room is None:
-        raise ApiError(404, text.NO_ROOM.format(room=room_id))
-    return room
-
-
 async def list_presets(request: Request) -> Response:
     """``GET /api/presets``."""
     out = []
@@ -130,19 +121,25 @@ async def join_room(request: Request) -> Response:
     """``POST /api/rooms/<room>/join``: the first empty seat and its token (409 if none)."""
     data = await _body(request)
     name = requests.join_room(data)
-    room = await _room(request)
-    joined = await room.join(name)
-    if joined is None:
-        message = text.ROOM_STARTED if room.status != "waiting" else text.ROOM_FULL
-        raise ApiError(409, message.format(room=room.id))
-    seat, token = joined
-    return JSONResponse({"room": room.id, "seat": seat, "token": token})
+    room_id = str(request.path_params["room"])
+    joined = await _visit(request, room_id, "join", {"name": name})
+    return JSONResponse({"room": room_id, "seat": joined["seat"], "token": joined["token"]})
 
 
 async def room_info(request: Request) -> Response:
     """``GET /api/rooms/<room>``."""
-    room = await _room(request)
-    return JSONResponse(room.info())
+    answer = await _visit(request, str(request.path_params["room"]), "info", {})
+    return JSONResponse(answer["info"])
+
+
+async def _visit(request: Request, room_id: str, op: str, args: dict[str, Any]) -> dict[str, Any]:
+    """``op`` on the room wherever it is held (this server, or another member of the cluster)."""
+    answer = await _hub(request).visit(room_id, op, args)
+    if answer is None:
+        raise ApiError(404, text.NO_ROOM.format(room=room_id))
+    if "error" in answer:
+        raise ApiError(int(answer.get("status", 500)), str(answer["error"]))
+    return answer
 
 
 async def list_games(request: Request) -> Response:
@@ -162,7 +159,7 @@ async def game_record(request: Request) -> Response:
     room_id = str(request.path_params["room"])
     record = await _hub(request).db.run(lambda c: storage.game_record(c, room_id))
     if record is None:
-        if await _hub(request).get(room_id) is None:
+        if not await _hub(request).exists(room_id):
             raise ApiError(404, text.NO_ROOM.format(room=room_id))
         raise ApiError(404, text.NO_RECORD.format(room=room_id))
     safe = "".join(ch for ch in room_id if ch.isalnum() or ch in "-_")
@@ -220,7 +217,10 @@ async def schema(request: Request) -> Response:
 
 
 async def healthz(request: Request) -> Response:
-    """``GET /healthz``: the process answers."""
+    """``GET /healthz``: the process answers (in a cluster, with its member id)."""
+    cluster = _hub(request).cluster
+    if cluster is not None:
+        return JSONResponse({"status": "ok", "member": cluster.member})
     return JSONResponse({"status": "ok"})
 
 

@@ -21,10 +21,12 @@ from starlette.staticfiles import StaticFiles
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.server import api, text
+from roppyakken.server.cluster import Cluster, ClusterConnections
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.guard import Guard
 from roppyakken.server.hub import Hub, HubFull
+from roppyakken.server.members import Members
 from roppyakken.server.metrics import Metrics
 from roppyakken.server.rooms import RestoreError
 from roppyakken.server.ws import websocket_endpoint
@@ -70,16 +72,20 @@ def create_app(
     bot_threads: int = 4,
     limits: Limits | None = None,
     draw_seed: Callable[[], int] | None = None,
+    redis: str | None = None,
 ) -> Starlette:
     """The application over ``database`` (a :class:`Database`, a URL, or None: the default SQLite file).
 
     ``bot_delay`` is the pause in seconds before each bot decision, so that people
     can follow the game (0 in tests and benchmarks); ``limits`` are the server's
     bounds (:class:`~roppyakken.server.config.Limits`, defaults if None);
-    ``draw_seed`` replaces the secret random seeds of rooms (tests only).
+    ``draw_seed`` replaces the secret random seeds of rooms (tests only);
+    ``redis`` (a ``redis://`` URL, with a PostgreSQL database) makes this server
+    one member of a cluster (server/cluster.py).
     """
     limits = limits or Limits()
     metrics = Metrics()
+    cluster = None if redis is None else Cluster(redis, max_rooms=limits.max_rooms)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -98,7 +104,15 @@ def create_app(
             draw_seed=draw_seed,
             limits=limits,
             metrics=metrics,
+            cluster=cluster,
+            connections=None if cluster is None else ClusterConnections(cluster),
         )
+        members = None
+        if cluster is not None:
+            members = Members(hub, cluster)
+            await cluster.start(members.handlers())
+            held, incoming = cluster.held, cluster.incoming
+            metrics.watch_cluster(lambda: len(held), lambda: len(hub.relayed), lambda: len(incoming))
         metrics.watch(lambda: len(hub.rooms), hub.connected, lambda: db.failed)
         hub.start()
         app.state.hub = hub
@@ -112,6 +126,9 @@ def create_app(
             yield
         finally:
             await hub.close()
+            if members is not None and cluster is not None:
+                await members.close()
+                await cluster.close()
             await db.close()
 
     routes = [
@@ -136,7 +153,7 @@ def create_app(
     return Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(Guard, limits=limits, on_refusal=metrics.refuse)],
+        middleware=[Middleware(Guard, limits=limits, limiter=cluster, on_refusal=metrics.refuse)],
         exception_handlers={
             HubFull: api.handle_hub_full,
             api.ApiError: api.handle_api_error,

@@ -42,3 +42,6 @@ class Limits:
     """Processes thinking for bots (0: threads in the server process; tests)."""
     allowed_origins: tuple[str, ...] = ()
     """Extra websocket ``Origin`` values accepted besides the server's own address."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses of reverse proxies (a balancer) whose ``X-Forwarded-For`` names the client: the
+    per-address bounds count that client, and the proxy's own connections are not capped."""

@@ -9,6 +9,7 @@ adds the security headers.
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import time
@@ -30,8 +31,11 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 class RateLimiter(Protocol):
     """Token buckets by key: ``take`` answers 0 (allowed) or the seconds to wait before trying again."""
 
-    def take(self, key: str, per_minute: float, burst: float) -> float:
-        """Take one token from ``key``'s bucket (refilled at ``per_minute``, holding at most ``burst``)."""
+    def take(self, key: str, per_minute: float, burst: float) -> float | Awaitable[float]:
+        """Take one token from ``key``'s bucket (refilled at ``per_minute``, holding at most ``burst``).
+
+        A shared limiter (Redis, for a cluster) answers with an awaitable.
+        """
         ...
 
 
@@ -63,12 +67,12 @@ class MemoryRateLimiter:
 class ConnectionCounter(Protocol):
     """Open connections by address."""
 
-    def acquire(self, address: str, most: int) -> bool:
-        """Count one more connection from ``address`` unless it already has ``most``."""
+    def acquire(self, address: str, most: int) -> bool | Awaitable[bool]:
+        """Count one more connection from ``address`` unless it already has ``most`` (may be awaitable)."""
         ...
 
-    def release(self, address: str) -> None:
-        """One connection from ``address`` ended."""
+    def release(self, address: str) -> Awaitable[None] | None:
+        """One connection from ``address`` ended (may be awaitable)."""
         ...
 
     def total(self) -> int:
@@ -152,6 +156,10 @@ def security_headers(scope: Scope) -> list[tuple[bytes, bytes]]:
 RefusalHook = Callable[[str], None]
 
 
+async def _taken(wait: float | Awaitable[float]) -> float:
+    return await wait if inspect.isawaitable(wait) else wait
+
+
 class Guard:
     """ASGI middleware: per-address rate limits (429 with ``Retry-After``) and security headers."""
 
@@ -178,10 +186,12 @@ class Guard:
         wait = 0.0
         if path.startswith("/api/"):
             per_minute = limits.requests_per_minute
-            wait = self.limiter.take(f"req:{address}", per_minute, max(10.0, per_minute / 6))
+            wait = await _taken(self.limiter.take(f"req:{address}", per_minute, max(10.0, per_minute / 6)))
             if not wait and scope.get("method") == "POST" and path == "/api/rooms":
                 per_minute = limits.rooms_per_minute
-                wait = self.limiter.take(f"room:{address}", per_minute, max(3.0, per_minute / 3))
+                wait = await _taken(
+                    self.limiter.take(f"room:{address}", per_minute, max(3.0, per_minute / 3))
+                )
         extra = security_headers(scope)
         if wait:
             if self.on_refusal is not None:

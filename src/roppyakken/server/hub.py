@@ -5,6 +5,11 @@ nobody was connected, is rebuilt from its stored actions the first time anyone
 asks for it (an HTTP call or a websocket), and its bots carry on from there.
 Unfinished rooms are kept in the database for ``Limits.retention_days`` after
 their creation; finished games (their records) are kept for good.
+
+In a cluster (server/cluster.py) the hub holds only the rooms whose lease it
+took: asking for a room another member holds raises :class:`HeldElsewhere`
+(the websocket then relays, :meth:`Hub.visit` asks the holder), and a room
+whose lease is lost is let go at once (:meth:`Hub.drop`).
 """
 
 from __future__ import annotations
@@ -18,10 +23,11 @@ import secrets
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Any, Final
 
 from roppyakken.server import protocol, storage, text
 from roppyakken.server.bots import BotRunner
+from roppyakken.server.claims import HeldElsewhere, LocalClaims, RoomClaims, RoomsFull
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.guard import ConnectionCounter, MemoryConnectionCounter
@@ -31,6 +37,7 @@ from roppyakken.server.rooms import (
     BOT,
     EMPTY,
     HUMAN,
+    Client,
     Room,
     Seat,
     hash_token,
@@ -39,42 +46,15 @@ from roppyakken.server.rooms import (
     new_token,
 )
 
+if TYPE_CHECKING:
+    from roppyakken.server.cluster import Cluster
+
 log = logging.getLogger("roppyakken.server")
 
 ROOM_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 CLOSE_RESTARTING: Final = 1012
-
-
-class RoomClaims(Protocol):
-    """Which server holds a room: a cluster lets one member at a time hold it (e.g. Redis leases)."""
-
-    def claim(self, room_id: str) -> bool:
-        """Hold ``room_id`` here; False if another member holds it."""
-        ...
-
-    def release(self, room_id: str) -> None:
-        """This member no longer holds ``room_id`` (it left memory)."""
-        ...
-
-
-class LocalClaims:
-    """:class:`RoomClaims` for a single server: every room is held here."""
-
-    def __init__(self) -> None:
-        self.held: set[str] = set()
-
-    def claim(self, room_id: str) -> bool:
-        """See :meth:`RoomClaims.claim`."""
-        self.held.add(room_id)
-        return True
-
-    def release(self, room_id: str) -> None:
-        """See :meth:`RoomClaims.release`."""
-        self.held.discard(room_id)
-
-
-class HeldElsewhere(Exception):
-    """Another member of the cluster holds the room (never with :class:`LocalClaims`)."""
+CLAIM_PATIENCE: Final = 10.0
+"""Seconds a request waits for a room's holder to answer or for its lease to come free (cluster)."""
 
 
 class HubFull(Exception):
@@ -95,15 +75,18 @@ class Hub:
         metrics: Metrics | None = None,
         connections: ConnectionCounter | None = None,
         claims: RoomClaims | None = None,
+        cluster: Cluster | None = None,
     ) -> None:
         self.db = db
         self.bot_delay = bot_delay
         self.limits = limits or Limits()
         self.metrics = metrics or Metrics()
         self.connections = connections or MemoryConnectionCounter()
-        """Open websockets by address (a cluster would share these)."""
-        self.claims = claims or LocalClaims()
-        """Which rooms this server holds (a cluster would share these)."""
+        """Open websockets by address (counted in Redis in a cluster)."""
+        self.cluster = cluster
+        """The cluster this server is a member of (None: a single server)."""
+        self.claims: RoomClaims = claims or cluster or LocalClaims()
+        """Which rooms this server holds (a cluster's leases)."""
         self.bots = BotRunner(self.limits.bot_workers, bot_threads)
         # 53 bits: exact in every JSON reader (the browser checks the revealed seed); the salt
         # of the commitment, not the seed, is what makes it impossible to guess in advance.
@@ -116,6 +99,9 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         self._watchdog: asyncio.Task[None] | None = None
         self._last_prune = -math.inf
+        self._background: set[asyncio.Task[None]] = set()
+        self.relayed: set[Client] = set()
+        """Clients of this server relayed to rooms held by another member (cluster only)."""
 
     def start(self) -> None:
         """Start the sweeper that lets idle rooms go and forgets stale unfinished ones, and the watchdog."""
@@ -129,15 +115,14 @@ class Hub:
         while True:
             await asyncio.sleep(period)
             now = loop.time()
-            for room in list(self.rooms.values()):
-                for client in list(room.clients):
-                    check = getattr(client, "check_send", None)
-                    if check is not None:
-                        check(now)
+            clients = [c for room in self.rooms.values() for c in room.clients] + list(self.relayed)
+            for client in clients:
+                check = getattr(client, "check_send", None)
+                if check is not None:
+                    check(now)
 
     def _adopt(self, room: Room) -> Room:
-        if not self.claims.claim(room.id):
-            raise HeldElsewhere(room.id)
+        room.may_write = lambda: self.claims.holds(room.id)
         room.on_idle = self._evict
         room.on_move = self.metrics.move
         room.on_bot = self.metrics.bot
@@ -149,7 +134,23 @@ class Hub:
         if self.rooms.get(room.id) is room and room.idle():
             del self.rooms[room.id]
             room.evicted = True
-            self.claims.release(room.id)
+            self.claims.release_soon(room.id)
+
+    def drop(self, room_ids: list[str]) -> None:
+        """Let rooms go at once (their leases were lost): clients are told to reconnect, bots stop."""
+        message = protocol.restarting(text.RESTARTING)
+        for room_id in room_ids:
+            room = self.rooms.pop(room_id, None)
+            if room is None:
+                continue
+            room.evicted = True
+            for client in list(room.clients):
+                client.send(message)
+                client.close(CLOSE_RESTARTING, "restarting")
+            room.clients.clear()
+            task = asyncio.create_task(room.stop())
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
 
     def sweep(self, older_than: float | None = None) -> int:
         """Let go of rooms idle for ``older_than`` seconds (default ``Limits.room_idle``); how many went."""
@@ -227,7 +228,12 @@ class Hub:
         if autostart:
             room.start_now()
         row, seat_rows = room.row(), [s.row(i) for i, s in enumerate(seats)]
-        await self.db.run(lambda c: storage.insert_room(c, row, seat_rows))
+        await self._claim(room.id)
+        try:
+            await self.db.run(lambda c: storage.insert_room(c, row, seat_rows))
+        except BaseException:
+            self.claims.release_soon(room.id)
+            raise
         self._adopt(room)
         if autostart:
             room.kick_bots()
@@ -246,13 +252,20 @@ class Hub:
         future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
         self._loading[room_id] = future
         try:
-            stored = await self.db.run(lambda c: storage.load_room(c, room_id))
-            loaded = None
-            if stored is not None:
-                self._make_room_space()
-                loaded = Room.restore(stored, db=self.db, bots=self.bots, bot_delay=self.bot_delay)
-                self._adopt(loaded)
-                loaded.kick_bots()
+            self._make_room_space()
+            await self._claim(room_id)  # before loading: the holder's moves are all stored by then
+            try:
+                stored = await self.db.run(lambda c: storage.load_room(c, room_id))
+                loaded = None
+                if stored is not None:
+                    loaded = Room.restore(stored, db=self.db, bots=self.bots, bot_delay=self.bot_delay)
+                    self._adopt(loaded)
+                    loaded.kick_bots()
+            except BaseException:
+                self.claims.release_soon(room_id)
+                raise
+            if loaded is None:
+                self.claims.release_soon(room_id)
             future.set_result(loaded)
             return loaded
         except BaseException as exc:
@@ -262,6 +275,69 @@ class Hub:
         finally:
             del self._loading[room_id]
 
+    async def _claim(self, room_id: str) -> None:
+        try:
+            holder = await self.claims.claim(room_id)
+        except RoomsFull:
+            # the cluster holds as many rooms as it may: let this member's idle ones go, and try again
+            if not self.sweep(older_than=0.0):
+                self.metrics.refuse("too_many_rooms")
+                raise HubFull(text.TOO_MANY_ROOMS) from None
+            try:
+                holder = await self.claims.claim(room_id)
+            except RoomsFull:
+                self.metrics.refuse("too_many_rooms")
+                raise HubFull(text.TOO_MANY_ROOMS) from None
+        if holder is not None:
+            raise HeldElsewhere(room_id, holder)
+
+    async def visit(self, room_id: str, op: str, args: dict[str, Any]) -> dict[str, Any] | None:
+        """Do ``op`` (``info``, ``join``) on the room wherever it is held; None if there is no such room.
+
+        In a cluster, a room held by another member is asked through Redis; if
+        that member does not answer (it died), the room is claimed again until
+        a member holds it (about a lease's lifetime).
+        """
+        deadline = time.monotonic() + CLAIM_PATIENCE
+        while True:
+            try:
+                room = await self.get(room_id)
+            except HeldElsewhere as exc:
+                assert self.cluster is not None
+                answer: dict[str, Any] | None = None
+                with contextlib.suppress(StorageError):
+                    answer = await self.cluster.call(exc.holder, op, room_id, **args)
+                if answer is not None and "moved" not in answer:
+                    answer.pop("k", None)
+                    answer.pop("id", None)
+                    return answer
+                if time.monotonic() > deadline:
+                    raise StorageError(text.STORAGE_UNAVAILABLE) from None
+                await asyncio.sleep(0.1)
+                continue
+            if room is None:
+                return None
+            return await self.do(room, op, args)
+
+    async def do(self, room: Room, op: str, args: dict[str, Any]) -> dict[str, Any]:
+        """``op`` on a room held here, answered as a JSON object."""
+        if op == "info":
+            return {"info": room.info()}
+        if op == "join":
+            joined = await room.join(str(args["name"]))
+            if joined is None:
+                message = text.ROOM_STARTED if room.status != "waiting" else text.ROOM_FULL
+                return {"status": 409, "error": message.format(room=room.id)}
+            return {"seat": joined[0], "token": joined[1]}
+        raise ValueError(f"unknown operation {op!r}")
+
+    async def exists(self, room_id: str) -> bool:
+        """Whether the room exists (held here, elsewhere, or stored)."""
+        try:
+            return await self.get(room_id) is not None
+        except HeldElsewhere:
+            return True
+
     def connected(self) -> int:
         """Open websockets in rooms."""
         return sum(len(r.clients) for r in self.rooms.values())
@@ -270,13 +346,18 @@ class Hub:
         """Stop taking rooms, tell every client the server is restarting, and close their connections."""
         self.stopping = True
         message = protocol.restarting(text.RESTARTING)
-        for room in list(self.rooms.values()):
-            for client in list(room.clients):
-                client.send(message)
-                client.close(CLOSE_RESTARTING, "restarting")
+        clients = [c for room in self.rooms.values() for c in room.clients] + list(self.relayed)
+        for client in clients:
+            client.send(message)
+            client.close(CLOSE_RESTARTING, "restarting")
         deadline = time.monotonic() + grace
-        while self.connected() and time.monotonic() < deadline:
+        while (self.connected() or self.relayed) and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
+        if self.cluster is not None:
+            # give the leases back now, so that the clients reconnecting elsewhere find the rooms free
+            # (a bot move still under way is then refused: this member no longer holds the room)
+            for room_id in list(self.rooms):
+                await self.cluster.release(room_id)
 
     async def close(self) -> None:
         """Stop the sweeper and every bot loop (the rooms are all stored)."""

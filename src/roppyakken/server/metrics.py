@@ -1,7 +1,8 @@
 """Prometheus metrics at ``/metrics`` (prometheus-client), one registry per application.
 
 Rooms in memory, open websockets, moves made and how long each took to store
-and send, database work that failed, and requests refused by reason.
+and send, database work that failed, and requests refused by reason; in a
+cluster, the leases held and the websockets relayed each way.
 """
 
 from __future__ import annotations
@@ -39,6 +40,30 @@ class _Live(Collector):
         )
         yield CounterMetricFamily(
             "roppyakken_db_writes_failed", "Pieces of database work that failed", value=self.failed()
+        )
+
+
+class _Cluster(Collector):
+    """A cluster member's values: leases held, clients relayed out and in."""
+
+    def __init__(
+        self, leases: Callable[[], int], relayed: Callable[[], int], incoming: Callable[[], int]
+    ) -> None:
+        self.leases, self.relayed, self.incoming = leases, relayed, incoming
+
+    def collect(self) -> Iterator[Metric]:
+        yield GaugeMetricFamily(
+            "roppyakken_cluster_leases", "Rooms whose lease this member holds", value=self.leases()
+        )
+        yield GaugeMetricFamily(
+            "roppyakken_cluster_relayed",
+            "Websockets here relayed to rooms other members hold",
+            value=self.relayed(),
+        )
+        yield GaugeMetricFamily(
+            "roppyakken_cluster_incoming",
+            "Websockets on other members seated in rooms this member holds",
+            value=self.incoming(),
         )
 
 
@@ -80,6 +105,12 @@ class Metrics:
     ) -> None:
         """Read these when scraped."""
         self.registry.register(_Live(rooms, connections, failed))
+
+    def watch_cluster(
+        self, leases: Callable[[], int], relayed: Callable[[], int], incoming: Callable[[], int]
+    ) -> None:
+        """A cluster member's gauges, read when scraped."""
+        self.registry.register(_Cluster(leases, relayed, incoming))
 
     def refuse(self, reason: str) -> None:
         """Count one refusal."""

@@ -58,6 +58,8 @@ class Act:
 
     action: Action
     id: str | None = None
+    seq: int | None = None
+    """The number of actions of the state the sender acted on: refused if the game has moved on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +156,11 @@ class ActMessage(_Client):
 
     type: Literal["act"]
     action: ActionField
+    seq: int | None = Field(
+        default=None,
+        ge=0,
+        description="optional: the seq of the state acted on; refused if the game has moved on (safe resend)",
+    )
 
 
 class SeatMessage(_Client):
@@ -228,7 +235,7 @@ def parse_client_message(raw: str) -> ClientMessage:
             raise ProtocolError(text.BAD_VERSION.format(v=message.v, ours=VERSION), msg_id)
         return Hello(message.token, msg_id)
     if isinstance(message, ActMessage):
-        return Act(message.action, msg_id)
+        return Act(message.action, msg_id, message.seq)
     if isinstance(message, SeatMessage):
         if message.level is not None and message.kind != "bot":
             problem = text.FIELD_TYPE.format(field="level", what=_WHAT["level"])

@@ -179,6 +179,8 @@ class Room:
         self.on_idle: Callable[[Room], None] | None = None
         self.on_move: Callable[[float], None] | None = None
         """Told each move's latency, arrival to sent (metrics)."""
+        self.may_write: Callable[[], bool] | None = None
+        """Whether this server may still make moves here (a cluster member whose lease is sure)."""
         self.on_write_failed: Callable[[], None] | None = None
         """Told when a change could not be stored (metrics)."""
         self.on_bot: Callable[[str, float, float], None] | None = None
@@ -376,6 +378,8 @@ class Room:
         elif isinstance(message, Act):
             if client.seat is None:
                 raise ProtocolError(text.SPECTATOR_CANNOT_ACT, message.id)
+            if message.seq is not None and message.seq != self.actions:
+                raise ProtocolError(text.STALE_ACT.format(seq=message.seq, now=self.actions), message.id)
             await self.apply(client.seat, message.action, message.id)
         elif isinstance(message, SetSeat):
             await self.set_seat(client, message)
@@ -487,6 +491,10 @@ class Room:
             except IllegalActionError as exc:
                 raise ProtocolError(str(exc), msg_id) from None
             index = self.actions
+            if self.may_write is not None and not self.may_write():
+                # this cluster member is no longer sure to hold the room: another may be moving in it
+                self._rebuild()
+                raise WriteFailed(text.WRITE_FAILED, msg_id)
             data = json.dumps(action.to_json(), separators=(",", ":"))
             room_id = self.id
             if game.over:

@@ -36,12 +36,18 @@ class BoundedHttp(HttpToolsProtocol):
     header_timeout = 10.0
     address_limit = 32
     open_by_address: dict[str, int] = {}  # noqa: RUF012  (replaced per server in uvicorn_config)
+    trusted: frozenset[str] = frozenset()
+    """Reverse proxies: their connections carry many clients, so they are not capped."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Start the header clock; close at once a connection over its address's limit."""
         super().connection_made(transport)
         self._header_timer: asyncio.TimerHandle | None = None
         self._address: str | None = str(self.client[0]) if self.client else "unknown"
+        if self._address in self.trusted:
+            self._address = None
+            self._arm()
+            return
         count = self.open_by_address.get(self._address, 0) + 1
         self.open_by_address[self._address] = count
         if count > self.address_limit:
@@ -139,6 +145,7 @@ def uvicorn_config(
         "header_timeout": limits.header_timeout,
         "address_limit": limits.connections_per_address,
         "open_by_address": {},
+        "trusted": frozenset(limits.trusted_proxies),
     }
     http = type("BoundedHttp", (BoundedHttp,), bounds)
     return uvicorn.Config(
@@ -154,7 +161,9 @@ def uvicorn_config(
         timeout_graceful_shutdown=5,
         timeout_keep_alive=int(max(1, min(limits.header_timeout, 5))),
         limit_concurrency=limits.max_connections,
-        proxy_headers=False,  # addresses for the limits are the peers' own
+        # addresses for the limits are the peers' own, unless a peer is a trusted reverse proxy
+        proxy_headers=bool(limits.trusted_proxies),
+        forwarded_allow_ips=list(limits.trusted_proxies) or None,
         backlog=2048,
     )
 

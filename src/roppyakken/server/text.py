@@ -79,6 +79,7 @@ HINT_BUSY: Final = "a hint is already being worked out for your seat"
 HINT_TOO_MANY: Final = "too many hints asked for: at most {n} a minute"
 NOT_STARTED: Final = "the game has not started"
 GAME_OVER: Final = "the game is over"
+STALE_ACT: Final = "the game has moved on (your move was for state {seq}, it is now at {now}); look again"
 HOST_ONLY: Final = "only the host (seat 0) can do that"
 ONLY_BEFORE_START: Final = "seats can only be changed before the game starts"
 SEAT_RANGE: Final = "seat {seat} is not one of seats 1 to {last}"
@@ -100,3 +101,12 @@ TOO_MANY_CONNECTIONS: Final = "too many connections from your address"
 ORIGIN_REFUSED: Final = "this page's origin may not connect to this server"
 TOO_MANY_ROOMS: Final = "the server holds as many rooms as it may; try again in a moment"
 RESTARTING: Final = "the server is restarting; your game is saved, reconnecting…"
+MOVE_IN_FLIGHT: Final = (
+    "the server holding this game went away before your move was confirmed; "
+    "it was made only if the next state shows it — otherwise send it again"
+)
+REDIS_NEEDS_POSTGRESQL: Final = (
+    "--redis needs a shared --database postgresql://…: a SQLite file belongs to one machine"
+)
+REDIS_UNREACHABLE: Final = "cannot reach Redis at {url}: {reason}"
+BAD_REDIS_URL: Final = "unsupported Redis URL {url!r} (use redis://HOST:PORT/DB or rediss://…)"

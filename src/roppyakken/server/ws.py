@@ -11,17 +11,21 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
+import secrets
 from collections import deque
 from typing import Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from roppyakken.server import protocol, text
+from roppyakken.server.claims import HeldElsewhere
+from roppyakken.server.cluster import ClusterUnavailable, Relayed
 from roppyakken.server.db import StorageError
 from roppyakken.server.guard import client_address, origin_allowed
-from roppyakken.server.hub import Hub, HubFull
-from roppyakken.server.protocol import Hello, ProtocolError, parse_client_message
+from roppyakken.server.hub import CLAIM_PATIENCE, CLOSE_RESTARTING, Hub, HubFull
+from roppyakken.server.protocol import Act, Hello, ProtocolError, parse_client_message
 from roppyakken.server.rooms import RestoreError
 
 log = logging.getLogger("roppyakken.server")
@@ -148,14 +152,83 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
         await websocket.close(CLOSE_TRY_AGAIN, text.RESTARTING)
         return
     address = client_address(websocket.scope)
-    if not hub.connections.acquire(address, limits.connections_per_address):
+    allowed = hub.connections.acquire(address, limits.connections_per_address)
+    if inspect.isawaitable(allowed):
+        allowed = await allowed
+    if not allowed:
         hub.metrics.refuse("too_many_connections")
         await websocket.close(CLOSE_POLICY, text.TOO_MANY_CONNECTIONS)
         return
     try:
         await _session(websocket, hub, room_id)
     finally:
-        hub.connections.release(address)
+        released = hub.connections.release(address)
+        if inspect.isawaitable(released):
+            await released
+
+
+async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, holder: str) -> bool:
+    """Serve a client of a room held by another member (cluster): its messages go there, the
+    holder's messages for it come back.  False if the holder did not take it (ask again)."""
+    cluster = hub.cluster
+    assert cluster is not None
+    client = WebSocketClient(websocket, None, hub.limits.send_timeout)  # the seat is the holder's business
+    conn = secrets.token_hex(8)
+    in_flight: list[str | None] = []
+    """The moves sent to the holder since its last state or error: unconfirmed."""
+
+    def deliver(message: str) -> None:
+        if message.startswith(('{"type":"state"', '{"type":"error"')):
+            in_flight.clear()
+        client.send(message)
+
+    def holder_lost(code: int, reason: str) -> None:
+        if code == 0:  # the holder died or let the room go: reconnect (to the new holder)
+            for msg_id in in_flight:
+                client.send(protocol.error(text.MOVE_IN_FLIGHT, msg_id))
+            client.send(protocol.restarting(text.RESTARTING))
+            client.close(CLOSE_RESTARTING, "restarting")
+        else:
+            client.close(code, reason)
+
+    relayed = Relayed(conn, room_id, holder, deliver, holder_lost)
+    cluster.open_relay(relayed)
+    try:
+        answer = await cluster.call(holder, "attach", room_id, conn=conn, token=hello.token)
+    except ClusterUnavailable:
+        answer = {"moved": holder}
+    if "moved" in answer or "ok" not in answer:
+        cluster.close_relayed(conn)  # (in case the holder took it after all: it lets it go)
+        await client.finish()
+        if "moved" in answer:
+            return False
+        await _refuse(websocket, str(answer.get("error")), int(answer.get("code", CLOSE_TRY_AGAIN)), hello.id)
+        return True
+    relayed.attached = True
+    hub.relayed.add(client)
+    try:
+        while True:
+            try:
+                raw = await _receive(websocket)
+                if raw is None:
+                    break
+                if '"act"' in raw:
+                    with contextlib.suppress(ProtocolError):
+                        message = parse_client_message(raw)
+                        if isinstance(message, Act):
+                            in_flight.append(message.id)
+                cluster.forward(conn, raw)
+            except ProtocolError as exc:
+                client.send(protocol.error(str(exc), exc.msg_id))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.relayed.discard(client)
+        cluster.close_relayed(conn)
+        await client.finish()
+        if client.dropped:
+            hub.metrics.refuse("slow_client")
+    return True
 
 
 async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
@@ -175,9 +248,19 @@ async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
         return
     except WebSocketDisconnect:
         return
+    deadline = asyncio.get_running_loop().time() + CLAIM_PATIENCE
     while True:
         try:
             room = await hub.get(room_id)
+        except HeldElsewhere as exc:
+            if await _relay(websocket, hub, room_id, hello, exc.holder):
+                return
+            if asyncio.get_running_loop().time() > deadline:
+                with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                    await websocket.close(CLOSE_TRY_AGAIN, text.STORAGE_UNAVAILABLE[:120])
+                return
+            await asyncio.sleep(0.1)  # the holder did not answer: its lease lapses, then ask again
+            continue
         except RestoreError as exc:
             await _refuse(websocket, str(exc), CLOSE_TRY_AGAIN, hello.id)
             return

@@ -165,7 +165,8 @@ export class GameView {
       this.notice = T.moveOutdated;
       return false;
     }
-    this.conn.send({ type: "act", action: still });
+    // With the state's seq: should the first one have been made after all, the server refuses this one.
+    this.conn.send({ type: "act", action: still, seq: move.seq });
     this.notice = T.moveResent;
     return true;
   }
@@ -862,7 +863,8 @@ export class GameView {
     this.notice = "";
     // Kept until the server answers: a move made while the connection is down is sent once it is back.
     this.unsent = { action, seq: this.seq };
-    if (this.conn.open) this.conn.send({ type: "act", action });
+    const message = this.seq >= 0 ? { type: "act", action, seq: this.seq } : { type: "act", action };
+    if (this.conn.open) this.conn.send(message);
     this.renderField();
     this.renderHand();
     this.renderPrompt();

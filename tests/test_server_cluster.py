@@ -1,0 +1,511 @@
+"""Several servers, one service: three ``serve --redis`` members, PostgreSQL, Redis and nginx, for real.
+
+The services are Debian's own (``scripts/setup`` installs them), started on
+loopback ports from 18000–18999 (tests/services.py); nginx runs the
+configuration docs/DEPLOY.md ships (round-robin, no affinity).  Players reach
+different members, a member holding a game is killed with ``kill -9`` and
+another is restarted, and each game still ends with every move stored exactly
+once, each client having seen only what its seat may see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import time
+from collections.abc import Callable, Coroutine, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import psycopg
+import pytest
+import redis
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+
+from roppyakken.record import replay
+from tests import services
+from tests.server_harness import stored_actions
+from tests.support import run_cli
+from tests.test_server_hidden import Truth
+
+pytestmark = pytest.mark.slow
+
+LONGER = {"toml": 'preset = "classic"\ninstant_win = "off"\ntarget = 1500\n'}
+"""A game that cannot end in its first round (so a kill lands mid-game) but ends in a few seconds."""
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[str]:
+    """A PostgreSQL cluster's admin URL (databases made per use)."""
+    with services.postgres() as pg:
+        yield pg
+
+
+@pytest.fixture(scope="module")
+def backends(postgres: str) -> Iterator[tuple[str, str]]:
+    """A PostgreSQL cluster's admin URL and a Redis server's address (databases made per use)."""
+    with services.redis_server() as rd:
+        yield postgres, rd.rsplit("/", 1)[0]
+
+
+def _database(pg: str, name: str) -> str:
+    with psycopg.connect(f"{pg}/postgres", autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return f"{pg}/{name}"
+
+
+@pytest.fixture(scope="module")
+def stack(backends: tuple[str, str]) -> Iterator[services.Stack]:
+    pg, rd = backends
+    database, redis_url = _database(pg, "cluster"), f"{rd}/0"
+    with (
+        services.members(database, redis_url, 3) as members,
+        services.nginx([m.port for m in members]) as port,
+    ):
+        yield services.Stack(database, redis_url, members, port)
+
+
+def _create(base: str, humans: int, bots: int, rules: dict[str, Any] | None = None) -> tuple[str, list[str]]:
+    """A started-when-joined room: humans' tokens (seat order); bots fill the last seats."""
+    body: dict[str, Any] = {"name": "p0", "players": humans + bots}
+    if rules:
+        body["rules"] = rules
+    if bots and humans == 1:
+        body["bots"] = {str(s): "random" for s in range(1, 1 + bots)}
+    created = httpx.post(base + "/api/rooms", json=body, timeout=10).json()
+    room = created["room"]
+    tokens = [created["token"]]
+    for seat in range(1, humans):
+        joined = httpx.post(f"{base}/api/rooms/{room}/join", json={"name": f"p{seat}"}, timeout=10)
+        assert joined.status_code == 200, joined.text
+        tokens.append(joined.json()["token"])
+    return room, tokens
+
+
+@dataclass
+class Seat:
+    """A client that plays its seat to the end, reconnecting whenever its connection drops.
+
+    It acts on each state that offers it a decision, with that state's ``seq``
+    (so a move resent after a failover is never made twice), and keeps every
+    message it received and every move it sent.
+    """
+
+    urls: Callable[[], str]
+    room: str
+    token: str | None
+    rng: random.Random
+    host: bool = False
+    bots: dict[int, str] = field(default_factory=dict)
+    seat: int | None = None
+    log: list[dict[str, Any]] = field(default_factory=list)
+    sent: dict[int, list[dict[str, Any]]] = field(default_factory=dict)
+    connections: int = 0
+    errors: list[str] = field(default_factory=list)
+    over: bool = False
+    pace: float = 0.005
+    """Seconds before each move (a little time for things to happen in between)."""
+
+    async def run(self, deadline: float) -> None:
+        """Play until the game ends (fails after ``deadline``)."""
+        while not self.over:
+            assert time.monotonic() < deadline, f"the game stalled at {self.last_seq()}"
+            try:
+                await self._session()
+            except (OSError, ConnectionClosed, InvalidHandshake, InvalidStatus, TimeoutError):
+                await asyncio.sleep(0.2)
+
+    def last_seq(self) -> int:
+        """The latest ``seq`` seen."""
+        return max((m["seq"] for m in self.log if "seq" in m), default=-1)
+
+    async def _session(self) -> None:
+        base = self.urls().replace("http://", "ws://", 1)
+        async with connect(f"{base}/ws/{self.room}", open_timeout=10, max_size=2**22) as ws:
+            self.connections += 1
+            await ws.send(json.dumps({"type": "hello", "v": 1, "token": self.token}))
+            while True:
+                message = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                self.log.append(message)
+                kind = message["type"]
+                if kind == "welcome":
+                    self.seat = message["seat"]
+                    if self.host and message["room_info"]["status"] == "waiting":
+                        for seat, level in self.bots.items():
+                            order = {"type": "seat", "seat": seat, "kind": "bot", "level": level}
+                            await ws.send(json.dumps(order))
+                        await ws.send(json.dumps({"type": "start"}))
+                elif kind == "error":
+                    self.errors.append(message["message"])
+                elif kind == "game_end":
+                    self.over = True
+                elif kind == "state" and self.over:
+                    return
+                if kind == "state" and self.seat is not None:
+                    view = message["view"]
+                    if view["legal"] and view["seat"] == self.seat and not view.get("winner"):
+                        await asyncio.sleep(self.pace)
+                        action = self.rng.choice(view["legal"])
+                        self.sent.setdefault(message["seq"], []).append(action)
+                        await ws.send(json.dumps({"type": "act", "action": action, "seq": message["seq"]}))
+
+
+def _play(
+    stack: services.Stack,
+    seats_of: list[list[Seat]],
+    during: Callable[[], Coroutine[Any, Any, None]] | None = None,
+) -> None:
+    """Run every seat of every game to the end; ``during`` runs alongside once play has begun."""
+
+    async def scenario() -> None:
+        deadline = time.monotonic() + 90
+        tasks = [asyncio.create_task(s.run(deadline)) for seats in seats_of for s in seats]
+        if during is not None:
+            await during()
+        await asyncio.gather(*tasks)
+
+    asyncio.run(scenario())
+
+
+def _check_exactly_once(stack: services.Stack, room: str, seats: list[Seat]) -> list[dict[str, Any]]:
+    """The stored moves replay to a finished game; each human move stored is one its seat sent for that
+    state; every client saw the game to its last move; nothing any client was shown is missing."""
+    record = httpx.get(f"{stack.url}/api/games/{room}/record", timeout=10).json()
+    game, _ = replay(record)
+    assert game.over
+    actions = stored_actions(stack.database, room)
+    with psycopg.connect(stack.database) as conn:
+        query = "select idx, seat from actions where room_id = %s order by idx"
+        rows = conn.execute(query, (room,)).fetchall()
+    assert [r[0] for r in rows] == list(range(len(actions)))
+    by_seat = {s.seat: s for s in seats if s.seat is not None}
+    for (idx, seat), action in zip(rows, actions, strict=True):
+        if seat in by_seat:
+            sent = by_seat[seat].sent.get(idx, [])
+            assert action in sent, f"move {idx} of seat {seat} was never sent for it"
+    for s in seats:
+        assert s.last_seq() == len(actions), "every client saw the game to its end"
+    return actions
+
+
+def _hidden_check(room: str, seats: list[Seat], actions: list[dict[str, Any]], stack: services.Stack) -> int:
+    record = httpx.get(f"{stack.url}/api/games/{room}/record", timeout=10).json()
+    game, names = replay(record)
+    truth = Truth(game.rules, len(names), record["seed"], actions)
+    checked = 0
+    for s in seats:
+        for message in s.log:
+            if message["type"] in ("error", "restarting"):
+                continue
+            truth.check(s.seat, message)
+            checked += 1
+    return checked
+
+
+def test_redis_needs_postgresql(tmp_path: Any) -> None:
+    db = str(tmp_path / "g.sqlite3")
+    code, _, err = run_cli(["serve", "--port", "0", "--database", db, "--redis", "redis://x"])
+    refusal = "--redis needs a shared --database postgresql://…: a SQLite file belongs to one machine"
+    assert code != 0 and err.strip().splitlines() == [f"roppyakken: error: {refusal}"]
+    assert not os.path.exists(db), "nothing was made"
+    # a Redis that does not answer, or a URL that is not Redis's: one line each, no password shown
+    pg = "postgresql://u@127.0.0.1:1/x"
+    for redis_url, said in (
+        ("redis://:secret@127.0.0.1:1/0", "cannot reach Redis at redis://***@127.0.0.1:1/0: "),
+        ("http://x", "unsupported Redis URL 'http://x' (use redis://HOST:PORT/DB or rediss://…)"),
+    ):
+        code, _, err = run_cli(["serve", "--port", "0", "--database", pg, "--redis", redis_url])
+        lines = err.strip().splitlines()
+        assert code != 0 and len(lines) == 1 and lines[0].startswith(f"roppyakken: error: {said}")
+        assert "secret" not in err and "Traceback" not in err
+
+
+def test_players_on_different_members_and_a_spectator_on_a_third(stack: services.Stack) -> None:
+    a, b, c = stack.members
+    room, tokens = _create(a.url, 2, 1)
+    seats = [
+        Seat(lambda: a.url, room, tokens[0], random.Random(1), host=True, bots={2: "random"}),
+        Seat(lambda: b.url, room, tokens[1], random.Random(2)),
+        Seat(lambda: c.url, room, None, random.Random(3)),
+    ]
+    assert httpx.get(f"{c.url}/api/rooms/{room}", timeout=10).json()["seats"][1]["name"] == "p1"
+    _play(stack, [seats])
+    actions = _check_exactly_once(stack, room, seats)
+    assert all(s.connections == 1 for s in seats), "nobody had to reconnect"
+    assert not any(s.errors for s in seats)
+    assert any(json.loads(json.dumps(a)) for a in actions)
+    # the hidden-information check over every message of a game played across three members
+    checked = _hidden_check(room, seats, actions, stack)
+    assert checked > 2 * len(actions)
+    assert seats[2].seat is None and all(not m["view"]["hand"] for m in seats[2].log if m["type"] == "state")
+    assert stack.errors() == []
+
+
+def test_kill_9_of_the_holder_mid_game(stack: services.Stack) -> None:
+    room, tokens = _create(stack.url, 2, 1, LONGER)
+    seats = [
+        Seat(lambda: stack.url, room, tokens[0], random.Random(4), host=True, bots={2: "random"}),
+        Seat(lambda: stack.url, room, tokens[1], random.Random(5)),
+        Seat(lambda: stack.url, room, None, random.Random(6)),
+    ]
+    killed: dict[str, Any] = {}
+
+    ids = stack.member_ids()
+    leases = redis.Redis.from_url(stack.redis, decode_responses=True)
+
+    async def kill_holder() -> None:
+        deadline = time.monotonic() + 60
+        while max(s.last_seq() for s in seats) < 8:
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.002)
+        holder = ids[str(leases.get(f"roppyakken:lease:{room}"))]
+        holder.kill()  # mid-move, as likely as not
+        killed["at"] = max(s.last_seq() for s in seats)
+        killed["when"] = time.monotonic()
+        while max(s.last_seq() for s in seats) <= killed["at"] + 1:
+            assert time.monotonic() < deadline and not all(s.over for s in seats), "the game did not go on"
+            await asyncio.sleep(0.01)
+        killed["moved_on"] = time.monotonic() - killed["when"]
+        await asyncio.to_thread(holder.start)  # the same port again, a new member id
+
+    _play(stack, [seats], during=kill_holder)
+    actions = _check_exactly_once(stack, room, seats)
+    assert sum(s.connections for s in seats) > 3, "some clients had to reconnect"
+    print("kill -9:", killed, [s.connections for s in seats], [s.errors for s in seats])
+    assert killed["moved_on"] < 10, killed
+    with psycopg.connect(stack.database) as conn:
+        late_bots = conn.execute(
+            "select count(*) from actions where room_id = %s and seat = 2 and idx > %s",
+            (room, killed["at"] + 1),
+        ).fetchone()
+    assert late_bots is not None and late_bots[0] > 0, "the bot went on playing on the new holder"
+    _hidden_check(room, seats, actions, stack)
+
+
+def test_a_member_restarted_while_games_run(stack: services.Stack) -> None:
+    games = []
+    for n in range(3):
+        room, tokens = _create(stack.url, 2, 0, LONGER)
+        games.append(
+            [
+                Seat(lambda: stack.url, room, t, random.Random(10 * n + i), host=i == 0)
+                for i, t in enumerate(tokens)
+            ]
+        )
+    victim = stack.members[1]
+
+    async def restart() -> None:
+        while min(max(s.last_seq() for s in seats) for seats in games) < 6:
+            await asyncio.sleep(0.002)
+        # SIGTERM: its leases are given back, its clients told to reconnect
+        await asyncio.to_thread(victim.stop)
+        assert not all(s.over for seats in games for s in seats), "the games went on while it was down"
+        await asyncio.to_thread(victim.start)
+
+    _play(stack, games, during=restart)
+    for seats in games:
+        room = seats[0].room
+        _check_exactly_once(stack, room, seats)
+    reconnected = sum(s.connections for seats in games for s in seats) > 6
+    assert reconnected, "the restarted member's clients came back"
+    assert httpx.get(victim.url + "/healthz", timeout=10).status_code == 200
+
+
+def test_bounds_hold_across_the_cluster(backends: tuple[str, str]) -> None:
+    """Rate limits, websockets per address and the rooms held count over all members, not each."""
+    pg, rd = backends
+    database, redis_url = _database(pg, "bounds"), f"{rd}/1"
+    bounds = ["--requests-per-minute", "6", "--connections-per-address", "2", "--max-rooms", "3"]
+    bounds += ["--room-idle", "1"]
+    with (
+        services.members(database, redis_url, 2, extra=bounds) as (a, b),
+        services.nginx([a.port, b.port]) as port,
+    ):
+        balancer = f"http://127.0.0.1:{port}"
+        # 10 API requests (the burst) from one client, whichever member answers; the 11th is refused
+        client = {"X-Forwarded-For": "10.0.0.1"}
+        answers = [httpx.get(f"{balancer}/api/presets", headers=client, timeout=10) for _ in range(11)]
+        assert [r.status_code for r in answers] == [200] * 10 + [429]
+        assert int(answers[-1].headers["retry-after"]) >= 1
+        # another client behind the same balancer is counted apart
+        other = httpx.get(f"{balancer}/api/presets", headers={"X-Forwarded-For": "10.0.0.2"}, timeout=10)
+        assert other.status_code == 200
+        # at most 3 rooms held over both members: a 4th is refused on the member holding none
+        # of the busy rooms until one of those is let go (it went idle) on another member
+        asyncio.run(_rooms_bound(a, b))
+
+        async def sockets() -> None:
+            # two websockets from one address, on two members; a third is refused on either
+            first = await connect(f"ws://127.0.0.1:{a.port}/ws/none")
+            second = await connect(f"ws://127.0.0.1:{b.port}/ws/none")
+            with pytest.raises(InvalidStatus) as refused:
+                await connect(f"ws://127.0.0.1:{a.port}/ws/none")
+            assert refused.value.response.status_code == 403
+            await first.close()
+            await asyncio.sleep(0.2)
+            third = await connect(f"ws://127.0.0.1:{b.port}/ws/none")
+            for ws in (second, third):
+                await ws.close()
+
+        asyncio.run(sockets())
+
+
+async def _rooms_bound(a: services.Member, b: services.Member) -> None:
+    def create(member: services.Member, n: int) -> httpx.Response:
+        headers = {"X-Forwarded-For": f"10.1.0.{n}"}
+        body = {"name": "x", "players": 2}
+        return httpx.post(f"{member.url}/api/rooms", json=body, headers=headers, timeout=10)
+
+    watchers = []
+    for n, member in enumerate((a, b, a)):
+        answer = create(member, n)
+        assert answer.status_code == 201, answer.text
+        ws = await connect(
+            f"ws://127.0.0.1:{member.port}/ws/{answer.json()['room']}",
+            additional_headers={"X-Forwarded-For": f"10.2.0.{n}"},
+        )
+        await ws.send(json.dumps({"type": "hello", "v": 1, "token": None}))
+        assert json.loads(await ws.recv())["type"] == "welcome"
+        watchers.append(ws)
+    refused = create(b, 3)
+    assert refused.status_code == 503 and refused.json()["error"].startswith("the server holds as many rooms")
+    await watchers[0].close()  # the first room (on a) goes idle, and a lets it go after --room-idle
+    deadline = time.monotonic() + 10
+    while (answer := create(b, 4)).status_code == 503:
+        assert time.monotonic() < deadline, "the idle room was never let go"
+        await asyncio.sleep(0.2)
+    assert answer.status_code == 201
+    for ws in watchers[1:]:
+        await ws.close()
+
+
+def test_a_move_in_flight_when_the_holder_dies_gets_an_error_and_can_be_sent_again(
+    stack: services.Stack,
+) -> None:
+    """The holder is frozen (SIGSTOP) while a move relayed to it is on its way, then killed: the client
+    is told its move was not confirmed, reconnects, and sends it again; it is made once."""
+    holder, relay = stack.members[0], stack.members[1]
+    room, tokens = _create(holder.url, 2, 0, LONGER)  # the member that creates a room holds it
+    assert stack.holder(room) is holder
+    ws_url = f"ws://127.0.0.1:{relay.port}/ws/{room}"
+
+    async def hello(token: str, until: str) -> tuple[Any, dict[str, Any]]:
+        ws = await connect(ws_url)
+        await ws.send(json.dumps({"type": "hello", "v": 1, "token": token}))
+        while (message := json.loads(await asyncio.wait_for(ws.recv(), 15)))["type"] != until:
+            pass
+        return ws, message
+
+    async def scenario() -> tuple[int, dict[str, Any]]:
+        (ws0, _), (ws1, _) = await hello(tokens[0], "welcome"), await hello(tokens[1], "welcome")
+        await ws0.send(json.dumps({"type": "start"}))
+        states = [None, None]
+        for i, ws in enumerate((ws0, ws1)):
+            while (message := json.loads(await asyncio.wait_for(ws.recv(), 15)))["type"] != "state":
+                pass
+            states[i] = message
+        index = next(i for i, st in enumerate(states) if st and st["view"]["legal"])
+        mover, state = (ws0, ws1)[index], states[index]
+        assert state is not None
+        action = state["view"]["legal"][0]
+        assert holder.proc is not None
+        os.kill(holder.proc.pid, signal.SIGSTOP)
+        try:
+            await mover.send(json.dumps({"type": "act", "action": action, "seq": state["seq"], "id": "m1"}))
+            await asyncio.sleep(0.3)
+        finally:
+            holder.kill()
+        answers = []
+        while (message := json.loads(await asyncio.wait_for(mover.recv(), 15)))["type"] != "restarting":
+            answers.append(message)
+        assert [(m["type"], m.get("id")) for m in answers] == [("error", "m1")]
+        assert answers[0]["message"].startswith("the server holding this game went away")
+        for ws in (ws0, ws1):
+            await ws.close()
+        # back through the same member, which now takes the room: the move was not made
+        again, fresh = await hello(tokens[index], "state")
+        assert fresh["seq"] == state["seq"] and fresh["view"]["legal"] == state["view"]["legal"]
+        act = {"type": "act", "action": action, "seq": state["seq"], "id": "m2"}
+        await again.send(json.dumps(act))
+        while (message := json.loads(await again.recv()))["type"] != "state":
+            assert message["type"] != "error", message
+        assert message["seq"] == state["seq"] + 1
+        await again.send(json.dumps({**act, "id": "m3"}))  # the same move resent: refused, not made twice
+        while (message := json.loads(await again.recv()))["type"] != "error":
+            pass
+        assert message["id"] == "m3" and message["message"].startswith("the game has moved on")
+        await again.close()
+        return state["seq"], action
+
+    try:
+        seq, action = asyncio.run(scenario())
+    finally:
+        holder.start()
+    actions = stored_actions(stack.database, room)
+    assert len(actions) == seq + 1 and actions[seq] == action
+
+
+def test_redis_restarted_empty_while_a_game_runs(postgres: str) -> None:
+    """Every lease is forgotten: the members let the rooms go, the clients reconnect, the game goes on."""
+    database = _database(postgres, "redis_restart")
+    with (
+        services.redis_process() as rd,
+        services.members(database, rd.url, 2) as members,
+        services.nginx([m.port for m in members]) as port,
+    ):
+        stack = services.Stack(database, rd.url, members, port)
+        room, tokens = _create(stack.url, 2, 1, LONGER)
+        seats = [
+            Seat(lambda: stack.url, room, tokens[0], random.Random(7), host=True, bots={2: "random"}),
+            Seat(lambda: stack.url, room, tokens[1], random.Random(8)),
+        ]
+
+        async def restart() -> None:
+            deadline = time.monotonic() + 60
+            while max(s.last_seq() for s in seats) < 8:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.002)
+            await asyncio.to_thread(rd.stop)
+            await asyncio.sleep(0.5)
+            await asyncio.to_thread(rd.start)
+            assert not all(s.over for s in seats)
+
+        _play(stack, [seats], during=restart)
+        _check_exactly_once(stack, room, seats)
+        assert sum(s.connections for s in seats) > 2, "the clients had to reconnect"
+
+
+def test_a_dead_relay_lets_its_clients_seats_go(stack: services.Stack) -> None:
+    """A member relaying a client dies while nothing happens in the room: the holder sees the seat free."""
+    holder, relay = stack.members[0], stack.members[2]
+    room, tokens = _create(holder.url, 2, 0)  # a waiting room: nothing is sent to anyone by itself
+
+    def connected() -> list[bool]:
+        info = httpx.get(f"{holder.url}/api/rooms/{room}", timeout=10).json()
+        return [bool(seat["connected"]) for seat in info["seats"]]
+
+    async def scenario() -> float:
+        ws = await connect(f"ws://127.0.0.1:{relay.port}/ws/{room}")
+        await ws.send(json.dumps({"type": "hello", "v": 1, "token": tokens[1]}))
+        assert json.loads(await ws.recv())["type"] == "welcome"
+        assert connected() == [False, True]
+        assert "roppyakken_cluster_relayed 1.0" in httpx.get(relay.url + "/metrics", timeout=10).text
+        held = httpx.get(holder.url + "/metrics", timeout=10).text
+        assert "roppyakken_cluster_incoming 1.0" in held and "roppyakken_cluster_leases 0.0" not in held
+        relay.kill()
+        killed = time.monotonic()
+        while connected() != [False, False]:
+            assert time.monotonic() - killed < 10, "the dead relay's client still holds its seat"
+            await asyncio.sleep(0.1)
+        return time.monotonic() - killed
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        relay.start()
+    assert stack.holder(room) is holder

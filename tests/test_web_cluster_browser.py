@@ -1,0 +1,88 @@
+"""The browser client against a cluster: Chromium through nginx (round-robin, no affinity) over three members.
+
+A game against a bot is started and played in the browser; the page is
+reloaded until its websocket lands on another member than before, and the game
+goes on there with the same seat and hand, to its end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from tests import services
+from tests.test_web_e2e_browser import (
+    BOT_GAME_SEED,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    DESKTOP,
+    _context,
+    _hand,
+    _need_browser,
+    _play_out,
+    _start_bot_game,
+    _until_my_play,
+    _watch_errors,
+)
+
+with contextlib.suppress(ImportError):  # _need_browser says what is missing
+    from playwright.sync_api import Browser, sync_playwright
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def stack() -> Iterator[services.Stack]:
+    _need_browser()
+    with services.cluster(3) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser(stack: services.Stack) -> Iterator[Browser]:
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _serving(stack: services.Stack) -> services.Member:
+    """The one member holding the page's websocket (waits for it to be counted)."""
+    deadline = time.monotonic() + 10
+    while len(found := services.websocket_members(stack)) != 1:
+        assert time.monotonic() < deadline, f"websockets on {len(found)} members"
+        time.sleep(0.05)
+    return found[0]
+
+
+def test_a_reload_lands_on_another_member_and_the_game_goes_on(
+    stack: services.Stack, browser: Browser
+) -> None:
+    ctx = _context(browser, DESKTOP)
+    page = ctx.new_page()
+    errors: list[str] = []
+    _watch_errors(page, errors)
+    _start_bot_game(page, stack.url, "Aiko", BOT_GAME_SEED)
+    _until_my_play(page)
+    first = _serving(stack)
+    hand = _hand(page)
+    moved = False
+    for _ in range(6):  # round-robin: the page's own requests shift which member the next socket gets
+        page.reload()
+        page.wait_for_selector(".hand button.card")
+        if _serving(stack) is not first:
+            moved = True
+            break
+    assert moved, "every reload landed on the same member"
+    assert _hand(page) == hand
+    assert page.locator(".player.me .pname").inner_text() == "Aiko"
+    _play_out([page])
+    assert "win" in page.locator(".game-over .winner").inner_text()
+    assert errors == []
+    assert stack.errors() == []
+    ctx.close()
