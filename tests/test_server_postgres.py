@@ -1,102 +1,34 @@
 """The web server on a real PostgreSQL server: a throwaway cluster started for these tests.
 
-The cluster is made with the installed PostgreSQL binaries (``scripts/setup``
-installs Debian's ``postgresql``) in a temporary folder, on a free loopback
-port, as the ``postgres`` user when running as root.  Without PostgreSQL these
-tests are skipped on a developer's machine, but fail in CI (``CI=true``).
+The cluster is made by ``tests/services.postgres`` (the cluster tests use it
+too) with the installed PostgreSQL binaries (``scripts/setup`` installs Debian's
+``postgresql``) in a temporary folder, on a free loopback port, as the
+``postgres`` user when running as root.  Without PostgreSQL these tests are
+skipped on a developer's machine, but fail in CI (``CI=true``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import glob
 import itertools
 import os
-import pwd
-import shutil
-import socket
-import subprocess
-import tempfile
 from collections.abc import Iterator
-from pathlib import Path
 
 import psycopg
 import pytest
 
 from roppyakken.record import replay
 from tests.server_harness import Player, limits_for_tests, play_to_end, running_server
+from tests.services import postgres
 from tests.test_server_db import check_schema
 from tests.test_server_restart import restart_scenario
-
-
-def _binaries() -> Path | None:
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), key=lambda p: int(p.split("/")[4]))
-    if found:
-        return Path(found[-1]).parent
-    initdb = shutil.which("initdb")
-    return Path(initdb).resolve().parent if initdb else None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
     """A running throwaway PostgreSQL cluster; its admin URL (trust authentication, loopback only)."""
-    bindir = _binaries()
-    if bindir is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(
-                "PostgreSQL is not installed, but CI must run the PostgreSQL tests (see scripts/setup)"
-            )
-        pytest.skip("PostgreSQL is not installed (apt-get install postgresql)")
-    base = Path(tempfile.mkdtemp(prefix="roppyakken-pg-"))
-    prefix: list[str] = []
-    if os.geteuid() == 0:  # initdb refuses to run as root
-        user = pwd.getpwnam("postgres")
-        os.chown(base, user.pw_uid, user.pw_gid)
-        prefix = ["runuser", "-u", "postgres", "--"]
-    data, port = base / "data", _free_port()
-    pg_ctl = [*prefix, str(bindir / "pg_ctl"), "-D", str(data)]
-    try:
-        subprocess.run(
-            [
-                *prefix,
-                str(bindir / "initdb"),
-                "-D",
-                str(data),
-                "-U",
-                "postgres",
-                "--auth=trust",
-                "--no-sync",
-                "-E",
-                "UTF8",
-                "--locale=C",
-            ],
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-        options = f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
-        subprocess.run(
-            [*pg_ctl, "-o", options, "-l", str(base / "log"), "-w", "-t", "60", "start"],
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-    except subprocess.CalledProcessError as exc:
-        log = (base / "log").read_text(errors="replace") if (base / "log").exists() else ""
-        shutil.rmtree(base, ignore_errors=True)
-        pytest.fail(f"could not start PostgreSQL: {exc.stderr.decode(errors='replace')}{log}")
-    try:
-        yield f"postgresql://postgres@127.0.0.1:{port}"
-    finally:
-        subprocess.run([*pg_ctl, "-m", "immediate", "-w", "stop"], capture_output=True, timeout=120)
-        shutil.rmtree(base, ignore_errors=True)
+    with postgres() as url:
+        yield url
 
 
 _numbers = itertools.count()
