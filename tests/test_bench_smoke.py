@@ -154,3 +154,14 @@ def test_yaku_breakdown_adds_up_to_the_final_scores() -> None:
         assert abs(sum(v[i] for v in values.values()) - final[i]) < 0.05 * len(values) + 0.05
     for a, b, d in [final, *values.values()]:
         assert abs((a - b) - d) < 0.11
+
+
+def test_tune_expert_takes_a_bot_level_as_a_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    """A ``name=@LEVEL`` variant plays that level on the same deals as the first variant,
+    and its paired difference with the first is printed (zero with itself)."""
+    tune = _load("tune_expert")
+    assert tune.main(["--rules", "classic", "--games", "4", "--seed", "3", "base=", "same=@expert"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("base") and out[1].startswith("same")
+    assert out[0].split()[1:3] == out[1].split()[1:3]  # the same bot: the same figures
+    assert "paired with base: a round +0.0 (+0.0..+0.0), win rate +0.0% (+0.0%..+0.0%)" in out[2]
