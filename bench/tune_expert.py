@@ -1,12 +1,16 @@
-"""Try expert weight variants against a fixed opponent on the same deals (experiments).
+"""Try bot variants against a fixed opponent on the same deals (experiments).
 
 Each variant is ``name=field:value,field:value`` over :class:`roppyakken.ai.expert.Weights`
-(``base`` is the shipped expert).  Every variant plays the same duplicate deals of the
-batch seed against ``--against``; the report gives the win rate and the points a round
-with their 95% intervals, so variants can be compared on identical deals::
+(``base`` is the shipped expert), or ``name=@LEVEL`` for any bot level string (for
+example ``wide=@master:iters=100:width=5``).  Every variant plays the same duplicate
+deals of the batch seed against ``--against``; the report gives the win rate and the
+points a round with their 95% intervals, and each variant's paired difference with the
+first on the same deals, so variants can be compared on identical deals::
 
     nice -n 10 .venv/bin/python bench/tune_expert.py --rules marguerite --games 1000 \\
         --seed 29 base= deny=deny:0.6 future=future:0.5
+    nice -n 10 .venv/bin/python bench/tune_expert.py --rules classic --against expert \\
+        --games 400 --seed 29 --jobs 2 m=@master:iters=100 wide=@master:iters=100:width=5
 
 The variants are registered as bot levels in this process only (worker processes
 started by ``--jobs`` inherit them by fork).
@@ -65,8 +69,12 @@ def main(argv: list[str] | None = None) -> int:
     rules = preset(args.rules)
     first: list[tuple[float, int]] = []
     for spec in args.variants:
-        name, weights = parse_variant(spec)
-        level = register(name, weights)
+        name, _, body = spec.partition("=")
+        if body.startswith("@"):
+            level = body[1:]
+        else:
+            name, weights = parse_variant(spec)
+            level = register(name, weights)
         start = time.monotonic()
         totals = run_arena(rules, [level, args.against], -(-args.games // 2), args.seed, args.jobs)
         doc = summary(totals, args.rules)

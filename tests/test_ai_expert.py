@@ -227,3 +227,35 @@ def test_game_score_changes_its_plan() -> None:
 
     assert choice((0, 450)) == ("maple-chaff-1", ["maple-deer"])
     assert choice((450, 0)) == ("pine-crane", ["pine-chaff-1"])
+
+
+def test_draw_value_counts_what_the_turned_card_takes_in_the_changed_months() -> None:
+    """The experimental ``draw`` term (off by default): discarding a card of a month with
+    unseen cards lets the card turned up next take it back; capturing the table's only card
+    of a month leaves the turned-up card of that month nothing to take.  Each unseen card
+    is the top of the pile with the same chance."""
+    from roppyakken.ai.expert import DEFAULT_WEIGHTS, Appraisal, Weights
+    from roppyakken.ai.position import Position
+    from roppyakken.cards import MONTH, MONTH_MASK, card_id
+
+    v = view(
+        CLASSIC,
+        hand=["iris-chaff-1", "maple-chaff-1", "pine-chaff-1"],
+        table=["maple-deer", "plum-ribbon", "wisteria-chaff-1"],
+        opp_hand=["pampas-chaff-1", "pampas-chaff-2", "paulownia-chaff-1"],
+    )
+    ap = Appraisal(Position.of_view(v), DEFAULT_WEIGHTS)
+    n_unseen = v.unseen.bit_count()
+    iris = card_id("iris-chaff-1")
+    unseen_iris = [x for x in iter_cards(v.unseen & MONTH_MASK[MONTH[iris]])]
+    assert len(unseen_iris) == 3
+    expected = sum(ap.gain[x] + ap.gain[iris] for x in unseen_iris) / n_unseen
+    changed = 1 << MONTH[iris]
+    assert abs(ap.draw_value(v.table | 1 << iris, changed) - expected) < 1e-9
+    maple, deer = card_id("maple-chaff-1"), card_id("maple-deer")
+    unseen_maple = list(iter_cards(v.unseen & MONTH_MASK[MONTH[maple]]))
+    lost = sum(ap.gain[x] + ap.gain[deer] for x in unseen_maple) / n_unseen
+    assert abs(ap.draw_value(v.table & ~(1 << deer), 1 << MONTH[maple]) + lost) < 1e-9
+    # Off by default: the value of a move does not include it; with a weight it does.
+    on = Appraisal(Position.of_view(v), Weights(draw=1.0))
+    assert abs(on.value(iris, 0, True) - ap.value(iris, 0, True) - expected) < 1e-9

@@ -140,3 +140,28 @@ def test_duel_prints_running_figures(capsys: pytest.CaptureFixture[str]) -> None
     rows = capsys.readouterr().out.splitlines()
     assert [int(r.split()[0]) for r in rows] == [2, 4]
     assert all(re.search(r"win \d+\.\d% \(\d+\.\d%\.\.\d+\.\d%\)  a round [+-]\d+\.\d", r) for r in rows)
+
+
+def test_yaku_breakdown_adds_up_to_the_final_scores() -> None:
+    """bench_yaku's parts (cards, lucky hands, each yaku) add up to each bot's final score
+    on classic rules (no void rounds), and the difference column is the first less the second."""
+    bench = _load("bench_yaku")
+    lines = bench.breakdown("classic", ("expert", "greedy"), 3, 5)
+    rows = [line.split(" | ") for line in lines if line.startswith("| ") and "---" not in line][1:]
+    values = {r[0].lstrip("| "): (float(r[1]), float(r[2]), float(r[3].rstrip(" |"))) for r in rows}
+    final = values.pop("final score")
+    for i in (0, 1):
+        assert abs(sum(v[i] for v in values.values()) - final[i]) < 0.05 * len(values) + 0.05
+    for a, b, d in [final, *values.values()]:
+        assert abs((a - b) - d) < 0.11
+
+
+def test_tune_expert_takes_a_bot_level_as_a_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    """A ``name=@LEVEL`` variant plays that level on the same deals as the first variant,
+    and its paired difference with the first is printed (zero with itself)."""
+    tune = _load("tune_expert")
+    assert tune.main(["--rules", "classic", "--games", "4", "--seed", "3", "base=", "same=@expert"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("base") and out[1].startswith("same")
+    assert out[0].split()[1:3] == out[1].split()[1:3]  # the same bot: the same figures
+    assert "paired with base: a round +0.0 (+0.0..+0.0), win rate +0.0% (+0.0%..+0.0%)" in out[2]

@@ -100,6 +100,9 @@ class Weights:
     """Share of the unseen cards of its month that a hand card is expected to take."""
     fuke_cards: int = 4
     """Fuke (R-7.3) is weighed when the expert has this many cards in hand or fewer."""
+    draw: float = 0.0
+    """Weight of what its own turned-up card, right after the play, takes from the months
+    the play changed (:meth:`Appraisal.draw_value`); 0 leaves it out."""
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -363,10 +366,40 @@ class Appraisal:
             t1 = self.table | 1 << card
         if from_hand:
             v -= self.hold_value(card)
+            if self.w.draw:
+                v += self.w.draw * self.draw_value(t1, changed)
             hand &= ~(1 << card)
             if card == self.joker and not target & WILLOW_MASK:
                 v -= self.w.joker_keep * min(1.0, hand.bit_count() / 4.0)
         return v + self._table_value(t1, hand, changed)
+
+    def draw_value(self, t1: int, changed: int) -> float:
+        """What the card turned up right after a play takes from the months the play
+        changed (bit ``m`` of ``changed``), on the table ``t1`` it leaves, less what it
+        would take there from the table as it is: each unseen card is the top of the pile
+        with the same chance.  The other months are the same for every play."""
+        n_unseen = self.unseen.bit_count()
+        if not n_unseen:
+            return 0.0
+        gain = self.gain
+        total = 0.0
+        while changed:
+            low = changed & -changed
+            changed ^= low
+            mm = MONTH_MASK[low.bit_length() - 1]
+            um = self.unseen & mm
+            if not um:
+                continue
+            after = _take_value(t1 & mm, gain)
+            before = _take_value(self.table & mm, gain)
+            if after == before:
+                continue
+            while um:
+                x = um & -um
+                um ^= x
+                g = gain[x.bit_length() - 1]
+                total += (after + g if after >= 0.0 else 0.0) - (before + g if before >= 0.0 else 0.0)
+        return total / n_unseen
 
     def hold_value(self, card: int) -> float:
         """What keeping ``card`` in hand is worth: the chance of capturing it in the end
@@ -486,6 +519,24 @@ class Appraisal:
                 exposure += miss * q * v
                 miss *= 1.0 - q
         return self.w.future * future - self.exposure_w * exposure
+
+
+def _take_value(cards: int, gain: list[float]) -> float:
+    """What a card of their month takes from the table cards ``cards`` of one month: the
+    better of one or two, all of a stack (R-5.4); -1 when there is nothing to take."""
+    if not cards:
+        return -1.0
+    best = 0.0
+    total = 0.0
+    rest = cards
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        g = gain[low.bit_length() - 1]
+        total += g
+        if g > best:
+            best = g
+    return total if cards.bit_count() == 3 else best
 
 
 def _yaku_chance(missing: int, value: float, a: list[float], marg: list[float], loss: list[float]) -> float:
