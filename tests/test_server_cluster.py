@@ -328,12 +328,14 @@ def test_bounds_hold_across_the_cluster(backends: tuple[str, str]) -> None:
     ):
         balancer = f"http://127.0.0.1:{port}"
         # 10 API requests (the burst) from one client, whichever member answers; the 11th is refused
-        client = {"X-Forwarded-For": "10.0.0.1"}
-        answers = [httpx.get(f"{balancer}/api/presets", headers=client, timeout=10) for _ in range(11)]
+        # (clients on other loopback addresses: nginx passes the address it saw, not the client's header)
+        with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.3"), timeout=10) as client:
+            answers = [client.get(f"{balancer}/api/presets") for _ in range(11)]
         assert [r.status_code for r in answers] == [200] * 10 + [429]
         assert int(answers[-1].headers["retry-after"]) >= 1
         # another client behind the same balancer is counted apart
-        other = httpx.get(f"{balancer}/api/presets", headers={"X-Forwarded-For": "10.0.0.2"}, timeout=10)
+        with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.4"), timeout=10) as client:
+            other = client.get(f"{balancer}/api/presets", headers={"X-Forwarded-For": "127.0.0.3"})
         assert other.status_code == 200
         # at most 3 rooms held over both members: a 4th is refused on the member holding none
         # of the busy rooms until one of those is let go (it went idle) on another member

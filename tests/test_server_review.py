@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import httpx
+
 from roppyakken.actions import Action
 from roppyakken.engine import Game
 from roppyakken.rules import PRESETS, preset
@@ -13,6 +15,8 @@ from roppyakken.server.bots import BotRunner
 from roppyakken.server.db import Database
 from roppyakken.server.protocol import Act, ProtocolError
 from roppyakken.server.rooms import HUMAN, Room, Seat, hash_token
+from tests import services
+from tests.server_harness import limits_for_tests, running_server
 
 
 class _Client:
@@ -79,3 +83,35 @@ def test_two_acts_for_the_same_seq_cannot_both_be_made(tmp_path: Path) -> None:
     assert made == 1, "both acts for one seq were made"
     assert results[0] is None
     assert isinstance(results[1], ProtocolError) and "moved on" in str(results[1])
+
+
+def _statuses(url: str, headers: list[dict[str, str]], source: str = "127.0.0.1") -> list[int]:
+    """The status of ``GET url/api/presets`` with each of ``headers``, from the address ``source``."""
+    transport = httpx.HTTPTransport(local_address=source)
+    with httpx.Client(transport=transport, timeout=10) as client:
+        return [client.get(f"{url}/api/presets", headers=h).status_code for h in headers]
+
+
+def test_a_client_cannot_name_its_address_to_dodge_the_rate_limits(tmp_path: Path) -> None:
+    """Proxy headers count only from a peer named by ``--trusted-proxy``: a client that is not
+    one sends ``X-Forwarded-For`` (or ``X-Real-IP``) in vain."""
+    limits = limits_for_tests(requests_per_minute=6, trusted_proxies=("10.9.9.9",))
+    with running_server(str(tmp_path / "h.sqlite3"), limits=limits) as server:
+        spoofed = [{"X-Forwarded-For": f"10.0.0.{n}", "X-Real-IP": f"10.1.0.{n}"} for n in range(11)]
+        assert _statuses(server.url, spoofed) == [200] * 10 + [429]
+
+
+def test_nginx_replaces_the_forwarded_for_a_client_sends(tmp_path: Path) -> None:
+    """Behind the shipped nginx configuration, each request counts for the address nginx saw: a
+    client that sends its own ``X-Forwarded-For`` (a new one each time) is still one client.
+    (nginx used to append to it, so a client on the proxy's own machine chose its address.)"""
+    limits = limits_for_tests(requests_per_minute=6, trusted_proxies=("127.0.0.1",))
+    with (
+        running_server(str(tmp_path / "n.sqlite3"), limits=limits) as server,
+        services.nginx([server.port]) as port,
+    ):
+        balancer = f"http://127.0.0.1:{port}"
+        spoofed = [{"X-Forwarded-For": f"10.0.0.{n}"} for n in range(11)]
+        assert _statuses(balancer, spoofed) == [200] * 10 + [429]
+        # another client (another loopback address) is counted apart, under its own address
+        assert _statuses(balancer, [{"X-Forwarded-For": "127.0.0.1"}] * 2, source="127.0.0.2") == [200, 200]
