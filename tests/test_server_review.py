@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
+import pytest
 
 from roppyakken.actions import Action
 from roppyakken.engine import Game
@@ -17,6 +21,8 @@ from roppyakken.server.protocol import Act, ProtocolError
 from roppyakken.server.rooms import HUMAN, Room, Seat, hash_token
 from tests import services
 from tests.server_harness import limits_for_tests, running_server
+
+SERVE = [sys.executable, "-c", "from roppyakken.cli import main; raise SystemExit(main())", "serve"]
 
 
 class _Client:
@@ -115,3 +121,33 @@ def test_nginx_replaces_the_forwarded_for_a_client_sends(tmp_path: Path) -> None
         assert _statuses(balancer, spoofed) == [200] * 10 + [429]
         # another client (another loopback address) is counted apart, under its own address
         assert _statuses(balancer, [{"X-Forwarded-For": "127.0.0.1"}] * 2, source="127.0.0.2") == [200, 200]
+
+
+@pytest.mark.parametrize("value", ["*", "localhost", "10.0.0.0/33", ""])
+def test_a_trusted_proxy_must_be_an_address_or_a_network(tmp_path: Path, value: str) -> None:
+    """``--trusted-proxy '*'`` made uvicorn take every peer's ``X-Forwarded-For`` (any client chose
+    its address); a name never matched anything.  Both are refused in one line, before serving."""
+    database = str(tmp_path / "p.sqlite3")
+    argv = [*SERVE, "--port", "0", "--database", database, "--trusted-proxy", value]
+    try:
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=30)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"serve --trusted-proxy {value!r} was accepted (it served)")
+    assert done.returncode != 0 and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "--trusted-proxy" in done.stderr, done.stderr
+    assert not done.stdout
+
+
+def test_a_trusted_proxy_network_is_not_capped_as_one_client(tmp_path: Path) -> None:
+    """A proxy named by its network (``--trusted-proxy 127.0.0.0/8``) has its X-Forwarded-For taken
+    by uvicorn, and its connections (carrying many clients) must not be capped per address either:
+    they were (only exact addresses were matched), so a busy proxy was cut off for everyone."""
+    limits = limits_for_tests(connections_per_address=2, trusted_proxies=("127.0.0.0/8",))
+    with running_server(str(tmp_path / "c.sqlite3"), limits=limits) as server:
+        idle = [socket.create_connection(("127.0.0.1", server.port), timeout=5) for _ in range(3)]
+        try:
+            answer = httpx.get(f"{server.url}/healthz", timeout=5)
+            assert answer.status_code == 200
+        finally:
+            for sock in idle:
+                sock.close()

@@ -10,6 +10,7 @@ adds the security headers.
 from __future__ import annotations
 
 import inspect
+import ipaddress
 import json
 import math
 import time
@@ -105,6 +106,36 @@ class MemoryConnectionCounter:
     def total(self) -> int:
         """See :meth:`ConnectionCounter.total`."""
         return sum(self._open.values())
+
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def proxy_networks(values: tuple[str, ...]) -> tuple[Network, ...]:
+    """``--trusted-proxy`` values as networks (an address is a network of one).
+
+    Anything else (``*``, a host name) is refused in one line
+    (:class:`~roppyakken.errors.RoppyakkenError`): uvicorn would trust ``*`` from every
+    peer, so that any client could choose its address, and a name never matches.
+    """
+    from roppyakken.errors import RoppyakkenError
+
+    out = []
+    for value in values:
+        try:
+            out.append(ipaddress.ip_network(value.strip(), strict=False))
+        except ValueError:
+            raise RoppyakkenError(text.BAD_TRUSTED_PROXY.format(value=value)) from None
+    return tuple(out)
+
+
+def is_proxy(address: str, networks: tuple[Network, ...]) -> bool:
+    """Whether a peer's ``address`` is in one of the trusted proxies' ``networks``."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in networks)
 
 
 def client_address(scope: Scope) -> str:
