@@ -10,6 +10,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
 
 from roppyakken.actions import Action
 from roppyakken.engine import Game
@@ -151,3 +153,25 @@ def test_a_trusted_proxy_network_is_not_capped_as_one_client(tmp_path: Path) -> 
         finally:
             for sock in idle:
                 sock.close()
+
+
+def test_websocket_opens_count_against_the_rate_limit(tmp_path: Path) -> None:
+    """Each websocket may load a room (and take its lease in a cluster); they were not rate limited
+    at all, so one address could load rooms (finished games are listed) as fast as it could open
+    sockets, filling the rooms bound.  Opens now count as API requests."""
+    limits = limits_for_tests(requests_per_minute=6, trusted_proxies=())
+
+    async def scenario(url: str) -> list[int]:
+        statuses = []
+        for _ in range(11):
+            try:
+                async with connect(f"{url}/ws/nosuchroom"):
+                    statuses.append(101)
+            except InvalidStatus as exc:
+                statuses.append(exc.response.status_code)
+        return statuses
+
+    with running_server(str(tmp_path / "w.sqlite3"), limits=limits) as server:
+        assert asyncio.run(scenario(server.ws_url)) == [101] * 10 + [403]
+        # the API shares the bucket: the address is refused there too
+        assert httpx.get(f"{server.url}/api/presets", timeout=5).status_code == 429

@@ -208,12 +208,22 @@ class Guard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Apply the bounds, then the application."""
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
         address = client_address(scope)
         path = str(scope.get("path", ""))
         limits = self.limits
+        if scope["type"] == "websocket" and path.startswith("/ws/"):
+            # opening a websocket counts as an API request: each one may load a room (and, in a
+            # cluster, take its lease), so one address must not open them as fast as it can
+            per_minute = limits.requests_per_minute
+            wait = await _taken(self.limiter.take(f"req:{address}", per_minute, max(10.0, per_minute / 6)))
+            if wait:
+                if self.on_refusal is not None:
+                    self.on_refusal("rate_limited")
+                await send({"type": "websocket.close", "code": 1008, "reason": text.RATE_LIMITED})
+                return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
         wait = 0.0
         if path.startswith("/api/"):
             per_minute = limits.requests_per_minute
