@@ -19,7 +19,7 @@ from roppyakken.rules import PRESETS, preset
 from roppyakken.server import storage
 from roppyakken.server.bots import BotRunner
 from roppyakken.server.db import Database
-from roppyakken.server.protocol import Act, ProtocolError
+from roppyakken.server.protocol import Act, ProtocolError, parse_client_message
 from roppyakken.server.rooms import HUMAN, Room, Seat, hash_token
 from tests import services
 from tests.server_harness import limits_for_tests, running_server
@@ -175,3 +175,15 @@ def test_websocket_opens_count_against_the_rate_limit(tmp_path: Path) -> None:
         assert asyncio.run(scenario(server.ws_url)) == [101] * 10 + [403]
         # the API shares the bucket: the address is refused there too
         assert httpx.get(f"{server.url}/api/presets", timeout=5).status_code == 429
+
+
+@pytest.mark.parametrize("seq", ["true", "1.0", "-1", '"3"', str(2**53), "9" * 4000])
+def test_act_seq_must_be_a_plausible_whole_number(seq: str) -> None:
+    """``act.seq`` of another type, negative or past any game's length is refused in one short line
+    naming the field (a 4000-digit seq used to be taken, then echoed whole in the stale-act error)."""
+    raw = '{"type": "act", "action": {"type": "take"}, "seq": ' + seq + ', "id": "s"}'
+    with pytest.raises(ProtocolError) as refused:
+        parse_client_message(raw)
+    message = str(refused.value)
+    assert "'seq'" in message and "whole number" in message and len(message) < 200, message
+    assert "\n" not in message and refused.value.msg_id == "s"
