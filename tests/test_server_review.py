@@ -19,6 +19,7 @@ from roppyakken.rules import PRESETS, preset
 from roppyakken.server import storage
 from roppyakken.server.bots import BotRunner
 from roppyakken.server.db import Database
+from roppyakken.server.guard import client_address
 from roppyakken.server.protocol import Act, ProtocolError, parse_client_message
 from roppyakken.server.rooms import HUMAN, Room, Seat, hash_token
 from tests import services
@@ -187,3 +188,13 @@ def test_act_seq_must_be_a_plausible_whole_number(seq: str) -> None:
     message = str(refused.value)
     assert "'seq'" in message and "whole number" in message and len(message) < 200, message
     assert "\n" not in message and refused.value.msg_id == "s"
+
+
+def test_an_ipv6_client_is_counted_by_its_slash_64() -> None:
+    """One subscriber gets a whole /64: counting IPv6 addresses one by one let a single client take
+    a fresh address for each request (or websocket) and meet no per-address bound at all."""
+    one = client_address({"client": ("2001:db8:1:2::1", 5000)})
+    assert client_address({"client": ("2001:db8:1:2:ffff:1:2:3", 5001)}) == one
+    assert client_address({"client": ("2001:db8:1:3::1", 5000)}) != one  # the next /64: another client
+    assert client_address({"client": ("::ffff:192.0.2.7", 1)}) == client_address({"client": ("192.0.2.7", 1)})
+    assert client_address({"client": ("192.0.2.7", 1)}) != client_address({"client": ("192.0.2.8", 1)})

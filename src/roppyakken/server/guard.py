@@ -138,10 +138,28 @@ def is_proxy(address: str, networks: tuple[Network, ...]) -> bool:
     return any(ip in network for network in networks)
 
 
+def address_key(host: str) -> str:
+    """What the per-address bounds count ``host`` as: an IPv4 address, or an IPv6 address's /64.
+
+    One subscriber usually gets a whole /64 of IPv6 addresses: counted one by one, a single
+    client could take a fresh address for each request and never meet a bound.
+    """
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
 def client_address(scope: Scope) -> str:
-    """The client's address as the server sees it (no proxy headers are trusted)."""
+    """The client's address as the bounds count it (see :func:`address_key`; proxy headers are
+    taken, by uvicorn, only from ``--trusted-proxy`` peers)."""
     client = scope.get("client")
-    return str(client[0]) if client else "unknown"
+    return address_key(str(client[0])) if client else "unknown"
 
 
 def header(scope: Scope, name: bytes) -> str | None:

@@ -21,7 +21,7 @@ from starlette.applications import Starlette
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from roppyakken.server.config import Limits
-from roppyakken.server.guard import Network, is_proxy, proxy_networks
+from roppyakken.server.guard import Network, address_key, is_proxy, proxy_networks
 
 
 class BoundedHttp(HttpToolsProtocol):
@@ -44,8 +44,9 @@ class BoundedHttp(HttpToolsProtocol):
         """Start the header clock; close at once a connection over its address's limit."""
         super().connection_made(transport)
         self._header_timer: asyncio.TimerHandle | None = None
-        self._address: str | None = str(self.client[0]) if self.client else "unknown"
-        if is_proxy(self._address, self.trusted):
+        peer = str(self.client[0]) if self.client else "unknown"
+        self._address: str | None = address_key(peer)
+        if is_proxy(peer, self.trusted):
             self._address = None
             self._arm()
             return
