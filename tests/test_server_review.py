@@ -198,3 +198,27 @@ def test_an_ipv6_client_is_counted_by_its_slash_64() -> None:
     assert client_address({"client": ("2001:db8:1:3::1", 5000)}) != one  # the next /64: another client
     assert client_address({"client": ("::ffff:192.0.2.7", 1)}) == client_address({"client": ("192.0.2.7", 1)})
     assert client_address({"client": ("192.0.2.7", 1)}) != client_address({"client": ("192.0.2.8", 1)})
+
+
+def test_a_lost_bye_is_said_again_when_the_holder_still_writes_to_the_client() -> None:
+    """A relayed client left, but its ``bye`` was dropped (Redis away longer than the publish
+    retries): the holder kept a ghost in the room for good (shown connected, the room never
+    idle, its lease held).  The relay now says bye again when the holder writes to it."""
+    from roppyakken.server.cluster import Cluster, Relayed
+
+    async def scenario() -> list[tuple[str, str]]:
+        cluster = Cluster("redis://127.0.0.1:1/0")  # never connected: the outbox is read by hand
+        relayed = Relayed("c1", "room1", "holder1", lambda m: None, lambda code, reason: None)
+        cluster.open_relay(relayed)
+        cluster.close_relayed("c1")
+        queue = cluster._outbox.queue
+        first = [queue.get_nowait() for _ in range(queue.qsize())]
+        assert [m for m, data in first if '"bye"' in data] == ["holder1"]  # then lost on the way
+        await cluster._receive('o c1 {"type":"state","seq":3}')
+        again = [queue.get_nowait() for _ in range(queue.qsize())]
+        await cluster.redis.aclose()
+        return again
+
+    again = asyncio.run(scenario())
+    assert len(again) == 1 and again[0][0] == "holder1"
+    assert '"k":"bye"' in again[0][1] and '"conn":"c1"' in again[0][1]
