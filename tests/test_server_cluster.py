@@ -328,12 +328,14 @@ def test_bounds_hold_across_the_cluster(backends: tuple[str, str]) -> None:
     ):
         balancer = f"http://127.0.0.1:{port}"
         # 10 API requests (the burst) from one client, whichever member answers; the 11th is refused
-        client = {"X-Forwarded-For": "10.0.0.1"}
-        answers = [httpx.get(f"{balancer}/api/presets", headers=client, timeout=10) for _ in range(11)]
+        # (clients on other loopback addresses: nginx passes the address it saw, not the client's header)
+        with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.3"), timeout=10) as client:
+            answers = [client.get(f"{balancer}/api/presets") for _ in range(11)]
         assert [r.status_code for r in answers] == [200] * 10 + [429]
         assert int(answers[-1].headers["retry-after"]) >= 1
         # another client behind the same balancer is counted apart
-        other = httpx.get(f"{balancer}/api/presets", headers={"X-Forwarded-For": "10.0.0.2"}, timeout=10)
+        with httpx.Client(transport=httpx.HTTPTransport(local_address="127.0.0.4"), timeout=10) as client:
+            other = client.get(f"{balancer}/api/presets", headers={"X-Forwarded-For": "127.0.0.3"})
         assert other.status_code == 200
         # at most 3 rooms held over both members: a 4th is refused on the member holding none
         # of the busy rooms until one of those is let go (it went idle) on another member
@@ -509,3 +511,58 @@ def test_a_dead_relay_lets_its_clients_seats_go(stack: services.Stack) -> None:
     finally:
         relay.start()
     assert stack.holder(room) is holder
+
+
+def test_a_relayed_client_cannot_make_its_member_publish_what_it_likes(backends: tuple[str, str]) -> None:
+    """A client relayed to the holder gets the holder's one-line errors for malformed messages, but
+    those are refused by its own member, never published; and its member publishes for it at a
+    bounded pace, however fast it sends (it used to publish each message at once, unbounded)."""
+    pg, rd = backends
+    database, redis_url = _database(pg, "relay_input"), f"{rd}/2"
+    with services.members(database, redis_url, 2) as (a, b):
+        holder = httpx.get(f"{b.url}/healthz", timeout=10).json()["member"]
+        created = httpx.post(f"{b.url}/api/rooms", json={"name": "h", "players": 2}, timeout=10)
+        room = created.json()["room"]  # made on b: b holds it, a relays
+        listener = redis.Redis.from_url(redis_url, decode_responses=True)
+        pubsub = listener.pubsub()  # type: ignore[no-untyped-call]
+        pubsub.subscribe(f"roppyakken:member:{holder}")
+        pings = 400
+
+        async def scenario() -> tuple[list[str], float]:
+            async with connect(f"ws://127.0.0.1:{a.port}/ws/{room}") as ws:
+                await ws.send(json.dumps({"type": "hello", "v": 1, "token": None}))
+                assert json.loads(await ws.recv())["type"] == "welcome"
+                errors = []
+                bad = [
+                    json.dumps({"type": "ping", "id": "big", "pad": "y" * 20_000}),
+                    "not json at all",
+                    json.dumps({"type": "hello", "v": 1, "token": "zzzz-forged", "id": "again"}),
+                    json.dumps({"type": "act", "action": {"type": "take"}, "seq": True, "id": "boolseq"}),
+                ]
+                for raw in bad:
+                    await ws.send(raw)
+                    answer = json.loads(await ws.recv())
+                    assert answer["type"] == "error" and "\n" not in answer["message"], answer
+                    errors.append(answer["message"])
+                began = time.monotonic()
+                for n in range(pings):
+                    await ws.send(json.dumps({"type": "ping", "id": str(n)}))
+                got = 0
+                while got < pings:
+                    if json.loads(await ws.recv())["type"] == "pong":
+                        got += 1
+                return errors, time.monotonic() - began
+
+        errors, took = asyncio.run(scenario())
+        published = []
+        while (message := pubsub.get_message(timeout=0.5)) is not None:
+            if message["type"] == "message":
+                published.append(str(message["data"]))
+        pubsub.close()
+        listener.close()
+    relayed = [m for m in published if m.startswith("i ")]
+    assert len(relayed) == pings, "only the pings were published, each once"
+    assert not [m for m in relayed if "yyyy" in m or "not json" in m or "forged" in m or "boolseq" in m]
+    assert "too large" in errors[0] and "JSON" in errors[1]
+    # 400 pings at 100 a second after a burst of 200: about 2 s, not as fast as the client sends
+    assert took > 1.5, f"{pings} relayed pings answered in {took:.2f} s: the relay publishes unbounded"

@@ -77,8 +77,8 @@ def register(sub: Any) -> None:
         action="append",
         default=[],
         metavar="ADDRESS",
-        help="a reverse proxy's address (e.g. 127.0.0.1 for nginx on this machine): its X-Forwarded-For "
-        "names the client the per-address bounds count; repeatable",
+        help="a reverse proxy's address or network (e.g. 127.0.0.1 for nginx on this machine): its "
+        "X-Forwarded-For names the client the per-address bounds count; repeatable",
     )
     p.set_defaults(run=run)
 
@@ -185,6 +185,9 @@ def run(args: argparse.Namespace) -> int:
     limits = Limits(
         **given, allowed_origins=tuple(args.allow_origin), trusted_proxies=tuple(args.trusted_proxy)
     )
+    from roppyakken.server.guard import proxy_networks
+
+    proxy_networks(limits.trusted_proxies)  # refused in one line before anything starts
     descriptors = _raise_file_limit(limits.max_connections + 256)
     capped = descriptors is not None and descriptors - 64 < limits.max_connections
     if capped and descriptors is not None:

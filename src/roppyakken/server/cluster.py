@@ -39,7 +39,7 @@ import json
 import logging
 import secrets
 import time
-from collections import defaultdict, deque
+from collections import OrderedDict, defaultdict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, cast
@@ -62,6 +62,8 @@ PUBLISH_RETRIES: Final = (0.1, 0.3, 1.0)
 PUBLISH_BATCH: Final = 500
 """The most messages published in one round trip to Redis."""
 WATCH_PERIOD: Final = 0.5
+GONE_KEPT: Final = 10_000
+"""Connections of this member that went away, remembered (with their holder) to say bye again."""
 """Seconds between a relay's checks that the rooms it relays are still held where they were."""
 
 # KEYS[1] lease, KEYS[2] the set of held rooms; ARGV: member, lease ms, room, most rooms (0: no bound)
@@ -222,6 +224,8 @@ class Cluster:
         self._releasing: dict[str, asyncio.Task[None]] = {}
         self._answering: set[asyncio.Task[None]] = set()
         self._early_byes: deque[tuple[str, str]] = deque(maxlen=1000)
+        self._gone: OrderedDict[str, str] = OrderedDict()
+        """Relayed connections that went away here: their holder, by connection id (the latest)."""
 
     def channel(self, member: str) -> str:
         """A member's Redis channel."""
@@ -446,6 +450,11 @@ class Cluster:
             relayed = self.relayed.get(conn)
             if relayed is not None:
                 relayed.deliver(data)
+            elif (holder := self._gone.get(conn)) is not None:
+                # the holder still serves a client that left here: its bye was lost (a
+                # publish dropped while Redis was away); say it again, or the holder keeps a
+                # ghost in the room (seen as connected, its lease held) for good
+                self.send(holder, {"k": "bye", "from": self.member, "conn": conn})
         elif text.startswith("i "):
             _, member, conn, data = text.split(" ", 3)
             if (member, conn) in self.incoming and self.handlers is not None:
@@ -534,6 +543,9 @@ class Cluster:
         relayed = self.relayed.pop(conn, None)
         if relayed is not None:
             self.send(relayed.holder, {"k": "bye", "from": self.member, "conn": conn})
+            self._gone[conn] = relayed.holder
+            while len(self._gone) > GONE_KEPT:
+                self._gone.popitem(last=False)
 
     def _holder_lost(self, relayed: Relayed) -> None:
         if relayed.attached and self.relayed.pop(relayed.conn, None) is not None:

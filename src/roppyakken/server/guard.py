@@ -10,6 +10,7 @@ adds the security headers.
 from __future__ import annotations
 
 import inspect
+import ipaddress
 import json
 import math
 import time
@@ -107,10 +108,58 @@ class MemoryConnectionCounter:
         return sum(self._open.values())
 
 
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def proxy_networks(values: tuple[str, ...]) -> tuple[Network, ...]:
+    """``--trusted-proxy`` values as networks (an address is a network of one).
+
+    Anything else (``*``, a host name) is refused in one line
+    (:class:`~roppyakken.errors.RoppyakkenError`): uvicorn would trust ``*`` from every
+    peer, so that any client could choose its address, and a name never matches.
+    """
+    from roppyakken.errors import RoppyakkenError
+
+    out = []
+    for value in values:
+        try:
+            out.append(ipaddress.ip_network(value.strip(), strict=False))
+        except ValueError:
+            raise RoppyakkenError(text.BAD_TRUSTED_PROXY.format(value=value)) from None
+    return tuple(out)
+
+
+def is_proxy(address: str, networks: tuple[Network, ...]) -> bool:
+    """Whether a peer's ``address`` is in one of the trusted proxies' ``networks``."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in networks)
+
+
+def address_key(host: str) -> str:
+    """What the per-address bounds count ``host`` as: an IPv4 address, or an IPv6 address's /64.
+
+    One subscriber usually gets a whole /64 of IPv6 addresses: counted one by one, a single
+    client could take a fresh address for each request and never meet a bound.
+    """
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
 def client_address(scope: Scope) -> str:
-    """The client's address as the server sees it (no proxy headers are trusted)."""
+    """The client's address as the bounds count it (see :func:`address_key`; proxy headers are
+    taken, by uvicorn, only from ``--trusted-proxy`` peers)."""
     client = scope.get("client")
-    return str(client[0]) if client else "unknown"
+    return address_key(str(client[0])) if client else "unknown"
 
 
 def header(scope: Scope, name: bytes) -> str | None:
@@ -177,12 +226,22 @@ class Guard:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Apply the bounds, then the application."""
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
         address = client_address(scope)
         path = str(scope.get("path", ""))
         limits = self.limits
+        if scope["type"] == "websocket" and path.startswith("/ws/"):
+            # opening a websocket counts as an API request: each one may load a room (and, in a
+            # cluster, take its lease), so one address must not open them as fast as it can
+            per_minute = limits.requests_per_minute
+            wait = await _taken(self.limiter.take(f"req:{address}", per_minute, max(10.0, per_minute / 6)))
+            if wait:
+                if self.on_refusal is not None:
+                    self.on_refusal("rate_limited")
+                await send({"type": "websocket.close", "code": 1008, "reason": text.RATE_LIMITED})
+                return
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
         wait = 0.0
         if path.startswith("/api/"):
             per_minute = limits.requests_per_minute

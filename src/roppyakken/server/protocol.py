@@ -34,6 +34,8 @@ MAX_MESSAGE_BYTES: Final = 8192
 """The largest client message accepted."""
 MAX_TOKEN_LENGTH: Final = 128
 MAX_ID_LENGTH: Final = 64
+MAX_SEQ: Final = 2**53 - 1
+"""The largest ``act.seq`` accepted (exact in every JSON reader; a game has far fewer actions)."""
 
 
 class ProtocolError(RoppyakkenError):
@@ -159,6 +161,7 @@ class ActMessage(_Client):
     seq: int | None = Field(
         default=None,
         ge=0,
+        le=MAX_SEQ,
         description="optional: the seq of the state acted on; refused if the game has moved on (safe resend)",
     )
 
@@ -204,6 +207,7 @@ _WHAT: Final = {
     "seat": "a seat number",
     "kind": "'bot' or 'empty'",
     "level": "a bot level, for kind 'bot' only",
+    "seq": "the seq of a state (a whole number, 0 or more) or null",
 }
 
 

@@ -378,9 +378,7 @@ class Room:
         elif isinstance(message, Act):
             if client.seat is None:
                 raise ProtocolError(text.SPECTATOR_CANNOT_ACT, message.id)
-            if message.seq is not None and message.seq != self.actions:
-                raise ProtocolError(text.STALE_ACT.format(seq=message.seq, now=self.actions), message.id)
-            await self.apply(client.seat, message.action, message.id)
+            await self.apply(client.seat, message.action, message.id, message.seq)
         elif isinstance(message, SetSeat):
             await self.set_seat(client, message)
         elif isinstance(message, Start):
@@ -472,8 +470,13 @@ class Room:
         for seat, action in self.applied:
             game.apply(action, seat)
 
-    async def apply(self, seat: int, action: Action, msg_id: str | None = None) -> None:
+    async def apply(
+        self, seat: int, action: Action, msg_id: str | None = None, seq: int | None = None
+    ) -> None:
         """Apply ``action`` for ``seat``: checked by the engine, stored, then sent to every client.
+
+        ``seq`` (the sender's ``act.seq``) is checked under the lock: two acts sent for the
+        same state (two sockets of one seat, a resend) cannot both be made.
 
         Durable before visible: if the write fails, the game is put back as it
         was, nothing is sent to anyone, and :class:`WriteFailed` tells the sender.
@@ -485,6 +488,8 @@ class Room:
                 raise ProtocolError(text.NOT_STARTED, msg_id)
             if game.over:
                 raise ProtocolError(text.GAME_OVER, msg_id)
+            if seq is not None and seq != self.actions:
+                raise ProtocolError(text.STALE_ACT.format(seq=seq, now=self.actions), msg_id)
             seen = self.hint_desk.before(self, game, seat, action)
             try:
                 new_events = game.apply(action, seat)

@@ -21,6 +21,7 @@ from starlette.applications import Starlette
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from roppyakken.server.config import Limits
+from roppyakken.server.guard import Network, address_key, is_proxy, proxy_networks
 
 
 class BoundedHttp(HttpToolsProtocol):
@@ -36,15 +37,16 @@ class BoundedHttp(HttpToolsProtocol):
     header_timeout = 10.0
     address_limit = 32
     open_by_address: dict[str, int] = {}  # noqa: RUF012  (replaced per server in uvicorn_config)
-    trusted: frozenset[str] = frozenset()
-    """Reverse proxies: their connections carry many clients, so they are not capped."""
+    trusted: tuple[Network, ...] = ()
+    """Reverse proxies (``--trusted-proxy``): their connections carry many clients, so they are not capped."""
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Start the header clock; close at once a connection over its address's limit."""
         super().connection_made(transport)
         self._header_timer: asyncio.TimerHandle | None = None
-        self._address: str | None = str(self.client[0]) if self.client else "unknown"
-        if self._address in self.trusted:
+        peer = str(self.client[0]) if self.client else "unknown"
+        self._address: str | None = address_key(peer)
+        if is_proxy(peer, self.trusted):
             self._address = None
             self._arm()
             return
@@ -140,12 +142,13 @@ def log_config(level: str, fmt: str) -> dict[str, Any]:
 def uvicorn_config(
     app: Starlette, limits: Limits, *, log_level: str = "warning", log_format: str = "text"
 ) -> uvicorn.Config:
-    """uvicorn's configuration for ``app`` under ``limits``."""
+    """uvicorn's configuration for ``app`` under ``limits`` (a bad ``trusted_proxies``: RoppyakkenError)."""
+    proxies = proxy_networks(limits.trusted_proxies)
     bounds = {
         "header_timeout": limits.header_timeout,
         "address_limit": limits.connections_per_address,
         "open_by_address": {},
-        "trusted": frozenset(limits.trusted_proxies),
+        "trusted": proxies,
     }
     http = type("BoundedHttp", (BoundedHttp,), bounds)
     return uvicorn.Config(
@@ -162,8 +165,8 @@ def uvicorn_config(
         timeout_keep_alive=int(max(1, min(limits.header_timeout, 5))),
         limit_concurrency=limits.max_connections,
         # addresses for the limits are the peers' own, unless a peer is a trusted reverse proxy
-        proxy_headers=bool(limits.trusted_proxies),
-        forwarded_allow_ips=list(limits.trusted_proxies) or None,
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=[str(n) for n in proxies] or None,
         backlog=2048,
     )
 

@@ -110,3 +110,7 @@ REDIS_NEEDS_POSTGRESQL: Final = (
 )
 REDIS_UNREACHABLE: Final = "cannot reach Redis at {url}: {reason}"
 BAD_REDIS_URL: Final = "unsupported Redis URL {url!r} (use redis://HOST:PORT/DB or rediss://…)"
+BAD_TRUSTED_PROXY: Final = (
+    "--trusted-proxy {value!r} is not an IP address or network (e.g. 127.0.0.1 or 10.0.0.0/24); "
+    "a proxy named otherwise would let clients choose the address their limits count"
+)

@@ -23,7 +23,7 @@ from roppyakken.server import protocol, text
 from roppyakken.server.claims import HeldElsewhere
 from roppyakken.server.cluster import ClusterUnavailable, Relayed
 from roppyakken.server.db import StorageError
-from roppyakken.server.guard import client_address, origin_allowed
+from roppyakken.server.guard import MemoryRateLimiter, client_address, origin_allowed
 from roppyakken.server.hub import CLAIM_PATIENCE, CLOSE_RESTARTING, Hub, HubFull
 from roppyakken.server.protocol import Act, Hello, ProtocolError, parse_client_message
 from roppyakken.server.rooms import RestoreError
@@ -34,6 +34,11 @@ HELLO_TIMEOUT: Final = 15.0
 """Seconds a new connection has to say hello."""
 MAX_QUEUED: Final = 2000
 """Messages queued for one client before it counts as too slow and is dropped."""
+RELAY_PER_SECOND: Final = 100.0
+"""Messages a relayed client's member publishes for it per second (burst: twice that); more wait.
+
+A local socket's next message is read once the last one is handled; a relay does not wait
+for the holder, so without this one client could make its member publish as fast as it sends."""
 
 CLOSE_POLICY: Final = 1008
 CLOSE_TRY_AGAIN: Final = 1013
@@ -206,17 +211,22 @@ async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, hol
         return True
     relayed.attached = True
     hub.relayed.add(client)
+    pace = MemoryRateLimiter(max_keys=1)
     try:
         while True:
             try:
                 raw = await _receive(websocket)
                 if raw is None:
                     break
-                if '"act"' in raw:
-                    with contextlib.suppress(ProtocolError):
-                        message = parse_client_message(raw)
-                        if isinstance(message, Act):
-                            in_flight.append(message.id)
+                # checked here (the same one-line errors as the holder's): only well-formed
+                # messages are published, at a bounded pace (the client waits: TCP backpressure)
+                message = parse_client_message(raw)
+                if isinstance(message, Hello):
+                    raise ProtocolError(text.HELLO_AGAIN, message.id)
+                while wait := pace.take("", RELAY_PER_SECOND * 60, RELAY_PER_SECOND * 2):
+                    await asyncio.sleep(wait)
+                if isinstance(message, Act):
+                    in_flight.append(message.id)
                 cluster.forward(conn, raw)
             except ProtocolError as exc:
                 client.send(protocol.error(str(exc), exc.msg_id))
