@@ -110,6 +110,8 @@ class Seat:
     over: bool = False
     pace: float = 0.005
     """Seconds before each move (a little time for things to happen in between)."""
+    paused: bool = False
+    """While True the seat holds its moves (a test can keep a game running across an event)."""
 
     async def run(self, deadline: float) -> None:
         """Play until the game ends (fails after ``deadline``)."""
@@ -150,6 +152,8 @@ class Seat:
                     view = message["view"]
                     if view["legal"] and view["seat"] == self.seat and not view.get("winner"):
                         await asyncio.sleep(self.pace)
+                        while self.paused:
+                            await asyncio.sleep(0.01)
                         action = self.rng.choice(view["legal"])
                         self.sent.setdefault(message["seq"], []).append(action)
                         await ws.send(json.dumps({"type": "act", "action": action, "seq": message["seq"]}))
@@ -467,18 +471,26 @@ def test_redis_restarted_empty_while_a_game_runs(postgres: str) -> None:
             Seat(lambda: stack.url, room, tokens[1], random.Random(8)),
         ]
 
+        restarted_at: list[int] = []
+
         async def restart() -> None:
             deadline = time.monotonic() + 60
             while max(s.last_seq() for s in seats) < 8:
                 assert time.monotonic() < deadline
                 await asyncio.sleep(0.002)
+            for s in seats:  # the people hold their moves, so the game is still on when Redis is back
+                s.paused = True
+            assert not any(s.over for s in seats)
             await asyncio.to_thread(rd.stop)
             await asyncio.sleep(0.5)
             await asyncio.to_thread(rd.start)
-            assert not all(s.over for s in seats)
+            restarted_at.append(max(s.last_seq() for s in seats))
+            for s in seats:
+                s.paused = False
 
         _play(stack, [seats], during=restart)
-        _check_exactly_once(stack, room, seats)
+        actions = _check_exactly_once(stack, room, seats)
+        assert len(actions) > restarted_at[0], "the game went on after Redis came back"
         assert sum(s.connections for s in seats) > 2, "the clients had to reconnect"
 
 
