@@ -7,18 +7,29 @@ import json
 import random
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from roppyakken.actions import Play, Take
+from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.ai.playout import yaku_index
 from roppyakken.engine import Game
 from roppyakken.rules import preset
 from roppyakken.view import view_of
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
+
+
+@pytest.fixture(autouse=True)
+def _levels_as_they_were() -> Iterator[None]:
+    """The benches register their variants as bot levels; other tests in this worker must not see them."""
+    before = dict(BOT_LEVELS)
+    yield
+    BOT_LEVELS.clear()
+    BOT_LEVELS.update(before)
 
 
 def _load(name: str) -> ModuleType:
