@@ -16,8 +16,6 @@ import pytest
 from tests import services
 from tests.test_web_e2e_browser import (
     BOT_GAME_SEED,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     DESKTOP,
     _context,
     _hand,
@@ -26,10 +24,11 @@ from tests.test_web_e2e_browser import (
     _start_bot_game,
     _until_my_play,
     _watch_errors,
+    chromium,
 )
 
 with contextlib.suppress(ImportError):  # _need_browser says what is missing
-    from playwright.sync_api import Browser, sync_playwright
+    from playwright.sync_api import Browser
 
 pytestmark = pytest.mark.slow
 
@@ -43,12 +42,8 @@ def stack() -> Iterator[services.Stack]:
 
 @pytest.fixture(scope="module")
 def browser(stack: services.Stack) -> Iterator[Browser]:
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium() as b:
+        yield b
 
 
 def _serving(stack: services.Stack) -> services.Member:

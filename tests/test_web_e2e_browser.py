@@ -9,6 +9,7 @@ without Chromium or Playwright; with ``CI=true`` a missing browser is a failure.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -127,15 +128,22 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         running.stop()
 
 
-@pytest.fixture(scope="module")
-def browser(server: str) -> Iterator[Browser]:
-    """Headless Debian Chromium (no browser download)."""
+@contextlib.contextmanager
+def chromium() -> Iterator[Browser]:
+    """Headless Debian Chromium (no browser download), closed at the end."""
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         try:
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture(scope="module")
+def browser(server: str) -> Iterator[Browser]:
+    """Headless Debian Chromium for the pages of ``server``."""
+    with chromium() as b:
+        yield b
 
 
 def _context(
