@@ -222,3 +222,50 @@ def test_a_lost_bye_is_said_again_when_the_holder_still_writes_to_the_client() -
     again = asyncio.run(scenario())
     assert len(again) == 1 and again[0][0] == "holder1"
     assert '"k":"bye"' in again[0][1] and '"conn":"c1"' in again[0][1]
+
+
+def test_a_join_retried_through_the_cluster_takes_one_seat(tmp_path: Path) -> None:
+    """A holder that answers a forwarded join after the asking member gave up (it was slow) is asked
+    again: the second try must give the same seat and token, not take a second seat."""
+    from roppyakken.server.claims import HeldElsewhere
+    from roppyakken.server.cluster import ClusterUnavailable
+    from roppyakken.server.hub import Hub
+    from roppyakken.server.requests import CreateRoom
+
+    async def scenario() -> tuple[list[dict[str, object]], list[str]]:
+        db = Database(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+        db.open()
+        await db.start()
+        holder = Hub(db, limits=limits_for_tests())
+        room, _ = await holder.create(CreateRoom("host", 3, preset("classic"), None, {}))
+        asker = Hub(db, limits=limits_for_tests())
+        answers: list[dict[str, object]] = []
+
+        class SlowHolder:
+            """The holder's side of the call: it does the join, but the first answer comes too late."""
+
+            calls = 0
+
+            async def call(self, member: str, op: str, room_id: str, **args: object) -> dict[str, object]:
+                self.calls += 1
+                answer = await holder.do(holder.rooms[room_id], op, dict(args))
+                answers.append(answer)
+                if self.calls == 1:
+                    raise ClusterUnavailable(member)
+                return answer
+
+        async def elsewhere(room_id: str) -> None:
+            raise HeldElsewhere(room_id, "holder")
+
+        asker.cluster = SlowHolder()  # type: ignore[assignment]
+        asker.get = elsewhere  # type: ignore[method-assign]
+        joined = await asker.visit(room.id, "join", {"name": "guest"})
+        assert joined is not None
+        names = [seat.name or "" for seat in room.seats]
+        await db.close()
+        return [*answers, joined], names
+
+    answers, names = asyncio.run(scenario())
+    assert len(answers) == 3, "the visit asked the holder twice"
+    assert answers[0] == answers[1] == answers[2], "the retried join took another seat"
+    assert names.count("guest") == 1

@@ -21,6 +21,7 @@ import math
 import re
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
@@ -55,6 +56,8 @@ ROOM_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 CLOSE_RESTARTING: Final = 1012
 CLAIM_PATIENCE: Final = 10.0
 """Seconds a request waits for a room's holder to answer or for its lease to come free (cluster)."""
+JOINS_REMEMBERED: Final = 1024
+"""Joins through the cluster remembered by their key, so that a retried one takes no second seat."""
 
 
 class HubFull(Exception):
@@ -93,6 +96,9 @@ class Hub:
         self.draw_seed = draw_seed or (lambda: secrets.randbits(53))
         """Where secret seeds come from (tests may fix them; they stay unknown to every client)."""
         self.rooms: dict[str, Room] = {}
+        self._joins: OrderedDict[tuple[str, str], asyncio.Future[dict[str, Any]]] = OrderedDict()
+        """Joins asked through the cluster, by (room, the visit's key): a retried visit gets the
+        first answer (the last :data:`JOINS_REMEMBERED`)."""
         self.stopping = False
         """Set on shutdown: ``/readyz`` answers 503 and no new room is made."""
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
@@ -299,6 +305,9 @@ class Hub:
         a member holds it (about a lease's lifetime).
         """
         deadline = time.monotonic() + CLAIM_PATIENCE
+        # One key for every try of this visit: a holder that answers a join too late and is asked
+        # again gives the same seat, not a second one (see :meth:`do`).
+        args = {**args, "once": secrets.token_hex(8)}
         while True:
             try:
                 room = await self.get(room_id)
@@ -324,12 +333,23 @@ class Hub:
         if op == "info":
             return {"info": room.info()}
         if op == "join":
-            joined = await room.join(str(args["name"]))
-            if joined is None:
-                message = text.ROOM_STARTED if room.status != "waiting" else text.ROOM_FULL
-                return {"status": 409, "error": message.format(room=room.id)}
-            return {"seat": joined[0], "token": joined[1]}
+            once = args.get("once")
+            if not isinstance(once, str):
+                return await self._join(room, args)
+            key = (room.id, once)
+            if key not in self._joins:  # the first try; a later one waits for the same answer
+                self._joins[key] = asyncio.ensure_future(self._join(room, args))
+                while len(self._joins) > JOINS_REMEMBERED:
+                    self._joins.popitem(last=False)
+            return await asyncio.shield(self._joins[key])
         raise ValueError(f"unknown operation {op!r}")
+
+    async def _join(self, room: Room, args: dict[str, Any]) -> dict[str, Any]:
+        joined = await room.join(str(args["name"]))
+        if joined is None:
+            message = text.ROOM_STARTED if room.status != "waiting" else text.ROOM_FULL
+            return {"status": 409, "error": message.format(room=room.id)}
+        return {"seat": joined[0], "token": joined[1]}
 
     async def exists(self, room_id: str) -> bool:
         """Whether the room exists (held here, elsewhere, or stored)."""
