@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import socket
 import subprocess
 import sys
@@ -215,6 +216,40 @@ def test_a_lost_bye_is_said_again_when_the_holder_still_writes_to_the_client() -
         first = [queue.get_nowait() for _ in range(queue.qsize())]
         assert [m for m, data in first if '"bye"' in data] == ["holder1"]  # then lost on the way
         await cluster._receive('o c1 {"type":"state","seq":3}')
+        again = [queue.get_nowait() for _ in range(queue.qsize())]
+        await cluster.redis.aclose()
+        return again
+
+    again = asyncio.run(scenario())
+    assert len(again) == 1 and again[0][0] == "holder1"
+    assert '"k":"bye"' in again[0][1] and '"conn":"c1"' in again[0][1]
+
+
+def test_a_bye_that_could_not_be_published_is_published_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A relayed client left while Redis was away longer than the publish retries: its bye was
+    dropped, and in a quiet room nothing made the relay say it again (a ghost seated for good).
+    The dropped bye is now queued again at the next renewal."""
+    from roppyakken.server import cluster as cluster_module
+    from roppyakken.server.cluster import Cluster, Relayed
+
+    monkeypatch.setattr(cluster_module, "PUBLISH_RETRIES", (0.0,))
+
+    async def scenario() -> list[tuple[str, str]]:
+        cluster = Cluster("redis://127.0.0.1:1/0")  # nothing listens there: every publish fails
+        relayed = Relayed("c1", "room1", "holder1", lambda m: None, lambda code, reason: None)
+        cluster.open_relay(relayed)
+        cluster.close_relayed("c1")
+        queue = cluster._outbox.queue
+        publishing = asyncio.create_task(cluster._publish_loop())
+        for _ in range(500):
+            if queue.empty() and publishing.done() is False and cluster._dropped_byes:
+                break
+            await asyncio.sleep(0.01)
+        publishing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await publishing
+        assert queue.empty(), "the bye was not even tried"
+        cluster._repeat_dropped_byes()  # what each renewal does
         again = [queue.get_nowait() for _ in range(queue.qsize())]
         await cluster.redis.aclose()
         return again

@@ -62,9 +62,11 @@ PUBLISH_RETRIES: Final = (0.1, 0.3, 1.0)
 PUBLISH_BATCH: Final = 500
 """The most messages published in one round trip to Redis."""
 WATCH_PERIOD: Final = 0.5
+"""Seconds between a relay's checks that the rooms it relays are still held where they were."""
 GONE_KEPT: Final = 10_000
 """Connections of this member that went away, remembered (with their holder) to say bye again."""
-"""Seconds between a relay's checks that the rooms it relays are still held where they were."""
+_BYE: Final = 'j {"k":"bye",'
+"""How a published bye begins (:meth:`Cluster.send` writes ``k`` first)."""
 
 # KEYS[1] lease, KEYS[2] the set of held rooms; ARGV: member, lease ms, room, most rooms (0: no bound)
 _CLAIM: Final = """
@@ -225,6 +227,8 @@ class Cluster:
         self._answering: set[asyncio.Task[None]] = set()
         self._early_byes: deque[tuple[str, str]] = deque(maxlen=1000)
         self._gone: OrderedDict[str, str] = OrderedDict()
+        self._dropped_byes: deque[tuple[str, str]] = deque(maxlen=GONE_KEPT)
+        """Byes that could not be published (Redis away): published again at each renewal."""
         """Relayed connections that went away here: their holder, by connection id (the latest)."""
 
     def channel(self, member: str) -> str:
@@ -360,6 +364,12 @@ class Cluster:
                     self.handlers.lost(gone)
             await self._refresh_conns()
             await self._check_relays()
+            self._repeat_dropped_byes()
+
+    def _repeat_dropped_byes(self) -> None:
+        """Queue again the byes that could not be published."""
+        while self._dropped_byes:
+            self._outbox.queue.put_nowait(self._dropped_byes.popleft())
 
     async def _check_relays(self) -> None:
         """Let go of the clients relayed by members that are gone (nobody on their channel).
@@ -404,6 +414,9 @@ class Cluster:
                     log.error("cluster: could not publish %d messages: %s", len(batch), exc)
                     await asyncio.sleep(delay)
             if got is None:
+                # a bye dropped here would leave a ghost in a quiet room (nothing written to the
+                # client, so nothing makes this member say it again): keep it for the next renewal
+                self._dropped_byes.extend((m, d) for m, d in batch if d.startswith(_BYE))
                 continue
             gone = {member for (member, _), count in zip(batch, got, strict=True) if count == 0}
             for member in gone:
