@@ -19,6 +19,7 @@ from roppyakken.engine import Game
 from roppyakken.rules import PRESETS, preset
 from roppyakken.server import storage
 from roppyakken.server.bots import BotRunner
+from roppyakken.server.cluster import Cluster, Relayed
 from roppyakken.server.db import Database
 from roppyakken.server.guard import client_address
 from roppyakken.server.protocol import Act, ProtocolError, parse_client_message
@@ -201,28 +202,44 @@ def test_an_ipv6_client_is_counted_by_its_slash_64() -> None:
     assert client_address({"client": ("192.0.2.7", 1)}) != client_address({"client": ("192.0.2.8", 1)})
 
 
+def _left(cluster: Cluster) -> Cluster:
+    """``cluster`` (never connected to Redis: its outbox is read by hand) once its relayed client
+    ``c1`` of a room held by ``holder1`` went away."""
+    cluster.open_relay(Relayed("c1", "room1", "holder1", lambda m: None, lambda code, reason: None))
+    cluster.close_relayed("c1")
+    return cluster
+
+
+def _queued(cluster: Cluster) -> list[tuple[str, str]]:
+    """What the member has queued to publish (taken from its outbox)."""
+    queue = cluster._outbox.queue
+    return [queue.get_nowait() for _ in range(queue.qsize())]
+
+
+def _one_bye(sent: list[tuple[str, str]]) -> bool:
+    """Exactly one message, and it is ``c1``'s bye to ``holder1``."""
+    return (
+        len(sent) == 1
+        and sent[0][0] == "holder1"
+        and '"k":"bye"' in sent[0][1]
+        and '"conn":"c1"' in sent[0][1]
+    )
+
+
 def test_a_lost_bye_is_said_again_when_the_holder_still_writes_to_the_client() -> None:
     """A relayed client left, but its ``bye`` was dropped (Redis away longer than the publish
     retries): the holder kept a ghost in the room for good (shown connected, the room never
     idle, its lease held).  The relay now says bye again when the holder writes to it."""
-    from roppyakken.server.cluster import Cluster, Relayed
 
     async def scenario() -> list[tuple[str, str]]:
-        cluster = Cluster("redis://127.0.0.1:1/0")  # never connected: the outbox is read by hand
-        relayed = Relayed("c1", "room1", "holder1", lambda m: None, lambda code, reason: None)
-        cluster.open_relay(relayed)
-        cluster.close_relayed("c1")
-        queue = cluster._outbox.queue
-        first = [queue.get_nowait() for _ in range(queue.qsize())]
-        assert [m for m, data in first if '"bye"' in data] == ["holder1"]  # then lost on the way
+        cluster = _left(Cluster("redis://127.0.0.1:1/0"))
+        assert _one_bye(_queued(cluster))  # then lost on the way
         await cluster._receive('o c1 {"type":"state","seq":3}')
-        again = [queue.get_nowait() for _ in range(queue.qsize())]
+        again = _queued(cluster)
         await cluster.redis.aclose()
         return again
 
-    again = asyncio.run(scenario())
-    assert len(again) == 1 and again[0][0] == "holder1"
-    assert '"k":"bye"' in again[0][1] and '"conn":"c1"' in again[0][1]
+    assert _one_bye(asyncio.run(scenario()))
 
 
 def test_a_bye_that_could_not_be_published_is_published_again(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -230,33 +247,26 @@ def test_a_bye_that_could_not_be_published_is_published_again(monkeypatch: pytes
     dropped, and in a quiet room nothing made the relay say it again (a ghost seated for good).
     The dropped bye is now queued again at the next renewal."""
     from roppyakken.server import cluster as cluster_module
-    from roppyakken.server.cluster import Cluster, Relayed
 
     monkeypatch.setattr(cluster_module, "PUBLISH_RETRIES", (0.0,))
 
     async def scenario() -> list[tuple[str, str]]:
-        cluster = Cluster("redis://127.0.0.1:1/0")  # nothing listens there: every publish fails
-        relayed = Relayed("c1", "room1", "holder1", lambda m: None, lambda code, reason: None)
-        cluster.open_relay(relayed)
-        cluster.close_relayed("c1")
-        queue = cluster._outbox.queue
+        cluster = _left(Cluster("redis://127.0.0.1:1/0"))  # nothing listens there: publishing fails
         publishing = asyncio.create_task(cluster._publish_loop())
         for _ in range(500):
-            if queue.empty() and publishing.done() is False and cluster._dropped_byes:
+            if cluster._outbox.queue.empty() and cluster._dropped_byes:
                 break
             await asyncio.sleep(0.01)
         publishing.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await publishing
-        assert queue.empty(), "the bye was not even tried"
+        assert cluster._outbox.queue.empty(), "the bye was not even tried"
         cluster._repeat_dropped_byes()  # what each renewal does
-        again = [queue.get_nowait() for _ in range(queue.qsize())]
+        again = _queued(cluster)
         await cluster.redis.aclose()
         return again
 
-    again = asyncio.run(scenario())
-    assert len(again) == 1 and again[0][0] == "holder1"
-    assert '"k":"bye"' in again[0][1] and '"conn":"c1"' in again[0][1]
+    assert _one_bye(asyncio.run(scenario()))
 
 
 def test_a_join_retried_through_the_cluster_takes_one_seat(tmp_path: Path) -> None:
