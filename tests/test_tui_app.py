@@ -19,7 +19,7 @@ from roppyakken.actions import DECLARE, PLAY, Play
 from roppyakken.cards import card_id, mask_of
 from roppyakken.engine import Game
 from roppyakken.record import load, record_of
-from roppyakken.rules import preset
+from roppyakken.rules import Rules, preset
 from roppyakken.tui.app import RoppyakkenApp
 from roppyakken.tui.screens.dialogs import DeclareScreen, HandoffScreen, QuitScreen
 from roppyakken.tui.screens.info import HelpScreen, LogScreen, YakuScreen
@@ -81,6 +81,27 @@ def vs_random(rules_name: str = "classic", seed: int = 1, players: int = 2) -> G
     """You against random bots."""
     seats = (Seat(HUMAN, "You"), *(Seat("random") for _ in range(players - 1)))
     return GameSetup(preset(rules_name), seats, seed)
+
+
+def my_turn(rules: Rules, mine: list[int], on_table: list[int], turned: int | None = None) -> Game:
+    """A 2-player position with seat 0 to play: ``mine`` in its hand, the two Maple chaff in the
+    other's, ``on_table`` on the table, and ``turned`` (if given) the next card of the pile."""
+    my_hand, table_cards = mask_of(mine), mask_of(on_table)
+    other = mask_of([card_id("maple-chaff-1"), card_id("maple-chaff-2")])
+    used = my_hand | other | table_cards
+    rest = [c for c in range(48) if not used >> c & 1 and c != turned]
+    return Game.from_position(
+        rules,
+        hands=[my_hand, other],
+        table=table_cards,
+        pile=rest if turned is None else [turned, *rest],
+        captures=[0, 0],
+        orders=[[], []],
+        declared=[[], []],
+        phase=PLAY,
+        to_act=0,
+        dealer=0,
+    )
 
 
 def test_whole_game_against_a_bot_by_key_presses() -> None:
@@ -163,25 +184,7 @@ def test_escape_goes_back_and_letters_pick_a_target() -> None:
     """Esc returns to choosing a card; a target's letter takes it at once."""
     rules = preset("classic")
     crane, ribbon, chaff = card_id("pine-crane"), card_id("pine-ribbon"), card_id("pine-chaff-1")
-    my_hand = mask_of([crane, card_id("iris-chaff-1")])
-    other = mask_of([card_id("maple-chaff-1"), card_id("maple-chaff-2")])
-    table_cards = mask_of([ribbon, chaff])
-    used = my_hand | other | table_cards
-    pile = [card_id("peony-chaff-1")] + [
-        c for c in range(48) if not used >> c & 1 and c != card_id("peony-chaff-1")
-    ]
-    game = Game.from_position(
-        rules,
-        hands=[my_hand, other],
-        table=table_cards,
-        pile=pile,
-        captures=[0, 0],
-        orders=[[], []],
-        declared=[[], []],
-        phase=PLAY,
-        to_act=0,
-        dealer=0,
-    )
+    game = my_turn(rules, [crane, card_id("iris-chaff-1")], [ribbon, chaff], card_id("peony-chaff-1"))
 
     async def script(pilot: Pilot[None], app: RoppyakkenApp) -> None:
         await wait_until(pilot, lambda: waiting_for_me(app))
@@ -205,23 +208,8 @@ def test_turned_up_card_with_two_targets_is_a_second_step() -> None:
         card_id("plum-ribbon"),
         card_id("plum-chaff-1"),
     )
-    my_hand = mask_of([card_id("iris-chaff-1"), card_id("iris-chaff-2")])
-    other = mask_of([card_id("maple-chaff-1"), card_id("maple-chaff-2")])
-    table_cards = mask_of([warbler, plum_ribbon])
-    used = my_hand | other | table_cards
-    pile = [plum_chaff] + [c for c in range(48) if not used >> c & 1 and c != plum_chaff]
-    game = Game.from_position(
-        rules,
-        hands=[my_hand, other],
-        table=table_cards,
-        pile=pile,
-        captures=[0, 0],
-        orders=[[], []],
-        declared=[[], []],
-        phase=PLAY,
-        to_act=0,
-        dealer=0,
-    )
+    irises = [card_id("iris-chaff-1"), card_id("iris-chaff-2")]
+    game = my_turn(rules, irises, [warbler, plum_ribbon], plum_chaff)
 
     async def script(pilot: Pilot[None], app: RoppyakkenApp) -> None:
         await wait_until(pilot, lambda: waiting_for_me(app))
@@ -550,23 +538,7 @@ def test_turned_up_card_between_equivalent_targets_takes_by_itself() -> None:
     """Issue 15: two Plum chaff give the same (0 points, the same yaku progress): no question."""
     rules = preset("classic")
     ribbon, chaff1, chaff2 = card_id("plum-ribbon"), card_id("plum-chaff-1"), card_id("plum-chaff-2")
-    my_hand = mask_of([card_id("iris-chaff-1"), card_id("iris-chaff-2")])
-    other = mask_of([card_id("maple-chaff-1"), card_id("maple-chaff-2")])
-    table_cards = mask_of([chaff1, chaff2])
-    used = my_hand | other | table_cards
-    pile = [ribbon] + [c for c in range(48) if not used >> c & 1 and c != ribbon]
-    game = Game.from_position(
-        rules,
-        hands=[my_hand, other],
-        table=table_cards,
-        pile=pile,
-        captures=[0, 0],
-        orders=[[], []],
-        declared=[[], []],
-        phase=PLAY,
-        to_act=0,
-        dealer=0,
-    )
+    game = my_turn(rules, [card_id("iris-chaff-1"), card_id("iris-chaff-2")], [chaff1, chaff2], ribbon)
 
     async def script(pilot: Pilot[None], app: RoppyakkenApp) -> None:
         await wait_until(pilot, lambda: waiting_for_me(app))
@@ -648,23 +620,7 @@ def test_the_jokers_many_targets_are_named_whole_at_80_columns() -> None:
     rules = preset("classic")
     joker = rules.joker_card
     targets = ["pine-crane", "plum-warbler", "cherry-curtain", "pampas-moon", "maple-deer", "iris-bridge"]
-    table_cards = mask_of(card_id(s) for s in targets)
-    my_hand = mask_of([joker, card_id("wisteria-chaff-1")])
-    other = mask_of([card_id("maple-chaff-1"), card_id("maple-chaff-2")])
-    used = my_hand | other | table_cards
-    pile = [c for c in range(48) if not used >> c & 1]
-    game = Game.from_position(
-        rules,
-        hands=[my_hand, other],
-        table=table_cards,
-        pile=pile,
-        captures=[0, 0],
-        orders=[[], []],
-        declared=[[], []],
-        phase=PLAY,
-        to_act=0,
-        dealer=0,
-    )
+    game = my_turn(rules, [joker, card_id("wisteria-chaff-1")], [card_id(s) for s in targets])
 
     async def script(pilot: Pilot[None], app: RoppyakkenApp) -> str:
         await wait_until(pilot, lambda: waiting_for_me(app))
