@@ -241,6 +241,11 @@ def _hand(page: Page) -> list[str]:
 
 def _start_bot_game(page: Page, server: str, name: str, seed: int) -> None:
     page.goto(server + "/")
+    _fill_bot_game(page, name, seed)
+
+
+def _fill_bot_game(page: Page, name: str, seed: int) -> None:
+    """On the start page: a game against the random bot on the house rules, started and shown."""
     page.fill("#player-name", name)
     page.click("#play-bots summary")  # the seed field is folded away
     page.fill("#bots-seed", str(seed))

@@ -15,8 +15,8 @@ from tests.test_web_e2e_browser import (  # noqa: F401 - the fixtures are used b
     BOT_GAME_SEED,
     DESKTOP,
     GAME_SECONDS,
-    HOUSE_RULES,
     _context,
+    _fill_bot_game,
     _step,
     _watch_errors,
     browser,
@@ -57,15 +57,7 @@ def test_a_game_in_japanese_shows_no_english(server: str, browser: Browser) -> N
     assert "得点計算" in page.locator(".top-nav").inner_text()
     assert not _english_words(page, "#play-bots"), "the start page's game form is in Japanese"
 
-    page.fill("#player-name", "Hanako")
-    page.click("#play-bots summary")
-    page.fill("#bots-seed", str(BOT_GAME_SEED))
-    page.check("#bots-house")
-    page.fill("#bots-toml", HOUSE_RULES)
-    page.select_option("#bot-seat-1", "random")
-    page.click("#play-bots button[type=submit]")
-    page.wait_for_url(re.compile(r"/r/[\w-]+$"))
-    page.wait_for_selector(".hand button.card")
+    _fill_bot_game(page, "Hanako", BOT_GAME_SEED)
     assert page.locator(".opponents .pname").inner_text() == "モモ"  # the random bot's name
     assert page.locator(".opponents .badge.bot").inner_text() == "ランダムボット"
     title = page.locator(".hand button.card").first.get_attribute("title") or ""
