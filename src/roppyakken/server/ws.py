@@ -15,6 +15,7 @@ import inspect
 import logging
 import secrets
 from collections import deque
+from collections.abc import Awaitable, Callable
 from typing import Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -138,6 +139,22 @@ async def _receive(websocket: WebSocket) -> str | None:
     return str(data)
 
 
+async def _each_message(
+    websocket: WebSocket, client: WebSocketClient, handle: Callable[[str], Awaitable[None]]
+) -> None:
+    """Give each message of the client to ``handle`` until the client goes; a bad one (binary,
+    malformed, refused) is answered with its one-line error and the next is read."""
+    with contextlib.suppress(WebSocketDisconnect):
+        while True:
+            try:
+                raw = await _receive(websocket)
+                if raw is None:
+                    return
+                await handle(raw)
+            except ProtocolError as exc:
+                client.send(protocol.error(str(exc), exc.msg_id))
+
+
 async def _refuse(websocket: WebSocket, message: str, code: int, msg_id: str | None = None) -> None:
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         await websocket.send_text(protocol.error(message, msg_id))
@@ -212,26 +229,21 @@ async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, hol
     relayed.attached = True
     hub.relayed.add(client)
     pace = MemoryRateLimiter(max_keys=1)
+
+    async def relay(raw: str) -> None:
+        # checked here (the same one-line errors as the holder's): only well-formed
+        # messages are published, at a bounded pace (the client waits: TCP backpressure)
+        message = parse_client_message(raw)
+        if isinstance(message, Hello):
+            raise ProtocolError(text.HELLO_AGAIN, message.id)
+        while wait := pace.take("", RELAY_PER_SECOND * 60, RELAY_PER_SECOND * 2):
+            await asyncio.sleep(wait)
+        if isinstance(message, Act):
+            in_flight.append(message.id)
+        cluster.forward(conn, raw)
+
     try:
-        while True:
-            try:
-                raw = await _receive(websocket)
-                if raw is None:
-                    break
-                # checked here (the same one-line errors as the holder's): only well-formed
-                # messages are published, at a bounded pace (the client waits: TCP backpressure)
-                message = parse_client_message(raw)
-                if isinstance(message, Hello):
-                    raise ProtocolError(text.HELLO_AGAIN, message.id)
-                while wait := pace.take("", RELAY_PER_SECOND * 60, RELAY_PER_SECOND * 2):
-                    await asyncio.sleep(wait)
-                if isinstance(message, Act):
-                    in_flight.append(message.id)
-                cluster.forward(conn, raw)
-            except ProtocolError as exc:
-                client.send(protocol.error(str(exc), exc.msg_id))
-    except WebSocketDisconnect:
-        pass
+        await _each_message(websocket, client, relay)
     finally:
         hub.relayed.discard(client)
         cluster.close_relayed(conn)
@@ -293,16 +305,7 @@ async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
             break
         await client.finish()  # the room left memory meanwhile: load it again
     try:
-        while True:
-            try:
-                raw = await _receive(websocket)
-                if raw is None:
-                    break
-                await room.handle(client, parse_client_message(raw))
-            except ProtocolError as exc:
-                client.send(protocol.error(str(exc), exc.msg_id))
-    except WebSocketDisconnect:
-        pass
+        await _each_message(websocket, client, lambda raw: room.handle(client, parse_client_message(raw)))
     finally:
         room.detach(client)
         await client.finish()
