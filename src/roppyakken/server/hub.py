@@ -305,9 +305,9 @@ class Hub:
         a member holds it (about a lease's lifetime).
         """
         deadline = time.monotonic() + CLAIM_PATIENCE
-        # One key for every try of this visit: a holder that answers a join too late and is asked
-        # again gives the same seat, not a second one (see :meth:`do`).
-        args = {**args, "once": secrets.token_hex(8)}
+        # One key for every try of this visit through the cluster: a holder that answers a join
+        # too late and is asked again gives the same seat, not a second one (see :meth:`do`).
+        once = secrets.token_hex(8)
         while True:
             try:
                 room = await self.get(room_id)
@@ -315,7 +315,7 @@ class Hub:
                 assert self.cluster is not None
                 answer: dict[str, Any] | None = None
                 with contextlib.suppress(StorageError):
-                    answer = await self.cluster.call(exc.holder, op, room_id, **args)
+                    answer = await self.cluster.call(exc.holder, op, room_id, once=once, **args)
                 if answer is not None and "moved" not in answer:
                     answer.pop("k", None)
                     answer.pop("id", None)
