@@ -185,17 +185,17 @@ def _cards(mask: int) -> list[float]:
     ]
 
 
-_RULE_CACHE: dict[tuple[int, int], tuple[Rules, list[float]]] = {}
+_RULE_CACHE: dict[tuple[Rules, int], list[float]] = {}
 
 
 def _cached_rule_features(rules: Rules, players: int) -> list[float]:
-    key = (id(rules), players)
+    key = (rules, players)  # Rules is frozen and hashable (its hash computed once)
     found = _RULE_CACHE.get(key)
-    if found is None or found[0] is not rules:
+    if found is None:
         if len(_RULE_CACHE) > 256:
             _RULE_CACHE.clear()
-        found = _RULE_CACHE[key] = (rules, _rule_features(rules, players))
-    return found[1]
+        found = _RULE_CACHE[key] = _rule_features(rules, players)
+    return found
 
 
 def observe_view(view: SeatView) -> list[float]:

@@ -62,16 +62,15 @@ class _YakuMatrix:
         self.values: FloatArray = np.array([v for _, _, v in entries], np.float32) / 100.0
 
 
-_YAKU_CACHE: dict[int, _YakuMatrix] = {}
+_YAKU_CACHE: dict[Rules, _YakuMatrix] = {}
 
 
 def _yaku(rules: Rules) -> _YakuMatrix:
-    key = id(rules)
-    found = _YAKU_CACHE.get(key)
+    found = _YAKU_CACHE.get(rules)  # keyed by the rules themselves: an id can be reused
     if found is None:
         if len(_YAKU_CACHE) > 64:
             _YAKU_CACHE.clear()
-        found = _YAKU_CACHE[key] = _YakuMatrix(rules)
+        found = _YAKU_CACHE[rules] = _YakuMatrix(rules)
     return found
 
 
