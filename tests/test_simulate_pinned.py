@@ -15,12 +15,15 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
+import subprocess
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
 
+from roppyakken import kernel
 from roppyakken.ai.base import make_bot
 from roppyakken.ai.driver import game_seeds, play_out
 from roppyakken.cli import main
@@ -69,6 +72,7 @@ def _digest(*parts: str) -> str:
 
 def digests(name: str, players: int, records: Path) -> dict[str, str]:
     """The digests of one case: summary, records, and the events of the driver's games."""
+    records.parent.mkdir(parents=True, exist_ok=True)
     if name in HOUSE_RULES:
         rules_file = records.parent / f"{name}.toml"
         rules_file.write_text(HOUSE_RULES[name], encoding="utf-8")
@@ -100,6 +104,38 @@ def digests(name: str, players: int, records: Path) -> dict[str, str]:
 def test_simulate_gives_the_pinned_games(name: str, players: int, tmp_path: Path) -> None:
     pinned = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
     assert digests(name, players, tmp_path / "records") == pinned[f"{name} {players}"]
+
+
+PURE_CASES = [("classic", 2), ("sanbyakuken", 3), ("house-mixed", 3), ("house-optional-four", 2)]
+"""Cases replayed on the pure-Python modules too when this process runs the compiled ones."""
+
+
+def test_the_pure_modules_give_the_pinned_games_too(tmp_path: Path) -> None:
+    """The compiled group (with the loop of indexed decisions) and the pure reference agree."""
+    if not kernel.COMPILED:
+        pytest.skip("this process runs the pure modules already (the compiled ones are not built)")
+    program = (
+        "import json, sys\nfrom pathlib import Path\nfrom roppyakken import kernel\n"
+        "from tests.test_simulate_pinned import PURE_CASES, digests\n"
+        "assert not kernel.COMPILED\n"
+        "tmp = Path(sys.argv[1])\n"
+        "out = {f'{n} {p}': digests(n, p, tmp / f'{n}-{p}' / 'records') for n, p in PURE_CASES}\n"
+        "print(json.dumps(out))\n"
+    )
+    env = {**os.environ, "ROPPYAKKEN_PURE": "1"}
+    root = Path(__file__).parent.parent
+    done = subprocess.run(
+        [sys.executable, "-c", program, str(tmp_path)],
+        env=env,
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    pinned = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
+    assert json.loads(done.stdout) == {f"{n} {p}": pinned[f"{n} {p}"] for n, p in PURE_CASES}
 
 
 def test_every_case_is_pinned() -> None:

@@ -56,6 +56,7 @@ from roppyakken.events import (
     RoundStarted,
 )
 from roppyakken.game_end import leg_winner, most_legs, round_outcome
+from roppyakken.indexed import Picker, play_cards
 from roppyakken.kernel import ROUND_STATE, Round, capture_targets, stacks_of
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
@@ -132,6 +133,8 @@ def deck_from_deal(
         sources[who] = sources[who][count:]
     return deck + list(pile)
 
+
+_new_tuple: Final = tuple.__new__
 
 _PLAYS: dict[int, Play] = {}
 """Interned :class:`Play` actions (immutable), so legal-action lists allocate little."""
@@ -345,9 +348,40 @@ class Game(Round):
             self._redeal_choice(action.call)
         return self.events[start:]
 
+    def play_indexed(self, pickers: list[Picker | None]) -> None:
+        """Play the decisions of the seats that choose by index, until the game is over or the
+        seat to act has no picker (None).
+
+        ``pickers[seat](count)`` returns an index among the ``count`` legal actions, and the
+        game goes on exactly as ``apply(legal_actions()[index], seat)`` would take it (the
+        same state, events and logs), without building the actions or checking them: they
+        are legal by construction.  For drivers of bots that choose by index alone
+        (:class:`roppyakken.ai.base.IndexBot`, the random bot).
+        """
+        while True:
+            phase = self.phase
+            if phase == OVER:
+                return
+            seat = self.to_act
+            pick = pickers[seat]
+            if pick is None:
+                return
+            if phase in (PLAY, TAKE):
+                play_cards(self, pickers)  # compiled with the kernel, when built
+            elif phase == DECLARE:
+                held = self.held_lucky_hands(seat)
+                bits = pick(1 << len(held))  # legal_actions(): the subsets, by bits
+                self._record_declaration(seat, [h for i, h in enumerate(held) if bits >> i & 1])
+                self._advance_queue()
+            else:  # REDEAL: legal_actions() lists calling first, then not calling
+                self._redeal_choice(pick(2) == 0)
+
     def _log_play(self, seat: int, source: str, card: int, target: int) -> None:
-        self.history[-1].plays.append((seat, source, card, target))
-        self.events.append(Played(seat, source, card, target))
+        # One object for the record's play and the event (a Played is that tuple), built the
+        # way Played's own __new__ does, without its call: about 32 a round.
+        play = _new_tuple(Played, (seat, source, card, target))
+        self.history[-1].plays.append(play)
+        self.events.append(play)
 
     # Events are kept only with ``log`` (Round._emit); ``if self.log`` before each one spares
     # building them in the copies of searchers and benchmarks.

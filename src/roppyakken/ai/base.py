@@ -40,6 +40,20 @@ class LegalOnlyBot(Bot, Protocol):
         ...
 
 
+@runtime_checkable
+class IndexBot(LegalOnlyBot, Protocol):
+    """A :class:`LegalOnlyBot` whose choice depends only on how many legal actions there are.
+
+    ``choose_index(len(legal))`` is the index of what ``choose_legal(legal)`` would answer
+    (drawing the same random numbers), so a driver may play its decisions without building
+    the actions at all (:meth:`roppyakken.engine.Game.play_indexed`).
+    """
+
+    def choose_index(self, count: int) -> int:
+        """The index among ``count`` legal actions that :meth:`choose_legal` would choose."""
+        ...
+
+
 class RandomBot:
     """Level ``random``: a uniformly random legal action."""
 
@@ -55,6 +69,20 @@ class RandomBot:
     def choose_legal(self, legal: Sequence[Action]) -> Action:
         """The same choice from the legal actions alone (see :class:`LegalOnlyBot`)."""
         return self.rng.choice(legal)
+
+    def choose_index(self, count: int) -> int:
+        """The index ``choose_legal`` would pick among ``count`` actions (see :class:`IndexBot`).
+
+        ``Random.choice`` draws ``getrandbits(count.bit_length())`` until it is below
+        ``count``; this draws the same, without the sequence (``tests/test_ai_bots.py``
+        holds the two to the same answers).
+        """
+        bits = self.rng.getrandbits
+        k = count.bit_length()
+        r = bits(k)
+        while r >= count:
+            r = bits(k)
+        return r
 
 
 BotFactory = Callable[[int], Bot]
