@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from roppyakken.actions import Action, Take
@@ -10,6 +12,7 @@ from roppyakken.ai.base import (
     BOT_OPTIONS,
     IndexBot,
     LegalOnlyBot,
+    RandomBot,
     bot_description,
     make_bot,
     parse_level,
@@ -133,14 +136,33 @@ def test_the_random_bot_chooses_by_index_what_it_chooses_from_the_actions() -> N
         assert legal[by_index.choose_index(count)] == by_actions.choose_legal(legal)
 
 
+class _IndexOnly:
+    """The random bot choosing by index through its picker alone (no ``choice_bits``)."""
+
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.bot = RandomBot(seed)
+
+    def choose(self, view: SeatView) -> Action:
+        return self.bot.choose(view)
+
+    def choose_legal(self, legal: Sequence[Action]) -> Action:
+        return self.bot.choose_legal(legal)
+
+    def choose_index(self, count: int) -> int:
+        return self.bot.choose_index(count)
+
+
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_indexed_seats_beside_other_bots_play_the_same_games(name: str) -> None:
-    """A random seat played by index (Game.play_indexed) beside a greedy one, and the same
-    random bot choosing from views: the same records and events, on every preset."""
+    """Random seats played by index (Game.play_indexed: drawn directly, or through a picker)
+    beside a greedy one, and the same random bots choosing from views: the same records and
+    events, on every preset."""
     rules = preset(name)
     for players in rules.players:
         for seed in range(4):
-            fast = [make_bot("random", seed), make_bot("greedy", seed + 1), make_bot("random", seed + 2)]
+            fast = [make_bot("random", seed), make_bot("greedy", seed + 1), _IndexOnly(seed + 2)]
             slow = [_ViewOnly(seed), make_bot("greedy", seed + 1), _ViewOnly(seed + 2)]
             one = play_out(Game(rules, players, seed), fast[:players])
             two = play_out(Game(rules, players, seed), slow[:players])

@@ -348,16 +348,23 @@ class Game(Round):
             self._redeal_choice(action.call)
         return self.events[start:]
 
-    def play_indexed(self, pickers: list[Picker | None]) -> None:
+    def play_indexed(
+        self, pickers: list[Picker | None], bits: list[Callable[[int], int] | None] | None = None
+    ) -> None:
         """Play the decisions of the seats that choose by index, until the game is over or the
         seat to act has no picker (None).
 
         ``pickers[seat](count)`` returns an index among the ``count`` legal actions, and the
         game goes on exactly as ``apply(legal_actions()[index], seat)`` would take it (the
         same state, events and logs), without building the actions or checking them: they
-        are legal by construction.  For drivers of bots that choose by index alone
+        are legal by construction.  ``bits[seat]``, when given, is the ``getrandbits`` of a
+        seat whose picker answers :func:`~roppyakken.indexed.choice_index` (the random bot),
+        drawn from directly.  For drivers of bots that choose by index alone
         (:class:`roppyakken.ai.base.IndexBot`, the random bot).
         """
+        draws: list[Callable[[int], int] | None] = [None] * len(pickers)
+        if bits is not None:
+            draws = bits
         while True:
             phase = self.phase
             if phase == OVER:
@@ -367,11 +374,11 @@ class Game(Round):
             if pick is None:
                 return
             if phase in (PLAY, TAKE):
-                play_cards(self, pickers)  # compiled with the kernel, when built
+                play_cards(self, pickers, draws)  # compiled with the kernel, when built
             elif phase == DECLARE:
                 held = self.held_lucky_hands(seat)
-                bits = pick(1 << len(held))  # legal_actions(): the subsets, by bits
-                self._record_declaration(seat, [h for i, h in enumerate(held) if bits >> i & 1])
+                subset = pick(1 << len(held))  # legal_actions(): the subsets, by bits
+                self._record_declaration(seat, [h for i, h in enumerate(held) if subset >> i & 1])
                 self._advance_queue()
             else:  # REDEAL: legal_actions() lists calling first, then not calling
                 self._redeal_choice(pick(2) == 0)

@@ -8,6 +8,7 @@ from typing import Protocol, runtime_checkable
 
 from roppyakken.actions import Action
 from roppyakken.errors import RoppyakkenError
+from roppyakken.indexed import choice_index
 from roppyakken.text import BOT_LEVEL_DESCRIPTIONS
 from roppyakken.view import SeatView
 
@@ -46,7 +47,9 @@ class IndexBot(LegalOnlyBot, Protocol):
 
     ``choose_index(len(legal))`` is the index of what ``choose_legal(legal)`` would answer
     (drawing the same random numbers), so a driver may play its decisions without building
-    the actions at all (:meth:`roppyakken.engine.Game.play_indexed`).
+    the actions at all (:meth:`roppyakken.engine.Game.play_indexed`).  A bot whose choice is
+    ``Random.choice`` may also offer ``choice_bits``, its generator's ``getrandbits``, for the
+    driver to draw from directly (:func:`roppyakken.indexed.choice_index`).
     """
 
     def choose_index(self, count: int) -> int:
@@ -71,18 +74,15 @@ class RandomBot:
         return self.rng.choice(legal)
 
     def choose_index(self, count: int) -> int:
-        """The index ``choose_legal`` would pick among ``count`` actions (see :class:`IndexBot`).
+        """The index ``choose_legal`` would pick among ``count`` actions (see :class:`IndexBot`):
+        what ``Random.choice`` draws (:func:`roppyakken.indexed.choice_index`)."""
+        return choice_index(self.rng.getrandbits, count)
 
-        ``Random.choice`` draws ``getrandbits(count.bit_length())`` until it is below
-        ``count``; this draws the same, without the sequence (``tests/test_ai_bots.py``
-        holds the two to the same answers).
-        """
-        bits = self.rng.getrandbits
-        k = count.bit_length()
-        r = bits(k)
-        while r >= count:
-            r = bits(k)
-        return r
+    @property
+    def choice_bits(self) -> Callable[[int], int]:
+        """The ``getrandbits`` its choices draw from: ``choose_index(count)`` is
+        ``choice_index(choice_bits, count)``, which a driver may call without this bot."""
+        return self.rng.getrandbits
 
 
 BotFactory = Callable[[int], Bot]

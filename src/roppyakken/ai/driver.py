@@ -41,12 +41,14 @@ def play_out(
     # the same games (tests/test_simulate_pinned.py).  Not when each decision is timed or
     # watched.
     indexed: list[Picker | None] = [None] * len(bots)
+    bits: list[Callable[[int], int] | None] = [None] * len(bots)
     if timings is None and on_step is None:
         indexed = [getattr(bot, "choose_index", None) for bot in bots]
+        bits = [getattr(bot, "choice_bits", None) if indexed[i] else None for i, bot in enumerate(bots)]
     while not game.over:
         seat = game.to_act
         if indexed[seat] is not None:
-            game.play_indexed(indexed)
+            game.play_indexed(indexed, bits)
             continue
         choose_legal = legal_only[seat]
         start = time.perf_counter() if timings is not None else 0.0
