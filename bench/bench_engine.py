@@ -109,7 +109,7 @@ def simulate_rounds(rules: Rules, players: int, seconds: float) -> float:
     deadline = start + seconds
     while clock() < deadline:
         bots = [make_bot("random", seed + seat) for seat in range(players)]
-        game = play_out(Game(rules, players, seed), bots)
+        game = play_out(Game(rules, players, seed, events=False), bots)  # as simulate_cmd plays
         seed += 1
         rounds += sum(1 for log in game.history if log.score is not None)
     return rounds / (clock() - start)

@@ -28,6 +28,7 @@ from roppyakken.ai.base import make_bot
 from roppyakken.ai.driver import game_seeds, play_out
 from roppyakken.cli import main
 from roppyakken.engine import Game
+from roppyakken.record import dumps, record_of
 from roppyakken.rules import PRESETS, load_rules_file, preset
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "simulate-digests.json"
@@ -104,6 +105,24 @@ def digests(name: str, players: int, records: Path) -> dict[str, str]:
 def test_simulate_gives_the_pinned_games(name: str, players: int, tmp_path: Path) -> None:
     pinned = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
     assert digests(name, players, tmp_path / "records") == pinned[f"{name} {players}"]
+
+
+@pytest.mark.parametrize("name", ["classic", "sanbyakuken", "changara"])
+def test_a_game_without_events_keeps_the_same_records(name: str) -> None:
+    """``Game(events=False)`` (what simulate plays) logs the same record and keeps no event."""
+    rules = preset(name)
+    for players in rules.players:
+        for seed in range(6):
+            levels = ["random", "greedy", "random"][:players]
+            games = []
+            for events in (True, False):
+                bots = [make_bot(level, seed + i) for i, level in enumerate(levels)]
+                games.append(play_out(Game(rules, players, seed, events=events), bots))
+            with_events, without = games
+            assert dumps(record_of(without)) == dumps(record_of(with_events))
+            assert with_events.events and without.events == []
+    game = Game(rules, 2, 1, events=False)
+    assert game.apply(game.legal_actions()[0]) == []
 
 
 PURE_CASES = [("classic", 2), ("sanbyakuken", 3), ("house-mixed", 3), ("house-optional-four", 2)]

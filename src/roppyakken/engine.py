@@ -160,7 +160,9 @@ class Game(Round):
 
     ``seed`` fixes the first-dealer draw and every deck; ``deck_source`` and
     ``first_dealer`` override them (replaying a record).  ``log`` keeps the
-    round logs a record needs; searchers turn it off on their copies.
+    round logs a record needs; searchers turn it off on their copies.  ``events=False``
+    keeps the round logs but no events (``events`` stays empty and :meth:`apply` returns
+    none): for batches that keep only records and results, such as ``simulate``.
     """
 
     def __init__(
@@ -172,9 +174,11 @@ class Game(Round):
         deck_source: DeckSource | None = None,
         first_dealer: int | None = None,
         log: bool = True,
+        events: bool = True,
     ) -> None:
         rules.check_players(players)
         self._setup(rules, players, secrets.randbits(63) if seed is None else seed, deck_source, log)
+        self.keep_events = events
         if first_dealer is None:
             first_dealer = self._draw_first_dealer()
         elif not 0 <= first_dealer < players:
@@ -193,6 +197,8 @@ class Game(Round):
         self._deck_source: DeckSource = deck_source or (lambda r, a: seeded_deck(seed, r, a))
         self._pattern = deal_pattern(rules, players)
         self.log = log
+        self.keep_events = True
+        """Whether a logged game keeps its events too (see the ``events`` argument)."""
         self.history: list[RoundLog] = []
         self.events: list[Event] = []
         self.totals = [0] * players
@@ -384,11 +390,19 @@ class Game(Round):
                 self._redeal_choice(pick(2) == 0)
 
     def _log_play(self, seat: int, source: str, card: int, target: int) -> None:
+        if not self.keep_events:
+            self.history[-1].plays.append((seat, source, card, target))
+            return
         # One object for the record's play and the event (a Played is that tuple), built the
         # way Played's own __new__ does, without its call: about 32 a round.
         play = _new_tuple(Played, (seat, source, card, target))
         self.history[-1].plays.append(play)
         self.events.append(play)
+
+    def _emit(self, event: Event) -> None:
+        """Keep ``event`` (a logged game that keeps events)."""
+        if self.log and self.keep_events:
+            self.events.append(event)
 
     # Events are kept only with ``log`` (Round._emit); ``if self.log`` before each one spares
     # building them in the copies of searchers and benchmarks.
@@ -407,7 +421,7 @@ class Game(Round):
         self.revealed[seat] = cards
         if self.log:
             self.history[-1].declared[seat] = list(self.declared[seat])
-        if self.log:
+        if self.log and self.keep_events:
             self._emit(Declared(seat, tuple((h.slug, h.points) for h in chosen), cards))
 
     def _redeal_choice(self, call: bool) -> None:
@@ -437,7 +451,7 @@ class Game(Round):
             contenders = [s for s in contenders if MONTH[draws[s][-1]] == earliest]
             if len(contenders) == 1:
                 dealer = contenders[0]
-                if self.log:
+                if self.log and self.keep_events:
                     self._emit(FirstDealerDrawn(tuple(tuple(d) for d in draws), dealer))
                 return dealer
         raise AssertionError("unreachable")  # pragma: no cover
