@@ -13,6 +13,7 @@ Clause ids (``R-…``) refer to RULES.md.
 from __future__ import annotations
 
 import hashlib
+import heapq
 import itertools
 import random
 import secrets
@@ -85,8 +86,13 @@ def shuffled_by(label: str) -> list[int]:
     same on every platform and Python version, and uniform up to key ties (about
     one deck in four million has one, broken by card id).
     """
-    keys = _UNPACK_KEYS(hashlib.shake_128(label.encode()).digest(4 * NUM_CARDS))
+    keys = deck_keys(label)
     return sorted(range(NUM_CARDS), key=keys.__getitem__)
+
+
+def deck_keys(label: str) -> tuple[int, ...]:
+    """The 32-bit sort key of each card in the deck shuffled by ``label`` (:func:`shuffled_by`)."""
+    return _UNPACK_KEYS(hashlib.shake_128(label.encode()).digest(4 * NUM_CARDS))
 
 
 _UNPACK_KEYS: Final = struct.Struct(f">{NUM_CARDS}I").unpack
@@ -444,7 +450,10 @@ class Game(Round):
         contenders = list(range(self.players))
         draws: list[list[int]] = [[] for _ in range(self.players)]
         for attempt in itertools.count():
-            deck = shuffled_by(f"roppyakken:{self.seed}:first-dealer:{attempt}")
+            # The first cards of shuffled_by(label), without sorting the other cards:
+            # nsmallest(n, ...) is sorted(...)[:n], ties and all.
+            keys = deck_keys(f"roppyakken:{self.seed}:first-dealer:{attempt}")
+            deck = heapq.nsmallest(len(contenders), range(NUM_CARDS), key=keys.__getitem__)
             for i, seat in enumerate(contenders):
                 draws[seat].append(deck[i])
             earliest = min(MONTH[draws[s][-1]] for s in contenders)
