@@ -26,10 +26,8 @@ import pytest
 from roppyakken import kernel
 from roppyakken.ai.base import make_bot
 from roppyakken.ai.driver import game_seeds, play_out
-from roppyakken.cards import MONTH
 from roppyakken.cli import main
-from roppyakken.engine import Game, shuffled_by
-from roppyakken.events import FirstDealerDrawn
+from roppyakken.engine import Game
 from roppyakken.record import dumps, record_of
 from roppyakken.rules import PRESETS, load_rules_file, preset
 
@@ -125,31 +123,6 @@ def test_a_game_without_events_keeps_the_same_records(name: str) -> None:
             assert with_events.events and without.events == []
     game = Game(rules, 2, 1, events=False)
     assert game.apply(game.legal_actions()[0]) == []
-
-
-def _first_dealer_by_full_shuffles(seed: int, players: int) -> tuple[tuple[tuple[int, ...], ...], int]:
-    """R-2.2 drawn from whole shuffled decks (what Game did before it took only their first cards)."""
-    contenders = list(range(players))
-    draws: list[list[int]] = [[] for _ in range(players)]
-    for attempt in range(100):
-        deck = shuffled_by(f"roppyakken:{seed}:first-dealer:{attempt}")
-        for i, seat in enumerate(contenders):
-            draws[seat].append(deck[i])
-        earliest = min(MONTH[draws[s][-1]] for s in contenders)
-        contenders = [s for s in contenders if MONTH[draws[s][-1]] == earliest]
-        if len(contenders) == 1:
-            return tuple(tuple(d) for d in draws), contenders[0]
-    raise AssertionError("no first dealer")
-
-
-def test_the_first_dealer_draws_the_first_cards_of_the_shuffled_decks() -> None:
-    rules = preset("classic")
-    for players in (2, 3):
-        for seed in range(400):
-            game = Game(rules, players, seed)
-            first = game.events[0]
-            assert isinstance(first, FirstDealerDrawn)
-            assert (first.draws, first.dealer) == _first_dealer_by_full_shuffles(seed, players)
 
 
 PURE_CASES = [("classic", 2), ("sanbyakuken", 3), ("house-mixed", 3), ("house-optional-four", 2)]

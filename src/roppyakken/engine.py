@@ -13,7 +13,6 @@ Clause ids (``R-…``) refer to RULES.md.
 from __future__ import annotations
 
 import hashlib
-import heapq
 import itertools
 import random
 import secrets
@@ -86,13 +85,8 @@ def shuffled_by(label: str) -> list[int]:
     same on every platform and Python version, and uniform up to key ties (about
     one deck in four million has one, broken by card id).
     """
-    keys = deck_keys(label)
+    keys = _UNPACK_KEYS(hashlib.shake_128(label.encode()).digest(4 * NUM_CARDS))
     return sorted(range(NUM_CARDS), key=keys.__getitem__)
-
-
-def deck_keys(label: str) -> tuple[int, ...]:
-    """The 32-bit sort key of each card in the deck shuffled by ``label`` (:func:`shuffled_by`)."""
-    return _UNPACK_KEYS(hashlib.shake_128(label.encode()).digest(4 * NUM_CARDS))
 
 
 _UNPACK_KEYS: Final = struct.Struct(f">{NUM_CARDS}I").unpack
@@ -450,10 +444,7 @@ class Game(Round):
         contenders = list(range(self.players))
         draws: list[list[int]] = [[] for _ in range(self.players)]
         for attempt in itertools.count():
-            # The first cards of shuffled_by(label), without sorting the other cards:
-            # nsmallest(n, ...) is sorted(...)[:n], ties and all.
-            keys = deck_keys(f"roppyakken:{self.seed}:first-dealer:{attempt}")
-            deck = heapq.nsmallest(len(contenders), range(NUM_CARDS), key=keys.__getitem__)
+            deck = shuffled_by(f"roppyakken:{self.seed}:first-dealer:{attempt}")
             for i, seat in enumerate(contenders):
                 draws[seat].append(deck[i])
             earliest = min(MONTH[draws[s][-1]] for s in contenders)
