@@ -12,10 +12,12 @@ Four figures per player count, each the best of ``--repeats`` runs:
 * ``games``: whole games with :meth:`Game.playout`, every round dealt from its
   seeded deck, lucky hands, scoring, next dealer: rounds per second.
 * ``api``: whole games through the public API: ``legal_actions()`` and
-  ``apply()`` with a uniformly random choice (what ``simulate`` does, minus views).
+  ``apply()`` with a uniformly random choice (every action built and checked).
 * ``simulate``: what ``roppyakken simulate --bots random,random`` does per game:
-  the driver hands the random bot its legal actions, it chooses one, ``apply()``
-  checks the action and logs it for the record.
+  seeded random bots, a game that keeps the record's logs (not events), and the
+  driver, which plays a random seat's decisions by index
+  (:meth:`~roppyakken.engine.Game.play_indexed`: the legal decisions counted, the
+  bot's draw, the kernel's play, the logged play).
 
 Each figure is measured with the pure-Python kernel (the reference) and, when it is
 built (``scripts/build_kernel.py``), with the compiled one, each in a fresh process.
@@ -102,14 +104,14 @@ def api_rounds(rules: Rules, players: int, seconds: float) -> float:
 
 
 def simulate_rounds(rules: Rules, players: int, seconds: float) -> float:
-    """Rounds per second of ``simulate`` with random bots: views, bot choices, checked logged plays."""
+    """Rounds per second of ``simulate`` with random bots: new seeded bots and game, logged plays."""
     rounds = 0
     seed = 0
     start = clock()
     deadline = start + seconds
     while clock() < deadline:
         bots = [make_bot("random", seed + seat) for seat in range(players)]
-        game = play_out(Game(rules, players, seed), bots)
+        game = play_out(Game(rules, players, seed, events=False), bots)  # as simulate_cmd plays
         seed += 1
         rounds += sum(1 for log in game.history if log.score is not None)
     return rounds / (clock() - start)

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
-from roppyakken.actions import Action
-from roppyakken.ai.base import BOT_LEVELS, BOT_OPTIONS, LegalOnlyBot, bot_description, make_bot, parse_level
+from roppyakken.actions import Action, Take
+from roppyakken.ai.base import (
+    BOT_LEVELS,
+    BOT_OPTIONS,
+    IndexBot,
+    LegalOnlyBot,
+    RandomBot,
+    bot_description,
+    make_bot,
+    parse_level,
+)
 from roppyakken.ai.driver import play_out
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
@@ -113,3 +124,47 @@ def test_the_driver_hands_a_legal_only_bot_the_same_choices(players: int) -> Non
         slow = play_out(Game(rules, players, seed), [_ViewOnly(seed + s) for s in range(players)])
         assert dumps(record_of(fast, ["r"] * players)) == dumps(record_of(slow, ["r"] * players))
         assert fast.events == slow.events
+
+
+def test_the_random_bot_chooses_by_index_what_it_chooses_from_the_actions() -> None:
+    """``choose_index(len(legal))`` draws what ``choose_legal(legal)`` draws (Random.choice)."""
+    by_index, by_actions = make_bot("random", 11), make_bot("random", 11)
+    assert isinstance(by_index, IndexBot) and isinstance(by_actions, IndexBot)
+    assert not isinstance(make_bot("greedy"), IndexBot)
+    for count in [*range(1, 70), 127, 128, 129, 255, 256, 1000, 1 << 20, 3, 1, 2, 1]:
+        legal = [Take(t) for t in range(count)]
+        assert legal[by_index.choose_index(count)] == by_actions.choose_legal(legal)
+
+
+class _IndexOnly:
+    """The random bot choosing by index through its picker alone (no ``choice_bits``)."""
+
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self.bot = RandomBot(seed)
+
+    def choose(self, view: SeatView) -> Action:
+        return self.bot.choose(view)
+
+    def choose_legal(self, legal: Sequence[Action]) -> Action:
+        return self.bot.choose_legal(legal)
+
+    def choose_index(self, count: int) -> int:
+        return self.bot.choose_index(count)
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_indexed_seats_beside_other_bots_play_the_same_games(name: str) -> None:
+    """Random seats played by index (Game.play_indexed: drawn directly, or through a picker)
+    beside a greedy one, and the same random bots choosing from views: the same records and
+    events, on every preset."""
+    rules = preset(name)
+    for players in rules.players:
+        for seed in range(4):
+            fast = [make_bot("random", seed), make_bot("greedy", seed + 1), _IndexOnly(seed + 2)]
+            slow = [_ViewOnly(seed), make_bot("greedy", seed + 1), _ViewOnly(seed + 2)]
+            one = play_out(Game(rules, players, seed), fast[:players])
+            two = play_out(Game(rules, players, seed), slow[:players])
+            assert dumps(record_of(one)) == dumps(record_of(two))
+            assert one.events == two.events

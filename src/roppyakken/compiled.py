@@ -22,9 +22,10 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final
 
-GROUP: Final = ("cards", "yaku", "scoring", "game_end", "kernel", "ai.playout")
+GROUP: Final = ("cards", "yaku", "scoring", "game_end", "kernel", "ai.playout", "indexed")
 """The modules compiled together (names under ``roppyakken``), each after those it imports:
-the rules' hot path, and the searchers' playout policy on top of the kernel."""
+the rules' hot path, the searchers' playout policy on top of the kernel, and the loop that
+plays the random bot's cards (``simulate``)."""
 
 END_OF_COMPILED: Final = "# --- end of the compiled part"
 """The line after which a module's source is not compiled (the code that swaps it in)."""

@@ -56,6 +56,7 @@ from roppyakken.events import (
     RoundStarted,
 )
 from roppyakken.game_end import leg_winner, most_legs, round_outcome
+from roppyakken.indexed import Picker, play_cards
 from roppyakken.kernel import ROUND_STATE, Round, capture_targets, stacks_of
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
@@ -133,6 +134,8 @@ def deck_from_deal(
     return deck + list(pile)
 
 
+_new_tuple: Final = tuple.__new__
+
 _PLAYS: dict[int, Play] = {}
 """Interned :class:`Play` actions (immutable), so legal-action lists allocate little."""
 
@@ -157,7 +160,9 @@ class Game(Round):
 
     ``seed`` fixes the first-dealer draw and every deck; ``deck_source`` and
     ``first_dealer`` override them (replaying a record).  ``log`` keeps the
-    round logs a record needs; searchers turn it off on their copies.
+    round logs a record needs; searchers turn it off on their copies.  ``events=False``
+    keeps the round logs but no events (``events`` stays empty and :meth:`apply` returns
+    none): for batches that keep only records and results, such as ``simulate``.
     """
 
     def __init__(
@@ -169,9 +174,11 @@ class Game(Round):
         deck_source: DeckSource | None = None,
         first_dealer: int | None = None,
         log: bool = True,
+        events: bool = True,
     ) -> None:
         rules.check_players(players)
         self._setup(rules, players, secrets.randbits(63) if seed is None else seed, deck_source, log)
+        self.keep_events = events
         if first_dealer is None:
             first_dealer = self._draw_first_dealer()
         elif not 0 <= first_dealer < players:
@@ -190,6 +197,8 @@ class Game(Round):
         self._deck_source: DeckSource = deck_source or (lambda r, a: seeded_deck(seed, r, a))
         self._pattern = deal_pattern(rules, players)
         self.log = log
+        self.keep_events = True
+        """Whether a logged game keeps its events too (see the ``events`` argument)."""
         self.history: list[RoundLog] = []
         self.events: list[Event] = []
         self.totals = [0] * players
@@ -345,9 +354,55 @@ class Game(Round):
             self._redeal_choice(action.call)
         return self.events[start:]
 
+    def play_indexed(
+        self, pickers: list[Picker | None], bits: list[Callable[[int], int] | None] | None = None
+    ) -> None:
+        """Play the decisions of the seats that choose by index, until the game is over or the
+        seat to act has no picker (None).
+
+        ``pickers[seat](count)`` returns an index among the ``count`` legal actions, and the
+        game goes on exactly as ``apply(legal_actions()[index], seat)`` would take it (the
+        same state, events and logs), without building the actions or checking them: they
+        are legal by construction.  ``bits[seat]``, when given, is the ``getrandbits`` of a
+        seat whose picker answers :func:`~roppyakken.indexed.choice_index` (the random bot),
+        drawn from directly.  For drivers of bots that choose by index alone
+        (:class:`roppyakken.ai.base.IndexBot`, the random bot).
+        """
+        draws: list[Callable[[int], int] | None] = [None] * len(pickers)
+        if bits is not None:
+            draws = bits
+        while True:
+            phase = self.phase
+            if phase == OVER:
+                return
+            seat = self.to_act
+            pick = pickers[seat]
+            if pick is None:
+                return
+            if phase in (PLAY, TAKE):
+                play_cards(self, pickers, draws)  # compiled with the kernel, when built
+            elif phase == DECLARE:
+                held = self.held_lucky_hands(seat)
+                subset = pick(1 << len(held))  # legal_actions(): the subsets, by bits
+                self._record_declaration(seat, [h for i, h in enumerate(held) if subset >> i & 1])
+                self._advance_queue()
+            else:  # REDEAL: legal_actions() lists calling first, then not calling
+                self._redeal_choice(pick(2) == 0)
+
     def _log_play(self, seat: int, source: str, card: int, target: int) -> None:
-        self.history[-1].plays.append((seat, source, card, target))
-        self.events.append(Played(seat, source, card, target))
+        if not self.keep_events:
+            self.history[-1].plays.append((seat, source, card, target))
+            return
+        # One object for the record's play and the event (a Played is that tuple), built the
+        # way Played's own __new__ does, without its call: about 32 a round.
+        play = _new_tuple(Played, (seat, source, card, target))
+        self.history[-1].plays.append(play)
+        self.events.append(play)
+
+    def _emit(self, event: Event) -> None:
+        """Keep ``event`` (a logged game that keeps events)."""
+        if self.log and self.keep_events:
+            self.events.append(event)
 
     # Events are kept only with ``log`` (Round._emit); ``if self.log`` before each one spares
     # building them in the copies of searchers and benchmarks.
@@ -366,7 +421,7 @@ class Game(Round):
         self.revealed[seat] = cards
         if self.log:
             self.history[-1].declared[seat] = list(self.declared[seat])
-        if self.log:
+        if self.log and self.keep_events:
             self._emit(Declared(seat, tuple((h.slug, h.points) for h in chosen), cards))
 
     def _redeal_choice(self, call: bool) -> None:
@@ -396,7 +451,7 @@ class Game(Round):
             contenders = [s for s in contenders if MONTH[draws[s][-1]] == earliest]
             if len(contenders) == 1:
                 dealer = contenders[0]
-                if self.log:
+                if self.log and self.keep_events:
                     self._emit(FirstDealerDrawn(tuple(tuple(d) for d in draws), dealer))
                 return dealer
         raise AssertionError("unreachable")  # pragma: no cover

@@ -8,6 +8,7 @@ from typing import Protocol, runtime_checkable
 
 from roppyakken.actions import Action
 from roppyakken.errors import RoppyakkenError
+from roppyakken.indexed import choice_index
 from roppyakken.text import BOT_LEVEL_DESCRIPTIONS
 from roppyakken.view import SeatView
 
@@ -40,6 +41,22 @@ class LegalOnlyBot(Bot, Protocol):
         ...
 
 
+@runtime_checkable
+class IndexBot(LegalOnlyBot, Protocol):
+    """A :class:`LegalOnlyBot` whose choice depends only on how many legal actions there are.
+
+    ``choose_index(len(legal))`` is the index of what ``choose_legal(legal)`` would answer
+    (drawing the same random numbers), so a driver may play its decisions without building
+    the actions at all (:meth:`roppyakken.engine.Game.play_indexed`).  A bot whose choice is
+    ``Random.choice`` may also offer ``choice_bits``, its generator's ``getrandbits``, for the
+    driver to draw from directly (:func:`roppyakken.indexed.choice_index`).
+    """
+
+    def choose_index(self, count: int) -> int:
+        """The index among ``count`` legal actions that :meth:`choose_legal` would choose."""
+        ...
+
+
 class RandomBot:
     """Level ``random``: a uniformly random legal action."""
 
@@ -55,6 +72,17 @@ class RandomBot:
     def choose_legal(self, legal: Sequence[Action]) -> Action:
         """The same choice from the legal actions alone (see :class:`LegalOnlyBot`)."""
         return self.rng.choice(legal)
+
+    def choose_index(self, count: int) -> int:
+        """The index ``choose_legal`` would pick among ``count`` actions (see :class:`IndexBot`):
+        what ``Random.choice`` draws (:func:`roppyakken.indexed.choice_index`)."""
+        return choice_index(self.rng.getrandbits, count)
+
+    @property
+    def choice_bits(self) -> Callable[[int], int]:
+        """The ``getrandbits`` its choices draw from: ``choose_index(count)`` is
+        ``choice_index(choice_bits, count)``, which a driver may call without this bot."""
+        return self.rng.getrandbits
 
 
 BotFactory = Callable[[int], Bot]

@@ -10,6 +10,7 @@ from roppyakken.actions import Action
 from roppyakken.ai.base import Bot
 from roppyakken.engine import Game
 from roppyakken.errors import IllegalActionError
+from roppyakken.indexed import Picker
 from roppyakken.view import view_of
 
 
@@ -35,8 +36,20 @@ def play_out(
     legal_only: list[Callable[[Sequence[Action]], Action] | None] = [
         getattr(bot, "choose_legal", None) for bot in bots
     ]
+    # Bots that choose by the number of legal actions alone (the random bot) have their
+    # decisions played by the game itself, without actions built, checked and applied:
+    # the same games (tests/test_simulate_pinned.py).  Not when each decision is timed or
+    # watched.
+    indexed: list[Picker | None] = [None] * len(bots)
+    bits: list[Callable[[int], int] | None] = [None] * len(bots)
+    if timings is None and on_step is None:
+        indexed = [getattr(bot, "choose_index", None) for bot in bots]
+        bits = [getattr(bot, "choice_bits", None) if indexed[i] else None for i, bot in enumerate(bots)]
     while not game.over:
         seat = game.to_act
+        if indexed[seat] is not None:
+            game.play_indexed(indexed, bits)
+            continue
         choose_legal = legal_only[seat]
         start = time.perf_counter() if timings is not None else 0.0
         if choose_legal is not None:

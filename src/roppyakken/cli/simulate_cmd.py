@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     for index, seed in enumerate(game_seeds(args.seed, args.games)):
         bots = [make_bot(level, seed + seat) for seat, level in enumerate(levels)]
         start = time.perf_counter()
-        game = play_out(Game(rules, args.players, seed), bots)
+        game = play_out(Game(rules, args.players, seed, events=False), bots)  # records, no events
         seconds += time.perf_counter() - start
         if game.winner is not None:
             wins[game.winner] += 1
