@@ -59,11 +59,14 @@ def targets_of(table: CardSet, card: Card, from_pile: bool, joker: Card, wild: i
     """
     month_cards = table & _MONTH_OF_CARD[card]
     if joker < 0 or not (card == joker or table >> joker & 1):
-        # No joker involved: the common case, kept short for playouts.
-        if month_cards & (month_cards - 1) == 0:
+        # No joker involved: the common case, kept short for playouts (no bit_count(): a
+        # method call, not an operator, for mypyc).
+        rest = month_cards & (month_cards - 1)
+        if not rest:
             return month_cards  # none, or one card
-        if month_cards.bit_count() == 3:
-            return month_cards | WHOLE  # a stack (R-5.4)
+        rest &= rest - 1
+        if rest and not rest & (rest - 1):
+            return month_cards | WHOLE  # three cards: a stack (R-5.4)
         return _pair_choices(month_cards, higher)
     if card == joker:
         willows = table & WILLOW_MONTH_MASK
@@ -331,6 +334,11 @@ class Round:
         hands, captures, orders, pile = self.hands, self.captures, self.orders, self.pile
         revealed = self.revealed
         table, pos, seat, n, log = self.table, self.pile_pos, self.to_act, self.players, self.log
+        # The seat's hand and captures live in locals for its turn, back in the lists at its
+        # end (and before anything that reads them: the end of the round, a return).
+        hand, taken = hands[seat], captures[seat]
+        # With ``rand``: how many cards each hand holds, for the random card (kept, not counted).
+        counts = [h.bit_count() for h in hands] if rand is not None else []
         instant = rules.table.instant_yaku if self._immediate else None
         # The options of the card play, read once as ints (targets_of).
         joker = rules.joker_card
@@ -338,10 +346,10 @@ class Round:
         higher = rules.auto_capture_higher
         while True:  # decisions: one, or with ``rand`` to the end of the round
             if card < 0 and rand is not None:  # a random card, then a random target of it
-                hand = hands[seat]
-                for _ in range(int(rand() * hand.bit_count())):
-                    hand &= hand - 1
-                card = (hand & -hand).bit_length() - 1
+                pick = hand
+                for _ in range(int(rand() * counts[seat])):
+                    pick &= pick - 1
+                card = (pick & -pick).bit_length() - 1
                 targets = targets_of(table, card, False, joker, wild, higher)
                 if targets & WHOLE:
                     target = targets ^ WHOLE
@@ -351,14 +359,16 @@ class Round:
                     target = targets
             if not from_pile:
                 bit = 1 << card
-                hands[seat] &= ~bit
+                hand &= ~bit
+                if rand is not None:
+                    counts[seat] -= 1
                 if revealed[seat]:
                     revealed[seat] &= ~bit
             while True:  # the card from hand, then the turned-up card
                 if target:
                     table &= ~target
-                    captured = captures[seat] | (1 << card) | target
-                    captures[seat] = captured
+                    taken |= (1 << card) | target
+                    captured = taken
                     # R-5.6 (reading): the played card first, then what it took, in id order.
                     order = orders[seat]
                     order.append(card)
@@ -375,6 +385,7 @@ class Round:
                 if captured and instant is not None:
                     slug = instant(captured)
                     if slug is not None:
+                        hands[seat], captures[seat] = hand, taken
                         self.table, self.pile_pos, self.to_act = table, pos, seat
                         self._end_round((seat, slug))
                         return True
@@ -390,6 +401,7 @@ class Round:
                     if log:
                         self._emit(Turned(seat, card))
                     if rand is None:
+                        hands[seat], captures[seat] = hand, taken
                         self.table, self.pile_pos, self.to_act = table, pos, seat
                         self.turned = card
                         self.phase = TAKE
@@ -397,7 +409,8 @@ class Round:
                     target = nth_target(targets, int(rand() * targets.bit_count()))
                 else:
                     target = targets
-            if not hands[seat] and not any(hands):  # a seat with cards left: not over
+            hands[seat], captures[seat] = hand, taken
+            if not hand and not any(h for h in hands):  # a seat with cards left: not over (a loop, compiled)
                 self.table, self.pile_pos, self.to_act = table, pos, seat
                 self._end_round(None)
                 return True
@@ -406,6 +419,7 @@ class Round:
                 self.table, self.pile_pos, self.to_act = table, pos, seat
                 self.phase = PLAY
                 return False
+            hand, taken = hands[seat], captures[seat]
             card = -1
             from_pile = False
 

@@ -105,14 +105,14 @@ def score_round(
     ``captures`` are card masks, ``orders`` the capture order of each seat (R-5.6,
     used by ordered rain-off), ``declared`` each seat's declared lucky hands.
     """
-    evaluate = rules.table.evaluate
+    table = rules.table  # a YakuTable: its methods are called natively when compiled
     fuke = rules.fuke
     parts = []
     round_scores = []
     void = False
     for captured, order, lucky_slugs in zip(captures, orders, declared, strict=True):
         card_points = points_of(captured)
-        yaku = tuple(evaluate(captured, order))
+        yaku = tuple(table.evaluate(captured, order))
         lucky = lucky_points(rules, lucky_slugs) if lucky_slugs else ()
         score = card_points
         for _, p in yaku:
