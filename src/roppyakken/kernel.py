@@ -361,7 +361,7 @@ class Round:
                 bit = 1 << card
                 hand &= ~bit
                 if rand is not None:
-                    counts[seat] -= 1
+                    counts[seat] = counts[seat] - 1  # (not -=: a generic call when compiled)
                 if revealed[seat]:
                     revealed[seat] &= ~bit
             while True:  # the card from hand, then the turned-up card
