@@ -125,7 +125,15 @@ def capture_targets(rules: Rules, table: CardSet, card: Card, from_pile: bool = 
     their lowest card id (FORMATS.md §2).  The list form of :func:`targets_of`.
     """
     joker = rules.joker_card
-    wild = WILD_MODES[rules.joker_wild_on_table] if joker >= 0 else 0
+    if joker < 0 or not (card == joker or table >> joker & 1):
+        # targets_of's first case, answered here without the call (the API lists targets
+        # card by card; tests/test_kernel_ints.py checks the two against each other).
+        month_cards = table & _MONTH_OF_CARD[card]
+        if not month_cards & (month_cards - 1):
+            return [month_cards] if month_cards else []
+        wild = 0
+    else:
+        wild = WILD_MODES[rules.joker_wild_on_table]
     return target_list(targets_of(table, card, from_pile, joker, wild, rules.auto_capture_higher))
 
 
