@@ -346,7 +346,7 @@ class Round:
         # end (and before anything that reads them: the end of the round, a return).
         hand, taken = hands[seat], captures[seat]
         # With ``rand``: how many cards each hand holds, for the random card (kept, not counted).
-        counts = [h.bit_count() for h in hands] if rand is not None else []
+        counts = list(map(int.bit_count, hands)) if rand is not None else []
         instant = rules.table.instant_yaku if self._immediate else None
         # The options of the card play, read once as ints (targets_of).
         joker = rules.joker_card
@@ -380,11 +380,14 @@ class Round:
                     # R-5.6 (reading): the played card first, then what it took, in id order.
                     order = orders[seat]
                     order.append(card)
-                    rest = target
-                    while rest:
-                        low = rest & -rest
-                        order.append(low.bit_length() - 1)
-                        rest ^= low
+                    if target & (target - 1):
+                        rest = target
+                        while rest:
+                            low = rest & -rest
+                            order.append(low.bit_length() - 1)
+                            rest ^= low
+                    else:
+                        order.append(target.bit_length() - 1)
                 else:
                     table |= 1 << card
                     captured = 0
