@@ -195,6 +195,9 @@ ROUND_STATE: Final = (
     "phase",
     "turned",
     "_immediate",
+    "_joker",
+    "_wild",
+    "_higher",
     "events",
     "log",
 )
@@ -231,6 +234,12 @@ class Round:
     turned: Card
     _immediate: bool
     """Whether an instant-win yaku ends the round at once (R-8.5 ``immediate``)."""
+    _joker: Card
+    """``rules.joker_card``, read once (:meth:`read_options`): -1 without a joker."""
+    _wild: int
+    """R-6.4 ``joker_wild_on_table`` as :data:`WILD_MODES` gives it (0 without a joker)."""
+    _higher: bool
+    """R-5.3 ``auto_capture_higher``."""
     events: list[Event]
     log: bool = False
 
@@ -252,6 +261,18 @@ class Round:
         other.phase = self.phase
         other.turned = self.turned
         other._immediate = self._immediate
+        other._joker = self._joker
+        other._wild = self._wild
+        other._higher = self._higher
+
+    def read_options(self) -> None:
+        """Read the card play's options from ``rules`` once, as ints (what :func:`targets_of`
+        takes): a subclass calls it when it sets ``rules``."""
+        rules = self.rules
+        self._immediate = rules.instant_win == "immediate"
+        self._joker = rules.joker_card
+        self._wild = WILD_MODES[rules.joker_wild_on_table] if rules.joker_card >= 0 else 0
+        self._higher = rules.auto_capture_higher
 
     # ----------------------------------------------------------------- moves
 
@@ -261,10 +282,7 @@ class Round:
         In the play phase, each card of the hand with each of its targets, in card
         order; in the take phase, the turned-up card with each of its targets.
         """
-        rules, table = self.rules, self.table
-        joker = rules.joker_card
-        wild = WILD_MODES[rules.joker_wild_on_table] if joker >= 0 else 0
-        higher = rules.auto_capture_higher
+        table, joker, wild, higher = self.table, self._joker, self._wild, self._higher
         if self.phase == TAKE:
             card = self.turned
             return [(card, t) for t in target_list(targets_of(table, card, True, joker, wild, higher))]
@@ -275,10 +293,15 @@ class Round:
             hand ^= low
             card = low.bit_length() - 1
             targets = targets_of(table, card, False, joker, wild, higher)
-            if targets:
-                out.extend([(card, t) for t in target_list(targets)])
-            else:
-                out.append((card, 0))
+            if targets & WHOLE:
+                out.append((card, targets ^ WHOLE))
+            elif not targets & (targets - 1):  # one card, or none (0: to the table)
+                out.append((card, targets))
+            else:  # a choice: one move per card to choose, in card-id order
+                while targets:
+                    choice = targets & -targets
+                    out.append((card, choice))
+                    targets ^= choice
         return out
 
     def step(self, card: Card, target: CardSet) -> bool:
@@ -348,10 +371,7 @@ class Round:
         # With ``rand``: how many cards each hand holds, for the random card (kept, not counted).
         counts = list(map(int.bit_count, hands)) if rand is not None else []
         instant = rules.table.instant_yaku if self._immediate else None
-        # The options of the card play, read once as ints (targets_of).
-        joker = rules.joker_card
-        wild = WILD_MODES[rules.joker_wild_on_table] if joker >= 0 else 0
-        higher = rules.auto_capture_higher
+        joker, wild, higher = self._joker, self._wild, self._higher  # the options, as ints
         while True:  # decisions: one, or with ``rand`` to the end of the round
             if card < 0 and rand is not None:  # a random card, then a random target of it
                 pick = hand
