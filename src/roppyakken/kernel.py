@@ -7,7 +7,10 @@ Everything that plays cards goes through this module: :class:`roppyakken.engine.
 events, and what the end of the round does).  A rule change of R-5, R-6 or R-8.5
 ``immediate`` is made here, once.
 
-Card sets are 48-bit masks (:data:`CardSet`); a card is its id (:data:`Card`).
+Card sets are 48-bit masks (:data:`CardSet`); a card is its id (:data:`Card`).  The round
+is ints: a card's capture targets are one int (:func:`targets_of`: a mask taken whole, or
+single-card choices by bit), the card play's options are ints read once
+(:meth:`Round.read_options`), and :func:`capture_targets` gives the list form to the API.
 Clause ids (``R-…``) refer to RULES.md.
 """
 
