@@ -222,7 +222,7 @@ class Game(Round):
         self.last_score: RoundScore | None = None
         self.winner: int | None = None
         self.end_reason = ""
-        self._immediate = rules.instant_win == "immediate"
+        self.read_options()  # the card play's options as ints (kernel.Round)
         self.stop_at_round_end = False
 
     # ----------------------------------------------------------------- queries

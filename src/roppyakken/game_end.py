@@ -8,7 +8,6 @@ end of a game in one place: :func:`round_outcome`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from roppyakken.compiled import swap_in
 from roppyakken.rules import Rules
@@ -45,9 +44,14 @@ def leg_winner(rules: Rules, score: RoundScore, totals: Sequence[int], dealer: i
     return tied[0], "target"
 
 
-@dataclass(frozen=True, slots=True)
 class RoundOutcome:
-    """What a scored round decides (R-9): a leg won, the game won, the legs after it."""
+    """What a scored round decides (R-9): a leg won, the game won, the legs after it.
+
+    A plain class with its own ``__init__`` (a dataclass's is generated at run time, so
+    interpreted even when this module is compiled: a third of the end of a playout).
+    """
+
+    __slots__ = ("leg", "legs", "winner")
 
     leg: tuple[int, str] | None
     """Who won a leg (the game, in a single match) with this round, and why."""
@@ -55,6 +59,21 @@ class RoundOutcome:
     """Who won the game (match) with this round, and why."""
     legs: list[int]
     """The legs won after this round (unchanged in a single match)."""
+
+    def __init__(self, leg: tuple[int, str] | None, winner: tuple[int, str] | None, legs: list[int]) -> None:
+        self.leg = leg
+        self.winner = winner
+        self.legs = legs
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when every field is."""
+        if not isinstance(other, RoundOutcome):
+            return NotImplemented
+        return (self.leg, self.winner, self.legs) == (other.leg, other.winner, other.legs)
+
+    def __repr__(self) -> str:
+        """As a dataclass shows itself."""
+        return f"RoundOutcome(leg={self.leg!r}, winner={self.winner!r}, legs={self.legs!r})"
 
     def __reduce__(self) -> tuple[type[RoundOutcome], tuple[object, ...]]:
         """Copy and pickle by value (the compiled class cannot be restored field by field)."""

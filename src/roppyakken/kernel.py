@@ -7,7 +7,10 @@ Everything that plays cards goes through this module: :class:`roppyakken.engine.
 events, and what the end of the round does).  A rule change of R-5, R-6 or R-8.5
 ``immediate`` is made here, once.
 
-Card sets are 48-bit masks (:data:`CardSet`); a card is its id (:data:`Card`).
+Card sets are 48-bit masks (:data:`CardSet`); a card is its id (:data:`Card`).  The round
+is ints: a card's capture targets are one int (:func:`targets_of`: a mask taken whole, or
+single-card choices by bit), the card play's options are ints read once
+(:meth:`Round.read_options`), and :func:`capture_targets` gives the list form to the API.
 Clause ids (``R-…``) refer to RULES.md.
 """
 
@@ -26,7 +29,6 @@ from roppyakken.cards import (
     WILLOW,
     Card,
     CardSet,
-    iter_cards,
     triple_months,
 )
 from roppyakken.compiled import swap_in
@@ -38,62 +40,126 @@ WILLOW_MONTH_MASK: Final = MONTH_MASK[WILLOW]
 _MONTH_OF_CARD: Final = tuple(MONTH_MASK[MONTH[c]] for c in range(NUM_CARDS))
 
 
+WHOLE: Final = 1 << 48
+"""The flag of a targets int (:func:`targets_of`) whose mask is one choice taken whole."""
+
+WILD_MODES: Final = {"off": 0, "turned-up": 1, "any": 2}
+"""R-6.4 ``joker_wild_on_table`` as the int :func:`targets_of` takes."""
+WILD_TURNED_UP: Final = 1
+WILD_ANY: Final = 2
+
+
+def targets_of(table: CardSet, card: Card, from_pile: bool, joker: Card, wild: int, higher: bool) -> int:
+    """Every legal target of ``card`` on ``table`` (R-5.2 to R-5.4, R-6) as one int: the kernel's form.
+
+    0: no target, the card is added to the table.  With the :data:`WHOLE` flag (bit 48) set,
+    one choice: the mask below the flag, taken whole (a stack, R-6.3's three Willow cards).
+    Otherwise a set of single cards to choose among (one of a pair, the joker's wild
+    targets...): one choice per bit, the choices in card-id order (FORMATS.md §2);
+    :func:`target_count` and :func:`nth_target` read it.  The options are ints read once
+    from the rules: ``joker`` is ``rules.joker_card`` (-1: none), ``wild``
+    ``WILD_MODES[rules.joker_wild_on_table]``, ``higher`` ``rules.auto_capture_higher``.
+    """
+    month_cards = table & _MONTH_OF_CARD[card]
+    if joker < 0 or not (card == joker or table >> joker & 1):
+        # No joker involved: the common case, kept short for playouts (no bit_count(): a
+        # method call, not an operator, for mypyc).
+        rest = month_cards & (month_cards - 1)
+        if not rest:
+            return month_cards  # none, or one card
+        rest &= rest - 1
+        if rest and not rest & (rest - 1):
+            return month_cards | WHOLE  # three cards: a stack (R-5.4)
+        return _pair_choices(month_cards, higher)
+    if card == joker:
+        willows = table & WILLOW_MONTH_MASK
+        if willows.bit_count() == 3:
+            return willows | WHOLE  # R-6.3: the other three Willow cards, and nothing else
+        # R-6.2: any Willow card, or any single card worth points outside a stack.  The
+        # joker is a card of its own month (R-6.1), so two Willow cards are a pair for
+        # R-5.3; the other cards worth points are wild targets beside it.
+        wild_cards = table & SCORING_MASK & ~triple_months(table) & ~WILLOW_MONTH_MASK
+        return _month_choices(willows, higher) | wild_cards
+    if month_cards.bit_count() == 3:
+        return month_cards | WHOLE  # R-5.4: the stack, no wild target instead
+    wild_bit = 0
+    if (
+        POINTS[card] > 0
+        and not month_cards >> joker & 1
+        and (table & WILLOW_MONTH_MASK).bit_count() < 3
+        and (wild == WILD_ANY or (wild == WILD_TURNED_UP and from_pile))  # R-6.4
+    ):
+        wild_bit = 1 << joker
+    # R-5.3 reading: a wild joker is not a card of the month; it stays a choice beside
+    # whatever the month's cards leave to choose.
+    return _month_choices(month_cards, higher) | wild_bit
+
+
+def target_count(targets: int) -> int:
+    """How many choices a targets int (:func:`targets_of`) holds (0: the card goes to the table)."""
+    return 1 if targets & WHOLE else targets.bit_count()
+
+
+def nth_target(targets: int, k: int) -> CardSet:
+    """The ``k``-th choice (from 0, in card-id order) of a targets int (:func:`targets_of`)."""
+    if targets & WHOLE:
+        return targets ^ WHOLE
+    for _ in range(k):
+        targets &= targets - 1
+    return targets & -targets
+
+
+def target_list(targets: int) -> list[CardSet]:
+    """The choices of a targets int (:func:`targets_of`) as a list of masks."""
+    if targets & WHOLE:
+        return [targets ^ WHOLE]
+    out: list[CardSet] = []
+    while targets:
+        low = targets & -targets
+        out.append(low)
+        targets ^= low
+    return out
+
+
 def capture_targets(rules: Rules, table: CardSet, card: Card, from_pile: bool = False) -> list[CardSet]:
     """Every legal target of ``card`` on ``table`` (R-5.2 to R-5.4, R-6), as masks.
 
     An empty list means the card is added to the table.  Choices are ordered by
-    their lowest card id (FORMATS.md §2).
+    their lowest card id (FORMATS.md §2).  The list form of :func:`targets_of`.
     """
-    month_cards = table & _MONTH_OF_CARD[card]
     joker = rules.joker_card
     if joker < 0 or not (card == joker or table >> joker & 1):
-        # No joker involved: the common case, kept short for playouts.
-        if not month_cards:
-            return []
-        if month_cards & (month_cards - 1) == 0 or month_cards.bit_count() == 3:
-            return [month_cards]  # one card, or a stack (R-5.4)
-        return pair_choices(rules, month_cards)
-    if card == joker:
-        willows = table & WILLOW_MONTH_MASK
-        if willows.bit_count() == 3:
-            return [willows]  # R-6.3: the other three Willow cards, and nothing else
-        # R-6.2: any Willow card, or any single card worth points outside a stack.  The
-        # joker is a card of its own month (R-6.1), so two Willow cards are a pair for
-        # R-5.3; the other cards worth points are wild targets beside it.
-        wild = table & SCORING_MASK & ~triple_months(table) & ~WILLOW_MONTH_MASK
-        return [1 << c for c in iter_cards(_month_choices(rules, willows) | wild)]
-    if month_cards.bit_count() == 3:
-        return [month_cards]  # R-5.4: the stack, no wild target instead
-    wild = 0
-    if POINTS[card] > 0 and not month_cards >> joker & 1 and (table & WILLOW_MONTH_MASK).bit_count() < 3:
-        mode = rules.joker_wild_on_table  # R-6.4
-        if mode == "any" or (mode == "turned-up" and from_pile):
-            wild = 1 << joker
-    if not wild and month_cards.bit_count() == 2:
-        return pair_choices(rules, month_cards)
-    # R-5.3 reading: a wild joker is not a card of the month; it stays a choice beside
-    # whatever the month's cards leave to choose.
-    return [1 << c for c in iter_cards(_month_choices(rules, month_cards) | wild)]
+        # targets_of's first case, answered here without the call (the API lists targets
+        # card by card; tests/test_kernel_ints.py checks the two against each other).
+        month_cards = table & _MONTH_OF_CARD[card]
+        if not month_cards & (month_cards - 1):
+            return [month_cards] if month_cards else []
+        wild = 0
+    else:
+        wild = WILD_MODES[rules.joker_wild_on_table]
+    return target_list(targets_of(table, card, from_pile, joker, wild, rules.auto_capture_higher))
 
 
 def pair_choices(rules: Rules, pair: CardSet) -> list[CardSet]:
     """R-5.3: two cards of the month; ``auto_capture_higher`` takes the higher one."""
-    low = pair & -pair
-    high = pair ^ low
-    if rules.auto_capture_higher:
+    return target_list(_pair_choices(pair, rules.auto_capture_higher))
+
+
+def _pair_choices(pair: CardSet, higher: bool) -> CardSet:
+    """R-5.3: the cards of a pair to choose among, as a mask; ``higher``: ``auto_capture_higher``."""
+    if higher:
+        low = pair & -pair
+        high = pair ^ low
         lp, hp = POINTS[low.bit_length() - 1], POINTS[high.bit_length() - 1]
         if lp != hp:
-            return [low if lp > hp else high]
-    return [low, high]
+            return low if lp > hp else high
+    return pair
 
 
-def _month_choices(rules: Rules, month_cards: CardSet) -> CardSet:
+def _month_choices(month_cards: CardSet, higher: bool) -> CardSet:
     """The cards of one month on the table a card may still choose among (R-5.3), as a mask."""
     if month_cards.bit_count() == 2:
-        choices = 0
-        for choice in pair_choices(rules, month_cards):
-            choices |= choice
-        return choices
+        return _pair_choices(month_cards, higher)
     return month_cards
 
 
@@ -132,6 +198,9 @@ ROUND_STATE: Final = (
     "phase",
     "turned",
     "_immediate",
+    "_joker",
+    "_wild",
+    "_higher",
     "events",
     "log",
 )
@@ -168,6 +237,12 @@ class Round:
     turned: Card
     _immediate: bool
     """Whether an instant-win yaku ends the round at once (R-8.5 ``immediate``)."""
+    _joker: Card
+    """``rules.joker_card``, read once (:meth:`read_options`): -1 without a joker."""
+    _wild: int
+    """R-6.4 ``joker_wild_on_table`` as :data:`WILD_MODES` gives it (0 without a joker)."""
+    _higher: bool
+    """R-5.3 ``auto_capture_higher``."""
     events: list[Event]
     log: bool = False
 
@@ -189,6 +264,18 @@ class Round:
         other.phase = self.phase
         other.turned = self.turned
         other._immediate = self._immediate
+        other._joker = self._joker
+        other._wild = self._wild
+        other._higher = self._higher
+
+    def read_options(self) -> None:
+        """Read the card play's options from ``rules`` once, as ints (what :func:`targets_of`
+        takes): a subclass calls it when it sets ``rules``."""
+        rules = self.rules
+        self._immediate = rules.instant_win == "immediate"
+        self._joker = rules.joker_card
+        self._wild = WILD_MODES[rules.joker_wild_on_table] if rules.joker_card >= 0 else 0
+        self._higher = rules.auto_capture_higher
 
     # ----------------------------------------------------------------- moves
 
@@ -198,21 +285,26 @@ class Round:
         In the play phase, each card of the hand with each of its targets, in card
         order; in the take phase, the turned-up card with each of its targets.
         """
-        rules, table = self.rules, self.table
+        table, joker, wild, higher = self.table, self._joker, self._wild, self._higher
         if self.phase == TAKE:
             card = self.turned
-            return [(card, t) for t in capture_targets(rules, table, card, True)]
+            return [(card, t) for t in target_list(targets_of(table, card, True, joker, wild, higher))]
         out: list[tuple[Card, CardSet]] = []
         hand = self.hands[self.to_act]
         while hand:
             low = hand & -hand
             hand ^= low
             card = low.bit_length() - 1
-            targets = capture_targets(rules, table, card, False)
-            if targets:
-                out.extend((card, t) for t in targets)
-            else:
-                out.append((card, 0))
+            targets = targets_of(table, card, False, joker, wild, higher)
+            if targets & WHOLE:
+                out.append((card, targets ^ WHOLE))
+            elif not targets & (targets - 1):  # one card, or none (0: to the table)
+                out.append((card, targets))
+            else:  # a choice: one move per card to choose, in card-id order
+                while targets:
+                    choice = targets & -targets
+                    out.append((card, choice))
+                    targets ^= choice
         return out
 
     def step(self, card: Card, target: CardSet) -> bool:
@@ -276,33 +368,47 @@ class Round:
         hands, captures, orders, pile = self.hands, self.captures, self.orders, self.pile
         revealed = self.revealed
         table, pos, seat, n, log = self.table, self.pile_pos, self.to_act, self.players, self.log
+        # The seat's hand and captures live in locals for its turn, back in the lists at its
+        # end (and before anything that reads them: the end of the round, a return).
+        hand, taken = hands[seat], captures[seat]
+        # With ``rand``: how many cards each hand holds, for the random card (kept, not counted).
+        counts = list(map(int.bit_count, hands)) if rand is not None else []
         instant = rules.table.instant_yaku if self._immediate else None
+        joker, wild, higher = self._joker, self._wild, self._higher  # the options, as ints
         while True:  # decisions: one, or with ``rand`` to the end of the round
             if card < 0 and rand is not None:  # a random card, then a random target of it
-                hand = hands[seat]
-                for _ in range(int(rand() * hand.bit_count())):
-                    hand &= hand - 1
-                card = (hand & -hand).bit_length() - 1
-                targets = capture_targets(rules, table, card, False)
-                if len(targets) > 1:
-                    target = targets[int(rand() * len(targets))]
+                pick = hand
+                for _ in range(int(rand() * counts[seat])):
+                    pick &= pick - 1
+                card = (pick & -pick).bit_length() - 1
+                targets = targets_of(table, card, False, joker, wild, higher)
+                if targets & WHOLE:
+                    target = targets ^ WHOLE
+                elif targets & (targets - 1):  # a choice
+                    target = nth_target(targets, int(rand() * targets.bit_count()))
                 else:
-                    target = targets[0] if targets else 0
+                    target = targets
             if not from_pile:
                 bit = 1 << card
-                hands[seat] &= ~bit
+                hand &= ~bit
+                if rand is not None:
+                    counts[seat] = counts[seat] - 1  # (not -=: a generic call when compiled)
                 if revealed[seat]:
                     revealed[seat] &= ~bit
             while True:  # the card from hand, then the turned-up card
                 if target:
                     table &= ~target
-                    captured = captures[seat] | (1 << card) | target
-                    captures[seat] = captured
+                    taken |= (1 << card) | target
+                    captured = taken
                     # R-5.6 (reading): the played card first, then what it took, in id order.
                     order = orders[seat]
                     order.append(card)
                     if target & (target - 1):
-                        order.extend(iter_cards(target))
+                        rest = target
+                        while rest:
+                            low = rest & -rest
+                            order.append(low.bit_length() - 1)
+                            rest ^= low
                     else:
                         order.append(target.bit_length() - 1)
                 else:
@@ -313,6 +419,7 @@ class Round:
                 if captured and instant is not None:
                     slug = instant(captured)
                     if slug is not None:
+                        hands[seat], captures[seat] = hand, taken
                         self.table, self.pile_pos, self.to_act = table, pos, seat
                         self._end_round((seat, slug))
                         return True
@@ -321,19 +428,23 @@ class Round:
                 card = pile[pos]
                 pos += 1
                 from_pile = True
-                targets = capture_targets(rules, table, card, True)
-                if len(targets) > 1:  # R-5.5: the player who turned it chooses
+                targets = targets_of(table, card, True, joker, wild, higher)
+                if targets & WHOLE:
+                    target = targets ^ WHOLE
+                elif targets & (targets - 1):  # R-5.5: the player who turned it chooses
                     if log:
                         self._emit(Turned(seat, card))
                     if rand is None:
+                        hands[seat], captures[seat] = hand, taken
                         self.table, self.pile_pos, self.to_act = table, pos, seat
                         self.turned = card
                         self.phase = TAKE
                         return False
-                    target = targets[int(rand() * len(targets))]
+                    target = nth_target(targets, int(rand() * targets.bit_count()))
                 else:
-                    target = targets[0] if targets else 0
-            if not hands[seat] and not any(hands):  # a seat with cards left: not over
+                    target = targets
+            hands[seat], captures[seat] = hand, taken
+            if not hand and not any(h for h in hands):  # a seat with cards left: not over (a loop, compiled)
                 self.table, self.pile_pos, self.to_act = table, pos, seat
                 self._end_round(None)
                 return True
@@ -342,6 +453,7 @@ class Round:
                 self.table, self.pile_pos, self.to_act = table, pos, seat
                 self.phase = PLAY
                 return False
+            hand, taken = hands[seat], captures[seat]
             card = -1
             from_pile = False
 
@@ -364,13 +476,19 @@ class Round:
 __all__ = [
     "COMPILED",
     "ROUND_STATE",
+    "WHOLE",
+    "WILD_MODES",
     "Card",
     "CardSet",
     "Round",
     "capture_targets",
+    "nth_target",
     "pair_choices",
     "round_score",
     "stacks_of",
+    "target_count",
+    "target_list",
+    "targets_of",
 ]
 
 

@@ -9,6 +9,7 @@ from roppyakken.cards import WILLOW_PAULOWNIA_MASK, points_of
 from roppyakken.compiled import swap_in
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import Rules
+from roppyakken.yaku import YakuTable
 
 
 class PlayerScore(NamedTuple):
@@ -94,6 +95,15 @@ def apply_round_scoring(rules: Rules, scores: Sequence[int]) -> list[int]:
     return list(scores)
 
 
+def yaku_table(rules: Rules) -> YakuTable:
+    """``rules.table``, typed as this module's :class:`YakuTable` (compiled, the compiled class:
+    its methods are then called natively, not looked up as Python attributes)."""
+    table: object = rules.table
+    if not isinstance(table, YakuTable):  # pragma: no cover - Rules always builds one
+        raise TypeError(f"rules.table is not a YakuTable: {table!r}")
+    return table
+
+
 def score_round(
     rules: Rules,
     captures: Sequence[int],
@@ -105,14 +115,18 @@ def score_round(
     ``captures`` are card masks, ``orders`` the capture order of each seat (R-5.6,
     used by ordered rain-off), ``declared`` each seat's declared lucky hands.
     """
-    evaluate = rules.table.evaluate
+    table = yaku_table(rules)
     fuke = rules.fuke
     parts = []
     round_scores = []
     void = False
-    for captured, order, lucky_slugs in zip(captures, orders, declared, strict=True):
+    n = len(captures)
+    if len(orders) != n or len(declared) != n:
+        raise ValueError(f"{n} captures, {len(orders)} capture orders, {len(declared)} declarations")
+    for seat in range(n):  # (indexes, not zip(strict=True): a generic call when compiled)
+        captured, order, lucky_slugs = captures[seat], orders[seat], declared[seat]
         card_points = points_of(captured)
-        yaku = tuple(evaluate(captured, order))
+        yaku = tuple(table.evaluate(captured, order))
         lucky = lucky_points(rules, lucky_slugs) if lucky_slugs else ()
         score = card_points
         for _, p in yaku:
@@ -135,8 +149,8 @@ def score_round(
     # (3-4 times faster: searchers score rounds by the hundred thousand).
     players = tuple(
         [
-            tuple.__new__(PlayerScore, (cp, y, lh, rs, ct, f))
-            for (cp, y, lh, rs, ct), f in zip(parts, finals, strict=True)
+            tuple.__new__(PlayerScore, (cp, y, lh, rs, ct, finals[seat]))
+            for seat, (cp, y, lh, rs, ct) in enumerate(parts)
         ]
     )
     return tuple.__new__(RoundScore, (players, void, instant))
@@ -144,7 +158,7 @@ def score_round(
 
 def instant_winner(rules: Rules, captures: Sequence[int]) -> tuple[int, str] | None:
     """R-8.5: the seat that completed Four Brights, failing that Seven Ribbons."""
-    table = rules.table
+    table = yaku_table(rules)
     for slug, mask in table.instant_masks:
         for seat, captured in enumerate(captures):
             if mask == -1:

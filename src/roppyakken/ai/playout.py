@@ -68,7 +68,7 @@ class Playout(Round):
         self.turned = turned
         self.score: RoundScore | None = None
         self.instant: tuple[int, str] | None = None
-        self._immediate = rules.instant_win == "immediate"
+        self.read_options()
 
     @classmethod
     def from_game(cls, game: Game) -> Playout:
