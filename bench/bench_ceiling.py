@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
+from collections.abc import Sequence
 from multiprocessing import Pool
 
 from roppyakken.actions import Action, Play, Take
@@ -156,6 +158,18 @@ def _deal(args: tuple[str, str, int, int, bool, str, str]) -> tuple[int, float, 
     return wins, margin, rounds
 
 
+def _row(sees: str, opponent: str, deals: Sequence[tuple[int, float, int]]) -> str:
+    """One line of the report: games won and points a round, with their 95% intervals."""
+    wins = sum(d[0] for d in deals)
+    games = 2 * len(deals)
+    low, high = wilson(wins, games)
+    ppr, plo, phi = ratio_interval([d[1] for d in deals], [float(d[2]) for d in deals])
+    return (
+        f"| {sees} | `{opponent}` | {games} | {wins / games:.1%} | {low:.1%}–{high:.1%} "
+        f"| {ppr:+.1f} | {plo:+.1f}..{phi:+.1f} |"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the oracle, seeing the pile's order and not, against each opponent (``random``
     and ``greedy`` unless told); print win rates with 95% intervals as a Markdown table."""
@@ -174,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         default="",
         help="play the master (e.g. master, master:iters=240) seeing the cards instead",
     )
+    add("--progress", type=int, default=0, help="print the figures so far every N deals on stderr (0: no)")
     args = parser.parse_args(argv)
     against = args.against.split(",")
     for name in against:
@@ -194,16 +209,12 @@ def main(argv: list[str] | None = None) -> int:
             sees = "every hand and the pile's order" if sees_pile else "every hand, not the pile's order"
             for opponent in against:
                 jobs = [(args.rules, opponent, args.k, s, sees_pile, args.own, args.master) for s in seeds]
-                deals = pool.map(_deal, jobs, chunksize=1 if args.rules != "classic" else 4)
-                wins = sum(d[0] for d in deals)
-                games = 2 * len(seeds)
-                low, high = wilson(wins, games)
-                ppr, plo, phi = ratio_interval([d[1] for d in deals], [float(d[2]) for d in deals])
-                print(
-                    f"| {sees} | `{opponent}` | {games} | {wins / games:.1%} | {low:.1%}–{high:.1%} "
-                    f"| {ppr:+.1f} | {plo:+.1f}..{phi:+.1f} |",
-                    flush=True,
-                )
+                deals: list[tuple[int, float, int]] = []
+                for deal in pool.imap(_deal, jobs, chunksize=1 if args.rules != "classic" else 4):
+                    deals.append(deal)
+                    if args.progress and len(deals) % args.progress == 0 and len(deals) < len(jobs):
+                        print(_row(sees, opponent, deals), file=sys.stderr, flush=True)
+                print(_row(sees, opponent, deals), flush=True)
     return 0
 
 
