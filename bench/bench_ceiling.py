@@ -31,19 +31,25 @@ from __future__ import annotations
 
 import argparse
 import random
+import sys
+from collections.abc import Sequence
 from multiprocessing import Pool
 
 from roppyakken.actions import Action, Play, Take
+from roppyakken.ai.arena import round_margin
 from roppyakken.ai.base import make_bot, parse_level
 from roppyakken.ai.determinize import World
 from roppyakken.ai.driver import game_seeds
 from roppyakken.ai.expert import DEFAULT_WEIGHTS, ExpertBot
 from roppyakken.ai.master import MasterBot, expert_index, game_value
 from roppyakken.ai.playout import Playout, greedy_index, yaku_index
-from roppyakken.ai.stats import wilson
+from roppyakken.ai.stats import ratio_interval, wilson
 from roppyakken.engine import Game
 from roppyakken.rules import Rules, preset
 from roppyakken.view import SeatView, view_of
+
+HEAD = "| the oracle sees | against | games | win rate | 95% interval | points a round | 95% interval |"
+"""The header of the report's table (the oracle's, or the cheating master's, figures)."""
 
 POLICIES = ("random", "greedy", "expert")
 """The policies a playout can follow: uniformly random, points now, the expert."""
@@ -122,15 +128,18 @@ class SeeingMaster(MasterBot):
         return World(tuple(game.hands), tuple(rest))
 
 
-def _deal(args: tuple[str, str, int, int, bool, str, str]) -> int:
-    """Games the oracle wins on one deal, played from each seat (0, 1 or 2)."""
+def _deal(args: tuple[str, str, int, int, bool, str, str]) -> tuple[int, float, int]:
+    """On one deal, played from each seat: the games the oracle wins (0, 1 or 2), its
+    round-score margin summed over the rounds (as the arena counts it), and the rounds."""
     rules_name, opponent, k, seed, sees_pile, own, master = args
     rules: Rules = preset(rules_name)
     rng = random.Random(seed)
     index = yaku_index(rules)
     wins = 0
+    margin = 0.0
+    rounds = 0
     for me in (0, 1):
-        game = Game(rules, 2, seed, log=False)
+        game = Game(rules, 2, seed)
         other = make_bot(opponent, seed)
         cheat = SeeingMaster.from_options(seed, parse_level(master)[1]) if master else None
         if cheat is not None:
@@ -144,7 +153,21 @@ def _deal(args: tuple[str, str, int, int, bool, str, str]) -> int:
                 action = other.choose(view_of(game, game.to_act))
             game.apply(action)
         wins += game.winner == me
-    return wins
+        margin += sum(round_margin(log.score, me) for log in game.history if log.score is not None)
+        rounds += len(game.history)
+    return wins, margin, rounds
+
+
+def _row(sees: str, opponent: str, deals: Sequence[tuple[int, float, int]]) -> str:
+    """One line of the report: games won and points a round, with their 95% intervals."""
+    wins = sum(d[0] for d in deals)
+    games = 2 * len(deals)
+    low, high = wilson(wins, games)
+    ppr, plo, phi = ratio_interval([d[1] for d in deals], [float(d[2]) for d in deals])
+    return (
+        f"| {sees} | `{opponent}` | {games} | {wins / games:.1%} | {low:.1%}–{high:.1%} "
+        f"| {ppr:+.1f} | {plo:+.1f}..{phi:+.1f} |"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -165,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         default="",
         help="play the master (e.g. master, master:iters=240) seeing the cards instead",
     )
+    add("--progress", type=int, default=0, help="print the figures so far every N deals on stderr (0: no)")
     args = parser.parse_args(argv)
     against = args.against.split(",")
     for name in against:
@@ -177,21 +201,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"oracle, {args.rules}, 2 players, {how}, {args.deals} deals x 2 seatings, seed {args.seed}")
     print()
-    print("| the oracle sees | against | games | oracle's win rate | 95% interval |")
-    print("| --- | --- | ---: | ---: | --- |")
+    print(HEAD)
+    print("| --- | --- | ---: | ---: | --- | ---: | --- |")
     seeds = game_seeds(args.seed, args.deals)
     with Pool(args.jobs) as pool:
         for sees_pile in {"both": (True, False), "pile": (True,), "hands": (False,)}[args.sees]:
             sees = "every hand and the pile's order" if sees_pile else "every hand, not the pile's order"
             for opponent in against:
                 jobs = [(args.rules, opponent, args.k, s, sees_pile, args.own, args.master) for s in seeds]
-                wins = sum(pool.map(_deal, jobs, chunksize=4))
-                games = 2 * len(seeds)
-                low, high = wilson(wins, games)
-                print(
-                    f"| {sees} | `{opponent}` | {games} | {wins / games:.1%} | {low:.1%}–{high:.1%} |",
-                    flush=True,
-                )
+                deals: list[tuple[int, float, int]] = []
+                for deal in pool.imap(_deal, jobs, chunksize=1 if args.rules != "classic" else 4):
+                    deals.append(deal)
+                    if args.progress and len(deals) % args.progress == 0 and len(deals) < len(jobs):
+                        print(_row(sees, opponent, deals), file=sys.stderr, flush=True)
+                print(_row(sees, opponent, deals), flush=True)
     return 0
 
 

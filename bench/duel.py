@@ -39,13 +39,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--every", type=int, default=10, help="print every this many deals (10)")
+    parser.add_argument(
+        "--start", type=int, default=0, help="skip the batch's first N deals (to go on with a run cut short)"
+    )
     args = parser.parse_args(argv)
     rules = preset(args.rules)
     n = len(args.bots)
     deals = -(-args.games // n)
     totals = ArenaTotals(list(args.bots))
     start = time.monotonic()
-    for i, seed in enumerate(game_seeds(args.seed, deals), 1):
+    for i, seed in enumerate(game_seeds(args.seed, args.start + deals)[args.start :], 1):
         totals.add(play_deal(rules, args.bots, seed))
         if i % args.every == 0 or i == deals:
             print(line(totals, args.rules, time.monotonic() - start), flush=True)

@@ -22,7 +22,14 @@ from roppyakken.engine import Game
 from roppyakken.rules import preset
 from roppyakken.view import SeatView, view_of
 
-LEVELS = ("random", "greedy", "expert", "master:iters=6")
+LEVELS = (
+    "random",
+    "greedy",
+    "expert",
+    "master:iters=6",
+    "master:iters=6:search=tree",
+    "master:iters=8:search=ismcts",
+)
 
 
 def poisoned(game: Game, seat: int, rng: random.Random) -> Game:

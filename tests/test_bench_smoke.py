@@ -153,6 +153,23 @@ def test_duel_prints_running_figures(capsys: pytest.CaptureFixture[str]) -> None
     assert all(re.search(r"win \d+\.\d% \(\d+\.\d%\.\.\d+\.\d%\)  a round [+-]\d+\.\d", r) for r in rows)
 
 
+def test_duel_goes_on_from_a_later_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--start 2`` plays the batch's third and fourth deals: the figures a run of four
+    deals adds after its second (here the greedy player's points, by difference)."""
+    duel = _load("duel")
+    argv = ["greedy", "random", "--games", "8", "--every", "1"]
+    assert duel.main(argv) == 0
+    whole = capsys.readouterr().out.splitlines()
+    assert duel.main(["greedy", "random", "--games", "4", "--every", "1", "--start", "2"]) == 0
+    later = capsys.readouterr().out.splitlines()
+    assert [int(r.split()[0]) for r in later] == [2, 4]
+
+    def rounds(row: str) -> int:
+        return int(row.split()[2])
+
+    assert rounds(later[-1]) == rounds(whole[-1]) - rounds(whole[1])
+
+
 def test_yaku_breakdown_adds_up_to_the_final_scores() -> None:
     """bench_yaku's parts (cards, lucky hands, each yaku) add up to each bot's final score
     on classic rules (no void rounds), and the difference column is the first less the second."""

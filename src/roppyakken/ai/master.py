@@ -29,7 +29,10 @@ the first N decisions of each rollout as the expert, the rest by points now),
 ``width=N``, ``confidence=Z``, ``close=POINTS``, ``slow=FACTOR``, and ``exact=N``
 (2 players: once the hands hold N cards or fewer in all, each rollout's world is
 solved to the end by alpha-beta, :func:`exact_value`, the searching seat maximizing
-its value and the other seat minimizing it; measured in ``bench/RESULTS-bots.md``).
+its value and the other seat minimizing it; measured in ``bench/RESULTS-bots.md``),
+``search=flat|tree|ismcts`` with ``uct=C`` (0.25): ``tree`` searches the seat's own
+later decisions in each candidate's rollouts by a tree instead of leaving them to the
+expert, ``ismcts`` is plain single-observer ISMCTS (:mod:`roppyakken.ai.ismcts`).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from typing import Any, Self
 from roppyakken.actions import Action, CallRedeal, Declare, Play, Take
 from roppyakken.ai.determinize import playout_of
 from roppyakken.ai.expert import DEFAULT_WEIGHTS, ExpertBot, Weights, best_move, move_values
+from roppyakken.ai.ismcts import Node, descend, select, unpaired
 from roppyakken.ai.playout import ENDED, Playout, greedy_index, yaku_index
 from roppyakken.ai.position import Position
 from roppyakken.errors import RoppyakkenError
@@ -183,7 +187,13 @@ _OPTIONS: dict[str, tuple[type, float]] = {
     "close": (float, 0.0),
     "slow": (float, 1.0),
     "exact": (int, 0),
+    "search": (str, 0),
+    "uct": (float, 0.0),
 }
+
+SEARCHES = ("flat", "tree", "ismcts")
+"""The searches: flat determinized Monte-Carlo (the default), the flat root with a tree of
+the seat's later decisions, plain single-observer ISMCTS (:mod:`roppyakken.ai.ismcts`)."""
 
 
 class MasterBot:
@@ -204,6 +214,8 @@ class MasterBot:
         close: float = 5.0,
         slow: float = 3.0,
         exact: int = 0,
+        search: str = "flat",
+        uct: float = 0.25,
     ) -> None:
         if ms is None and iters is None:
             raise RoppyakkenError("a master needs a budget: ms or iters")
@@ -220,6 +232,8 @@ class MasterBot:
         self.close = close
         self.slow = slow
         self.exact = exact
+        self.search_kind = search
+        self.uct = uct
 
     @classmethod
     def from_options(cls, seed: int, options: Mapping[str, str]) -> Self:
@@ -229,9 +243,10 @@ class MasterBot:
             if key not in _OPTIONS:
                 known = ", ".join(_OPTIONS)
                 raise RoppyakkenError(f"bot level master has no option {key!r} (options: {known})")
-            if key == "rollout":
-                if text not in ROLLOUTS:
-                    raise RoppyakkenError(f"bot option rollout: expected {', '.join(ROLLOUTS)}, not {text!r}")
+            if key in ("rollout", "search"):
+                allowed = ROLLOUTS if key == "rollout" else SEARCHES
+                if text not in allowed:
+                    raise RoppyakkenError(f"bot option {key}: expected {', '.join(allowed)}, not {text!r}")
                 kwargs[key] = text
                 continue
             kind, low = _OPTIONS[key]
@@ -282,6 +297,9 @@ class MasterBot:
         def leaf(score: RoundScore) -> float:
             return game_value(rules, score, totals, legs, dealer, round_index, seat)
 
+        def finish(p: Playout, left: int) -> None:
+            rollout(p, totals, weights, index, left)
+
         # The expert's appraisal orders the moves: its choice is the default, and only
         # its best few are searched (the rest rarely win and would thin the samples).
         prior = move_values(Position.of_view(view), moves, view.phase == "play", weights)
@@ -293,6 +311,10 @@ class MasterBot:
         factor = self.slow if prior[ranked[0]] - prior[ranked[1]] < self.close else 1.0
         deadline = start + factor * self.ms / 1000.0 if self.ms is not None else math.inf
         max_rollouts = int(factor * self.iters) if self.iters is not None else 1 << 60
+        if self.search_kind == "ismcts" and len(active) > 1:
+            return self._ismcts(view, moves, active, deadline, max_rollouts, leaf, index, depth)
+        trees = {i: Node() for i in active} if self.search_kind == "tree" else None
+        width = self.width
         values: list[list[float]] = [[] for _ in moves]
         rollouts = 0
         worlds = 0
@@ -303,7 +325,16 @@ class MasterBot:
                 p = base.copy()
                 card, target = moves[i]
                 p.step(card, target)
-                if rollout(p, totals, weights, index, depth, exact):
+                if trees is not None:
+                    path: list[Node] = []
+                    descend(p, trees[i], seat, totals, weights, index, depth, width, self.uct, path, finish)
+                    score = p.score
+                    assert score is not None
+                    v = leaf(score)
+                    for node in path:
+                        node.add(v)
+                    results.append(v)
+                elif rollout(p, totals, weights, index, depth, exact):
                     results.append(exact_value(p, seat, leaf, -math.inf, math.inf))
                 else:
                     score = p.score
@@ -331,6 +362,59 @@ class MasterBot:
             if mean <= self.confidence * se:
                 return default
         return best
+
+    def _ismcts(
+        self,
+        view: SeatView,
+        moves: Sequence[tuple[int, int]],
+        active: list[int],
+        deadline: float,
+        max_rollouts: int,
+        leaf: Callable[[RoundScore], float],
+        index: list[list[tuple[int, int]]],
+        depth: int,
+    ) -> int:
+        """Plain SO-ISMCTS (``search=ismcts``): one world and one root candidate an iteration."""
+        clock = time.perf_counter
+        seat = view.seat
+        assert seat is not None
+        totals, weights = view.totals, self.weights
+        root = Node()
+        candidates = [moves[i] for i in active]  # the expert's order: tried first in it
+
+        def finish(p: Playout, left: int) -> None:
+            rollout(p, totals, weights, index, left)
+
+        rollouts = 0
+        while rollouts < max_rollouts:
+            p = playout_of(view, self.sample(view))
+            move = select(root, candidates, self.uct)
+            node = root.children[move]
+            p.step(*move)
+            path = [node]
+            if node.n == 0:
+                finish(p, depth)
+            else:
+                descend(p, node, seat, totals, weights, index, depth, self.width, self.uct, path, finish)
+            score = p.score
+            assert score is not None
+            v = leaf(score)
+            for n in path:
+                n.add(v)
+            rollouts += 1
+            if clock() >= deadline:
+                break
+        self.last_rollouts = rollouts
+        default = candidates[0]
+        tried = [m for m in candidates if m in root.children and root.children[m].n > 0]
+        if not tried:
+            return active[0]
+        best = max(tried, key=lambda m: (root.children[m].n, root.children[m].mean()))
+        if best != default and default in root.children:
+            mean, se = unpaired(root.children[best], root.children[default])
+            if mean <= self.confidence * se:
+                best = default
+        return active[candidates.index(best)]
 
 
 def _paired(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
