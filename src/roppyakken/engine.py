@@ -50,7 +50,6 @@ from roppyakken.events import (
     FirstDealerDrawn,
     GameEnded,
     LegWon,
-    Played,
     Redealt,
     RoundEnded,
     RoundStarted,
@@ -134,8 +133,6 @@ def deck_from_deal(
     return deck + list(pile)
 
 
-_new_tuple: Final = tuple.__new__
-
 _PLAYS: dict[int, Play] = {}
 """Interned :class:`Play` actions (immutable), so legal-action lists allocate little."""
 
@@ -201,6 +198,7 @@ class Game(Round):
         """Whether a logged game keeps its events too (see the ``events`` argument)."""
         self.history: list[RoundLog] = []
         self.events: list[Event] = []
+        self.plays = []
         self.totals = [0] * players
         self.legs = [0] * players
         self.round = -1
@@ -389,16 +387,6 @@ class Game(Round):
             else:  # REDEAL: legal_actions() lists calling first, then not calling
                 self._redeal_choice(pick(2) == 0)
 
-    def _log_play(self, seat: int, source: str, card: int, target: int) -> None:
-        if not self.keep_events:
-            self.history[-1].plays.append((seat, source, card, target))
-            return
-        # One object for the record's play and the event (a Played is that tuple), built the
-        # way Played's own __new__ does, without its call: about 32 a round.
-        play = _new_tuple(Played, (seat, source, card, target))
-        self.history[-1].plays.append(play)
-        self.events.append(play)
-
     def _emit(self, event: Event) -> None:
         """Keep ``event`` (a logged game that keeps events)."""
         if self.log and self.keep_events:
@@ -498,6 +486,7 @@ class Game(Round):
         self.turned = -1
         if self.log:
             self.history.append(RoundLog(self.dealer, list(hands), table, list(self.pile), [None] * n))
+            self.plays = self.history[-1].plays  # the kernel appends the round's plays to it
         if self.log:
             self._emit(RoundStarted(self.round, self.leg, self.dealer, attempt, table))
         if rules.table_four == "dealer_takes" and full_months(table):  # R-3.3 (Changara)
@@ -752,9 +741,11 @@ class Game(Round):
                 for h in self.history
             ]
             g.events = list(self.events)
+            g.plays = g.history[-1].plays if g.history else []
         else:
             g.history = []
             g.events = []
+            g.plays = []
         g.totals = list(self.totals)
         g.legs = list(self.legs)
         g._queue = list(self._queue)

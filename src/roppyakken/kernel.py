@@ -32,11 +32,13 @@ from roppyakken.cards import (
     triple_months,
 )
 from roppyakken.compiled import swap_in
-from roppyakken.events import Event, Turned
+from roppyakken.events import Event, Played, Turned
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore, score_round
 
 WILLOW_MONTH_MASK: Final = MONTH_MASK[WILLOW]
+_new_tuple: Final = tuple.__new__
+"""``tuple.__new__``: builds a :class:`~roppyakken.events.Played` as its own ``__new__`` does."""
 _MONTH_OF_CARD: Final = tuple(MONTH_MASK[MONTH[c]] for c in range(NUM_CARDS))
 
 
@@ -202,6 +204,8 @@ ROUND_STATE: Final = (
     "_wild",
     "_higher",
     "events",
+    "plays",
+    "keep_events",
     "log",
 )
 """The attributes of a :class:`Round`, as the class declares them: the one list of them (a
@@ -214,9 +218,9 @@ class Round:
 
     A subclass sets the attributes below and says what the end of the round does
     (:meth:`_end_round`); with ``log`` set it also keeps events (:meth:`_emit`) and the
-    plays of a record (:meth:`_log_play`).  ``phase`` is ``"play"`` (``to_act`` plays a
-    card from hand) or ``"take"`` (``to_act`` chooses the target of ``turned``) while
-    cards are played.  Its moves are unchecked: a front end plays through
+    plays of a record (``plays``, appended to by :meth:`_play` itself).  ``phase`` is
+    ``"play"`` (``to_act`` plays a card from hand) or ``"take"`` (``to_act`` chooses the
+    target of ``turned``) while cards are played.  Its moves are unchecked: a front end plays through
     :meth:`Game.apply`, which checks them first.
     """
 
@@ -244,6 +248,12 @@ class Round:
     _higher: bool
     """R-5.3 ``auto_capture_higher``."""
     events: list[Event]
+    plays: list[tuple[int, str, int, int]]
+    """With ``log``: the record's plays of the round, ``(seat, source, card, captured)``, which
+    :meth:`_play` appends to (``Game`` points it at the round log's list)."""
+    keep_events: bool = True
+    """With ``log``: whether each play is an event too (a :class:`~roppyakken.events.Played`,
+    the very object appended to ``plays`` and to ``events``)."""
     log: bool = False
 
     def copy_round_to(self, other: Round) -> None:
@@ -267,6 +277,7 @@ class Round:
         other._joker = self._joker
         other._wild = self._wild
         other._higher = self._higher
+        other.keep_events = self.keep_events
 
     def read_options(self) -> None:
         """Read the card play's options from ``rules`` once, as ints (what :func:`targets_of`
@@ -414,8 +425,14 @@ class Round:
                 else:
                     table |= 1 << card
                     captured = 0
-                if log:
-                    self._log_play(seat, "pile" if from_pile else "hand", card, target)
+                if log:  # the record's play (and the event, one object), appended here
+                    play = (seat, "pile" if from_pile else "hand", card, target)
+                    if self.keep_events:
+                        played = _new_tuple(Played, play)
+                        self.plays.append(played)
+                        self.events.append(played)
+                    else:
+                        self.plays.append(play)
                 if captured and instant is not None:
                     slug = instant(captured)
                     if slug is not None:
@@ -464,9 +481,6 @@ class Round:
     def _emit(self, event: Event) -> None:
         if self.log:
             self.events.append(event)
-
-    def _log_play(self, seat: int, source: str, card: Card, target: CardSet) -> None:
-        """Keep a play for the record (only called with ``log`` set)."""
 
     def _end_round(self, instant: tuple[int, str] | None) -> None:
         """The round has ended (``instant``: the instant win that ended it, R-8.5)."""
