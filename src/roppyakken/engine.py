@@ -40,7 +40,6 @@ from roppyakken.cards import (
     SLUGS,
     full_months,
     iter_cards,
-    mask_of,
 )
 from roppyakken.errors import IllegalActionError, RoppyakkenError
 from roppyakken.events import (
@@ -54,9 +53,9 @@ from roppyakken.events import (
     RoundEnded,
     RoundStarted,
 )
-from roppyakken.game_end import leg_winner, most_legs, round_outcome
+from roppyakken.game_end import add_finals, leg_winner, most_legs, next_dealer, round_outcome
 from roppyakken.indexed import Picker, play_cards
-from roppyakken.kernel import ROUND_STATE, Round, capture_targets, stacks_of
+from roppyakken.kernel import ROUND_STATE, Round, capture_targets, deal_cards, stacks_of
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
 from roppyakken.yaku import FOUR_BRIGHTS, LuckyHand, lucky_hands_held
@@ -450,8 +449,7 @@ class Game(Round):
 
     def _deal(self, attempt: int) -> None:
         """Deal (R-3.2), redealing as R-3.3 / R-3.4 say, then start the lucky-hand phase."""
-        rules, n = self.rules, self.players
-        pattern = [(-1 if who < 0 else (self.dealer + 1 + who) % n, count) for who, count in self._pattern]
+        rules, n, dealer, pattern = self.rules, self.players, self.dealer, self._pattern
         while True:
             self._attempt = attempt
             if self._own_decks:
@@ -460,13 +458,7 @@ class Game(Round):
                 deck = list(self._deck_source(self.round, attempt))
                 if sorted(deck) != list(range(NUM_CARDS)):
                     raise RoppyakkenError(f"round {self.round}: the deck is not the 48 cards")
-            places = [0] * (n + 1)  # the hands, then the table at index -1
-            pos = 0
-            for who, count in pattern:
-                places[who] |= mask_of(deck[pos : pos + count])
-                pos += count
-            hands = places[:n]
-            table = places[n]
+            hands, table, pos = deal_cards(deck, pattern, dealer, n)  # compiled with the kernel
             redeal = self._redeal_reason(hands, table)
             if redeal is None:
                 break
@@ -475,15 +467,7 @@ class Game(Round):
             attempt += 1
             if attempt > MAX_REDEALS:
                 raise RoppyakkenError(f"round {self.round}: no playable deal after {MAX_REDEALS} redeals")
-        self.hands = hands
-        self.table = table
-        self.pile = deck[pos:]
-        self.pile_pos = 0
-        self.captures = [0] * n
-        self.orders = [[] for _ in range(n)]
-        self.declared = [[] for _ in range(n)]
-        self.revealed = [0] * n
-        self.turned = -1
+        self.start_cards(hands, table, deck[pos:])
         if self.log:
             self.history.append(RoundLog(self.dealer, list(hands), table, list(self.pile), [None] * n))
             self.plays = self.history[-1].plays  # the kernel appends the round's plays to it
@@ -558,8 +542,7 @@ class Game(Round):
         """R-7.6: fuke, instant wins, round scoring, totals, then the end-of-game check (R-9)."""
         score = self._score(instant)
         self.last_score = score
-        for seat, p in enumerate(score.players):
-            self.totals[seat] += p.final
+        add_finals(self.totals, score)  # compiled with the kernel, as next_dealer below
         if self.log:
             log = self.history[-1]
             log.score = score
@@ -596,18 +579,7 @@ class Game(Round):
 
     def _next_dealer(self, score: RoundScore) -> int:
         """R-2.3: top scorer of the round (before R-7 adjustments), or the next seat."""
-        n = self.players
-        if self.rules.next_dealer == "rotate":
-            return (self.dealer + 1) % n
-        scores = [p.round_score for p in score.players]
-        best = max(scores)
-        if scores[self.dealer] == best:
-            return self.dealer
-        for i in range(1, n):
-            s = (self.dealer + i) % n
-            if scores[s] == best:
-                return s
-        raise AssertionError("no top scorer")  # pragma: no cover
+        return next_dealer(self.rules, score, self.dealer, self.players)
 
     def _finish(self, winner: int, reason: str) -> None:
         self.winner = winner

@@ -171,6 +171,29 @@ def stacks_of(table: CardSet) -> list[CardSet]:
     return [stacked & MONTH_MASK[m] for m in range(1, 13) if stacked & MONTH_MASK[m]]
 
 
+def deal_cards(
+    deck: list[Card], pattern: list[tuple[int, int]], dealer: int, players: int
+) -> tuple[list[CardSet], CardSet, int]:
+    """R-3.2: the hands and the table ``deck`` deals in ``pattern``'s packets
+    (``engine.deal_pattern``: ``(who, count)``, ``who`` a seat offset from the dealer + 1, or
+    -1 for the table), and where the pile starts in ``deck``."""
+    hands = [0] * players
+    table = 0
+    pos = 0
+    for who, count in pattern:
+        mask = 0
+        end = pos + count
+        while pos < end:
+            mask |= 1 << deck[pos]
+            pos += 1
+        if who < 0:
+            table |= mask
+        else:
+            seat = (dealer + 1 + who) % players
+            hands[seat] |= mask
+    return hands, table, pos
+
+
 def round_score(
     rules: Rules,
     captures: list[CardSet],
@@ -278,6 +301,20 @@ class Round:
         other._wild = self._wild
         other._higher = self._higher
         other.keep_events = self.keep_events
+
+    def start_cards(self, hands: list[CardSet], table: CardSet, pile: list[Card]) -> None:
+        """A dealt round's cards (:func:`deal_cards`): ``hands`` (kept), ``table``, ``pile``;
+        nothing captured, declared or turned up yet."""
+        n = self.players
+        self.hands = hands
+        self.table = table
+        self.pile = pile
+        self.pile_pos = 0
+        self.captures = [0] * n
+        self.orders = [[] for _ in range(n)]
+        self.declared = [[] for _ in range(n)]
+        self.revealed = [0] * n
+        self.turned = -1
 
     def read_options(self) -> None:
         """Read the card play's options from ``rules`` once, as ints (what :func:`targets_of`
@@ -496,6 +533,7 @@ __all__ = [
     "CardSet",
     "Round",
     "capture_targets",
+    "deal_cards",
     "nth_target",
     "pair_choices",
     "round_score",
