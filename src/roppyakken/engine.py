@@ -58,7 +58,7 @@ from roppyakken.indexed import Picker, play_cards
 from roppyakken.kernel import ROUND_STATE, Round, capture_targets, deal_cards, stacks_of
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
-from roppyakken.yaku import FOUR_BRIGHTS, LuckyHand, lucky_hands_held
+from roppyakken.yaku import FOUR_BRIGHTS, LuckyHand, lucky_hands_held, lucky_holders
 
 DeckSource = Callable[[int, int], Sequence[int]]
 """``deck(round, attempt)``: the shuffled deck (card ids, first dealt first)."""
@@ -516,17 +516,16 @@ class Game(Round):
 
     def _begin_declarations(self) -> None:
         """R-4.1: in play order from the dealer, each holder declares (or it is automatic)."""
-        n = self.players
-        seats = [(self.dealer + i) % n for i in range(n)]
-        holders = [s for s in seats if self.held_lucky_hands(s)]
-        if self.rules.declare == "auto":
+        holders = lucky_holders(self.rules, self.hands, self.dealer)  # compiled with the kernel
+        if holders and self.rules.declare == "auto":
             for s in holders:
                 self._record_declaration(s, self.held_lucky_hands(s))
             holders = []
         if self.log:
-            for s in seats:
-                if s not in holders and self.history[-1].declared[s] is None:
-                    self.history[-1].declared[s] = []
+            declared = self.history[-1].declared
+            for s in range(self.players):
+                if declared[s] is None and s not in holders:
+                    declared[s] = []
         if holders:
             self.phase = DECLARE
             self.to_act = holders[0]
