@@ -13,7 +13,6 @@ Clause ids (``R-…``) refer to RULES.md.
 from __future__ import annotations
 
 import hashlib
-import itertools
 import random
 import secrets
 import struct
@@ -55,7 +54,7 @@ from roppyakken.events import (
 )
 from roppyakken.game_end import add_finals, leg_winner, most_legs, next_dealer, round_outcome
 from roppyakken.indexed import Picker, play_cards
-from roppyakken.kernel import ROUND_STATE, Round, capture_targets, deal_cards, stacks_of
+from roppyakken.kernel import ROUND_STATE, Round, capture_targets, deal_cards, first_dealer_draws, stacks_of
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
 from roppyakken.yaku import FOUR_BRIGHTS, LuckyHand, lucky_hands_held, lucky_holders
@@ -428,20 +427,12 @@ class Game(Round):
 
     def _draw_first_dealer(self) -> int:
         """R-2.2: each player draws a card; the earliest month deals; ties draw again."""
-        contenders = list(range(self.players))
-        draws: list[list[int]] = [[] for _ in range(self.players)]
-        for attempt in itertools.count():
-            deck = shuffled_by(f"roppyakken:{self.seed}:first-dealer:{attempt}")
-            for i, seat in enumerate(contenders):
-                draws[seat].append(deck[i])
-            earliest = min(MONTH[draws[s][-1]] for s in contenders)
-            contenders = [s for s in contenders if MONTH[draws[s][-1]] == earliest]
-            if len(contenders) == 1:
-                dealer = contenders[0]
-                if self.log and self.keep_events:
-                    self._emit(FirstDealerDrawn(tuple(tuple(d) for d in draws), dealer))
-                return dealer
-        raise AssertionError("unreachable")  # pragma: no cover
+        # The draws and the dealer, compiled with the kernel (kernel.first_dealer_draws).
+        label = f"roppyakken:{self.seed}:first-dealer:"
+        dealer, draws = first_dealer_draws(self.players, shuffled_by, label)
+        if self.log and self.keep_events:
+            self._emit(FirstDealerDrawn(tuple(tuple(d) for d in draws), dealer))
+        return dealer
 
     def _start_round(self) -> None:
         self.round += 1

@@ -194,6 +194,29 @@ def deal_cards(
     return hands, table, pos
 
 
+def first_dealer_draws(
+    players: int, shuffled: Callable[[str], list[Card]], label: str
+) -> tuple[int, list[list[Card]]]:
+    """R-2.2: each player draws a card, the earliest month deals, the tied draw again: the
+    dealer and every seat's draws.  Draw ``k`` takes the top cards of ``shuffled(label +
+    str(k))`` in seat order among the seats still in."""
+    contenders = list(range(players))
+    draws: list[list[Card]] = [[] for _ in range(players)]
+    attempt = 0
+    while True:
+        deck = shuffled(label + str(attempt))
+        earliest = 13
+        for i in range(len(contenders)):
+            card = deck[i]
+            draws[contenders[i]].append(card)
+            if MONTH[card] < earliest:
+                earliest = MONTH[card]
+        contenders = [seat for seat in contenders if MONTH[draws[seat][-1]] == earliest]
+        if len(contenders) == 1:
+            return contenders[0], draws
+        attempt += 1
+
+
 def round_score(
     rules: Rules,
     captures: list[CardSet],
@@ -534,6 +557,7 @@ __all__ = [
     "Round",
     "capture_targets",
     "deal_cards",
+    "first_dealer_draws",
     "nth_target",
     "pair_choices",
     "round_score",
