@@ -13,7 +13,6 @@ Clause ids (``R-…``) refer to RULES.md.
 from __future__ import annotations
 
 import hashlib
-import itertools
 import random
 import secrets
 import struct
@@ -40,7 +39,6 @@ from roppyakken.cards import (
     SLUGS,
     full_months,
     iter_cards,
-    mask_of,
 )
 from roppyakken.errors import IllegalActionError, RoppyakkenError
 from roppyakken.events import (
@@ -50,17 +48,16 @@ from roppyakken.events import (
     FirstDealerDrawn,
     GameEnded,
     LegWon,
-    Played,
     Redealt,
     RoundEnded,
     RoundStarted,
 )
-from roppyakken.game_end import leg_winner, most_legs, round_outcome
+from roppyakken.game_end import add_finals, leg_winner, most_legs, next_dealer, round_outcome
 from roppyakken.indexed import Picker, play_cards
-from roppyakken.kernel import ROUND_STATE, Round, capture_targets, stacks_of
+from roppyakken.kernel import ROUND_STATE, Round, capture_targets, deal_cards, first_dealer_draws, stacks_of
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
-from roppyakken.yaku import FOUR_BRIGHTS, LuckyHand, lucky_hands_held
+from roppyakken.yaku import FOUR_BRIGHTS, LuckyHand, lucky_hands_held, lucky_holders
 
 DeckSource = Callable[[int, int], Sequence[int]]
 """``deck(round, attempt)``: the shuffled deck (card ids, first dealt first)."""
@@ -134,8 +131,6 @@ def deck_from_deal(
     return deck + list(pile)
 
 
-_new_tuple: Final = tuple.__new__
-
 _PLAYS: dict[int, Play] = {}
 """Interned :class:`Play` actions (immutable), so legal-action lists allocate little."""
 
@@ -201,6 +196,7 @@ class Game(Round):
         """Whether a logged game keeps its events too (see the ``events`` argument)."""
         self.history: list[RoundLog] = []
         self.events: list[Event] = []
+        self.plays = []
         self.totals = [0] * players
         self.legs = [0] * players
         self.round = -1
@@ -389,16 +385,6 @@ class Game(Round):
             else:  # REDEAL: legal_actions() lists calling first, then not calling
                 self._redeal_choice(pick(2) == 0)
 
-    def _log_play(self, seat: int, source: str, card: int, target: int) -> None:
-        if not self.keep_events:
-            self.history[-1].plays.append((seat, source, card, target))
-            return
-        # One object for the record's play and the event (a Played is that tuple), built the
-        # way Played's own __new__ does, without its call: about 32 a round.
-        play = _new_tuple(Played, (seat, source, card, target))
-        self.history[-1].plays.append(play)
-        self.events.append(play)
-
     def _emit(self, event: Event) -> None:
         """Keep ``event`` (a logged game that keeps events)."""
         if self.log and self.keep_events:
@@ -441,20 +427,12 @@ class Game(Round):
 
     def _draw_first_dealer(self) -> int:
         """R-2.2: each player draws a card; the earliest month deals; ties draw again."""
-        contenders = list(range(self.players))
-        draws: list[list[int]] = [[] for _ in range(self.players)]
-        for attempt in itertools.count():
-            deck = shuffled_by(f"roppyakken:{self.seed}:first-dealer:{attempt}")
-            for i, seat in enumerate(contenders):
-                draws[seat].append(deck[i])
-            earliest = min(MONTH[draws[s][-1]] for s in contenders)
-            contenders = [s for s in contenders if MONTH[draws[s][-1]] == earliest]
-            if len(contenders) == 1:
-                dealer = contenders[0]
-                if self.log and self.keep_events:
-                    self._emit(FirstDealerDrawn(tuple(tuple(d) for d in draws), dealer))
-                return dealer
-        raise AssertionError("unreachable")  # pragma: no cover
+        # The draws and the dealer, compiled with the kernel (kernel.first_dealer_draws).
+        label = f"roppyakken:{self.seed}:first-dealer:"
+        dealer, draws = first_dealer_draws(self.players, shuffled_by, label)
+        if self.log and self.keep_events:
+            self._emit(FirstDealerDrawn(tuple(tuple(d) for d in draws), dealer))
+        return dealer
 
     def _start_round(self) -> None:
         self.round += 1
@@ -462,8 +440,7 @@ class Game(Round):
 
     def _deal(self, attempt: int) -> None:
         """Deal (R-3.2), redealing as R-3.3 / R-3.4 say, then start the lucky-hand phase."""
-        rules, n = self.rules, self.players
-        pattern = [(-1 if who < 0 else (self.dealer + 1 + who) % n, count) for who, count in self._pattern]
+        rules, n, dealer, pattern = self.rules, self.players, self.dealer, self._pattern
         while True:
             self._attempt = attempt
             if self._own_decks:
@@ -472,13 +449,7 @@ class Game(Round):
                 deck = list(self._deck_source(self.round, attempt))
                 if sorted(deck) != list(range(NUM_CARDS)):
                     raise RoppyakkenError(f"round {self.round}: the deck is not the 48 cards")
-            places = [0] * (n + 1)  # the hands, then the table at index -1
-            pos = 0
-            for who, count in pattern:
-                places[who] |= mask_of(deck[pos : pos + count])
-                pos += count
-            hands = places[:n]
-            table = places[n]
+            hands, table, pos = deal_cards(deck, pattern, dealer, n)  # compiled with the kernel
             redeal = self._redeal_reason(hands, table)
             if redeal is None:
                 break
@@ -487,17 +458,10 @@ class Game(Round):
             attempt += 1
             if attempt > MAX_REDEALS:
                 raise RoppyakkenError(f"round {self.round}: no playable deal after {MAX_REDEALS} redeals")
-        self.hands = hands
-        self.table = table
-        self.pile = deck[pos:]
-        self.pile_pos = 0
-        self.captures = [0] * n
-        self.orders = [[] for _ in range(n)]
-        self.declared = [[] for _ in range(n)]
-        self.revealed = [0] * n
-        self.turned = -1
+        self.start_cards(hands, table, deck[pos:])
         if self.log:
             self.history.append(RoundLog(self.dealer, list(hands), table, list(self.pile), [None] * n))
+            self.plays = self.history[-1].plays  # the kernel appends the round's plays to it
         if self.log:
             self._emit(RoundStarted(self.round, self.leg, self.dealer, attempt, table))
         if rules.table_four == "dealer_takes" and full_months(table):  # R-3.3 (Changara)
@@ -543,17 +507,16 @@ class Game(Round):
 
     def _begin_declarations(self) -> None:
         """R-4.1: in play order from the dealer, each holder declares (or it is automatic)."""
-        n = self.players
-        seats = [(self.dealer + i) % n for i in range(n)]
-        holders = [s for s in seats if self.held_lucky_hands(s)]
-        if self.rules.declare == "auto":
+        holders = lucky_holders(self.rules, self.hands, self.dealer)  # compiled with the kernel
+        if holders and self.rules.declare == "auto":
             for s in holders:
                 self._record_declaration(s, self.held_lucky_hands(s))
             holders = []
         if self.log:
-            for s in seats:
-                if s not in holders and self.history[-1].declared[s] is None:
-                    self.history[-1].declared[s] = []
+            declared = self.history[-1].declared
+            for s in range(self.players):
+                if declared[s] is None and s not in holders:
+                    declared[s] = []
         if holders:
             self.phase = DECLARE
             self.to_act = holders[0]
@@ -569,8 +532,7 @@ class Game(Round):
         """R-7.6: fuke, instant wins, round scoring, totals, then the end-of-game check (R-9)."""
         score = self._score(instant)
         self.last_score = score
-        for seat, p in enumerate(score.players):
-            self.totals[seat] += p.final
+        add_finals(self.totals, score)  # compiled with the kernel, as next_dealer below
         if self.log:
             log = self.history[-1]
             log.score = score
@@ -607,18 +569,7 @@ class Game(Round):
 
     def _next_dealer(self, score: RoundScore) -> int:
         """R-2.3: top scorer of the round (before R-7 adjustments), or the next seat."""
-        n = self.players
-        if self.rules.next_dealer == "rotate":
-            return (self.dealer + 1) % n
-        scores = [p.round_score for p in score.players]
-        best = max(scores)
-        if scores[self.dealer] == best:
-            return self.dealer
-        for i in range(1, n):
-            s = (self.dealer + i) % n
-            if scores[s] == best:
-                return s
-        raise AssertionError("no top scorer")  # pragma: no cover
+        return next_dealer(self.rules, score, self.dealer, self.players)
 
     def _finish(self, winner: int, reason: str) -> None:
         self.winner = winner
@@ -752,9 +703,11 @@ class Game(Round):
                 for h in self.history
             ]
             g.events = list(self.events)
+            g.plays = g.history[-1].plays if g.history else []
         else:
             g.history = []
             g.events = []
+            g.plays = []
         g.totals = list(self.totals)
         g.legs = list(self.legs)
         g._queue = list(self._queue)

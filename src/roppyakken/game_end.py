@@ -144,6 +144,33 @@ def most_legs(
     return None  # *(reading)* another-round: extra rounds until the tie breaks
 
 
+def add_finals(totals: list[int], score: RoundScore) -> None:
+    """Add each player's final round score (R-7.6) to ``totals``, in place."""
+    players = score.players
+    for seat in range(len(totals)):
+        totals[seat] += players[seat].final
+
+
+def next_dealer(rules: Rules, score: RoundScore, dealer: int, n: int) -> int:
+    """R-2.3: the next round's dealer: the top scorer of the round (before R-7
+    adjustments; the dealer keeps the deal on a tie), the first in play order among
+    tied others, or with ``next_dealer = "rotate"`` the next seat."""
+    if rules.next_dealer == "rotate":
+        return dealer + 1 if dealer + 1 < n else 0
+    players = score.players
+    best = players[dealer].round_score
+    for seat in range(n):
+        if players[seat].round_score > best:
+            best = players[seat].round_score
+    if players[dealer].round_score == best:
+        return dealer
+    for i in range(1, n):
+        seat = (dealer + i) % n
+        if players[seat].round_score == best:
+            return seat
+    raise AssertionError("no top scorer")  # pragma: no cover
+
+
 def first_in_play_order(seats: Sequence[int], dealer: int, n: int) -> int:
     """The first of ``seats`` in play order starting with ``dealer``, of ``n`` seats."""
     for i in range(n):

@@ -19,7 +19,7 @@ from collections.abc import Callable
 
 from roppyakken.actions import PLAY, TAKE
 from roppyakken.compiled import swap_in
-from roppyakken.kernel import Round, capture_targets
+from roppyakken.kernel import Round, nth_target, target_count, targets_of
 
 Picker = Callable[[int], int]
 """``pick(count)``: an index among ``count`` legal actions."""
@@ -54,32 +54,39 @@ def play_cards(game: Round, pickers: list[Picker | None], bits: list[Callable[[i
         if pick is None:
             return
         draw = bits[seat]
-        rules, table = game.rules, game.table
+        table, joker, wild, higher = game.table, game._joker, game._wild, game._higher
         if phase == TAKE:
-            targets = capture_targets(rules, table, game.turned, True)
-            count = len(targets)
+            targets = targets_of(table, game.turned, True, joker, wild, higher)
+            count = target_count(targets)
             index = choice_index(draw, count) if draw is not None else pick(count)
-            game.take(targets[index])
+            game.take(nth_target(targets, index))
             continue
-        # Each card of the hand in id order, each with its targets (or none: to the table).
+        # Each card of the hand in id order, each with its targets (none: one decision, to the
+        # table); counted from the targets ints, then the chosen card's targets found again.
         hand = game.hands[seat]
-        options: list[list[int]] = []
         count = 0
         rest = hand
         while rest:
             low = rest & -rest
             rest ^= low
-            targets = capture_targets(rules, table, low.bit_length() - 1, False)
-            options.append(targets)
-            count += len(targets) or 1
+            targets = targets_of(table, low.bit_length() - 1, False, joker, wild, higher)
+            count += target_count(targets) if targets & (targets - 1) else 1
         index = choice_index(draw, count) if draw is not None else pick(count)
         rest = hand
-        for targets in options:
+        while rest:
             low = rest & -rest
             rest ^= low
-            size = len(targets) or 1
+            card = low.bit_length() - 1
+            targets = targets_of(table, card, False, joker, wild, higher)
+            if not targets & (targets - 1):  # to the table, or one card: one decision
+                if index == 0:
+                    game.play_card(card, targets)
+                    break
+                index -= 1
+                continue
+            size = target_count(targets)
             if index < size:
-                game.play_card(low.bit_length() - 1, targets[index] if targets else 0)
+                game.play_card(card, nth_target(targets, index))
                 break
             index -= size
 

@@ -32,11 +32,13 @@ from roppyakken.cards import (
     triple_months,
 )
 from roppyakken.compiled import swap_in
-from roppyakken.events import Event, Turned
+from roppyakken.events import Event, Played, Turned
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore, score_round
 
 WILLOW_MONTH_MASK: Final = MONTH_MASK[WILLOW]
+_new_tuple: Final = tuple.__new__
+"""``tuple.__new__``: builds a :class:`~roppyakken.events.Played` as its own ``__new__`` does."""
 _MONTH_OF_CARD: Final = tuple(MONTH_MASK[MONTH[c]] for c in range(NUM_CARDS))
 
 
@@ -169,6 +171,52 @@ def stacks_of(table: CardSet) -> list[CardSet]:
     return [stacked & MONTH_MASK[m] for m in range(1, 13) if stacked & MONTH_MASK[m]]
 
 
+def deal_cards(
+    deck: list[Card], pattern: list[tuple[int, int]], dealer: int, players: int
+) -> tuple[list[CardSet], CardSet, int]:
+    """R-3.2: the hands and the table ``deck`` deals in ``pattern``'s packets
+    (``engine.deal_pattern``: ``(who, count)``, ``who`` a seat offset from the dealer + 1, or
+    -1 for the table), and where the pile starts in ``deck``."""
+    hands = [0] * players
+    table = 0
+    pos = 0
+    for who, count in pattern:
+        mask = 0
+        end = pos + count
+        while pos < end:
+            mask |= 1 << deck[pos]
+            pos += 1
+        if who < 0:
+            table |= mask
+        else:
+            seat = (dealer + 1 + who) % players
+            hands[seat] |= mask
+    return hands, table, pos
+
+
+def first_dealer_draws(
+    players: int, shuffled: Callable[[str], list[Card]], label: str
+) -> tuple[int, list[list[Card]]]:
+    """R-2.2: each player draws a card, the earliest month deals, the tied draw again: the
+    dealer and every seat's draws.  Draw ``k`` takes the top cards of ``shuffled(label +
+    str(k))`` in seat order among the seats still in."""
+    contenders = list(range(players))
+    draws: list[list[Card]] = [[] for _ in range(players)]
+    attempt = 0
+    while True:
+        deck = shuffled(label + str(attempt))
+        earliest = 13
+        for i in range(len(contenders)):
+            card = deck[i]
+            draws[contenders[i]].append(card)
+            if MONTH[card] < earliest:
+                earliest = MONTH[card]
+        contenders = [seat for seat in contenders if MONTH[draws[seat][-1]] == earliest]
+        if len(contenders) == 1:
+            return contenders[0], draws
+        attempt += 1
+
+
 def round_score(
     rules: Rules,
     captures: list[CardSet],
@@ -202,6 +250,8 @@ ROUND_STATE: Final = (
     "_wild",
     "_higher",
     "events",
+    "plays",
+    "keep_events",
     "log",
 )
 """The attributes of a :class:`Round`, as the class declares them: the one list of them (a
@@ -214,9 +264,9 @@ class Round:
 
     A subclass sets the attributes below and says what the end of the round does
     (:meth:`_end_round`); with ``log`` set it also keeps events (:meth:`_emit`) and the
-    plays of a record (:meth:`_log_play`).  ``phase`` is ``"play"`` (``to_act`` plays a
-    card from hand) or ``"take"`` (``to_act`` chooses the target of ``turned``) while
-    cards are played.  Its moves are unchecked: a front end plays through
+    plays of a record (``plays``, appended to by :meth:`_play` itself).  ``phase`` is
+    ``"play"`` (``to_act`` plays a card from hand) or ``"take"`` (``to_act`` chooses the
+    target of ``turned``) while cards are played.  Its moves are unchecked: a front end plays through
     :meth:`Game.apply`, which checks them first.
     """
 
@@ -244,6 +294,12 @@ class Round:
     _higher: bool
     """R-5.3 ``auto_capture_higher``."""
     events: list[Event]
+    plays: list[tuple[int, str, int, int]]
+    """With ``log``: the record's plays of the round, ``(seat, source, card, captured)``, which
+    :meth:`_play` appends to (``Game`` points it at the round log's list)."""
+    keep_events: bool = True
+    """With ``log``: whether each play is an event too (a :class:`~roppyakken.events.Played`,
+    the very object appended to ``plays`` and to ``events``)."""
     log: bool = False
 
     def copy_round_to(self, other: Round) -> None:
@@ -267,6 +323,21 @@ class Round:
         other._joker = self._joker
         other._wild = self._wild
         other._higher = self._higher
+        other.keep_events = self.keep_events
+
+    def start_cards(self, hands: list[CardSet], table: CardSet, pile: list[Card]) -> None:
+        """A dealt round's cards (:func:`deal_cards`): ``hands`` (kept), ``table``, ``pile``;
+        nothing captured, declared or turned up yet."""
+        n = self.players
+        self.hands = hands
+        self.table = table
+        self.pile = pile
+        self.pile_pos = 0
+        self.captures = [0] * n
+        self.orders = [[] for _ in range(n)]
+        self.declared = [[] for _ in range(n)]
+        self.revealed = [0] * n
+        self.turned = -1
 
     def read_options(self) -> None:
         """Read the card play's options from ``rules`` once, as ints (what :func:`targets_of`
@@ -414,8 +485,14 @@ class Round:
                 else:
                     table |= 1 << card
                     captured = 0
-                if log:
-                    self._log_play(seat, "pile" if from_pile else "hand", card, target)
+                if log:  # the record's play (and the event, one object), appended here
+                    play = (seat, "pile" if from_pile else "hand", card, target)
+                    if self.keep_events:
+                        played = _new_tuple(Played, play)
+                        self.plays.append(played)
+                        self.events.append(played)
+                    else:
+                        self.plays.append(play)
                 if captured and instant is not None:
                     slug = instant(captured)
                     if slug is not None:
@@ -465,9 +542,6 @@ class Round:
         if self.log:
             self.events.append(event)
 
-    def _log_play(self, seat: int, source: str, card: Card, target: CardSet) -> None:
-        """Keep a play for the record (only called with ``log`` set)."""
-
     def _end_round(self, instant: tuple[int, str] | None) -> None:
         """The round has ended (``instant``: the instant win that ended it, R-8.5)."""
         raise NotImplementedError
@@ -482,6 +556,8 @@ __all__ = [
     "CardSet",
     "Round",
     "capture_targets",
+    "deal_cards",
+    "first_dealer_draws",
     "nth_target",
     "pair_choices",
     "round_score",

@@ -294,6 +294,19 @@ def lucky_hands_held(rules: LuckyOptions, hand: int) -> list[LuckyHand]:
     return list(found)
 
 
+def lucky_holders(rules: LuckyOptions, hands: list[int], dealer: int) -> list[int]:
+    """The seats whose hand holds a lucky hand (R-4) to declare, in play order from ``dealer`` (R-4.1)."""
+    n = len(hands)
+    out: list[int] = []
+    for i in range(n):
+        seat = dealer + i
+        if seat >= n:
+            seat -= n
+        if lucky_hands_held(rules, hands[seat]):
+            out.append(seat)
+    return out
+
+
 def _lucky_hands_held(rules: LuckyOptions, hand: int) -> list[LuckyHand]:
     values = rules.lucky_hands
     if not values:
