@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -106,3 +109,26 @@ def run_cli(
         if monkeypatch is None:
             mp.undo()
     return code, out.getvalue(), err.getvalue()
+
+
+def run_python(program: str, *args: str, pure: bool, timeout: float) -> str:
+    """Run ``program`` (Python source) in a new interpreter from the repository's root, on the
+    pure-Python modules (``ROPPYAKKEN_PURE=1``) or on the compiled ones if built; its stdout.
+
+    Fails the test with the child's stderr if it does not exit cleanly.
+    """
+    env = dict(os.environ)
+    env.pop("ROPPYAKKEN_PURE", None)
+    if pure:
+        env["ROPPYAKKEN_PURE"] = "1"
+    done = subprocess.run(
+        [sys.executable, "-c", program, *args],
+        env=env,
+        cwd=Path(__file__).parent.parent,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout

@@ -25,6 +25,7 @@ import roppyakken.kernel
 from roppyakken import cards, game_end, indexed, scoring, yaku
 from roppyakken.ai import playout
 from roppyakken.compiled import GROUP, copy_module
+from tests.support import run_python
 
 GAMES_PER_CONFIG = 120
 """Seeded games per preset and player count (about 2,900 games in all, each mode)."""
@@ -93,19 +94,9 @@ PROGRAM = textwrap.dedent(
 
 
 def _run(pure: bool) -> dict[str, object]:
-    env = dict(os.environ)
-    env.pop("ROPPYAKKEN_PURE", None)
-    if pure:
-        env["ROPPYAKKEN_PURE"] = "1"
-    out = subprocess.run(
-        [sys.executable, "-c", PROGRAM, str(GAMES_PER_CONFIG)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=1200,
-    ).stdout
-    result: dict[str, object] = json.loads(out)
+    result: dict[str, object] = json.loads(
+        run_python(PROGRAM, str(GAMES_PER_CONFIG), pure=pure, timeout=1200)
+    )
     return result
 
 
