@@ -82,8 +82,34 @@ def shuffled_by(label: str) -> list[int]:
     same on every platform and Python version, and uniform up to key ties (about
     one deck in four million has one, broken by card id).
     """
-    keys = _UNPACK_KEYS(hashlib.shake_128(label.encode()).digest(4 * NUM_CARDS))
+    keys = _shuffle_keys(label)
     return sorted(range(NUM_CARDS), key=keys.__getitem__)
+
+
+def shuffled_top(label: str, count: int) -> list[int]:
+    """``shuffled_by(label)[:count]`` without sorting the deck: the ``count`` smallest keys in
+    turn, the lowest card id first among equal keys as in the (stable) sort.  For draws that
+    look at the top cards only (the first-dealer draw, R-2.2)."""
+    keys = _shuffle_keys(label)
+    top: list[int] = []
+    for _ in range(count):
+        card = keys.index(min(keys))
+        top.append(card)
+        keys[card] = _ABOVE_KEYS
+    return top
+
+
+def _shuffle_keys(label: str) -> list[int]:
+    """The 32-bit sort key of each card for ``label`` (the one source of the seeded decks).
+
+    A list, not the tuple ``unpack`` gives: a list's ``__getitem__`` is a plain built-in
+    method, a tuple's a slot wrapper that allocates an argument tuple a call (a 48-card
+    sort keyed by it took ~3.4 µs against ~2.5 µs)."""
+    return list(_UNPACK_KEYS(hashlib.shake_128(label.encode()).digest(4 * NUM_CARDS)))
+
+
+_ABOVE_KEYS: Final = 1 << 32
+"""Above every 32-bit key: marks a card :func:`shuffled_top` has taken."""
 
 
 _UNPACK_KEYS: Final = struct.Struct(f">{NUM_CARDS}I").unpack
@@ -429,7 +455,7 @@ class Game(Round):
         """R-2.2: each player draws a card; the earliest month deals; ties draw again."""
         # The draws and the dealer, compiled with the kernel (kernel.first_dealer_draws).
         label = f"roppyakken:{self.seed}:first-dealer:"
-        dealer, draws = first_dealer_draws(self.players, shuffled_by, label)
+        dealer, draws = first_dealer_draws(self.players, shuffled_top, label)
         if self.log and self.keep_events:
             self._emit(FirstDealerDrawn(tuple(tuple(d) for d in draws), dealer))
         return dealer
