@@ -82,8 +82,34 @@ def shuffled_by(label: str) -> list[int]:
     same on every platform and Python version, and uniform up to key ties (about
     one deck in four million has one, broken by card id).
     """
-    keys = _UNPACK_KEYS(hashlib.shake_128(label.encode()).digest(4 * NUM_CARDS))
+    keys = _shuffle_keys(label)
     return sorted(range(NUM_CARDS), key=keys.__getitem__)
+
+
+def shuffled_top(label: str, count: int) -> list[int]:
+    """``shuffled_by(label)[:count]`` without sorting the deck: the ``count`` smallest keys in
+    turn, the lowest card id first among equal keys as in the (stable) sort.  For draws that
+    look at the top cards only (the first-dealer draw, R-2.2)."""
+    keys = _shuffle_keys(label)
+    top: list[int] = []
+    for _ in range(count):
+        card = keys.index(min(keys))
+        top.append(card)
+        keys[card] = _ABOVE_KEYS
+    return top
+
+
+def _shuffle_keys(label: str) -> list[int]:
+    """The 32-bit sort key of each card for ``label`` (the one source of the seeded decks).
+
+    A list, not the tuple ``unpack`` gives: a list's ``__getitem__`` is a plain built-in
+    method, a tuple's a slot wrapper that allocates an argument tuple a call (a 48-card
+    sort keyed by it took ~3.4 µs against ~2.5 µs)."""
+    return list(_UNPACK_KEYS(hashlib.shake_128(label.encode()).digest(4 * NUM_CARDS)))
+
+
+_ABOVE_KEYS: Final = 1 << 32
+"""Above every 32-bit key: marks a card :func:`shuffled_top` has taken."""
 
 
 _UNPACK_KEYS: Final = struct.Struct(f">{NUM_CARDS}I").unpack
@@ -99,7 +125,10 @@ def deal_sizes(rules: Rules, players: int) -> tuple[int, int]:
 def deal_pattern(rules: Rules, players: int) -> list[tuple[int, int]]:
     """R-3.2: the deal as ``(who, count)`` packets, ``who`` a seat offset from the dealer + 1
     (0 = the player after the dealer, ``players - 1`` = the dealer) or -1 for the table."""
-    hand, table = deal_sizes(rules, players)
+    hand, table = sizes = deal_sizes(rules, players)
+    cached = _PATTERNS.get((players, *sizes))
+    if cached is not None:
+        return list(cached)
     first = hand // 2 if hand % 2 == 0 else (hand + 1) // 2
     second = hand - first
     table_first = table // 2
@@ -107,7 +136,12 @@ def deal_pattern(rules: Rules, players: int) -> list[tuple[int, int]]:
     for size, tsize in ((first, table_first), (second, table - table_first)):
         packets.extend((i, size) for i in range(players))
         packets.append((-1, tsize))
+    _PATTERNS[(players, *sizes)] = tuple(packets)
     return packets
+
+
+_PATTERNS: dict[tuple[int, int, int], tuple[tuple[int, int], ...]] = {}
+"""The deal patterns by ``(players, hand size, table size)``: a new game's costs ~1 µs less."""
 
 
 def deck_from_deal(
@@ -429,7 +463,7 @@ class Game(Round):
         """R-2.2: each player draws a card; the earliest month deals; ties draw again."""
         # The draws and the dealer, compiled with the kernel (kernel.first_dealer_draws).
         label = f"roppyakken:{self.seed}:first-dealer:"
-        dealer, draws = first_dealer_draws(self.players, shuffled_by, label)
+        dealer, draws = first_dealer_draws(self.players, shuffled_top, label)
         if self.log and self.keep_events:
             self._emit(FirstDealerDrawn(tuple(tuple(d) for d in draws), dealer))
         return dealer
@@ -684,7 +718,9 @@ class Game(Round):
     def clone(self, log: bool = False) -> Game:
         """A copy that can be played on independently (for search); no logs by default."""
         g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)  # the game's own attributes; the mutable ones are copied below
+        # The game's own attributes (the mutable ones are copied below): a copy of the dict
+        # assigned whole, ~0.25 µs less than update() of the empty one.
+        g.__dict__ = self.__dict__.copy()
         self.copy_round_to(g)
         g.log = log
         if log:

@@ -195,16 +195,17 @@ def deal_cards(
 
 
 def first_dealer_draws(
-    players: int, shuffled: Callable[[str], list[Card]], label: str
+    players: int, shuffled_top: Callable[[str, int], list[Card]], label: str
 ) -> tuple[int, list[list[Card]]]:
     """R-2.2: each player draws a card, the earliest month deals, the tied draw again: the
-    dealer and every seat's draws.  Draw ``k`` takes the top cards of ``shuffled(label +
-    str(k))`` in seat order among the seats still in."""
+    dealer and every seat's draws.  Draw ``k`` takes the top cards of the deck shuffled by
+    ``label + str(k)`` in seat order among the seats still in: ``shuffled_top(label, count)``
+    gives the top ``count`` cards of that deck (``engine.shuffled_top``)."""
     contenders = list(range(players))
     draws: list[list[Card]] = [[] for _ in range(players)]
     attempt = 0
     while True:
-        deck = shuffled(label + str(attempt))
+        deck = shuffled_top(label + str(attempt), len(contenders))
         earliest = 13
         for i in range(len(contenders)):
             card = deck[i]
