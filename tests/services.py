@@ -299,6 +299,12 @@ def members(
         for _ in range(count):
             started.append(Member(database, redis, extra=extra).start())
         yield started
+    except BaseException:
+        # a failing test shows what the members said (pytest prints a failed test's stdout)
+        for member in started:
+            tail = member.log.read_text(errors="replace").splitlines()[-60:]
+            print(f"--- the last {len(tail)} lines logged by the member on {member.url}:", *tail, sep="\n")
+        raise
     finally:
         for member in started:
             member.stop()
