@@ -411,13 +411,22 @@ class Game(Round):
                 return
             if phase in (PLAY, TAKE):
                 play_cards(self, pickers, draws)  # compiled with the kernel, when built
-            elif phase == DECLARE:
-                held = self.held_lucky_hands(seat)
-                subset = pick(1 << len(held))  # legal_actions(): the subsets, by bits
-                self._record_declaration(seat, [h for i, h in enumerate(held) if subset >> i & 1])
-                self._advance_queue()
-            else:  # REDEAL: legal_actions() lists calling first, then not calling
-                self._redeal_choice(pick(2) == 0)
+            else:
+                self._decide_by_index(pick)
+
+    def _decide_by_index(self, pick: Picker) -> None:
+        """A lucky-hand (phase ``declare``) or redeal decision of the seat to act, made as
+        ``apply(legal_actions()[pick(count)])`` would make it, unchecked (legal by construction):
+        ``legal_actions()`` lists the subsets of the held lucky hands by bits, and for a redeal
+        calling first, then not calling."""
+        if self.phase == DECLARE:
+            seat = self.to_act
+            held = self.held_lucky_hands(seat)
+            subset = pick(1 << len(held))
+            self._record_declaration(seat, [h for i, h in enumerate(held) if subset >> i & 1])
+            self._advance_queue()
+        else:
+            self._redeal_choice(pick(2) == 0)
 
     def _emit(self, event: Event) -> None:
         """Keep ``event`` (a logged game that keeps events)."""
@@ -451,7 +460,6 @@ class Game(Round):
             month = MONTH[(four & -four).bit_length() - 1]
             if self.log:
                 self._emit(Redealt("hand-four", month, seat))
-            if self.log:
                 self.history.pop()
             self._deal(self._attempt + 1)
             return
@@ -496,7 +504,6 @@ class Game(Round):
         if self.log:
             self.history.append(RoundLog(self.dealer, list(hands), table, list(self.pile), [None] * n))
             self.plays = self.history[-1].plays  # the kernel appends the round's plays to it
-        if self.log:
             self._emit(RoundStarted(self.round, self.leg, self.dealer, attempt, table))
         if rules.table_four == "dealer_takes" and full_months(table):  # R-3.3 (Changara)
             for m in range(1, 13):
@@ -572,7 +579,6 @@ class Game(Round):
             log.score = score
             log.totals = list(self.totals)
             log.captures = list(self.captures)
-        if self.log:
             self._emit(RoundEnded(self.round, score, tuple(self.totals)))
         self.phase = OVER
         self.turned = -1
@@ -629,22 +635,18 @@ class Game(Round):
         start = self.round
         rand = rng.random
         decide = self.random_decision
+
+        def random_index(count: int) -> int:  # one draw, as apply(random legal action) would
+            return int(rand() * count)
+
         while self.round == start:
             phase = self.phase
             if phase in (PLAY, TAKE):
                 decide(rand)
             elif phase == OVER:
                 return
-            elif phase == DECLARE:
-                # The choice apply(random legal action) makes, unchecked as the card play
-                # is: legal_actions() lists the subsets of the held hands by bits.
-                seat = self.to_act
-                held = self.held_lucky_hands(seat)
-                bits = int(rand() * (1 << len(held)))
-                self._record_declaration(seat, [h for i, h in enumerate(held) if bits >> i & 1])
-                self._advance_queue()
-            else:  # REDEAL: legal_actions() lists calling first, then not calling
-                self._redeal_choice(int(rand() * 2) == 0)
+            else:  # a lucky-hand or redeal decision
+                self._decide_by_index(random_index)
 
     # ----------------------------------------------------------------- copies
 
