@@ -142,11 +142,6 @@ def capture_targets(rules: Rules, table: CardSet, card: Card, from_pile: bool = 
     return target_list(targets_of(table, card, from_pile, joker, wild, rules.auto_capture_higher))
 
 
-def pair_choices(rules: Rules, pair: CardSet) -> list[CardSet]:
-    """R-5.3: two cards of the month; ``auto_capture_higher`` takes the higher one."""
-    return target_list(_pair_choices(pair, rules.auto_capture_higher))
-
-
 def _pair_choices(pair: CardSet, higher: bool) -> CardSet:
     """R-5.3: the cards of a pair to choose among, as a mask; ``higher``: ``auto_capture_higher``."""
     if higher:
@@ -560,7 +555,6 @@ __all__ = [
     "deal_cards",
     "first_dealer_draws",
     "nth_target",
-    "pair_choices",
     "round_score",
     "stacks_of",
     "target_count",
