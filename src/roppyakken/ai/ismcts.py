@@ -36,6 +36,7 @@ from collections.abc import Callable, Sequence
 from roppyakken.ai.expert import Weights, best_move, move_values
 from roppyakken.ai.playout import ENDED, Playout, greedy_index
 from roppyakken.ai.position import Position
+from roppyakken.scoring import RoundScore
 
 Move = tuple[int, int]
 """A card-play decision: ``(card, target)``."""
@@ -132,6 +133,17 @@ def descend(
         p.step(*moves[i])
 
 
+def back_up(p: Playout, path: Sequence[Node], leaf: Callable[[RoundScore], float]) -> float:
+    """The value of ``p``'s ended round (``leaf`` of its score), counted in every node of
+    ``path``, the nodes the iteration followed; returned."""
+    score = p.score
+    assert score is not None
+    value = leaf(score)
+    for node in path:
+        node.add(value)
+    return value
+
+
 def unpaired(a: Node, b: Node) -> tuple[float, float]:
     """Mean difference of two nodes' values and its standard error (independent samples)."""
     if a.n < 2 or b.n < 2:
@@ -141,4 +153,4 @@ def unpaired(a: Node, b: Node) -> tuple[float, float]:
     return a.mean() - b.mean(), math.sqrt(va / a.n + vb / b.n)
 
 
-__all__ = ["Move", "Node", "descend", "select", "unpaired"]
+__all__ = ["Move", "Node", "back_up", "descend", "select", "unpaired"]

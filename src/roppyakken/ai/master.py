@@ -46,7 +46,7 @@ from typing import Any, Self
 from roppyakken.actions import Action, CallRedeal, Declare, Play, Take
 from roppyakken.ai.determinize import playout_of
 from roppyakken.ai.expert import DEFAULT_WEIGHTS, ExpertBot, Weights, best_move, move_values
-from roppyakken.ai.ismcts import Node, descend, select, unpaired
+from roppyakken.ai.ismcts import Node, back_up, descend, select, unpaired
 from roppyakken.ai.playout import ENDED, Playout, greedy_index, yaku_index
 from roppyakken.ai.position import Position
 from roppyakken.errors import RoppyakkenError
@@ -312,7 +312,7 @@ class MasterBot:
         deadline = start + factor * self.ms / 1000.0 if self.ms is not None else math.inf
         max_rollouts = int(factor * self.iters) if self.iters is not None else 1 << 60
         if self.search_kind == "ismcts" and len(active) > 1:
-            return self._ismcts(view, moves, active, deadline, max_rollouts, leaf, index, depth)
+            return self._ismcts(view, moves, active, deadline, max_rollouts, leaf, index, depth, finish)
         trees = {i: Node() for i in active} if self.search_kind == "tree" else None
         width = self.width
         values: list[list[float]] = [[] for _ in moves]
@@ -328,12 +328,7 @@ class MasterBot:
                 if trees is not None:
                     path: list[Node] = []
                     descend(p, trees[i], seat, totals, weights, index, depth, width, self.uct, path, finish)
-                    score = p.score
-                    assert score is not None
-                    v = leaf(score)
-                    for node in path:
-                        node.add(v)
-                    results.append(v)
+                    results.append(back_up(p, path, leaf))
                 elif rollout(p, totals, weights, index, depth, exact):
                     results.append(exact_value(p, seat, leaf, -math.inf, math.inf))
                 else:
@@ -373,18 +368,16 @@ class MasterBot:
         leaf: Callable[[RoundScore], float],
         index: list[list[tuple[int, int]]],
         depth: int,
+        finish: Callable[[Playout, int], None],
     ) -> int:
-        """Plain SO-ISMCTS (``search=ismcts``): one world and one root candidate an iteration."""
+        """Plain SO-ISMCTS (``search=ismcts``): one world and one root candidate an iteration;
+        ``finish(p, left)`` plays a playout out once it leaves the tree (the search's rollout)."""
         clock = time.perf_counter
         seat = view.seat
         assert seat is not None
         totals, weights = view.totals, self.weights
         root = Node()
         candidates = [moves[i] for i in active]  # the expert's order: tried first in it
-
-        def finish(p: Playout, left: int) -> None:
-            rollout(p, totals, weights, index, left)
-
         rollouts = 0
         while rollouts < max_rollouts:
             p = playout_of(view, self.sample(view))
@@ -396,11 +389,7 @@ class MasterBot:
                 finish(p, depth)
             else:
                 descend(p, node, seat, totals, weights, index, depth, self.width, self.uct, path, finish)
-            score = p.score
-            assert score is not None
-            v = leaf(score)
-            for n in path:
-                n.add(v)
+            back_up(p, path, leaf)
             rollouts += 1
             if clock() >= deadline:
                 break
