@@ -7,7 +7,6 @@ import time
 
 import pytest
 
-from roppyakken.actions import PLAY
 from roppyakken.ai.base import make_bot
 from roppyakken.ai.driver import play_out
 from roppyakken.ai.ismcts import Node, select, unpaired
@@ -15,16 +14,9 @@ from roppyakken.ai.master import MasterBot
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import preset
-from roppyakken.view import SeatView, view_of
+from tests.test_ai_master import opening
 
 CLASSIC = preset("classic")
-
-
-def opening(seed: int, players: int = 2) -> SeatView:
-    game = Game(CLASSIC, players, seed=seed)
-    while game.phase != PLAY:
-        game.apply(game.legal_actions()[0])
-    return view_of(game, game.to_act)
 
 
 def test_select_tries_each_candidate_first_in_the_given_order() -> None:
