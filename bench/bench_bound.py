@@ -18,8 +18,10 @@ Prints rounds per second (one core, CPU time) of
 * ``engine``: the engine's search figure (``Game.clone()`` + ``playout()``, as
   ``bench/bench_engine.py`` measures it) with the kernel this process runs.
 
-and the cost of the random draws alone (``rand()`` calls per round x cost per call).
-See bench/RESULTS-engine.md.
+and the floor of the search figure as ``bench_engine.py`` measures it: ``Game.clone()``
+alone plus the random draws a playout makes (``rand()`` calls per playout x cost per call,
+called from the compiled minimal module when it is built, else from Python).  Whatever
+the card play, scoring and end of the round cost comes on top.  See bench/RESULTS-engine.md.
 """
 
 from __future__ import annotations
@@ -146,6 +148,36 @@ def rand_cost() -> tuple[float, float]:
     return calls / rounds, (time.process_time() - start) / n
 
 
+def clone_cost(seconds: float) -> float:
+    """Seconds per ``Game.clone()`` of a dealt 2-player classic position (the kernel in use)."""
+    from roppyakken.engine import Game
+    from roppyakken.rules import preset
+
+    positions = []
+    for seed in range(64):
+        game = Game(preset("classic"), 2, seed, log=False)
+        game.stop_at_round_end = True
+        positions.append(game)
+    copies = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        for base in positions:
+            base.clone()
+        copies += len(positions)
+    return (time.process_time() - start) / copies
+
+
+def draw_cost(module: ModuleType, seconds: float) -> float:
+    """Seconds per ``random.Random().random`` call made by ``module.draws`` (compiled or not)."""
+    rand = random.Random(7).random
+    calls = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        module.draws(rand, 10_000)
+        calls += 10_000
+    return (time.process_time() - start) / calls
+
+
 def main() -> None:
     """Print the bounds."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -154,17 +186,26 @@ def main() -> None:
     from roppyakken.kernel import COMPILED
 
     print(f"C (cc -O2)              {c_rates(args.seconds)}")
+    pure = load(HERE / "minimal_round.py", "minimal_round")
     with tempfile.TemporaryDirectory() as tmp:
         fast = compiled_minimal(tmp)
         if fast is not None:
             print(f"mypyc, minimal round    search {minimal_rate(fast, args.seconds):,.0f}")
-    pure = load(HERE / "minimal_round.py", "minimal_round")
+            draw = draw_cost(fast, args.seconds / 2)
+        else:
+            draw = draw_cost(pure, args.seconds / 2)
     print(f"python, minimal round   search {minimal_rate(pure, args.seconds):,.0f}")
     kernel = "compiled" if COMPILED else "pure"
     print(f"engine ({kernel} kernel)  search {engine_rate(args.seconds):,.0f}")
     calls, cost = rand_cost()
-    total = calls * cost * 1e6
-    print(f"rand(): {calls:.1f} calls a playout x {cost * 1e9:.0f} ns = {total:.2f} us a playout")
+    total = calls * draw * 1e6
+    print(f"rand(): {calls:.1f} calls a playout x {draw * 1e9:.1f} ns = {total:.2f} us a playout", end="")
+    where = "compiled" if fast is not None else "interpreted"
+    print(f" (from {where} code; {cost * 1e9:.1f} ns from a Python loop)")
+    clone = clone_cost(args.seconds / 2)
+    floor = clone + calls * draw
+    print(f"Game.clone(): {clone * 1e6:.2f} us ({kernel} kernel)")
+    print(f"floor of the search figure: {floor * 1e6:.2f} us a playout = {1 / floor:,.0f} playouts/s at most")
 
 
 if __name__ == "__main__":

@@ -71,3 +71,11 @@ def score(captured: int) -> int:
     if (captured & RIB).bit_count() >= 7:
         total += 100
     return total
+
+
+def draws(rand: Callable[[], float], count: int) -> float:
+    """``count`` calls of ``rand`` (the cost of a playout's random draws, from compiled code)."""
+    total = 0.0
+    for _ in range(count):
+        total += rand()
+    return total
