@@ -1,9 +1,10 @@
 """Compile the rules' hot modules (the round's kernel, scoring, yaku...) with mypyc, as an option.
 
 The same source, compiled: each module of ``roppyakken.compiled.GROUP`` is copied, up to
-its line ``# --- end of the compiled part``, to ``_<name>_c.py`` beside it with three
-changes only -- imports between the modules of the group point at the copies, a few
-classes get mypyc attributes (:data:`MARKS`), and each copy records the SHA-256 of the
+its line ``# --- end of the compiled part``, to ``_<name>_c.py`` beside it with four
+changes only -- imports between the modules of the group point at the copies, ``i64``
+is mypyc's native int instead of ``int`` (``roppyakken.compiled.i64``), a few classes get
+mypyc attributes (:data:`MARKS`), and each copy records the SHA-256 of the
 group's sources -- compiled in place, and the copies removed.  Each module swaps in its
 compiled version when it is present and was built from the sources as they are now
 (``ROPPYAKKEN_PURE=1`` turns it off); otherwise the pure-Python modules run, which
@@ -63,6 +64,7 @@ def compiled_source(name: str, text: str, digest: str) -> str:
     body = text.split(END_OF_COMPILED)[0]
     for other in GROUP:
         body = body.replace(f"from roppyakken.{other} import", f"from {HELPERS.copy_module(other)} import")
+    body = native_ints(body)
     marks = MARKS.get(name, [])
     for old, new in marks:
         if old not in body:
@@ -75,6 +77,20 @@ def compiled_source(name: str, text: str, digest: str) -> str:
             1,
         )
     return body + f'\nGROUP_SHA256 = "{digest}"\n'
+
+
+def native_ints(body: str) -> str:
+    """``body`` with ``i64`` imported from mypy_extensions (mypyc's native int) where it imports
+    it from ``roppyakken.compiled`` (where it is ``int``)."""
+    lines = body.split("\n")
+    for i, line in enumerate(lines):
+        if line.startswith("from roppyakken.compiled import "):
+            names = [name.strip() for name in line.split(" import ", 1)[1].split(",")]
+            if "i64" in names:
+                rest = [name for name in names if name != "i64"]
+                kept = [f"from roppyakken.compiled import {', '.join(rest)}"] if rest else []
+                lines[i] = "\n".join([HELPERS.NATIVE_INT_IMPORT, *kept])
+    return "\n".join(lines)
 
 
 def clean() -> None:

@@ -22,6 +22,18 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Final
 
+i64 = int
+"""A card set or card the compiled modules keep as a native 64-bit int: ``int`` here (the pure
+modules, and the type checker), ``mypy_extensions.i64`` in the copies ``scripts/build_kernel.py``
+compiles (:data:`NATIVE_INT_IMPORT`), where mypyc keeps a local, an argument or a result of
+this type unboxed, a C ``int64_t``: no Python int object per card set stored.  Use it in
+annotations only.  Beware: mypyc compiles a shift of a small constant by an ``i64``
+(``1 << card``) as a 32-bit C shift; the kernel writes ``_B50 >> (50 - card)`` instead (a
+constant above 32 bits is a 64-bit C literal)."""
+
+NATIVE_INT_IMPORT: Final = "from mypy_extensions import i64"
+"""What the compiled copy of a module imports ``i64`` from instead of this module."""
+
 GROUP: Final = ("cards", "yaku", "scoring", "game_end", "kernel", "ai.playout", "indexed")
 """The modules compiled together (names under ``roppyakken``), each after those it imports:
 the rules' hot path, the searchers' playout policy on top of the kernel, and the loop that
@@ -104,10 +116,12 @@ def swap_in(namespace: dict[str, Any]) -> bool:
 __all__ = [
     "END_OF_COMPILED",
     "GROUP",
+    "NATIVE_INT_IMPORT",
     "compiled_module",
     "copy_module",
     "copy_path",
     "group_digest",
+    "i64",
     "source_path",
     "source_paths",
     "swap_in",

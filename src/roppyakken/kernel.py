@@ -31,7 +31,7 @@ from roppyakken.cards import (
     CardSet,
     triple_months,
 )
-from roppyakken.compiled import swap_in
+from roppyakken.compiled import i64, swap_in
 from roppyakken.events import Event, Played, Turned
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore, score_round
@@ -40,6 +40,12 @@ WILLOW_MONTH_MASK: Final = MONTH_MASK[WILLOW]
 _new_tuple: Final = tuple.__new__
 """``tuple.__new__``: builds a :class:`~roppyakken.events.Played` as its own ``__new__`` does."""
 _MONTH_OF_CARD: Final = tuple(MONTH_MASK[MONTH[c]] for c in range(NUM_CARDS))
+_B50: Final = 1 << 50
+"""``_B50 >> (50 - c)`` is ``1 << c`` (``c`` <= 50), written so where ``c`` is an ``i64``: mypyc
+compiles ``1 << c`` there as a 32-bit C shift (see :mod:`roppyakken.compiled`)."""
+_MONTHS44: Final = 15 << 44
+"""``_MONTHS44 >> (44 - (c & ~3))`` is the mask of card ``c``'s month (``15 << (c & ~3)``: a
+month is four consecutive ids), with no tuple read (boxed ints) in compiled code."""
 
 
 WHOLE: Final = 1 << 48
@@ -51,7 +57,7 @@ WILD_TURNED_UP: Final = 1
 WILD_ANY: Final = 2
 
 
-def targets_of(table: CardSet, card: Card, from_pile: bool, joker: Card, wild: int, higher: bool) -> int:
+def targets_of(table: i64, card: i64, from_pile: bool, joker: i64, wild: i64, higher: bool) -> i64:
     """Every legal target of ``card`` on ``table`` (R-5.2 to R-5.4, R-6) as one int: the kernel's form.
 
     0: no target, the card is added to the table.  With the :data:`WHOLE` flag (bit 48) set,
@@ -62,10 +68,9 @@ def targets_of(table: CardSet, card: Card, from_pile: bool, joker: Card, wild: i
     from the rules: ``joker`` is ``rules.joker_card`` (-1: none), ``wild``
     ``WILD_MODES[rules.joker_wild_on_table]``, ``higher`` ``rules.auto_capture_higher``.
     """
-    month_cards = table & _MONTH_OF_CARD[card]
+    month_cards = table & (_MONTHS44 >> (44 - (card & ~3)))
     if joker < 0 or not (card == joker or table >> joker & 1):
-        # No joker involved: the common case, kept short for playouts (no bit_count(): a
-        # method call, not an operator, for mypyc).
+        # No joker involved: the common case, kept short for playouts (no bit counts).
         rest = month_cards & (month_cards - 1)
         if not rest:
             return month_cards  # none, or one card
@@ -75,40 +80,51 @@ def targets_of(table: CardSet, card: Card, from_pile: bool, joker: Card, wild: i
         return _pair_choices(month_cards, higher)
     if card == joker:
         willows = table & WILLOW_MONTH_MASK
-        if willows.bit_count() == 3:
+        if _count(willows) == 3:
             return willows | WHOLE  # R-6.3: the other three Willow cards, and nothing else
         # R-6.2: any Willow card, or any single card worth points outside a stack.  The
         # joker is a card of its own month (R-6.1), so two Willow cards are a pair for
         # R-5.3; the other cards worth points are wild targets beside it.
         wild_cards = table & SCORING_MASK & ~triple_months(table) & ~WILLOW_MONTH_MASK
         return _month_choices(willows, higher) | wild_cards
-    if month_cards.bit_count() == 3:
+    if _count(month_cards) == 3:
         return month_cards | WHOLE  # R-5.4: the stack, no wild target instead
-    wild_bit = 0
+    wild_bit: i64 = 0
     if (
         POINTS[card] > 0
         and not month_cards >> joker & 1
-        and (table & WILLOW_MONTH_MASK).bit_count() < 3
+        and _count(table & WILLOW_MONTH_MASK) < 3
         and (wild == WILD_ANY or (wild == WILD_TURNED_UP and from_pile))  # R-6.4
     ):
-        wild_bit = 1 << joker
+        wild_bit = _B50 >> (50 - joker)
     # R-5.3 reading: a wild joker is not a card of the month; it stays a choice beside
     # whatever the month's cards leave to choose.
     return _month_choices(month_cards, higher) | wild_bit
 
 
-def target_count(targets: int) -> int:
+def target_count(targets: i64) -> i64:
     """How many choices a targets int (:func:`targets_of`) holds (0: the card goes to the table)."""
-    return 1 if targets & WHOLE else targets.bit_count()
+    return 1 if targets & WHOLE else _count(targets)
 
 
-def nth_target(targets: int, k: int) -> CardSet:
+def nth_target(targets: i64, k: i64) -> i64:
     """The ``k``-th choice (from 0, in card-id order) of a targets int (:func:`targets_of`)."""
     if targets & WHOLE:
         return targets ^ WHOLE
-    for _ in range(k):
+    while k > 0:
         targets &= targets - 1
+        k -= 1
     return targets & -targets
+
+
+def _count(mask: i64) -> int:
+    """How many bits ``mask`` has set (``int.bit_count``, which is a method call, not an
+    operation, for mypyc; the masks counted here have a few bits)."""
+    count: i64 = 0
+    while mask:
+        mask &= mask - 1
+        count += 1
+    return count
 
 
 def target_list(targets: int) -> list[CardSet]:
@@ -142,20 +158,20 @@ def capture_targets(rules: Rules, table: CardSet, card: Card, from_pile: bool = 
     return target_list(targets_of(table, card, from_pile, joker, wild, rules.auto_capture_higher))
 
 
-def _pair_choices(pair: CardSet, higher: bool) -> CardSet:
+def _pair_choices(pair: i64, higher: bool) -> i64:
     """R-5.3: the cards of a pair to choose among, as a mask; ``higher``: ``auto_capture_higher``."""
     if higher:
-        low = pair & -pair
-        high = pair ^ low
+        low: int = pair & -pair
+        high: int = pair ^ low
         lp, hp = POINTS[low.bit_length() - 1], POINTS[high.bit_length() - 1]
         if lp != hp:
             return low if lp > hp else high
     return pair
 
 
-def _month_choices(month_cards: CardSet, higher: bool) -> CardSet:
+def _month_choices(month_cards: i64, higher: bool) -> i64:
     """The cards of one month on the table a card may still choose among (R-5.3), as a mask."""
-    if month_cards.bit_count() == 2:
+    if _count(month_cards) == 2:
         return _pair_choices(month_cards, higher)
     return month_cards
 
@@ -388,7 +404,7 @@ class Round:
 
         Returns whether this ended the round.
         """
-        return self._play(card, target, False, None)
+        return _play(self, card, target, False, None)
 
     def take(self, target: CardSet) -> bool:
         """R-5.5: ``to_act`` captures ``target`` with the turned-up card.
@@ -398,7 +414,7 @@ class Round:
         card = self.turned
         self.turned = -1
         self.phase = PLAY
-        return self._play(card, target, True, None)
+        return _play(self, card, target, True, None)
 
     def random_decision(self, rand: Callable[[], float]) -> bool:
         """Uniformly random card-play decisions to the end of the round.
@@ -414,121 +430,10 @@ class Round:
             card = self.turned
             self.turned = -1
             self.phase = PLAY
-            return self._play(card, target, True, rand)
-        return self._play(-1, 0, False, rand)
+            return _play(self, card, target, True, rand)
+        return _play(self, -1, 0, False, rand)
 
     # ----------------------------------------------------------------- internals
-
-    def _play(self, card: Card, target: CardSet, from_pile: bool, rand: Callable[[], float] | None) -> bool:
-        """The card play of the rules, the one place where cards are placed.
-
-        R-5.1: a card from hand (``from_pile`` false) leaves the hand; R-5.2: it captures
-        ``target``, or goes to the table when ``target`` is 0; after a card from hand the
-        pile's top is turned up and placed the same way, unless its target is the
-        player's choice (R-5.5: phase ``take``); then the next seat plays, or the round
-        ends when every hand is empty.  An immediate instant win ends the round at once
-        (R-8.5).  With ``rand``, the following decisions are made at random
-        (:meth:`random_decision`) until the round ends, and ``card`` -1 asks for a random
-        first play too.  Returns whether the round ended.
-        """
-        rules = self.rules
-        hands, captures, orders, pile = self.hands, self.captures, self.orders, self.pile
-        revealed = self.revealed
-        table, pos, seat, n, log = self.table, self.pile_pos, self.to_act, self.players, self.log
-        # The seat's hand and captures live in locals for its turn, back in the lists at its
-        # end (and before anything that reads them: the end of the round, a return).
-        hand, taken = hands[seat], captures[seat]
-        # With ``rand``: how many cards each hand holds, for the random card (kept, not counted).
-        counts = list(map(int.bit_count, hands)) if rand is not None else []
-        instant = rules.table.instant_yaku if self._immediate else None
-        joker, wild, higher = self._joker, self._wild, self._higher  # the options, as ints
-        while True:  # decisions: one, or with ``rand`` to the end of the round
-            if card < 0 and rand is not None:  # a random card, then a random target of it
-                pick = hand
-                for _ in range(int(rand() * counts[seat])):
-                    pick &= pick - 1
-                card = (pick & -pick).bit_length() - 1
-                targets = targets_of(table, card, False, joker, wild, higher)
-                if targets & WHOLE:
-                    target = targets ^ WHOLE
-                elif targets & (targets - 1):  # a choice
-                    target = nth_target(targets, int(rand() * targets.bit_count()))
-                else:
-                    target = targets
-            if not from_pile:
-                bit = 1 << card
-                hand &= ~bit
-                if rand is not None:
-                    counts[seat] = counts[seat] - 1  # (not -=: a generic call when compiled)
-                if revealed[seat]:
-                    revealed[seat] &= ~bit
-            while True:  # the card from hand, then the turned-up card
-                if target:
-                    table &= ~target
-                    taken |= (1 << card) | target
-                    captured = taken
-                    # R-5.6 (reading): the played card first, then what it took, in id order.
-                    order = orders[seat]
-                    order.append(card)
-                    if target & (target - 1):
-                        rest = target
-                        while rest:
-                            low = rest & -rest
-                            order.append(low.bit_length() - 1)
-                            rest ^= low
-                    else:
-                        order.append(target.bit_length() - 1)
-                else:
-                    table |= 1 << card
-                    captured = 0
-                if log:  # the record's play (and the event, one object), appended here
-                    play = (seat, "pile" if from_pile else "hand", card, target)
-                    if self.keep_events:
-                        played = _new_tuple(Played, play)
-                        self.plays.append(played)
-                        self.events.append(played)
-                    else:
-                        self.plays.append(play)
-                if captured and instant is not None:
-                    slug = instant(captured)
-                    if slug is not None:
-                        hands[seat], captures[seat] = hand, taken
-                        self.table, self.pile_pos, self.to_act = table, pos, seat
-                        self._end_round((seat, slug))
-                        return True
-                if from_pile:
-                    break
-                card = pile[pos]
-                pos += 1
-                from_pile = True
-                targets = targets_of(table, card, True, joker, wild, higher)
-                if targets & WHOLE:
-                    target = targets ^ WHOLE
-                elif targets & (targets - 1):  # R-5.5: the player who turned it chooses
-                    if log:
-                        self._emit(Turned(seat, card))
-                    if rand is None:
-                        hands[seat], captures[seat] = hand, taken
-                        self.table, self.pile_pos, self.to_act = table, pos, seat
-                        self.turned = card
-                        self.phase = TAKE
-                        return False
-                    target = nth_target(targets, int(rand() * targets.bit_count()))
-                else:
-                    target = targets
-            hands[seat], captures[seat] = hand, taken
-            if not hand and not any(h for h in hands):  # a seat with cards left: not over (a loop, compiled)
-                self.table, self.pile_pos, self.to_act = table, pos, seat
-                self._end_round(None)
-                return True
-            seat = seat + 1 if seat + 1 < n else 0
-            if rand is None:
-                self.table, self.pile_pos, self.to_act = table, pos, seat
-                self.phase = PLAY
-                return False
-            hand, taken = hands[seat], captures[seat]
-            card = -1
-            from_pile = False
 
     def _score(self, instant: tuple[int, str] | None) -> RoundScore:
         """The score of the round now ended (R-7.6)."""
@@ -541,6 +446,171 @@ class Round:
     def _end_round(self, instant: tuple[int, str] | None) -> None:
         """The round has ended (``instant``: the instant win that ended it, R-8.5)."""
         raise NotImplementedError
+
+
+def _play(r: Round, card: i64, target: i64, from_pile: bool, rand: Callable[[], float] | None) -> bool:
+    """The card play of the rules, the one place where cards are placed (round ``r``).
+
+    R-5.1: a card from hand (``from_pile`` false) leaves the hand; R-5.2: it captures
+    ``target``, or goes to the table when ``target`` is 0; after a card from hand the
+    pile's top is turned up and placed the same way, unless its target is the
+    player's choice (R-5.5: phase ``take``); then the next seat plays, or the round
+    ends when every hand is empty.  An immediate instant win ends the round at once
+    (R-8.5).  With ``rand``, the following decisions are made at random
+    (:meth:`Round.random_decision`) until the round ends, and ``card`` -1 asks for a random
+    first play too.  Returns whether the round ended.
+
+    A function, not a method: compiled, a method of ``Round`` (which the interpreted
+    ``Game`` subclasses) is called through a Python attribute lookup.
+    """
+    rules = r.rules
+    hands, captures, orders, pile, revealed = r.hands, r.captures, r.orders, r.pile, r.revealed
+    table: i64 = r.table
+    pos, seat, n, log = r.pile_pos, r.to_act, r.players, r.log
+    # The card sets live in locals (``i64``: unboxed when compiled) and go back to the
+    # lists on the way out (:func:`_put`): the seat to play (``hand``, ``taken``, ``shown``:
+    # its revealed cards), then the next seat (``hand1``...) and, with three players, the
+    # one after (``hand2``...).  A new turn rotates them.
+    seat1 = seat + 1 if seat + 1 < n else 0
+    seat2 = seat1 + 1 if seat1 + 1 < n else 0
+    hand: i64 = hands[seat]
+    taken: i64 = captures[seat]
+    shown: i64 = revealed[seat]
+    hand1: i64 = hands[seat1]
+    taken1: i64 = captures[seat1]
+    shown1: i64 = revealed[seat1]
+    hand2: i64 = hands[seat2] if n == 3 else 0
+    taken2: i64 = captures[seat2] if n == 3 else 0
+    shown2: i64 = revealed[seat2] if n == 3 else 0
+    # With ``rand``: how many cards each hand holds, for the random card (kept, not counted).
+    count = _count(hand) if rand is not None else 0
+    count1 = _count(hand1) if rand is not None else 0
+    count2 = _count(hand2) if rand is not None else 0
+    instant = rules.table.instant_yaku if r._immediate else None
+    joker: i64 = r._joker  # the options, as ints
+    wild: i64 = r._wild
+    higher = r._higher
+    others = rand is not None  # whether the other seats' card sets can change
+    bit: i64 = 0
+    targets: i64 = 0
+    captured: i64 = 0
+    while True:  # decisions: one, or with ``rand`` to the end of the round
+        if card < 0 and rand is not None:  # a random card, then a random target of it
+            pick = hand
+            skip: i64 = int(rand() * count)
+            while skip > 0:
+                pick &= pick - 1
+                skip -= 1
+            low: int = pick & -pick
+            card = low.bit_length() - 1
+            targets = targets_of(table, card, False, joker, wild, higher)
+            if targets & WHOLE:
+                target = targets ^ WHOLE
+            elif targets & (targets - 1):  # a choice
+                target = nth_target(targets, int(rand() * _count(targets)))
+            else:
+                target = targets
+        if not from_pile:
+            bit = _B50 >> (50 - card)
+            hand &= ~bit
+            count -= 1
+            shown &= ~bit
+        while True:  # the card from hand, then the turned-up card
+            if target:
+                table &= ~target
+                taken |= (_B50 >> (50 - card)) | target
+                captured = taken
+                # R-5.6 (reading): the played card first, then what it took, in id order.
+                order = orders[seat]
+                order.append(card)
+                rest = target
+                while rest:
+                    low = rest & -rest
+                    order.append(low.bit_length() - 1)
+                    rest ^= low
+            else:
+                table |= _B50 >> (50 - card)
+                captured = 0
+            if log:  # the record's play (and the event, one object), appended here
+                play = (seat, "pile" if from_pile else "hand", card, target)
+                if r.keep_events:
+                    played = _new_tuple(Played, play)
+                    r.plays.append(played)
+                    r.events.append(played)
+                else:
+                    r.plays.append(play)
+            if captured and instant is not None:
+                slug = instant(captured)
+                if slug is not None:
+                    _put(hands, seat, n, hand, hand1, hand2, others)
+                    _put(captures, seat, n, taken, taken1, taken2, others)
+                    _put(revealed, seat, n, shown, shown1, shown2, others)
+                    r.table, r.pile_pos, r.to_act = table, pos, seat
+                    r._end_round((seat, slug))
+                    return True
+            if from_pile:
+                break
+            card = pile[pos]
+            pos += 1
+            from_pile = True
+            targets = targets_of(table, card, True, joker, wild, higher)
+            if targets & WHOLE:
+                target = targets ^ WHOLE
+            elif targets & (targets - 1):  # R-5.5: the player who turned it chooses
+                if log:
+                    r._emit(Turned(seat, card))
+                if rand is None:
+                    _put(hands, seat, n, hand, hand1, hand2, others)
+                    _put(captures, seat, n, taken, taken1, taken2, others)
+                    _put(revealed, seat, n, shown, shown1, shown2, others)
+                    r.table, r.pile_pos, r.to_act = table, pos, seat
+                    r.turned = card
+                    r.phase = TAKE
+                    return False
+                target = nth_target(targets, int(rand() * _count(targets)))
+            else:
+                target = targets
+        if not (hand | hand1 | hand2):  # every hand is empty: the round is over
+            _put(hands, seat, n, hand, hand1, hand2, others)
+            _put(captures, seat, n, taken, taken1, taken2, others)
+            _put(revealed, seat, n, shown, shown1, shown2, others)
+            r.table, r.pile_pos, r.to_act = table, pos, seat
+            r._end_round(None)
+            return True
+        if rand is None:
+            _put(hands, seat, n, hand, hand1, hand2, others)
+            _put(captures, seat, n, taken, taken1, taken2, others)
+            _put(revealed, seat, n, shown, shown1, shown2, others)
+            r.table, r.pile_pos, r.to_act = table, pos, seat1
+            r.phase = PLAY
+            return False
+        # The next seat's turn: the locals rotate (the seat just played goes last).
+        if n == 3:
+            seat, seat1, seat2 = seat1, seat2, seat
+            hand, hand1, hand2 = hand1, hand2, hand
+            taken, taken1, taken2 = taken1, taken2, taken
+            shown, shown1, shown2 = shown1, shown2, shown
+            count, count1, count2 = count1, count2, count
+        else:
+            seat, seat1 = seat1, seat
+            hand, hand1 = hand1, hand
+            taken, taken1 = taken1, taken
+            shown, shown1 = shown1, shown
+            count, count1 = count1, count
+        card = -1
+        from_pile = False
+
+
+def _put(values: list[int], seat: int, n: int, value: i64, value1: i64, value2: i64, others: bool) -> None:
+    """Store the card sets of :func:`_play`'s locals back: ``value`` at ``seat``, and with
+    ``others`` ``value1`` at the next seat and ``value2`` at the one after (three players)."""
+    values[seat] = value
+    if not others:
+        return
+    seat1 = seat + 1 if seat + 1 < n else 0
+    values[seat1] = value1
+    if n == 3:
+        values[seat1 + 1 if seat1 + 1 < n else 0] = value2
 
 
 __all__ = [
