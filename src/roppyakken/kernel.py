@@ -29,6 +29,7 @@ from roppyakken.cards import (
     WILLOW,
     Card,
     CardSet,
+    card_count,
     triple_months,
 )
 from roppyakken.compiled import i64, swap_in
@@ -80,20 +81,20 @@ def targets_of(table: i64, card: i64, from_pile: bool, joker: i64, wild: i64, hi
         return _pair_choices(month_cards, higher)
     if card == joker:
         willows = table & WILLOW_MONTH_MASK
-        if _count(willows) == 3:
+        if card_count(willows) == 3:
             return willows | WHOLE  # R-6.3: the other three Willow cards, and nothing else
         # R-6.2: any Willow card, or any single card worth points outside a stack.  The
         # joker is a card of its own month (R-6.1), so two Willow cards are a pair for
         # R-5.3; the other cards worth points are wild targets beside it.
         wild_cards = table & SCORING_MASK & ~triple_months(table) & ~WILLOW_MONTH_MASK
         return _month_choices(willows, higher) | wild_cards
-    if _count(month_cards) == 3:
+    if card_count(month_cards) == 3:
         return month_cards | WHOLE  # R-5.4: the stack, no wild target instead
     wild_bit: i64 = 0
     if (
         POINTS[card] > 0
         and not month_cards >> joker & 1
-        and _count(table & WILLOW_MONTH_MASK) < 3
+        and card_count(table & WILLOW_MONTH_MASK) < 3
         and (wild == WILD_ANY or (wild == WILD_TURNED_UP and from_pile))  # R-6.4
     ):
         wild_bit = _B50 >> (50 - joker)
@@ -104,7 +105,7 @@ def targets_of(table: i64, card: i64, from_pile: bool, joker: i64, wild: i64, hi
 
 def target_count(targets: i64) -> i64:
     """How many choices a targets int (:func:`targets_of`) holds (0: the card goes to the table)."""
-    return 1 if targets & WHOLE else _count(targets)
+    return 1 if targets & WHOLE else card_count(targets)
 
 
 def nth_target(targets: i64, k: i64) -> i64:
@@ -115,16 +116,6 @@ def nth_target(targets: i64, k: i64) -> i64:
         targets &= targets - 1
         k -= 1
     return targets & -targets
-
-
-def _count(mask: i64) -> int:
-    """How many bits ``mask`` has set (``int.bit_count``, which is a method call, not an
-    operation, for mypyc; the masks counted here have a few bits)."""
-    count: i64 = 0
-    while mask:
-        mask &= mask - 1
-        count += 1
-    return count
 
 
 def target_list(targets: int) -> list[CardSet]:
@@ -171,7 +162,7 @@ def _pair_choices(pair: i64, higher: bool) -> i64:
 
 def _month_choices(month_cards: i64, higher: bool) -> i64:
     """The cards of one month on the table a card may still choose among (R-5.3), as a mask."""
-    if _count(month_cards) == 2:
+    if card_count(month_cards) == 2:
         return _pair_choices(month_cards, higher)
     return month_cards
 
@@ -483,9 +474,9 @@ def _play(r: Round, card: i64, target: i64, from_pile: bool, rand: Callable[[], 
     taken2: i64 = captures[seat2] if n == 3 else 0
     shown2: i64 = revealed[seat2] if n == 3 else 0
     # With ``rand``: how many cards each hand holds, for the random card (kept, not counted).
-    count = _count(hand) if rand is not None else 0
-    count1 = _count(hand1) if rand is not None else 0
-    count2 = _count(hand2) if rand is not None else 0
+    count = card_count(hand) if rand is not None else 0
+    count1 = card_count(hand1) if rand is not None else 0
+    count2 = card_count(hand2) if rand is not None else 0
     instant = rules.table.instant_yaku if r._immediate else None
     joker: i64 = r._joker  # the options, as ints
     wild: i64 = r._wild
@@ -507,7 +498,7 @@ def _play(r: Round, card: i64, target: i64, from_pile: bool, rand: Callable[[], 
             if targets & WHOLE:
                 target = targets ^ WHOLE
             elif targets & (targets - 1):  # a choice
-                target = nth_target(targets, int(rand() * _count(targets)))
+                target = nth_target(targets, int(rand() * card_count(targets)))
             else:
                 target = targets
         if not from_pile:
@@ -567,7 +558,7 @@ def _play(r: Round, card: i64, target: i64, from_pile: bool, rand: Callable[[], 
                     r.turned = card
                     r.phase = TAKE
                     return False
-                target = nth_target(targets, int(rand() * _count(targets)))
+                target = nth_target(targets, int(rand() * card_count(targets)))
             else:
                 target = targets
         if not (hand | hand1 | hand2):  # every hand is empty: the round is over

@@ -12,6 +12,7 @@ from roppyakken.cards import (
     PLUM_WARBLER,
     RIBBON_MASK,
     SCORING_MASK,
+    card_count,
     card_id,
     full_months,
     mask_of,
@@ -171,6 +172,8 @@ class YakuTable:
     instant_masks: tuple[tuple[str, int], ...]
     exclusive: tuple[tuple[int, str, str], ...]
     """(cannon's cards, the two yaku it replaces) for each exclusive group whose cannon scores."""
+    set_masks: tuple[int, ...] = ()
+    """The masks of ``set_yaku``, in order (what :meth:`evaluate` reads first: a hit is rare)."""
 
     def __reduce__(self) -> tuple[type[YakuTable], tuple[object, ...]]:
         """Copy and pickle by value (the compiled class cannot be restored field by field)."""
@@ -211,13 +214,14 @@ class YakuTable:
                 for cannon, flower, moon in (VIEWING_GROUP, RIBBON_VIEWING_GROUP)
                 if rules.viewing_exclusive and cannon in rules.yaku
             ),
+            set_masks=tuple(mask for _, mask, _ in entries),
         )
 
     def has_seven_ribbons(self, captured: int) -> bool:
         """Whether ``captured`` completes Seven Ribbons under these options (R-8.4)."""
         if self.seven_ribbons_require_willow and not captured & WILLOW_RIBBON_MASK:
             return False
-        return (captured & self.seven_ribbons_mask).bit_count() >= 7
+        return card_count(captured & self.seven_ribbons_mask) >= 7
 
     def instant_yaku(self, captured: int) -> str | None:
         """The instant-win yaku (R-8.5) that ``captured`` completes, Four Brights first."""
@@ -234,9 +238,15 @@ class YakuTable:
 
         ``order`` is the capture order (R-5.6), needed only for ``rain_off = ordered``.
         """
-        found = [(slug, value) for slug, mask, value in self.set_yaku if captured & mask == mask]
+        found: list[tuple[str, int]] = []
+        masks = self.set_masks
+        for i in range(len(masks)):  # the masks alone (an entry of set_yaku is unpacked whole)
+            mask = masks[i]
+            if captured & mask == mask:
+                slug, _, value = self.set_yaku[i]
+                found.append((slug, value))
         if self.seven_ribbons and self.has_seven_ribbons(captured):
-            extra = (captured & self.seven_ribbons_mask).bit_count() - 7
+            extra = card_count(captured & self.seven_ribbons_mask) - 7
             found.append((SEVEN_RIBBONS, self.seven_ribbons + extra * self.seven_ribbons_extra))
             found.sort(key=_display_rank)
         if not found:
