@@ -46,6 +46,14 @@ GROUP_LIBRARY = "roppyakken._rules_c"
 MARKS: dict[str, list[tuple[str, str]]] = {
     # The kernel's Round is subclassed by the interpreted Game (and by Playout).
     "kernel": [("\nclass Round:\n", "\n@mypyc_attr(allow_interpreted_subclasses=True)\nclass Round:\n")],
+    # Game makes copies without __init__ (clone, from_position): the __new__ of a native class
+    # calls __init__ unless it allows interpreted subclasses (as Round and Playout do).
+    "engine": [
+        (
+            "\nclass Game(Round):\n",
+            "\n@mypyc_attr(allow_interpreted_subclasses=True)\nclass Game(Round):\n",
+        )
+    ],
     # Playout is a native class; a searcher may still subclass it.
     "ai.playout": [
         (

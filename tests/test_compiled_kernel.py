@@ -22,7 +22,7 @@ import textwrap
 import pytest
 
 import roppyakken.kernel
-from roppyakken import cards, game_end, indexed, scoring, yaku
+from roppyakken import cards, engine, game_end, indexed, scoring, yaku
 from roppyakken.ai import playout
 from roppyakken.compiled import GROUP, copy_module
 from tests.support import run_python
@@ -108,7 +108,7 @@ def test_the_compiled_kernel_plays_as_the_pure_one() -> None:
         pytest.skip("the compiled kernel is not built (.venv/bin/python scripts/build_kernel.py)")
     assert roppyakken.kernel.Round.__module__ == "roppyakken._kernel_c"
     swapped = [cards.points_of, yaku.YakuTable, scoring.score_round, game_end.round_outcome]
-    swapped += [roppyakken.kernel.Round, playout.greedy_index, indexed.play_cards]
+    swapped += [roppyakken.kernel.Round, indexed.play_cards, engine.Game, playout.greedy_index]
     assert [f.__module__ for f in swapped] == [copy_module(m) for m in GROUP]
     pure, compiled = _run(pure=True), _run(pure=False)
     assert pure["compiled"] is False and compiled["compiled"] is True

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from roppyakken import kernel
+from roppyakken import engine, kernel
 from roppyakken.engine import Game
 from roppyakken.kernel import COMPILED, Round
 from roppyakken.rules import preset
@@ -51,3 +51,42 @@ def test_round_state_lists_every_attribute_round_declares() -> None:
         n.target.id for n in cls.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)
     ]
     assert declared == list(kernel.ROUND_STATE)
+
+
+def test_game_state_lists_every_attribute_setup_sets_besides_the_rounds() -> None:
+    """engine.GAME_STATE (what Game.clone copies and copy/pickle take by name: a compiled game
+    has no ``__dict__``) is what ``Game._setup`` sets, less the round's attributes, in order."""
+    tree = ast.parse(Path(engine.__file__).read_text(encoding="utf-8"))
+    (cls,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Game"]
+    (setup,) = [n for n in cls.body if isinstance(n, ast.FunctionDef) and n.name == "_setup"]
+    assigned: list[str] = []
+    for node in setup.body:
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        for t in targets:
+            mine = isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+            if mine and isinstance(t, ast.Attribute) and t.attr not in (*kernel.ROUND_STATE, *assigned):
+                assigned.append(t.attr)
+    assert assigned == list(engine.GAME_STATE)
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_a_clone_has_every_attribute_of_the_game(log: bool) -> None:
+    """Game.clone copies each attribute by name (GAME_STATE, ROUND_STATE): equal values, the
+    logs only when asked for, and lists of its own."""
+    game = Game(preset("classic"), 2, seed=5)
+    rng = random.Random(5)
+    for _ in range(7):
+        game.apply(rng.choice(game.legal_actions()))
+    other = game.clone(log=log)
+    unlogged = {"log", "history", "events", "plays"}
+    for name in (*engine.GAME_STATE, *kernel.ROUND_STATE):
+        if name in unlogged and not log:
+            continue
+        assert getattr(other, name) == getattr(game, name), name
+    assert other.log is log and (log or not (other.history or other.events or other.plays))
+    for name in ("hands", "captures", "orders", "totals", "legs", "_queue"):
+        assert getattr(other, name) is not getattr(game, name), name

@@ -34,7 +34,7 @@ constant above 32 bits is a 64-bit C literal)."""
 NATIVE_INT_IMPORT: Final = "from mypy_extensions import i64"
 """What the compiled copy of a module imports ``i64`` from instead of this module."""
 
-GROUP: Final = ("cards", "yaku", "scoring", "game_end", "kernel", "ai.playout", "indexed")
+GROUP: Final = ("cards", "yaku", "scoring", "game_end", "kernel", "indexed", "engine", "ai.playout")
 """The modules compiled together (names under ``roppyakken``), each after those it imports:
 the rules' hot path, the searchers' playout policy on top of the kernel, and the loop that
 plays the random bot's cards (``simulate``)."""

@@ -18,7 +18,7 @@ import secrets
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from roppyakken.actions import (
     DECLARE,
@@ -40,6 +40,7 @@ from roppyakken.cards import (
     full_months,
     iter_cards,
 )
+from roppyakken.compiled import swap_in
 from roppyakken.errors import IllegalActionError, RoppyakkenError
 from roppyakken.events import (
     DealerTookFour,
@@ -82,7 +83,11 @@ def shuffled_by(label: str) -> list[int]:
     same on every platform and Python version, and uniform up to key ties (about
     one deck in four million has one, broken by card id).
     """
-    keys = _shuffle_keys(label)
+    return deck_by_keys(_shuffle_keys(label))
+
+
+def deck_by_keys(keys: list[int]) -> list[int]:
+    """The card ids sorted by ``keys`` (each card's key), the lower id first among equal keys."""
     return sorted(range(NUM_CARDS), key=keys.__getitem__)
 
 
@@ -90,7 +95,11 @@ def shuffled_top(label: str, count: int) -> list[int]:
     """``shuffled_by(label)[:count]`` without sorting the deck: the ``count`` smallest keys in
     turn, the lowest card id first among equal keys as in the (stable) sort.  For draws that
     look at the top cards only (the first-dealer draw, R-2.2)."""
-    keys = _shuffle_keys(label)
+    return top_by_keys(_shuffle_keys(label), count)
+
+
+def top_by_keys(keys: list[int], count: int) -> list[int]:
+    """``deck_by_keys(keys)[:count]`` without the sort (``keys`` is used up)."""
     top: list[int] = []
     for _ in range(count):
         card = keys.index(min(keys))
@@ -184,6 +193,28 @@ class RoundLog:
     captures: list[int] | None = None
 
 
+GAME_STATE: Final = (
+    "seed",
+    "_deck_source",
+    "_pattern",
+    "history",
+    "totals",
+    "legs",
+    "round",
+    "leg",
+    "dealer",
+    "_queue",
+    "_attempt",
+    "last_score",
+    "winner",
+    "end_reason",
+    "stop_at_round_end",
+)
+"""The attributes of a :class:`Game` besides those of its round (:data:`ROUND_STATE`): what
+:meth:`Game._setup` sets, :meth:`Game.clone` copies and ``copy`` and ``pickle`` take by
+name (``tests/test_game_copy.py`` checks it against ``_setup``)."""
+
+
 class Game(Round):
     """A game (or match) of Roppyakken for 2 or 3 players under ``rules``.
 
@@ -222,8 +253,9 @@ class Game(Round):
         self.rules = rules
         self.players = players
         self.seed = seed
-        self._own_decks = deck_source is None
-        self._deck_source: DeckSource = deck_source or (lambda r, a: seeded_deck(seed, r, a))
+        self._deck_source: DeckSource | None = deck_source
+        """The given deck source; None: the seeded decks (a plain value: compiled, a lambda
+        here could not be copied)."""
         self._pattern = deal_pattern(rules, players)
         self.log = log
         self.keep_events = True
@@ -485,10 +517,11 @@ class Game(Round):
         rules, n, dealer, pattern = self.rules, self.players, self.dealer, self._pattern
         while True:
             self._attempt = attempt
-            if self._own_decks:
+            source = self._deck_source
+            if source is None:
                 deck = seeded_deck(self.seed, self.round, attempt)
             else:
-                deck = list(self._deck_source(self.round, attempt))
+                deck = list(source(self.round, attempt))
                 if sorted(deck) != list(range(NUM_CARDS)):
                     raise RoppyakkenError(f"round {self.round}: the deck is not the 48 cards")
             hands, table, pos = deal_cards(deck, pattern, dealer, n)  # compiled with the kernel
@@ -579,7 +612,10 @@ class Game(Round):
             log.score = score
             log.totals = list(self.totals)
             log.captures = list(self.captures)
-            self._emit(RoundEnded(self.round, score, tuple(self.totals)))
+            # (Any: to the type checker of the compiled copy, its RoundScore is another class
+            # than the one events.py names; they are one class when it runs.)
+            scored: Any = score
+            self._emit(RoundEnded(self.round, scored, tuple(self.totals)))
         self.phase = OVER
         self.turned = -1
         outcome = round_outcome(self.rules, score, self.totals, self.legs, self.dealer, self.round)
@@ -681,7 +717,7 @@ class Game(Round):
         """
         players = len(hands)
         rules.check_players(players)
-        g = cls.__new__(cls)
+        g = _new_game(Game)
         g._setup(rules, players, seed, None, False)
         if totals is not None:
             g.totals = list(totals)
@@ -704,10 +740,10 @@ class Game(Round):
         return g
 
     def __getstate__(self) -> dict[str, object]:
-        """Everything, for ``copy.copy`` and ``copy.deepcopy``: the round's attributes too, which
-        a compiled kernel keeps outside ``__dict__``."""
-        state: dict[str, object] = dict(self.__dict__)
-        for name in ROUND_STATE:
+        """Everything, for ``copy.copy`` and ``copy.deepcopy``, by name (a compiled game keeps
+        its attributes outside ``__dict__``): :data:`ROUND_STATE` and :data:`GAME_STATE`."""
+        state: dict[str, object] = {}
+        for name in (*ROUND_STATE, *GAME_STATE):
             if hasattr(self, name):  # not every one is set before the first deal
                 state[name] = getattr(self, name)
         return state
@@ -719,11 +755,20 @@ class Game(Round):
 
     def clone(self, log: bool = False) -> Game:
         """A copy that can be played on independently (for search); no logs by default."""
-        g = Game.__new__(Game)
-        # The game's own attributes (the mutable ones are copied below): a copy of the dict
-        # assigned whole, ~0.25 µs less than update() of the empty one.
-        g.__dict__ = self.__dict__.copy()
+        g = _new_game(Game)
         self.copy_round_to(g)
+        # The game's own attributes (GAME_STATE; the mutable ones copied below).
+        g.seed = self.seed
+        g._deck_source = self._deck_source
+        g._pattern = self._pattern
+        g.round = self.round
+        g.leg = self.leg
+        g.dealer = self.dealer
+        g._attempt = self._attempt
+        g.last_score = self.last_score
+        g.winner = self.winner
+        g.end_reason = self.end_reason
+        g.stop_at_round_end = self.stop_at_round_end
         g.log = log
         if log:
             g.history = [
@@ -772,9 +817,15 @@ class Game(Round):
             raise AssertionError("cards are missing")
 
 
+_new_game: Final = Game.__new__
+"""A :class:`Game` without ``__init__`` (:meth:`Game.clone`, :meth:`Game.from_position`), by name:
+mypyc cannot compile ``cls.__new__(cls)``."""
+
+
 __all__ = [
     "DECLARE",
     "FOUR_BRIGHTS",
+    "GAME_STATE",
     "OVER",
     "PLAY",
     "REDEAL",
@@ -784,6 +835,13 @@ __all__ = [
     "capture_targets",
     "deal_pattern",
     "deal_sizes",
+    "deck_by_keys",
     "seeded_deck",
     "stacks_of",
+    "top_by_keys",
 ]
+
+
+# --- end of the compiled part: what follows swaps in the compiled module when it is there.
+
+swap_in(globals())
