@@ -12,7 +12,19 @@ import dataclasses
 from hypothesis import given
 from hypothesis import strategies as st
 
-from roppyakken.cards import MONTH, MONTH_MASK, POINTS, SCORING_MASK, WILLOW, iter_cards, triple_months
+from roppyakken.cards import (
+    ALL_CARDS,
+    MONTH,
+    MONTH_MASK,
+    POINTS,
+    SCORING_MASK,
+    WILLOW,
+    card_count,
+    count_by_arithmetic,
+    iter_cards,
+    points_of,
+    triple_months,
+)
 from roppyakken.kernel import (
     WHOLE,
     WILD_MODES,
@@ -126,3 +138,25 @@ def test_whole_flag_only_on_a_mask_taken_whole() -> None:
     pair = 0b0110
     assert targets_of(pair, 0, False, -1, 0, False) == pair
     assert capture_targets(rules, pair, 0) == [0b0010, 0b0100]
+
+
+@given(st.integers(min_value=0, max_value=(1 << 62) - 1))
+def test_card_count_by_arithmetic_is_bit_count(mask: int) -> None:
+    """The compiled card count (bit arithmetic on 62 bits) counts what int.bit_count counts,
+    which the pure modules run instead; so do the card points made of it."""
+    assert count_by_arithmetic(mask) == card_count(mask) == mask.bit_count()
+    assert points_of(mask & ALL_CARDS) == sum(POINTS[c] for c in iter_cards(mask & ALL_CARDS))
+
+
+def test_card_count_edges() -> None:
+    for mask in (
+        0,
+        1,
+        ALL_CARDS,
+        1 << 47,
+        1 << 48,
+        (1 << 62) - 1,
+        0x1555_5555_5555_5555,
+        0x2AAA_AAAA_AAAA_AAAA,
+    ):
+        assert count_by_arithmetic(mask) == mask.bit_count()

@@ -36,8 +36,8 @@ NATIVE_INT_IMPORT: Final = "from mypy_extensions import i64"
 
 GROUP: Final = ("cards", "yaku", "scoring", "game_end", "kernel", "indexed", "engine", "ai.playout")
 """The modules compiled together (names under ``roppyakken``), each after those it imports:
-the rules' hot path, the searchers' playout policy on top of the kernel, and the loop that
-plays the random bot's cards (``simulate``)."""
+the rules' hot path, the loop that plays the random bot's cards (``simulate``), the game
+around the kernel (:class:`roppyakken.engine.Game`) and the searchers' playout policy."""
 
 END_OF_COMPILED: Final = "# --- end of the compiled part"
 """The line after which a module's source is not compiled (the code that swaps it in)."""

@@ -459,29 +459,32 @@ def _play(r: Round, card: i64, target: i64, from_pile: bool, rand: Callable[[], 
     table: i64 = r.table
     pos, seat, n, log = r.pile_pos, r.to_act, r.players, r.log
     # The card sets live in locals (``i64``: unboxed when compiled) and go back to the
-    # lists on the way out (:func:`_put`): the seat to play (``hand``, ``taken``, ``shown``:
-    # its revealed cards), then the next seat (``hand1``...) and, with three players, the
-    # one after (``hand2``...).  A new turn rotates them.
+    # lists on the way out: the seat to play (``hand``, ``taken``, ``shown``: its revealed
+    # cards) and, with ``rand`` (the round played out here), the next seat (``hand1``...) and
+    # with three players the one after (``hand2``...), which a new turn rotates.
     seat1 = seat + 1 if seat + 1 < n else 0
     seat2 = seat1 + 1 if seat1 + 1 < n else 0
     hand: i64 = hands[seat]
     taken: i64 = captures[seat]
     shown: i64 = revealed[seat]
-    hand1: i64 = hands[seat1]
-    taken1: i64 = captures[seat1]
-    shown1: i64 = revealed[seat1]
-    hand2: i64 = hands[seat2] if n == 3 else 0
-    taken2: i64 = captures[seat2] if n == 3 else 0
-    shown2: i64 = revealed[seat2] if n == 3 else 0
+    hand1: i64
+    taken1: i64
+    shown1: i64
+    hand2: i64
+    taken2: i64
+    shown2: i64
+    hand1 = taken1 = shown1 = hand2 = taken2 = shown2 = 0
     # With ``rand``: how many cards each hand holds, for the random card (kept, not counted).
-    count = card_count(hand) if rand is not None else 0
-    count1 = card_count(hand1) if rand is not None else 0
-    count2 = card_count(hand2) if rand is not None else 0
+    count = count1 = count2 = 0
+    if rand is not None:
+        hand1, taken1, shown1 = hands[seat1], captures[seat1], revealed[seat1]
+        if n == 3:
+            hand2, taken2, shown2 = hands[seat2], captures[seat2], revealed[seat2]
+        count, count1, count2 = card_count(hand), card_count(hand1), card_count(hand2)
     instant = rules.table.instant_yaku if r._immediate else None
     joker: i64 = r._joker  # the options, as ints
     wild: i64 = r._wild
     higher = r._higher
-    others = rand is not None  # whether the other seats' card sets can change
     bit: i64 = 0
     targets: i64 = 0
     captured: i64 = 0
@@ -533,9 +536,9 @@ def _play(r: Round, card: i64, target: i64, from_pile: bool, rand: Callable[[], 
             if captured and instant is not None:
                 slug = instant(captured)
                 if slug is not None:
-                    _put(hands, seat, n, hand, hand1, hand2, others)
-                    _put(captures, seat, n, taken, taken1, taken2, others)
-                    _put(revealed, seat, n, shown, shown1, shown2, others)
+                    hands[seat], captures[seat], revealed[seat] = hand, taken, shown
+                    if rand is not None:
+                        _put_others(r, seat1, seat2, hand1, taken1, shown1, hand2, taken2, shown2)
                     r.table, r.pile_pos, r.to_act = table, pos, seat
                     r._end_round((seat, slug))
                     return True
@@ -551,9 +554,7 @@ def _play(r: Round, card: i64, target: i64, from_pile: bool, rand: Callable[[], 
                 if log:
                     r._emit(Turned(seat, card))
                 if rand is None:
-                    _put(hands, seat, n, hand, hand1, hand2, others)
-                    _put(captures, seat, n, taken, taken1, taken2, others)
-                    _put(revealed, seat, n, shown, shown1, shown2, others)
+                    hands[seat], captures[seat], revealed[seat] = hand, taken, shown
                     r.table, r.pile_pos, r.to_act = table, pos, seat
                     r.turned = card
                     r.phase = TAKE
@@ -561,20 +562,22 @@ def _play(r: Round, card: i64, target: i64, from_pile: bool, rand: Callable[[], 
                 target = nth_target(targets, int(rand() * card_count(targets)))
             else:
                 target = targets
+        if rand is None:  # one decision: this seat's sets back, then the next seat's turn
+            hands[seat], captures[seat], revealed[seat] = hand, taken, shown
+            r.table, r.pile_pos = table, pos
+            if not hand and not any(h for h in hands):  # every hand empty (a loop, compiled)
+                r.to_act = seat
+                r._end_round(None)
+                return True
+            r.to_act = seat1
+            r.phase = PLAY
+            return False
         if not (hand | hand1 | hand2):  # every hand is empty: the round is over
-            _put(hands, seat, n, hand, hand1, hand2, others)
-            _put(captures, seat, n, taken, taken1, taken2, others)
-            _put(revealed, seat, n, shown, shown1, shown2, others)
+            hands[seat], captures[seat], revealed[seat] = hand, taken, shown
+            _put_others(r, seat1, seat2, hand1, taken1, shown1, hand2, taken2, shown2)
             r.table, r.pile_pos, r.to_act = table, pos, seat
             r._end_round(None)
             return True
-        if rand is None:
-            _put(hands, seat, n, hand, hand1, hand2, others)
-            _put(captures, seat, n, taken, taken1, taken2, others)
-            _put(revealed, seat, n, shown, shown1, shown2, others)
-            r.table, r.pile_pos, r.to_act = table, pos, seat1
-            r.phase = PLAY
-            return False
         # The next seat's turn: the locals rotate (the seat just played goes last).
         if n == 3:
             seat, seat1, seat2 = seat1, seat2, seat
@@ -592,16 +595,22 @@ def _play(r: Round, card: i64, target: i64, from_pile: bool, rand: Callable[[], 
         from_pile = False
 
 
-def _put(values: list[int], seat: int, n: int, value: i64, value1: i64, value2: i64, others: bool) -> None:
-    """Store the card sets of :func:`_play`'s locals back: ``value`` at ``seat``, and with
-    ``others`` ``value1`` at the next seat and ``value2`` at the one after (three players)."""
-    values[seat] = value
-    if not others:
-        return
-    seat1 = seat + 1 if seat + 1 < n else 0
-    values[seat1] = value1
-    if n == 3:
-        values[seat1 + 1 if seat1 + 1 < n else 0] = value2
+def _put_others(
+    r: Round,
+    seat1: int,
+    seat2: int,
+    hand1: i64,
+    taken1: i64,
+    shown1: i64,
+    hand2: i64,
+    taken2: i64,
+    shown2: i64,
+) -> None:
+    """Store :func:`_play`'s locals of the other seats back into ``r``'s lists: ``seat1``'s, and
+    with three players ``seat2``'s."""
+    r.hands[seat1], r.captures[seat1], r.revealed[seat1] = hand1, taken1, shown1
+    if r.players == 3:
+        r.hands[seat2], r.captures[seat2], r.revealed[seat2] = hand2, taken2, shown2
 
 
 __all__ = [

@@ -239,10 +239,8 @@ class YakuTable:
         ``order`` is the capture order (R-5.6), needed only for ``rain_off = ordered``.
         """
         found: list[tuple[str, int]] = []
-        masks = self.set_masks
-        for i in range(len(masks)):  # the masks alone (an entry of set_yaku is unpacked whole)
-            mask = masks[i]
-            if captured & mask == mask:
+        for i, mask in enumerate(self.set_masks):  # the masks alone (compiled, an entry of
+            if captured & mask == mask:  # set_yaku is unpacked whole, its three values checked)
                 slug, _, value = self.set_yaku[i]
                 found.append((slug, value))
         if self.seven_ribbons and self.has_seven_ribbons(captured):
