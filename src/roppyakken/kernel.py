@@ -463,7 +463,7 @@ def _play(r: Round, card: i64, target: i64, from_pile: bool, rand: Callable[[], 
     # cards) and, with ``rand`` (the round played out here), the next seat (``hand1``...) and
     # with three players the one after (``hand2``...), which a new turn rotates.
     seat1 = seat + 1 if seat + 1 < n else 0
-    seat2 = seat1 + 1 if seat1 + 1 < n else 0
+    seat2 = 0
     hand: i64 = hands[seat]
     taken: i64 = captures[seat]
     shown: i64 = revealed[seat]
@@ -479,6 +479,7 @@ def _play(r: Round, card: i64, target: i64, from_pile: bool, rand: Callable[[], 
     if rand is not None:
         hand1, taken1, shown1 = hands[seat1], captures[seat1], revealed[seat1]
         if n == 3:
+            seat2 = seat1 + 1 if seat1 + 1 < n else 0
             hand2, taken2, shown2 = hands[seat2], captures[seat2], revealed[seat2]
         count, count1, count2 = card_count(hand), card_count(hand1), card_count(hand2)
     instant = rules.table.instant_yaku if r._immediate else None
@@ -517,11 +518,15 @@ def _play(r: Round, card: i64, target: i64, from_pile: bool, rand: Callable[[], 
                 # R-5.6 (reading): the played card first, then what it took, in id order.
                 order = orders[seat]
                 order.append(card)
-                rest = target
-                while rest:
-                    low = rest & -rest
+                if target & (target - 1):
+                    rest = target
+                    while rest:
+                        low = rest & -rest
+                        order.append(low.bit_length() - 1)
+                        rest ^= low
+                else:
+                    low = target
                     order.append(low.bit_length() - 1)
-                    rest ^= low
             else:
                 table |= _B50 >> (50 - card)
                 captured = 0
