@@ -32,7 +32,12 @@ solved to the end by alpha-beta, :func:`exact_value`, the searching seat maximiz
 its value and the other seat minimizing it; measured in ``bench/RESULTS-bots.md``),
 ``search=flat|tree|ismcts`` with ``uct=C`` (0.25): ``tree`` searches the seat's own
 later decisions in each candidate's rollouts by a tree instead of leaving them to the
-expert, ``ismcts`` is plain single-observer ISMCTS (:mod:`roppyakken.ai.ismcts`).
+expert, ``ismcts`` is plain single-observer ISMCTS (:mod:`roppyakken.ai.ismcts`);
+``infer=N`` (0, off) weighs the sampled worlds by what the opponents played this round
+(:mod:`roppyakken.ai.infer`): a pool of ``N`` worlds is weighed once a decision by the
+likelihood of the opponents' past plays under the expert's values as a softmax of
+temperature ``tau`` points (0: the expert's choice only) mixed with ``eps`` (0.02) of
+uniform play, and every rollout's world is drawn from it by weight, its pile reshuffled.
 """
 
 from __future__ import annotations
@@ -46,6 +51,7 @@ from typing import Any, Self
 from roppyakken.actions import Action, CallRedeal, Declare, Play, Take
 from roppyakken.ai.determinize import playout_of
 from roppyakken.ai.expert import DEFAULT_WEIGHTS, ExpertBot, Weights, best_move, move_values
+from roppyakken.ai.infer import OpponentModel, WorldPool
 from roppyakken.ai.ismcts import Node, back_up, descend, select, unpaired
 from roppyakken.ai.playout import ENDED, Playout, greedy_index, yaku_index
 from roppyakken.ai.position import Position
@@ -189,6 +195,9 @@ _OPTIONS: dict[str, tuple[type, float]] = {
     "exact": (int, 0),
     "search": (str, 0),
     "uct": (float, 0.0),
+    "infer": (int, 0),
+    "tau": (float, 0.0),
+    "eps": (float, 0.0),
 }
 
 SEARCHES = ("flat", "tree", "ismcts")
@@ -216,6 +225,9 @@ class MasterBot:
         exact: int = 0,
         search: str = "flat",
         uct: float = 0.25,
+        infer: int = 0,
+        tau: float = 0.0,
+        eps: float = 0.02,
     ) -> None:
         if ms is None and iters is None:
             raise RoppyakkenError("a master needs a budget: ms or iters")
@@ -234,6 +246,11 @@ class MasterBot:
         self.exact = exact
         self.search_kind = search
         self.uct = uct
+        if not 0.0 <= eps <= 1.0:
+            raise RoppyakkenError(f"bot option eps={eps}: expected a share between 0 and 1")
+        self.infer = infer
+        self.model = OpponentModel(tau, eps, weights)
+        self._pool: WorldPool | None = None
 
     @classmethod
     def from_options(cls, seed: int, options: Mapping[str, str]) -> Self:
@@ -274,11 +291,22 @@ class MasterBot:
         return legal[self.search(view, moves)]
 
     def sample(self, view: SeatView) -> World:
-        """One world to play out: the hidden cards drawn uniformly, consistent with ``view``.
+        """One world to play out, consistent with ``view``: drawn uniformly, or with
+        ``infer`` by how well it explains the opponents' plays (this decision's pool).
 
         Benchmarks that measure what hidden information is worth override this to cheat.
         """
+        pool = self._pool
+        if pool is not None and pool.view is view:
+            return pool.draw(self.rng)
         return sample_world(view, self.rng)
+
+    def weigh(self, view: SeatView) -> None:
+        """With ``infer`` (a pool size), weigh this decision's pool of worlds
+        (:class:`~roppyakken.ai.infer.WorldPool`); without it, or without a round record, none."""
+        self._pool = None
+        if self.infer > 0 and view.record is not None and any(p[0] != view.seat for p in view.record.plays):
+            self._pool = WorldPool(view, self.rng, self.infer, self.model)
 
     def search(self, view: SeatView, moves: Sequence[tuple[int, int]]) -> int:
         """The index of the best of ``moves`` within the budget (see the module docstring)."""
@@ -311,6 +339,8 @@ class MasterBot:
         factor = self.slow if prior[ranked[0]] - prior[ranked[1]] < self.close else 1.0
         deadline = start + factor * self.ms / 1000.0 if self.ms is not None else math.inf
         max_rollouts = int(factor * self.iters) if self.iters is not None else 1 << 60
+        if len(active) > 1:
+            self.weigh(view)  # with ``infer``: this decision's weighted worlds (within the budget)
         if self.search_kind == "ismcts" and len(active) > 1:
             return self._ismcts(view, moves, active, deadline, max_rollouts, leaf, index, depth, finish)
         trees = {i: Node() for i in active} if self.search_kind == "tree" else None
