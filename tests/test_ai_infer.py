@@ -189,3 +189,10 @@ def test_the_inferring_master_weighs_only_with_a_record() -> None:
 def test_bad_inference_options_fail_in_one_line(option: str) -> None:
     with pytest.raises(RoppyakkenError):
         make_bot(f"master:iters=10:{option}")
+
+
+def test_a_pool_stops_weighing_at_its_deadline() -> None:
+    _, view = expert_game_views("classic", 2, 1)[9]
+    pool = WorldPool(view, random.Random(2), 1000, OpponentModel(), deadline=0.0, least=5)
+    assert len(pool.worlds) == 5
+    assert len(WorldPool(view, random.Random(2), 7, OpponentModel()).worlds) == 7

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from bisect import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -141,15 +142,29 @@ def log_likelihood(view: SeatView, world: World, model: OpponentModel) -> float:
 class WorldPool:
     """Worlds drawn by weight: ``size`` hand assignments weighed once, then resampled.
 
+    With a ``deadline`` (a :func:`time.perf_counter` time) weighing stops there, once
+    ``least`` worlds are weighed.
+
     Each draw picks an assignment of the hidden hand cards with probability proportional
     to its likelihood (:func:`log_likelihood`) and shuffles the rest into a new pile.
     """
 
-    def __init__(self, view: SeatView, rng: random.Random, size: int, model: OpponentModel) -> None:
+    def __init__(
+        self,
+        view: SeatView,
+        rng: random.Random,
+        size: int,
+        model: OpponentModel,
+        deadline: float = math.inf,
+        least: int = 16,
+    ) -> None:
         self.view = view
         self.worlds: list[World] = []
         logs: list[float] = []
-        for _ in range(size):
+        clock = time.perf_counter
+        for k in range(size):
+            if k >= least and clock() >= deadline:
+                break  # out of the time given to weighing: the pool is what was weighed
             w = sample_world(view, rng)
             self.worlds.append(w)
             logs.append(log_likelihood(view, w, model))

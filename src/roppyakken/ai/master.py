@@ -37,7 +37,8 @@ expert, ``ismcts`` is plain single-observer ISMCTS (:mod:`roppyakken.ai.ismcts`)
 (:mod:`roppyakken.ai.infer`): a pool of ``N`` worlds is weighed once a decision by the
 likelihood of the opponents' past plays under the expert's values as a softmax of
 temperature ``tau`` points (0: the expert's choice only) mixed with ``eps`` (0.02) of
-uniform play, and every rollout's world is drawn from it by weight, its pile reshuffled.
+uniform play (with ``ms``, weighing stops after a quarter of the budget), and every
+rollout's world is drawn from it by weight, its pile reshuffled.
 """
 
 from __future__ import annotations
@@ -301,12 +302,13 @@ class MasterBot:
             return pool.draw(self.rng)
         return sample_world(view, self.rng)
 
-    def weigh(self, view: SeatView) -> None:
+    def weigh(self, view: SeatView, deadline: float = math.inf) -> None:
         """With ``infer`` (a pool size), weigh this decision's pool of worlds
-        (:class:`~roppyakken.ai.infer.WorldPool`); without it, or without a round record, none."""
+        (:class:`~roppyakken.ai.infer.WorldPool`, stopping at ``deadline`` once 16 are
+        weighed); without it, or without a round record, none."""
         self._pool = None
         if self.infer > 0 and view.record is not None and any(p[0] != view.seat for p in view.record.plays):
-            self._pool = WorldPool(view, self.rng, self.infer, self.model)
+            self._pool = WorldPool(view, self.rng, self.infer, self.model, deadline)
 
     def search(self, view: SeatView, moves: Sequence[tuple[int, int]]) -> int:
         """The index of the best of ``moves`` within the budget (see the module docstring)."""
@@ -340,7 +342,8 @@ class MasterBot:
         deadline = start + factor * self.ms / 1000.0 if self.ms is not None else math.inf
         max_rollouts = int(factor * self.iters) if self.iters is not None else 1 << 60
         if len(active) > 1:
-            self.weigh(view)  # with ``infer``: this decision's weighted worlds (within the budget)
+            # With ``infer``: this decision's weighted worlds, in at most a quarter of the time.
+            self.weigh(view, start + (deadline - start) / 4)
         if self.search_kind == "ismcts" and len(active) > 1:
             return self._ismcts(view, moves, active, deadline, max_rollouts, leaf, index, depth, finish)
         trees = {i: Node() for i in active} if self.search_kind == "tree" else None
