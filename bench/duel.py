@@ -14,7 +14,7 @@ the same opponents, and prints the first bot's difference with it on the same de
 bot on identical deals.  ``--jobs 2`` plays deals in two processes (in deal order)::
 
     nice -n 10 .venv/bin/python bench/duel.py master:iters=150:infer=100 expert \\
-        --paired master:iters=150 --games 400 --seed 29 --jobs 2
+        --paired master:iters=150:infer=0 --games 400 --seed 29 --jobs 2
 """
 
 from __future__ import annotations

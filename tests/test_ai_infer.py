@@ -183,6 +183,11 @@ def test_the_inferring_master_weighs_only_with_a_record() -> None:
         game.apply(game.legal_actions()[0])
     bot.choose(view_of(game, game.to_act))
     assert bot._pool is None
+    off = MasterBot(1, ms=None, iters=12, infer=0)
+    off.choose(late)
+    assert off._pool is None
+    default = make_bot("master:iters=12")
+    assert isinstance(default, MasterBot) and default.infer == 100
 
 
 @pytest.mark.parametrize("option", ["infer=-1", "eps=2", "tau=-1", "infer=x"])
