@@ -29,6 +29,8 @@ LEVELS = (
     "master:iters=6",
     "master:iters=6:search=tree",
     "master:iters=8:search=ismcts",
+    "master:iters=6:infer=8",
+    "master:iters=6:infer=8:tau=5:eps=0.2",
 )
 
 
@@ -57,6 +59,10 @@ def poisoned(game: Game, seat: int, rng: random.Random) -> Game:
         pending=game._queue,
     )
     copy.revealed = list(game.revealed)
+    # The round's public record (dealt table, shown cards, plays) is the same in the poisoned
+    # game: only the cards the seat never saw are dealt again.
+    copy.log = True
+    copy.history = game.history[-1:]
     return copy
 
 
@@ -81,6 +87,7 @@ def positions(name: str, players: int, count: int) -> list[Game]:
 )
 def test_choices_ignore_the_hidden_cards(name: str, players: int) -> None:
     rng = random.Random(5)
+    with_plays = 0  # positions whose record holds plays (the inferring master weighs those)
     for game in positions(name, players, 8):
         seat = game.to_act
         real = view_of(game, seat)
@@ -88,9 +95,12 @@ def test_choices_ignore_the_hidden_cards(name: str, players: int) -> None:
             other = poisoned(game, seat, rng)
             fake = view_of(other, seat)
             assert fake == real
+            assert real.record is not None
+            with_plays += bool(real.record.plays)
             assert other.hands != game.hands or other.pile != game.pile[game.pile_pos :]
             for level in LEVELS:
                 assert make_bot(level, 3).choose(real) == make_bot(level, 3).choose(fake), level
+    assert with_plays >= 8
 
 
 def test_a_search_world_keeps_what_the_seat_saw_and_nothing_else() -> None:

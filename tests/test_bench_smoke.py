@@ -170,6 +170,29 @@ def test_duel_goes_on_from_a_later_deal(capsys: pytest.CaptureFixture[str]) -> N
     assert rounds(later[-1]) == rounds(whole[-1]) - rounds(whole[1])
 
 
+def test_duel_pairs_a_variant_on_the_same_deals(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--paired`` plays a second level in the first bot's place on the same deals: paired
+    with itself the difference is exactly zero, and two processes report the same figures."""
+    duel = _load("duel")
+    argv = ["expert", "greedy", "--paired", "expert", "--games", "6", "--every", "1", "--seed", "5"]
+    assert duel.main(argv) == 0
+    one = capsys.readouterr().out.splitlines()
+    assert len(one) == 9
+    assert one[0].split()[:8] == one[1].split()[1:9]
+    assert "paired: a round +0.0 (+0.0..+0.0), win rate +0.0% (+0.0%..+0.0%)" in one[2]
+    assert duel.main([*argv, "--jobs", "2"]) == 0
+    two = capsys.readouterr().out.splitlines()
+    assert [r.rsplit(None, 1)[0] for r in two] == [r.rsplit(None, 1)[0] for r in one]
+
+
+def test_infer_bench_prints_the_weighted_guess(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _load("bench_infer")
+    assert bench.main(["--games", "1", "--pool", "6", "--model", "0:0.02", "--model", "5:0.1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith("  uniform: mean chance on the true cards 0.")
+    assert out[2].startswith("  tau 0 eps 0.02: 0.") and out[3].startswith("  tau 5 eps 0.1: 0.")
+
+
 def test_yaku_breakdown_adds_up_to_the_final_scores() -> None:
     """bench_yaku's parts (cards, lucky hands, each yaku) add up to each bot's final score
     on classic rules (no void rounds), and the difference column is the first less the second."""

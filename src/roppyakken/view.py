@@ -14,7 +14,28 @@ from roppyakken.actions import OVER, Action
 from roppyakken.cards import ALL_CARDS, SLUGS, slugs_of
 from roppyakken.engine import Game
 from roppyakken.rules import Rules
-from roppyakken.yaku import LuckyHand
+from roppyakken.yaku import LuckyHand, lucky_hands_held
+
+PlayRecord = tuple[int, str, int, int]
+"""One play of a round's public record: ``(seat, source, card, captured)``, ``source``
+``"hand"`` or ``"pile"``, ``captured`` the mask of table cards taken (0: to the table)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """What every seat saw of the current round so far: its start and its plays in order.
+
+    ``table`` is the table as dealt (before a dealer took a month's four, R-3.3),
+    ``revealed`` the cards each seat showed by declaring lucky hands (R-4.1), ``plays``
+    the round's card plays in order, exactly the record's (FORMATS.md §3).  With the
+    view's current cards this rebuilds the round's start in any world the seat cannot
+    tell from the real one: each hand then held its cards now and those it played from
+    hand; the pile's top held the turned-up cards in order.
+    """
+
+    table: int
+    revealed: tuple[int, ...]
+    plays: tuple[PlayRecord, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +64,9 @@ class SeatView:
     legal: tuple[Action, ...]
     lucky_hands: tuple[LuckyHand, ...]
     winner: int | None
+    record: RoundRecord | None = None
+    """The current round's public record (:class:`RoundRecord`); ``None`` when the game keeps
+    no round logs (searchers' copies).  Not sent over the wire: clients follow the events."""
 
     @property
     def my_turn(self) -> bool:
@@ -87,6 +111,23 @@ class SeatView:
         }
 
 
+def record_of(game: Game) -> RoundRecord | None:
+    """The current round's public record (:class:`RoundRecord`), if ``game`` keeps round logs."""
+    if not game.log or not game.history or game.phase == OVER:
+        return None
+    log = game.history[-1]
+    revealed = []
+    for s, slugs in enumerate(log.declared):
+        shown = 0
+        if slugs:
+            for h in lucky_hands_held(game.rules, log.hands[s]):
+                if h.slug in slugs:
+                    shown |= h.cards
+        revealed.append(shown)
+    plays = tuple([(p[0], p[1], p[2], p[3]) for p in log.plays])
+    return RoundRecord(log.table, tuple(revealed), plays)
+
+
 def view_of(game: Game, seat: int | None) -> SeatView:
     """The view of ``seat`` (``None``: a spectator, who sees no hand)."""
     hands = game.hands
@@ -122,4 +163,5 @@ def view_of(game: Game, seat: int | None) -> SeatView:
         legal,
         lucky,
         game.winner,
+        record_of(game),
     )

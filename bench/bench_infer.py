@@ -1,0 +1,84 @@
+"""How well weighted worlds guess the opponent's hand (a diagnostic for ``master:infer``).
+
+Plays games between two bots (``expert`` against ``expert`` by default) and, at the
+first seat's card-play decisions, weighs a pool of sampled worlds by the opponents'
+past plays (:class:`roppyakken.ai.infer.WorldPool`).  Prints, for each model setting,
+the mean chance the weighted pool gives to the cards the opponent really holds,
+against the uniform sampler's (its hidden hand size over the unseen cards), and the
+pool's effective size::
+
+    nice -n 10 .venv/bin/python bench/bench_infer.py --games 20 --pool 100 --model 10:0.1 --model 5:0.05
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+
+from roppyakken.actions import PLAY, TAKE
+from roppyakken.ai.base import make_bot
+from roppyakken.ai.infer import OpponentModel, WorldPool
+from roppyakken.engine import Game
+from roppyakken.rules import preset
+from roppyakken.view import view_of
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the mean chance given to the opponent's true cards, weighted against uniform."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--rules", default="classic")
+    parser.add_argument("--bots", default="expert,expert", help="the two players (seat 0 is measured)")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--pool", type=int, default=100)
+    parser.add_argument("--model", action="append", default=[], help="TAU:EPS (repeatable; 10:0.1)")
+    parser.add_argument(
+        "--min-plays", type=int, default=0, help="only decisions after this many opponent plays"
+    )
+    args = parser.parse_args(argv)
+    rules = preset(args.rules)
+    models = [OpponentModel(float(t), float(e)) for t, e in (m.split(":") for m in args.model or ["10:0.1"])]
+    levels = args.bots.split(",")
+    uniform: list[float] = []
+    weighted: list[list[float]] = [[] for _ in models]
+    ess: list[list[float]] = [[] for _ in models]
+    spent = [0.0 for _ in models]
+    for g_index in range(args.games):
+        seed = args.seed * 100_000 + g_index
+        game = Game(rules, 2, seed=seed)
+        bots = [make_bot(level, seed + s) for s, level in enumerate(levels)]
+        rng = random.Random(seed)
+        while not game.over:
+            seat = game.to_act
+            view = view_of(game, seat)
+            if seat == 0 and game.phase in (PLAY, TAKE) and view.record is not None:
+                opp_plays = sum(1 for p in view.record.plays if p[0] == 1 and p[1] == "hand")
+                hidden = game.hands[1] & ~game.revealed[1]
+                if hidden and opp_plays >= args.min_plays:
+                    uniform.append(hidden.bit_count() / view.unseen.bit_count())
+                    for k, model in enumerate(models):
+                        t0 = time.perf_counter()
+                        pool = WorldPool(view, random.Random(rng.random()), args.pool, model)
+                        spent[k] += time.perf_counter() - t0
+                        probs = pool.card_probability(1)
+                        true = [probs[c] for c in probs if hidden >> c & 1]
+                        weighted[k].append(sum(true) / len(true))
+                        ess[k].append(pool.effective_size)
+            game.apply(bots[seat].choose(view))
+    n = len(uniform)
+    print(f"{args.rules}, {args.bots}, {args.games} games, {n} decisions, pool {args.pool}")
+    print(f"  uniform: mean chance on the true cards {statistics.fmean(uniform):.3f}")
+    for k, model in enumerate(models):
+        print(
+            f"  tau {model.tau:g} eps {model.eps:g}: {statistics.fmean(weighted[k]):.3f} "
+            f"(ratio {statistics.fmean(weighted[k]) / statistics.fmean(uniform):.2f}), "
+            f"effective pool {statistics.fmean(ess[k]):.1f}, {1000 * spent[k] / n:.1f} ms a pool"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
