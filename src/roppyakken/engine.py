@@ -53,7 +53,7 @@ from roppyakken.events import (
     RoundEnded,
     RoundStarted,
 )
-from roppyakken.game_end import add_finals, leg_winner, most_legs, next_dealer, round_outcome
+from roppyakken.game_end import add_finals, dealer_after, leg_winner, most_legs, next_dealer, outcome_with
 from roppyakken.indexed import Picker, play_cards
 from roppyakken.kernel import ROUND_STATE, Round, capture_targets, deal_cards, first_dealer_draws, stacks_of
 from roppyakken.rules import Rules
@@ -618,18 +618,19 @@ class Game(Round):
             self._emit(RoundEnded(self.round, scored, tuple(self.totals)))
         self.phase = OVER
         self.turned = -1
-        outcome = round_outcome(self.rules, score, self.totals, self.legs, self.dealer, self.round)
+        options = self._scoring
+        outcome = outcome_with(options, score, self.totals, self.legs, self.dealer, self.round)
         won = outcome.leg
         if self.stop_at_round_end and won is None:
             return
-        if won is not None and self.rules.match_rule.kind != "single":
+        if won is not None and options.match_kind != "single":
             self.legs[:] = outcome.legs
             if self.log:
                 self._emit(LegWon(won[0], won[1], tuple(self.legs)))
         if outcome.winner is not None:
             self._finish(*outcome.winner)
             return
-        self.dealer = self._next_dealer(score)
+        self.dealer = dealer_after(options.rotate_dealer, score, self.dealer, self.players)
         if won is not None:
             self.leg += 1
             self.totals = [0] * self.players
@@ -670,19 +671,14 @@ class Game(Round):
         """
         start = self.round
         rand = rng.random
-        decide = self.random_decision
-
-        def random_index(count: int) -> int:  # one draw, as apply(random legal action) would
-            return int(rand() * count)
-
         while self.round == start:
             phase = self.phase
             if phase in (PLAY, TAKE):
-                decide(rand)
+                self.random_decision(rand)  # (compiled: a native call, no bound method)
             elif phase == OVER:
                 return
-            else:  # a lucky-hand or redeal decision
-                self._decide_by_index(random_index)
+            else:  # a lucky-hand or redeal decision: one draw, as apply(random legal action) would
+                self._decide_by_index(_RandomIndex(rand))
 
     # ----------------------------------------------------------------- copies
 
@@ -815,6 +811,16 @@ class Game(Round):
             seen |= 1 << c
         if seen != (1 << NUM_CARDS) - 1 or total + len(rest) != NUM_CARDS:
             raise AssertionError("cards are missing")
+
+
+class _RandomIndex:
+    """``count -> int(rand() * count)``: :meth:`Game.playout`'s lucky-hand and redeal choices."""
+
+    def __init__(self, rand: Callable[[], float]) -> None:
+        self.rand = rand
+
+    def __call__(self, count: int) -> int:
+        return int(self.rand() * count)
 
 
 _new_game: Final = Game.__new__
