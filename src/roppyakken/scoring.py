@@ -210,14 +210,15 @@ def score_round(
     ``captures`` are card masks, ``orders`` the capture order of each seat (R-5.6,
     used by ordered rain-off), ``declared`` each seat's declared lucky hands.
     """
-    return score_with(scoring_options(rules), captures, orders, declared, None)
+    lists = [list(o) for o in orders], [list(d) for d in declared]
+    return score_with(scoring_options(rules), list(captures), *lists, None)
 
 
 def score_with(
     options: ScoringOptions,
-    captures: Sequence[int],
-    orders: Sequence[Sequence[int]],
-    declared: Sequence[Sequence[str]],
+    captures: list[int],
+    orders: list[list[int]],
+    declared: list[list[str]],
     instant: tuple[int, str] | None,
 ) -> RoundScore:
     """:func:`score_round` under ``options`` (:func:`scoring_options`); ``instant``, when not
@@ -268,10 +269,10 @@ _new_tuple: Final = tuple.__new__
 
 def instant_winner(rules: Rules, captures: Sequence[int]) -> tuple[int, str] | None:
     """R-8.5: the seat that completed Four Brights, failing that Seven Ribbons."""
-    return _instant_winner(scoring_options(rules), captures)
+    return _instant_winner(scoring_options(rules), list(captures))
 
 
-def _instant_winner(options: ScoringOptions, captures: Sequence[int]) -> tuple[int, str] | None:
+def _instant_winner(options: ScoringOptions, captures: list[int]) -> tuple[int, str] | None:
     mask = options.bright_mask
     n = len(captures)
     if mask:

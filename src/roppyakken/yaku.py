@@ -173,7 +173,10 @@ class YakuTable:
     exclusive: tuple[tuple[int, str, str], ...]
     """(cannon's cards, the two yaku it replaces) for each exclusive group whose cannon scores."""
     set_masks: tuple[int, ...] = ()
-    """The masks of ``set_yaku``, in order (what :meth:`evaluate` reads first: a hit is rare)."""
+    """The masks of ``set_yaku``, in order (what :meth:`evaluate` reads first)."""
+    set_pairs: tuple[tuple[str, int], ...] = ()
+    """``(slug, points)`` of each of ``set_yaku``, in order: what :meth:`evaluate` gives for a
+    set yaku found (the same tuple each time: nothing built or unpacked)."""
 
     def __reduce__(self) -> tuple[type[YakuTable], tuple[object, ...]]:
         """Copy and pickle by value (the compiled class cannot be restored field by field)."""
@@ -215,6 +218,7 @@ class YakuTable:
                 if rules.viewing_exclusive and cannon in rules.yaku
             ),
             set_masks=tuple(mask for _, mask, _ in entries),
+            set_pairs=tuple((slug, value) for slug, _, value in entries),
         )
 
     def has_seven_ribbons(self, captured: int) -> bool:
@@ -239,10 +243,10 @@ class YakuTable:
         ``order`` is the capture order (R-5.6), needed only for ``rain_off = ordered``.
         """
         found: list[tuple[str, int]] = []
-        for i, mask in enumerate(self.set_masks):  # the masks alone (compiled, an entry of
-            if captured & mask == mask:  # set_yaku is unpacked whole, its three values checked)
-                slug, _, value = self.set_yaku[i]
-                found.append((slug, value))
+        pairs = self.set_pairs
+        for i, mask in enumerate(self.set_masks):  # the masks alone (compiled, an entry of set_yaku
+            if captured & mask == mask:  # would be unpacked whole, its three values checked)
+                found.append(pairs[i])
         if self.seven_ribbons and self.has_seven_ribbons(captured):
             extra = card_count(captured & self.seven_ribbons_mask) - 7
             found.append((SEVEN_RIBBONS, self.seven_ribbons + extra * self.seven_ribbons_extra))
