@@ -248,23 +248,28 @@ def score_with(
                 void = True
         # tuple.__new__ is what a named tuple's own __new__ calls, without its Python-level
         # frame (3-4 times faster); the final is the round score unless R-7.4/R-7.5 change it
-        players.append(_new_tuple(PlayerScore, (card_points, yaku, lucky, score, counted, score)))
+        players.append(_new_tuple(_PLAYER_SCORE, (card_points, yaku, lucky, score, counted, score)))
     if void:  # R-7.5: a round in which an exempt yaku was completed is spared
         exempt = options.fuke_exempt
         void = not any(slug in exempt for player in players for slug, _ in player[1])
     if void or options.round_scoring != _PLAIN:
         finals = _finals(options.round_scoring, [0] * n if void else [p[3] for p in players])
         players = [
-            _new_tuple(PlayerScore, (p[0], p[1], p[2], p[3], p[4], finals[seat]))
+            _new_tuple(_PLAYER_SCORE, (p[0], p[1], p[2], p[3], p[4], finals[seat]))
             for seat, p in enumerate(players)
         ]
     if instant is None and options.instant_win and not void:
         instant = _instant_winner(options, captures)
-    return _new_tuple(RoundScore, (tuple(players), void, instant))
+    return _new_tuple(_ROUND_SCORE, (tuple(players), void, instant))
 
 
 _new_tuple: Final = tuple.__new__
 """``tuple.__new__``, which builds the named tuples of a score."""
+
+_PLAYER_SCORE: Final[type] = PlayerScore
+_ROUND_SCORE: Final[type] = RoundScore
+"""The named tuples' classes (compiled, a ``Final`` is a C static: not looked up in the
+module's dict at each use)."""
 
 
 def instant_winner(rules: Rules, captures: Sequence[int]) -> tuple[int, str] | None:

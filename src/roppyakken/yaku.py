@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 from roppyakken.cards import (
     MONTH_MASK,
@@ -242,8 +242,10 @@ class YakuTable:
 
         ``order`` is the capture order (R-5.6), needed only for ``rain_off = ordered``.
         """
-        found: list[tuple[str, int]] = []
-        pairs = self.set_pairs
+        # (Typed as objects: compiled, a tuple[str, int] taken from a tuple would be unpacked
+        # into a C struct and packed into a new tuple again to be appended.)
+        found: list[Any] = []
+        pairs: tuple[object, ...] = self.set_pairs
         for i, mask in enumerate(self.set_masks):  # the masks alone (compiled, an entry of set_yaku
             if captured & mask == mask:  # would be unpacked whole, its three values checked)
                 found.append(pairs[i])
