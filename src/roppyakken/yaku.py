@@ -316,7 +316,12 @@ def lucky_holders(rules: LuckyOptions, hands: list[int], dealer: int) -> list[in
         seat = dealer + i
         if seat >= n:
             seat -= n
-        if lucky_hands_held(rules, hands[seat]):
+        hand = hands[seat]
+        # Every lucky hand needs three or four cards of a month, or no scoring card (all-chaff):
+        # a hand with neither holds none (no cache looked up).
+        if ((hand and not hand & SCORING_MASK) or triple_months(hand) or full_months(hand)) and (
+            lucky_hands_held(rules, hand)
+        ):
             out.append(seat)
     return out
 
