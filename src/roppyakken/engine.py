@@ -102,12 +102,16 @@ def deck_by_digest(digest: bytes) -> list[int]:
     path); packed back, byte 6 of each is the card id.  The records are a template with
     the ids in place, the key bytes copied in by four strided slices.
     """
+    return list(_PACK_RECORDS(*sorted(_records(digest)))[6::8])
+
+
+def _records(digest: bytes) -> tuple[float, ...]:
     records = bytearray(_RECORDS)
     records[2::8] = digest[0::4]
     records[3::8] = digest[1::4]
     records[4::8] = digest[2::4]
     records[5::8] = digest[3::4]
-    return list(_PACK_RECORDS(*sorted(_UNPACK_RECORDS(records)))[6::8])
+    return _UNPACK_RECORDS(records)
 
 
 _RECORDS: Final = bytes(b for card in range(NUM_CARDS) for b in (0x43, 0x30, 0, 0, 0, 0, card, 0))
@@ -119,10 +123,8 @@ _PACK_KEYS: Final = struct.Struct(f">{NUM_CARDS}I").pack
 
 
 def shuffled_top(label: str, count: int) -> list[int]:
-    """``shuffled_by(label)[:count]`` without sorting the deck: the ``count`` smallest keys in
-    turn, the lowest card id first among equal keys as in the (stable) sort.  For draws that
-    look at the top cards only (the first-dealer draw, R-2.2)."""
-    return top_by_keys(_shuffle_keys(label), count)
+    """``shuffled_by(label)[:count]``: the top cards only (the first-dealer draw, R-2.2)."""
+    return [int(card) >> 8 & 63 for card in sorted(_records(_digest(label)))[:count]]
 
 
 def top_by_keys(keys: list[int], count: int) -> list[int]:
