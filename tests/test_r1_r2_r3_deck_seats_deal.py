@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from roppyakken import engine
@@ -100,6 +102,21 @@ def test_r2_2_the_draw_takes_the_top_cards_of_the_seeded_deck() -> None:
     assert engine.deck_by_keys(list(tied))[:5] == [12, 30, 40, 5, 0]
     for count in (1, 2, 3, 4, 5):
         assert engine.top_by_keys(list(tied), count) == engine.deck_by_keys(list(tied))[:count]
+
+
+def test_r3_2_the_deck_is_the_cards_sorted_by_their_keys() -> None:
+    """``deck_by_keys`` (the seeded deck's sort, done on floats) orders the cards as a stable sort
+    by key does, over the whole 32-bit range of keys, ties included."""
+    rng = random.Random(5)
+    extremes = [0, 1, 2**31 - 1, 2**31, 2**32 - 2, 2**32 - 1]
+    for trial in range(300):
+        if trial % 3 == 0:
+            keys = [rng.choice(extremes) for _ in range(NUM_CARDS)]
+        elif trial % 3 == 1:
+            keys = [rng.randrange(4) << rng.choice((0, 16, 30)) for _ in range(NUM_CARDS)]
+        else:
+            keys = [rng.getrandbits(32) for _ in range(NUM_CARDS)]
+        assert engine.deck_by_keys(list(keys)) == sorted(range(NUM_CARDS), key=keys.__getitem__)
 
 
 def _round_scores_game(scores: list[int], dealer: int, next_dealer: str = "top-scorer") -> int:

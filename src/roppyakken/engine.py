@@ -53,7 +53,7 @@ from roppyakken.events import (
     RoundEnded,
     RoundStarted,
 )
-from roppyakken.game_end import add_finals, leg_winner, most_legs, next_dealer, round_outcome
+from roppyakken.game_end import add_finals, dealer_after, leg_winner, most_legs, next_dealer, outcome_with
 from roppyakken.indexed import Picker, play_cards
 from roppyakken.kernel import ROUND_STATE, Round, capture_targets, deal_cards, first_dealer_draws, stacks_of
 from roppyakken.rules import Rules
@@ -83,19 +83,48 @@ def shuffled_by(label: str) -> list[int]:
     same on every platform and Python version, and uniform up to key ties (about
     one deck in four million has one, broken by card id).
     """
-    return deck_by_keys(_shuffle_keys(label))
+    return deck_by_digest(_digest(label))
 
 
 def deck_by_keys(keys: list[int]) -> list[int]:
     """The card ids sorted by ``keys`` (each card's key), the lower id first among equal keys."""
-    return sorted(range(NUM_CARDS), key=keys.__getitem__)
+    return deck_by_digest(_PACK_KEYS(*keys))
+
+
+def deck_by_digest(digest: bytes) -> list[int]:
+    """The card ids sorted by their 32-bit big-endian keys in ``digest``, the lower id first
+    among equal keys: :func:`deck_by_keys` of the keys ``digest`` holds.
+
+    Sorted as floats, without a key function and without a Python-level loop (the same
+    code is fast interpreted and compiled): each card is an 8-byte big-endian double
+    ``2**52 + key * 2**16 + id * 2**8`` (exact: sign 0, exponent 52, the key and id in
+    the mantissa), so the doubles sort as ``(key, id)`` pairs (``list.sort``'s float fast
+    path); packed back, byte 6 of each is the card id.  The records are a template with
+    the ids in place, the key bytes copied in by four strided slices.
+    """
+    return list(_PACK_RECORDS(*sorted(_records(digest)))[6::8])
+
+
+def _records(digest: bytes) -> tuple[float, ...]:
+    records = bytearray(_RECORDS)
+    records[2::8] = digest[0::4]
+    records[3::8] = digest[1::4]
+    records[4::8] = digest[2::4]
+    records[5::8] = digest[3::4]
+    return _UNPACK_RECORDS(records)
+
+
+_RECORDS: Final = bytes(b for card in range(NUM_CARDS) for b in (0x43, 0x30, 0, 0, 0, 0, card, 0))
+""":func:`deck_by_digest`'s records before the keys are copied in: ``2**52 + card * 2**8``."""
+
+_UNPACK_RECORDS: Final = struct.Struct(f">{NUM_CARDS}d").unpack
+_PACK_RECORDS: Final = struct.Struct(f">{NUM_CARDS}d").pack
+_PACK_KEYS: Final = struct.Struct(f">{NUM_CARDS}I").pack
 
 
 def shuffled_top(label: str, count: int) -> list[int]:
-    """``shuffled_by(label)[:count]`` without sorting the deck: the ``count`` smallest keys in
-    turn, the lowest card id first among equal keys as in the (stable) sort.  For draws that
-    look at the top cards only (the first-dealer draw, R-2.2)."""
-    return top_by_keys(_shuffle_keys(label), count)
+    """``shuffled_by(label)[:count]``: the top cards only (the first-dealer draw, R-2.2)."""
+    return [int(card) >> 8 & 63 for card in sorted(_records(_digest(label)))[:count]]
 
 
 def top_by_keys(keys: list[int], count: int) -> list[int]:
@@ -114,7 +143,12 @@ def _shuffle_keys(label: str) -> list[int]:
     A list, not the tuple ``unpack`` gives: a list's ``__getitem__`` is a plain built-in
     method, a tuple's a slot wrapper that allocates an argument tuple a call (a 48-card
     sort keyed by it took ~3.4 µs against ~2.5 µs)."""
-    return list(_UNPACK_KEYS(hashlib.shake_128(label.encode()).digest(4 * NUM_CARDS)))
+    return list(_UNPACK_KEYS(_digest(label)))
+
+
+def _digest(label: str) -> bytes:
+    """The SHAKE-128 digest of ``label`` that holds the 48 cards' 32-bit big-endian keys."""
+    return hashlib.shake_128(label.encode()).digest(4 * NUM_CARDS)
 
 
 _ABOVE_KEYS: Final = 1 << 32
@@ -618,18 +652,19 @@ class Game(Round):
             self._emit(RoundEnded(self.round, scored, tuple(self.totals)))
         self.phase = OVER
         self.turned = -1
-        outcome = round_outcome(self.rules, score, self.totals, self.legs, self.dealer, self.round)
+        options = self._scoring
+        outcome = outcome_with(options, score, self.totals, self.legs, self.dealer, self.round)
         won = outcome.leg
         if self.stop_at_round_end and won is None:
             return
-        if won is not None and self.rules.match_rule.kind != "single":
+        if won is not None and options.match_kind != "single":
             self.legs[:] = outcome.legs
             if self.log:
                 self._emit(LegWon(won[0], won[1], tuple(self.legs)))
         if outcome.winner is not None:
             self._finish(*outcome.winner)
             return
-        self.dealer = self._next_dealer(score)
+        self.dealer = dealer_after(options.rotate_dealer, score, self.dealer, self.players)
         if won is not None:
             self.leg += 1
             self.totals = [0] * self.players
@@ -670,19 +705,14 @@ class Game(Round):
         """
         start = self.round
         rand = rng.random
-        decide = self.random_decision
-
-        def random_index(count: int) -> int:  # one draw, as apply(random legal action) would
-            return int(rand() * count)
-
         while self.round == start:
             phase = self.phase
             if phase in (PLAY, TAKE):
-                decide(rand)
+                self.random_decision(rand)  # (compiled: a native call, no bound method)
             elif phase == OVER:
                 return
-            else:  # a lucky-hand or redeal decision
-                self._decide_by_index(random_index)
+            else:  # a lucky-hand or redeal decision: one draw, as apply(random legal action) would
+                self._decide_by_index(_RandomIndex(rand))
 
     # ----------------------------------------------------------------- copies
 
@@ -817,6 +847,16 @@ class Game(Round):
             raise AssertionError("cards are missing")
 
 
+class _RandomIndex:
+    """``count -> int(rand() * count)``: :meth:`Game.playout`'s lucky-hand and redeal choices."""
+
+    def __init__(self, rand: Callable[[], float]) -> None:
+        self.rand = rand
+
+    def __call__(self, count: int) -> int:
+        return int(self.rand() * count)
+
+
 _new_game: Final = Game.__new__
 """A :class:`Game` without ``__init__`` (:meth:`Game.clone`, :meth:`Game.from_position`), by name:
 mypyc cannot compile ``cls.__new__(cls)``."""
@@ -835,6 +875,7 @@ __all__ = [
     "capture_targets",
     "deal_pattern",
     "deal_sizes",
+    "deck_by_digest",
     "deck_by_keys",
     "seeded_deck",
     "stacks_of",

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from roppyakken.compiled import swap_in
 from roppyakken.rules import Rules
-from roppyakken.scoring import RoundScore
+from roppyakken.scoring import RoundScore, ScoringOptions, scoring_options
 from roppyakken.yaku import INSTANT_YAKU
 
 
@@ -20,26 +20,34 @@ def leg_winner(rules: Rules, score: RoundScore, totals: Sequence[int], dealer: i
 
     ``totals`` already include the round; ``dealer`` is this round's dealer.
     """
-    if score.instant_win is not None:
-        seat, slug = score.instant_win
+    return _leg_winner(scoring_options(rules), score, totals, dealer)
+
+
+def _leg_winner(
+    options: ScoringOptions, score: RoundScore, totals: Sequence[int], dealer: int
+) -> tuple[int, str] | None:
+    instant_win = score[2]  # (a named tuple's fields by index: compiled, no attribute lookup)
+    if instant_win is not None:
+        seat, slug = instant_win
         return seat, f"instant:{slug}"
     n = len(totals)
-    reached = [s for s in range(n) if totals[s] >= rules.target]
+    target = options.target
+    reached = [s for s in range(n) if totals[s] >= target]
     if not reached:
         return None
     if len(reached) > 1:
         for slug in INSTANT_YAKU:
             for s in reached:
-                if any(y == slug for y, _ in score.players[s].yaku):
+                if any(y == slug for y, _ in score[0][s][1]):
                     return s, f"target:{slug}"
     best = max(totals)
     tied = [s for s in range(n) if totals[s] == best]
     if len(tied) > 1:
-        if rules.top_tie == "another-round" or rules.win_margin > 0:
+        if not options.top_tie_play_order or options.win_margin > 0:
             return None
         return first_in_play_order(tied, dealer, n), "tie:play-order"
     second = max(t for s, t in enumerate(totals) if s != tied[0])
-    if best - second < rules.win_margin:
+    if best - second < options.win_margin:
         return None
     return tied[0], "target"
 
@@ -87,19 +95,31 @@ def round_outcome(
 
     ``totals`` already include the round; ``dealer`` and ``round_index`` are this round's.
     """
-    won = leg_winner(rules, score, totals, dealer)
+    return outcome_with(scoring_options(rules), score, totals, legs, dealer, round_index)
+
+
+def outcome_with(
+    options: ScoringOptions,
+    score: RoundScore,
+    totals: Sequence[int],
+    legs: Sequence[int],
+    dealer: int,
+    round_index: int,
+) -> RoundOutcome:
+    """:func:`round_outcome` under the rules' ``options`` (:func:`~roppyakken.scoring.scoring_options`)."""
+    won = _leg_winner(options, score, totals, dealer)
     new_legs = list(legs)
-    match = rules.match_rule
+    kind = options.match_kind
     winner: tuple[int, str] | None = None
     if won is not None:
         seat = won[0]
-        if match.kind == "single":
+        if kind == "single":
             return RoundOutcome(won, won, new_legs)
         new_legs[seat] += 1
-        if match.kind == "first-to" and new_legs[seat] >= match.count:
+        if kind == "first-to" and new_legs[seat] >= options.match_count:
             return RoundOutcome(won, (seat, "legs"), new_legs)
-    if match.kind == "rounds" and round_index + 1 >= match.count:
-        winner = most_legs(rules, new_legs, totals, dealer)
+    if kind == "rounds" and round_index + 1 >= options.match_count:
+        winner = _most_legs(options.top_tie_play_order, new_legs, totals, dealer)
     return RoundOutcome(won, winner, new_legs)
 
 
@@ -130,6 +150,12 @@ def most_legs(
     rules: Rules, legs: Sequence[int], totals: Sequence[int], dealer: int
 ) -> tuple[int, str] | None:
     """R-9.3 ``rounds N``: most legs wins, ties broken by total (then ``top_tie``)."""
+    return _most_legs(rules.top_tie == "play-order", legs, totals, dealer)
+
+
+def _most_legs(
+    play_order: bool, legs: Sequence[int], totals: Sequence[int], dealer: int
+) -> tuple[int, str] | None:
     n = len(legs)
     best = max(legs)
     tied = [s for s in range(n) if legs[s] == best]
@@ -139,34 +165,39 @@ def most_legs(
     tied = [s for s in tied if totals[s] == top]
     if len(tied) == 1:
         return tied[0], "most-legs:total"
-    if rules.top_tie == "play-order":
+    if play_order:
         return first_in_play_order(tied, dealer, n), "most-legs:play-order"
     return None  # *(reading)* another-round: extra rounds until the tie breaks
 
 
 def add_finals(totals: list[int], score: RoundScore) -> None:
     """Add each player's final round score (R-7.6) to ``totals``, in place."""
-    players = score.players
+    players = score[0]  # (fields by index: compiled, no attribute lookup)
     for seat in range(len(totals)):
-        totals[seat] += players[seat].final
+        totals[seat] += players[seat][5]
 
 
 def next_dealer(rules: Rules, score: RoundScore, dealer: int, n: int) -> int:
     """R-2.3: the next round's dealer: the top scorer of the round (before R-7
     adjustments; the dealer keeps the deal on a tie), the first in play order among
     tied others, or with ``next_dealer = "rotate"`` the next seat."""
-    if rules.next_dealer == "rotate":
+    return dealer_after(rules.next_dealer == "rotate", score, dealer, n)
+
+
+def dealer_after(rotate: bool, score: RoundScore, dealer: int, n: int) -> int:
+    """:func:`next_dealer`, ``rotate`` read from the rules (``next_dealer = "rotate"``)."""
+    if rotate:
         return dealer + 1 if dealer + 1 < n else 0
-    players = score.players
-    best = players[dealer].round_score
+    players = score[0]  # (fields by index: compiled, no attribute lookup; [3]: round_score)
+    best = players[dealer][3]
     for seat in range(n):
-        if players[seat].round_score > best:
-            best = players[seat].round_score
-    if players[dealer].round_score == best:
+        if players[seat][3] > best:
+            best = players[seat][3]
+    if players[dealer][3] == best:
         return dealer
     for i in range(1, n):
         seat = (dealer + i) % n
-        if players[seat].round_score == best:
+        if players[seat][3] == best:
             return seat
     raise AssertionError("no top scorer")  # pragma: no cover
 

@@ -35,7 +35,7 @@ from roppyakken.cards import (
 from roppyakken.compiled import i64, swap_in
 from roppyakken.events import Event, Played, Turned
 from roppyakken.rules import Rules
-from roppyakken.scoring import RoundScore, score_round
+from roppyakken.scoring import RoundScore, ScoringOptions, score_with, scoring_options
 
 WILLOW_MONTH_MASK: Final = MONTH_MASK[WILLOW]
 _new_tuple: Final = tuple.__new__
@@ -228,10 +228,7 @@ def round_score(
     instant: tuple[int, str] | None,
 ) -> RoundScore:
     """R-7.6: the score of an ended round, with the instant win that ended it, if any (R-8.5)."""
-    score = score_round(rules, captures, orders, declared)
-    if instant is not None:
-        score = RoundScore(score.players, score.fuke, instant)
-    return score
+    return score_with(scoring_options(rules), captures, orders, declared, instant)
 
 
 ROUND_STATE: Final = (
@@ -252,6 +249,7 @@ ROUND_STATE: Final = (
     "_joker",
     "_wild",
     "_higher",
+    "_scoring",
     "events",
     "plays",
     "keep_events",
@@ -296,6 +294,8 @@ class Round:
     """R-6.4 ``joker_wild_on_table`` as :data:`WILD_MODES` gives it (0 without a joker)."""
     _higher: bool
     """R-5.3 ``auto_capture_higher``."""
+    _scoring: ScoringOptions
+    """The score's options (:func:`roppyakken.scoring.scoring_options`), read once."""
     events: list[Event]
     plays: list[tuple[int, str, int, int]]
     """With ``log``: the record's plays of the round, ``(seat, source, card, captured)``, which
@@ -326,6 +326,7 @@ class Round:
         other._joker = self._joker
         other._wild = self._wild
         other._higher = self._higher
+        other._scoring = self._scoring
         other.keep_events = self.keep_events
 
     def start_cards(self, hands: list[CardSet], table: CardSet, pile: list[Card]) -> None:
@@ -350,6 +351,7 @@ class Round:
         self._joker = rules.joker_card
         self._wild = WILD_MODES[rules.joker_wild_on_table] if rules.joker_card >= 0 else 0
         self._higher = rules.auto_capture_higher
+        self._scoring = scoring_options(rules)
 
     # ----------------------------------------------------------------- moves
 
@@ -428,7 +430,7 @@ class Round:
 
     def _score(self, instant: tuple[int, str] | None) -> RoundScore:
         """The score of the round now ended (R-7.6)."""
-        return round_score(self.rules, self.captures, self.orders, self.declared, instant)
+        return score_with(self._scoring, self.captures, self.orders, self.declared, instant)
 
     def _emit(self, event: Event) -> None:
         if self.log:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 from roppyakken.cards import WILLOW_PAULOWNIA_MASK, points_of
 from roppyakken.compiled import swap_in
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import Rules
-from roppyakken.yaku import YakuTable
+from roppyakken.yaku import FOUR_BRIGHTS, SEVEN_RIBBONS, YakuTable
 
 
 class PlayerScore(NamedTuple):
@@ -59,22 +59,43 @@ class RoundScore(NamedTuple):
 
 def lucky_points(rules: Rules, declared: Sequence[str]) -> tuple[tuple[str, int], ...]:
     """The points of declared lucky hands; refuse one these rules do not score."""
+    return _lucky_points(rules.lucky_hands, declared)
+
+
+def _lucky_points(values: Mapping[str, int], declared: Sequence[str]) -> tuple[tuple[str, int], ...]:
     out = []
     for slug in declared:
-        if slug not in rules.lucky_hands:
+        if slug not in values:
             raise RoppyakkenError(f"lucky hand {slug!r} does not score under these rules")
-        out.append((slug, rules.lucky_hands[slug]))
+        out.append((slug, values[slug]))
     return tuple(out)
 
 
 def _counted(rules: Rules, captured: int, card_points: int, round_score: int) -> int:
     """R-7.3: what the fuke check counts."""
-    mode = rules.fuke
-    if mode == "no-willow-paulownia":
+    return _counted_by(_FUKE_MODES.get(rules.fuke, _FUKE_ROUND), captured, card_points, round_score)
+
+
+def _counted_by(mode: int, captured: int, card_points: int, round_score: int) -> int:
+    if mode == _FUKE_NO_WILLOW_PAULOWNIA:
         return round_score - points_of(captured & WILLOW_PAULOWNIA_MASK)
-    if mode == "cards-only":
+    if mode == _FUKE_CARDS_ONLY:
         return card_points - points_of(captured & WILLOW_PAULOWNIA_MASK)
     return round_score
+
+
+_FUKE_OFF: Final = 0
+_FUKE_NO_WILLOW_PAULOWNIA: Final = 1
+_FUKE_CARDS_ONLY: Final = 2
+_FUKE_ROUND: Final = 3
+_FUKE_MODES: Final = {"off": _FUKE_OFF, "no-willow-paulownia": 1, "cards-only": 2}
+"""R-7.3 ``fuke`` as an int (another value counts the round score)."""
+
+_PLAIN: Final = 0
+_ROUND_UP: Final = 1
+_DIFFERENCE: Final = 2
+_ROUND_SCORING: Final = {"round-up": _ROUND_UP, "difference": _DIFFERENCE}
+"""R-7.4 ``round_scoring`` as an int (another value: ``plain``)."""
 
 
 def round_up(score: int) -> int:
@@ -84,11 +105,13 @@ def round_up(score: int) -> int:
 
 def apply_round_scoring(rules: Rules, scores: Sequence[int]) -> list[int]:
     """R-7.4: what each round score adds to its player's total."""
-    if rules.round_scoring == "plain":
-        return list(scores)
-    if rules.round_scoring == "round-up":
+    return _finals(_ROUND_SCORING.get(rules.round_scoring, _PLAIN), scores)
+
+
+def _finals(mode: int, scores: Sequence[int]) -> list[int]:
+    if mode == _ROUND_UP:
         return [round_up(s) for s in scores]
-    if rules.round_scoring == "difference":
+    if mode == _DIFFERENCE:
         ordered = sorted(scores, reverse=True)
         top, second = ordered[0], ordered[1]
         return [top - second if s == top else 0 for s in scores]
@@ -104,6 +127,78 @@ def yaku_table(rules: Rules) -> YakuTable:
     return table
 
 
+class ScoringOptions:
+    """The options of a round's score (R-7, R-8.5) and of the end of the game (R-9), read once
+    from a :class:`Rules` as ints: compiled, the score reads native attributes instead of an
+    interpreted frozen dataclass's (as :meth:`roppyakken.kernel.Round.read_options` does for
+    the card play).  One per rules: :func:`scoring_options`."""
+
+    rules: Rules
+    table: YakuTable
+    fuke: int
+    """R-7.3: 0 off, 1 ``no-willow-paulownia``, 2 ``cards-only``, 3 the round score counted."""
+    fuke_threshold: int
+    fuke_exempt: tuple[str, ...]
+    instant_win: bool
+    """R-8.5: whether instant wins are on."""
+    bright_mask: int
+    """Four Brights' cards when it is an instant-win yaku (R-8.5), else 0."""
+    seven_ribbons: bool
+    """Whether Seven Ribbons is an instant-win yaku."""
+    round_scoring: int
+    """R-7.4: 0 ``plain``, 1 ``round-up``, 2 ``difference``."""
+    lucky_hands: Mapping[str, int]
+    target: int
+    """R-9.1 ``target``."""
+    top_tie_play_order: bool
+    """R-9.2 ``top_tie = "play-order"``."""
+    win_margin: int
+    match_kind: str
+    """R-9.3 ``match``: ``single``, ``first-to`` or ``rounds``, and its count."""
+    match_count: int
+    rotate_dealer: bool
+    """R-2.3 ``next_dealer = "rotate"``."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        table = self.table = yaku_table(rules)
+        self.fuke = _FUKE_MODES.get(rules.fuke, _FUKE_ROUND)
+        self.fuke_threshold = rules.fuke_threshold
+        self.fuke_exempt = tuple(rules.fuke_exempt)
+        self.instant_win = rules.instant_win != "off"
+        self.bright_mask = 0
+        self.seven_ribbons = False
+        for slug, mask in table.instant_masks:
+            if slug == FOUR_BRIGHTS:
+                self.bright_mask = mask
+            elif slug == SEVEN_RIBBONS:
+                self.seven_ribbons = True
+        self.round_scoring = _ROUND_SCORING.get(rules.round_scoring, _PLAIN)
+        self.lucky_hands = rules.lucky_hands
+        self.target = rules.target
+        self.top_tie_play_order = rules.top_tie == "play-order"
+        self.win_margin = rules.win_margin
+        self.match_kind = rules.match_rule.kind
+        self.match_count = rules.match_rule.count
+        self.rotate_dealer = rules.next_dealer == "rotate"
+
+    def __reduce__(self) -> tuple[object, tuple[Rules]]:
+        """Copy and pickle as the rules they are read from."""
+        return scoring_options, (self.rules,)
+
+
+_OPTIONS: dict[Rules, ScoringOptions] = {}
+"""The scoring options of each rules met (keyed by the rules, which hash by value)."""
+
+
+def scoring_options(rules: Rules) -> ScoringOptions:
+    """The :class:`ScoringOptions` of ``rules`` (built once per rules)."""
+    options = _OPTIONS.get(rules)
+    if options is None:
+        options = _OPTIONS[rules] = ScoringOptions(rules)
+    return options
+
+
 def score_round(
     rules: Rules,
     captures: Sequence[int],
@@ -115,62 +210,85 @@ def score_round(
     ``captures`` are card masks, ``orders`` the capture order of each seat (R-5.6,
     used by ordered rain-off), ``declared`` each seat's declared lucky hands.
     """
-    table = yaku_table(rules)
-    fuke = rules.fuke
-    parts = []
-    round_scores = []
+    lists = [list(o) for o in orders], [list(d) for d in declared]
+    return score_with(scoring_options(rules), list(captures), *lists, None)
+
+
+def score_with(
+    options: ScoringOptions,
+    captures: list[int],
+    orders: list[list[int]],
+    declared: list[list[str]],
+    instant: tuple[int, str] | None,
+) -> RoundScore:
+    """:func:`score_round` under ``options`` (:func:`scoring_options`); ``instant``, when not
+    None, is the instant win that ended the round (R-8.5 ``immediate``), else it is looked for."""
+    table = options.table
+    fuke = options.fuke
     void = False
     n = len(captures)
     if len(orders) != n or len(declared) != n:
         raise ValueError(f"{n} captures, {len(orders)} capture orders, {len(declared)} declarations")
+    players: list[PlayerScore] = []
     for seat in range(n):  # (indexes, not zip(strict=True): a generic call when compiled)
-        captured, order, lucky_slugs = captures[seat], orders[seat], declared[seat]
+        captured = captures[seat]
         card_points = points_of(captured)
-        yaku = tuple(table.evaluate(captured, order))
-        lucky = lucky_points(rules, lucky_slugs) if lucky_slugs else ()
+        yaku = tuple(table.evaluate(captured, orders[seat]))
+        lucky_slugs = declared[seat]
+        lucky = _lucky_points(options.lucky_hands, lucky_slugs) if lucky_slugs else ()
         score = card_points
         for _, p in yaku:
             score += p
         for _, p in lucky:
             score += p
-        counted = score if fuke == "off" else _counted(rules, captured, card_points, score)
-        if fuke != "off" and counted <= rules.fuke_threshold:
-            void = True
-        parts.append((card_points, yaku, lucky, score, counted))
-        round_scores.append(score)
+        counted = score
+        if fuke != _FUKE_OFF:
+            counted = _counted_by(fuke, captured, card_points, score)
+            if counted <= options.fuke_threshold:
+                void = True
+        # tuple.__new__ is what a named tuple's own __new__ calls, without its Python-level
+        # frame (3-4 times faster); the final is the round score unless R-7.4/R-7.5 change it
+        players.append(_new_tuple(_PLAYER_SCORE, (card_points, yaku, lucky, score, counted, score)))
     if void:  # R-7.5: a round in which an exempt yaku was completed is spared
-        exempt = rules.fuke_exempt
-        void = not any(slug in exempt for part in parts for slug, _ in part[1])
-    instant = None
-    if rules.instant_win != "off" and not void:
-        instant = instant_winner(rules, captures)
-    finals = apply_round_scoring(rules, [0] * len(parts) if void else round_scores)
-    # tuple.__new__ is what a named tuple's own __new__ calls, without its Python-level frame
-    # (3-4 times faster: searchers score rounds by the hundred thousand); read once (compiled,
-    # ``tuple.__new__(...)`` looks the method up on each call).
-    players = tuple(
-        [
-            _new_tuple(PlayerScore, (cp, y, lh, rs, ct, finals[seat]))
-            for seat, (cp, y, lh, rs, ct) in enumerate(parts)
+        exempt = options.fuke_exempt
+        void = not any(slug in exempt for player in players for slug, _ in player[1])
+    if void or options.round_scoring != _PLAIN:
+        finals = _finals(options.round_scoring, [0] * n if void else [p[3] for p in players])
+        players = [
+            _new_tuple(_PLAYER_SCORE, (p[0], p[1], p[2], p[3], p[4], finals[seat]))
+            for seat, p in enumerate(players)
         ]
-    )
-    return _new_tuple(RoundScore, (players, void, instant))
+    if instant is None and options.instant_win and not void:
+        instant = _instant_winner(options, captures)
+    return _new_tuple(_ROUND_SCORE, (tuple(players), void, instant))
 
 
 _new_tuple: Final = tuple.__new__
 """``tuple.__new__``, which builds the named tuples of a score."""
 
+_PLAYER_SCORE: Final[type] = PlayerScore
+_ROUND_SCORE: Final[type] = RoundScore
+"""The named tuples' classes (compiled, a ``Final`` is a C static: not looked up in the
+module's dict at each use)."""
+
 
 def instant_winner(rules: Rules, captures: Sequence[int]) -> tuple[int, str] | None:
     """R-8.5: the seat that completed Four Brights, failing that Seven Ribbons."""
-    table = yaku_table(rules)
-    for slug, mask in table.instant_masks:
-        for seat, captured in enumerate(captures):
-            if mask == -1:
-                if table.has_seven_ribbons(captured):
-                    return seat, slug
-            elif captured & mask == mask:
-                return seat, slug
+    return _instant_winner(scoring_options(rules), list(captures))
+
+
+def _instant_winner(options: ScoringOptions, captures: list[int]) -> tuple[int, str] | None:
+    mask = options.bright_mask
+    n = len(captures)
+    if mask:
+        for seat in range(n):
+            if captures[seat] & mask == mask:
+                return seat, FOUR_BRIGHTS
+    if options.seven_ribbons:
+        table = options.table
+        for seat in range(n):
+            if table.has_seven_ribbons(captures[seat]):
+                return seat, SEVEN_RIBBONS
     return None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
-from typing import Final, Protocol
+from typing import Any, Final, Protocol
 
 from roppyakken.cards import (
     MONTH_MASK,
@@ -173,7 +173,10 @@ class YakuTable:
     exclusive: tuple[tuple[int, str, str], ...]
     """(cannon's cards, the two yaku it replaces) for each exclusive group whose cannon scores."""
     set_masks: tuple[int, ...] = ()
-    """The masks of ``set_yaku``, in order (what :meth:`evaluate` reads first: a hit is rare)."""
+    """The masks of ``set_yaku``, in order (what :meth:`evaluate` reads first)."""
+    set_pairs: tuple[tuple[str, int], ...] = ()
+    """``(slug, points)`` of each of ``set_yaku``, in order: what :meth:`evaluate` gives for a
+    set yaku found (the same tuple each time: nothing built or unpacked)."""
 
     def __reduce__(self) -> tuple[type[YakuTable], tuple[object, ...]]:
         """Copy and pickle by value (the compiled class cannot be restored field by field)."""
@@ -215,6 +218,7 @@ class YakuTable:
                 if rules.viewing_exclusive and cannon in rules.yaku
             ),
             set_masks=tuple(mask for _, mask, _ in entries),
+            set_pairs=tuple((slug, value) for slug, _, value in entries),
         )
 
     def has_seven_ribbons(self, captured: int) -> bool:
@@ -238,11 +242,13 @@ class YakuTable:
 
         ``order`` is the capture order (R-5.6), needed only for ``rain_off = ordered``.
         """
-        found: list[tuple[str, int]] = []
-        for i, mask in enumerate(self.set_masks):  # the masks alone (compiled, an entry of
-            if captured & mask == mask:  # set_yaku is unpacked whole, its three values checked)
-                slug, _, value = self.set_yaku[i]
-                found.append((slug, value))
+        # (Typed as objects: compiled, a tuple[str, int] taken from a tuple would be unpacked
+        # into a C struct and packed into a new tuple again to be appended.)
+        found: list[Any] = []
+        pairs: tuple[object, ...] = self.set_pairs
+        for i, mask in enumerate(self.set_masks):  # the masks alone (compiled, an entry of set_yaku
+            if captured & mask == mask:  # would be unpacked whole, its three values checked)
+                found.append(pairs[i])
         if self.seven_ribbons and self.has_seven_ribbons(captured):
             extra = card_count(captured & self.seven_ribbons_mask) - 7
             found.append((SEVEN_RIBBONS, self.seven_ribbons + extra * self.seven_ribbons_extra))
@@ -310,7 +316,12 @@ def lucky_holders(rules: LuckyOptions, hands: list[int], dealer: int) -> list[in
         seat = dealer + i
         if seat >= n:
             seat -= n
-        if lucky_hands_held(rules, hands[seat]):
+        hand = hands[seat]
+        # Every lucky hand needs three or four cards of a month, or no scoring card (all-chaff):
+        # a hand with neither holds none (no cache looked up).
+        if ((hand and not hand & SCORING_MASK) or triple_months(hand) or full_months(hand)) and (
+            lucky_hands_held(rules, hand)
+        ):
             out.append(seat)
     return out
 
