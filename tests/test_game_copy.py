@@ -88,5 +88,31 @@ def test_a_clone_has_every_attribute_of_the_game(log: bool) -> None:
             continue
         assert getattr(other, name) == getattr(game, name), name
     assert other.log is log and (log or not (other.history or other.events or other.plays))
-    for name in ("hands", "captures", "orders", "totals", "legs", "_queue"):
+    for name in ("hands", "captures", "orders", "totals"):
         assert getattr(other, name) is not getattr(game, name), name
+
+
+@pytest.mark.parametrize("name", ["marguerite", "classic"])
+def test_lists_a_clone_shares_are_never_changed_in_place(name: str) -> None:
+    """``legs``, ``_queue`` and ``declared`` are shared by a clone (copy on write): whatever the
+    clone plays (declarations, redeal choices, legs won, whole games), the original keeps its
+    own values, and the other way round."""
+    rules = preset(name).with_options({"hand_four": "optional"})
+    for seed in range(40):
+        game = Game(rules, 2, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(seed % 5):
+            if game.over:
+                break
+            game.apply(rng.choice(game.legal_actions()))
+        kept = copy.deepcopy((game.legs, game._queue, game.declared))
+        for _ in range(3):
+            other = game.clone()
+            while not other.over:
+                other.apply(rng.choice(other.legal_actions()))
+            assert (game.legs, game._queue, game.declared) == kept
+        other = game.clone()
+        kept = copy.deepcopy((other.legs, other._queue, other.declared))
+        while not game.over:
+            game.apply(rng.choice(game.legal_actions()))
+        assert (other.legs, other._queue, other.declared) == kept

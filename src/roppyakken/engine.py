@@ -512,7 +512,10 @@ class Game(Round):
         cards = 0
         for h in chosen:
             cards |= h.cards
-        self.declared[seat] = [h.slug for h in chosen]
+        # Copy on write: copies share ``declared`` and its lists (:meth:`Round.copy_round_to`).
+        declared = list(self.declared)
+        declared[seat] = [h.slug for h in chosen]
+        self.declared = declared
         self.revealed[seat] = cards
         if self.log:
             self.history[-1].declared[seat] = list(self.declared[seat])
@@ -586,7 +589,8 @@ class Game(Round):
             seats = [(self.dealer + i) % n for i in range(n)]
             self._queue = [s for s in seats if full_months(self.hands[s])]
         if self._queue:
-            self.to_act = self._queue.pop(0)
+            self.to_act = self._queue[0]
+            self._queue = self._queue[1:]  # copy on write: copies share the queue
             self.phase = REDEAL
             return
         self._begin_declarations()
@@ -606,7 +610,8 @@ class Game(Round):
 
     def _advance_queue(self) -> None:
         if self._queue:
-            self.to_act = self._queue.pop(0)
+            self.to_act = self._queue[0]
+            self._queue = self._queue[1:]  # copy on write: copies share the queue
             return
         if self.phase == REDEAL:
             self._begin_declarations()
@@ -658,7 +663,7 @@ class Game(Round):
         if self.stop_at_round_end and won is None:
             return
         if won is not None and options.match_kind != "single":
-            self.legs[:] = outcome.legs
+            self.legs = list(outcome.legs)  # a new list: copies share ``legs``
             if self.log:
                 self._emit(LegWon(won[0], won[1], tuple(self.legs)))
         if outcome.winner is not None:
@@ -704,7 +709,15 @@ class Game(Round):
         that a record stays complete.
         """
         start = self.round
-        rand = rng.random
+        global _last_rand
+        # ``rng.random`` bound once per generator, not per playout (searchers pass one rng to
+        # thousands of playouts): the last one is kept, with its generator (never freed meanwhile).
+        last = _last_rand
+        if last[0] is rng:
+            rand = last[1]
+        else:
+            rand = rng.random
+            _last_rand = (rng, rand)
         while self.round == start:
             phase = self.phase
             if phase in (PLAY, TAKE):
@@ -822,8 +835,10 @@ class Game(Round):
             g.events = []
             g.plays = []
         g.totals = list(self.totals)
-        g.legs = list(self.legs)
-        g._queue = list(self._queue)
+        # Shared, never changed in place (each writer puts a new list): ``legs``, ``_queue``
+        # (and, in copy_round_to, ``declared``).
+        g.legs = self.legs
+        g._queue = self._queue
         return g
 
     def card_count_check(self) -> None:
@@ -845,6 +860,10 @@ class Game(Round):
             seen |= 1 << c
         if seen != (1 << NUM_CARDS) - 1 or total + len(rest) != NUM_CARDS:
             raise AssertionError("cards are missing")
+
+
+_last_rand: tuple[object, Callable[[], float]] = (None, random.random)
+"""The last ``(rng, rng.random)`` :meth:`Game.playout` was given."""
 
 
 class _RandomIndex:

@@ -20,21 +20,25 @@ def leg_winner(rules: Rules, score: RoundScore, totals: Sequence[int], dealer: i
 
     ``totals`` already include the round; ``dealer`` is this round's dealer.
     """
-    return _leg_winner(scoring_options(rules), score, totals, dealer)
+    return _leg_winner(scoring_options(rules), score, list(totals), dealer)
 
 
 def _leg_winner(
-    options: ScoringOptions, score: RoundScore, totals: Sequence[int], dealer: int
+    options: ScoringOptions, score: RoundScore, totals: list[int], dealer: int
 ) -> tuple[int, str] | None:
+    # (``totals`` a list: compiled, indexed natively, not through ``Sequence.__getitem__``)
     instant_win = score[2]  # (a named tuple's fields by index: compiled, no attribute lookup)
     if instant_win is not None:
         seat, slug = instant_win
         return seat, f"instant:{slug}"
     n = len(totals)
     target = options.target
-    reached = [s for s in range(n) if totals[s] >= target]
-    if not reached:
+    for s in range(n):  # the common case, nobody reached the target: no list built
+        if totals[s] >= target:
+            break
+    else:
         return None
+    reached = [s for s in range(n) if totals[s] >= target]
     if len(reached) > 1:
         for slug in INSTANT_YAKU:
             for s in reached:
@@ -95,18 +99,19 @@ def round_outcome(
 
     ``totals`` already include the round; ``dealer`` and ``round_index`` are this round's.
     """
-    return outcome_with(scoring_options(rules), score, totals, legs, dealer, round_index)
+    return outcome_with(scoring_options(rules), score, list(totals), list(legs), dealer, round_index)
 
 
 def outcome_with(
     options: ScoringOptions,
     score: RoundScore,
-    totals: Sequence[int],
-    legs: Sequence[int],
+    totals: list[int],
+    legs: list[int],
     dealer: int,
     round_index: int,
 ) -> RoundOutcome:
-    """:func:`round_outcome` under the rules' ``options`` (:func:`~roppyakken.scoring.scoring_options`)."""
+    """:func:`round_outcome` under the rules' ``options`` (:func:`~roppyakken.scoring.scoring_options`);
+    ``totals`` and ``legs`` are read, not changed (lists: compiled, indexed natively)."""
     won = _leg_winner(options, score, totals, dealer)
     new_legs = list(legs)
     kind = options.match_kind

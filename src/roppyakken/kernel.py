@@ -306,9 +306,9 @@ class Round:
     log: bool = False
 
     def copy_round_to(self, other: Round) -> None:
-        """Copy the card-play state into ``other``, lists copied (the pile is shared: it never
-        changes).  The one list of a round's attributes, for :meth:`Game.clone` and
-        :meth:`Playout.copy`."""
+        """Copy the card-play state into ``other``, lists copied (the pile and the declarations are
+        shared: the pile never changes, and a declaration puts new lists: copy on write).  The
+        one list of a round's attributes, for :meth:`Game.clone` and :meth:`Playout.copy`."""
         other.rules = self.rules
         other.players = self.players
         other.hands = list(self.hands)
@@ -317,7 +317,7 @@ class Round:
         other.pile_pos = self.pile_pos
         other.captures = list(self.captures)
         other.orders = [list(o) for o in self.orders]
-        other.declared = [list(d) for d in self.declared]
+        other.declared = self.declared  # shared: its writers put a new list (copy on write)
         other.revealed = list(self.revealed)
         other.to_act = self.to_act
         other.phase = self.phase

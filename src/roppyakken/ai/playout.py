@@ -93,7 +93,6 @@ class Playout(Round):
         """An independent copy (the pile and the declarations are shared: they never change)."""
         p = Playout.__new__(Playout)
         self.copy_round_to(p)
-        p.declared = self.declared  # shared: declarations do not change in card play
         p.score = self.score
         p.instant = self.instant
         return p
