@@ -649,3 +649,26 @@ def test_r8_6_korean_extra_yaku() -> None:
 
 def test_r8_7_korean_alternative_values() -> None:
     _check(_cases("korean-mkb", "korean-cannon", "korean-four-maple", "korean-four-willow"))
+
+
+def test_scoring_options_kept_for_a_bounded_number_of_rule_sets() -> None:
+    """A server meets a new rule set with every room of house rules: the options read once per
+    rules (``scoring.scoring_options``) are kept for at most ``OPTIONS_KEPT`` of them, and a rule
+    set met again after the cache started afresh still reads its own options."""
+    import sys
+    from dataclasses import replace
+
+    from roppyakken import scoring
+    from roppyakken.rules import preset
+
+    # the cache of the module whose function runs (the compiled copy's when it is built)
+    kept = sys.modules[scoring.scoring_options.__module__]._OPTIONS
+    base = preset("classic")
+    first = replace(base, target=base.target + 10)
+    assert scoring.scoring_options(first).target == base.target + 10
+    for k in range(scoring.OPTIONS_KEPT + 5):
+        rules = replace(base, target=base.target + 20 + k)
+        assert scoring.scoring_options(rules).target == base.target + 20 + k
+        assert 0 < len(kept) <= scoring.OPTIONS_KEPT
+    assert scoring.scoring_options(first).target == base.target + 10
+    assert scoring.scoring_options(first) is scoring.scoring_options(first)

@@ -188,13 +188,20 @@ class ScoringOptions:
 
 
 _OPTIONS: dict[Rules, ScoringOptions] = {}
-"""The scoring options of each rules met (keyed by the rules, which hash by value)."""
+"""The scoring options of the rules met lately (keyed by the rules, which hash by value)."""
+
+OPTIONS_KEPT: Final = 256
+"""At most this many rules' scoring options are kept: a server meets a new rule set with every
+room of house rules, so the cache starts afresh when it is full (a round reads its options
+once, :meth:`roppyakken.kernel.Round.read_options`, so a miss costs one build a game)."""
 
 
 def scoring_options(rules: Rules) -> ScoringOptions:
-    """The :class:`ScoringOptions` of ``rules`` (built once per rules)."""
+    """The :class:`ScoringOptions` of ``rules`` (built once per rules while kept)."""
     options = _OPTIONS.get(rules)
     if options is None:
+        if len(_OPTIONS) >= OPTIONS_KEPT:
+            _OPTIONS.clear()
         options = _OPTIONS[rules] = ScoringOptions(rules)
     return options
 
