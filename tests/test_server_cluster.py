@@ -11,7 +11,9 @@ once, each client having seen only what its seat may see.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import os
 import random
 import signal
@@ -707,3 +709,38 @@ def test_a_room_refused_a_move_for_want_of_its_lease_is_let_go(tmp_path: Any) ->
 
     asyncio.run(scenario(bot_first=True))
     asyncio.run(scenario(bot_first=False))
+
+
+def test_a_renewal_that_never_answers_is_given_up_and_logged(caplog: pytest.LogCaptureFixture) -> None:
+    """A renewal round that hung (a Redis connection that never answers) held up every later
+    renewal: the leases lapsed and the rooms refused every move, with nothing logged.  A round
+    now gives up after a lease's life, logs it, and the next one is tried."""
+    from roppyakken.server.cluster import Cluster
+
+    tries: list[float] = []
+
+    async def hang(**kwargs: Any) -> list[str]:
+        tries.append(time.monotonic())
+        await asyncio.sleep(3600)
+        return []
+
+    async def scenario() -> None:
+        cluster = Cluster("redis://127.0.0.1:1/0", lease_ms=300)  # never connected
+        cluster._renew = hang  # type: ignore[assignment]
+        cluster.held["room1"] = time.monotonic() + 0.24
+        renewing = asyncio.create_task(cluster._renew_loop())
+        try:
+            deadline = time.monotonic() + 10
+            while len(tries) < 3:
+                assert time.monotonic() < deadline, "a renewal that never answers holds up the next ones"
+                await asyncio.sleep(0.02)
+            assert not cluster.holds("room1")
+        finally:
+            renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewing
+            await cluster.redis.aclose()
+
+    with caplog.at_level(logging.ERROR, logger="roppyakken.server"):
+        asyncio.run(scenario())
+    assert any("leases not renewed: no answer in time" in r.getMessage() for r in caplog.records)

@@ -362,12 +362,17 @@ class Cluster:
             if rooms:
                 began = time.monotonic()
                 try:
-                    lost = await self._renew(
-                        keys=[self.lease_key(r) for r in rooms],
-                        args=[self.member, self.lease_ms, self.ROOMS_KEY, *rooms],
+                    # bounded: an answer later than a lease's life renews nothing, and a round
+                    # that never ends would leave every room here refusing moves, unexplained
+                    lost = await asyncio.wait_for(
+                        self._renew(
+                            keys=[self.lease_key(r) for r in rooms],
+                            args=[self.member, self.lease_ms, self.ROOMS_KEY, *rooms],
+                        ),
+                        self.lease_ms / 1000,
                     )
-                except (RedisError, OSError) as exc:
-                    log.error("cluster: leases not renewed: %s", exc)
+                except (RedisError, OSError, TimeoutError) as exc:
+                    log.error("cluster: leases not renewed: %s", str(exc) or "no answer in time")
                     self._unsure()  # moves stop until renewed
                     self._renew_now.clear()  # (the next try after a period, not at once)
                     continue
@@ -381,8 +386,11 @@ class Cluster:
                 if gone and self.handlers is not None:
                     log.warning("cluster: lost the leases of %d rooms", len(gone))
                     self.handlers.lost(gone)
-            await self._refresh_conns()
-            await self._check_relays()
+            for chore in (self._refresh_conns, self._check_relays):
+                try:
+                    await asyncio.wait_for(chore(), self.lease_ms / 1000)
+                except TimeoutError:  # (never hold up the next renewal)
+                    log.error("cluster: %s: no answer from Redis in time", chore.__name__.strip("_"))
             self._repeat_dropped_byes()
 
     def _repeat_dropped_byes(self) -> None:
