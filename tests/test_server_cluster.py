@@ -11,7 +11,9 @@ once, each client having seen only what its seat may see.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import logging
 import os
 import random
 import signal
@@ -578,3 +580,167 @@ def test_a_relayed_client_cannot_make_its_member_publish_what_it_likes(backends:
     assert "too large" in errors[0] and "JSON" in errors[1]
     # 400 pings at 100 a second after a burst of 200: about 2 s, not as fast as the client sends
     assert took > 1.5, f"{pings} relayed pings answered in {took:.2f} s: the relay publishes unbounded"
+
+
+def test_a_holder_that_lost_its_link_to_redis_makes_no_move_until_renewed() -> None:
+    """Redis stops (it will come back empty, every lease forgotten): the holder stops making moves in
+    its rooms at once, not only when its last renewal grows old (for up to 0.8 of a lease's life,
+    while another member may already have taken the room: two would move in it); once Redis is back
+    the renewal finds the lease gone and the room is let go."""
+    from roppyakken.server.cluster import Cluster, Handlers
+
+    lost: list[list[str]] = []
+
+    async def call(member: str, data: dict[str, Any]) -> dict[str, Any]:
+        return {}
+
+    async def message(member: str, conn: str, raw: str) -> None:
+        return None
+
+    handlers = Handlers(call=call, message=message, gone=lambda m, c: None, lost=lost.append)
+
+    async def scenario(rd: services.RedisServer) -> float:
+        cluster = Cluster(rd.url, lease_ms=30_000)  # the old rule: sure for 24 s after a renewal
+        await cluster.start(handlers)
+        try:
+            assert await cluster.claim("room1") is None and cluster.holds("room1")
+            await asyncio.to_thread(rd.stop)
+            stopped = time.monotonic()
+            while cluster.holds("room1"):
+                assert time.monotonic() - stopped < 10, "still sure to hold a lease Redis may have forgotten"
+                await asyncio.sleep(0.02)
+            unsure_after = time.monotonic() - stopped
+            await asyncio.to_thread(rd.start)  # empty
+            while not lost:
+                assert time.monotonic() - stopped < 30, "the lost lease was never noticed"
+                await asyncio.sleep(0.05)
+            assert lost == [["room1"]] and not cluster.holds("room1")
+            return unsure_after
+        finally:
+            await cluster.close()
+
+    with services.redis_process() as rd:
+        assert asyncio.run(scenario(rd)) < 5
+
+
+def test_a_room_refused_a_move_for_want_of_its_lease_is_let_go(tmp_path: Any) -> None:
+    """A member no longer sure to hold a room (its lease lapsed unrenewed, or was lost while the room
+    was being loaded, so no renewal will ever cover it) used to refuse every move in it for good,
+    its bot retrying in silence: the game stalled with everyone connected.  The room is now let
+    go at the first refused move: its clients are told to reconnect, the lease is given back,
+    nothing is stored."""
+    from roppyakken.rules import preset
+    from roppyakken.server.db import Database
+    from roppyakken.server.hub import CLOSE_RESTARTING, Hub
+    from roppyakken.server.requests import CreateRoom
+    from roppyakken.server.rooms import WriteFailed
+    from roppyakken.view import view_of
+    from tests.server_harness import limits_for_tests
+
+    class Claims:
+        """Every claim succeeds; ``sure`` says whether the lease is still sure."""
+
+        def __init__(self) -> None:
+            self.sure = True
+            self.released: list[str] = []
+
+        async def claim(self, room_id: str) -> str | None:
+            return None
+
+        def release_soon(self, room_id: str) -> None:
+            self.released.append(room_id)
+
+        def holds(self, room_id: str) -> bool:
+            return self.sure
+
+    class Client:
+        seat: int | None = 0
+
+        def __init__(self) -> None:
+            self.sent: list[dict[str, Any]] = []
+            self.closed: list[int] = []
+
+        def send(self, message: str) -> None:
+            self.sent.append(json.loads(message))
+
+        def close(self, code: int, reason: str) -> None:
+            self.closed.append(code)
+
+    async def scenario(bot_first: bool) -> None:
+        db = Database(f"sqlite:///{tmp_path / f'r{bot_first}.sqlite3'}")
+        db.open()
+        await db.start()
+        claims = Claims()
+        hub = Hub(db, limits=limits_for_tests(), claims=claims, bot_delay=0)
+        try:
+            for seed in range(100):
+                room, _ = await hub.create(CreateRoom("host", 2, preset("classic"), seed, {1: "random"}))
+                assert room.game is not None
+                if (room.game.to_act == 1) == bot_first:
+                    break
+            game = room.game
+            assert game is not None and (game.to_act == 1) == bot_first
+            claims.sure = False  # the lease is no longer sure (and no renewal will make it so)
+            client = Client()
+            assert await room.attach(client)  # a bot to act starts its loop now
+            if not bot_first:
+                with pytest.raises(WriteFailed):
+                    await room.apply(0, view_of(game, 0).legal[0])
+            for _ in range(200):
+                if room.id not in hub.rooms and client.closed:
+                    break
+                await asyncio.sleep(0.01)
+            assert room.id not in hub.rooms, "the room stays, refusing every move"
+            assert client.closed == [CLOSE_RESTARTING] and client.sent[-1]["type"] == "restarting"
+            assert room.id in claims.released and room.actions == 0
+            assert await db.run(lambda c: len(stored(c, room.id))) == 0
+            await asyncio.sleep(0.05)
+            assert room._bot_task is None or room._bot_task.done(), "the bot still retries"
+        finally:
+            await hub.close()
+            await db.close()
+
+    from roppyakken.server import storage
+
+    def stored(c: Any, room_id: str) -> list[Any]:
+        loaded = storage.load_room(c, room_id)
+        assert loaded is not None
+        return list(loaded.actions)
+
+    asyncio.run(scenario(bot_first=True))
+    asyncio.run(scenario(bot_first=False))
+
+
+def test_a_renewal_that_never_answers_is_given_up_and_logged(caplog: pytest.LogCaptureFixture) -> None:
+    """A renewal round that hung (a Redis connection that never answers) held up every later
+    renewal: the leases lapsed and the rooms refused every move, with nothing logged.  A round
+    now gives up after a lease's life, logs it, and the next one is tried."""
+    from roppyakken.server.cluster import Cluster
+
+    tries: list[float] = []
+
+    async def hang(**kwargs: Any) -> list[str]:
+        tries.append(time.monotonic())
+        await asyncio.sleep(3600)
+        return []
+
+    async def scenario() -> None:
+        cluster = Cluster("redis://127.0.0.1:1/0", lease_ms=300)  # never connected
+        cluster._renew = hang  # type: ignore[assignment]
+        cluster.held["room1"] = time.monotonic() + 0.24
+        renewing = asyncio.create_task(cluster._renew_loop())
+        try:
+            deadline = time.monotonic() + 10
+            while len(tries) < 3:
+                assert time.monotonic() < deadline, "a renewal that never answers holds up the next ones"
+                await asyncio.sleep(0.02)
+            assert not cluster.holds("room1")
+        finally:
+            renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewing
+            await cluster.redis.aclose()
+
+    with caplog.at_level(logging.ERROR, logger="roppyakken.server"):
+        asyncio.run(scenario())
+    assert any("leases not renewed: no answer in time" in r.getMessage() for r in caplog.records)

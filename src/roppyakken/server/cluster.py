@@ -9,9 +9,13 @@ one Redis server (who holds which room, and messages between members).
   of its lifetime with a compare-and-set script (only while it is still its own).
   A member that dies stops renewing; the key expires and the next member asked
   for the room takes it and restores the game from the database.  A holder whose
-  renewal failed stops making moves at once (it no longer knows it is the only
-  one), and the database's unique ``(room, move number)`` key refuses a move
-  written twice by two members.
+  renewal failed, or whose link to Redis broke (Redis may come back empty, every
+  lease forgotten), stops making moves at once (it no longer knows it is the only
+  one) and renews at once: the rooms whose leases are gone are let go.  A room
+  refused a move for want of a sure lease is let go too (its clients reconnect and
+  it is loaded again where it is held), never left refusing every move.  The
+  database's unique ``(room, move number)`` key refuses a move written twice by
+  two members.
 * **Relays.**  A member asked for a room that another member holds becomes a
   relay: the client's messages go to the holder on the holder's Redis channel,
   and the holder's messages for that one connection come back on the relay's
@@ -224,6 +228,8 @@ class Cluster:
         """This member's websockets counted in Redis, by address: their ids."""
         self.closing = False
         self._releasing: dict[str, asyncio.Task[None]] = {}
+        self._renew_now = asyncio.Event()
+        """Set to renew the leases at once (the link to Redis broke: they may be gone)."""
         self._answering: set[asyncio.Task[None]] = set()
         self._early_byes: deque[tuple[str, str]] = deque(maxlen=1000)
         self._gone: OrderedDict[str, str] = OrderedDict()
@@ -337,21 +343,39 @@ class Cluster:
             raise ClusterUnavailable(str(exc)) from None
         return None if value is None else str(value)
 
+    def _unsure(self) -> None:
+        """The link to Redis broke: Redis may have restarted empty, forgetting every lease at once,
+        and another member may take these rooms as soon as it is back.  Make no move in them until
+        a renewal says they are still this member's (else they are let go), and renew at once."""
+        now = time.monotonic()
+        for room, until in self.held.items():
+            self.held[room] = min(until, now)
+        self._renew_now.set()
+
     async def _renew_loop(self) -> None:
         period = self.lease_ms / 3000
         while True:
-            await asyncio.sleep(period)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._renew_now.wait(), period)
+            self._renew_now.clear()
             rooms = list(self.held)
             if rooms:
                 began = time.monotonic()
                 try:
-                    lost = await self._renew(
-                        keys=[self.lease_key(r) for r in rooms],
-                        args=[self.member, self.lease_ms, self.ROOMS_KEY, *rooms],
+                    # bounded: an answer later than a lease's life renews nothing, and a round
+                    # that never ends would leave every room here refusing moves, unexplained
+                    lost = await asyncio.wait_for(
+                        self._renew(
+                            keys=[self.lease_key(r) for r in rooms],
+                            args=[self.member, self.lease_ms, self.ROOMS_KEY, *rooms],
+                        ),
+                        self.lease_ms / 1000,
                     )
-                except (RedisError, OSError) as exc:
-                    log.error("cluster: leases not renewed: %s", exc)
-                    continue  # they lapse on their own in self.held; moves stop until renewed
+                except (RedisError, OSError, TimeoutError) as exc:
+                    log.error("cluster: leases not renewed: %s", str(exc) or "no answer in time")
+                    self._unsure()  # moves stop until renewed
+                    self._renew_now.clear()  # (the next try after a period, not at once)
+                    continue
                 lost_set = {str(r) for r in lost}
                 for room in rooms:
                     if room in self.held and room not in lost_set:
@@ -362,8 +386,11 @@ class Cluster:
                 if gone and self.handlers is not None:
                     log.warning("cluster: lost the leases of %d rooms", len(gone))
                     self.handlers.lost(gone)
-            await self._refresh_conns()
-            await self._check_relays()
+            for chore in (self._refresh_conns, self._check_relays):
+                try:
+                    await asyncio.wait_for(chore(), self.lease_ms / 1000)
+                except TimeoutError:  # (never hold up the next renewal)
+                    log.error("cluster: %s: no answer from Redis in time", chore.__name__.strip("_"))
             self._repeat_dropped_byes()
 
     def _repeat_dropped_byes(self) -> None:
@@ -440,6 +467,7 @@ class Cluster:
                 message = await self._pubsub.get_message(timeout=1.0)
             except (RedisError, OSError) as exc:
                 log.error("cluster: lost the Redis subscription: %s", exc)
+                self._unsure()
                 # messages for the relayed clients may have been lost meanwhile: they reconnect
                 # (and get the whole state again) rather than wait for what will not come
                 for relayed in list(self.relayed.values()):

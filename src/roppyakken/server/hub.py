@@ -133,6 +133,7 @@ class Hub:
         room.on_move = self.metrics.move
         room.on_bot = self.metrics.bot
         room.on_write_failed = lambda: self.metrics.refuse("write_failed")
+        room.on_unheld = lambda: self._unheld(room)
         self.rooms[room.id] = room
         return room
 
@@ -141,6 +142,16 @@ class Hub:
             del self.rooms[room.id]
             room.evicted = True
             self.claims.release_soon(room.id)
+
+    def _unheld(self, room: Room) -> None:
+        """A move in ``room`` was refused: this member is no longer sure to hold it (its lease lapsed
+        unrenewed, or was lost while the room was being loaded).  Let it go now, so that its clients
+        reconnect and it is claimed and loaded again, rather than refuse every move in it for good."""
+        if self.rooms.get(room.id) is not room:
+            return
+        log.warning("room %s: no longer sure to hold it here; let go, its clients reconnect", room.id)
+        self.drop([room.id])
+        self.claims.release_soon(room.id)
 
     def drop(self, room_ids: list[str]) -> None:
         """Let rooms go at once (their leases were lost): clients are told to reconnect, bots stop."""

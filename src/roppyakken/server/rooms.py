@@ -183,6 +183,10 @@ class Room:
         """Whether this server may still make moves here (a cluster member whose lease is sure)."""
         self.on_write_failed: Callable[[], None] | None = None
         """Told when a change could not be stored (metrics)."""
+        self.on_unheld: Callable[[], None] | None = None
+        """Told when a change was refused because this server is no longer sure to hold the room
+        (``may_write`` false): the hub lets the room go, its clients reconnect and it is loaded
+        again wherever it is held, rather than refuse every move in it for good."""
         self.on_bot: Callable[[str, float, float], None] | None = None
         """Told each bot decision's level, thinking and waiting seconds (metrics)."""
         self.last_active = time.monotonic()
@@ -499,6 +503,8 @@ class Room:
             if self.may_write is not None and not self.may_write():
                 # this cluster member is no longer sure to hold the room: another may be moving in it
                 self._rebuild()
+                if self.on_unheld is not None:
+                    self.on_unheld()
                 raise WriteFailed(text.WRITE_FAILED, msg_id)
             data = json.dumps(action.to_json(), separators=(",", ":"))
             room_id = self.id
@@ -572,6 +578,8 @@ class Room:
                 await self.apply(index, action)
                 failures = 0
             except WriteFailed:
+                if self.evicted:
+                    break  # let go (no longer held here): it is loaded again wherever it is held
                 delay = BOT_RETRY_DELAYS[min(failures, len(BOT_RETRY_DELAYS) - 1)]
                 failures += 1
                 await asyncio.sleep(delay)  # the game is as it was: the bot chooses again
