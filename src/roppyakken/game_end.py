@@ -155,7 +155,7 @@ def most_legs(
     rules: Rules, legs: Sequence[int], totals: Sequence[int], dealer: int
 ) -> tuple[int, str] | None:
     """R-9.3 ``rounds N``: most legs wins, ties broken by total (then ``top_tie``)."""
-    return _most_legs(rules.top_tie == "play-order", legs, totals, dealer)
+    return _most_legs(scoring_options(rules).top_tie_play_order, legs, totals, dealer)
 
 
 def _most_legs(
@@ -186,7 +186,7 @@ def next_dealer(rules: Rules, score: RoundScore, dealer: int, n: int) -> int:
     """R-2.3: the next round's dealer: the top scorer of the round (before R-7
     adjustments; the dealer keeps the deal on a tie), the first in play order among
     tied others, or with ``next_dealer = "rotate"`` the next seat."""
-    return dealer_after(rules.next_dealer == "rotate", score, dealer, n)
+    return dealer_after(scoring_options(rules).rotate_dealer, score, dealer, n)
 
 
 def dealer_after(rotate: bool, score: RoundScore, dealer: int, n: int) -> int:

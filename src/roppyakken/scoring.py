@@ -71,12 +71,8 @@ def _lucky_points(values: Mapping[str, int], declared: Sequence[str]) -> tuple[t
     return tuple(out)
 
 
-def _counted(rules: Rules, captured: int, card_points: int, round_score: int) -> int:
-    """R-7.3: what the fuke check counts."""
-    return _counted_by(_FUKE_MODES.get(rules.fuke, _FUKE_ROUND), captured, card_points, round_score)
-
-
 def _counted_by(mode: int, captured: int, card_points: int, round_score: int) -> int:
+    """R-7.3: what the fuke check counts (``mode``: :attr:`ScoringOptions.fuke`)."""
     if mode == _FUKE_NO_WILLOW_PAULOWNIA:
         return round_score - points_of(captured & WILLOW_PAULOWNIA_MASK)
     if mode == _FUKE_CARDS_ONLY:
@@ -105,7 +101,7 @@ def round_up(score: int) -> int:
 
 def apply_round_scoring(rules: Rules, scores: Sequence[int]) -> list[int]:
     """R-7.4: what each round score adds to its player's total."""
-    return _finals(_ROUND_SCORING.get(rules.round_scoring, _PLAIN), scores)
+    return _finals(scoring_options(rules).round_scoring, scores)
 
 
 def _finals(mode: int, scores: Sequence[int]) -> list[int]:
