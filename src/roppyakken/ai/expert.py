@@ -347,8 +347,7 @@ class Appraisal:
         # Per month: chance an opponent can take a card of that month before my next turn
         # (with one of their hidden cards, or with one of their n-1 draws).
         month_q = [0.0] * 13
-        draw_frac = 1.0 / n_unseen if n_unseen else 0.0
-        none_held = _none_table(n_unseen, hidden)
+        q_of = _take_first(n_unseen, hidden, n)
         hand_months = 0
         for m in range(1, 13):
             mm: int = MONTH_MASK[m]
@@ -359,9 +358,9 @@ class Appraisal:
                 continue
             k = card_count(unseen & mm)
             if k:
-                month_q[m] = 1.0 - none_held[k] * (1.0 - k * draw_frac) ** (n - 1)
+                month_q[m] = q_of[k]
         self.month_q = month_q
-        self.joker_q = 1.0 - none_held[1] * (1.0 - draw_frac) ** (n - 1)
+        self.joker_q = q_of[1]
         joker_in_hand = joker >= 0 and hand >> joker & 1 != 0
 
         # Chances of getting each card in the end: mine (a_me), an opponent's (a_op).
@@ -749,22 +748,22 @@ def _yaku_chance(missing: int, value: float, a: list[float], marg: list[float], 
     return vp
 
 
-_NONE_CACHE: Final[dict[tuple[int, int], tuple[float, float, float, float, float]]] = {}
+_TAKE_FIRST: Final[dict[tuple[int, int, int], tuple[float, float, float, float, float]]] = {}
 
 
-def _none_table(unseen: int, hidden: int) -> tuple[float, float, float, float, float]:
-    """``_none_held(unseen, hidden, k)`` for k = 0..4, cached."""
-    key = (unseen, hidden)
-    got = _NONE_CACHE.get(key)
+def _take_first(n_unseen: int, hidden: int, n: int) -> tuple[float, float, float, float, float]:
+    """For k = 0..4 unseen cards of a month: the chance that an opponent can take a card of
+    that month before the seat's next turn, with one of their ``hidden`` cards or one of
+    their ``n - 1`` draws, ``n_unseen`` cards being unseen (cached: a few hundred keys)."""
+    key = (n_unseen, hidden, n)
+    got = _TAKE_FIRST.get(key)
     if got is None:
-        got = (
-            _none_held(unseen, hidden, 0),
-            _none_held(unseen, hidden, 1),
-            _none_held(unseen, hidden, 2),
-            _none_held(unseen, hidden, 3),
-            _none_held(unseen, hidden, 4),
-        )
-        _NONE_CACHE[key] = got
+        draw_frac = 1.0 / n_unseen if n_unseen else 0.0
+        q = [0.0] * 5
+        for k in range(1, 5):
+            q[k] = 1.0 - _none_held(n_unseen, hidden, k) * (1.0 - k * draw_frac) ** (n - 1)
+        got = (q[0], q[1], q[2], q[3], q[4])
+        _TAKE_FIRST[key] = got
     return got
 
 
