@@ -136,6 +136,7 @@ def run(args: argparse.Namespace) -> dict[str, object]:
     found = decisions(args.rules, args.players, args.games, args.seed)
     result: dict[str, object] = {"compiled": COMPILED, "decisions": len(found)}
     result["expert_per_s"] = expert_rate(found, args.repeat)
+    expert_times(args.rules, args.players, 1, args.seed)  # warm-up: first calls take ~4 ms
     times = expert_times(args.rules, args.players, args.games, args.seed)
     result["expert_ms"] = {"p50": times[len(times) // 2], "p99": times[99 * len(times) // 100]}
     sample = found[:: max(1, len(found) // args.master_decisions)]
