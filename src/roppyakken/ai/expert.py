@@ -465,12 +465,19 @@ class Appraisal:
                 marg_me[x] -= loss
                 marg_op[x] -= 0.5 * view_pot_op
 
-        gain = [0.0] * 48
-        oval = [0.0] * 48
+        # A card no yaku counts on is worth its points: p + wy * 0.0 + wd * 0.0 is p, exactly
+        # (for finite weights), so only the others are computed (and allocated).
+        gain = list(_POINTS_F)
+        oval = list(_POINTS_F)
         for x in range(48):
-            p = _POINTS_F[x]
-            gain[x] = p + wy * marg_me[x] + wd * deny[x]
-            oval[x] = p + marg_op[x] + mydeny[x]
+            a = marg_me[x]
+            b = deny[x]
+            if a != 0.0 or b != 0.0:
+                gain[x] = _POINTS_F[x] + wy * a + wd * b
+            a = marg_op[x]
+            b = mydeny[x]
+            if a != 0.0 or b != 0.0:
+                oval[x] = _POINTS_F[x] + a + b
         self.exposure_w = w.exposure
         if info.fuke and card_count(hand) <= w.fuke_cards:
             plan = fuke_plan(pos)
