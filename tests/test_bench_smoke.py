@@ -216,3 +216,16 @@ def test_tune_expert_takes_a_bot_level_as_a_variant(capsys: pytest.CaptureFixtur
     assert out[0].startswith("base") and out[1].startswith("same")
     assert out[0].split()[1:3] == out[1].split()[1:3]  # the same bot: the same figures
     assert "paired with base: a round +0.0 (+0.0..+0.0), win rate +0.0% (+0.0%..+0.0%)" in out[2]
+
+
+def test_master_bench_prints_its_rates(capsys: pytest.CaptureFixture[str]) -> None:
+    """bench_master prints the expert's and the master's rates for the modules this process runs."""
+    bench = _load("bench_master")
+    args = ["--games", "1", "--repeat", "1", "--iters", "6", "--master-decisions", "3", "--budget-games", "0"]
+    assert bench.main(args) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(("pure: compiled=False", "compiled: compiled=True"))
+    assert out[1].startswith("  expert decisions / CPU s :") and out[2].startswith(
+        "  expert decision (choose)"
+    )
+    assert out[3].startswith("  master rollouts / CPU s  :") and " rollouts)" in out[3]

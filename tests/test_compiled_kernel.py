@@ -23,7 +23,7 @@ import pytest
 
 import roppyakken.kernel
 from roppyakken import cards, engine, game_end, indexed, scoring, yaku
-from roppyakken.ai import playout
+from roppyakken.ai import expert, playout, position
 from roppyakken.compiled import GROUP, copy_module
 from tests.support import run_python
 
@@ -109,6 +109,7 @@ def test_the_compiled_kernel_plays_as_the_pure_one() -> None:
     assert roppyakken.kernel.Round.__module__ == "roppyakken._kernel_c"
     swapped = [cards.points_of, yaku.YakuTable, scoring.score_round, game_end.round_outcome]
     swapped += [roppyakken.kernel.Round, indexed.play_cards, engine.Game, playout.greedy_index]
+    swapped += [position.Position, expert.Appraisal]  # tests/test_compiled_expert.py
     assert [f.__module__ for f in swapped] == [copy_module(m) for m in GROUP]
     pure, compiled = _run(pure=True), _run(pure=False)
     assert pure["compiled"] is False and compiled["compiled"] is True

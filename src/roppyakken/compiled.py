@@ -34,10 +34,23 @@ constant above 32 bits is a 64-bit C literal)."""
 NATIVE_INT_IMPORT: Final = "from mypy_extensions import i64"
 """What the compiled copy of a module imports ``i64`` from instead of this module."""
 
-GROUP: Final = ("cards", "yaku", "scoring", "game_end", "kernel", "indexed", "engine", "ai.playout")
+GROUP: Final = (
+    "cards",
+    "yaku",
+    "scoring",
+    "game_end",
+    "kernel",
+    "indexed",
+    "engine",
+    "ai.playout",
+    "ai.position",
+    "ai.expert",
+)
 """The modules compiled together (names under ``roppyakken``), each after those it imports:
 the rules' hot path, the loop that plays the random bot's cards (``simulate``), the game
-around the kernel (:class:`roppyakken.engine.Game`) and the searchers' playout policy."""
+around the kernel (:class:`roppyakken.engine.Game`), the searchers' playout policy, and the
+``expert``'s appraisal that the ``master``'s rollouts play by (:mod:`roppyakken.ai.position`,
+:mod:`roppyakken.ai.expert`)."""
 
 END_OF_COMPILED: Final = "# --- end of the compiled part"
 """The line after which a module's source is not compiled (the code that swaps it in)."""

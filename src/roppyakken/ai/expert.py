@@ -39,115 +39,186 @@ tells the opponents (:func:`declare_choice`); four of a month in hand
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import Final
 
 from roppyakken.actions import Action, CallRedeal, Declare, Play, Take
+from roppyakken.ai.playout import ENDED, Playout, greedy_index
 from roppyakken.ai.position import Position
-from roppyakken.cards import MONTH, MONTH_MASK, PINE_CRANE, POINTS, WILLOW, iter_cards
+from roppyakken.ai.weights import DEFAULT_WEIGHTS, Weights
+from roppyakken.cards import MONTH, MONTH_MASK, PINE_CRANE, POINTS, WILLOW, card_count, iter_cards
+from roppyakken.compiled import swap_in
 from roppyakken.rules import Rules
 from roppyakken.scoring import score_round
 from roppyakken.view import SeatView
 from roppyakken.yaku import VIEWING_GROUP
 
-WILLOW_MASK = MONTH_MASK[WILLOW]
-CRANE_BIT = 1 << PINE_CRANE
-MONTH_CARDS = tuple(tuple(iter_cards(MONTH_MASK[m])) if m else () for m in range(13))
-
-
-@dataclass(frozen=True, slots=True)
-class Weights:
-    """The expert's tunable weights and card-getting chances (points are the unit)."""
-
-    yaku: float = 1.0
-    """Own yaku progress."""
-    deny: float = 0.45
-    """Blocking: the opponents' yaku chances a capture destroys."""
-    future: float = 0.375
-    """Table cards of a month it holds, to take later."""
-    exposure: float = 1.35
-    """What the opponents can take from the table on their turns."""
-    joker_keep: float = 37.5
-    """Keeping the joker for a better target."""
-    reveal_cost: float = 8.0
-    """Points a revealed lucky-hand card is worth to the opponents (R-4.1 ``choose``)."""
-    a_hand: float = 0.8
-    """Chance of capturing, in the end, a card of one's own hand."""
-    a_table_mine: float = 0.8
-    """... a table card of a month one holds (less the opponents' chance to take it first)."""
-    a_table: float = 0.3
-    """... a table card of a month one does not hold."""
-    share2: float = 0.45
-    """... an unseen card that comes into play, two players."""
-    share3: float = 0.3
-    """... an unseen card that comes into play, three players."""
-    a_op_hand: float = 0.2
-    """Chance an opponent ends up with a card of the expert's hand."""
-    trail_yaku: float = 1.25
-    """Yaku weight factor when far behind."""
-    lead_deny: float = 1.25
-    """Blocking weight factor when far ahead."""
-    danger_deny: float = 1.3
-    """Blocking weight factor when an opponent is near the target."""
-    instant: float = 1.0
-    """An instant win (R-8.5) is worth this many times the larger of the target and 600 points."""
-    hold: float = 0.5
-    """Weight of what a card kept in hand is worth (:meth:`Appraisal.hold_value`)."""
-    keep_table: float = 0.85
-    """Chance of capturing in the end a hand card whose month is on the table."""
-    keep_unseen: float = 0.3
-    """... per unseen card of its month, when none is on the table."""
-    mates: float = 0.125
-    """Share of the unseen cards of its month that a hand card is expected to take."""
-    fuke_cards: int = 4
-    """Fuke (R-7.3) is weighed when the expert has this many cards in hand or fewer."""
-    draw: float = 0.0
-    """Weight of what its own turned-up card, right after the play, takes from the months
-    the play changed (:meth:`Appraisal.draw_value`); 0 leaves it out."""
-
-
-DEFAULT_WEIGHTS = Weights()
+WILLOW_MASK: Final = MONTH_MASK[WILLOW]
+CRANE_BIT: Final = 1 << PINE_CRANE
+MONTH_CARDS: Final = tuple(tuple(iter_cards(MONTH_MASK[m])) if m else () for m in range(13))
+_POINTS_F: Final[tuple[float, ...]] = tuple(float(p) for p in POINTS)
+"""The card points as floats (``p + x`` is the same float for an int ``p`` and for ``float(p)``)."""
 
 
 class _RulesInfo:
     """What the expert needs from a :class:`Rules`, compiled once."""
 
     __slots__ = (
-        "entries",
+        "entry_instant",
+        "entry_masks",
+        "entry_values",
+        "entry_viewing",
+        "fuke",
         "instant_value",
         "joker",
         "rain_off",
         "seven",
         "seven_instant",
         "seven_mask",
+        "source",
+        "target",
         "wild",
     )
 
+    entry_masks: list[int]
+    entry_values: list[float]
+    entry_viewing: list[bool]
+    entry_instant: list[bool]
+    instant_value: float
+    rain_off: str
+    seven: float
+    seven_instant: bool
+    seven_mask: int
+    joker: int
+    wild: str
+    target: int
+    fuke: bool
+    source: Rules
+
     def __init__(self, rules: Rules) -> None:
+        self.source = rules
         table = rules.table
         instant = {slug for slug, _ in table.instant_masks}
         self.instant_value = float(max(rules.target, 600)) if rules.instant_win != "off" else 0.0
         self.rain_off = rules.rain_off
-        entries = []
+        self.entry_masks = []
+        self.entry_values = []
+        self.entry_viewing = []
+        self.entry_instant = []
         for slug, mask, value in table.set_yaku:
-            viewing = slug in VIEWING_GROUP and rules.rain_off != "off"
-            entries.append((mask, float(value), viewing, slug in instant))
-        self.entries = tuple(entries)
+            self.entry_masks.append(mask)
+            self.entry_values.append(float(value))
+            self.entry_viewing.append(slug in VIEWING_GROUP and rules.rain_off != "off")
+            self.entry_instant.append(slug in instant)
         self.seven = float(table.seven_ribbons)
         self.seven_instant = "seven-ribbons" in instant
         self.seven_mask = table.seven_ribbons_mask
         self.joker = rules.joker_card
         self.wild = rules.joker_wild_on_table
+        self.target = rules.target
+        self.fuke = rules.fuke != "off"
 
 
-_INFO: dict[Rules, _RulesInfo] = {}
+_INFO: Final[dict[int, _RulesInfo]] = {}
+"""The :class:`_RulesInfo` of each rules object, by identity (``Rules`` hashes in Python)."""
+
+
+class _WeightsInfo:
+    """A :class:`Weights` read once into typed attributes (the appraisal reads them often)."""
+
+    __slots__ = (
+        "a_hand",
+        "a_op_hand",
+        "a_table",
+        "a_table_mine",
+        "danger_deny",
+        "deny",
+        "draw",
+        "exposure",
+        "fuke_cards",
+        "future",
+        "hold",
+        "instant",
+        "joker_keep",
+        "keep_table",
+        "keep_unseen",
+        "lead_deny",
+        "mates",
+        "share2",
+        "share3",
+        "source",
+        "trail_yaku",
+        "yaku",
+    )
+
+    source: Weights
+    yaku: float
+    deny: float
+    future: float
+    exposure: float
+    joker_keep: float
+    a_hand: float
+    a_table_mine: float
+    a_table: float
+    share2: float
+    share3: float
+    a_op_hand: float
+    trail_yaku: float
+    lead_deny: float
+    danger_deny: float
+    instant: float
+    hold: float
+    keep_table: float
+    keep_unseen: float
+    mates: float
+    fuke_cards: int
+    draw: float
+
+    def __init__(self, w: Weights) -> None:
+        self.source = w
+        self.yaku = w.yaku
+        self.deny = w.deny
+        self.future = float(w.future)
+        self.exposure = w.exposure
+        self.joker_keep = float(w.joker_keep)
+        self.a_hand = w.a_hand
+        self.a_table_mine = w.a_table_mine
+        self.a_table = w.a_table
+        self.share2 = w.share2
+        self.share3 = w.share3
+        self.a_op_hand = w.a_op_hand
+        self.trail_yaku = float(w.trail_yaku)
+        self.lead_deny = float(w.lead_deny)
+        self.danger_deny = float(w.danger_deny)
+        self.instant = float(w.instant)
+        self.hold = float(w.hold)
+        self.keep_table = float(w.keep_table)
+        self.keep_unseen = float(w.keep_unseen)
+        self.mates = float(w.mates)
+        self.fuke_cards = int(w.fuke_cards)
+        self.draw = float(w.draw)
+
+
+_WEIGHTS: Final[dict[int, _WeightsInfo]] = {}
+
+
+def _weights(w: Weights) -> _WeightsInfo:
+    """``w`` read into a :class:`_WeightsInfo`, cached by identity (weights are frozen)."""
+    got = _WEIGHTS.get(id(w))
+    if got is None or got.source is not w:
+        if len(_WEIGHTS) > 256:
+            _WEIGHTS.clear()
+        got = _WeightsInfo(w)
+        _WEIGHTS[id(w)] = got
+    return got
 
 
 def _info(rules: Rules) -> _RulesInfo:
-    info = _INFO.get(rules)
-    if info is None:
+    info = _INFO.get(id(rules))
+    if info is None or info.source is not rules:
         if len(_INFO) > 256:
             _INFO.clear()
-        info = _INFO[rules] = _RulesInfo(rules)
+        info = _RulesInfo(rules)
+        _INFO[id(rules)] = info
     return info
 
 
@@ -177,7 +248,12 @@ class Appraisal:
     """Everything the expert works out once per decision (see the module docstring)."""
 
     __slots__ = (
-        "base",
+        "base_f",
+        "base_months",
+        "base_q",
+        "base_sm",
+        "base_so",
+        "base_v",
         "exposure_w",
         "gain",
         "hand",
@@ -189,57 +265,109 @@ class Appraisal:
         "table",
         "unseen",
         "w",
+        "w_draw",
+        "w_future",
+        "w_hold",
+        "w_joker_keep",
+        "w_keep_table",
+        "w_keep_unseen",
+        "w_mates",
     )
 
+    w: Weights
+    info: _RulesInfo
+    hand: int
+    table: int
+    unseen: int
+    joker: int
+    month_q: list[float]
+    joker_q: float
+    gain: list[float]
+    oval: list[float]
+    exposure_w: float
+    base_months: int
+    """Bit ``m`` set for each month with cards on the table (``base_*[m]`` is its row)."""
+    base_f: list[float]
+    base_q: list[float]
+    base_v: list[float]
+    base_so: list[float]
+    base_sm: list[float]
+    w_draw: float
+    w_future: float
+    w_hold: float
+    w_joker_keep: float
+    w_keep_table: float
+    w_keep_unseen: float
+    w_mates: float
+
     def __init__(self, pos: Position, weights: Weights = DEFAULT_WEIGHTS) -> None:
-        self.w = w = weights
+        self.w = weights
+        w = _weights(weights)
+        self.w_draw = w.draw
+        self.w_future = w.future
+        self.w_hold = w.hold
+        self.w_joker_keep = w.joker_keep
+        self.w_keep_table = w.keep_table
+        self.w_keep_unseen = w.keep_unseen
+        self.w_mates = w.mates
         rules = pos.rules
         self.info = info = _info(rules)
         me = pos.seat
         n = pos.n
-        self.hand = hand = pos.hand
-        self.table = table = pos.table
-        self.unseen = unseen = pos.unseen
-        n_unseen = unseen.bit_count()
-        self.joker = joker = info.joker
+        hand: int = pos.hand
+        table: int = pos.table
+        unseen: int = pos.unseen
+        self.hand = hand
+        self.table = table
+        self.unseen = unseen
+        n_unseen = card_count(unseen)
+        joker = info.joker
+        self.joker = joker
         caps = pos.captures
-        mine = caps[me]
-        opps = [s for s in range(n) if s != me]
+        mine: int = caps[me]
+        opps: list[int] = []
+        for s in range(n):
+            if s != me:
+                opps.append(s)
         others = 0
         revealed_opp = 0
         hidden = 0
         for s in opps:
             others |= caps[s]
-            revealed_opp |= pos.revealed[s]
-            hidden += pos.hand_sizes[s] - pos.revealed[s].bit_count()
-        draws_left = min(pos.pile_count, sum(pos.hand_sizes))
+            r: int = pos.revealed[s]
+            revealed_opp |= r
+            hidden += pos.hand_sizes[s] - card_count(r)
+        sizes = 0
+        for size in pos.hand_sizes:
+            sizes += size
+        draws_left = min(pos.pile_count, sizes)
         in_play = min(1.0, (hidden + draws_left) / n_unseen) if n_unseen else 0.0
         a_unseen = max(0.02, in_play * (w.share2 if n == 2 else w.share3))
 
         # Per month: chance an opponent can take a card of that month before my next turn
         # (with one of their hidden cards, or with one of their n-1 draws).
         month_q = [0.0] * 13
-        draw_frac = 1.0 / n_unseen if n_unseen else 0.0
-        none_held = _none_table(n_unseen, hidden)
+        q_of = _take_first(n_unseen, hidden, n)
         hand_months = 0
         for m in range(1, 13):
-            mm = MONTH_MASK[m]
+            mm: int = MONTH_MASK[m]
             if hand & mm:
                 hand_months |= mm
             if revealed_opp & mm:
                 month_q[m] = 1.0
                 continue
-            k = (unseen & mm).bit_count()
+            k = card_count(unseen & mm)
             if k:
-                month_q[m] = 1.0 - none_held[k] * (1.0 - k * draw_frac) ** (n - 1)
+                month_q[m] = q_of[k]
         self.month_q = month_q
-        self.joker_q = 1.0 - none_held[1] * (1.0 - draw_frac) ** (n - 1)
-        joker_in_hand = joker >= 0 and hand >> joker & 1
+        self.joker_q = q_of[1]
+        joker_in_hand = joker >= 0 and hand >> joker & 1 != 0
 
         # Chances of getting each card in the end: mine (a_me), an opponent's (a_op).
         a_me = [a_unseen] * 48
         a_op = [a_unseen] * 48
-        a_hand, a_op_hand = max(0.02, w.a_hand), max(0.02, w.a_op_hand)
+        a_hand = max(0.02, w.a_hand)
+        a_op_hand = max(0.02, w.a_op_hand)
         rest = hand
         while rest:
             low = rest & -rest
@@ -247,6 +375,8 @@ class Appraisal:
             x = low.bit_length() - 1
             a_me[x] = a_hand
             a_op[x] = a_op_hand
+        a_table_mine = w.a_table_mine
+        a_table = max(0.02, w.a_table)
         rest = table
         while rest:
             low = rest & -rest
@@ -254,9 +384,9 @@ class Appraisal:
             x = low.bit_length() - 1
             q = month_q[MONTH[x]]
             if hand_months & low or (joker_in_hand and POINTS[x] > 0):
-                a_me[x] = max(0.02, w.a_table_mine * (1.0 - 0.5 * q))
+                a_me[x] = max(0.02, a_table_mine * (1.0 - 0.5 * q))
             else:
-                a_me[x] = max(0.02, w.a_table)
+                a_me[x] = a_table
             a_op[x] = q if q > 0.3 else 0.3
         rest = revealed_opp
         while rest:
@@ -268,10 +398,14 @@ class Appraisal:
 
         # Game score (R-9): trailing reaches for yaku, leading blocks.
         totals = pos.totals
-        target = rules.target
-        best_opp = max(totals[s] for s in opps)
+        target = info.target
+        best_opp: int = totals[opps[0]]
+        for s in opps:
+            if totals[s] > best_opp:
+                best_opp = totals[s]
         lead = totals[me] - best_opp
-        wy, wd = w.yaku, w.deny
+        wy = w.yaku
+        wd = w.deny
         if lead < -0.3 * target:
             wy *= w.trail_yaku
         elif lead > 0.3 * target:
@@ -284,13 +418,20 @@ class Appraisal:
         deny = [0.0] * 48  # my capture of x destroys the opponents' yaku chances
         mydeny = [0.0] * 48  # an opponent's capture of x destroys mine
         rain = info.rain_off
-        willow_me = bool(mine & WILLOW_MASK)
+        willow_me = mine & WILLOW_MASK != 0
         me_rained = willow_me and rain == "ordered" and _rained_off_ordered(pos.orders[me])
         view_pot_me = 0.0
         view_pot_op = 0.0
         instant_value = info.instant_value * w.instant
-        for mask, value, viewing, instant in info.entries:
-            if instant and value < instant_value:
+        masks = info.entry_masks
+        values = info.entry_values
+        viewings = info.entry_viewing
+        instants = info.entry_instant
+        for e in range(len(masks)):
+            mask = masks[e]
+            value = values[e]
+            viewing = viewings[e]
+            if instants[e] and value < instant_value:
                 value = instant_value
             if not mask & others:
                 need = mask
@@ -305,7 +446,7 @@ class Appraisal:
                     if viewing:
                         view_pot_me += vp
             for s in opps:
-                theirs = caps[s]
+                theirs: int = caps[s]
                 if mask & (mine | (others & ~theirs)):
                     continue
                 missing = mask & ~theirs
@@ -324,25 +465,49 @@ class Appraisal:
                 marg_me[x] -= loss
                 marg_op[x] -= 0.5 * view_pot_op
 
-        gain = [p + wy * a + wd * b for p, a, b in zip(POINTS, marg_me, deny, strict=True)]
-        oval = [p + a + b for p, a, b in zip(POINTS, marg_op, mydeny, strict=True)]
+        # A card no yaku counts on is worth its points: p + wy * 0.0 + wd * 0.0 is p, exactly
+        # (for finite weights), so only the others are computed (and allocated).
+        gain = list(_POINTS_F)
+        oval = list(_POINTS_F)
+        for x in range(48):
+            a = marg_me[x]
+            b = deny[x]
+            if a != 0.0 or b != 0.0:
+                gain[x] = _POINTS_F[x] + wy * a + wd * b
+            a = marg_op[x]
+            b = mydeny[x]
+            if a != 0.0 or b != 0.0:
+                oval[x] = _POINTS_F[x] + a + b
         self.exposure_w = w.exposure
-        if rules.fuke != "off" and hand.bit_count() <= w.fuke_cards:
+        if info.fuke and card_count(hand) <= w.fuke_cards:
             plan = fuke_plan(pos)
             if plan > 0:  # a void round is my best hope: stay at or under the threshold
-                gain = [-p - 10.0 if p > 0 else g for p, g in zip(POINTS, gain, strict=True)]
+                for x in range(48):
+                    if POINTS[x] > 0:
+                        gain[x] = -_POINTS_F[x] - 10.0
                 self.exposure_w *= 0.3
             elif plan < 0:  # a void round would wipe out my lead: let them score
                 self.exposure_w *= 0.3
         self.gain = gain
         self.oval = oval
         # The table as it is, month by month (each move changes one or two months).
-        base: dict[int, tuple[float, float, float, float, float]] = {}
+        self.base_f = [0.0] * 13
+        self.base_q = [0.0] * 13
+        self.base_v = [0.0] * 13
+        self.base_so = [0.0] * 13
+        self.base_sm = [0.0] * 13
+        base_months = 0
         for m in range(1, 13):
             present = table & MONTH_MASK[m]
             if present:
-                base[m] = self._month(present, m, bool(hand & MONTH_MASK[m]))
-        self.base = base
+                base_months |= 1 << m
+                f, q, v, so, sm = self._month(present, m, hand & MONTH_MASK[m] != 0)
+                self.base_f[m] = f
+                self.base_q[m] = q
+                self.base_v[m] = v
+                self.base_so[m] = so
+                self.base_sm[m] = sm
+        self.base_months = base_months
 
     # ------------------------------------------------------------------ moves
 
@@ -366,11 +531,11 @@ class Appraisal:
             t1 = self.table | 1 << card
         if from_hand:
             v -= self.hold_value(card)
-            if self.w.draw:
-                v += self.w.draw * self.draw_value(t1, changed)
+            if self.w_draw:
+                v += self.w_draw * self.draw_value(t1, changed)
             hand &= ~(1 << card)
             if card == self.joker and not target & WILLOW_MASK:
-                v -= self.w.joker_keep * min(1.0, hand.bit_count() / 4.0)
+                v -= self.w_joker_keep * min(1.0, card_count(hand) / 4.0)
         return v + self._table_value(t1, hand, changed)
 
     def draw_value(self, t1: int, changed: int) -> float:
@@ -378,7 +543,7 @@ class Appraisal:
         changed (bit ``m`` of ``changed``), on the table ``t1`` it leaves, less what it
         would take there from the table as it is: each unseen card is the top of the pile
         with the same chance.  The other months are the same for every play."""
-        n_unseen = self.unseen.bit_count()
+        n_unseen = card_count(self.unseen)
         if not n_unseen:
             return 0.0
         gain = self.gain
@@ -386,7 +551,7 @@ class Appraisal:
         while changed:
             low = changed & -changed
             changed ^= low
-            mm = MONTH_MASK[low.bit_length() - 1]
+            mm: int = MONTH_MASK[low.bit_length() - 1]
             um = self.unseen & mm
             if not um:
                 continue
@@ -408,20 +573,19 @@ class Appraisal:
         A card whose month has no other card left unseen or on the table is dead: it can
         take nothing and no one can take it, so it is the first to throw away.
         """
-        w = self.w
         gain = self.gain
         if card == self.joker:
-            return w.hold * 0.95 * gain[card]
-        mm = MONTH_MASK[MONTH[card]]
+            return self.w_hold * 0.95 * gain[card]
+        mm: int = MONTH_MASK[MONTH[card]]
         um = self.unseen & mm
-        k_unseen = um.bit_count()
-        mine = (self.hand & mm).bit_count()
+        k_unseen = card_count(um)
+        mine = card_count(self.hand & mm)
         if self.table & mm:
-            p = w.keep_table
+            p = self.w_keep_table
         elif k_unseen:
-            p = min(0.8, w.keep_unseen * k_unseen)
+            p = min(0.8, self.w_keep_unseen * k_unseen)
         elif mine > 1:
-            p = w.keep_table
+            p = self.w_keep_table
         else:
             p = 0.0
         mates = 0.0
@@ -429,17 +593,20 @@ class Appraisal:
             low = um & -um
             um ^= low
             mates += gain[low.bit_length() - 1]
-        return w.hold * (p * gain[card] + w.mates * mates / mine)
+        return self.w_hold * (p * gain[card] + self.w_mates * mates / mine)
 
     def _month(self, cards: int, m: int, held: bool) -> tuple[float, float, float, float, float]:
         """For the table cards ``cards`` of month ``m``, with a card of the month in hand or not:
         (what I can take later, the opponents' chance to take first, what they would take,
         the best single card for the opponents, and for me — the joker's targets, R-6.2)."""
-        gain, oval = self.gain, self.oval
+        gain = self.gain
+        oval = self.oval
         q = self.month_q[m]
-        if cards.bit_count() == 3:  # a stack: only the fourth card takes it (R-5.4)
-            v_me = v_op = 0.0
-            for x in MONTH_CARDS[m]:
+        first = 4 * m - 4  # the month's cards are first .. first + 3
+        if card_count(cards) == 3:  # a stack: only the fourth card takes it (R-5.4)
+            v_me = 0.0
+            v_op = 0.0
+            for x in range(first, first + 4):
                 if cards >> x & 1:
                     v_me += gain[x]
                     v_op += oval[x]
@@ -447,8 +614,11 @@ class Appraisal:
                 return v_me, 0.0, 0.0, 0.0, 0.0
             return 0.0, q, v_op, 0.0, 0.0
         joker = self.joker
-        b_me = b_op = s_op = s_me = 0.0
-        for x in MONTH_CARDS[m]:
+        b_me = 0.0
+        b_op = 0.0
+        s_op = 0.0
+        s_me = 0.0
+        for x in range(first, first + 4):
             if not cards >> x & 1:
                 continue
             g = gain[x]
@@ -470,55 +640,78 @@ class Appraisal:
 
         ``changed`` has bit ``m`` set for each month the move changed."""
         future = 0.0
-        threats: list[tuple[float, float]] = []
-        single_op = single_me = 0.0
-        base = self.base
-        for m, row in base.items():
-            if changed >> m & 1:
-                continue
-            f, q, v, so, sm = row
-            future += f
+        threat_v: list[float] = []
+        threat_q: list[float] = []
+        single_op = 0.0
+        single_me = 0.0
+        base_f = self.base_f
+        base_q = self.base_q
+        base_v = self.base_v
+        base_so = self.base_so
+        base_sm = self.base_sm
+        rest = self.base_months & ~changed
+        while rest:  # the months the move left as they are, in month order
+            low = rest & -rest
+            rest ^= low
+            m = low.bit_length() - 1
+            future += base_f[m]
+            q = base_q[m]
+            v = base_v[m]
             if q > 0.0 and v > 0.0:
-                threats.append((v, q))
+                _add_threat(threat_v, threat_q, v, q)
+            so = base_so[m]
             if so > single_op:
                 single_op = so
+            sm = base_sm[m]
             if sm > single_me:
                 single_me = sm
         while changed:
             low = changed & -changed
             changed ^= low
             m = low.bit_length() - 1
-            mm = MONTH_MASK[m]
+            mm: int = MONTH_MASK[m]
             cards = t1 & mm
             if not cards:
                 continue
-            f, q, v, so, sm = self._month(cards, m, bool(hand & mm))
+            f, q, v, so, sm = self._month(cards, m, hand & mm != 0)
             future += f
             if q > 0.0 and v > 0.0:
-                threats.append((v, q))
+                _add_threat(threat_v, threat_q, v, q)
             if so > single_op:
                 single_op = so
             if sm > single_me:
                 single_me = sm
         joker = self.joker
         if joker >= 0:
-            jb = 1 << joker
-            if t1 & jb:  # a joker on the table is a target for cards worth points (R-6.4)
+            if t1 >> joker & 1:  # a joker on the table is a target for cards worth points (R-6.4)
                 mode = self.info.wild
                 q = 0.9 if mode == "any" else 0.5 if mode == "turned-up" else self.month_q[WILLOW]
-                threats.append((self.oval[joker], q))
-            elif self.unseen & jb and single_op > 0.0:
-                threats.append((single_op, self.joker_q))
-            elif hand & jb:
+                _add_threat(threat_v, threat_q, self.oval[joker], q)
+            elif self.unseen >> joker & 1 and single_op > 0.0:
+                _add_threat(threat_v, threat_q, single_op, self.joker_q)
+            elif hand >> joker & 1:
                 future += 0.5 * single_me
         exposure = 0.0
-        if threats:
-            threats.sort(reverse=True)
-            miss = 1.0
-            for v, q in threats:
-                exposure += miss * q * v
-                miss *= 1.0 - q
-        return self.w.future * future - self.exposure_w * exposure
+        miss = 1.0
+        for i in range(len(threat_v)):
+            q = threat_q[i]
+            exposure += miss * q * threat_v[i]
+            miss *= 1.0 - q
+        return self.w_future * future - self.exposure_w * exposure
+
+
+def _add_threat(threat_v: list[float], threat_q: list[float], v: float, q: float) -> None:
+    """Insert the threat ``(v, q)`` into the lists kept in decreasing ``(v, q)`` order (the
+    order of ``sorted(threats, reverse=True)``: by what it takes, then by its chance)."""
+    i = len(threat_v)
+    threat_v.append(v)
+    threat_q.append(q)
+    while i > 0 and (threat_v[i - 1] < v or (threat_v[i - 1] == v and threat_q[i - 1] < q)):
+        threat_v[i] = threat_v[i - 1]
+        threat_q[i] = threat_q[i - 1]
+        i -= 1
+    threat_v[i] = v
+    threat_q[i] = q
 
 
 def _take_value(cards: int, gain: list[float]) -> float:
@@ -536,7 +729,7 @@ def _take_value(cards: int, gain: list[float]) -> float:
         total += g
         if g > best:
             best = g
-    return total if cards.bit_count() == 3 else best
+    return total if card_count(cards) == 3 else best
 
 
 def _yaku_chance(missing: int, value: float, a: list[float], marg: list[float], loss: list[float]) -> float:
@@ -562,15 +755,22 @@ def _yaku_chance(missing: int, value: float, a: list[float], marg: list[float], 
     return vp
 
 
-_NONE_CACHE: dict[tuple[int, int], tuple[float, ...]] = {}
+_TAKE_FIRST: Final[dict[tuple[int, int, int], tuple[float, float, float, float, float]]] = {}
 
 
-def _none_table(unseen: int, hidden: int) -> tuple[float, ...]:
-    """``_none_held(unseen, hidden, k)`` for k = 0..4, cached."""
-    key = (unseen, hidden)
-    got = _NONE_CACHE.get(key)
+def _take_first(n_unseen: int, hidden: int, n: int) -> tuple[float, float, float, float, float]:
+    """For k = 0..4 unseen cards of a month: the chance that an opponent can take a card of
+    that month before the seat's next turn, with one of their ``hidden`` cards or one of
+    their ``n - 1`` draws, ``n_unseen`` cards being unseen (cached: a few hundred keys)."""
+    key = (n_unseen, hidden, n)
+    got = _TAKE_FIRST.get(key)
     if got is None:
-        got = _NONE_CACHE[key] = tuple(_none_held(unseen, hidden, k) for k in range(5))
+        draw_frac = 1.0 / n_unseen if n_unseen else 0.0
+        q = [0.0] * 5
+        for k in range(1, 5):
+            q[k] = 1.0 - _none_held(n_unseen, hidden, k) * (1.0 - k * draw_frac) ** (n - 1)
+        got = (q[0], q[1], q[2], q[3], q[4])
+        _TAKE_FIRST[key] = got
     return got
 
 
@@ -586,8 +786,10 @@ def fuke_plan(pos: Position) -> int:
     rules = pos.rules
     score = score_round(rules, pos.captures, pos.orders, pos.declared)
     exempt = set(rules.fuke_exempt)
-    if any(slug in exempt for p in score.players for slug, _ in p.yaku):
-        return 0
+    for player in score.players:
+        for slug, _ in player.yaku:
+            if slug in exempt:
+                return 0
     me = pos.seat
     counted = [p.counted for p in score.players]
     mine = counted[me]
@@ -618,15 +820,20 @@ def _seven_ribbons(
     for c in caps:
         everyone |= c
     for s in range(n):
-        theirs = caps[s]
+        theirs: int = caps[s]
         free = ribbons & ~(everyone & ~theirs)
-        have = (theirs & ribbons).bit_count()
+        have = card_count(theirs & ribbons)
         need = 7 - have
-        if need <= 0 or free.bit_count() < 7 or have < 2:
+        if need <= 0 or card_count(free) < 7 or have < 2:
             continue
         a = a_me if s == me else a_op
-        missing = list(iter_cards(free & ~theirs))
-        probs = sorted((a[x] for x in missing), reverse=True)
+        missing: list[int] = []
+        rest = free & ~theirs
+        while rest:
+            low = rest & -rest
+            rest ^= low
+            missing.append(low.bit_length() - 1)
+        probs = sorted([a[x] for x in missing], reverse=True)
         p = 1.0
         for q in probs[:need]:
             p *= q
@@ -670,6 +877,40 @@ def best_move(pos: Position, moves: Sequence[tuple[int, int]], from_hand: bool, 
     return best_i
 
 
+def expert_rollout(
+    p: Playout,
+    totals: Sequence[int],
+    weights: Weights,
+    index: list[list[tuple[int, int]]],
+    depth: int,
+    exact: int = 0,
+) -> bool:
+    """Play ``p`` to the end of its round: the first ``depth`` decisions as the expert (each
+    seat from its own knowledge: :meth:`Position.of_playout`), the rest with the fast
+    points-now policy (:func:`~roppyakken.ai.playout.greedy_index`).  The master's rollout.
+
+    With ``exact`` > 0, stop instead when the hands hold ``exact`` cards or fewer in all and
+    return True (the caller solves the rest); else return False at the end of the round."""
+    while p.phase != ENDED:
+        if exact and p.phase == "play":
+            left = 0
+            for hand in p.hands:
+                left += card_count(hand)
+            if left <= exact:
+                return True
+        moves = p.moves()
+        if len(moves) == 1:
+            card, target = moves[0]
+        elif depth > 0:
+            depth -= 1
+            pos = Position.of_playout(p, p.to_act, totals)
+            card, target = moves[best_move(pos, moves, p.phase == "play", weights)]
+        else:
+            card, target = moves[greedy_index(p, moves, index)]
+        p.step(card, target)
+    return False
+
+
 def declare_choice(
     held: Sequence[tuple[str, int, int]], weights: Weights = DEFAULT_WEIGHTS
 ) -> tuple[str, ...]:
@@ -709,6 +950,10 @@ def call_redeal(rules: Rules, hand: int) -> bool:
     return False
 
 
+# --- end of the compiled part: what follows is interpreted (the bot's interface), then swaps in
+# the compiled module when it is there.
+
+
 class ExpertBot:
     """Level ``expert``: counts unseen cards, builds and blocks yaku, plays the game score."""
 
@@ -741,6 +986,9 @@ class ExpertBot:
         return legal[best_move(pos, moves, True, self.weights)]
 
 
+swap_in(globals())
+
+
 __all__ = [
     "DEFAULT_WEIGHTS",
     "Appraisal",
@@ -749,6 +997,7 @@ __all__ = [
     "best_move",
     "call_redeal",
     "declare_choice",
+    "expert_rollout",
     "fuke_plan",
     "move_values",
 ]

@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from roppyakken.ai.playout import Playout
-from roppyakken.cards import ALL_CARDS
+from roppyakken.cards import ALL_CARDS, card_count
+from roppyakken.compiled import swap_in
 from roppyakken.rules import Rules
 from roppyakken.view import SeatView
 
@@ -38,6 +39,21 @@ class Position:
         "turned",
         "unseen",
     )
+
+    rules: Rules
+    seat: int
+    n: int
+    hand: int
+    table: int
+    captures: Sequence[int]
+    orders: Sequence[Sequence[int]]
+    revealed: Sequence[int]
+    hand_sizes: Sequence[int]
+    pile_count: int
+    unseen: int
+    turned: int
+    totals: Sequence[int]
+    declared: Sequence[Sequence[str]]
 
     def __init__(
         self,
@@ -95,11 +111,14 @@ class Position:
     def of_playout(cls, p: Playout, seat: int, totals: Sequence[int]) -> Position:
         """What ``seat`` of a playout knows (no peeking at the other hands or the pile)."""
         hands = p.hands
-        seen = hands[seat] | p.table
-        revealed = []
+        seen: int = hands[seat] | p.table
+        revealed: list[int] = []
+        sizes: list[int] = []
         for i in range(p.players):
-            r = p.revealed[i] & hands[i]
+            hand: int = hands[i]
+            r: int = p.revealed[i] & hand
             revealed.append(r)
+            sizes.append(card_count(hand))
             seen |= p.captures[i] | r
         if p.turned >= 0:
             seen |= 1 << p.turned
@@ -111,10 +130,18 @@ class Position:
             p.captures,
             p.orders,
             revealed,
-            [h.bit_count() for h in hands],
+            sizes,
             p.pile_count,
             ALL_CARDS & ~seen,
             p.turned,
             totals,
             p.declared,
         )
+
+
+__all__ = ["Position"]
+
+
+# --- end of the compiled part: what follows swaps in the compiled module when it is there.
+
+swap_in(globals())
