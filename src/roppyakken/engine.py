@@ -57,7 +57,7 @@ from roppyakken.game_end import add_finals, dealer_after, leg_winner, most_legs,
 from roppyakken.indexed import Picker, play_cards
 from roppyakken.kernel import ROUND_STATE, Round, capture_targets, deal_cards, first_dealer_draws, stacks_of
 from roppyakken.rules import Rules
-from roppyakken.scoring import RoundScore
+from roppyakken.scoring import RoundScore, ScoreParts, parts_of, score_parts
 from roppyakken.yaku import FOUR_BRIGHTS, LuckyHand, lucky_hands_held, lucky_holders
 
 DeckSource = Callable[[int, int], Sequence[int]]
@@ -243,6 +243,9 @@ class Game(Round):
     none): for batches that keep only records and results, such as ``simulate``.
     """
 
+    _last_parts: ScoreParts | None
+    """The last round's score as plain fields (:attr:`last_score` builds the public one)."""
+
     def __init__(
         self,
         rules: Rules,
@@ -299,13 +302,25 @@ class Game(Round):
         self.turned = -1
         self._queue: list[int] = []
         self._attempt = 0
-        self.last_score: RoundScore | None = None
+        self.last_score = None
         self.winner: int | None = None
         self.end_reason = ""
         self.read_options()  # the card play's options as ints (kernel.Round)
         self.stop_at_round_end = False
 
     # ----------------------------------------------------------------- queries
+
+    @property
+    def last_score(self) -> RoundScore | None:
+        """The score of the last round scored, None before the first (the public named tuples,
+        built from the score's parts when first read: a playout nobody reads does not build
+        them; the same object at each read until the next round is scored)."""
+        parts = self._last_parts
+        return None if parts is None else parts.public()
+
+    @last_score.setter
+    def last_score(self, score: RoundScore | None) -> None:
+        self._last_parts = None if score is None else parts_of(score)
 
     @property
     def over(self) -> bool:
@@ -627,17 +642,18 @@ class Game(Round):
 
     def _end_round(self, instant: tuple[int, str] | None = None) -> None:
         """R-7.6: fuke, instant wins, round scoring, totals, then the end-of-game check (R-9)."""
-        score = self._score(instant)
-        self.last_score = score
-        add_finals(self.totals, score)  # compiled with the kernel, as next_dealer below
+        # The score's parts (the public RoundScore built only when read: last_score)
+        score = score_parts(self._scoring, self.captures, self.orders, self.declared, instant)
+        self._last_parts = score
+        add_finals(self.totals, score)  # compiled with the kernel, as dealer_after below
         if self.log:
             log = self.history[-1]
-            log.score = score
+            log.score = score.public()
             log.totals = list(self.totals)
             log.captures = list(self.captures)
             # (Any: to the type checker of the compiled copy, its RoundScore is another class
             # than the one events.py names; they are one class when it runs.)
-            scored: Any = score
+            scored: Any = log.score
             self._emit(RoundEnded(self.round, scored, tuple(self.totals)))
         self.phase = OVER
         self.turned = -1
@@ -792,7 +808,7 @@ class Game(Round):
         g.leg = self.leg
         g.dealer = self.dealer
         g._attempt = self._attempt
-        g.last_score = self.last_score
+        g._last_parts = self._last_parts  # (shared: never changed once scored)
         g.winner = self.winner
         g.end_reason = self.end_reason
         g.stop_at_round_end = self.stop_at_round_end
