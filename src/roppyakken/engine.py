@@ -40,7 +40,7 @@ from roppyakken.cards import (
     full_months,
     iter_cards,
 )
-from roppyakken.compiled import swap_in
+from roppyakken.compiled import i64, swap_in
 from roppyakken.errors import IllegalActionError, RoppyakkenError
 from roppyakken.events import (
     DealerTookFour,
@@ -83,7 +83,8 @@ def shuffled_by(label: str) -> list[int]:
     same on every platform and Python version, and uniform up to key ties (about
     one deck in four million has one, broken by card id).
     """
-    return deck_by_digest(_digest(label))
+    digest = _digest(label)
+    return _deck_native(digest) if _NATIVE else deck_by_digest(digest)
 
 
 def deck_by_keys(keys: list[int]) -> list[int]:
@@ -124,7 +125,8 @@ _PACK_KEYS: Final = struct.Struct(f">{NUM_CARDS}I").pack
 
 def shuffled_top(label: str, count: int) -> list[int]:
     """``shuffled_by(label)[:count]``: the top cards only (the first-dealer draw, R-2.2)."""
-    return top_by_digest(_digest(label), count)
+    digest = _digest(label)
+    return _top_native(digest, count) if _NATIVE else top_by_digest(digest, count)
 
 
 def top_by_keys(keys: list[int], count: int) -> list[int]:
@@ -135,6 +137,80 @@ def top_by_keys(keys: list[int], count: int) -> list[int]:
 def top_by_digest(digest: bytes, count: int) -> list[int]:
     """``deck_by_digest(digest)[:count]``: the same records sorted, only the top ``count`` read."""
     return [int(card) >> 8 & 63 for card in sorted(_records(digest))[:count]]
+
+
+_NATIVE: Final = __name__.endswith("_c")
+"""Whether this is the compiled copy of the module (``roppyakken._engine_c``): the seeded decks
+are then ordered by :func:`_deck_native` and :func:`_top_native` (native loops, fast compiled,
+slow interpreted); the pure module orders them by :func:`deck_by_digest` and
+:func:`top_by_digest` (C calls, no Python-level loop).  Both give the same order, FORMATS.md §3
+(``tests/test_seeded_deck_native.py`` checks each against the other on either build)."""
+
+_BUCKETS: Final = 64
+""":func:`_deck_native` sorts the cards into this many buckets by their keys' top 6 bits."""
+
+_NO_CARD: Final = 64
+"""The end of a bucket's chain in :func:`_deck_native` (not -1: compiled, a negative int is read
+back from a list by a slow path)."""
+
+
+def _key(digest: bytes, card: i64) -> i64:
+    """The 32-bit big-endian key of ``card`` in ``digest`` (compiled: four native byte reads)."""
+    i = card * 4
+    b0: i64 = digest[i]
+    b1: i64 = digest[i + 1]
+    b2: i64 = digest[i + 2]
+    b3: i64 = digest[i + 3]
+    return ((b0 * 256 + b1) * 256 + b2) * 256 + b3
+
+
+def _deck_native(digest: bytes) -> list[int]:
+    """:func:`deck_by_digest` by native code: the cards into 64 buckets by their keys' top 6
+    bits (a bucket is a chain of card ids in ``after``, kept ordered by ``(key, id)`` as each
+    card is put in: the keys are uniform, a chain holds ~0.75 cards), then the buckets read in
+    order.  Only small ints are stored (card ids, :data:`_NO_CARD`): no int object is made."""
+    head: list[i64] = [_NO_CARD] * _BUCKETS
+    after: list[i64] = [_NO_CARD] * NUM_CARDS
+    for card in range(NUM_CARDS):  # in id order: an equal key already in stays before it
+        key = _key(digest, card)
+        bucket = key >> 26
+        before: i64 = _NO_CARD
+        other = head[bucket]
+        while other != _NO_CARD and _key(digest, other) <= key:
+            before = other
+            other = after[other]
+        if other != _NO_CARD:  # (else it ends the chain: ``after`` holds the end already)
+            after[card] = other
+        if before == _NO_CARD:
+            head[bucket] = card
+        else:
+            after[before] = card
+    deck: list[int] = [0] * NUM_CARDS
+    i: i64 = 0
+    for bucket in range(_BUCKETS):
+        next_card = head[bucket]
+        while next_card != _NO_CARD:
+            deck[i] = next_card
+            i += 1
+            next_card = after[next_card]
+    return deck
+
+
+def _top_native(digest: bytes, count: i64) -> list[int]:
+    """:func:`top_by_digest` by native code: ``count`` passes over the keys, each picking the
+    least ``(key, id)`` (as ``key * 64 + id``) after the last one picked: no list but the
+    result (the first-dealer draw takes one card a seat)."""
+    top: list[int] = []
+    last: i64 = -1
+    for _ in range(count):
+        best: i64 = 1 << 40  # above every key * 64 + id
+        for card in range(NUM_CARDS):
+            packed = _key(digest, card) * 64 + card
+            if last < packed < best:
+                best = packed
+        top.append(int(best & 63))
+        last = best
+    return top
 
 
 def _digest(label: str) -> bytes:
