@@ -166,50 +166,63 @@ def _key(digest: bytes, card: i64) -> i64:
 
 def _deck_native(digest: bytes) -> list[int]:
     """:func:`deck_by_digest` by native code: the cards into 64 buckets by their keys' top 6
-    bits (a bucket is a chain of card ids in ``after``, kept ordered by ``(key, id)`` as each
-    card is put in: the keys are uniform, a chain holds ~0.75 cards), then the buckets read in
-    order.  Only small ints are stored (card ids, :data:`_NO_CARD`): no int object is made."""
-    head: list[i64] = [_NO_CARD] * _BUCKETS
-    after: list[i64] = [_NO_CARD] * NUM_CARDS
-    for card in range(NUM_CARDS):  # in id order: an equal key already in stays before it
+    bits (a bucket is a chain of card ids, kept ordered by ``(key, id)`` as each card is put
+    in: the keys are uniform, a chain holds ~0.75 cards), then the buckets read in order.
+    ``links[card]`` is the card after ``card`` in its chain, ``links[48 + bucket]`` the first
+    of a bucket.  Only small non-negative ints are stored: no int object is made."""
+    links: list[i64] = [_NO_CARD] * (NUM_CARDS + _BUCKETS)
+    card: i64 = 0  # (i64 loops: compiled, no tagged int converted at each step)
+    while card < NUM_CARDS:  # in id order: an equal key already in stays before it
         key = _key(digest, card)
-        bucket = key >> 26
-        before: i64 = _NO_CARD
-        other = head[bucket]
+        before: i64 = NUM_CARDS + (key >> 26)  # the bucket's head, then the card to put it after
+        other = links[before]
         while other != _NO_CARD and _key(digest, other) <= key:
             before = other
-            other = after[other]
-        if other != _NO_CARD:  # (else it ends the chain: ``after`` holds the end already)
-            after[card] = other
-        if before == _NO_CARD:
-            head[bucket] = card
-        else:
-            after[before] = card
-    deck: list[int] = [0] * NUM_CARDS
+            other = links[other]
+        if other != _NO_CARD:  # (else it ends the chain: ``links`` holds the end already)
+            links[card] = other
+        links[before] = card
+        card += 1
+    deck: list[i64] = [0] * NUM_CARDS
     i: i64 = 0
-    for bucket in range(_BUCKETS):
-        next_card = head[bucket]
-        while next_card != _NO_CARD:
-            deck[i] = next_card
+    bucket: i64 = NUM_CARDS
+    while bucket < NUM_CARDS + _BUCKETS:
+        card = links[bucket]
+        while card != _NO_CARD:
+            deck[i] = card
             i += 1
-            next_card = after[next_card]
+            card = links[card]
+        bucket += 1
     return deck
 
 
+_ABOVE: Final = 1 << 40
+"""Above every ``key * 64 + id`` (:func:`_top_native`)."""
+
+
 def _top_native(digest: bytes, count: i64) -> list[int]:
-    """:func:`top_by_digest` by native code: ``count`` passes over the keys, each picking the
-    least ``(key, id)`` (as ``key * 64 + id``) after the last one picked: no list but the
-    result (the first-dealer draw takes one card a seat)."""
+    """:func:`top_by_digest` by native code: passes over the keys, each picking the two least
+    ``(key, id)`` (as ``key * 64 + id``) after the last one picked: no list but the result
+    (the first-dealer draw takes a card a seat, two or three)."""
     top: list[int] = []
     last: i64 = -1
-    for _ in range(count):
-        best: i64 = 1 << 40  # above every key * 64 + id
-        for card in range(NUM_CARDS):
+    while len(top) < count:
+        best: i64 = _ABOVE
+        second: i64 = _ABOVE
+        card: i64 = 0
+        while card < NUM_CARDS:
             packed = _key(digest, card) * 64 + card
-            if last < packed < best:
-                best = packed
+            if last < packed < second:
+                if packed < best:
+                    second = best
+                    best = packed
+                else:
+                    second = packed
+            card += 1
         top.append(int(best & 63))
-        last = best
+        if len(top) < count:
+            top.append(int(second & 63))
+        last = second
     return top
 
 
