@@ -228,7 +228,11 @@ def _top_native(digest: bytes, count: i64) -> list[int]:
 
 def _digest(label: str) -> bytes:
     """The SHAKE-128 digest of ``label`` that holds the 48 cards' 32-bit big-endian keys."""
-    return hashlib.shake_128(label.encode()).digest(4 * NUM_CARDS)
+    return _SHAKE_128(label.encode()).digest(4 * NUM_CARDS)
+
+
+_SHAKE_128: Final = hashlib.shake_128
+"""(Compiled, a ``Final`` is a C static: no module attribute looked up at each deck.)"""
 
 
 def deal_sizes(rules: Rules, players: int) -> tuple[int, int]:
