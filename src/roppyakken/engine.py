@@ -40,7 +40,7 @@ from roppyakken.cards import (
     full_months,
     iter_cards,
 )
-from roppyakken.compiled import swap_in
+from roppyakken.compiled import i64, swap_in
 from roppyakken.errors import IllegalActionError, RoppyakkenError
 from roppyakken.events import (
     DealerTookFour,
@@ -57,7 +57,7 @@ from roppyakken.game_end import add_finals, dealer_after, leg_winner, most_legs,
 from roppyakken.indexed import Picker, play_cards
 from roppyakken.kernel import ROUND_STATE, Round, capture_targets, deal_cards, first_dealer_draws, stacks_of
 from roppyakken.rules import Rules
-from roppyakken.scoring import RoundScore
+from roppyakken.scoring import RoundScore, ScoreParts, parts_of, score_parts
 from roppyakken.yaku import FOUR_BRIGHTS, LuckyHand, lucky_hands_held, lucky_holders
 
 DeckSource = Callable[[int, int], Sequence[int]]
@@ -83,7 +83,8 @@ def shuffled_by(label: str) -> list[int]:
     same on every platform and Python version, and uniform up to key ties (about
     one deck in four million has one, broken by card id).
     """
-    return deck_by_digest(_digest(label))
+    digest = _digest(label)
+    return _deck_native(digest) if _NATIVE else deck_by_digest(digest)
 
 
 def deck_by_keys(keys: list[int]) -> list[int]:
@@ -124,7 +125,8 @@ _PACK_KEYS: Final = struct.Struct(f">{NUM_CARDS}I").pack
 
 def shuffled_top(label: str, count: int) -> list[int]:
     """``shuffled_by(label)[:count]``: the top cards only (the first-dealer draw, R-2.2)."""
-    return top_by_digest(_digest(label), count)
+    digest = _digest(label)
+    return _top_native(digest, count) if _NATIVE else top_by_digest(digest, count)
 
 
 def top_by_keys(keys: list[int], count: int) -> list[int]:
@@ -137,9 +139,100 @@ def top_by_digest(digest: bytes, count: int) -> list[int]:
     return [int(card) >> 8 & 63 for card in sorted(_records(digest))[:count]]
 
 
+_NATIVE: Final = __name__.endswith("_c")
+"""Whether this is the compiled copy of the module (``roppyakken._engine_c``): the seeded decks
+are then ordered by :func:`_deck_native` and :func:`_top_native` (native loops, fast compiled,
+slow interpreted); the pure module orders them by :func:`deck_by_digest` and
+:func:`top_by_digest` (C calls, no Python-level loop).  Both give the same order, FORMATS.md §3
+(``tests/test_seeded_deck_native.py`` checks each against the other on either build)."""
+
+_BUCKETS: Final = 64
+""":func:`_deck_native` sorts the cards into this many buckets by their keys' top 6 bits."""
+
+_NO_CARD: Final = 64
+"""The end of a bucket's chain in :func:`_deck_native` (not -1: compiled, a negative int is read
+back from a list by a slow path)."""
+
+
+def _key(digest: bytes, card: i64) -> i64:
+    """The 32-bit big-endian key of ``card`` in ``digest`` (compiled: four native byte reads)."""
+    i = card * 4
+    b0: i64 = digest[i]
+    b1: i64 = digest[i + 1]
+    b2: i64 = digest[i + 2]
+    b3: i64 = digest[i + 3]
+    return ((b0 * 256 + b1) * 256 + b2) * 256 + b3
+
+
+def _deck_native(digest: bytes) -> list[int]:
+    """:func:`deck_by_digest` by native code: the cards into 64 buckets by their keys' top 6
+    bits (a bucket is a chain of card ids, kept ordered by ``(key, id)`` as each card is put
+    in: the keys are uniform, a chain holds ~0.75 cards), then the buckets read in order.
+    ``links[card]`` is the card after ``card`` in its chain, ``links[48 + bucket]`` the first
+    of a bucket.  Only small non-negative ints are stored: no int object is made."""
+    links: list[i64] = [_NO_CARD] * (NUM_CARDS + _BUCKETS)
+    card: i64 = 0  # (i64 loops: compiled, no tagged int converted at each step)
+    while card < NUM_CARDS:  # in id order: an equal key already in stays before it
+        key = _key(digest, card)
+        before: i64 = NUM_CARDS + (key >> 26)  # the bucket's head, then the card to put it after
+        other = links[before]
+        while other != _NO_CARD and _key(digest, other) <= key:
+            before = other
+            other = links[other]
+        if other != _NO_CARD:  # (else it ends the chain: ``links`` holds the end already)
+            links[card] = other
+        links[before] = card
+        card += 1
+    deck: list[i64] = [0] * NUM_CARDS
+    i: i64 = 0
+    bucket: i64 = NUM_CARDS
+    while bucket < NUM_CARDS + _BUCKETS:
+        card = links[bucket]
+        while card != _NO_CARD:
+            deck[i] = card
+            i += 1
+            card = links[card]
+        bucket += 1
+    return deck
+
+
+_ABOVE: Final = 1 << 40
+"""Above every ``key * 64 + id`` (:func:`_top_native`)."""
+
+
+def _top_native(digest: bytes, count: i64) -> list[int]:
+    """:func:`top_by_digest` by native code: passes over the keys, each picking the two least
+    ``(key, id)`` (as ``key * 64 + id``) after the last one picked: no list but the result
+    (the first-dealer draw takes a card a seat, two or three)."""
+    top: list[int] = []
+    last: i64 = -1
+    while len(top) < count:
+        best: i64 = _ABOVE
+        second: i64 = _ABOVE
+        card: i64 = 0
+        while card < NUM_CARDS:
+            packed = _key(digest, card) * 64 + card
+            if last < packed < second:
+                if packed < best:
+                    second = best
+                    best = packed
+                else:
+                    second = packed
+            card += 1
+        top.append(int(best & 63))
+        if len(top) < count:
+            top.append(int(second & 63))
+        last = second
+    return top
+
+
 def _digest(label: str) -> bytes:
     """The SHAKE-128 digest of ``label`` that holds the 48 cards' 32-bit big-endian keys."""
-    return hashlib.shake_128(label.encode()).digest(4 * NUM_CARDS)
+    return _SHAKE_128(label.encode()).digest(4 * NUM_CARDS)
+
+
+_SHAKE_128: Final = hashlib.shake_128
+"""(Compiled, a ``Final`` is a C static: no module attribute looked up at each deck.)"""
 
 
 def deal_sizes(rules: Rules, players: int) -> tuple[int, int]:
@@ -243,6 +336,9 @@ class Game(Round):
     none): for batches that keep only records and results, such as ``simulate``.
     """
 
+    _last_parts: ScoreParts | None
+    """The last round's score as plain fields (:attr:`last_score` builds the public one)."""
+
     def __init__(
         self,
         rules: Rules,
@@ -299,13 +395,25 @@ class Game(Round):
         self.turned = -1
         self._queue: list[int] = []
         self._attempt = 0
-        self.last_score: RoundScore | None = None
+        self.last_score = None
         self.winner: int | None = None
         self.end_reason = ""
         self.read_options()  # the card play's options as ints (kernel.Round)
         self.stop_at_round_end = False
 
     # ----------------------------------------------------------------- queries
+
+    @property
+    def last_score(self) -> RoundScore | None:
+        """The score of the last round scored, None before the first (the public named tuples,
+        built from the score's parts when first read: a playout nobody reads does not build
+        them; the same object at each read until the next round is scored)."""
+        parts = self._last_parts
+        return None if parts is None else parts.public()
+
+    @last_score.setter
+    def last_score(self, score: RoundScore | None) -> None:
+        self._last_parts = None if score is None else parts_of(score)
 
     @property
     def over(self) -> bool:
@@ -627,17 +735,18 @@ class Game(Round):
 
     def _end_round(self, instant: tuple[int, str] | None = None) -> None:
         """R-7.6: fuke, instant wins, round scoring, totals, then the end-of-game check (R-9)."""
-        score = self._score(instant)
-        self.last_score = score
-        add_finals(self.totals, score)  # compiled with the kernel, as next_dealer below
+        # The score's parts (the public RoundScore built only when read: last_score)
+        score = score_parts(self._scoring, self.captures, self.orders, self.declared, instant)
+        self._last_parts = score
+        add_finals(self.totals, score)  # compiled with the kernel, as dealer_after below
         if self.log:
             log = self.history[-1]
-            log.score = score
+            log.score = score.public()
             log.totals = list(self.totals)
             log.captures = list(self.captures)
             # (Any: to the type checker of the compiled copy, its RoundScore is another class
             # than the one events.py names; they are one class when it runs.)
-            scored: Any = score
+            scored: Any = log.score
             self._emit(RoundEnded(self.round, scored, tuple(self.totals)))
         self.phase = OVER
         self.turned = -1
@@ -792,7 +901,7 @@ class Game(Round):
         g.leg = self.leg
         g.dealer = self.dealer
         g._attempt = self._attempt
-        g.last_score = self.last_score
+        g._last_parts = self._last_parts  # (shared: never changed once scored)
         g.winner = self.winner
         g.end_reason = self.end_reason
         g.stop_at_round_end = self.stop_at_round_end

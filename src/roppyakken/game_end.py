@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from roppyakken.compiled import swap_in
 from roppyakken.rules import Rules
-from roppyakken.scoring import RoundScore, ScoringOptions, scoring_options
+from roppyakken.scoring import RoundScore, ScoreParts, ScoringOptions, parts_of, scoring_options
 from roppyakken.yaku import INSTANT_YAKU
 
 
@@ -24,10 +24,12 @@ def leg_winner(rules: Rules, score: RoundScore, totals: Sequence[int], dealer: i
 
 
 def _leg_winner(
-    options: ScoringOptions, score: RoundScore, totals: list[int], dealer: int
+    options: ScoringOptions, score: ScoreParts | RoundScore, totals: list[int], dealer: int
 ) -> tuple[int, str] | None:
-    # (``totals`` a list: compiled, indexed natively, not through ``Sequence.__getitem__``)
-    instant_win = score[2]  # (a named tuple's fields by index: compiled, no attribute lookup)
+    # (``totals`` a list: compiled, indexed natively, not through ``Sequence.__getitem__``;
+    # ``score`` the engine's parts or a public score, read without converting either)
+    # (a named tuple's fields by index: compiled, no attribute lookup)
+    instant_win = score.instant_win if isinstance(score, ScoreParts) else score[2]
     if instant_win is not None:
         seat, slug = instant_win
         return seat, f"instant:{slug}"
@@ -42,7 +44,7 @@ def _leg_winner(
     if len(reached) > 1:
         for slug in INSTANT_YAKU:
             for s in reached:
-                if any(y == slug for y, _ in score[0][s][1]):
+                if any(y == slug for y, _ in _yaku_of(score, s)):
                     return s, f"target:{slug}"
     best = max(totals)
     tied = [s for s in range(n) if totals[s] == best]
@@ -54,6 +56,14 @@ def _leg_winner(
     if best - second < options.win_margin:
         return None
     return tied[0], "target"
+
+
+def _yaku_of(score: ScoreParts | RoundScore, seat: int) -> Sequence[tuple[str, int]]:
+    """The yaku ``seat`` completed in ``score`` (parts or public)."""
+    if isinstance(score, ScoreParts):
+        yaku: Sequence[tuple[str, int]] = score.seats[seat].yaku
+        return yaku
+    return score[0][seat][1]
 
 
 class RoundOutcome:
@@ -104,14 +114,16 @@ def round_outcome(
 
 def outcome_with(
     options: ScoringOptions,
-    score: RoundScore,
+    score: ScoreParts | RoundScore,
     totals: list[int],
     legs: list[int],
     dealer: int,
     round_index: int,
 ) -> RoundOutcome:
     """:func:`round_outcome` under the rules' ``options`` (:func:`~roppyakken.scoring.scoring_options`);
-    ``totals`` and ``legs`` are read, not changed (lists: compiled, indexed natively)."""
+    ``score`` the engine's :class:`~roppyakken.scoring.ScoreParts` or a public
+    :class:`~roppyakken.scoring.RoundScore`; ``totals`` and ``legs`` are read, not changed (lists:
+    compiled, indexed natively)."""
     won = _leg_winner(options, score, totals, dealer)
     new_legs = list(legs)
     kind = options.match_kind
@@ -175,34 +187,35 @@ def _most_legs(
     return None  # *(reading)* another-round: extra rounds until the tie breaks
 
 
-def add_finals(totals: list[int], score: RoundScore) -> None:
+def add_finals(totals: list[int], score: ScoreParts) -> None:
     """Add each player's final round score (R-7.6) to ``totals``, in place."""
-    players = score[0]  # (fields by index: compiled, no attribute lookup)
+    seats = score.seats
     for seat in range(len(totals)):
-        totals[seat] += players[seat][5]
+        totals[seat] += seats[seat].final
 
 
 def next_dealer(rules: Rules, score: RoundScore, dealer: int, n: int) -> int:
     """R-2.3: the next round's dealer: the top scorer of the round (before R-7
     adjustments; the dealer keeps the deal on a tie), the first in play order among
     tied others, or with ``next_dealer = "rotate"`` the next seat."""
-    return dealer_after(scoring_options(rules).rotate_dealer, score, dealer, n)
+    return dealer_after(scoring_options(rules).rotate_dealer, parts_of(score), dealer, n)
 
 
-def dealer_after(rotate: bool, score: RoundScore, dealer: int, n: int) -> int:
-    """:func:`next_dealer`, ``rotate`` read from the rules (``next_dealer = "rotate"``)."""
+def dealer_after(rotate: bool, score: ScoreParts, dealer: int, n: int) -> int:
+    """:func:`next_dealer`, ``rotate`` read from the rules (``next_dealer = "rotate"``), of the
+    score's parts."""
     if rotate:
         return dealer + 1 if dealer + 1 < n else 0
-    players = score[0]  # (fields by index: compiled, no attribute lookup; [3]: round_score)
-    best = players[dealer][3]
+    seats = score.seats
+    best = seats[dealer].round_score
     for seat in range(n):
-        if players[seat][3] > best:
-            best = players[seat][3]
-    if players[dealer][3] == best:
+        if seats[seat].round_score > best:
+            best = seats[seat].round_score
+    if seats[dealer].round_score == best:
         return dealer
     for i in range(1, n):
         seat = (dealer + i) % n
-        if players[seat][3] == best:
+        if seats[seat].round_score == best:
             return seat
     raise AssertionError("no top scorer")  # pragma: no cover
 

@@ -179,20 +179,22 @@ def deal_cards(
     """R-3.2: the hands and the table ``deck`` deals in ``pattern``'s packets
     (``engine.deal_pattern``: ``(who, count)``, ``who`` a seat offset from the dealer + 1, or
     -1 for the table), and where the pile starts in ``deck``."""
-    hands = [0] * players
-    table = 0
-    pos = 0
+    # (i64: compiled, the masks are native ints, not ``|=`` on objects)
+    hands: list[i64] = [0] * players
+    table: i64 = 0
+    pos: i64 = 0
     for who, count in pattern:
-        mask = 0
+        mask: i64 = 0
         end = pos + count
         while pos < end:
-            mask |= 1 << deck[pos]
+            card: i64 = deck[pos]
+            mask |= _B50 >> (50 - card)  # 1 << card
             pos += 1
         if who < 0:
             table |= mask
         else:
             seat = (dealer + 1 + who) % players
-            hands[seat] |= mask
+            hands[seat] = hands[seat] | mask
     return hands, table, pos
 
 

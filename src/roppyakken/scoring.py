@@ -226,17 +226,99 @@ def score_with(
 ) -> RoundScore:
     """:func:`score_round` under ``options`` (:func:`scoring_options`); ``instant``, when not
     None, is the instant win that ended the round (R-8.5 ``immediate``), else it is looked for."""
+    return score_parts(options, captures, orders, declared, instant).public()
+
+
+class SeatScore:
+    """One seat's round as plain fields: the :class:`PlayerScore` it stands for, not yet built
+    (compiled, a native object: its ints unboxed, built without ``tuple.__new__``'s argument
+    tuples)."""
+
+    card_points: int
+    yaku: list[Any]
+    """The yaku as ``(slug, points)`` pairs, in display order (the list the table gave)."""
+    lucky: tuple[tuple[str, int], ...]
+    round_score: int
+    counted: int
+    final: int
+
+    def __init__(
+        self, card_points: int, yaku: list[Any], lucky: tuple[tuple[str, int], ...], score: int, counted: int
+    ) -> None:
+        self.card_points = card_points
+        self.yaku = yaku
+        self.lucky = lucky
+        self.round_score = score
+        self.counted = counted
+        self.final = score  # the round score unless R-7.4/R-7.5 change it
+
+
+class ScoreParts:
+    """A scored round as plain fields (:func:`score_parts`): what the engine keeps and the end
+    of the game reads.  The public :class:`RoundScore` (named tuples, the FORMATS outputs) is
+    built from it only when someone asks for it (:meth:`public`), once: a playout that is
+    never looked at does not build it."""
+
+    seats: list[SeatScore]
+    fuke: bool
+    instant_win: tuple[int, str] | None
+    _public: RoundScore | None
+
+    def __init__(self, seats: list[SeatScore], fuke: bool, instant_win: tuple[int, str] | None) -> None:
+        self.seats = seats
+        self.fuke = fuke
+        self.instant_win = instant_win
+        self._public = None
+
+    def public(self) -> RoundScore:
+        """The :class:`RoundScore` of these parts (built at the first call, then the same one)."""
+        score = self._public
+        if score is None:
+            players: tuple[PlayerScore, ...] = tuple(
+                [
+                    _new_tuple(
+                        _PLAYER_SCORE,
+                        (s.card_points, tuple(s.yaku), s.lucky, s.round_score, s.counted, s.final),
+                    )
+                    for s in self.seats
+                ]
+            )
+            score = self._public = _new_tuple(_ROUND_SCORE, (players, self.fuke, self.instant_win))
+        return score
+
+
+def parts_of(score: RoundScore) -> ScoreParts:
+    """The :class:`ScoreParts` of a public ``score`` (its :meth:`~ScoreParts.public` is ``score``
+    itself): for the public functions of the end of the game, which take a :class:`RoundScore`."""
+    seats = []
+    for p in score[0]:  # (fields by index: compiled, no attribute lookup)
+        seat = SeatScore(p[0], list(p[1]), p[2], p[3], p[4])
+        seat.final = p[5]
+        seats.append(seat)
+    parts = ScoreParts(seats, score[1], score[2])
+    parts._public = score
+    return parts
+
+
+def score_parts(
+    options: ScoringOptions,
+    captures: list[int],
+    orders: list[list[int]],
+    declared: list[list[str]],
+    instant: tuple[int, str] | None,
+) -> ScoreParts:
+    """:func:`score_with` as :class:`ScoreParts`, the named tuples not built (the engine's score)."""
     table = options.table
     fuke = options.fuke
     void = False
     n = len(captures)
     if len(orders) != n or len(declared) != n:
         raise ValueError(f"{n} captures, {len(orders)} capture orders, {len(declared)} declarations")
-    players: list[PlayerScore] = []
+    seats: list[SeatScore] = []
     for seat in range(n):  # (indexes, not zip(strict=True): a generic call when compiled)
         captured = captures[seat]
         card_points = points_of(captured)
-        yaku = tuple(table.evaluate(captured, orders[seat]))
+        yaku = table.evaluate(captured, orders[seat])
         lucky_slugs = declared[seat]
         lucky = _lucky_points(options.lucky_hands, lucky_slugs) if lucky_slugs else ()
         score = card_points
@@ -249,21 +331,17 @@ def score_with(
             counted = _counted_by(fuke, captured, card_points, score)
             if counted <= options.fuke_threshold:
                 void = True
-        # tuple.__new__ is what a named tuple's own __new__ calls, without its Python-level
-        # frame (3-4 times faster); the final is the round score unless R-7.4/R-7.5 change it
-        players.append(_new_tuple(_PLAYER_SCORE, (card_points, yaku, lucky, score, counted, score)))
+        seats.append(SeatScore(card_points, yaku, lucky, score, counted))
     if void:  # R-7.5: a round in which an exempt yaku was completed is spared
         exempt = options.fuke_exempt
-        void = not any(slug in exempt for player in players for slug, _ in player[1])
+        void = not any(slug in exempt for s in seats for slug, _ in s.yaku)
     if void or options.round_scoring != _PLAIN:
-        finals = _finals(options.round_scoring, [0] * n if void else [p[3] for p in players])
-        players = [
-            _new_tuple(_PLAYER_SCORE, (p[0], p[1], p[2], p[3], p[4], finals[seat]))
-            for seat, p in enumerate(players)
-        ]
+        finals = _finals(options.round_scoring, [0] * n if void else [s.round_score for s in seats])
+        for seat in range(n):
+            seats[seat].final = finals[seat]
     if instant is None and options.instant_win and not void:
         instant = _instant_winner(options, captures)
-    return _new_tuple(_ROUND_SCORE, (tuple(players), void, instant))
+    return ScoreParts(seats, void, instant)
 
 
 _new_tuple: Final = tuple.__new__
