@@ -90,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     for k, model in enumerate(models):
         name = specs[k]
         if name not in ("fit", "map"):
-            name = f"{model.policy} tau {model.tau:g} eps {model.eps:g}"
+            policy = "" if model.policy == "expert" else f"{model.policy} "
+            name = f"{policy}tau {model.tau:g} eps {model.eps:g}"
         print(
             f"  {name}: {statistics.fmean(weighted[k]):.3f} "
             f"(ratio {statistics.fmean(weighted[k]) / statistics.fmean(uniform):.2f}), "

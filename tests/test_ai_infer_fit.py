@@ -34,6 +34,7 @@ from roppyakken.infoset import World, sample_world
 from roppyakken.rules import preset
 from roppyakken.view import SeatView, view_of
 from tests.test_ai_hidden import poisoned, positions
+from tests.test_bench_smoke import _load
 
 GREEDY = 1
 EXPERT = 0
@@ -196,3 +197,23 @@ def test_model_options() -> None:
         make_bot("master:iters=10:model=oracle")
     with pytest.raises(ValueError):
         ModelFit(mode="vote")
+
+
+def test_the_infer_bench_prints_the_fits(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _load("bench_infer")
+    argv = [
+        "--games",
+        "1",
+        "--pool",
+        "6",
+        "--model",
+        "greedy:0:0.02",
+        "--model",
+        "fit",
+        "--bots",
+        "expert,greedy",
+    ]
+    assert bench.main(argv) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[2].startswith("  greedy tau 0 eps 0.02: 0.") and out[3].startswith("  fit: 0.")
+    assert out[4].startswith("    most probable model at each game's end: expert 0/0.02: ")
