@@ -47,7 +47,9 @@ reshuffled (``bench/RESULTS-bots.md``: +11.3 a round over ``marguerite`` matches
 with ``tau`` and ``eps``), or fitted to each opponent from its own plays, carried across the
 game's rounds (:class:`~roppyakken.ai.infer.ModelFit`: the expert, greedy, a softer expert
 and uniform play, weighed by their evidence), worlds weighed by the posterior mixture
-(``fit``) or by the most probable model (``map``).
+(``fit``) or by the most probable model (``map``): against ``greedy`` +6.9% of
+``classic`` games paired with the default, against ``expert`` −11 a round over
+``marguerite`` matches, within the noise; not the default, ``bench/RESULTS-bots.md``).
 """
 
 from __future__ import annotations
