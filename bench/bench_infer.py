@@ -8,6 +8,11 @@ against the uniform sampler's (its hidden hand size over the unseen cards), and 
 pool's effective size::
 
     nice -n 10 .venv/bin/python bench/bench_infer.py --games 20 --pool 100 --model 10:0.1 --model 5:0.05
+
+A model is ``TAU:EPS`` (the expert's values), ``greedy:TAU:EPS`` (greedy's), or ``fit`` /
+``map`` (:class:`roppyakken.ai.infer.ModelFit`, fitted to the opponent and carried through
+each game, as ``master:model=fit|map``; the fitted model's share of the opponent's
+last decisions of each game is printed too).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import time
 
 from roppyakken.actions import PLAY, TAKE
 from roppyakken.ai.base import make_bot
-from roppyakken.ai.infer import OpponentModel, WorldPool
+from roppyakken.ai.infer import CANDIDATES, ModelFit, OpponentModel, WorldPool
 from roppyakken.engine import Game
 from roppyakken.rules import preset
 from roppyakken.view import view_of
@@ -40,7 +45,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     rules = preset(args.rules)
-    models = [OpponentModel(float(t), float(e)) for t, e in (m.split(":") for m in args.model or ["10:0.1"])]
+    specs = args.model or ["10:0.1"]
+    models = [_fixed(m) for m in specs]
+    picked: list[list[int]] = [[0] * len(CANDIDATES) for _ in specs]
     levels = args.bots.split(",")
     uniform: list[float] = []
     weighted: list[list[float]] = [[] for _ in models]
@@ -51,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         game = Game(rules, 2, seed=seed)
         bots = [make_bot(level, seed + s) for s, level in enumerate(levels)]
         rng = random.Random(seed)
+        fits = [ModelFit(mode="mix" if m == "fit" else "map") if m in ("fit", "map") else None for m in specs]
         while not game.over:
             seat = game.to_act
             view = view_of(game, seat)
@@ -61,23 +69,49 @@ def main(argv: list[str] | None = None) -> int:
                     uniform.append(hidden.bit_count() / view.unseen.bit_count())
                     for k, model in enumerate(models):
                         t0 = time.perf_counter()
-                        pool = WorldPool(view, random.Random(rng.random()), args.pool, model)
+                        fit = fits[k]
+                        pool = WorldPool(view, random.Random(rng.random()), args.pool, fit or model)
                         spent[k] += time.perf_counter() - t0
                         probs = pool.card_probability(1)
                         true = [probs[c] for c in probs if hidden >> c & 1]
                         weighted[k].append(sum(true) / len(true))
                         ess[k].append(pool.effective_size)
             game.apply(bots[seat].choose(view))
+        for k, fit in enumerate(fits):
+            if fit is not None and fit.models:
+                try:
+                    post = fit.posterior(1)
+                except IndexError:  # never weighed in this game
+                    continue
+                picked[k][max(range(len(post)), key=lambda j: post[j])] += 1
     n = len(uniform)
     print(f"{args.rules}, {args.bots}, {args.games} games, {n} decisions, pool {args.pool}")
     print(f"  uniform: mean chance on the true cards {statistics.fmean(uniform):.3f}")
     for k, model in enumerate(models):
+        name = specs[k]
+        if name not in ("fit", "map"):
+            policy = "" if model.policy == "expert" else f"{model.policy} "
+            name = f"{policy}tau {model.tau:g} eps {model.eps:g}"
         print(
-            f"  tau {model.tau:g} eps {model.eps:g}: {statistics.fmean(weighted[k]):.3f} "
+            f"  {name}: {statistics.fmean(weighted[k]):.3f} "
             f"(ratio {statistics.fmean(weighted[k]) / statistics.fmean(uniform):.2f}), "
             f"effective pool {statistics.fmean(ess[k]):.1f}, {1000 * spent[k] / n:.1f} ms a pool"
         )
+        if specs[k] in ("fit", "map"):
+            names = ", ".join(
+                f"{c.policy} {c.tau:g}/{c.eps:g}: {picked[k][j]}" for j, c in enumerate(CANDIDATES)
+            )
+            print(f"    most probable model at each game's end: {names}")
     return 0
+
+
+def _fixed(spec: str) -> OpponentModel:
+    """``TAU:EPS`` or ``POLICY:TAU:EPS`` as a model (``fit``/``map``: a placeholder)."""
+    if spec in ("fit", "map"):
+        return OpponentModel()
+    parts = spec.split(":")
+    policy = parts.pop(0) if len(parts) == 3 else "expert"
+    return OpponentModel(float(parts[0]), float(parts[1]), policy=policy)
 
 
 if __name__ == "__main__":

@@ -31,37 +31,39 @@ from roppyakken.actions import PLAY, TAKE
 from roppyakken.ai.expert import DEFAULT_WEIGHTS, Weights, move_values
 from roppyakken.ai.playout import Playout
 from roppyakken.ai.position import Position
-from roppyakken.cards import iter_cards
+from roppyakken.cards import MONTH, MONTH_MASK, POINTS, iter_cards, points_of
 from roppyakken.infoset import World, sample_world
 from roppyakken.view import SeatView
+
+POLICIES = ("expert", "greedy", "uniform")
+"""The move values a model can read: the ``expert``'s appraisal, ``greedy``'s points now
+(exactly :class:`~roppyakken.ai.greedy.GreedyBot`'s values), or none (every move alike)."""
 
 
 @dataclass(frozen=True, slots=True)
 class OpponentModel:
-    """How likely an opponent's move is: the expert's values as a softmax, ε-mixed with uniform.
+    """How likely an opponent's move is: a policy's values as a softmax, ε-mixed with uniform.
 
-    ``tau`` is the softmax temperature in points (small: the opponent plays the expert's
-    choice; large: any move), ``eps`` the share of uniformly random play.
+    ``tau`` is the softmax temperature in points (small: the opponent plays the policy's
+    choice, ties shared; large: any move), ``eps`` the share of uniformly random play,
+    ``policy`` whose values (:data:`POLICIES`; the ``expert``'s by default).
     """
 
     tau: float = 10.0
     eps: float = 0.1
     weights: Weights = DEFAULT_WEIGHTS
+    policy: str = "expert"
 
     def log_prob(
         self, p: Playout, moves: list[tuple[int, int]], move: tuple[int, int], totals: Sequence[int]
     ) -> float:
         """The log-probability that the seat to act in ``p`` plays ``move`` (one of ``moves``),
         judged from that seat's knowledge in ``p`` (``totals``: the game's, for the round)."""
-        n = len(moves)
-        if n <= 1:
-            return 0.0
-        try:
-            k = moves.index(move)
-        except ValueError:
-            return -math.inf  # not even legal in this world (cannot happen for a consistent one)
-        pos = Position.of_playout(p, p.to_act, totals)
-        values = move_values(pos, moves, p.phase == PLAY, self.weights)
+        return decision_log_probs(p, moves, move, totals, (self,))[0]
+
+    def prob_of(self, values: Sequence[float], k: int) -> float:
+        """The probability of the ``k``-th move given the moves' ``values`` under this policy."""
+        n = len(values)
         top = max(values)
         if self.tau > 0:
             exps = [math.exp((v - top) / self.tau) for v in values]
@@ -69,8 +71,72 @@ class OpponentModel:
         else:
             best = [i for i, v in enumerate(values) if v >= top - 1e-9]
             soft = 1.0 / len(best) if k in best else 0.0
-        prob = (1.0 - self.eps) * soft + self.eps / n
-        return math.log(prob) if prob > 0 else -math.inf
+        return (1.0 - self.eps) * soft + self.eps / n
+
+
+def greedy_values(p: Playout, moves: Sequence[tuple[int, int]]) -> list[float]:
+    """:class:`~roppyakken.ai.greedy.GreedyBot`'s values of ``moves`` for the seat to act in
+    ``p``, from that seat's knowledge there: points taken (+0.5 for a capture) and yaku
+    completed, a discard costing its points (+0.1) unless no one can take it (0)."""
+    seat = p.to_act
+    mine = p.captures[seat]
+    order = list(p.orders[seat])
+    unseen = Position.of_playout(p, seat, [0] * p.players).unseen
+    joker = p.rules.joker_card
+    table = p.rules.table
+
+    def yaku(captured: int, cards: list[int]) -> int:
+        return sum(v for _, v in table.evaluate(captured, cards))
+
+    base = yaku(mine, order)
+    out: list[float] = []
+    for card, target in moves:
+        if target:
+            taken = target | 1 << card
+            value = points_of(taken) + 0.5
+            value += yaku(mine | taken, [*order, card, *iter_cards(target)]) - base
+        elif unseen & MONTH_MASK[MONTH[card]] or (POINTS[card] and joker >= 0 and unseen >> joker & 1):
+            value = -POINTS[card] - 0.1
+        else:
+            value = 0.0
+        out.append(value)
+    return out
+
+
+def decision_log_probs(
+    p: Playout,
+    moves: list[tuple[int, int]],
+    move: tuple[int, int],
+    totals: Sequence[int],
+    models: Sequence[OpponentModel],
+) -> list[float]:
+    """For each of ``models``, the log-probability that the seat to act in ``p`` plays
+    ``move``; each policy's values are computed once for all the models reading them."""
+    n = len(moves)
+    if n <= 1:
+        return [0.0] * len(models)
+    try:
+        k = moves.index(move)
+    except ValueError:
+        return [-math.inf] * len(models)  # not even legal in this world (cannot happen for a consistent one)
+    values: dict[tuple[str, int], list[float]] = {}
+    out = []
+    for model in models:
+        if model.policy == "uniform":
+            out.append(-math.log(n))
+            continue
+        key = (model.policy, id(model.weights))
+        vals = values.get(key)
+        if vals is None:
+            if model.policy == "greedy":
+                vals = greedy_values(p, moves)
+            else:
+                pos = Position.of_playout(p, p.to_act, totals)
+                vals = move_values(pos, moves, p.phase == PLAY, model.weights)
+            values[key] = vals
+        prob = model.prob_of(vals, k)
+        out.append(math.log(prob) if prob > 0 else -math.inf)
+    return out
 
 
 def round_start(view: SeatView, world: World) -> Playout:
@@ -117,13 +183,21 @@ def log_likelihood(view: SeatView, world: World, model: OpponentModel) -> float:
     the model's probability of what was actually played.  The seat's own decisions and
     forced moves add nothing.
     """
+    return sum(row[0] for row in seat_log_likelihoods(view, world, (model,)))
+
+
+def seat_log_likelihoods(view: SeatView, world: World, models: Sequence[OpponentModel]) -> list[list[float]]:
+    """Per seat and per model, the log-probability of that seat's past card-play decisions
+    in ``world`` (:func:`log_likelihood` split by seat, every model in one replay; the
+    view's own seat gets zeros)."""
+    n_models = len(models)
+    out = [[0.0] * n_models for _ in range(view.players)]
     record = view.record
     if record is None:
-        return 0.0
+        return out
     me = view.seat
     p = round_start(view, world)
     totals = view.totals
-    total = 0.0
     for seat, source, card, target in record.plays:
         if source == "hand" or p.phase == TAKE:
             if p.to_act != seat or (source == "hand") != (p.phase == PLAY):
@@ -131,12 +205,123 @@ def log_likelihood(view: SeatView, world: World, model: OpponentModel) -> float:
             if seat != me:
                 moves = p.moves()
                 if len(moves) > 1:
-                    total += model.log_prob(p, moves, (card, target), totals)
-                    if total == -math.inf:
-                        return total
+                    row = out[seat]
+                    for j, lp in enumerate(decision_log_probs(p, moves, (card, target), totals, models)):
+                        row[j] += lp
             p.step(card, target)
         # else: a turned-up card with one way to go, already played by the step before
-    return total
+    return out
+
+
+def _log_mean_exp(values: Sequence[float]) -> float:
+    top = max(values)
+    if top == -math.inf:
+        return -math.inf
+    return top + math.log(sum(math.exp(v - top) for v in values) / len(values))
+
+
+CANDIDATES = (
+    OpponentModel(0.0, 0.02),
+    OpponentModel(0.0, 0.02, policy="greedy"),
+    OpponentModel(5.0, 0.1),
+    OpponentModel(0.0, 1.0, policy="uniform"),
+)
+"""The models :class:`ModelFit` chooses among: the expert's choice, greedy's choice, a softer
+expert (``tau`` 5 points, ``eps`` 0.1) and uniform play."""
+
+
+class ModelFit:
+    """The opponent model fitted to each opponent from its own plays, carried across a game.
+
+    For each opponent seat, the evidence for each candidate model (:data:`CANDIDATES`) is
+    the marginal likelihood of that seat's observed decisions: the mean over a weighed
+    pool of each world's likelihood (:meth:`observe`).  A round's latest evidence is
+    added to the seat's total when the next round of the same game starts; a new game
+    (its leg and round before the last, another seat or player count) starts afresh (a
+    new game at the same first round has nothing carried yet either).
+    ``mode`` ``"mix"`` weighs a world by the posterior mixture of the models (Bayesian
+    model averaging, the candidates equally likely a priori), ``"map"`` by the most
+    probable model alone.  Everything here reads the seat's views, nothing else.
+    """
+
+    def __init__(self, models: Sequence[OpponentModel] = CANDIDATES, mode: str = "mix") -> None:
+        if mode not in ("mix", "map"):
+            raise ValueError(f"model fit mode {mode!r}: expected mix or map")
+        self.models = tuple(models)
+        self.mode = mode
+        self._game: tuple[int, int | None] | None = None
+        self._round: tuple[int, int, int] = (-1, -1, -1)
+        self._carried: list[list[float]] = []
+        self._latest: list[list[float]] = []
+
+    def _follow(self, view: SeatView) -> None:
+        """Bring the carried evidence to ``view``'s round (a new round adds the last one's)."""
+        record = view.record
+        table = record.table if record is not None else -1
+        game = (view.players, view.seat)
+        now = (view.leg, view.round, table)
+        zeros = [[0.0] * len(self.models) for _ in range(view.players)]
+        if game != self._game or now[:2] < self._round[:2]:
+            self._game = game
+            self._carried = [row[:] for row in zeros]
+            self._latest = zeros
+        elif now[:2] > self._round[:2]:
+            for total, latest in zip(self._carried, self._latest, strict=True):
+                for j, v in enumerate(latest):
+                    total[j] += v
+            self._latest = zeros
+        elif now[2] != self._round[2]:
+            self._latest = zeros  # dealt again (a redeal: no plays yet), or a new game's first round
+        self._round = now
+
+    def log_evidence(self, seat: int) -> list[float]:
+        """The log evidence for each model from ``seat``'s plays so far (this round's latest
+        included)."""
+        return [c + x for c, x in zip(self._carried[seat], self._latest[seat], strict=True)]
+
+    def posterior(self, seat: int) -> list[float]:
+        """The probability of each model for ``seat`` (uniform prior)."""
+        logs = self.log_evidence(seat)
+        top = max(logs)
+        exps = [math.exp(v - top) for v in logs]
+        total = sum(exps)
+        return [e / total for e in exps]
+
+    def observe(self, view: SeatView, logs: Sequence[list[list[float]]]) -> list[float]:
+        """Take a pool's per-world, per-seat, per-model log-likelihoods (of ``view``'s round)
+        as this round's evidence, and return each world's log weight."""
+        self._follow(view)
+        me = view.seat
+        seats = [s for s in range(view.players) if s != me]
+        for s in seats:
+            self._latest[s] = [_log_mean_exp([w[s][j] for w in logs]) for j in range(len(self.models))]
+        out = [0.0] * len(logs)
+        for s in seats:
+            if self.mode == "map":
+                evidence = self.log_evidence(s)
+                best = max(range(len(self.models)), key=lambda j: evidence[j])
+                for i, w in enumerate(logs):
+                    out[i] += w[s][best]
+                continue
+            prior = [math.log(x) if x > 0 else -math.inf for x in self._prior(s)]
+            for i, w in enumerate(logs):
+                out[i] += _log_sum_exp([a + b for a, b in zip(prior, w[s], strict=True)])
+        return out
+
+    def _prior(self, seat: int) -> list[float]:
+        """The models' probabilities for ``seat`` from the game's earlier rounds only."""
+        logs = self._carried[seat]
+        top = max(logs)
+        exps = [math.exp(v - top) for v in logs]
+        total = sum(exps)
+        return [e / total for e in exps]
+
+
+def _log_sum_exp(values: Sequence[float]) -> float:
+    top = max(values)
+    if top == -math.inf:
+        return -math.inf
+    return top + math.log(sum(math.exp(v - top) for v in values))
 
 
 class WorldPool:
@@ -144,6 +329,9 @@ class WorldPool:
 
     With a ``deadline`` (a :func:`time.perf_counter` time) weighing stops there, once
     ``least`` worlds are weighed.
+
+    With a :class:`ModelFit` for ``model``, each world is replayed once under all its
+    candidates, the fit takes the pool's evidence, and the worlds get its weights.
 
     Each draw picks an assignment of the hidden hand cards with probability proportional
     to its likelihood (:func:`log_likelihood`) and shuffles the rest into a new pile.
@@ -154,20 +342,26 @@ class WorldPool:
         view: SeatView,
         rng: random.Random,
         size: int,
-        model: OpponentModel,
+        model: OpponentModel | ModelFit,
         deadline: float = math.inf,
         least: int = 16,
     ) -> None:
         self.view = view
         self.worlds: list[World] = []
         logs: list[float] = []
+        per_seat: list[list[list[float]]] = []
         clock = time.perf_counter
         for k in range(size):
             if k >= least and clock() >= deadline:
                 break  # out of the time given to weighing: the pool is what was weighed
             w = sample_world(view, rng)
             self.worlds.append(w)
-            logs.append(log_likelihood(view, w, model))
+            if isinstance(model, ModelFit):
+                per_seat.append(seat_log_likelihoods(view, w, model.models))
+            else:
+                logs.append(log_likelihood(view, w, model))
+        if isinstance(model, ModelFit):
+            logs = model.observe(view, per_seat)
         top = max(logs)
         if top == -math.inf:  # no world explains the plays (a model with eps 0): uniform
             logs = [0.0] * len(logs)
@@ -200,4 +394,15 @@ class WorldPool:
         return World(world.hands, tuple(pile))
 
 
-__all__ = ["OpponentModel", "WorldPool", "log_likelihood", "round_start"]
+__all__ = [
+    "CANDIDATES",
+    "POLICIES",
+    "ModelFit",
+    "OpponentModel",
+    "WorldPool",
+    "decision_log_probs",
+    "greedy_values",
+    "log_likelihood",
+    "round_start",
+    "seat_log_likelihoods",
+]
