@@ -38,7 +38,7 @@ def parse_variant(spec: str) -> tuple[str, Weights]:
     changes: dict[str, Any] = {}
     for part in filter(None, body.split(",")):
         key, _, text = part.partition(":")
-        field = {f.name: f for f in dataclasses.fields(Weights)}.get(key)
+        field = {f.name: f for f in dataclasses.fields(Weights) if f.init}.get(key)
         if field is None:
             raise SystemExit(f"unknown weight {key!r}")
         changes[key] = int(text) if field.type in (int, "int") else float(text)

@@ -259,3 +259,32 @@ def test_draw_value_counts_what_the_turned_card_takes_in_the_changed_months() ->
     # Off by default: the value of a move does not include it; with a weight it does.
     on = Appraisal(Position.of_view(v), Weights(draw=1.0))
     assert abs(on.value(iris, 0, True) - ap.value(iris, 0, True) - expected) < 1e-9
+
+
+def test_appraisal_caches_keyed_by_value_and_bounded() -> None:
+    """The expert reads each rule set and each set of weights once (issue 13: caches keyed by
+    the rules' value, never by ``id``): equal values built apart share one entry, the cache
+    holds at most ``CACHE_KEPT`` rule sets, and rules met again after it started afresh still
+    read their own options."""
+    import sys
+    from dataclasses import replace
+
+    from roppyakken.ai import expert
+    from roppyakken.ai.weights import Weights
+
+    module = sys.modules[expert.Appraisal.__module__]  # the compiled copy's, when it runs
+    base = preset("classic")
+    first = replace(base, target=base.target + 10)
+    again = replace(base, target=base.target + 10)  # equal, another object
+    assert first is not again
+    assert module._info(first) is module._info(again)
+    assert module._info(first).target == base.target + 10
+    for k in range(expert.CACHE_KEPT + 5):
+        rules = replace(base, target=base.target + 20 + k)
+        assert module._info(rules).target == base.target + 20 + k
+        assert 0 < len(module._INFO) <= expert.CACHE_KEPT
+    assert module._info(again).target == base.target + 10
+    w1, w2 = Weights(hold=0.7), Weights(hold=0.7)
+    assert w1 is not w2 and hash(w1) == hash(w2)
+    assert module._weights(w1) is module._weights(w2)
+    assert module._weights(Weights(hold=0.6)) is not module._weights(w1)

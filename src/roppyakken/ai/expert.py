@@ -74,7 +74,6 @@ class _RulesInfo:
         "seven",
         "seven_instant",
         "seven_mask",
-        "source",
         "target",
         "wild",
     )
@@ -92,10 +91,8 @@ class _RulesInfo:
     wild: str
     target: int
     fuke: bool
-    source: Rules
 
     def __init__(self, rules: Rules) -> None:
-        self.source = rules
         table = rules.table
         instant = {slug for slug, _ in table.instant_masks}
         self.instant_value = float(max(rules.target, 600)) if rules.instant_win != "off" else 0.0
@@ -118,7 +115,10 @@ class _RulesInfo:
         self.fuke = rules.fuke != "off"
 
 
-_INFO: Final[dict[int, _RulesInfo]] = {}
+CACHE_KEPT: Final = 256
+"""At most this many rule sets (and weights) are kept read by the expert at once."""
+
+_INFO: Final[dict[Rules, _RulesInfo]] = {}
 """The :class:`_RulesInfo` of each rules object, by identity (``Rules`` hashes in Python)."""
 
 
@@ -145,12 +145,10 @@ class _WeightsInfo:
         "mates",
         "share2",
         "share3",
-        "source",
         "trail_yaku",
         "yaku",
     )
 
-    source: Weights
     yaku: float
     deny: float
     future: float
@@ -174,7 +172,6 @@ class _WeightsInfo:
     draw: float
 
     def __init__(self, w: Weights) -> None:
-        self.source = w
         self.yaku = w.yaku
         self.deny = w.deny
         self.future = float(w.future)
@@ -198,27 +195,28 @@ class _WeightsInfo:
         self.draw = float(w.draw)
 
 
-_WEIGHTS: Final[dict[int, _WeightsInfo]] = {}
+_WEIGHTS: Final[dict[Weights, _WeightsInfo]] = {}
 
 
 def _weights(w: Weights) -> _WeightsInfo:
-    """``w`` read into a :class:`_WeightsInfo`, cached by identity (weights are frozen)."""
-    got = _WEIGHTS.get(id(w))
-    if got is None or got.source is not w:
-        if len(_WEIGHTS) > 256:
+    """``w`` read into a :class:`_WeightsInfo`, cached by its value (weights are frozen and
+    keep their hash) and bounded like :data:`_INFO`."""
+    got = _WEIGHTS.get(w)
+    if got is None:
+        if len(_WEIGHTS) >= CACHE_KEPT:
             _WEIGHTS.clear()
-        got = _WeightsInfo(w)
-        _WEIGHTS[id(w)] = got
+        got = _WEIGHTS[w] = _WeightsInfo(w)
     return got
 
 
 def _info(rules: Rules) -> _RulesInfo:
-    info = _INFO.get(id(rules))
-    if info is None or info.source is not rules:
-        if len(_INFO) > 256:
+    """What the expert reads of ``rules`` (:class:`_RulesInfo`), cached by the rules' value
+    and bounded to :data:`CACHE_KEPT` rule sets (a server meets house rules without end)."""
+    info = _INFO.get(rules)
+    if info is None:
+        if len(_INFO) >= CACHE_KEPT:
             _INFO.clear()
-        info = _RulesInfo(rules)
-        _INFO[id(rules)] = info
+        info = _INFO[rules] = _RulesInfo(rules)
     return info
 
 

@@ -9,7 +9,7 @@ runs) and the tuning scripts may build and replace them freely.  Re-exported by
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +61,17 @@ class Weights:
     draw: float = 0.0
     """Weight of what its own turned-up card, right after the play, takes from the months
     the play changed (:meth:`Appraisal.draw_value`); 0 leaves it out."""
+    _hash: int = field(init=False, repr=False, compare=False, default=0)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "_hash", hash(tuple(getattr(self, f.name) for f in fields(self) if f.compare))
+        )
+
+    def __hash__(self) -> int:
+        """Weights are values: equal weights hash alike (the appraisal's cache is keyed by
+        them), the hash worked out once."""
+        return self._hash
 
 
 DEFAULT_WEIGHTS = Weights()
