@@ -132,23 +132,10 @@ def expert_index(
     return best_move(pos, moves, p.phase == "play", weights)
 
 
-def rollout(
-    p: Playout,
-    totals: Sequence[int],
-    weights: Weights,
-    index: list[list[tuple[int, int]]],
-    depth: int,
-    exact: int = 0,
-) -> bool:
-    """Play ``p`` to the end of its round: the first ``depth`` decisions as the expert (each
-    seat from its own knowledge), the rest with the fast points-now policy.
-
-    With ``exact`` > 0 (2 players), stop instead when the hands hold ``exact`` cards or
-    fewer in all and return True: the caller solves the rest (:func:`exact_value`).
-
-    The loop is :func:`roppyakken.ai.expert.expert_rollout` (compiled with the expert when
-    the compiled modules are built)."""
-    return expert_rollout(p, totals, weights, index, depth, exact)
+rollout = expert_rollout
+"""The master's rollout: :func:`roppyakken.ai.expert.expert_rollout` (play a round to its end,
+the first ``depth`` decisions as the expert from each seat's own knowledge, the rest by points
+now; compiled with the expert when the compiled modules are built)."""
 
 
 def exact_value(
