@@ -29,9 +29,10 @@ from itertools import accumulate
 
 from roppyakken.actions import PLAY, TAKE
 from roppyakken.ai.expert import DEFAULT_WEIGHTS, Weights, move_values
+from roppyakken.ai.greedy import move_values as greedy_move_values
 from roppyakken.ai.playout import Playout
 from roppyakken.ai.position import Position
-from roppyakken.cards import MONTH, MONTH_MASK, POINTS, iter_cards, points_of
+from roppyakken.cards import iter_cards
 from roppyakken.infoset import World, sample_world
 from roppyakken.view import SeatView
 
@@ -76,31 +77,10 @@ class OpponentModel:
 
 def greedy_values(p: Playout, moves: Sequence[tuple[int, int]]) -> list[float]:
     """:class:`~roppyakken.ai.greedy.GreedyBot`'s values of ``moves`` for the seat to act in
-    ``p``, from that seat's knowledge there: points taken (+0.5 for a capture) and yaku
-    completed, a discard costing its points (+0.1) unless no one can take it (0)."""
+    ``p``, from that seat's knowledge there (:func:`roppyakken.ai.greedy.move_values`)."""
     seat = p.to_act
-    mine = p.captures[seat]
-    order = list(p.orders[seat])
     unseen = Position.of_playout(p, seat, [0] * p.players).unseen
-    joker = p.rules.joker_card
-    table = p.rules.table
-
-    def yaku(captured: int, cards: list[int]) -> int:
-        return sum(v for _, v in table.evaluate(captured, cards))
-
-    base = yaku(mine, order)
-    out: list[float] = []
-    for card, target in moves:
-        if target:
-            taken = target | 1 << card
-            value = points_of(taken) + 0.5
-            value += yaku(mine | taken, [*order, card, *iter_cards(target)]) - base
-        elif unseen & MONTH_MASK[MONTH[card]] or (POINTS[card] and joker >= 0 and unseen >> joker & 1):
-            value = -POINTS[card] - 0.1
-        else:
-            value = 0.0
-        out.append(value)
-    return out
+    return greedy_move_values(p.rules, p.captures[seat], list(p.orders[seat]), unseen, moves)
 
 
 def decision_log_probs(
