@@ -41,8 +41,8 @@ from roppyakken.ai.arena import round_margin
 from roppyakken.ai.base import make_bot, parse_level
 from roppyakken.ai.determinize import World
 from roppyakken.ai.driver import game_seeds
-from roppyakken.ai.expert import DEFAULT_WEIGHTS, ExpertBot
-from roppyakken.ai.master import MasterBot, expert_index, game_value
+from roppyakken.ai.expert import DEFAULT_WEIGHTS, ExpertBot, expert_index
+from roppyakken.ai.master import MasterBot, game_value
 from roppyakken.ai.playout import Playout, greedy_index, yaku_index
 from roppyakken.ai.stats import ratio_interval, wilson
 from roppyakken.engine import Game

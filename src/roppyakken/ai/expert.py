@@ -119,7 +119,7 @@ CACHE_KEPT: Final = 256
 """At most this many rule sets (and weights) are kept read by the expert at once."""
 
 _INFO: Final[dict[Rules, _RulesInfo]] = {}
-"""The :class:`_RulesInfo` of each rules object, by identity (``Rules`` hashes in Python)."""
+"""The :class:`_RulesInfo` of each rule set met, by its value (:func:`_info`)."""
 
 
 class _WeightsInfo:
@@ -875,6 +875,15 @@ def best_move(pos: Position, moves: Sequence[tuple[int, int]], from_hand: bool, 
     return best_i
 
 
+def expert_index(
+    p: Playout, moves: Sequence[tuple[int, int]], totals: Sequence[int], weights: Weights
+) -> int:
+    """The index in ``moves`` of the expert's choice for the seat to act in ``p``, from
+    what that seat knows there (no peeking at the other hands or the pile)."""
+    pos = Position.of_playout(p, p.to_act, totals)
+    return best_move(pos, moves, p.phase == "play", weights)
+
+
 def expert_rollout(
     p: Playout,
     totals: Sequence[int],
@@ -901,8 +910,7 @@ def expert_rollout(
             card, target = moves[0]
         elif depth > 0:
             depth -= 1
-            pos = Position.of_playout(p, p.to_act, totals)
-            card, target = moves[best_move(pos, moves, p.phase == "play", weights)]
+            card, target = moves[expert_index(p, moves, totals, weights)]
         else:
             card, target = moves[greedy_index(p, moves, index)]
         p.step(card, target)
@@ -995,6 +1003,7 @@ __all__ = [
     "best_move",
     "call_redeal",
     "declare_choice",
+    "expert_index",
     "expert_rollout",
     "fuke_plan",
     "move_values",

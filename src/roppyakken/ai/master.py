@@ -62,7 +62,13 @@ from typing import Any, Self
 
 from roppyakken.actions import Action, CallRedeal, Declare, Play, Take
 from roppyakken.ai.determinize import playout_of
-from roppyakken.ai.expert import DEFAULT_WEIGHTS, ExpertBot, Weights, best_move, expert_rollout, move_values
+from roppyakken.ai.expert import (
+    DEFAULT_WEIGHTS,
+    ExpertBot,
+    Weights,
+    expert_rollout,
+    move_values,
+)
 from roppyakken.ai.infer import ModelFit, OpponentModel, WorldPool
 from roppyakken.ai.ismcts import Node, back_up, descend, select, unpaired
 from roppyakken.ai.playout import ENDED, Playout, yaku_index
@@ -121,15 +127,6 @@ def game_value(
     if winner is not None:
         return 1.0 if winner == seat else 0.0
     return standing_value(rules, new_totals, new_legs, seat)
-
-
-def expert_index(
-    p: Playout, moves: Sequence[tuple[int, int]], totals: Sequence[int], weights: Weights
-) -> int:
-    """The index in ``moves`` of the expert's choice for the seat to act in ``p``, from
-    what that seat knows there (no peeking at the other hands or the pile)."""
-    pos = Position.of_playout(p, p.to_act, totals)
-    return best_move(pos, moves, p.phase == "play", weights)
 
 
 rollout = expert_rollout
@@ -493,18 +490,14 @@ _SCREEN = 1e-6
 (its rounding error is below 1e-7 with values in [0, 1] over up to a million worlds)."""
 
 
-def _prune(active: list[int], values: list[list[float]], sums: _Sums | None = None) -> list[int]:
+def _prune(active: list[int], values: list[list[float]], sums: _Sums) -> list[int]:
     """Drop the moves whose paired difference with the leader is clearly negative.
 
     Every active move has been played in the same worlds, so the comparison is paired.
-    With running ``sums`` (:class:`_Sums`), the test is decided from them when it is clear
-    either way, and by the exact :func:`_paired` only near its threshold: the same moves
-    are kept as by the exact test alone.
+    With the running ``sums`` (:class:`_Sums`) of ``values``, the test is decided from them
+    when it is clear either way, and by the exact :func:`_paired` only near its threshold:
+    the same moves are kept as by the exact test alone.
     """
-    if sums is None:
-        sums = _Sums(len(values))
-        for j in range(len(values[active[0]])):
-            sums.add(active, [values[i][j] for i in active])
     total = sums.total
     leader = max(active, key=lambda i: total[i])
     lv = values[leader]
