@@ -66,6 +66,10 @@ def test_score_explain_is_readable() -> None:
         ),
         ('{"players": [{"captures": ["pine-crane", "pine-crane"]}, {}]}', "appears twice"),
         ('{"players": [{"captures": [], "lucky_hands": ["hand-five"]}, {}]}', "lucky hand 'hand-five'"),
+        (
+            '{"players": [{}, {"lucky_hands": ["hand-five"]}]}',
+            "error: player 2: lucky hand 'hand-five' does not score under these rules",
+        ),
         ('{"players": [{}]}', "2 or 3 players"),
         ('{"players": [{"capture": []}, {}]}', "unknown key 'capture'"),
         ("[]", "input must be a JSON object"),
