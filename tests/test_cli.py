@@ -102,6 +102,11 @@ def test_score_jsonl_one_answer_per_line_and_errors_in_place() -> None:
     assert answers[0]["instant_win"]["seat"] == 0
     assert "error" in answers[1] and "line 2: input is not valid JSON" in err
     assert "line 2: line 2" not in err
+    # the place in the line is its column: "at line 1" would contradict "line 2"
+    assert err.endswith(
+        "line 2: input is not valid JSON: Expecting property name enclosed in double quotes at column 2\n"
+    )
+    assert "line 1" not in err and answers[1]["error"].endswith("at column 2")
     assert answers[2]["players"][0]["round_score"] == 0
 
 
