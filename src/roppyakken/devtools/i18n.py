@@ -46,6 +46,7 @@ PYTHON_SOURCES: tuple[str, ...] = (
     "cli/common.py",
     "cli/score_cmd.py",
     "cli/targets_cmd.py",
+    "cli/cards_cmd.py",
     "cli/simulate_cmd.py",
     "cli/replay_cmd.py",
     "cli/rules_cmd.py",
