@@ -105,3 +105,21 @@ def test_include_refuses_an_illegal_move() -> None:
     illegal = Play(next(c for c in range(48) if not view.hand >> c & 1), 0)  # a card it does not hold
     with pytest.raises(RoppyakkenError, match="not a legal move"):
         hint(view, worlds=2, include=illegal)
+
+
+def test_the_expected_score_carries_its_own_interval() -> None:
+    """What the players see beside the expected round points is that score's interval, not the
+    margin's (they were shown the margin's, which is wider: it adds the others' spread)."""
+    from roppyakken.server.hints import move_json
+    from roppyakken.tui.screens.hint import move_lines
+
+    differ = 0
+    for game in positions("classic", 2, 4):
+        h = hint(view_of(game, game.to_act), worlds=12, seed=5)
+        for mv in h.moves:
+            assert 0.0 <= mv.score_ci95 < float("inf") and 0.0 <= mv.margin_ci95 < float("inf")
+            differ += abs(mv.score_ci95 - mv.margin_ci95) > 0.5
+            assert move_json(mv)["score_ci95"] == round(mv.score_ci95, 1)
+            shown = move_lines(mv, 1)[2]
+            assert f"(± {mv.score_ci95:.0f})" in shown, shown
+    assert differ

@@ -12,7 +12,8 @@ For each candidate the hint reports:
   on the table);
 - ``yaku_now``: the yaku this capture completes at once;
 - ``expected_score`` / ``expected_margin``: the seat's mean final round score, and its
-  mean margin over the mean of the other seats', over the sampled worlds;
+  mean margin over the mean of the other seats', over the sampled worlds, each with the
+  half width of its 95% interval (``score_ci95``, ``margin_ci95``);
 - ``yaku_chances``: how often each yaku ends up completed by the seat at the end of the
   round, when this move is played;
 - ``risk``: the other seats' mean final round score — what the move leaves them;
@@ -59,6 +60,8 @@ class MoveHint:
     points_now: int
     yaku_now: tuple[str, ...]
     expected_score: float
+    score_ci95: float
+    """Half the width of the 95% interval of ``expected_score`` (what a player is shown beside it)."""
     expected_margin: float
     margin_ci95: float
     """Half the width of the 95% interval of ``expected_margin``."""
@@ -182,6 +185,7 @@ def hint(
                 points_now=(POINTS[card] + sum(POINTS[c] for c in iter_cards(target))) if target else 0,
                 yaku_now=_yaku_now(view, seat, card, target),
                 expected_score=_mean(scores[i]),
+                score_ci95=_half_width(scores[i]),
                 expected_margin=_mean(margins[i]),
                 margin_ci95=_half_width(margins[i]),
                 risk=_mean(others[i]),

@@ -104,6 +104,7 @@ def move_json(move: MoveHint) -> dict[str, Any]:
         "points_now": move.points_now,
         "yaku_now": list(move.yaku_now),
         "expected_score": _round(move.expected_score, 1),
+        "score_ci95": _round(move.score_ci95, 1),
         "expected_margin": _round(move.expected_margin, 1),
         "margin_ci95": _round(move.margin_ci95, 1),
         "risk": _round(move.risk, 1),

@@ -54,7 +54,7 @@ def move_lines(move: MoveHint, number: int) -> list[str]:
         slug, chance = move.yaku_chances[0]
         now.append(t.HINT_YAKU_CHANCE.format(yaku=yaku_name(slug), pct=round(chance * 100)))
     expected = t.HINT_EXPECTED.format(
-        score=_num(move.expected_score), ci=_num(move.margin_ci95), pct=round(move.win_chance * 100)
+        score=_num(move.expected_score), ci=_num(move.score_ci95), pct=round(move.win_chance * 100)
     )
     return [head, "   " + " · ".join(now), "   " + expected, "   " + t.HINT_RISK.format(n=_num(move.risk))]
 
