@@ -96,6 +96,7 @@ def test_a_review_finds_the_costly_moves_of_a_round_from_the_views_alone() -> No
     for r in found:
         assert r.loss > 0 and r.best.action != r.played.action
         assert (r.view, r.played.action) in decisions
+        assert decisions[r.index] == (r.view, r.played.action)  # where it is, for the turn number
         assert r.best.action in r.view.legal
 
 

@@ -205,6 +205,8 @@ class Review:
     view: SeatView
     played: MoveHint
     best: MoveHint
+    index: int
+    """Where this decision is in the ``decisions`` given to :func:`review` (from 0)."""
     loss: float
     """The chance of winning the game that ``played`` gave up against ``best`` (0 or more)."""
     margin_loss: float
@@ -235,7 +237,7 @@ def review(
         loss = best.win_chance - played.win_chance
         if best.action == action or loss <= 0.0:
             continue
-        out.append(Review(view, played, best, loss, best.expected_margin - played.expected_margin))
+        out.append(Review(view, played, best, k, loss, best.expected_margin - played.expected_margin))
     out.sort(key=lambda r: -r.loss)
     return out[:top]
 
