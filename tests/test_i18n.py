@@ -279,8 +279,9 @@ def test_targets_explain_and_cards_speak_the_language(lang: str, words: tuple[st
 
 def test_arena_and_ladder_tables_speak_the_language() -> None:
     """The arena's and the ladder's tables (and the levels' descriptions) under ``--lang``."""
-    code, out, _ = _run(["arena", "--bots", "greedy,random", "--games", "2", "--seed", "1", "--lang", "ja"])
+    code, out, err = _run(["arena", "--bots", "greedy,random", "--games", "2", "--seed", "1", "--lang", "ja"])
     assert code == 0 and "勝率" in out and "回平均点差" in out and "判断時間" in out
+    assert "2/2局、経過" in err and "elapsed" not in err  # the progress line too
     assert not re.search(r"\b(games|deals|win rate|margin/round|decision time)\b", out)
     code, out, _ = _run(["ladder", "--levels", "random,greedy", "--games", "2", "--lang", "fr"])
     assert code == 0 and "classement" in out and "Prend le plus de points" in out and "contre" in out

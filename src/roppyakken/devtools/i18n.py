@@ -41,6 +41,7 @@ TRANSLATED = tuple(lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE)
 PYTHON_SOURCES: tuple[str, ...] = (
     "text.py",
     "ai/base.py",
+    "ai/arena.py",
     "explain.py",
     "cli/__init__.py",
     "cli/common.py",
