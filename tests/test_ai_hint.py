@@ -8,7 +8,8 @@ import pytest
 
 from roppyakken.actions import Play, Take
 from roppyakken.ai.expert import ExpertBot
-from roppyakken.ai.hint import hint, review
+from roppyakken.ai.hint import REVIEW_ITERS, hint, review
+from roppyakken.ai.master import MasterBot
 from roppyakken.cards import POINTS, card_id, iter_cards
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
@@ -96,7 +97,11 @@ def test_a_review_finds_the_costly_moves_of_a_round_from_the_views_alone() -> No
     for r in found:
         assert r.loss > 0 and r.best.action != r.played.action
         assert (r.view, r.played.action) in decisions
+        assert decisions[r.index] == (r.view, r.played.action)  # where it is, for the turn number
         assert r.best.action in r.view.legal
+        # "what the master would have played": the master's own choice from that view
+        master = MasterBot(1 * 1009 + r.index, ms=None, iters=REVIEW_ITERS)
+        assert r.best.action == master.choose(r.view)
 
 
 def test_include_refuses_an_illegal_move() -> None:
@@ -105,3 +110,46 @@ def test_include_refuses_an_illegal_move() -> None:
     illegal = Play(next(c for c in range(48) if not view.hand >> c & 1), 0)  # a card it does not hold
     with pytest.raises(RoppyakkenError, match="not a legal move"):
         hint(view, worlds=2, include=illegal)
+
+
+def test_the_expected_score_carries_its_own_interval() -> None:
+    """What the players see beside the expected round points is that score's interval, not the
+    margin's (they were shown the margin's, which is wider: it adds the others' spread)."""
+    from roppyakken.server.hints import move_json
+    from roppyakken.tui.screens.hint import move_lines
+
+    differ = 0
+    for game in positions("classic", 2, 4):
+        h = hint(view_of(game, game.to_act), worlds=12, seed=5)
+        for mv in h.moves:
+            assert 0.0 <= mv.score_ci95 < float("inf") and 0.0 <= mv.margin_ci95 < float("inf")
+            differ += abs(mv.score_ci95 - mv.margin_ci95) > 0.5
+            assert move_json(mv)["score_ci95"] == round(mv.score_ci95, 1)
+            shown = move_lines(mv, 1)[2]
+            assert f"(± {mv.score_ci95:.0f})" in shown, shown
+    assert differ
+
+
+def test_the_review_shows_the_masters_own_move_not_the_hints_favourite() -> None:
+    """The review's "what the master would have played" is the master's own move from that view.
+    It was the hint's favourite among the expert's three moves, which is another move at some
+    turns (about a third on classic): the review named a move the master would not play."""
+    game = Game(preset("classic"), 2, seed=7)
+    rng = random.Random(7)
+    decisions = []
+    while not game.over and not game.history[0].score:
+        legal = game.legal_actions()
+        action = rng.choice(legal)
+        if game.to_act == 0 and len(legal) > 1 and isinstance(action, Play | Take):
+            decisions.append((view_of(game, 0), action))
+        game.apply(action)
+    found = review(decisions, top=len(decisions), worlds=8, seed=1)
+    assert found
+    favourite_differs = 0
+    for r in found:
+        master = MasterBot(1 * 1009 + r.index, ms=None, iters=REVIEW_ITERS)
+        assert r.best.action == master.choose(r.view) != r.played.action
+        assert r.loss > 0 and r.best.win_chance - r.played.win_chance == r.loss
+        h = hint(r.view, worlds=8, seed=1 * 1009 + r.index, include=r.played.action)
+        favourite_differs += h.moves[0].action != r.best.action
+    assert favourite_differs  # this round tells the two apart

@@ -66,6 +66,10 @@ def test_score_explain_is_readable() -> None:
         ),
         ('{"players": [{"captures": ["pine-crane", "pine-crane"]}, {}]}', "appears twice"),
         ('{"players": [{"captures": [], "lucky_hands": ["hand-five"]}, {}]}', "lucky hand 'hand-five'"),
+        (
+            '{"players": [{}, {"lucky_hands": ["hand-five"]}]}',
+            "error: player 2: lucky hand 'hand-five' does not score under these rules",
+        ),
         ('{"players": [{}]}', "2 or 3 players"),
         ('{"players": [{"capture": []}, {}]}', "unknown key 'capture'"),
         ("[]", "input must be a JSON object"),
@@ -98,6 +102,11 @@ def test_score_jsonl_one_answer_per_line_and_errors_in_place() -> None:
     assert answers[0]["instant_win"]["seat"] == 0
     assert "error" in answers[1] and "line 2: input is not valid JSON" in err
     assert "line 2: line 2" not in err
+    # the place in the line is its column: "at line 1" would contradict "line 2"
+    assert err.endswith(
+        "line 2: input is not valid JSON: Expecting property name enclosed in double quotes at column 2\n"
+    )
+    assert "line 1" not in err and answers[1]["error"].endswith("at column 2")
     assert answers[2]["players"][0]["round_score"] == 0
 
 

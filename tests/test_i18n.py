@@ -252,3 +252,37 @@ def test_replay_and_simulate_in_japanese(tmp_path: Path) -> None:
     assert not re.search(r"\b(plays|turns up|takes|declares|totals|verified)\b", out)
     code, out, _ = _run(["simulate", "--games", "2", "--lang", "ko"])
     assert code == 0 and "2국" in out and "판 평균 점수" in out
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("ja", ("山札からめくる", "取らなければならない")),
+        ("fr", ("retournée de la pioche", "elle doit prendre")),
+    ],
+)
+def test_targets_explain_and_cards_speak_the_language(lang: str, words: tuple[str, str]) -> None:
+    """``--lang`` works on every command (README): ``targets --explain`` and ``cards`` too."""
+    doc = {"table": ["pine-crane", "pine-chaff-1", "pine-chaff-2"], "card": "pine-ribbon", "source": "pile"}
+    code, out, _ = _run(["targets", "--explain", "--lang", lang], json.dumps(doc))
+    assert code == 0 and all(w in out for w in words)
+    assert "pine-crane + pine-chaff-1 + pine-chaff-2" in out  # cards by slug, as the documents name them
+    assert not re.search(r"\b(turned up|must take|table of)\b", out)
+    code, out, _ = _run(["cards", "--lang", lang])
+    first = out.splitlines()[0]
+    assert code == 0 and len(out.splitlines()) == 48 and first.startswith("pine-crane ")
+    assert ("松に鶴" in first and "光" in first) if lang == "ja" else "lumière" in first
+    assert "Pine" not in out and "bright" not in out
+    code, out, _ = _run(["cards", "--help", "--lang", lang])
+    assert code == 0 and "print the cards as JSON" not in out
+
+
+def test_arena_and_ladder_tables_speak_the_language() -> None:
+    """The arena's and the ladder's tables (and the levels' descriptions) under ``--lang``."""
+    code, out, err = _run(["arena", "--bots", "greedy,random", "--games", "2", "--seed", "1", "--lang", "ja"])
+    assert code == 0 and "勝率" in out and "回平均点差" in out and "判断時間" in out
+    assert "2/2局、経過" in err and "elapsed" not in err  # the progress line too
+    assert not re.search(r"\b(games|deals|win rate|margin/round|decision time)\b", out)
+    code, out, _ = _run(["ladder", "--levels", "random,greedy", "--games", "2", "--lang", "fr"])
+    assert code == 0 and "classement" in out and "Prend le plus de points" in out and "contre" in out
+    assert not re.search(r"\b(rating|pairs|Grabs|games per pair)\b", out)

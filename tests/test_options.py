@@ -54,6 +54,28 @@ def test_a_misspelt_value_is_a_type_error(tmp_path: Path) -> None:
     assert preset("online").rain_off == "ordered"
 
 
+def test_a_misspelt_value_is_a_type_error_where_the_yaku_read_the_options(tmp_path: Path) -> None:
+    """The yaku module reads the options through a protocol and keeps ``rain_off`` in its compiled
+    table: the same values are types there, so a typo is caught there too."""
+    from mypy import api
+
+    code = (
+        "from roppyakken.rules import preset\n"
+        "from roppyakken.yaku import LuckyOptions, YakuOptions, YakuTable\n"
+        "table = YakuTable.compile(preset('online'))\n"
+        "ok = table.rain_off == 'ordered'\n"
+        "bad1 = table.rain_off == 'orderd'\n"
+        "def f(o: YakuOptions, p: LuckyOptions) -> bool:\n"
+        "    return o.seven_ribbons_willow == 'exclud' or o.rain_off == 'of' or p.hand_four == 'plays'\n"
+    )
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(code, encoding="utf-8")
+    out, err, status = api.run(["--strict", "--cache-dir", str(tmp_path / "cache"), str(snippet)])
+    assert status == 1, out + err
+    assert out.count("error:") == 4, out
+    assert "snippet.py:5:" in out and out.count("snippet.py:7:") == 3
+
+
 def test_rules_are_hashable_values() -> None:
     """Equal rules are equal and hash alike; different rules differ; pickling keeps them."""
     a, b = preset("online"), preset("online")

@@ -77,6 +77,16 @@ def _claim_other_seed(record: dict[str, Any]) -> dict[str, Any]:
     return rigged
 
 
+def _claim_seed_of_other_dealer(record: dict[str, Any]) -> dict[str, Any]:
+    """A rigged record: its deals claimed to come from a seed that draws the other first dealer."""
+    rigged = copy.deepcopy(record)
+    dealer = record["rounds"][0]["dealer"]
+    rules = preset("classic")
+    rigged["seed"] = next(s for s in range(record["seed"] + 1, 10**6) if Game(rules, 2, s).dealer != dealer)
+    rigged["commitment"] = deal_commitment(rigged["seed"], SALT)
+    return rigged
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [
@@ -85,7 +95,9 @@ def _claim_other_seed(record: dict[str, Any]) -> dict[str, Any]:
         (lambda r: r.update(seed=r["seed"] + 1), "do not match the commitment"),
         (lambda r: r.update(commitment="XYZ"), "64 lowercase hex"),
         (lambda r: r.pop("salt"), "'salt'"),
-        (_claim_other_seed, "round 0: the deal is not the one the revealed seed gives"),
+        # rounds numbered from 1, as the replay shows them (and as its other errors say)
+        (_claim_other_seed, "^round 1: the deal is not the one the revealed seed gives$"),
+        (_claim_seed_of_other_dealer, "^round 1: dealer [01] is not the one the seed draws"),
     ],
 )
 def test_a_record_whose_deals_are_not_the_committed_seeds_is_refused(change: Any, message: str) -> None:

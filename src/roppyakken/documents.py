@@ -58,6 +58,9 @@ def parse_round(rules: Rules, data: Any) -> tuple[list[int], list[list[int]], li
             raise RoppyakkenError(f"{where}: 'lucky_hands' must be a list of lucky-hand slugs")
         if len(set(lucky)) != len(lucky):
             raise RoppyakkenError(f"{where}: a lucky hand is listed twice")
+        for slug in lucky:
+            if slug not in rules.lucky_hands:  # said here, where the player is known
+                raise RoppyakkenError(f"{where}: lucky hand {slug!r} does not score under these rules")
         masks.append(mask_of(cards))
         orders.append(cards)
         declared.append(list(lucky))

@@ -203,7 +203,7 @@ def verify_deals(record: dict[str, Any], rules: Rules, n: int, seed: int) -> Non
         raise RecordError(f"record: {exc}") from None
     if game.dealer != rounds[0]["dealer"]:
         raise RecordError(
-            f"round 0: dealer {rounds[0]['dealer']} is not the one the seed draws ({game.dealer})"
+            f"round 1: dealer {rounds[0]['dealer']} is not the one the seed draws ({game.dealer})"
         )
     try:
         for index, rnd in enumerate(rounds):
@@ -212,7 +212,7 @@ def verify_deals(record: dict[str, Any], rules: Rules, n: int, seed: int) -> Non
             while game.phase == REDEAL:
                 game.apply(CallRedeal(_dealt(game.history[-1]) != deal))
             if _dealt(game.history[-1]) != deal:
-                raise RecordError(f"round {index}: the deal is not the one the revealed seed gives")
+                raise RecordError(f"round {index + 1}: the deal is not the one the revealed seed gives")
             if not _replay_round(game, index, rnd, last):
                 break
     except IllegalActionError as exc:
@@ -224,7 +224,7 @@ def _dealt(log: RoundLog) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
 
 
 def _deal_of(rnd: dict[str, Any], index: int) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
-    where = f"round {index}"
+    where = f"round {index + 1}"  # numbered from 1, as the replay shows rounds
     hands = tuple(mask_of(parse_cards(h, f"{where} hand")) for h in rnd["hands"])
     return hands, mask_of(parse_cards(rnd["table"], f"{where} table")), tuple(parse_cards(rnd["pile"], where))
 

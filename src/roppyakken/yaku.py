@@ -20,6 +20,7 @@ from roppyakken.cards import (
     triple_months,
 )
 from roppyakken.compiled import swap_in
+from roppyakken.options import HandFour, RainOff, SevenRibbonsWillow
 
 
 class YakuOptions(Protocol):
@@ -35,7 +36,7 @@ class YakuOptions(Protocol):
         """R-8.4 (Yukbaek)."""
 
     @property
-    def seven_ribbons_willow(self) -> str:
+    def seven_ribbons_willow(self) -> SevenRibbonsWillow:
         """R-8.4: count, require or exclude the Willow ribbon."""
 
     @property
@@ -47,7 +48,7 @@ class YakuOptions(Protocol):
         """R-8.3: the cannon replaces the two viewings."""
 
     @property
-    def rain_off(self) -> str:
+    def rain_off(self) -> RainOff:
         """R-8.3: when a Willow capture voids the viewings."""
 
 
@@ -59,7 +60,7 @@ class LuckyOptions(Protocol):
         """Enabled lucky hands and their values."""
 
     @property
-    def hand_four(self) -> str:
+    def hand_four(self) -> HandFour:
         """R-3.4: what a hand four is."""
 
 
@@ -168,7 +169,7 @@ class YakuTable:
     seven_ribbons_require_willow: bool
     seven_ribbons_extra: int
     viewing_exclusive: bool
-    rain_off: str
+    rain_off: RainOff
     instant_masks: tuple[tuple[str, int], ...]
     exclusive: tuple[tuple[int, str, str], ...]
     """(cannon's cards, the two yaku it replaces) for each exclusive group whose cannon scores."""

@@ -17,13 +17,14 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from roppyakken.ai.base import make_bot
 from roppyakken.ai.driver import game_seeds, play_out
 from roppyakken.ai.stats import percentile, ratio_interval, wilson
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
+from roppyakken.i18n import N_, fill
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
 
@@ -212,6 +213,10 @@ def elapsed_text(seconds: float) -> str:
     return f"{s}s"
 
 
+PROGRESS: Final = N_("{done}/{total} games, {elapsed} elapsed, about {left} left")
+"""The progress line, in the current language (``--lang``)."""
+
+
 class Progress:
     """A one-line progress report on a stream (games done, elapsed, estimated time left)."""
 
@@ -232,5 +237,7 @@ class Progress:
         spent = now - self.start
         left = spent / done * (self.total - done) if done else 0.0
         prefix = f"{self.label}: " if self.label else ""
-        timing = f"{elapsed_text(spent)} elapsed, about {elapsed_text(left)} left"
-        self.write(f"\r{prefix}{done}/{self.total} games, {timing} ")
+        line = fill(
+            PROGRESS, done=done, total=self.total, elapsed=elapsed_text(spent), left=elapsed_text(left)
+        )
+        self.write(f"\r{prefix}{line} ")

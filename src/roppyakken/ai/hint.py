@@ -12,7 +12,8 @@ For each candidate the hint reports:
   on the table);
 - ``yaku_now``: the yaku this capture completes at once;
 - ``expected_score`` / ``expected_margin``: the seat's mean final round score, and its
-  mean margin over the mean of the other seats', over the sampled worlds;
+  mean margin over the mean of the other seats', over the sampled worlds, each with the
+  half width of its 95% interval (``score_ci95``, ``margin_ci95``);
 - ``yaku_chances``: how often each yaku ends up completed by the seat at the end of the
   round, when this move is played;
 - ``risk``: the other seats' mean final round score — what the move leaves them;
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from roppyakken.actions import Action, Play, Take
 from roppyakken.ai.determinize import playout_of, sample_world
 from roppyakken.ai.expert import DEFAULT_WEIGHTS, move_values
-from roppyakken.ai.master import game_value, rollout
+from roppyakken.ai.master import MasterBot, game_value, rollout
 from roppyakken.ai.playout import yaku_index
 from roppyakken.ai.position import Position
 from roppyakken.ai.stats import Z95
@@ -47,6 +48,10 @@ DEFAULT_WORLDS = 48
 DEFAULT_CANDIDATES = 3
 """How many of the expert's best moves a hint plays out, by default."""
 
+REVIEW_ITERS = 150
+"""The rollouts a decision of the master that a round review asks (``master:iters=150``): a
+fixed number, not the default time budget, so that a review is the same on any machine."""
+
 
 @dataclass(frozen=True, slots=True)
 class MoveHint:
@@ -59,6 +64,8 @@ class MoveHint:
     points_now: int
     yaku_now: tuple[str, ...]
     expected_score: float
+    score_ci95: float
+    """Half the width of the 95% interval of ``expected_score`` (what a player is shown beside it)."""
     expected_margin: float
     margin_ci95: float
     """Half the width of the 95% interval of ``expected_margin``."""
@@ -111,12 +118,12 @@ def hint(
     worlds: int = DEFAULT_WORLDS,
     candidates: int = DEFAULT_CANDIDATES,
     seed: int = 0,
-    include: Action | None = None,
+    include: Action | Sequence[Action] | None = None,
 ) -> Hint:
     """The hint for ``view``'s card-play decision (see the module docstring).
 
-    ``include`` is a legal action to play out beside the best candidates (the move a
-    player made, for :func:`review`).
+    ``include`` is a legal action (or several) to play out beside the best candidates (the
+    move a player made and the master's, for :func:`review`).
 
     Raises :class:`~roppyakken.errors.RoppyakkenError` when the seat has no card to
     play or take now (a spectator, someone else's turn, a declaration or a redeal call).
@@ -135,10 +142,11 @@ def hint(
     prior = move_values(Position.of_view(view), moves, from_hand, DEFAULT_WEIGHTS)
     ranked = sorted(range(len(moves)), key=lambda i: -prior[i])
     chosen = ranked[:candidates]
-    if include is not None:
-        extra = next((i for i, (a, _, _) in enumerate(decisions) if a == include), None)
+    extras = [] if include is None else list(include) if isinstance(include, Sequence) else [include]
+    for wanted in extras:
+        extra = next((i for i, (a, _, _) in enumerate(decisions) if a == wanted), None)
         if extra is None:
-            raise RoppyakkenError(f"{include} is not a legal move here")
+            raise RoppyakkenError(f"{wanted} is not a legal move here")
         if extra not in chosen:
             chosen.append(extra)
     rng = random.Random(f"hint:{seed}")
@@ -182,6 +190,7 @@ def hint(
                 points_now=(POINTS[card] + sum(POINTS[c] for c in iter_cards(target))) if target else 0,
                 yaku_now=_yaku_now(view, seat, card, target),
                 expected_score=_mean(scores[i]),
+                score_ci95=_half_width(scores[i]),
                 expected_margin=_mean(margins[i]),
                 margin_ci95=_half_width(margins[i]),
                 risk=_mean(others[i]),
@@ -196,13 +205,15 @@ def hint(
 
 @dataclass(frozen=True, slots=True)
 class Review:
-    """One decision looked at again: what was played, and what the search prefers."""
+    """One decision looked at again: what was played, and what the master plays there."""
 
     view: SeatView
     played: MoveHint
     best: MoveHint
+    index: int
+    """Where this decision is in the ``decisions`` given to :func:`review` (from 0)."""
     loss: float
-    """The chance of winning the game that ``played`` gave up against ``best`` (0 or more)."""
+    """The chance of winning the game that ``played`` gave up against ``best`` (more than 0)."""
     margin_loss: float
     """The round's expected points margin that ``played`` gave up against ``best``."""
 
@@ -214,24 +225,30 @@ def review(
     worlds: int = DEFAULT_WORLDS,
     seed: int = 0,
 ) -> list[Review]:
-    """The ``top`` decisions of a round where the move played lost the most, worst first.
+    """The ``top`` decisions of a round where the move played lost the most against the
+    master's, worst first.
 
     ``decisions`` are the seat's card-play decisions as it saw them (its view, never the
-    hidden cards) with the action it chose.  Each is played out again with the search's
-    best candidates beside the move played; a decision where the move played was the
-    best (or as good) is left out.
+    hidden cards) with the action it chose.  At each, the master (``master:iters=``
+    :data:`REVIEW_ITERS`) chooses from the same view; where it plays otherwise, both moves
+    are played out in the same sampled worlds as a hint's candidates are.  A decision
+    where the player did as the master, or where the master's move does not come out
+    better, is left out.
     """
     out: list[Review] = []
     for k, (view, action) in enumerate(decisions):
         if len(_decision_moves(view)) < 2:
             continue
-        h = hint(view, worlds=worlds, seed=seed * 1009 + k, include=action)
-        played = next(m for m in h.moves if m.action == action)
-        best = h.moves[0]
-        loss = best.win_chance - played.win_chance
-        if best.action == action or loss <= 0.0:
+        masters = MasterBot(seed * 1009 + k, ms=None, iters=REVIEW_ITERS).choose(view)
+        if masters == action:
             continue
-        out.append(Review(view, played, best, loss, best.expected_margin - played.expected_margin))
+        h = hint(view, worlds=worlds, seed=seed * 1009 + k, include=(action, masters))
+        played = next(m for m in h.moves if m.action == action)
+        best = next(m for m in h.moves if m.action == masters)
+        loss = best.win_chance - played.win_chance
+        if loss <= 0.0:
+            continue
+        out.append(Review(view, played, best, k, loss, best.expected_margin - played.expected_margin))
     out.sort(key=lambda r: -r.loss)
     return out[:top]
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import Any, Final
 
 from roppyakken.ai.arena import Progress, run_arena, summary
 from roppyakken.ai.base import BOT_LEVELS, BOT_OPTIONS
 from roppyakken.cli.common import add_rules_arguments, print_json, rules_from_args
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import _, fill
+from roppyakken.i18n import N_, _, cell_width, fill, pad
+from roppyakken.text import preset_label
 
 
 def levels_help() -> str:
@@ -78,30 +79,77 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+ARENA_HEAD: Final = N_(
+    "{games} games ({deals} deals x {seatings} seatings), {rules} rules, {players} players, seed {seed}"
+)
+COLUMN_BOT: Final = N_("bot")
+COLUMN_WINS: Final = N_("wins")
+COLUMN_WIN_RATE: Final = N_("win rate")
+COLUMN_CI: Final = N_("95% CI")
+COLUMN_POINTS_GAME: Final = N_("points/game")
+COLUMN_MARGIN_ROUND: Final = N_("margin/round")
+COLUMN_DECISIONS: Final = N_("decisions")
+INTERVAL: Final = N_("{low} to {high}")
+DRAWS: Final = N_("draws: {n}")
+DECISION_TIME: Final = N_("decision time (ms):")
+
+
+def _right(text: str, width: int) -> str:
+    """``text`` right-aligned in ``width`` terminal cells (wide characters count twice)."""
+    return " " * max(0, width - cell_width(text)) + text
+
+
 def print_table(result: dict[str, Any], seed: int) -> None:
-    """The arena result as a readable table."""
+    """The arena result as a readable table, in the current language (bot levels by slug)."""
     n = result["players"]
     print(
-        f"{result['games']} games ({result['deals']} deals x {n} seatings), "
-        f"{result['rules']} rules, {n} players, seed {seed}"
+        fill(
+            ARENA_HEAD,
+            games=result["games"],
+            deals=result["deals"],
+            seatings=n,
+            rules=preset_label(result["rules"]),
+            players=n,
+            seed=seed,
+        )
     )
-    width = max(6, *(len(b) for b in result["bots"]))
+    bot = _(COLUMN_BOT)
+    width = max(6, cell_width(bot), *(len(b) for b in result["bots"]))
+    heads = [_(h) for h in (COLUMN_WINS, COLUMN_WIN_RATE, COLUMN_CI, COLUMN_POINTS_GAME, COLUMN_MARGIN_ROUND)]
+    widths = [max(w, cell_width(h)) for w, h in zip((6, 8, 15, 11, 12), heads, strict=True)]
+    margin_width = max(17, cell_width(_(COLUMN_CI)))
     print(
-        f"{'bot':<{width}}  {'wins':>6}  {'win rate':>8}  {'95% CI':>15}  {'points/game':>11}  "
-        f"{'margin/round':>12}  {'95% CI':>17}"
+        pad(bot, width + 1)
+        + " ".join(" " + _right(h, w) for h, w in zip(heads, widths, strict=True))
+        + "  "
+        + _right(_(COLUMN_CI), margin_width)
     )
-    for i, bot in enumerate(result["bots"]):
+    for i, name in enumerate(result["bots"]):
         lo, hi = result["ci95"][i]
         plo, phi = result["points_per_round_ci95"][i]
-        margin_ci = "-" if plo is None or phi is None else f"{plo:+.1f} to {phi:+.1f}"
+        low, high = ("", "") if plo is None or phi is None else (f"{plo:+.1f}", f"{phi:+.1f}")
+        margin_ci = fill(INTERVAL, low=low, high=high) if low else "-"
+        cells = [
+            str(result["wins"][i]),
+            f"{result['win_rate'][i]:.1%}",
+            f"{lo:.1%} - {hi:.1%}",
+            f"{result['mean_points_per_game'][i]:.1f}",
+            f"{result['points_per_round'][i]:+.1f}",
+        ]
         print(
-            f"{bot:<{width}}  {result['wins'][i]:>6}  {result['win_rate'][i]:>8.1%}  "
-            f"{f'{lo:.1%} - {hi:.1%}':>15}  {result['mean_points_per_game'][i]:>11.1f}  "
-            f"{result['points_per_round'][i]:>+12.1f}  {margin_ci:>17}"
+            pad(name, width + 1)
+            + " ".join(" " + _right(c, w) for c, w in zip(cells, widths, strict=True))
+            + "  "
+            + _right(margin_ci, margin_width)
         )
     if result["draws"]:
-        print(f"draws: {result['draws']}")
-    print("decision time (ms):")
-    print(f"{'bot':<{width}}  {'p50':>8}  {'p99':>8}  {'max':>8}  {'decisions':>9}")
-    for bot, t in result["decision_ms"].items():
-        print(f"{bot:<{width}}  {t['p50']:>8.2f}  {t['p99']:>8.2f}  {t['max']:>8.2f}  {t['decisions']:>9}")
+        print(fill(DRAWS, n=result["draws"]))
+    print(_(DECISION_TIME))
+    decisions = _(COLUMN_DECISIONS)
+    dwidth = max(9, cell_width(decisions))
+    print(f"{pad(bot, width + 1)} {'p50':>8}  {'p99':>8}  {'max':>8}  {_right(decisions, dwidth)}")
+    for name, t in result["decision_ms"].items():
+        print(
+            f"{pad(name, width + 1)} {t['p50']:>8.2f}  {t['p99']:>8.2f}  {t['max']:>8.2f}  "
+            f"{_right(str(t['decisions']), dwidth)}"
+        )

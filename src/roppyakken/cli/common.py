@@ -25,14 +25,14 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     return resolve(args.rules, args.rules_file)
 
 
-def parse_json(text: str, what: str = "input") -> Any:
-    """Parse JSON text or raise a one-line error naming where it is malformed."""
+def parse_json(text: str, what: str = "input", *, one_line: bool = False) -> Any:
+    """Parse JSON text or raise a one-line error naming where it is malformed (the column only
+    when ``one_line``: the caller names the line, which is not the text's line 1)."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RoppyakkenError(
-            f"{what} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
-        ) from None
+        where = f"column {exc.colno}" if one_line else f"line {exc.lineno}, column {exc.colno}"
+        raise RoppyakkenError(f"{what} is not valid JSON: {exc.msg} at {where}") from None
 
 
 def read_stdin_json() -> Any:
@@ -57,7 +57,7 @@ def run_jsonl(handle: Callable[[Any], Any]) -> int:
     status = 0
     for number, line in _lines():
         try:
-            result = handle(parse_json(line))
+            result = handle(parse_json(line, one_line=True))
         except RoppyakkenError as exc:
             message = str(exc)
             print(f"roppyakken: error: line {number}: {message}", file=sys.stderr)

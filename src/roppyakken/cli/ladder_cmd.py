@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import Any, Final
 
 from roppyakken.ai.arena import ArenaTotals, elapsed_text
-from roppyakken.ai.base import bot_description
 from roppyakken.ai.ladder import DEFAULT_LEVELS, run_ladder
-from roppyakken.cli.arena_cmd import levels_help
+from roppyakken.cli.arena_cmd import COLUMN_CI, _right, levels_help
 from roppyakken.cli.common import add_rules_arguments, print_json, rules_from_args
-from roppyakken.i18n import _, fill
+from roppyakken.i18n import N_, _, cell_width, fill, pad
+from roppyakken.text import bot_level_description, preset_label
 
 
 def register(sub: Any) -> None:
@@ -54,7 +54,9 @@ class _Progress:
             return
         self.last = now
         print(
-            f"\r{label}: {totals.games} games, {elapsed_text(now - self.start)} elapsed   ",
+            "\r"
+            + fill(PROGRESS, label=label, games=totals.games, elapsed=elapsed_text(now - self.start))
+            + "   ",
             end="",
             file=sys.stderr,
             flush=True,
@@ -76,22 +78,38 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+LADDER_HEAD: Final = N_("ladder: {rules} rules, 2 players, {games} games per pair, seed {seed}")
+COLUMN_LEVEL: Final = N_("level")
+COLUMN_RATING: Final = N_("rating")
+COLUMN_DESCRIPTION: Final = N_("description")
+PAIRS: Final = N_("pairs (first level's wins):")
+PAIR: Final = N_("{first} vs {second}: {wins}/{games} = {rate} (95% CI {low} - {high})")
+PROGRESS: Final = N_("{label}: {games} games, {elapsed} elapsed")
+
+
 def print_ladder(doc: dict[str, Any]) -> None:
-    """The ladder as readable tables: ratings, then each pair."""
+    """The ladder as readable tables, in the current language: ratings, then each pair."""
+    print(fill(LADDER_HEAD, rules=preset_label(doc["rules"]), games=doc["games_per_pair"], seed=doc["seed"]))
+    level, rating, ci = _(COLUMN_LEVEL), _(COLUMN_RATING), _(COLUMN_CI)
+    width = max(6, cell_width(level), *(len(r["level"]) for r in doc["ratings"]))
+    rating_width, ci_width = max(7, cell_width(rating)), max(15, cell_width(ci))
     print(
-        f"ladder: {doc['rules']} rules, 2 players, {doc['games_per_pair']} games per pair, seed {doc['seed']}"
+        f"{pad(level, width + 1)} {_right(rating, rating_width)}  {_right(ci, ci_width)}  "
+        + _(COLUMN_DESCRIPTION)
     )
-    width = max(6, *(len(r["level"]) for r in doc["ratings"]))
-    print(f"{'level':<{width}}  {'rating':>7}  {'95% CI':>15}  description")
     for r in sorted(doc["ratings"], key=lambda r: -r["rating"]):
         lo, hi = r["ci95"]
         interval = f"{lo:.0f} .. {hi:.0f}"
-        print(f"{r['level']:<{width}}  {r['rating']:>7.0f}  {interval:>15}  {bot_description(r['level'])}")
-    print("pairs (first level's wins):")
+        value = f"{r['rating']:.0f}"
+        print(
+            f"{pad(r['level'], width + 1)} {_right(value, rating_width)}  "
+            f"{_right(interval, ci_width)}  {bot_level_description(r['level'])}"
+        )
+    print(_(PAIRS))
     for arena in doc["pairs"]:
         a, b = arena["bots"]
         lo, hi = arena["ci95"][0]
-        print(
-            f"  {a} vs {b}: {arena['wins'][0]}/{arena['games']} = {arena['win_rate'][0]:.1%} "
-            f"(95% CI {lo:.1%} - {hi:.1%})"
-        )
+        rate, low, high = f"{arena['win_rate'][0]:.1%}", f"{lo:.1%}", f"{hi:.1%}"
+        games, wins = arena["games"], arena["wins"][0]
+        line = fill(PAIR, first=a, second=b, wins=wins, games=games, rate=rate, low=low, high=high)
+        print("  " + line)

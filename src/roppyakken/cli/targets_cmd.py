@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import Any, Final
 
 from roppyakken.cli.common import (
     add_rules_arguments,
@@ -13,7 +13,7 @@ from roppyakken.cli.common import (
     run_jsonl,
 )
 from roppyakken.documents import targets_document
-from roppyakken.i18n import _
+from roppyakken.i18n import N_, _, fill
 
 
 def register(sub: Any) -> None:
@@ -47,17 +47,30 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+EXPLAIN_HEAD: Final = {
+    (False, True): N_("{card}, played from hand, on a table of {table}:"),
+    (True, True): N_("{card}, turned up from the pile, on a table of {table}:"),
+    (False, False): N_("{card}, played from hand, on an empty table:"),
+    (True, False): N_("{card}, turned up from the pile, on an empty table:"),
+}
+"""The first line of ``--explain``, by (turned up from the pile, something on the table)."""
+EXPLAIN_NOTHING: Final = N_("nothing to take: it goes to the table")
+EXPLAIN_MUST: Final = N_("it must take {cards}")
+EXPLAIN_CHOOSE: Final = N_("the player chooses what it takes:")
+
+
 def explain_targets(data: dict[str, Any], targets: list[list[str]]) -> str:
-    """A checked §2 document and its answer in words."""
+    """A checked §2 document and its answer in words, in the current language (cards by slug,
+    the names every document uses)."""
     card = data["card"]
-    source = "turned up from the pile" if data.get("source", "hand") == "pile" else "played from hand"
-    table = ", ".join(data.get("table", []))
-    lines = [f"{card}, {source}, on " + (f"a table of {table}:" if table else "an empty table:")]
+    from_pile = data.get("source", "hand") == "pile"
+    table = data.get("table", [])
+    lines = [fill(EXPLAIN_HEAD[from_pile, bool(table)], card=card, table=", ".join(table))]
     if not targets:
-        lines.append("  nothing to take: it goes to the table")
+        lines.append("  " + _(EXPLAIN_NOTHING))
     elif len(targets) == 1:
-        lines.append(f"  it must take {' + '.join(targets[0])}")
+        lines.append("  " + fill(EXPLAIN_MUST, cards=" + ".join(targets[0])))
     else:
-        lines.append("  the player chooses what it takes:")
+        lines.append("  " + _(EXPLAIN_CHOOSE))
         lines.extend(f"  - {' + '.join(t)}" for t in targets)
     return "\n".join(lines)

@@ -41,11 +41,13 @@ TRANSLATED = tuple(lang for lang in LANGUAGES if lang != SOURCE_LANGUAGE)
 PYTHON_SOURCES: tuple[str, ...] = (
     "text.py",
     "ai/base.py",
+    "ai/arena.py",
     "explain.py",
     "cli/__init__.py",
     "cli/common.py",
     "cli/score_cmd.py",
     "cli/targets_cmd.py",
+    "cli/cards_cmd.py",
     "cli/simulate_cmd.py",
     "cli/replay_cmd.py",
     "cli/rules_cmd.py",

@@ -104,6 +104,7 @@ def move_json(move: MoveHint) -> dict[str, Any]:
         "points_now": move.points_now,
         "yaku_now": list(move.yaku_now),
         "expected_score": _round(move.expected_score, 1),
+        "score_ci95": _round(move.score_ci95, 1),
         "expected_margin": _round(move.expected_margin, 1),
         "margin_ci95": _round(move.margin_ci95, 1),
         "risk": _round(move.risk, 1),
@@ -126,7 +127,6 @@ def compute_review(
     ``decisions`` are ``(turn, view, action)``: the seat's turn number in the round (1
     for its first card-play decision), the view it was sent then, the move it made.
     """
-    turns = {id(view): turn for turn, view, _ in decisions}
     reviews = review(
         [(view, action) for _, view, action in decisions],
         top=REVIEW_TOP,
@@ -135,7 +135,7 @@ def compute_review(
     )
     return [
         {
-            "turn": turns.get(id(r.view), 0),
+            "turn": decisions[r.index][0],
             "phase": r.view.phase,
             "played": move_json(r.played),
             "best": move_json(r.best),

@@ -395,6 +395,7 @@ class HintMove(BaseModel):
     points_now: int = Field(description="card points captured at once")
     yaku_now: list[str] = Field(description="yaku completed at once")
     expected_score: float | None = Field(description="the seat's mean round score")
+    score_ci95: float | None = Field(description="half width of the round score's 95% interval")
     expected_margin: float | None = Field(description="mean round margin over the others' mean")
     margin_ci95: float | None = Field(description="half width of the margin's 95% interval")
     risk: float | None = Field(description="the others' mean round score this move leaves them")

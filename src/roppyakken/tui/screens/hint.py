@@ -54,7 +54,7 @@ def move_lines(move: MoveHint, number: int) -> list[str]:
         slug, chance = move.yaku_chances[0]
         now.append(t.HINT_YAKU_CHANCE.format(yaku=yaku_name(slug), pct=round(chance * 100)))
     expected = t.HINT_EXPECTED.format(
-        score=_num(move.expected_score), ci=_num(move.margin_ci95), pct=round(move.win_chance * 100)
+        score=_num(move.expected_score), ci=_num(move.score_ci95), pct=round(move.win_chance * 100)
     )
     return [head, "   " + " · ".join(now), "   " + expected, "   " + t.HINT_RISK.format(n=_num(move.risk))]
 
@@ -68,19 +68,18 @@ def hint_text(found: Hint) -> str:
     return "\n".join(lines)
 
 
-def review_text(reviews: Sequence[Review], turns: dict[int, int]) -> str:
+def review_text(reviews: Sequence[Review], turns: Sequence[int]) -> str:
     """The round review: at each turn shown, what was played, the master's play, the points given up.
 
-    ``turns`` maps ``id(review.view)`` to the seat's turn number in the round.
+    ``turns`` are the seat's turn numbers in the round of the decisions reviewed, in the order
+    :func:`~roppyakken.ai.hint.review` was given them (``review.index`` is a place in it).
     """
     if not reviews:
         return str(t.REVIEW_NONE)
     lines: list[str] = []
     for r in reviews:
         lines.append(
-            t.REVIEW_ITEM.format(
-                n=turns.get(id(r.view), 0), played=play_text(r.played), best=play_text(r.best)
-            )
+            t.REVIEW_ITEM.format(n=turns[r.index], played=play_text(r.played), best=play_text(r.best))
         )
         lines.append(t.REVIEW_LOST.format(points=_num(max(0.0, r.margin_loss)), pct=round(r.loss * 100)))
     return "\n".join(lines)

@@ -361,9 +361,8 @@ class TableScreen(Screen[None]):
             return None
 
         def work() -> str:
-            turns = {id(view): turn for turn, view, _ in made}
             found = review([(view, action) for _, view, action in made], top=3, worlds=REVIEW_WORLDS)
-            return review_text(found, turns)
+            return review_text(found, [turn for turn, _, _ in made])
 
         return work
 

@@ -329,7 +329,7 @@ export class GameView {
               m.yaku_now && m.yaku_now.length
                 ? h("li", {}, T.hintYakuNow(m.yaku_now.map((y) => yakuName(y)).join(", ")))
                 : null,
-              h("li", {}, T.hintExpected(fmtPoints(m.expected_score), fmtPoints(m.margin_ci95))),
+              h("li", {}, T.hintExpected(fmtPoints(m.expected_score), fmtPoints(m.score_ci95))),
               top ? h("li", {}, T.hintYakuChance(yakuName(top.yaku), Math.round(top.chance * 100))) : null,
               h("li", {}, T.hintRisk(fmtPoints(m.risk))),
               h("li", {}, T.hintWinChance(Math.round((m.win_chance || 0) * 100))),
