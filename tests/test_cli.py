@@ -180,8 +180,16 @@ def test_simulate_json_format_4_and_records(tmp_path: Path) -> None:
 
 def test_simulate_refuses_bad_options() -> None:
     assert "unknown bot level 'genius'" in run(["simulate", "--bots", "genius,random", "--games", "1"])[2]
-    assert "names 1 bots for 2 players" in run(["simulate", "--bots", "random", "--games", "1"])[2]
+    assert "names 2 bots for 3 players" in run(["simulate", "--players", "3", "--bots", "random,greedy"])[2]
     assert "2 players only" in run(["simulate", "--players", "3", "--rules", "changara", "--games", "1"])[2]
+
+
+def test_simulate_one_level_plays_every_seat() -> None:
+    code, out, err = run(
+        ["simulate", "--players", "3", "--bots", "greedy", "--games", "2", "--seed", "4", "--json"]
+    )
+    assert code == 0, err
+    assert json.loads(out)["bots"] == ["greedy"] * 3
 
 
 def test_simulate_readable_summary() -> None:

@@ -31,7 +31,9 @@ def register(sub: Any) -> None:
     p.add_argument("--players", type=int, default=2, choices=(2, 3), help=_("2 or 3 (2)"))
     add_rules_arguments(p)
     p.add_argument("--seed", type=int, default=0, help=_("batch seed (0)"))
-    p.add_argument("--bots", default=None, help=_("bot levels, comma-separated, one per seat"))
+    p.add_argument(
+        "--bots", default=None, help=_("bot levels, comma-separated, one per seat (one level: every seat)")
+    )
     p.add_argument("--records", metavar="DIR", help=_("write one game record per game into DIR"))
     p.add_argument("--json", action="store_true", help=_("print the FORMATS.md §4 document"))
     p.set_defaults(run=run)
@@ -53,7 +55,9 @@ def run(args: argparse.Namespace) -> int:
     rules.check_players(args.players)
     if args.games < 1:
         raise RoppyakkenError("--games must be at least 1")
-    levels = (args.bots or ",".join(["random"] * args.players)).split(",")
+    levels = [s.strip() for s in (args.bots or "random").split(",")]
+    if len(levels) == 1:
+        levels *= args.players  # one level plays every seat, as `play` takes one for every opponent
     if len(levels) != args.players:
         raise RoppyakkenError(f"--bots names {len(levels)} bots for {args.players} players")
     for level in levels:
