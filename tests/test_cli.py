@@ -269,6 +269,10 @@ def test_cards_lists_every_slug() -> None:
     [
         ("maple-chaff", "(did you mean maple-chaff-1 or maple-chaff-2?)"),
         ("pine-crain", "(did you mean pine-crane"),
+        ("maple", "(did you mean maple-deer, maple-ribbon, maple-chaff-1 or maple-chaff-2?)"),
+        ("crane", "(did you mean pine-crane?)"),
+        ("rainman", "(did you mean willow-rainman?)"),
+        ("ribbon", ""),
     ],
 )
 def test_an_unknown_card_suggests_the_near_ones(slug: str, near: str) -> None:

@@ -89,19 +89,25 @@ def card_id(slug: str) -> int:
         return _ID[slug]
     except KeyError:
         near = near_slugs(slug)
-        hint = f" (did you mean {' or '.join(near)}?)" if near else ""
+        shown = ", ".join(near[:-1]) + " or " + near[-1] if len(near) > 1 else "".join(near)
+        hint = f" (did you mean {shown}?)" if near else ""
         raise RoppyakkenError(f"unknown card {slug!r}{hint}") from None
 
 
 def near_slugs(slug: str) -> list[str]:
-    """Card slugs near ``slug``: those it begins (``maple-chaff``: both chaff cards), else the
-    closest spellings (``pine-crain``: ``pine-crane``), at most three, in card order."""
+    """Card slugs near ``slug``, in card order: those it begins (``maple-chaff``: both chaff
+    cards; ``maple``: the month's four), else the few (four at most) it names a part of
+    (``crane``: ``pine-crane``), else the closest spellings (``pine-crain``: ``pine-crane``),
+    at most three."""
     text = slug.strip().lower()
     if not text:
         return []
     prefixed = [s for s in SLUGS if s.startswith(text + "-")]
     if prefixed:
-        return prefixed[:3]
+        return prefixed
+    parts = [s for s in SLUGS if s.endswith("-" + text) or f"-{text}-" in s]
+    if 0 < len(parts) <= 4:
+        return parts
     close = set(difflib.get_close_matches(text, SLUGS, n=3, cutoff=0.75))
     return [s for s in SLUGS if s in close]
 
