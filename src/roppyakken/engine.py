@@ -41,6 +41,7 @@ from roppyakken.cards import (
     iter_cards,
 )
 from roppyakken.compiled import i64, swap_in
+from roppyakken.decknet import deck_by_network
 from roppyakken.errors import IllegalActionError, RoppyakkenError
 from roppyakken.events import (
     DealerTookFour,
@@ -84,7 +85,7 @@ def shuffled_by(label: str) -> list[int]:
     one deck in four million has one, broken by card id).
     """
     digest = _digest(label)
-    return _deck_native(digest) if _NATIVE else deck_by_digest(digest)
+    return deck_by_network(digest) if _NATIVE else deck_by_digest(digest)
 
 
 def deck_by_keys(keys: list[int]) -> list[int]:
@@ -141,17 +142,11 @@ def top_by_digest(digest: bytes, count: int) -> list[int]:
 
 _NATIVE: Final = __name__.endswith("_c")
 """Whether this is the compiled copy of the module (``roppyakken._engine_c``): the seeded decks
-are then ordered by :func:`_deck_native` and :func:`_top_native` (native loops, fast compiled,
-slow interpreted); the pure module orders them by :func:`deck_by_digest` and
-:func:`top_by_digest` (C calls, no Python-level loop).  Both give the same order, FORMATS.md §3
+are then ordered by :func:`roppyakken.decknet.deck_by_network` (a sorting network of native
+locals) and the first-dealer draw by :func:`_top_native` (native loops), fast compiled and slow
+interpreted; the pure module orders them by :func:`deck_by_digest` and :func:`top_by_digest`
+(C calls, no Python-level loop).  Both give the same order, FORMATS.md §3
 (``tests/test_seeded_deck_native.py`` checks each against the other on either build)."""
-
-_BUCKETS: Final = 64
-""":func:`_deck_native` sorts the cards into this many buckets by their keys' top 6 bits."""
-
-_NO_CARD: Final = 64
-"""The end of a bucket's chain in :func:`_deck_native` (not -1: compiled, a negative int is read
-back from a list by a slow path)."""
 
 
 def _key(digest: bytes, card: i64) -> i64:
@@ -162,38 +157,6 @@ def _key(digest: bytes, card: i64) -> i64:
     b2: i64 = digest[i + 2]
     b3: i64 = digest[i + 3]
     return ((b0 * 256 + b1) * 256 + b2) * 256 + b3
-
-
-def _deck_native(digest: bytes) -> list[int]:
-    """:func:`deck_by_digest` by native code: the cards into 64 buckets by their keys' top 6
-    bits (a bucket is a chain of card ids, kept ordered by ``(key, id)`` as each card is put
-    in: the keys are uniform, a chain holds ~0.75 cards), then the buckets read in order.
-    ``links[card]`` is the card after ``card`` in its chain, ``links[48 + bucket]`` the first
-    of a bucket.  Only small non-negative ints are stored: no int object is made."""
-    links: list[i64] = [_NO_CARD] * (NUM_CARDS + _BUCKETS)
-    card: i64 = 0  # (i64 loops: compiled, no tagged int converted at each step)
-    while card < NUM_CARDS:  # in id order: an equal key already in stays before it
-        key = _key(digest, card)
-        before: i64 = NUM_CARDS + (key >> 26)  # the bucket's head, then the card to put it after
-        other = links[before]
-        while other != _NO_CARD and _key(digest, other) <= key:
-            before = other
-            other = links[other]
-        if other != _NO_CARD:  # (else it ends the chain: ``links`` holds the end already)
-            links[card] = other
-        links[before] = card
-        card += 1
-    deck: list[i64] = [0] * NUM_CARDS
-    i: i64 = 0
-    bucket: i64 = NUM_CARDS
-    while bucket < NUM_CARDS + _BUCKETS:
-        card = links[bucket]
-        while card != _NO_CARD:
-            deck[i] = card
-            i += 1
-            card = links[card]
-        bucket += 1
-    return deck
 
 
 _ABOVE: Final = 1 << 40
