@@ -719,7 +719,7 @@ class Game(Round):
         if self.stop_at_round_end and won is None:
             return
         if won is not None and options.match_kind != "single":
-            self.legs = list(outcome.legs)  # a new list: copies share ``legs``
+            self.legs = outcome.legs  # a new list (outcome_with): copies share ``legs``
             if self.log:
                 self._emit(LegWon(won[0], won[1], tuple(self.legs)))
         if outcome.winner is not None:
