@@ -385,7 +385,7 @@ class Game(Round):
 
     def held_lucky_hands(self, seat: int) -> list[LuckyHand]:
         """The lucky hands ``seat`` holds now (R-4), for the declaration decision."""
-        return lucky_hands_held(self.rules, self.hands[seat])
+        return lucky_hands_held(self._scoring, self.hands[seat])  # (native attributes, as below)
 
     def targets(self, card: int, from_pile: bool = False) -> list[int]:
         """The legal targets of ``card`` on the current table (R-5.2, R-6)."""
@@ -606,7 +606,8 @@ class Game(Round):
 
     def _deal(self, attempt: int) -> None:
         """Deal (R-3.2), redealing as R-3.3 / R-3.4 say, then start the lucky-hand phase."""
-        rules, n, dealer, pattern = self.rules, self.players, self.dealer, self._pattern
+        # (The deal's options read once from the rules: compiled, native attributes.)
+        options, n, dealer, pattern = self._scoring, self.players, self.dealer, self._pattern
         while True:
             self._attempt = attempt
             source = self._deck_source
@@ -630,7 +631,7 @@ class Game(Round):
             self.history.append(RoundLog(self.dealer, list(hands), table, list(self.pile), [None] * n))
             self.plays = self.history[-1].plays  # the kernel appends the round's plays to it
             self._emit(RoundStarted(self.round, self.leg, self.dealer, attempt, table))
-        if rules.table_four == "dealer_takes" and full_months(table):  # R-3.3 (Changara)
+        if options.table_four == "dealer_takes" and full_months(table):  # R-3.3 (Changara)
             for m in range(1, 13):
                 four = table & MONTH_MASK[m]
                 if four == MONTH_MASK[m]:
@@ -640,7 +641,7 @@ class Game(Round):
                     if self.log:
                         self._emit(DealerTookFour(self.dealer, four))
         self._queue = []
-        if rules.hand_four == "optional":
+        if options.hand_four == "optional":
             seats = [(self.dealer + i) % n for i in range(n)]
             self._queue = [s for s in seats if full_months(self.hands[s])]
         if self._queue:
@@ -651,11 +652,11 @@ class Game(Round):
         self._begin_declarations()
 
     def _redeal_reason(self, hands: list[int], table: int) -> Redealt | None:
-        rules = self.rules
+        options = self._scoring
         four = full_months(table)
-        if rules.table_four == "redeal" and four:
+        if options.table_four == "redeal" and four:
             return Redealt("table-four", MONTH[(four & -four).bit_length() - 1], None)  # R-3.3
-        if rules.hand_four == "redeal":
+        if options.hand_four == "redeal":
             for i in range(self.players):
                 seat = (self.dealer + i) % self.players
                 four = full_months(hands[seat])
@@ -675,8 +676,9 @@ class Game(Round):
 
     def _begin_declarations(self) -> None:
         """R-4.1: in play order from the dealer, each holder declares (or it is automatic)."""
-        holders = lucky_holders(self.rules, self.hands, self.dealer)  # compiled with the kernel
-        if holders and self.rules.declare == "auto":
+        # (The options read once from the rules: compiled, native attributes, and a hash kept.)
+        holders = lucky_holders(self._scoring, self.hands, self.dealer)  # compiled with the kernel
+        if holders and self._scoring.declare_auto:
             for s in holders:
                 self._record_declaration(s, self.held_lucky_hands(s))
             holders = []
