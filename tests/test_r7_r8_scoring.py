@@ -681,6 +681,7 @@ def test_scoring_options_equal_as_their_rules_and_read_the_deal() -> None:
     the lucky hands the rules give."""
     from dataclasses import replace
 
+    from roppyakken.rules import PRESETS
     from roppyakken.scoring import ScoringOptions
     from roppyakken.yaku import lucky_hands_held
 
@@ -695,5 +696,14 @@ def test_scoring_options_equal_as_their_rules_and_read_the_deal() -> None:
     read = ScoringOptions(changed)
     assert (read.table_four, read.hand_four, read.declare_auto) == ("dealer_takes", "optional", True)
     assert (options.table_four, options.hand_four, options.declare_auto) == ("redeal", "redeal", False)
+    for name in PRESETS:  # and the card play's options, which Round.read_options takes from them
+        rules = preset(name)
+        read = ScoringOptions(rules)
+        assert (read.immediate_win, read.joker_card, read.joker_wild_on_table, read.auto_capture_higher) == (
+            rules.instant_win == "immediate",
+            rules.joker_card,
+            rules.joker_wild_on_table,
+            rules.auto_capture_higher,
+        )
     hand = 0b111 | 0b111 << 4  # two months' three cards: double-hand-three
     assert lucky_hands_held(options, hand) == lucky_hands_held(base, hand) != []

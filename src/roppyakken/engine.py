@@ -208,8 +208,9 @@ def deal_sizes(rules: Rules, players: int) -> tuple[int, int]:
 def deal_pattern(rules: Rules, players: int) -> list[tuple[int, int]]:
     """R-3.2: the deal as ``(who, count)`` packets, ``who`` a seat offset from the dealer + 1
     (0 = the player after the dealer, ``players - 1`` = the dealer) or -1 for the table."""
-    hand, table = sizes = deal_sizes(rules, players)
-    cached = _PATTERNS.get((players, *sizes))
+    hand, table = deal_sizes(rules, players)
+    key = (players, hand, table)  # (compiled: a tuple of three, not one built from a list)
+    cached = _PATTERNS.get(key)
     if cached is not None:
         return list(cached)
     first = hand // 2 if hand % 2 == 0 else (hand + 1) // 2
@@ -219,7 +220,7 @@ def deal_pattern(rules: Rules, players: int) -> list[tuple[int, int]]:
     for size, tsize in ((first, table_first), (second, table - table_first)):
         packets.extend((i, size) for i in range(players))
         packets.append((-1, tsize))
-    _PATTERNS[(players, *sizes)] = tuple(packets)
+    _PATTERNS[key] = tuple(packets)
     return packets
 
 

@@ -347,13 +347,14 @@ class Round:
 
     def read_options(self) -> None:
         """Read the card play's options from ``rules`` once, as ints (what :func:`targets_of`
-        takes): a subclass calls it when it sets ``rules``."""
-        rules = self.rules
-        self._immediate = rules.instant_win == "immediate"
-        self._joker = rules.joker_card
-        self._wild = WILD_MODES[rules.joker_wild_on_table] if rules.joker_card >= 0 else 0
-        self._higher = rules.auto_capture_higher
-        self._scoring = scoring_options(rules)
+        takes): a subclass calls it when it sets ``rules``.  They are read from the rules'
+        :class:`~roppyakken.scoring.ScoringOptions` (compiled, native attributes, where the
+        rules' are an interpreted dataclass's)."""
+        options = self._scoring = scoring_options(self.rules)
+        self._immediate = options.immediate_win
+        self._joker = options.joker_card
+        self._wild = WILD_MODES[options.joker_wild_on_table] if options.joker_card >= 0 else 0
+        self._higher = options.auto_capture_higher
 
     # ----------------------------------------------------------------- moves
 

@@ -164,6 +164,13 @@ class ScoringOptions:
     """R-3.4 ``hand_four``."""
     declare_auto: bool
     """R-4.1 ``declare = "auto"``."""
+    immediate_win: bool
+    """R-8.5 ``instant_win = "immediate"`` (the card play's options, below, are read from here
+    by :meth:`roppyakken.kernel.Round.read_options`)."""
+    joker_card: int
+    """R-6 ``joker_card`` (-1: none)."""
+    joker_wild_on_table: str
+    auto_capture_higher: bool
     _hash: int
 
     def __init__(self, rules: Rules) -> None:
@@ -191,6 +198,10 @@ class ScoringOptions:
         self.table_four = rules.table_four
         self.hand_four = rules.hand_four
         self.declare_auto = rules.declare == "auto"
+        self.immediate_win = rules.instant_win == "immediate"
+        self.joker_card = rules.joker_card
+        self.joker_wild_on_table = rules.joker_wild_on_table
+        self.auto_capture_higher = rules.auto_capture_higher
         self._hash = hash((rules, "options"))  # (not the rules' own: a cache may hold both)
 
     def __hash__(self) -> int:
