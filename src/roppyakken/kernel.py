@@ -179,8 +179,11 @@ def deal_cards(
     """R-3.2: the hands and the table ``deck`` deals in ``pattern``'s packets
     (``engine.deal_pattern``: ``(who, count)``, ``who`` a seat offset from the dealer + 1, or
     -1 for the table), and where the pile starts in ``deck``."""
-    # (i64: compiled, the masks are native ints, not ``|=`` on objects)
-    hands: list[i64] = [0] * players
+    # (i64: compiled, the masks are native ints, not ``|=`` on objects; the hands in locals,
+    # each boxed once at the end, not at each packet)
+    first: i64 = 0  # the hands of the seats after the dealer, in play order (two, or three)
+    second: i64 = 0
+    third: i64 = 0
     table: i64 = 0
     pos: i64 = 0
     for who, count in pattern:
@@ -192,9 +195,19 @@ def deal_cards(
             pos += 1
         if who < 0:
             table |= mask
+        elif who == 0:
+            first |= mask
+        elif who == 1:
+            second |= mask
         else:
-            seat = (dealer + 1 + who) % players
-            hands[seat] = hands[seat] | mask
+            third |= mask
+    hands: list[i64] = [0] * players
+    seat = dealer + 1 if dealer + 1 < players else 0
+    hands[seat] = first
+    seat = seat + 1 if seat + 1 < players else 0
+    hands[seat] = second
+    if players == 3:
+        hands[seat + 1 if seat + 1 < players else 0] = third
     return hands, table, pos
 
 
@@ -205,7 +218,7 @@ def first_dealer_draws(
     dealer and every seat's draws.  Draw ``k`` takes the top cards of the deck shuffled by
     ``label + str(k)`` in seat order among the seats still in: ``shuffled_top(label, count)``
     gives the top ``count`` cards of that deck (``engine.shuffled_top``)."""
-    contenders = list(range(players))
+    contenders = [seat for seat in range(players)]  # (compiled: a native loop, no range object)
     draws: list[list[Card]] = [[] for _ in range(players)]
     attempt = 0
     while True:
