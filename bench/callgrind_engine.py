@@ -7,7 +7,8 @@ Run by hand (not a test; needs valgrind)::
 Prints the instructions of one 2-player search playout (``Game.clone()`` + ``playout()``
 of the 64 dealt positions of ``bench/bench_engine.py``, 3,000 playouts) and of one round of
 whole games (300 seeded games after a warm-up game), each less an empty run of the same
-process (start-up, imports, the positions).  With the kernel this process would run:
+process (start-up, imports, the positions), every child with ``PYTHONHASHSEED=0`` (the counts
+are then the same from run to run).  With the kernel this process would run:
 compiled when it is built from the current sources, else pure (``ROPPYAKKEN_PURE=1``).
 See bench/RESULTS-engine.md.
 """
@@ -68,7 +69,10 @@ def instructions(mode: str, players: int) -> tuple[int, int]:
         out = os.path.join(tmp, "callgrind.out")
         command = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", sys.executable]
         command += [__file__, "--child", mode, "--players", str(players)]
-        run = subprocess.run(command, capture_output=True, text=True, check=True)
+        # One hash seed for every child: the str hashes (dict layouts, probe lengths) otherwise
+        # differ from process to process, and the counts by up to ~1,500 a round.
+        env = {**os.environ, "PYTHONHASHSEED": "0"}
+        run = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
     collected = re.search(r"Collected : (\d+)", run.stderr)
     units = re.search(r"^units (\d+)$", run.stdout, re.MULTILINE)
     if collected is None or units is None:

@@ -22,7 +22,7 @@ import textwrap
 import pytest
 
 import roppyakken.kernel
-from roppyakken import cards, engine, game_end, indexed, scoring, yaku
+from roppyakken import cards, decknet, engine, game_end, indexed, scoring, yaku
 from roppyakken.ai import expert, playout, position
 from roppyakken.compiled import GROUP, copy_module
 from tests.support import run_python
@@ -107,7 +107,8 @@ def test_the_compiled_kernel_plays_as_the_pure_one() -> None:
             pytest.fail("the compiled kernel is not built (scripts/setup builds it: scripts/build_kernel.py)")
         pytest.skip("the compiled kernel is not built (.venv/bin/python scripts/build_kernel.py)")
     assert roppyakken.kernel.Round.__module__ == "roppyakken._kernel_c"
-    swapped = [cards.points_of, yaku.YakuTable, scoring.score_round, game_end.round_outcome]
+    swapped = [cards.points_of, decknet.deck_by_network, yaku.YakuTable, scoring.score_round]
+    swapped += [game_end.round_outcome]
     swapped += [roppyakken.kernel.Round, indexed.play_cards, engine.Game, playout.greedy_index]
     swapped += [position.Position, expert.Appraisal]  # tests/test_compiled_expert.py
     assert [f.__module__ for f in swapped] == [copy_module(m) for m in GROUP]

@@ -24,6 +24,23 @@ ALL_CHAFF = ("pine-chaff-1", "plum-chaff-1", "cherry-chaff-1", "wisteria-chaff-1
              "peony-chaff-1", "clover-chaff-1", "willow-lightning")  # fmt: skip
 
 
+def test_a_lucky_hand_is_made_once_and_shared() -> None:
+    """Two hands with the same triple hold the same (immutable) LuckyHand object, not two equal
+    ones (made once: a frozen dataclass's ``__init__`` is interpreted even compiled); the kept
+    hands are bounded."""
+    import sys
+
+    from roppyakken import yaku
+
+    first = lucky_hands_held(CLASSIC, m("pine-crane", "pine-ribbon", "pine-chaff-1", "maple-deer"))
+    other = lucky_hands_held(CLASSIC, m("pine-crane", "pine-ribbon", "pine-chaff-1", "willow-swallow"))
+    assert [h.slug for h in first] == ["hand-three"] and first[0] is other[0]
+    kept = sys.modules[yaku.lucky_hands_held.__module__]._HANDS  # the module that runs
+    for n in range(yaku.HANDS_KEPT + 5):
+        yaku._lucky_hand("all-chaff", 400, n)
+        assert 0 < len(kept) <= yaku.HANDS_KEPT
+
+
 def test_r4_1_all_chaff_400() -> None:
     assert held("classic", *ALL_CHAFF) == {"all-chaff": 400}
 

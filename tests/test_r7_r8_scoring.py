@@ -672,3 +672,38 @@ def test_scoring_options_kept_for_a_bounded_number_of_rule_sets() -> None:
         assert 0 < len(kept) <= scoring.OPTIONS_KEPT
     assert scoring.scoring_options(first).target == base.target + 10
     assert scoring.scoring_options(first) is scoring.scoring_options(first)
+
+
+def test_scoring_options_equal_as_their_rules_and_read_the_deal() -> None:
+    """The options are equal, and hash alike, when read from equal rules (the lucky hands'
+    cache is keyed by them, as by value: a rebuilt options object finds its entries); they
+    carry the deal's options (R-3.3, R-3.4, R-4.1), which the engine reads from them, and give
+    the lucky hands the rules give."""
+    from dataclasses import replace
+
+    from roppyakken.rules import PRESETS
+    from roppyakken.scoring import ScoringOptions
+    from roppyakken.yaku import lucky_hands_held
+
+    base = preset("classic")
+    options = ScoringOptions(base)
+    again = ScoringOptions(replace(base))
+    assert options == again and hash(options) == hash(again) and options is not again
+    assert options != ScoringOptions(replace(base, target=base.target + 10))
+    assert options != base
+    assert {options: 1}[again] == 1
+    changed = replace(base, table_four="dealer_takes", hand_four="optional", declare="auto")
+    read = ScoringOptions(changed)
+    assert (read.table_four, read.hand_four, read.declare_auto) == ("dealer_takes", "optional", True)
+    assert (options.table_four, options.hand_four, options.declare_auto) == ("redeal", "redeal", False)
+    for name in PRESETS:  # and the card play's options, which Round.read_options takes from them
+        rules = preset(name)
+        read = ScoringOptions(rules)
+        assert (read.immediate_win, read.joker_card, read.joker_wild_on_table, read.auto_capture_higher) == (
+            rules.instant_win == "immediate",
+            rules.joker_card,
+            rules.joker_wild_on_table,
+            rules.auto_capture_higher,
+        )
+    hand = 0b111 | 0b111 << 4  # two months' three cards: double-hand-three
+    assert lucky_hands_held(options, hand) == lucky_hands_held(base, hand) != []

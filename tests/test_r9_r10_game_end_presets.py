@@ -12,8 +12,9 @@ from roppyakken.cards import card_id
 from roppyakken.engine import Game, RoundLog
 from roppyakken.errors import RulesError
 from roppyakken.events import GameEnded, LegWon
+from roppyakken.game_end import outcome_with, round_outcome
 from roppyakken.rules import PRESETS, Rules, load_rules_file, preset
-from roppyakken.scoring import PlayerScore, RoundScore
+from roppyakken.scoring import PlayerScore, RoundScore, parts_of, scoring_options
 from tests.support import m, position
 
 CLASSIC = preset("classic")
@@ -72,6 +73,28 @@ def test_r9_2_win_margin() -> None:
     rules = preset("wikipedia")
     assert leg_winner(rules, [620, 590], round_score((), ())) is None
     assert leg_winner(rules, [621, 590], round_score((), ())) == (0, "target")
+
+
+def test_r9_2_win_margin_over_the_best_of_the_others() -> None:
+    """With three seats the margin is over the best other total, wherever the top one sits."""
+    rules = preset("wikipedia").with_options({"target": 600})
+    assert leg_winner(rules, [590, 300, 620], round_score((), (), ())) is None
+    assert leg_winner(rules, [589, 300, 620], round_score((), (), ())) == (2, "target")
+    assert leg_winner(rules, [300, 621, 590], round_score((), (), ())) == (1, "target")
+    assert leg_winner(rules, [621, 590, 621], round_score((), (), ())) is None  # tied at the top
+
+
+def test_r9_3_the_outcome_leaves_the_legs_it_reads() -> None:
+    """A leg won gives a new list of legs; the given one stays as it was (copies share it)."""
+    rules = preset("marguerite")
+    legs = [1, 0]
+    outcome = round_outcome(rules, round_score((), ()), [900, 100], legs, 0, 3)
+    assert outcome.leg == (0, "target") and outcome.legs == [2, 0] and legs == [1, 0]
+    options = scoring_options(rules)
+    parts = parts_of(round_score((), ()))
+    outcome = outcome_with(options, parts, [900, 100], legs, 0, 3)
+    assert outcome.legs == [2, 0] and outcome.legs is not legs and legs == [1, 0]
+    assert outcome_with(options, parts, [100, 100], legs, 0, 3).legs == [1, 0]
 
 
 def play_random(game: Game, seed: int) -> Game:

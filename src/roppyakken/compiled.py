@@ -36,6 +36,7 @@ NATIVE_INT_IMPORT: Final = "from mypy_extensions import i64"
 
 GROUP: Final = (
     "cards",
+    "decknet",
     "yaku",
     "scoring",
     "game_end",

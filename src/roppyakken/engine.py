@@ -41,6 +41,7 @@ from roppyakken.cards import (
     iter_cards,
 )
 from roppyakken.compiled import i64, swap_in
+from roppyakken.decknet import deck_by_network
 from roppyakken.errors import IllegalActionError, RoppyakkenError
 from roppyakken.events import (
     DealerTookFour,
@@ -84,7 +85,7 @@ def shuffled_by(label: str) -> list[int]:
     one deck in four million has one, broken by card id).
     """
     digest = _digest(label)
-    return _deck_native(digest) if _NATIVE else deck_by_digest(digest)
+    return deck_by_network(digest) if _NATIVE else deck_by_digest(digest)
 
 
 def deck_by_keys(keys: list[int]) -> list[int]:
@@ -141,17 +142,11 @@ def top_by_digest(digest: bytes, count: int) -> list[int]:
 
 _NATIVE: Final = __name__.endswith("_c")
 """Whether this is the compiled copy of the module (``roppyakken._engine_c``): the seeded decks
-are then ordered by :func:`_deck_native` and :func:`_top_native` (native loops, fast compiled,
-slow interpreted); the pure module orders them by :func:`deck_by_digest` and
-:func:`top_by_digest` (C calls, no Python-level loop).  Both give the same order, FORMATS.md §3
+are then ordered by :func:`roppyakken.decknet.deck_by_network` (a sorting network of native
+locals) and the first-dealer draw by :func:`_top_native` (native loops), fast compiled and slow
+interpreted; the pure module orders them by :func:`deck_by_digest` and :func:`top_by_digest`
+(C calls, no Python-level loop).  Both give the same order, FORMATS.md §3
 (``tests/test_seeded_deck_native.py`` checks each against the other on either build)."""
-
-_BUCKETS: Final = 64
-""":func:`_deck_native` sorts the cards into this many buckets by their keys' top 6 bits."""
-
-_NO_CARD: Final = 64
-"""The end of a bucket's chain in :func:`_deck_native` (not -1: compiled, a negative int is read
-back from a list by a slow path)."""
 
 
 def _key(digest: bytes, card: i64) -> i64:
@@ -162,38 +157,6 @@ def _key(digest: bytes, card: i64) -> i64:
     b2: i64 = digest[i + 2]
     b3: i64 = digest[i + 3]
     return ((b0 * 256 + b1) * 256 + b2) * 256 + b3
-
-
-def _deck_native(digest: bytes) -> list[int]:
-    """:func:`deck_by_digest` by native code: the cards into 64 buckets by their keys' top 6
-    bits (a bucket is a chain of card ids, kept ordered by ``(key, id)`` as each card is put
-    in: the keys are uniform, a chain holds ~0.75 cards), then the buckets read in order.
-    ``links[card]`` is the card after ``card`` in its chain, ``links[48 + bucket]`` the first
-    of a bucket.  Only small non-negative ints are stored: no int object is made."""
-    links: list[i64] = [_NO_CARD] * (NUM_CARDS + _BUCKETS)
-    card: i64 = 0  # (i64 loops: compiled, no tagged int converted at each step)
-    while card < NUM_CARDS:  # in id order: an equal key already in stays before it
-        key = _key(digest, card)
-        before: i64 = NUM_CARDS + (key >> 26)  # the bucket's head, then the card to put it after
-        other = links[before]
-        while other != _NO_CARD and _key(digest, other) <= key:
-            before = other
-            other = links[other]
-        if other != _NO_CARD:  # (else it ends the chain: ``links`` holds the end already)
-            links[card] = other
-        links[before] = card
-        card += 1
-    deck: list[i64] = [0] * NUM_CARDS
-    i: i64 = 0
-    bucket: i64 = NUM_CARDS
-    while bucket < NUM_CARDS + _BUCKETS:
-        card = links[bucket]
-        while card != _NO_CARD:
-            deck[i] = card
-            i += 1
-            card = links[card]
-        bucket += 1
-    return deck
 
 
 _ABOVE: Final = 1 << 40
@@ -245,8 +208,9 @@ def deal_sizes(rules: Rules, players: int) -> tuple[int, int]:
 def deal_pattern(rules: Rules, players: int) -> list[tuple[int, int]]:
     """R-3.2: the deal as ``(who, count)`` packets, ``who`` a seat offset from the dealer + 1
     (0 = the player after the dealer, ``players - 1`` = the dealer) or -1 for the table."""
-    hand, table = sizes = deal_sizes(rules, players)
-    cached = _PATTERNS.get((players, *sizes))
+    hand, table = deal_sizes(rules, players)
+    key = (players, hand, table)  # (compiled: a tuple of three, not one built from a list)
+    cached = _PATTERNS.get(key)
     if cached is not None:
         return list(cached)
     first = hand // 2 if hand % 2 == 0 else (hand + 1) // 2
@@ -256,7 +220,7 @@ def deal_pattern(rules: Rules, players: int) -> list[tuple[int, int]]:
     for size, tsize in ((first, table_first), (second, table - table_first)):
         packets.extend((i, size) for i in range(players))
         packets.append((-1, tsize))
-    _PATTERNS[(players, *sizes)] = tuple(packets)
+    _PATTERNS[key] = tuple(packets)
     return packets
 
 
@@ -422,7 +386,7 @@ class Game(Round):
 
     def held_lucky_hands(self, seat: int) -> list[LuckyHand]:
         """The lucky hands ``seat`` holds now (R-4), for the declaration decision."""
-        return lucky_hands_held(self.rules, self.hands[seat])
+        return lucky_hands_held(self._scoring, self.hands[seat])  # (native attributes, as below)
 
     def targets(self, card: int, from_pile: bool = False) -> list[int]:
         """The legal targets of ``card`` on the current table (R-5.2, R-6)."""
@@ -643,7 +607,8 @@ class Game(Round):
 
     def _deal(self, attempt: int) -> None:
         """Deal (R-3.2), redealing as R-3.3 / R-3.4 say, then start the lucky-hand phase."""
-        rules, n, dealer, pattern = self.rules, self.players, self.dealer, self._pattern
+        # (The deal's options read once from the rules: compiled, native attributes.)
+        options, n, dealer, pattern = self._scoring, self.players, self.dealer, self._pattern
         while True:
             self._attempt = attempt
             source = self._deck_source
@@ -667,7 +632,7 @@ class Game(Round):
             self.history.append(RoundLog(self.dealer, list(hands), table, list(self.pile), [None] * n))
             self.plays = self.history[-1].plays  # the kernel appends the round's plays to it
             self._emit(RoundStarted(self.round, self.leg, self.dealer, attempt, table))
-        if rules.table_four == "dealer_takes" and full_months(table):  # R-3.3 (Changara)
+        if options.table_four == "dealer_takes" and full_months(table):  # R-3.3 (Changara)
             for m in range(1, 13):
                 four = table & MONTH_MASK[m]
                 if four == MONTH_MASK[m]:
@@ -677,7 +642,7 @@ class Game(Round):
                     if self.log:
                         self._emit(DealerTookFour(self.dealer, four))
         self._queue = []
-        if rules.hand_four == "optional":
+        if options.hand_four == "optional":
             seats = [(self.dealer + i) % n for i in range(n)]
             self._queue = [s for s in seats if full_months(self.hands[s])]
         if self._queue:
@@ -688,11 +653,11 @@ class Game(Round):
         self._begin_declarations()
 
     def _redeal_reason(self, hands: list[int], table: int) -> Redealt | None:
-        rules = self.rules
+        options = self._scoring
         four = full_months(table)
-        if rules.table_four == "redeal" and four:
+        if options.table_four == "redeal" and four:
             return Redealt("table-four", MONTH[(four & -four).bit_length() - 1], None)  # R-3.3
-        if rules.hand_four == "redeal":
+        if options.hand_four == "redeal":
             for i in range(self.players):
                 seat = (self.dealer + i) % self.players
                 four = full_months(hands[seat])
@@ -712,8 +677,9 @@ class Game(Round):
 
     def _begin_declarations(self) -> None:
         """R-4.1: in play order from the dealer, each holder declares (or it is automatic)."""
-        holders = lucky_holders(self.rules, self.hands, self.dealer)  # compiled with the kernel
-        if holders and self.rules.declare == "auto":
+        # (The options read once from the rules: compiled, native attributes, and a hash kept.)
+        holders = lucky_holders(self._scoring, self.hands, self.dealer)  # compiled with the kernel
+        if holders and self._scoring.declare_auto:
             for s in holders:
                 self._record_declaration(s, self.held_lucky_hands(s))
             holders = []
@@ -756,7 +722,7 @@ class Game(Round):
         if self.stop_at_round_end and won is None:
             return
         if won is not None and options.match_kind != "single":
-            self.legs = list(outcome.legs)  # a new list: copies share ``legs``
+            self.legs = outcome.legs  # a new list (outcome_with): copies share ``legs``
             if self.log:
                 self._emit(LegWon(won[0], won[1], tuple(self.legs)))
         if outcome.winner is not None:

@@ -35,27 +35,36 @@ def _leg_winner(
         return seat, f"instant:{slug}"
     n = len(totals)
     target = options.target
+    reached = 0
     for s in range(n):  # the common case, nobody reached the target: no list built
         if totals[s] >= target:
-            break
-    else:
+            reached += 1
+    if not reached:
         return None
-    reached = [s for s in range(n) if totals[s] >= target]
-    if len(reached) > 1:
+    if reached > 1:
         for slug in INSTANT_YAKU:
-            for s in reached:
-                if any(y == slug for y, _ in _yaku_of(score, s)):
+            for s in range(n):
+                if totals[s] >= target and any(y == slug for y, _ in _yaku_of(score, s)):
                     return s, f"target:{slug}"
-    best = max(totals)
-    tied = [s for s in range(n) if totals[s] == best]
-    if len(tied) > 1:
+    # The top total (the lowest seat among equals) and the best of the others, by native loops
+    # (compiled, ``max()`` is a builtin looked up and called with an iterator).
+    top = 0
+    for s in range(1, n):
+        if totals[s] > totals[top]:
+            top = s
+    best = totals[top]
+    second = totals[1] if top == 0 else totals[0]
+    for s in range(n):
+        if s != top and totals[s] > second:
+            second = totals[s]
+    if second == best:  # tied at the top
         if not options.top_tie_play_order or options.win_margin > 0:
             return None
+        tied = [s for s in range(n) if totals[s] == best]
         return first_in_play_order(tied, dealer, n), "tie:play-order"
-    second = max(t for s, t in enumerate(totals) if s != tied[0])
     if best - second < options.win_margin:
         return None
-    return tied[0], "target"
+    return top, "target"
 
 
 def _yaku_of(score: ScoreParts | RoundScore, seat: int) -> Sequence[tuple[str, int]]:
@@ -123,15 +132,17 @@ def outcome_with(
     """:func:`round_outcome` under the rules' ``options`` (:func:`~roppyakken.scoring.scoring_options`);
     ``score`` the engine's :class:`~roppyakken.scoring.ScoreParts` or a public
     :class:`~roppyakken.scoring.RoundScore`; ``totals`` and ``legs`` are read, not changed (lists:
-    compiled, indexed natively)."""
+    compiled, indexed natively); the outcome's ``legs`` is ``legs`` itself unless a leg is won
+    in a match of legs (then a new list)."""
     won = _leg_winner(options, score, totals, dealer)
-    new_legs = list(legs)
+    new_legs = legs
     kind = options.match_kind
     winner: tuple[int, str] | None = None
     if won is not None:
         seat = won[0]
         if kind == "single":
             return RoundOutcome(won, won, new_legs)
+        new_legs = list(legs)
         new_legs[seat] += 1
         if kind == "first-to" and new_legs[seat] >= options.match_count:
             return RoundOutcome(won, (seat, "legs"), new_legs)
@@ -191,7 +202,8 @@ def add_finals(totals: list[int], score: ScoreParts) -> None:
     """Add each player's final round score (R-7.6) to ``totals``, in place."""
     seats = score.seats
     for seat in range(len(totals)):
-        totals[seat] += seats[seat].final
+        total: int = totals[seat]  # (compiled: a tagged int added natively, not ``+=`` on objects)
+        totals[seat] = total + seats[seat].final
 
 
 def next_dealer(rules: Rules, score: RoundScore, dealer: int, n: int) -> int:

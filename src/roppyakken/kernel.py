@@ -179,8 +179,11 @@ def deal_cards(
     """R-3.2: the hands and the table ``deck`` deals in ``pattern``'s packets
     (``engine.deal_pattern``: ``(who, count)``, ``who`` a seat offset from the dealer + 1, or
     -1 for the table), and where the pile starts in ``deck``."""
-    # (i64: compiled, the masks are native ints, not ``|=`` on objects)
-    hands: list[i64] = [0] * players
+    # (i64: compiled, the masks are native ints, not ``|=`` on objects; the hands in locals,
+    # each boxed once at the end, not at each packet)
+    first: i64 = 0  # the hands of the seats after the dealer, in play order (two, or three)
+    second: i64 = 0
+    third: i64 = 0
     table: i64 = 0
     pos: i64 = 0
     for who, count in pattern:
@@ -192,9 +195,19 @@ def deal_cards(
             pos += 1
         if who < 0:
             table |= mask
+        elif who == 0:
+            first |= mask
+        elif who == 1:
+            second |= mask
         else:
-            seat = (dealer + 1 + who) % players
-            hands[seat] = hands[seat] | mask
+            third |= mask
+    hands: list[i64] = [0] * players
+    seat = dealer + 1 if dealer + 1 < players else 0
+    hands[seat] = first
+    seat = seat + 1 if seat + 1 < players else 0
+    hands[seat] = second
+    if players == 3:
+        hands[seat + 1 if seat + 1 < players else 0] = third
     return hands, table, pos
 
 
@@ -205,7 +218,7 @@ def first_dealer_draws(
     dealer and every seat's draws.  Draw ``k`` takes the top cards of the deck shuffled by
     ``label + str(k)`` in seat order among the seats still in: ``shuffled_top(label, count)``
     gives the top ``count`` cards of that deck (``engine.shuffled_top``)."""
-    contenders = list(range(players))
+    contenders = [seat for seat in range(players)]  # (compiled: a native loop, no range object)
     draws: list[list[Card]] = [[] for _ in range(players)]
     attempt = 0
     while True:
@@ -347,13 +360,14 @@ class Round:
 
     def read_options(self) -> None:
         """Read the card play's options from ``rules`` once, as ints (what :func:`targets_of`
-        takes): a subclass calls it when it sets ``rules``."""
-        rules = self.rules
-        self._immediate = rules.instant_win == "immediate"
-        self._joker = rules.joker_card
-        self._wild = WILD_MODES[rules.joker_wild_on_table] if rules.joker_card >= 0 else 0
-        self._higher = rules.auto_capture_higher
-        self._scoring = scoring_options(rules)
+        takes): a subclass calls it when it sets ``rules``.  They are read from the rules'
+        :class:`~roppyakken.scoring.ScoringOptions` (compiled, native attributes, where the
+        rules' are an interpreted dataclass's)."""
+        options = self._scoring = scoring_options(self.rules)
+        self._immediate = options.immediate_win
+        self._joker = options.joker_card
+        self._wild = WILD_MODES[options.joker_wild_on_table] if options.joker_card >= 0 else 0
+        self._higher = options.auto_capture_higher
 
     # ----------------------------------------------------------------- moves
 

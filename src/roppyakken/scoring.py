@@ -127,7 +127,11 @@ class ScoringOptions:
     """The options of a round's score (R-7, R-8.5) and of the end of the game (R-9), read once
     from a :class:`Rules` as ints: compiled, the score reads native attributes instead of an
     interpreted frozen dataclass's (as :meth:`roppyakken.kernel.Round.read_options` does for
-    the card play).  One per rules: :func:`scoring_options`."""
+    the card play).  One per rules: :func:`scoring_options`.  The deal's options (R-3.3,
+    R-3.4, R-4.1) are read here too, for the engine's deal; with ``lucky_hands`` and
+    ``hand_four`` these options are the lucky hands' (:class:`roppyakken.yaku.LuckyOptions`).
+    Equal, and hashed, as the rules they are read from (the hash kept: the lucky hands' cache
+    is keyed by them)."""
 
     rules: Rules
     table: YakuTable
@@ -154,6 +158,20 @@ class ScoringOptions:
     match_count: int
     rotate_dealer: bool
     """R-2.3 ``next_dealer = "rotate"``."""
+    table_four: str
+    """R-3.3 ``table_four``."""
+    hand_four: str
+    """R-3.4 ``hand_four``."""
+    declare_auto: bool
+    """R-4.1 ``declare = "auto"``."""
+    immediate_win: bool
+    """R-8.5 ``instant_win = "immediate"`` (the card play's options, below, are read from here
+    by :meth:`roppyakken.kernel.Round.read_options`)."""
+    joker_card: int
+    """R-6 ``joker_card`` (-1: none)."""
+    joker_wild_on_table: str
+    auto_capture_higher: bool
+    _hash: int
 
     def __init__(self, rules: Rules) -> None:
         self.rules = rules
@@ -177,6 +195,22 @@ class ScoringOptions:
         self.match_kind = rules.match_rule.kind
         self.match_count = rules.match_rule.count
         self.rotate_dealer = rules.next_dealer == "rotate"
+        self.table_four = rules.table_four
+        self.hand_four = rules.hand_four
+        self.declare_auto = rules.declare == "auto"
+        self.immediate_win = rules.instant_win == "immediate"
+        self.joker_card = rules.joker_card
+        self.joker_wild_on_table = rules.joker_wild_on_table
+        self.auto_capture_higher = rules.auto_capture_higher
+        self._hash = hash((rules, "options"))  # (not the rules' own: a cache may hold both)
+
+    def __hash__(self) -> int:
+        """Hashed as the rules (kept)."""
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        """Equal when read from equal rules."""
+        return isinstance(other, ScoringOptions) and other.rules == self.rules
 
     def __reduce__(self) -> tuple[object, tuple[Rules]]:
         """Copy and pickle as the rules they are read from."""

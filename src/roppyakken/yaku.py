@@ -290,6 +290,26 @@ class LuckyHand:
         return LuckyHand, (self.slug, self.points, self.cards)
 
 
+_HANDS: dict[tuple[str, int, int], LuckyHand] = {}
+"""Every :class:`LuckyHand` made, by its fields (:func:`_lucky_hand`)."""
+
+HANDS_KEPT: Final = 4096
+"""At most this many lucky hands are kept in :data:`_HANDS` (it starts afresh when full)."""
+
+
+def _lucky_hand(slug: str, points: int, cards: int) -> LuckyHand:
+    """The :class:`LuckyHand` of these fields, made once and shared (it is immutable): compiled,
+    a frozen dataclass's ``__init__`` is still the interpreted one ``dataclass`` generates
+    (~4,800 instructions a hand, in every new deal that holds one)."""
+    key = (slug, points, cards)
+    found = _HANDS.get(key)
+    if found is None:
+        if len(_HANDS) >= HANDS_KEPT:
+            _HANDS.clear()
+        found = _HANDS[key] = LuckyHand(slug, points, cards)
+    return found
+
+
 _LUCKY_CACHES: dict[LuckyOptions, dict[int, tuple[LuckyHand, ...]]] = {}
 """Lucky hands held, by rules (hashable values) and by hand: searchers ask often."""
 
@@ -333,7 +353,7 @@ def _lucky_hands_held(rules: LuckyOptions, hand: int) -> list[LuckyHand]:
         return []
     held: list[LuckyHand] = []
     if "all-chaff" in values and hand and not hand & SCORING_MASK:
-        held.append(LuckyHand("all-chaff", values["all-chaff"], hand))
+        held.append(_lucky_hand("all-chaff", values["all-chaff"], hand))
     three_cards = triple_months(hand)
     four_cards = full_months(hand)
     if not (three_cards or four_cards):
@@ -347,15 +367,15 @@ def _lucky_hands_held(rules: LuckyOptions, hand: int) -> list[LuckyHand]:
             cards = 0
             for m in months:
                 cards |= hand & MONTH_MASK[m]
-            held.append(LuckyHand(slug, values[slug], cards))
+            held.append(_lucky_hand(slug, values[slug], cards))
     if fours and rules.hand_four == "play":
         # R-4.2 (reading): a hand-four month is not also a hand-three; each slug scores once.
         iris = IRIS in fours
         if iris and "iris-hand-four" in values:
-            held.append(LuckyHand("iris-hand-four", values["iris-hand-four"], MONTH_MASK[IRIS]))
+            held.append(_lucky_hand("iris-hand-four", values["iris-hand-four"], MONTH_MASK[IRIS]))
             fours.remove(IRIS)
         if fours and "hand-four" in values:
-            held.append(LuckyHand("hand-four", values["hand-four"], MONTH_MASK[fours[0]]))
+            held.append(_lucky_hand("hand-four", values["hand-four"], MONTH_MASK[fours[0]]))
     return held
 
 
