@@ -8,6 +8,7 @@ from typing import Any, Final, NamedTuple
 from roppyakken.cards import WILLOW_PAULOWNIA_MASK, points_of
 from roppyakken.compiled import swap_in
 from roppyakken.errors import RoppyakkenError
+from roppyakken.options import HandFour, JokerWild, MatchKind, TableFour
 from roppyakken.rules import Rules
 from roppyakken.yaku import FOUR_BRIGHTS, SEVEN_RIBBONS, YakuTable
 
@@ -153,14 +154,14 @@ class ScoringOptions:
     top_tie_play_order: bool
     """R-9.2 ``top_tie = "play-order"``."""
     win_margin: int
-    match_kind: str
+    match_kind: MatchKind
     """R-9.3 ``match``: ``single``, ``first-to`` or ``rounds``, and its count."""
     match_count: int
     rotate_dealer: bool
     """R-2.3 ``next_dealer = "rotate"``."""
-    table_four: str
+    table_four: TableFour
     """R-3.3 ``table_four``."""
-    hand_four: str
+    hand_four: HandFour
     """R-3.4 ``hand_four``."""
     declare_auto: bool
     """R-4.1 ``declare = "auto"``."""
@@ -169,7 +170,7 @@ class ScoringOptions:
     by :meth:`roppyakken.kernel.Round.read_options`)."""
     joker_card: int
     """R-6 ``joker_card`` (-1: none)."""
-    joker_wild_on_table: str
+    joker_wild_on_table: JokerWild
     auto_capture_higher: bool
     _hash: int
 
