@@ -305,7 +305,7 @@ def _log_sum_exp(values: Sequence[float]) -> float:
 
 
 class WorldPool:
-    """Worlds drawn by weight: ``size`` hand assignments weighed once, then resampled.
+    """Worlds drawn by weight: ``size`` hand assignments weighed, then resampled.
 
     With a ``deadline`` (a :func:`time.perf_counter` time) weighing stops there, once
     ``least`` worlds are weighed.
@@ -315,6 +315,8 @@ class WorldPool:
 
     Each draw picks an assignment of the hidden hand cards with probability proportional
     to its likelihood (:func:`log_likelihood`) and shuffles the rest into a new pile.
+    :meth:`grow` weighs more assignments into the pool (the master's ``grow``: a pool that
+    grows with the draws made from it, so that a larger budget sees more hands).
     """
 
     def __init__(
@@ -327,33 +329,52 @@ class WorldPool:
         least: int = 16,
     ) -> None:
         self.view = view
+        self.model = model
         self.worlds: list[World] = []
-        logs: list[float] = []
-        per_seat: list[list[list[float]]] = []
+        self.draws = 0
+        """How many worlds :meth:`draw` has given."""
+        self._logs: list[float] = []
+        self._per_seat: list[list[list[float]]] = []
+        self.weights: list[float] = []
+        self.cumulative: list[float] = []
+        self._ess = 0.0
+        self.grow(rng, size, deadline, least)
+
+    def grow(self, rng: random.Random, count: int, deadline: float = math.inf, least: int = 0) -> int:
+        """Weigh up to ``count`` more assignments into the pool (stopping at ``deadline``
+        once ``least`` are weighed) and return how many were; the weights of the pool are
+        those of all its worlds together (with a :class:`ModelFit`, its evidence too)."""
+        model = self.model
+        view = self.view
         clock = time.perf_counter
-        for k in range(size):
+        added = 0
+        for k in range(count):
             if k >= least and clock() >= deadline:
                 break  # out of the time given to weighing: the pool is what was weighed
             w = sample_world(view, rng)
             self.worlds.append(w)
             if isinstance(model, ModelFit):
-                per_seat.append(seat_log_likelihoods(view, w, model.models))
+                self._per_seat.append(seat_log_likelihoods(view, w, model.models))
             else:
-                logs.append(log_likelihood(view, w, model))
-        if isinstance(model, ModelFit):
-            logs = model.observe(view, per_seat)
+                self._logs.append(log_likelihood(view, w, model))
+            added += 1
+        if added == 0 and self.weights:
+            return 0
+        logs = model.observe(view, self._per_seat) if isinstance(model, ModelFit) else self._logs
         top = max(logs)
         if top == -math.inf:  # no world explains the plays (a model with eps 0): uniform
             logs = [0.0] * len(logs)
             top = 0.0
         self.weights = [math.exp(v - top) for v in logs]
         self.cumulative = list(accumulate(self.weights))
+        total = self.cumulative[-1]
+        self._ess = total * total / sum(w * w for w in self.weights)
+        return added
 
     @property
     def effective_size(self) -> float:
         """The pool's effective sample size, (Σw)² / Σw² (its size if the weights are equal)."""
-        total = self.cumulative[-1]
-        return total * total / sum(w * w for w in self.weights)
+        return self._ess
 
     def card_probability(self, seat: int) -> dict[int, float]:
         """For each unseen card, the weighted chance that ``seat`` holds it (a diagnostic)."""
@@ -369,6 +390,7 @@ class WorldPool:
         k = bisect(self.cumulative, rng.random() * self.cumulative[-1])
         k = min(k, len(self.worlds) - 1)
         world = self.worlds[k]
+        self.draws += 1
         pile = list(world.pile)
         rng.shuffle(pile)
         return World(world.hands, tuple(pile))

@@ -50,6 +50,11 @@ and uniform play, weighed by their evidence), worlds weighed by the posterior mi
 (``fit``) or by the most probable model (``map``): against ``greedy`` +6.9% of
 ``classic`` games paired with the default, against ``expert`` −11 a round over
 ``marguerite`` matches, within the noise; not the default, ``bench/RESULTS-bots.md``).
+``grow=R`` (0: off, the fixed pool) lets that pool grow with the budget: it keeps about
+``R`` weighed worlds for every world drawn, weighing a quarter more into it whenever the
+draws catch up (until the decision's deadline), so that more rollouts see more hands
+instead of replaying the same ``N`` (:meth:`~roppyakken.ai.infer.WorldPool.grow`; a
+weighed world costs about a rollout; measured in ``bench/RESULTS-bots.md``).
 """
 
 from __future__ import annotations
@@ -186,6 +191,7 @@ _OPTIONS: dict[str, tuple[type, float]] = {
     "tau": (float, 0.0),
     "eps": (float, 0.0),
     "model": (str, 0),
+    "grow": (float, 0.0),
 }
 
 MODELS = ("expert", "greedy", "fit", "map")
@@ -222,6 +228,7 @@ class MasterBot:
         tau: float = 0.0,
         eps: float = 0.02,
         model: str = "expert",
+        grow: float = 0.0,
     ) -> None:
         if ms is None and iters is None:
             raise RoppyakkenError("a master needs a budget: ms or iters")
@@ -253,7 +260,11 @@ class MasterBot:
             self.model = ModelFit(mode="mix" if model == "fit" else "map")
         else:
             self.model = OpponentModel(tau, eps, weights, policy=model)
+        if not grow >= 0.0:
+            raise RoppyakkenError(f"bot option grow={grow}: expected a number of draws, 0 or more")
+        self.grow = grow
         self._pool: WorldPool | None = None
+        self._deadline = math.inf
 
     @classmethod
     def from_options(cls, seed: int, options: Mapping[str, str]) -> Self:
@@ -295,12 +306,18 @@ class MasterBot:
 
     def sample(self, view: SeatView) -> World:
         """One world to play out, consistent with ``view``: drawn uniformly, or with
-        ``infer`` by how well it explains the opponents' plays (this decision's pool).
+        ``infer`` by how well it explains the opponents' plays (this decision's pool,
+        with ``grow`` weighing more worlds into it first when the draws have caught up).
 
         Benchmarks that measure what hidden information is worth override this to cheat.
         """
         pool = self._pool
         if pool is not None and pool.view is view:
+            if self.grow > 0.0 and self.grow * pool.draws >= len(pool.worlds):
+                # ``grow``: the pool keeps ``grow`` weighed worlds per world drawn; when the
+                # draws catch up, a quarter more are weighed into it (until the decision's
+                # deadline), so the hands the rollouts see keep growing with the budget.
+                pool.grow(self.rng, max(16, len(pool.worlds) // 4), self._deadline)
             return pool.draw(self.rng)
         return sample_world(view, self.rng)
 
@@ -343,6 +360,7 @@ class MasterBot:
         factor = self.slow if prior[ranked[0]] - prior[ranked[1]] < self.close else 1.0
         deadline = start + factor * self.ms / 1000.0 if self.ms is not None else math.inf
         max_rollouts = int(factor * self.iters) if self.iters is not None else 1 << 60
+        self._deadline = deadline
         if len(active) > 1:
             # With ``infer``: this decision's weighted worlds, in at most a quarter of the time.
             self.weigh(view, start + (deadline - start) / 4)
