@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from roppyakken.actions import Play, Take
+from roppyakken.actions import Action, Play, Take
 from roppyakken.ai.expert import ExpertBot
 from roppyakken.ai.hint import REVIEW_ITERS, hint, review
 from roppyakken.ai.master import MasterBot
@@ -14,7 +14,7 @@ from roppyakken.cards import POINTS, card_id, iter_cards
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import preset
-from roppyakken.view import view_of
+from roppyakken.view import SeatView, view_of
 from tests.test_ai_hidden import poisoned, positions
 
 
@@ -80,16 +80,23 @@ def test_no_hint_without_a_card_to_play() -> None:
         hint(view_of(game, None))
 
 
-def test_a_review_finds_the_costly_moves_of_a_round_from_the_views_alone() -> None:
-    game = Game(preset("classic"), 2, seed=4)
-    rng = random.Random(4)
-    decisions = []
+def _first_round_decisions(seed: int) -> list[tuple[SeatView, Action]]:
+    """Seat 0's card-play decisions with a choice in the first round of a random classic game,
+    as it saw them, with the random move it made."""
+    game = Game(preset("classic"), 2, seed=seed)
+    rng = random.Random(seed)
+    decisions: list[tuple[SeatView, Action]] = []
     while not game.over and not game.history[0].score:
         legal = game.legal_actions()
         action = rng.choice(legal)
         if game.to_act == 0 and len(legal) > 1 and isinstance(action, Play | Take):
             decisions.append((view_of(game, 0), action))
         game.apply(action)
+    return decisions
+
+
+def test_a_review_finds_the_costly_moves_of_a_round_from_the_views_alone() -> None:
+    decisions = _first_round_decisions(4)
     assert len(decisions) >= 3
     found = review(decisions, top=2, worlds=8, seed=1)
     assert 1 <= len(found) <= 2
@@ -134,15 +141,7 @@ def test_the_review_shows_the_masters_own_move_not_the_hints_favourite() -> None
     """The review's "what the master would have played" is the master's own move from that view.
     It was the hint's favourite among the expert's three moves, which is another move at some
     turns (about a third on classic): the review named a move the master would not play."""
-    game = Game(preset("classic"), 2, seed=7)
-    rng = random.Random(7)
-    decisions = []
-    while not game.over and not game.history[0].score:
-        legal = game.legal_actions()
-        action = rng.choice(legal)
-        if game.to_act == 0 and len(legal) > 1 and isinstance(action, Play | Take):
-            decisions.append((view_of(game, 0), action))
-        game.apply(action)
+    decisions = _first_round_decisions(7)
     found = review(decisions, top=len(decisions), worlds=8, seed=1)
     assert found
     favourite_differs = 0
