@@ -70,6 +70,11 @@ def pad(text: str, width: int) -> str:
     return text + " " * max(1, width - cell_width(text))
 
 
+def right(text: str, width: int) -> str:
+    """``text`` right-aligned in ``width`` terminal cells (wide characters count twice)."""
+    return " " * max(0, width - cell_width(text)) + text
+
+
 def normalize(code: str) -> str | None:
     """The supported language a code or locale names (``'ja_JP.UTF-8'`` is ``'ja'``), or None."""
     base = code.strip().split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()

@@ -10,7 +10,7 @@ from roppyakken.ai.arena import Progress, run_arena, summary
 from roppyakken.ai.base import BOT_LEVELS, BOT_OPTIONS
 from roppyakken.cli.common import add_rules_arguments, print_json, rules_from_args
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import N_, _, cell_width, fill, pad
+from roppyakken.i18n import N_, _, cell_width, fill, pad, right
 from roppyakken.text import preset_label
 
 
@@ -94,11 +94,6 @@ DRAWS: Final = N_("draws: {n}")
 DECISION_TIME: Final = N_("decision time (ms):")
 
 
-def _right(text: str, width: int) -> str:
-    """``text`` right-aligned in ``width`` terminal cells (wide characters count twice)."""
-    return " " * max(0, width - cell_width(text)) + text
-
-
 def print_table(result: dict[str, Any], seed: int) -> None:
     """The arena result as a readable table, in the current language (bot levels by slug)."""
     n = result["players"]
@@ -120,9 +115,9 @@ def print_table(result: dict[str, Any], seed: int) -> None:
     margin_width = max(17, cell_width(_(COLUMN_CI)))
     print(
         pad(bot, width + 1)
-        + " ".join(" " + _right(h, w) for h, w in zip(heads, widths, strict=True))
+        + " ".join(" " + right(h, w) for h, w in zip(heads, widths, strict=True))
         + "  "
-        + _right(_(COLUMN_CI), margin_width)
+        + right(_(COLUMN_CI), margin_width)
     )
     for i, name in enumerate(result["bots"]):
         lo, hi = result["ci95"][i]
@@ -138,18 +133,18 @@ def print_table(result: dict[str, Any], seed: int) -> None:
         ]
         print(
             pad(name, width + 1)
-            + " ".join(" " + _right(c, w) for c, w in zip(cells, widths, strict=True))
+            + " ".join(" " + right(c, w) for c, w in zip(cells, widths, strict=True))
             + "  "
-            + _right(margin_ci, margin_width)
+            + right(margin_ci, margin_width)
         )
     if result["draws"]:
         print(fill(DRAWS, n=result["draws"]))
     print(_(DECISION_TIME))
     decisions = _(COLUMN_DECISIONS)
     dwidth = max(9, cell_width(decisions))
-    print(f"{pad(bot, width + 1)} {'p50':>8}  {'p99':>8}  {'max':>8}  {_right(decisions, dwidth)}")
+    print(f"{pad(bot, width + 1)} {'p50':>8}  {'p99':>8}  {'max':>8}  {right(decisions, dwidth)}")
     for name, t in result["decision_ms"].items():
         print(
             f"{pad(name, width + 1)} {t['p50']:>8.2f}  {t['p99']:>8.2f}  {t['max']:>8.2f}  "
-            f"{_right(str(t['decisions']), dwidth)}"
+            f"{right(str(t['decisions']), dwidth)}"
         )

@@ -8,9 +8,9 @@ from typing import Any, Final
 
 from roppyakken.ai.arena import ArenaTotals, elapsed_text
 from roppyakken.ai.ladder import DEFAULT_LEVELS, run_ladder
-from roppyakken.cli.arena_cmd import COLUMN_CI, _right, levels_help
+from roppyakken.cli.arena_cmd import COLUMN_CI, levels_help
 from roppyakken.cli.common import add_rules_arguments, print_json, rules_from_args
-from roppyakken.i18n import N_, _, cell_width, fill, pad
+from roppyakken.i18n import N_, _, cell_width, fill, pad, right
 from roppyakken.text import bot_level_description, preset_label
 
 
@@ -94,7 +94,7 @@ def print_ladder(doc: dict[str, Any]) -> None:
     width = max(6, cell_width(level), *(len(r["level"]) for r in doc["ratings"]))
     rating_width, ci_width = max(7, cell_width(rating)), max(15, cell_width(ci))
     print(
-        f"{pad(level, width + 1)} {_right(rating, rating_width)}  {_right(ci, ci_width)}  "
+        f"{pad(level, width + 1)} {right(rating, rating_width)}  {right(ci, ci_width)}  "
         + _(COLUMN_DESCRIPTION)
     )
     for r in sorted(doc["ratings"], key=lambda r: -r["rating"]):
@@ -102,8 +102,8 @@ def print_ladder(doc: dict[str, Any]) -> None:
         interval = f"{lo:.0f} .. {hi:.0f}"
         value = f"{r['rating']:.0f}"
         print(
-            f"{pad(r['level'], width + 1)} {_right(value, rating_width)}  "
-            f"{_right(interval, ci_width)}  {bot_level_description(r['level'])}"
+            f"{pad(r['level'], width + 1)} {right(value, rating_width)}  "
+            f"{right(interval, ci_width)}  {bot_level_description(r['level'])}"
         )
     print(_(PAIRS))
     for arena in doc["pairs"]:
