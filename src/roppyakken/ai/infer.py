@@ -99,13 +99,13 @@ def decision_log_probs(
         k = moves.index(move)
     except ValueError:
         return [-math.inf] * len(models)  # not even legal in this world (cannot happen for a consistent one)
-    values: dict[tuple[str, int], list[float]] = {}
+    values: dict[tuple[str, Weights], list[float]] = {}
     out = []
     for model in models:
         if model.policy == "uniform":
             out.append(-math.log(n))
             continue
-        key = (model.policy, id(model.weights))
+        key = (model.policy, model.weights)
         vals = values.get(key)
         if vals is None:
             if model.policy == "greedy":
