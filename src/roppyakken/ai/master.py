@@ -118,57 +118,6 @@ def standing_value(rules: Rules, totals: Sequence[int], legs: Sequence[int], sea
     return even + (p - 0.5) * 2.0 * (1.0 - even) if p >= 0.5 else even * p / 0.5
 
 
-def _fresh_legs(need: tuple[int, ...]) -> tuple[float, ...]:
-    """Each seat's chance of winning a ``first-to`` match when seat ``i`` still needs ``need[i]``
-    legs, every leg from a fresh start won by each seat alike."""
-    known = _FRESH.get(need)
-    if known is not None:
-        return known
-    n = len(need)
-    out = [0.0] * n
-    for i in range(n):
-        if need[i] == 1:
-            out[i] += 1.0 / n
-        else:
-            after = _fresh_legs((*need[:i], need[i] - 1, *need[i + 1 :]))
-            for j in range(n):
-                out[j] += after[j] / n
-    result = tuple(out)
-    _FRESH[need] = result
-    return result
-
-
-_FRESH: dict[tuple[int, ...], tuple[float, ...]] = {}
-
-FIT_BETA, FIT_BASE, FIT_TO_GO = 4.0, 1.0, 2.0
-
-
-def fitted_standing_value(rules: Rules, totals: Sequence[int], legs: Sequence[int], seat: int) -> float:
-    """EXPERIMENT: the chance from a softmax of the totals over the rounds left, legs by recursion."""
-    n = len(totals)
-    target = float(rules.target)
-    to_go = max(0.0, target - max(totals)) / target
-    k = FIT_BETA / math.sqrt(FIT_BASE + FIT_TO_GO * to_go) / target
-    top = max(totals)
-    e = [math.exp(k * (t - top)) for t in totals]
-    s = sum(e)
-    p = [x / s for x in e]
-    match = rules.match_rule
-    if match.kind != "first-to":
-        if match.kind == "single":
-            return p[seat]
-        return standing_value(rules, totals, legs, seat)
-    need = tuple(match.count - won for won in legs)
-    value = 0.0
-    for i in range(n):
-        if need[i] == 1:
-            if i == seat:
-                value += p[i]
-        else:
-            value += p[i] * _fresh_legs((*need[:i], need[i] - 1, *need[i + 1 :]))[seat]
-    return value
-
-
 def game_value(
     rules: Rules,
     score: RoundScore,
@@ -177,13 +126,12 @@ def game_value(
     dealer: int,
     round_index: int,
     seat: int,
-    standing: Callable[[Rules, Sequence[int], Sequence[int], int], float] = standing_value,
 ) -> float:
     """The value for ``seat`` of a scored round: 1 or 0 if the game ends, else its chance."""
     winner, new_totals, new_legs = round_result(rules, score, totals, legs, dealer, round_index)
     if winner is not None:
         return 1.0 if winner == seat else 0.0
-    return standing(rules, new_totals, new_legs, seat)
+    return standing_value(rules, new_totals, new_legs, seat)
 
 
 rollout = expert_rollout
@@ -244,15 +192,12 @@ _OPTIONS: dict[str, tuple[type, float]] = {
     "eps": (float, 0.0),
     "model": (str, 0),
     "grow": (float, 0.0),
-    "value": (str, 0),
 }
 
 MODELS = ("expert", "greedy", "fit", "map")
 """The opponent models of ``infer``: one fixed model (the expert's or greedy's values, ``tau``
 and ``eps``), or fitted to each opponent (:class:`~roppyakken.ai.infer.ModelFit`) and
 weighing worlds by the posterior mixture (``fit``) or the most probable model (``map``)."""
-
-VALUES = ("heuristic", "fit")
 
 SEARCHES = ("flat", "tree", "ismcts")
 """The searches: flat determinized Monte-Carlo (the default), the flat root with a tree of
@@ -284,7 +229,6 @@ class MasterBot:
         eps: float = 0.02,
         model: str = "expert",
         grow: float = 0.0,
-        value: str = "heuristic",
     ) -> None:
         if ms is None and iters is None:
             raise RoppyakkenError("a master needs a budget: ms or iters")
@@ -319,7 +263,6 @@ class MasterBot:
         if not grow >= 0.0:
             raise RoppyakkenError(f"bot option grow={grow}: expected a number of draws, 0 or more")
         self.grow = grow
-        self.standing = fitted_standing_value if value == "fit" else standing_value
         self._pool: WorldPool | None = None
         self._deadline = math.inf
 
@@ -331,8 +274,8 @@ class MasterBot:
             if key not in _OPTIONS:
                 known = ", ".join(_OPTIONS)
                 raise RoppyakkenError(f"bot level master has no option {key!r} (options: {known})")
-            if key in ("rollout", "search", "model", "value"):
-                allowed = {"rollout": ROLLOUTS, "search": SEARCHES, "model": MODELS, "value": VALUES}[key]
+            if key in ("rollout", "search", "model"):
+                allowed = {"rollout": ROLLOUTS, "search": SEARCHES, "model": MODELS}[key]
                 if text not in allowed:
                     raise RoppyakkenError(f"bot option {key}: expected {', '.join(allowed)}, not {text!r}")
                 kwargs[key] = text
@@ -400,10 +343,8 @@ class MasterBot:
         depth = {"greedy": 0, "expert": 1 << 30}.get(self.rollout, self.depth)
         exact = self.exact if view.players == 2 else 0
 
-        standing = self.standing
-
         def leaf(score: RoundScore) -> float:
-            return game_value(rules, score, totals, legs, dealer, round_index, seat, standing)
+            return game_value(rules, score, totals, legs, dealer, round_index, seat)
 
         def finish(p: Playout, left: int) -> None:
             rollout(p, totals, weights, index, left)
