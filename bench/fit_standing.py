@@ -9,7 +9,7 @@ alternative (:func:`fitted_standing`: a softmax of the totals over the rounds le
 ``first-to`` matches the legs by recursion, every later leg even), whose parameters the
 ``--fit`` option searches on a grid::
 
-    .venv/bin/python bench/fit_standing.py --rules marguerite --games 4000 --seed 5
+    .venv/bin/python bench/fit_standing.py --rules marguerite --games 3000 --seed 11
 """
 
 from __future__ import annotations
