@@ -239,8 +239,13 @@ def test_masters_think_in_worker_processes_within_their_budget(tmp_path: Path) -
         asyncio.run(scenario())
         metrics = server.get("/metrics").text
         count = _metric(metrics, 'roppyakken_bot_think_seconds_count{level="master"}')
-        mean = _metric(metrics, 'roppyakken_bot_think_seconds_sum{level="master"}') / count
-        assert count >= 3 and 0.1 < mean < 1.0, (count, mean)  # the master's budget: 230 ms, 3x when hard
+        spent = _metric(metrics, 'roppyakken_bot_think_seconds_sum{level="master"}')
+        within = _metric(metrics, 'roppyakken_bot_think_seconds_bucket{le="1.0",level="master"}')
+        # The master's budget is 230 ms a decision, 3x for a close call; a search may stop
+        # sooner when one move is clearly best (on a fast machine, often), and a forced move
+        # takes no time: so the bound is every decision within a second, and the time spent
+        # is a search's (the expert takes microseconds), not a fixed mean.
+        assert count >= 3 and within == count and spent > 0.1, (count, within, spent)
 
 
 def test_sigterm_tells_players_to_reconnect_and_stops_cleanly(tmp_path: Path) -> None:
