@@ -4,8 +4,10 @@ From a :class:`~roppyakken.view.SeatView` the seat knows its hand, the table, ev
 capture (in order), the declared lucky hands and the cards they revealed (still in
 their owners' hands), the turned-up card, the hand sizes and the pile size.  The rest,
 ``view.unseen``, is split uniformly at random between the other hands (each gets its
-size less its revealed cards) and the pile, in a random order.  Every world drawn this
-way is one the seat cannot tell apart from the real one: this is the sampler the
+size less its revealed cards) and the pile, in a random order, among the splits whose
+deal agrees with what the seat saw of it (no redeal, the lucky hands declared:
+:func:`deal_consistent`).  Every world drawn this way is one the seat cannot tell apart
+from the real one: this is the sampler the
 ``master`` bot searches with, public for researchers (determinized search, ISMCTS,
 belief-state training).  Standard library only, like the rest of the core.
 """
@@ -16,9 +18,10 @@ import random
 from dataclasses import dataclass
 
 from roppyakken.actions import PLAY, TAKE
-from roppyakken.cards import iter_cards
+from roppyakken.cards import full_months, iter_cards
 from roppyakken.engine import Game
 from roppyakken.view import SeatView
+from roppyakken.yaku import lucky_hands_held
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,8 +32,31 @@ class World:
     pile: tuple[int, ...]
 
 
+DEAL_TRIES = 1000
+""":func:`sample_world` draws at most this many worlds looking for one whose deal is
+consistent with the view (:func:`deal_consistent`); at least one in three is, in every
+position measured (``bench/RESULTS-bots.md``), so the bound is never reached in play."""
+
+
 def sample_world(view: SeatView, rng: random.Random) -> World:
-    """A uniformly random world consistent with ``view`` (see the module docstring)."""
+    """A uniformly random world consistent with ``view`` (see the module docstring).
+
+    Drawn uniformly, then kept only if its deal is one the seat could have seen
+    (:func:`deal_consistent`: no undeclared lucky hand where declaring is automatic, no
+    four of a month where that redeals, the lucky hands declared showing the cards shown):
+    rejection keeps the draw uniform among the consistent worlds.  After
+    :data:`DEAL_TRIES` draws the last is returned as it is.
+    """
+    world = _draw_world(view, rng)
+    tries = 1
+    while tries < DEAL_TRIES and not deal_consistent(view, world):
+        world = _draw_world(view, rng)
+        tries += 1
+    return world
+
+
+def _draw_world(view: SeatView, rng: random.Random) -> World:
+    """One uniformly random split of the unseen cards between the other hands and the pile."""
     seat = view.seat
     if seat is None:
         raise ValueError("a spectator's view has no seat to sample for")
@@ -54,6 +80,59 @@ def sample_world(view: SeatView, rng: random.Random) -> World:
             f"the view does not add up: {len(pile)} unseen cards for a pile of {view.pile_count}"
         )
     return World(tuple(hands), pile)
+
+
+def dealt_hands(view: SeatView, world: World) -> list[int]:
+    """Each hand of ``world`` as dealt this round: its cards now and those its seat played
+    from hand (the view's :class:`~roppyakken.view.RoundRecord`; without one, the hands now)."""
+    hands = list(world.hands)
+    record = view.record
+    if record is not None:
+        for seat, source, card, _ in record.plays:
+            if source == "hand":
+                hands[seat] |= 1 << card
+    return hands
+
+
+def deal_consistent(view: SeatView, world: World) -> bool:
+    """Whether the other hands of ``world`` could have been dealt as the seat saw the deal go.
+
+    A hand is dealt before play, and what happened then is public: no redeal was called, so
+    with ``hand_four = redeal`` no hand held four of a month (R-3.4); each seat declared the
+    lucky hands it did (R-4.1), so its dealt hand held them, showing exactly the cards
+    shown, and with ``declare = auto`` it held no other.  (With ``declare = choose`` a
+    player may keep a lucky hand hidden: that is a choice, weighed by an opponent model,
+    not a fact.)  Judged from the round's record; a view without one (a searcher's copy),
+    or before card play, rules nothing out.
+    """
+    record = view.record
+    if record is None or view.phase not in (PLAY, TAKE):
+        return True
+    rules = view.rules
+    redeal = rules.hand_four == "redeal"
+    auto = rules.declare == "auto"
+    hands = dealt_hands(view, world)
+    for s in range(view.players):
+        if s == view.seat:
+            continue
+        hand = hands[s]
+        if redeal and full_months(hand):
+            return False
+        declared = view.declared[s]
+        held = lucky_hands_held(rules, hand)
+        if not held:
+            if declared or record.revealed[s]:
+                return False
+            continue
+        shown = 0
+        found = 0
+        for h in held:
+            if h.slug in declared:
+                shown |= h.cards
+                found += 1
+        if found != len(declared) or shown != record.revealed[s] or (auto and found != len(held)):
+            return False
+    return True
 
 
 def game_of(view: SeatView, world: World, seed: int = 0) -> Game:
@@ -92,4 +171,4 @@ def sample_game(view: SeatView, rng: random.Random) -> Game:
     return game_of(view, sample_world(view, rng))
 
 
-__all__ = ["World", "game_of", "sample_game", "sample_world"]
+__all__ = ["World", "deal_consistent", "dealt_hands", "game_of", "sample_game", "sample_world"]

@@ -9,7 +9,9 @@ card-play decisions the probability of what they actually played is taken under 
 of them (:class:`OpponentModel`): the ``expert``'s values of the moves
 (:func:`~roppyakken.ai.expert.move_values`, from that seat's own knowledge in that
 world) as a softmax of temperature ``tau`` points, mixed with the uniform choice
-(``eps``) so that no world is ever ruled out by a player who is not the expert.
+(``eps``) so that no world is ever ruled out by a player who is not the expert.  With
+``declare = choose`` the lucky hands each opponent declared (or kept hidden) are one
+more such decision (:meth:`OpponentModel.declare_log_prob`).
 
 A world's weight depends only on the opponents' hands (their past decisions never saw
 the pile), so :class:`WorldPool` weighs a pool of hand assignments once per decision
@@ -28,13 +30,14 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from roppyakken.actions import PLAY, TAKE
-from roppyakken.ai.expert import DEFAULT_WEIGHTS, Weights, move_values
+from roppyakken.ai.expert import DEFAULT_WEIGHTS, Weights, declare_choice, move_values
 from roppyakken.ai.greedy import move_values as greedy_move_values
 from roppyakken.ai.playout import Playout
 from roppyakken.ai.position import Position
 from roppyakken.cards import iter_cards
-from roppyakken.infoset import World, sample_world
+from roppyakken.infoset import World, dealt_hands, sample_world
 from roppyakken.view import SeatView
+from roppyakken.yaku import LuckyHand, lucky_hands_held
 
 POLICIES = ("expert", "greedy", "uniform")
 """The move values a model can read: the ``expert``'s appraisal, ``greedy``'s points now
@@ -61,6 +64,22 @@ class OpponentModel:
         """The log-probability that the seat to act in ``p`` plays ``move`` (one of ``moves``),
         judged from that seat's knowledge in ``p`` (``totals``: the game's, for the round)."""
         return decision_log_probs(p, moves, move, totals, (self,))[0]
+
+    def declare_log_prob(self, held: Sequence[LuckyHand], declared: Sequence[str]) -> float:
+        """The log-probability that a seat holding the lucky hands ``held`` declared the
+        ones ``declared`` (R-4.1 ``choose``: any subset may be declared), ε-mixed with a
+        uniform choice of subset: the expert declares as :func:`declare_choice` does,
+        ``greedy`` every one, the uniform model any subset alike."""
+        subsets = 1 << len(held)
+        if self.policy == "uniform":
+            return -math.log(subsets)
+        if self.policy == "greedy":
+            choice = {h.slug for h in held}
+        else:
+            choice = set(declare_choice([(h.slug, h.points, h.cards) for h in held], self.weights))
+        soft = 1.0 if choice == set(declared) else 0.0
+        prob = (1.0 - self.eps) * soft + self.eps / subsets
+        return math.log(prob) if prob > 0 else -math.inf
 
     def prob_of(self, values: Sequence[float], k: int) -> float:
         """The probability of the ``k``-th move given the moves' ``values`` under this policy."""
@@ -167,15 +186,27 @@ def log_likelihood(view: SeatView, world: World, model: OpponentModel) -> float:
 
 
 def seat_log_likelihoods(view: SeatView, world: World, models: Sequence[OpponentModel]) -> list[list[float]]:
-    """Per seat and per model, the log-probability of that seat's past card-play decisions
-    in ``world`` (:func:`log_likelihood` split by seat, every model in one replay; the
-    view's own seat gets zeros)."""
+    """Per seat and per model, the log-probability of that seat's past decisions (its card
+    plays and, with ``declare = choose``, its declarations) in ``world``
+    (:func:`log_likelihood` split by seat, every model in one replay; the view's own seat
+    gets zeros)."""
     n_models = len(models)
     out = [[0.0] * n_models for _ in range(view.players)]
     record = view.record
     if record is None:
         return out
     me = view.seat
+    if view.rules.declare == "choose":
+        # The declarations were decisions too (R-4.1): a seat whose dealt hand held a lucky
+        # hand chose which to declare (with ``auto`` the sampler already rules out the
+        # worlds that disagree with what was declared).
+        for seat, hand in enumerate(dealt_hands(view, world)):
+            if seat != me:
+                held = lucky_hands_held(view.rules, hand)
+                if held:
+                    row = out[seat]
+                    for j, model in enumerate(models):
+                        row[j] += model.declare_log_prob(held, view.declared[seat])
     p = round_start(view, world)
     totals = view.totals
     for seat, source, card, target in record.plays:

@@ -326,7 +326,14 @@ class MasterBot:
         (:class:`~roppyakken.ai.infer.WorldPool`, stopping at ``deadline`` once 16 are
         weighed); without it, or without a round record, none."""
         self._pool = None
-        if self.infer > 0 and view.record is not None and any(p[0] != view.seat for p in view.record.plays):
+        record = view.record
+        # Something to weigh: an opponent's play, or (``declare = choose``) which lucky hands
+        # the opponents chose to declare.
+        if (
+            self.infer > 0
+            and record is not None
+            and (view.rules.declare == "choose" or any(p[0] != view.seat for p in record.plays))
+        ):
             self._pool = WorldPool(view, self.rng, self.infer, self.model, deadline)
 
     def search(self, view: SeatView, moves: Sequence[tuple[int, int]]) -> int:
