@@ -133,19 +133,20 @@ class SeeingMaster(MasterBot):
         self._pool = None
 
 
-def _deal(args: tuple[str, str, int, int, bool, str, str]) -> tuple[int, float, int]:
-    """On one deal, played from each seat: the games the oracle wins (0, 1 or 2), its
-    round-score margin summed over the rounds (as the arena counts it), and the rounds."""
-    rules_name, opponent, k, seed, sees_pile, own, master = args
+def _deal(args: tuple[str, str, int, int, bool, str, str, int]) -> tuple[int, float, int]:
+    """On one deal, played from each seat: the games the oracle wins (0 to ``players``), its
+    round-score margin summed over the rounds (as the arena counts it), and the rounds.
+    With 3 players (the master only) both other seats are ``opponent``."""
+    rules_name, opponent, k, seed, sees_pile, own, master, players = args
     rules: Rules = preset(rules_name)
     rng = random.Random(seed)
     index = yaku_index(rules)
     wins = 0
     margin = 0.0
     rounds = 0
-    for me in (0, 1):
-        game = Game(rules, 2, seed)
-        other = make_bot(opponent, seed)
+    for me in range(players):
+        game = Game(rules, players, seed)
+        others = [make_bot(opponent, seed if players == 2 else seed + s) for s in range(players)]
         cheat = SeeingMaster.from_options(seed, parse_level(master)[1]) if master else None
         if cheat is not None:
             cheat.game, cheat.sees_pile = game, sees_pile
@@ -155,7 +156,7 @@ def _deal(args: tuple[str, str, int, int, bool, str, str]) -> tuple[int, float, 
             elif game.to_act == me:
                 action = oracle_choice(game, opponent, k, rng, index, sees_pile, own)
             else:
-                action = other.choose(view_of(game, game.to_act))
+                action = others[game.to_act].choose(view_of(game, game.to_act))
             game.apply(action)
         wins += game.winner == me
         margin += sum(round_margin(log.score, me) for log in game.history if log.score is not None)
@@ -163,10 +164,10 @@ def _deal(args: tuple[str, str, int, int, bool, str, str]) -> tuple[int, float, 
     return wins, margin, rounds
 
 
-def _row(sees: str, opponent: str, deals: Sequence[tuple[int, float, int]]) -> str:
+def _row(sees: str, opponent: str, deals: Sequence[tuple[int, float, int]], players: int = 2) -> str:
     """One line of the report: games won and points a round, with their 95% intervals."""
     wins = sum(d[0] for d in deals)
-    games = 2 * len(deals)
+    games = players * len(deals)
     low, high = wilson(wins, games)
     ppr, plo, phi = ratio_interval([d[1] for d in deals], [float(d[2]) for d in deals])
     return (
@@ -193,18 +194,24 @@ def main(argv: list[str] | None = None) -> int:
         default="",
         help="play the master (e.g. master, master:iters=240) seeing the cards instead",
     )
+    add("--players", type=int, choices=(2, 3), default=2, help="players (2; 3 with --master only)")
     add("--progress", type=int, default=0, help="print the figures so far every N deals on stderr (0: no)")
     args = parser.parse_args(argv)
     against = args.against.split(",")
     for name in against:
         if name not in POLICIES:
             parser.error(f"--against: unknown opponent {name!r} (expected {', '.join(POLICIES)})")
+    if args.players == 3 and not args.master:
+        parser.error("--players 3: only the master is played seeing the cards (--master)")
     if args.master and parse_level(args.master)[0] != "master":
         parser.error(f"--master: expected the master level with its options, not {args.master!r}")
     how = (
         f"`{args.master}` handed the cards" if args.master else f"K={args.k}, own playout moves by {args.own}"
     )
-    print(f"oracle, {args.rules}, 2 players, {how}, {args.deals} deals x 2 seatings, seed {args.seed}")
+    print(
+        f"oracle, {args.rules}, {args.players} players, {how}, "
+        f"{args.deals} deals x {args.players} seatings, seed {args.seed}"
+    )
     print()
     print(HEAD)
     print("| --- | --- | ---: | ---: | --- | ---: | --- |")
@@ -213,13 +220,16 @@ def main(argv: list[str] | None = None) -> int:
         for sees_pile in {"both": (True, False), "pile": (True,), "hands": (False,)}[args.sees]:
             sees = "every hand and the pile's order" if sees_pile else "every hand, not the pile's order"
             for opponent in against:
-                jobs = [(args.rules, opponent, args.k, s, sees_pile, args.own, args.master) for s in seeds]
+                jobs = [
+                    (args.rules, opponent, args.k, s, sees_pile, args.own, args.master, args.players)
+                    for s in seeds
+                ]
                 deals: list[tuple[int, float, int]] = []
                 for deal in pool.imap(_deal, jobs, chunksize=1 if args.rules != "classic" else 4):
                     deals.append(deal)
                     if args.progress and len(deals) % args.progress == 0 and len(deals) < len(jobs):
-                        print(_row(sees, opponent, deals), file=sys.stderr, flush=True)
-                print(_row(sees, opponent, deals), flush=True)
+                        print(_row(sees, opponent, deals, args.players), file=sys.stderr, flush=True)
+                print(_row(sees, opponent, deals, args.players), flush=True)
     return 0
 
 

@@ -111,6 +111,17 @@ def test_ceiling_runs_the_master_handed_the_cards(capsys: pytest.CaptureFixture[
     assert re.search(r"\| every hand, not the pile's order \| `expert` \| 2 \| \d+\.\d% \|", out)
 
 
+def test_ceiling_plays_three_players_handed_both_hands(capsys: pytest.CaptureFixture[str]) -> None:
+    ceiling = _load("bench_ceiling")
+    argv = ["--deals", "1", "--jobs", "1", "--players", "3", "--master", "master:iters=4"]
+    assert ceiling.main([*argv, "--against", "expert", "--sees", "hands"]) == 0
+    out = capsys.readouterr().out
+    assert "classic, 3 players" in out and "1 deals x 3 seatings" in out
+    assert re.search(r"\| every hand, not the pile's order \| `expert` \| 3 \| \d+\.\d% \|", out)
+    with pytest.raises(SystemExit):
+        ceiling.main(["--players", "3"])  # the oracle is 2 players only: refused
+
+
 def test_bot_bench_writes_its_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bots = _load("bench_bots")
     out = tmp_path / "report.md"
