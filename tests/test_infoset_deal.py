@@ -25,20 +25,12 @@ from roppyakken.infoset import World, _draw_world, deal_consistent, dealt_hands,
 from roppyakken.rules import preset
 from roppyakken.view import SeatView, view_of
 from roppyakken.yaku import lucky_hands_held
+from tests.test_ai_infer import expert_game_views
 
 
-def decisions(name: str, players: int, games: int, seed: int = 0) -> list[tuple[Game, SeatView]]:
-    """Every card-play decision of seeded expert games (a copy of the game and the view)."""
-    out = []
-    for g in range(games):
-        game = Game(preset(name), players, seed=seed * 1000 + g)
-        bots = [make_bot("expert", g * 7 + s) for s in range(players)]
-        while not game.over:
-            view = view_of(game, game.to_act)
-            if game.phase in (PLAY, TAKE):
-                out.append((game.clone(log=True), view))
-            game.apply(bots[game.to_act].choose(view))
-    return out
+def decisions(name: str, players: int, games: int) -> list[tuple[Game, SeatView]]:
+    """Every card-play decision of ``games`` seeded expert games (a copy of the game, the view)."""
+    return [d for seed in range(games) for d in expert_game_views(name, players, seed)]
 
 
 def real_world(game: Game) -> World:
