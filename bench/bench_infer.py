@@ -3,9 +3,9 @@
 Plays games between two bots (``expert`` against ``expert`` by default) and, at the
 first seat's card-play decisions, weighs a pool of sampled worlds by the opponents'
 past plays (:class:`roppyakken.ai.infer.WorldPool`).  Prints, for each model setting,
-the mean chance the weighted pool gives to the cards the opponent really holds,
-against the uniform sampler's (its hidden hand size over the unseen cards), and the
-pool's effective size::
+the mean chance the weighted pool gives to the cards the opponents really hold,
+against the uniform sampler's (a hidden hand's size over the unseen cards), and the
+pool's effective size (``--players 3``: both opponents' cards)::
 
     nice -n 10 .venv/bin/python bench/bench_infer.py --games 20 --pool 100 --model 10:0.1 --model 5:0.05
 
@@ -35,7 +35,10 @@ def main(argv: list[str] | None = None) -> int:
     """Print the mean chance given to the opponent's true cards, weighted against uniform."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--rules", default="classic")
-    parser.add_argument("--bots", default="expert,expert", help="the two players (seat 0 is measured)")
+    parser.add_argument("--players", type=int, choices=(2, 3), default=2)
+    parser.add_argument(
+        "--bots", default="", help="the players, comma-separated (seat 0 is measured; expert for every seat)"
+    )
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--pool", type=int, default=100)
@@ -48,14 +51,17 @@ def main(argv: list[str] | None = None) -> int:
     specs = args.model or ["10:0.1"]
     models = [_fixed(m) for m in specs]
     picked: list[list[int]] = [[0] * len(CANDIDATES) for _ in specs]
-    levels = args.bots.split(",")
+    players = args.players
+    levels = args.bots.split(",") if args.bots else ["expert"] * players
+    if len(levels) != players:
+        parser.error(f"--bots: {len(levels)} levels for {players} players")
     uniform: list[float] = []
     weighted: list[list[float]] = [[] for _ in models]
     ess: list[list[float]] = [[] for _ in models]
     spent = [0.0 for _ in models]
     for g_index in range(args.games):
         seed = args.seed * 100_000 + g_index
-        game = Game(rules, 2, seed=seed)
+        game = Game(rules, players, seed=seed)
         bots = [make_bot(level, seed + s) for s, level in enumerate(levels)]
         rng = random.Random(seed)
         fits = [ModelFit(mode="mix" if m == "fit" else "map") if m in ("fit", "map") else None for m in specs]
@@ -63,17 +69,23 @@ def main(argv: list[str] | None = None) -> int:
             seat = game.to_act
             view = view_of(game, seat)
             if seat == 0 and game.phase in (PLAY, TAKE) and view.record is not None:
-                opp_plays = sum(1 for p in view.record.plays if p[0] == 1 and p[1] == "hand")
-                hidden = game.hands[1] & ~game.revealed[1]
-                if hidden and opp_plays >= args.min_plays:
-                    uniform.append(hidden.bit_count() / view.unseen.bit_count())
+                opp_plays = sum(1 for p in view.record.plays if p[0] != 0 and p[1] == "hand")
+                hidden = [game.hands[s] & ~game.revealed[s] for s in range(1, players)]
+                count = sum(h.bit_count() for h in hidden)
+                if count and opp_plays >= args.min_plays:
+                    # Uniform: each unseen card is in a given opponent's hand with that hand's
+                    # size over the unseen cards; the mean over the opponents' true cards.
+                    unseen = view.unseen.bit_count()
+                    uniform.append(sum(h.bit_count() ** 2 for h in hidden) / count / unseen)
                     for k, model in enumerate(models):
                         t0 = time.perf_counter()
                         fit = fits[k]
                         pool = WorldPool(view, random.Random(rng.random()), args.pool, fit or model)
                         spent[k] += time.perf_counter() - t0
-                        probs = pool.card_probability(1)
-                        true = [probs[c] for c in probs if hidden >> c & 1]
+                        true = []
+                        for s, h in enumerate(hidden, start=1):
+                            probs = pool.card_probability(s)
+                            true += [probs[c] for c in probs if h >> c & 1]
                         weighted[k].append(sum(true) / len(true))
                         ess[k].append(pool.effective_size)
             game.apply(bots[seat].choose(view))
@@ -85,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
                     continue
                 picked[k][max(range(len(post)), key=lambda j: post[j])] += 1
     n = len(uniform)
-    print(f"{args.rules}, {args.bots}, {args.games} games, {n} decisions, pool {args.pool}")
+    print(f"{args.rules}, {','.join(levels)}, {args.games} games, {n} decisions, pool {args.pool}")
     print(f"  uniform: mean chance on the true cards {statistics.fmean(uniform):.3f}")
     for k, model in enumerate(models):
         name = specs[k]

@@ -267,3 +267,24 @@ def test_fitted_leaf_value_is_a_share_of_the_win_and_counts_legs() -> None:
     assert abs(fit.fitted_standing(preset("marguerite"), (0, 0), (1, 0), 0) - 11 / 16) < 1e-12
     # The leader of the points is the likelier winner.
     assert fit.fitted_standing(preset("classic"), (400, 100), (0, 0), 0) > 0.5
+
+
+def test_deal_bench_counts_the_worlds_the_deal_rules_out(capsys: pytest.CaptureFixture[str]) -> None:
+    deal = _load("bench_deal")
+    assert deal.main(["--rules", "marguerite", "--players", "2", "--games", "3", "--draws", "40"]) == 0
+    row = re.search(r"\| `marguerite` \| 2 \| (\d+) \| (\d+\.\d)% \| (\d+) of 40 \|", capsys.readouterr().out)
+    assert row, "no row for marguerite"
+    decisions, share, worst = int(row.group(1)), float(row.group(2)), int(row.group(3))
+    # automatic declarations rule out some uniform worlds (about one in twelve), never all
+    assert decisions > 20 and 0.0 < share < 50.0 and 0 < worst < 40
+
+
+def test_infer_bench_weighs_both_opponents_with_three_players(capsys: pytest.CaptureFixture[str]) -> None:
+    infer = _load("bench_infer")
+    assert infer.main(["--players", "3", "--games", "1", "--pool", "12", "--model", "0:0.02"]) == 0
+    out = capsys.readouterr().out
+    assert "classic, expert,expert,expert, 1 games" in out
+    uniform = re.search(r"uniform: mean chance on the true cards (\d\.\d+)", out)
+    weighted = re.search(r"tau 0 eps 0.02: (\d\.\d+)", out)
+    assert uniform and weighted, out
+    assert 0.0 < float(uniform.group(1)) < float(weighted.group(1)) < 1.0
