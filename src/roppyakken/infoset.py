@@ -34,8 +34,8 @@ class World:
 
 DEAL_TRIES = 1000
 """:func:`sample_world` draws at most this many worlds looking for one whose deal is
-consistent with the view (:func:`deal_consistent`); at least one in three is, in every
-position measured (``bench/RESULTS-bots.md``), so the bound is never reached in play."""
+consistent with the view (:func:`deal_consistent`); at least a quarter of the draws are, in
+every position measured (``bench/bench_deal.py``), so the bound is not reached in play."""
 
 
 def sample_world(view: SeatView, rng: random.Random) -> World:
