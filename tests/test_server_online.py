@@ -91,6 +91,30 @@ def test_play_against_bots_starts_at_once(server: ServerThread) -> None:
     assert server.get(f"/api/rooms/{created['room']}").json()["status"] == "over"
 
 
+def test_a_client_that_comes_after_the_end_is_told_the_result(server: ServerThread) -> None:
+    created = _create(server, players=2, seed=3, bots={"1": "random"})
+
+    async def scenario() -> None:
+        alice = await Player.join(server, created["room"], created["token"])
+        await alice.expect("state")
+        ended = (await play_to_end([alice], seed=2))[0]
+        await alice.close()
+        # a reload of seat 0's page and a spectator, both after the end: history, the same
+        # game_end as seen when it happened (winner, reason, record), then the final state
+        for token in (created["token"], None):
+            late = await Player.join(server, created["room"], token)
+            kinds = [(await late.recv())["type"] for _ in range(3)]
+            assert kinds == ["history", "game_end", "state"], kinds
+            assert late.log[2] == ended  # (log[0] is the welcome)
+            assert late.last_state is not None and late.last_state["seq"] == ended["seq"]
+            assert late.last_state["view"]["winner"] == ended["winner"]
+            # nothing more, but the room's news that seat 0 is connected again
+            assert {m["type"] for m in await late.quiet()} <= {"room"}
+            await late.close()
+
+    asyncio.run(scenario())
+
+
 async def _error(player: Player, message: dict[str, Any] | str) -> dict[str, Any]:
     if isinstance(message, str):
         await player.ws.send(message)

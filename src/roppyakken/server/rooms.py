@@ -341,9 +341,21 @@ class Room:
                 self._send_all(protocol.round_end(event.round, score, event.totals, captures, seq))
                 self.hint_desk.round_ended(self, event.round)
             elif isinstance(event, GameEnded):
-                url = f"/api/games/{self.id}/record"
-                self._send_all(protocol.game_end(event.winner, event.reason, url, seq))
+                self._send_all(self._game_end(event, seq))
         self._send_states()
+
+    def _game_end(self, event: GameEnded, seq: int) -> str:
+        """The ``game_end`` message of ``event``, with the record's address."""
+        return protocol.game_end(event.winner, event.reason, f"/api/games/{self.id}/record", seq)
+
+    def _ended(self) -> GameEnded | None:
+        """The game's end, if it is over (its last event)."""
+        if self.game is None or not self.game.over:
+            return None
+        for event in reversed(self.game.events):
+            if isinstance(event, GameEnded):
+                return event
+        return None
 
     # ----------------------------------------------------------------- connections
 
@@ -357,6 +369,11 @@ class Room:
             client.send(protocol.welcome(self.id, client.seat, self.info()))
             if self.game is not None:
                 client.send(self._history())
+                ended = self._ended()
+                if ended is not None:
+                    # A client that comes after the end (a reload, a late spectator) is told
+                    # the result and the record's address as those who saw it happen were.
+                    client.send(self._game_end(ended, self.actions))
                 client.send(self._states().for_seat(client.seat))
             if first:
                 self._send_room()
