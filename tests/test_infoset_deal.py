@@ -19,6 +19,7 @@ import pytest
 from roppyakken.actions import PLAY, TAKE
 from roppyakken.ai.base import make_bot
 from roppyakken.ai.infer import OpponentModel, seat_log_likelihoods
+from roppyakken.ai.master import MasterBot
 from roppyakken.cards import MONTH_MASK, full_months
 from roppyakken.engine import Game
 from roppyakken.infoset import World, _draw_world, deal_consistent, dealt_hands, sample_world
@@ -145,3 +146,19 @@ def test_a_view_without_a_record_rules_nothing_out() -> None:
     assert view.record is None
     rng = random.Random(1)
     assert all(deal_consistent(view, _draw_world(view, rng)) for _ in range(50))
+
+
+@pytest.mark.parametrize(("name", "weighs"), [("classic", True), ("yukbaek", False), ("marguerite", False)])
+def test_the_first_decision_is_weighed_only_where_declarations_were_a_choice(name: str, weighs: bool) -> None:
+    # Before any opponent has played, only chosen declarations (classic) tell something;
+    # yukbaek has no lucky hands and marguerite declares them automatically (the sampler's
+    # business): there the master samples afresh, as without inference.
+    for _, view in decisions(name, 2, 6):
+        assert view.record is not None
+        if any(p[0] != view.seat for p in view.record.plays) or len(view.legal) < 2:
+            continue
+        bot = MasterBot(1, ms=None, iters=12, infer=10)
+        bot.choose(view)
+        assert (bot._pool is not None) == weighs, name
+        return
+    raise AssertionError(f"no first decision with a choice in {name}")

@@ -35,7 +35,8 @@ from roppyakken.ai.greedy import move_values as greedy_move_values
 from roppyakken.ai.playout import Playout
 from roppyakken.ai.position import Position
 from roppyakken.cards import iter_cards
-from roppyakken.infoset import World, dealt_hands, sample_world
+from roppyakken.infoset import World, sample_world
+from roppyakken.rules import Rules
 from roppyakken.view import SeatView
 from roppyakken.yaku import LuckyHand, lucky_hands_held
 
@@ -174,6 +175,12 @@ def round_start(view: SeatView, world: World) -> Playout:
     )
 
 
+def declarations_weigh(rules: Rules) -> bool:
+    """Whether the opponents' lucky-hand declarations say something a model can weigh: they
+    were a choice (``declare = choose``, R-4.1) and the rules have lucky hands to declare."""
+    return rules.declare == "choose" and bool(rules.lucky_hands)
+
+
 def log_likelihood(view: SeatView, world: World, model: OpponentModel) -> float:
     """The log-probability of the opponents' past card-play decisions in ``world`` under ``model``.
 
@@ -196,18 +203,18 @@ def seat_log_likelihoods(view: SeatView, world: World, models: Sequence[Opponent
     if record is None:
         return out
     me = view.seat
-    if view.rules.declare == "choose":
-        # The declarations were decisions too (R-4.1): a seat whose dealt hand held a lucky
-        # hand chose which to declare (with ``auto`` the sampler already rules out the
-        # worlds that disagree with what was declared).
-        for seat, hand in enumerate(dealt_hands(view, world)):
+    p = round_start(view, world)
+    if declarations_weigh(view.rules):
+        # The declarations were decisions too (R-4.1): a seat whose dealt hand (its hand at
+        # the round's start) held a lucky hand chose which to declare (with ``auto`` the
+        # sampler already rules out the worlds that disagree with what was declared).
+        for seat, hand in enumerate(p.hands):
             if seat != me:
                 held = lucky_hands_held(view.rules, hand)
                 if held:
                     row = out[seat]
                     for j, model in enumerate(models):
                         row[j] += model.declare_log_prob(held, view.declared[seat])
-    p = round_start(view, world)
     totals = view.totals
     for seat, source, card, target in record.plays:
         if source == "hand" or p.phase == TAKE:
@@ -434,6 +441,7 @@ __all__ = [
     "OpponentModel",
     "WorldPool",
     "decision_log_probs",
+    "declarations_weigh",
     "greedy_values",
     "log_likelihood",
     "round_start",

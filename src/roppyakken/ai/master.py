@@ -74,7 +74,7 @@ from roppyakken.ai.expert import (
     expert_rollout,
     move_values,
 )
-from roppyakken.ai.infer import ModelFit, OpponentModel, WorldPool
+from roppyakken.ai.infer import ModelFit, OpponentModel, WorldPool, declarations_weigh
 from roppyakken.ai.ismcts import Node, back_up, descend, select, unpaired
 from roppyakken.ai.playout import ENDED, Playout, yaku_index
 from roppyakken.ai.position import Position
@@ -327,12 +327,12 @@ class MasterBot:
         weighed); without it, or without a round record, none."""
         self._pool = None
         record = view.record
-        # Something to weigh: an opponent's play, or (``declare = choose``) which lucky hands
-        # the opponents chose to declare.
+        # Something to weigh: an opponent's play, or which lucky hands the opponents chose to
+        # declare.
         if (
             self.infer > 0
             and record is not None
-            and (view.rules.declare == "choose" or any(p[0] != view.seat for p in record.plays))
+            and (declarations_weigh(view.rules) or any(p[0] != view.seat for p in record.plays))
         ):
             self._pool = WorldPool(view, self.rng, self.infer, self.model, deadline)
 
