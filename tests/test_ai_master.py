@@ -176,7 +176,8 @@ def test_the_options_set_the_budget_and_the_pool() -> None:
         ("master:search=tree", "has no option 'search' (options: ms, iters, infer)"),
         ("master:ms=0", "ms='0': expected a positive number"),
         ("master:iters=x", "iters='x': expected a positive number"),
-        ("master:infer=-1", "infer='-1': expected a positive number"),
+        ("master:infer=-1", "infer='-1': expected a number of worlds, 0 or more"),
+        ("master:infer=x", "infer='x': expected a number of worlds, 0 or more"),
     ],
 )
 def test_a_bad_option_is_one_clear_line(level: str, message: str) -> None:

@@ -179,7 +179,9 @@ class MasterBot:
                 value = kind(text)
             except ValueError:
                 value = None
-            if value is None or not (value > 0 or (key == "infer" and value == 0)):
+            if key == "infer" and (value is None or value < 0):
+                raise RoppyakkenError(f"bot option infer={text!r}: expected a number of worlds, 0 or more")
+            elif key != "infer" and (value is None or not value > 0):
                 raise RoppyakkenError(f"bot option {key}={text!r}: expected a positive number")
             kwargs[key] = value
         ms = kwargs.get("ms", None if "iters" in kwargs else DEFAULT_MS)
