@@ -9,6 +9,7 @@ import { roomPage } from "./room.js";
 import { calcPage } from "./calc.js";
 import { replayPage } from "./replay.js";
 import { rulesPage } from "./rulespage.js";
+import { deckSwitch } from "./decks.js";
 
 const root = document.getElementById("app");
 
@@ -40,6 +41,7 @@ function header() {
     h("a", { href: "/#/replay" }, T.navReplay),
     h("a", { href: "/#/rules" }, T.navRules),
     languageSwitch(),
+    deckSwitch(),
   );
   replaceChildren(document.getElementById("top"), nav);
 }

@@ -5,6 +5,7 @@
 import T, { botName, playerNames, presetDescription, presetName } from "./text.js";
 import { h, replaceChildren, showError } from "./dom.js";
 import { ApiError, bots, getJSON, postJSON, presets, resolveRules } from "./api.js";
+import { usePreset } from "./decks.js";
 import { dropToken, getName, getToken, setName, setToken } from "./store.js";
 import { Connection } from "./conn.js";
 import { GameView } from "./table.js";
@@ -177,6 +178,7 @@ function connect(root, room, token, notice = "") {
   const ensureRules = async (info) => {
     if (state.rules) return;
     state.rules = await resolveRules(info.rules);
+    usePreset(state.rules.preset);
     try {
       const list = await presets();
       const p = list.find((x) => x.name === state.rules.preset);
