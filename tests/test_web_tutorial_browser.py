@@ -10,9 +10,11 @@ fails in CI when the browser is missing).
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, Page, ViewportSize
 
 from roppyakken import i18n
@@ -27,7 +29,29 @@ from tests.test_web_e2e_browser import (  # noqa: F401 - the fixtures are used b
     wait_js,
 )
 
+try:
+    from axe_playwright_python.sync_playwright import Axe
+
+    HAVE_AXE = True
+except ImportError:  # pragma: no cover - the web-test extras are missing
+    HAVE_AXE = False
+
 SCRIPT = {"ja": r"[\u3040-\u30ff\u4e00-\u9fff]", "ko": r"[\uac00-\ud7a3]", "fr": r"[éèàç]|\b(les?|la|vous)\b"}
+
+
+def _serious_violations(page: Page, where: str) -> list[str]:
+    """The serious and critical accessibility violations axe-core finds in ``where`` (a selector:
+    the lesson's own elements; the table's are audited with every page in test_web_a11y)."""
+    if not HAVE_AXE:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail("the audit needs axe-playwright-python")
+        return []
+    found: list[dict[str, Any]] = Axe().run(page, context={"include": [[where]]}).response["violations"]
+    return [
+        f"{v['id']}: {v['help']} — " + "; ".join(str(n["target"]) for n in v["nodes"][:4])
+        for v in found
+        if v.get("impact") in ("serious", "critical")
+    ]
 
 
 def _open(chrome: Browser, base: str, lang: str, viewport: ViewportSize = DESKTOP) -> Page:
@@ -99,6 +123,7 @@ def _play_through(page: Page, lang: str, declare: bool, errors: list[str]) -> No
                 action = step["accepts"][0 if declare or step["accepts"][0]["type"] != "declare" else 1]
                 if step["id"] == "match-month":
                     _wrong_move(page, action)
+                    assert _serious_violations(page, "#tutorial-panel") == [], lang
                 _make(page, action)
                 for _ in range(50):  # the round's end shows its scores before the explanation
                     _close_round_end(page)
