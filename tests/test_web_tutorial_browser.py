@@ -10,6 +10,7 @@ fails in CI when the browser is missing).
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 from typing import Any
@@ -29,9 +30,8 @@ from tests.test_web_e2e_browser import (  # noqa: F401 - the fixtures are used b
     wait_js,
 )
 
-try:
-    from axe_playwright_python.sync_playwright import Axe
-
+try:  # axe-core, bundled by axe-playwright-python (untyped: imported by name)
+    Axe: Any = importlib.import_module("axe_playwright_python.sync_playwright").Axe
     HAVE_AXE = True
 except ImportError:  # pragma: no cover - the web-test extras are missing
     HAVE_AXE = False
