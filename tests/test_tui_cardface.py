@@ -48,3 +48,18 @@ def test_a_stack_fits_and_names_its_best_card(lang: str) -> None:
     stack = stack_lines(mask_of([card_id("iris-bridge"), card_id("iris-chaff-1"), card_id("iris-chaff-2")]))
     assert [cell_len(line) for line in stack] == [CARD_WIDTH] * 3
     assert stack[2].startswith(MARKS[lang]["animal"][0]) and stack[2].endswith("10")
+
+
+@pytest.mark.parametrize("lang", sorted(MARKS))
+def test_the_capture_strip_and_the_help_use_the_same_marks(lang: str) -> None:
+    from roppyakken.rules import preset
+    from roppyakken.text import card_name
+    from roppyakken.tui.helptext import card_values
+    from roppyakken.tui.widgets import capture_fields
+
+    i18n.set_language(lang)
+    fields = capture_fields(mask_of([card_id("pine-crane"), card_id("maple-deer")]))
+    kinds = ("bright", "animal", "ribbon", "chaff")
+    assert [f.plain.split(" ")[0] for f in fields] == [MARKS[lang][k] for k in kinds]
+    table = card_values(preset("classic"))
+    assert f"{card_name('maple-deer')} {MARKS[lang]['animal']} 10" in table
