@@ -110,7 +110,9 @@ def _wrong_move(page: Page, accepted: dict[str, Any]) -> None:
     page.locator(".prompt .error").wait_for()
 
 
-def _play_through(page: Page, lang: str, declare: bool, errors: list[str]) -> None:
+def _play_through(page: Page, lang: str, declare: bool, errors: list[str], keyboard: bool = False) -> None:
+    """Every step in order; with ``keyboard``, Next and the lucky-hand answer by the Enter key
+    alone (the page puts the focus where the step is answered)."""
     data = tutorialjson.build()
     i18n.set_language(lang)
     try:
@@ -121,10 +123,14 @@ def _play_through(page: Page, lang: str, declare: bool, errors: list[str]) -> No
                 assert not page.locator(".tutorial-next").is_visible()  # the step waits for the move
                 assert i18n._(step["message"]) in panel.inner_text()
                 action = step["accepts"][0 if declare or step["accepts"][0]["type"] != "declare" else 1]
+                if keyboard and action["type"] == "declare":
+                    page.keyboard.press("Enter")  # the focus is on the prompt's first answer
+                    action = {}
                 if step["id"] == "match-month":
                     _wrong_move(page, action)
                     assert _serious_violations(page, "#tutorial-panel") == [], lang
-                _make(page, action)
+                if action:
+                    _make(page, action)
                 for _ in range(50):  # the round's end shows its scores before the explanation
                     _close_round_end(page)
                     if panel.get_attribute("data-waiting") == "next":
@@ -139,7 +145,11 @@ def _play_through(page: Page, lang: str, declare: bool, errors: list[str]) -> No
             assert str(index + 1) in counter and str(len(data["steps"])) in counter
             if lang != "en":
                 assert re.search(SCRIPT[lang], panel.inner_text()), panel.inner_text()
-            _next(page)
+            if keyboard:
+                assert page.evaluate("document.activeElement.classList.contains('tutorial-next')")
+                page.keyboard.press("Enter")
+            else:
+                _next(page)
     finally:
         i18n.set_language("en")
     page.wait_for_selector("#tutorial-play")
@@ -153,7 +163,7 @@ def test_play_the_tutorial_through_declaring(server: str, browser: Browser) -> N
     errors: list[str] = []
     _watch_errors(page, errors)
     assert "/static/cards/" in (page.get_attribute(".tutorial-table .hand img", "src") or "")
-    _play_through(page, "en", True, errors)
+    _play_through(page, "en", True, errors, keyboard=True)
     # The declared Hand Three is in the log and the round's score.
     assert page.locator(".tutorial-table .log").inner_text().count("Hand Three") >= 1
     page.click("#tutorial-play")

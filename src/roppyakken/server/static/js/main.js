@@ -10,7 +10,7 @@ import { roomPage } from "./room.js";
 import { calcPage } from "./calc.js";
 import { replayPage } from "./replay.js";
 import { rulesPage } from "./rulespage.js";
-import { deckSwitch } from "./decks.js";
+import { deckSwitch, deckUrl } from "./decks.js";
 import { tutorialPage } from "./tutorial.js";
 
 const root = document.getElementById("app");
@@ -35,7 +35,7 @@ function header() {
     h(
       "a",
       { href: "/", class: "brand" },
-      h("img", { src: "/static/cards/pine-crane.svg", alt: "", class: "brand-card" }),
+      h("img", { src: deckUrl("pine-crane"), alt: "", class: "brand-card", "data-card": "pine-crane" }),
       T.appName,
     ),
     h("a", { href: "/#/" }, T.navHome),
