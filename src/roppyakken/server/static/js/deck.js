@@ -65,7 +65,7 @@ export function cardNames(slugs) {
   return slugs.map(cardName).join(", ");
 }
 
-/** The URL of a card face (or the back with slug "back") in the deck in use (decks.js). */
+/** The URL of a card face (or the back with slug "back"). */
 export function cardUrl(slug) {
   return deckUrl(slug);
 }

@@ -178,7 +178,6 @@ function connect(root, room, token, notice = "") {
   const ensureRules = async (info) => {
     if (state.rules) return;
     state.rules = await resolveRules(info.rules);
-    usePreset(state.rules.preset);
     try {
       const list = await presets();
       const p = list.find((x) => x.name === state.rules.preset);
@@ -186,6 +185,7 @@ function connect(root, room, token, notice = "") {
     } catch {
       state.description = "";
     }
+    usePreset(state.rules.preset); // the Korean presets are dealt in hwatu (decks.js)
   };
 
   const drawWaiting = () => {
