@@ -88,9 +88,12 @@ def test_calculator_defaults_switch_and_memory(server: str, browser: Browser) ->
     _check_marks_and_names(page, "en")
     assert page.evaluate("document.documentElement.dataset.deck") == "hanafuda"
 
+    auto = page.locator("#deck-select option[value='auto']")
+    assert auto.inner_text() == "Cards: automatic (hanafuda)"
     for korean in ("yukbaek", "sambong", "korean-high"):
         page.select_option("#calc-preset", korean)
         _wait_deck(page, "cards-hwatu")
+    assert auto.inner_text() == "Cards: automatic (hwatu)"  # the automatic choice says what it gives
     page.select_option("#calc-preset", "classic")
     _wait_deck(page, "cards")
 

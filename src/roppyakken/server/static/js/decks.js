@@ -68,7 +68,17 @@ export function refreshCards() {
     }
   }
   const select = document.getElementById("deck-select");
-  if (select instanceof HTMLSelectElement) select.value = stored();
+  if (select instanceof HTMLSelectElement) {
+    select.value = stored();
+    const auto = select.querySelector("option[value='auto']");
+    if (auto) auto.textContent = autoLabel();
+  }
+}
+
+/** The automatic choice's label, naming the deck it gives now. */
+function autoLabel() {
+  const name = currentDeck() === "hwatu" ? t("hwatu") : t("hanafuda");
+  return t("Cards: automatic ({deck})", { deck: name });
 }
 
 /**
@@ -141,7 +151,7 @@ export function deckSwitch() {
   select.setAttribute("aria-label", t("Card style"));
   /** @type {[DeckChoice, string][]} */
   const options = [
-    ["auto", t("Cards: automatic")],
+    ["auto", autoLabel()],
     ["hanafuda", t("Hanafuda (Japanese cards)")],
     ["hwatu", t("Hwatu (Korean cards)")],
   ];
