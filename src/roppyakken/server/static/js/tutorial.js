@@ -199,10 +199,15 @@ class Tutorial {
    * @param {Message} msg
    */
   onSend(msg) {
-    if (msg.type !== "act") return;
+    if (msg.type !== "act" || this.busy) return;
+    const accepts = (/** @type {Step | undefined} */ s) => !!s && s.accepts.some((a) => sameAction(a, msg.action));
+    if (this.done && accepts(this.steps[this.index + 1])) {
+      // The next step's move, made before pressing Next: go on to that step and take it.
+      this.index += 1;
+      this.show();
+    }
     const step = this.step;
-    if (this.busy) return;
-    if (!step || this.done || !step.accepts.some((a) => sameAction(a, msg.action))) {
+    if (!step || this.done || !accepts(step)) {
       const why = step && !this.done ? t(step.message) : t("Press Next to go on.");
       this.feedback.textContent = t("Not this move, in this lesson. {why}", { why });
       this.feedback.hidden = false;
