@@ -16,7 +16,7 @@ from textual.widget import Widget
 
 from roppyakken.cards import KIND, KINDS, MONTH, MONTH_MASK, NUM_CARDS, POINTS, WILLOW, iter_cards, points_of
 from roppyakken.rules import Rules
-from roppyakken.text import yaku_name
+from roppyakken.text import kind_mark, yaku_name
 from roppyakken.tui import text as t
 from roppyakken.tui.board import Board
 from roppyakken.tui.cardface import (
@@ -215,7 +215,7 @@ def capture_fields(captured: int, fresh: int = 0) -> list[Text]:
     for kind in KINDS:
         cards = [c for c in iter_cards(captured) if KIND[c] == kind]
         out = Text()
-        out.append(t.KIND_LETTERS[kind] + " ", style=_LABEL_STYLE)
+        out.append(kind_mark(kind) + " ", style=_LABEL_STYLE)
         if not cards:
             out.append(t.STRIP_NONE, style=_DIM)
         elif kind == "chaff":

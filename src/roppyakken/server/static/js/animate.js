@@ -2,6 +2,8 @@
 // where a card was played to what it takes, then every card glides from its old place to
 // its new one (FLIP: first, last, invert, play).  Skipped when the user prefers reduced motion.
 
+import { deckUrl } from "./decks.js";
+
 const reduced = () => window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 
 /**
@@ -71,7 +73,7 @@ export async function ghost(slug, from, to, { duration = 340, hold = 160 } = {})
   const t = ms(duration);
   if (!t || !from || !to) return;
   const img = document.createElement("img");
-  img.src = `/static/cards/${slug}.svg`;
+  img.src = deckUrl(slug);
   img.alt = "";
   img.className = "ghost-card";
   Object.assign(img.style, {

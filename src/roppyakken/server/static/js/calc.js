@@ -6,6 +6,7 @@ import { SLUGS, cardElement, cardName, pointsOfAll } from "./deck.js";
 import T, { LUCKY_HAND_NAMES, MONTH_NAMES, yakuName } from "./text.js";
 import { h, replaceChildren, showError } from "./dom.js";
 import { postJSON, presets, resolveRules } from "./api.js";
+import { usePreset } from "./decks.js";
 import { rulesChooser } from "./lobby.js";
 import { renderBreakdown } from "./breakdown.js";
 
@@ -28,6 +29,8 @@ export async function calcPage(root) {
   const summaries = h("div", { class: "calc-summaries" });
   const grid = h("div", { class: "calc-grid" });
   const rules = rulesChooser("calc", presetList, () => drawSummaries());
+  usePreset(rules.presetName());
+  rules.el.addEventListener("change", () => usePreset(rules.presetName()));
 
   const luckySlugs = () => {
     const p = presetList.find((x) => x.name === rules.presetName());

@@ -1,6 +1,7 @@
 // The 48-card deck (RULES.md R-1): slugs in id order, months, kinds, points, and card elements.
 
 import { DECK, KINDS as DECK_KINDS, POINTS } from "./catalog.js";
+import { deckUrl, kindMarkElement } from "./decks.js";
 import { t } from "./i18n.js";
 import { CARD_NAMES, KIND_NAMES } from "./text.js";
 
@@ -66,7 +67,7 @@ export function cardNames(slugs) {
 
 /** The URL of a card face (or the back with slug "back"). */
 export function cardUrl(slug) {
-  return `/static/cards/${slug}.svg`;
+  return deckUrl(slug);
 }
 
 /**
@@ -76,6 +77,7 @@ export function cardUrl(slug) {
 export function cardElement(slug, { button = false, size = "", extraClass = "" } = {}) {
   const img = document.createElement("img");
   img.src = cardUrl(slug);
+  img.dataset.card = slug;
   img.alt = cardLabel(slug);
   img.draggable = false;
   img.decoding = "async";
@@ -85,6 +87,7 @@ export function cardElement(slug, { button = false, size = "", extraClass = "" }
   wrap.dataset.slug = slug;
   wrap.title = cardLabel(slug);
   wrap.appendChild(img);
+  wrap.appendChild(kindMarkElement(kindOf(slug)));
   return wrap;
 }
 
@@ -92,6 +95,7 @@ export function cardElement(slug, { button = false, size = "", extraClass = "" }
 export function backElement(size = "") {
   const img = document.createElement("img");
   img.src = cardUrl("back");
+  img.dataset.card = "back";
   img.alt = "";
   img.draggable = false;
   const wrap = document.createElement("span");

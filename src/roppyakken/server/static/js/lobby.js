@@ -5,6 +5,7 @@ import T, { botName, botDescription, playerNames, presetDescription, presetName 
 import { h, replaceChildren, showError } from "./dom.js";
 import { bots, getJSON, postJSON, presets } from "./api.js";
 import { getName, setName, setToken } from "./store.js";
+import { tutorialInvite } from "./tutorial.js";
 
 /**
  * A rules chooser: a preset select with its description, or house rules in TOML.
@@ -225,6 +226,7 @@ export async function lobbyPage(root) {
       "section",
       { class: "intro" },
       h("p", { class: "tagline" }, T.tagline),
+      tutorialInvite(),
       h("div", { class: "field-row name-row" }, h("label", { for: "player-name" }, T.yourName), name),
     ),
     h("div", { class: "lobby-grid" }, botForm, onlineForm),

@@ -1,5 +1,6 @@
 // Entry point: the header and the router.  /r/<room> is a room (waiting room or game);
-// on / the hash picks the page: #/ start page, #/calc, #/replay[?room=…], #/rules[?preset=…].
+// on / the hash picks the page: #/ start page, #/calc, #/replay[?room=…], #/rules[?preset=…],
+// #/learn (the guided first game).
 
 import T from "./text.js";
 import { LANG, LANGUAGES, LANGUAGE_NAMES, setLanguage, t } from "./i18n.js";
@@ -9,6 +10,8 @@ import { roomPage } from "./room.js";
 import { calcPage } from "./calc.js";
 import { replayPage } from "./replay.js";
 import { rulesPage } from "./rulespage.js";
+import { deckSwitch, deckUrl } from "./decks.js";
+import { tutorialPage } from "./tutorial.js";
 
 const root = document.getElementById("app");
 
@@ -32,7 +35,7 @@ function header() {
     h(
       "a",
       { href: "/", class: "brand" },
-      h("img", { src: "/static/cards/pine-crane.svg", alt: "", class: "brand-card" }),
+      h("img", { src: deckUrl("pine-crane"), alt: "", class: "brand-card", "data-card": "pine-crane" }),
       T.appName,
     ),
     h("a", { href: "/#/" }, T.navHome),
@@ -40,6 +43,7 @@ function header() {
     h("a", { href: "/#/replay" }, T.navReplay),
     h("a", { href: "/#/rules" }, T.navRules),
     languageSwitch(),
+    deckSwitch(),
   );
   replaceChildren(document.getElementById("top"), nav);
 }
@@ -58,6 +62,7 @@ function route() {
   if (page === "calc") calcPage(root);
   else if (page === "replay") replayPage(root, params);
   else if (page === "rules") rulesPage(root, params);
+  else if (page === "learn") tutorialPage(root);
   else lobbyPage(root);
   for (const a of document.querySelectorAll(".top-nav a")) {
     const target = a.getAttribute("href").replace(/^\/#\/?/, "");

@@ -16,6 +16,7 @@ import {
 import T, { KIND_PLURALS, distinctNames, playerNames, presetName, yakuName } from "./text.js";
 import { h, replaceChildren, showError } from "./dom.js";
 import { getJSON, resolveRules } from "./api.js";
+import { usePreset } from "./decks.js";
 import { byKind } from "./yaku.js";
 import { renderBreakdown } from "./breakdown.js";
 import { verifyDeals } from "./fairdeal.js";
@@ -108,6 +109,7 @@ export async function replayPage(root, params) {
     }
     showError(error, "");
     const rules = await resolveRules(record.rules);
+    usePreset(rules.preset);
     mountViewer(viewer, record, rules);
     const fair = verifyDeals(record, SLUGS);
     if (fair) viewer.prepend(h("p", { class: fair.ok ? "fair-deal" : "fair-deal error" }, fair.message));

@@ -5,6 +5,7 @@
 import T, { botName, playerNames, presetDescription, presetName } from "./text.js";
 import { h, replaceChildren, showError } from "./dom.js";
 import { ApiError, bots, getJSON, postJSON, presets, resolveRules } from "./api.js";
+import { usePreset } from "./decks.js";
 import { dropToken, getName, getToken, setName, setToken } from "./store.js";
 import { Connection } from "./conn.js";
 import { GameView } from "./table.js";
@@ -184,6 +185,7 @@ function connect(root, room, token, notice = "") {
     } catch {
       state.description = "";
     }
+    usePreset(state.rules.preset); // the Korean presets are dealt in hwatu (decks.js)
   };
 
   const drawWaiting = () => {
