@@ -43,6 +43,83 @@ def postgres() -> Iterator[str]:
         yield pg
 
 
+def test_a_move_relayed_while_redis_is_frozen_is_answered_within_the_write_timeout(postgres: str) -> None:
+    """Redis frozen (SIGSTOP): a move sent through a member relaying to the holder cannot reach it,
+    nor its answer come back.  The client is told within --write-timeout that its move was not
+    confirmed (and to reconnect), instead of waiting for good; once Redis is back, the move sent
+    again is made once."""
+    database = _database(postgres, "frozen_redis")
+    write_timeout = 2.0
+    extra = ["--write-timeout", str(write_timeout)]
+    with (
+        services.redis_process() as rd,
+        services.members(database, rd.url, 2, extra=extra) as (holder, relay),
+    ):
+        room, tokens = _create(holder.url, 1, 1)  # a person and a bot: it starts at once, held there
+        assert rd.proc is not None
+        redis_pid = rd.proc.pid
+
+        async def turn(ws: Any) -> dict[str, Any]:
+            while True:
+                message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), 30))
+                if message["type"] == "state" and message["view"]["legal"] and message["view"]["seat"] == 0:
+                    return message
+
+        async def scenario() -> tuple[list[dict[str, Any]], float, dict[str, Any]]:
+            async with connect(f"ws://127.0.0.1:{relay.port}/ws/{room}") as ws:
+                await ws.send(json.dumps({"type": "hello", "v": 1, "token": tokens[0]}))
+                state = await turn(ws)
+                action = state["view"]["legal"][0]
+                os.kill(redis_pid, signal.SIGSTOP)
+                try:
+                    began = time.monotonic()
+                    await ws.send(
+                        json.dumps({"type": "act", "action": action, "seq": state["seq"], "id": "m1"})
+                    )
+                    answers = []
+                    with contextlib.suppress(TimeoutError):
+                        while True:
+                            message = json.loads(await asyncio.wait_for(ws.recv(), write_timeout + 3))
+                            answers.append(message)
+                            if message["type"] in ("state", "error"):
+                                break
+                    took = time.monotonic() - began
+                finally:
+                    os.kill(redis_pid, signal.SIGCONT)
+            return answers, took, state
+
+        answers, took, state = asyncio.run(scenario())
+        assert answers, f"no answer to a move relayed while Redis was frozen ({write_timeout + 3} s)"
+        assert answers[-1]["type"] in ("state", "error") and took <= write_timeout + 0.5, (answers, took)
+        if answers[-1]["type"] == "error":
+            assert answers[-1]["id"] == "m1" and "\n" not in answers[-1]["message"]
+
+        async def again() -> int:
+            # Redis is back: the client reconnects and sends its move again (made once, by its seq)
+            deadline = time.monotonic() + 30
+            while True:
+                assert time.monotonic() < deadline, "the game never came back after Redis did"
+                try:
+                    async with connect(f"ws://127.0.0.1:{relay.port}/ws/{room}") as ws:
+                        await ws.send(json.dumps({"type": "hello", "v": 1, "token": tokens[0]}))
+                        message = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                        if message["type"] != "welcome":
+                            raise OSError(message)
+                        while (message := json.loads(await asyncio.wait_for(ws.recv(), 10)))[
+                            "type"
+                        ] != "state":
+                            pass
+                        return int(message["seq"])
+                except (OSError, TimeoutError, Exception):
+                    await asyncio.sleep(0.3)
+
+        now = asyncio.run(again())
+        assert now >= state["seq"]
+        with psycopg.connect(database) as conn:
+            rows = conn.execute("select idx from actions where room_id = %s order by idx", (room,)).fetchall()
+        assert [r[0] for r in rows] == list(range(len(rows)))
+
+
 def test_bot_workers_end_when_their_server_is_killed(postgres: str) -> None:
     """``kill -9`` of a server whose bots think in worker processes: the forkserver, the workers and
     the resource tracker end within seconds (they used to run on for good, about 100 MB)."""

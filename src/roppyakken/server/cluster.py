@@ -207,7 +207,13 @@ class Cluster:
         self.max_rooms = max_rooms
         self.member = secrets.token_hex(8)
         """This member's id (fresh at each start: a restarted member is a new one)."""
-        self.redis: aioredis.Redis = aioredis.from_url(url, decode_responses=True)
+        # Every command gives up after a lease's life: a frozen Redis (SIGSTOP, a stalled VM) keeps
+        # its connections open and answers nothing, and a command waiting for good would hold up
+        # whatever waits on it (a claim, a publish, a renewal) with no error ever said.
+        seconds = lease_ms / 1000
+        self.redis: aioredis.Redis = aioredis.from_url(
+            url, decode_responses=True, socket_timeout=seconds, socket_connect_timeout=seconds
+        )
         self.handlers: Handlers | None = None
         self.held: dict[str, float] = {}
         """Rooms whose lease this member holds: the monotonic time until which it surely does."""

@@ -41,6 +41,10 @@ RELAY_PER_SECOND: Final = 100.0
 A local socket's next message is read once the last one is handled; a relay does not wait
 for the holder, so without this one client could make its member publish as fast as it sends."""
 
+ANSWER_SHARE: Final = 0.8
+"""The share of ``--write-timeout`` a relay waits for the holder's answer to a move (state or
+error) before telling its client the move was not confirmed: the answer comes within the timeout."""
+
 CLOSE_POLICY: Final = 1008
 CLOSE_TRY_AGAIN: Final = 1013
 CLOSE_BAD_TOKEN: Final = 4003
@@ -196,22 +200,37 @@ async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, hol
     assert cluster is not None
     client = WebSocketClient(websocket, None, hub.limits.send_timeout)  # the seat is the holder's business
     conn = secrets.token_hex(8)
-    in_flight: list[str | None] = []
-    """The moves sent to the holder since its last state or error: unconfirmed."""
+    loop = asyncio.get_running_loop()
+    in_flight: list[tuple[str | None, float]] = []
+    """The moves sent to the holder since its last state or error (unconfirmed), with when."""
+    patience = hub.limits.write_timeout * ANSWER_SHARE
 
     def deliver(message: str) -> None:
         if message.startswith(('{"type":"state"', '{"type":"error"')):
             in_flight.clear()
         client.send(message)
 
+    def give_up(why: str) -> None:
+        """Tell the client its moves on the way were not confirmed, and make it reconnect."""
+        for msg_id, _ in in_flight:
+            client.send(protocol.error(why, msg_id))
+        in_flight.clear()
+        client.send(protocol.restarting(text.RESTARTING))
+        client.close(CLOSE_RESTARTING, "restarting")
+
     def holder_lost(code: int, reason: str) -> None:
         if code == 0:  # the holder died or let the room go: reconnect (to the new holder)
-            for msg_id in in_flight:
-                client.send(protocol.error(text.MOVE_IN_FLIGHT, msg_id))
-            client.send(protocol.restarting(text.RESTARTING))
-            client.close(CLOSE_RESTARTING, "restarting")
+            give_up(text.MOVE_IN_FLIGHT)
         else:
             client.close(code, reason)
+
+    def check_answered() -> None:
+        # No state or error since the oldest move on its way: Redis or the holder is frozen (or
+        # the answer was lost).  Say so within --write-timeout, rather than leave the client
+        # waiting; it reconnects and gets the whole state (the move carries its seq: made once).
+        if in_flight and loop.time() - in_flight[0][1] >= patience - 0.001:
+            cluster.close_relayed(conn)  # whatever the holder sends for it now goes nowhere
+            give_up(text.MOVE_UNANSWERED)
 
     relayed = Relayed(conn, room_id, holder, deliver, holder_lost)
     cluster.open_relay(relayed)
@@ -239,7 +258,8 @@ async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, hol
         while wait := pace.take("", RELAY_PER_SECOND * 60, RELAY_PER_SECOND * 2):
             await asyncio.sleep(wait)
         if isinstance(message, Act):
-            in_flight.append(message.id)
+            in_flight.append((message.id, loop.time()))
+            loop.call_later(patience, check_answered)
         cluster.forward(conn, raw)
 
     try:
