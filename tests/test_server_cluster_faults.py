@@ -120,6 +120,76 @@ def test_a_move_relayed_while_redis_is_frozen_is_answered_within_the_write_timeo
         assert [r[0] for r in rows] == list(range(len(rows)))
 
 
+def _never_reading_watcher(port: int, room: str) -> socket.socket:
+    """A websocket spectator that says hello and then never reads a byte (after the handshake)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall(
+        (
+            f"GET /ws/{room} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    answer = b""
+    while b"\r\n\r\n" not in answer:  # the handshake's answer (before it, a frame could be lost)
+        answer += sock.recv(1)
+    assert answer.startswith(b"HTTP/1.1 101"), answer
+    payload = json.dumps({"type": "hello", "v": 1, "token": None}).encode()
+    mask = os.urandom(4)
+    sock.sendall(
+        bytes([0x81, 0x80 | len(payload)]) + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    )
+    return sock
+
+
+def _slow_drops(member: services.Member) -> float:
+    for line in httpx.get(member.url + "/metrics", timeout=10).text.splitlines():
+        if line.startswith('roppyakken_requests_refused_total{reason="slow_client"}'):
+            return float(line.split()[-1])
+    return 0.0
+
+
+def test_a_spectator_that_never_reads_is_dropped_within_the_send_timeout(postgres: str) -> None:
+    """Two spectators that never read, one on the holder and one relayed through the other member,
+    while a long game runs fast.  Each is dropped within about --send-timeout of falling behind
+    (the bytes not taken are counted where they wait, in this process and in the kernel), not
+    when megabytes have piled up; the player, who reads, plays on."""
+    database = _database(postgres, "never_reads")
+    send_timeout = 2.0
+    extra = ["--send-timeout", str(send_timeout)]
+    with services.redis_server() as rd, services.members(database, rd, 2, extra=extra) as (holder, relay):
+        room, tokens = _create(holder.url, 1, 2, MARATHON)  # a person and two bots
+        player = Seat(lambda: holder.url, room, tokens[0], random.Random(41), pace=0.0)
+
+        async def scenario() -> tuple[float, int]:
+            playing = asyncio.create_task(player.run(time.monotonic() + 120))
+            try:
+                while player.last_seq() < 3:
+                    assert not playing.done()
+                    await asyncio.sleep(0.01)
+                began = time.monotonic()
+                watchers = [_never_reading_watcher(m.port, room) for m in (holder, relay)]
+                try:
+                    while not (_slow_drops(holder) >= 1 and _slow_drops(relay) >= 1):
+                        assert not playing.done(), "the player stopped"
+                        assert time.monotonic() - began < 20, "a spectator that never reads is still served"
+                        await asyncio.sleep(0.1)
+                    took = time.monotonic() - began
+                finally:
+                    for w in watchers:
+                        w.close()
+                moves = player.last_seq()
+                return took, moves
+            finally:
+                playing.cancel()
+                with contextlib.suppress(asyncio.CancelledError, AssertionError):
+                    await playing
+
+        took, moves = asyncio.run(scenario())
+        print(f"never-reading spectators dropped {took:.1f} s after connecting; {moves} moves by then")
+        assert player.connections == 1, "the player, who reads, was never dropped"
+
+
 def test_bot_workers_end_when_their_server_is_killed(postgres: str) -> None:
     """``kill -9`` of a server whose bots think in worker processes: the forkserver, the workers and
     the resource tracker end within seconds (they used to run on for good, about 100 MB)."""

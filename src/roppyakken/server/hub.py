@@ -115,9 +115,9 @@ class Hub:
         self._watchdog = asyncio.create_task(self._watch_sends(), name="roppyakken-send-watchdog")
 
     async def _watch_sends(self) -> None:
-        """Drop clients that have not taken a message within ``Limits.send_timeout``."""
+        """Drop clients that have not taken what was sent to them within ``Limits.send_timeout``."""
         loop = asyncio.get_running_loop()
-        period = max(0.05, min(1.0, self.limits.send_timeout / 4))
+        period = max(0.05, min(0.5, self.limits.send_timeout / 8))
         while True:
             await asyncio.sleep(period)
             now = loop.time()
@@ -125,7 +125,7 @@ class Hub:
             for client in clients:
                 check = getattr(client, "check_send", None)
                 if check is not None:
-                    check(now)
+                    check(now, period)
 
     def _adopt(self, room: Room) -> Room:
         room.may_write = lambda: self.claims.holds(room.id)
