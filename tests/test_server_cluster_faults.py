@@ -43,6 +43,149 @@ def postgres() -> Iterator[str]:
         yield pg
 
 
+def _lease(redis_url: str, room: str) -> str | None:
+    value = redis.Redis.from_url(redis_url, decode_responses=True).get(f"roppyakken:lease:{room}")
+    return None if value is None else str(value)
+
+
+def _member_id(member: services.Member) -> str:
+    return str(httpx.get(member.url + "/healthz", timeout=10).json()["member"])
+
+
+def _seqs(log: list[dict[str, Any]]) -> list[int]:
+    return [int(m["seq"]) for m in log if "seq" in m]
+
+
+def _until(check: Any, seconds: float, what: str) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, what
+        time.sleep(0.02)
+
+
+def test_a_paused_holder_cannot_write_once_another_member_took_its_room(postgres: str) -> None:
+    """The holder sends a move's write, which waits on a row lock (held here); the holder is frozen
+    (SIGSTOP) past its lease; the other member takes the room; the lock is let go and the holder
+    resumes.  The database orders the two: the old holder's write, begun under its holder epoch,
+    commits before the takeover reads the room (so the new holder has it), and nothing the old
+    holder tries after that is stored.  The game goes on to its end with every move stored once,
+    and no client, whichever member it reaches, is ever shown a lower seq after a higher one.
+
+    (Without fencing the new holder read the room without that move, the old holder's write then
+    took the move's number, every later move of the new holder was refused for good, and the
+    clients were shown the game one move back.)"""
+    database = _database(postgres, "fencing")
+    with (
+        services.redis_process() as rd,
+        # writes may wait on a lock for the whole scenario (the lock is the test's, on purpose)
+        services.members(database, rd.url, 2, extra=["--write-timeout", "20"]) as (a, b),
+    ):
+        room, tokens = _create(a.url, 2, 1, LONGER)
+        target = [a.url]
+        seats = [
+            Seat(lambda: target[0], room, tokens[0], random.Random(31), host=True, bots={2: "random"}),
+            Seat(lambda: target[0], room, tokens[1], random.Random(32)),
+        ]
+        watcher = Seat(lambda: b.url, room, None, random.Random(33))
+        b_id = _member_id(b)
+        assert _lease(rd.url, room) == _member_id(a)
+        frozen: dict[str, int] = {}
+
+        def to_act() -> Seat | None:
+            for s in seats:
+                states = [m for m in s.log if m["type"] == "state"]
+                if states and states[-1]["view"]["legal"] and states[-1]["view"]["seat"] == s.seat:
+                    return s
+            return None
+
+        async def fault() -> None:
+            deadline = time.monotonic() + 60
+            while max(s.last_seq() for s in seats) < 6:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.01)
+            for s in seats:
+                s.paused = True
+            await asyncio.sleep(0.3)  # a move already sent is made; then both hold their next
+            while (mover := to_act()) is None or mover.last_seq() != max(s.last_seq() for s in seats):
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.01)
+            seq = mover.last_seq()
+            lock = await psycopg.AsyncConnection.connect(database)
+            try:
+                await lock.execute("select id from rooms where id = %s for update", (room,))
+                waiting_before = await asyncio.to_thread(services.lock_waiters, database)
+                mover.paused = False  # its move goes to the holder, whose write waits on the lock
+                while await asyncio.to_thread(services.lock_waiters, database) <= waiting_before:
+                    assert time.monotonic() < deadline, "the holder's write never reached the database"
+                    await asyncio.sleep(0.01)
+                assert a.proc is not None
+                os.kill(a.proc.pid, signal.SIGSTOP)
+                frozen["seq"] = seq
+                target[0] = b.url  # new connections go to the other member
+                while _lease(rd.url, room) is not None:  # the frozen holder's lease lapses
+                    assert time.monotonic() < deadline
+                    await asyncio.sleep(0.05)
+                watching = asyncio.create_task(watcher.run(time.monotonic() + 90))
+                while _lease(rd.url, room) != b_id:  # the other member takes the room
+                    assert time.monotonic() < deadline, "the other member never took the room"
+                    await asyncio.sleep(0.02)
+                await lock.rollback()  # the holder's write goes on (it is still frozen)
+            finally:
+                await lock.close()
+            await asyncio.sleep(0.3)
+            os.kill(a.proc.pid, signal.SIGCONT)
+            # whichever member each reconnection reaches, from now on
+            target[0] = a.url
+            rng = random.Random(34)
+            for s in seats:
+                s.urls = lambda: rng.choice([a.url, b.url])
+                s.paused = False
+            resumed = time.monotonic()
+            while max(s.last_seq() for s in [*seats, watcher]) < seq + 4:
+                assert time.monotonic() - resumed < 20, "the game is stuck after the takeover"
+                await asyncio.sleep(0.02)
+            await watching
+
+        async def scenario() -> None:
+            deadline = time.monotonic() + 120
+            tasks = [asyncio.create_task(s.run(deadline)) for s in seats]
+            try:
+                await fault()
+                await asyncio.gather(*tasks)
+            finally:
+                if a.proc is not None and a.proc.poll() is None:
+                    os.kill(a.proc.pid, signal.SIGCONT)
+                for task in tasks:
+                    task.cancel()
+
+        asyncio.run(scenario())
+        record = httpx.get(f"{b.url}/api/games/{room}/record", timeout=10)
+        assert record.status_code == 200, "the game ended"
+        for s in [*seats, watcher]:
+            seen = _seqs(s.log)
+            assert seen == sorted(seen), f"a client was shown the game going back: {seen}"
+        with psycopg.connect(database) as conn:
+            rows = conn.execute("select idx from actions where room_id = %s order by idx", (room,)).fetchall()
+        assert [r[0] for r in rows] == list(range(len(rows)))
+        assert len(rows) > frozen["seq"] + 1, "the game went on after the takeover"
+        _check_stored_moves_were_sent(database, room, seats)
+
+
+def _check_stored_moves_were_sent(database: str, room: str, seats: list[Seat]) -> None:
+    """Every stored move of a seat is one that seat sent for that state, and every client saw the
+    game to its last move."""
+    with psycopg.connect(database) as conn:
+        rows = conn.execute(
+            "select idx, seat, action from actions where room_id = %s order by idx", (room,)
+        ).fetchall()
+    by_seat = {s.seat: s for s in seats if s.seat is not None}
+    for idx, seat, action in rows:
+        if seat in by_seat:  # (not a bot's)
+            assert json.loads(action) in by_seat[seat].sent.get(idx, []), f"move {idx} was never sent for it"
+    for s in seats:
+        assert s.last_seq() == len(rows), "every client saw the game to its end"
+
+
 def test_a_move_relayed_while_redis_is_frozen_is_answered_within_the_write_timeout(postgres: str) -> None:
     """Redis frozen (SIGSTOP): a move sent through a member relaying to the holder cannot reach it,
     nor its answer come back.  The client is told within --write-timeout that its move was not
@@ -235,3 +378,48 @@ def test_bot_workers_end_when_their_server_is_killed(postgres: str) -> None:
                 with contextlib.suppress(OSError):
                     os.kill(p, signal.SIGKILL)
 
+
+@pytest.mark.parametrize("backend", ["postgresql", "sqlite"])
+def test_the_database_refuses_a_write_of_a_holder_whose_room_was_taken(
+    backend: str, postgres: str, tmp_path: Any
+) -> None:
+    """Fencing in the database itself: a server that takes a room raises its holder epoch, and
+    every write of a server still on the older epoch is refused (the move and the finish alike),
+    in bulk with other rooms' moves, which are stored; the taker's writes go through."""
+    from roppyakken.server import storage
+    from roppyakken.server.db import ActionRow, Database, StaleRoom
+
+    url = _database(postgres, "fence_direct") if backend == "postgresql" else str(tmp_path / "f.sqlite3")
+    old, new = Database(url), Database(url)
+    old.open()
+
+    def room(room_id: str) -> storage.RoomRow:
+        from datetime import UTC, datetime
+
+        return storage.RoomRow(room_id, datetime.now(UTC), 2, "classic", {}, 1, "playing")
+
+    async def scenario() -> None:
+        await old.start()
+        await new.start()
+        try:
+            seat = storage.SeatRow(0, "human", "p")
+            for row in (room("r1"), room("r2")):
+                await old.run(functools.partial(storage.insert_room, room=row, room_seats=[seat]))
+            await old.submit(ActionRow("r1", 0, 0, "{}", 1))
+            taken = await new.run(lambda c: storage.load_room(c, "r1", take=True))
+            assert taken is not None and taken.room.epoch == 2 and taken.actions == ["{}"]
+            stale = old.submit(ActionRow("r1", 1, 0, '"old"', 1))
+            other = old.submit(ActionRow("r2", 0, 0, "{}", 1))  # the same batch: stored
+            with pytest.raises(StaleRoom):
+                await stale
+            await other
+            with pytest.raises(StaleRoom):
+                await old.run(lambda c: storage.fence(c, "r1", 1))
+            await new.submit(ActionRow("r1", 1, 1, '"new"', 2))
+            stored = await new.run(lambda c: storage.load_room(c, "r1"))
+            assert stored is not None and stored.actions == ["{}", '"new"'] and stored.room.epoch == 2
+        finally:
+            await old.close()
+            await new.close()
+
+    asyncio.run(scenario())

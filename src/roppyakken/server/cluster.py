@@ -14,8 +14,9 @@ one Redis server (who holds which room, and messages between members).
   one) and renews at once: the rooms whose leases are gone are let go.  A room
   refused a move for want of a sure lease is let go too (its clients reconnect and
   it is loaded again where it is held), never left refusing every move.  The
-  database's unique ``(room, move number)`` key refuses a move written twice by
-  two members.
+  lease is for liveness only: what stops a member that lost a room from writing
+  in it is the holder epoch checked in each write's transaction (fencing,
+  server/storage.py), which needs no clock.
 * **Relays.**  A member asked for a room that another member holds becomes a
   relay: the client's messages go to the holder on the holder's Redis channel,
   and the holder's messages for that one connection come back on the relay's
