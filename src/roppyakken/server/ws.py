@@ -16,7 +16,7 @@ import logging
 import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable
-from typing import Any, Final
+from typing import Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
