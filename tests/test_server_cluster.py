@@ -728,9 +728,9 @@ def test_a_renewal_that_never_answers_is_given_up_and_logged(caplog: pytest.LogC
 
     async def scenario() -> None:
         cluster = Cluster("redis://127.0.0.1:1/0", lease_ms=300)  # never connected
-        cluster._renew = hang  # type: ignore[assignment]
-        cluster.held["room1"] = time.monotonic() + 0.24
-        renewing = asyncio.create_task(cluster._renew_loop())
+        cluster.leases._renew = hang  # type: ignore[assignment]
+        cluster.leases.held["room1"] = time.monotonic() + 0.24
+        renewing = asyncio.create_task(cluster.leases.renew_loop())
         try:
             deadline = time.monotonic() + 10
             while len(tries) < 3:

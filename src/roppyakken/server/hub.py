@@ -343,7 +343,7 @@ class Hub:
                 assert self.cluster is not None
                 answer: dict[str, Any] | None = None
                 with contextlib.suppress(StorageError):
-                    answer = await self.cluster.call(exc.holder, op, room_id, once=once, **args)
+                    answer = await self.cluster.bus.call(exc.holder, op, room_id, once=once, **args)
                 if answer is not None and "moved" not in answer:
                     answer.pop("k", None)
                     answer.pop("id", None)
@@ -405,7 +405,7 @@ class Hub:
             # give the leases back now, so that the clients reconnecting elsewhere find the rooms free
             # (a bot move still under way is then refused: this member no longer holds the room)
             for room_id in list(self.rooms):
-                await self.cluster.release(room_id)
+                await self.cluster.leases.release(room_id)
 
     async def close(self) -> None:
         """Stop the sweeper and every bot loop (the rooms are all stored)."""

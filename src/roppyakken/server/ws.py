@@ -255,17 +255,17 @@ async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, hol
         # the answer was lost).  Say so within --write-timeout, rather than leave the client
         # waiting; it reconnects and gets the whole state (the move carries its seq: made once).
         if in_flight and loop.time() - in_flight[0][1] >= patience - 0.001:
-            cluster.close_relayed(conn)  # whatever the holder sends for it now goes nowhere
+            cluster.bus.close_relayed(conn)  # whatever the holder sends for it now goes nowhere
             give_up(text.MOVE_UNANSWERED)
 
     relayed = Relayed(conn, room_id, holder, deliver, holder_lost)
-    cluster.open_relay(relayed)
+    cluster.bus.open_relay(relayed)
     try:
-        answer = await cluster.call(holder, "attach", room_id, conn=conn, token=hello.token)
+        answer = await cluster.bus.call(holder, "attach", room_id, conn=conn, token=hello.token)
     except ClusterUnavailable:
         answer = {"moved": holder}
     if "moved" in answer or "ok" not in answer:
-        cluster.close_relayed(conn)  # (in case the holder took it after all: it lets it go)
+        cluster.bus.close_relayed(conn)  # (in case the holder took it after all: it lets it go)
         await client.finish()
         if "moved" in answer:
             return False
@@ -286,13 +286,13 @@ async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, hol
         if isinstance(message, Act):
             in_flight.append((message.id, loop.time()))
             loop.call_later(patience, check_answered)
-        cluster.forward(conn, raw)
+        cluster.bus.forward(conn, raw)
 
     try:
         await _each_message(websocket, client, relay)
     finally:
         hub.relayed.discard(client)
-        cluster.close_relayed(conn)
+        cluster.bus.close_relayed(conn)
         await client.finish()
         if client.dropped:
             hub.metrics.refuse("slow_client")
