@@ -115,9 +115,9 @@ class Hub:
         self._watchdog = asyncio.create_task(self._watch_sends(), name="roppyakken-send-watchdog")
 
     async def _watch_sends(self) -> None:
-        """Drop clients that have not taken a message within ``Limits.send_timeout``."""
+        """Drop clients that have not taken what was sent to them within ``Limits.send_timeout``."""
         loop = asyncio.get_running_loop()
-        period = max(0.05, min(1.0, self.limits.send_timeout / 4))
+        period = max(0.05, min(0.5, self.limits.send_timeout / 8))
         while True:
             await asyncio.sleep(period)
             now = loop.time()
@@ -125,7 +125,7 @@ class Hub:
             for client in clients:
                 check = getattr(client, "check_send", None)
                 if check is not None:
-                    check(now)
+                    check(now, period)
 
     def _adopt(self, room: Room) -> Room:
         room.may_write = lambda: self.claims.holds(room.id)
@@ -257,9 +257,13 @@ class Hub:
         return room, token
 
     async def get(self, room_id: str) -> Room | None:
-        """The room with this id, loaded from the database if it is not in memory; None if unknown."""
+        """The room with this id, loaded from the database if it is not in memory; None if unknown.
+
+        In a cluster a room in memory is checked against the database first: if another member
+        took it since (a pause here outlived the lease), it is let go and asked for again, so
+        that nobody is shown the game as it was before what others were already shown."""
         room = self.rooms.get(room_id)
-        if room is not None:
+        if room is not None and (self.cluster is None or await self._current(room)):
             return room
         if not ROOM_ID.fullmatch(room_id):
             return None
@@ -272,7 +276,9 @@ class Hub:
             self._make_room_space()
             await self._claim(room_id)  # before loading: the holder's moves are all stored by then
             try:
-                stored = await self.db.run(lambda c: storage.load_room(c, room_id))
+                # taking it raises its holder epoch: a write of its last holder still under way
+                # commits first (and is read here), or fails (fencing: server/storage.py)
+                stored = await self.db.run(lambda c: storage.load_room(c, room_id, take=True))
                 loaded = None
                 if stored is not None:
                     loaded = Room.restore(stored, db=self.db, bots=self.bots, bot_delay=self.bot_delay)
@@ -291,6 +297,17 @@ class Hub:
             raise
         finally:
             del self._loading[room_id]
+
+    async def _current(self, room: Room) -> bool:
+        """Whether ``room`` in memory is the stored room's current holder's (same holder epoch);
+        if not, it is let go here."""
+        stored = await self.db.run(lambda c: storage.room_epoch(c, room.id))
+        if stored == room.epoch or self.rooms.get(room.id) is not room:
+            return self.rooms.get(room.id) is room
+        log.warning("room %s: taken by another member meanwhile; let go here", room.id)
+        self.drop([room.id])
+        self.claims.release_soon(room.id)
+        return False
 
     async def _claim(self, room_id: str) -> None:
         try:
@@ -326,7 +343,7 @@ class Hub:
                 assert self.cluster is not None
                 answer: dict[str, Any] | None = None
                 with contextlib.suppress(StorageError):
-                    answer = await self.cluster.call(exc.holder, op, room_id, once=once, **args)
+                    answer = await self.cluster.bus.call(exc.holder, op, room_id, once=once, **args)
                 if answer is not None and "moved" not in answer:
                     answer.pop("k", None)
                     answer.pop("id", None)
@@ -388,7 +405,7 @@ class Hub:
             # give the leases back now, so that the clients reconnecting elsewhere find the rooms free
             # (a bot move still under way is then refused: this member no longer holds the room)
             for room_id in list(self.rooms):
-                await self.cluster.release(room_id)
+                await self.cluster.leases.release(room_id)
 
     async def close(self) -> None:
         """Stop the sweeper and every bot loop (the rooms are all stored)."""

@@ -36,9 +36,12 @@ rooms = Table(
     Column("finished_at", DateTime(timezone=True), nullable=True),
     Column("winner", Integer, nullable=True),
     Column("record", Text, nullable=True),  # FORMATS.md §3, once over
+    # the holder epoch: raised by each server that takes the room; its writes check it (fencing)
+    Column("epoch", Integer, nullable=False, server_default="0"),
     Index("ix_rooms_status_finished", "status", "finished_at"),
 )
-"""One row per room; ``record`` holds the finished game's record."""
+"""One row per room; ``record`` holds the finished game's record, ``epoch`` the holder epoch
+(server/storage.py, :func:`~roppyakken.server.storage.fence`)."""
 
 seats = Table(
     "seats",

@@ -35,7 +35,7 @@ from roppyakken.record import deal_commitment, dumps, record_of
 from roppyakken.rules import Rules, from_options
 from roppyakken.server import protocol, storage, text
 from roppyakken.server.bots import BotRunner, decision_seed
-from roppyakken.server.db import ActionRow, Database, StorageError
+from roppyakken.server.db import ActionRow, Database, StaleRoom, StorageError
 from roppyakken.server.hints import OPTION_KEY, HintDesk
 from roppyakken.server.protocol import (
     Act,
@@ -155,6 +155,7 @@ class Room:
         status: str = WAITING,
         salt: str | None = None,
         hints: bool = False,
+        epoch: int = 1,
     ) -> None:
         self.id = room_id
         self.players = players
@@ -164,6 +165,8 @@ class Room:
         self.commitment = None if salt is None else deal_commitment(seed, salt)
         self.seats = seats
         self.status = status
+        self.epoch = epoch
+        """This server's holder epoch of the room: every write checks it is still the stored one."""
         self.created_at = created_at or datetime.now(UTC)
         self.db = db
         self.bots = bots
@@ -185,8 +188,9 @@ class Room:
         """Told when a change could not be stored (metrics)."""
         self.on_unheld: Callable[[], None] | None = None
         """Told when a change was refused because this server is no longer sure to hold the room
-        (``may_write`` false): the hub lets the room go, its clients reconnect and it is loaded
-        again wherever it is held, rather than refuse every move in it for good."""
+        (``may_write`` false), or the database refused it (:class:`StaleRoom`: another server took
+        the room since): the hub lets the room go, its clients reconnect and it is loaded again,
+        from the database, wherever it is held, rather than refuse every move in it for good."""
         self.on_bot: Callable[[str, float, float], None] | None = None
         """Told each bot decision's level, thinking and waiting seconds (metrics)."""
         self.last_active = time.monotonic()
@@ -218,6 +222,7 @@ class Room:
             status=row.status,
             salt=row.salt,
             hints=hints,
+            epoch=row.epoch,
         )
         expected = list(range(len(stored.indexes)))
         if stored.indexes != expected:
@@ -249,6 +254,7 @@ class Room:
             seed=self.seed,
             status=self.status,
             salt=self.salt,
+            epoch=self.epoch,
         )
 
     def start_now(self) -> None:
@@ -421,7 +427,13 @@ class Room:
                     token = new_token()
                     new = Seat(HUMAN, name, None, hash_token(token))
                     row = new.row(index)
-                    await self.db.run(functools.partial(storage.save_seat, room_id=self.id, seat=row))
+                    try:
+                        await self.db.run(
+                            self._fenced(functools.partial(storage.save_seat, room_id=self.id, seat=row))
+                        )
+                    except StaleRoom:
+                        self._let_go()
+                        raise
                     self.seats[index] = new
                     self._send_room()
                     return index, token
@@ -450,8 +462,9 @@ class Room:
                 new = Seat(EMPTY)
             row = new.row(index)
             try:
-                await self.db.run(lambda c: storage.save_seat(c, self.id, row))
-            except StorageError:
+                await self.db.run(self._fenced(lambda c: storage.save_seat(c, self.id, row)))
+            except StorageError as exc:
+                self._let_go(exc)
                 raise WriteFailed(text.WRITE_FAILED, message.id) from None
             old = self.seats[index]
             self.seats[index] = new
@@ -475,13 +488,37 @@ class Room:
 
     async def _begin(self, msg_id: str | None) -> None:
         try:
-            await self.db.run(lambda c: storage.set_status(c, self.id, PLAYING))
-        except StorageError:
+            await self.db.run(self._fenced(lambda c: storage.set_status(c, self.id, PLAYING)))
+        except StorageError as exc:
+            self._let_go(exc)
             raise WriteFailed(text.WRITE_FAILED, msg_id) from None
         game = self._new_game()
         self.status = PLAYING
         self._send_room()
         self._send_change(list(game.events))
+
+    # ----------------------------------------------------------------- fencing
+
+    def _fenced(self, op: Callable[[Any], None]) -> Callable[[Any], None]:
+        """``op`` (a write to this room) checked first against the stored holder epoch, in its
+        transaction (:func:`~roppyakken.server.storage.fence`)."""
+        room_id, epoch = self.id, self.epoch
+
+        def work(conn: Any) -> None:
+            storage.fence(conn, room_id, epoch)
+            op(conn)
+
+        return work
+
+    def _let_go(self, exc: BaseException | None = None) -> None:
+        """A write was refused because the stored room moved on without this server (``exc`` a
+        :class:`StaleRoom`; None: always): the room here is behind, so it is let go and loaded
+        again from the database wherever it is held (its clients reconnect)."""
+        if exc is not None and not isinstance(exc, StaleRoom):
+            return
+        log.warning("room %s: the stored game moved on without this server; let go, loaded again", self.id)
+        if self.on_unheld is not None:
+            self.on_unheld()
 
     # ----------------------------------------------------------------- play
 
@@ -533,9 +570,9 @@ class Room:
                     storage.append_action(c, room_id, index, seat, data)
                     storage.finish_room(c, room_id, winner, record, now)
 
-                stored = self.db.submit(work)
-            else:
-                stored = self.db.submit(ActionRow(room_id, index, seat, data))  # inserted in bulk
+                stored = self.db.submit(self._fenced(work))
+            else:  # inserted in bulk, fenced too
+                stored = self.db.submit(ActionRow(room_id, index, seat, data, self.epoch))
             try:
                 await stored
             except StorageError as exc:
@@ -543,6 +580,7 @@ class Room:
                 if self.on_write_failed is not None:
                     self.on_write_failed()
                 self._rebuild()
+                self._let_go(exc)
                 raise WriteFailed(text.WRITE_FAILED, msg_id) from None
             self.actions += 1
             self.applied.append((seat, action))
