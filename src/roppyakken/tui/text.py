@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from roppyakken.i18n import _
+from roppyakken.i18n import _, language
+from roppyakken.korean import particles
 from roppyakken.text import LUCKY_HAND_CONDITIONS, card_name, list_phrase
 
 __all__ = ["card_name", "cards_phrase", "say"]
@@ -644,4 +645,5 @@ def say(template: str, name: str, **fields: object) -> str:
             if _(english) == template:
                 template = _(second)
                 break
-    return template.format(name=name, **fields)
+    filled = template.format(name=name, **fields)
+    return particles(filled) if language() == "ko" else filled

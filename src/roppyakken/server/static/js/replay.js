@@ -18,7 +18,8 @@ import { h, replaceChildren, showError } from "./dom.js";
 import { getJSON, resolveRules } from "./api.js";
 import { byKind } from "./yaku.js";
 import { renderBreakdown } from "./breakdown.js";
-import { verifyDeals } from "./fairdeal.js";
+import { fairText, verifyDeals } from "./fairdeal.js";
+import { t } from "./i18n.js";
 
 const FORMAT = "roppyakken-record/1";
 
@@ -109,7 +110,7 @@ export async function replayPage(root, params) {
     showError(error, "");
     const rules = await resolveRules(record.rules);
     mountViewer(viewer, record, rules);
-    const fair = verifyDeals(record, SLUGS);
+    const fair = verifyDeals(record, SLUGS, fairText(t));
     if (fair) viewer.prepend(h("p", { class: fair.ok ? "fair-deal" : "fair-deal error" }, fair.message));
   };
   const games = h("ul", { class: "game-list" });

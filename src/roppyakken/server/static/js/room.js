@@ -8,7 +8,8 @@ import { ApiError, bots, getJSON, postJSON, presets, resolveRules } from "./api.
 import { dropToken, getName, getToken, setName, setToken } from "./store.js";
 import { Connection } from "./conn.js";
 import { GameView } from "./table.js";
-import { FAIR_TEXT } from "./fairdeal.js";
+import { fairText } from "./fairdeal.js";
+import { t } from "./i18n.js";
 
 /** Show the room page for `room` in `root`. */
 export async function roomPage(root, room, notice = "") {
@@ -242,7 +243,7 @@ function connect(root, room, token, notice = "") {
         h("div", { class: "invite-row" }, inviteInput, copyBtn),
         h("h2", {}, T.seats),
         seatList(info, state.seat, host, conn, state.levels),
-        info.commitment ? h("p", { class: "muted commitment", title: info.commitment }, FAIR_TEXT.committed(info.commitment)) : null,
+        info.commitment ? h("p", { class: "muted commitment", title: info.commitment }, fairText(t).committed(info.commitment)) : null,
         errorBox,
         host
           ? h(
