@@ -16,11 +16,12 @@ import {
 } from "./deck.js";
 import T, { KIND_PLURALS, MONTH_NAMES, distinctNames, presetName, reasonText, yakuName } from "./text.js";
 import { h, openDialog, replaceChildren } from "./dom.js";
-import { byKind } from "./yaku.js";
+import { byKind, yakuProgress } from "./yaku.js";
 import { renderProgress } from "./progress.js";
 import { renderBreakdown } from "./breakdown.js";
 import { renderRules } from "./ruleshelp.js";
 import { flip, ghost, snapshot } from "./animate.js";
+import { Sounds } from "./sound.js";
 
 // Expected points to the point: card points come in tens, a decimal would be noise.
 const fmtPoints = (x) => (x === null || x === undefined ? "?" : Math.round(x).toString());
@@ -59,6 +60,8 @@ export class GameView {
     this.hintAsked = -1;
     this.review = null;
     this.reviewBox = null;
+    this.sounds = new Sounds(this.spectator);
+    this.yakuDone = null;
     this.build();
   }
 
@@ -188,6 +191,7 @@ export class GameView {
     if (this.hintAsked !== seq) this.hintAsked = -1;
     if (this.selected && (!view.hand.includes(this.selected) || !view.legal.length)) this.selected = null;
     this.el.dataset.players = String(view.players);
+    this.soundCues(prev, view);
     this.render();
     const sameRound = prev && prev.round === view.round && prev.leg === view.leg;
     if (sameRound && !this.fast()) await flip(this.main, before, this.origins);
@@ -203,9 +207,35 @@ export class GameView {
     }
   }
 
+  /**
+   * The sounds of a new state: your turn to play, a yaku just completed by anyone.
+   * @param {any} prev  the state before, or null
+   * @param {any} view
+   */
+  soundCues(prev, view) {
+    const done = new Set();
+    (view.captures || []).forEach((_, seat) => {
+      for (const e of yakuProgress(this.rules.options || {}, view.captures, seat)) if (e.done) done.add(`${seat}:${e.slug}`);
+    });
+    const sameRound = prev && prev.round === view.round && prev.leg === view.leg;
+    const fresh = this.yakuDone && sameRound ? [...done].filter((k) => !this.yakuDone.has(k)) : [];
+    this.yakuDone = done;
+    if (this.fast()) return;
+    if (fresh.length) this.sounds.play("yaku");
+    const mine = !this.spectator && view.legal.length > 0 && view.phase === "play";
+    const wasMine = prev && prev.legal.length > 0 && prev.phase === "play";
+    if (mine && !wasMine) this.sounds.play("turn");
+  }
+
+  /** The hook of a game clock: the seat's time is running out. */
+  clockRunningOut() {
+    this.sounds.play("clock");
+  }
+
   async onEvents(events) {
     for (const ev of events) {
       this.logEvent(ev);
+      if (ev.type === "played" && !this.fast()) this.sounds.play(ev.captured.length ? "capture" : "place");
       if (this.fast() || !this.view) continue;
       if (ev.type === "played") await this.animatePlayed(ev);
       else if (ev.type === "turned") await this.animateTurned(ev);
@@ -548,7 +578,30 @@ export class GameView {
         ? h("span", { class: "badge hints-on", title: T.hintsOnTitle }, T.hintsOn)
         : null,
       h("span", { class: "spacer" }),
+      this.soundSwitch(),
       h("button", { type: "button", class: "link-button", onclick: () => this.showRules() }, T.showRules),
+    );
+  }
+
+  /** The mute switch: a toggle button (aria-pressed) whose choice is remembered. */
+  soundSwitch() {
+    const on = this.sounds.on;
+    return h(
+      "button",
+      {
+        type: "button",
+        class: "link-button sound-toggle",
+        "aria-pressed": on ? "true" : "false",
+        title: T.soundTitle,
+        onclick: () => {
+          this.sounds.set(!this.sounds.on);
+          this.renderStatus();
+          const again = this.statusBar.querySelector(".sound-toggle");
+          if (again) again.focus();
+        },
+      },
+      h("span", { "aria-hidden": "true" }, on ? "🔊 " : "🔇 "),
+      T.sound,
     );
   }
 

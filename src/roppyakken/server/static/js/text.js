@@ -203,6 +203,8 @@ const T = {
   ribbonsCount: (n, need) => t("{n} of {need} ribbons", { n, need }),
   log: t("What happened"),
   showRules: t("Rules help"),
+  sound: t("Sound"),
+  soundTitle: t("Card sounds: press to turn them on or off (remembered)"),
   close: t("Close"),
   // events
   evRoundStarted: (r, dealer) => t("Round {n}: {dealer} deals.", { n: r + 1, dealer }),
