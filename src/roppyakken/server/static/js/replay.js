@@ -315,7 +315,7 @@ function mountViewer(viewer, record, rules) {
       ),
       h(
         "div",
-        { class: "table-cards", "aria-label": T.tableLabel },
+        { class: "table-cards", role: "group", "aria-label": T.tableLabel },
         sortCards(s.table).map((c) => cardElement(c, { extraClass: moved.has(c) ? "moved" : "" })),
       ),
     );

@@ -78,7 +78,7 @@ export function renderRules({ preset, options, description = "" }) {
     ),
     h(
       "div",
-      { class: "rules-values", "aria-label": T.rulesCardValues },
+      { class: "rules-values", role: "group", "aria-label": T.rulesCardValues },
       values.map((s) => cardElement(s, { size: "sm" })),
     ),
     h("h3", {}, T.rulesYaku),

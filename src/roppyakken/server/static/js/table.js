@@ -62,6 +62,8 @@ export class GameView {
     this.reviewBox = null;
     this.sounds = new Sounds(this.spectator);
     this.yakuDone = null;
+    this.sinceState = [];
+    this.roundOver = null;
     this.build();
   }
 
@@ -84,15 +86,16 @@ export class GameView {
   build() {
     this.statusBar = h("div", { class: "status-bar" });
     this.opponents = h("div", { class: "opponents" });
-    this.pile = h("div", { class: "pile", "aria-label": T.pile });
-    this.turnedSlot = h("div", { class: "turned-slot", "aria-label": T.turnedUp });
+    this.pile = h("div", { class: "pile", role: "group", "aria-label": T.pile });
+    this.turnedSlot = h("div", { class: "turned-slot", role: "group", "aria-label": T.turnedUp });
     this.tableCards = h("div", { class: "table-cards", role: "group", "aria-label": T.tableLabel });
     this.meArea = h("div", { class: "me-area" });
     this.prompt = h("div", { class: "prompt", role: "status", "aria-live": "polite" });
     this.hand = h("div", { class: "hand", role: "toolbar", "aria-label": T.yourHand });
     this.overBox = h("div", { class: "game-over", hidden: true, role: "region", "aria-label": T.gameOver });
     this.progressHost = h("div", { class: "progress-host" });
-    this.logList = h("ol", { class: "log" });
+    // Focusable, so that the keyboard can scroll it.
+    this.logList = h("ol", { class: "log", tabindex: "0", "aria-label": T.log });
     this.main = h(
       "div",
       { class: "game-main" },
@@ -179,6 +182,8 @@ export class GameView {
     const before = snapshot(this.main);
     this.view = view;
     this.seq = seq;
+    this.sinceState = [];
+    this.roundOver = null;
     this.choices = choices.length === view.legal.length ? choices : [];
     if (names && names.join("\n") !== this.names.join("\n")) {
       this.names = names;
@@ -235,6 +240,7 @@ export class GameView {
   async onEvents(events) {
     for (const ev of events) {
       this.logEvent(ev);
+      this.sinceState.push(ev);
       if (ev.type === "played" && !this.fast()) this.sounds.play(ev.captured.length ? "capture" : "place");
       if (this.fast() || !this.view) continue;
       if (ev.type === "played") await this.animatePlayed(ev);
@@ -242,7 +248,47 @@ export class GameView {
     }
   }
 
+  /**
+   * The table as the round ended: the last plays (whose state never comes, the next state being
+   * the next deal) applied to the last state, the captures and totals from the round's end,
+   * nobody to act and no move in flight.
+   * @param {{round: number, captures: string[][], totals: number[]}} msg
+   */
+  settleRoundEnd(msg) {
+    if (!this.view) return;
+    const v = JSON.parse(JSON.stringify(this.view));
+    const drop = (list, card) => list.filter((s) => s !== card);
+    for (const ev of this.sinceState) {
+      if (ev.type === "turned") {
+        v.turned = ev.card;
+        v.pile_count = Math.max(0, v.pile_count - 1);
+      } else if (ev.type === "played") {
+        if (ev.source === "pile") v.turned = null;
+        else {
+          v.hand = ev.seat === this.seat ? drop(v.hand, ev.card) : v.hand;
+          v.hand_sizes[ev.seat] = Math.max(0, v.hand_sizes[ev.seat] - 1);
+          v.revealed[ev.seat] = drop(v.revealed[ev.seat] || [], ev.card);
+        }
+        if (ev.captured.length) v.table = v.table.filter((s) => !ev.captured.includes(s));
+        else v.table = [...v.table, ev.card];
+      }
+    }
+    if (msg.captures && msg.captures.length === v.players) v.captures = msg.captures;
+    if (msg.totals && msg.totals.length === v.players) v.totals = msg.totals;
+    v.legal = [];
+    v.to_act = -1;
+    this.sinceState = [];
+    this.view = v;
+    this.roundOver = msg.round;
+    this.pending = false;
+    this.unsent = null;
+    this.selected = null;
+    this.hint = null;
+    this.render();
+  }
+
   onRoundEnd(msg) {
+    this.settleRoundEnd(msg);
     const options = this.rules.options;
     const body = renderBreakdown(msg.score, {
       names: this.shownNames,
@@ -651,7 +697,7 @@ export class GameView {
     const capEls = KINDS.filter((k) => groups[k].length).map((k) =>
       h(
         "div",
-        { class: `cgroup kind-${k}`, "aria-label": `${KIND_PLURALS[k]}: ${pointsOfAll(groups[k])}` },
+        { class: `cgroup kind-${k}`, role: "group", "aria-label": `${KIND_PLURALS[k]}: ${pointsOfAll(groups[k])}` },
         h("span", { class: "klabel" }, KIND_PLURALS[k], h("b", {}, ` ${pointsOfAll(groups[k])}`)),
         h(
           "div",
@@ -662,7 +708,7 @@ export class GameView {
     );
     const capturesBox = h(
       "div",
-      { class: "pcaptures", "aria-label": T.captures },
+      { class: "pcaptures", role: "group", "aria-label": T.captures },
       capEls.length ? capEls : h("span", { class: "muted" }, T.noCaptures),
       h("span", { class: "cpoints" }, T.cardPoints(pointsOfAll(caps))),
     );
@@ -676,6 +722,7 @@ export class GameView {
         "div",
         {
           class: "phand",
+          role: "group",
           "aria-label": `${T.handOf(this.name(seat))}: ${T.cardsInHand(v.hand_sizes[seat])}`,
         },
         h("div", { class: "backs" }, backs),
@@ -683,7 +730,7 @@ export class GameView {
         revealed.length
           ? h(
               "div",
-              { class: "revealed", "aria-label": T.revealed },
+              { class: "revealed", role: "group", "aria-label": T.revealed },
               revealed.map((s) => cardElement(s)),
             )
           : null,
@@ -936,6 +983,12 @@ export class GameView {
     const offline = this.connStatus && this.connStatus !== "open";
     if (this.notice) parts.push(h("p", { class: "notice", role: "status" }, this.notice));
     if (this.spectator) parts.push(h("p", {}, T.spectating));
+    if (this.roundOver !== null) {
+      parts.push(h("p", { class: "round-over" }, T.roundOverNote(this.roundOver)));
+      replaceChildren(this.prompt, parts);
+      this.prompt.dataset.state = "round-over";
+      return;
+    }
     if (!mine) {
       if (this.pending && this.unsent && offline)
         parts.push(h("p", { class: "move-held", role: "alert" }, T.moveHeldOffline));

@@ -135,6 +135,8 @@ const T = {
   startHint: t("Every seat must hold a player or a bot."),
   waitingHost: t("Waiting for the host to start the game…"),
   joinRoom: t("Join this game"),
+  joinTerms: t("This table's rules"),
+  hintsOffNote: t("Hints are off at this table."),
   joinAs: t("Join"),
   watch: t("Watch as a spectator"),
   roomFull: t("Every seat is taken: you can watch the game."),
@@ -230,6 +232,7 @@ const T = {
   evGameEnded: (who) => t("{who} wins!", { who }),
   // round end & game end
   roundOver: (r) => t("Round {n} — scores", { n: r + 1 }),
+  roundOverNote: (r) => t("Round {n} is over: its scores are shown.", { n: r + 1 }),
   breakdownCards: t("Cards"),
   breakdownYaku: t("Yaku"),
   breakdownLucky: t("Lucky hands"),
