@@ -29,9 +29,7 @@ FOREIGN = {
 def foreign_scripts(lang: str, msgid: str, msgstr: str) -> list[str]:
     """The scripts of ``msgstr`` foreign to ``lang`` and absent from its English ``msgid``."""
     return [
-        name
-        for name in FOREIGN[lang]
-        if SCRIPTS[name].search(msgstr) and not SCRIPTS[name].search(msgid)
+        name for name in FOREIGN[lang] if SCRIPTS[name].search(msgstr) and not SCRIPTS[name].search(msgid)
     ]
 
 
@@ -57,3 +55,20 @@ def test_every_entry_is_in_its_languages_script(lang: str) -> None:
 )
 def test_the_check_sees_a_foreign_script(lang: str, msgstr: str, found: list[str]) -> None:
     assert foreign_scripts(lang, "Skip to the game", msgstr) == found
+
+
+# One word per language for the instant win (R-8.5), wherever it is said.
+INSTANT_WIN = {"ja": "即勝ち", "ko": "즉승", "fr": r"victoires? immédiates?"}
+
+
+@pytest.mark.parametrize("lang", sorted(INSTANT_WIN))
+def test_the_instant_win_has_one_name_per_language(lang: str) -> None:
+    term = INSTANT_WIN[lang]
+    said = {
+        msgid: msgstr
+        for msgid, msgstr in build.translations(build.read_catalog(lang)).items()
+        if re.search(r"\binstant wins?\b", msgid, re.IGNORECASE)
+    }
+    assert len(said) >= 5
+    other = {msgid: msgstr for msgid, msgstr in said.items() if not re.search(term, msgstr, re.IGNORECASE)}
+    assert other == {}, f"{lang}: the instant win is not called {term!r} in {other}"

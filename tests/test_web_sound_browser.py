@@ -38,19 +38,26 @@ window.__animations = 0;
 window.__ghosts = 0;
 for (const name of ['createOscillator', 'createBufferSource']) {
   const base = BaseAudioContext.prototype[name];
-  BaseAudioContext.prototype[name] = function (...args) { window.__audio += 1; return base.apply(this, args); };
+  BaseAudioContext.prototype[name] = function (...args) {
+    window.__audio += 1;
+    return base.apply(this, args);
+  };
 }
 const animate = Element.prototype.animate;
-Element.prototype.animate = function (...args) { window.__animations += 1; return animate.apply(this, args); };
+Element.prototype.animate = function (...args) {
+  window.__animations += 1;
+  return animate.apply(this, args);
+};
 new MutationObserver((records) => {
-  for (const r of records) for (const n of r.addedNodes) if (n.classList && n.classList.contains('ghost-card')) window.__ghosts += 1;
+  for (const r of records)
+    for (const n of r.addedNodes) if (n.classList && n.classList.contains('ghost-card')) window.__ghosts += 1;
 }).observe(document, { childList: true, subtree: true });
 """
 PLAYED = "async () => (await import('/static/js/sound.js')).played.slice()"
 
 
-def _watched(browser: Browser, *, reduced: bool = False) -> BrowserContext:
-    ctx = browser.new_context(viewport=DESKTOP, bypass_csp=True, reduced_motion="reduce" if reduced else None)
+def _watched(chrome: Browser, *, reduced: bool = False) -> BrowserContext:
+    ctx = chrome.new_context(viewport=DESKTOP, bypass_csp=True, reduced_motion="reduce" if reduced else None)
     ctx.add_init_script(FAST_ANIMATIONS)
     ctx.add_init_script(WATCH)
     ctx.set_default_timeout(15_000)

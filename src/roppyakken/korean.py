@@ -14,7 +14,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
-_PARTICLE: Final = re.compile(r"이\(가\)|가\(이\)|을\(를\)|를\(을\)|은\(는\)|는\(은\)|과\(와\)|와\(과\)|\(으\)로")
+_PARTICLE: Final = re.compile(
+    r"이\(가\)|가\(이\)|을\(를\)|를\(을\)|은\(는\)|는\(은\)|과\(와\)|와\(과\)|\(으\)로"
+)
 # (after a final consonant, after a vowel)
 _FORMS: Final = {
     "이(가)": ("이", "가"),

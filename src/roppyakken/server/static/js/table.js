@@ -22,6 +22,7 @@ import { renderBreakdown } from "./breakdown.js";
 import { renderRules } from "./ruleshelp.js";
 import { flip, ghost, snapshot } from "./animate.js";
 import { Sounds } from "./sound.js";
+import { REVEAL_COST, expertDeclares } from "./declare.js";
 
 // Expected points to the point: card points come in tens, a decimal would be noise.
 const fmtPoints = (x) => (x === null || x === undefined ? "?" : Math.round(x).toString());
@@ -58,6 +59,8 @@ export class GameView {
     this.logEvents = [];
     this.hint = null;
     this.hintAsked = -1;
+    this.hintClosed = -1;
+    this.declareHint = -1;
     this.review = null;
     this.reviewBox = null;
     this.sounds = new Sounds(this.spectator);
@@ -92,6 +95,7 @@ export class GameView {
     this.meArea = h("div", { class: "me-area" });
     this.prompt = h("div", { class: "prompt", role: "status", "aria-live": "polite" });
     this.hand = h("div", { class: "hand", role: "toolbar", "aria-label": T.yourHand });
+    this.handLegend = h("p", { class: "hand-legend", hidden: true }, h("span", { class: "legend-mark", "aria-hidden": "true" }, "◆"), " ", T.captureLegend);
     this.overBox = h("div", { class: "game-over", hidden: true, role: "region", "aria-label": T.gameOver });
     this.progressHost = h("div", { class: "progress-host" });
     // Focusable, so that the keyboard can scroll it.
@@ -111,10 +115,14 @@ export class GameView {
       this.overBox,
       this.prompt,
       this.hand,
+      this.handLegend,
     );
+    // The hint panel sits beside the table (over it on a narrow screen), never above the hand.
+    this.hintHost = h("div", { class: "hint-host" });
     this.side = h(
       "aside",
       { class: "game-side" },
+      this.hintHost,
       h("section", { class: "panel" }, h("h2", {}, T.progress), this.progressHost),
       h("section", { class: "panel" }, h("h2", {}, T.log), this.logList),
     );
@@ -377,7 +385,8 @@ export class GameView {
 
   renderHint() {
     const msg = this.hint;
-    const moves = msg.moves || [];
+    // The expert's choice first, as the heading says; the others by their chance to win.
+    const moves = [...(msg.moves || [])].sort((a, b) => Number(b.expert_choice) - Number(a.expert_choice));
     const legal = this.view.legal.map((a) => JSON.stringify(a));
     return h(
       "section",
@@ -420,7 +429,42 @@ export class GameView {
           );
         }),
       ),
-      h("p", { class: "muted hint-note" }, T.hintWorlds(msg.worlds)),
+      h("p", { class: "muted hint-note" }, T.hintWorlds(msg.worlds), " ", T.hintWhyDiffer),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "hint-close",
+          onclick: () => {
+            this.hintClosed = this.seq;
+            replaceChildren(this.hintHost);
+            this.focusHand();
+          },
+        },
+        T.close,
+      ),
+    );
+  }
+
+  /** The hint for declaring: what the expert declares, and why. */
+  renderDeclareHint() {
+    const held = this.view.lucky_hands || [];
+    const chosen = expertDeclares(held);
+    const names = (slugs) => slugs.map((s) => yakuName(s)).join(" + ");
+    const kept = held.filter((x) => !chosen.includes(x.slug)).map((x) => x.slug);
+    return h(
+      "section",
+      { class: "hint-panel declare-hint", "aria-label": T.hintDeclareTitle },
+      h("h3", {}, T.hintDeclareTitle),
+      h(
+        "p",
+        { class: "expert" },
+        h("span", { class: "badge expert-choice" }, T.hintExpertChoice),
+        " ",
+        chosen.length ? T.declareHands(names(chosen)) : T.declareNothing,
+      ),
+      chosen.length ? h("p", {}, T.hintDeclareYes(REVEAL_COST)) : null,
+      kept.length ? h("p", {}, T.hintDeclareNo(names(kept), REVEAL_COST)) : null,
     );
   }
 
@@ -646,7 +690,8 @@ export class GameView {
           if (again) again.focus();
         },
       },
-      h("span", { "aria-hidden": "true" }, on ? "🔊 " : "🔇 "),
+      h("span", { class: "sound-icon", "aria-hidden": "true" }, "♪"),
+      " ",
       T.sound,
     );
   }
@@ -875,6 +920,7 @@ export class GameView {
     const v = this.view;
     if (this.spectator) {
       this.hand.hidden = true;
+      this.handLegend.hidden = true;
       return;
     }
     this.hand.hidden = false;
@@ -910,6 +956,7 @@ export class GameView {
     });
     replaceChildren(this.hand, els);
     this.hand.classList.toggle("active", canPlay);
+    this.handLegend.hidden = !els.some((el) => el.classList.contains("can-capture"));
   }
 
   onHandClick(slug, ev) {
@@ -973,6 +1020,7 @@ export class GameView {
   renderPrompt() {
     const v = this.view;
     const parts = [];
+    replaceChildren(this.hintHost);
     const buttons = [];
     if (this.error) parts.push(h("p", { class: "error", role: "alert" }, this.error));
     if (v.phase === "over" || this.over) {
@@ -1005,6 +1053,7 @@ export class GameView {
         buttons.push(this.actionButton(a.call ? T.redealCall : T.redealNo, a, a.call ? "" : "primary"));
     } else if (v.phase === "declare") {
       parts.push(h("p", {}, T.declarePrompt));
+      parts.push(h("p", { class: "declare-why" }, T.declareWhy));
       parts.push(
         h(
           "ul",
@@ -1068,6 +1117,23 @@ export class GameView {
         );
       }
     }
+    if (v.phase === "declare" && this.hintsAllowed) {
+      buttons.push(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "hint-button",
+            "aria-expanded": this.declareHint === this.seq ? "true" : "false",
+            onclick: () => {
+              this.declareHint = this.declareHint === this.seq ? -1 : this.seq;
+              this.renderPrompt();
+            },
+          },
+          T.hintButton,
+        ),
+      );
+    }
     const cardTurn = v.legal.some((a) => a.type === "play" || a.type === "take");
     if (cardTurn && this.hintsAllowed) {
       const asked = this.hintAsked === this.seq && !this.hint;
@@ -1077,8 +1143,13 @@ export class GameView {
           {
             type: "button",
             class: "hint-button",
-            disabled: asked || !!this.hint,
-            onclick: () => this.askHint(),
+            disabled: asked || (!!this.hint && this.hintClosed !== this.seq),
+            onclick: () => {
+              if (this.hint) {
+                this.hintClosed = -1; // shown again
+                this.renderPrompt();
+              } else this.askHint();
+            },
           },
           asked ? T.hintWorking : T.hintButton,
         ),
@@ -1088,8 +1159,10 @@ export class GameView {
       this.prompt,
       parts,
       buttons.length ? h("div", { class: "prompt-actions" }, buttons) : null,
-      cardTurn && this.hint ? this.renderHint() : null,
     );
+    const hintShown = cardTurn && this.hint && this.hintClosed !== this.seq;
+    const declareShown = v.phase === "declare" && this.hintsAllowed && this.declareHint === this.seq;
+    replaceChildren(this.hintHost, hintShown ? this.renderHint() : declareShown ? this.renderDeclareHint() : null);
   }
 
   actionButton(label, action, cls, gives = "") {
