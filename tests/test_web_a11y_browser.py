@@ -36,7 +36,9 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 try:
-    from axe_playwright_python.sync_playwright import Axe
+    from axe_playwright_python.sync_playwright import (  # type: ignore[import-untyped, unused-ignore]
+        Axe,
+    )
 
     HAVE_AXE = True
 except ImportError:  # pragma: no cover - the web-test extras are missing

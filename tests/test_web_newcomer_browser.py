@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from playwright.sync_api import Error as PlaywrightError
 
+from roppyakken.actions import Play
 from roppyakken.record import dumps, record_of
 from roppyakken.rules import preset
 from tests.test_korean import CASES
@@ -36,15 +37,15 @@ from tests.test_web_e2e_browser import (  # noqa: F401 - fixtures
 )
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Browser, BrowserContext, Page
+    from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
 
 KANA = re.compile(r"[\u3040-\u30ff]")
 
 
 def _lang_context(
-    chrome: Browser, lang: str, viewport: dict[str, int] = DESKTOP, *, phone: bool = False
+    chrome: Browser, lang: str, viewport: ViewportSize = DESKTOP, *, phone: bool = False
 ) -> BrowserContext:
-    ctx = _context(chrome, viewport, phone=phone)  # type: ignore[arg-type]
+    ctx = _context(chrome, viewport, phone=phone)
     ctx.add_init_script(f"try {{ localStorage.setItem('roppyakken-lang', '{lang}'); }} catch (e) {{}}")
     return ctx
 
@@ -223,7 +224,9 @@ def test_the_hint_lists_the_experts_choice_first_and_says_why_the_chances_may_di
     browser: Browser,  # noqa: F811
 ) -> None:
     page = _table_page(browser, server, DESKTOP)
-    msg = _state_where(lambda v: v.phase == "play" and len({a.card for a in v.legal}) >= 3)
+    msg = _state_where(
+        lambda v: v.phase == "play" and len({a.card for a in v.legal if isinstance(a, Play)}) >= 3
+    )
     page.evaluate(SHOW_STATE, {"msg": msg, "options": preset("classic").options()})
     hint = _hint_message(msg, expert_at=1)
     page.evaluate("(m) => window.gv.onHint(m)", hint)
@@ -292,22 +295,21 @@ def test_the_declare_prompt_says_why_not_and_the_hint_covers_it(server: str, bro
     assert chosen, "with the classic values the expert declares"
     assert "Declare " in panel.locator(".expert").inner_text()
     # The browser's rule is the expert's: the same choice on hands worth little and much.
-    cases = [
-        [{"slug": "hand-three", "points": 20, "cards": ["pine-crane", "pine-ribbon", "pine-chaff-1"]}],
-        [{"slug": "hand-three", "points": 200, "cards": ["pine-crane", "pine-ribbon", "pine-chaff-1"]}],
-        [
-            {"slug": "hand-three", "points": 30, "cards": ["pine-crane", "pine-ribbon", "pine-chaff-1"]},
-            {"slug": "all-chaff", "points": 15, "cards": ["pine-chaff-1", "plum-chaff-1", "cherry-chaff-1"]},
-        ],
+    pines = ["pine-crane", "pine-ribbon", "pine-chaff-1"]
+    held_cases: list[list[tuple[str, int, list[str]]]] = [
+        [("hand-three", 20, pines)],
+        [("hand-three", 200, pines)],
+        [("hand-three", 30, pines), ("all-chaff", 15, ["pine-chaff-1", "plum-chaff-1", "cherry-chaff-1"])],
     ]
+    cases = [[{"slug": s, "points": p, "cards": c} for s, p, c in case] for case in held_cases]
     got = page.evaluate(
         """async (cases) => { const d = await import('/static/js/declare.js');
                               return cases.map((c) => d.expertDeclares(c)); }""",
         cases,
     )
     want = [
-        list(declare_choice([(x["slug"], x["points"], sum(mask[c] for c in x["cards"])) for x in c]))
-        for c in cases
+        list(declare_choice([(s, p, sum(mask[c] for c in cards)) for s, p, cards in case]))
+        for case in held_cases
     ]
     assert got == want == [[], ["hand-three"], ["hand-three"]], (got, want)
     # No Hint button where hints are not allowed (a room with other people, hints off).
@@ -396,7 +398,7 @@ def test_every_control_on_a_phone_is_at_least_44_px(server: str, browser: Browse
         assert small == [], (path, small)
     ctx.close()
     for lang in ("fr", "ko", "ja"):  # "cards left" stays inside the table in every language
-        ctx = _lang_context(browser, lang, PHONE, phone=True)  # type: ignore[arg-type]
+        ctx = _lang_context(browser, lang, PHONE, phone=True)
         page = _table_page_in(ctx, server)
         msg = _state_where(lambda v: v.phase == "play" and v.pile_count > 9)
         page.evaluate(SHOW_STATE, {"msg": msg, "options": preset("classic").options()})

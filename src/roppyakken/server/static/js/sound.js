@@ -51,7 +51,7 @@ export function setSoundOn(spectator, on) {
   }
 }
 
-/** The cues synthesized so far on this page, in order (what a test or a curious player can read). */
+/** The last cues synthesized on this page, in order (what a test or a curious player can read). */
 export const played = /** @type {Cue[]} */ ([]);
 
 /** @type {AudioContext | null} */
@@ -162,6 +162,7 @@ export class Sounds {
     if (ctx.state === "suspended") ctx.resume().catch(() => {});
     CUES[cue](ctx);
     played.push(cue);
+    if (played.length > 200) played.shift();
     return true;
   }
 }

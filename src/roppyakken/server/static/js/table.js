@@ -240,7 +240,10 @@ export class GameView {
     if (mine && !wasMine) this.sounds.play("turn");
   }
 
-  /** The hook of a game clock: the seat's time is running out. */
+  /**
+   * The hook of a game clock: call it when this seat's time is running out (a warning sound).
+   * @returns {void}
+   */
   clockRunningOut() {
     this.sounds.play("clock");
   }
@@ -446,7 +449,10 @@ export class GameView {
     );
   }
 
-  /** The hint for declaring: what the expert declares, and why. */
+  /**
+   * The hint for declaring: what the expert declares, and why.
+   * @returns {HTMLElement}
+   */
   renderDeclareHint() {
     const held = this.view.lucky_hands || [];
     const chosen = expertDeclares(held);
@@ -673,7 +679,10 @@ export class GameView {
     );
   }
 
-  /** The mute switch: a toggle button (aria-pressed) whose choice is remembered. */
+  /**
+   * The mute switch: a toggle button (aria-pressed) whose choice is remembered.
+   * @returns {HTMLButtonElement}
+   */
   soundSwitch() {
     const on = this.sounds.on;
     return h(
