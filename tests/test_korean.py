@@ -81,3 +81,13 @@ def test_the_terminal_log_chooses_its_particles() -> None:
     i18n.set_language("ko")
     line = t.say(i18n._("{name} plays {card} and takes {taken}."), "민수", card="송학", taken="피")
     assert line == "민수가 송학을 내어 피를 먹음.", line
+
+
+def test_the_terminals_templates_choose_their_particles_when_filled() -> None:
+    from roppyakken.tui import text as t
+
+    i18n.set_language("ko")
+    assert t.GAME_OVER_TITLE.format(name="민수") == "민수가 대국에서 승리!"
+    assert t.GAME_OVER_TITLE.format(name="지훈") == "지훈이 대국에서 승리!"
+    i18n.set_language("en")
+    assert t.GAME_OVER_TITLE.format(name="Tom") == "Tom wins the game!"

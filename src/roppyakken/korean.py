@@ -98,3 +98,13 @@ def particles(text: str) -> str:
         done = found.end()
     out.append(text[done:])
     return "".join(out)
+
+
+class Template(str):
+    """A Korean template whose :meth:`format` fits each particle to the words filled in."""
+
+    __slots__ = ()
+
+    def format(self, *args: object, **kwargs: object) -> str:
+        """Fill the template, then resolve its particles."""
+        return particles(str.format(self, *args, **kwargs))
