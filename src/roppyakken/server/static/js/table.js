@@ -206,18 +206,29 @@ export class GameView {
     this.el.dataset.players = String(view.players);
     this.soundCues(prev, view);
     this.render();
+    // The focus goes to the decision at once, while the cards still glide into place.
+    if (view.legal.length && !this.selected && !this.spectator) this.focusDecision();
     const sameRound = prev && prev.round === view.round && prev.leg === view.leg;
     if (sameRound && !this.fast()) await flip(this.main, before, this.origins);
     this.origins.clear();
-    if (this.autoTake()) return;
-    if (
-      view.legal.length &&
-      view.phase === "play" &&
-      !this.selected &&
-      this.root.contains(document.activeElement) === false
-    ) {
-      this.focusHand(false);
+    this.autoTake();
+  }
+
+  /**
+   * A decision is this seat's: bring the keyboard focus to it (the hand for a play, the first
+   * answer for a lucky hand, a redeal call or a turned-up card's target), unless the focus is
+   * somewhere of the player's own choosing (a side panel, the header).
+   * @returns {void}
+   */
+  focusDecision() {
+    const active = document.activeElement;
+    if (active && active !== document.body && !this.main.contains(active)) return;
+    if (this.view.phase === "play") {
+      if (!this.hand.contains(active)) this.focusHand(true);
+      return;
     }
+    const first = this.prompt.querySelector(".prompt-actions button.act");
+    if (first instanceof HTMLElement && !this.prompt.contains(active)) first.focus({ preventScroll: true });
   }
 
   /**
