@@ -14,12 +14,13 @@ import { enabledYaku, sevenRibbonCards, yakuCards } from "./yaku.js";
  */
 function showValue(value) {
   if (typeof value === "boolean") return value ? T.yes : T.no;
-  if (Array.isArray(value)) return value.length ? value.join(", ") : T.none;
+  if (Array.isArray(value)) return value.length ? value.map((v) => showValue(v)).join(", ") : T.none;
   if (value && typeof value === "object") {
     const parts = Object.entries(value).map(([k, v]) => `${k} ${v}`);
     return parts.length ? parts.join(", ") : T.none;
   }
   const text = String(value);
+  if (yakuName(text) !== text) return `${yakuName(text)} (${text})`;
   const word = optionValueName(text);
   return word && word !== text ? `${word} (${text})` : text;
 }
