@@ -1,6 +1,7 @@
 """Accessibility as a measured property: axe-core over every page, in every language.
 
-The start page, the table mid-game (a card chosen, its targets lit), the round-end dialog,
+The start page, a waiting room and its join form, the table mid-game (a card chosen, its
+targets lit) and its hint, the round-end dialog,
 the calculator with a result, the replay of a finished game and the rules page are audited
 with axe-core (``axe-playwright-python`` bundles it) in English, Japanese, Korean and
 French: none may have a serious or critical violation.  Debian's Chromium driven by
@@ -30,6 +31,7 @@ from tests.test_web_e2e_browser import (  # noqa: F401 - fixtures
     _watch_errors,
     browser,
     server,
+    wait_js,
 )
 
 if TYPE_CHECKING:
@@ -94,10 +96,27 @@ def test_no_serious_accessibility_violation_on_any_page(
     assert page.evaluate("document.documentElement.lang") == lang
     problems += _problems(page, "start page")
 
+    # A room for friends: its waiting room, and its join form as the invited player sees it.
+    page.fill("#player-name", "Hana")
+    page.check("#online-hints")
+    page.click("#play-online button[type=submit]")
+    invite = page.input_value(".invite-link")
+    problems += _problems(page, "waiting room")
+    guest = _context(browser, DESKTOP).new_page()
+    _in_language(guest, lang)
+    guest.goto(invite)
+    guest.wait_for_selector("form.join .join-rules-help")
+    guest.click("form.join .join-rules-help summary")
+    problems += _problems(guest, "join form")
+    guest.context.close()
+
     _start_bot_game(page, server, "Hana", 3)
     _until_my_play(page)
     page.locator(".hand button.card.can-capture, .hand button.card").first.click()
     problems += _problems(page, "table mid-game")
+    page.locator(".prompt .hint-button").click()
+    wait_js(page, "document.querySelectorAll('.hint-panel .hint-move').length > 0", timeout=60)
+    problems += _problems(page, "hint")
 
     # The round-end breakdown over a table (the table of a 3-player game drawn from the engine).
     page.goto(server + "/#/rules")

@@ -124,7 +124,7 @@ def test_card_sounds_play_and_the_mute_switch_is_remembered(server: str, browser
     ctx.close()
 
 
-def test_a_completed_yaku_sounds(server: str, browser: Browser) -> None:  # noqa: F811
+def test_a_completed_yaku_and_the_clock_sound(server: str, browser: Browser) -> None:  # noqa: F811
     page = _table_page(browser, server, DESKTOP)
     options = preset("classic").options()
     msg = _state_where(lambda v: v.phase == "play" and not any(v.captures))
@@ -135,6 +135,9 @@ def test_a_completed_yaku_sounds(server: str, browser: Browser) -> None:  # noqa
     later["view"]["captures"][1] = ["pine-ribbon", "plum-ribbon", "cherry-ribbon"]  # Red Poems
     page.evaluate("async (m) => window.gv.onState(m.view, m.names, m.seq, [])", later)
     assert "yaku" in page.evaluate(PLAYED)
+    # The game clock's hook: a warning when the seat's time runs out.
+    page.evaluate("() => window.gv.clockRunningOut()")
+    assert page.evaluate(PLAYED)[-1] == "clock"
     page.context.close()
 
 
