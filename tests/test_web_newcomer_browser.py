@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from roppyakken.actions import Play
@@ -243,23 +244,30 @@ def test_the_hint_lists_the_experts_choice_first_and_says_why_the_chances_may_di
     page.context.close()
 
 
-def test_the_hint_panel_never_moves_the_hand(server: str, browser: Browser) -> None:  # noqa: F811
-    ctx = _context(browser, DESKTOP)
+@pytest.mark.parametrize("phone", [False, True], ids=["desktop", "phone"])
+def test_the_hint_panel_never_moves_the_hand(server: str, browser: Browser, phone: bool) -> None:  # noqa: F811
+    """Beside the table at 1280x860 (the hand above the fold), over its top on a phone."""
+    ctx = _context(browser, PHONE if phone else DESKTOP, phone=phone)
     page = ctx.new_page()
     _start_bot_game(page, server, "Hana", 3)
     _until_my_play(page)
+    hand = "JSON.stringify(document.querySelector('.hand').getBoundingClientRect())"
     page.evaluate("window.scrollTo(0, 0)")
-    before = page.evaluate("JSON.stringify(document.querySelector('.hand').getBoundingClientRect())")
+    before = json.loads(page.evaluate(hand))
     page.locator(".prompt .hint-button").click()
     wait_js(page, "document.querySelectorAll('.hint-panel .hint-move').length > 0", timeout=60)
     page.evaluate("window.scrollTo(0, 0)")
-    after = json.loads(
-        page.evaluate("JSON.stringify(document.querySelector('.hand').getBoundingClientRect())")
-    )
-    assert after == json.loads(before), (before, after)
-    assert after["bottom"] <= DESKTOP["height"], f"the hand ends at {after['bottom']} px, below the fold"
-    panel = page.locator(".hint-panel").bounding_box()
-    assert panel is not None and panel["x"] >= after["right"] - 1, "the panel sits beside the table"
+    after = json.loads(page.evaluate(hand))
+    assert after == before, (before, after)
+    panel = page.locator(".hint-host").bounding_box()  # the panel scrolls inside it
+    assert panel is not None
+    if phone:
+        assert panel["y"] + panel["height"] <= PHONE["height"] * 0.5 + 8, (
+            "the panel covers the top half at most"
+        )
+    else:
+        assert after["bottom"] <= DESKTOP["height"], f"the hand ends at {after['bottom']} px, below the fold"
+        assert panel["x"] >= after["right"] - 1, "the panel sits beside the table"
     ctx.close()
 
 
