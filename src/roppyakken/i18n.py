@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Final
 
 from roppyakken.errors import RoppyakkenError
+from roppyakken.korean import particles
 
 DOMAIN: Final = "roppyakken"
 LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
@@ -56,8 +57,9 @@ def _(message: str) -> str:
 
 
 def fill(template: str, **fields: object) -> str:
-    """Translate ``template`` and fill its named fields."""
-    return _(template).format(**fields)
+    """Translate ``template`` and fill its named fields (in Korean, choosing each particle's form)."""
+    filled = _(template).format(**fields)
+    return particles(filled) if _state["lang"] == "ko" else filled
 
 
 def cell_width(text: str) -> int:

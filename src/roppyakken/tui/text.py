@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from roppyakken.i18n import _
+from roppyakken.i18n import _, language
+from roppyakken.korean import Template, particles
 from roppyakken.text import LUCKY_HAND_CONDITIONS, card_name, list_phrase
 
 __all__ = ["card_name", "cards_phrase", "say"]
@@ -585,7 +586,10 @@ def _has_words(value: str) -> bool:
 
 def _translated(value: Any) -> Any:
     if isinstance(value, str):
-        return _(value) if _has_words(value) else value
+        if not _has_words(value):
+            return value
+        # Korean templates choose their particles' forms when filled (roppyakken.korean).
+        return Template(_(value)) if language() == "ko" else _(value)
     if isinstance(value, tuple):
         return tuple(_translated(v) for v in value)
     if isinstance(value, dict):
@@ -644,4 +648,5 @@ def say(template: str, name: str, **fields: object) -> str:
             if _(english) == template:
                 template = _(second)
                 break
-    return template.format(name=name, **fields)
+    filled = template.format(name=name, **fields)
+    return particles(filled) if language() == "ko" else filled

@@ -58,7 +58,8 @@ export function openDialog(title, body, { className = "", onClose = null, closeT
     "dialog",
     { class: `dialog ${className}`, "aria-label": title },
     h("h2", { tabindex: "-1" }, title),
-    h("div", { class: "dialog-body" }, body),
+    // Focusable, so that a body taller than the screen scrolls from the keyboard too.
+    h("div", { class: "dialog-body", tabindex: "0" }, body),
     h(
       "form",
       { method: "dialog", class: "dialog-actions" },

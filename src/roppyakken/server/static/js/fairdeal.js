@@ -5,11 +5,54 @@
 const SCHEME = "roppyakken-deal/1";
 const MAX_ATTEMPTS = 100;
 
-export const FAIR_TEXT = {
-  committed: (c) => `Fair deal: the server has committed to this game's secret deal (SHA-256 ${c.slice(0, 16)}…); the record will reveal it and the replay page checks it.`,
-  verified: (c) => `Fair deal verified: the revealed seed matches the commitment ${c.slice(0, 16)}… shown before the game, and deals every round.`,
-  failed: (why) => `Deal check FAILED: ${why}`,
-};
+/**
+ * Fill the {named} fields of an English message: the translator used when none is given
+ * (in Node, where the page's catalog is not loaded).
+ * @param {string} message
+ * @param {Record<string, string|number>} [fields]
+ * @returns {string}
+ */
+function english(message, fields) {
+  if (!fields) return message;
+  return message.replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
+}
+
+/**
+ * @typedef {object} FairText
+ * @property {(commitment: string) => string} committed  the room's promise, shown before the game
+ * @property {(commitment: string) => string} verified  the replay page's verdict on an honest record
+ * @property {(why: string) => string} failed  the verdict on a record whose deals the seed does not give
+ * @property {string} missing
+ * @property {string} mismatch
+ * @property {string} dealer
+ * @property {(round: number) => string} round
+ */
+
+/**
+ * The fair-deal messages in a language: `t` is the page's translator (i18n.js), so that the
+ * messages are extracted into the catalogs; without it they stay English.
+ * @param {(message: string, fields?: Record<string, string|number>) => string} [t]
+ * @returns {FairText}
+ */
+export function fairText(t = english) {
+  return {
+    committed: (c) =>
+      t(
+        "Fair deal: the server has committed to this game's secret deal (SHA-256 {hash}…); the record will reveal it and the replay page checks it.",
+        { hash: c.slice(0, 16) },
+      ),
+    verified: (c) =>
+      t(
+        "Fair deal verified: the revealed seed matches the commitment {hash}… shown before the game, and deals every round.",
+        { hash: c.slice(0, 16) },
+      ),
+    failed: (why) => t("Deal check FAILED: {why}", { why }),
+    missing: t("the seed or salt is missing"),
+    mismatch: t("the revealed seed and salt do not match the commitment"),
+    dealer: t("the first dealer is not the one the seed draws"),
+    round: (n) => t("round {n}'s deal is not one the revealed seed gives", { n }),
+  };
+}
 
 function utf8(text) {
   return new TextEncoder().encode(text);
@@ -188,16 +231,20 @@ function firstDealer(seed, players) {
 
 /**
  * Check a record's deal commitment: null when it has none (an older record, a solo game's chosen seed),
- * else {ok, message}.  ``slugs`` are the card slugs in id order.
+ * else {ok, message}.  ``slugs`` are the card slugs in id order; ``text`` says it (fairText(t)).
+ * @param {any} record
+ * @param {string[]} slugs
+ * @param {FairText} [text]
+ * @returns {{ok: boolean, message: string} | null}
  */
-export function verifyDeals(record, slugs) {
+export function verifyDeals(record, slugs, text = fairText()) {
   const commitment = record.commitment;
   if (typeof commitment !== "string") return null;
-  const fail = (why) => ({ ok: false, message: FAIR_TEXT.failed(why) });
+  const fail = (why) => ({ ok: false, message: text.failed(why) });
   const { seed, salt } = record;
-  if (!Number.isSafeInteger(seed) || typeof salt !== "string") return fail("the seed or salt is missing");
+  if (!Number.isSafeInteger(seed) || typeof salt !== "string") return fail(text.missing);
   if (sha256Hex(`${SCHEME}:${seed}:${salt}`) !== commitment) {
-    return fail("the revealed seed and salt do not match the commitment");
+    return fail(text.mismatch);
   }
   const players = record.players.length;
   const tenCards = Boolean(record.rules && record.rules.options && record.rules.options.ten_card_deal);
@@ -205,7 +252,7 @@ export function verifyDeals(record, slugs) {
   const id = new Map(slugs.map((s, i) => [s, i]));
   const ids = (list) => list.map((s) => id.get(s));
   if (record.rounds.length && firstDealer(seed, players) !== record.rounds[0].dealer) {
-    return fail("the first dealer is not the one the seed draws");
+    return fail(text.dealer);
   }
   for (const [r, rnd] of record.rounds.entries()) {
     const hands = rnd.hands.map(ids);
@@ -216,7 +263,7 @@ export function verifyDeals(record, slugs) {
       const d = deal(shuffledBy(`roppyakken:${seed}:${r}:${attempt}`), players, rnd.dealer, pattern);
       found = d.pile.join() === pile && sameSet(d.table, table) && d.hands.every((h, i) => sameSet(h, hands[i]));
     }
-    if (!found) return fail(`round ${r + 1}'s deal is not one the revealed seed gives`);
+    if (!found) return fail(text.round(r + 1));
   }
-  return { ok: true, message: FAIR_TEXT.verified(commitment) };
+  return { ok: true, message: text.verified(commitment) };
 }

@@ -3,6 +3,7 @@
 // fills its {named} fields; the translations come from the generated catalog.js.
 
 import { LANGUAGES, LANGUAGE_NAMES, MESSAGES } from "./catalog.js";
+import { particles } from "./korean.js";
 
 const KEY = "roppyakken-lang";
 
@@ -37,11 +38,18 @@ document.documentElement.lang = LANG;
 
 export { LANGUAGES, LANGUAGE_NAMES };
 
-/** `message` in the page's language, its {named} fields filled from `fields`. */
+/**
+ * `message` in the page's language, its {named} fields filled from `fields` (in Korean, each
+ * particle's form chosen by the word it follows: korean.js).
+ * @param {string} message
+ * @param {Record<string, unknown>} [fields]
+ * @returns {string}
+ */
 export function t(message, fields) {
   const text = TABLE[message] || message;
   if (!fields) return text;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
+  const filled = text.replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
+  return LANG === "ko" ? particles(filled) : filled;
 }
 
 /** Switch to `lang`, remember it and reload the page in it. */

@@ -136,19 +136,28 @@ export async function lobbyPage(root) {
       Array.from({ length: botPlayers - 1 }, (_, i) => {
         const seat = i + 1;
         const id = `bot-seat-${seat}`;
+        // The drop-down names the level; its description is a line below (whole in every language).
+        const desc = h("p", { class: "bot-desc muted", id: `${id}-desc` });
         const select = h(
           "select",
-          { id, name: id },
+          { id, name: id, "aria-describedby": desc.id },
           botList.map((b) =>
-            h(
-              "option",
-              { value: b.level, title: botDescription(b.level, b.description) },
-              `${botName(b.level)} — ${botDescription(b.level, b.description)}`,
-            ),
+            h("option", { value: b.level, title: botDescription(b.level, b.description) }, botName(b.level)),
           ),
         );
+        const describe = () => {
+          const b = botList.find((x) => x.level === select.value);
+          desc.textContent = b ? botDescription(b.level, b.description) : "";
+        };
+        select.addEventListener("change", describe);
         select.value = keep[i] || (preferred ? preferred.level : "");
-        return h("div", { class: "field-row" }, h("label", { for: id }, T.botLevel(seat)), select);
+        describe();
+        return h(
+          "div",
+          { class: "bot-seat" },
+          h("div", { class: "field-row" }, h("label", { for: id }, T.botLevel(seat)), select),
+          desc,
+        );
       }),
     );
   };

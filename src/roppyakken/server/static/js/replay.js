@@ -19,7 +19,8 @@ import { getJSON, resolveRules } from "./api.js";
 import { usePreset } from "./decks.js";
 import { byKind } from "./yaku.js";
 import { renderBreakdown } from "./breakdown.js";
-import { verifyDeals } from "./fairdeal.js";
+import { fairText, verifyDeals } from "./fairdeal.js";
+import { t } from "./i18n.js";
 
 const FORMAT = "roppyakken-record/1";
 
@@ -111,7 +112,7 @@ export async function replayPage(root, params) {
     const rules = await resolveRules(record.rules);
     usePreset(rules.preset);
     mountViewer(viewer, record, rules);
-    const fair = verifyDeals(record, SLUGS);
+    const fair = verifyDeals(record, SLUGS, fairText(t));
     if (fair) viewer.prepend(h("p", { class: fair.ok ? "fair-deal" : "fair-deal error" }, fair.message));
   };
   const games = h("ul", { class: "game-list" });
@@ -316,7 +317,7 @@ function mountViewer(viewer, record, rules) {
       ),
       h(
         "div",
-        { class: "table-cards", "aria-label": T.tableLabel },
+        { class: "table-cards", role: "group", "aria-label": T.tableLabel },
         sortCards(s.table).map((c) => cardElement(c, { extraClass: moved.has(c) ? "moved" : "" })),
       ),
     );

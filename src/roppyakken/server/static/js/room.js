@@ -9,7 +9,9 @@ import { usePreset } from "./decks.js";
 import { dropToken, getName, getToken, setName, setToken } from "./store.js";
 import { Connection } from "./conn.js";
 import { GameView } from "./table.js";
-import { FAIR_TEXT } from "./fairdeal.js";
+import { renderRules } from "./ruleshelp.js";
+import { fairText } from "./fairdeal.js";
+import { t } from "./i18n.js";
 
 /** Show the room page for `room` in `root`. */
 export async function roomPage(root, room, notice = "") {
@@ -42,10 +44,52 @@ export async function roomPage(root, room, notice = "") {
     connect(root, room, null, why[info.status] || T.roomFull);
     return;
   }
-  joinForm(root, room, info, notice);
+  let rules = null;
+  let description = "";
+  try {
+    rules = await resolveRules(info.rules);
+    const p = (await presets()).find((x) => x.name === rules.preset);
+    description = p ? presetDescription(p.name, p.description) : "";
+  } catch {
+    rules = null; // the form still lets the invited player join; the table's rules help has them
+  }
+  joinForm(root, room, info, notice, rules, description);
 }
 
-function joinForm(root, room, info, notice) {
+/**
+ * What an invited player should know before joining: the rules (their summary, the whole help
+ * folded away), whether hints are on, and the server's commitment to a fair deal.
+ * @param {any} info  the room's info (GET /api/rooms/<room>)
+ * @param {{preset: string, options: any} | null} rules
+ * @param {string} description
+ * @returns {HTMLElement}
+ */
+function tableTerms(info, rules, description) {
+  return h(
+    "section",
+    { class: "join-terms", "aria-label": T.joinTerms },
+    h(
+      "p",
+      { class: "join-rules" },
+      `${T.playersN(info.players)} · `,
+      h("strong", {}, rules ? presetName(rules.preset) : ""),
+      description ? ` — ${description}` : "",
+    ),
+    rules
+      ? h("details", { class: "join-rules-help" }, h("summary", {}, T.showRules), renderRules({ ...rules, description }))
+      : null,
+    h(
+      "p",
+      { class: "hints-note" },
+      info.hints
+        ? [h("span", { class: "badge hints-on" }, T.hintsOn), " ", T.hintsOnTitle]
+        : T.hintsOffNote,
+    ),
+    info.commitment ? h("p", { class: "muted commitment", title: info.commitment }, fairText(t).committed(info.commitment)) : null,
+  );
+}
+
+function joinForm(root, room, info, notice, rules = null, description = "") {
   const name = h("input", {
     id: "join-name",
     name: "name",
@@ -74,6 +118,7 @@ function joinForm(root, room, info, notice) {
     },
     h("h1", {}, T.joinRoom),
     notice ? h("p", { class: "notice" }, notice) : null,
+    tableTerms(info, rules, description),
     seatList(info, null),
     h("label", { for: "join-name" }, T.yourName),
     name,
@@ -244,7 +289,7 @@ function connect(root, room, token, notice = "") {
         h("div", { class: "invite-row" }, inviteInput, copyBtn),
         h("h2", {}, T.seats),
         seatList(info, state.seat, host, conn, state.levels),
-        info.commitment ? h("p", { class: "muted commitment", title: info.commitment }, FAIR_TEXT.committed(info.commitment)) : null,
+        info.commitment ? h("p", { class: "muted commitment", title: info.commitment }, fairText(t).committed(info.commitment)) : null,
         errorBox,
         host
           ? h(

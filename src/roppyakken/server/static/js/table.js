@@ -16,11 +16,13 @@ import {
 } from "./deck.js";
 import T, { KIND_PLURALS, MONTH_NAMES, distinctNames, presetName, reasonText, yakuName } from "./text.js";
 import { h, openDialog, replaceChildren } from "./dom.js";
-import { byKind } from "./yaku.js";
+import { byKind, yakuProgress } from "./yaku.js";
 import { renderProgress } from "./progress.js";
 import { renderBreakdown } from "./breakdown.js";
 import { renderRules } from "./ruleshelp.js";
 import { flip, ghost, snapshot } from "./animate.js";
+import { Sounds } from "./sound.js";
+import { REVEAL_COST, expertDeclares } from "./declare.js";
 
 // Expected points to the point: card points come in tens, a decimal would be noise.
 const fmtPoints = (x) => (x === null || x === undefined ? "?" : Math.round(x).toString());
@@ -57,8 +59,14 @@ export class GameView {
     this.logEvents = [];
     this.hint = null;
     this.hintAsked = -1;
+    this.hintClosed = -1;
+    this.declareHint = -1;
     this.review = null;
     this.reviewBox = null;
+    this.sounds = new Sounds(this.spectator);
+    this.yakuDone = null;
+    this.sinceState = [];
+    this.roundOver = null;
     this.build();
   }
 
@@ -81,15 +89,17 @@ export class GameView {
   build() {
     this.statusBar = h("div", { class: "status-bar" });
     this.opponents = h("div", { class: "opponents" });
-    this.pile = h("div", { class: "pile", "aria-label": T.pile });
-    this.turnedSlot = h("div", { class: "turned-slot", "aria-label": T.turnedUp });
+    this.pile = h("div", { class: "pile", role: "group", "aria-label": T.pile });
+    this.turnedSlot = h("div", { class: "turned-slot", role: "group", "aria-label": T.turnedUp });
     this.tableCards = h("div", { class: "table-cards", role: "group", "aria-label": T.tableLabel });
     this.meArea = h("div", { class: "me-area" });
     this.prompt = h("div", { class: "prompt", role: "status", "aria-live": "polite" });
     this.hand = h("div", { class: "hand", role: "toolbar", "aria-label": T.yourHand });
+    this.handLegend = h("p", { class: "hand-legend", hidden: true }, h("span", { class: "legend-mark", "aria-hidden": "true" }, "◆"), " ", T.captureLegend);
     this.overBox = h("div", { class: "game-over", hidden: true, role: "region", "aria-label": T.gameOver });
     this.progressHost = h("div", { class: "progress-host" });
-    this.logList = h("ol", { class: "log" });
+    // Focusable, so that the keyboard can scroll it.
+    this.logList = h("ol", { class: "log", tabindex: "0", "aria-label": T.log });
     this.main = h(
       "div",
       { class: "game-main" },
@@ -105,10 +115,14 @@ export class GameView {
       this.overBox,
       this.prompt,
       this.hand,
+      this.handLegend,
     );
+    // The hint panel sits beside the table (over it on a narrow screen), never above the hand.
+    this.hintHost = h("div", { class: "hint-host" });
     this.side = h(
       "aside",
       { class: "game-side" },
+      this.hintHost,
       h("section", { class: "panel" }, h("h2", {}, T.progress), this.progressHost),
       h("section", { class: "panel" }, h("h2", {}, T.log), this.logList),
     );
@@ -176,6 +190,8 @@ export class GameView {
     const before = snapshot(this.main);
     this.view = view;
     this.seq = seq;
+    this.sinceState = [];
+    this.roundOver = null;
     this.choices = choices.length === view.legal.length ? choices : [];
     if (names && names.join("\n") !== this.names.join("\n")) {
       this.names = names;
@@ -188,31 +204,113 @@ export class GameView {
     if (this.hintAsked !== seq) this.hintAsked = -1;
     if (this.selected && (!view.hand.includes(this.selected) || !view.legal.length)) this.selected = null;
     this.el.dataset.players = String(view.players);
+    this.soundCues(prev, view);
     this.render();
+    // The focus goes to the decision at once, while the cards still glide into place.
+    if (view.legal.length && !this.selected && !this.spectator) this.focusDecision();
     const sameRound = prev && prev.round === view.round && prev.leg === view.leg;
     if (sameRound && !this.fast()) await flip(this.main, before, this.origins);
     this.origins.clear();
-    if (this.autoTake()) return;
-    if (
-      view.legal.length &&
-      view.phase === "play" &&
-      !this.selected &&
-      this.root.contains(document.activeElement) === false
-    ) {
-      this.focusHand(false);
+    this.autoTake();
+  }
+
+  /**
+   * A decision is this seat's: bring the keyboard focus to it (the hand for a play, the first
+   * answer for a lucky hand, a redeal call or a turned-up card's target), unless the focus is
+   * somewhere of the player's own choosing (a side panel, the header).
+   * @returns {void}
+   */
+  focusDecision() {
+    const active = document.activeElement;
+    if (active && active !== document.body && !this.main.contains(active)) return;
+    if (this.view.phase === "play") {
+      if (!this.hand.contains(active)) this.focusHand(true);
+      return;
     }
+    const first = this.prompt.querySelector(".prompt-actions button.act");
+    if (first instanceof HTMLElement && !this.prompt.contains(active)) first.focus({ preventScroll: true });
+  }
+
+  /**
+   * The sounds of a new state: your turn to play, a yaku just completed by anyone.
+   * @param {any} prev  the state before, or null
+   * @param {any} view
+   */
+  soundCues(prev, view) {
+    const done = new Set();
+    (view.captures || []).forEach((_, seat) => {
+      for (const e of yakuProgress(this.rules.options || {}, view.captures, seat)) if (e.done) done.add(`${seat}:${e.slug}`);
+    });
+    const sameRound = prev && prev.round === view.round && prev.leg === view.leg;
+    const fresh = this.yakuDone && sameRound ? [...done].filter((k) => !this.yakuDone.has(k)) : [];
+    this.yakuDone = done;
+    if (this.fast()) return;
+    if (fresh.length) this.sounds.play("yaku");
+    const mine = !this.spectator && view.legal.length > 0 && view.phase === "play";
+    const wasMine = prev && prev.legal.length > 0 && prev.phase === "play";
+    if (mine && !wasMine) this.sounds.play("turn");
+  }
+
+  /**
+   * The hook of a game clock: call it when this seat's time is running out (a warning sound).
+   * @returns {void}
+   */
+  clockRunningOut() {
+    this.sounds.play("clock");
   }
 
   async onEvents(events) {
     for (const ev of events) {
       this.logEvent(ev);
+      this.sinceState.push(ev);
+      if (ev.type === "played" && !this.fast()) this.sounds.play(ev.captured.length ? "capture" : "place");
       if (this.fast() || !this.view) continue;
       if (ev.type === "played") await this.animatePlayed(ev);
       else if (ev.type === "turned") await this.animateTurned(ev);
     }
   }
 
+  /**
+   * The table as the round ended: the last plays (whose state never comes, the next state being
+   * the next deal) applied to the last state, the captures and totals from the round's end,
+   * nobody to act and no move in flight.
+   * @param {{round: number, captures: string[][], totals: number[]}} msg
+   */
+  settleRoundEnd(msg) {
+    if (!this.view) return;
+    const v = JSON.parse(JSON.stringify(this.view));
+    const drop = (list, card) => list.filter((s) => s !== card);
+    for (const ev of this.sinceState) {
+      if (ev.type === "turned") {
+        v.turned = ev.card;
+        v.pile_count = Math.max(0, v.pile_count - 1);
+      } else if (ev.type === "played") {
+        if (ev.source === "pile") v.turned = null;
+        else {
+          v.hand = ev.seat === this.seat ? drop(v.hand, ev.card) : v.hand;
+          v.hand_sizes[ev.seat] = Math.max(0, v.hand_sizes[ev.seat] - 1);
+          v.revealed[ev.seat] = drop(v.revealed[ev.seat] || [], ev.card);
+        }
+        if (ev.captured.length) v.table = v.table.filter((s) => !ev.captured.includes(s));
+        else v.table = [...v.table, ev.card];
+      }
+    }
+    if (msg.captures && msg.captures.length === v.players) v.captures = msg.captures;
+    if (msg.totals && msg.totals.length === v.players) v.totals = msg.totals;
+    v.legal = [];
+    v.to_act = -1;
+    this.sinceState = [];
+    this.view = v;
+    this.roundOver = msg.round;
+    this.pending = false;
+    this.unsent = null;
+    this.selected = null;
+    this.hint = null;
+    this.render();
+  }
+
   onRoundEnd(msg) {
+    this.settleRoundEnd(msg);
     const options = this.rules.options;
     const body = renderBreakdown(msg.score, {
       names: this.shownNames,
@@ -301,7 +399,8 @@ export class GameView {
 
   renderHint() {
     const msg = this.hint;
-    const moves = msg.moves || [];
+    // The expert's choice first, as the heading says; the others by their chance to win.
+    const moves = [...(msg.moves || [])].sort((a, b) => Number(b.expert_choice) - Number(a.expert_choice));
     const legal = this.view.legal.map((a) => JSON.stringify(a));
     return h(
       "section",
@@ -344,7 +443,45 @@ export class GameView {
           );
         }),
       ),
-      h("p", { class: "muted hint-note" }, T.hintWorlds(msg.worlds)),
+      h("p", { class: "muted hint-note" }, T.hintWorlds(msg.worlds), " ", T.hintWhyDiffer),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "hint-close",
+          onclick: () => {
+            this.hintClosed = this.seq;
+            replaceChildren(this.hintHost);
+            this.focusHand();
+          },
+        },
+        T.close,
+      ),
+    );
+  }
+
+  /**
+   * The hint for declaring: what the expert declares, and why.
+   * @returns {HTMLElement}
+   */
+  renderDeclareHint() {
+    const held = this.view.lucky_hands || [];
+    const chosen = expertDeclares(held);
+    const names = (slugs) => slugs.map((s) => yakuName(s)).join(" + ");
+    const kept = held.filter((x) => !chosen.includes(x.slug)).map((x) => x.slug);
+    return h(
+      "section",
+      { class: "hint-panel declare-hint", "aria-label": T.hintDeclareTitle },
+      h("h3", {}, T.hintDeclareTitle),
+      h(
+        "p",
+        { class: "expert" },
+        h("span", { class: "badge expert-choice" }, T.hintExpertChoice),
+        " ",
+        chosen.length ? T.declareHands(names(chosen)) : T.declareNothing,
+      ),
+      chosen.length ? h("p", {}, T.hintDeclareYes(REVEAL_COST)) : null,
+      kept.length ? h("p", {}, T.hintDeclareNo(names(kept), REVEAL_COST)) : null,
     );
   }
 
@@ -548,7 +685,34 @@ export class GameView {
         ? h("span", { class: "badge hints-on", title: T.hintsOnTitle }, T.hintsOn)
         : null,
       h("span", { class: "spacer" }),
+      this.soundSwitch(),
       h("button", { type: "button", class: "link-button", onclick: () => this.showRules() }, T.showRules),
+    );
+  }
+
+  /**
+   * The mute switch: a toggle button (aria-pressed) whose choice is remembered.
+   * @returns {HTMLButtonElement}
+   */
+  soundSwitch() {
+    const on = this.sounds.on;
+    return h(
+      "button",
+      {
+        type: "button",
+        class: "link-button sound-toggle",
+        "aria-pressed": on ? "true" : "false",
+        title: T.soundTitle,
+        onclick: () => {
+          this.sounds.set(!this.sounds.on);
+          this.renderStatus();
+          const again = this.statusBar.querySelector(".sound-toggle");
+          if (again) again.focus();
+        },
+      },
+      h("span", { class: "sound-icon", "aria-hidden": "true" }, "♪"),
+      " ",
+      T.sound,
     );
   }
 
@@ -598,7 +762,7 @@ export class GameView {
     const capEls = KINDS.filter((k) => groups[k].length).map((k) =>
       h(
         "div",
-        { class: `cgroup kind-${k}`, "aria-label": `${KIND_PLURALS[k]}: ${pointsOfAll(groups[k])}` },
+        { class: `cgroup kind-${k}`, role: "group", "aria-label": `${KIND_PLURALS[k]}: ${pointsOfAll(groups[k])}` },
         h("span", { class: "klabel" }, KIND_PLURALS[k], h("b", {}, ` ${pointsOfAll(groups[k])}`)),
         h(
           "div",
@@ -609,7 +773,7 @@ export class GameView {
     );
     const capturesBox = h(
       "div",
-      { class: "pcaptures", "aria-label": T.captures },
+      { class: "pcaptures", role: "group", "aria-label": T.captures },
       capEls.length ? capEls : h("span", { class: "muted" }, T.noCaptures),
       h("span", { class: "cpoints" }, T.cardPoints(pointsOfAll(caps))),
     );
@@ -623,6 +787,7 @@ export class GameView {
         "div",
         {
           class: "phand",
+          role: "group",
           "aria-label": `${T.handOf(this.name(seat))}: ${T.cardsInHand(v.hand_sizes[seat])}`,
         },
         h("div", { class: "backs" }, backs),
@@ -630,7 +795,7 @@ export class GameView {
         revealed.length
           ? h(
               "div",
-              { class: "revealed", "aria-label": T.revealed },
+              { class: "revealed", role: "group", "aria-label": T.revealed },
               revealed.map((s) => cardElement(s)),
             )
           : null,
@@ -775,6 +940,7 @@ export class GameView {
     const v = this.view;
     if (this.spectator) {
       this.hand.hidden = true;
+      this.handLegend.hidden = true;
       return;
     }
     this.hand.hidden = false;
@@ -810,6 +976,7 @@ export class GameView {
     });
     replaceChildren(this.hand, els);
     this.hand.classList.toggle("active", canPlay);
+    this.handLegend.hidden = !els.some((el) => el.classList.contains("can-capture"));
   }
 
   onHandClick(slug, ev) {
@@ -873,6 +1040,7 @@ export class GameView {
   renderPrompt() {
     const v = this.view;
     const parts = [];
+    replaceChildren(this.hintHost);
     const buttons = [];
     if (this.error) parts.push(h("p", { class: "error", role: "alert" }, this.error));
     if (v.phase === "over" || this.over) {
@@ -883,6 +1051,12 @@ export class GameView {
     const offline = this.connStatus && this.connStatus !== "open";
     if (this.notice) parts.push(h("p", { class: "notice", role: "status" }, this.notice));
     if (this.spectator) parts.push(h("p", {}, T.spectating));
+    if (this.roundOver !== null) {
+      parts.push(h("p", { class: "round-over" }, T.roundOverNote(this.roundOver)));
+      replaceChildren(this.prompt, parts);
+      this.prompt.dataset.state = "round-over";
+      return;
+    }
     if (!mine) {
       if (this.pending && this.unsent && offline)
         parts.push(h("p", { class: "move-held", role: "alert" }, T.moveHeldOffline));
@@ -899,6 +1073,7 @@ export class GameView {
         buttons.push(this.actionButton(a.call ? T.redealCall : T.redealNo, a, a.call ? "" : "primary"));
     } else if (v.phase === "declare") {
       parts.push(h("p", {}, T.declarePrompt));
+      parts.push(h("p", { class: "declare-why" }, T.declareWhy));
       parts.push(
         h(
           "ul",
@@ -962,6 +1137,23 @@ export class GameView {
         );
       }
     }
+    if (v.phase === "declare" && this.hintsAllowed) {
+      buttons.push(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "hint-button",
+            "aria-expanded": this.declareHint === this.seq ? "true" : "false",
+            onclick: () => {
+              this.declareHint = this.declareHint === this.seq ? -1 : this.seq;
+              this.renderPrompt();
+            },
+          },
+          T.hintButton,
+        ),
+      );
+    }
     const cardTurn = v.legal.some((a) => a.type === "play" || a.type === "take");
     if (cardTurn && this.hintsAllowed) {
       const asked = this.hintAsked === this.seq && !this.hint;
@@ -971,8 +1163,13 @@ export class GameView {
           {
             type: "button",
             class: "hint-button",
-            disabled: asked || !!this.hint,
-            onclick: () => this.askHint(),
+            disabled: asked || (!!this.hint && this.hintClosed !== this.seq),
+            onclick: () => {
+              if (this.hint) {
+                this.hintClosed = -1; // shown again
+                this.renderPrompt();
+              } else this.askHint();
+            },
           },
           asked ? T.hintWorking : T.hintButton,
         ),
@@ -982,8 +1179,10 @@ export class GameView {
       this.prompt,
       parts,
       buttons.length ? h("div", { class: "prompt-actions" }, buttons) : null,
-      cardTurn && this.hint ? this.renderHint() : null,
     );
+    const hintShown = cardTurn && this.hint && this.hintClosed !== this.seq;
+    const declareShown = v.phase === "declare" && this.hintsAllowed && this.declareHint === this.seq;
+    replaceChildren(this.hintHost, hintShown ? this.renderHint() : declareShown ? this.renderDeclareHint() : null);
   }
 
   actionButton(label, action, cls, gives = "") {

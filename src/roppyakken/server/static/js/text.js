@@ -60,6 +60,48 @@ export const SEVEN_RIBBONS_NOTE = {
   require: t("7 of these, one of them the Willow ribbon"),
 };
 
+/** The words of the options' enumerated values (the identifiers stay in house-rules files). */
+export const OPTION_VALUES = {
+  rotate: t("rotate"),
+  "top-scorer": t("top-scorer"),
+  dealer_takes: t("dealer_takes"),
+  redeal: t("redeal"),
+  play: t("play"),
+  auto: t("auto"),
+  choose: t("choose"),
+  any: t("any"),
+  "turned-up": t("turned-up"),
+  all: t("all"),
+  "cards-only": t("cards-only"),
+  "no-willow-paulownia": t("no-willow-paulownia"),
+  off: t("off"),
+  difference: t("difference"),
+  plain: t("plain"),
+  "round-up": t("round-up"),
+  "end-of-round": t("end-of-round"),
+  ordered: t("ordered"),
+  require: t("require"),
+  exclude: t("exclude"),
+  immediate: t("immediate"),
+  "another-round": t("another-round"),
+  "play-order": t("play-order"),
+  single: t("single"),
+};
+
+/**
+ * An enumerated option value in the page's language ("off" is "なし" in Japanese), a card slug
+ * as the card's name, a match as words; null when it has no words.
+ * @param {string} value
+ * @returns {string | null}
+ */
+export function optionValueName(value) {
+  if (Object.prototype.hasOwnProperty.call(OPTION_VALUES, value)) return OPTION_VALUES[value];
+  if (CARD_NAMES[value]) return CARD_NAMES[value];
+  const match = /^(first-to|rounds) (\d+)$/.exec(value);
+  if (match) return match[1] === "rounds" ? t("{n} rounds", { n: match[2] }) : t("first to {n} games", { n: match[2] });
+  return null;
+}
+
 export const REASONS = {
   target: t("reached the target"),
   legs: t("won the match"),
@@ -135,6 +177,8 @@ const T = {
   startHint: t("Every seat must hold a player or a bot."),
   waitingHost: t("Waiting for the host to start the game…"),
   joinRoom: t("Join this game"),
+  joinTerms: t("This table's rules"),
+  hintsOffNote: t("Hints are off at this table."),
   joinAs: t("Join"),
   watch: t("Watch as a spectator"),
   roomFull: t("Every seat is taken: you can watch the game."),
@@ -173,6 +217,20 @@ const T = {
   takeTurned: (card) => t("The turned-up {card} has several targets: choose one.", { card }),
   declarePrompt: t("You hold lucky hands: declare them (this reveals their cards) or keep them hidden."),
   declareNothing: t("Declare nothing"),
+  declareWhy: t(
+    "Why keep one hidden? A declared hand scores its points this round, but everyone sees its cards: the others learn which months they will never take from you, and can keep back the cards you need. A hidden hand scores nothing.",
+  ),
+  hintDeclareTitle: t("Hint: declare or keep hidden?"),
+  hintDeclareYes: (cost) =>
+    t(
+      "The expert declares a hand when its points are worth more than what showing its cards tells the others (about {cost} points a card shown).",
+      { cost },
+    ),
+  hintDeclareNo: (hands, cost) =>
+    t("The expert keeps {hands} hidden: its points are worth less than showing its cards (about {cost} points a card).", {
+      hands,
+      cost,
+    }),
   declareHands: (names) => t("Declare {hands}", { hands: names }),
   redealPrompt: t("You hold four cards of a month: call a redeal?"),
   redealCall: t("Call a redeal"),
@@ -189,6 +247,7 @@ const T = {
   choiceNothing: t("no points"),
   luckyCards: (names) => t("Cards: {names}", { names }),
   canCapture: t("can capture"),
+  captureLegend: t("marks a card of your hand that can capture a card on the table."),
   wild: t("wild target"),
   // panels
   progress: t("Yaku progress"),
@@ -203,6 +262,8 @@ const T = {
   ribbonsCount: (n, need) => t("{n} of {need} ribbons", { n, need }),
   log: t("What happened"),
   showRules: t("Rules help"),
+  sound: t("Sound"),
+  soundTitle: t("Card sounds: press to turn them on or off (remembered)"),
   close: t("Close"),
   // events
   evRoundStarted: (r, dealer) => t("Round {n}: {dealer} deals.", { n: r + 1, dealer }),
@@ -228,6 +289,7 @@ const T = {
   evGameEnded: (who) => t("{who} wins!", { who }),
   // round end & game end
   roundOver: (r) => t("Round {n} — scores", { n: r + 1 }),
+  roundOverNote: (r) => t("Round {n} is over: its scores are shown.", { n: r + 1 }),
   breakdownCards: t("Cards"),
   breakdownYaku: t("Yaku"),
   breakdownLucky: t("Lucky hands"),
@@ -255,6 +317,9 @@ const T = {
   hintWinChance: (pct) => t("Chance to win the game: {pct}%", { pct }),
   hintWorlds: (n) => t("Each play was played out in {n} imagined deals from what you can see.", { n }),
   hintPlayThis: t("Play this"),
+  hintWhyDiffer: t(
+    "The expert's choice comes first: it is the expert's judgement of the position. The chances below come from those few imagined deals, so another play may show a higher chance by luck of the deals.",
+  ),
   reviewTitle: t("What the master would have played"),
   reviewWorking: t("The master is looking at your round…"),
   reviewNone: t("The master would have played as you did."),
