@@ -247,15 +247,15 @@ function mountViewer(viewer, record, rules) {
     counter.textContent = `${T.round(s.round)} · ${T.replayStep(index + 1, steps.length)}`;
     const ev = s.event;
     if (s.kind === "deal")
-      caption.textContent = `${T.round(s.round)}: ${T.replayDeal} — ${T.dealer}: ${names[s.dealer]}`;
+      {caption.textContent = `${T.round(s.round)}: ${T.replayDeal} — ${T.dealer}: ${names[s.dealer]}`;}
     else if (s.kind === "scores") caption.textContent = T.replayScores;
     else if (ev.captured.length)
-      caption.textContent = T.evPlayedTaking(
+      {caption.textContent = T.evPlayedTaking(
         names[ev.seat],
         cardName(ev.card),
         cardNames(ev.captured),
         ev.source === "pile",
-      );
+      );}
     else caption.textContent = T.evPlayedToTable(names[ev.seat], cardName(ev.card), ev.source === "pile");
     const moved = new Set(ev ? [ev.card, ...ev.captured] : []);
     const seats = names.map((nm, seat) => {

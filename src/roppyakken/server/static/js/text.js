@@ -5,7 +5,7 @@
 // and the browser.  A new or changed string here needs "python -m roppyakken.devtools.i18n".
 
 import { NAMES } from "./catalog.js";
-import { LANG, t } from "./i18n.js";
+import { t } from "./i18n.js";
 
 const mapValues = (obj) => Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, t(v)]));
 
