@@ -62,6 +62,11 @@ export function replaceChildren(el, ...children) {
   return el;
 }
 
+/** The one line to show for a caught error. @param {unknown} err @returns {string} */
+export function errorText(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+
 /** Show a one-line error (or clear it with an empty message) in an element with role=alert. */
 /** @param {HTMLElement} el @param {string | null | undefined} message */
 export function showError(el, message) {

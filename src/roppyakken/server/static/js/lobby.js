@@ -2,7 +2,7 @@
 // play online with friends, and the finished games (replay, download).
 
 import T, { botName, botDescription, playerNames, presetDescription, presetName } from "./text.js";
-import { h, replaceChildren, showError } from "./dom.js";
+import { errorText, h, replaceChildren, showError } from "./dom.js";
 import { bots, getJSON, postJSON, presets } from "./api.js";
 import { getName, setName, setToken } from "./store.js";
 
@@ -113,7 +113,7 @@ export async function lobbyPage(root) {
   try {
     [presetList, botList] = await Promise.all([presets(), bots()]);
   } catch (err) {
-    replaceChildren(root, h("p", { class: "error", role: "alert" }, T.errorPrefix + err.message));
+    replaceChildren(root, h("p", { class: "error", role: "alert" }, T.errorPrefix + errorText(err)));
     return;
   }
   const name = nameInput();
@@ -247,7 +247,7 @@ async function createRoom(body, errorEl, form) {
     setToken(res.room, res.token);
     location.assign(res.invite || `/r/${encodeURIComponent(res.room)}`);
   } catch (err) {
-    showError(errorEl, err.message);
+    showError(errorEl, errorText(err));
     submit.disabled = false;
   }
 }
@@ -257,7 +257,7 @@ async function drawGames(section) {
   try {
     list = (await getJSON("/api/games")).games;
   } catch (err) {
-    replaceChildren(section, h("h2", {}, T.finishedGames), h("p", { class: "error" }, err.message));
+    replaceChildren(section, h("h2", {}, T.finishedGames), h("p", { class: "error" }, errorText(err)));
     return;
   }
   const items = list.slice(0, 20).map((g) => {

@@ -10,13 +10,13 @@ import { calcPage } from "./calc.js";
 import { replayPage } from "./replay.js";
 import { rulesPage } from "./rulespage.js";
 
-const root = document.getElementById("app");
+const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 
 /** The language switcher: the choice is remembered (localStorage) and the page reloads in it. */
 function languageSwitch() {
   const select = h(
     "select",
-    { id: "lang-select", "aria-label": t("Language"), onchange: (e) => setLanguage(e.target.value) },
+    { id: "lang-select", "aria-label": t("Language"), onchange: (/** @type {Event} */ e) => setLanguage(/** @type {HTMLSelectElement} */ (e.target).value) },
     LANGUAGES.map((code) => h("option", { value: code, lang: code }, LANGUAGE_NAMES[code])),
   );
   select.value = LANG;
@@ -41,7 +41,7 @@ function header() {
     h("a", { href: "/#/rules" }, T.navRules),
     languageSwitch(),
   );
-  replaceChildren(document.getElementById("top"), nav);
+  replaceChildren(/** @type {HTMLElement} */ (document.getElementById("top")), nav);
 }
 
 function route() {
@@ -60,7 +60,7 @@ function route() {
   else if (page === "rules") rulesPage(root, params);
   else lobbyPage(root);
   for (const a of document.querySelectorAll(".top-nav a")) {
-    const target = a.getAttribute("href").replace(/^\/#\/?/, "");
+    const target = (a.getAttribute("href") ?? "").replace(/^\/#\/?/, "");
     a.toggleAttribute("aria-current", target === (page || "") && a.classList.contains("brand") === false);
   }
 }

@@ -14,7 +14,7 @@ import {
   sortCards,
 } from "./deck.js";
 import T, { KIND_PLURALS, distinctNames, playerNames, presetName, yakuName } from "./text.js";
-import { h, replaceChildren, showError } from "./dom.js";
+import { errorText, h, replaceChildren, showError } from "./dom.js";
 import { getJSON, resolveRules } from "./api.js";
 import { byKind } from "./yaku.js";
 import { renderBreakdown } from "./breakdown.js";
@@ -131,7 +131,7 @@ export async function replayPage(root, params) {
     try {
       await show(await getJSON(`/api/games/${encodeURIComponent(room)}/record`));
     } catch (err) {
-      showError(error, T.errorPrefix + err.message);
+      showError(error, T.errorPrefix + errorText(err));
     }
   } else {
     try {

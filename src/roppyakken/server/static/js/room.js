@@ -3,7 +3,7 @@
 // localStorage, so a reload or a lost connection gets the seat and the game back.
 
 import T, { botName, playerNames, presetDescription, presetName } from "./text.js";
-import { h, replaceChildren, showError } from "./dom.js";
+import { errorText, h, replaceChildren, showError } from "./dom.js";
 import { ApiError, bots, getJSON, postJSON, presets, resolveRules } from "./api.js";
 import { dropToken, getName, getToken, setName, setToken } from "./store.js";
 import { Connection } from "./conn.js";
@@ -22,7 +22,7 @@ export async function roomPage(root, room, notice = "") {
   try {
     info = await getJSON(`/api/rooms/${encodeURIComponent(room)}`);
   } catch (err) {
-    const msg = err instanceof ApiError && err.status === 404 ? T.roomNotFound : T.errorPrefix + err.message;
+    const msg = err instanceof ApiError && err.status === 404 ? T.roomNotFound : T.errorPrefix + errorText(err);
     replaceChildren(
       root,
       h(
@@ -67,7 +67,7 @@ function joinForm(root, room, info, notice) {
           setToken(room, res.token);
           connect(root, room, res.token);
         } catch (err) {
-          showError(error, err.message);
+          showError(error, errorText(err));
         }
       },
     },

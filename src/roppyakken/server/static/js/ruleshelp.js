@@ -6,6 +6,10 @@ import T, { presetName, SEVEN_RIBBONS_NOTE, LUCKY_HAND_RULES, OPTION_DESCRIPTION
 import { h } from "./dom.js";
 import { enabledYaku, sevenRibbonCards, yakuCards } from "./yaku.js";
 
+/**
+ * @param {unknown} value
+ * @returns {string}
+ */
 function showValue(value) {
   if (typeof value === "boolean") return value ? T.yes : T.no;
   if (Array.isArray(value)) return value.length ? value.join(", ") : T.none;
@@ -16,7 +20,11 @@ function showValue(value) {
   return String(value);
 }
 
-/** The rules help for {preset, options}, with the preset's description if known. */
+/**
+ * The rules help for {preset, options}, with the preset's description if known.
+ * @param {{preset: string, options: import("./types.js").Json, description?: string}} rules
+ * @returns {HTMLElement}
+ */
 export function renderRules({ preset, options, description = "" }) {
   const yaku = enabledYaku(options).map(({ slug, points }) => {
     const cards = slug === "seven-ribbons" ? sevenRibbonCards(options) : yakuCards(slug, options);
