@@ -22,7 +22,6 @@ export default [
       "no-implied-eval": "error",
       "no-new-func": "error",
       "no-param-reassign": "off",
-      curly: ["error", "multi-line"],
     },
   },
 ];

@@ -94,7 +94,7 @@ export async function calcPage(root) {
           seat !== undefined ? `${cardName(slug)}: ${T.calcPlayer(seat)}` : cardName(slug),
         );
         if (seat !== undefined)
-          {el.append(h("span", { class: "owner-badge", "aria-hidden": "true" }, T.calcOwner(seat)));}
+          el.append(h("span", { class: "owner-badge", "aria-hidden": "true" }, T.calcOwner(seat)));
         el.addEventListener("click", () => tap(slug));
         return el;
       });

@@ -97,7 +97,7 @@ function seatList(info, mySeat, host = false, conn = null, levels = []) {
       let what;
       if (s.kind === "empty") what = h("span", { class: "muted" }, T.seatEmpty);
       else if (s.kind === "bot")
-        {what = h("span", {}, shown[i], " ", h("span", { class: "badge bot" }, T.seatBot(s.level || "")));}
+        what = h("span", {}, shown[i], " ", h("span", { class: "badge bot" }, T.seatBot(s.level || "")));
       else {
         what = h(
           "span",

@@ -356,7 +356,7 @@ export class GameView {
     for (const slug of [best.card, ...(best.target || [])]) {
       for (const el of this.main.querySelectorAll(`.hand [data-slug="${CSS.escape(slug)}"],
           .table-cards [data-slug="${CSS.escape(slug)}"], .turned-slot [data-slug="${CSS.escape(slug)}"]`))
-        {el.classList.add("hinted");}
+        el.classList.add("hinted");
     }
   }
 
@@ -574,11 +574,11 @@ export class GameView {
     if (seat === this.seat) badges.push(h("span", { class: "badge you" }, T.you));
     if (v.dealer === seat) badges.push(h("span", { class: "badge dealer" }, T.dealer));
     if (v.to_act === seat && v.phase !== "over")
-      {badges.push(h("span", { class: "badge to-act" }, `▶ ${T.toAct}`));}
+      badges.push(h("span", { class: "badge to-act" }, `▶ ${T.toAct}`));
     if (kind && kind.kind === "bot")
-      {badges.push(h("span", { class: "badge bot" }, T.seatBot(kind.level || "")));}
+      badges.push(h("span", { class: "badge bot" }, T.seatBot(kind.level || "")));
     if (kind && kind.kind === "human" && kind.connected === false)
-      {badges.push(h("span", { class: "badge offline" }, T.disconnected));}
+      badges.push(h("span", { class: "badge offline" }, T.disconnected));
     const legs =
       (this.rules.options || {}).match && this.rules.options.match !== "single"
         ? h("span", { class: "plegs" }, T.legsN(v.legs[seat]))
@@ -667,7 +667,7 @@ export class GameView {
     const v = this.view;
     if (!v || !v.legal.length || this.pending) return [];
     if (v.phase === "take")
-      {return v.legal.filter((a) => a.type === "take").map((a) => ({ target: a.target, action: a }));}
+      return v.legal.filter((a) => a.type === "take").map((a) => ({ target: a.target, action: a }));
     if (v.phase === "play" && this.selected) {
       return v.legal
         .filter((a) => a.type === "play" && a.card === this.selected && a.target.length)
@@ -884,7 +884,7 @@ export class GameView {
     if (this.spectator) parts.push(h("p", {}, T.spectating));
     if (!mine) {
       if (this.pending && this.unsent && offline)
-        {parts.push(h("p", { class: "move-held", role: "alert" }, T.moveHeldOffline));}
+        parts.push(h("p", { class: "move-held", role: "alert" }, T.moveHeldOffline));
       else if (this.pending) parts.push(h("p", { class: "sending" }, T.sendingMove));
       else parts.push(h("p", { class: "waiting" }, T.waitingFor(this.name(v.to_act))));
       replaceChildren(this.prompt, parts);
@@ -895,7 +895,7 @@ export class GameView {
     if (v.phase === "redeal") {
       parts.push(h("p", {}, T.redealPrompt));
       for (const a of v.legal)
-        {buttons.push(this.actionButton(a.call ? T.redealCall : T.redealNo, a, a.call ? "" : "primary"));}
+        buttons.push(this.actionButton(a.call ? T.redealCall : T.redealNo, a, a.call ? "" : "primary"));
     } else if (v.phase === "declare") {
       parts.push(h("p", {}, T.declarePrompt));
       parts.push(
@@ -924,7 +924,7 @@ export class GameView {
     } else if (v.phase === "take") {
       parts.push(h("p", {}, T.takeTurned(cardName(v.turned))));
       for (const a of this.distinct(v.legal))
-        {buttons.push(this.actionButton(T.playCapture(cardNames(a.target)), a, "primary", this.choiceText(a)));}
+        buttons.push(this.actionButton(T.playCapture(cardNames(a.target)), a, "primary", this.choiceText(a)));
     } else if (v.phase === "play") {
       if (!this.selected) {
         parts.push(h("p", { class: "your-turn" }, T.yourTurnPlay));
