@@ -10,7 +10,12 @@ import { Connection } from "./conn.js";
 import { GameView } from "./table.js";
 import { FAIR_TEXT } from "./fairdeal.js";
 
-/** Show the room page for `room` in `root`. */
+/**
+ * Show the room page for `room` in `root`.
+ * @param {HTMLElement} root
+ * @param {string} room
+ * @param {string} [notice]
+ */
 export async function roomPage(root, room, notice = "") {
   const token = getToken(room);
   if (token) {
@@ -18,6 +23,7 @@ export async function roomPage(root, room, notice = "") {
     return;
   }
   replaceChildren(root, h("p", { class: "muted" }, T.loading));
+  /** @type {import("./types.js").Json} */
   let info;
   try {
     info = await getJSON(`/api/rooms/${encodeURIComponent(room)}`);
@@ -34,9 +40,10 @@ export async function roomPage(root, room, notice = "") {
     );
     return;
   }
-  const open = info.status === "waiting" && info.seats.some((s) => s.kind === "empty");
+  const open = info.status === "waiting" && info.seats.some((/** @type {import("./types.js").Json} */ s) => s.kind === "empty");
   if (!open) {
     // Someone opening the invite link of a full or running room watches: say why.
+    /** @type {Record<string, string>} */
     const why = { waiting: T.roomFull, playing: T.startedRoomNotice, over: T.overRoomNotice };
     connect(root, room, null, why[info.status] || T.roomFull);
     return;
@@ -44,6 +51,12 @@ export async function roomPage(root, room, notice = "") {
   joinForm(root, room, info, notice);
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {string} room
+ * @param {import("./types.js").Json} info
+ * @param {string} notice
+ */
 function joinForm(root, room, info, notice) {
   const name = h("input", {
     id: "join-name",
@@ -58,7 +71,7 @@ function joinForm(root, room, info, notice) {
     "form",
     {
       class: "card-panel join",
-      onsubmit: async (ev) => {
+      onsubmit: async (/** @type {SubmitEvent} */ ev) => {
         ev.preventDefault();
         const who = name.value.trim() || T.defaultName;
         setName(who);
@@ -88,12 +101,20 @@ function joinForm(root, room, info, notice) {
   name.focus();
 }
 
+/**
+ * @param {import("./types.js").Json} info
+ * @param {number | null} mySeat
+ * @param {boolean} [host]
+ * @param {Connection | null} [conn]
+ * @param {import("./types.js").Json[]} [levels]
+ * @returns {HTMLElement}
+ */
 function seatList(info, mySeat, host = false, conn = null, levels = []) {
-  const shown = playerNames(info.seats.map((s) => s.name));
+  const shown = playerNames(info.seats.map((/** @type {import("./types.js").Json} */ s) => s.name));
   return h(
     "ol",
     { class: "seats" },
-    info.seats.map((s, i) => {
+    info.seats.map((/** @type {import("./types.js").Json} */ s, /** @type {number} */ i) => {
       let what;
       if (s.kind === "empty") what = h("span", { class: "muted" }, T.seatEmpty);
       else if (s.kind === "bot")
@@ -129,7 +150,7 @@ function seatList(info, mySeat, host = false, conn = null, levels = []) {
               {
                 type: "button",
                 class: "fill-bot",
-                onclick: () => conn.send({ type: "seat", seat: i, kind: "bot", level: select.value }),
+                onclick: () => conn?.send({ type: "seat", seat: i, kind: "bot", level: select.value }),
               },
               T.fillBot,
             ),
@@ -141,7 +162,7 @@ function seatList(info, mySeat, host = false, conn = null, levels = []) {
               {
                 type: "button",
                 class: "free-seat",
-                onclick: () => conn.send({ type: "seat", seat: i, kind: "empty" }),
+                onclick: () => conn?.send({ type: "seat", seat: i, kind: "empty" }),
               },
               T.emptySeat,
             ),
@@ -161,7 +182,18 @@ function seatList(info, mySeat, host = false, conn = null, levels = []) {
   );
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {string} room
+ * @param {string | null} token
+ * @param {string} [notice]
+ * @returns {Connection}
+ */
 function connect(root, room, token, notice = "") {
+  /**
+   * @type {{seat: number | null, info: import("./types.js").Json | null, game: GameView | null,
+   *   rules: import("./types.js").RulesInfo | null, description: string, levels: import("./types.js").Json[]}}
+   */
   const state = { seat: null, info: null, game: null, rules: null, description: "", levels: [] };
   const errorBox = h("p", { class: "error", role: "alert", hidden: true });
   const statusLine = h("p", { class: "conn-line muted", role: "status" }, T.connecting);
@@ -174,12 +206,14 @@ function connect(root, room, token, notice = "") {
     })
     .catch(() => {});
 
+  /** @param {import("./types.js").Json | null} info */
   const ensureRules = async (info) => {
     if (state.rules) return;
-    state.rules = await resolveRules(info.rules);
+    const rules = await resolveRules(info?.rules);
+    state.rules = rules;
     try {
       const list = await presets();
-      const p = list.find((x) => x.name === state.rules.preset);
+      const p = list.find((x) => x.name === rules.preset);
       state.description = p ? presetDescription(p.name, p.description) : "";
     } catch {
       state.description = "";
@@ -188,6 +222,7 @@ function connect(root, room, token, notice = "") {
 
   const drawWaiting = () => {
     const info = state.info;
+    if (!info) return;
     const host = state.seat === 0;
     const invite = `${location.origin}/r/${encodeURIComponent(room)}`;
     const inviteInput = h("input", {
@@ -195,7 +230,7 @@ function connect(root, room, token, notice = "") {
       readonly: true,
       value: invite,
       "aria-label": T.inviteLink,
-      onfocus: (ev) => ev.target.select(),
+      onfocus: (/** @type {FocusEvent} */ ev) => /** @type {HTMLInputElement} */ (ev.target).select(),
     });
     const copyBtn = h(
       "button",
@@ -213,7 +248,7 @@ function connect(root, room, token, notice = "") {
       },
       T.copy,
     );
-    const full = info.seats.every((s) => s.kind !== "empty");
+    const full = info.seats.every((/** @type {import("./types.js").Json} */ s) => s.kind !== "empty");
     const startBtn = host
       ? h(
           "button",
@@ -257,13 +292,14 @@ function connect(root, room, token, notice = "") {
     );
   };
 
+  /** @returns {GameView} */
   const ensureGame = () => {
     if (state.game) return state.game;
     state.game = new GameView(root, {
       room,
       seat: state.seat,
       conn,
-      rules: state.rules,
+      rules: /** @type {import("./types.js").RulesInfo} */ (state.rules),
       description: state.description,
       roomInfo: state.info,
       notice: state.seat === null ? notice : "",
@@ -312,7 +348,7 @@ function connect(root, room, token, notice = "") {
           state.info = msg.room_info;
           await ensureRules(msg.room_info);
           if (state.game) state.game.setRoomInfo(state.info);
-          else if (state.info.status === "waiting") drawWaiting();
+          else if (state.info?.status === "waiting") drawWaiting();
           break;
         case "history":
           if (!state.rules) await ensureRules(state.info);

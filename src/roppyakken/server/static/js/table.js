@@ -25,11 +25,40 @@ import { flip, ghost, snapshot } from "./animate.js";
 // Expected points to the point: card points come in tens, a decimal would be noise.
 const fmtPoints = (x) => (x === null || x === undefined ? "?" : Math.round(x).toString());
 
+/** @typedef {import("./types.js").Json} Json */
+/** @typedef {import("./types.js").Action} Action */
+
+/**
+ * What a table needs: its room, the viewer's seat (null for a spectator), the room's
+ * connection, the rules, the preset's description, the room's info and a notice to show.
+ * @typedef {{room: string, seat: number | null, conn: import("./conn.js").Connection,
+ *   rules: import("./types.js").RulesInfo, description?: string, roomInfo?: Json | null,
+ *   notice?: string}} TableContext
+ */
+
 export class GameView {
+  // The table's parts, made by build().
+  /** @type {HTMLElement} */ statusBar;
+  /** @type {HTMLElement} */ opponents;
+  /** @type {HTMLElement} */ pile;
+  /** @type {HTMLElement} */ turnedSlot;
+  /** @type {HTMLElement} */ tableCards;
+  /** @type {HTMLElement} */ meArea;
+  /** @type {HTMLElement} */ prompt;
+  /** @type {HTMLElement} */ hand;
+  /** @type {HTMLElement} */ overBox;
+  /** @type {HTMLElement} */ progressHost;
+  /** @type {HTMLElement} */ logList;
+  /** @type {HTMLElement} */ main;
+  /** @type {HTMLElement} */ side;
+  /** @type {HTMLElement} */ el;
+  /** @type {string} */ connStatus = "";
+  /** @type {number} */ reviewRound = -1;
+  /** @type {string} */ autoNote = "";
+
   /**
    * @param {HTMLElement} root
-   * @param {{room: string, seat: number|null, conn: object, rules: {preset, options},
-   *          description?: string, roomInfo?: object}} ctx
+   * @param {TableContext} ctx
    */
   constructor(root, ctx) {
     this.root = root;
@@ -40,23 +69,36 @@ export class GameView {
     this.description = ctx.description || "";
     this.roomInfo = ctx.roomInfo || null;
     this.notice = ctx.notice || "";
+    /** @type {Json | null} the seat's view of the game (docs/PROTOCOL.md "state") */
     this.view = null;
     this.seq = -1;
+    /** @type {Json[]} what each legal action gives, when the server sent it */
     this.choices = [];
+    /** @type {{action: Action, seq: number} | null} a move sent and not yet answered */
     this.unsent = null;
+    /** @type {string[]} */
     this.names = [];
+    /** @type {string[]} */
     this.shownNames = [];
+    /** @type {string | null} the hand card chosen, waiting for its target */
     this.selected = null;
     this.pending = false;
     this.error = "";
+    /** @type {Json | null} the game_end message */
     this.over = null;
+    /** @type {Map<string, DOMRect>} */
     this.origins = new Map();
+    /** @type {Record<string, boolean>} */
     this.progressOpen = {};
     this.handFocus = 0;
+    /** @type {Json[]} */
     this.logEvents = [];
+    /** @type {Json | null} */
     this.hint = null;
     this.hintAsked = -1;
+    /** @type {Json | null} */
     this.review = null;
+    /** @type {HTMLElement | null} */
     this.reviewBox = null;
     this.build();
   }
