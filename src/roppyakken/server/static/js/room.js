@@ -341,13 +341,13 @@ function connect(root, room, token, notice = "") {
           await ensureRules(msg.room_info);
           if (state.game) {
             state.game.seat = state.seat;
-            state.game.setRoomInfo(state.info);
+            state.game.setRoomInfo(msg.room_info);
           } else if (msg.room_info.status === "waiting") drawWaiting();
           break;
         case "room":
           state.info = msg.room_info;
           await ensureRules(msg.room_info);
-          if (state.game) state.game.setRoomInfo(state.info);
+          if (state.game) state.game.setRoomInfo(msg.room_info);
           else if (state.info?.status === "waiting") drawWaiting();
           break;
         case "history":

@@ -23,10 +23,11 @@ import { renderRules } from "./ruleshelp.js";
 import { flip, ghost, snapshot } from "./animate.js";
 
 // Expected points to the point: card points come in tens, a decimal would be noise.
+/** @param {number | null | undefined} x */
 const fmtPoints = (x) => (x === null || x === undefined ? "?" : Math.round(x).toString());
 
 /** @typedef {import("./types.js").Json} Json */
-/** @typedef {import("./types.js").Action} Action */
+/** A legal action as the server sent it (docs/PROTOCOL.md "act"). @typedef {Json} Action */
 
 /**
  * What a table needs: its room, the viewer's seat (null for a spectator), the room's
@@ -116,7 +117,7 @@ export class GameView {
     if (this.spectator || !this.roomInfo) return false;
     if (this.roomInfo.hints) return true;
     const seats = this.roomInfo.seats || [];
-    return seats.length > 0 && seats.every((s, i) => i === this.seat || s.kind === "bot");
+    return seats.length > 0 && seats.every((/** @type {Json} */ s, /** @type {number} */ i) => i === this.seat || s.kind === "bot");
   }
 
   build() {
@@ -167,11 +168,13 @@ export class GameView {
 
   // ------------------------------------------------------------------ messages
 
+  /** @param {Json} info */
   setRoomInfo(info) {
     this.roomInfo = info;
     if (this.view) this.renderPlayers();
   }
 
+  /** @param {string} status */
   setConnection(status) {
     this.connStatus = status;
     if (this.view) {
@@ -180,7 +183,10 @@ export class GameView {
     }
   }
 
-  /** The game's public events so far (a `history` message, on connect): the log is rebuilt from them. */
+  /**
+   * The game's public events so far (a `history` message, on connect): the log is rebuilt from them.
+   * @param {Json[]} events
+   */
   onHistory(events) {
     this.logEvents = events.slice(-300);
     this.renderLog();
@@ -190,6 +196,9 @@ export class GameView {
    * A move chosen when the server had the state `seq`: still unanswered when a state comes.
    * The same `seq` again means the server never applied it (the connection was lost):
    * send it again if it is still legal, or say that it was not made.
+   * @param {Json} view
+   * @param {number} seq
+   * @returns {boolean}
    */
   settleUnsent(view, seq) {
     const move = this.unsent;
@@ -200,7 +209,7 @@ export class GameView {
       return false;
     }
     const wanted = JSON.stringify(move.action);
-    const still = view.legal.find((a) => JSON.stringify(a) === wanted);
+    const still = view.legal.find((/** @type {Action} */ a) => JSON.stringify(a) === wanted);
     if (!still || !this.conn.open) {
       this.unsent = null;
       this.notice = T.moveOutdated;
@@ -212,6 +221,12 @@ export class GameView {
     return true;
   }
 
+  /**
+   * @param {Json} view
+   * @param {string[]} names
+   * @param {number} [seq]
+   * @param {Json[]} [choices]
+   */
   async onState(view, names, seq = -1, choices = []) {
     const prev = this.view;
     const before = snapshot(this.main);
@@ -244,6 +259,7 @@ export class GameView {
     }
   }
 
+  /** @param {Json[]} events */
   async onEvents(events) {
     for (const ev of events) {
       this.logEvent(ev);
@@ -253,6 +269,10 @@ export class GameView {
     }
   }
 
+  /**
+   * @param {Json} msg
+   * @returns {Promise<void>}
+   */
   onRoundEnd(msg) {
     const options = this.rules.options;
     const body = renderBreakdown(msg.score, {
@@ -281,12 +301,16 @@ export class GameView {
     });
   }
 
-  /** `review`: what the master would have played at the turns of the round where this seat gave up most. */
+  /**
+   * `review`: what the master would have played at the turns of the round where this seat gave up most.
+   * @param {Json} msg
+   */
   onReview(msg) {
     this.review = msg;
     if (this.reviewBox && msg.round === this.reviewRound) this.fillReview(msg);
   }
 
+  /** @param {Json | null} msg */
   fillReview(msg) {
     if (!this.reviewBox) return;
     const items = msg ? msg.reviews || [] : [];
@@ -300,7 +324,7 @@ export class GameView {
           : h(
               "ol",
               { class: "review-list" },
-              items.map((r) =>
+              items.map((/** @type {Json} */ r) =>
                 h(
                   "li",
                   { dataset: { turn: String(r.turn) } },
@@ -328,22 +352,29 @@ export class GameView {
     this.renderPrompt();
   }
 
-  /** `hint`: the expert's best plays for the decision at hand (dropped if the game moved on). */
+  /**
+   * `hint`: the expert's best plays for the decision at hand (dropped if the game moved on).
+   * @param {Json} msg
+   */
   onHint(msg) {
     if (msg.seq !== this.seq) return;
     this.hint = msg;
     this.render();
   }
 
+  /**
+   * @param {Json} m  a hinted or reviewed move: its card and what it takes
+   * @returns {string}
+   */
   hintPlayText(m) {
     const card = cardName(m.card);
     return m.target && m.target.length ? T.hintPlayTakes(card, cardNames(m.target)) : T.hintPlayTo(card);
   }
 
   renderHint() {
-    const msg = this.hint;
+    const msg = /** @type {Json} */ (this.hint);
     const moves = msg.moves || [];
-    const legal = this.view.legal.map((a) => JSON.stringify(a));
+    const legal = /** @type {Json} */ (this.view).legal.map((/** @type {Action} */ a) => JSON.stringify(a));
     return h(
       "section",
       { class: "hint-panel", "aria-label": T.hintTitle },
@@ -351,7 +382,7 @@ export class GameView {
       h(
         "ol",
         { class: "hint-moves" },
-        moves.map((m) => {
+        moves.map((/** @type {Json} */ m) => {
           const top = (m.yaku_chances || [])[0];
           const playable = legal.includes(JSON.stringify(m.action));
           return h(
@@ -368,7 +399,7 @@ export class GameView {
               { class: "hint-facts" },
               h("li", {}, T.hintPointsNow(m.points_now)),
               m.yaku_now && m.yaku_now.length
-                ? h("li", {}, T.hintYakuNow(m.yaku_now.map((y) => yakuName(y)).join(", ")))
+                ? h("li", {}, T.hintYakuNow(m.yaku_now.map((/** @type {string} */ y) => yakuName(y)).join(", ")))
                 : null,
               h("li", {}, T.hintExpected(fmtPoints(m.expected_score), fmtPoints(m.score_ci95))),
               top ? h("li", {}, T.hintYakuChance(yakuName(top.yaku), Math.round(top.chance * 100))) : null,
@@ -393,7 +424,7 @@ export class GameView {
   markHint() {
     for (const el of this.main.querySelectorAll(".hinted")) el.classList.remove("hinted");
     if (!this.hint) return;
-    const best = (this.hint.moves || []).find((m) => m.expert_choice);
+    const best = (this.hint.moves || []).find((/** @type {Json} */ m) => m.expert_choice);
     if (!best) return;
     for (const slug of [best.card, ...(best.target || [])]) {
       for (const el of this.main.querySelectorAll(`.hand [data-slug="${CSS.escape(slug)}"],
@@ -402,11 +433,13 @@ export class GameView {
     }
   }
 
+  /** @param {Json} msg */
   onGameEnd(msg) {
     this.over = msg;
     this.renderOver();
   }
 
+  /** @param {string} message */
   onError(message) {
     this.pending = false;
     this.hintAsked = -1;
@@ -421,16 +454,26 @@ export class GameView {
 
   // ------------------------------------------------------------------ animation
 
+  /**
+   * @param {number} seat
+   * @returns {DOMRect | null}
+   */
   seatHandRect(seat) {
     const el = this.main.querySelector(`.player[data-seat="${seat}"] .phand`);
     return el ? el.getBoundingClientRect() : null;
   }
 
+  /**
+   * @param {ParentNode} container
+   * @param {string} slug
+   * @returns {DOMRect | null}
+   */
   cardRect(container, slug) {
     const el = container.querySelector(`[data-slug="${CSS.escape(slug)}"]`);
     return el ? el.getBoundingClientRect() : null;
   }
 
+  /** @param {Json} ev */
   async animatePlayed(ev) {
     let from = null;
     if (ev.source === "pile") {
@@ -454,6 +497,7 @@ export class GameView {
     this.origins.set(ev.card, to);
   }
 
+  /** @param {Json} ev */
   async animateTurned(ev) {
     const from = this.pile.getBoundingClientRect();
     const slot = this.turnedSlot.getBoundingClientRect();
@@ -470,10 +514,15 @@ export class GameView {
 
   // ------------------------------------------------------------------ log
 
+  /**
+   * @param {number} seat
+   * @returns {string}
+   */
   name(seat) {
     return this.shownNames[seat] || T.seatN(seat);
   }
 
+  /** @param {Json} ev */
   logEvent(ev) {
     const prev = this.logEvents[this.logEvents.length - 1];
     this.logEvents.push(ev);
@@ -481,12 +530,13 @@ export class GameView {
     const line = this.eventText(ev, prev);
     if (!line) return;
     this.logList.append(h("li", { class: `ev-${ev.type}` }, line));
-    while (this.logList.children.length > 150) this.logList.firstChild.remove();
+    while (this.logList.firstElementChild && this.logList.children.length > 150) this.logList.firstElementChild.remove();
     this.logList.scrollTop = this.logList.scrollHeight;
   }
 
   /** Redraw the whole log (once the players' names are known). */
   renderLog() {
+    /** @type {HTMLElement[]} */
     const lines = [];
     this.logEvents.forEach((ev, i) => {
       const line = this.eventText(ev, this.logEvents[i - 1]);
@@ -496,7 +546,13 @@ export class GameView {
     this.logList.scrollTop = this.logList.scrollHeight;
   }
 
+  /**
+   * @param {Json} ev
+   * @param {Json | undefined} prev
+   * @returns {string | null}
+   */
   eventText(ev, prev) {
+    /** @param {number} s */
     const n = (s) => this.name(s);
     let text = null;
     switch (ev.type) {
@@ -517,7 +573,7 @@ export class GameView {
         text = T.evDealerTook(n(ev.seat), cardNames(ev.cards));
         break;
       case "declared":
-        text = T.evDeclared(n(ev.seat), ev.hands.map((x) => `${yakuName(x.slug)} (${x.points})`).join(", "));
+        text = T.evDeclared(n(ev.seat), ev.hands.map((/** @type {Json} */ x) => `${yakuName(x.slug)} (${x.points})`).join(", "));
         break;
       case "turned":
         text = T.evTurned(n(ev.seat), cardName(ev.card));
@@ -567,7 +623,7 @@ export class GameView {
   }
 
   renderStatus() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     const o = this.rules.options || {};
     const parts = [T.round(v.round)];
     if (o.match && o.match !== "single") parts.push(T.leg(v.leg));
@@ -604,13 +660,22 @@ export class GameView {
     );
   }
 
+  /**
+   * @param {number} seat
+   * @returns {Json | null}
+   */
   seatKind(seat) {
     const s = this.roomInfo && this.roomInfo.seats && this.roomInfo.seats[seat];
     return s || null;
   }
 
+  /**
+   * @param {number} seat
+   * @param {{showHand: boolean}} options
+   * @returns {HTMLElement}
+   */
   playerPanel(seat, { showHand }) {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     const kind = this.seatKind(seat);
     const badges = [];
     if (seat === this.seat) badges.push(h("span", { class: "badge you" }, T.you));
@@ -694,7 +759,7 @@ export class GameView {
   }
 
   renderPlayers() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     const others = [];
     for (let i = 1; i < v.players; i++) others.push((this.me + i) % v.players);
     replaceChildren(
@@ -704,31 +769,45 @@ export class GameView {
     replaceChildren(this.meArea, this.playerPanel(this.me, { showHand: this.spectator }));
   }
 
-  /** The capture targets to highlight now: [{target: [slugs], action}] */
+  /** The capture targets to highlight now: [{target: [slugs], action}] @returns {{target: string[], action: Action}[]} */
   activeTargets() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     if (!v || !v.legal.length || this.pending) return [];
     if (v.phase === "take")
-      return v.legal.filter((a) => a.type === "take").map((a) => ({ target: a.target, action: a }));
+      return v.legal
+        .filter((/** @type {Action} */ a) => a.type === "take")
+        .map((/** @type {Action} */ a) => ({ target: a.target, action: a }));
     if (v.phase === "play" && this.selected) {
       return v.legal
-        .filter((a) => a.type === "play" && a.card === this.selected && a.target.length)
-        .map((a) => ({ target: a.target, action: a }));
+        .filter((/** @type {Action} */ a) => a.type === "play" && a.card === this.selected && a.target.length)
+        .map((/** @type {Action} */ a) => ({ target: a.target, action: a }));
     }
     return [];
   }
 
+  /**
+   * @param {string} slug
+   * @returns {Action[]}
+   */
   playsOf(slug) {
-    return this.view.legal.filter((a) => a.type === "play" && a.card === slug);
+    return /** @type {Json} */ (this.view).legal.filter((/** @type {Action} */ a) => a.type === "play" && a.card === slug);
   }
 
-  /** The choice (roppyakken.choices, sent with the state) of a legal action, or null. */
+  /**
+   * The choice (roppyakken.choices, sent with the state) of a legal action, or null.
+   * @param {Action} action
+   * @returns {Json | null}
+   */
   choiceOf(action) {
-    const i = this.view.legal.indexOf(action);
+    const i = /** @type {Json} */ (this.view).legal.indexOf(action);
     return i >= 0 && this.choices[i] ? this.choices[i] : null;
   }
 
-  /** The actions that differ: an action equivalent to an earlier one (same points and yaku progress) is left out. */
+  /**
+   * The actions that differ: an action equivalent to an earlier one (same points and yaku progress) is left out.
+   * @param {Action[]} actions
+   * @returns {Action[]}
+   */
   distinct(actions) {
     return actions.filter((a) => {
       const c = this.choiceOf(a);
@@ -736,7 +815,11 @@ export class GameView {
     });
   }
 
-  /** What a choice gives, when choices differ: "+10 card points · Blue Ribbons (Aotan) 2/3". */
+  /**
+   * What a choice gives, when choices differ: "+10 card points · Blue Ribbons (Aotan) 2/3".
+   * @param {Action} action
+   * @returns {string}
+   */
   choiceText(action) {
     const c = this.choiceOf(action);
     if (!c) return "";
@@ -747,9 +830,9 @@ export class GameView {
 
   /** A turned-up card whose targets are all equivalent takes one of them without asking. */
   autoTake() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     if (this.pending || this.spectator || v.phase !== "take" || v.legal.length < 2) return false;
-    const takes = this.distinct(v.legal.filter((a) => a.type === "take"));
+    const takes = this.distinct(v.legal.filter((/** @type {Action} */ a) => a.type === "take"));
     if (takes.length !== 1 || takes.length === v.legal.length) return false;
     this.autoNote = T.autoTaken(cardName(v.turned), cardNames(takes[0].target));
     this.act(takes[0]);
@@ -760,17 +843,20 @@ export class GameView {
   }
 
   renderField() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     const targets = this.activeTargets();
     const actor = v.phase === "take" ? v.turned : this.selected;
     const actorMonth = actor ? monthOf(actor) : 0;
+    /** @type {Map<string, number>} */
     const targetOf = new Map();
     targets.forEach((t, i) => t.target.forEach((s) => targetOf.set(s, i)));
+    /** @type {Map<number, string[]>} */
     const months = new Map();
     for (const s of sortCards(v.table)) {
       const m = monthOf(s);
-      if (!months.has(m)) months.set(m, []);
-      months.get(m).push(s);
+      const list = months.get(m) ?? [];
+      list.push(s);
+      months.set(m, list);
     }
     const groups = [...months.entries()].map(([m, cards]) =>
       h(
@@ -778,7 +864,7 @@ export class GameView {
         { class: `month-group${cards.length === 3 ? " stack" : ""}`, dataset: { month: String(m) } },
         cards.map((s) => {
           if (!targetOf.has(s)) return cardElement(s, { extraClass: targets.length ? "dim" : "" });
-          const t = targets[targetOf.get(s)];
+          const t = targets[targetOf.get(s) ?? 0];
           const wild = monthOf(s) !== actorMonth;
           const el = cardElement(s, { button: true, extraClass: `target${wild ? " wild" : ""}` });
           el.setAttribute("aria-label", `${T.playCapture(cardNames(t.target))}${wild ? ` (${T.wild})` : ""}`);
@@ -805,6 +891,10 @@ export class GameView {
     );
   }
 
+  /**
+   * @param {string[]} target
+   * @param {boolean} on
+   */
   hoverTarget(target, on) {
     for (const s of target) {
       const el = this.tableCards.querySelector(`[data-slug="${CSS.escape(s)}"]`);
@@ -813,7 +903,7 @@ export class GameView {
   }
 
   renderHand() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     if (this.spectator) {
       this.hand.hidden = true;
       return;
@@ -822,7 +912,7 @@ export class GameView {
     const canPlay = v.phase === "play" && v.legal.length > 0 && !this.pending;
     const cards = sortCards(v.hand);
     const lucky = new Set(
-      v.phase === "declare" && v.legal.length ? (v.lucky_hands || []).flatMap((x) => x.cards || []) : [],
+      v.phase === "declare" && v.legal.length ? (v.lucky_hands || []).flatMap((/** @type {Json} */ x) => x.cards || []) : [],
     );
     this.handFocus = Math.min(this.handFocus, Math.max(0, cards.length - 1));
     if (this.selected) this.handFocus = Math.max(0, cards.indexOf(this.selected));
@@ -853,8 +943,12 @@ export class GameView {
     this.hand.classList.toggle("active", canPlay);
   }
 
+  /**
+   * @param {string} slug
+   * @param {MouseEvent} ev
+   */
   onHandClick(slug, ev) {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     if (!(v.phase === "play" && v.legal.length && !this.pending)) return;
     const plays = this.distinct(this.playsOf(slug));
     if (this.selected === slug && plays.length === 1) {
@@ -874,10 +968,11 @@ export class GameView {
     }
   }
 
+  /** @param {KeyboardEvent} ev */
   onHandKey(ev) {
-    const buttons = [...this.hand.querySelectorAll("button.card")];
+    const buttons = /** @type {HTMLElement[]} */ ([...this.hand.querySelectorAll("button.card")]);
     if (!buttons.length) return;
-    let i = buttons.indexOf(document.activeElement);
+    let i = buttons.indexOf(/** @type {HTMLElement} */ (document.activeElement));
     if (i < 0) i = this.handFocus;
     let next = null;
     if (ev.key === "ArrowRight" || ev.key === "ArrowDown") next = (i + 1) % buttons.length;
@@ -891,11 +986,14 @@ export class GameView {
     buttons[next].focus();
   }
 
+  /** @param {boolean} [force] */
   focusHand(force = true) {
     const el = this.hand.querySelector(`button.card[tabindex="0"]`);
-    if (el && (force || document.activeElement === document.body)) el.focus({ preventScroll: true });
+    if (!(el instanceof HTMLElement)) return;
+    if (force || document.activeElement === document.body) el.focus({ preventScroll: true });
   }
 
+  /** @param {Action} action */
   act(action) {
     if (this.pending) return;
     this.pending = true;
@@ -912,7 +1010,7 @@ export class GameView {
   }
 
   renderPrompt() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     const parts = [];
     const buttons = [];
     if (this.error) parts.push(h("p", { class: "error", role: "alert" }, this.error));
@@ -944,7 +1042,7 @@ export class GameView {
         h(
           "ul",
           { class: "lucky-list" },
-          (v.lucky_hands || []).map((x) =>
+          (v.lucky_hands || []).map((/** @type {Json} */ x) =>
             h(
               "li",
               { dataset: { slug: x.slug } },
@@ -955,11 +1053,11 @@ export class GameView {
           ),
         ),
       );
-      const held = new Map((v.lucky_hands || []).map((x) => [x.slug, x.points]));
+      const held = new Map((v.lucky_hands || []).map((/** @type {Json} */ x) => [x.slug, x.points]));
       const sorted = [...v.legal].sort((a, b) => b.hands.length - a.hands.length);
       for (const a of sorted) {
         const label = a.hands.length
-          ? T.declareHands(a.hands.map((s) => `${yakuName(s)} (${held.get(s) ?? ""})`).join(" + "))
+          ? T.declareHands(a.hands.map((/** @type {string} */ s) => `${yakuName(s)} (${held.get(s) ?? ""})`).join(" + "))
           : T.declareNothing;
         buttons.push(this.actionButton(label, a, a.hands.length ? "primary" : ""));
       }
@@ -1003,7 +1101,7 @@ export class GameView {
         );
       }
     }
-    const cardTurn = v.legal.some((a) => a.type === "play" || a.type === "take");
+    const cardTurn = v.legal.some((/** @type {Action} */ a) => a.type === "play" || a.type === "take");
     if (cardTurn && this.hintsAllowed) {
       const asked = this.hintAsked === this.seq && !this.hint;
       buttons.push(
@@ -1027,6 +1125,13 @@ export class GameView {
     );
   }
 
+  /**
+   * @param {string} label
+   * @param {Action} action
+   * @param {string} cls
+   * @param {string} [gives]
+   * @returns {HTMLElement}
+   */
   actionButton(label, action, cls, gives = "") {
     return h(
       "button",
@@ -1037,7 +1142,7 @@ export class GameView {
   }
 
   renderProgress() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     replaceChildren(
       this.progressHost,
       renderProgress(this.rules.options || {}, v.captures, this.shownNames, this.me, this.progressOpen),
@@ -1045,7 +1150,7 @@ export class GameView {
   }
 
   renderOver() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     const winner = this.over ? this.over.winner : v && v.phase === "over" ? v.winner : null;
     if (winner === null || winner === undefined) {
       this.overBox.hidden = true;
