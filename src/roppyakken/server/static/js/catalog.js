@@ -2,6 +2,7 @@
 // roppyakken.text and src/roppyakken/locale/*/LC_MESSAGES/roppyakken.po: do not edit by hand.
 // The names are English message ids; MESSAGES holds their translations and the browser's own.
 
+/** @type {Array<[string, string]>} */
 export const DECK = [
  [
   "pine-crane",
@@ -196,12 +197,14 @@ export const DECK = [
   "chaff"
  ]
 ];
+/** @type {string[]} */
 export const KINDS = [
  "bright",
  "animal",
  "ribbon",
  "chaff"
 ];
+/** @type {number[]} */
 export const POINTS = [
  50,
  10,
@@ -252,6 +255,7 @@ export const POINTS = [
  0,
  0
 ];
+/** @type {string[]} */
 export const YAKU_ORDER = [
  "four-brights",
  "matsu-kiri-bozu",
@@ -277,6 +281,7 @@ export const YAKU_ORDER = [
  "ribbon-flower-viewing",
  "ribbon-moon-viewing"
 ];
+/** @type {string[]} */
 export const LUCKY_HAND_ORDER = [
  "all-chaff",
  "hand-three",
@@ -286,6 +291,7 @@ export const LUCKY_HAND_ORDER = [
  "iris-hand-three",
  "iris-hand-four"
 ];
+/** @type {Record<string, string[]>} */
 export const SET_YAKU = {
  "four-brights": [
   "pine-crane",
@@ -403,6 +409,7 @@ export const SET_YAKU = {
   "chrysanthemum-ribbon"
  ]
 };
+/** @type {{cards: Record<string, string>, months: string[], kinds: Record<string, string>, kindPlurals: Record<string, string>, yaku: Record<string, string>, luckyHands: Record<string, string>, luckyConditions: Record<string, string>, presets: Record<string, string>, presetDescriptions: Record<string, string>, options: Record<string, string>, bots: Record<string, string>, botDescriptions: Record<string, string>}} */
 export const NAMES = {
  "cards": {
   "pine-crane": "Pine Crane",
@@ -599,18 +606,21 @@ export const NAMES = {
   "master": "Thinks ahead: imagines the hidden cards many ways and plays out each move to choose."
  }
 };
+/** @type {string[]} */
 export const LANGUAGES = [
  "en",
  "ja",
  "ko",
  "fr"
 ];
+/** @type {Record<string, string>} */
 export const LANGUAGE_NAMES = {
  "en": "English",
  "ja": "日本語",
  "ko": "한국어",
  "fr": "Français"
 };
+/** @type {Record<string, Record<string, string>>} */
 export const MESSAGES = {
  "ja": {
   "Four Brights (Shikō)": "四光",

@@ -10,12 +10,12 @@ const KEY = "roppyakken-lang";
 function stored() {
   try {
     return localStorage.getItem(KEY);
-  } catch (e) {
+  } catch {
     return null;
   }
 }
 
-/** The supported language a code names ("ja-JP" is "ja"), or null. */
+/** The supported language a code names ("ja-JP" is "ja"), or null. @param {unknown} code @returns {string | null} */
 export function normalize(code) {
   const base = String(code || "").toLowerCase().split(/[-_]/)[0];
   return LANGUAGES.includes(base) ? base : null;
@@ -48,15 +48,15 @@ export { LANGUAGES, LANGUAGE_NAMES };
 export function t(message, fields) {
   const text = TABLE[message] || message;
   if (!fields) return text;
-  const filled = text.replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
+  const filled = text.replace(/\{(\w+)\}/g, (/** @type {string} */ whole, /** @type {string} */ name) => (name in fields ? String(fields[name]) : whole));
   return LANG === "ko" ? particles(filled) : filled;
 }
 
-/** Switch to `lang`, remember it and reload the page in it. */
+/** Switch to `lang`, remember it and reload the page in it. @param {string} lang */
 export function setLanguage(lang) {
   try {
     localStorage.setItem(KEY, lang);
-  } catch (e) {
+  } catch {
     // a browser without storage: the choice lasts for this page only
   }
   location.reload();

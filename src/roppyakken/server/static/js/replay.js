@@ -14,7 +14,7 @@ import {
   sortCards,
 } from "./deck.js";
 import T, { KIND_PLURALS, distinctNames, playerNames, presetName, yakuName } from "./text.js";
-import { h, replaceChildren, showError } from "./dom.js";
+import { errorText, h, replaceChildren, showError } from "./dom.js";
 import { getJSON, resolveRules } from "./api.js";
 import { usePreset } from "./decks.js";
 import { byKind } from "./yaku.js";
@@ -24,14 +24,32 @@ import { t } from "./i18n.js";
 
 const FORMAT = "roppyakken-record/1";
 
-/** Every step of a record: the deal of each round, each card played, each round's scores. */
+/**
+ * One step of a replay: where every card is after it, and what it was ("deal", "play" with
+ * its record event, or "scores" with the round's scores and the totals before them).
+ * @typedef {{round: number, dealer: number, hands: string[][], table: string[], captures: string[][],
+ *   pile: number, declared: import("./types.js").Json[], totals: number[], kind: "deal" | "play" | "scores",
+ *   event?: import("./types.js").Json, scores?: import("./types.js").Json, before?: number[]}} ReplayStep
+ */
+
+/**
+ * Every step of a record: the deal of each round, each card played, each round's scores.
+ * @param {import("./types.js").Json} record
+ * @param {import("./types.js").Json | null | undefined} options
+ * @returns {ReplayStep[]}
+ */
 export function buildSteps(record, options) {
   const n = record.players.length;
+  /** @type {ReplayStep[]} */
   const steps = [];
+  /** @type {number[]} */
   let totals = new Array(n).fill(0);
-  record.rounds.forEach((rnd, index) => {
-    const hands = rnd.hands.map((hand) => [...hand]);
+  record.rounds.forEach((/** @type {import("./types.js").Json} */ rnd, /** @type {number} */ index) => {
+    /** @type {string[][]} */
+    const hands = rnd.hands.map((/** @type {string[]} */ hand) => [...hand]);
+    /** @type {string[]} */
     const table = [...rnd.table];
+    /** @type {string[][]} */
     const captures = Array.from({ length: n }, () => []);
     if (options && options.table_four === "dealer_takes") {
       for (let m = 1; m <= 12; m++) {
@@ -43,6 +61,7 @@ export function buildSteps(record, options) {
       }
     }
     let pile = rnd.pile.length;
+    /** @param {Pick<ReplayStep, "kind"> & Partial<ReplayStep>} extra @returns {ReplayStep} */
     const snap = (extra) => ({
       round: index,
       dealer: rnd.dealer,
@@ -83,7 +102,11 @@ export function buildSteps(record, options) {
   return steps;
 }
 
-/** Draw the replay page; `params` may name a finished game's room. */
+/**
+ * Draw the replay page; `params` may name a finished game's room.
+ * @param {HTMLElement} root
+ * @param {URLSearchParams} params
+ */
 export async function replayPage(root, params) {
   const error = h("p", { class: "error", role: "alert", hidden: true });
   const viewer = h("div", { class: "replay-viewer" });
@@ -98,6 +121,7 @@ export async function replayPage(root, params) {
       showError(error, T.replayBadFile);
     }
   });
+  /** @param {import("./types.js").Json} record */
   const show = async (record) => {
     if (
       !record ||
@@ -134,14 +158,14 @@ export async function replayPage(root, params) {
     try {
       await show(await getJSON(`/api/games/${encodeURIComponent(room)}/record`));
     } catch (err) {
-      showError(error, T.errorPrefix + err.message);
+      showError(error, T.errorPrefix + errorText(err));
     }
   } else {
     try {
       const list = (await getJSON("/api/games")).games.slice(0, 10);
       replaceChildren(
         games,
-        list.map((g) =>
+        list.map((/** @type {import("./types.js").Json} */ g) =>
           h(
             "li",
             {},
@@ -162,18 +186,26 @@ export async function replayPage(root, params) {
   }
 }
 
+/**
+ * @param {HTMLElement} viewer
+ * @param {import("./types.js").Json} record
+ * @param {import("./types.js").RulesInfo} rules
+ */
 function mountViewer(viewer, record, rules) {
   const steps = buildSteps(record, rules.options);
   const names = distinctNames(record.players);
   let index = 0;
+  /** @type {ReturnType<typeof setInterval> | null} */
   let timer = null;
   const board = h("div", { class: "replay-board" });
   const caption = h("p", { class: "replay-caption", "aria-live": "polite" });
   const counter = h("span", { class: "replay-counter" });
+  /** @param {number} i */
   const go = (i) => {
     index = Math.max(0, Math.min(steps.length - 1, i));
     draw();
   };
+  /** @param {number} dir */
   const roundStart = (dir) => {
     const r = steps[index].round + dir;
     const first = steps.findIndex((s) => s.round === r);
@@ -194,6 +226,7 @@ function mountViewer(viewer, record, rules) {
       else go(index + 1);
     }, 900);
   });
+  /** @param {string} label @param {string} cls @param {() => void} fn */
   const btn = (label, cls, fn) =>
     h(
       "button",
@@ -223,7 +256,7 @@ function mountViewer(viewer, record, rules) {
   );
   viewer.tabIndex = 0;
   viewer.onkeydown = (ev) => {
-    if (ev.target.tagName === "INPUT") return;
+    if (ev.target instanceof HTMLInputElement) return;
     if (ev.key === "ArrowRight") go(index + 1);
     else if (ev.key === "ArrowLeft") go(index - 1);
     else if (ev.key === "Home") go(0);
@@ -249,17 +282,20 @@ function mountViewer(viewer, record, rules) {
     const s = steps[index];
     counter.textContent = `${T.round(s.round)} · ${T.replayStep(index + 1, steps.length)}`;
     const ev = s.event;
-    if (s.kind === "deal")
+    if (s.kind === "deal") {
       caption.textContent = `${T.round(s.round)}: ${T.replayDeal} — ${T.dealer}: ${names[s.dealer]}`;
-    else if (s.kind === "scores") caption.textContent = T.replayScores;
-    else if (ev.captured.length)
+    } else if (s.kind === "scores" || !ev) {
+      caption.textContent = T.replayScores;
+    } else if (ev.captured.length) {
       caption.textContent = T.evPlayedTaking(
         names[ev.seat],
         cardName(ev.card),
         cardNames(ev.captured),
         ev.source === "pile",
       );
-    else caption.textContent = T.evPlayedToTable(names[ev.seat], cardName(ev.card), ev.source === "pile");
+    } else {
+      caption.textContent = T.evPlayedToTable(names[ev.seat], cardName(ev.card), ev.source === "pile");
+    }
     const moved = new Set(ev ? [ev.card, ...ev.captured] : []);
     const seats = names.map((nm, seat) => {
       const groups = byKind(s.captures[seat]);

@@ -3,7 +3,7 @@
 // localStorage, so a reload or a lost connection gets the seat and the game back.
 
 import T, { botName, playerNames, presetDescription, presetName } from "./text.js";
-import { h, replaceChildren, showError } from "./dom.js";
+import { errorText, h, replaceChildren, showError } from "./dom.js";
 import { ApiError, bots, getJSON, postJSON, presets, resolveRules } from "./api.js";
 import { usePreset } from "./decks.js";
 import { dropToken, getName, getToken, setName, setToken } from "./store.js";
@@ -13,7 +13,12 @@ import { renderRules } from "./ruleshelp.js";
 import { fairText } from "./fairdeal.js";
 import { t } from "./i18n.js";
 
-/** Show the room page for `room` in `root`. */
+/**
+ * Show the room page for `room` in `root`.
+ * @param {HTMLElement} root
+ * @param {string} room
+ * @param {string} [notice]
+ */
 export async function roomPage(root, room, notice = "") {
   const token = getToken(room);
   if (token) {
@@ -21,11 +26,12 @@ export async function roomPage(root, room, notice = "") {
     return;
   }
   replaceChildren(root, h("p", { class: "muted" }, T.loading));
+  /** @type {import("./types.js").Json} */
   let info;
   try {
     info = await getJSON(`/api/rooms/${encodeURIComponent(room)}`);
   } catch (err) {
-    const msg = err instanceof ApiError && err.status === 404 ? T.roomNotFound : T.errorPrefix + err.message;
+    const msg = err instanceof ApiError && err.status === 404 ? T.roomNotFound : T.errorPrefix + errorText(err);
     replaceChildren(
       root,
       h(
@@ -37,18 +43,21 @@ export async function roomPage(root, room, notice = "") {
     );
     return;
   }
-  const open = info.status === "waiting" && info.seats.some((s) => s.kind === "empty");
+  const open = info.status === "waiting" && info.seats.some((/** @type {import("./types.js").Json} */ s) => s.kind === "empty");
   if (!open) {
     // Someone opening the invite link of a full or running room watches: say why.
+    /** @type {Record<string, string>} */
     const why = { waiting: T.roomFull, playing: T.startedRoomNotice, over: T.overRoomNotice };
     connect(root, room, null, why[info.status] || T.roomFull);
     return;
   }
+  /** @type {import("./types.js").RulesInfo | null} */
   let rules = null;
   let description = "";
   try {
-    rules = await resolveRules(info.rules);
-    const p = (await presets()).find((x) => x.name === rules.preset);
+    const resolved = await resolveRules(info.rules);
+    rules = resolved;
+    const p = (await presets()).find((x) => x.name === resolved.preset);
     description = p ? presetDescription(p.name, p.description) : "";
   } catch {
     rules = null; // the form still lets the invited player join; the table's rules help has them
@@ -89,6 +98,14 @@ function tableTerms(info, rules, description) {
   );
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {string} room
+ * @param {import("./types.js").Json} info
+ * @param {string} notice
+ * @param {import("./types.js").RulesInfo | null} [rules]
+ * @param {string} [description]
+ */
 function joinForm(root, room, info, notice, rules = null, description = "") {
   const name = h("input", {
     id: "join-name",
@@ -103,7 +120,7 @@ function joinForm(root, room, info, notice, rules = null, description = "") {
     "form",
     {
       class: "card-panel join",
-      onsubmit: async (ev) => {
+      onsubmit: async (/** @type {SubmitEvent} */ ev) => {
         ev.preventDefault();
         const who = name.value.trim() || T.defaultName;
         setName(who);
@@ -112,7 +129,7 @@ function joinForm(root, room, info, notice, rules = null, description = "") {
           setToken(room, res.token);
           connect(root, room, res.token);
         } catch (err) {
-          showError(error, err.message);
+          showError(error, errorText(err));
         }
       },
     },
@@ -134,12 +151,20 @@ function joinForm(root, room, info, notice, rules = null, description = "") {
   name.focus();
 }
 
+/**
+ * @param {import("./types.js").Json} info
+ * @param {number | null} mySeat
+ * @param {boolean} [host]
+ * @param {Connection | null} [conn]
+ * @param {import("./types.js").Json[]} [levels]
+ * @returns {HTMLElement}
+ */
 function seatList(info, mySeat, host = false, conn = null, levels = []) {
-  const shown = playerNames(info.seats.map((s) => s.name));
+  const shown = playerNames(info.seats.map((/** @type {import("./types.js").Json} */ s) => s.name));
   return h(
     "ol",
     { class: "seats" },
-    info.seats.map((s, i) => {
+    info.seats.map((/** @type {import("./types.js").Json} */ s, /** @type {number} */ i) => {
       let what;
       if (s.kind === "empty") what = h("span", { class: "muted" }, T.seatEmpty);
       else if (s.kind === "bot")
@@ -175,7 +200,7 @@ function seatList(info, mySeat, host = false, conn = null, levels = []) {
               {
                 type: "button",
                 class: "fill-bot",
-                onclick: () => conn.send({ type: "seat", seat: i, kind: "bot", level: select.value }),
+                onclick: () => conn?.send({ type: "seat", seat: i, kind: "bot", level: select.value }),
               },
               T.fillBot,
             ),
@@ -187,7 +212,7 @@ function seatList(info, mySeat, host = false, conn = null, levels = []) {
               {
                 type: "button",
                 class: "free-seat",
-                onclick: () => conn.send({ type: "seat", seat: i, kind: "empty" }),
+                onclick: () => conn?.send({ type: "seat", seat: i, kind: "empty" }),
               },
               T.emptySeat,
             ),
@@ -207,7 +232,18 @@ function seatList(info, mySeat, host = false, conn = null, levels = []) {
   );
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {string} room
+ * @param {string | null} token
+ * @param {string} [notice]
+ * @returns {Connection}
+ */
 function connect(root, room, token, notice = "") {
+  /**
+   * @type {{seat: number | null, info: import("./types.js").Json | null, game: GameView | null,
+   *   rules: import("./types.js").RulesInfo | null, description: string, levels: import("./types.js").Json[]}}
+   */
   const state = { seat: null, info: null, game: null, rules: null, description: "", levels: [] };
   const errorBox = h("p", { class: "error", role: "alert", hidden: true });
   const statusLine = h("p", { class: "conn-line muted", role: "status" }, T.connecting);
@@ -220,12 +256,14 @@ function connect(root, room, token, notice = "") {
     })
     .catch(() => {});
 
+  /** @param {import("./types.js").Json | null} info */
   const ensureRules = async (info) => {
     if (state.rules) return;
-    state.rules = await resolveRules(info.rules);
+    const rules = await resolveRules(info?.rules);
+    state.rules = rules;
     try {
       const list = await presets();
-      const p = list.find((x) => x.name === state.rules.preset);
+      const p = list.find((x) => x.name === rules.preset);
       state.description = p ? presetDescription(p.name, p.description) : "";
     } catch {
       state.description = "";
@@ -235,6 +273,7 @@ function connect(root, room, token, notice = "") {
 
   const drawWaiting = () => {
     const info = state.info;
+    if (!info) return;
     const host = state.seat === 0;
     const invite = `${location.origin}/r/${encodeURIComponent(room)}`;
     const inviteInput = h("input", {
@@ -242,7 +281,7 @@ function connect(root, room, token, notice = "") {
       readonly: true,
       value: invite,
       "aria-label": T.inviteLink,
-      onfocus: (ev) => ev.target.select(),
+      onfocus: (/** @type {FocusEvent} */ ev) => /** @type {HTMLInputElement} */ (ev.target).select(),
     });
     const copyBtn = h(
       "button",
@@ -260,7 +299,7 @@ function connect(root, room, token, notice = "") {
       },
       T.copy,
     );
-    const full = info.seats.every((s) => s.kind !== "empty");
+    const full = info.seats.every((/** @type {import("./types.js").Json} */ s) => s.kind !== "empty");
     const startBtn = host
       ? h(
           "button",
@@ -304,13 +343,14 @@ function connect(root, room, token, notice = "") {
     );
   };
 
+  /** @returns {GameView} */
   const ensureGame = () => {
     if (state.game) return state.game;
     state.game = new GameView(root, {
       room,
       seat: state.seat,
       conn,
-      rules: state.rules,
+      rules: /** @type {import("./types.js").RulesInfo} */ (state.rules),
       description: state.description,
       roomInfo: state.info,
       notice: state.seat === null ? notice : "",
@@ -352,14 +392,14 @@ function connect(root, room, token, notice = "") {
           await ensureRules(msg.room_info);
           if (state.game) {
             state.game.seat = state.seat;
-            state.game.setRoomInfo(state.info);
+            state.game.setRoomInfo(msg.room_info);
           } else if (msg.room_info.status === "waiting") drawWaiting();
           break;
         case "room":
           state.info = msg.room_info;
           await ensureRules(msg.room_info);
-          if (state.game) state.game.setRoomInfo(state.info);
-          else if (state.info.status === "waiting") drawWaiting();
+          if (state.game) state.game.setRoomInfo(msg.room_info);
+          else if (state.info?.status === "waiting") drawWaiting();
           break;
         case "history":
           if (!state.rules) await ensureRules(state.info);

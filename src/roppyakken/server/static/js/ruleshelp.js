@@ -25,7 +25,11 @@ function showValue(value) {
   return word && word !== text ? `${word} (${text})` : text;
 }
 
-/** The rules help for {preset, options}, with the preset's description if known. */
+/**
+ * The rules help for {preset, options}, with the preset's description if known.
+ * @param {{preset: string, options: import("./types.js").Json, description?: string}} rules
+ * @returns {HTMLElement}
+ */
 export function renderRules({ preset, options, description = "" }) {
   const yaku = enabledYaku(options).map(({ slug, points }) => {
     const cards = slug === "seven-ribbons" ? sevenRibbonCards(options) : yakuCards(slug, options);

@@ -25,14 +25,45 @@ import { Sounds } from "./sound.js";
 import { REVEAL_COST, expertDeclares } from "./declare.js";
 
 // Expected points to the point: card points come in tens, a decimal would be noise.
+/** @param {number | null | undefined} x */
 const fmtPoints = (x) => (x === null || x === undefined ? "?" : Math.round(x).toString());
-const sameTarget = (a, b) => a.length === b.length && a.every((s, i) => s === b[i]);
+
+/** @typedef {import("./types.js").Json} Json */
+/** A legal action as the server sent it (docs/PROTOCOL.md "act"). @typedef {Json} Action */
+
+/**
+ * What a table needs: its room, the viewer's seat (null for a spectator), the room's
+ * connection, the rules, the preset's description, the room's info and a notice to show.
+ * @typedef {{room: string, seat: number | null, conn: import("./types.js").TableConnection,
+ *   rules: import("./types.js").RulesInfo, description?: string, roomInfo?: Json | null,
+ *   notice?: string}} TableContext
+ */
 
 export class GameView {
+  // The table's parts, made by build().
+  /** @type {HTMLElement} */ statusBar;
+  /** @type {HTMLElement} */ opponents;
+  /** @type {HTMLElement} */ pile;
+  /** @type {HTMLElement} */ turnedSlot;
+  /** @type {HTMLElement} */ tableCards;
+  /** @type {HTMLElement} */ meArea;
+  /** @type {HTMLElement} */ prompt;
+  /** @type {HTMLElement} */ hand;
+  /** @type {HTMLElement} */ overBox;
+  /** @type {HTMLElement} */ progressHost;
+  /** @type {HTMLElement} */ logList;
+  /** @type {HTMLElement} */ main;
+  /** @type {HTMLElement} */ side;
+  /** @type {HTMLElement} */ el;
+  /** @type {HTMLElement} */ handLegend;
+  /** @type {HTMLElement} */ hintHost;
+  /** @type {string} */ connStatus = "";
+  /** @type {number} */ reviewRound = -1;
+  /** @type {string} */ autoNote = "";
+
   /**
    * @param {HTMLElement} root
-   * @param {{room: string, seat: number|null, conn: object, rules: {preset, options},
-   *          description?: string, roomInfo?: object}} ctx
+   * @param {TableContext} ctx
    */
   constructor(root, ctx) {
     this.root = root;
@@ -43,29 +74,45 @@ export class GameView {
     this.description = ctx.description || "";
     this.roomInfo = ctx.roomInfo || null;
     this.notice = ctx.notice || "";
+    /** @type {Json | null} the seat's view of the game (docs/PROTOCOL.md "state") */
     this.view = null;
     this.seq = -1;
+    /** @type {Json[]} what each legal action gives, when the server sent it */
     this.choices = [];
+    /** @type {{action: Action, seq: number} | null} a move sent and not yet answered */
     this.unsent = null;
+    /** @type {string[]} */
     this.names = [];
+    /** @type {string[]} */
     this.shownNames = [];
+    /** @type {string | null} the hand card chosen, waiting for its target */
     this.selected = null;
     this.pending = false;
     this.error = "";
+    /** @type {Json | null} the game_end message */
     this.over = null;
+    /** @type {Map<string, DOMRect>} */
     this.origins = new Map();
+    /** @type {Record<string, boolean>} */
     this.progressOpen = {};
     this.handFocus = 0;
+    /** @type {Json[]} */
     this.logEvents = [];
+    /** @type {Json | null} */
     this.hint = null;
     this.hintAsked = -1;
     this.hintClosed = -1;
     this.declareHint = -1;
+    /** @type {Json | null} */
     this.review = null;
+    /** @type {HTMLElement | null} */
     this.reviewBox = null;
     this.sounds = new Sounds(this.spectator);
+    /** @type {Set<string> | null} the yaku complete at the last state, by "seat:slug" */
     this.yakuDone = null;
+    /** @type {Json[]} the events since the last state */
     this.sinceState = [];
+    /** @type {number | null} */
     this.roundOver = null;
     this.build();
   }
@@ -83,7 +130,7 @@ export class GameView {
     if (this.spectator || !this.roomInfo) return false;
     if (this.roomInfo.hints) return true;
     const seats = this.roomInfo.seats || [];
-    return seats.length > 0 && seats.every((s, i) => i === this.seat || s.kind === "bot");
+    return seats.length > 0 && seats.every((/** @type {Json} */ s, /** @type {number} */ i) => i === this.seat || s.kind === "bot");
   }
 
   build() {
@@ -140,11 +187,13 @@ export class GameView {
 
   // ------------------------------------------------------------------ messages
 
+  /** @param {Json} info */
   setRoomInfo(info) {
     this.roomInfo = info;
     if (this.view) this.renderPlayers();
   }
 
+  /** @param {string} status */
   setConnection(status) {
     this.connStatus = status;
     if (this.view) {
@@ -153,7 +202,10 @@ export class GameView {
     }
   }
 
-  /** The game's public events so far (a `history` message, on connect): the log is rebuilt from them. */
+  /**
+   * The game's public events so far (a `history` message, on connect): the log is rebuilt from them.
+   * @param {Json[]} events
+   */
   onHistory(events) {
     this.logEvents = events.slice(-300);
     this.renderLog();
@@ -163,6 +215,9 @@ export class GameView {
    * A move chosen when the server had the state `seq`: still unanswered when a state comes.
    * The same `seq` again means the server never applied it (the connection was lost):
    * send it again if it is still legal, or say that it was not made.
+   * @param {Json} view
+   * @param {number} seq
+   * @returns {boolean}
    */
   settleUnsent(view, seq) {
     const move = this.unsent;
@@ -173,7 +228,7 @@ export class GameView {
       return false;
     }
     const wanted = JSON.stringify(move.action);
-    const still = view.legal.find((a) => JSON.stringify(a) === wanted);
+    const still = view.legal.find((/** @type {Action} */ a) => JSON.stringify(a) === wanted);
     if (!still || !this.conn.open) {
       this.unsent = null;
       this.notice = T.moveOutdated;
@@ -185,6 +240,12 @@ export class GameView {
     return true;
   }
 
+  /**
+   * @param {Json} view
+   * @param {string[]} names
+   * @param {number} [seq]
+   * @param {Json[]} [choices]
+   */
   async onState(view, names, seq = -1, choices = []) {
     const prev = this.view;
     const before = snapshot(this.main);
@@ -223,7 +284,7 @@ export class GameView {
   focusDecision() {
     const active = document.activeElement;
     if (active && active !== document.body && !this.main.contains(active)) return;
-    if (this.view.phase === "play") {
+    if (this.view?.phase === "play") {
       if (!this.hand.contains(active)) this.focusHand(true);
       return;
     }
@@ -237,12 +298,14 @@ export class GameView {
    * @param {any} view
    */
   soundCues(prev, view) {
+    /** @type {Set<string>} */
     const done = new Set();
-    (view.captures || []).forEach((_, seat) => {
+    (view.captures || []).forEach((/** @type {unknown} */ _, /** @type {number} */ seat) => {
       for (const e of yakuProgress(this.rules.options || {}, view.captures, seat)) if (e.done) done.add(`${seat}:${e.slug}`);
     });
     const sameRound = prev && prev.round === view.round && prev.leg === view.leg;
-    const fresh = this.yakuDone && sameRound ? [...done].filter((k) => !this.yakuDone.has(k)) : [];
+    const before = this.yakuDone;
+    const fresh = before && sameRound ? [...done].filter((k) => !before.has(k)) : [];
     this.yakuDone = done;
     if (this.fast()) return;
     if (fresh.length) this.sounds.play("yaku");
@@ -259,6 +322,7 @@ export class GameView {
     this.sounds.play("clock");
   }
 
+  /** @param {Json[]} events */
   async onEvents(events) {
     for (const ev of events) {
       this.logEvent(ev);
@@ -274,11 +338,12 @@ export class GameView {
    * The table as the round ended: the last plays (whose state never comes, the next state being
    * the next deal) applied to the last state, the captures and totals from the round's end,
    * nobody to act and no move in flight.
-   * @param {{round: number, captures: string[][], totals: number[]}} msg
+   * @param {Json} msg
    */
   settleRoundEnd(msg) {
     if (!this.view) return;
     const v = JSON.parse(JSON.stringify(this.view));
+    /** @param {string[]} list @param {string} card */
     const drop = (list, card) => list.filter((s) => s !== card);
     for (const ev of this.sinceState) {
       if (ev.type === "turned") {
@@ -291,7 +356,7 @@ export class GameView {
           v.hand_sizes[ev.seat] = Math.max(0, v.hand_sizes[ev.seat] - 1);
           v.revealed[ev.seat] = drop(v.revealed[ev.seat] || [], ev.card);
         }
-        if (ev.captured.length) v.table = v.table.filter((s) => !ev.captured.includes(s));
+        if (ev.captured.length) v.table = v.table.filter((/** @type {string} */ s) => !ev.captured.includes(s));
         else v.table = [...v.table, ev.card];
       }
     }
@@ -309,6 +374,10 @@ export class GameView {
     this.render();
   }
 
+  /**
+   * @param {Json} msg
+   * @returns {Promise<void>}
+   */
   onRoundEnd(msg) {
     this.settleRoundEnd(msg);
     const options = this.rules.options;
@@ -338,12 +407,16 @@ export class GameView {
     });
   }
 
-  /** `review`: what the master would have played at the turns of the round where this seat gave up most. */
+  /**
+   * `review`: what the master would have played at the turns of the round where this seat gave up most.
+   * @param {Json} msg
+   */
   onReview(msg) {
     this.review = msg;
     if (this.reviewBox && msg.round === this.reviewRound) this.fillReview(msg);
   }
 
+  /** @param {Json | null} msg */
   fillReview(msg) {
     if (!this.reviewBox) return;
     const items = msg ? msg.reviews || [] : [];
@@ -357,7 +430,7 @@ export class GameView {
           : h(
               "ol",
               { class: "review-list" },
-              items.map((r) =>
+              items.map((/** @type {Json} */ r) =>
                 h(
                   "li",
                   { dataset: { turn: String(r.turn) } },
@@ -385,23 +458,32 @@ export class GameView {
     this.renderPrompt();
   }
 
-  /** `hint`: the expert's best plays for the decision at hand (dropped if the game moved on). */
+  /**
+   * `hint`: the expert's best plays for the decision at hand (dropped if the game moved on).
+   * @param {Json} msg
+   */
   onHint(msg) {
     if (msg.seq !== this.seq) return;
     this.hint = msg;
     this.render();
   }
 
+  /**
+   * @param {Json} m  a hinted or reviewed move: its card and what it takes
+   * @returns {string}
+   */
   hintPlayText(m) {
     const card = cardName(m.card);
     return m.target && m.target.length ? T.hintPlayTakes(card, cardNames(m.target)) : T.hintPlayTo(card);
   }
 
   renderHint() {
-    const msg = this.hint;
+    const msg = /** @type {Json} */ (this.hint);
     // The expert's choice first, as the heading says; the others by their chance to win.
-    const moves = [...(msg.moves || [])].sort((a, b) => Number(b.expert_choice) - Number(a.expert_choice));
-    const legal = this.view.legal.map((a) => JSON.stringify(a));
+    const moves = [...(msg.moves || [])].sort(
+      (/** @type {Json} */ a, /** @type {Json} */ b) => Number(b.expert_choice) - Number(a.expert_choice),
+    );
+    const legal = /** @type {Json} */ (this.view).legal.map((/** @type {Action} */ a) => JSON.stringify(a));
     return h(
       "section",
       { class: "hint-panel", "aria-label": T.hintTitle },
@@ -409,7 +491,7 @@ export class GameView {
       h(
         "ol",
         { class: "hint-moves" },
-        moves.map((m) => {
+        moves.map((/** @type {Json} */ m) => {
           const top = (m.yaku_chances || [])[0];
           const playable = legal.includes(JSON.stringify(m.action));
           return h(
@@ -426,7 +508,7 @@ export class GameView {
               { class: "hint-facts" },
               h("li", {}, T.hintPointsNow(m.points_now)),
               m.yaku_now && m.yaku_now.length
-                ? h("li", {}, T.hintYakuNow(m.yaku_now.map((y) => yakuName(y)).join(", ")))
+                ? h("li", {}, T.hintYakuNow(m.yaku_now.map((/** @type {string} */ y) => yakuName(y)).join(", ")))
                 : null,
               h("li", {}, T.hintExpected(fmtPoints(m.expected_score), fmtPoints(m.score_ci95))),
               top ? h("li", {}, T.hintYakuChance(yakuName(top.yaku), Math.round(top.chance * 100))) : null,
@@ -465,8 +547,10 @@ export class GameView {
    * @returns {HTMLElement}
    */
   renderDeclareHint() {
-    const held = this.view.lucky_hands || [];
+    /** @type {{slug: string, points: number, cards?: string[]}[]} */
+    const held = this.view?.lucky_hands || [];
     const chosen = expertDeclares(held);
+    /** @param {string[]} slugs */
     const names = (slugs) => slugs.map((s) => yakuName(s)).join(" + ");
     const kept = held.filter((x) => !chosen.includes(x.slug)).map((x) => x.slug);
     return h(
@@ -489,7 +573,7 @@ export class GameView {
   markHint() {
     for (const el of this.main.querySelectorAll(".hinted")) el.classList.remove("hinted");
     if (!this.hint) return;
-    const best = (this.hint.moves || []).find((m) => m.expert_choice);
+    const best = (this.hint.moves || []).find((/** @type {Json} */ m) => m.expert_choice);
     if (!best) return;
     for (const slug of [best.card, ...(best.target || [])]) {
       for (const el of this.main.querySelectorAll(`.hand [data-slug="${CSS.escape(slug)}"],
@@ -498,11 +582,13 @@ export class GameView {
     }
   }
 
+  /** @param {Json} msg */
   onGameEnd(msg) {
     this.over = msg;
     this.renderOver();
   }
 
+  /** @param {string} message */
   onError(message) {
     this.pending = false;
     this.hintAsked = -1;
@@ -517,16 +603,26 @@ export class GameView {
 
   // ------------------------------------------------------------------ animation
 
+  /**
+   * @param {number} seat
+   * @returns {DOMRect | null}
+   */
   seatHandRect(seat) {
     const el = this.main.querySelector(`.player[data-seat="${seat}"] .phand`);
     return el ? el.getBoundingClientRect() : null;
   }
 
+  /**
+   * @param {ParentNode} container
+   * @param {string} slug
+   * @returns {DOMRect | null}
+   */
   cardRect(container, slug) {
     const el = container.querySelector(`[data-slug="${CSS.escape(slug)}"]`);
     return el ? el.getBoundingClientRect() : null;
   }
 
+  /** @param {Json} ev */
   async animatePlayed(ev) {
     let from = null;
     if (ev.source === "pile") {
@@ -550,6 +646,7 @@ export class GameView {
     this.origins.set(ev.card, to);
   }
 
+  /** @param {Json} ev */
   async animateTurned(ev) {
     const from = this.pile.getBoundingClientRect();
     const slot = this.turnedSlot.getBoundingClientRect();
@@ -566,10 +663,15 @@ export class GameView {
 
   // ------------------------------------------------------------------ log
 
+  /**
+   * @param {number} seat
+   * @returns {string}
+   */
   name(seat) {
     return this.shownNames[seat] || T.seatN(seat);
   }
 
+  /** @param {Json} ev */
   logEvent(ev) {
     const prev = this.logEvents[this.logEvents.length - 1];
     this.logEvents.push(ev);
@@ -577,12 +679,13 @@ export class GameView {
     const line = this.eventText(ev, prev);
     if (!line) return;
     this.logList.append(h("li", { class: `ev-${ev.type}` }, line));
-    while (this.logList.children.length > 150) this.logList.firstChild.remove();
+    while (this.logList.firstElementChild && this.logList.children.length > 150) this.logList.firstElementChild.remove();
     this.logList.scrollTop = this.logList.scrollHeight;
   }
 
   /** Redraw the whole log (once the players' names are known). */
   renderLog() {
+    /** @type {HTMLElement[]} */
     const lines = [];
     this.logEvents.forEach((ev, i) => {
       const line = this.eventText(ev, this.logEvents[i - 1]);
@@ -592,7 +695,13 @@ export class GameView {
     this.logList.scrollTop = this.logList.scrollHeight;
   }
 
+  /**
+   * @param {Json} ev
+   * @param {Json | undefined} prev
+   * @returns {string | null}
+   */
   eventText(ev, prev) {
+    /** @param {number} s */
     const n = (s) => this.name(s);
     let text = null;
     switch (ev.type) {
@@ -613,7 +722,7 @@ export class GameView {
         text = T.evDealerTook(n(ev.seat), cardNames(ev.cards));
         break;
       case "declared":
-        text = T.evDeclared(n(ev.seat), ev.hands.map((x) => `${yakuName(x.slug)} (${x.points})`).join(", "));
+        text = T.evDeclared(n(ev.seat), ev.hands.map((/** @type {Json} */ x) => `${yakuName(x.slug)} (${x.points})`).join(", "));
         break;
       case "turned":
         text = T.evTurned(n(ev.seat), cardName(ev.card));
@@ -663,7 +772,7 @@ export class GameView {
   }
 
   renderStatus() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     const o = this.rules.options || {};
     const parts = [T.round(v.round)];
     if (o.match && o.match !== "single") parts.push(T.leg(v.leg));
@@ -707,7 +816,7 @@ export class GameView {
           this.sounds.set(!this.sounds.on);
           this.renderStatus();
           const again = this.statusBar.querySelector(".sound-toggle");
-          if (again) again.focus();
+          if (again instanceof HTMLElement) again.focus();
         },
       },
       h("span", { class: "sound-icon", "aria-hidden": "true" }, "♪"),
@@ -727,13 +836,22 @@ export class GameView {
     );
   }
 
+  /**
+   * @param {number} seat
+   * @returns {Json | null}
+   */
   seatKind(seat) {
     const s = this.roomInfo && this.roomInfo.seats && this.roomInfo.seats[seat];
     return s || null;
   }
 
+  /**
+   * @param {number} seat
+   * @param {{showHand: boolean}} options
+   * @returns {HTMLElement}
+   */
   playerPanel(seat, { showHand }) {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     const kind = this.seatKind(seat);
     const badges = [];
     if (seat === this.seat) badges.push(h("span", { class: "badge you" }, T.you));
@@ -818,7 +936,7 @@ export class GameView {
   }
 
   renderPlayers() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     const others = [];
     for (let i = 1; i < v.players; i++) others.push((this.me + i) % v.players);
     replaceChildren(
@@ -828,31 +946,45 @@ export class GameView {
     replaceChildren(this.meArea, this.playerPanel(this.me, { showHand: this.spectator }));
   }
 
-  /** The capture targets to highlight now: [{target: [slugs], action}] */
+  /** The capture targets to highlight now: [{target: [slugs], action}] @returns {{target: string[], action: Action}[]} */
   activeTargets() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     if (!v || !v.legal.length || this.pending) return [];
     if (v.phase === "take")
-      return v.legal.filter((a) => a.type === "take").map((a) => ({ target: a.target, action: a }));
+      return v.legal
+        .filter((/** @type {Action} */ a) => a.type === "take")
+        .map((/** @type {Action} */ a) => ({ target: a.target, action: a }));
     if (v.phase === "play" && this.selected) {
       return v.legal
-        .filter((a) => a.type === "play" && a.card === this.selected && a.target.length)
-        .map((a) => ({ target: a.target, action: a }));
+        .filter((/** @type {Action} */ a) => a.type === "play" && a.card === this.selected && a.target.length)
+        .map((/** @type {Action} */ a) => ({ target: a.target, action: a }));
     }
     return [];
   }
 
+  /**
+   * @param {string} slug
+   * @returns {Action[]}
+   */
   playsOf(slug) {
-    return this.view.legal.filter((a) => a.type === "play" && a.card === slug);
+    return /** @type {Json} */ (this.view).legal.filter((/** @type {Action} */ a) => a.type === "play" && a.card === slug);
   }
 
-  /** The choice (roppyakken.choices, sent with the state) of a legal action, or null. */
+  /**
+   * The choice (roppyakken.choices, sent with the state) of a legal action, or null.
+   * @param {Action} action
+   * @returns {Json | null}
+   */
   choiceOf(action) {
-    const i = this.view.legal.indexOf(action);
+    const i = /** @type {Json} */ (this.view).legal.indexOf(action);
     return i >= 0 && this.choices[i] ? this.choices[i] : null;
   }
 
-  /** The actions that differ: an action equivalent to an earlier one (same points and yaku progress) is left out. */
+  /**
+   * The actions that differ: an action equivalent to an earlier one (same points and yaku progress) is left out.
+   * @param {Action[]} actions
+   * @returns {Action[]}
+   */
   distinct(actions) {
     return actions.filter((a) => {
       const c = this.choiceOf(a);
@@ -860,7 +992,11 @@ export class GameView {
     });
   }
 
-  /** What a choice gives, when choices differ: "+10 card points · Blue Ribbons (Aotan) 2/3". */
+  /**
+   * What a choice gives, when choices differ: "+10 card points · Blue Ribbons (Aotan) 2/3".
+   * @param {Action} action
+   * @returns {string}
+   */
   choiceText(action) {
     const c = this.choiceOf(action);
     if (!c) return "";
@@ -871,9 +1007,9 @@ export class GameView {
 
   /** A turned-up card whose targets are all equivalent takes one of them without asking. */
   autoTake() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     if (this.pending || this.spectator || v.phase !== "take" || v.legal.length < 2) return false;
-    const takes = this.distinct(v.legal.filter((a) => a.type === "take"));
+    const takes = this.distinct(v.legal.filter((/** @type {Action} */ a) => a.type === "take"));
     if (takes.length !== 1 || takes.length === v.legal.length) return false;
     this.autoNote = T.autoTaken(cardName(v.turned), cardNames(takes[0].target));
     this.act(takes[0]);
@@ -884,17 +1020,20 @@ export class GameView {
   }
 
   renderField() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     const targets = this.activeTargets();
     const actor = v.phase === "take" ? v.turned : this.selected;
     const actorMonth = actor ? monthOf(actor) : 0;
+    /** @type {Map<string, number>} */
     const targetOf = new Map();
     targets.forEach((t, i) => t.target.forEach((s) => targetOf.set(s, i)));
+    /** @type {Map<number, string[]>} */
     const months = new Map();
     for (const s of sortCards(v.table)) {
       const m = monthOf(s);
-      if (!months.has(m)) months.set(m, []);
-      months.get(m).push(s);
+      const list = months.get(m) ?? [];
+      list.push(s);
+      months.set(m, list);
     }
     const groups = [...months.entries()].map(([m, cards]) =>
       h(
@@ -902,7 +1041,7 @@ export class GameView {
         { class: `month-group${cards.length === 3 ? " stack" : ""}`, dataset: { month: String(m) } },
         cards.map((s) => {
           if (!targetOf.has(s)) return cardElement(s, { extraClass: targets.length ? "dim" : "" });
-          const t = targets[targetOf.get(s)];
+          const t = targets[targetOf.get(s) ?? 0];
           const wild = monthOf(s) !== actorMonth;
           const el = cardElement(s, { button: true, extraClass: `target${wild ? " wild" : ""}` });
           el.setAttribute("aria-label", `${T.playCapture(cardNames(t.target))}${wild ? ` (${T.wild})` : ""}`);
@@ -929,6 +1068,10 @@ export class GameView {
     );
   }
 
+  /**
+   * @param {string[]} target
+   * @param {boolean} on
+   */
   hoverTarget(target, on) {
     for (const s of target) {
       const el = this.tableCards.querySelector(`[data-slug="${CSS.escape(s)}"]`);
@@ -937,7 +1080,7 @@ export class GameView {
   }
 
   renderHand() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     if (this.spectator) {
       this.hand.hidden = true;
       this.handLegend.hidden = true;
@@ -947,7 +1090,7 @@ export class GameView {
     const canPlay = v.phase === "play" && v.legal.length > 0 && !this.pending;
     const cards = sortCards(v.hand);
     const lucky = new Set(
-      v.phase === "declare" && v.legal.length ? (v.lucky_hands || []).flatMap((x) => x.cards || []) : [],
+      v.phase === "declare" && v.legal.length ? (v.lucky_hands || []).flatMap((/** @type {Json} */ x) => x.cards || []) : [],
     );
     this.handFocus = Math.min(this.handFocus, Math.max(0, cards.length - 1));
     if (this.selected) this.handFocus = Math.max(0, cards.indexOf(this.selected));
@@ -979,8 +1122,12 @@ export class GameView {
     this.handLegend.hidden = !els.some((el) => el.classList.contains("can-capture"));
   }
 
+  /**
+   * @param {string} slug
+   * @param {MouseEvent} ev
+   */
   onHandClick(slug, ev) {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     if (!(v.phase === "play" && v.legal.length && !this.pending)) return;
     const plays = this.distinct(this.playsOf(slug));
     if (this.selected === slug && plays.length === 1) {
@@ -1000,10 +1147,11 @@ export class GameView {
     }
   }
 
+  /** @param {KeyboardEvent} ev */
   onHandKey(ev) {
-    const buttons = [...this.hand.querySelectorAll("button.card")];
+    const buttons = /** @type {HTMLElement[]} */ ([...this.hand.querySelectorAll("button.card")]);
     if (!buttons.length) return;
-    let i = buttons.indexOf(document.activeElement);
+    let i = buttons.indexOf(/** @type {HTMLElement} */ (document.activeElement));
     if (i < 0) i = this.handFocus;
     let next = null;
     if (ev.key === "ArrowRight" || ev.key === "ArrowDown") next = (i + 1) % buttons.length;
@@ -1017,11 +1165,14 @@ export class GameView {
     buttons[next].focus();
   }
 
+  /** @param {boolean} [force] */
   focusHand(force = true) {
     const el = this.hand.querySelector(`button.card[tabindex="0"]`);
-    if (el && (force || document.activeElement === document.body)) el.focus({ preventScroll: true });
+    if (!(el instanceof HTMLElement)) return;
+    if (force || document.activeElement === document.body) el.focus({ preventScroll: true });
   }
 
+  /** @param {Action} action */
   act(action) {
     if (this.pending) return;
     this.pending = true;
@@ -1038,7 +1189,7 @@ export class GameView {
   }
 
   renderPrompt() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     const parts = [];
     replaceChildren(this.hintHost);
     const buttons = [];
@@ -1078,7 +1229,7 @@ export class GameView {
         h(
           "ul",
           { class: "lucky-list" },
-          (v.lucky_hands || []).map((x) =>
+          (v.lucky_hands || []).map((/** @type {Json} */ x) =>
             h(
               "li",
               { dataset: { slug: x.slug } },
@@ -1089,11 +1240,11 @@ export class GameView {
           ),
         ),
       );
-      const held = new Map((v.lucky_hands || []).map((x) => [x.slug, x.points]));
+      const held = new Map((v.lucky_hands || []).map((/** @type {Json} */ x) => [x.slug, x.points]));
       const sorted = [...v.legal].sort((a, b) => b.hands.length - a.hands.length);
       for (const a of sorted) {
         const label = a.hands.length
-          ? T.declareHands(a.hands.map((s) => `${yakuName(s)} (${held.get(s) ?? ""})`).join(" + "))
+          ? T.declareHands(a.hands.map((/** @type {string} */ s) => `${yakuName(s)} (${held.get(s) ?? ""})`).join(" + "))
           : T.declareNothing;
         buttons.push(this.actionButton(label, a, a.hands.length ? "primary" : ""));
       }
@@ -1154,7 +1305,7 @@ export class GameView {
         ),
       );
     }
-    const cardTurn = v.legal.some((a) => a.type === "play" || a.type === "take");
+    const cardTurn = v.legal.some((/** @type {Action} */ a) => a.type === "play" || a.type === "take");
     if (cardTurn && this.hintsAllowed) {
       const asked = this.hintAsked === this.seq && !this.hint;
       buttons.push(
@@ -1185,6 +1336,13 @@ export class GameView {
     replaceChildren(this.hintHost, hintShown ? this.renderHint() : declareShown ? this.renderDeclareHint() : null);
   }
 
+  /**
+   * @param {string} label
+   * @param {Action} action
+   * @param {string} cls
+   * @param {string} [gives]
+   * @returns {HTMLElement}
+   */
   actionButton(label, action, cls, gives = "") {
     return h(
       "button",
@@ -1195,7 +1353,7 @@ export class GameView {
   }
 
   renderProgress() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     replaceChildren(
       this.progressHost,
       renderProgress(this.rules.options || {}, v.captures, this.shownNames, this.me, this.progressOpen),
@@ -1203,7 +1361,7 @@ export class GameView {
   }
 
   renderOver() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     const winner = this.over ? this.over.winner : v && v.phase === "over" ? v.winner : null;
     if (winner === null || winner === undefined) {
       this.overBox.hidden = true;
