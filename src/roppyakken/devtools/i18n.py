@@ -43,6 +43,7 @@ PYTHON_SOURCES: tuple[str, ...] = (
     "ai/base.py",
     "ai/arena.py",
     "explain.py",
+    "tutorial.py",
     "cli/__init__.py",
     "cli/common.py",
     "cli/score_cmd.py",
@@ -59,7 +60,7 @@ PYTHON_SOURCES: tuple[str, ...] = (
 )
 """Modules (under the package) whose marked messages are translated (``tui/text.py`` is read apart)."""
 
-BROWSER_PYTHON: tuple[str, ...] = ("text.py", "ai/base.py")
+BROWSER_PYTHON: tuple[str, ...] = ("text.py", "ai/base.py", "tutorial.py")
 """Python modules whose messages the browser shows too (the names and descriptions)."""
 
 PY_KEYWORDS = {"_": None, "N_": None, "fill": None}
