@@ -198,7 +198,10 @@ class Rules:
         if players not in (2, 3):
             raise RulesError(f"Roppyakken is for 2 or 3 players, not {players}")
         if players not in self.players:
-            raise RulesError(f"preset {self.preset!r} is for 2 players only, not {players}")
+            allowed = " or ".join(str(n) for n in self.players)
+            if list(self.players) == PRESETS.get(self.preset, {}).get("players", [2, 3]):
+                raise RulesError(f"preset {self.preset!r} is for {allowed} players only, not {players}")
+            raise RulesError(f"option 'players' allows {allowed} players only, not {players}")
         if players == 3 and self.ten_card_deal:
             raise RulesError("ten_card_deal is for 2 players only")
 
@@ -478,9 +481,13 @@ def rules_from_mapping(data: Mapping[str, Any], source: str = "house rules") -> 
     base = preset(base_name)
     overrides = {k: v for k, v in data.items() if k != "preset"}
     try:
-        return base.with_options(overrides)
+        rules = base.with_options(overrides)
     except RulesError as exc:
         raise RulesError(f"{source}: {exc}") from None
+    if rules.ten_card_deal and 3 in rules.players and "players" in overrides:
+        # A file that names its players must allow only games that can be dealt.
+        raise RulesError(f"{source}: option 'players': ten_card_deal is for 2 players only, not 3")
+    return rules
 
 
 def resolve(preset_name: str | None = None, rules_file: str | Path | None = None) -> Rules:

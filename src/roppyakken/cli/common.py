@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from roppyakken.errors import RoppyakkenError
+from roppyakken.errors import RoppyakkenError, RulesError
 from roppyakken.i18n import _
 from roppyakken.rules import Rules, resolve
 
@@ -23,6 +23,17 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
 def rules_from_args(args: argparse.Namespace) -> Rules:
     """The rules chosen on the command line."""
     return resolve(args.rules, args.rules_file)
+
+
+def check_players(args: argparse.Namespace, rules: Rules, players: int) -> None:
+    """Refuse a number of players ``rules`` do not allow, naming the house-rules file if one
+    gave them (the file is what to change, not the preset it starts from)."""
+    try:
+        rules.check_players(players)
+    except RulesError as exc:
+        if getattr(args, "rules_file", None):
+            raise RulesError(f"{args.rules_file}: {exc}") from None
+        raise
 
 
 def parse_json(text: str, what: str = "input", *, one_line: bool = False) -> Any:

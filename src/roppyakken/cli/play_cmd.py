@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from roppyakken.ai.base import BOT_LEVELS
-from roppyakken.cli.common import add_rules_arguments, rules_from_args
+from roppyakken.cli.common import add_rules_arguments, check_players, rules_from_args
 from roppyakken.errors import RoppyakkenError
 from roppyakken.i18n import _, fill
 
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     elif any(v is not None for v in game_options):
         rules = rules_from_args(args)
         players = args.players or (2 if args.bots is None else len(args.bots.split(",")) + 1)
-        rules.check_players(players)
+        check_players(args, rules, players)
         seats = parse_seats(args.bots, players, args.name or DEFAULT_HUMAN_NAME)
         app = RoppyakkenApp(setup=GameSetup(rules, tuple(seats), args.seed), pace=args.pace)
     else:

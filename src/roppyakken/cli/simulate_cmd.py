@@ -11,7 +11,7 @@ from typing import Any
 
 from roppyakken.ai.base import make_bot
 from roppyakken.ai.driver import game_seeds, play_out
-from roppyakken.cli.common import add_rules_arguments, print_json, rules_from_args
+from roppyakken.cli.common import add_rules_arguments, check_players, print_json, rules_from_args
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.i18n import _, fill
@@ -52,7 +52,7 @@ def _records_dir(records: Path) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``roppyakken simulate``."""
     rules = rules_from_args(args)
-    rules.check_players(args.players)
+    check_players(args, rules, args.players)
     if args.games < 1:
         raise RoppyakkenError("--games must be at least 1")
     levels = [s.strip() for s in (args.bots or "random").split(",")]

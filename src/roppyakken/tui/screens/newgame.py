@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
 
 from roppyakken.ai.base import BOT_LEVELS
-from roppyakken.errors import RoppyakkenError
+from roppyakken.errors import RoppyakkenError, RulesError
 from roppyakken.rules import PRESETS, resolve
 from roppyakken.text import bot_label, preset_description, preset_label
 from roppyakken.text import bot_level_description as bot_description
@@ -155,7 +155,10 @@ class NewGameScreen(Screen[None]):
         rules_file = self.query_one("#rules-file", Input).value.strip()
         preset = str(self.query_one("#preset", Select).value)
         rules = resolve(None, rules_file) if rules_file else resolve(preset, None)
-        rules.check_players(players)
+        try:
+            rules.check_players(players)
+        except RulesError as exc:  # name the file: it is what to change
+            raise RulesError(f"{rules_file}: {exc}" if rules_file else str(exc)) from None
         seats = [Seat(HUMAN, check_name(self.query_one("#name", Input).value))]
         for n in range(1, players):
             value = str(self.query_one(f"#opp{n}", Select).value)
