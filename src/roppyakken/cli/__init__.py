@@ -23,6 +23,7 @@ COMMANDS: tuple[str, ...] = (
     "roppyakken.cli.rules_cmd",
     "roppyakken.cli.cards_cmd",
     "roppyakken.cli.play_cmd",
+    "roppyakken.cli.learn_cmd",
     "roppyakken.cli.serve_cmd",
     "roppyakken.cli.arena_cmd",
     "roppyakken.cli.ladder_cmd",

@@ -53,6 +53,7 @@ PYTHON_SOURCES: tuple[str, ...] = (
     "cli/replay_cmd.py",
     "cli/rules_cmd.py",
     "cli/play_cmd.py",
+    "cli/learn_cmd.py",
     "cli/serve_cmd.py",
     "cli/arena_cmd.py",
     "cli/ladder_cmd.py",

@@ -573,6 +573,20 @@ SECOND_PERSON: Final[dict[str, str]] = {
 }
 
 
+LEARN_TITLE: Final = "Guided first game · step {n} of {total}"
+LEARN_OPPONENT: Final = "Opponent"
+LEARN_GUIDE: Final = "Guide"
+LEARN_DONE_LABEL: Final = "Done:"
+LEARN_KEYS_PLAY: Final = "1-8: choose a card · Enter: play it · a, b: choose what it takes · q: quit"
+LEARN_KEYS_TAKE: Final = "a, b or ←/→ and Enter: choose what the turned-up card takes · q: quit"
+LEARN_KEYS_DECLARE: Final = "d: declare it · n: keep it secret · q: quit"
+LEARN_KEYS_READ: Final = "Enter: go on · q: quit"
+LEARN_KEYS_SCORES: Final = "Enter: see the scores · q: quit"
+LEARN_KEYS_END: Final = "Enter or q: leave the guided game"
+LEARN_NOT_THIS: Final = "Not that one: follow the guide (the card marked ▶ is the one to play)."
+LEARN_SELECTED: Final = "{card}: {kind}, {points} points."
+
+
 UNTRANSLATED: Final = frozenset({"APP_TITLE", "KIND_LETTERS", "UNTRANSLATED", "RULES_LUCKY_CONDITIONS"})
 """Constants shown as they are in every language."""
 

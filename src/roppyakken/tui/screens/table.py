@@ -34,21 +34,18 @@ from roppyakken.choices import Choice, automatic, choices
 from roppyakken.engine import Game, stacks_of
 from roppyakken.errors import RoppyakkenError
 from roppyakken.events import (
-    DealerTookFour,
-    Declared,
     Event,
     FirstDealerDrawn,
     GameEnded,
     LegWon,
-    Played,
     Redealt,
     RoundEnded,
     RoundStarted,
-    Turned,
 )
 from roppyakken.text import kind_name, month_name, preset_label, yaku_name
 from roppyakken.tui import text as t
 from roppyakken.tui.board import Board, board_of, frames
+from roppyakken.tui.eventlog import event_line
 from roppyakken.tui.screens.dialogs import DeclareScreen, HandoffScreen, QuitScreen, RedealScreen
 from roppyakken.tui.screens.hint import HintScreen, review_text
 from roppyakken.tui.screens.info import HelpScreen, LogScreen, YakuScreen
@@ -489,42 +486,9 @@ class TableScreen(Screen[None]):
         self.message = line
 
     def _log_event(self, event: Event) -> None:
-        names = self.names
-        if isinstance(event, FirstDealerDrawn):
-            self._log(t.say(t.EVENT_FIRST_DEALER, names[event.dealer]))
-        elif isinstance(event, RoundStarted):
-            self._log(t.say(t.EVENT_ROUND, names[event.dealer], round=event.round + 1))
-        elif isinstance(event, Redealt):
-            month = month_name(event.month)
-            if event.reason == "table-four" or event.seat is None:
-                self._log(t.EVENT_REDEAL_TABLE.format(month=month))
-            else:
-                self._log(t.say(t.EVENT_REDEAL_HAND, names[event.seat], month=month))
-        elif isinstance(event, DealerTookFour):
-            month = month_name(MONTH[(event.cards & -event.cards).bit_length() - 1])
-            self._log(t.say(t.EVENT_DEALER_TOOK, names[event.seat], month=month))
-        elif isinstance(event, Declared):
-            if event.hands:
-                hands = ", ".join(f"{yaku_name(s)} ({p})" for s, p in event.hands)
-                cards = ", ".join(t.card_name(c) for c in iter_cards(event.cards))
-                self._log(t.say(t.EVENT_DECLARED, names[event.seat], hands=hands, cards=cards))
-        elif isinstance(event, Turned):
-            self._log(t.say(t.EVENT_TURNED_CHOICE, names[event.seat], card=t.card_name(event.card)))
-        elif isinstance(event, Played):
-            card = t.card_name(event.card)
-            taken = t.cards_phrase([t.card_name(c) for c in iter_cards(event.captured)])
-            name = names[event.seat]
-            if event.source == "hand":
-                template = t.EVENT_PLAYED_TAKES if event.captured else t.EVENT_PLAYED_TABLE
-            else:
-                template = t.EVENT_TURNED_TAKES if event.captured else t.EVENT_TURNED_TABLE
-            self._log(t.say(template, name, card=card, taken=taken))
-        elif isinstance(event, RoundEnded):
-            self._log(t.EVENT_ROUND_ENDED.format(round=event.round + 1))
-        elif isinstance(event, LegWon):
-            self._log(t.say(t.EVENT_LEG_WON, names[event.seat], leg=sum(event.legs)))
-        elif isinstance(event, GameEnded):
-            self._log(t.say(t.EVENT_GAME_ENDED, names[event.winner]))
+        line = event_line(event, self.names)
+        if line is not None:
+            self._log(line)
 
     # ----------------------------------------------------------------- drawing
 
