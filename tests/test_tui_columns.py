@@ -1,0 +1,53 @@
+"""Columns of the command line's tables line up by display width in every language (wide CJK
+characters take two cells), and French labels do not run into the numbers."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from roppyakken.i18n import cell_width, set_language
+from roppyakken.rules import PRESETS
+from roppyakken.text import preset_description
+from tests.support import run_cli
+
+CAPTURES = {
+    "players": [
+        {
+            "captures": ["pine-crane", "cherry-curtain", "pampas-moon", "paulownia-phoenix", "pine-chaff-1"],
+            "lucky_hands": ["hand-three"],
+        },
+        {"captures": ["maple-deer"]},
+    ]
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr"])
+def test_the_preset_list_starts_every_description_in_one_column(lang: str) -> None:
+    code, out, _ = run_cli(["rules", "--lang", lang])
+    assert code == 0
+    set_language(lang)
+    try:
+        descriptions = {name: preset_description(name) for name in PRESETS}
+    finally:
+        set_language("en")
+    columns = set()
+    for line, name in zip(out.splitlines(), PRESETS, strict=True):
+        columns.add(cell_width(line[: line.index(descriptions[name])]))
+    assert len(columns) == 1, (lang, columns, out)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr"])
+def test_score_explain_puts_every_number_in_one_column(lang: str) -> None:
+    code, out, _ = run_cli(["score", "--explain", "--lang", lang], json.dumps(CAPTURES))
+    assert code == 0
+    ends = set()
+    for line in out.splitlines():
+        if not line.startswith("  "):
+            continue
+        number = re.match(r"^(  \D*?\s+\d+)(\s|$)", line)
+        if number is not None:
+            ends.add(cell_width(number.group(1)))
+    assert len(ends) == 1, (lang, ends, out)
