@@ -47,6 +47,8 @@ class NewGameScreen(Screen[None]):
     #buttons { height: auto; margin: 1 0; }
     #buttons Button { margin-right: 2; }
     #saves-row Button { margin-left: 2; }
+    #form Select:focus > SelectCurrent, #form Input:focus { background: $accent 45%; text-style: bold; }
+    #form Button:focus { background: $accent; text-style: bold reverse; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", t.BUTTON_START),
@@ -107,7 +109,9 @@ class NewGameScreen(Screen[None]):
                 yield Static(hint, classes="hint", id=f"opp-hint{n}")
             with Horizontal(classes="row"):
                 yield Label(t.LABEL_SEED)
-                yield Input(placeholder=t.HINT_SEED, compact=True, id="seed", type="integer")
+                yield Input(
+                    placeholder=t.HINT_SEED, compact=True, id="seed", type="integer", valid_empty=True
+                )
             yield Static("", id="error")
             with Horizontal(id="buttons"):
                 yield Button(t.BUTTON_START, id="start", variant="primary", compact=True)
