@@ -74,3 +74,56 @@ def test_an_empty_seed_is_not_an_error(tmp_path: Path, monkeypatch: pytest.Monke
 
     empty_invalid, _ = run(RoppyakkenApp(pace="instant"), script)
     assert not empty_invalid
+
+
+def _french_form_with_a_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, keys: list[str]) -> str:
+    """The new-game screen in French at 80×24, with one saved game, after ``keys`` on the saves."""
+    import asyncio
+
+    from roppyakken.engine import Game
+    from roppyakken.i18n import set_language
+    from roppyakken.rules import preset
+    from roppyakken.tui.session import HUMAN, Seat, new_save_path, save_game
+    from roppyakken.tui.testing import shown_text
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    path = new_save_path()
+    path.parent.mkdir(parents=True)
+    save_game(path, Game(preset("classic"), 2, 5), [Seat(HUMAN, "Aki"), Seat("expert")])
+
+    async def main() -> str:
+        app = RoppyakkenApp(pace="instant")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+            app.screen.query_one("#saves", Select).focus()
+            await press(pilot, *keys)
+            await pilot.pause(0.2)
+            return await shown_text(pilot, app)
+
+    set_language("fr")
+    try:
+        return asyncio.run(main())
+    finally:
+        set_language("en")
+
+
+def test_the_saved_games_drop_down_speaks_french(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    shown = _french_form_with_a_save(tmp_path, monkeypatch, ["enter"])
+    assert "Fermer le menu" in shown and "Dismiss" not in shown, shown
+    assert not re.search(r"\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b", shown), shown
+    assert re.search(r"\d\d-\d\d \d\d:\d\d", shown)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr"])
+def test_the_forms_placeholders_fit_their_field_at_80_columns(lang: str) -> None:
+    from roppyakken.i18n import cell_width, set_language
+    from roppyakken.tui import text as t
+
+    set_language(lang)
+    try:
+        for placeholder in (t.HINT_RULES_FILE, t.HINT_SEED):
+            assert cell_width(placeholder) <= 80 - 2 - 14, (lang, placeholder)  # padding, label
+    finally:
+        set_language("en")

@@ -105,7 +105,8 @@ BUTTON_QUIT: Final = "Quit"
 LABEL_SAVES: Final = "Saved game"
 SAVE_LABEL: Final = "{when} – {players}, round {round}"
 SAVE_VS: Final = " vs "
-SAVE_TIME: Final = "%d %b %H:%M"
+SAVE_TIME: Final = "%m-%d %H:%M"
+"""A saved game's date and time, in digits only (a month's name would stay English)."""
 ERROR_SEED: Final = "The seed must be a whole number, or empty."
 ERROR_NAME: Final = "A name must be 1 to 20 characters and not start with 'bot:'."
 BOT_LABEL: Final = "Bot: {level}"
@@ -226,6 +227,7 @@ KEY_DECLARE: Final = "Declare"
 KEY_NEW: Final = "New game"
 KEY_HINT: Final = "Hint"
 KEY_REVIEW: Final = "Review"
+KEY_DISMISS_MENU: Final = "Dismiss menu"
 
 # ---------------------------------------------------------------- hints and the round review
 

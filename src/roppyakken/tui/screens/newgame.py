@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets._select import SelectOverlay
 
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.errors import RoppyakkenError, RulesError
@@ -129,8 +130,10 @@ class NewGameScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        """Show the second opponent only for three players."""
+        """Show the second opponent only for three players; the drop-downs' key in the language."""
         self._show_players(len(self.previous.seats) if self.previous is not None else 2)
+        for overlay in self.query(SelectOverlay):  # Textual's own "Dismiss menu", translated
+            overlay._bindings.key_to_bindings["escape"] = [Binding("escape", "dismiss", t.KEY_DISMISS_MENU)]
 
     def _show_players(self, players: int) -> None:
         three = players == 3
