@@ -599,9 +599,7 @@ class TableScreen(Screen[None]):
         return slots
 
     def _status_text(self) -> Text:
-        width = max(10, (self.app.size.width or 80) - 2)
-        message = self.message if len(self.message) <= width else self.message[: width - 1] + "…"
-        text = Text(message)
+        text = Text(self.message)  # wraps: a long line (French, a joker's targets) is never cut
         text.append("\n")
         text.append(self._detail(), style="bold")  # wraps: targets are never cut off
         return text
