@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-from roppyakken.errors import RoppyakkenError
+from roppyakken.errors import RoppyakkenError, set_translator
 
 DOMAIN: Final = "roppyakken"
 LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
@@ -53,6 +53,9 @@ def _translation() -> gettext.NullTranslations:
 def _(message: str) -> str:
     """``message`` in the current language (itself when it has no translation)."""
     return _translation().gettext(message)
+
+
+set_translator(_)
 
 
 def fill(template: str, **fields: object) -> str:

@@ -9,8 +9,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from roppyakken.errors import RoppyakkenError, RulesError
-from roppyakken.i18n import _
+from roppyakken.i18n import N_, _, fill
 from roppyakken.rules import Rules, resolve
+
+ERROR_LINE = N_("roppyakken: error: {message}")
+"""How every command says what went wrong: one line on standard error."""
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,7 +35,7 @@ def check_players(args: argparse.Namespace, rules: Rules, players: int) -> None:
         rules.check_players(players)
     except RulesError as exc:
         if getattr(args, "rules_file", None):
-            raise RulesError(f"{args.rules_file}: {exc}") from None
+            raise RulesError(N_("{source}: {error}"), source=args.rules_file, error=exc) from None
         raise
 
 
@@ -42,15 +45,27 @@ def parse_json(text: str, what: str = "input", *, one_line: bool = False) -> Any
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        where = f"column {exc.colno}" if one_line else f"line {exc.lineno}, column {exc.colno}"
-        raise RoppyakkenError(f"{what} is not valid JSON: {exc.msg} at {where}") from None
+        if one_line:
+            raise RoppyakkenError(
+                N_("{what} is not valid JSON: {error} at column {column}"),
+                what=what,
+                error=exc.msg,
+                column=exc.colno,
+            ) from None
+        raise RoppyakkenError(
+            N_("{what} is not valid JSON: {error} at line {line}, column {column}"),
+            what=what,
+            error=exc.msg,
+            line=exc.lineno,
+            column=exc.colno,
+        ) from None
 
 
 def read_stdin_json() -> Any:
     """One JSON document from standard input."""
     text = sys.stdin.read()
     if not text.strip():
-        raise RoppyakkenError("expected a JSON document on standard input, got nothing")
+        raise RoppyakkenError(N_("expected a JSON document on standard input, got nothing"))
     return parse_json(text)
 
 
@@ -70,8 +85,9 @@ def run_jsonl(handle: Callable[[Any], Any]) -> int:
         try:
             result = handle(parse_json(line, one_line=True))
         except RoppyakkenError as exc:
-            message = str(exc)
-            print(f"roppyakken: error: line {number}: {message}", file=sys.stderr)
+            message = str(exc)  # the document's answer stays English, as the documents are
+            line = fill("line {number}: {error}", number=number, error=exc.translated())
+            print(fill(ERROR_LINE, message=line), file=sys.stderr)
             result = {"error": message}
             status = 1
         sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")

@@ -128,7 +128,9 @@ class HintScreen(ModalScreen[None]):
             return
         except WorkerFailed as exc:  # it wraps the hint's own one-line error
             body.update(
-                t.HINT_FAILED.format(error=exc.error if isinstance(exc.error, RoppyakkenError) else exc)
+                t.HINT_FAILED.format(
+                    error=exc.error.translated() if isinstance(exc.error, RoppyakkenError) else exc
+                )
             )
             return
         self.result = worker.result

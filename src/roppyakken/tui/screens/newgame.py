@@ -16,6 +16,7 @@ from textual.widgets._select import SelectOverlay
 
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.errors import RoppyakkenError, RulesError
+from roppyakken.i18n import N_
 from roppyakken.rules import PRESETS, resolve
 from roppyakken.text import bot_label, preset_description, preset_label
 from roppyakken.text import bot_level_description as bot_description
@@ -165,7 +166,9 @@ class NewGameScreen(Screen[None]):
         try:
             rules.check_players(players)
         except RulesError as exc:  # name the file: it is what to change
-            raise RulesError(f"{rules_file}: {exc}" if rules_file else str(exc)) from None
+            if rules_file:
+                raise RulesError(N_("{source}: {error}"), source=rules_file, error=exc) from None
+            raise
         seats = [Seat(HUMAN, check_name(self.query_one("#name", Input).value))]
         for n in range(1, players):
             value = str(self.query_one(f"#opp{n}", Select).value)
@@ -182,7 +185,7 @@ class NewGameScreen(Screen[None]):
         try:
             setup = self.setup()
         except RoppyakkenError as exc:
-            self.query_one("#error", Static).update(str(exc))
+            self.query_one("#error", Static).update(exc.translated())
             return
         self.on_start(setup)
 
@@ -208,4 +211,4 @@ class NewGameScreen(Screen[None]):
         try:
             self.on_resume(Path(str(value)))
         except RoppyakkenError as exc:
-            self.query_one("#error", Static).update(str(exc))
+            self.query_one("#error", Static).update(exc.translated())

@@ -826,7 +826,7 @@ class TableScreen(Screen[None]):
         try:
             path = self.save()
         except RoppyakkenError as exc:
-            return t.SAVE_FAILED.format(error=exc)
+            return t.SAVE_FAILED.format(error=exc.translated())
         return t.SAVED.format(path=path)
 
     def save(self) -> Path:
