@@ -70,3 +70,19 @@ def test_the_new_game_form_says_its_errors_in_the_language(
     finally:
         set_language("en")
     assert "ルールファイル" in shown and "見つからない" in shown, shown
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["play", "--bots", "nobody", "--lang", "ko"], ("오류", "알 수 없는 상대")),
+        (["simulate", "--games", "0", "--lang", "fr"], ("erreur", "doit valoir au moins 1")),
+        (["arena", "--bots", "random", "--lang", "ja"], ("エラー", "対戦場は2体か3体")),
+    ],
+)
+def test_command_option_errors_are_in_the_language(argv: list[str], words: tuple[str, ...]) -> None:
+    if argv[0] == "play":
+        pytest.importorskip("textual")
+    code, _, err = run_cli(argv)
+    assert code == 2 and err.count("\n") == 1
+    assert all(w in err for w in words), err

@@ -33,7 +33,7 @@ def register(sub: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``roppyakken learn``."""
     if importlib.util.find_spec("textual") is None:
-        raise RoppyakkenError(_(TEXTUAL_MISSING))
+        raise RoppyakkenError(TEXTUAL_MISSING)
     from roppyakken.tui.app import RoppyakkenApp
 
     app = RoppyakkenApp(learn=True)

@@ -15,7 +15,7 @@ from typing import Any
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.cli.common import add_rules_arguments, check_players, rules_from_args
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import _, fill
+from roppyakken.i18n import N_, _, fill
 
 PACES = ("slow", "normal", "fast", "instant")
 TEXTUAL_MISSING = "the terminal game needs Textual: pip install 'roppyakken[tui]'"
@@ -57,7 +57,7 @@ def textual_installed() -> bool:
 def require_textual() -> None:
     """Refuse with a one-line error when Textual is not installed."""
     if not textual_installed():
-        raise RoppyakkenError(TEXTUAL_MISSING)
+        raise RoppyakkenError(N_(TEXTUAL_MISSING))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     game_options = (args.players, args.rules, args.rules_file, args.bots, args.seed, args.name)
     if args.resume is not None:
         if any(v is not None for v in game_options):
-            raise RoppyakkenError("--resume goes on with a saved game: give no other game option")
+            raise RoppyakkenError(N_("--resume goes on with a saved game: give no other game option"))
         path = Path(args.resume)
         app = RoppyakkenApp(resumed=resume(path), save_path=path, pace=args.pace)
     elif any(v is not None for v in game_options):

@@ -47,6 +47,7 @@ PYTHON_SOURCES: tuple[str, ...] = (
     "rules.py",
     "cards.py",
     "documents.py",
+    "tui/session.py",
     "cli/__init__.py",
     "cli/common.py",
     "cli/score_cmd.py",
