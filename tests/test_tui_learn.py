@@ -145,3 +145,29 @@ def test_learn_is_a_command(capsys: pytest.CaptureFixture[str], monkeypatch: pyt
     with pytest.raises(SystemExit) as info:
         main(["learn", "--help"])
     assert info.value.code == 0 and "guided first game" in capsys.readouterr().out
+
+
+def test_the_new_game_screen_offers_the_guided_game_and_q_comes_back(
+    tmp_path: object, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from textual.widgets import Button
+
+    from roppyakken.tui.screens.newgame import NewGameScreen
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+
+    async def main() -> tuple[str, bool, bool]:
+        app = RoppyakkenApp(pace="instant")
+        async with app.run_test(size=SIZE) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+            shown = await shown_text(pilot, app)
+            app.screen.query_one("#learn", Button).press()
+            await wait_until(pilot, lambda: isinstance(app.screen, LearnScreen))
+            opened = isinstance(app.screen, LearnScreen)
+            await press(pilot, "q")
+            await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+            return shown, opened, app.is_running
+
+    shown, opened, running = asyncio.run(main())
+    assert "New to Roppyakken? A guided first game" in shown
+    assert opened and running

@@ -9,6 +9,7 @@ round-end screen.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -58,8 +59,10 @@ class LearnScreen(Screen[None]):
         Binding("q", "leave", t.KEY_QUIT),
     ]
 
-    def __init__(self) -> None:
+    def __init__(self, on_leave: Callable[[], None] | None = None) -> None:
         super().__init__()
+        self.on_leave = on_leave
+        """What leaving does (back to the new-game screen); None: the app ends."""
         self.lesson = Lesson()
         self.names = [t.DEFAULT_HUMAN_NAME, t.LEARN_OPPONENT]
         self.explaining: Step | None = None
@@ -178,13 +181,13 @@ class LearnScreen(Screen[None]):
             self.explaining = None
             self.sel, self.tsel, self.choosing, self.message = 0, 0, [], ""
             if self.lesson.done:
-                self.app.exit()
+                self.action_leave()
                 return
             self._refresh()
             return
         step = self.lesson.step
         if step is None:
-            self.app.exit()
+            self.action_leave()
             return
         if not step.accepts:
             self._read(step)
@@ -254,7 +257,10 @@ class LearnScreen(Screen[None]):
 
     def action_leave(self) -> None:
         """q: leave the guided game."""
-        self.app.exit()
+        if self.on_leave is not None:
+            self.on_leave()
+        else:
+            self.app.exit()
 
     # ----------------------------------------------------------------- drawing
 

@@ -115,6 +115,8 @@ class NewGameScreen(Screen[None]):
                     placeholder=t.HINT_SEED, compact=True, id="seed", type="integer", valid_empty=True
                 )
             yield Static("", id="error")
+            # Before Start in the Tab order: Tab from Start never opens it by surprise.
+            yield Button(t.BUTTON_LEARN, id="learn", compact=True)
             with Horizontal(id="buttons"):
                 yield Button(t.BUTTON_START, id="start", variant="primary", compact=True)
                 # Not in the Tab order: Tab from Start must not land on Quit (Esc quits from anywhere).
@@ -200,6 +202,15 @@ class NewGameScreen(Screen[None]):
     @on(Button.Pressed, "#start")
     def _start_pressed(self) -> None:
         self.action_start()
+
+    @on(Button.Pressed, "#learn")
+    def _learn_pressed(self) -> None:
+        from roppyakken.tui.screens.learn import LearnScreen
+
+        self.app.switch_screen(LearnScreen(on_leave=self._back_from_learning))
+
+    def _back_from_learning(self) -> None:
+        self.app.switch_screen(NewGameScreen(self.on_start, self.on_resume, self.previous))
 
     @on(Button.Pressed, "#quit")
     def _quit_pressed(self) -> None:
