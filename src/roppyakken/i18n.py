@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-from roppyakken.errors import RoppyakkenError
+from roppyakken.errors import RoppyakkenError, set_translator
 from roppyakken.korean import particles
 
 DOMAIN: Final = "roppyakken"
@@ -54,6 +54,9 @@ def _translation() -> gettext.NullTranslations:
 def _(message: str) -> str:
     """``message`` in the current language (itself when it has no translation)."""
     return _translation().gettext(message)
+
+
+set_translator(_)
 
 
 def fill(template: str, **fields: object) -> str:

@@ -103,10 +103,12 @@ OPTION_HUMAN: Final = "Human at this keyboard (hot seat)"
 BUTTON_START: Final = "Start"
 BUTTON_RESUME: Final = "Resume"
 BUTTON_QUIT: Final = "Quit"
+BUTTON_LEARN: Final = "New to Roppyakken? A guided first game"
 LABEL_SAVES: Final = "Saved game"
 SAVE_LABEL: Final = "{when} – {players}, round {round}"
 SAVE_VS: Final = " vs "
-SAVE_TIME: Final = "%d %b %H:%M"
+SAVE_TIME: Final = "%m-%d %H:%M"
+"""A saved game's date and time, in digits only (a month's name would stay English)."""
 ERROR_SEED: Final = "The seed must be a whole number, or empty."
 ERROR_NAME: Final = "A name must be 1 to 20 characters and not start with 'bot:'."
 BOT_LABEL: Final = "Bot: {level}"
@@ -227,6 +229,7 @@ KEY_DECLARE: Final = "Declare"
 KEY_NEW: Final = "New game"
 KEY_HINT: Final = "Hint"
 KEY_REVIEW: Final = "Review"
+KEY_DISMISS_MENU: Final = "Dismiss menu"
 
 # ---------------------------------------------------------------- hints and the round review
 
@@ -572,6 +575,20 @@ SECOND_PERSON: Final[dict[str, str]] = {
     END_REASONS["tie:play-order"]: "A tie for the top total: you are first in play order from the dealer "
     "(R-9.1).",
 }
+
+
+LEARN_TITLE: Final = "Guided first game · step {n} of {total}"
+LEARN_OPPONENT: Final = "Opponent"
+LEARN_GUIDE: Final = "Guide"
+LEARN_DONE_LABEL: Final = "Done:"
+LEARN_KEYS_PLAY: Final = "1-8: choose a card · Enter: play it · a, b: choose what it takes · q: quit"
+LEARN_KEYS_TAKE: Final = "a, b or ←/→ and Enter: choose what the turned-up card takes · q: quit"
+LEARN_KEYS_DECLARE: Final = "d: declare it · n: keep it secret · q: quit"
+LEARN_KEYS_READ: Final = "Enter: go on · q: quit"
+LEARN_KEYS_SCORES: Final = "Enter: see the scores · q: quit"
+LEARN_KEYS_END: Final = "Enter or q: leave the guided game"
+LEARN_NOT_THIS: Final = "Not that one: follow the guide (the card marked ▶ is the one to play)."
+LEARN_SELECTED: Final = "{card}: {kind}, {points} points."
 
 
 UNTRANSLATED: Final = frozenset({"APP_TITLE", "KIND_LETTERS", "UNTRANSLATED", "RULES_LUCKY_CONDITIONS"})
