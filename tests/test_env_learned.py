@@ -16,6 +16,7 @@ from roppyakken.env import RoppyakkenEnv
 from roppyakken.env.learned import WEIGHTS_PATH, LearnedBot, ValueNet, afterstate_features, feature_size
 from roppyakken.env.train import gradients, main
 from roppyakken.errors import RoppyakkenError
+from roppyakken.record import dumps, record_of
 from roppyakken.rules import from_options, preset
 
 
@@ -60,6 +61,19 @@ def test_learned_bot_values_every_legal_action_from_its_view_only() -> None:
             checked += 1
         env.step(env.legal_actions()[0])
     assert checked > 5
+
+
+def test_learned_bot_breaks_ties_by_its_seed() -> None:
+    """With a network that values every afterstate alike, every decision is a tie: the seed
+    alone decides, so another seed plays another game and the same seed the same one."""
+    flat = ValueNet({k: np.zeros_like(v) for k, v in ValueNet.load(WEIGHTS_PATH).params().items()})
+
+    def record(seed: int) -> str:
+        bots = [LearnedBot(seed, net=flat), make_bot("greedy", 100)]
+        return dumps(record_of(play_out(Game(preset("classic"), 2, seed=2), bots)))
+
+    assert record(1) == record(1)
+    assert len({record(seed) for seed in (1, 2, 3)}) == 3
 
 
 def test_bad_weights_and_options_are_one_line_errors(tmp_path: Path) -> None:
