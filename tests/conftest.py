@@ -8,6 +8,7 @@ missing browser, service or package in CI either.
 from __future__ import annotations
 
 from collections.abc import Generator
+from typing import Any
 
 import pytest
 from _pytest.reports import CollectReport, TestReport
@@ -25,14 +26,14 @@ def _as_failure(report: CollectReport | TestReport) -> None:
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, None, None]:
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
     """A test skipped under CI fails."""
     outcome = yield
     _as_failure(outcome.get_result())
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, None, None]:
+def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, None]:
     """A module skipped under CI (a skip while importing it) fails."""
     outcome = yield
     _as_failure(outcome.get_result())

@@ -18,6 +18,7 @@ from roppyakken.env.train import gradients, main
 from roppyakken.errors import RoppyakkenError
 from roppyakken.record import dumps, record_of
 from roppyakken.rules import from_options, preset
+from tests.support import run_python
 
 
 def test_shipped_weights_load_and_fit_the_features() -> None:
@@ -83,10 +84,31 @@ def test_bad_weights_and_options_are_one_line_errors(tmp_path: Path) -> None:
         make_bot("learned:depth=3")
 
 
-def test_learned_level_without_numpy_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "roppyakken.env.learned", None)
-    with pytest.raises(RoppyakkenError, match=r"needs numpy"):
-        make_bot("learned")
+def test_learned_level_without_numpy_is_a_one_line_error() -> None:
+    """Without numpy the level is still listed, and asking for it says what to install."""
+    program = (
+        "import sys; sys.modules['numpy'] = None\n"
+        "from roppyakken.ai.base import BOT_LEVELS, make_bot\n"
+        "from roppyakken.errors import RoppyakkenError\n"
+        "assert 'learned' in BOT_LEVELS\n"
+        "for level in ('learned', 'learned:weights=x.npz'):\n"
+        "    try:\n        make_bot(level)\n"
+        "    except RoppyakkenError as e:\n        print(e)\n"
+    )
+    message = "bot level learned needs numpy: pip install 'roppyakken[rl]'"
+    assert run_python(program, pure=False, timeout=60).splitlines() == [message, message]
+
+
+def test_the_learned_level_registers_itself_when_first_asked_for() -> None:
+    """The bots' registry names the module and imports it only when the level is asked for."""
+    program = (
+        "import sys\n"
+        "from roppyakken.ai.base import BOT_LEVELS, make_bot\n"
+        "print('roppyakken.env.learned' in sys.modules, 'numpy' in sys.modules)\n"
+        "print(type(make_bot('learned', 3)).__module__, BOT_LEVELS['learned'][0].__name__)\n"
+    )
+    out = run_python(program, pure=False, timeout=60).splitlines()
+    assert out == ["False False", "roppyakken.env.learned LearnedBot"]
 
 
 def test_gradients_match_finite_differences() -> None:
