@@ -33,6 +33,7 @@ from roppyakken.actions import (
     Take,
 )
 from roppyakken.cards import (
+    BIT50,
     MONTH,
     MONTH_MASK,
     NUM_CARDS,
@@ -417,7 +418,7 @@ class Game(Round):
         if phase == DECLARE:
             slugs = [h.slug for h in self.held_lucky_hands(self.to_act)]
             subsets: list[Action] = []
-            for bits in range(1 << len(slugs)):
+            for bits in range(2 ** len(slugs)):
                 subsets.append(Declare(tuple(s for i, s in enumerate(slugs) if bits >> i & 1)))
             return subsets
         if phase == REDEAL:
@@ -544,7 +545,7 @@ class Game(Round):
         if self.phase == DECLARE:
             seat = self.to_act
             held = self.held_lucky_hands(seat)
-            subset = pick(1 << len(held))
+            subset = pick(2 ** len(held))
             self._record_declaration(seat, [h for i, h in enumerate(held) if subset >> i & 1])
             self._advance_queue()
         else:
@@ -916,7 +917,7 @@ class Game(Round):
         for c in rest:
             if seen >> c & 1:
                 raise AssertionError(f"{SLUGS[c]} is in the pile and elsewhere")
-            seen |= 1 << c
+            seen |= BIT50 >> (50 - c)
         if seen != (1 << NUM_CARDS) - 1 or total + len(rest) != NUM_CARDS:
             raise AssertionError("cards are missing")
 

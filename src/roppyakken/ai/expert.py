@@ -45,7 +45,7 @@ from roppyakken.actions import Action, CallRedeal, Declare, Play, Take
 from roppyakken.ai.playout import ENDED, Playout, greedy_index
 from roppyakken.ai.position import Position
 from roppyakken.ai.weights import DEFAULT_WEIGHTS, Weights
-from roppyakken.cards import MONTH, MONTH_MASK, PINE_CRANE, POINTS, WILLOW, card_count, iter_cards
+from roppyakken.cards import BIT50, MONTH, MONTH_MASK, PINE_CRANE, POINTS, WILLOW, card_count, iter_cards
 from roppyakken.compiled import swap_in
 from roppyakken.rules import Rules
 from roppyakken.scoring import score_round
@@ -498,7 +498,7 @@ class Appraisal:
         for m in range(1, 13):
             present = table & MONTH_MASK[m]
             if present:
-                base_months |= 1 << m
+                base_months |= BIT50 >> (50 - m)
                 f, q, v, so, sm = self._month(present, m, hand & MONTH_MASK[m] != 0)
                 self.base_f[m] = f
                 self.base_q[m] = q
@@ -513,7 +513,7 @@ class Appraisal:
         """What playing ``card`` onto ``target`` (0: to the table) is worth, in points."""
         gain = self.gain
         hand = self.hand
-        changed = 1 << MONTH[card]
+        changed = BIT50 >> (50 - MONTH[card])
         if target:
             v = gain[card]
             t = target
@@ -522,16 +522,16 @@ class Appraisal:
                 t ^= low
                 x = low.bit_length() - 1
                 v += gain[x]
-                changed |= 1 << MONTH[x]
+                changed |= BIT50 >> (50 - MONTH[x])
             t1 = self.table & ~target
         else:
             v = 0.0
-            t1 = self.table | 1 << card
+            t1 = self.table | BIT50 >> (50 - card)
         if from_hand:
             v -= self.hold_value(card)
             if self.w_draw:
                 v += self.w_draw * self.draw_value(t1, changed)
-            hand &= ~(1 << card)
+            hand &= ~(BIT50 >> (50 - card))
             if card == self.joker and not target & WILLOW_MASK:
                 v -= self.w_joker_keep * min(1.0, card_count(hand) / 4.0)
         return v + self._table_value(t1, hand, changed)
