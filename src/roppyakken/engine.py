@@ -58,6 +58,7 @@ from roppyakken.events import (
 from roppyakken.game_end import add_finals, dealer_after, leg_winner, most_legs, next_dealer, outcome_with
 from roppyakken.indexed import Picker, play_cards
 from roppyakken.kernel import ROUND_STATE, Round, capture_targets, deal_cards, first_dealer_draws, stacks_of
+from roppyakken.outcome import Outcome
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore, ScoreParts, parts_of, score_parts
 from roppyakken.yaku import FOUR_BRIGHTS, LuckyHand, lucky_hands_held, lucky_holders
@@ -283,7 +284,7 @@ GAME_STATE: Final = (
     "_attempt",
     "last_score",
     "winner",
-    "end_reason",
+    "outcome",
     "stop_at_round_end",
 )
 """The attributes of a :class:`Game` besides those of its round (:data:`ROUND_STATE`): what
@@ -362,7 +363,8 @@ class Game(Round):
         self._attempt = 0
         self.last_score = None
         self.winner: int | None = None
-        self.end_reason = ""
+        self.outcome: Outcome | None = None
+        """Who won the game and why (None until it is over)."""
         self.read_options()  # the card play's options as ints (kernel.Round)
         self.stop_at_round_end = False
 
@@ -379,6 +381,13 @@ class Game(Round):
     @last_score.setter
     def last_score(self, score: RoundScore | None) -> None:
         self._last_parts = None if score is None else parts_of(score)
+
+    @property
+    def end_reason(self) -> str:
+        """Why the game ended, as the events' JSON writes it (``""`` until it is over):
+        :attr:`outcome`'s :attr:`~roppyakken.outcome.Outcome.reason`."""
+        outcome = self.outcome
+        return "" if outcome is None else outcome.reason
 
     @property
     def over(self) -> bool:
@@ -725,9 +734,9 @@ class Game(Round):
         if won is not None and options.match_kind != "single":
             self.legs = outcome.legs  # a new list (outcome_with): copies share ``legs``
             if self.log:
-                self._emit(LegWon(won[0], won[1], tuple(self.legs)))
+                self._emit(LegWon(won, tuple(self.legs)))
         if outcome.winner is not None:
-            self._finish(*outcome.winner)
+            self._finish(outcome.winner)
             return
         self.dealer = dealer_after(options.rotate_dealer, score, self.dealer, self.players)
         if won is not None:
@@ -735,11 +744,11 @@ class Game(Round):
             self.totals = [0] * self.players
         self._start_round()
 
-    def _leg_winner(self, score: RoundScore) -> tuple[int, str] | None:
+    def _leg_winner(self, score: RoundScore) -> Outcome | None:
         """R-9.1 / R-9.2: who wins after this round, if anyone, and why."""
         return leg_winner(self.rules, score, self.totals, self.dealer)
 
-    def _most_legs(self) -> tuple[int, str] | None:
+    def _most_legs(self) -> Outcome | None:
         """R-9.3 ``rounds N``: most legs wins, ties broken by total (then ``top_tie``)."""
         return most_legs(self.rules, self.legs, self.totals, self.dealer)
 
@@ -747,12 +756,12 @@ class Game(Round):
         """R-2.3: top scorer of the round (before R-7 adjustments), or the next seat."""
         return next_dealer(self.rules, score, self.dealer, self.players)
 
-    def _finish(self, winner: int, reason: str) -> None:
-        self.winner = winner
-        self.end_reason = reason
+    def _finish(self, outcome: Outcome) -> None:
+        self.winner = outcome.winner
+        self.outcome = outcome
         self.phase = OVER
         if self.log:
-            self._emit(GameEnded(winner, reason))
+            self._emit(GameEnded(outcome))
 
     # ----------------------------------------------------------------- playouts
 
@@ -870,7 +879,7 @@ class Game(Round):
         g._attempt = self._attempt
         g._last_parts = self._last_parts  # (shared: never changed once scored)
         g.winner = self.winner
-        g.end_reason = self.end_reason
+        g.outcome = self.outcome  # (frozen: shared)
         g.stop_at_round_end = self.stop_at_round_end
         g.log = log
         if log:
