@@ -90,14 +90,9 @@ def shuffled_by(label: str) -> list[int]:
     return deck_by_network(digest) if _NATIVE else deck_by_digest(digest)
 
 
-def deck_by_keys(keys: list[int]) -> list[int]:
-    """The card ids sorted by ``keys`` (each card's key), the lower id first among equal keys."""
-    return deck_by_digest(_PACK_KEYS(*keys))
-
-
 def deck_by_digest(digest: bytes) -> list[int]:
     """The card ids sorted by their 32-bit big-endian keys in ``digest``, the lower id first
-    among equal keys: :func:`deck_by_keys` of the keys ``digest`` holds.
+    among equal keys (FORMATS.md §3).
 
     Sorted as floats, without a key function and without a Python-level loop (the same
     code is fast interpreted and compiled): each card is an 8-byte big-endian double
@@ -123,18 +118,12 @@ _RECORDS: Final = bytes(b for card in range(NUM_CARDS) for b in (0x43, 0x30, 0, 
 
 _UNPACK_RECORDS: Final = struct.Struct(f">{NUM_CARDS}d").unpack
 _PACK_RECORDS: Final = struct.Struct(f">{NUM_CARDS}d").pack
-_PACK_KEYS: Final = struct.Struct(f">{NUM_CARDS}I").pack
 
 
 def shuffled_top(label: str, count: int) -> list[int]:
     """``shuffled_by(label)[:count]``: the top cards only (the first-dealer draw, R-2.2)."""
     digest = _digest(label)
     return _top_native(digest, count) if _NATIVE else top_by_digest(digest, count)
-
-
-def top_by_keys(keys: list[int], count: int) -> list[int]:
-    """``deck_by_keys(keys)[:count]``: the top cards only."""
-    return top_by_digest(_PACK_KEYS(*keys), count)
 
 
 def top_by_digest(digest: bytes, count: int) -> list[int]:
@@ -964,11 +953,9 @@ __all__ = [
     "deal_pattern",
     "deal_sizes",
     "deck_by_digest",
-    "deck_by_keys",
     "seeded_deck",
     "stacks_of",
     "top_by_digest",
-    "top_by_keys",
 ]
 
 
