@@ -163,9 +163,14 @@ class LegWon:
         """The seat that won the leg."""
         return self.outcome.winner
 
+    @property
+    def reason(self) -> str:
+        """Why, as the JSON writes it (:attr:`~roppyakken.outcome.Outcome.reason`)."""
+        return self.outcome.reason
+
     def to_json(self) -> dict[str, Any]:
         """JSON form (the outcome as its reason string)."""
-        return {"type": "leg-won", "seat": self.seat, "reason": self.outcome.reason, "legs": list(self.legs)}
+        return {"type": "leg-won", "seat": self.seat, "reason": self.reason, "legs": list(self.legs)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,9 +185,14 @@ class GameEnded:
         """The seat that won the game."""
         return self.outcome.winner
 
+    @property
+    def reason(self) -> str:
+        """Why, as the JSON and the protocol's ``game_end`` write it."""
+        return self.outcome.reason
+
     def to_json(self) -> dict[str, Any]:
         """JSON form (the outcome as its reason string)."""
-        return {"type": "game-ended", "winner": self.winner, "reason": self.outcome.reason}
+        return {"type": "game-ended", "winner": self.winner, "reason": self.reason}
 
 
 Event = (
