@@ -23,7 +23,7 @@ Each figure is measured with the pure-Python kernel (the reference) and, when it
 built (``scripts/build_kernel.py``), with the compiled one, each in a fresh process.
 Times are the process's CPU time (``--clock cpu``, the default): on a machine
 shared with other jobs, wall-clock figures mostly measure the neighbours.  The
-last column compares the better of the two with the issue's target for that figure
+last column compares the better of the two with the target for that figure
 (:data:`TARGETS`: search 300,000, whole games 100,000, simulate 20,000 rounds/s;
 the API loop has none).  All four
 figures run the one kernel of the round (:mod:`roppyakken.kernel`).
@@ -46,7 +46,7 @@ from roppyakken.engine import Game
 from roppyakken.rules import Rules, preset
 
 TARGETS: dict[str, float] = {"search": 300_000.0, "games": 100_000.0, "simulate": 20_000.0}
-"""Issue 13's targets, rounds per second, by figure."""
+"""The targets, rounds per second, by figure (``bench/RESULTS-engine.md``)."""
 
 clock: Callable[[], float] = time.process_time
 """The clock of every figure: CPU time by default (``--clock wall`` for wall time)."""

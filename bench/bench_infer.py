@@ -9,10 +9,8 @@ pool's effective size (``--players 3``: both opponents' cards)::
 
     nice -n 10 .venv/bin/python bench/bench_infer.py --games 20 --pool 100 --model 10:0.1 --model 5:0.05
 
-A model is ``TAU:EPS`` (the expert's values), ``greedy:TAU:EPS`` (greedy's), or ``fit`` /
-``map`` (:class:`roppyakken.ai.infer.ModelFit`, fitted to the opponent and carried through
-each game, as ``master:model=fit|map``; the fitted model's share of the opponent's
-last decisions of each game is printed too).
+A model is ``TAU:EPS``: the expert's values as a softmax of temperature ``TAU`` points,
+mixed with ``EPS`` of uniform play (the master weighs by ``0:0.02``).
 """
 
 from __future__ import annotations
@@ -25,7 +23,7 @@ import time
 
 from roppyakken.actions import PLAY, TAKE
 from roppyakken.ai.base import make_bot
-from roppyakken.ai.infer import CANDIDATES, ModelFit, OpponentModel, WorldPool
+from roppyakken.ai.infer import OpponentModel, WorldPool
 from roppyakken.engine import Game
 from roppyakken.rules import preset
 from roppyakken.view import view_of
@@ -50,7 +48,6 @@ def main(argv: list[str] | None = None) -> int:
     rules = preset(args.rules)
     specs = args.model or ["10:0.1"]
     models = [_fixed(m) for m in specs]
-    picked: list[list[int]] = [[0] * len(CANDIDATES) for _ in specs]
     players = args.players
     levels = args.bots.split(",") if args.bots else ["expert"] * players
     if len(levels) != players:
@@ -64,7 +61,6 @@ def main(argv: list[str] | None = None) -> int:
         game = Game(rules, players, seed=seed)
         bots = [make_bot(level, seed + s) for s, level in enumerate(levels)]
         rng = random.Random(seed)
-        fits = [ModelFit(mode="mix" if m == "fit" else "map") if m in ("fit", "map") else None for m in specs]
         while not game.over:
             seat = game.to_act
             view = view_of(game, seat)
@@ -79,8 +75,7 @@ def main(argv: list[str] | None = None) -> int:
                     uniform.append(sum(h.bit_count() ** 2 for h in hidden) / count / unseen)
                     for k, model in enumerate(models):
                         t0 = time.perf_counter()
-                        fit = fits[k]
-                        pool = WorldPool(view, random.Random(rng.random()), args.pool, fit or model)
+                        pool = WorldPool(view, random.Random(rng.random()), args.pool, model)
                         spent[k] += time.perf_counter() - t0
                         true = []
                         for s, h in enumerate(hidden, start=1):
@@ -89,41 +84,23 @@ def main(argv: list[str] | None = None) -> int:
                         weighted[k].append(sum(true) / len(true))
                         ess[k].append(pool.effective_size)
             game.apply(bots[seat].choose(view))
-        for k, fit in enumerate(fits):
-            if fit is not None and fit.models:
-                try:
-                    post = fit.posterior(1)
-                except IndexError:  # never weighed in this game
-                    continue
-                picked[k][max(range(len(post)), key=lambda j: post[j])] += 1
     n = len(uniform)
     print(f"{args.rules}, {','.join(levels)}, {args.games} games, {n} decisions, pool {args.pool}")
     print(f"  uniform: mean chance on the true cards {statistics.fmean(uniform):.3f}")
     for k, model in enumerate(models):
-        name = specs[k]
-        if name not in ("fit", "map"):
-            policy = "" if model.policy == "expert" else f"{model.policy} "
-            name = f"{policy}tau {model.tau:g} eps {model.eps:g}"
+        name = f"tau {model.tau:g} eps {model.eps:g}"
         print(
             f"  {name}: {statistics.fmean(weighted[k]):.3f} "
             f"(ratio {statistics.fmean(weighted[k]) / statistics.fmean(uniform):.2f}), "
             f"effective pool {statistics.fmean(ess[k]):.1f}, {1000 * spent[k] / n:.1f} ms a pool"
         )
-        if specs[k] in ("fit", "map"):
-            names = ", ".join(
-                f"{c.policy} {c.tau:g}/{c.eps:g}: {picked[k][j]}" for j, c in enumerate(CANDIDATES)
-            )
-            print(f"    most probable model at each game's end: {names}")
     return 0
 
 
 def _fixed(spec: str) -> OpponentModel:
-    """``TAU:EPS`` or ``POLICY:TAU:EPS`` as a model (``fit``/``map``: a placeholder)."""
-    if spec in ("fit", "map"):
-        return OpponentModel()
-    parts = spec.split(":")
-    policy = parts.pop(0) if len(parts) == 3 else "expert"
-    return OpponentModel(float(parts[0]), float(parts[1]), policy=policy)
+    """``TAU:EPS`` as a model."""
+    tau, eps = spec.split(":")
+    return OpponentModel(float(tau), float(eps))
 
 
 if __name__ == "__main__":

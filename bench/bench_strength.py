@@ -1,4 +1,4 @@
-"""The strength measures of issue 14, in one command: matches, points a round, more time, 3 players.
+"""The bots' strength in one command: matches, points a round, more time, 3 players.
 
 Every line is a duplicate arena (each deal played from every seat) on the deals of one
 batch seed, with 95% intervals (Wilson for win rates, by deal for points a round):

@@ -5,8 +5,8 @@ same deals and bot seeds), and prints after every ``--every`` deals the first bo
 win rate and points a round with their 95% intervals, so that a run cut short still
 says what it measured::
 
-    nice -n 10 .venv/bin/python bench/duel.py master:iters=60:exact=6 master:iters=60 \\
-        --rules classic --games 200 --seed 29
+    nice -n 10 .venv/bin/python bench/duel.py master:iters=600 master:iters=150 \\
+        --rules marguerite --games 200 --seed 29
 
 ``--paired LEVEL`` also plays ``LEVEL`` in the first bot's place on every deal, against
 the same opponents, and prints the first bot's difference with it on the same deals

@@ -1,8 +1,8 @@
-"""Try bot variants against a fixed opponent on the same deals (experiments).
+"""Try bot variants against a fixed opponent on the same deals.
 
 Each variant is ``name=field:value,field:value`` over :class:`roppyakken.ai.expert.Weights`
 (``base`` is the shipped expert), or ``name=@LEVEL`` for any bot level string (for
-example ``wide=@master:iters=100:width=5``).  Every variant plays the same duplicate
+example ``m600=@master:iters=600``).  Every variant plays the same duplicate
 deals of the batch seed against ``--against``; the report gives the win rate and the
 points a round with their 95% intervals, and each variant's paired difference with the
 first on the same deals, so variants can be compared on identical deals::
@@ -10,7 +10,7 @@ first on the same deals, so variants can be compared on identical deals::
     nice -n 10 .venv/bin/python bench/tune_expert.py --rules marguerite --games 1000 \\
         --seed 29 base= deny=deny:0.6 future=future:0.5
     nice -n 10 .venv/bin/python bench/tune_expert.py --rules classic --against expert \\
-        --games 400 --seed 29 --jobs 2 m=@master:iters=100 wide=@master:iters=100:width=5
+        --games 400 --seed 29 --jobs 2 m=@master:iters=150 uniform=@master:iters=150:infer=0
 
 The variants are registered as bot levels in this process only (worker processes
 started by ``--jobs`` inherit them by fork).

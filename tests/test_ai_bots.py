@@ -48,7 +48,8 @@ def test_the_four_levels_exist_with_descriptions() -> None:
         ("master:ms=-3", "positive number"),
         ("master:iters=0", "positive number"),
         ("master:speed=3", "has no option 'speed'"),
-        ("master:rollout=dice", "rollout"),
+        ("master:rollout=dice", "has no option 'rollout'"),
+        ("master:infer=x", "infer='x': expected a number of worlds, 0 or more"),
     ],
 )
 def test_bad_levels_are_refused_in_one_line(spec: str, message: str) -> None:

@@ -262,7 +262,7 @@ def test_draw_value_counts_what_the_turned_card_takes_in_the_changed_months() ->
 
 
 def test_appraisal_caches_keyed_by_value_and_bounded() -> None:
-    """The expert reads each rule set and each set of weights once (issue 13: caches keyed by
+    """The expert reads each rule set and each set of weights once (caches keyed by
     the rules' value, never by ``id``): equal values built apart share one entry, the cache
     holds at most ``CACHE_KEPT`` rule sets, and rules met again after it started afresh still
     read their own options."""

@@ -27,10 +27,8 @@ LEVELS = (
     "greedy",
     "expert",
     "master:iters=6",
-    "master:iters=6:search=tree",
-    "master:iters=8:search=ismcts",
+    "master:iters=6:infer=0",
     "master:iters=6:infer=8",
-    "master:iters=6:infer=8:tau=5:eps=0.2",
 )
 
 

@@ -1,4 +1,4 @@
-"""Hints (issue 14): the expert's choice and the best plays, from one seat's view only."""
+"""Hints: the expert's choice and the best plays, from one seat's view only."""
 
 from __future__ import annotations
 

@@ -191,7 +191,7 @@ def test_the_inferring_master_weighs_only_with_a_record() -> None:
     assert isinstance(default, MasterBot) and default.infer == 100
 
 
-@pytest.mark.parametrize("option", ["infer=-1", "eps=2", "tau=-1", "infer=x"])
+@pytest.mark.parametrize("option", ["infer=-1", "infer=1.5", "infer=x"])
 def test_bad_inference_options_fail_in_one_line(option: str) -> None:
     with pytest.raises(RoppyakkenError):
         make_bot(f"master:iters=10:{option}")

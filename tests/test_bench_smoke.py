@@ -260,33 +260,6 @@ def test_master_bench_prints_its_rates(capsys: pytest.CaptureFixture[str]) -> No
     assert out[3].startswith("  master rollouts / CPU s  :") and " rollouts)" in out[3]
 
 
-def test_fit_standing_scores_the_leaf_value(capsys: pytest.CaptureFixture[str]) -> None:
-    fit = _load("fit_standing")
-    assert fit.main(["--rules", "marguerite", "--games", "6", "--seed", "3"]) == 0
-    out = capsys.readouterr().out
-    assert "standing_value: log-loss 0.4568  Brier 0.1452" in out
-    assert "fitted: log-loss 0.4824  Brier 0.1540" in out
-    assert "fair share: log-loss 0.6931  Brier 0.2500" in out  # log 2 and 1/4: even chances
-
-
-def test_fitted_leaf_value_is_a_share_of_the_win_and_counts_legs() -> None:
-    fit = _load("fit_standing")
-    for name, players in (("marguerite", 2), ("classic", 3), ("changara", 2)):
-        rules = preset(name)
-        for totals, legs in (
-            ((0,) * players, (0,) * players),
-            ((250, 100, 40)[:players], (1, 0, 2)[:players]),
-        ):
-            shares = [fit.fitted_standing(rules, totals, legs, seat) for seat in range(players)]
-            assert abs(sum(shares) - 1.0) < 1e-9, (name, totals, legs)
-            assert all(0.0 < s < 1.0 for s in shares)
-    # First to 3 legs, one leg up, totals even: win 2 legs before the other wins 3, each
-    # leg a coin flip: 11/16.
-    assert abs(fit.fitted_standing(preset("marguerite"), (0, 0), (1, 0), 0) - 11 / 16) < 1e-12
-    # The leader of the points is the likelier winner.
-    assert fit.fitted_standing(preset("classic"), (400, 100), (0, 0), 0) > 0.5
-
-
 def test_deal_bench_counts_the_worlds_the_deal_rules_out(capsys: pytest.CaptureFixture[str]) -> None:
     deal = _load("bench_deal")
     assert deal.main(["--rules", "marguerite", "--players", "2", "--games", "3", "--draws", "40"]) == 0

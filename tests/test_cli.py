@@ -236,7 +236,7 @@ def test_installed_console_script_runs() -> None:
 
 
 def test_replay_text_tells_two_bots_of_one_level_apart(tmp_path: Path) -> None:
-    """Issue 15: two ``bot:random`` seats get their seat numbers; no "You deals"."""
+    """Two ``bot:random`` seats get their seat numbers; no "You deals"."""
     from roppyakken.ai.base import make_bot
     from roppyakken.ai.driver import play_out
     from roppyakken.engine import Game

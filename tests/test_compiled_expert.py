@@ -63,8 +63,8 @@ for name in PRESETS:
                     count += 1
                     if count % 4 == 0:  # a rollout from here, the expert then points-now
                         p = Playout.from_game(game)
-                        ended = expert_rollout(p, game.totals, DEFAULT_WEIGHTS, index, count % 12, 0)
-                        h.update(repr((ended, p.captures, p.orders, p.score)).encode())
+                        expert_rollout(p, game.totals, DEFAULT_WEIGHTS, index, count % 12)
+                        h.update(repr((p.captures, p.orders, p.score)).encode())
                     if rng.random() < 0.3:  # off the expert's path now and then
                         action = legal[rng.randrange(len(legal))]
                 game.apply(action if action is not None else bots[seat].choose(view))

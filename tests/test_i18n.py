@@ -1,4 +1,4 @@
-"""Languages (issue 15) and the one catalog (issue 13).
+"""Languages and the one catalog.
 
 Every catalog has every message and keeps every placeholder; the generated
 files (.pot, .po, .mo and the browser's catalog.js) are not stale; the browser's

@@ -109,7 +109,7 @@ def test_chosen_declarations_are_weighed_by_the_model() -> None:
     # eps / 2, where a world in which it held none had no decision to make.  Taken before
     # the opponent's first card play, where the declaration is the whole likelihood.
     rng = random.Random(3)
-    models = (OpponentModel(0.0, 0.02), OpponentModel(0.0, 1.0, policy="uniform"))
+    expert, uniform = OpponentModel(0.0, 0.02), OpponentModel(0.0, 1.0)
     gap = math.log(0.02 / 2)
     checked = 0
     for _, view in decisions("classic", 2, 40):
@@ -128,8 +128,8 @@ def test_chosen_declarations_are_weighed_by_the_model() -> None:
             if hidden_hand and plain:
                 break
         assert hidden_hand is not None and plain is not None
-        with_hidden = seat_log_likelihoods(view, hidden_hand, models)[opponent]
-        without = seat_log_likelihoods(view, plain, models)[opponent]
+        with_hidden = [seat_log_likelihoods(view, hidden_hand, m)[opponent] for m in (expert, uniform)]
+        without = [seat_log_likelihoods(view, plain, m)[opponent] for m in (expert, uniform)]
         assert without == [0.0, 0.0]
         assert with_hidden[0] == pytest.approx(gap)
         assert with_hidden[1] == pytest.approx(-math.log(2))  # any subset alike: keeping it is 1 of 2

@@ -1,8 +1,8 @@
-"""The kernel's int forms against the list forms they replaced (issue 13, the int kernel).
+"""The kernel's int forms against list-based reference forms.
 
 ``targets_of`` gives a card's capture targets as one int (:data:`roppyakken.kernel.WHOLE`
 flag or a set of single-card choices); :func:`reference_targets` below is the list-based
-``capture_targets`` as it was before, kept here as the reference.
+``capture_targets``, kept here as the reference.
 """
 
 from __future__ import annotations

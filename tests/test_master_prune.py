@@ -1,9 +1,8 @@
 """The master's pruning from running sums keeps exactly the moves the two-pass test keeps.
 
-The search used to recompute every candidate's total and the paired differences over
-all the worlds after each world (quadratic in the worlds of a decision); it now keeps
-running sums (``_Sums``) and falls back on the exact test (``_paired``) only near its
-threshold.  Seeded random values, including candidates built to sit on the threshold.
+The search keeps running sums (``_Sums``), so that each world's test costs the same however
+many worlds came before, and falls back on the exact two-pass test (``_paired``) only near
+its threshold.  Seeded random values, including candidates built to sit on the threshold.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from roppyakken.ai.master import _paired, _prune, _Sums
 
 
 def _exact_prune(active: list[int], values: list[list[float]]) -> list[int]:
-    """The pruning as it was: sums and paired tests over all the worlds."""
+    """The reference pruning: sums and paired tests over all the worlds."""
     leader = max(active, key=lambda i: sum(values[i]))
     keep = []
     for i in active:

@@ -1,4 +1,4 @@
-"""Attack review of the server (issues 11 and 12): each test is a weakness that was found, then fixed."""
+"""Attacks on the server: each test is a weakness the server must resist."""
 
 from __future__ import annotations
 

@@ -1,13 +1,12 @@
-"""``simulate`` and the bot driver give the very games they gave before they were made faster.
+"""``simulate`` and the bot driver give the same games whatever is made faster.
 
-Pinned before the speed work of issue 13 (``simulate`` at 20,000 rounds a second): for
-every preset and player count, a seeded ``roppyakken simulate --json`` batch with and
+For every preset and player count, a seeded ``roppyakken simulate --json`` batch with and
 without ``--records`` (the summary, every record file byte for byte) and the events of
 the same games played through :func:`roppyakken.ai.driver.play_out`, reduced to SHA-256
 digests kept in ``tests/snapshots/simulate-digests.json``.  A faster driver, engine or
-record must leave every digest as it is.  The digests were written by the code before
-the change (``python -m tests.test_simulate_pinned`` prints them); a digest that differs
-means a game, a record or a summary changed, which is a bug, not a new snapshot.
+record must leave every digest as it is (``python -m tests.test_simulate_pinned`` prints
+them); a digest that differs means a game, a record or a summary changed, which is a bug,
+not a new snapshot.
 """
 
 from __future__ import annotations

@@ -267,7 +267,7 @@ def test_save_and_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
         await press(pilot, "enter")  # one card
         await wait_until(pilot, lambda: waiting_for_me(app))
         await press(pilot, "s")
-        # Right after saving, quitting does not warn that the game is unsaved (issue 15).
+        # Right after saving, quitting does not warn that the game is unsaved.
         await press(pilot, "q")
         assert isinstance(app.screen, QuitScreen)
         asked = await shown_text(pilot, app)
@@ -294,7 +294,7 @@ def test_save_and_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     text = run(RoppyakkenApp(resumed=(game, seats), save_path=saves[0], pace="instant"), resumed)
     assert "Game resumed" in text
     assert "hand 7" in text  # one card played before saving
-    # The log is rebuilt from the saved game (issue 15): the deal and the plays before the save.
+    # The log is rebuilt from the saved game: the deal and the plays before the save.
     log = run(RoppyakkenApp(resumed=(game, seats), save_path=saves[0], pace="instant"), resumed_log)
     assert any("deal" in line for line in log) and any("plays" in line for line in log), log
     assert "Game resumed" in log[-1] or any("Game resumed" in line for line in log)
@@ -535,7 +535,7 @@ def test_optional_redeal_is_asked() -> None:
 
 
 def test_turned_up_card_between_equivalent_targets_takes_by_itself() -> None:
-    """Issue 15: two Plum chaff give the same (0 points, the same yaku progress): no question."""
+    """two Plum chaff give the same (0 points, the same yaku progress): no question."""
     rules = preset("classic")
     ribbon, chaff1, chaff2 = card_id("plum-ribbon"), card_id("plum-chaff-1"), card_id("plum-chaff-2")
     game = my_turn(rules, [card_id("iris-chaff-1"), card_id("iris-chaff-2")], [chaff1, chaff2], ribbon)
@@ -551,7 +551,7 @@ def test_turned_up_card_between_equivalent_targets_takes_by_itself() -> None:
 
 
 def test_help_scrolls_at_once_and_shows_every_option_whole() -> None:
-    """Issue 15: ↓ scrolls the help without Tab first; the options and keys are not cut at 80 columns."""
+    """↓ scrolls the help without Tab first; the options and keys are not cut at 80 columns."""
 
     async def script(pilot: Pilot[None], app: RoppyakkenApp) -> tuple[float, str, str]:
         await wait_until(pilot, lambda: waiting_for_me(app))
@@ -576,7 +576,7 @@ def test_help_scrolls_at_once_and_shows_every_option_whole() -> None:
 def test_new_game_screen_keeps_tab_off_quit_and_the_last_choices(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 15: Tab then Enter from Start does not quit; after a game, n keeps its opponents."""
+    """Tab then Enter from Start does not quit; after a game, n keeps its opponents."""
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     from textual.widgets import Select
 
@@ -616,7 +616,7 @@ def test_new_game_screen_keeps_tab_off_quit_and_the_last_choices(
 
 
 def test_the_jokers_many_targets_are_named_whole_at_80_columns() -> None:
-    """Issue 15: the joker's choice names every target, and what it gives, without cutting."""
+    """the joker's choice names every target, and what it gives, without cutting."""
     rules = preset("classic")
     joker = rules.joker_card
     targets = ["pine-crane", "plum-warbler", "cherry-curtain", "pampas-moon", "maple-deer", "iris-bridge"]

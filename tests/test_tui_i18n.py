@@ -1,4 +1,4 @@
-"""The terminal game in Japanese, Korean and French (issue 15).
+"""The terminal game in Japanese, Korean and French.
 
 Each language runs in a fresh process that sets the language first, as
 ``roppyakken play --lang`` does, then renders the main screens at 80×24: the

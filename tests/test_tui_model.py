@@ -317,7 +317,7 @@ def test_card_names_are_unique_but_for_plain_chaff() -> None:
 
 
 def test_strip_lines_break_between_fields_only() -> None:
-    """Issue 15: at any width, the captures line wraps between kinds, never inside one."""
+    """at any width, the captures line wraps between kinds, never inside one."""
     from rich.text import Text
 
     from roppyakken.tui.widgets import capture_fields, pack
@@ -333,7 +333,7 @@ def test_strip_lines_break_between_fields_only() -> None:
 
 
 def test_running_round_score_counts_yaku_and_lucky_hands() -> None:
-    """Issue 15: the strip shows what the round is worth so far, yaku included (R-7.2)."""
+    """the strip shows what the round is worth so far, yaku included (R-7.2)."""
     from roppyakken.tui.widgets import round_score_text
 
     rules = preset("classic")
@@ -351,7 +351,7 @@ def test_running_round_score_counts_yaku_and_lucky_hands() -> None:
 
 
 def test_fuke_exemption_reads_or() -> None:
-    """Issue 15: a round where someone completes Four Brights OR Seven Ribbons is never void."""
+    """a round where someone completes Four Brights OR Seven Ribbons is never void."""
     rules = preset("fuke")
     exempt = [s for s in rules.fuke_exempt if s in rules.yaku]
     play = helptext.how_to_play(rules, 2)
@@ -364,7 +364,7 @@ def test_fuke_exemption_reads_or() -> None:
 def test_saved_games_are_listed_by_what_they_hold_and_finished_ones_left_out(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 15: the new-game screen's list names the players and the round, not the file."""
+    """the new-game screen's list names the players and the round, not the file."""
     from roppyakken.tui.session import resumable_saves, save_dir
 
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
@@ -387,7 +387,7 @@ def test_saved_games_are_listed_by_what_they_hold_and_finished_ones_left_out(
 
 
 def test_still_missing_marks_hand_cards_and_leaves_out_yaku_out_of_reach() -> None:
-    """Issue 15: a card in your hand is marked, and a yaku needing a card nobody can capture
+    """a card in your hand is marked, and a yaku needing a card nobody can capture
     any more (its month's other cards all captured, and no joker for it) is not listed."""
     from roppyakken.tui.widgets import missing_lines, out_of_reach
 

@@ -104,7 +104,7 @@ def test_snapshot_table_and_declaration() -> None:
     lines = declare.splitlines()
     dialog_top = next(i for i, line in enumerate(lines) if "╭" in line)
     hand_row = next(i for i, line in enumerate(lines) if "Wist  4 Wist  4 Wist" in line)
-    assert hand_row < dialog_top, "the hand stays in sight while deciding (issue 15)"
+    assert hand_row < dialog_top, "the hand stays in sight while deciding"
     check("declare", declare)
     check("table", shoot(game_app(3), at_table, keys=("enter",)))
 

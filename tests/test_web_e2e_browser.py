@@ -260,7 +260,7 @@ def test_full_game_against_a_bot(server: str, browser: Browser, tmp_path: Path) 
     _watch_errors(page, errors)
     _start_bot_game(page, server, "Alice", BOT_GAME_SEED)
     assert page.locator(".player.me .pname").inner_text() == "Alice"
-    # A bot has a proper name, and its level as a badge (issue 15).
+    # A bot has a proper name, and its level as a badge.
     assert page.locator(".opponents .pname").inner_text() == "Momo"
     assert page.locator(".opponents .badge.bot").inner_text() == "Random bot"
     assert page.locator(".hand button.card").count() == 8  # R-3.1: 8 cards each with 2 players
@@ -379,7 +379,7 @@ def test_online_game_through_an_invite_link(server: str, browser: Browser) -> No
     # A spectator by the same link once the game runs: the table, never a hand.
     watcher.goto(invite)
     watcher.wait_for_selector(".table-cards .card")
-    # Told why the invite link made it a spectator (issue 15).
+    # Told why the invite link made it a spectator.
     assert "already started" in watcher.locator(".prompt .notice").inner_text()
     assert watcher.locator(".hand").is_hidden()
     assert watcher.locator(".phand .backs [data-slug]").count() == 0
@@ -408,7 +408,7 @@ def test_online_game_through_an_invite_link(server: str, browser: Browser) -> No
     guest.wait_for_selector(".hand button.card")
     assert _hand(guest) == hand_before
     assert guest.locator(".player.me .pname").inner_text() == "Kenji"
-    # The log comes back from the server's history (issue 15), as the others see it.
+    # The log comes back from the server's history, as the others see it.
     wait_js(guest, f"document.querySelectorAll('.log li').length >= {len(log_before)}")
     assert guest.locator(".log li").all_inner_texts() == log_before
     assert host.locator(".log li").all_inner_texts()[-len(log_before) :] == log_before
@@ -527,7 +527,7 @@ def test_connection_lost_and_back(browser: Browser, tmp_path: Path) -> None:
         hand = _hand(page)
         first.stop()
         page.wait_for_selector(".conn-status")  # "Connection lost — reconnecting…"
-        # A move made while the server is away is kept, and the player is told at once (issue 15).
+        # A move made while the server is away is kept, and the player is told at once.
         assert _step(page) == "play"
         held = page.locator(".prompt .move-held")
         held.wait_for(timeout=1000)
@@ -552,7 +552,7 @@ def test_connection_lost_and_back(browser: Browser, tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# The table drawn from real engine states, without a game to play through (issue 15).
+# The table drawn from real engine states, without a game to play through.
 
 NAMES = ["Alice", "bot:master"]
 
@@ -660,7 +660,7 @@ def test_phone_round_end_dialog_and_tap_targets(server: str, browser: Browser) -
     msg = _state_where(lambda v: v.phase == "play", players=3)
     msg["names"] = ["Alice", "bot:master", "bot:expert"]
     page.evaluate(SHOW_STATE, {"msg": msg, "options": preset("classic").options()})
-    # Tap targets (issue 15): navigation, rules help, the yaku-panel toggles.
+    # Tap targets: navigation, rules help, the yaku-panel toggles.
     small = page.evaluate(
         """() => [...document.querySelectorAll(
               '.top-nav a, .status-bar .link-button, .progress-host summary, button:not(.card)')]

@@ -1,4 +1,4 @@
-"""The browser client in Japanese (issue 15): the header's switcher, a whole game, no English left.
+"""The browser client in Japanese: the header's switcher, a whole game, no English left.
 
 Runs Debian's Chromium through Playwright against a real ``roppyakken serve``, as
 ``test_web_e2e_browser`` does (and fails in CI when the browser is missing).

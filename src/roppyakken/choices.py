@@ -1,4 +1,4 @@
-"""What each choice of target gives, and which choices change nothing (issue 15).
+"""What each choice of target gives, and which choices change nothing.
 
 The engine asks whenever a card has several targets (R-5.3, R-5.5, R-6).  Often
 the choice does not matter — two 0-point chaff cards of one month — and a front

@@ -989,21 +989,11 @@ def expert_rollout(
     weights: Weights,
     index: list[list[tuple[int, int]]],
     depth: int,
-    exact: int = 0,
-) -> bool:
+) -> None:
     """Play ``p`` to the end of its round: the first ``depth`` decisions as the expert (each
     seat from its own knowledge: :meth:`Position.of_playout`), the rest with the fast
-    points-now policy (:func:`~roppyakken.ai.playout.greedy_index`).  The master's rollout.
-
-    With ``exact`` > 0, stop instead when the hands hold ``exact`` cards or fewer in all and
-    return True (the caller solves the rest); else return False at the end of the round."""
+    points-now policy (:func:`~roppyakken.ai.playout.greedy_index`).  The master's rollout."""
     while p.phase != ENDED:
-        if exact and p.phase == "play":
-            left = 0
-            for hand in p.hands:
-                left += card_count(hand)
-            if left <= exact:
-                return True
         moves = p.moves()
         if len(moves) == 1:
             card, target = moves[0]
@@ -1013,7 +1003,6 @@ def expert_rollout(
         else:
             card, target = moves[greedy_index(p, moves, index)]
         p.step(card, target)
-    return False
 
 
 def declare_choice(
