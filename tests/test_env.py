@@ -251,7 +251,10 @@ def test_research_page_training_loop_runs() -> None:
     namespace: dict[str, object] = {}
     exec(code.replace("range(2000)", "range(4)"), namespace)
     weights = namespace["W"]
-    assert isinstance(weights, np.ndarray) and np.abs(weights).sum() > 0
+    assert isinstance(weights, np.ndarray) and weights.shape[1] == 2530
+    # Four seeded episodes against a seeded greedy bot: the same updates on every run.
+    assert np.count_nonzero(weights) == 3405
+    assert float(np.abs(weights).sum()) == pytest.approx(71.51562594, rel=1e-8)
 
 
 def test_bench_env_measures_every_environment() -> None:

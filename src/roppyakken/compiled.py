@@ -28,8 +28,9 @@ modules, and the type checker), ``mypy_extensions.i64`` in the copies ``scripts/
 compiles (:data:`NATIVE_INT_IMPORT`), where mypyc keeps a local, an argument or a result of
 this type unboxed, a C ``int64_t``: no Python int object per card set stored.  Use it in
 annotations only.  Beware: mypyc compiles a shift of a small constant by an ``i64``
-(``1 << card``) as a 32-bit C shift; the kernel writes ``_B50 >> (50 - card)`` instead (a
-constant above 32 bits is a 64-bit C literal)."""
+(``1 << card``) as a 32-bit C shift; the group writes ``BIT50 >> (50 - card)`` instead (a
+constant above 32 bits is a 64-bit C literal, :data:`roppyakken.cards.BIT50`), and
+``tests/test_compiled_shifts.py`` refuses any constant shifted left by a variable in it."""
 
 NATIVE_INT_IMPORT: Final = "from mypy_extensions import i64"
 """What the compiled copy of a module imports ``i64`` from instead of this module."""
