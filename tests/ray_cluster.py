@@ -1,7 +1,7 @@
 """A real Ray cluster on loopback for the tests: a head node and worker nodes, each its own ``ray start``.
 
-Every node is ``ray start --block --node-ip-address=127.0.0.1`` in a session of its own, on ports of its own and a
-temporary folder of its own, so that stopping it (by its process group, then any of
+Every node is ``ray start --block --node-ip-address=127.0.0.1`` in a session of its own,
+on ports of its own and a temporary folder of its own, so that stopping it (by its process group, then any of
 its processes left, found by that folder in their command line) touches nothing else
 on the machine.  Without Ray a test is skipped on a developer's machine but fails
 under ``CI=true``.  (Ray itself gives its services this machine's own network address

@@ -46,44 +46,54 @@ class ObservationWriter:
         self.rules_at = offsets["rules"][0]
         self.rule_features = np.asarray(_cached_rule_features(rules, players), np.float32)
         self.target = float(rules.target)
-        self.phase_index = {p: i for i, p in enumerate(PHASES)}
+        self.orders = [[(seat + i) % players for i in range(players)] for seat in range(players)]
+        self.no_hands = [0.0] * len(LUCKY_HAND_SLUGS)
+        self.no_phase = [0.0] * len(PHASES)
+        self.phase_rows = {p: [1.0 if q == p else 0.0 for q in PHASES] for p in PHASES}
 
     def _masks_and_tail(self, game: Game, seat: int) -> tuple[bytes, list[float]]:
         """The seat's card sections as 6 little-endian bytes each, and its other features."""
-        n = self.players
-        order = [(seat + i) % n for i in range(n)]
+        order = self.orders[seat]
         hands = game.hands
         hand = hands[seat]
         table = game.table
-        captures = [game.captures[s] for s in order]
-        revealed = [game.revealed[s] & hands[s] for s in order]
+        captures = game.captures
+        revealed_all = game.revealed
         turned = game.turned
         turned_mask = 1 << turned if turned >= 0 else 0
         seen = hand | table | turned_mask
-        for mask in captures:
+        raw = [hand.to_bytes(6, "little"), table.to_bytes(6, "little")]
+        for s in order:
+            mask = captures[s]
             seen |= mask
-        for mask in revealed:
+            raw.append(mask.to_bytes(6, "little"))
+        for s in order:
+            mask = revealed_all[s] & hands[s]
             seen |= mask
-        masks = [hand, table, *captures, *revealed, ALL_CARDS & ~seen, turned_mask]
-        raw = b"".join([m.to_bytes(6, "little") for m in masks])
-        k = len(LUCKY_HAND_SLUGS)
+            raw.append(mask.to_bytes(6, "little"))
+        raw.append((ALL_CARDS & ~seen).to_bytes(6, "little"))
+        raw.append(turned_mask.to_bytes(6, "little"))
         tail = [hands[s].bit_count() / 16.0 for s in order]
         tail.append((len(game.pile) - game.pile_pos) / 48.0)
         declared = game.declared
+        empty = self.no_hands
         for s in order:
-            row = [0.0] * k
-            for slug in declared[s]:
-                row[_LUCKY_INDEX[slug]] = 1.0
+            if declared[s]:
+                row = list(empty)
+                for slug in declared[s]:
+                    row[_LUCKY_INDEX[slug]] = 1.0
+                tail += row
+            else:
+                tail += empty
+        held = game.held_lucky_hands(seat)
+        if held:
+            row = list(empty)
+            for h in held:
+                row[_LUCKY_INDEX[h.slug]] = 1.0
             tail += row
-        held = [0.0] * k
-        for h in game.held_lucky_hands(seat):
-            held[_LUCKY_INDEX[h.slug]] = 1.0
-        tail += held
-        phases = [0.0] * len(PHASES)
-        at = self.phase_index.get(game.phase)
-        if at is not None:
-            phases[at] = 1.0
-        tail += phases
+        else:
+            tail += empty
+        tail += self.phase_rows.get(game.phase, self.no_phase)
         to_act, dealer = game.to_act, game.dealer
         tail += [1.0 if to_act == s else 0.0 for s in order]
         tail += [1.0 if dealer == s else 0.0 for s in order]
@@ -91,7 +101,7 @@ class ObservationWriter:
         tail += [totals[s] / target for s in order]
         tail += [float(legs[s]) for s in order]
         tail.append(game.round / 10.0)
-        return raw, tail
+        return b"".join(raw), tail
 
     def write(self, game: Game, seat: int, out: FloatRows) -> None:
         """Write ``seat``'s observation of ``game`` into the row ``out``."""
