@@ -8,10 +8,13 @@ measure (``--cpus`` worker processes; Ray's own services run beside them) and pr
 * the overhead of one task: ``--tasks`` deals of ``random`` against ``random`` (about a
   millisecond each) sent one deal a task, to Ray and to a ``--jobs`` process pool of one
   worker, less the time the same deals take in this process;
-* self-play rounds a second of ``python -m roppyakken.env.train`` with 1 and 2 Ray
-  actors, and locally.
+* self-play rounds a second of ``python -m roppyakken.env.train`` (its evaluations left
+  out) locally, and with 1 and 2 Ray actors (batches of 32 rounds an actor).
 
-Usage: ``python bench/bench_ray.py [--deals 24] [--tasks 400] [--rounds 256]``.
+The work runs in other processes, so the figures are wall time: on a busy machine,
+read them with the load average printed first.
+
+Usage: ``python bench/bench_ray.py [--deals 200] [--tasks 400] [--rounds 512]``.
 """
 
 from __future__ import annotations
@@ -22,8 +25,6 @@ import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
-from tempfile import TemporaryDirectory
 
 from roppyakken.ai.arena import play_deals, run_arena
 from roppyakken.ai.driver import game_seeds
@@ -73,27 +74,25 @@ def overhead(tasks: int) -> tuple[float, float, float]:
 
 
 def self_play_rate(rounds: int, actors: int | None) -> float:
-    """Self-play rounds a second of a short training run (``actors`` None: in this process)."""
-    from roppyakken.env.train import main as train_main
+    """Self-play rounds a second of a short training run, evaluations left out (``actors``
+    None: in this process)."""
+    from roppyakken.env.train import parser, train
 
-    with TemporaryDirectory() as tmp:
-        args = ["--rounds", str(rounds), "--eval-every", str(10 * rounds), "--eval-deals", "1", "--no-report"]
-        args += ["--out", str(Path(tmp) / "w.npz")]
-        if actors is not None:
-            ray_instance(actors)
-            args += ["--ray", "auto", "--actors", str(actors)]
-        start = time.perf_counter()
-        train_main(args)
-        return rounds / (time.perf_counter() - start)
+    args = ["--rounds", str(rounds), "--eval-every", str(10 * rounds), "--eval-deals", "1"]
+    if actors is not None:
+        ray_instance(actors)
+        args += ["--ray", "auto", "--actors", str(actors), "--batch-rounds", str(32 * actors)]
+    _net, curve = train(parser().parse_args(args), lambda text: None)
+    return curve[-1]["rounds_per_second"]
 
 
 def main() -> None:
     """Print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--bots", default="expert,greedy", help="the arena's bots (expert,greedy)")
-    parser.add_argument("--deals", type=int, default=24, help="deals of each arena (24)")
+    parser.add_argument("--deals", type=int, default=200, help="deals of each arena (200)")
     parser.add_argument("--tasks", type=int, default=400, help="one-deal tasks for the overhead (400)")
-    parser.add_argument("--rounds", type=int, default=256, help="self-play rounds of each run (256)")
+    parser.add_argument("--rounds", type=int, default=512, help="self-play rounds of each run (512)")
     args = parser.parse_args()
     bots = args.bots.split(",")
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs; Python {sys.version.split()[0]}")
