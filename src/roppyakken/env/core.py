@@ -353,7 +353,15 @@ class RoppyakkenEnv:
         """
         if self.done:
             raise RoppyakkenError("the episode is over: reset the environment")
-        action = self.action(aid)
+        return self.step_action(self.action(aid))
+
+    def step_action(self, action: Action) -> list[float]:
+        """:meth:`step` with the engine action itself (a bot's choice), not its id.
+
+        An illegal action raises the engine's :class:`IllegalActionError` and changes nothing.
+        """
+        if self.done:
+            raise RoppyakkenError("the episode is over: reset the environment")
         game = self.game
         before = game.last_score
         game.apply(action)

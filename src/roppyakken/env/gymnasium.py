@@ -27,7 +27,7 @@ from gymnasium import spaces
 from roppyakken.actions import Action
 from roppyakken.ai.base import Bot, make_bot
 from roppyakken.env.arrays import ObservationWriter, action_mask
-from roppyakken.env.core import NUM_ACTIONS, RoppyakkenEnv, action_id
+from roppyakken.env.core import NUM_ACTIONS, RoppyakkenEnv
 from roppyakken.env.pettingzoo import observation_space
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import Rules
@@ -97,7 +97,7 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
                 action = choose_legal(env.game.legal_actions())
             else:
                 action = bot.choose(env.view(seat))
-            total += env.step(action_id(action))[self.seat]
+            total += env.step_action(action)[self.seat]
         return total
 
     def start(self, seed: int | None) -> None:
