@@ -28,7 +28,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from roppyakken.ai.arena import play_deals, run_arena
 from roppyakken.ai.driver import game_seeds
-from roppyakken.ai.ray_backend import ordered_map
+from roppyakken.ai.ray_backend import ordered_map, ray_module
 from roppyakken.rules import preset
 
 # A one-node instance keeps to loopback when Ray is told this is no cluster host.
@@ -37,8 +37,7 @@ os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
 
 def ray_instance(cpus: int) -> None:
     """Start a fresh one-node Ray instance with ``cpus`` worker CPUs (stopping the last one)."""
-    import ray
-
+    ray = ray_module()
     ray.shutdown()
     ray.init(num_cpus=cpus, include_dashboard=False, log_to_driver=False, configure_logging=False)
 
@@ -109,9 +108,7 @@ def main() -> None:
     print(f"self-play, this process:  {self_play_rate(args.rounds, None):7.1f} rounds/s")
     for actors in (1, 2):
         print(f"self-play, {actors} Ray actor(s): {self_play_rate(args.rounds, actors):7.1f} rounds/s")
-    import ray
-
-    ray.shutdown()
+    ray_module().shutdown()
 
 
 if __name__ == "__main__":

@@ -107,7 +107,8 @@ def measure(line: Line, seed: int, jobs: int, ray: str | None = None) -> tuple[d
     def progress(totals: ArenaTotals) -> None:
         print(f"\r{line.label} ({line.rules}): {totals.games} games   ", end="", file=sys.stderr, flush=True)
 
-    totals = run_arena(preset(line.rules), list(line.bots), deals, seed, jobs, progress, ray=ray)
+    workers = jobs if ray is None else 1  # the cluster's CPUs take the place of --jobs
+    totals = run_arena(preset(line.rules), list(line.bots), deals, seed, workers, progress, ray=ray)
     print(file=sys.stderr)
     return summary(totals, line.rules), totals
 

@@ -12,6 +12,7 @@ the machine.)
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import random
 import shutil
@@ -24,6 +25,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from roppyakken.ai.ray_backend import ray_module
 from tests.services import need
 
 RAY_BIN = Path(sys.executable).parent / "ray"
@@ -33,11 +35,7 @@ PORT_BLOCKS = range(20000, 29000, 200)
 
 def ray_available() -> bool:
     """Whether Ray and its ``ray`` command are installed beside this Python."""
-    try:
-        import ray  # noqa: F401
-    except ImportError:
-        return False
-    return RAY_BIN.exists()
+    return importlib.util.find_spec("ray") is not None and RAY_BIN.exists()
 
 
 def _free_block() -> int:
@@ -166,8 +164,7 @@ class RayCluster:
 
 def wait_nodes(alive: int, timeout: float = 120.0) -> None:
     """Wait until the connected cluster has ``alive`` live nodes."""
-    import ray
-
+    ray = ray_module()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if sum(1 for n in ray.nodes() if n["Alive"]) == alive:

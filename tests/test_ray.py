@@ -20,9 +20,10 @@ from typing import Any
 import pytest
 
 from roppyakken.ai.arena import ArenaTotals, run_arena, summary
+from roppyakken.ai.ray_backend import ray_module
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import preset
-from tests.ray_cluster import RayCluster, new_cluster, wait_nodes
+from tests.ray_cluster import RayCluster, new_cluster, ray_available, wait_nodes
 from tests.support import run_cli
 
 TIMING = ("decision_ms", "seconds", "rounds_per_second")
@@ -35,15 +36,13 @@ def cluster() -> Iterator[RayCluster]:
     try:
         c.start_head(cpus=1)
         c.add_worker("worker", cpus=1)
-        import ray
-
+        ray = ray_module()
         ray.init(address=c.address, log_to_driver=False, configure_logging=False)
         wait_nodes(2)
         yield c
     finally:
-        import ray
-
-        ray.shutdown()
+        if ray_available():
+            ray_module().shutdown()
         c.stop()
 
 
@@ -118,7 +117,7 @@ def test_a_node_killed_mid_run_changes_nothing(cluster: RayCluster) -> None:
     bots, deals, seed = ["expert", "greedy"], 18, 21
     local = summary(run_arena(rules, bots, deals, seed), "classic")
     victim = cluster.nodes[-1]  # the worker node: the head is left to run its tasks again
-    import ray
+    ray = ray_module()
 
     victim_id = next(n["NodeID"] for n in ray.nodes() if n["Alive"] and str(victim.folder) in _node_dirs(n))
     games_seen: list[int] = []
@@ -177,3 +176,11 @@ def test_the_commands_import_ray_only_with_the_option() -> None:
     )
     done = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
+
+
+def test_jobs_and_ray_together_are_refused_in_one_line() -> None:
+    code, out, err = run_cli(["arena", "--bots", "random,random", "--games", "2", "--jobs", "2", "--ray"])
+    assert code != 0 and out == ""
+    assert err.strip().splitlines() == [
+        "roppyakken: error: --jobs and --ray do not go together: --ray spreads the deals over the cluster"
+    ]

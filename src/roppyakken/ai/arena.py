@@ -158,6 +158,8 @@ def run_arena(
         raise RoppyakkenError("an arena needs at least one deal")
     if jobs < 1:
         raise RoppyakkenError("--jobs must be at least 1")
+    if ray is not None and jobs != 1:
+        raise RoppyakkenError("--jobs and --ray do not go together: --ray spreads the deals over the cluster")
     seeds = game_seeds(seed, deals)
     totals = ArenaTotals(levels)
     if ray is not None:

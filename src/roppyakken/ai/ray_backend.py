@@ -13,6 +13,7 @@ engine and the commands run without Ray installed.
 
 from __future__ import annotations
 
+import importlib
 import logging
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final, TypeVar
@@ -26,12 +27,12 @@ RETRIES: Final = 8
 """How many times a task is run again after its worker or node dies."""
 
 
-def _ray() -> Any:
+def ray_module() -> Any:
+    """Ray itself (imported here, by name: it is an optional extra), or a one-line error."""
     try:
-        import ray
+        return importlib.import_module("ray")
     except ImportError:
         raise RoppyakkenError("--ray needs Ray: pip install 'roppyakken[ray]'") from None
-    return ray
 
 
 def connect(address: str) -> Any:
@@ -40,7 +41,7 @@ def connect(address: str) -> Any:
     Connecting twice to the same cluster is a no-op; a cluster that cannot be reached is
     one line of error.
     """
-    ray = _ray()
+    ray = ray_module()
     if ray.is_initialized():
         return ray
     try:
