@@ -31,8 +31,10 @@ from roppyakken.ai.driver import game_seeds
 from roppyakken.ai.ray_backend import ordered_map, ray_module
 from roppyakken.rules import preset
 
-# A one-node instance keeps to loopback when Ray is told this is no cluster host.
+# A one-node instance keeps to loopback when Ray is told this is no cluster host, and
+# needs no token (Ray would write one to ~/.ray for every later cluster to require).
 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+os.environ.setdefault("RAY_AUTH_MODE", "disabled")
 
 
 def ray_instance(cpus: int) -> None:

@@ -29,6 +29,9 @@ from roppyakken.ai.ray_backend import ray_module
 from tests.services import need
 
 RAY_BIN = Path(sys.executable).parent / "ray"
+AUTH_MODE = "disabled"
+"""No token for a cluster that lives and dies on loopback in a test: the nodes and the
+driver must agree, and a token file would outlive the test (in ``~/.ray``)."""
 PORT_BLOCKS = range(20000, 29000, 200)
 """Each node takes a block of 200 ports: 10 for its services, the rest for its workers."""
 
@@ -60,6 +63,21 @@ class Node:
     proc: subprocess.Popen[bytes]
     folder: Path
     log: Path
+
+    def running(self, title: str) -> bool:
+        """Whether a process of the node (of its session) has the title ``title`` (a Ray task's)."""
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+                cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+            except OSError:
+                continue
+            session = int(stat.rsplit(")", 1)[1].split()[3])
+            if session == self.proc.pid and cmdline.startswith(title):
+                return True
+        return False
 
     def stop(self) -> None:
         """Kill every process of the node: its session, then any that left it."""
@@ -128,7 +146,7 @@ class RayCluster:
         else:
             args += [f"--address={self.address}"]
         log = folder / "start.log"
-        env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0")
+        env = dict(os.environ, RAY_USAGE_STATS_ENABLED="0", RAY_AUTH_MODE=AUTH_MODE)
         with log.open("wb") as out:
             proc = subprocess.Popen(
                 args, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True

@@ -9,6 +9,7 @@ two local runs too), dumped again byte for byte.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -23,7 +24,7 @@ from roppyakken.ai.arena import ArenaTotals, run_arena, summary
 from roppyakken.ai.ray_backend import ray_module
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import preset
-from tests.ray_cluster import RayCluster, new_cluster, ray_available, wait_nodes
+from tests.ray_cluster import AUTH_MODE, RayCluster, new_cluster, ray_available, wait_nodes
 from tests.support import run_cli
 
 TIMING = ("decision_ms", "seconds", "rounds_per_second")
@@ -36,6 +37,7 @@ def cluster() -> Iterator[RayCluster]:
     try:
         c.start_head(cpus=1)
         c.add_worker("worker", cpus=1)
+        os.environ["RAY_AUTH_MODE"] = AUTH_MODE  # read by the driver's ray.init
         ray = ray_module()
         ray.init(address=c.address, log_to_driver=False, configure_logging=False)
         wait_nodes(2)
@@ -114,7 +116,7 @@ def test_a_node_killed_mid_run_changes_nothing(cluster: RayCluster) -> None:
     """Its tasks run again on the node left, and the totals are those of a local run (it runs
     last in this module: it kills the worker node)."""
     rules = preset("classic")
-    bots, deals, seed = ["expert", "greedy"], 18, 21
+    bots, deals, seed = ["expert", "greedy"], 60, 21
     local = summary(run_arena(rules, bots, deals, seed), "classic")
     victim = cluster.nodes[-1]  # the worker node: the head is left to run its tasks again
     ray = ray_module()
@@ -136,10 +138,11 @@ def test_a_node_killed_mid_run_changes_nothing(cluster: RayCluster) -> None:
     runner = threading.Thread(target=play)
     runner.start()
     deadline = time.monotonic() + 300
-    while not games_seen and runner.is_alive() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert games_seen and games_seen[-1] < deals * 2, "the run ended before the node could be killed"
-    victim.stop()
+    while not victim.running("ray::play_deals") and runner.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert victim.running("ray::play_deals"), "no task ran on the worker node before the run ended"
+    assert not games_seen or games_seen[-1] < deals * 2
+    victim.stop()  # killed while one of its tasks is playing deals
     runner.join(600)
     assert not failure, failure
     assert not runner.is_alive()
