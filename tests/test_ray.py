@@ -181,6 +181,19 @@ def test_the_commands_import_ray_only_with_the_option() -> None:
     assert done.returncode == 0, done.stderr
 
 
+def test_an_address_where_no_cluster_listens_is_one_line_at_once() -> None:
+    from tests.services import free_port, need
+
+    need("Ray", ray_available(), "pip install 'roppyakken[ray]'")
+    address = f"127.0.0.1:{free_port()}"
+    start = time.monotonic()
+    code, out, err = run_cli(["arena", "--bots", "random,random", "--games", "2", "--ray", address])
+    assert code != 0 and out == "" and time.monotonic() - start < 30
+    assert err.strip().splitlines() == [
+        f"roppyakken: error: --ray {address}: no Ray cluster answers there (Connection refused)"
+    ]
+
+
 def test_jobs_and_ray_together_are_refused_in_one_line() -> None:
     code, out, err = run_cli(["arena", "--bots", "random,random", "--games", "2", "--jobs", "2", "--ray"])
     assert code != 0 and out == ""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import logging
+import socket
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final, TypeVar
 
@@ -44,6 +45,7 @@ def connect(address: str) -> Any:
     ray = ray_module()
     if ray.is_initialized():
         return ray
+    _check_reachable(address)
     try:
         ray.init(
             address=address,
@@ -55,6 +57,18 @@ def connect(address: str) -> Any:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise RoppyakkenError(f"--ray {address}: cannot join a Ray cluster ({first})") from None
     return ray
+
+
+def _check_reachable(address: str) -> None:
+    """Refuse at once a ``host:port`` where nothing listens (Ray would retry for minutes)."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "://" in host:
+        return  # auto, local, or a form Ray checks itself
+    try:
+        socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=10).close()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise RoppyakkenError(f"--ray {address}: no Ray cluster answers there ({reason})") from None
 
 
 def cluster_cpus(address: str) -> int:
