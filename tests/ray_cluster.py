@@ -191,6 +191,24 @@ def wait_nodes(alive: int, timeout: float = 120.0) -> None:
     raise TimeoutError(f"the Ray cluster never had {alive} live nodes: {ray.nodes()}")
 
 
+def _pid() -> int:
+    return os.getpid()
+
+
+def warm_every_node() -> None:
+    """Run a task on every live node, so that each has a worker process started (a node
+    without one takes seconds to start one, and a short run may end before it does)."""
+    ray = ray_module()
+    affinity = importlib.import_module("ray.util.scheduling_strategies").NodeAffinitySchedulingStrategy
+    task = ray.remote(num_cpus=1)(_pid)
+    refs = [
+        task.options(scheduling_strategy=affinity(node["NodeID"], soft=False)).remote()
+        for node in ray.nodes()
+        if node["Alive"]
+    ]
+    ray.get(refs, timeout=180)
+
+
 def new_cluster() -> RayCluster:
     """An empty cluster in a fresh short folder (Ray's socket paths must stay short)."""
     need("Ray", ray_available(), "pip install 'roppyakken[ray]'")

@@ -24,7 +24,7 @@ from roppyakken.ai.arena import ArenaTotals, run_arena, summary
 from roppyakken.ai.ray_backend import ray_module
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import preset
-from tests.ray_cluster import AUTH_MODE, RayCluster, new_cluster, ray_available, wait_nodes
+from tests.ray_cluster import AUTH_MODE, RayCluster, new_cluster, ray_available, wait_nodes, warm_every_node
 from tests.support import run_cli
 
 TIMING = ("decision_ms", "seconds", "rounds_per_second")
@@ -41,6 +41,7 @@ def cluster() -> Iterator[RayCluster]:
         ray = ray_module()
         ray.init(address=c.address, log_to_driver=False, configure_logging=False)
         wait_nodes(2)
+        warm_every_node()
         yield c
     finally:
         if ray_available():
@@ -116,10 +117,11 @@ def test_a_node_killed_mid_run_changes_nothing(cluster: RayCluster) -> None:
     """Its tasks run again on the node left, and the totals are those of a local run (it runs
     last in this module: it kills the worker node)."""
     rules = preset("classic")
-    bots, deals, seed = ["expert", "greedy"], 60, 21
+    bots, deals, seed = ["expert", "greedy"], 150, 21
     local = summary(run_arena(rules, bots, deals, seed), "classic")
     victim = cluster.nodes[-1]  # the worker node: the head is left to run its tasks again
     ray = ray_module()
+    warm_every_node()
 
     victim_id = next(n["NodeID"] for n in ray.nodes() if n["Alive"] and str(victim.folder) in _node_dirs(n))
     games_seen: list[int] = []
@@ -138,9 +140,10 @@ def test_a_node_killed_mid_run_changes_nothing(cluster: RayCluster) -> None:
     runner = threading.Thread(target=play)
     runner.start()
     deadline = time.monotonic() + 300
-    while not victim.running("ray::play_deals") and runner.is_alive() and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert victim.running("ray::play_deals"), "no task ran on the worker node before the run ended"
+    playing = False
+    while not playing and runner.is_alive() and time.monotonic() < deadline:
+        playing = victim.running("ray::play_deals")
+    assert playing, "no task ran on the worker node before the run ended"
     assert not games_seen or games_seen[-1] < deals * 2
     victim.stop()  # killed while one of its tasks is playing deals
     runner.join(600)

@@ -43,9 +43,9 @@ def connect(address: str) -> Any:
     one line of error.
     """
     ray = ray_module()
+    _check_reachable(address)
     if ray.is_initialized():
         return ray
-    _check_reachable(address)
     try:
         ray.init(
             address=address,

@@ -188,6 +188,12 @@ class RayRounds:
             for i in range(args.actors)
         ]
 
+    def close(self) -> None:
+        """Stop the actors (their CPUs go back to the cluster)."""
+        for actor in self.actors:
+            self.ray.kill(actor)
+        self.actors = []
+
     def __call__(self, params: dict[str, FloatArray], first: int, count: int) -> Batch:
         """Rounds ``first .. first + count - 1``, the first share to the first actor and so on."""
         shared = self.ray.put(params)
@@ -239,29 +245,33 @@ def train(args: argparse.Namespace, log: Any) -> tuple[ValueNet, list[dict[str, 
             f"{point['rounds_per_second']:.0f} rounds/s"
         )
 
-    evaluate(0)
-    first = 1
-    while first <= args.rounds:
-        last = min(args.rounds, (first - 1) // args.batch_rounds * args.batch_rounds + args.batch_rounds)
-        began = time.monotonic()
-        xs, ys = rounds_source(params, first, last - first + 1)
-        played_seconds += time.monotonic() - began
-        # An evaluation inside the batch sees the weights the batch was played with.
-        for r in range(first, last):
-            if r % args.eval_every == 0:
-                evaluate(r)
-        if last % args.batch_rounds == 0:
-            frac = min(1.0, last / max(1, args.rounds))
-            opt.lr = args.lr * (1.0 - 0.9 * frac)  # linear decay to a tenth
-            x_all = np.stack(xs)
-            y_all = np.array(ys, np.float32)
-            for _ in range(args.updates):
-                idx = nrng.integers(0, len(y_all), args.minibatch)
-                loss, grads = gradients(net, x_all[idx], y_all[idx])
-                opt.step(params, grads)
-        if last % args.eval_every == 0 or last == args.rounds:
-            evaluate(last)
-        first = last + 1
+    try:
+        evaluate(0)
+        first = 1
+        while first <= args.rounds:
+            last = min(args.rounds, (first - 1) // args.batch_rounds * args.batch_rounds + args.batch_rounds)
+            began = time.monotonic()
+            xs, ys = rounds_source(params, first, last - first + 1)
+            played_seconds += time.monotonic() - began
+            # An evaluation inside the batch sees the weights the batch was played with.
+            for r in range(first, last):
+                if r % args.eval_every == 0:
+                    evaluate(r)
+            if last % args.batch_rounds == 0:
+                frac = min(1.0, last / max(1, args.rounds))
+                opt.lr = args.lr * (1.0 - 0.9 * frac)  # linear decay to a tenth
+                x_all = np.stack(xs)
+                y_all = np.array(ys, np.float32)
+                for _ in range(args.updates):
+                    idx = nrng.integers(0, len(y_all), args.minibatch)
+                    loss, grads = gradients(net, x_all[idx], y_all[idx])
+                    opt.step(params, grads)
+            if last % args.eval_every == 0 or last == args.rounds:
+                evaluate(last)
+            first = last + 1
+    finally:
+        if isinstance(rounds_source, RayRounds):
+            rounds_source.close()
     return net, curve
 
 
