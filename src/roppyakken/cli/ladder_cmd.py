@@ -36,6 +36,13 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--jobs", type=int, default=1, metavar="N", help=_("worker processes (1); results do not change")
     )
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="auto",
+        metavar="ADDRESS",
+        help=_("play on a Ray cluster (auto: the one this machine joined); results do not change"),
+    )
     p.add_argument("--json", action="store_true", help=_("print the ratings and every pair's arena as JSON"))
     p.set_defaults(run=run)
 
@@ -68,7 +75,9 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     levels = [s.strip() for s in args.levels.split(",") if s.strip()]
     show = not args.json or sys.stderr.isatty()
-    doc = run_ladder(rules, levels, args.games, args.seed, args.jobs, _Progress() if show else None)
+    doc = run_ladder(
+        rules, levels, args.games, args.seed, args.jobs, _Progress() if show else None, ray=args.ray
+    )
     if show:
         print(file=sys.stderr)
     if args.json:
