@@ -1,0 +1,94 @@
+"""Start-up time of the ``roppyakken`` command: wall time of whole processes, each a new interpreter.
+
+Each command runs ``--runs`` times, in turns (so that a burst of load on the machine
+spreads over all of them); the figures are the minimum and the median in ms, with the
+bare interpreter (``python -c pass``) as the floor no command can go under, and the
+target of 150 ms for ``--help`` and ``score``.  ``--importtime`` also prints the
+slowest imports of each command (``python -X importtime``, cumulative).
+
+    .venv/bin/python bench/bench_startup.py [--runs 20] [--importtime]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+TARGET_MS = 150.0
+"""The start-up the core commands aim at on the development machine (wall time)."""
+
+MAIN = "import sys; from roppyakken.cli import main; sys.exit(main())"
+"""What the ``roppyakken`` console script runs."""
+
+SCORE_INPUT = json.dumps(
+    {"players": [{"captures": ["pine-crane", "cherry-curtain", "pampas-moon"]}, {"captures": []}]}
+)
+
+CASES: list[tuple[str, list[str], str]] = [
+    ("python -c pass", ["-c", "pass"], ""),
+    ("import roppyakken.cli", ["-c", "import roppyakken.cli"], ""),
+    ("roppyakken --help", ["-c", MAIN, "--help"], ""),
+    ("roppyakken score", ["-c", MAIN, "score"], SCORE_INPUT),
+    ("roppyakken cards", ["-c", MAIN, "cards"], ""),
+    ("roppyakken --version", ["-c", MAIN, "--version"], ""),
+]
+"""Name, interpreter arguments and standard input of each measured command."""
+
+
+def once(args: list[str], stdin: str) -> float:
+    """Wall time of one process, in ms."""
+    start = time.perf_counter()
+    subprocess.run([sys.executable, *args], input=stdin, capture_output=True, text=True, check=True)
+    return (time.perf_counter() - start) * 1000
+
+
+def slowest_imports(args: list[str], stdin: str, count: int = 8) -> list[tuple[int, str]]:
+    """The ``count`` imports with the largest cumulative time (µs) in one run."""
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", *args], input=stdin, capture_output=True, text=True, check=True
+    )
+    rows = []
+    for line in done.stderr.splitlines():
+        if line.startswith("import time:") and "|" in line and "cumulative" not in line:
+            _, cumulative, name = line.split("|")
+            rows.append((int(cumulative), name.strip()))
+    return sorted(rows, reverse=True)[:count]
+
+
+def main() -> None:
+    """Measure and print the start-up of each command."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20, help="runs of each command (20)")
+    parser.add_argument("--importtime", action="store_true", help="also print each command's slowest imports")
+    args = parser.parse_args()
+    from roppyakken.compiled import status
+
+    times: dict[str, list[float]] = {name: [] for name, _, _ in CASES}
+    for _name, argv, stdin in CASES:  # warm the file cache and the bytecode
+        once(argv, stdin)
+    for _ in range(args.runs):
+        for name, argv, stdin in CASES:
+            times[name].append(once(argv, stdin))
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, {status()}, {args.runs} runs each")
+    floor = min(times["python -c pass"])
+    print(f"{'command':<24} {'min ms':>8} {'median ms':>10} {'min - python':>13}  target")
+    for name, _, _ in CASES:
+        best, median = min(times[name]), statistics.median(times[name])
+        target = ""
+        if name in ("roppyakken --help", "roppyakken score"):
+            target = f"<= {TARGET_MS:.0f} ms: {'met' if median <= TARGET_MS else 'missed'} (median)"
+        print(f"{name:<24} {best:>8.1f} {median:>10.1f} {best - floor:>13.1f}  {target}")
+    if args.importtime:
+        for name, argv, stdin in CASES[1:]:
+            print(f"\nslowest imports of {name} (cumulative ms):")
+            for micros, module in slowest_imports(argv, stdin):
+                print(f"  {micros / 1000:>7.1f}  {module}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,105 @@
+"""The package as a user installs it: the core commands on the standard library alone, and a
+wheel that carries the compiled modules.
+
+``tests/core_commands.py`` runs each core command in a new interpreter and lists the
+modules it loaded from outside the standard library and the package; ``.ci/run`` runs it
+with a bare install too (``pip install .``, no extra).  The wheel test builds the sdist
+and the wheel with ``python -m build``, installs the wheel into a new virtual environment
+and plays seeded games there on the compiled and on the pure modules.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import shutil
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from roppyakken.compiled import GROUP, copy_module
+from tests import core_commands, installs, services
+from tests.test_compiled_kernel import PROGRAM
+
+GAMES_PER_CONFIG = 8
+"""Seeded games per preset and player count in the installed wheel (each mode)."""
+
+
+def test_the_core_commands_load_only_the_standard_library_and_the_package() -> None:
+    assert core_commands.check(sys.executable, bare=False) == []
+
+
+def test_the_check_sees_a_module_from_outside(tmp_path: Path) -> None:
+    """The check itself: a command that loads a third-party module is reported."""
+    runner = core_commands.RUNNER.replace(
+        "from roppyakken.cli import main", "import pytest\nfrom roppyakken.cli import main"
+    )
+    assert runner != core_commands.RUNNER
+    code, outside, _ = core_commands.run(sys.executable, ["cards"], "", tmp_path, runner)
+    assert code == 0 and "pytest" in outside
+
+
+@pytest.fixture(scope="module")
+def wheel_venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Path]]:
+    """The wheel built from a copy of the project, installed in a new venv: its python, and the
+    files ``python -m build`` made."""
+    services.need("the build package", importlib.util.find_spec("build"), "pip install build")
+    services.need("a C compiler", shutil.which("cc"), "apt-get install gcc python3-dev")
+    tmp = tmp_path_factory.mktemp("wheel")
+    project = installs.project_copy(tmp / "project")
+    dist = tmp / "dist"
+    build = [sys.executable, "-m", "build", "--outdir", str(dist), str(project)]
+    installs.run(build, cwd=tmp, timeout=1800, inherit=True)  # the build frontend of these tests
+    made = sorted(dist.iterdir())
+    python = installs.new_venv(tmp / "venv")
+    wheels = [p for p in made if p.suffix == ".whl"]
+    assert len(wheels) == 1, made
+    installs.pip_install(python, "--no-index", str(wheels[0]))
+    return python, made
+
+
+@pytest.mark.slow
+def test_python_m_build_makes_an_sdist_and_a_wheel_with_the_compiled_modules(
+    wheel_venv: tuple[Path, list[Path]],
+) -> None:
+    _, made = wheel_venv
+    assert sorted(p.suffix for p in made) == [".gz", ".whl"]
+    wheel = next(p for p in made if p.suffix == ".whl")
+    assert not wheel.name.endswith("-none-any.whl")  # a platform wheel: it holds extensions
+    names = zipfile.ZipFile(wheel).namelist()
+    for module in GROUP:
+        path = copy_module(module).replace(".", "/")
+        assert any(n.startswith(path + ".") and n.endswith(".so") for n in names), path
+        assert path + ".py" not in names  # the copies are not shipped, only their compiled form
+    assert any(n.startswith("roppyakken/_rules_c__mypyc.") for n in names)
+
+
+@pytest.mark.slow
+def test_the_installed_wheel_uses_the_compiled_modules_and_plays_as_the_pure_ones(
+    wheel_venv: tuple[Path, list[Path]], tmp_path: Path
+) -> None:
+    python, _ = wheel_venv
+    roppyakken = str(python.parent / "roppyakken")
+    version = installs.run([roppyakken, "--version"], cwd=tmp_path, timeout=120).stdout
+    assert version.strip() == "roppyakken 0.1.0 (compiled modules in use)"
+    pure_version = installs.run([roppyakken, "--version"], cwd=tmp_path, timeout=120, ROPPYAKKEN_PURE="1")
+    assert "pure Python" in pure_version.stdout
+    located = "import roppyakken; print(roppyakken.__file__)"
+    where = installs.run([str(python), "-c", located], cwd=tmp_path, timeout=120).stdout
+    assert Path(where.strip()).is_relative_to(python.parent.parent)  # the wheel's, not the checkout's
+    games = [str(python), "-c", PROGRAM, str(GAMES_PER_CONFIG)]
+    compiled = json.loads(installs.run(games, cwd=tmp_path, timeout=1200).stdout)
+    pure = json.loads(installs.run(games, cwd=tmp_path, timeout=1200, ROPPYAKKEN_PURE="1").stdout)
+    assert compiled["compiled"] is True and pure["compiled"] is False
+    assert compiled["games"] == pure["games"] > 100
+    assert compiled["digests"] == pure["digests"]
+
+
+@pytest.mark.slow
+def test_the_installed_wheel_runs_the_core_commands_and_names_the_missing_extras(
+    wheel_venv: tuple[Path, list[Path]],
+) -> None:
+    python, _ = wheel_venv
+    assert core_commands.check(str(python), bare=True) == []
