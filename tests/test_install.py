@@ -19,8 +19,11 @@ from pathlib import Path
 
 import pytest
 
+from roppyakken import __version__, kernel
+from roppyakken.cli import COMMANDS, command_argument
 from roppyakken.compiled import GROUP, copy_module
 from tests import core_commands, installs, services
+from tests.support import run_cli, run_python
 from tests.test_compiled_kernel import PROGRAM
 
 GAMES_PER_CONFIG = 8
@@ -39,6 +42,47 @@ def test_the_check_sees_a_module_from_outside(tmp_path: Path) -> None:
     assert runner != core_commands.RUNNER
     code, outside, _ = core_commands.run(sys.executable, ["cards"], "", tmp_path, runner)
     assert code == 0 and "pytest" in outside
+
+
+def test_version_says_whether_the_compiled_modules_are_in_use(monkeypatch: pytest.MonkeyPatch) -> None:
+    code, out, err = run_cli(["--version"])
+    in_use = "compiled modules in use" if kernel.COMPILED else "pure Python"
+    assert code == 0 and err == "" and out == f"roppyakken {__version__} ({in_use})\n"
+    monkeypatch.setenv("ROPPYAKKEN_PURE", "1")
+    code, out, _ = run_cli(["--version"])
+    assert out == f"roppyakken {__version__} (pure Python: ROPPYAKKEN_PURE is set)\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "command"),
+    [
+        (["score", "--rules", "classic"], "score"),
+        (["--lang", "ja", "cards", "--json"], "cards"),
+        (["--lang=ko", "rules"], "rules"),
+        (["--help"], None),
+        (["--version"], None),
+        (["bogus"], "bogus"),
+    ],
+)
+def test_the_command_is_found_before_the_parser_is_built(argv: list[str], command: str | None) -> None:
+    assert command_argument(argv) == command
+
+
+def test_help_loads_no_command_module_and_not_the_engine() -> None:
+    """``roppyakken --help`` lists every command from :data:`COMMANDS` without importing one."""
+    program = (
+        "import contextlib, io, json, sys\n"
+        "from roppyakken.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.suppress(SystemExit):\n"
+        "    main(['--help'])\n"
+        "print(json.dumps({'help': out.getvalue(), 'modules': sorted(sys.modules)}))\n"
+    )
+    done = json.loads(run_python(program, pure=False, timeout=120))
+    loaded = [m for m in done["modules"] if m.startswith("roppyakken.")]
+    assert not [m for m in loaded if m.endswith("_cmd")]
+    assert "roppyakken.engine" not in loaded and "roppyakken.kernel" not in loaded
+    for name in COMMANDS:
+        assert f"\n    {name} " in done["help"]
 
 
 @pytest.fixture(scope="module")

@@ -108,7 +108,8 @@ class _VersionAction(argparse.Action):
         from roppyakken import __version__
         from roppyakken.compiled import status
 
-        parser.exit(0, f"roppyakken {__version__} ({status()})\n")
+        print(f"roppyakken {__version__} ({status()})")
+        parser.exit()
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
