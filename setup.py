@@ -47,7 +47,7 @@ def _kernel_builder() -> ModuleType:
 
 def c_compiler_missing() -> str | None:
     """Why the modules cannot be compiled here (no C compiler, no Python headers), or None."""
-    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    compiler = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()[0]
     if shutil.which(compiler) is None:
         return f"no C compiler ({compiler})"
     if not (Path(sysconfig.get_path("include")) / "Python.h").exists():

@@ -132,7 +132,8 @@ def extensions(target_dir: Path) -> list[Extension]:
     (the copies are removed again; the C files stay there until the extensions are built)."""
     from mypyc.build import mypycify
 
-    clean()
+    for stale in [*PACKAGE.glob("_*_c.py"), *PACKAGE.glob("*/_*_c.py")]:
+        stale.unlink()  # copies left by an interrupted build
     digest = HELPERS.group_digest()
     copies: list[Path] = [HELPERS.copy_path(name) for name in GROUP]
     src = PACKAGE.parent
@@ -162,6 +163,7 @@ def build() -> None:
     """Compile the modules in place (``_<name>_c.*.so`` beside each module)."""
     from setuptools import setup
 
+    clean()
     with tempfile.TemporaryDirectory() as tmp:
         modules = extensions(Path(tmp))
         cwd = os.getcwd()
