@@ -147,3 +147,14 @@ def test_the_installed_wheel_runs_the_core_commands_and_names_the_missing_extras
 ) -> None:
     python, _ = wheel_venv
     assert core_commands.check(str(python), bare=True) == []
+
+
+@pytest.mark.slow
+def test_without_a_c_compiler_the_build_warns_and_installs_the_pure_modules(tmp_path: Path) -> None:
+    project = installs.project_copy(tmp_path / "project")
+    python = installs.new_venv(tmp_path / "venv")
+    pip = [str(python), "-m", "pip", "install", "-v", str(project)]
+    built = installs.run(pip, cwd=tmp_path, timeout=1200, CC="/no/such/cc")
+    assert "roppyakken build: warning: no C compiler (/no/such/cc)" in built.stdout + built.stderr
+    version = installs.run([str(python.parent / "roppyakken"), "--version"], cwd=tmp_path, timeout=120)
+    assert "pure Python" in version.stdout
