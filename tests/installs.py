@@ -11,6 +11,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,19 +32,24 @@ def project_copy(into: Path) -> Path:
     return into
 
 
-def clean_env(**extra: str) -> dict[str, str]:
-    """The environment without what points Python at the checkout or the current venv."""
+def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment without what points Python at the checkout or the current venv, plus ``extra``."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "ROPPYAKKEN_PURE")}
-    env.update(extra)
+    env.update(extra or {})
     return env
 
 
 def run(
-    argv: list[str], *, cwd: Path, timeout: float, inherit: bool = False, **extra: str
+    argv: list[str],
+    *,
+    cwd: Path,
+    timeout: float,
+    extra: Mapping[str, str] | None = None,
+    inherit: bool = False,
 ) -> subprocess.CompletedProcess[str]:
-    """Run ``argv`` in the clean environment (or, ``inherit``, in this one); fail the test with its
-    output if it fails."""
-    env = {**os.environ, **extra} if inherit else clean_env(**extra)
+    """Run ``argv`` in the clean environment plus ``extra`` (or, ``inherit``, in this one); fail the
+    test with its output if it fails."""
+    env = {**os.environ, **(extra or {})} if inherit else clean_env(extra)
     done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
     assert done.returncode == 0, f"{' '.join(argv)}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
     return done
@@ -56,11 +62,13 @@ def new_venv(path: Path) -> Path:
     return path / "bin" / "python"
 
 
-def pip_install(python: Path, *requirements: str, timeout: float = 1200, **extra: str) -> None:
+def pip_install(
+    python: Path, *requirements: str, timeout: float = 1200, extra: Mapping[str, str] | None = None
+) -> None:
     """``pip install`` into the environment of ``python``."""
     run(
         [str(python), "-m", "pip", "install", "--quiet", *requirements],
         cwd=python.parent,
         timeout=timeout,
-        **extra,
+        extra=extra,
     )

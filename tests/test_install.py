@@ -128,17 +128,18 @@ def test_the_installed_wheel_uses_the_compiled_modules_and_plays_as_the_pure_one
     roppyakken = str(python.parent / "roppyakken")
     version = installs.run([roppyakken, "--version"], cwd=tmp_path, timeout=120).stdout
     assert version.strip() == "roppyakken 0.1.0 (compiled modules in use)"
-    pure_version = installs.run([roppyakken, "--version"], cwd=tmp_path, timeout=120, ROPPYAKKEN_PURE="1")
+    pure = {"ROPPYAKKEN_PURE": "1"}
+    pure_version = installs.run([roppyakken, "--version"], cwd=tmp_path, timeout=120, extra=pure)
     assert "pure Python" in pure_version.stdout
     located = "import roppyakken; print(roppyakken.__file__)"
     where = installs.run([str(python), "-c", located], cwd=tmp_path, timeout=120).stdout
     assert Path(where.strip()).is_relative_to(python.parent.parent)  # the wheel's, not the checkout's
     games = [str(python), "-c", PROGRAM, str(GAMES_PER_CONFIG)]
     compiled = json.loads(installs.run(games, cwd=tmp_path, timeout=1200).stdout)
-    pure = json.loads(installs.run(games, cwd=tmp_path, timeout=1200, ROPPYAKKEN_PURE="1").stdout)
-    assert compiled["compiled"] is True and pure["compiled"] is False
-    assert compiled["games"] == pure["games"] > 100
-    assert compiled["digests"] == pure["digests"]
+    pure_games = json.loads(installs.run(games, cwd=tmp_path, timeout=1200, extra=pure).stdout)
+    assert compiled["compiled"] is True and pure_games["compiled"] is False
+    assert compiled["games"] == pure_games["games"] > 100
+    assert compiled["digests"] == pure_games["digests"]
 
 
 @pytest.mark.slow
@@ -154,7 +155,7 @@ def test_without_a_c_compiler_the_build_warns_and_installs_the_pure_modules(tmp_
     project = installs.project_copy(tmp_path / "project")
     python = installs.new_venv(tmp_path / "venv")
     pip = [str(python), "-m", "pip", "install", "-v", str(project)]
-    built = installs.run(pip, cwd=tmp_path, timeout=1200, CC="/no/such/cc")
+    built = installs.run(pip, cwd=tmp_path, timeout=1200, extra={"CC": "/no/such/cc"})
     assert "roppyakken build: warning: no C compiler (/no/such/cc)" in built.stdout + built.stderr
     version = installs.run([str(python.parent / "roppyakken"), "--version"], cwd=tmp_path, timeout=120)
     assert "pure Python" in version.stdout

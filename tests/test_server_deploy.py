@@ -38,7 +38,7 @@ def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("deploy")
     project = installs.project_copy(tmp / "project")
     python = installs.new_venv(tmp / "venv")
-    installs.pip_install(python, f"{project}[web]", ROPPYAKKEN_COMPILE="0")
+    installs.pip_install(python, f"{project}[web]", extra={"ROPPYAKKEN_COMPILE": "0"})
     return python.parent / "roppyakken"
 
 
