@@ -29,6 +29,10 @@ from tests.test_compiled_kernel import PROGRAM
 GAMES_PER_CONFIG = 8
 """Seeded games per preset and player count in the installed wheel (each mode)."""
 
+BUILD_TIMEOUT = 2400
+"""Seconds a test that builds the package may take: mypyc and the C compiler take minutes on a
+loaded machine (the first test of the wheel builds it)."""
+
 
 def test_the_core_commands_load_only_the_standard_library_and_the_package() -> None:
     assert core_commands.check(sys.executable, bare=False) == []
@@ -95,7 +99,7 @@ def wheel_venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Pat
     project = installs.project_copy(tmp / "project")
     dist = tmp / "dist"
     build = [sys.executable, "-m", "build", "--outdir", str(dist), str(project)]
-    installs.run(build, cwd=tmp, timeout=1800, inherit=True)  # the build frontend of these tests
+    installs.run(build, cwd=tmp, timeout=BUILD_TIMEOUT, inherit=True)  # the build frontend of these tests
     made = sorted(dist.iterdir())
     python = installs.new_venv(tmp / "venv")
     wheels = [p for p in made if p.suffix == ".whl"]
@@ -105,6 +109,7 @@ def wheel_venv(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[Pat
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(BUILD_TIMEOUT)
 def test_python_m_build_makes_an_sdist_and_a_wheel_with_the_compiled_modules(
     wheel_venv: tuple[Path, list[Path]],
 ) -> None:
@@ -121,6 +126,7 @@ def test_python_m_build_makes_an_sdist_and_a_wheel_with_the_compiled_modules(
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(BUILD_TIMEOUT)
 def test_the_installed_wheel_uses_the_compiled_modules_and_plays_as_the_pure_ones(
     wheel_venv: tuple[Path, list[Path]], tmp_path: Path
 ) -> None:
@@ -143,6 +149,7 @@ def test_the_installed_wheel_uses_the_compiled_modules_and_plays_as_the_pure_one
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(BUILD_TIMEOUT)
 def test_the_installed_wheel_runs_the_core_commands_and_names_the_missing_extras(
     wheel_venv: tuple[Path, list[Path]],
 ) -> None:
@@ -151,6 +158,7 @@ def test_the_installed_wheel_runs_the_core_commands_and_names_the_missing_extras
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(BUILD_TIMEOUT)
 def test_without_a_c_compiler_the_build_warns_and_installs_the_pure_modules(tmp_path: Path) -> None:
     project = installs.project_copy(tmp_path / "project")
     python = installs.new_venv(tmp_path / "venv")

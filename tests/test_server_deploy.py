@@ -28,6 +28,8 @@ from websockets.asyncio.client import connect
 
 from tests import installs, services
 
+pytestmark = pytest.mark.timeout(1200)  # the first test installs the package and its web extra
+
 DEPLOY = services.ROOT / "docs" / "deploy"
 PROGRAM = "/opt/roppyakken/.venv/bin/roppyakken"
 
