@@ -128,6 +128,18 @@ def swap_in(namespace: dict[str, Any]) -> bool:
     return True
 
 
+def status() -> str:
+    """Whether the compiled modules are in use, in a few words (for ``roppyakken --version``)."""
+    if os.environ.get("ROPPYAKKEN_PURE"):
+        return "pure Python: ROPPYAKKEN_PURE is set"
+    active = sum(compiled_module(name) is not None for name in GROUP)
+    if active == len(GROUP):
+        return "compiled modules in use"
+    if active == 0:
+        return "pure Python: no compiled modules built from these sources"
+    return f"compiled modules partly in use: {active} of {len(GROUP)}"
+
+
 __all__ = [
     "END_OF_COMPILED",
     "GROUP",
@@ -139,5 +151,6 @@ __all__ = [
     "i64",
     "source_path",
     "source_paths",
+    "status",
     "swap_in",
 ]

@@ -23,11 +23,11 @@ def levels_help() -> str:
     return "; ".join(parts)
 
 
-def register(sub: Any) -> None:
-    """Add the ``arena`` subcommand."""
+def register(sub: Any, help_text: str) -> None:
+    """Add the ``arena`` subcommand (``help_text``: its line in ``roppyakken --help``)."""
     p = sub.add_parser(
         "arena",
-        help=_("measure bots against each other (duplicate deals, win rates with 95%% CIs)"),
+        help=help_text,
         description=fill(
             "Play duplicate matches between 2 or 3 bots: every deal is played once per seat "
             "rotation, so the luck of the deal cancels out (FORMATS.md §5). "

@@ -14,11 +14,11 @@ from roppyakken.i18n import N_, _, cell_width, fill, pad, right
 from roppyakken.text import bot_level_description, preset_label
 
 
-def register(sub: Any) -> None:
-    """Add the ``ladder`` subcommand."""
+def register(sub: Any, help_text: str) -> None:
+    """Add the ``ladder`` subcommand (``help_text``: its line in ``roppyakken --help``)."""
     p = sub.add_parser(
         "ladder",
-        help=_("rate the bot levels against each other (Elo-style, with 95%% intervals)"),
+        help=help_text,
         description=fill(
             "Play every pair of bot levels in duplicate 2-player matches and fit Elo-style "
             "ratings (the first level is rated 0; 400 points = 10 to 1 odds). Bot levels: {levels}.",

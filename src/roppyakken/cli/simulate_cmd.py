@@ -23,11 +23,11 @@ from roppyakken.text import yaku_name
 from roppyakken.yaku import LUCKY_HAND_SLUGS
 
 
-def register(sub: Any) -> None:
-    """Add the ``simulate`` subcommand."""
+def register(sub: Any, help_text: str) -> None:
+    """Add the ``simulate`` subcommand (``help_text``: its line in ``roppyakken --help``)."""
     p = sub.add_parser(
         "simulate",
-        help=_("play a batch of bot games and summarise them"),
+        help=help_text,
         description=_("Play N seeded games between bots (FORMATS.md §4)."),
     )
     p.add_argument("--games", type=int, default=100, metavar="N", help=_("number of games (100)"))
