@@ -1,12 +1,11 @@
 """A real Ray cluster on loopback for the tests: a head node and worker nodes, each its own ``ray start``.
 
-Every node is ``ray start --block --node-ip-address=127.0.0.1`` in a session of its own,
+Every node is ``ray start --block --node-ip-address=127.0.0.2`` in a session of its own,
 on ports of its own and a temporary folder of its own, so that stopping it (by its process group, then any of
 its processes left, found by that folder in their command line) touches nothing else
 on the machine.  Without Ray a test is skipped on a developer's machine but fails
-under ``CI=true``.  (Ray itself gives its services this machine's own network address
-as the cluster address, as a cluster of several machines needs: their traffic stays on
-the machine.)
+under ``CI=true``.  tests/test_ray.py runs the suite that uses it in a network namespace with
+loopback only.
 """
 
 from __future__ import annotations
@@ -29,6 +28,9 @@ from roppyakken.ai.ray_backend import ray_module
 from tests.services import need
 
 RAY_BIN = Path(sys.executable).parent / "ray"
+NODE_IP = "127.0.0.2"
+"""The nodes' address: on loopback, but not 127.0.0.1, which Ray replaces by this machine's
+network address (a cluster of several machines needs one), so the traffic would leave loopback."""
 AUTH_MODE = "disabled"
 """No token for a cluster that lives and dies on loopback in a test: the nodes and the
 driver must agree, and a token file would outlive the test (in ``~/.ray``)."""
@@ -107,7 +109,7 @@ def _pids_naming(text: str) -> list[int]:
 
 @dataclass
 class RayCluster:
-    """A head node on 127.0.0.1 and the worker nodes added to it."""
+    """A head node on loopback and the worker nodes added to it."""
 
     root: Path
     address: str = ""
@@ -131,7 +133,7 @@ class RayCluster:
             str(RAY_BIN),
             "start",
             "--block",
-            "--node-ip-address=127.0.0.1",
+            f"--node-ip-address={NODE_IP}",
             f"--num-cpus={cpus}",
             "--object-store-memory=80000000",
             "--disable-usage-stats",
@@ -140,7 +142,7 @@ class RayCluster:
             *(f"{k}={v}" for k, v in ports.items()),
         ]
         if head:
-            self.address = f"127.0.0.1:{base}"
+            self.address = f"{NODE_IP}:{base}"
             args += ["--head", f"--port={base}"]
             args += ["--include-dashboard=false"]
         else:
@@ -164,7 +166,7 @@ class RayCluster:
             if node.proc.poll() is not None:
                 raise RuntimeError(f"ray start --head exited:\n{node.log.read_text()[-2000:]}")
             with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
+                if s.connect_ex((NODE_IP, port)) == 0:
                     return node
             time.sleep(0.2)
         raise RuntimeError(f"the Ray head did not start:\n{node.log.read_text()[-2000:]}")
