@@ -61,6 +61,10 @@ class CreateRoom:
     bots: dict[int, str]
     hints: bool = False
     """Hints for every player (a game alone against bots has them anyway)."""
+    clock: str = "none"
+    """The time control (server/clocks.py ``CONTROLS``), or ``none``."""
+    public: bool = False
+    """Whether the finished game is listed for everyone (else only its players and the link know it)."""
 
 
 def player_name(value: Any) -> str:
@@ -155,6 +159,13 @@ class CreateRoomBody(_Body):
     hints: bool = Field(
         default=False, description="hints for every player (a game alone against bots has them anyway)"
     )
+    clock: Literal["none", "15+60", "30+120", "60+300", "1d", "2d", "3d", "7d"] = Field(
+        default="none",
+        description="the time control: seconds a move + bank (real time), days a move, or none",
+    )
+    public: bool = Field(
+        default=False, description="list the finished game for everyone (default: only its players see it)"
+    )
 
 
 class JoinRoomBody(_Body):
@@ -185,6 +196,8 @@ _MESSAGES: Final = {
     "seed": text.SEED_RULE,
     "hints": text.FIELD_TYPE.format(field="hints", what="true or false"),
     "bots": text.FIELD_TYPE.format(field="bots", what='an object like {"1": "random"}'),
+    "clock": text.FIELD_TYPE.format(field="clock", what="none, 15+60, 30+120, 60+300, 1d, 2d, 3d or 7d"),
+    "public": text.FIELD_TYPE.format(field="public", what="true or false"),
 }
 
 M = TypeVar("M", bound=BaseModel)
@@ -227,7 +240,7 @@ def create_room(data: dict[str, Any]) -> CreateRoom:
         bots[seat] = level
     if body.seed is not None and len(bots) != body.players - 1:
         raise RequestError(text.SEED_SOLO_ONLY)
-    return CreateRoom(body.name, body.players, rules, body.seed, bots, body.hints)
+    return CreateRoom(body.name, body.players, rules, body.seed, bots, body.hints, body.clock, body.public)
 
 
 def join_room(data: dict[str, Any]) -> str:

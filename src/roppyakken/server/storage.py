@@ -41,6 +41,10 @@ class RoomRow:
     salt: str | None = None
     finished_at: datetime | None = None
     winner: int | None = None
+    public: bool = False
+    clock: dict[str, Any] | None = None
+    """server/clocks.py ``Clock.to_json()`` (None: no clock)."""
+    clock_deadline: float | None = None
 
 
 @dataclass(slots=True)
@@ -75,6 +79,9 @@ def insert_room(conn: Connection, room: RoomRow, room_seats: list[SeatRow]) -> N
             seed=room.seed,
             salt=room.salt,
             status=room.status,
+            public=room.public,
+            clock=None if room.clock is None else json.dumps(room.clock, separators=(",", ":")),
+            clock_deadline=room.clock_deadline,
         )
     )
     conn.execute(
@@ -107,6 +114,26 @@ def set_status(conn: Connection, room_id: str, status: str) -> None:
     conn.execute(update(rooms).where(rooms.c.id == room_id).values(status=status))
 
 
+def save_clock(conn: Connection, room_id: str, clock: dict[str, Any], deadline: float | None) -> None:
+    """Store a room's clock and its next deadline."""
+    conn.execute(
+        update(rooms)
+        .where(rooms.c.id == room_id)
+        .values(clock=json.dumps(clock, separators=(",", ":")), clock_deadline=deadline)
+    )
+
+
+def due_rooms(conn: Connection, before: float, limit: int) -> list[str]:
+    """Unfinished rooms whose clock's next deadline is before ``before`` (epoch seconds), soonest first."""
+    rows = conn.execute(
+        select(rooms.c.id)
+        .where(rooms.c.clock_deadline < before, rooms.c.status != "over")
+        .order_by(rooms.c.clock_deadline)
+        .limit(limit)
+    )
+    return [r[0] for r in rows]
+
+
 def finish_room(conn: Connection, room_id: str, winner: int | None, record: str, at: datetime) -> None:
     """Store a finished game: status ``over``, its winner and its record."""
     conn.execute(
@@ -132,6 +159,9 @@ def load_room(conn: Connection, room_id: str) -> StoredRoom | None:
         salt=row["salt"],
         finished_at=utc(row["finished_at"]),
         winner=row["winner"],
+        public=bool(row["public"]),
+        clock=None if row["clock"] is None else json.loads(row["clock"]),
+        clock_deadline=row["clock_deadline"],
     )
     seat_rows = [
         SeatRow(r["seat"], r["kind"], r["name"], r["level"], r["token_hash"])
@@ -151,10 +181,13 @@ def append_action(conn: Connection, room_id: str, idx: int, seat: int, action: s
 
 
 def finished_games(conn: Connection, limit: int) -> list[dict[str, Any]]:
-    """The newest finished games: room, player names, winner, finish time (ISO 8601, UTC)."""
+    """The newest finished public games: room, player names, winner, finish time (ISO 8601, UTC).
+
+    Games of private rooms are never listed: only their players and whoever has the room's
+    link know of them."""
     rows = conn.execute(
         select(rooms.c.id, rooms.c.winner, rooms.c.finished_at)
-        .where(rooms.c.status == "over")
+        .where(rooms.c.status == "over", rooms.c.public.is_(True))
         .order_by(rooms.c.finished_at.desc(), rooms.c.id)
         .limit(limit)
     ).all()
