@@ -343,12 +343,19 @@ class Hub:
 
     async def _load_due_loop(self) -> None:
         period = max(0.05, self.limits.clock_horizon / 4)
+        if self.cluster is None:
+            # a single server starts again: the clocks it paused when it stopped run on from here
+            with contextlib.suppress(StorageError):
+                resumed = await self.db.run(lambda c: storage.resume_clocks(c, time.time()))
+                if resumed:
+                    log.info("%d clocks paused while the server was stopped run again", resumed)
         while True:
             await self.load_due()
             await asyncio.sleep(period)
 
     async def _pause_clocks(self) -> None:
-        """Stopping: store what is left on every running clock, so the stop is not charged to anyone."""
+        """This member stops (a cluster): store what is left on the running clocks of the rooms it holds,
+        so that handing them over is not charged to anyone."""
         works = [
             (room.id, paused) for room in self.rooms.values() if (paused := room.pause_clock()) is not None
         ]
@@ -476,5 +483,9 @@ class Hub:
         for room in list(self.rooms.values()):
             await room.stop()
         if self.cluster is None:
-            await self._pause_clocks()
+            # the whole service stops: every running clock, in memory or not, keeps what it has left
+            try:
+                await self.db.run(lambda c: storage.pause_clocks(c, time.time()))
+            except StorageError as exc:
+                log.error("the clocks were not paused (%s): the stop is charged to them", exc)
         self.bots.shutdown()

@@ -565,11 +565,14 @@ class Room:
         seq: int | None = None,
         *,
         by_clock: bool = False,
+        by_bot: bool = False,
     ) -> None:
         """Apply ``action`` for ``seat``: checked by the engine, stored, then sent to every client.
 
         ``seq`` (the sender's ``act.seq``) is checked under the lock: two acts sent for the
-        same state (two sockets of one seat, a resend) cannot both be made.
+        same state (two sockets of one seat, a resend) cannot both be made.  ``by_clock``: the
+        clock plays a seat whose time ran out; ``by_bot``: a bot's seat, or an abandoned one
+        (neither is refused for the seat's clock).
 
         Durable before visible: if the write fails, the game is put back as it
         was, nothing is sent to anyone, and :class:`WriteFailed` tells the sender.
@@ -584,7 +587,7 @@ class Room:
             if seq is not None and seq != self.actions:
                 raise ProtocolError(text.STALE_ACT.format(seq=seq, now=self.actions), msg_id)
             clock = self.clock
-            if clock is not None and not by_clock:
+            if clock is not None and not by_clock and not by_bot:
                 if clock.abandoned[seat]:
                     raise ProtocolError(text.SEAT_ABANDONED, msg_id)
                 if clock.turn == seat and clock.deadline is not None and time.time() > clock.deadline:
@@ -603,7 +606,7 @@ class Room:
                 raise WriteFailed(text.WRITE_FAILED, msg_id)
             data = json.dumps(action.to_json(), separators=(",", ":"))
             room_id = self.id
-            new_clock, gave_up = self._clock_after(game, seat, index, by_clock)
+            new_clock, gave_up = self._clock_after(game, seat, index, by_clock, by_bot)
             clock_json = None if new_clock is None else new_clock.to_json()
             deadline = None if new_clock is None else new_clock.next_deadline()
             if game.over:
@@ -676,7 +679,9 @@ class Room:
         at = None if self.clock is None or self.status != PLAYING else self.clock.next_deadline()
         return at is not None and at - time.time() < 2 * self.timing.horizon
 
-    def _clock_after(self, game: Game, seat: int, index: int, by_clock: bool) -> tuple[Clock | None, bool]:
+    def _clock_after(
+        self, game: Game, seat: int, index: int, by_clock: bool, by_bot: bool
+    ) -> tuple[Clock | None, bool]:
         """The clock once action ``index`` (already applied to ``game``) is made; and whether ``seat``
         was given up by it.  A copy: the room's clock changes only once the move is stored."""
         if self.clock is None:
@@ -684,7 +689,7 @@ class Room:
         clock = self.clock.copy()
         now = time.time()
         gave_up = clock.timed_out(seat, index) if by_clock else False
-        if not by_clock:
+        if not by_clock and not by_bot:
             clock.moved(seat, now)
         clock.start_turn(self._clock_seat(game, clock), index + 1, now)
         return clock, gave_up
@@ -944,7 +949,7 @@ class Room:
             if self.game.to_act != index or self.game.over:
                 continue
             try:
-                await self.apply(index, action)
+                await self.apply(index, action, by_bot=True)
                 failures = 0
             except WriteFailed:
                 if self.evicted:
@@ -954,7 +959,7 @@ class Room:
                 await asyncio.sleep(delay)  # the game is as it was: the bot chooses again
             except ProtocolError as exc:
                 log.error("room %s: bot %s chose an illegal action (%s)", self.id, level, exc)
-                await self.apply(index, view.legal[0])
+                await self.apply(index, view.legal[0], by_bot=True)
         self._bot_task = None
         if self.on_idle is not None and self.idle():
             self.on_idle(self)

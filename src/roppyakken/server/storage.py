@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, select, update
 
+from roppyakken.server.clocks import Clock
 from roppyakken.server.models import actions, rooms, seats
 
 
@@ -132,6 +133,36 @@ def due_rooms(conn: Connection, before: float, limit: int) -> list[str]:
         .limit(limit)
     )
     return [r[0] for r in rows]
+
+
+def _running_clocks(conn: Connection) -> list[tuple[str, Clock]]:
+    rows = conn.execute(
+        select(rooms.c.id, rooms.c.clock).where(
+            rooms.c.clock_deadline.is_not(None), rooms.c.status == "playing"
+        )
+    )
+    return [(r[0], Clock.from_json(json.loads(r[1]))) for r in rows if r[1] is not None]
+
+
+def pause_clocks(conn: Connection, now: float) -> int:
+    """The server stops: every running clock keeps what it has left (see :func:`resume_clocks`); how many."""
+    paused = 0
+    for room_id, clock in _running_clocks(conn):
+        if clock.turn is not None and clock.paused is None and clock.timed:
+            clock.pause(now)
+            save_clock(conn, room_id, clock.to_json(), clock.next_deadline())
+            paused += 1
+    return paused
+
+
+def resume_clocks(conn: Connection, now: float) -> int:
+    """The server starts again: every paused clock runs on from what it had left; how many."""
+    resumed = 0
+    for room_id, clock in _running_clocks(conn):
+        if clock.resume(now):
+            save_clock(conn, room_id, clock.to_json(), clock.next_deadline())
+            resumed += 1
+    return resumed
 
 
 def finish_room(conn: Connection, room_id: str, winner: int | None, record: str, at: datetime) -> None:
