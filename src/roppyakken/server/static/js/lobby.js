@@ -4,6 +4,7 @@
 import T, { botName, botDescription, playerNames, presetDescription, presetName } from "./text.js";
 import { h, replaceChildren, showError } from "./dom.js";
 import { bots, getJSON, postJSON, presets } from "./api.js";
+import { clockChooser } from "./clock.js";
 import { getName, setName, setToken } from "./store.js";
 
 /**
@@ -188,6 +189,7 @@ export async function lobbyPage(root) {
   const onlineRules = rulesChooser("online", presetList);
   const onlineError = h("p", { class: "error", role: "alert", hidden: true });
   const onlineHints = h("input", { type: "checkbox", id: "online-hints" });
+  const onlineClock = clockChooser();
   const onlineForm = h(
     "form",
     {
@@ -197,6 +199,7 @@ export async function lobbyPage(root) {
         ev.preventDefault();
         const body = { name: currentName(), players: onlinePlayers, rules: onlineRules.value() };
         if (onlineHints.checked) body.hints = true;
+        Object.assign(body, onlineClock.value());
         // No seed: with other people at the table the server draws the deal and commits to it.
         await createRoom(body, onlineError, onlineForm);
       },
@@ -209,6 +212,7 @@ export async function lobbyPage(root) {
     }),
     onlineRules.el,
     h("label", { class: "inline" }, onlineHints, ` ${T.hintRoomOption}`),
+    onlineClock.el,
     onlineError,
     h("div", { class: "form-actions" }, h("button", { type: "submit", class: "primary" }, T.createRoom)),
   );
