@@ -90,6 +90,20 @@ def test_a_real_time_game_goes_on_when_a_player_stops_moving(tmp_path: Path) -> 
         room, tokens = _room(server, 3, clock="15+60")
         info = server.get(f"/api/rooms/{room}").json()
         assert info["clock"] == "15+60" and info["public"] is False
+        waiting = server.post("/api/my-games", {"rooms": {room: tokens[1]}}).json()["games"]
+        assert waiting == [
+            {
+                "room": room,
+                "seat": 1,
+                "players": ["alice", "bob", "carol"],
+                "status": "waiting",
+                "winner": None,
+                "finished_at": None,
+                "clock": "15+60",
+                "turn": None,
+                "remaining": None,
+            }
+        ]
 
         async def scenario() -> tuple[list[tuple[float, dict[str, Any]]], list[dict[str, Any]], Player]:
             alice, bob, carol = [await Player.join(server, room, t) for t in tokens]
@@ -168,6 +182,8 @@ def test_a_turn_based_deadline_survives_a_restart(tmp_path: Path) -> None:
 
         state = asyncio.run(after())
         resumed = _stored(database, room).room
+        mine = second.post("/api/my-games", {"rooms": {room: tokens[1]}}).json()["games"][0]
+    assert mine["turn"] == state["clock"]["turn"] and 86_000 < mine["remaining"] <= left
     # only the time the server has been up again is charged (its start-up and alice's connection)
     assert left - (state["at"] - restarted) - 0.05 <= state["clock"]["remaining"] <= left
     assert resumed.clock["paused"] is None
@@ -342,6 +358,16 @@ def test_finished_private_games_are_not_listed(tmp_path: Path) -> None:
         # the private game's players, and whoever has its link, still get its record
         private = server.get(f"/api/games/{rooms[False]['room']}/record")
         assert private.status_code == 200 and private.json()["players"][0] == "dora"
+        # a browser lists its own games with the tokens it holds; a wrong token shows nothing
+        mine = server.post("/api/my-games", {"rooms": {rooms[False]["room"]: rooms[False]["token"]}}).json()
+        assert [(g["room"], g["seat"], g["status"]) for g in mine["games"]] == [
+            (rooms[False]["room"], 0, "over")
+        ]
+        wrong = {rooms[False]["room"]: rooms[True]["token"], "nosuchroom": "x"}
+        assert server.post("/api/my-games", {"rooms": wrong}).json() == {"games": []}
+        many = {f"r{i}": "t" for i in range(101)}
+        refused = server.post("/api/my-games", {"rooms": many})
+        assert refused.status_code == 400 and "at most 100" in refused.json()["error"]
         bad = server.post("/api/rooms", {"name": "dora", "public": "yes"})
         assert bad.status_code == 400 and bad.json()["error"] == "'public' must be true or false"
         bad = server.post("/api/rooms", {"name": "dora", "clock": "5m"})

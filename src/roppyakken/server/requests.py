@@ -174,6 +174,19 @@ class JoinRoomBody(_Body):
     name: PlayerName
 
 
+MAX_MY_GAMES: Final = 100
+"""The most rooms one ``POST /api/my-games`` asks about."""
+
+
+class MyGamesBody(_Body):
+    """``POST /api/my-games``: the rooms whose seat tokens this client holds."""
+
+    rooms: dict[
+        Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")],
+        Annotated[str, Field(min_length=1, max_length=128)],
+    ] = Field(max_length=MAX_MY_GAMES, description="room id to the seat token this client holds there")
+
+
 class ScorePlayer(BaseModel):
     """One player of a FORMATS.md §1 scoring input."""
 
@@ -198,6 +211,10 @@ _MESSAGES: Final = {
     "bots": text.FIELD_TYPE.format(field="bots", what='an object like {"1": "random"}'),
     "clock": text.FIELD_TYPE.format(field="clock", what="none, 15+60, 30+120, 60+300, 1d, 2d, 3d or 7d"),
     "public": text.FIELD_TYPE.format(field="public", what="true or false"),
+    "rooms": text.FIELD_TYPE.format(
+        field="rooms",
+        what=f'an object of at most {MAX_MY_GAMES} room ids to seat tokens, {{"<room>": "<token>"}}',
+    ),
 }
 
 M = TypeVar("M", bound=BaseModel)
@@ -248,6 +265,11 @@ def join_room(data: dict[str, Any]) -> str:
     return check(JoinRoomBody, data).name
 
 
+def my_games(data: dict[str, Any]) -> dict[str, str]:
+    """Check a ``POST /api/my-games`` body: room id to seat token."""
+    return check(MyGamesBody, data).rooms
+
+
 def score_request(data: dict[str, Any]) -> tuple[Rules, dict[str, Any]]:
     """Split a ``POST /api/score`` body into the rules and the FORMATS.md §1 input."""
     rules = rules_of(data.get("rules", {"preset": "classic"}))
@@ -260,4 +282,5 @@ def schemas() -> dict[str, Any]:
         "POST /api/rooms": CreateRoomBody.model_json_schema(),
         "POST /api/rooms/<room>/join": JoinRoomBody.model_json_schema(),
         "POST /api/score": ScoreBody.model_json_schema(),
+        "POST /api/my-games": MyGamesBody.model_json_schema(),
     }
