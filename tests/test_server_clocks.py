@@ -286,6 +286,8 @@ def test_a_game_without_a_clock_left_alone_ends_as_abandoned(tmp_path: Path) -> 
 
         end = asyncio.run(come_back())
     assert record["online"]["ended"] == "abandoned" and record["winner"] is None
+    game, names = replay(record)  # the game so far: it replays and verifies like any record
+    assert not game.over and names == ["alice", "bob"]
     assert end["winner"] is None and end["reason"] == "abandoned"
 
 
