@@ -23,7 +23,7 @@ room (server/rooms.py) arms the timer and stores the state.
 
 from __future__ import annotations
 
-import copy
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -112,7 +112,14 @@ class Clock:
 
     def copy(self) -> Clock:
         """An independent copy (a change is made on a copy and kept only once stored)."""
-        return copy.deepcopy(self)
+        return dataclasses.replace(
+            self,
+            banks=list(self.banks),
+            timeouts=list(self.timeouts),
+            away=list(self.away),
+            abandoned=list(self.abandoned),
+            by_clock=[list(e) for e in self.by_clock],
+        )
 
     # ------------------------------------------------------------------ stored form
 
