@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +22,14 @@ from roppyakken.cards import SLUGS, iter_cards
 from roppyakken.engine import Game
 from roppyakken.events import Event
 from roppyakken.rules import Rules, from_options
-from tests.server_harness import Player, ServerThread, play_to_end, running_server, stored_actions
+from tests.server_harness import (
+    Player,
+    ServerThread,
+    limits_for_tests,
+    play_to_end,
+    running_server,
+    stored_actions,
+)
 
 CARD_SLUGS = frozenset(SLUGS)
 VIEW_KEYS = {
@@ -98,6 +106,9 @@ class Truth:
     def check(self, seat: int | None, message: dict[str, Any]) -> None:
         """Fail if ``message`` (received by ``seat``) shows anything that seat may not see."""
         kind = message["type"]
+        if kind == "handed":
+            assert not _cards_named(message), message
+            return
         if "seq" not in message:
             assert kind in ("welcome", "room", "pong"), message
             # the rules name a card (the joker); nothing else in a room message may
@@ -114,6 +125,9 @@ class Truth:
             assert view["hand"] == ([] if seat is None else self.hands[k][seat])
             assert len(view["hand_sizes"]) == self.players
             leak = named & hidden_now
+        elif kind == "timeout":
+            assert not named, f"a timeout names cards: {named}"
+            leak = set()
         elif kind == "history":
             # what a client that connects late gets: the public events so far, exactly as sent then
             assert (
@@ -223,6 +237,66 @@ def test_no_message_shows_another_hand_or_the_pile(
             checked += 1
     assert checked > 4 * len(actions)
     assert histories == 2, "the two clients that arrived mid-game got the history"
+
+
+def _check_all(server: ServerThread, room: str, clients: list[Player], players: int) -> int:
+    info = server.get(f"/api/rooms/{room}").json()
+    rules = from_options(info["rules"]["preset"], info["rules"]["options"])
+    actions = stored_actions(server.database, room)
+    record = server.get(f"/api/games/{room}/record").json()
+    truth = Truth(rules, players, record["seed"], actions)
+    for client in clients:
+        for message in client.log:
+            truth.check(client.seat, message)
+    return sum(len(c.log) for c in clients)
+
+
+def test_clock_and_hand_over_messages_show_no_hand(tmp_path: Path) -> None:
+    """A seat whose clock runs out (``timeout``, the clock in every ``state``) and a seat handed to a bot
+    by the others (``handed``): every message, to every seat and a spectator, checked as above."""
+    limits = limits_for_tests(clock_scale=0.05, hand_over_after=0.3)
+    rules = {"toml": 'preset = "classic"\ntarget = 100\n'}
+    with running_server(f"sqlite:///{tmp_path / 'clocks.sqlite3'}", limits=limits) as server:
+        timed = server.post(
+            "/api/rooms", {"name": "p0", "players": 3, "rules": rules, "clock": "15+60"}
+        ).json()
+        timed_tokens = [timed["token"]] + [
+            server.post(f"/api/rooms/{timed['room']}/join", {"name": f"p{i}"}).json()["token"] for i in (1, 2)
+        ]
+        handed = server.post("/api/rooms", {"name": "p0", "players": 2, "rules": rules}).json()
+        handed_tokens = [
+            handed["token"],
+            server.post(f"/api/rooms/{handed['room']}/join", {"name": "p1"}).json()["token"],
+        ]
+
+        async def clocked() -> list[Player]:
+            players = [await Player.join(server, timed["room"], t) for t in timed_tokens]
+            watcher = await Player.join(server, timed["room"], None)
+            await players[0].send({"type": "start"})
+            await asyncio.gather(
+                play_to_end(players, seed=8, idle=frozenset({2})), watcher.expect("game_end")
+            )
+            await watcher.expect("state")
+            return [*players, watcher]
+
+        async def hand_over() -> list[Player]:
+            players = [await Player.join(server, handed["room"], t) for t in handed_tokens]
+            watcher = await Player.join(server, handed["room"], None)
+            await players[0].send({"type": "start"})
+            await players[1].close()
+            await asyncio.sleep(0.4)
+            await players[0].send({"type": "hand_over", "seat": 1})
+            assert (await players[0].expect("handed"))["done"]
+            await players[0].expect("state")
+            await asyncio.gather(play_to_end(players[:1], seed=9), watcher.expect("game_end"))
+            await watcher.expect("state")
+            return [players[0], watcher]
+
+        first, second = asyncio.run(clocked()), asyncio.run(hand_over())
+        assert any(m["type"] == "timeout" for m in first[0].log)
+        assert any(m["type"] == "handed" for m in second[1].log)
+        checked = _check_all(server, timed["room"], first, 3) + _check_all(server, handed["room"], second, 2)
+    assert checked > 200
 
 
 def test_the_checker_catches_a_leak() -> None:

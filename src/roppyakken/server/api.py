@@ -7,6 +7,7 @@ a seat token other than to the client that takes the seat.
 from __future__ import annotations
 
 import re
+import time
 from typing import Any, Final
 
 from starlette.requests import Request
@@ -17,6 +18,7 @@ from roppyakken.documents import score_document
 from roppyakken.rules import PRESETS, preset
 from roppyakken.server import jsonsafe, protocol, requests, storage, text
 from roppyakken.server.hub import Hub
+from roppyakken.server.rooms import hash_token
 from roppyakken.text import PRESET_DESCRIPTIONS
 
 MAX_BODY: Final = 65_536
@@ -151,6 +153,15 @@ async def list_games(request: Request) -> Response:
         )
     limit = int(raw)
     games = await _hub(request).db.run(lambda c: storage.finished_games(c, limit))
+    return JSONResponse({"games": games})
+
+
+async def my_games(request: Request) -> Response:
+    """``POST /api/my-games``: the games whose seat tokens the client holds, with whose move it is."""
+    wanted = requests.my_games(await _body(request))
+    hashes = {room: hash_token(token) for room, token in wanted.items()}
+    now = time.time()
+    games = await _hub(request).db.run(lambda c: storage.my_games(c, hashes, now))
     return JSONResponse({"games": games})
 
 

@@ -138,6 +138,7 @@ def create_app(
         Route("/api/rooms/{room}", api.room_info, methods=["GET"]),
         Route("/api/rooms/{room}/join", api.join_room, methods=["POST"]),
         Route("/api/games", api.list_games, methods=["GET"]),
+        Route("/api/my-games", api.my_games, methods=["POST"]),
         Route("/api/games/{room}/record", api.game_record, methods=["GET"]),
         Route("/api/score", api.score, methods=["POST"]),
         Route("/api/schema", api.schema, methods=["GET"]),

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -18,6 +20,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 
 metadata = MetaData()
@@ -36,7 +39,11 @@ rooms = Table(
     Column("finished_at", DateTime(timezone=True), nullable=True),
     Column("winner", Integer, nullable=True),
     Column("record", Text, nullable=True),  # FORMATS.md §3, once over
+    Column("public", Boolean, nullable=False, server_default=false()),  # listed in finished games
+    Column("clock", Text, nullable=True),  # server/clocks.py Clock.to_json() as JSON (null: no clock)
+    Column("clock_deadline", Float, nullable=True),  # the clock's next deadline (epoch seconds), if any
     Index("ix_rooms_status_finished", "status", "finished_at"),
+    Index("ix_rooms_clock_deadline", "clock_deadline"),
 )
 """One row per room; ``record`` holds the finished game's record."""
 

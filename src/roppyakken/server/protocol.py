@@ -10,7 +10,7 @@ clients receive it.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Final, Literal
 
@@ -95,7 +95,15 @@ class AskHint:
     id: str | None = None
 
 
-ClientMessage = Hello | Act | SetSeat | Start | Ping | AskHint
+@dataclass(frozen=True, slots=True)
+class HandOver:
+    """``hand_over``: in a room without a clock, agree to hand an absent player's seat to a bot."""
+
+    seat: int
+    id: str | None = None
+
+
+ClientMessage = Hello | Act | SetSeat | Start | Ping | AskHint | HandOver
 
 
 # ------------------------------------------------------------------ the declared protocol (pydantic)
@@ -193,6 +201,13 @@ class HintRequestMessage(_Client):
     type: Literal["hint"]
 
 
+class HandOverMessage(_Client):
+    """``hand_over``: no clock: agree to hand the seat of a player absent for a while to a bot."""
+
+    type: Literal["hand_over"]
+    seat: int = Field(ge=0, le=2, description="the absent player's seat")
+
+
 _MODELS: Final[dict[str, type[_Client]]] = {
     "hello": HelloMessage,
     "act": ActMessage,
@@ -200,6 +215,7 @@ _MODELS: Final[dict[str, type[_Client]]] = {
     "start": StartMessage,
     "ping": PingMessage,
     "hint": HintRequestMessage,
+    "hand_over": HandOverMessage,
 }
 _WHAT: Final = {
     "token": "a seat token or null",
@@ -249,6 +265,8 @@ def parse_client_message(raw: str) -> ClientMessage:
         return Start(msg_id)
     if isinstance(message, HintRequestMessage):
         return AskHint(msg_id)
+    if isinstance(message, HandOverMessage):
+        return HandOver(message.seat, msg_id)
     return Ping(msg_id)
 
 
@@ -292,6 +310,8 @@ class RoomInfo(BaseModel):
     status: Literal["waiting", "playing", "over"]
     commitment: str | None = Field(description="SHA-256 of the secret seed and salt (null: a chosen seed)")
     hints: bool = Field(default=False, description="hints are on for every player (the room's option)")
+    clock: str = Field(default="none", description="the time control: none, 15+60, 30+120, 60+300, 1d … 7d")
+    public: bool = Field(default=False, description="the finished game is listed for everyone")
 
 
 class WelcomeMessage(BaseModel):
@@ -311,6 +331,19 @@ class RoomMessage(BaseModel):
     room_info: RoomInfo
 
 
+class ClockView(BaseModel):
+    """The ``clock`` of a ``state`` message: public, the same for every receiver."""
+
+    control: str = Field(description="the time control, or 'none'")
+    kind: Literal["realtime", "turn", "none"]
+    per_move: float = Field(description="seconds each move has before the bank runs")
+    banks: list[float] = Field(description="each seat's bank, in seconds (real time)")
+    turn: int | None = Field(description="the seat whose clock runs (null: none runs)")
+    remaining: float | None = Field(description="seconds left for that seat when this message was made")
+    away: list[bool] = Field(description="seats whose last move was played by the clock")
+    abandoned: list[bool] = Field(description="seats a bot plays for the rest of the game")
+
+
 class StateMessage(BaseModel):
     """``state``: the receiver's own view after ``seq`` applied actions."""
 
@@ -322,6 +355,10 @@ class StateMessage(BaseModel):
         default_factory=list,
         description="beside each legal action: its points, the yaku it brings closer, and which earlier "
         "action it is equivalent to (roppyakken.choices)",
+    )
+    clock: ClockView | None = Field(
+        default=None,
+        description="every seat's clock (absent in a room without a clock and no seat handed over)",
     )
 
 
@@ -434,6 +471,24 @@ class ReviewMessage(BaseModel):
     reviews: list[ReviewItem]
 
 
+class TimeoutMessage(BaseModel):
+    """``timeout``: a seat's time ran out and the server played its move (action ``seq - 1``)."""
+
+    type: Literal["timeout"]
+    seq: int
+    seat: int
+    abandoned: bool = Field(description="the seat is now played by a bot to the end of the game")
+
+
+class HandedMessage(BaseModel):
+    """``handed``: no clock: players agreed (or agree so far) to hand an absent player's seat to a bot."""
+
+    type: Literal["handed"]
+    seat: int
+    votes: list[int] = Field(description="the seats that agreed")
+    done: bool = Field(description="every connected player agreed: a bot plays the seat from now on")
+
+
 class RestartingMessage(BaseModel):
     """``restarting``: the server is stopping; reconnect in a moment (the game is saved)."""
 
@@ -442,7 +497,13 @@ class RestartingMessage(BaseModel):
 
 
 ClientMessageModel = Annotated[
-    HelloMessage | ActMessage | SeatMessage | StartMessage | PingMessage | HintRequestMessage,
+    HelloMessage
+    | ActMessage
+    | SeatMessage
+    | StartMessage
+    | PingMessage
+    | HintRequestMessage
+    | HandOverMessage,
     Field(discriminator="type"),
 ]
 ServerMessageModel = Annotated[
@@ -457,7 +518,9 @@ ServerMessageModel = Annotated[
     | PongMessage
     | RestartingMessage
     | HintMessage
-    | ReviewMessage,
+    | ReviewMessage
+    | TimeoutMessage
+    | HandedMessage,
     Field(discriminator="type"),
 ]
 
@@ -542,3 +605,13 @@ def pong(msg_id: str | None = None) -> str:
 def restarting(message: str) -> str:
     """``restarting``: the server is stopping; clients reconnect in a moment."""
     return encode({"type": "restarting", "message": message})
+
+
+def timeout(seat: int, seq: int, abandoned: bool) -> str:
+    """``timeout``: ``seat``'s time ran out; the server played action ``seq - 1`` for it."""
+    return encode({"type": "timeout", "seq": seq, "seat": seat, "abandoned": abandoned})
+
+
+def handed(seat: int, votes: Iterable[int], done: bool) -> str:
+    """``handed``: the players' agreement so far to hand ``seat`` to a bot (``done``: it is)."""
+    return encode({"type": "handed", "seat": seat, "votes": sorted(votes), "done": done})

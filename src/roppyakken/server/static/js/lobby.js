@@ -4,6 +4,8 @@
 import T, { botName, botDescription, playerNames, presetDescription, presetName } from "./text.js";
 import { h, replaceChildren, showError } from "./dom.js";
 import { bots, getJSON, postJSON, presets } from "./api.js";
+import { clockChooser } from "./clock.js";
+import { myGames, showRunning } from "./mygames.js";
 import { getName, setName, setToken } from "./store.js";
 import { tutorialInvite } from "./tutorial.js";
 
@@ -189,6 +191,7 @@ export async function lobbyPage(root) {
   const onlineRules = rulesChooser("online", presetList);
   const onlineError = h("p", { class: "error", role: "alert", hidden: true });
   const onlineHints = h("input", { type: "checkbox", id: "online-hints" });
+  const onlineClock = clockChooser();
   const onlineForm = h(
     "form",
     {
@@ -198,6 +201,7 @@ export async function lobbyPage(root) {
         ev.preventDefault();
         const body = { name: currentName(), players: onlinePlayers, rules: onlineRules.value() };
         if (onlineHints.checked) body.hints = true;
+        Object.assign(body, onlineClock.value());
         // No seed: with other people at the table the server draws the deal and commits to it.
         await createRoom(body, onlineError, onlineForm);
       },
@@ -210,10 +214,12 @@ export async function lobbyPage(root) {
     }),
     onlineRules.el,
     h("label", { class: "inline" }, onlineHints, ` ${T.hintRoomOption}`),
+    onlineClock.el,
     onlineError,
     h("div", { class: "form-actions" }, h("button", { type: "submit", class: "primary" }, T.createRoom)),
   );
 
+  const running = h("div", { class: "my-games-slot" });
   const games = h(
     "section",
     { class: "card-panel games" },
@@ -230,9 +236,10 @@ export async function lobbyPage(root) {
       h("div", { class: "field-row name-row" }, h("label", { for: "player-name" }, T.yourName), name),
     ),
     h("div", { class: "lobby-grid" }, botForm, onlineForm),
+    running,
     games,
   );
-  drawGames(games);
+  drawGames(games, running);
 }
 
 /** A seed field: the same seed deals the same game (R-3.2). */
@@ -254,14 +261,21 @@ async function createRoom(body, errorEl, form) {
   }
 }
 
-async function drawGames(section) {
+async function drawGames(section, running) {
   let list;
+  const mine = myGames();
   try {
     list = (await getJSON("/api/games")).games;
   } catch (err) {
     replaceChildren(section, h("h2", {}, T.finishedGames), h("p", { class: "error" }, err.message));
     return;
   }
+  // private games are listed only to their players: this browser's own finished games join the public ones
+  const own = await mine;
+  showRunning(running, own);
+  const listed = new Set(list.map((g) => g.room));
+  const finished = own.filter((g) => g.status === "over" && g.finished_at && !listed.has(g.room));
+  list = [...list, ...finished].sort((a, b) => String(b.finished_at).localeCompare(String(a.finished_at)));
   const items = list.slice(0, 20).map((g) => {
     const shown = playerNames(g.players);
     const winner = g.winner === null || g.winner === undefined ? "" : shown[g.winner];

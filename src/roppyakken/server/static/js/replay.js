@@ -20,6 +20,7 @@ import { usePreset } from "./decks.js";
 import { byKind } from "./yaku.js";
 import { renderBreakdown } from "./breakdown.js";
 import { verifyDeals } from "./fairdeal.js";
+import { myGames } from "./mygames.js";
 
 const FORMAT = "roppyakken-record/1";
 
@@ -137,7 +138,13 @@ export async function replayPage(root, params) {
     }
   } else {
     try {
-      const list = (await getJSON("/api/games")).games.slice(0, 10);
+      // the public games, and this browser's own (private games are listed only to their players)
+      const [shared, own] = await Promise.all([getJSON("/api/games"), myGames()]);
+      const listed = new Set(shared.games.map((g) => g.room));
+      const mine = own.filter((g) => g.status === "over" && !listed.has(g.room));
+      const list = [...mine, ...shared.games]
+        .sort((a, b) => String(b.finished_at).localeCompare(String(a.finished_at)))
+        .slice(0, 10);
       replaceChildren(
         games,
         list.map((g) =>

@@ -10,6 +10,7 @@ import { dropToken, getName, getToken, setName, setToken } from "./store.js";
 import { Connection } from "./conn.js";
 import { GameView } from "./table.js";
 import { FAIR_TEXT } from "./fairdeal.js";
+import { ClockBar } from "./clock.js";
 
 /** Show the room page for `room` in `root`. */
 export async function roomPage(root, room, notice = "") {
@@ -167,6 +168,7 @@ function connect(root, room, token, notice = "") {
   const errorBox = h("p", { class: "error", role: "alert", hidden: true });
   const statusLine = h("p", { class: "conn-line muted", role: "status" }, T.connecting);
   replaceChildren(root, statusLine);
+  const clockBar = new ClockBar(room, { send: (message) => conn.send(message) });
 
   bots()
     .then((list) => {
@@ -304,6 +306,10 @@ function connect(root, room, token, notice = "") {
         case "welcome":
           state.seat = msg.seat === undefined ? null : msg.seat;
           state.info = msg.room_info;
+          clockBar.setSeat(state.seat);
+          clockBar.setRoom(msg.room_info);
+          if (/^\d+d$/.test(msg.room_info.clock || "") && state.seat !== null)
+            document.addEventListener("click", ClockBar.askNotifications, { once: true });
           await ensureRules(msg.room_info);
           if (state.game) {
             state.game.seat = state.seat;
@@ -312,6 +318,7 @@ function connect(root, room, token, notice = "") {
           break;
         case "room":
           state.info = msg.room_info;
+          clockBar.setRoom(msg.room_info);
           await ensureRules(msg.room_info);
           if (state.game) state.game.setRoomInfo(state.info);
           else if (state.info.status === "waiting") drawWaiting();
@@ -323,6 +330,7 @@ function connect(root, room, token, notice = "") {
         case "state":
           if (!state.rules) await ensureRules(state.info);
           await ensureGame().onState(msg.view, msg.names, msg.seq, msg.choices || []);
+          clockBar.update(msg.clock, msg.names);
           break;
         case "events":
           if (!state.rules) await ensureRules(state.info);
@@ -337,6 +345,12 @@ function connect(root, room, token, notice = "") {
         case "hint":
           if (state.game) state.game.onHint(msg);
           break;
+        case "timeout":
+          clockBar.onTimeout(msg);
+          break;
+        case "handed":
+          clockBar.onHanded(msg);
+          break;
 
         case "error":
           if (state.game) state.game.onError(msg.message);
@@ -348,6 +362,13 @@ function connect(root, room, token, notice = "") {
     },
   });
   conn.connect();
-  window.addEventListener("pagehide", () => conn.close(), { once: true });
+  window.addEventListener(
+    "pagehide",
+    () => {
+      conn.close();
+      clockBar.close();
+    },
+    { once: true },
+  );
   return conn;
 }
