@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, Response
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.documents import score_document
 from roppyakken.rules import PRESETS, preset
-from roppyakken.server import jsonsafe, protocol, requests, storage, text
+from roppyakken.server import jsonsafe, players, protocol, requests, storage, text
 from roppyakken.server.hub import Hub
 from roppyakken.server.rooms import hash_token
 from roppyakken.text import PRESET_DESCRIPTIONS
@@ -73,6 +73,11 @@ async def read_capped(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
+async def read_body(request: Request) -> dict[str, Any]:
+    """The request's JSON object body (one-line 4xx errors otherwise)."""
+    return await _body(request)
+
+
 async def _body(request: Request) -> dict[str, Any]:
     kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if kind != "application/json":
@@ -111,8 +116,11 @@ async def list_bots(request: Request) -> Response:
 async def create_room(request: Request) -> Response:
     """``POST /api/rooms``: the creator gets seat 0 and its token."""
     data = await _body(request)
+    player = await players.acting(request)
     owner = request.client.host if request.client else None
     room, token = await _hub(request).create(requests.create_room(data), owner)
+    if player is not None:
+        await players.remember_seat(_hub(request).db, room.id, 0, player)
     return JSONResponse(
         {"room": room.id, "seat": 0, "token": token, "invite": f"/r/{room.id}"},
         status_code=201,
@@ -123,8 +131,11 @@ async def join_room(request: Request) -> Response:
     """``POST /api/rooms/<room>/join``: the first empty seat and its token (409 if none)."""
     data = await _body(request)
     name = requests.join_room(data)
+    player = await players.acting(request)
     room_id = str(request.path_params["room"])
     joined = await _visit(request, room_id, "join", {"name": name})
+    if player is not None:
+        await players.remember_seat(_hub(request).db, room_id, int(joined["seat"]), player)
     return JSONResponse({"room": room_id, "seat": joined["seat"], "token": joined["token"]})
 
 

@@ -20,7 +20,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server import api, text
+from roppyakken.server import api, players, text
 from roppyakken.server.cluster import Cluster, ClusterConnections
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database, StorageError
@@ -141,6 +141,8 @@ def create_app(
         Route("/api/my-games", api.my_games, methods=["POST"]),
         Route("/api/games/{room}/record", api.game_record, methods=["GET"]),
         Route("/api/score", api.score, methods=["POST"]),
+        Route("/api/me", players.get_me, methods=["GET"]),
+        Route("/api/me", players.post_me, methods=["POST"]),
         Route("/api/schema", api.schema, methods=["GET"]),
         Route("/healthz", api.healthz, methods=["GET"]),
         Route("/readyz", api.readyz, methods=["GET"]),
@@ -161,6 +163,7 @@ def create_app(
             RoppyakkenError: api.handle_api_error,
             StorageError: api.handle_storage_error,
             RestoreError: api.handle_restore_error,
+            players.CsrfRefused: players.handle_csrf,
             404: not_found,
         },
     )

@@ -174,6 +174,12 @@ class JoinRoomBody(_Body):
     name: PlayerName
 
 
+class MeBody(_Body):
+    """``POST /api/me``: the player's (new) name."""
+
+    name: PlayerName
+
+
 MAX_MY_GAMES: Final = 100
 """The most rooms one ``POST /api/my-games`` asks about."""
 
@@ -265,6 +271,11 @@ def join_room(data: dict[str, Any]) -> str:
     return check(JoinRoomBody, data).name
 
 
+def me(data: dict[str, Any]) -> str:
+    """Check a ``POST /api/me`` body; the player's name."""
+    return check(MeBody, data).name
+
+
 def my_games(data: dict[str, Any]) -> dict[str, str]:
     """Check a ``POST /api/my-games`` body: room id to seat token."""
     return check(MyGamesBody, data).rooms
@@ -283,4 +294,5 @@ def schemas() -> dict[str, Any]:
         "POST /api/rooms/<room>/join": JoinRoomBody.model_json_schema(),
         "POST /api/score": ScoreBody.model_json_schema(),
         "POST /api/my-games": MyGamesBody.model_json_schema(),
+        "POST /api/me": MeBody.model_json_schema(),
     }

@@ -53,6 +53,11 @@ ROOM_FULL: Final = "room {room!r} has no empty seat"
 ROOM_STARTED: Final = "the game in room {room!r} has already started"
 NO_RECORD: Final = "the game in room {room!r} is not finished, so it has no record yet"
 NOT_FOUND: Final = "not found"
+CSRF_REFUSED: Final = (
+    "refused: a change made with the player cookie needs the X-CSRF-Token header from /api/me, "
+    "from a page of this site"
+)
+NO_PLAYER: Final = "no player: make one first with POST /api/me"
 
 # websocket errors (to the sender only; nothing changed)
 MESSAGE_TOO_LARGE: Final = "the message is too large (at most {max} bytes)"

@@ -1,0 +1,209 @@
+"""Players without sign-up: a server-side player id bound to a secret the browser keeps in a cookie.
+
+The cookie ``rp_player`` holds ``<player id>.<secret>``; it is HttpOnly,
+SameSite=Lax, and Secure when the request came over TLS (directly, or through a
+``--trusted-proxy`` that says so with ``X-Forwarded-Proto``).  The database keeps
+only the secret's SHA-256.  Every change made on the cookie's authority must
+carry the header ``X-CSRF-Token`` with the player's CSRF token (derived from the
+secret, given only by ``GET``/``POST /api/me`` to pages of this site) and must not
+come from another site (``Origin``, ``Sec-Fetch-Site``): see docs/PROTOCOL.md.
+
+Seats a player takes are written to ``seat_players``: an account made later
+adopts a guest by pointing ``players.account_id`` at itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from sqlalchemy import Connection, insert, select, update
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import JSONResponse, Response
+
+from roppyakken.server import text
+from roppyakken.server.guard import header, origin_allowed
+from roppyakken.server.models import players, seat_players
+
+COOKIE: Final = "rp_player"
+CSRF_HEADER: Final = "x-csrf-token"
+COOKIE_MAX_AGE: Final = 400 * 86_400
+"""Seconds the browser keeps the cookie (the most browsers allow)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player known to the server, and the secret its cookie proved."""
+
+    id: str
+    name: str
+    secret: str
+
+    @property
+    def csrf(self) -> str:
+        """The token that must accompany every change made on this player's cookie."""
+        return csrf_token(self.secret)
+
+    def public(self) -> dict[str, str]:
+        """What ``/api/me`` shows of the player."""
+        return {"id": self.id, "name": self.name}
+
+
+def hash_secret(secret: str) -> str:
+    """The stored form of a cookie secret."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def csrf_token(secret: str) -> str:
+    """The CSRF token of a cookie secret (an HMAC of it: no table, the same on every member)."""
+    return hmac.new(secret.encode(), b"roppyakken-csrf", hashlib.sha256).hexdigest()[:32]
+
+
+def parse_cookie(value: str | None) -> tuple[str, str] | None:
+    """``(player id, secret)`` from the cookie's value, or None if it is not one."""
+    if not value or len(value) > 200 or value.count(".") != 1:
+        return None
+    player_id, secret = value.split(".")
+    if not player_id or not secret or not player_id.isalnum():
+        return None
+    return player_id, secret
+
+
+def load(conn: Connection, player_id: str, secret: str) -> Player | None:
+    """The player whose id and secret these are, or None."""
+    row = conn.execute(select(players.c.secret_hash, players.c.name).where(players.c.id == player_id)).first()
+    if row is None or not hmac.compare_digest(row[0], hash_secret(secret)):
+        return None
+    return Player(player_id, row[1], secret)
+
+
+def create(conn: Connection, name: str) -> Player:
+    """A new player named ``name`` with a fresh secret (stored hashed)."""
+    player = Player(secrets.token_hex(8), name, secrets.token_urlsafe(32))
+    conn.execute(
+        insert(players).values(
+            id=player.id, secret_hash=hash_secret(player.secret), name=name, created_at=datetime.now(UTC)
+        )
+    )
+    return player
+
+
+def rename(conn: Connection, player: Player, name: str) -> Player:
+    """The player with its new name (stored)."""
+    conn.execute(update(players).where(players.c.id == player.id).values(name=name))
+    return Player(player.id, name, player.secret)
+
+
+def link_seat(conn: Connection, room_id: str, seat: int, player_id: str) -> None:
+    """Record that the player took this seat (the player's history)."""
+    conn.execute(insert(seat_players).values(room_id=room_id, seat=seat, player_id=player_id))
+
+
+async def remember_seat(db: Any, room_id: str, seat: int, player: Player) -> None:
+    """Record (after the fact: the seat is taken already) that ``player`` holds this seat."""
+    await db.run(lambda c: link_seat(c, room_id, seat, player.id))
+
+
+class CsrfRefused(Exception):
+    """A change on a cookie's authority without the CSRF token, or from another site (HTTP 403)."""
+
+
+def from_another_site(conn: HTTPConnection, allowed: tuple[str, ...]) -> bool:
+    """Whether the browser says the request comes from another site (``Origin``, ``Sec-Fetch-Site``)."""
+    if header(conn.scope, b"sec-fetch-site") == "cross-site":
+        return True
+    return not origin_allowed(conn.scope, allowed)
+
+
+async def current(conn: HTTPConnection) -> Player | None:
+    """The player whose valid cookie this request carries, or None (no cookie, unknown, wrong secret)."""
+    parsed = parse_cookie(conn.cookies.get(COOKIE))
+    if parsed is None:
+        return None
+    db = conn.app.state.hub.db
+    return await db.run(lambda c: load(c, parsed[0], parsed[1]))  # type: ignore[no-any-return]
+
+
+def _allowed(conn: HTTPConnection) -> tuple[str, ...]:
+    limits = getattr(conn.app.state, "limits", None)
+    return () if limits is None else tuple(limits.allowed_origins)
+
+
+def check_change(request: Request, player: Player | None) -> None:
+    """Refuse (:class:`CsrfRefused`) a change on a cookie's authority that a page of this site did not
+    make: another site's request, or, with a player's cookie, no matching ``X-CSRF-Token``."""
+    if from_another_site(request, _allowed(request)):
+        raise CsrfRefused(text.CSRF_REFUSED)
+    given = request.headers.get(CSRF_HEADER)
+    if player is None:
+        if not given:  # a custom header: a cross-site form or image cannot send one
+            raise CsrfRefused(text.CSRF_REFUSED)
+        return
+    if given is None or not hmac.compare_digest(given, player.csrf):
+        raise CsrfRefused(text.CSRF_REFUSED)
+
+
+async def acting(request: Request) -> Player | None:
+    """The player a changing request acts for: None without a (valid) cookie, as before there were
+    players; with one, the CSRF check must pass (else :class:`CsrfRefused`)."""
+    player = await current(request)
+    if player is not None:
+        check_change(request, player)
+    return player
+
+
+def behind_tls(conn: HTTPConnection) -> bool:
+    """Whether the browser reached the server over TLS (uvicorn takes ``X-Forwarded-Proto`` from
+    trusted proxies only, into the scheme)."""
+    return conn.url.scheme in ("https", "wss")
+
+
+def set_cookie(response: Response, request: HTTPConnection, player: Player) -> None:
+    """Give the browser the player's cookie."""
+    response.set_cookie(
+        COOKIE,
+        f"{player.id}.{player.secret}",
+        max_age=COOKIE_MAX_AGE,
+        path="/",
+        secure=behind_tls(request),
+        httponly=True,
+        samesite="lax",
+    )
+
+
+def _answer(player: Player | None) -> dict[str, Any]:
+    if player is None:
+        return {"player": None, "csrf": None}
+    return {"player": player.public(), "csrf": player.csrf}
+
+
+async def get_me(request: Request) -> Response:
+    """``GET /api/me``: the player of the cookie and its CSRF token, or nulls (no cookie yet)."""
+    return JSONResponse(_answer(await current(request)), headers={"Cache-Control": "no-store"})
+
+
+async def post_me(request: Request) -> Response:
+    """``POST /api/me`` ``{"name"}``: become a player (a new cookie), or change the player's name."""
+    from roppyakken.server import api, requests
+
+    player = await current(request)
+    check_change(request, player)
+    name = requests.me(await api.read_body(request))
+    db = request.app.state.hub.db
+    if player is None:
+        made: Player = await db.run(lambda c: create(c, name))
+        response = JSONResponse(_answer(made), status_code=201, headers={"Cache-Control": "no-store"})
+        set_cookie(response, request, made)
+        return response
+    known = player
+    renamed: Player = await db.run(lambda c: rename(c, known, name))
+    return JSONResponse(_answer(renamed), headers={"Cache-Control": "no-store"})
+
+
+async def handle_csrf(request: Request, exc: Exception) -> Response:
+    """:class:`CsrfRefused` as a 403 ``{"error"}`` answer."""
+    return JSONResponse({"error": str(exc)}, status_code=403)
