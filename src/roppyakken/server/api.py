@@ -234,7 +234,14 @@ async def handle_restore_error(request: Request, exc: Exception) -> Response:
 
 async def schema(request: Request) -> Response:
     """``GET /api/schema``: the JSON Schema of the request bodies and of every websocket message."""
-    published = {"protocol_version": protocol.VERSION, "http": requests.schemas(), **protocol.schemas()}
+    from roppyakken.server import lobby_ws
+
+    published = {
+        "protocol_version": protocol.VERSION,
+        "http": requests.schemas(),
+        **protocol.schemas(),
+        **lobby_ws.schemas(),
+    }
     return JSONResponse(published)
 
 

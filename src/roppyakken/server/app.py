@@ -26,8 +26,10 @@ from roppyakken.server.config import Limits
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.guard import Guard
 from roppyakken.server.hub import Hub, HubFull
+from roppyakken.server.lobby_ws import lobby_endpoint
 from roppyakken.server.members import Members
 from roppyakken.server.metrics import Metrics
+from roppyakken.server.pairing import Pairing
 from roppyakken.server.rooms import RestoreError
 from roppyakken.server.ws import websocket_endpoint
 
@@ -115,6 +117,9 @@ def create_app(
             metrics.watch_cluster(lambda: len(held), lambda: len(hub.relayed), lambda: len(incoming))
         metrics.watch(lambda: len(hub.rooms), hub.connected, lambda: db.failed)
         hub.start()
+        pairing = Pairing(hub)
+        pairing.start()
+        app.state.pairing = pairing
         app.state.hub = hub
         app.state.limits = limits
         app.state.metrics = metrics
@@ -125,6 +130,7 @@ def create_app(
         try:
             yield
         finally:
+            await pairing.close()
             await hub.close()
             if members is not None and cluster is not None:
                 await members.close()
@@ -147,6 +153,7 @@ def create_app(
         Route("/healthz", api.healthz, methods=["GET"]),
         Route("/readyz", api.readyz, methods=["GET"]),
         Route("/metrics", api.metrics, methods=["GET"]),
+        WebSocketRoute("/ws/lobby", lobby_endpoint),
         WebSocketRoute("/ws/{room}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
         Route("/favicon.ico", favicon, methods=["GET"]),

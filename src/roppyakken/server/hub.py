@@ -227,7 +227,7 @@ class Hub:
             raise HubFull(text.RESTARTING)
         self._make_room_space()
         token = new_token()
-        seats = [Seat(HUMAN, request.name, None, hash_token(token))]
+        seats = [Seat(HUMAN, request.name, None, request.token_hash or hash_token(token))]
         for index in range(1, request.players):
             level = request.bots.get(index)
             seats.append(Seat(BOT, None, level) if level else Seat(EMPTY))

@@ -65,6 +65,8 @@ class CreateRoom:
     """The time control (server/clocks.py ``CONTROLS``), or ``none``."""
     public: bool = False
     """Whether the finished game is listed for everyone (else only its players and the link know it)."""
+    token_hash: str | None = None
+    """The hash of a seat token the creator already holds (quick pairing); None: a new token."""
 
 
 def player_name(value: Any) -> str:

@@ -465,15 +465,18 @@ class Room:
 
     # ----------------------------------------------------------------- before the start
 
-    async def join(self, name: str) -> tuple[int, str] | None:
-        """Seat a new player in the first empty seat: (seat, token), or None if there is none."""
+    async def join(self, name: str, token_hash: str | None = None) -> tuple[int, str] | None:
+        """Seat a new player in the first empty seat: (seat, token), or None if there is none.
+
+        ``token_hash``: the hash of a token the player already holds (quick pairing), instead
+        of a new token's (the token answered is then not the seat's)."""
         async with self.lock:
             if self.status != WAITING:
                 return None
             for index, seat in enumerate(self.seats):
                 if seat.kind == EMPTY:
                     token = new_token()
-                    new = Seat(HUMAN, name, None, hash_token(token))
+                    new = Seat(HUMAN, name, None, token_hash or hash_token(token))
                     row = new.row(index)
                     await self.db.run(functools.partial(storage.save_seat, room_id=self.id, seat=row))
                     self.seats[index] = new
