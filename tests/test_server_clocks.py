@@ -16,7 +16,7 @@ from typing import Any
 
 from roppyakken.record import replay
 from roppyakken.server.db import Database
-from roppyakken.server.storage import load_room
+from roppyakken.server.storage import game_record, load_room
 from tests.server_harness import (
     Player,
     ServerThread,
@@ -132,9 +132,9 @@ def test_a_real_time_game_goes_on_when_a_player_stops_moving(tmp_path: Path) -> 
     # stored before it was seen, and recorded: which moves the clock played, who abandoned
     stored = _stored(database, room)
     assert stored.room.status == "over" and stored.room.clock_deadline is None
-    record_answer = json.loads(
-        Database(database).run_now(lambda c: c.exec_driver_sql("select record from rooms").scalar())
-    )
+    db = Database(database)
+    record_answer = json.loads(str(db.run_now(lambda c: game_record(c, room))))
+    db.engine.dispose()
     server_record = record_answer["online"]
     assert server_record["clock"] == "15+60" and server_record["abandoned"] == [2]
     played = [(e["move"], e["seat"]) for e in server_record["by_clock"]]
