@@ -240,13 +240,17 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
         if player is None:
             raise ProtocolError(text.NO_PLAYER, message.id)
         if isinstance(message, SeekMessage):
+            known = player
+            now = await pairing.db.run(lambda c: players.load(c, known.id, known.secret))
+            if now is None:
+                raise ProtocolError(text.NO_PLAYER, message.id)
             if seeking:
                 await pairing.cancel(player.id, seeking[0][1])
                 seeking.clear()
             pool = Pool(message.preset, message.players, message.clock)
             token = new_token()
             seeking.append((token, hash_token(token)))
-            await pairing.seek(player, pool, seeking[0][1], paired)
+            await pairing.seek(now, pool, seeking[0][1], paired)  # under the name it has now
             client.send(
                 protocol.encode({"type": "seeking", "id": message.id, "pool": pool.key, "token": token})
             )

@@ -8,6 +8,7 @@ import { clockChooser } from "./clock.js";
 import { myGames, showRunning } from "./mygames.js";
 import { getName, setName, setToken } from "./store.js";
 import { tutorialInvite } from "./tutorial.js";
+import { ensurePlayer, lobbyLive } from "./lobbylive.js";
 
 /**
  * A rules chooser: a preset select with its description, or house rules in TOML.
@@ -125,6 +126,10 @@ export async function lobbyPage(root) {
     setName(n);
     return n;
   };
+  // the player's name on the server follows the one typed here (a visitor is a player at once)
+  const named = () => ensurePlayer(currentName()).catch(() => null);
+  name.addEventListener("change", named);
+  const playerReady = named();
 
   // Play against bots.
   let botPlayers = 2;
@@ -236,6 +241,7 @@ export async function lobbyPage(root) {
       h("div", { class: "field-row name-row" }, h("label", { for: "player-name" }, T.yourName), name),
     ),
     h("div", { class: "lobby-grid" }, botForm, onlineForm),
+    lobbyLive(presetList, currentName, playerReady),
     running,
     games,
   );
