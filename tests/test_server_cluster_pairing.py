@@ -1,0 +1,58 @@
+"""Quick pairing across a cluster: players whose lobby connections reach different members (PostgreSQL,
+Redis, three real ``serve --redis`` members) are paired by the pool in the database into one game,
+which each reaches through its own member; four players in one pool make two games, nobody twice."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+import pytest
+
+from tests import services
+from tests.server_harness import Player
+from tests.test_server_pairing import Lobby, new_player
+
+pytestmark = pytest.mark.slow
+
+
+@dataclass
+class _At:
+    """A member's websocket address, as :meth:`Player.join` reads it from a server."""
+
+    ws_url: str
+
+
+def test_players_on_different_members_are_paired_by_the_pool() -> None:
+    with services.postgres() as pg, services.redis_server() as rd:
+        database = services.new_database(pg, "pairing")
+        with services.members(database, rd, 3) as started:
+
+            async def run() -> None:
+                urls = [m.url for m in started]
+                ws_urls = [u.replace("http://", "ws://") for u in urls]
+                cookies = [new_player(urls[i % 3], f"P{i}")[0] for i in range(4)]
+                # each player's lobby on another member than the one before it
+                lobbies = [await Lobby.open(ws_urls[i % 3], cookies[i]) for i in range(4)]
+                tokens = []
+                for lobby in lobbies:
+                    tokens.append(await lobby.seek("classic", 2, "60+300"))
+                paired = [await lobby.expect("paired", 20) for lobby in lobbies]
+                rooms = [p["room"] for p in paired]
+                assert rooms[0] == rooms[1] and rooms[2] == rooms[3] and rooms[0] != rooms[2]  # oldest first
+                assert [p["seat"] for p in paired] == [0, 1, 0, 1]
+                assert [p["token"] for p in paired] == tokens
+                # each player reaches its game through another member (relayed to the holder)
+                for i, p in enumerate(paired):
+                    at = _At(ws_urls[(i + 1) % 3])
+                    player = await Player.join(at, p["room"], p["token"])  # type: ignore[arg-type]
+                    assert player.seat == p["seat"]
+                    welcome = player.log[0]
+                    assert welcome["room_info"]["status"] == "playing"
+                    assert welcome["room_info"]["seats"][p["seat"]]["name"] == f"P{i}"
+                    await player.close()
+                for lobby in lobbies:
+                    await lobby.ws.close()
+
+            asyncio.run(run())
+            assert not [e for m in started for e in m.errors()], [e for m in started for e in m.errors()]
