@@ -322,3 +322,62 @@ def test_the_checker_catches_a_leak() -> None:
     truth.check(None, {"type": "history", "seq": 0, "first": 0, "events": opening})
     with pytest.raises(AssertionError):
         truth.check(None, {"type": "history", "seq": 0, "first": 0, "events": [*opening, {"next": pile}]})
+
+
+def test_lobby_messages_show_no_hand_and_no_other_players_secret(tmp_path: Path) -> None:
+    """The lobby's messages (``lobby``, ``seeking``, ``cancelled``, ``paired``, ``error``) to two paired
+    players and a watcher name no card and no other player's seat token, cookie or stored hash; the game
+    they are paired into is checked message by message as above."""
+    import contextlib
+    import hashlib
+    import json
+
+    from tests.test_server_pairing import Lobby, new_player
+
+    with running_server(f"sqlite:///{tmp_path / 'lobby.sqlite3'}") as server:
+
+        async def scenario() -> tuple[list[Lobby], list[Player], list[str], list[str]]:
+            cookies = [new_player(server.url, n)[0] for n in ("p0", "p1")]
+            watcher = await Lobby.open(server.ws_url, None)
+            lobbies = [await Lobby.open(server.ws_url, c) for c in cookies]
+            await lobbies[0].seek("classic", 2, "60+300")
+            await lobbies[0].send({"type": "cancel"})
+            await lobbies[0].expect("cancelled")
+            await lobbies[0].send({"type": "seek", "preset": "nope", "players": 2, "clock": "1d"})
+            await lobbies[0].expect("error")
+            tokens = [await lobby.seek("classic", 2, "60+300") for lobby in lobbies]
+            paired = [await lobby.expect("paired") for lobby in lobbies]
+            players = [await Player.join(server, p["room"], p["token"]) for p in paired]
+            spectator = await Player.join(server, paired[0]["room"], None)
+            await asyncio.gather(play_to_end(players, seed=3), spectator.expect("game_end"))
+            await spectator.expect("state")
+            for lobby in (watcher, *lobbies):
+                with contextlib.suppress(TimeoutError):  # whatever the lobby said meanwhile
+                    await lobby.expect("never", 1.5)
+                await lobby.ws.close()
+            return [watcher, *lobbies], [*players, spectator], tokens, cookies
+
+        lobbies, clients, tokens, cookies = asyncio.run(scenario())
+        room = clients[0].log[0]["room"]
+        assert _check_all(server, room, clients, 2) > 50
+    secrets_of = [
+        {tokens[i], cookies[i], cookies[i].split(".")[1], hashlib.sha256(tokens[i].encode()).hexdigest()}
+        for i in range(2)
+    ]
+    kinds = set()
+    for index, lobby in enumerate(lobbies):
+        own = None if index == 0 else index - 1
+        for message in lobby.log:
+            kinds.add(message["type"])
+            assert not _cards_named(message), message
+            raw = json.dumps(message)
+            for seat in range(2):
+                forbidden = secrets_of[seat] - {tokens[seat]} if own == seat else secrets_of[seat]
+                assert not [s for s in forbidden if s in raw], (
+                    index,
+                    message,
+                    [s for s in forbidden if s in raw],
+                )
+            if message["type"] == "lobby":
+                assert message["player"] is None if own is None else message["player"]["name"] == f"p{own}"
+    assert {"lobby", "seeking", "cancelled", "paired", "error"} <= kinds
