@@ -106,6 +106,12 @@ class Truth:
     def check(self, seat: int | None, message: dict[str, Any]) -> None:
         """Fail if ``message`` (received by ``seat``) shows anything that seat may not see."""
         kind = message["type"]
+        if kind in ("chat", "chat_history", "muted"):
+            # chat names no card of its own, and a channel reaches only its side of the table
+            assert not _cards_named(message), message
+            if kind != "muted":
+                assert message["channel"] == ("spectators" if seat is None else "players"), (seat, message)
+            return
         if kind == "handed":
             assert not _cards_named(message), message
             return
@@ -327,7 +333,8 @@ def test_the_checker_catches_a_leak() -> None:
 def test_lobby_messages_show_no_hand_and_no_other_players_secret(tmp_path: Path) -> None:
     """The lobby's messages (``lobby``, ``seeking``, ``cancelled``, ``paired``, ``error``) to two paired
     players and a watcher name no card and no other player's seat token, cookie or stored hash; the game
-    they are paired into is checked message by message as above."""
+    they are paired into, chat included (``chat``, ``chat_history``, ``muted``), is checked message by
+    message as above."""
     import contextlib
     import hashlib
     import json
@@ -349,6 +356,12 @@ def test_lobby_messages_show_no_hand_and_no_other_players_secret(tmp_path: Path)
             paired = [await lobby.expect("paired") for lobby in lobbies]
             players = [await Player.join(server, p["room"], p["token"]) for p in paired]
             spectator = await Player.join(server, paired[0]["room"], None)
+            await players[0].send({"type": "chat", "phrase": "hello"})
+            await players[1].send({"type": "chat", "text": "hi, good luck"})
+            await players[1].send({"type": "mute", "author": "seat:0"})
+            await spectator.send({"type": "chat", "phrase": "well_played"})
+            await spectator.send({"type": "chat_history"})
+            await players[0].send({"type": "chat_history"})
             await asyncio.gather(play_to_end(players, seed=3), spectator.expect("game_end"))
             await spectator.expect("state")
             for lobby in (watcher, *lobbies):
@@ -360,6 +373,10 @@ def test_lobby_messages_show_no_hand_and_no_other_players_secret(tmp_path: Path)
         lobbies, clients, tokens, cookies = asyncio.run(scenario())
         room = clients[0].log[0]["room"]
         assert _check_all(server, room, clients, 2) > 50
+        chat_kinds = {
+            m["type"] for c in clients for m in c.log if m["type"] in ("chat", "chat_history", "muted")
+        }
+        assert chat_kinds == {"chat", "chat_history", "muted"}
     secrets_of = [
         {tokens[i], cookies[i], cookies[i].split(".")[1], hashlib.sha256(tokens[i].encode()).hexdigest()}
         for i in range(2)

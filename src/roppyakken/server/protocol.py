@@ -103,7 +103,32 @@ class HandOver:
     id: str | None = None
 
 
-ClientMessage = Hello | Act | SetSeat | Start | Ping | AskHint | HandOver
+@dataclass(frozen=True, slots=True)
+class Say:
+    """``chat``: a line for the sender's channel (players or spectators): text, or a quick phrase's id."""
+
+    text: str | None
+    phrase: str | None
+    id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Mute:
+    """``mute``: the sender stops (or, ``muted`` false, starts again) seeing an author's chat lines."""
+
+    author: str
+    muted: bool
+    id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatHistory:
+    """``chat_history``: the sender asks for its channel's recent lines (server/chat.py)."""
+
+    id: str | None = None
+
+
+ClientMessage = Hello | Act | SetSeat | Start | Ping | AskHint | HandOver | Say | Mute | ChatHistory
 
 
 # ------------------------------------------------------------------ the declared protocol (pydantic)
@@ -208,6 +233,34 @@ class HandOverMessage(_Client):
     seat: int = Field(ge=0, le=2, description="the absent player's seat")
 
 
+CHAT_MAX: Final = 200
+"""The most characters of a chat line."""
+PHRASES: Final = ("hello", "good_luck", "good_game", "thanks", "oops", "well_played", "bye")
+"""The quick phrases' ids: each reader's client shows them in its own language."""
+
+
+class ChatSayMessage(_Client):
+    """``chat``: a line of text (plain text, at most 200 characters) or a quick phrase, not both."""
+
+    type: Literal["chat"]
+    text: str | None = Field(default=None, min_length=1, max_length=CHAT_MAX)
+    phrase: Literal[PHRASES] | None = None  # type: ignore[valid-type]
+
+
+class MuteMessage(_Client):
+    """``mute``: hide (``muted`` true) or show again an author's chat lines, for the sender only."""
+
+    type: Literal["mute"]
+    author: str = Field(min_length=1, max_length=40, description="the ``from`` of the author's lines")
+    muted: bool = True
+
+
+class ChatHistoryMessage(_Client):
+    """``chat_history``: ask for the recent lines of the sender's chat channel."""
+
+    type: Literal["chat_history"]
+
+
 _MODELS: Final[dict[str, type[_Client]]] = {
     "hello": HelloMessage,
     "act": ActMessage,
@@ -216,6 +269,9 @@ _MODELS: Final[dict[str, type[_Client]]] = {
     "ping": PingMessage,
     "hint": HintRequestMessage,
     "hand_over": HandOverMessage,
+    "chat": ChatSayMessage,
+    "mute": MuteMessage,
+    "chat_history": ChatHistoryMessage,
 }
 _WHAT: Final = {
     "token": "a seat token or null",
@@ -224,6 +280,10 @@ _WHAT: Final = {
     "kind": "'bot' or 'empty'",
     "level": "a bot level, for kind 'bot' only",
     "seq": "the seq of a state (a whole number, 0 or more) or null",
+    "text": f"1 to {CHAT_MAX} characters of text, or a 'phrase' instead",
+    "phrase": "a quick phrase: " + ", ".join(PHRASES),
+    "author": "an author's 'from' (1 to 40 characters)",
+    "muted": "true or false",
 }
 
 
@@ -267,6 +327,15 @@ def parse_client_message(raw: str) -> ClientMessage:
         return AskHint(msg_id)
     if isinstance(message, HandOverMessage):
         return HandOver(message.seat, msg_id)
+    if isinstance(message, ChatSayMessage):
+        if (message.text is None) == (message.phrase is None):
+            problem = text.FIELD_TYPE.format(field="text", what=_WHAT["text"])
+            raise ProtocolError(text.MESSAGE_FIELD.format(type=kind, problem=problem), msg_id)
+        return Say(message.text, message.phrase, msg_id)
+    if isinstance(message, MuteMessage):
+        return Mute(message.author, message.muted, msg_id)
+    if isinstance(message, ChatHistoryMessage):
+        return ChatHistory(msg_id)
     return Ping(msg_id)
 
 
@@ -489,6 +558,37 @@ class HandedMessage(BaseModel):
     done: bool = Field(description="every connected player agreed: a bot plays the seat from now on")
 
 
+class ChatLine(BaseModel):
+    """``chat``: one line of the receiver's channel (plain text: clients show it as text, never markup)."""
+
+    type: Literal["chat"]
+    channel: Literal["players", "spectators"]
+    idx: int
+    author: str = Field(description="who wrote it: 'seat:N' or 'spec:…'; what ``mute`` names")
+    name: str
+    text: str | None
+    phrase: str | None = Field(description="a quick phrase's id, shown in the reader's language")
+    at: float
+
+
+class ChatHistoryAnswer(BaseModel):
+    """``chat_history``: the channel's recent lines (those of muted authors left out) and who is muted."""
+
+    type: Literal["chat_history"]
+    id: str | None
+    channel: Literal["players", "spectators"]
+    lines: list[ChatLine]
+    muted: list[str]
+
+
+class MutedMessage(BaseModel):
+    """``muted``: the authors whose lines the receiver no longer sees."""
+
+    type: Literal["muted"]
+    id: str | None
+    muted: list[str]
+
+
 class RestartingMessage(BaseModel):
     """``restarting``: the server is stopping; reconnect in a moment (the game is saved)."""
 
@@ -503,7 +603,10 @@ ClientMessageModel = Annotated[
     | StartMessage
     | PingMessage
     | HintRequestMessage
-    | HandOverMessage,
+    | HandOverMessage
+    | ChatSayMessage
+    | MuteMessage
+    | ChatHistoryMessage,
     Field(discriminator="type"),
 ]
 ServerMessageModel = Annotated[
@@ -520,7 +623,10 @@ ServerMessageModel = Annotated[
     | HintMessage
     | ReviewMessage
     | TimeoutMessage
-    | HandedMessage,
+    | HandedMessage
+    | ChatLine
+    | ChatHistoryAnswer
+    | MutedMessage,
     Field(discriminator="type"),
 ]
 

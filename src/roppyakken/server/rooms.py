@@ -34,7 +34,7 @@ from roppyakken.errors import IllegalActionError, RoppyakkenError
 from roppyakken.events import Event, GameEnded, RoundEnded
 from roppyakken.record import deal_commitment, dumps, record_of
 from roppyakken.rules import Rules, from_options
-from roppyakken.server import protocol, storage, text
+from roppyakken.server import chat, protocol, storage, text
 from roppyakken.server.bots import BotRunner, decision_seed
 from roppyakken.server.clocks import CLOCK_BOT, NONE, Clock, Timing
 from roppyakken.server.db import ActionRow, Database, StorageError
@@ -42,11 +42,14 @@ from roppyakken.server.hints import OPTION_KEY, HintDesk
 from roppyakken.server.protocol import (
     Act,
     AskHint,
+    ChatHistory,
     ClientMessage,
     HandOver,
     Hello,
+    Mute,
     Ping,
     ProtocolError,
+    Say,
     SetSeat,
     Start,
 )
@@ -460,6 +463,8 @@ class Room:
             await self.hint_desk.ask(self, client, message.id)
         elif isinstance(message, HandOver):
             await self.hand_over(client, message)
+        elif isinstance(message, Say | Mute | ChatHistory):
+            await chat.handle(self, client, message)
         elif isinstance(message, Hello):
             raise ProtocolError(text.HELLO_AGAIN, message.id)
 

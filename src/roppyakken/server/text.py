@@ -57,6 +57,9 @@ CSRF_REFUSED: Final = (
     "refused: a change made with the player cookie needs the X-CSRF-Token header from /api/me, "
     "from a page of this site"
 )
+CHAT_TEXT_RULE: Final = "a chat line must be 1 to {max} characters of text, without control characters"
+CHAT_TOO_FAST: Final = "too many chat lines: wait a moment"
+CHAT_TOO_MANY_MUTED: Final = "at most {max} authors can be muted at once"
 NO_PLAYER: Final = "no player: make one first with POST /api/me"
 
 # websocket errors (to the sender only; nothing changed)
