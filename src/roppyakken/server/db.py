@@ -19,13 +19,13 @@ from typing import Any, Final, TypeVar, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, event, inspect
+from sqlalchemy import Connection, Engine, bindparam, create_engine, event, inspect, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.server import text
-from roppyakken.server.models import actions
+from roppyakken.server.models import actions, rooms
 
 log = logging.getLogger("roppyakken.server")
 
@@ -148,6 +148,17 @@ class ActionRow:
     idx: int
     seat: int
     action: str
+    clock: str | None = None
+    """The room's clock after the action (JSON), stored in the same transaction; None: unchanged."""
+    clock_deadline: float | None = None
+
+
+CLOCK_UPDATE: Final = (
+    update(rooms)
+    .where(rooms.c.id == bindparam("b_id"))
+    .values(clock=bindparam("b_clock"), clock_deadline=bindparam("b_deadline"))
+)
+"""A room's clock after a move (:class:`ActionRow`), updated in bulk with the batch's other moves."""
 
 
 class Database:
@@ -255,17 +266,25 @@ class Database:
     def _execute(conn: Connection, works: list[Op | ActionRow]) -> list[tuple[bool, Any]]:
         results: list[tuple[bool, Any]] = []
         rows: list[dict[str, Any]] = []
+        clocks: list[dict[str, Any]] = []
 
         def flush() -> None:
             if rows:
                 conn.execute(actions.insert(), rows)
                 rows.clear()
+            if clocks:
+                conn.execute(CLOCK_UPDATE, clocks)
+                clocks.clear()
 
         for work in works:
             if isinstance(work, ActionRow):
                 rows.append(
                     {"room_id": work.room_id, "idx": work.idx, "seat": work.seat, "action": work.action}
                 )
+                if work.clock is not None:
+                    clocks.append(
+                        {"b_id": work.room_id, "b_clock": work.clock, "b_deadline": work.clock_deadline}
+                    )
                 results.append((True, None))
             else:
                 flush()

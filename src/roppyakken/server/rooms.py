@@ -632,12 +632,8 @@ class Room:
 
                 stored = self.db.submit(work)
             elif clock_json is not None:
-
-                def work(c: Any) -> None:
-                    storage.append_action(c, room_id, index, seat, data)
-                    storage.save_clock(c, room_id, clock_json, deadline)
-
-                stored = self.db.submit(work)
+                clock_text = json.dumps(clock_json, separators=(",", ":"))
+                stored = self.db.submit(ActionRow(room_id, index, seat, data, clock_text, deadline))
             else:
                 stored = self.db.submit(ActionRow(room_id, index, seat, data))  # inserted in bulk
             try:
