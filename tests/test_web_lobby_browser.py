@@ -30,6 +30,8 @@ def test_three_players_pair_from_the_lobby_into_one_game(server: str) -> None:
     errors: list[str] = []
     with chromium() as browser:
         contexts = [_context(browser, DESKTOP) for _ in range(3)]
+        # Bin reads the site in Japanese: quick phrases show in each reader's language
+        contexts[1].add_init_script("localStorage.setItem('roppyakken-lang', 'ja')")
         pages = [c.new_page() for c in contexts]
         for page in pages:
             _watch_errors(page, errors)
@@ -53,6 +55,29 @@ def test_three_players_pair_from_the_lobby_into_one_game(server: str) -> None:
         assert "rp_player" not in pages[0].evaluate("document.cookie")
         cookies = [c for c in contexts[0].cookies() if c["name"] == "rp_player"]
         assert cookies and cookies[0]["httpOnly"] and cookies[0]["sameSite"] == "Lax"
+
+        # chat: a quick phrase in each reader's language, markup shown as text, and muting
+        aoi, bin_, cleo = pages
+        for page in pages:
+            page.click(".chat-panel summary")
+        aoi.click(".chat-phrase[data-phrase='good_game']")
+        wait_js(bin_, "document.querySelector('.chat-lines').innerText.includes('良い対局でした!')")
+        wait_js(cleo, "document.querySelector('.chat-lines').innerText.includes('Good game!')")
+        cleo.fill("#chat-text", "<b>hi</b> all")
+        cleo.press("#chat-text", "Enter")
+        wait_js(aoi, "document.querySelector('.chat-lines').innerText.includes('<b>hi</b> all')")
+        assert aoi.locator(".chat-lines b.chat-name + * b, .chat-text b").count() == 0  # never markup
+        cleo.click(".chat-lines li[data-author='seat:0'] .chat-mute")
+        wait_js(cleo, "!document.querySelector(\".chat-lines li[data-author='seat:0']\")")
+        aoi.fill("#chat-text", "can you read me")
+        aoi.press("#chat-text", "Enter")
+        wait_js(bin_, "document.querySelector('.chat-lines').innerText.includes('can you read me')")
+        cleo.wait_for_timeout(500)
+        assert "can you read me" not in cleo.locator(".chat-lines").inner_text()
+        for page in pages:  # the chat's controls are 44 px targets
+            for control in page.locator(".chat-panel button:visible, .chat-panel summary").all():
+                box = control.bounding_box()
+                assert box is not None and box["height"] >= 44 and box["width"] >= 44
         assert errors == []
 
 

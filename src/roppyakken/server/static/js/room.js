@@ -11,6 +11,7 @@ import { Connection } from "./conn.js";
 import { GameView } from "./table.js";
 import { FAIR_TEXT } from "./fairdeal.js";
 import { ClockBar } from "./clock.js";
+import { ChatPanel } from "./chat.js";
 
 /** Show the room page for `room` in `root`. */
 export async function roomPage(root, room, notice = "") {
@@ -169,6 +170,7 @@ function connect(root, room, token, notice = "") {
   const statusLine = h("p", { class: "conn-line muted", role: "status" }, T.connecting);
   replaceChildren(root, statusLine);
   const clockBar = new ClockBar(room, { send: (message) => conn.send(message) });
+  const chat = new ChatPanel((message) => conn.send(message));
 
   bots()
     .then((list) => {
@@ -308,6 +310,7 @@ function connect(root, room, token, notice = "") {
           state.info = msg.room_info;
           clockBar.setSeat(state.seat);
           clockBar.setRoom(msg.room_info);
+          chat.welcome(state.seat);
           if (/^\d+d$/.test(msg.room_info.clock || "") && state.seat !== null)
             document.addEventListener("click", ClockBar.askNotifications, { once: true });
           await ensureRules(msg.room_info);
@@ -351,6 +354,15 @@ function connect(root, room, token, notice = "") {
         case "handed":
           clockBar.onHanded(msg);
           break;
+        case "chat":
+          chat.onLine(msg);
+          break;
+        case "chat_history":
+          chat.onHistory(msg);
+          break;
+        case "muted":
+          chat.onMuted(msg);
+          break;
 
         case "error":
           if (state.game) state.game.onError(msg.message);
@@ -367,6 +379,7 @@ function connect(root, room, token, notice = "") {
     () => {
       conn.close();
       clockBar.close();
+      chat.close();
     },
     { once: true },
   );
