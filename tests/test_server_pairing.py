@@ -12,10 +12,12 @@ from typing import Any
 
 import httpx
 import pytest
+from sqlalchemy import update
 from websockets.asyncio.client import ClientConnection, connect
 
 from roppyakken.server import pairing
 from roppyakken.server.db import Database
+from roppyakken.server.models import pairing as table
 from roppyakken.server.pairing import POOL_TTL, Pool
 from roppyakken.server.players import COOKIE
 from tests.server_harness import Player, ServerThread, running_server
@@ -154,7 +156,7 @@ def test_lobby_messages_are_checked(server: ServerThread) -> None:
         await anonymous.send({"type": "seek", "preset": "classic", "players": 2, "clock": "15+60"})
         assert "POST /api/me" in (await anonymous.expect("error"))["message"]
         ivy = await Lobby.open(server.ws_url, new_player(server.url, "Ivy")[0])
-        bad = [
+        bad: list[tuple[dict[str, Any], str]] = [
             ({"type": "seek", "preset": "nope", "players": 2, "clock": "15+60"}, "'preset'"),
             ({"type": "seek", "preset": "classic", "players": 4, "clock": "15+60"}, "'players'"),
             ({"type": "seek", "preset": "classic", "players": 2, "clock": "none"}, "'clock'"),
@@ -219,24 +221,25 @@ def test_the_pool_claims_oldest_first_and_expires_silent_rows(tmp_path: Path) ->
     db.open()
     from roppyakken.server import players
 
+    def made(name: str) -> str:
+        return db.run_now(lambda c: players.create(c, name)).id
+
+    def enter(player_id: str, joined: float) -> None:
+        db.run_now(lambda c: pairing.enter(c, player_id, player_id, pool, "h" + player_id, joined))
+
+    def seen(player_id: str, at: float) -> None:
+        db.run_now(
+            lambda c: c.execute(update(table).where(table.c.player_id == player_id).values(seen_at=at))
+        )
+
     try:
-        ids = [db.run_now(lambda c, n=n: players.create(c, n)).id for n in ("old", "new", "mid", "gone")]
+        ids = [made(n) for n in ("old", "new", "mid", "gone")]
         pool = Pool("classic", 2, "15+60")
         now = time.time()
         for player_id, joined in zip(ids, (now - 5, now - 1, now - 3, now - 9), strict=True):
-            db.run_now(lambda c, p=player_id, j=joined: pairing.enter(c, p, p, pool, "h" + p, j))
-        db.run_now(
-            lambda c: c.execute(
-                pairing.pairing.update()
-                .where(pairing.pairing.c.player_id == ids[3])
-                .values(seen_at=now - POOL_TTL - 1)
-            )
-        )
-        db.run_now(
-            lambda c: c.execute(
-                pairing.pairing.update().where(pairing.pairing.c.player_id != ids[3]).values(seen_at=now)
-            )
-        )
+            enter(player_id, joined)
+            seen(player_id, now)
+        seen(ids[3], now - POOL_TTL - 1)  # its member stopped its heartbeat
         claims = db.run_now(lambda c: pairing.claim(c, now, postgres=False))
         assert [[p[0] for p in c.players] for c in claims] == [[ids[0], ids[2]]]  # "gone" expired first
         assert db.run_now(pairing.count_rows) == 3

@@ -6,6 +6,7 @@ import hashlib
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -26,7 +27,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerThr
 def _become(client: httpx.Client, name: str) -> dict[str, str]:
     made = client.post("/api/me", json={"name": name}, headers={CSRF: "new"})
     assert made.status_code == 201, made.text
-    body: dict[str, str] = made.json()
+    body: dict[str, Any] = made.json()
     return {"id": body["player"]["id"], "csrf": body["csrf"], "set-cookie": made.headers["set-cookie"]}
 
 

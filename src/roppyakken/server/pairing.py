@@ -11,9 +11,10 @@ themselves.
 Pairing is a claim in one transaction: the oldest free rows of a pool are read
 (``FOR UPDATE SKIP LOCKED`` on PostgreSQL) and taken with an ``UPDATE … WHERE
 room_id IS NULL`` that must change exactly as many rows as the game has seats;
-if another member took one meanwhile, the transaction is rolled back (SQLite
-serialises writers; PostgreSQL re-checks the condition on a row another
-transaction changed), so no row is ever paired twice.  The claiming member then
+if another member took one meanwhile (SQLite serialises writers; PostgreSQL
+re-checks the condition on a row another transaction changed), the rows this
+claim took are given back in the same transaction, so no row is ever paired
+twice.  The claiming member then
 makes the room (each seat's token is the one its player was given on entering
 the pool: only its hash was ever stored), starts it and marks the rows ready;
 each player's member hands the room to its player and deletes the row.  A claim
@@ -55,10 +56,6 @@ LISTED_GAMES: Final = 20
 """Public games being played that the lobby offers to watch (the newest)."""
 TABLE_FRESH: Final = 1800.0
 """Seconds an open table stays listed after it was made (then its host has likely left)."""
-
-
-class PairingConflict(Exception):
-    """Another member claimed one of the rows first: this claim is rolled back (and tried again)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,8 +134,8 @@ def expire(conn: Connection, now: float) -> None:
 def claim(conn: Connection, now: float, postgres: bool) -> list[Claimed]:
     """Claim, for each pool with enough free rows, its oldest rows as one game (see the module doc).
 
-    Raises :class:`PairingConflict` (the transaction is rolled back) if another member
-    took one of the rows meanwhile."""
+    A row another member took meanwhile is not changed here: this claim's rows are given
+    back in the same transaction, and the pool is tried again next round."""
     expire(conn, now)
     free = pairing.c.room_id.is_(None)
     counts = conn.execute(select(pairing.c.pool, func.count()).where(free).group_by(pairing.c.pool)).all()
@@ -160,14 +157,23 @@ def claim(conn: Connection, now: float, postgres: bool) -> list[Claimed]:
             if len(rows) < pool.players:
                 break
             mark = "claim-" + secrets.token_hex(8)
+            taken = 0
             for seat, (player_id, _, _) in enumerate(rows):
-                taken = conn.execute(
+                result = conn.execute(
                     update(pairing)
                     .where(pairing.c.player_id == player_id, free)
                     .values(room_id=mark, seat=seat, claimed_at=now)
                 )
-                if taken.rowcount != 1:
-                    raise PairingConflict(player_id)
+                taken += result.rowcount
+                if result.rowcount != 1:
+                    break
+            if taken != len(rows):  # another member took one meanwhile: give back this claim's rows
+                conn.execute(
+                    update(pairing)
+                    .where(pairing.c.room_id == mark)
+                    .values(room_id=None, seat=None, claimed_at=None)
+                )
+                break
             out.append(Claimed(mark, pool, rows))
     return out
 
@@ -366,14 +372,11 @@ class Pairing:
         """One round: claim and make the games due, heartbeat and hand out, refresh the overview."""
         now = time.time()
         postgres = self.db.dialect == "postgresql"
-        try:
-            claims: list[Claimed] = await self.db.run(lambda c: claim(c, now, postgres))
-        except StorageError:  # a conflict with another member (rolled back) or the database: next round
-            claims = []
-        for claimed in claims:
-            await self._make(claimed)
         waiting = list(self.seekers)
-        if waiting:
+        if waiting:  # only members with players waiting claim: an idle server writes nothing
+            claims: list[Claimed] = await self.db.run(lambda c: claim(c, now, postgres))
+            for claimed in claims:
+                await self._make(claimed)
             ready = await self.db.run(lambda c: refresh(c, waiting, time.time()))
             for player_id, token_hash, room_id, seat in ready:
                 seeker = self.seekers.pop((player_id, token_hash), None)
