@@ -15,9 +15,11 @@ except ModuleNotFoundError:  # a plain checkout, package not installed
     sys.path.insert(0, str(ROOT / "src"))
     from roppyakken.devtools import cardart
 
-STATIC_CARDS = ROOT / "src" / "roppyakken" / "server" / "static" / "cards"
+STATIC = ROOT / "src" / "roppyakken" / "server" / "static"
+STATIC_CARDS = STATIC / "cards"
 SVG = "{http://www.w3.org/2000/svg}"
-REGENERATE = "python -m roppyakken.devtools.cardart src/roppyakken/server/static/cards"
+REGENERATE = "python -m roppyakken.devtools.cardart --all src/roppyakken/server/static"
+DECK_DIRS = {"hanafuda": "cards", "hwatu": "cards-hwatu"}
 
 # RULES R-1.1 (order) and R-1.2 (points), written out independently of the module.
 _CHAFF = ("chaff-1", "chaff-2")
@@ -84,26 +86,38 @@ def test_slugs_in_canonical_order() -> None:
     assert len(set(cardart.CARD_SLUGS)) == 48
 
 
+KIND_NAMES = {"B": "bright", "A": "animal", "R": "ribbon", "C": "chaff"}
+
+
+def kind_badges(root: ET.Element) -> list[str]:
+    return [el.get("data-kind", "") for el in root.iter() if el.get("class") == "kind"]
+
+
+@pytest.mark.parametrize("deck", ["hanafuda", "hwatu"])
 @pytest.mark.parametrize("slug", EXPECTED_SLUGS)
-def test_face_is_well_formed_and_labelled(slug: str) -> None:
-    text = cardart.card_svg(slug)
+def test_face_is_well_formed_and_labelled(slug: str, deck: str) -> None:
+    text = cardart.card_svg(slug, deck)
     root = parse(text)
     view_box = root.get("viewBox")
     assert view_box is not None
     _, _, width, height = (float(v) for v in view_box.split())
     assert 1.3 < height / width < 1.7  # portrait, about 2:3
     month = EXPECTED_SLUGS.index(slug) // 4 + 1
+    if deck == "hwatu" and month >= 11:
+        month = 23 - month  # Korean cards: Paulownia (오동) is 11, Willow (비) 12
     labels = texts_by_class(root)
     assert labels["month"] == [str(month)]
     assert labels["points"] == [str(expected_points(slug))]
-    assert labels["kind"] == [expected_kind(slug)]
+    assert "kind" not in labels  # the page writes the kind's mark in its own language
+    assert kind_badges(root) == [KIND_NAMES[expected_kind(slug)]]
     title = root.find(f"{SVG}title")
     assert title is not None and title.text  # accessible name
 
 
+@pytest.mark.parametrize("deck", ["hanafuda", "hwatu"])
 @pytest.mark.parametrize("slug", EXPECTED_SLUGS)
-def test_face_is_self_contained_and_small(slug: str) -> None:
-    text = cardart.card_svg(slug)
+def test_face_is_self_contained_and_small(slug: str, deck: str) -> None:
+    text = cardart.card_svg(slug, deck)
     assert len(text.encode("utf-8")) < 12 * 1024
     lowered = text.lower()
     for forbidden in ("<image", "xlink", "@import", "<script", "<foreignobject", "url(http"):
@@ -117,15 +131,12 @@ def test_face_is_self_contained_and_small(slug: str) -> None:
 
 
 def kind_shape(root: ET.Element) -> str:
-    """Describe the shape drawn just before the kind letter: tag (and corner count)."""
-    for parent in root.iter():
-        children = list(parent)
-        for index, child in enumerate(children):
-            if child.tag == f"{SVG}text" and child.get("class") == "kind":
-                shape = children[index - 1]
-                tag = shape.tag.removeprefix(SVG)
-                corners = len(shape.get("points", "").split())
-                return f"{tag}{corners or ''}"
+    """Describe the kind badge's shape: tag (and corner count)."""
+    for shape in root.iter():
+        if shape.get("class") == "kind":
+            tag = shape.tag.removeprefix(SVG)
+            corners = len(shape.get("points", "").split())
+            return f"{tag}{corners or ''}"
     raise AssertionError("no kind badge")
 
 
@@ -137,28 +148,67 @@ def test_kind_badges_have_distinct_shapes() -> None:
     assert len({next(iter(found)) for found in shapes.values()}) == 4, shapes
 
 
-def test_back_is_well_formed() -> None:
-    root = parse(cardart.back_svg())
+@pytest.mark.parametrize("deck", ["hanafuda", "hwatu"])
+def test_back_is_well_formed(deck: str) -> None:
+    root = parse(cardart.back_svg(deck))
     assert root.get("viewBox") == "0 0 200 300"
 
 
-def test_unknown_slug_raises_value_error() -> None:
+def test_unknown_slug_or_deck_raises_value_error() -> None:
     with pytest.raises(ValueError, match="pine-swan"):
         cardart.card_svg("pine-swan")
+    with pytest.raises(ValueError, match="tarot"):
+        cardart.card_svg("pine-crane", "tarot")
+    with pytest.raises(ValueError, match="tarot"):
+        cardart.back_svg("tarot")
+
+
+def _marked(root: ET.Element, cls: str) -> bool:
+    return any(el.get("class") == cls for el in root.iter())
+
+
+def test_hwatu_marks_brights_and_writes_its_ribbons() -> None:
+    """Korean cards: 光 disk on exactly the five brights; 홍단 / 청단 written on those ribbons only."""
+    for slug in EXPECTED_SLUGS:
+        hwatu = parse(cardart.card_svg(slug, "hwatu"))
+        japanese = parse(cardart.card_svg(slug, "hanafuda"))
+        assert _marked(hwatu, "gwang") == (slug in BRIGHTS), slug
+        assert not _marked(japanese, "gwang")
+    words = {slug: cardart.card_svg(slug, "hwatu") for slug in EXPECTED_SLUGS if slug.endswith("-ribbon")}
+    hong, cheong = cardart._GLYPHS["hong"], cardart._GLYPHS["cheong"]
+    assert {s for s, text in words.items() if hong in text} == {"pine-ribbon", "plum-ribbon", "cherry-ribbon"}
+    assert {s for s, text in words.items() if cheong in text} == {
+        "peony-ribbon",
+        "chrysanthemum-ribbon",
+        "maple-ribbon",
+    }
+    assert not any(hong in cardart.card_svg(s) for s in words)  # the Japanese deck keeps its kana
+
+
+def test_hwatu_is_the_korean_print() -> None:
+    """Red edge and red back; April's wisteria black and red (흑싸리) where Japan's is purple."""
+    wisteria = cardart.card_svg("wisteria-chaff-1", "hwatu")
+    assert "#6f4aa3" in cardart.card_svg("wisteria-chaff-1") and "#6f4aa3" not in wisteria
+    assert "#111111" in wisteria
+    assert 'fill="#d0101a"' in cardart.card_svg("pine-chaff-1", "hwatu")
+    assert "#d0101a" in cardart.back_svg("hwatu") and "#d0101a" not in cardart.back_svg()
 
 
 def test_output_is_deterministic() -> None:
     assert cardart.card_svg("willow-rainman") == cardart.card_svg("willow-rainman")
 
 
-def test_committed_files_match_generator() -> None:
-    expected = {f"{slug}.svg": cardart.card_svg(slug) for slug in cardart.CARD_SLUGS}
-    expected["back.svg"] = cardart.back_svg()
-    present = {path.name for path in STATIC_CARDS.glob("*.svg")}
+@pytest.mark.parametrize("deck", ["hanafuda", "hwatu"])
+def test_committed_files_match_generator(deck: str) -> None:
+    folder = STATIC / DECK_DIRS[deck]
+    assert cardart.DECK_DIRS[deck] == DECK_DIRS[deck]
+    expected = {f"{slug}.svg": cardart.card_svg(slug, deck) for slug in cardart.CARD_SLUGS}
+    expected["back.svg"] = cardart.back_svg(deck)
+    present = {path.name for path in folder.iterdir()}
     assert present == set(expected), f"regenerate: {REGENERATE}"
     for name, text in expected.items():
-        committed = (STATIC_CARDS / name).read_text(encoding="utf-8")
-        assert committed == text, f"{name} is stale; regenerate: {REGENERATE}"
+        committed = (folder / name).read_text(encoding="utf-8")
+        assert committed == text, f"{DECK_DIRS[deck]}/{name} is stale; regenerate: {REGENERATE}"
 
 
 def test_write_all_and_main(tmp_path: pathlib.Path) -> None:
@@ -166,6 +216,10 @@ def test_write_all_and_main(tmp_path: pathlib.Path) -> None:
     assert [p.name for p in paths] == [f"{s}.svg" for s in EXPECTED_SLUGS] + ["back.svg"]
     assert cardart.main([str(tmp_path / "cli")]) == 0
     assert len(list((tmp_path / "cli").glob("*.svg"))) == 49
+    assert cardart.main(["--all", str(tmp_path / "static")]) == 0
+    for deck, folder in DECK_DIRS.items():
+        assert (tmp_path / "static" / folder / "back.svg").read_text() == cardart.back_svg(deck)
+        assert len(list((tmp_path / "static" / folder).glob("*.svg"))) == 49
 
 
 def test_deck_comes_from_the_core() -> None:

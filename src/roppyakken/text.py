@@ -125,6 +125,15 @@ KIND_NAMES: Final[dict[str, str]] = {
 }
 
 
+KIND_MARKS: Final[dict[str, str]] = {
+    "bright": N_("B"),
+    "animal": N_("A"),
+    "ribbon": N_("R"),
+    "chaff": N_("C"),
+}
+"""The mark of each kind on a card's corner: an initial in English, the players' own sign
+in each language (光 種 短 カス, 광 열끗 띠 피, L A R I)."""
+
 KIND_PLURALS: Final[dict[str, str]] = {
     "bright": N_("Brights"),
     "animal": N_("Animals"),
@@ -280,6 +289,11 @@ def card_month_name(card: int) -> str:
 def kind_name(kind: str) -> str:
     """A card kind's name (bright, animal, ribbon, chaff) in the current language."""
     return _(KIND_NAMES[kind])
+
+
+def kind_mark(kind: str) -> str:
+    """The mark of a kind (bright, animal, ribbon, chaff) on a card, in the current language."""
+    return _(KIND_MARKS[kind])
 
 
 def kind_plural(kind: str) -> str:

@@ -1,21 +1,30 @@
-"""Vector card art for the 48 hanafuda cards of Roppyakken (RULES R-1).
+"""Vector card art for the 48 hanafuda cards of Roppyakken (RULES R-1), in two decks.
 
 Every card face is generated as a small standalone SVG document from data: one
 plant drawing per month (pine, plum, cherry, ...), one subject drawing per
 special card (crane, curtain, moon, ...) and shared helpers for ribbons,
 blossoms, leaves and the corner badges.
 
+Two decks share the drawings. ``hanafuda`` is the Japanese print. ``hwatu`` is
+the Korean one as Korean players know it: a red plastic edge and a red grained
+back, the vivid four-colour print (deep black stems, the black-and-red April of
+흑싸리, light blue where Japan has purple), 光 in a red disk on the five
+brights, 홍단 and 청단 written on the red poem and blue ribbons (the plain 초단
+ones bare), and the Korean month figures (오동 11, 비 12). The few characters
+are drawn as strokes, so no CJK font is needed.
+
 Each face is readable without colour: the top-left corner shows the month
-number and, below it, a kind badge (``B`` bright on a star, ``A`` animal on a
-circle, ``R`` ribbon on a rectangle, ``C`` chaff on a diamond); the top-right
-corner shows the card's point value (R-1.2). Ribbons differ by pattern as well
-as colour: poem ribbons carry glyph marks, blue ribbons a pair of light
-stripes, plain red ribbons none.
+number and, below it, a kind badge whose shape is the kind (a star for a
+bright, a circle for an animal, a rectangle for a ribbon, a diamond for chaff);
+the page writes the kind's mark on it in its own language (B, 光, 광, L...),
+so the files carry no letter. The top-right corner shows the card's point value
+(R-1.2). Ribbons differ by pattern as well as colour: poem ribbons carry glyph
+marks, blue ribbons a pair of light stripes (hwatu: writing), plain red ribbons none.
 
 The deck (slugs, months, kinds, points) comes from :mod:`roppyakken.cards`.
 This is a maintainer's tool, run when the art changes, not part of the server:
-``python -m roppyakken.devtools.cardart src/roppyakken/server/static/cards``
-(re)writes the files the server serves.
+``python -m roppyakken.devtools.cardart --all src/roppyakken/server/static``
+(re)writes the files the server serves (``cards/`` and ``cards-hwatu/``).
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ import argparse
 import html
 import math
 import pathlib
+import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -31,9 +41,22 @@ from typing import Literal, cast
 
 from roppyakken.cards import KIND, MONTH, MONTH_NAMES, NUM_CARDS, POINTS, SLUGS
 
-__all__ = ["CARD_SLUGS", "back_svg", "card_svg", "main", "write_all"]
+__all__ = [
+    "CARD_SLUGS",
+    "DECKS",
+    "DECK_DIRS",
+    "KIND_MARK_CENTRE",
+    "back_svg",
+    "card_svg",
+    "display_month",
+    "main",
+    "write_all",
+]
 
 Kind = Literal["bright", "animal", "ribbon", "chaff"]
+Deck = Literal["hanafuda", "hwatu"]
+DECKS: tuple[Deck, ...] = ("hanafuda", "hwatu")
+"""The card styles: Japanese hanafuda and Korean hwatu."""
 Mode = Literal["full", "accent", "none"]
 Attr = str | float | None
 
@@ -64,14 +87,6 @@ class _Card:
         if self.month in _POEM_MONTHS:
             return "poem"
         return "blue" if self.month in _BLUE_MONTHS else "red"
-
-    @property
-    def title(self) -> str:
-        what = self.part.replace("-", " ")
-        if self.kind == "ribbon":
-            names = {"poem": "red poem ribbon", "blue": "blue ribbon"}
-            what = names.get(self.ribbon_style, "red ribbon")
-        return f"{self.month_name} ({self.month}), {what}: {self.kind}, {self.points} points"
 
 
 def _build_cards() -> tuple[_Card, ...]:
@@ -1262,38 +1277,88 @@ _SUBJECTS: dict[str, _Subject] = {
 }
 
 # --------------------------------------------------------------------------
+# Glyphs drawn as strokes (the cards need no CJK font): hwatu's 光 and Hangul
+# --------------------------------------------------------------------------
+
+
+def _circle_d(cx: float, cy: float, r: float) -> str:
+    """A circle as path data, for glyphs made of one stroked path."""
+    return (
+        f"M{_n(cx + r)},{_n(cy)}A{_n(r)},{_n(r)} 0 1 1 {_n(cx - r)},{_n(cy)}"
+        f"A{_n(r)},{_n(r)} 0 1 1 {_n(cx + r)},{_n(cy)}Z"
+    )
+
+
+_GLYPHS: dict[str, str] = {
+    # 光 (gwang, "bright"): three short strokes, a bar, and two legs.
+    "gwang": "M-6,-9L-4,-5M0,-10.5V-3.5M6,-9L4,-5M-9,-2H9M-3,-2C-3,4-5,8-9.5,10M3,-2V7.5C3,9.5 4,10 6,10H9V7",
+    # 홍 (hong): ㅎ over ㅗ over ㅇ.
+    "hong": "M-2.5,-10H2.5M-6,-7.5H6"
+    + _circle_d(0, -3.5, 2.6)
+    + "M0,-0.9V2.2M-8.5,2.2H8.5"
+    + _circle_d(0, 7, 3),
+    # 단 (dan): ㄷ and ㅏ over ㄴ.
+    "dan": "M-1,-9H-7.5V-2H-0.5M4,-10.5V0.5M4,-5H7.5M-6.5,3V9H7",
+    # 청 (cheong): ㅊ and ㅓ over ㅇ.
+    "cheong": "M-3.5,-11V-9.5M-7.5,-8.5H0.5M-3.5,-8.5L-8,-1.5M-3.5,-6L1,-1.5M2,-5H5M5,-10.5V0.5"
+    + _circle_d(0, 6.5, 3.2),
+}
+"""Stroke paths of the few characters the hwatu deck writes, in a 20 × 20 box around the origin."""
+
+
+def _gwang_mark(x: float, y: float) -> str:
+    """Hwatu's bright mark: a red disk with 光 in white."""
+    return _g(
+        [
+            _el("circle", r=17, fill="#e3121b", stroke="#ffffff", stroke_width=2.5),
+            _stroke(_GLYPHS["gwang"], "#ffffff", 2.8, transform="scale(1.05)"),
+        ],
+        transform=_place(x, y),
+        class_="gwang",
+    )
+
+
+# --------------------------------------------------------------------------
 # Ribbons
 # --------------------------------------------------------------------------
 
 _RIBBON_FILL = {"poem": "#c8232c", "red": "#c8232c", "blue": "#2753a6"}
+_RIBBON_BAND = {"poem": "#7a1018", "red": "#7a1018", "blue": "#142e66"}
+_HWATU_RIBBON_FILL = {"poem": "#e3121b", "red": "#e3121b", "blue": "#1ea7e1"}
+_HWATU_RIBBON_BAND = {"poem": "#8a0a10", "red": "#8a0a10", "blue": "#0b6f9c"}
+_HWATU_RIBBON_WORD = {"poem": ("hong", "dan"), "blue": ("cheong", "dan")}
+"""The Hangul written down a hwatu ribbon: 홍단 on the red poem ribbons, 청단 on the blue ones
+(the plain red ones, 초단 and the Willow ribbon, carry no writing)."""
 
 
-def _ribbon(sc: _Scene) -> None:
+def _ribbon(sc: _Scene, deck: Deck) -> None:
     style = sc.card.ribbon_style
+    hwatu = deck == "hwatu"
     strip = "M-14,-92H14V84L0,72L-14,84Z"
+    fill = (_HWATU_RIBBON_FILL if hwatu else _RIBBON_FILL)[style]
+    band = (_HWATU_RIBBON_BAND if hwatu else _RIBBON_BAND)[style]
     parts = [
-        _shape(strip, _RIBBON_FILL[style], INK, 1.6),
-        _el(
-            "rect",
-            x=-14,
-            y=-92,
-            width=28,
-            height=10,
-            fill="#7a1018" if style != "blue" else "#142e66",
-            stroke=INK,
-            stroke_width=1.2,
-        ),
+        _shape(strip, fill, INK, 1.6),
+        _el("rect", x=-14, y=-92, width=28, height=10, fill=band, stroke=INK, stroke_width=1.2),
     ]
-    if style == "blue":
+    if hwatu:
+        word = _HWATU_RIBBON_WORD.get(style)
+        if word is not None:
+            glyphs = "".join(
+                _g(_stroke(_GLYPHS[name], "#111111", 2.6), transform=_place(0, y, 1.05))
+                for name, y in zip(word, (-52, -22), strict=True)
+            )
+            parts.append(glyphs)
+    elif style == "blue":
         parts.append(_stroke("M-8,-78V72M8,-78V72", "#dfe9ff", 2))
     elif style == "poem":
-        glyphs = (
+        glyphs_jp = (
             "M-6,-66H6M0,-72V-52C0,-46-6,-46-6,-50",
             "M-5,-30C2,-34 6,-26 0,-22C-6,-18-2,-10 6,-12M-2,-36L2,-32",
             "M-6,4H5M0,-2V18M-6,18C0,12 6,14 6,20",
             "M-4,40C4,36 6,46 0,50M4,44L-6,58",
         )
-        parts.append(_stroke("".join(glyphs), "#111111", 2.6))
+        parts.append(_stroke("".join(glyphs_jp), "#111111", 2.6))
     sc.add(_g(parts, transform="translate(104 150) rotate(-18)"))
 
 
@@ -1301,7 +1366,10 @@ def _ribbon(sc: _Scene) -> None:
 # Corner badges
 # --------------------------------------------------------------------------
 
-_KIND_LETTER: dict[Kind, str] = {"bright": "B", "animal": "A", "ribbon": "R", "chaff": "C"}
+KIND_MARK_CENTRE: tuple[float, float] = (28, 70)
+"""Where the kind badge sits (viewBox units): the page writes the kind's mark there in its
+own language (B, 光, 광, L...), so the faces carry the badge's shape but no letter."""
+
 _KIND_FILL: dict[Kind, str] = {
     "bright": "#ffe8a3",
     "animal": "#e4efff",
@@ -1323,33 +1391,130 @@ def _label(x: float, y: float, text: str, size: float, cls: str) -> str:
 
 
 def _kind_badge(kind: Kind, cx: float, cy: float) -> str:
-    outline: dict[str, Attr] = {"fill": _KIND_FILL[kind], "stroke": INK, "stroke_width": 2}
+    """The badge's shape says the kind without colour or words: star, circle, rectangle, diamond."""
+    outline: dict[str, Attr] = {
+        "fill": _KIND_FILL[kind],
+        "stroke": INK,
+        "stroke_width": 2,
+        "class_": "kind",
+        "data_kind": kind,
+    }
     if kind == "bright":
-        shape = _el("polygon", points=_poly(_star_points(cx, cy, 8, 22, 16)), **outline)
-    elif kind == "animal":
-        shape = _el("circle", cx=cx, cy=cy, r=17, **outline)
-    elif kind == "ribbon":
-        shape = _el("rect", x=cx - 18, y=cy - 13, width=36, height=26, **outline)
-    else:
-        shape = _el(
-            "polygon",
-            points=_poly(((cx, cy - 20), (cx + 19, cy), (cx, cy + 20), (cx - 19, cy))),
-            **outline,
-        )
-    return shape + _label(cx, cy, _KIND_LETTER[kind], 19, "kind")
+        return _el("polygon", points=_poly(_star_points(cx, cy, 8, 22, 16)), **outline)
+    if kind == "animal":
+        return _el("circle", cx=cx, cy=cy, r=17, **outline)
+    if kind == "ribbon":
+        return _el("rect", x=cx - 18, y=cy - 13, width=36, height=26, **outline)
+    corners = ((cx, cy - 20), (cx + 19, cy), (cx, cy + 20), (cx - 19, cy))
+    return _el("polygon", points=_poly(corners), **outline)
 
 
-def _badges(card: _Card) -> str:
+def _badges(card: _Card, deck: Deck) -> str:
     light: dict[str, Attr] = {"fill": BADGE, "stroke": INK, "stroke_width": 2}
     parts = [
         _el("rect", x=9, y=9, width=38, height=33, rx=6, **light),
-        _label(28, 25.5, str(card.month), 23, "month"),
-        _kind_badge(card.kind, 28, 70),
+        _label(28, 25.5, str(display_month(card.month, deck)), 23, "month"),
+        _kind_badge(card.kind, *KIND_MARK_CENTRE),
         _el("rect", x=149, y=9, width=42, height=33, rx=16.5, **light),
         _label(170, 25.5, str(card.points), 23, "points"),
     ]
     return _g(parts, font_family="sans-serif", font_weight="bold")
 
+
+# --------------------------------------------------------------------------
+# The hwatu deck: the same drawings in the Korean print's colours, with its marks
+# --------------------------------------------------------------------------
+
+_HWATU_COLOURS: dict[str, str] = {
+    # the white plastic face and the ink
+    PAPER: "#fffdf7",
+    INK: "#111111",
+    # bark and stems: hwatu prints them deep black
+    "#5b3a24": "#1a120c",
+    "#35221a": "#111111",
+    "#4a3020": "#1a120c",
+    "#3e2a1e": "#111111",
+    "#4a2a1a": "#111111",
+    "#5b4a2a": "#111111",
+    # reds: one vivid red
+    "#c0392b": "#e3121b",
+    "#9c2a20": "#a50a12",
+    "#d7342a": "#e3121b",
+    "#d62c4c": "#e3121b",
+    "#c81f3d": "#e3121b",
+    "#e4526c": "#ff4f5e",
+    "#c62828": "#e3121b",
+    "#c8392b": "#e3121b",
+    "#b3253c": "#e3121b",
+    "#e0569a": "#ff3d7a",
+    "#b8323c": "#e3121b",
+    # greens: vivid
+    "#2d6a35": "#0b8a3e",
+    "#173d1e": "#04401a",
+    "#86c46a": "#b4f08a",
+    "#3c8a3f": "#0b8a3e",
+    "#3f7f3a": "#0b8a3e",
+    "#3d7a34": "#0b8a3e",
+    "#5aa23e": "#1fbf4a",
+    "#2f5f22": "#04401a",
+    # April, 흑싸리 ("black bush clover"): black strands hung with red
+    "#6f4aa3": "#111111",
+    "#a486d4": "#e3121b",
+    "#3e2566": "#000000",
+    "#4e8a3a": "#111111",
+    "#7a4a8c": "#e3121b",
+    # May, 난초: blue flowers over light-blue water
+    "#46308f": "#1565c8",
+    "#7a5cc8": "#3fb8f0",
+    "#22154f": "#0a2a5a",
+    "#b9d6e6": "#8fdcf8",
+    # the curtain's crest and the mist: black and light blue
+    "#6b3a8c": "#111111",
+    "#c9dcf0": "#8fdcf8",
+    # November, 오동: black leaves, red flower heads
+    "#3f7d36": "#111111",
+    "#1e4a1a": "#000000",
+    "#9bcf7e": "#3a3a3a",
+    "#8a5cc2": "#e3121b",
+    "#b596e0": "#ff6a6a",
+    "#3c2164": "#6a0a0a",
+    # the rain: sky black, water light blue
+    "#2a2830": "#111111",
+    "#2f5d8a": "#1ea7e1",
+    # yellows
+    "#f4c430": "#ffd400",
+    "#f2c94c": "#ffd400",
+}
+"""Japanese colour -> hwatu colour: the Korean four-colour print (vivid red, deep black,
+light blue where Japan has purple, bright green and yellow)."""
+
+_HEX = re.compile(r"#[0-9a-f]{6}")
+
+
+def _recolour(text: str, deck: Deck) -> str:
+    if deck == "hanafuda":
+        return text
+    return _HEX.sub(lambda m: _HWATU_COLOURS.get(m.group(0), m.group(0)), text)
+
+
+def display_month(month: int, deck: Deck = "hanafuda") -> int:
+    """The month number a deck prints: hwatu counts Paulownia (오동) as 11 and Willow (비) as 12.
+
+    The game's months (RULES R-1.1) do not change; only the figure on the Korean cards does.
+    """
+    if deck == "hwatu" and month in (11, 12):
+        return 23 - month
+    return month
+
+
+_HWATU_GWANG_AT: dict[str, tuple[float, float]] = {
+    "pine-crane": (170, 268),
+    "cherry-curtain": (170, 268),
+    "pampas-moon": (170, 60),
+    "willow-rainman": (172, 62),
+    "paulownia-phoenix": (30, 268),
+}
+"""Where each hwatu bright carries its 光 disk (a corner the drawing leaves free)."""
 
 # --------------------------------------------------------------------------
 # Documents
@@ -1370,20 +1535,32 @@ def _document(title: str, defs: Iterable[str], body: Iterable[str]) -> str:
     return "\n".join(parts)
 
 
-def _frame(fill: str) -> str:
-    return _el("rect", width=WIDTH, height=HEIGHT, rx=12, fill="#2a1d14") + _el(
+_EDGE = {"hanafuda": "#2a1d14", "hwatu": "#d0101a"}
+"""The card's edge: Japan's dark turned-over paper, hwatu's red plastic."""
+
+
+def _frame(fill: str, deck: Deck) -> str:
+    return _el("rect", width=WIDTH, height=HEIGHT, rx=12, fill=_EDGE[deck]) + _el(
         "rect", x=5, y=5, width=WIDTH - 10, height=HEIGHT - 10, rx=8, fill=fill
     )
 
 
-def card_svg(slug: str) -> str:
-    """Return a complete standalone SVG document for the face of card ``slug``.
+def _check_deck(deck: str) -> Deck:
+    if deck not in DECKS:
+        raise ValueError(f"unknown deck: {deck!r} (one of {', '.join(DECKS)})")
+    return deck
 
-    Raises ``ValueError`` if ``slug`` is not one of :data:`CARD_SLUGS`.
+
+def card_svg(slug: str, deck: str = "hanafuda") -> str:
+    """Return a complete standalone SVG document for the face of card ``slug`` in ``deck``.
+
+    Raises ``ValueError`` if ``slug`` is not one of :data:`CARD_SLUGS` or ``deck`` not one
+    of :data:`DECKS`.
     """
     card = _BY_SLUG.get(slug)
     if card is None:
         raise ValueError(f"unknown card slug: {slug!r}")
+    style = _check_deck(deck)
     subject = _SUBJECTS.get(slug, _Subject(mode="full"))
     sc = _Scene(card)
     if subject.back is not None:
@@ -1395,19 +1572,40 @@ def card_svg(slug: str) -> str:
             sc.layers[start:] = [_g(sc.layers[start:], transform="matrix(-1 0 0 1 200 0)")]
     if card.month == 11 and slug != "willow-lightning":
         _rain(sc, "#c9d3dc" if slug == "willow-rainman" else "#7d8a99")
+    layers = [_recolour(layer, style) for layer in sc.layers]
     if card.kind == "ribbon":
-        _ribbon(sc)
+        sc.layers = []
+        _ribbon(sc, style)
+        layers.extend(sc.layers)
+    sc.layers = []
     if subject.front is not None:
         subject.front(sc)
+    layers.extend(_recolour(layer, style) for layer in sc.layers)
+    if style == "hwatu" and slug in _HWATU_GWANG_AT:
+        layers.append(_gwang_mark(*_HWATU_GWANG_AT[slug]))
     clip_id = sc.uid("clip")
     inner = _el("rect", x=5, y=5, width=WIDTH - 10, height=HEIGHT - 10, rx=8)
     clip = _el("clipPath", inner, id=clip_id)
-    body = [_frame(subject.sky), _g(sc.layers, clip_path=f"url(#{clip_id})"), _badges(card)]
-    return _document(card.title, [clip, *sc.defs.values()], body)
+    sky = _recolour(subject.sky, style)
+    body = [_frame(sky, style), _g(layers, clip_path=f"url(#{clip_id})"), _badges(card, style)]
+    defs = [clip, *(_recolour(d, style) for d in sc.defs.values())]
+    return _document(_title(card, style), defs, body)
 
 
-def back_svg() -> str:
-    """Return the SVG document for the card back (plain dark red-brown, lattice)."""
+def _title(card: _Card, deck: Deck) -> str:
+    """The English description the file carries (the page names cards in its own language)."""
+    what = card.part.replace("-", " ")
+    if card.kind == "ribbon":
+        names = {"poem": "red poem ribbon", "blue": "blue ribbon"}
+        what = names.get(card.ribbon_style, "red ribbon")
+    month = display_month(card.month, deck)
+    return f"{card.month_name} ({month}), {what}: {card.kind}, {card.points} points"
+
+
+def back_svg(deck: str = "hanafuda") -> str:
+    """Return the SVG document for the card back: dark red-brown lattice, or hwatu's red plastic."""
+    if _check_deck(deck) == "hwatu":
+        return _hwatu_back()
     tile = _el(
         "pattern",
         _el("rect", width=16, height=16, fill="#6e2016")
@@ -1436,15 +1634,34 @@ def back_svg() -> str:
     return _document("Card back", [tile], body)
 
 
-def write_all(directory: pathlib.Path) -> list[pathlib.Path]:
-    """Write ``<slug>.svg`` for all 48 cards and ``back.svg`` into ``directory``.
+def _hwatu_back() -> str:
+    """Hwatu's back: plain bright-red plastic with a fine pebbled grain."""
+    grain = _el(
+        "pattern",
+        _el("rect", width=6, height=6, fill="#d0101a")
+        + _el("circle", cx=1.5, cy=1.5, r=0.9, fill="#b00a14")
+        + _el("circle", cx=4.5, cy=4.5, r=0.9, fill="#e8343c"),
+        id="back-grain",
+        width=6,
+        height=6,
+        patternUnits="userSpaceOnUse",
+    )
+    body = [
+        _el("rect", width=WIDTH, height=HEIGHT, rx=12, fill="#a50a12"),
+        _el("rect", x=4, y=4, width=192, height=292, rx=9, fill="url(#back-grain)"),
+    ]
+    return _document("Card back (hwatu)", [grain], body)
+
+
+def write_all(directory: pathlib.Path, deck: str = "hanafuda") -> list[pathlib.Path]:
+    """Write ``<slug>.svg`` for all 48 cards of ``deck`` and ``back.svg`` into ``directory``.
 
     The directory is created if needed; returns the written paths in id order,
     the back last.
     """
     directory.mkdir(parents=True, exist_ok=True)
     written: list[pathlib.Path] = []
-    documents = [(slug, card_svg(slug)) for slug in CARD_SLUGS] + [("back", back_svg())]
+    documents = [(slug, card_svg(slug, deck)) for slug in CARD_SLUGS] + [("back", back_svg(deck))]
     for name, text in documents:
         path = directory / f"{name}.svg"
         path.write_text(text, encoding="utf-8", newline="\n")
@@ -1452,16 +1669,25 @@ def write_all(directory: pathlib.Path) -> list[pathlib.Path]:
     return written
 
 
+DECK_DIRS: dict[str, str] = {"hanafuda": "cards", "hwatu": "cards-hwatu"}
+"""Each deck's folder under the server's static files."""
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Command line: ``python -m roppyakken.devtools.cardart OUTDIR``."""
+    """Command line: ``python -m roppyakken.devtools.cardart OUTDIR [--deck hwatu]``."""
     parser = argparse.ArgumentParser(
         prog="python -m roppyakken.devtools.cardart",
-        description="Write the SVG card art (48 faces and back.svg) into OUTDIR.",
+        description="Write the SVG card art (48 faces and back.svg) into OUTDIR; with --all, "
+        "write every deck into its folder under OUTDIR (cards/, cards-hwatu/).",
     )
     parser.add_argument("outdir", type=pathlib.Path, help="directory to write into")
+    parser.add_argument("--deck", choices=DECKS, default="hanafuda", help="which deck (default hanafuda)")
+    parser.add_argument("--all", action="store_true", help="every deck, each in its own folder")
     args = parser.parse_args(argv)
-    paths = write_all(args.outdir)
-    print(f"wrote {len(paths)} files to {args.outdir}", file=sys.stdout)
+    targets = [(d, args.outdir / DECK_DIRS[d]) for d in DECKS] if args.all else [(args.deck, args.outdir)]
+    for deck, outdir in targets:
+        paths = write_all(outdir, deck)
+        print(f"wrote {len(paths)} {deck} files to {outdir}", file=sys.stdout)
     return 0
 
 

@@ -1,9 +1,10 @@
 """How a card looks in the terminal: a block of 3 lines × 7 cells.
 
-Every card shows its month (number and name), what it depicts, its kind letter
-(B bright, A animal, R ribbon, C chaff) and its points, so it reads without
-colour; colour by kind is an extra.  A stack (three of a month, R-3.5) is one
-block whose right edge is thickened.
+Every card shows its month (number and name), what it depicts, its kind's mark
+in the current language (B A R C in English, 光 種 短 カス in Japanese, 광 열끗 띠 피
+in Korean, L A R I in French: :func:`roppyakken.text.kind_mark`) and its points,
+so it reads without colour; colour by kind is an extra.  A stack (three of a
+month, R-3.5) is one block whose right edge is thickened.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from rich.style import Style
 from rich.text import Text
 
 from roppyakken.cards import KIND, MONTH, POINTS, SLUGS, iter_cards
-from roppyakken.tui.text import CARD_SUBJECTS, KIND_LETTERS, MONTH_SHORT, STACK_LABEL
+from roppyakken.text import kind_mark
+from roppyakken.tui import text as t
 
 CARD_WIDTH: Final = 7
 CARD_HEIGHT: Final = 3
@@ -62,10 +64,16 @@ def fit_center(text: str) -> str:
 def card_lines(card: int, joker: int = -1) -> list[str]:
     """The three plain-text lines of ``card`` (7 cells each); ``joker`` is the joker's id."""
     month = MONTH[card]
-    line1 = f"{month:>2} {MONTH_SHORT[month - 1]}"
-    line2 = _center(CARD_SUBJECTS[card])
-    mark = "*" if card == joker else " "
-    line3 = f"{KIND_LETTERS[KIND[card]]}{mark}{POINTS[card]:>4} "
+    line1 = f"{month:>2} {t.MONTH_SHORT[month - 1]}"
+    line2 = _center(t.CARD_SUBJECTS[card])
+    joker_mark = "*" if card == joker else " "
+    kind = _fit(kind_mark(KIND[card])).rstrip()
+    points = str(POINTS[card])
+    # The mark (up to four cells: 열끗, カス) on the left, the points on the right, and a
+    # last blank cell when there is room for it.
+    body = f"{kind}{joker_mark}"
+    room = CARD_WIDTH - cell_len(body) - len(points)
+    line3 = body + " " * (room - 1) + points + " " if room >= 2 else body + " " * room + points
     return [_fit(line1), _fit(line2), _fit(line3)]
 
 
@@ -73,9 +81,14 @@ def stack_lines(stack: int) -> list[str]:
     """The three lines of a stack (three cards of a month): month, 'stack', kinds and points."""
     cards = list(iter_cards(stack))
     month = MONTH[cards[0]]
-    letters = "".join(KIND_LETTERS[KIND[c]] for c in cards)
-    total = sum(POINTS[c] for c in cards)
-    return [_fit(f"{month:>2} {MONTH_SHORT[month - 1]}"), _fit(STACK_LABEL), _fit(f"{letters}{total:>4}")]
+    marks = [kind_mark(KIND[c]) for c in cards]
+    total = str(sum(POINTS[c] for c in cards))
+    letters = "".join(marks)
+    if cell_len(letters) + 1 + len(total) > CARD_WIDTH:
+        # Wide marks (光種カス) leave no room for three: the first card's and "+2".
+        letters = set_cell_size(marks[0], 2).rstrip() + f"+{len(marks) - 1}"
+    line3 = letters + " " * max(1, CARD_WIDTH - cell_len(letters) - len(total)) + total
+    return [_fit(f"{month:>2} {t.MONTH_SHORT[month - 1]}"), _fit(t.STACK_LABEL), _fit(line3)]
 
 
 def render_card(card: int, *, joker: int = -1, emphasis: bool = False, dim: bool = False) -> list[Text]:

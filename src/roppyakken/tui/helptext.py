@@ -13,6 +13,7 @@ from roppyakken.i18n import _
 from roppyakken.rules import PRESETS, Rules, preset
 from roppyakken.text import (
     card_name,
+    kind_mark,
     lucky_condition,
     month_name,
     option_description,
@@ -142,7 +143,7 @@ def yaku_and_lucky_hands(rules: Rules) -> str:
 
 
 def card_values(rules: Rules) -> str:
-    """A table of the 48 cards: month by month, each card with its kind letter and points."""
+    """A table of the 48 cards: month by month, each card with its kind's mark and points."""
     rows = [f"## {t.HELP_H_CARDS}", "", t.RULES_CARD_POINTS, ""]
     rows.append(f"| {t.HELP_COL_MONTH} | 1 | 2 | 3 | 4 |")
     rows.append("| --- | --- | --- | --- | --- |")
@@ -151,7 +152,7 @@ def card_values(rules: Rules) -> str:
         cells = []
         for card in range((month - 1) * 4, month * 4):
             mark = f" *{t.JOKER_MARK}*" if card == joker else ""
-            cells.append(f"{card_name(card)} {t.KIND_LETTERS[KIND[card]]} {POINTS[card]}{mark}")
+            cells.append(f"{card_name(card)} {kind_mark(KIND[card])} {POINTS[card]}{mark}")
         rows.append(f"| {month} {month_name(month)} | " + " | ".join(cells) + " |")
     return "\n".join(rows)
 

@@ -1,5 +1,6 @@
 // Entry point: the header and the router.  /r/<room> is a room (waiting room or game);
-// on / the hash picks the page: #/ start page, #/calc, #/replay[?room=…], #/rules[?preset=…].
+// on / the hash picks the page: #/ start page, #/calc, #/replay[?room=…], #/rules[?preset=…],
+// #/learn (the guided first game).
 
 import T from "./text.js";
 import { LANG, LANGUAGES, LANGUAGE_NAMES, setLanguage, t } from "./i18n.js";
@@ -9,14 +10,16 @@ import { roomPage } from "./room.js";
 import { calcPage } from "./calc.js";
 import { replayPage } from "./replay.js";
 import { rulesPage } from "./rulespage.js";
+import { deckSwitch, deckUrl } from "./decks.js";
+import { tutorialPage } from "./tutorial.js";
 
-const root = document.getElementById("app");
+const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 
 /** The language switcher: the choice is remembered (localStorage) and the page reloads in it. */
 function languageSwitch() {
   const select = h(
     "select",
-    { id: "lang-select", "aria-label": t("Language"), onchange: (e) => setLanguage(e.target.value) },
+    { id: "lang-select", "aria-label": t("Language"), onchange: (/** @type {Event} */ e) => setLanguage(/** @type {HTMLSelectElement} */ (e.target).value) },
     LANGUAGES.map((code) => h("option", { value: code, lang: code }, LANGUAGE_NAMES[code])),
   );
   select.value = LANG;
@@ -32,7 +35,7 @@ function header() {
     h(
       "a",
       { href: "/", class: "brand" },
-      h("img", { src: "/static/cards/pine-crane.svg", alt: "", class: "brand-card" }),
+      h("img", { src: deckUrl("pine-crane"), alt: "", class: "brand-card", "data-card": "pine-crane" }),
       T.appName,
     ),
     h("a", { href: "/#/" }, T.navHome),
@@ -40,8 +43,9 @@ function header() {
     h("a", { href: "/#/replay" }, T.navReplay),
     h("a", { href: "/#/rules" }, T.navRules),
     languageSwitch(),
+    deckSwitch(),
   );
-  replaceChildren(document.getElementById("top"), nav);
+  replaceChildren(/** @type {HTMLElement} */ (document.getElementById("top")), nav);
 }
 
 function route() {
@@ -58,9 +62,10 @@ function route() {
   if (page === "calc") calcPage(root);
   else if (page === "replay") replayPage(root, params);
   else if (page === "rules") rulesPage(root, params);
+  else if (page === "learn") tutorialPage(root);
   else lobbyPage(root);
   for (const a of document.querySelectorAll(".top-nav a")) {
-    const target = a.getAttribute("href").replace(/^\/#\/?/, "");
+    const target = (a.getAttribute("href") ?? "").replace(/^\/#\/?/, "");
     a.toggleAttribute("aria-current", target === (page || "") && a.classList.contains("brand") === false);
   }
 }
