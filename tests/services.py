@@ -367,3 +367,62 @@ def websocket_members(stack: Stack, address: str = "127.0.0.1") -> list[Member]:
     ids = [str(entry).split(":", 1)[0] for entry in client.zrange(f"roppyakken:conns:{address}", 0, -1)]
     by_id = stack.member_ids()
     return [by_id[i] for i in ids if i in by_id]
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid``."""
+    return _by_parent().get(pid, [])
+
+
+def descendants(pid: int) -> list[int]:
+    """The processes below ``pid`` (its children, theirs, …), read from /proc."""
+    parents = _by_parent()
+    found, todo = [], [pid]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def _by_parent() -> dict[int, list[int]]:
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        parents.setdefault(ppid, []).append(int(entry.name))
+    return parents
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` exists and has not ended (a zombie waiting to be reaped has ended)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")
+
+
+def command_line(pid: int) -> str:
+    """Process ``pid``'s command line, its arguments joined by spaces ("" if it is gone)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def lock_waiters(database: str) -> int:
+    """How many sessions of ``database`` wait for a lock now (PostgreSQL)."""
+    import psycopg
+
+    with psycopg.connect(database, autocommit=True) as conn:
+        row = conn.execute(
+            "select count(*) from pg_stat_activity"
+            " where datname = current_database() and wait_event_type = 'Lock'"
+        ).fetchone()
+    return int(row[0]) if row else 0

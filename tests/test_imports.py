@@ -34,10 +34,11 @@ it is a bot: the bots' registry loads it, only when that level is asked for."""
 LAUNCHERS = {
     ("roppyakken.cli.play_cmd", "tui"),
     ("roppyakken.cli.replay_cmd", "tui"),
+    ("roppyakken.cli.learn_cmd", "tui"),
     ("roppyakken.cli.serve_cmd", "server"),
 }
-"""The command line is where the other front ends are started: ``roppyakken play`` and
-``replay`` open the terminal interface, ``roppyakken serve`` the web server.  These
+"""The command line is where the other front ends are started: ``roppyakken play``,
+``replay`` and ``learn`` open the terminal interface, ``roppyakken serve`` the web server.  These
 commands may import them, and only inside the function that starts them (so that the
 other commands run without the optional extras installed)."""
 

@@ -432,7 +432,9 @@ def test_a_move_in_flight_when_the_holder_dies_gets_an_error_and_can_be_sent_aga
         while (message := json.loads(await asyncio.wait_for(mover.recv(), 15)))["type"] != "restarting":
             answers.append(message)
         assert [(m["type"], m.get("id")) for m in answers] == [("error", "m1")]
-        assert answers[0]["message"].startswith("the server holding this game went away")
+        # "… went away …" (its death seen first) or "… did not answer in time …" (the relay's
+        # --write-timeout first): either way the move was not confirmed
+        assert answers[0]["message"].startswith("the server holding this game")
         for ws in (ws0, ws1):
             await ws.close()
         # back through the same member, which now takes the room: the move was not made
@@ -726,9 +728,9 @@ def test_a_renewal_that_never_answers_is_given_up_and_logged(caplog: pytest.LogC
 
     async def scenario() -> None:
         cluster = Cluster("redis://127.0.0.1:1/0", lease_ms=300)  # never connected
-        cluster._renew = hang  # type: ignore[assignment]
-        cluster.held["room1"] = time.monotonic() + 0.24
-        renewing = asyncio.create_task(cluster._renew_loop())
+        cluster.leases._renew = hang  # type: ignore[assignment]
+        cluster.leases.held["room1"] = time.monotonic() + 0.24
+        renewing = asyncio.create_task(cluster.leases.renew_loop())
         try:
             deadline = time.monotonic() + 10
             while len(tries) < 3:

@@ -8,6 +8,7 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import httpx
 import pytest
@@ -205,14 +206,14 @@ def test_an_ipv6_client_is_counted_by_its_slash_64() -> None:
 def _left(cluster: Cluster) -> Cluster:
     """``cluster`` (never connected to Redis: its outbox is read by hand) once its relayed client
     ``c1`` of a room held by ``holder1`` went away."""
-    cluster.open_relay(Relayed("c1", "room1", "holder1", lambda m: None, lambda code, reason: None))
-    cluster.close_relayed("c1")
+    cluster.bus.open_relay(Relayed("c1", "room1", "holder1", lambda m: None, lambda code, reason: None))
+    cluster.bus.close_relayed("c1")
     return cluster
 
 
 def _queued(cluster: Cluster) -> list[tuple[str, str]]:
     """What the member has queued to publish (taken from its outbox)."""
-    queue = cluster._outbox.queue
+    queue = cluster.bus._outbox.queue
     return [queue.get_nowait() for _ in range(queue.qsize())]
 
 
@@ -234,7 +235,7 @@ def test_a_lost_bye_is_said_again_when_the_holder_still_writes_to_the_client() -
     async def scenario() -> list[tuple[str, str]]:
         cluster = _left(Cluster("redis://127.0.0.1:1/0"))
         assert _one_bye(_queued(cluster))  # then lost on the way
-        await cluster._receive('o c1 {"type":"state","seq":3}')
+        await cluster.bus._receive('o c1 {"type":"state","seq":3}')
         again = _queued(cluster)
         await cluster.redis.aclose()
         return again
@@ -246,22 +247,22 @@ def test_a_bye_that_could_not_be_published_is_published_again(monkeypatch: pytes
     """A relayed client left while Redis was away longer than the publish retries: its bye was
     dropped, and in a quiet room nothing made the relay say it again (a ghost seated for good).
     The dropped bye is now queued again at the next renewal."""
-    from roppyakken.server import cluster as cluster_module
+    from roppyakken.server import relaybus
 
-    monkeypatch.setattr(cluster_module, "PUBLISH_RETRIES", (0.0,))
+    monkeypatch.setattr(relaybus, "PUBLISH_RETRIES", (0.0,))
 
     async def scenario() -> list[tuple[str, str]]:
         cluster = _left(Cluster("redis://127.0.0.1:1/0"))  # nothing listens there: publishing fails
-        publishing = asyncio.create_task(cluster._publish_loop())
+        publishing = asyncio.create_task(cluster.bus._publish_loop())
         for _ in range(500):
-            if cluster._outbox.queue.empty() and cluster._dropped_byes:
+            if cluster.bus._outbox.queue.empty() and cluster.bus._dropped_byes:
                 break
             await asyncio.sleep(0.01)
         publishing.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await publishing
-        assert cluster._outbox.queue.empty(), "the bye was not even tried"
-        cluster._repeat_dropped_byes()  # what each renewal does
+        assert cluster.bus._outbox.queue.empty(), "the bye was not even tried"
+        cluster.bus._repeat_dropped_byes()  # what each renewal does
         again = _queued(cluster)
         await cluster.redis.aclose()
         return again
@@ -287,7 +288,7 @@ def test_a_join_retried_through_the_cluster_takes_one_seat(tmp_path: Path) -> No
         answers: list[dict[str, object]] = []
 
         class SlowHolder:
-            """The holder's side of the call: it does the join, but the first answer comes too late."""
+            """The relays' call to the holder: it does the join, but the first answer comes too late."""
 
             calls = 0
 
@@ -302,7 +303,7 @@ def test_a_join_retried_through_the_cluster_takes_one_seat(tmp_path: Path) -> No
         async def elsewhere(room_id: str) -> None:
             raise HeldElsewhere(room_id, "holder")
 
-        asker.cluster = SlowHolder()  # type: ignore[assignment]
+        asker.cluster = SimpleNamespace(bus=SlowHolder())  # type: ignore[assignment]
         asker.get = elsewhere  # type: ignore[method-assign]
         joined = await asker.visit(room.id, "join", {"name": "guest"})
         assert joined is not None

@@ -71,3 +71,32 @@ def test_the_core_command_line_does_not_import_textual() -> None:
         "assert 'textual' not in sys.modules, 'textual imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.parametrize("players", ["[3]", "[2, 3]"])
+def test_a_ten_card_house_file_with_three_players_is_refused_at_load(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, players: str
+) -> None:
+    """The file is refused by every command that reads it, naming the file and the option."""
+    house = tmp_path / "house.toml"
+    house.write_text(f'preset = "ten-card"\nplayers = {players}\n', encoding="utf-8")
+    for argv in (["rules", "--rules-file", str(house)], ["simulate", "--rules-file", str(house)]):
+        err = error_of(argv, capsys)
+        assert str(house) in err and "option 'players'" in err and "ten_card_deal" in err, err
+    house.write_text('preset = "ten-card"\nplayers = [2]\n', encoding="utf-8")
+    assert main(["rules", "--rules-file", str(house)]) == 0
+
+
+def test_a_house_file_limiting_the_players_is_blamed_not_its_preset(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    pytest.importorskip("textual")
+    house = tmp_path / "two.toml"
+    house.write_text('preset = "classic"\nplayers = [2]\n', encoding="utf-8")
+    err = error_of(["play", "--rules-file", str(house), "--bots", "random,random"], capsys)
+    assert str(house) in err and "option 'players' allows 2 players only, not 3" in err, err
+    assert "preset" not in err
+    err = error_of(["simulate", "--rules-file", str(house), "--players", "3"], capsys)
+    assert str(house) in err and "not 3" in err
+    err = error_of(["play", "--rules", "ten-card", "--players", "3"], capsys)
+    assert "preset 'ten-card' is for 2 players only, not 3" in err

@@ -63,7 +63,7 @@ def test_the_terminal_screens_speak_the_language(lang: str) -> None:
 
 def test_the_terminal_screens_in_french() -> None:
     shown = _screens("fr")
-    for words in ("Manche 1", "Progression des yaku", "Comment jouer", "gagne la partie"):
+    for words in ("Manche 1", "Progression des yaku", "Yaku et mains", "gagne la partie"):
         assert words in shown
     for english in ("Round 1", "Yaku progress", "How to play", "wins the game"):
         assert english not in shown

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Iterator
 from typing import Final
 
 from roppyakken.compiled import i64, swap_in
-from roppyakken.errors import RoppyakkenError
+from roppyakken.errors import Phrase, RoppyakkenError
+from roppyakken.i18n import N_
 
 BRIGHT: Final = "bright"
 ANIMAL: Final = "animal"
@@ -89,9 +90,18 @@ def card_id(slug: str) -> int:
         return _ID[slug]
     except KeyError:
         near = near_slugs(slug)
-        shown = ", ".join(near[:-1]) + " or " + near[-1] if len(near) > 1 else "".join(near)
-        hint = f" (did you mean {shown}?)" if near else ""
-        raise RoppyakkenError(f"unknown card {slug!r}{hint}") from None
+        if not near:
+            raise RoppyakkenError(N_("unknown card '{slug}'"), slug=slug) from None
+        if len(near) == 1:
+            raise RoppyakkenError(
+                N_("unknown card '{slug}' (did you mean {near}?)"), slug=slug, near=near[0]
+            ) from None
+        raise RoppyakkenError(
+            N_("unknown card '{slug}' (did you mean {near} or {last}?)"),
+            slug=slug,
+            near=", ".join(near[:-1]),
+            last=near[-1],
+        ) from None
 
 
 def near_slugs(slug: str) -> list[str]:
@@ -194,19 +204,21 @@ def slugs_of(mask: int) -> list[str]:
     return [SLUGS[c] for c in iter_cards(mask)]
 
 
-def parse_cards(slugs: Iterable[object], what: str = "cards") -> list[int]:
+def parse_cards(slugs: Iterable[object], what: str | Phrase = "cards") -> list[int]:
     """Turn a list of slugs into card ids, refusing unknown or repeated cards."""
     seen: set[int] = set()
     out: list[int] = []
     for slug in slugs:
         if not isinstance(slug, str):
-            raise RoppyakkenError(f"{what}: expected a card slug, got {slug!r}")
+            raise RoppyakkenError(
+                N_("{what}: expected a card slug, got {value}"), what=what, value=repr(slug)
+            )
         try:
             c = card_id(slug)
         except RoppyakkenError as exc:
-            raise RoppyakkenError(f"{what}: {exc}") from None
+            raise RoppyakkenError(N_("{what}: {error}"), what=what, error=exc) from None
         if c in seen:
-            raise RoppyakkenError(f"{what}: card {slug!r} appears twice")
+            raise RoppyakkenError(N_("{what}: card '{slug}' appears twice"), what=what, slug=slug)
         seen.add(c)
         out.append(c)
     return out

@@ -10,57 +10,69 @@ from __future__ import annotations
 from typing import Any
 
 from roppyakken.cards import mask_of, parse_cards, slugs_of
-from roppyakken.errors import RoppyakkenError
+from roppyakken.errors import Phrase, RoppyakkenError
+from roppyakken.i18n import N_
 from roppyakken.kernel import capture_targets
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore, score_round
 
+INPUT = Phrase(N_("input"))
 
-def expect_object(data: Any, what: str) -> dict[str, Any]:
+
+def expect_object(data: Any, what: str | Phrase) -> dict[str, Any]:
     """Refuse anything but a JSON object."""
     if not isinstance(data, dict):
-        raise RoppyakkenError(f"{what} must be a JSON object")
+        raise RoppyakkenError(N_("{what} must be a JSON object"), what=what)
     return data
 
 
 def parse_round(rules: Rules, data: Any) -> tuple[list[int], list[list[int]], list[list[str]]]:
     """Check a §1 input document: captures as masks and orders, declared lucky hands."""
-    doc = expect_object(data, "input")
+    doc = expect_object(data, INPUT)
     unknown = set(doc) - {"players"}
     if unknown:
-        raise RoppyakkenError(f"input: unknown key {sorted(unknown)[0]!r} (expected 'players')")
+        raise RoppyakkenError(N_("input: unknown key '{key}' (expected 'players')"), key=sorted(unknown)[0])
     players = doc.get("players")
     if not isinstance(players, list):
-        raise RoppyakkenError("input: 'players' must be a list of player objects")
+        raise RoppyakkenError(N_("input: 'players' must be a list of player objects"))
     rules.check_players(len(players))
     seen: dict[int, int] = {}
     masks: list[int] = []
     orders: list[list[int]] = []
     declared: list[list[str]] = []
     for seat, player in enumerate(players):
-        where = f"player {seat + 1}"  # numbered from 1, as --explain and the players say
+        where = Phrase(N_("player {n}"), n=seat + 1)  # numbered from 1, as --explain and the players say
         player = expect_object(player, where)
         extra = set(player) - {"captures", "lucky_hands"}
         if extra:
-            raise RoppyakkenError(f"{where}: unknown key {sorted(extra)[0]!r}")
+            raise RoppyakkenError(N_("{where}: unknown key '{key}'"), where=where, key=sorted(extra)[0])
         captures = player.get("captures", [])
         if not isinstance(captures, list):
-            raise RoppyakkenError(f"{where}: 'captures' must be a list of card slugs")
-        cards = parse_cards(captures, f"{where} captures")
+            raise RoppyakkenError(N_("{where}: 'captures' must be a list of card slugs"), where=where)
+        cards = parse_cards(captures, Phrase(N_("{where} captures"), where=where))
         for c in cards:
             if c in seen:
                 raise RoppyakkenError(
-                    f"{where}: card {captures[cards.index(c)]!r} was also captured by player {seen[c] + 1}"
+                    N_("{where}: card '{slug}' was also captured by player {n}"),
+                    where=where,
+                    slug=captures[cards.index(c)],
+                    n=seen[c] + 1,
                 )
             seen[c] = seat
         lucky = player.get("lucky_hands", [])
         if not isinstance(lucky, list) or not all(isinstance(s, str) for s in lucky):
-            raise RoppyakkenError(f"{where}: 'lucky_hands' must be a list of lucky-hand slugs")
+            raise RoppyakkenError(
+                N_("{where}: 'lucky_hands' must be a list of lucky-hand slugs"), where=where
+            )
         if len(set(lucky)) != len(lucky):
-            raise RoppyakkenError(f"{where}: a lucky hand is listed twice")
+            raise RoppyakkenError(N_("{where}: a lucky hand is listed twice"), where=where)
         for slug in lucky:
             if slug not in rules.lucky_hands:  # said here, where the player is known
-                raise RoppyakkenError(f"{where}: lucky hand {slug!r} does not score under these rules")
+                raise RoppyakkenError(
+                    N_("{where}: lucky hand '{slug}' does not score under these rules"),
+                    where=where,
+                    slug=slug,
+                )
         masks.append(mask_of(cards))
         orders.append(cards)
         declared.append(list(lucky))
@@ -73,31 +85,33 @@ def score_document(rules: Rules, data: Any) -> RoundScore:
     try:
         return score_round(rules, masks, orders, declared)
     except RoppyakkenError as exc:
-        raise RoppyakkenError(f"input: {exc}") from None
+        raise RoppyakkenError(N_("input: {error}"), error=exc) from None
 
 
 def targets_document(rules: Rules, data: Any) -> dict[str, Any]:
     """Answer one §2 input document."""
-    doc = expect_object(data, "input")
+    doc = expect_object(data, INPUT)
     unknown = set(doc) - {"table", "card", "source"}
     if unknown:
-        raise RoppyakkenError(f"input: unknown key {sorted(unknown)[0]!r}")
+        raise RoppyakkenError(N_("input: unknown key '{key}'"), key=sorted(unknown)[0])
     table_slugs = doc.get("table", [])
     if not isinstance(table_slugs, list):
-        raise RoppyakkenError("input: 'table' must be a list of card slugs")
-    table = parse_cards(table_slugs, "table")
+        raise RoppyakkenError(N_("input: 'table' must be a list of card slugs"))
+    table = parse_cards(table_slugs, Phrase(N_("table")))
     card_slug = doc.get("card")
     if not isinstance(card_slug, str):
-        raise RoppyakkenError("input: 'card' must be a card slug")
-    (card,) = parse_cards([card_slug], "card")
+        raise RoppyakkenError(N_("input: 'card' must be a card slug"))
+    (card,) = parse_cards([card_slug], Phrase(N_("card")))
     if card in table:
-        raise RoppyakkenError(f"card {card_slug!r} is also on the table")
+        raise RoppyakkenError(N_("card '{slug}' is also on the table"), slug=card_slug)
     source = doc.get("source", "hand")
     if source not in ("hand", "pile"):
-        raise RoppyakkenError(f"input: 'source' must be 'hand' or 'pile', not {source!r}")
+        raise RoppyakkenError(N_("input: 'source' must be 'hand' or 'pile', not {value}"), value=repr(source))
     for month in range(1, 13):
         if sum(1 for c in table if (c // 4) + 1 == month) == 4:
-            raise RoppyakkenError(f"table: four cards of month {month} cannot lie on the table")
+            raise RoppyakkenError(
+                N_("table: four cards of month {month} cannot lie on the table"), month=month
+            )
     choices = capture_targets(rules, mask_of(table), card, source == "pile")
     return {"targets": [slugs_of(t) for t in choices]}
 

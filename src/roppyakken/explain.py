@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from roppyakken.cards import KIND, KINDS, POINTS, iter_cards
-from roppyakken.i18n import N_, _, fill, pad
+from roppyakken.i18n import N_, _, cell_width, fill, pad
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
 from roppyakken.text import card_name, kind_plural, option_description, preset_name, yaku_name
@@ -17,9 +17,11 @@ LABEL_YAKU = N_("yaku")
 LABEL_LUCKY = N_("lucky hand")
 
 
-def _label(text: str) -> str:
-    """``text`` padded to the label column (wide CJK characters count twice)."""
-    return pad(text, LABEL_WIDTH)
+def _label_width() -> int:
+    """The label column: the longest label in the current language, wide characters counted
+    twice, and at least :data:`LABEL_WIDTH` (labels never run into the points)."""
+    labels = [kind_plural(kind) for kind in KINDS] + [_(LABEL_CARDS), _(LABEL_YAKU), _(LABEL_LUCKY)]
+    return max(LABEL_WIDTH, *(cell_width(label) + 1 for label in labels))
 
 
 def explain_round(
@@ -30,6 +32,11 @@ def explain_round(
 ) -> str:
     """A breakdown of a scored round, player by player (R-7, R-8), in the current language."""
     names = names or [fill("Player {n}", n=i + 1) for i in range(len(score.players))]
+    width = _label_width()
+
+    def _label(text: str) -> str:
+        return pad(text, width)
+
     lines: list[str] = []
     for seat, (p, captured) in enumerate(zip(score.players, captures, strict=True)):
         lines.append(

@@ -19,7 +19,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-from roppyakken.errors import RoppyakkenError
+from roppyakken.errors import RoppyakkenError, set_translator
+from roppyakken.korean import particles
 
 DOMAIN: Final = "roppyakken"
 LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
@@ -55,9 +56,13 @@ def _(message: str) -> str:
     return _translation().gettext(message)
 
 
+set_translator(_)
+
+
 def fill(template: str, **fields: object) -> str:
-    """Translate ``template`` and fill its named fields."""
-    return _(template).format(**fields)
+    """Translate ``template`` and fill its named fields (in Korean, choosing each particle's form)."""
+    filled = _(template).format(**fields)
+    return particles(filled) if _state["lang"] == "ko" else filled
 
 
 def cell_width(text: str) -> int:

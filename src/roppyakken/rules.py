@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from roppyakken.cards import card_id
 from roppyakken.errors import RulesError
+from roppyakken.i18n import N_
 from roppyakken.nesting import nesting_depth
 from roppyakken.options import (
     CHOICES,
@@ -108,10 +109,17 @@ class Match:
             count = int(words[1]) if len(words[1]) < 10 else 10**9
             most = MAX_MATCH_COUNT[words[0]]
             if count > most:
-                raise RulesError(f"option 'match': '{words[0]} N' allows N of at most {most}, got {count}")
+                raise RulesError(
+                    N_("option 'match': '{kind} N' allows N of at most {most}, got {count}"),
+                    kind=words[0],
+                    most=most,
+                    count=count,
+                )
             if count >= 1:
                 return Match("first-to" if words[0] == "first-to" else "rounds", count)
-        raise RulesError(f"option 'match': expected 'single', 'first-to K' or 'rounds N', got {text!r}")
+        raise RulesError(
+            N_("option 'match': expected 'single', 'first-to K' or 'rounds N', got {value}"), value=repr(text)
+        )
 
 
 @dataclass(frozen=True)
@@ -196,11 +204,21 @@ class Rules:
     def check_players(self, players: int) -> None:
         """Refuse a number of players these rules do not allow (R-2.1, R-3.1, R-10)."""
         if players not in (2, 3):
-            raise RulesError(f"Roppyakken is for 2 or 3 players, not {players}")
+            raise RulesError(N_("Roppyakken is for 2 or 3 players, not {n}"), n=players)
         if players not in self.players:
-            raise RulesError(f"preset {self.preset!r} is for 2 players only, not {players}")
+            allowed = " or ".join(str(n) for n in self.players)
+            if list(self.players) == PRESETS.get(self.preset, {}).get("players", [2, 3]):
+                raise RulesError(
+                    N_("preset '{preset}' is for {allowed} players only, not {n}"),
+                    preset=self.preset,
+                    allowed=allowed,
+                    n=players,
+                )
+            raise RulesError(
+                N_("option 'players' allows {allowed} players only, not {n}"), allowed=allowed, n=players
+            )
         if players == 3 and self.ten_card_deal:
-            raise RulesError("ten_card_deal is for 2 players only")
+            raise RulesError(N_("ten_card_deal is for 2 players only"))
 
 
 _DERIVED: Final = ("preset", "table", "match_rule", "joker_card")
@@ -215,23 +233,31 @@ def option_names() -> tuple[str, ...]:
 def _coerce(base: Rules, name: str, value: Any) -> Any:
     """Turn a TOML/JSON value for option ``name`` into the field's type, or refuse it."""
     if name not in _OPTION_NAMES:
-        raise RulesError(f"unknown rule option {name!r}")
+        raise RulesError(N_("unknown rule option '{name}'"), name=name)
     current = getattr(base, name)
     if isinstance(current, bool):
         if not isinstance(value, bool):
-            raise RulesError(f"option {name!r}: expected true or false, got {value!r}")
+            raise RulesError(
+                N_("option '{name}': expected true or false, got {value}"), name=name, value=repr(value)
+            )
         return value
     if isinstance(current, int):
         if isinstance(value, bool) or not isinstance(value, int):
-            raise RulesError(f"option {name!r}: expected a whole number, got {value!r}")
+            raise RulesError(
+                N_("option '{name}': expected a whole number, got {value}"), name=name, value=repr(value)
+            )
         return value
     if isinstance(current, str):
         if not isinstance(value, str):
-            raise RulesError(f"option {name!r}: expected a string, got {value!r}")
+            raise RulesError(
+                N_("option '{name}': expected a string, got {value}"), name=name, value=repr(value)
+            )
         return value
     if isinstance(current, tuple):
         if not isinstance(value, list | tuple):
-            raise RulesError(f"option {name!r}: expected a list, got {value!r}")
+            raise RulesError(
+                N_("option '{name}': expected a list, got {value}"), name=name, value=repr(value)
+            )
         return tuple(value)
     if isinstance(current, dict):
         return _merge_table(name, current, value)
@@ -244,17 +270,23 @@ def _merge_table(name: str, current: Mapping[str, int], value: Any) -> dict[str,
     A ``"replace" = true`` entry starts from an empty table instead of the preset's.
     """
     if not isinstance(value, Mapping):
-        raise RulesError(f"option {name!r}: expected a table of slug = points, got {value!r}")
+        raise RulesError(
+            N_("option '{name}': expected a table of slug = points, got {value}"),
+            name=name,
+            value=repr(value),
+        )
     merged = {} if value.get("replace") is True else dict(current)
     for slug, points in value.items():
         if slug == "replace":
             if not isinstance(points, bool):
-                raise RulesError(f"option {name!r}: 'replace' must be true or false")
+                raise RulesError(N_("option '{name}': 'replace' must be true or false"), name=name)
             continue
         if points is False:
             merged.pop(slug, None)
         elif isinstance(points, bool) or not isinstance(points, int):
-            raise RulesError(f"option {name!r}: {slug!r} must be points (a whole number) or false")
+            raise RulesError(
+                N_("option '{name}': '{slug}' must be points (a whole number) or false"), name=name, slug=slug
+            )
         else:
             merged[slug] = points
     return merged
@@ -265,34 +297,48 @@ def _check(rules: Rules) -> None:
     for name, allowed in CHOICES.items():
         value = getattr(rules, name)
         if value not in allowed:
-            raise RulesError(f"option {name!r}: {value!r} is not one of {', '.join(allowed)}")
+            raise RulesError(
+                N_("option '{name}': {value} is not one of {allowed}"),
+                name=name,
+                value=repr(value),
+                allowed=", ".join(allowed),
+            )
     if not rules.players or any(p not in (2, 3) for p in rules.players):
-        raise RulesError(f"option 'players': expected 2 and/or 3, got {list(rules.players)}")
+        raise RulesError(N_("option 'players': expected 2 and/or 3, got {value}"), value=list(rules.players))
     for slug, points in rules.yaku.items():
         if slug not in YAKU_SLUGS:
-            raise RulesError(f"option 'yaku': unknown yaku {slug!r}")
+            raise RulesError(N_("option 'yaku': unknown yaku '{slug}'"), slug=slug)
         if points <= 0:
-            raise RulesError(f"option 'yaku': {slug!r} must be worth more than 0 points")
+            raise RulesError(N_("option 'yaku': '{slug}' must be worth more than 0 points"), slug=slug)
     for slug, points in rules.lucky_hands.items():
         if slug not in LUCKY_HAND_SLUGS:
-            raise RulesError(f"option 'lucky_hands': unknown lucky hand {slug!r}")
+            raise RulesError(N_("option 'lucky_hands': unknown lucky hand '{slug}'"), slug=slug)
         if points <= 0:
-            raise RulesError(f"option 'lucky_hands': {slug!r} must be worth more than 0 points")
+            raise RulesError(N_("option 'lucky_hands': '{slug}' must be worth more than 0 points"), slug=slug)
     for slug in rules.fuke_exempt:
         if slug not in YAKU_SLUGS:
-            raise RulesError(f"option 'fuke_exempt': unknown yaku {slug!r}")
+            raise RulesError(N_("option 'fuke_exempt': unknown yaku '{slug}'"), slug=slug)
     for name in ("fuke_threshold", "seven_ribbons_extra", "win_margin"):
         if getattr(rules, name) < 0:
-            raise RulesError(f"option {name!r} must not be negative")
+            raise RulesError(N_("option '{name}' must not be negative"), name=name)
     if rules.target <= 0:
-        raise RulesError("option 'target' must be more than 0")
+        raise RulesError(N_("option 'target' must be more than 0"))
     for name in ("target", "fuke_threshold", "seven_ribbons_extra", "win_margin"):
         if getattr(rules, name) > MAX_POINTS:
-            raise RulesError(f"option {name!r} must be at most {MAX_POINTS}, so that a game can end")
+            raise RulesError(
+                N_("option '{name}' must be at most {most}, so that a game can end"),
+                name=name,
+                most=MAX_POINTS,
+            )
     for name in ("yaku", "lucky_hands"):
         for slug, points in getattr(rules, name).items():
             if points > MAX_POINTS:
-                raise RulesError(f"option {name!r}: {slug!r} must be worth at most {MAX_POINTS} points")
+                raise RulesError(
+                    N_("option '{name}': '{slug}' must be worth at most {most} points"),
+                    name=name,
+                    slug=slug,
+                    most=MAX_POINTS,
+                )
     Match.parse(rules.match)
 
 
@@ -424,7 +470,7 @@ def preset(name: str) -> Rules:
         overrides = PRESETS[name]
     except KeyError:
         known = ", ".join(PRESETS)
-        raise RulesError(f"unknown preset {name!r} (known: {known})") from None
+        raise RulesError(N_("unknown preset '{name}' (known: {known})"), name=name, known=known) from None
     return Rules().with_options(overrides, preset=name)
 
 
@@ -458,15 +504,17 @@ def load_rules_file(path: str | Path) -> Rules:
             raise RecursionError
         data = tomllib.loads(source)
     except FileNotFoundError:
-        raise RulesError(f"rules file {str(p)!r} not found") from None
+        raise RulesError(N_("rules file '{path}' not found"), path=str(p)) from None
     except OSError as exc:
-        raise RulesError(f"rules file {str(p)!r}: {exc.strerror}") from None
+        raise RulesError(N_("rules file '{path}': {error}"), path=str(p), error=exc.strerror) from None
     except UnicodeDecodeError:
-        raise RulesError(f"rules file {str(p)!r} is not UTF-8 text") from None
+        raise RulesError(N_("rules file '{path}' is not UTF-8 text"), path=str(p)) from None
     except tomllib.TOMLDecodeError as exc:
-        raise RulesError(f"rules file {str(p)!r} is not valid TOML: {exc}") from None
+        raise RulesError(
+            N_("rules file '{path}' is not valid TOML: {error}"), path=str(p), error=str(exc)
+        ) from None
     except RecursionError:
-        raise RulesError(f"rules file {str(p)!r} nests too deeply") from None
+        raise RulesError(N_("rules file '{path}' nests too deeply"), path=str(p)) from None
     return rules_from_mapping(data, source=str(p))
 
 
@@ -474,19 +522,25 @@ def rules_from_mapping(data: Mapping[str, Any], source: str = "house rules") -> 
     """Rules from a parsed house-rules document (``preset`` key plus overrides)."""
     base_name = data.get("preset", "classic")
     if not isinstance(base_name, str):
-        raise RulesError(f"{source}: 'preset' must be a preset name")
+        raise RulesError(N_("{source}: 'preset' must be a preset name"), source=source)
     base = preset(base_name)
     overrides = {k: v for k, v in data.items() if k != "preset"}
     try:
-        return base.with_options(overrides)
+        rules = base.with_options(overrides)
     except RulesError as exc:
-        raise RulesError(f"{source}: {exc}") from None
+        raise RulesError(N_("{source}: {error}"), source=source, error=exc) from None
+    if rules.ten_card_deal and 3 in rules.players and "players" in overrides:
+        # A file that names its players must allow only games that can be dealt.
+        raise RulesError(
+            N_("{source}: option 'players': ten_card_deal is for 2 players only, not 3"), source=source
+        )
+    return rules
 
 
 def resolve(preset_name: str | None = None, rules_file: str | Path | None = None) -> Rules:
     """The rules a command was asked for: a preset name or a house-rules file."""
     if rules_file is not None:
         if preset_name is not None:
-            raise RulesError("give --rules or --rules-file, not both")
+            raise RulesError(N_("give --rules or --rules-file, not both"))
         return load_rules_file(rules_file)
     return preset(preset_name or "classic")

@@ -12,8 +12,9 @@ import sys
 from collections.abc import Sequence
 
 from roppyakken import i18n
+from roppyakken.cli.common import ERROR_LINE
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import LANGUAGES, N_, _
+from roppyakken.i18n import LANGUAGES, N_, _, fill
 
 COMMANDS: tuple[str, ...] = (
     "roppyakken.cli.score_cmd",
@@ -23,6 +24,7 @@ COMMANDS: tuple[str, ...] = (
     "roppyakken.cli.rules_cmd",
     "roppyakken.cli.cards_cmd",
     "roppyakken.cli.play_cmd",
+    "roppyakken.cli.learn_cmd",
     "roppyakken.cli.serve_cmd",
     "roppyakken.cli.arena_cmd",
     "roppyakken.cli.ladder_cmd",
@@ -74,7 +76,7 @@ def choose_language(argv: Sequence[str]) -> str:
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         """Usage errors as one line, exit code 2."""
-        self.exit(2, f"roppyakken: error: {message}\n")
+        self.exit(2, f"{fill(ERROR_LINE, message=message)}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -105,14 +107,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         choose_language(args_list)
     except RoppyakkenError as exc:
-        print(f"roppyakken: error: {exc}", file=sys.stderr)
+        print(fill(ERROR_LINE, message=exc.translated()), file=sys.stderr)
         return 2
     parser = build_parser()
     args = parser.parse_args(args_list)
     try:
         code: int = args.run(args)
     except RoppyakkenError as exc:
-        print(f"roppyakken: error: {exc}", file=sys.stderr)
+        print(fill(ERROR_LINE, message=exc.translated()), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("roppyakken: interrupted", file=sys.stderr)

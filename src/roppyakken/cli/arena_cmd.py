@@ -8,7 +8,7 @@ from typing import Any, Final
 
 from roppyakken.ai.arena import Progress, run_arena, summary
 from roppyakken.ai.base import BOT_LEVELS, BOT_OPTIONS
-from roppyakken.cli.common import add_rules_arguments, print_json, rules_from_args
+from roppyakken.cli.common import add_rules_arguments, check_players, print_json, rules_from_args
 from roppyakken.errors import RoppyakkenError
 from roppyakken.i18n import N_, _, cell_width, fill, pad, right
 from roppyakken.text import preset_label
@@ -60,11 +60,14 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     levels = [s.strip() for s in args.bots.split(",") if s.strip()]
     if len(levels) not in (2, 3):
-        raise RoppyakkenError(f"--bots names {len(levels)} bots: an arena is for 2 or 3")
+        raise RoppyakkenError(N_("--bots names {n} bots: an arena is for 2 or 3"), n=len(levels))
     if args.players is not None and args.players != len(levels):
-        raise RoppyakkenError(f"--bots names {len(levels)} bots for {args.players} players")
+        raise RoppyakkenError(
+            N_("--bots names {n} bots for {players} players"), n=len(levels), players=args.players
+        )
     if args.games < 1:
-        raise RoppyakkenError("--games must be at least 1")
+        raise RoppyakkenError(N_("--games must be at least 1"))
+    check_players(args, rules, len(levels))
     deals = -(-args.games // len(levels))
     show = not args.json or sys.stderr.isatty()
     progress = Progress(deals * len(levels), lambda s: print(s, end="", file=sys.stderr, flush=True))

@@ -8,9 +8,12 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import _
+from roppyakken.errors import RoppyakkenError, RulesError
+from roppyakken.i18n import N_, _, fill
 from roppyakken.rules import Rules, resolve
+
+ERROR_LINE = N_("roppyakken: error: {message}")
+"""How every command says what went wrong: one line on standard error."""
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,21 +28,44 @@ def rules_from_args(args: argparse.Namespace) -> Rules:
     return resolve(args.rules, args.rules_file)
 
 
+def check_players(args: argparse.Namespace, rules: Rules, players: int) -> None:
+    """Refuse a number of players ``rules`` do not allow, naming the house-rules file if one
+    gave them (the file is what to change, not the preset it starts from)."""
+    try:
+        rules.check_players(players)
+    except RulesError as exc:
+        if getattr(args, "rules_file", None):
+            raise RulesError(N_("{source}: {error}"), source=args.rules_file, error=exc) from None
+        raise
+
+
 def parse_json(text: str, what: str = "input", *, one_line: bool = False) -> Any:
     """Parse JSON text or raise a one-line error naming where it is malformed (the column only
     when ``one_line``: the caller names the line, which is not the text's line 1)."""
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        where = f"column {exc.colno}" if one_line else f"line {exc.lineno}, column {exc.colno}"
-        raise RoppyakkenError(f"{what} is not valid JSON: {exc.msg} at {where}") from None
+        if one_line:
+            raise RoppyakkenError(
+                N_("{what} is not valid JSON: {error} at column {column}"),
+                what=what,
+                error=exc.msg,
+                column=exc.colno,
+            ) from None
+        raise RoppyakkenError(
+            N_("{what} is not valid JSON: {error} at line {line}, column {column}"),
+            what=what,
+            error=exc.msg,
+            line=exc.lineno,
+            column=exc.colno,
+        ) from None
 
 
 def read_stdin_json() -> Any:
     """One JSON document from standard input."""
     text = sys.stdin.read()
     if not text.strip():
-        raise RoppyakkenError("expected a JSON document on standard input, got nothing")
+        raise RoppyakkenError(N_("expected a JSON document on standard input, got nothing"))
     return parse_json(text)
 
 
@@ -59,8 +85,9 @@ def run_jsonl(handle: Callable[[Any], Any]) -> int:
         try:
             result = handle(parse_json(line, one_line=True))
         except RoppyakkenError as exc:
-            message = str(exc)
-            print(f"roppyakken: error: line {number}: {message}", file=sys.stderr)
+            message = str(exc)  # the document's answer stays English, as the documents are
+            line = fill("line {number}: {error}", number=number, error=exc.translated())
+            print(fill(ERROR_LINE, message=line), file=sys.stderr)
             result = {"error": message}
             status = 1
         sys.stdout.write(json.dumps(result, ensure_ascii=False) + "\n")

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from roppyakken.ai.base import BOT_LEVELS
-from roppyakken.cli.common import add_rules_arguments, rules_from_args
+from roppyakken.cli.common import add_rules_arguments, check_players, rules_from_args
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import _, fill
+from roppyakken.i18n import N_, _, fill
 
 PACES = ("slow", "normal", "fast", "instant")
 TEXTUAL_MISSING = "the terminal game needs Textual: pip install 'roppyakken[tui]'"
@@ -57,7 +57,7 @@ def textual_installed() -> bool:
 def require_textual() -> None:
     """Refuse with a one-line error when Textual is not installed."""
     if not textual_installed():
-        raise RoppyakkenError(TEXTUAL_MISSING)
+        raise RoppyakkenError(N_(TEXTUAL_MISSING))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -70,13 +70,13 @@ def run(args: argparse.Namespace) -> int:
     game_options = (args.players, args.rules, args.rules_file, args.bots, args.seed, args.name)
     if args.resume is not None:
         if any(v is not None for v in game_options):
-            raise RoppyakkenError("--resume goes on with a saved game: give no other game option")
+            raise RoppyakkenError(N_("--resume goes on with a saved game: give no other game option"))
         path = Path(args.resume)
         app = RoppyakkenApp(resumed=resume(path), save_path=path, pace=args.pace)
     elif any(v is not None for v in game_options):
         rules = rules_from_args(args)
         players = args.players or (2 if args.bots is None else len(args.bots.split(",")) + 1)
-        rules.check_players(players)
+        check_players(args, rules, players)
         seats = parse_seats(args.bots, players, args.name or DEFAULT_HUMAN_NAME)
         app = RoppyakkenApp(setup=GameSetup(rules, tuple(seats), args.seed), pace=args.pace)
     else:

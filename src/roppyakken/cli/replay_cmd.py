@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import Any, Final
 
 from roppyakken.cards import iter_cards
 from roppyakken.explain import explain_round
-from roppyakken.i18n import N_, _, fill
+from roppyakken.i18n import N_, SOURCE_LANGUAGE, _, fill, language
 from roppyakken.record import committed, load, replay
-from roppyakken.text import card_name, yaku_name
+from roppyakken.text import bot_label, card_name, yaku_name
 
 
 def register(sub: Any) -> None:
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             fill(
                 "verified: {name} wins ({reason}), {n} rounds",
                 name=names[game.winner],
-                reason=game.end_reason,
+                reason=reason_phrase(game.end_reason),
                 n=len(game.history),
             )
         )
@@ -91,9 +91,45 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+REASONS: Final[dict[str, str]] = {
+    "target": N_("reached the target"),
+    "target:four-brights": N_("reached the target, with Four Brights"),
+    "target:seven-ribbons": N_("reached the target, with Seven Ribbons"),
+    "instant:four-brights": N_("instant win, Four Brights"),
+    "instant:seven-ribbons": N_("instant win, Seven Ribbons"),
+    "tie:play-order": N_("a tie for the top, first in play order"),
+    "legs": N_("won the match"),
+    "most-legs": N_("won the most games"),
+    "most-legs:total": N_("won the most games, on total"),
+    "most-legs:play-order": N_("won the most games, on play order"),
+}
+"""Why a game ended, by its end reason (FORMATS.md §3), in a few words."""
+BOT_NAME: Final = N_("{level} bot")
+SEAT_LABEL: Final = N_("{name} (seat {n})")
+
+
+def reason_phrase(reason: str) -> str:
+    """An end reason in a few words in the current language (the slug itself if unknown)."""
+    phrase = REASONS.get(reason)
+    return _(phrase) if phrase else reason
+
+
+def player_label(name: str) -> str:
+    """A record's player name as running text says it: in English as the record has it
+    (``bot:master``, what the commands take), else the bot named in the language."""
+    if name.startswith("bot:") and language() != SOURCE_LANGUAGE:
+        return fill(BOT_NAME, level=bot_label(name[4:]))
+    return name
+
+
 def seat_labels(names: list[str]) -> list[str]:
-    """The record's player names, a repeated one (two ``bot:random``) with its seat number."""
-    return [f"{n} (seat {i + 1})" if names.count(n) > 1 else n for i, n in enumerate(names)]
+    """The record's player names (bots named in the current language), a repeated one (two
+    ``bot:random``) with its seat number."""
+    labels = [player_label(n) for n in names]
+    return [
+        fill(SEAT_LABEL, name=label, n=i + 1) if labels.count(label) > 1 else label
+        for i, label in enumerate(labels)
+    ]
 
 
 def watch(path: str) -> int:

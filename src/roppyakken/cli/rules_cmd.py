@@ -7,7 +7,7 @@ from typing import Any
 
 from roppyakken.cli.common import print_json
 from roppyakken.explain import describe_rules
-from roppyakken.i18n import _, pad
+from roppyakken.i18n import _, cell_width, pad
 from roppyakken.rules import PRESETS, load_rules_file, preset
 from roppyakken.text import preset_description
 
@@ -29,9 +29,10 @@ def run(args: argparse.Namespace) -> int:
     """Run ``roppyakken rules``."""
     if args.preset is None and args.rules_file is None:
         width = max(len(name) for name in PRESETS)
+        labels = {name: _("2p") if preset(name).players == (2,) else _("2-3p") for name in PRESETS}
+        column = max(cell_width(label) for label in labels.values()) + 1  # wide characters count twice
         for name in PRESETS:
-            players = _("2p") if preset(name).players == (2,) else _("2-3p")
-            print(f"{name:{width}}  {pad(players, 5)} {preset_description(name)}")
+            print(f"{name:{width}}  {pad(labels[name], column)}{preset_description(name)}")
         return 0
     rules = load_rules_file(args.rules_file) if args.rules_file else preset(args.preset)
     if args.json:

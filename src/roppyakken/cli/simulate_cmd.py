@@ -11,10 +11,10 @@ from typing import Any
 
 from roppyakken.ai.base import make_bot
 from roppyakken.ai.driver import game_seeds, play_out
-from roppyakken.cli.common import add_rules_arguments, print_json, rules_from_args
+from roppyakken.cli.common import add_rules_arguments, check_players, print_json, rules_from_args
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import _, fill
+from roppyakken.i18n import N_, _, fill
 from roppyakken.record import dumps, record_of
 from roppyakken.text import yaku_name
 from roppyakken.yaku import LUCKY_HAND_SLUGS
@@ -42,24 +42,28 @@ def register(sub: Any) -> None:
 def _records_dir(records: Path) -> None:
     """Make the records directory, or refuse it in one line (a file, no permission...)."""
     if records.exists() and not records.is_dir():
-        raise RoppyakkenError(f"--records: {records} exists and is not a directory")
+        raise RoppyakkenError(N_("--records: {path} exists and is not a directory"), path=records)
     try:
         records.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise RoppyakkenError(f"--records: cannot make the directory {records}: {exc.strerror}") from None
+        raise RoppyakkenError(
+            N_("--records: cannot make the directory {path}: {error}"), path=records, error=exc.strerror
+        ) from None
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``roppyakken simulate``."""
     rules = rules_from_args(args)
-    rules.check_players(args.players)
+    check_players(args, rules, args.players)
     if args.games < 1:
-        raise RoppyakkenError("--games must be at least 1")
+        raise RoppyakkenError(N_("--games must be at least 1"))
     levels = [s.strip() for s in (args.bots or "random").split(",")]
     if len(levels) == 1:
         levels *= args.players  # one level plays every seat, as `play` takes one for every opponent
     if len(levels) != args.players:
-        raise RoppyakkenError(f"--bots names {len(levels)} bots for {args.players} players")
+        raise RoppyakkenError(
+            N_("--bots names {n} bots for {players} players"), n=len(levels), players=args.players
+        )
     for level in levels:
         make_bot(level)  # refuse an unknown level before playing anything
     records = Path(args.records) if args.records else None
@@ -92,7 +96,9 @@ def run(args: argparse.Namespace) -> int:
             try:
                 path.write_text(dumps(record_of(game, [f"bot:{lv}" for lv in levels])), encoding="utf-8")
             except OSError as exc:
-                raise RoppyakkenError(f"--records: cannot write {path}: {exc.strerror}") from None
+                raise RoppyakkenError(
+                    N_("--records: cannot write {path}: {error}"), path=path, error=exc.strerror
+                ) from None
         if progress and (index + 1) % max(1, args.games // 20) == 0:
             print(f"\r{index + 1}/{args.games} games", end="", file=sys.stderr, flush=True)
     if progress:

@@ -13,7 +13,8 @@ from roppyakken.cli.common import (
     run_jsonl,
 )
 from roppyakken.documents import targets_document
-from roppyakken.i18n import N_, _, fill
+from roppyakken.i18n import N_, SOURCE_LANGUAGE, _, fill, language
+from roppyakken.text import card_name
 
 
 def register(sub: Any) -> None:
@@ -57,20 +58,31 @@ EXPLAIN_HEAD: Final = {
 EXPLAIN_NOTHING: Final = N_("nothing to take: it goes to the table")
 EXPLAIN_MUST: Final = N_("it must take {cards}")
 EXPLAIN_CHOOSE: Final = N_("the player chooses what it takes:")
+EXPLAIN_NAMED: Final = N_("{name} [{slugs}]")
 
 
 def explain_targets(data: dict[str, Any], targets: list[list[str]]) -> str:
-    """A checked §2 document and its answer in words, in the current language (cards by slug,
-    the names every document uses)."""
+    """A checked §2 document and its answer in words, in the current language: in English cards
+    by slug (the names the documents use), else by their names, each with its slug."""
     card = data["card"]
     from_pile = data.get("source", "hand") == "pile"
     table = data.get("table", [])
-    lines = [fill(EXPLAIN_HEAD[from_pile, bool(table)], card=card, table=", ".join(table))]
+    head = EXPLAIN_HEAD[from_pile, bool(table)]
+    lines = [fill(head, card=_named([card]), table=_(", ").join(_named([s]) for s in table))]
     if not targets:
         lines.append("  " + _(EXPLAIN_NOTHING))
     elif len(targets) == 1:
-        lines.append("  " + fill(EXPLAIN_MUST, cards=" + ".join(targets[0])))
+        lines.append("  " + fill(EXPLAIN_MUST, cards=_named(targets[0])))
     else:
         lines.append("  " + _(EXPLAIN_CHOOSE))
-        lines.extend(f"  - {' + '.join(t)}" for t in targets)
+        lines.extend(f"  - {_named(t)}" for t in targets)
     return "\n".join(lines)
+
+
+def _named(slugs: list[str]) -> str:
+    """Cards taken together: ``pine-crane + pine-chaff-1`` in English, else
+    ``松に鶴 + 松のカス [pine-crane + pine-chaff-1]``."""
+    joined = " + ".join(slugs)
+    if language() == SOURCE_LANGUAGE:
+        return joined
+    return fill(EXPLAIN_NAMED, name=" + ".join(card_name(s) for s in slugs), slugs=joined)

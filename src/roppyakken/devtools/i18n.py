@@ -44,6 +44,10 @@ PYTHON_SOURCES: tuple[str, ...] = (
     "ai/arena.py",
     "explain.py",
     "tutorial.py",
+    "rules.py",
+    "cards.py",
+    "documents.py",
+    "tui/session.py",
     "cli/__init__.py",
     "cli/common.py",
     "cli/score_cmd.py",
@@ -53,6 +57,7 @@ PYTHON_SOURCES: tuple[str, ...] = (
     "cli/replay_cmd.py",
     "cli/rules_cmd.py",
     "cli/play_cmd.py",
+    "cli/learn_cmd.py",
     "cli/serve_cmd.py",
     "cli/arena_cmd.py",
     "cli/ladder_cmd.py",
@@ -209,18 +214,19 @@ def catalog_js(template: Catalog, catalogs: dict[str, Catalog]) -> str:
         "// roppyakken.text and src/roppyakken/locale/*/LC_MESSAGES/roppyakken.po: do not edit by hand.",
         "// The names are English message ids; MESSAGES holds their translations and the browser's own.",
         "",
-        f"export const DECK = {_js([[s, k] for s, k in zip(cards.SLUGS, cards.KIND, strict=True)])};",
-        f"export const KINDS = {_js(list(cards.KINDS))};",
-        f"export const POINTS = {_js(list(cards.POINTS))};",
-        f"export const YAKU_ORDER = {_js(list(yaku.YAKU_SLUGS))};",
-        f"export const LUCKY_HAND_ORDER = {_js(list(yaku.LUCKY_HAND_SLUGS))};",
-        "export const SET_YAKU = "
+        f"/** @type {{Array<[string, string]>}} */\nexport const DECK = {_js([[s, k] for s, k in zip(cards.SLUGS, cards.KIND, strict=True)])};",
+        f"/** @type {{string[]}} */\nexport const KINDS = {_js(list(cards.KINDS))};",
+        f"/** @type {{number[]}} */\nexport const POINTS = {_js(list(cards.POINTS))};",
+        f"/** @type {{string[]}} */\nexport const YAKU_ORDER = {_js(list(yaku.YAKU_SLUGS))};",
+        f"/** @type {{string[]}} */\nexport const LUCKY_HAND_ORDER = {_js(list(yaku.LUCKY_HAND_SLUGS))};",
+        "/** @type {Record<string, string[]>} */\nexport const SET_YAKU = "
         + _js({slug: cards.slugs_of(mask) for slug, mask in yaku.SET_YAKU.items()})
         + ";",
+        "/** @type {{" + ", ".join(f"{k}: " + ("string[]" if k == "months" else "Record<string, string>") for k in names) + "}} */\n"
         f"export const NAMES = {_js(names)};",
-        f"export const LANGUAGES = {_js(list(LANGUAGES))};",
-        f"export const LANGUAGE_NAMES = {_js(LANGUAGE_NAMES)};",
-        f"export const MESSAGES = {_js(messages)};",
+        f"/** @type {{string[]}} */\nexport const LANGUAGES = {_js(list(LANGUAGES))};",
+        f"/** @type {{Record<string, string>}} */\nexport const LANGUAGE_NAMES = {_js(LANGUAGE_NAMES)};",
+        f"/** @type {{Record<string, Record<string, string>>}} */\nexport const MESSAGES = {_js(messages)};",
         "",
     ]
     return "\n".join(parts)

@@ -21,7 +21,7 @@ from starlette.staticfiles import StaticFiles
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.server import api, players, text
-from roppyakken.server.cluster import Cluster, ClusterConnections
+from roppyakken.server.cluster import Cluster
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.guard import Guard
@@ -107,13 +107,13 @@ def create_app(
             limits=limits,
             metrics=metrics,
             cluster=cluster,
-            connections=None if cluster is None else ClusterConnections(cluster),
+            connections=None if cluster is None else cluster.connections,
         )
         members = None
         if cluster is not None:
             members = Members(hub, cluster)
             await cluster.start(members.handlers())
-            held, incoming = cluster.held, cluster.incoming
+            held, incoming = cluster.leases.held, cluster.bus.incoming
             metrics.watch_cluster(lambda: len(held), lambda: len(hub.relayed), lambda: len(incoming))
         metrics.watch(lambda: len(hub.rooms), hub.connected, lambda: db.failed)
         hub.start()

@@ -14,13 +14,17 @@ The cheap levels choose in well under 10 ms, in a thread.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import multiprocessing
+import os
+import threading
 import time
 from asyncio import Future
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from multiprocessing.connection import Connection
 from typing import Any, Final, TypeVar
 
 from roppyakken.actions import Action
@@ -42,16 +46,32 @@ def decision_seed(room_seed: int, seat: int, move: int) -> int:
     return (room_seed + 7919 * (seat + 1) + 104_729 * move) % 2**63
 
 
-def _warm() -> None:
-    """Import the bots in a new worker before the first real decision."""
+def _warm(alive: Connection | None = None) -> None:
+    """Start a new worker: watch the server (``alive``), import the bots before the first decision."""
+    if alive is not None:
+        threading.Thread(target=_exit_with_the_server, args=(alive,), daemon=True).start()
     from roppyakken.ai import base  # noqa: F401
 
 
-def bot_executor(workers: int) -> Executor:
-    """``workers`` processes (forkserver: no threads of the server are copied)."""
+def _exit_with_the_server(alive: Connection) -> None:
+    """Block until the server's end of the ``alive`` pipe closes, then end this worker at once.
+
+    Only the server holds the pipe's writing end, so it reads end of file however the server
+    went, ``kill -9`` included.  Without it a worker outlives a killed server for good: it waits
+    on its job queue, whose writing end it holds itself, and the forkserver waits for the workers.
+    """
+    with contextlib.suppress(EOFError, OSError):
+        alive.recv_bytes()
+    os._exit(0)
+
+
+def bot_executor(workers: int) -> tuple[Executor, Connection]:
+    """``workers`` processes (forkserver: no threads of the server are copied), and the writing end
+    of the pipe they watch: they exit as soon as it closes (when this process ends, however)."""
     context = multiprocessing.get_context("forkserver")
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_warm)
-    return pool
+    alive, keep = context.Pipe(duplex=False)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_warm, initargs=(alive,))
+    return pool, keep
 
 
 HEAVY_LEVELS: Final = frozenset({"master"})
@@ -117,7 +137,10 @@ class BotRunner:
 
     def __init__(self, workers: int, threads: int = 4) -> None:
         self.threads = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="roppyakken-bot")
-        self.processes = bot_executor(workers) if workers > 0 else None
+        self.processes: Executor | None = None
+        self._alive: Connection | None = None
+        if workers > 0:
+            self.processes, self._alive = bot_executor(workers)
         self.pool = FairPool(self.processes, workers) if self.processes is not None else None
 
     async def decide(self, owner: str, level: str, seed: int, view: SeatView) -> tuple[Action, float]:
@@ -137,3 +160,6 @@ class BotRunner:
         self.threads.shutdown(wait=False, cancel_futures=True)
         if self.processes is not None:
             self.processes.shutdown(wait=False, cancel_futures=True)
+        if self._alive is not None:
+            self._alive.close()  # the workers end now, even one still thinking
+            self._alive = None

@@ -26,6 +26,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemy
 from roppyakken.errors import RoppyakkenError
 from roppyakken.server import text
 from roppyakken.server.models import actions, rooms
+from roppyakken.server.storage import Fenced, fenced
 
 log = logging.getLogger("roppyakken.server")
 
@@ -74,6 +75,12 @@ class StorageError(Exception):
     """Database work that failed (locked, disk full, connection lost): nothing of it was stored."""
 
 
+class StaleRoom(StorageError):
+    """A write refused because the stored room moved on without this server: another server took
+    it (a newer holder epoch, :func:`~roppyakken.server.storage.fence`), or stored a move under
+    the same number.  The room in memory is behind: it must be loaded again, never written on."""
+
+
 def _sqlite_pragmas(write_timeout: float) -> Callable[[Any, Any], None]:
     def pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
@@ -103,7 +110,12 @@ def open_engine(url: str, write_timeout: float = DEFAULT_WRITE_TIMEOUT) -> Engin
         event.listen(engine, "connect", _sqlite_pragmas(write_timeout))
         return engine
     millis = max(1, int(write_timeout * 1000))
-    options = f"-c lock_timeout={millis} -c statement_timeout={millis * 5}"
+    # A server frozen inside a transaction (a long pause, a stalled VM) holds its row locks until
+    # PostgreSQL ends its session: the room's next holder waits for no longer than this.
+    options = (
+        f"-c lock_timeout={millis} -c statement_timeout={millis * 5}"
+        f" -c idle_in_transaction_session_timeout={millis * 5}"
+    )
     try:
         return create_engine(
             url, pool_pre_ping=True, pool_size=2, connect_args={"options": options, "connect_timeout": 5}
@@ -148,6 +160,8 @@ class ActionRow:
     idx: int
     seat: int
     action: str
+    epoch: int | None = None
+    """The writer's holder epoch of the room, checked in the same transaction (None: unchecked)."""
     clock: str | None = None
     """The room's clock after the action (JSON), stored in the same transaction; None: unchanged."""
     clock_deadline: float | None = None
@@ -240,6 +254,8 @@ class Database:
                     continue
                 if ok:
                     future.set_result(value)
+                elif isinstance(value, Fenced | IntegrityError):
+                    future.set_exception(StaleRoom(_one_line(value)))
                 else:
                     future.set_exception(StorageError(_one_line(value)))
 
@@ -265,26 +281,36 @@ class Database:
     @staticmethod
     def _execute(conn: Connection, works: list[Op | ActionRow]) -> list[tuple[bool, Any]]:
         results: list[tuple[bool, Any]] = []
-        rows: list[dict[str, Any]] = []
-        clocks: list[dict[str, Any]] = []
+        rows: list[tuple[int, ActionRow]] = []
 
         def flush() -> None:
-            if rows:
-                conn.execute(actions.insert(), rows)
-                rows.clear()
+            if not rows:
+                return
+            # fenced, all in one statement: a row of a room taken by another server fails alone
+            epochs = {row.room_id: row.epoch for _, row in rows if row.epoch is not None}
+            stale = fenced(conn, epochs) if epochs else set()
+            kept = []
+            clocks = []
+            for at, row in rows:
+                if row.room_id in stale:
+                    results[at] = (False, Fenced(row.room_id))
+                else:
+                    kept.append(
+                        {"room_id": row.room_id, "idx": row.idx, "seat": row.seat, "action": row.action}
+                    )
+                    if row.clock is not None:
+                        clocks.append(
+                            {"b_id": row.room_id, "b_clock": row.clock, "b_deadline": row.clock_deadline}
+                        )
+            if kept:
+                conn.execute(actions.insert(), kept)
             if clocks:
                 conn.execute(CLOCK_UPDATE, clocks)
-                clocks.clear()
+            rows.clear()
 
         for work in works:
             if isinstance(work, ActionRow):
-                rows.append(
-                    {"room_id": work.room_id, "idx": work.idx, "seat": work.seat, "action": work.action}
-                )
-                if work.clock is not None:
-                    clocks.append(
-                        {"b_id": work.room_id, "b_clock": work.clock, "b_deadline": work.clock_deadline}
-                    )
+                rows.append((len(results), work))
                 results.append((True, None))
             else:
                 flush()

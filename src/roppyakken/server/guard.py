@@ -20,6 +20,7 @@ from typing import Any, Final, Protocol
 from urllib.parse import urlsplit
 
 from roppyakken.server import text
+from roppyakken.server.backlog import CONNECTION_KEY
 from roppyakken.server.config import Limits
 
 Scope = MutableMapping[str, Any]
@@ -240,6 +241,10 @@ class Guard:
                 await send({"type": "websocket.close", "code": 1008, "reason": text.RATE_LIMITED})
                 return
         if scope["type"] != "http":
+            if scope["type"] == "websocket":
+                # the server's own connection object (uvicorn's protocol, whose ``send`` this is),
+                # before anything wraps ``send``: the endpoint measures what its reader has taken
+                scope[CONNECTION_KEY] = getattr(send, "__self__", None)
             await self.app(scope, receive, send)
             return
         wait = 0.0

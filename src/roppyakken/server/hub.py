@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 import re
@@ -121,9 +122,9 @@ class Hub:
         self._clock_loader = asyncio.create_task(self._load_due_loop(), name="roppyakken-clock-loader")
 
     async def _watch_sends(self) -> None:
-        """Drop clients that have not taken a message within ``Limits.send_timeout``."""
+        """Drop clients that have not taken what was sent to them within ``Limits.send_timeout``."""
         loop = asyncio.get_running_loop()
-        period = max(0.05, min(1.0, self.limits.send_timeout / 4))
+        period = max(0.05, min(0.5, self.limits.send_timeout / 8))
         while True:
             await asyncio.sleep(period)
             now = loop.time()
@@ -131,7 +132,7 @@ class Hub:
             for client in clients:
                 check = getattr(client, "check_send", None)
                 if check is not None:
-                    check(now)
+                    check(now, period)
 
     def _adopt(self, room: Room) -> Room:
         room.may_write = lambda: self.claims.holds(room.id)
@@ -271,9 +272,13 @@ class Hub:
         return room, token
 
     async def get(self, room_id: str) -> Room | None:
-        """The room with this id, loaded from the database if it is not in memory; None if unknown."""
+        """The room with this id, loaded from the database if it is not in memory; None if unknown.
+
+        In a cluster a room in memory is checked against the database first: if another member
+        took it since (a pause here outlived the lease), it is let go and asked for again, so
+        that nobody is shown the game as it was before what others were already shown."""
         room = self.rooms.get(room_id)
-        if room is not None:
+        if room is not None and (self.cluster is None or await self._current(room)):
             return room
         if not ROOM_ID.fullmatch(room_id):
             return None
@@ -286,7 +291,9 @@ class Hub:
             self._make_room_space()
             await self._claim(room_id)  # before loading: the holder's moves are all stored by then
             try:
-                stored = await self.db.run(lambda c: storage.load_room(c, room_id))
+                # taking it raises its holder epoch: a write of its last holder still under way
+                # commits first (and is read here), or fails (fencing: server/storage.py)
+                stored = await self.db.run(lambda c: storage.load_room(c, room_id, take=True))
                 loaded = None
                 if stored is not None:
                     loaded = Room.restore(
@@ -316,7 +323,7 @@ class Hub:
             resumed = clock.copy()
             resumed.resume(time.time())
             data, deadline = resumed.to_json(), resumed.next_deadline()
-            await self.db.run(lambda c: storage.save_clock(c, room.id, data, deadline))
+            await self.db.run(room.fenced(lambda c: storage.save_clock(c, room.id, data, deadline)))
             room.clock = resumed
         room.arm_clock()
 
@@ -357,21 +364,33 @@ class Hub:
         """This member stops (a cluster): store what is left on the running clocks of the rooms it holds,
         so that handing them over is not charged to anyone."""
         works = [
-            (room.id, paused) for room in self.rooms.values() if (paused := room.pause_clock()) is not None
+            room.fenced(functools.partial(storage.save_clock, room_id=room.id, clock=p[0], deadline=p[1]))
+            for room in self.rooms.values()
+            if (p := room.pause_clock()) is not None
         ]
         if not works:
             return
-
-        def work(c: Any) -> None:
-            for room_id, (data, deadline) in works:
-                storage.save_clock(c, room_id, data, deadline)
-
-        try:
-            await self.db.run(work)
-        except StorageError as exc:
+        # each fenced on its own: a room another member took meanwhile is not written by this one
+        failed = [
+            r for r in await asyncio.gather(*(self.db.run(w) for w in works), return_exceptions=True) if r
+        ]
+        if failed:
             log.error(
-                "the clocks of %d rooms were not paused (%s): the stop is charged to them", len(works), exc
+                "the clocks of %d rooms were not paused (%s): the stop is charged to them",
+                len(failed),
+                failed[0],
             )
+
+    async def _current(self, room: Room) -> bool:
+        """Whether ``room`` in memory is the stored room's current holder's (same holder epoch);
+        if not, it is let go here."""
+        stored = await self.db.run(lambda c: storage.room_epoch(c, room.id))
+        if stored == room.epoch or self.rooms.get(room.id) is not room:
+            return self.rooms.get(room.id) is room
+        log.warning("room %s: taken by another member meanwhile; let go here", room.id)
+        self.drop([room.id])
+        self.claims.release_soon(room.id)
+        return False
 
     async def _claim(self, room_id: str) -> None:
         try:
@@ -407,7 +426,7 @@ class Hub:
                 assert self.cluster is not None
                 answer: dict[str, Any] | None = None
                 with contextlib.suppress(StorageError):
-                    answer = await self.cluster.call(exc.holder, op, room_id, once=once, **args)
+                    answer = await self.cluster.bus.call(exc.holder, op, room_id, once=once, **args)
                 if answer is not None and "moved" not in answer:
                     answer.pop("k", None)
                     answer.pop("id", None)
@@ -470,7 +489,7 @@ class Hub:
             # give the leases back now, so that the clients reconnecting elsewhere find the rooms free
             # (a bot move still under way is then refused: this member no longer holds the room)
             for room_id in list(self.rooms):
-                await self.cluster.release(room_id)
+                await self.cluster.leases.release(room_id)
 
     async def close(self) -> None:
         """Stop the sweeper and every bot loop (the rooms are all stored)."""

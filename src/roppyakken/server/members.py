@@ -54,13 +54,13 @@ class RemoteClient:
     def send(self, message: str) -> None:
         """Publish the message to the relay, for this connection only."""
         if not self._closing:
-            self.cluster.to_relay(self.member, self.conn, message)
+            self.cluster.bus.to_relay(self.member, self.conn, message)
 
     def close(self, code: int, reason: str) -> None:
         """Tell the relay to close the connection (after what was sent)."""
         if not self._closing:
             self._closing = True
-            self.cluster.close_relay(self.member, self.conn, code, reason)
+            self.cluster.bus.close_relay(self.member, self.conn, code, reason)
             self._inbox.put_nowait(None)
 
     def feed(self, raw: str) -> None:
@@ -123,7 +123,7 @@ class Members:
                 return {"error": text.BAD_TOKEN.format(room=room_id), "code": CLOSE_BAD_TOKEN}
         conn = str(data["conn"])
         key = (member, conn)
-        if not self.cluster.accept_incoming(member, conn, room_id):
+        if not self.cluster.bus.accept_incoming(member, conn, room_id):
             return {"moved": ""}  # the relay gave up waiting and said bye: it asks again
         client = RemoteClient(self.cluster, member, conn, room, seat, self._done)
         self.clients[key] = client

@@ -39,13 +39,16 @@ rooms = Table(
     Column("finished_at", DateTime(timezone=True), nullable=True),
     Column("winner", Integer, nullable=True),
     Column("record", Text, nullable=True),  # FORMATS.md §3, once over
+    # the holder epoch: raised by each server that takes the room; its writes check it (fencing)
+    Column("epoch", Integer, nullable=False, server_default="0"),
     Column("public", Boolean, nullable=False, server_default=false()),  # listed in finished games
     Column("clock", Text, nullable=True),  # server/clocks.py Clock.to_json() as JSON (null: no clock)
     Column("clock_deadline", Float, nullable=True),  # the clock's next deadline (epoch seconds), if any
     Index("ix_rooms_status_finished", "status", "finished_at"),
     Index("ix_rooms_clock_deadline", "clock_deadline"),
 )
-"""One row per room; ``record`` holds the finished game's record."""
+"""One row per room; ``record`` holds the finished game's record, ``epoch`` the holder epoch
+(server/storage.py, :func:`~roppyakken.server.storage.fence`)."""
 
 seats = Table(
     "seats",

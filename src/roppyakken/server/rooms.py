@@ -37,7 +37,7 @@ from roppyakken.rules import Rules, from_options
 from roppyakken.server import chat, protocol, storage, text
 from roppyakken.server.bots import BotRunner, decision_seed
 from roppyakken.server.clocks import CLOCK_BOT, NONE, Clock, Timing
-from roppyakken.server.db import ActionRow, Database, StorageError
+from roppyakken.server.db import ActionRow, Database, StaleRoom, StorageError
 from roppyakken.server.hints import OPTION_KEY, HintDesk
 from roppyakken.server.protocol import (
     Act,
@@ -164,6 +164,7 @@ class Room:
         clock: Clock | None = None,
         public: bool = False,
         timing: Timing | None = None,
+        epoch: int = 1,
     ) -> None:
         self.id = room_id
         self.players = players
@@ -173,6 +174,8 @@ class Room:
         self.commitment = None if salt is None else deal_commitment(seed, salt)
         self.seats = seats
         self.status = status
+        self.epoch = epoch
+        """This server's holder epoch of the room: every write checks it is still the stored one."""
         self.created_at = created_at or datetime.now(UTC)
         self.db = db
         self.bots = bots
@@ -194,8 +197,9 @@ class Room:
         """Told when a change could not be stored (metrics)."""
         self.on_unheld: Callable[[], None] | None = None
         """Told when a change was refused because this server is no longer sure to hold the room
-        (``may_write`` false): the hub lets the room go, its clients reconnect and it is loaded
-        again wherever it is held, rather than refuse every move in it for good."""
+        (``may_write`` false), or the database refused it (:class:`StaleRoom`: another server took
+        the room since): the hub lets the room go, its clients reconnect and it is loaded again,
+        from the database, wherever it is held, rather than refuse every move in it for good."""
         self.on_bot: Callable[[str, float, float], None] | None = None
         """Told each bot decision's level, thinking and waiting seconds (metrics)."""
         self.last_active = time.monotonic()
@@ -252,6 +256,7 @@ class Room:
             clock=None if row.clock is None else Clock.from_json(row.clock),
             public=row.public,
             timing=timing,
+            epoch=row.epoch,
         )
         expected = list(range(len(stored.indexes)))
         if stored.indexes != expected:
@@ -286,6 +291,7 @@ class Room:
             public=self.public,
             clock=None if self.clock is None else self.clock.to_json(),
             clock_deadline=None if self.clock is None else self.clock.next_deadline(),
+            epoch=self.epoch,
         )
 
     def start_now(self) -> None:
@@ -483,7 +489,13 @@ class Room:
                     token = new_token()
                     new = Seat(HUMAN, name, None, token_hash or hash_token(token))
                     row = new.row(index)
-                    await self.db.run(functools.partial(storage.save_seat, room_id=self.id, seat=row))
+                    try:
+                        await self.db.run(
+                            self._fenced(functools.partial(storage.save_seat, room_id=self.id, seat=row))
+                        )
+                    except StaleRoom:
+                        self._let_go()
+                        raise
                     self.seats[index] = new
                     self._send_room()
                     return index, token
@@ -512,8 +524,9 @@ class Room:
                 new = Seat(EMPTY)
             row = new.row(index)
             try:
-                await self.db.run(lambda c: storage.save_seat(c, self.id, row))
-            except StorageError:
+                await self.db.run(self._fenced(lambda c: storage.save_seat(c, self.id, row)))
+            except StorageError as exc:
+                self._let_go(exc)
                 raise WriteFailed(text.WRITE_FAILED, message.id) from None
             old = self.seats[index]
             self.seats[index] = new
@@ -547,15 +560,39 @@ class Room:
                 storage.save_clock(c, self.id, clock.to_json(), clock.next_deadline())
 
         try:
-            await self.db.run(work)
-        except StorageError:
+            await self.db.run(self._fenced(work))
+        except StorageError as exc:
             self.game = None
+            self._let_go(exc)
             raise WriteFailed(text.WRITE_FAILED, msg_id) from None
         self.clock = clock
         self.status = PLAYING
         self.arm_clock()
         self._send_room()
         self._send_change(list(game.events))
+
+    # ----------------------------------------------------------------- fencing
+
+    def _fenced(self, op: Callable[[Any], None]) -> Callable[[Any], None]:
+        """``op`` (a write to this room) checked first against the stored holder epoch, in its
+        transaction (:func:`~roppyakken.server.storage.fence`)."""
+        room_id, epoch = self.id, self.epoch
+
+        def work(conn: Any) -> None:
+            storage.fence(conn, room_id, epoch)
+            op(conn)
+
+        return work
+
+    def _let_go(self, exc: BaseException | None = None) -> None:
+        """A write was refused because the stored room moved on without this server (``exc`` a
+        :class:`StaleRoom`; None: always): the room here is behind, so it is let go and loaded
+        again from the database wherever it is held (its clients reconnect)."""
+        if exc is not None and not isinstance(exc, StaleRoom):
+            return
+        log.warning("room %s: the stored game moved on without this server; let go, loaded again", self.id)
+        if self.on_unheld is not None:
+            self.on_unheld()
 
     # ----------------------------------------------------------------- play
 
@@ -630,12 +667,14 @@ class Room:
                     if clock_json is not None:
                         storage.save_clock(c, room_id, clock_json, None)
 
-                stored = self.db.submit(work)
+                stored = self.db.submit(self._fenced(work))
             elif clock_json is not None:
                 clock_text = json.dumps(clock_json, separators=(",", ":"))
-                stored = self.db.submit(ActionRow(room_id, index, seat, data, clock_text, deadline))
-            else:
-                stored = self.db.submit(ActionRow(room_id, index, seat, data))  # inserted in bulk
+                stored = self.db.submit(
+                    ActionRow(room_id, index, seat, data, self.epoch, clock_text, deadline)
+                )
+            else:  # inserted in bulk, fenced too
+                stored = self.db.submit(ActionRow(room_id, index, seat, data, self.epoch))
             try:
                 await stored
             except StorageError as exc:
@@ -643,6 +682,7 @@ class Room:
                 if self.on_write_failed is not None:
                     self.on_write_failed()
                 self._rebuild()
+                self._let_go(exc)
                 raise WriteFailed(text.WRITE_FAILED, msg_id) from None
             self.actions += 1
             self.applied.append((seat, action))
@@ -705,7 +745,7 @@ class Room:
             return
         data, deadline, room_id = clock.to_json(), clock.next_deadline(), self.id
         try:
-            stored = self.db.submit(lambda c: storage.save_clock(c, room_id, data, deadline))
+            stored = self.db.submit(self._fenced(lambda c: storage.save_clock(c, room_id, data, deadline)))
         except RuntimeError:  # the database is closing (shutdown): the stored clock stays as it was
             return
         stored.add_done_callback(lambda f: f.cancelled() or f.exception())
@@ -823,8 +863,11 @@ class Room:
                 storage.save_clock(c, room_id, data, None)
 
             try:
-                await self.db.run(work)
+                await self.db.run(self._fenced(work))
             except StorageError as exc:
+                if isinstance(exc, StaleRoom):
+                    self._let_go(exc)
+                    return
                 log.error(
                     "room %s: its end as abandoned was not stored (%s); tried again later", self.id, exc
                 )
@@ -879,8 +922,9 @@ class Room:
                 new.abandoned[seat] = True
                 data, deadline, room_id = new.to_json(), new.next_deadline(), self.id
                 try:
-                    await self.db.run(lambda c: storage.save_clock(c, room_id, data, deadline))
-                except StorageError:
+                    await self.db.run(self._fenced(lambda c: storage.save_clock(c, room_id, data, deadline)))
+                except StorageError as exc:
+                    self._let_go(exc)
                     raise WriteFailed(text.WRITE_FAILED, msg_id) from None
                 self.clock = new
                 del self.hand_votes[seat]
@@ -888,6 +932,10 @@ class Room:
             if done:
                 self._send_states()
         self.kick_bots()
+
+    def fenced(self, op: Callable[[Any], None]) -> Callable[[Any], None]:
+        """``op``, a write to this room, checked against its holder epoch (for the hub's clock writes)."""
+        return self._fenced(op)
 
     def pause_clock(self) -> tuple[dict[str, Any], float | None] | None:
         """The server stops: stop the timer and keep what is left on the running clock (to store)."""

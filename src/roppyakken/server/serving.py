@@ -20,6 +20,7 @@ import uvicorn
 from starlette.applications import Starlette
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from roppyakken.server.backlog import PING_SHARE
 from roppyakken.server.config import Limits
 from roppyakken.server.guard import Network, address_key, is_proxy, proxy_networks
 
@@ -158,8 +159,10 @@ def uvicorn_config(
         log_config=log_config(log_level, log_format),
         access_log=log_level in ("info", "debug"),
         ws_max_size=65_536,
-        ws_ping_interval=20.0,
-        ws_ping_timeout=20.0,
+        # a ping every quarter of --send-timeout: a reader that stops reading stops answering, and
+        # is dropped within --send-timeout (server/backlog.py); uvicorn's own close comes later
+        ws_ping_interval=limits.send_timeout * PING_SHARE,
+        ws_ping_timeout=limits.send_timeout,
         lifespan="on",
         timeout_graceful_shutdown=5,
         timeout_keep_alive=int(max(1, min(limits.header_timeout, 5))),

@@ -2,6 +2,13 @@
 
 Each function takes an open :class:`~sqlalchemy.Connection` (inside the
 caller's transaction); :class:`~roppyakken.server.db.Database` runs them.
+
+**Fencing.**  A room's row keeps its holder epoch.  A server that takes a room
+raises it (:func:`load_room` with ``take``) in the transaction that reads the
+room, and each of its writes to the room checks it first (:func:`fence`), in the
+write's own transaction and under a lock of the room's row: a server that lost
+the room to another (which raised the epoch since) has its write refused by the
+database itself, whatever the clocks or pauses (docs/DEPLOY.md, "Fencing").
 """
 
 from __future__ import annotations
@@ -15,6 +22,14 @@ from sqlalchemy import Connection, delete, select, update
 
 from roppyakken.server.clocks import Clock
 from roppyakken.server.models import actions, rooms, seats
+
+
+class Fenced(Exception):
+    """A write for a room whose stored holder epoch is not the writer's: another server took it."""
+
+    def __init__(self, room_id: str) -> None:
+        super().__init__(f"room {room_id!r} was taken by another server")
+        self.room_id = room_id
 
 
 @dataclass(slots=True)
@@ -46,6 +61,8 @@ class RoomRow:
     clock: dict[str, Any] | None = None
     """server/clocks.py ``Clock.to_json()`` (None: no clock)."""
     clock_deadline: float | None = None
+    epoch: int = 1
+    """The holder epoch (see the module docstring)."""
 
 
 @dataclass(slots=True)
@@ -83,6 +100,7 @@ def insert_room(conn: Connection, room: RoomRow, room_seats: list[SeatRow]) -> N
             public=room.public,
             clock=None if room.clock is None else json.dumps(room.clock, separators=(",", ":")),
             clock_deadline=room.clock_deadline,
+            epoch=room.epoch,
         )
     )
     conn.execute(
@@ -174,8 +192,42 @@ def finish_room(conn: Connection, room_id: str, winner: int | None, record: str,
     )
 
 
-def load_room(conn: Connection, room_id: str) -> StoredRoom | None:
-    """A stored room with its seats and actions, or None."""
+def fence(conn: Connection, room_id: str, epoch: int) -> None:
+    """Lock ``room_id``'s row until the transaction ends and check its holder epoch is ``epoch``;
+    :class:`Fenced` if not (or if the room is gone).
+
+    The lock (``FOR NO KEY UPDATE``) makes a takeover's raise of the epoch wait for
+    this transaction: a write that passed the check commits before any later holder
+    reads the room, and one that comes after a takeover finds the new epoch."""
+    fenced(conn, {room_id: epoch}, strict=True)
+
+
+def fenced(conn: Connection, epochs: dict[str, int], *, strict: bool = False) -> set[str]:
+    """Lock the rows of the rooms in ``epochs`` (room: the writer's epoch) as :func:`fence` does,
+    in id order (two servers' batches lock alike), and return those whose stored epoch differs;
+    ``strict``: raise :class:`Fenced` for the first of those instead."""
+    found = dict(
+        conn.execute(
+            select(rooms.c.id, rooms.c.epoch)
+            .where(rooms.c.id.in_(sorted(epochs)))
+            .order_by(rooms.c.id)
+            .with_for_update(key_share=True)
+        ).all()
+    )
+    stale = {room for room, epoch in epochs.items() if found.get(room) != epoch}
+    if stale and strict:
+        raise Fenced(min(stale))
+    return stale
+
+
+def load_room(conn: Connection, room_id: str, *, take: bool = False) -> StoredRoom | None:
+    """A stored room with its seats and actions, or None.
+
+    ``take``: this server takes the room: its holder epoch is raised first (waiting for a
+    write of the last holder under way to commit or fail), and the room is read after that,
+    with every write the last holder made; the new epoch is ``room.epoch``."""
+    if take:
+        conn.execute(update(rooms).where(rooms.c.id == room_id).values(epoch=rooms.c.epoch + 1))
     row = conn.execute(select(rooms).where(rooms.c.id == room_id)).mappings().first()
     if row is None:
         return None
@@ -193,6 +245,7 @@ def load_room(conn: Connection, room_id: str) -> StoredRoom | None:
         public=bool(row["public"]),
         clock=None if row["clock"] is None else json.loads(row["clock"]),
         clock_deadline=row["clock_deadline"],
+        epoch=row["epoch"],
     )
     seat_rows = [
         SeatRow(r["seat"], r["kind"], r["name"], r["level"], r["token_hash"])
@@ -209,6 +262,11 @@ def load_room(conn: Connection, room_id: str) -> StoredRoom | None:
 def append_action(conn: Connection, room_id: str, idx: int, seat: int, action: str) -> None:
     """Store one applied action."""
     conn.execute(actions.insert().values(room_id=room_id, idx=idx, seat=seat, action=action))
+
+
+def room_epoch(conn: Connection, room_id: str) -> int | None:
+    """The stored holder epoch of a room (None: no such room)."""
+    return conn.execute(select(rooms.c.epoch).where(rooms.c.id == room_id)).scalar()
 
 
 def finished_games(conn: Connection, limit: int) -> list[dict[str, Any]]:

@@ -115,6 +115,10 @@ MOVE_IN_FLIGHT: Final = (
     "the server holding this game went away before your move was confirmed; "
     "it was made only if the next state shows it — otherwise send it again"
 )
+MOVE_UNANSWERED: Final = (
+    "the server holding this game did not answer in time; "
+    "your move was made only if the next state shows it — otherwise send it again"
+)
 REDIS_NEEDS_POSTGRESQL: Final = (
     "--redis needs a shared --database postgresql://…: a SQLite file belongs to one machine"
 )

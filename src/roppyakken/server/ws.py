@@ -21,6 +21,7 @@ from typing import Final
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from roppyakken.server import protocol, text
+from roppyakken.server.backlog import CONNECTION_KEY, MAX_PENDING_BYTES, Backlog
 from roppyakken.server.claims import HeldElsewhere
 from roppyakken.server.cluster import ClusterUnavailable, Relayed
 from roppyakken.server.db import StorageError
@@ -34,12 +35,17 @@ log = logging.getLogger("roppyakken.server")
 HELLO_TIMEOUT: Final = 15.0
 """Seconds a new connection has to say hello."""
 MAX_QUEUED: Final = 2000
-"""Messages queued for one client before it counts as too slow and is dropped."""
+"""Messages queued for one client before it counts as too slow and is dropped (besides the bytes:
+:data:`~roppyakken.server.backlog.MAX_PENDING_BYTES`)."""
 RELAY_PER_SECOND: Final = 100.0
 """Messages a relayed client's member publishes for it per second (burst: twice that); more wait.
 
 A local socket's next message is read once the last one is handled; a relay does not wait
 for the holder, so without this one client could make its member publish as fast as it sends."""
+
+ANSWER_SHARE: Final = 0.8
+"""The share of ``--write-timeout`` a relay waits for the holder's answer to a move (state or
+error) before telling its client the move was not confirmed: the answer comes within the timeout."""
 
 CLOSE_POLICY: Final = 1008
 CLOSE_TRY_AGAIN: Final = 1013
@@ -48,7 +54,13 @@ CLOSE_NO_ROOM: Final = 4004
 
 
 class WebSocketClient:
-    """A connected websocket as a room :class:`~roppyakken.server.rooms.Client`."""
+    """A connected websocket as a room :class:`~roppyakken.server.rooms.Client`.
+
+    Its reader is dropped when it falls behind: when bytes put on the connection
+    (or a message queued here) ``send_timeout`` ago are still not taken, or more
+    than :data:`~roppyakken.server.backlog.MAX_PENDING_BYTES` wait for it
+    (server/backlog.py): its memory here stays bounded, whatever the message rate.
+    """
 
     def __init__(self, websocket: WebSocket, seat: int | None, send_timeout: float = 10.0) -> None:
         self.websocket = websocket
@@ -57,22 +69,31 @@ class WebSocketClient:
         self.dropped = False
         """Whether it was dropped as too slow."""
         self._sending_since: float | None = None
-        self._outbox: deque[str | tuple[int, str]] = deque()
+        self._outbox: deque[tuple[str | tuple[int, str], float]] = deque()
+        """Messages (or the close) not yet handed to the transport, with when they were queued."""
+        self._queued = 0
+        """Characters queued in :attr:`_outbox`."""
+        protocol_object = websocket.scope.get(CONNECTION_KEY) if hasattr(websocket, "scope") else None
+        if protocol_object is None:  # (no guard in front: a bare application)
+            protocol_object = getattr(getattr(websocket, "_send", None), "__self__", None)
+        self._backlog = Backlog(getattr(protocol_object, "transport", None), send_timeout, protocol_object)
+        self._loop = asyncio.get_running_loop()
         self._wake = asyncio.Event()
         self._closing = False
         self._task = asyncio.create_task(self._pump())
 
     def _put(self, item: str | tuple[int, str]) -> None:
-        self._outbox.append(item)
+        self._outbox.append((item, self._loop.time()))
         self._wake.set()
 
     def send(self, message: str) -> None:
-        """Queue a message."""
+        """Queue a message (or drop the connection, if too much already waits for it)."""
         if self._closing:
             return
-        if len(self._outbox) >= MAX_QUEUED:
-            self.close(CLOSE_POLICY, text.SLOW_CLIENT)
+        if len(self._outbox) >= MAX_QUEUED or self._queued + self._backlog.buffered() > MAX_PENDING_BYTES:
+            self._drop()
             return
+        self._queued += len(message)
         self._put(message)
 
     def close(self, code: int, reason: str) -> None:
@@ -83,34 +104,51 @@ class WebSocketClient:
 
     async def _pump(self) -> None:
         ws, outbox = self.websocket, self._outbox
-        loop = asyncio.get_running_loop()
+        loop = self._loop
         try:
             while True:
                 await self._wake.wait()
                 self._wake.clear()
                 while outbox:
-                    item = outbox.popleft()
+                    item, _ = outbox.popleft()
                     self._sending_since = loop.time()
                     if isinstance(item, tuple):
                         await ws.close(item[0], item[1])
                         return
+                    self._queued -= len(item)
                     await ws.send_text(item)
                     self._sending_since = None
         except (WebSocketDisconnect, RuntimeError, OSError):
             self._closing = True
 
-    def check_send(self, now: float) -> None:
-        """Drop the connection if one message has been waiting to be taken for over ``send_timeout``.
+    def check_send(self, now: float, period: float = 0.0) -> None:
+        """Drop the connection if its reader is behind: a message waiting here, or bytes on the
+        connection, for over ``send_timeout`` (less ``period``), or too many bytes waiting.
 
-        Called about once a second for every client (a watchdog, so that sending
+        Called every ``period`` seconds for every client (a watchdog, so that sending
         costs no timer of its own).
         """
+        if self.dropped:
+            return
+        limit = max(period, self.send_timeout - period)
         since = self._sending_since
-        if since is not None and now - since > self.send_timeout and not self.dropped:
-            self._closing = True
-            self.dropped = True
-            self._task.cancel()
-            _abort(self.websocket)
+        if self._outbox:
+            since = self._outbox[0][1] if since is None else min(since, self._outbox[0][1])
+        if (since is not None and now - since > limit) or self._backlog.behind(now, period):
+            self._drop()
+
+    def _drop(self) -> None:
+        """Drop a reader that does not keep up: abort its connection (nothing more is sent)."""
+        if self.dropped:
+            return
+        self._closing = True
+        self.dropped = True
+        self._outbox.clear()
+        self._queued = 0
+        self._task.cancel()
+        transport = self._backlog.transport
+        if transport is not None:
+            transport.abort()
 
     async def finish(self) -> None:
         """Stop sending (the connection is gone)."""
@@ -118,14 +156,6 @@ class WebSocketClient:
         self._task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self._task
-
-
-def _abort(websocket: WebSocket) -> None:
-    """Drop a connection that does not read: close its transport without waiting for it."""
-    protocol_object = getattr(getattr(websocket, "_send", None), "__self__", None)
-    transport = getattr(protocol_object, "transport", None)
-    if transport is not None:
-        transport.abort()
 
 
 async def _receive(websocket: WebSocket) -> str | None:
@@ -196,31 +226,46 @@ async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, hol
     assert cluster is not None
     client = WebSocketClient(websocket, None, hub.limits.send_timeout)  # the seat is the holder's business
     conn = secrets.token_hex(8)
-    in_flight: list[str | None] = []
-    """The moves sent to the holder since its last state or error: unconfirmed."""
+    loop = asyncio.get_running_loop()
+    in_flight: list[tuple[str | None, float]] = []
+    """The moves sent to the holder since its last state or error (unconfirmed), with when."""
+    patience = hub.limits.write_timeout * ANSWER_SHARE
 
     def deliver(message: str) -> None:
         if message.startswith(('{"type":"state"', '{"type":"error"')):
             in_flight.clear()
         client.send(message)
 
+    def give_up(why: str) -> None:
+        """Tell the client its moves on the way were not confirmed, and make it reconnect."""
+        for msg_id, _ in in_flight:
+            client.send(protocol.error(why, msg_id))
+        in_flight.clear()
+        client.send(protocol.restarting(text.RESTARTING))
+        client.close(CLOSE_RESTARTING, "restarting")
+
     def holder_lost(code: int, reason: str) -> None:
         if code == 0:  # the holder died or let the room go: reconnect (to the new holder)
-            for msg_id in in_flight:
-                client.send(protocol.error(text.MOVE_IN_FLIGHT, msg_id))
-            client.send(protocol.restarting(text.RESTARTING))
-            client.close(CLOSE_RESTARTING, "restarting")
+            give_up(text.MOVE_IN_FLIGHT)
         else:
             client.close(code, reason)
 
+    def check_answered() -> None:
+        # No state or error since the oldest move on its way: Redis or the holder is frozen (or
+        # the answer was lost).  Say so within --write-timeout, rather than leave the client
+        # waiting; it reconnects and gets the whole state (the move carries its seq: made once).
+        if in_flight and loop.time() - in_flight[0][1] >= patience - 0.001:
+            cluster.bus.close_relayed(conn)  # whatever the holder sends for it now goes nowhere
+            give_up(text.MOVE_UNANSWERED)
+
     relayed = Relayed(conn, room_id, holder, deliver, holder_lost)
-    cluster.open_relay(relayed)
+    cluster.bus.open_relay(relayed)
     try:
-        answer = await cluster.call(holder, "attach", room_id, conn=conn, token=hello.token)
+        answer = await cluster.bus.call(holder, "attach", room_id, conn=conn, token=hello.token)
     except ClusterUnavailable:
         answer = {"moved": holder}
     if "moved" in answer or "ok" not in answer:
-        cluster.close_relayed(conn)  # (in case the holder took it after all: it lets it go)
+        cluster.bus.close_relayed(conn)  # (in case the holder took it after all: it lets it go)
         await client.finish()
         if "moved" in answer:
             return False
@@ -239,14 +284,15 @@ async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, hol
         while wait := pace.take("", RELAY_PER_SECOND * 60, RELAY_PER_SECOND * 2):
             await asyncio.sleep(wait)
         if isinstance(message, Act):
-            in_flight.append(message.id)
-        cluster.forward(conn, raw)
+            in_flight.append((message.id, loop.time()))
+            loop.call_later(patience, check_answered)
+        cluster.bus.forward(conn, raw)
 
     try:
         await _each_message(websocket, client, relay)
     finally:
         hub.relayed.discard(client)
-        cluster.close_relayed(conn)
+        cluster.bus.close_relayed(conn)
         await client.finish()
         if client.dropped:
             hub.metrics.refuse("slow_client")

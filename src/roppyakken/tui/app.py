@@ -17,8 +17,9 @@ class RoppyakkenApp(App[None]):
     """Roppyakken in the terminal.
 
     Give at most one of ``setup`` (start that game), ``resumed`` (a game loaded
-    from ``save_path``, with its seats) or ``script`` (watch a record); with none
-    it opens the new-game screen.  ``pace`` sets how long bots' steps stay on screen.
+    from ``save_path``, with its seats), ``script`` (watch a record) or ``learn`` (the
+    guided first game); with none it opens the new-game screen.  ``pace`` sets how long
+    bots' steps stay on screen.
     """
 
     TITLE = t.APP_TITLE
@@ -33,6 +34,7 @@ class RoppyakkenApp(App[None]):
         save_path: Path | None = None,
         script: RecordScript | None = None,
         pace: str = "normal",
+        learn: bool = False,
     ) -> None:
         super().__init__()
         self.start_setup = setup
@@ -40,12 +42,17 @@ class RoppyakkenApp(App[None]):
         self.start_save_path = save_path
         self.script = script
         self.pace = pace
+        self.learn = learn
         self.last_setup: GameSetup | None = setup
         """The last game played: a new game after it starts from the same choices."""
 
     def on_mount(self) -> None:
         """Open the first screen."""
-        if self.script is not None:
+        if self.learn:
+            from roppyakken.tui.screens.learn import LearnScreen
+
+            self.push_screen(LearnScreen())
+        elif self.script is not None:
             game = self.script.start()
             self.push_screen(TableScreen(game, self.script.seats(), pace=self.pace, script=self.script))
         elif self.start_resumed is not None:

@@ -21,6 +21,7 @@ from roppyakken.ai.base import BOT_LEVELS, Bot, make_bot
 from roppyakken.cards import cards_of
 from roppyakken.engine import Game, RoundLog, deal_pattern, seeded_deck
 from roppyakken.errors import RoppyakkenError
+from roppyakken.i18n import N_
 from roppyakken.record import load, replay, save
 from roppyakken.rules import Rules
 from roppyakken.text import bot_label
@@ -63,7 +64,11 @@ def seat_from_record_name(name: str) -> Seat:
         level = name[len(BOT_PREFIX) :]
         if level not in BOT_LEVELS:
             known = ", ".join(BOT_LEVELS)
-            raise RoppyakkenError(f"the saved game has a bot of unknown level {level!r} (known: {known})")
+            raise RoppyakkenError(
+                N_("the saved game has a bot of unknown level '{level}' (known: {known})"),
+                level=level,
+                known=known,
+            )
         return Seat(level)
     return Seat(HUMAN, name)
 
@@ -85,7 +90,10 @@ def parse_seats(bots: str | None, players: int, name: str = t.DEFAULT_HUMAN_NAME
         levels = levels * (players - 1)
     if len(levels) != players - 1:
         raise RoppyakkenError(
-            f"--bots: give {players - 1} opponent(s) for {players} players, got {len(levels)}"
+            N_("--bots: give {wanted} opponent(s) for {players} players, got {given}"),
+            wanted=players - 1,
+            players=players,
+            given=len(levels),
         )
     seats = [you]
     for i, level in enumerate(levels, start=2):
@@ -95,7 +103,9 @@ def parse_seats(bots: str | None, players: int, name: str = t.DEFAULT_HUMAN_NAME
             seats.append(Seat(level))
         else:
             known = ", ".join([*BOT_LEVELS, HUMAN])
-            raise RoppyakkenError(f"--bots: unknown opponent {level!r} (known: {known})")
+            raise RoppyakkenError(
+                N_("--bots: unknown opponent '{level}' (known: {known})"), level=level, known=known
+            )
     return name_seats(seats)
 
 
@@ -161,7 +171,9 @@ def save_game(path: Path, game: Game, seats: Sequence[Seat]) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         save(path, game, [s.record_name for s in seats])
     except OSError as exc:
-        raise RoppyakkenError(f"cannot save to {str(path)!r}: {exc.strerror or exc}") from None
+        raise RoppyakkenError(
+            N_("cannot save to '{path}': {error}"), path=str(path), error=exc.strerror or exc
+        ) from None
     return path
 
 
@@ -205,7 +217,8 @@ def resume(path: str | Path) -> tuple[Game, list[Seat]]:
     game, names = replay(load(path))
     if game.over:
         raise RoppyakkenError(
-            f"the game in {str(path)!r} is finished; watch it with: roppyakken replay {path} --watch"
+            N_("the game in '{path}' is finished; watch it with: roppyakken replay {path} --watch"),
+            path=str(path),
         )
     seats = [seat_from_record_name(n) for n in names]
     if not any(s.human for s in seats):

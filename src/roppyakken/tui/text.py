@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from roppyakken.i18n import _
+from roppyakken.i18n import _, language
+from roppyakken.korean import Template, particles
 from roppyakken.text import LUCKY_HAND_CONDITIONS, card_name, list_phrase
 
 __all__ = ["card_name", "cards_phrase", "say"]
@@ -102,10 +103,12 @@ OPTION_HUMAN: Final = "Human at this keyboard (hot seat)"
 BUTTON_START: Final = "Start"
 BUTTON_RESUME: Final = "Resume"
 BUTTON_QUIT: Final = "Quit"
+BUTTON_LEARN: Final = "New to Roppyakken? A guided first game"
 LABEL_SAVES: Final = "Saved game"
 SAVE_LABEL: Final = "{when} – {players}, round {round}"
 SAVE_VS: Final = " vs "
-SAVE_TIME: Final = "%d %b %H:%M"
+SAVE_TIME: Final = "%m-%d %H:%M"
+"""A saved game's date and time, in digits only (a month's name would stay English)."""
 ERROR_SEED: Final = "The seed must be a whole number, or empty."
 ERROR_NAME: Final = "A name must be 1 to 20 characters and not start with 'bot:'."
 BOT_LABEL: Final = "Bot: {level}"
@@ -226,6 +229,7 @@ KEY_DECLARE: Final = "Declare"
 KEY_NEW: Final = "New game"
 KEY_HINT: Final = "Hint"
 KEY_REVIEW: Final = "Review"
+KEY_DISMISS_MENU: Final = "Dismiss menu"
 
 # ---------------------------------------------------------------- hints and the round review
 
@@ -573,6 +577,20 @@ SECOND_PERSON: Final[dict[str, str]] = {
 }
 
 
+LEARN_TITLE: Final = "Guided first game · step {n} of {total}"
+LEARN_OPPONENT: Final = "Opponent"
+LEARN_GUIDE: Final = "Guide"
+LEARN_DONE_LABEL: Final = "Done:"
+LEARN_KEYS_PLAY: Final = "1-8: choose a card · Enter: play it · a, b: choose what it takes · q: quit"
+LEARN_KEYS_TAKE: Final = "a, b or ←/→ and Enter: choose what the turned-up card takes · q: quit"
+LEARN_KEYS_DECLARE: Final = "d: declare it · n: keep it secret · q: quit"
+LEARN_KEYS_READ: Final = "Enter: go on · q: quit"
+LEARN_KEYS_SCORES: Final = "Enter: see the scores · q: quit"
+LEARN_KEYS_END: Final = "Enter or q: leave the guided game"
+LEARN_NOT_THIS: Final = "Not that one: follow the guide (the card marked ▶ is the one to play)."
+LEARN_SELECTED: Final = "{card}: {kind}, {points} points."
+
+
 UNTRANSLATED: Final = frozenset({"APP_TITLE", "KIND_LETTERS", "UNTRANSLATED", "RULES_LUCKY_CONDITIONS"})
 """Constants shown as they are in every language."""
 
@@ -585,7 +603,10 @@ def _has_words(value: str) -> bool:
 
 def _translated(value: Any) -> Any:
     if isinstance(value, str):
-        return _(value) if _has_words(value) else value
+        if not _has_words(value):
+            return value
+        # Korean templates choose their particles' forms when filled (roppyakken.korean).
+        return Template(_(value)) if language() == "ko" else _(value)
     if isinstance(value, tuple):
         return tuple(_translated(v) for v in value)
     if isinstance(value, dict):
@@ -644,4 +665,5 @@ def say(template: str, name: str, **fields: object) -> str:
             if _(english) == template:
                 template = _(second)
                 break
-    return template.format(name=name, **fields)
+    filled = template.format(name=name, **fields)
+    return particles(filled) if language() == "ko" else filled

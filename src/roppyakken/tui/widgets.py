@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from rich.console import RenderableType
 from rich.style import Style
@@ -344,10 +345,23 @@ class PlayerStrip(Widget):
         return Text("\n").join(self.lines(self.size.width or 80))
 
 
-def yaku_table(rules: Rules, captures: Sequence[int], names: Sequence[str], viewer: int | None) -> Table:
-    """Every enabled yaku with each player's progress (held/needed, DONE or gone)."""
+YAKU_NAME_WIDTH: Final = 24
+"""The yaku column of the sidebar (its width is fixed); longer names end in an ellipsis there."""
+
+
+def yaku_table(
+    rules: Rules,
+    captures: Sequence[int],
+    names: Sequence[str],
+    viewer: int | None,
+    name_width: int | None = YAKU_NAME_WIDTH,
+) -> Table:
+    """Every enabled yaku with each player's progress (held/needed, DONE or gone); ``name_width``
+    bounds the names' column (None: as wide as the longest name, for a screen of its own)."""
     table = Table(box=None, pad_edge=False, expand=False, show_edge=False, padding=(0, 1))
-    table.add_column(t.YAKU_HEADER_YAKU, no_wrap=True, overflow="ellipsis", min_width=14, max_width=24)
+    table.add_column(
+        t.YAKU_HEADER_YAKU, no_wrap=True, overflow="ellipsis", min_width=14, max_width=name_width
+    )
     table.add_column(t.YAKU_HEADER_POINTS, justify="right", no_wrap=True, min_width=3)
     for name in names:
         label = name if len(name) <= 10 else f"{name[:6]}…{name[-2:]}"

@@ -16,7 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
-from textual.worker import WorkerFailed
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from roppyakken.ai.hint import DEFAULT_WORLDS, Hint, MoveHint, Review, hint
 from roppyakken.cards import iter_cards
@@ -124,9 +124,13 @@ class HintScreen(ModalScreen[None]):
         )
         try:
             await worker.wait()
+        except WorkerCancelled:  # the panel was closed before the hint was ready
+            return
         except WorkerFailed as exc:  # it wraps the hint's own one-line error
             body.update(
-                t.HINT_FAILED.format(error=exc.error if isinstance(exc.error, RoppyakkenError) else exc)
+                t.HINT_FAILED.format(
+                    error=exc.error.translated() if isinstance(exc.error, RoppyakkenError) else exc
+                )
             )
             return
         self.result = worker.result
@@ -165,6 +169,8 @@ class ReviewScreen(ModalScreen[None]):
         worker = self.run_worker(self.work, thread=True, group="review-thread", exit_on_error=False)
         try:
             await worker.wait()
+        except WorkerCancelled:  # the review was closed before it was ready
+            return
         except WorkerFailed as exc:
             body.update(t.HINT_FAILED.format(error=exc.error))
             return

@@ -122,7 +122,9 @@ class YakuScreen(ModalScreen[None]):
             if not self.rules.yaku:
                 yield Static(t.YAKU_NONE)
             else:
-                yield Static(yaku_table(self.rules, self.captures, self.names, self.viewer))
+                # The screen is wide enough for whole names (the French ones are the longest).
+                table = yaku_table(self.rules, self.captures, self.names, self.viewer, name_width=None)
+                yield Static(table)
                 if self.viewer is not None:
                     name = self.names[self.viewer]
                     lines = missing_lines(self.rules, self.captures, name, self.viewer, self.hand)

@@ -12,9 +12,11 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, Select, Static
+from textual.widgets._select import SelectOverlay
 
 from roppyakken.ai.base import BOT_LEVELS
-from roppyakken.errors import RoppyakkenError
+from roppyakken.errors import RoppyakkenError, RulesError
+from roppyakken.i18n import N_
 from roppyakken.rules import PRESETS, resolve
 from roppyakken.text import bot_label, preset_description, preset_label
 from roppyakken.text import bot_level_description as bot_description
@@ -47,6 +49,8 @@ class NewGameScreen(Screen[None]):
     #buttons { height: auto; margin: 1 0; }
     #buttons Button { margin-right: 2; }
     #saves-row Button { margin-left: 2; }
+    #form Select:focus > SelectCurrent, #form Input:focus { background: $accent 45%; text-style: bold; }
+    #form Button:focus { background: $accent; text-style: bold reverse; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "start", t.BUTTON_START),
@@ -107,8 +111,12 @@ class NewGameScreen(Screen[None]):
                 yield Static(hint, classes="hint", id=f"opp-hint{n}")
             with Horizontal(classes="row"):
                 yield Label(t.LABEL_SEED)
-                yield Input(placeholder=t.HINT_SEED, compact=True, id="seed", type="integer")
+                yield Input(
+                    placeholder=t.HINT_SEED, compact=True, id="seed", type="integer", valid_empty=True
+                )
             yield Static("", id="error")
+            # Before Start in the Tab order: Tab from Start never opens it by surprise.
+            yield Button(t.BUTTON_LEARN, id="learn", compact=True)
             with Horizontal(id="buttons"):
                 yield Button(t.BUTTON_START, id="start", variant="primary", compact=True)
                 # Not in the Tab order: Tab from Start must not land on Quit (Esc quits from anywhere).
@@ -125,8 +133,10 @@ class NewGameScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        """Show the second opponent only for three players."""
+        """Show the second opponent only for three players; the drop-downs' key in the language."""
         self._show_players(len(self.previous.seats) if self.previous is not None else 2)
+        for overlay in self.query(SelectOverlay):  # Textual's own "Dismiss menu", translated
+            overlay._bindings.key_to_bindings["escape"] = [Binding("escape", "dismiss", t.KEY_DISMISS_MENU)]
 
     def _show_players(self, players: int) -> None:
         three = players == 3
@@ -155,7 +165,12 @@ class NewGameScreen(Screen[None]):
         rules_file = self.query_one("#rules-file", Input).value.strip()
         preset = str(self.query_one("#preset", Select).value)
         rules = resolve(None, rules_file) if rules_file else resolve(preset, None)
-        rules.check_players(players)
+        try:
+            rules.check_players(players)
+        except RulesError as exc:  # name the file: it is what to change
+            if rules_file:
+                raise RulesError(N_("{source}: {error}"), source=rules_file, error=exc) from None
+            raise
         seats = [Seat(HUMAN, check_name(self.query_one("#name", Input).value))]
         for n in range(1, players):
             value = str(self.query_one(f"#opp{n}", Select).value)
@@ -172,7 +187,7 @@ class NewGameScreen(Screen[None]):
         try:
             setup = self.setup()
         except RoppyakkenError as exc:
-            self.query_one("#error", Static).update(str(exc))
+            self.query_one("#error", Static).update(exc.translated())
             return
         self.on_start(setup)
 
@@ -188,6 +203,15 @@ class NewGameScreen(Screen[None]):
     def _start_pressed(self) -> None:
         self.action_start()
 
+    @on(Button.Pressed, "#learn")
+    def _learn_pressed(self) -> None:
+        from roppyakken.tui.screens.learn import LearnScreen
+
+        self.app.switch_screen(LearnScreen(on_leave=self._back_from_learning))
+
+    def _back_from_learning(self) -> None:
+        self.app.switch_screen(NewGameScreen(self.on_start, self.on_resume, self.previous))
+
     @on(Button.Pressed, "#quit")
     def _quit_pressed(self) -> None:
         self.app.exit()
@@ -198,4 +222,4 @@ class NewGameScreen(Screen[None]):
         try:
             self.on_resume(Path(str(value)))
         except RoppyakkenError as exc:
-            self.query_one("#error", Static).update(str(exc))
+            self.query_one("#error", Static).update(exc.translated())

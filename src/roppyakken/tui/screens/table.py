@@ -1,21 +1,18 @@
-"""The table: the game loop, the board, choosing cards and targets, bots' moves step by step.
+"""The table: the board, choosing cards and targets, bots' moves shown step by step.
 
-One async worker runs the game loop: for each decision it asks the seat's
-player — a person (keys or mouse), a bot (its ``choose`` runs in a thread
-worker on the seat's :class:`~roppyakken.view.SeatView`, so the interface never
-freezes) or, in a replay, the record — then applies it and shows the events it
-caused one step at a time.
+The game loop is :class:`~roppyakken.tui.driver.TableDriver`'s (run in an async worker);
+this screen is its :class:`~roppyakken.tui.driver.TableView`: it draws the table, takes a
+person's decisions from keys or the mouse, runs bots in thread workers (the interface never
+freezes) and shows the events of each move one step at a time.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Callable, Sequence
-from functools import partial
 from pathlib import Path
-from typing import ClassVar, Final
+from typing import ClassVar, Final, TypeVar
 
 from rich.console import Group, RenderableType
 from rich.text import Text
@@ -27,40 +24,32 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from roppyakken.actions import DECLARE, PLAY, REDEAL, Action, CallRedeal, Declare, Play, Take
-from roppyakken.ai.base import Bot
-from roppyakken.ai.hint import review
 from roppyakken.cards import KIND, MONTH, MONTH_MASK, POINTS, iter_cards
 from roppyakken.choices import Choice, automatic, choices
 from roppyakken.engine import Game, stacks_of
 from roppyakken.errors import RoppyakkenError
 from roppyakken.events import (
-    DealerTookFour,
-    Declared,
     Event,
     FirstDealerDrawn,
     GameEnded,
     LegWon,
-    Played,
     Redealt,
     RoundEnded,
     RoundStarted,
-    Turned,
 )
 from roppyakken.text import kind_name, month_name, preset_label, yaku_name
 from roppyakken.tui import text as t
 from roppyakken.tui.board import Board, board_of, frames
+from roppyakken.tui.driver import TableDriver
+from roppyakken.tui.eventlog import event_line
 from roppyakken.tui.screens.dialogs import DeclareScreen, HandoffScreen, QuitScreen, RedealScreen
-from roppyakken.tui.screens.hint import HintScreen, review_text
+from roppyakken.tui.screens.hint import HintScreen
 from roppyakken.tui.screens.info import HelpScreen, LogScreen, YakuScreen
 from roppyakken.tui.screens.scores import GameOverScreen, RoundEndScreen
 from roppyakken.tui.session import (
     RecordScript,
     Seat,
-    display_names,
-    make_bots,
-    new_save_path,
     save_dir,
-    save_game,
 )
 from roppyakken.tui.widgets import (
     CardRow,
@@ -71,7 +60,9 @@ from roppyakken.tui.widgets import (
     missing_lines,
     yaku_table,
 )
-from roppyakken.view import SeatView, view_of
+from roppyakken.view import view_of
+
+T = TypeVar("T")
 
 PACES: Final[dict[str, float]] = {"slow": 1.2, "normal": 0.6, "fast": 0.25, "instant": 0.0}
 """Seconds each step of a move stays on screen."""
@@ -80,10 +71,6 @@ TARGET_KEYS: Final = "abcdeghijkmortuwxz"
 """Letters that pick a target (those the table's other keys use are left out)."""
 SIDEBAR_MIN_WIDTH: Final = 80
 """The table's own width: the yaku sidebar shows where the terminal has room beyond it."""
-
-
-REVIEW_WORLDS: Final = 24
-"""Worlds the round review plays each decision in (a few seconds for a round, in a thread)."""
 
 
 def sidebar_width(players: int) -> int:
@@ -167,18 +154,11 @@ class TableScreen(Screen[None]):
         resumed: bool = False,
     ) -> None:
         super().__init__()
-        self.game = game
-        self.seats = list(seats)
-        self.names = display_names(self.seats)
+        self.driver = TableDriver(game, seats, script=script, save_path=save_path, resumed=resumed)
         self.pace = pace if pace in PACES else "normal"
-        self.save_path = save_path
-        self.script = script
         self.on_new_game = on_new_game
         self.resumed = resumed
-        self.bots: dict[int, Bot] = {} if script else make_bots(game, self.seats)
-        humans = [i for i, s in enumerate(self.seats) if s.human]
-        self.hot_seat = script is None and len(humans) > 1
-        self.viewer: int | None = 0 if script else (None if self.hot_seat else humans[0])
+        self.viewer: int | None = self.driver.first_viewer
         self.board: Board = board_of(game, self.viewer, show_all=script is not None)
         self.mode = WAIT
         self.hand_cards: list[int] = []
@@ -194,15 +174,29 @@ class TableScreen(Screen[None]):
         self.thinking: int | None = None
         self.replay_auto = False
         self.replay_done = False
-        self.applied = 0
-        """Actions applied since this screen opened."""
-        self.saved_at: int | None = 0 if resumed and save_path is not None else None
-        """:attr:`applied` when the game was last saved (None: never saved)."""
-        self.round_decisions: list[tuple[int, SeatView, Action]] = []
-        """The lone human's card-play decisions this round (turn, its view, its move), for the review."""
         self._decision: asyncio.Future[Action] | None = None
         self._skip = asyncio.Event()
         self._step = asyncio.Event()
+
+    @property
+    def game(self) -> Game:
+        """The game (the driver's)."""
+        return self.driver.game
+
+    @property
+    def names(self) -> list[str]:
+        """The players' names as shown, by seat."""
+        return self.driver.names
+
+    @property
+    def script(self) -> RecordScript | None:
+        """The record a replay steps through (None in a game)."""
+        return self.driver.script
+
+    @property
+    def save_path(self) -> Path | None:
+        """The file the game came from or was last saved to."""
+        return self.driver.save_path
 
     # ----------------------------------------------------------------- layout
 
@@ -234,7 +228,8 @@ class TableScreen(Screen[None]):
         if self.resumed:
             self._log(t.say(t.RESUMED, self.names[self.game.dealer], round=self.game.round + 1))
         self._refresh_all()
-        self.run_worker(self._game_loop(), exclusive=True, group="game", name="game-loop")
+        game_loop = self.driver.run(self, lambda: PACES[self.pace])
+        self.run_worker(game_loop, exclusive=True, group="game", name="game-loop")
 
     def on_resize(self, event: events.Resize) -> None:
         """Show the yaku sidebar only where there is room for it."""
@@ -242,41 +237,18 @@ class TableScreen(Screen[None]):
 
     # ----------------------------------------------------------------- game loop
 
-    async def _game_loop(self) -> None:
-        game = self.game
-        while True:
-            if self.script is not None and self.script.finished(game):
-                await self._end_of_record()
-                return
-            if game.over:
-                await self._game_over()
-                return
-            seat = game.to_act
-            if self.script is not None:
-                await self._replay_wait()
-                action = self.script.next_action(game)
-            elif self.seats[seat].human:
-                await self._ensure_viewer(seat)
-                seen = view_of(game, seat)
-                action = await self._human_decision(seat)
-                self._note_decision(seen, action)
-            else:
-                action = await self._bot_decision(seat)
-            events_ = game.apply(action, seat)
-            self.applied += 1
-            await self._show_events(events_)
-
-    async def _ensure_viewer(self, seat: int) -> None:
+    async def hand_over(self, seat: int) -> None:
         """Hot seat: hide the hands and hand over the keyboard before another person's turn."""
         if self.viewer == seat:
             return
-        if self.hot_seat:
+        if self.driver.hot_seat:
             await self.app.push_screen_wait(HandoffScreen(self.names[seat]))
         self.viewer = seat
         self.board = board_of(self.game, seat)
         self._refresh_all()
 
-    async def _human_decision(self, seat: int) -> Action:
+    async def human_decision(self, seat: int) -> Action:
+        """Ask the person at ``seat``: a dialog for a declaration or a redeal, else keys or mouse."""
         view = view_of(self.game, seat)
         if view.phase == DECLARE:
             self._refresh_all()
@@ -348,41 +320,23 @@ class TableScreen(Screen[None]):
                 out[(card, target)] = ", ".join(parts)
         return out
 
-    def _note_decision(self, seen: SeatView, action: Action) -> None:
-        """Keep a card-play decision of a lone human player for the round's review."""
-        if self.hot_seat or not isinstance(action, Play | Take) or len(seen.legal) < 2:
-            return
-        self.round_decisions.append((len(self.round_decisions) + 1, seen, action))
-
-    def _review(self) -> Callable[[], str] | None:
-        """What the round-end screen runs (in a thread) for the review; None if there is nothing to review."""
-        made, self.round_decisions = self.round_decisions, []
-        if not made:
-            return None
-
-        def work() -> str:
-            found = review([(view, action) for _, view, action in made], top=3, worlds=REVIEW_WORLDS)
-            return review_text(found, [turn for turn, _, _ in made])
-
-        return work
-
-    async def _bot_decision(self, seat: int) -> Action:
-        view = view_of(self.game, seat)  # the bot sees its seat's view, never the game
-        bot = self.bots[seat]
+    async def bot_thinking(self, seat: int | None) -> None:
+        """Say that ``seat``'s bot is thinking (None: it has answered)."""
         self.thinking = seat
         self._refresh_all()
-        start = time.monotonic()
-        worker = self.run_worker(partial(bot.choose, view), thread=True, group="bot", exit_on_error=False)
-        await worker.wait()
-        action = worker.result
-        if action is None:
-            raise RoppyakkenError(f"bot {bot.name} gave no action")
-        self.thinking = None
-        rest = PACES[self.pace] / 2 - (time.monotonic() - start)
-        await self._pause(rest)
-        return action
 
-    async def _replay_wait(self) -> None:
+    async def in_thread(self, work: Callable[[], T]) -> T | None:
+        """Run ``work`` in a thread worker (a bot's choice): the interface goes on meanwhile."""
+        worker = self.run_worker(work, thread=True, group="bot", exit_on_error=False)
+        await worker.wait()
+        return worker.result
+
+    async def rest(self, seconds: float) -> None:
+        """Leave the screen as it is for ``seconds`` (Space skips it)."""
+        await self._pause(seconds)
+
+    async def replay_step(self) -> None:
+        """Wait for the next step of a replay: a key, or the pace when it plays on by itself."""
         self._refresh_all()
         if self.replay_auto:
             await self._pause(PACES[self.pace])
@@ -390,7 +344,8 @@ class TableScreen(Screen[None]):
             self._step.clear()
             await self._step.wait()
 
-    async def _show_events(self, evs: list[Event]) -> None:
+    async def show_events(self, evs: list[Event]) -> None:
+        """Log each event and animate it one step at a time (the round's end opens its scores)."""
         game = self.game
         for index, event in enumerate(evs):
             self._log_event(event)
@@ -427,11 +382,12 @@ class TableScreen(Screen[None]):
                 leg_winner=leg.seat if leg is not None else None,
                 leg_number=sum(leg.legs) if leg is not None else 0,
                 last=last,
-                review=self._review() if self.script is None else None,
+                review=self.driver.take_review() if self.script is None else None,
             )
         )
 
-    async def _game_over(self) -> None:
+    async def game_over(self) -> None:
+        """The table as it ends, and the game-over box."""
         game = self.game
         self.board = board_of(game, self.viewer, show_all=self.script is not None)
         self._refresh_all()
@@ -458,7 +414,8 @@ class TableScreen(Screen[None]):
             self.action_new()
         self._refresh_all()
 
-    async def _end_of_record(self) -> None:
+    async def end_of_record(self) -> None:
+        """A replay at its last decision: who won, or that the record stops there."""
         self.replay_done = True
         game = self.game
         if game.over and game.winner is not None:  # the table keeps saying who won, after the box
@@ -467,7 +424,7 @@ class TableScreen(Screen[None]):
             self.message = t.REPLAY_UNFINISHED
         self._refresh_all()
         if self.game.over:
-            await self._game_over()
+            await self.game_over()
 
     async def _pause(self, seconds: float) -> None:
         """Let a step be seen for ``seconds`` (Space skips it)."""
@@ -489,42 +446,9 @@ class TableScreen(Screen[None]):
         self.message = line
 
     def _log_event(self, event: Event) -> None:
-        names = self.names
-        if isinstance(event, FirstDealerDrawn):
-            self._log(t.say(t.EVENT_FIRST_DEALER, names[event.dealer]))
-        elif isinstance(event, RoundStarted):
-            self._log(t.say(t.EVENT_ROUND, names[event.dealer], round=event.round + 1))
-        elif isinstance(event, Redealt):
-            month = month_name(event.month)
-            if event.reason == "table-four" or event.seat is None:
-                self._log(t.EVENT_REDEAL_TABLE.format(month=month))
-            else:
-                self._log(t.say(t.EVENT_REDEAL_HAND, names[event.seat], month=month))
-        elif isinstance(event, DealerTookFour):
-            month = month_name(MONTH[(event.cards & -event.cards).bit_length() - 1])
-            self._log(t.say(t.EVENT_DEALER_TOOK, names[event.seat], month=month))
-        elif isinstance(event, Declared):
-            if event.hands:
-                hands = ", ".join(f"{yaku_name(s)} ({p})" for s, p in event.hands)
-                cards = ", ".join(t.card_name(c) for c in iter_cards(event.cards))
-                self._log(t.say(t.EVENT_DECLARED, names[event.seat], hands=hands, cards=cards))
-        elif isinstance(event, Turned):
-            self._log(t.say(t.EVENT_TURNED_CHOICE, names[event.seat], card=t.card_name(event.card)))
-        elif isinstance(event, Played):
-            card = t.card_name(event.card)
-            taken = t.cards_phrase([t.card_name(c) for c in iter_cards(event.captured)])
-            name = names[event.seat]
-            if event.source == "hand":
-                template = t.EVENT_PLAYED_TAKES if event.captured else t.EVENT_PLAYED_TABLE
-            else:
-                template = t.EVENT_TURNED_TAKES if event.captured else t.EVENT_TURNED_TABLE
-            self._log(t.say(template, name, card=card, taken=taken))
-        elif isinstance(event, RoundEnded):
-            self._log(t.EVENT_ROUND_ENDED.format(round=event.round + 1))
-        elif isinstance(event, LegWon):
-            self._log(t.say(t.EVENT_LEG_WON, names[event.seat], leg=sum(event.legs)))
-        elif isinstance(event, GameEnded):
-            self._log(t.say(t.EVENT_GAME_ENDED, names[event.winner]))
+        line = event_line(event, self.names)
+        if line is not None:
+            self._log(line)
 
     # ----------------------------------------------------------------- drawing
 
@@ -635,9 +559,7 @@ class TableScreen(Screen[None]):
         return slots
 
     def _status_text(self) -> Text:
-        width = max(10, (self.app.size.width or 80) - 2)
-        message = self.message if len(self.message) <= width else self.message[: width - 1] + "…"
-        text = Text(message)
+        text = Text(self.message)  # wraps: a long line (French, a joker's targets) is never cut
         text.append("\n")
         text.append(self._detail(), style="bold")  # wraps: targets are never cut off
         return text
@@ -864,16 +786,12 @@ class TableScreen(Screen[None]):
         try:
             path = self.save()
         except RoppyakkenError as exc:
-            return t.SAVE_FAILED.format(error=exc)
+            return t.SAVE_FAILED.format(error=exc.translated())
         return t.SAVED.format(path=path)
 
     def save(self) -> Path:
         """Save the game (to the file it came from or was last saved to, else a new one)."""
-        path = self.save_path or new_save_path()
-        save_game(path, self.game, self.seats)
-        self.save_path = path
-        self.saved_at = self.applied
-        return path
+        return self.driver.save()
 
     def action_save(self) -> None:
         """s: save the game."""
@@ -894,6 +812,5 @@ class TableScreen(Screen[None]):
                 self.app.exit()
 
         can_save = self.script is None and not self.game.over
-        unchanged = self.saved_at == self.applied and self.save_path is not None
-        saved = str(self.save_path) if can_save and unchanged else ""
+        saved = str(self.save_path) if can_save and self.driver.unchanged_since_saved else ""
         self.app.push_screen(QuitScreen(str(save_dir()), can_save=can_save, saved=saved), done)

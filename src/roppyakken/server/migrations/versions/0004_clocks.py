@@ -1,7 +1,7 @@
 """Clocks and privacy: each room's clock and next deadline, and whether its game is listed publicly.
 
 Revision ID: 0004_clocks
-Revises: 0002
+Revises: 0003
 Create Date: 2026-12-02
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004_clocks"
-down_revision: str | None = "0002"
+down_revision: str | None = "0003"
 branch_labels: str | None = None
 depends_on: str | None = None
 

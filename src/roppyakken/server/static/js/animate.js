@@ -19,35 +19,50 @@ try {
   /* storage disabled: defaults */
 }
 
+/**
+ * @param {number} duration
+ * @returns {number}
+ */
 function ms(duration) {
   if (!motion.enabled || reduced()) return 0;
   return Math.round(duration / motion.speed);
 }
 
-/** The page rectangle of every card element (by data-slug) under `root`. */
+/**
+ * The page rectangle of every card element (by data-slug) under `root`.
+ * @param {ParentNode} root
+ * @returns {Map<string, DOMRect>}
+ */
 export function snapshot(root) {
+  /** @type {Map<string, DOMRect>} */
   const rects = new Map();
-  for (const el of root.querySelectorAll("[data-slug]")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-slug]"))) {
     const r = el.getBoundingClientRect();
-    if (r.width > 0) rects.set(el.dataset.slug, r);
+    if (r.width > 0) rects.set(el.dataset.slug ?? "", r);
   }
   return rects;
 }
 
+/** @param {number} t */
 const wait = (t) => new Promise((resolve) => setTimeout(resolve, t));
 
 /**
  * Animate the cards now under `root` from their rectangles in `before` (or `origins`, for
  * cards that were not visible before) to where they are now.
+ * @param {ParentNode} root
+ * @param {Map<string, DOMRect>} before
+ * @param {Map<string, DOMRect>} origins
+ * @param {number} [duration]
+ * @returns {Promise<void>}
  */
 export async function flip(root, before, origins, duration = 320) {
   const t = ms(duration);
   if (!t) return;
   const anims = [];
-  for (const el of root.querySelectorAll("[data-slug]")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll("[data-slug]"))) {
     const now = el.getBoundingClientRect();
     if (!now.width) continue;
-    const was = before.get(el.dataset.slug) || origins.get(el.dataset.slug);
+    const was = before.get(el.dataset.slug ?? "") || origins.get(el.dataset.slug ?? "");
     if (!was) continue;
     const dx = was.left - now.left;
     const dy = was.top - now.top;
@@ -68,7 +83,14 @@ export async function flip(root, before, origins, duration = 320) {
   await Promise.all(anims);
 }
 
-/** Fly a face-up copy of `slug` from rectangle `from` to rectangle `to`, then hold briefly. */
+/**
+ * Fly a face-up copy of `slug` from rectangle `from` to rectangle `to`, then hold briefly.
+ * @param {string} slug
+ * @param {DOMRect | null | undefined} from
+ * @param {DOMRect | null | undefined} to
+ * @param {{duration?: number, hold?: number}} [options]
+ * @returns {Promise<void>}
+ */
 export async function ghost(slug, from, to, { duration = 340, hold = 160 } = {}) {
   const t = ms(duration);
   if (!t || !from || !to) return;
@@ -95,7 +117,10 @@ export async function ghost(slug, from, to, { duration = 340, hold = 160 } = {})
   img.remove();
 }
 
-/** Briefly mark an element (e.g. the player who just played). */
+/**
+ * Briefly mark an element (e.g. the player who just played).
+ * @param {Element | null | undefined} el
+ */
 export function pulse(el) {
   if (!el || !ms(100)) return;
   el.animate([{ boxShadow: "0 0 0 0 var(--accent)" }, { boxShadow: "0 0 0 6px transparent" }], {

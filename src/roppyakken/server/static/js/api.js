@@ -2,6 +2,10 @@
 
 /** An HTTP error with the server's one-line message. */
 export class ApiError extends Error {
+  /**
+   * @param {string} message
+   * @param {number} status  the HTTP status, 0 when the server could not be reached
+   */
   constructor(message, status) {
     super(message);
     this.status = status;
@@ -36,18 +40,27 @@ function csrf() {
   return csrfToken;
 }
 
+/**
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>} the JSON the server answered
+ */
 async function call(method, path, body) {
-  const init = { method, headers: { Accept: "application/json" } };
+  /** @type {Record<string, string>} */
+  const headers = { Accept: "application/json" };
+  /** @type {RequestInit} */
+  const init = { method, headers };
   if (body !== undefined) {
-    init.headers["Content-Type"] = "application/json";
+    headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
-  if (method !== "GET") init.headers["X-CSRF-Token"] = (await csrf()) || "new";
+  if (method !== "GET") headers["X-CSRF-Token"] = (await csrf()) || "new";
   let response;
   try {
     response = await fetch(path, init);
   } catch (err) {
-    throw new ApiError(`the server cannot be reached (${err.message})`, 0);
+    throw new ApiError(`the server cannot be reached (${err instanceof Error ? err.message : err})`, 0);
   }
   let data = null;
   try {
@@ -62,19 +75,23 @@ async function call(method, path, body) {
   return data;
 }
 
+/** GET `path`: the JSON answer, or an ApiError with the server's one line. @param {string} path */
 export const getJSON = (path) => call("GET", path);
+/** POST `body` as JSON to `path`. @param {string} path @param {unknown} body */
 export const postJSON = (path, body) => call("POST", path, body);
 
+/** @type {Promise<import("./types.js").Json[]> | null} */
 let presetsPromise = null;
+/** @type {Promise<import("./types.js").Json[]> | null} */
 let botsPromise = null;
 
-/** GET /api/presets, cached. */
+/** GET /api/presets, cached. @returns {Promise<import("./types.js").Json[]>} */
 export function presets() {
   presetsPromise ||= getJSON("/api/presets").then((d) => d.presets);
   return presetsPromise;
 }
 
-/** GET /api/bots, cached. */
+/** GET /api/bots, cached. @returns {Promise<import("./types.js").Json[]>} */
 export function bots() {
   botsPromise ||= getJSON("/api/bots").then((d) => d.bots);
   return botsPromise;
@@ -84,6 +101,8 @@ export function bots() {
  * The rule options of a room or record, whatever shape the server sent:
  * {preset, options}, a bare options object with "preset", or just a preset name.
  * Returns {preset, options}; options may be looked up from /api/presets.
+ * @param {string | import("./types.js").Json | null | undefined} rules
+ * @returns {Promise<import("./types.js").RulesInfo>}
  */
 export async function resolveRules(rules) {
   if (!rules) return { preset: "classic", options: await presetOptions("classic") };
@@ -96,6 +115,7 @@ export async function resolveRules(rules) {
   return { preset: "classic", options: await presetOptions("classic") };
 }
 
+/** @param {string} name @returns {Promise<import("./types.js").Json>} */
 async function presetOptions(name) {
   const list = await presets();
   const found = list.find((p) => p.name === name);

@@ -6,12 +6,14 @@ import { h } from "./dom.js";
 import { byKind } from "./yaku.js";
 
 /**
- * @param {object} score   FORMATS.md §1 output
- * @param {object} ctx     {names, captures?: slugs per seat, totals?: per seat, options?: rule options}
+ * @param {import("./types.js").Json} score   FORMATS.md §1 output
+ * @param {{names: string[], captures?: string[][] | null, totals?: number[] | null,
+ *   options?: import("./types.js").Json | null}} ctx  slugs per seat, totals per seat, rule options
  */
 export function renderBreakdown(score, { names, captures = null, totals = null, options = null }) {
   const fukeOn = options && options.fuke && options.fuke !== "off";
-  const players = score.players.map((p, seat) => {
+  const players = score.players.map((/** @type {import("./types.js").Json} */ p, /** @type {number} */ seat) => {
+    /** @type {HTMLElement[]} */
     const rows = [];
     if (captures && captures[seat]) {
       const groups = byKind(captures[seat]);
@@ -93,6 +95,7 @@ export function renderBreakdown(score, { names, captures = null, totals = null, 
       h("table", { class: "bd-table" }, h("tbody", {}, rows)),
     );
   });
+  /** @type {HTMLElement[]} */
   const notes = [];
   if (score.fuke) notes.push(h("p", { class: "bd-note" }, T.fukeVoid));
   if (score.instant_win) {

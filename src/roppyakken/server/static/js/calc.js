@@ -4,23 +4,28 @@
 
 import { SLUGS, cardElement, cardName, pointsOfAll } from "./deck.js";
 import T, { LUCKY_HAND_NAMES, MONTH_NAMES, yakuName } from "./text.js";
-import { h, replaceChildren, showError } from "./dom.js";
+import { errorText, h, replaceChildren, showError } from "./dom.js";
 import { postJSON, presets, resolveRules } from "./api.js";
 import { usePreset } from "./decks.js";
 import { rulesChooser } from "./lobby.js";
 import { renderBreakdown } from "./breakdown.js";
 
-/** Draw the calculator page. */
+/**
+ * Draw the calculator page.
+ * @param {HTMLElement} root
+ */
 export async function calcPage(root) {
   replaceChildren(root, h("p", { class: "muted" }, T.loading));
   let presetList;
   try {
     presetList = await presets();
   } catch (err) {
-    replaceChildren(root, h("p", { class: "error", role: "alert" }, T.errorPrefix + err.message));
+    replaceChildren(root, h("p", { class: "error", role: "alert" }, T.errorPrefix + errorText(err)));
     return;
   }
+  /** @type {{players: number, active: number, captures: string[][], lucky: Set<string>[]}} */
   const state = { players: 2, active: 0, captures: [[], [], []], lucky: [new Set(), new Set(), new Set()] };
+  /** @type {Map<string, number>} */
   const owner = new Map(); // slug -> seat
 
   const result = h("div", { class: "calc-result", "aria-live": "polite" });
@@ -39,6 +44,7 @@ export async function calcPage(root) {
     return Object.keys(p.options.lucky_hands || {});
   };
 
+  /** @param {string} slug */
   const tap = (slug) => {
     const seat = state.active;
     const current = owner.get(slug);
@@ -140,8 +146,8 @@ export async function calcPage(root) {
                       type: "checkbox",
                       value: slug,
                       checked: state.lucky[i].has(slug),
-                      onchange: (ev) =>
-                        ev.target.checked ? state.lucky[i].add(slug) : state.lucky[i].delete(slug),
+                      onchange: (/** @type {Event} */ ev) =>
+                        /** @type {HTMLInputElement} */ (ev.target).checked ? state.lucky[i].add(slug) : state.lucky[i].delete(slug),
                     }),
                     ` ${yakuName(slug)}`,
                   ),
@@ -205,7 +211,7 @@ export async function calcPage(root) {
       );
       result.scrollIntoView({ behavior: "smooth", block: "start" });
     } catch (err) {
-      showError(error, err.message);
+      showError(error, errorText(err));
     }
   };
 

@@ -13,14 +13,17 @@ import { t } from "./i18n.js";
  *   turn: number|null, remaining: number|null, away: boolean[], abandoned: boolean[]}} ClockView
  * @typedef {{name: string|null, kind: string, connected: boolean}} SeatInfo
  * @typedef {{seats: SeatInfo[], clock?: string, status: string}} RoomInfo
- * @typedef {{send: (message: object) => void}} Sender
+ * @typedef {{send: (message: import("./types.js").ClientMessage) => unknown}} Sender
  */
 
 /** The time controls a room may be made with (server/clocks.py CONTROLS), "none" first. */
 export const CONTROLS = ["none", "15+60", "30+120", "60+300", "1d", "2d", "3d", "7d"];
 
-/** Seconds left below which the player to move is warned, by family. */
-const WARN_BELOW = { realtime: 10, turn: 3600 };
+/**
+ * Seconds left below which the player to move is warned, by family.
+ * @type {Record<string, number>}
+ */
+const WARN_BELOW = { realtime: 10, turn: 3600, none: 0 };
 
 /**
  * A time control's label in the page's language.
@@ -75,10 +78,14 @@ export class ClockBar {
   /**
    * @param {string} room
    * @param {Sender} conn
+   * @param {() => void} [onLow] told once a turn when this player's time starts running out (a sound)
    */
-  constructor(room, conn) {
+  constructor(room, conn, onLow = () => {}) {
     this.room = room;
     this.conn = conn;
+    this.onLow = onLow;
+    /** The turn (its end time) already warned of. */
+    this.warned = 0;
     /** @type {number|null} */
     this.seat = null;
     /** @type {ClockView|null} */
@@ -122,7 +129,7 @@ export class ClockBar {
     this.render();
   }
 
-  /** @param {{seat: number, abandoned: boolean}} msg */
+  /** @param {import("./types.js").ServerMessage} msg a ``timeout``: {seat, abandoned} */
   onTimeout(msg) {
     const name = this.names[msg.seat] || t("Seat {n}", { n: msg.seat });
     this.notice = msg.abandoned
@@ -131,7 +138,7 @@ export class ClockBar {
     this.render();
   }
 
-  /** @param {{seat: number, votes: number[], done: boolean}} msg */
+  /** @param {import("./types.js").ServerMessage} msg a ``handed``: {seat, votes, done} */
   onHanded(msg) {
     const name = this.names[msg.seat] || t("Seat {n}", { n: msg.seat });
     this.notice = msg.done
@@ -217,6 +224,10 @@ export class ClockBar {
       this.el.classList.toggle("clock-low", low);
       const warning = this.el.querySelector(".clock-warning");
       if (low && !warning) this.el.prepend(h("p", { class: "clock-warning", role: "alert" }, t("Your time is running out!")));
+      if (low && this.warned !== this.endsAt) {
+        this.warned = this.endsAt;
+        this.onLow();
+      }
       else if (!low && warning) warning.remove();
       this.remind(mine && clock.kind === "turn");
     } else {

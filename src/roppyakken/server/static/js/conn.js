@@ -11,20 +11,24 @@ export class Connection {
   /**
    * @param {string} room
    * @param {string|null} token  the seat token, or null for a spectator
-   * @param {{onMessage: (msg: object, conn: Connection) => (void|Promise<void>),
+   * @param {{onMessage: (msg: import("./types.js").ServerMessage, conn: Connection) => (void|Promise<void>),
    *          onStatus?: (status: string) => void,
-   *          onRejected?: (message: string) => void}} handlers
+   *          onRejected?: (message: string) => void,
+   *          onAside?: (msg: import("./types.js").ServerMessage) => void}} handlers
    */
   constructor(room, token, handlers) {
     this.room = room;
     this.token = token;
     this.handlers = handlers;
+    /** @type {import("./types.js").ServerMessage[]} */
     this.queue = [];
     this.busy = false;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.welcomed = false;
     this.closedByUs = false;
     this.attempt = 0;
+    /** @type {ReturnType<typeof setInterval> | null} */
     this.pingTimer = null;
     this.nextId = 1;
   }
@@ -95,6 +99,7 @@ export class Connection {
   }
 
   /** Send a message if the connection is open (see `open`); returns its id (echoed by the server in an error). */
+  /** @param {import("./types.js").ClientMessage} msg @returns {string} */
   send(msg) {
     const id = String(this.nextId++);
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
@@ -109,6 +114,7 @@ export class Connection {
     if (this.ws) this.ws.close();
   }
 
+  /** @param {string} s */
   status(s) {
     if (this.handlers.onStatus) this.handlers.onStatus(s);
   }
@@ -128,7 +134,7 @@ export class Connection {
     this.busy = true;
     try {
       while (this.queue.length) {
-        const msg = this.queue.shift();
+        const msg = /** @type {import("./types.js").ServerMessage} */ (this.queue.shift());
         try {
           await this.handlers.onMessage(msg, this);
         } catch (err) {

@@ -8,50 +8,88 @@ import { CARD_NAMES, KIND_NAMES } from "./text.js";
 // The deck itself (slugs in id order, with their kinds) is generated from roppyakken.cards.
 export const SLUGS = DECK.map(([slug]) => slug);
 export const KINDS = DECK_KINDS;
+/** @type {Map<string, number>} */
 const ID = new Map(SLUGS.map((s, i) => [s, i]));
+/** @type {Map<string, string>} */
 const KIND = new Map(DECK);
 
-/** The card id (0..47) of a slug, or -1. */
+/**
+ * The card id (0..47) of a slug, or -1.
+ * @param {string} slug
+ * @returns {number}
+ */
 export function cardId(slug) {
-  return ID.has(slug) ? ID.get(slug) : -1;
+  return ID.get(slug) ?? -1;
 }
 
-/** The month (1..12) of a card slug. */
+/**
+ * The month (1..12) of a card slug.
+ * @param {string} slug
+ * @returns {number}
+ */
 export function monthOf(slug) {
   return Math.floor(cardId(slug) / 4) + 1;
 }
 
-/** The kind of a card slug: bright, animal, ribbon or chaff. */
+/**
+ * The kind of a card slug: bright, animal, ribbon or chaff.
+ * @param {string} slug
+ * @returns {string}
+ */
 export function kindOf(slug) {
-  return KIND.get(slug);
+  return KIND.get(slug) ?? "";
 }
 
-/** R-1.2 card points (generated from roppyakken.cards). */
+/**
+ * R-1.2 card points (generated from roppyakken.cards).
+ * @param {string} slug
+ * @returns {number}
+ */
 export function pointsOf(slug) {
   return POINTS[cardId(slug)] ?? 0;
 }
 
-/** Total card points of a list of slugs. */
+/**
+ * Total card points of a list of slugs.
+ * @param {readonly string[]} slugs
+ * @returns {number}
+ */
 export function pointsOfAll(slugs) {
   return slugs.reduce((sum, s) => sum + pointsOf(s), 0);
 }
 
-/** Slugs of one month (1..12). */
+/**
+ * Slugs of one month (1..12).
+ * @param {number} month
+ * @returns {string[]}
+ */
 export function monthCards(month) {
   return SLUGS.slice((month - 1) * 4, month * 4);
 }
 
-/** Sort slugs in card-id order. */
+/**
+ * Sort slugs in card-id order.
+ * @param {Iterable<string>} slugs
+ * @returns {string[]}
+ */
 export function sortCards(slugs) {
   return [...slugs].sort((a, b) => cardId(a) - cardId(b));
 }
 
-/** A card's name in the page's language: "Pine Crane", "松に鶴". */
+/**
+ * A card's name in the page's language: "Pine Crane", "松に鶴".
+ * @param {string} slug
+ * @returns {string}
+ */
 export function cardName(slug) {
   return CARD_NAMES[slug] || slug;
 }
 
-/** A longer card description: "Pine Crane (bright, 50 points)". */
+/**
+ * A longer card description: "Pine Crane (bright, 50 points)".
+ * @param {string} slug
+ * @returns {string}
+ */
 export function cardLabel(slug) {
   return t("{card} ({kind}, {points} points)", {
     card: cardName(slug),
@@ -60,12 +98,20 @@ export function cardLabel(slug) {
   });
 }
 
-/** A list of card names joined for text. */
+/**
+ * A list of card names joined for text.
+ * @param {readonly string[]} slugs
+ * @returns {string}
+ */
 export function cardNames(slugs) {
   return slugs.map(cardName).join(", ");
 }
 
-/** The URL of a card face (or the back with slug "back"). */
+/**
+ * The URL of a card face (or the back with slug "back").
+ * @param {string} slug
+ * @returns {string}
+ */
 export function cardUrl(slug) {
   return deckUrl(slug);
 }
@@ -73,6 +119,9 @@ export function cardUrl(slug) {
 /**
  * A card element: an <img> with alt text, inside a <button> when `button` is set.
  * The element carries data-slug so animations and tests can find it.
+ * @param {string} slug
+ * @param {{button?: boolean, size?: string, extraClass?: string}} [options]
+ * @returns {HTMLElement}
  */
 export function cardElement(slug, { button = false, size = "", extraClass = "" } = {}) {
   const img = document.createElement("img");
@@ -82,7 +131,7 @@ export function cardElement(slug, { button = false, size = "", extraClass = "" }
   img.draggable = false;
   img.decoding = "async";
   const wrap = document.createElement(button ? "button" : "span");
-  if (button) wrap.type = "button";
+  if (wrap instanceof HTMLButtonElement) wrap.type = "button";
   wrap.className = `card ${size} ${extraClass}`.trim();
   wrap.dataset.slug = slug;
   wrap.title = cardLabel(slug);
@@ -91,7 +140,11 @@ export function cardElement(slug, { button = false, size = "", extraClass = "" }
   return wrap;
 }
 
-/** A face-down card element. */
+/**
+ * A face-down card element.
+ * @param {string} [size]
+ * @returns {HTMLElement}
+ */
 export function backElement(size = "") {
   const img = document.createElement("img");
   img.src = cardUrl("back");

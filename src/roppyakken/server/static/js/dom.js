@@ -6,6 +6,11 @@ import { t } from "./i18n.js";
  * Create an element: h("div", {class: "x", onclick: fn}, child, "text", ...).
  * Attributes starting with "on" become listeners; `dataset` and `style` objects are merged;
  * null/undefined/false attributes and children are skipped.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any> | null} [attrs]
+ * @param {...Child} children
+ * @returns {HTMLElementTagNameMap[K]}
  */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -20,7 +25,7 @@ export function h(tag, attrs = {}, ...children) {
     } else if (key === "class") {
       el.className = value;
     } else if (key in el && typeof value !== "string") {
-      el[key] = value;
+      /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (el))[key] = value;
     } else {
       el.setAttribute(key, value === true ? "" : value);
     }
@@ -29,6 +34,13 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/**
+ * A child of h(): a node, text, a number, nothing, or a list of them.
+ * @typedef {Node | string | number | boolean | null | undefined | ChildList} Child
+ * @typedef {Array<Child>} ChildList
+ */
+
+/** @param {Element} el @param {Child[]} children */
 function append(el, children) {
   for (const child of children) {
     if (child === null || child === undefined || child === false) continue;
@@ -37,14 +49,26 @@ function append(el, children) {
   }
 }
 
-/** Replace every child of `el`. */
+/**
+ * Replace every child of `el`.
+ * @template {Element} E
+ * @param {E} el
+ * @param {...Child} children
+ * @returns {E}
+ */
 export function replaceChildren(el, ...children) {
   el.textContent = "";
   append(el, children);
   return el;
 }
 
+/** The one line to show for a caught error. @param {unknown} err @returns {string} */
+export function errorText(err) {
+  return err instanceof Error ? err.message : String(err);
+}
+
 /** Show a one-line error (or clear it with an empty message) in an element with role=alert. */
+/** @param {HTMLElement} el @param {string | null | undefined} message */
 export function showError(el, message) {
   el.textContent = message || "";
   el.hidden = !message;
@@ -52,13 +76,18 @@ export function showError(el, message) {
 
 /**
  * A modal dialog built on <dialog>; returns the dialog element (removed from the page when closed).
+ * @param {string} title
+ * @param {Child} body
+ * @param {{className?: string, onClose?: (() => void) | null, closeText?: string}} [options]
+ * @returns {HTMLDialogElement}
  */
 export function openDialog(title, body, { className = "", onClose = null, closeText = t("Close") } = {}) {
   const dlg = h(
     "dialog",
     { class: `dialog ${className}`, "aria-label": title },
     h("h2", { tabindex: "-1" }, title),
-    h("div", { class: "dialog-body" }, body),
+    // Focusable, so that a body taller than the screen scrolls from the keyboard too.
+    h("div", { class: "dialog-body", tabindex: "0" }, body),
     h(
       "form",
       { method: "dialog", class: "dialog-actions" },
@@ -71,7 +100,7 @@ export function openDialog(title, body, { className = "", onClose = null, closeT
   });
   document.body.append(dlg);
   dlg.showModal();
-  dlg.querySelector("h2").focus({ preventScroll: true });
+  dlg.querySelector("h2")?.focus({ preventScroll: true });
   dlg.scrollTop = 0;
   return dlg;
 }

@@ -5,12 +5,59 @@
 const SCHEME = "roppyakken-deal/1";
 const MAX_ATTEMPTS = 100;
 
-export const FAIR_TEXT = {
-  committed: (c) => `Fair deal: the server has committed to this game's secret deal (SHA-256 ${c.slice(0, 16)}…); the record will reveal it and the replay page checks it.`,
-  verified: (c) => `Fair deal verified: the revealed seed matches the commitment ${c.slice(0, 16)}… shown before the game, and deals every round.`,
-  failed: (why) => `Deal check FAILED: ${why}`,
-};
+/**
+ * Fill the {named} fields of an English message: the translator used when none is given
+ * (in Node, where the page's catalog is not loaded).
+ * @param {string} message
+ * @param {Record<string, string|number>} [fields]
+ * @returns {string}
+ */
+function english(message, fields) {
+  if (!fields) return message;
+  return message.replace(/\{(\w+)\}/g, (whole, name) => (name in fields ? String(fields[name]) : whole));
+}
 
+/**
+ * @typedef {object} FairText
+ * @property {(commitment: string) => string} committed  the room's promise, shown before the game
+ * @property {(commitment: string) => string} verified  the replay page's verdict on an honest record
+ * @property {(why: string) => string} failed  the verdict on a record whose deals the seed does not give
+ * @property {string} missing
+ * @property {string} mismatch
+ * @property {string} dealer
+ * @property {(round: number) => string} round
+ */
+
+/**
+ * The fair-deal messages in a language: `t` is the page's translator (i18n.js), so that the
+ * messages are extracted into the catalogs; without it they stay English.
+ * @param {(message: string, fields?: Record<string, string|number>) => string} [t]
+ * @returns {FairText}
+ */
+export function fairText(t = english) {
+  return {
+    committed: (c) =>
+      t(
+        "Fair deal: the server has committed to this game's secret deal (SHA-256 {hash}…); the record will reveal it and the replay page checks it.",
+        { hash: c.slice(0, 16) },
+      ),
+    verified: (c) =>
+      t(
+        "Fair deal verified: the revealed seed matches the commitment {hash}… shown before the game, and deals every round.",
+        { hash: c.slice(0, 16) },
+      ),
+    failed: (why) => t("Deal check FAILED: {why}", { why }),
+    missing: t("the seed or salt is missing"),
+    mismatch: t("the revealed seed and salt do not match the commitment"),
+    dealer: t("the first dealer is not the one the seed draws"),
+    round: (n) => t("round {n}'s deal is not one the revealed seed gives", { n }),
+  };
+}
+
+/**
+ * @param {string} text
+ * @returns {Uint8Array}
+ */
 function utf8(text) {
   return new TextEncoder().encode(text);
 }
@@ -28,7 +75,11 @@ const K256 = Uint32Array.from([
   0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 ]);
 
-/** SHA-256 of a text's UTF-8 bytes, as lowercase hex. */
+/**
+ * SHA-256 of a text's UTF-8 bytes, as lowercase hex.
+ * @param {string} text
+ * @returns {string}
+ */
 export function sha256Hex(text) {
   const data = utf8(text);
   const length = Math.ceil((data.length + 9) / 64) * 64;
@@ -42,6 +93,7 @@ export function sha256Hex(text) {
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
   ]);
   const w = new Uint32Array(64);
+  /** @param {number} x @param {number} n */
   const rotr = (x, n) => (x >>> n) | (x << (32 - n));
   for (let off = 0; off < length; off += 64) {
     for (let i = 0; i < 16; i++) w[i] = view.getUint32(off + 4 * i);
@@ -82,13 +134,21 @@ const ROT = [
   [27, 20, 39, 8, 14],
 ];
 
+/**
+ * @param {bigint} x
+ * @param {number} n
+ * @returns {bigint}
+ */
 function rotl(x, n) {
   const s = BigInt(n);
   return n === 0 ? x : ((x << s) | (x >> (64n - s))) & MASK;
 }
 
+/** @param {bigint[]} a */
 function keccakF(a) {
+  /** @type {bigint[]} */
   const b = new Array(25);
+  /** @type {bigint[]} */
   const c = new Array(5);
   for (let round = 0; round < 24; round++) {
     for (let x = 0; x < 5; x++) c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
@@ -108,7 +168,12 @@ function keccakF(a) {
   }
 }
 
-/** SHAKE-128 of a short text (under 168 bytes), ``count`` output bytes. */
+/**
+ * SHAKE-128 of a short text (under 168 bytes), ``count`` output bytes.
+ * @param {string} text
+ * @param {number} count
+ * @returns {Uint8Array}
+ */
 export function shake128(text, count) {
   const rate = 168;
   const data = utf8(text);
@@ -136,7 +201,11 @@ export function shake128(text, count) {
 
 // ---------------------------------------------------------------- decks and deals (engine.py)
 
-/** ``shuffled_by(label)``: the 48 card ids ordered by 32-bit big-endian SHAKE-128 keys (ties by id). */
+/**
+ * ``shuffled_by(label)``: the 48 card ids ordered by 32-bit big-endian SHAKE-128 keys (ties by id).
+ * @param {string} label
+ * @returns {number[]}
+ */
 export function shuffledBy(label) {
   const bytes = shake128(label, 4 * 48);
   const view = new DataView(bytes.buffer);
@@ -144,10 +213,16 @@ export function shuffledBy(label) {
   return ids.sort((x, y) => view.getUint32(4 * x) - view.getUint32(4 * y) || x - y);
 }
 
+/**
+ * @param {number} players
+ * @param {boolean} tenCards
+ * @returns {Array<[number, number]>}
+ */
 function dealPattern(players, tenCards) {
   const [hand, table] = players === 2 ? (tenCards ? [10, 8] : [8, 8]) : [7, 6];
   const first = hand % 2 === 0 ? hand / 2 : (hand + 1) / 2;
   const tableFirst = Math.floor(table / 2);
+  /** @type {Array<[number, number]>} */
   const packets = [];
   for (const [size, tsize] of [
     [first, tableFirst],
@@ -159,8 +234,17 @@ function dealPattern(players, tenCards) {
   return packets;
 }
 
+/**
+ * @param {number[]} deck
+ * @param {number} players
+ * @param {number} dealer
+ * @param {Array<[number, number]>} pattern
+ * @returns {{hands: number[][], table: number[], pile: number[]}}
+ */
 function deal(deck, players, dealer, pattern) {
+  /** @type {number[][]} */
   const hands = Array.from({ length: players }, () => []);
+  /** @type {number[]} */
   const table = [];
   let pos = 0;
   for (const [who, count] of pattern) {
@@ -172,8 +256,14 @@ function deal(deck, players, dealer, pattern) {
   return { hands, table, pile: deck.slice(pos) };
 }
 
+/** @param {number[]} a @param {number[]} b */
 const sameSet = (a, b) => a.length === b.length && [...a].sort((x, y) => x - y).join() === [...b].sort((x, y) => x - y).join();
 
+/**
+ * @param {number} seed
+ * @param {number} players
+ * @returns {number}
+ */
 function firstDealer(seed, players) {
   let contenders = Array.from({ length: players }, (_, i) => i);
   for (let attempt = 0; attempt < 1000; attempt++) {
@@ -188,24 +278,31 @@ function firstDealer(seed, players) {
 
 /**
  * Check a record's deal commitment: null when it has none (an older record, a solo game's chosen seed),
- * else {ok, message}.  ``slugs`` are the card slugs in id order.
+ * else {ok, message}.  ``slugs`` are the card slugs in id order; ``text`` says it (fairText(t)).
+ * @param {import("./types.js").Json} record
+ * @param {readonly string[]} slugs
+ * @param {FairText} [text]
+ * @returns {{ok: boolean, message: string} | null}
  */
-export function verifyDeals(record, slugs) {
+export function verifyDeals(record, slugs, text = fairText()) {
   const commitment = record.commitment;
   if (typeof commitment !== "string") return null;
-  const fail = (why) => ({ ok: false, message: FAIR_TEXT.failed(why) });
+  /** @param {string} why */
+  const fail = (why) => ({ ok: false, message: text.failed(why) });
   const { seed, salt } = record;
-  if (!Number.isSafeInteger(seed) || typeof salt !== "string") return fail("the seed or salt is missing");
+  if (!Number.isSafeInteger(seed) || typeof salt !== "string") return fail(text.missing);
   if (sha256Hex(`${SCHEME}:${seed}:${salt}`) !== commitment) {
-    return fail("the revealed seed and salt do not match the commitment");
+    return fail(text.mismatch);
   }
   const players = record.players.length;
   const tenCards = Boolean(record.rules && record.rules.options && record.rules.options.ten_card_deal);
   const pattern = dealPattern(players, tenCards);
+  /** @type {Map<string, number>} */
   const id = new Map(slugs.map((s, i) => [s, i]));
-  const ids = (list) => list.map((s) => id.get(s));
+  /** @param {string[]} list @returns {number[]} */
+  const ids = (list) => list.map((s) => id.get(s) ?? -1);
   if (record.rounds.length && firstDealer(seed, players) !== record.rounds[0].dealer) {
-    return fail("the first dealer is not the one the seed draws");
+    return fail(text.dealer);
   }
   for (const [r, rnd] of record.rounds.entries()) {
     const hands = rnd.hands.map(ids);
@@ -216,7 +313,7 @@ export function verifyDeals(record, slugs) {
       const d = deal(shuffledBy(`roppyakken:${seed}:${r}:${attempt}`), players, rnd.dealer, pattern);
       found = d.pile.join() === pile && sameSet(d.table, table) && d.hands.every((h, i) => sameSet(h, hands[i]));
     }
-    if (!found) return fail(`round ${r + 1}'s deal is not one the revealed seed gives`);
+    if (!found) return fail(text.round(r + 1));
   }
-  return { ok: true, message: FAIR_TEXT.verified(commitment) };
+  return { ok: true, message: text.verified(commitment) };
 }

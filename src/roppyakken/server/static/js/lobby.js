@@ -2,7 +2,7 @@
 // play online with friends, and the finished games (replay, download).
 
 import T, { botName, botDescription, playerNames, presetDescription, presetName } from "./text.js";
-import { h, replaceChildren, showError } from "./dom.js";
+import { errorText, h, replaceChildren, showError } from "./dom.js";
 import { bots, getJSON, postJSON, presets } from "./api.js";
 import { clockChooser } from "./clock.js";
 import { myGames, showRunning } from "./mygames.js";
@@ -11,8 +11,19 @@ import { tutorialInvite } from "./tutorial.js";
 import { ensurePlayer, lobbyLive } from "./lobbylive.js";
 
 /**
+ * What rulesChooser() returns: its element, the chosen rules ({preset} or {toml}), the
+ * chosen preset's name, and a way to say how many players there are.
+ * @typedef {{el: HTMLElement, value: () => {preset?: string, toml?: string}, presetName: () => string,
+ *   setPlayers: (n: number) => void}} RulesChooser
+ */
+
+/**
  * A rules chooser: a preset select with its description, or house rules in TOML.
  * Returns {el, value(): {preset}|{toml}, setPlayers(n)}.
+ * @param {string} prefix
+ * @param {import("./types.js").Json[]} list
+ * @param {() => void} [onChange]
+ * @returns {RulesChooser}
  */
 export function rulesChooser(prefix, list, onChange = () => {}) {
   const select = h("select", { id: `${prefix}-preset`, name: "preset" });
@@ -65,12 +76,14 @@ export function rulesChooser(prefix, list, onChange = () => {}) {
     h("p", { class: "hint muted", hidden: true }, T.houseRulesHint),
   );
   house.addEventListener("change", () => {
-    el.querySelector(".hint").hidden = !house.checked;
+    const hint = el.querySelector(".hint");
+    if (hint instanceof HTMLElement) hint.hidden = !house.checked;
   });
   return {
     el,
     value: () => (house.checked ? { toml: toml.value } : { preset: select.value }),
     presetName: () => select.value,
+    /** @param {number} n */
     setPlayers(n) {
       players = n;
       fill();
@@ -78,6 +91,11 @@ export function rulesChooser(prefix, list, onChange = () => {}) {
   };
 }
 
+/**
+ * @param {string} prefix
+ * @param {(n: number) => void} onChange
+ * @returns {HTMLElement}
+ */
 function playersChooser(prefix, onChange) {
   const radios = [2, 3].map((n) =>
     h(
@@ -109,7 +127,10 @@ function nameInput() {
   return input;
 }
 
-/** Draw the start page. */
+/**
+ * Draw the start page.
+ * @param {HTMLElement} root
+ */
 export async function lobbyPage(root) {
   replaceChildren(root, h("p", { class: "muted" }, T.loading));
   let presetList;
@@ -117,7 +138,7 @@ export async function lobbyPage(root) {
   try {
     [presetList, botList] = await Promise.all([presets(), bots()]);
   } catch (err) {
-    replaceChildren(root, h("p", { class: "error", role: "alert" }, T.errorPrefix + err.message));
+    replaceChildren(root, h("p", { class: "error", role: "alert" }, T.errorPrefix + errorText(err)));
     return;
   }
   const name = nameInput();
@@ -143,19 +164,28 @@ export async function lobbyPage(root) {
       Array.from({ length: botPlayers - 1 }, (_, i) => {
         const seat = i + 1;
         const id = `bot-seat-${seat}`;
+        // The drop-down names the level; its description is a line below (whole in every language).
+        const desc = h("p", { class: "bot-desc muted", id: `${id}-desc` });
         const select = h(
           "select",
-          { id, name: id },
+          { id, name: id, "aria-describedby": desc.id },
           botList.map((b) =>
-            h(
-              "option",
-              { value: b.level, title: botDescription(b.level, b.description) },
-              `${botName(b.level)} — ${botDescription(b.level, b.description)}`,
-            ),
+            h("option", { value: b.level, title: botDescription(b.level, b.description) }, botName(b.level)),
           ),
         );
+        const describe = () => {
+          const b = botList.find((x) => x.level === select.value);
+          desc.textContent = b ? botDescription(b.level, b.description) : "";
+        };
+        select.addEventListener("change", describe);
         select.value = keep[i] || (preferred ? preferred.level : "");
-        return h("div", { class: "field-row" }, h("label", { for: id }, T.botLevel(seat)), select);
+        describe();
+        return h(
+          "div",
+          { class: "bot-seat" },
+          h("div", { class: "field-row" }, h("label", { for: id }, T.botLevel(seat)), select),
+          desc,
+        );
       }),
     );
   };
@@ -167,8 +197,9 @@ export async function lobbyPage(root) {
     {
       class: "card-panel",
       id: "play-bots",
-      onsubmit: async (ev) => {
+      onsubmit: async (/** @type {SubmitEvent} */ ev) => {
         ev.preventDefault();
+        /** @type {import("./types.js").Json} */
         const body = { name: currentName(), players: botPlayers, rules: botRules.value(), bots: {} };
         botSeats.querySelectorAll("select").forEach((s, i) => {
           body.bots[String(i + 1)] = s.value;
@@ -179,7 +210,7 @@ export async function lobbyPage(root) {
     },
     h("h2", {}, T.playBots),
     h("p", { class: "muted" }, T.playBotsIntro),
-    playersChooser("bots", (n) => {
+    playersChooser("bots", (/** @type {number} */ n) => {
       botPlayers = n;
       botRules.setPlayers(n);
       drawBotSeats();
@@ -202,8 +233,9 @@ export async function lobbyPage(root) {
     {
       class: "card-panel",
       id: "play-online",
-      onsubmit: async (ev) => {
+      onsubmit: async (/** @type {SubmitEvent} */ ev) => {
         ev.preventDefault();
+        /** @type {import("./types.js").Json} */
         const body = { name: currentName(), players: onlinePlayers, rules: onlineRules.value() };
         if (onlineHints.checked) body.hints = true;
         Object.assign(body, onlineClock.value());
@@ -213,7 +245,7 @@ export async function lobbyPage(root) {
     },
     h("h2", {}, T.playOnline),
     h("p", { class: "muted" }, T.playOnlineIntro),
-    playersChooser("online", (n) => {
+    playersChooser("online", (/** @type {number} */ n) => {
       onlinePlayers = n;
       onlineRules.setPlayers(n);
     }),
@@ -248,32 +280,46 @@ export async function lobbyPage(root) {
   drawGames(games, running);
 }
 
-/** A seed field: the same seed deals the same game (R-3.2). */
+/**
+ * A seed field: the same seed deals the same game (R-3.2).
+ * @param {string} id
+ * @returns {HTMLInputElement}
+ */
 function seedInput(id) {
   return h("input", { id, type: "number", min: "0", step: "1", inputmode: "numeric", "aria-label": T.seed });
 }
 
+/**
+ * @param {import("./types.js").Json} body
+ * @param {HTMLElement} errorEl
+ * @param {HTMLFormElement} form
+ */
 async function createRoom(body, errorEl, form) {
   showError(errorEl, "");
-  const submit = form.querySelector("button[type=submit]");
+  const submit = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"));
   submit.disabled = true;
   try {
     const res = await postJSON("/api/rooms", body);
     setToken(res.room, res.token);
     location.assign(res.invite || `/r/${encodeURIComponent(res.room)}`);
   } catch (err) {
-    showError(errorEl, err.message);
+    showError(errorEl, errorText(err));
     submit.disabled = false;
   }
 }
 
+/**
+ * @param {HTMLElement} section
+ * @param {HTMLElement} running
+ */
 async function drawGames(section, running) {
+  /** @type {import("./types.js").Json[]} */
   let list;
   const mine = myGames();
   try {
     list = (await getJSON("/api/games")).games;
   } catch (err) {
-    replaceChildren(section, h("h2", {}, T.finishedGames), h("p", { class: "error" }, err.message));
+    replaceChildren(section, h("h2", {}, T.finishedGames), h("p", { class: "error" }, errorText(err)));
     return;
   }
   // private games are listed only to their players: this browser's own finished games join the public ones

@@ -13,13 +13,13 @@ import { rulesPage } from "./rulespage.js";
 import { deckSwitch, deckUrl } from "./decks.js";
 import { tutorialPage } from "./tutorial.js";
 
-const root = document.getElementById("app");
+const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 
 /** The language switcher: the choice is remembered (localStorage) and the page reloads in it. */
 function languageSwitch() {
   const select = h(
     "select",
-    { id: "lang-select", "aria-label": t("Language"), onchange: (e) => setLanguage(e.target.value) },
+    { id: "lang-select", "aria-label": t("Language"), onchange: (/** @type {Event} */ e) => setLanguage(/** @type {HTMLSelectElement} */ (e.target).value) },
     LANGUAGES.map((code) => h("option", { value: code, lang: code }, LANGUAGE_NAMES[code])),
   );
   select.value = LANG;
@@ -45,7 +45,7 @@ function header() {
     languageSwitch(),
     deckSwitch(),
   );
-  replaceChildren(document.getElementById("top"), nav);
+  replaceChildren(/** @type {HTMLElement} */ (document.getElementById("top")), nav);
 }
 
 function route() {
@@ -65,7 +65,7 @@ function route() {
   else if (page === "learn") tutorialPage(root);
   else lobbyPage(root);
   for (const a of document.querySelectorAll(".top-nav a")) {
-    const target = a.getAttribute("href").replace(/^\/#\/?/, "");
+    const target = (a.getAttribute("href") ?? "").replace(/^\/#\/?/, "");
     a.toggleAttribute("aria-current", target === (page || "") && a.classList.contains("brand") === false);
   }
 }

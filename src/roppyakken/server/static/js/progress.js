@@ -8,8 +8,10 @@ import T, { yakuName } from "./text.js";
 import { h } from "./dom.js";
 import { sortedProgress, yakuProgress } from "./yaku.js";
 
+/** @type {Record<string, string>} */
 const STATE_TEXT = { held: T.progressHeld, missing: T.progressMissing, gone: T.progressGone };
 
+/** @param {import("./yaku.js").CardState} card */
 function chip(card) {
   const label = `${cardName(card.slug)}: ${STATE_TEXT[card.state]}`;
   return h(
@@ -19,6 +21,7 @@ function chip(card) {
   );
 }
 
+/** @param {import("./yaku.js").ProgressEntry} e */
 function entry(e) {
   const status = e.done ? "done" : e.impossible ? "impossible" : "open";
   const icon = e.done ? "✓" : e.impossible ? "✗" : `${e.held}/${e.need}`;
@@ -41,7 +44,15 @@ function entry(e) {
   );
 }
 
-/** A folded group of entries whose open/closed state survives redraws (kept in `openState`). */
+/**
+ * A folded group of entries whose open/closed state survives redraws (kept in `openState`).
+ * @param {string} title
+ * @param {string} cls
+ * @param {import("./yaku.js").ProgressEntry[]} entries
+ * @param {string} key
+ * @param {Record<string, boolean>} openState
+ * @param {boolean} [openByDefault]
+ */
 function group(title, cls, entries, key, openState, openByDefault = false) {
   if (!entries.length) return null;
   const el = h(
@@ -59,9 +70,11 @@ function group(title, cls, entries, key, openState, openByDefault = false) {
 
 /**
  * Render the panel.  `openSeat` is the player whose list is open at first (the viewer's own).
- * @param {object} options   rule options (yaku table and R-8.4 options)
+ * @param {import("./types.js").Json} options   rule options (yaku table and R-8.4 options)
  * @param {string[][]} captures  slugs per seat
- * @param {object} openState  which sections are open, kept by the caller across redraws
+ * @param {string[]} names  the players' display names
+ * @param {number | null} openSeat
+ * @param {Record<string, boolean>} [openState]  which sections are open, kept by the caller across redraws
  */
 export function renderProgress(options, captures, names, openSeat, openState = {}) {
   const sections = captures.map((_, seat) => {
@@ -76,6 +89,16 @@ export function renderProgress(options, captures, names, openSeat, openState = {
   return h("div", { class: "progress" }, sections);
 }
 
+/**
+ * @param {number} seat
+ * @param {string[]} names
+ * @param {string} summary
+ * @param {import("./yaku.js").ProgressEntry[]} live
+ * @param {import("./yaku.js").ProgressEntry[]} idle
+ * @param {import("./yaku.js").ProgressEntry[]} dead
+ * @param {Record<string, boolean>} openState
+ * @param {boolean} openByDefault
+ */
 function seatSection(seat, names, summary, live, idle, dead, openState, openByDefault) {
   const key = String(seat);
   const el = h(

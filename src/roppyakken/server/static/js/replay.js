@@ -14,24 +14,43 @@ import {
   sortCards,
 } from "./deck.js";
 import T, { KIND_PLURALS, distinctNames, playerNames, presetName, yakuName } from "./text.js";
-import { h, replaceChildren, showError } from "./dom.js";
+import { errorText, h, replaceChildren, showError } from "./dom.js";
 import { getJSON, resolveRules } from "./api.js";
 import { usePreset } from "./decks.js";
 import { byKind } from "./yaku.js";
 import { renderBreakdown } from "./breakdown.js";
-import { verifyDeals } from "./fairdeal.js";
+import { fairText, verifyDeals } from "./fairdeal.js";
+import { t } from "./i18n.js";
 import { myGames } from "./mygames.js";
 
 const FORMAT = "roppyakken-record/1";
 
-/** Every step of a record: the deal of each round, each card played, each round's scores. */
+/**
+ * One step of a replay: where every card is after it, and what it was ("deal", "play" with
+ * its record event, or "scores" with the round's scores and the totals before them).
+ * @typedef {{round: number, dealer: number, hands: string[][], table: string[], captures: string[][],
+ *   pile: number, declared: import("./types.js").Json[], totals: number[], kind: "deal" | "play" | "scores",
+ *   event?: import("./types.js").Json, scores?: import("./types.js").Json, before?: number[]}} ReplayStep
+ */
+
+/**
+ * Every step of a record: the deal of each round, each card played, each round's scores.
+ * @param {import("./types.js").Json} record
+ * @param {import("./types.js").Json | null | undefined} options
+ * @returns {ReplayStep[]}
+ */
 export function buildSteps(record, options) {
   const n = record.players.length;
+  /** @type {ReplayStep[]} */
   const steps = [];
+  /** @type {number[]} */
   let totals = new Array(n).fill(0);
-  record.rounds.forEach((rnd, index) => {
-    const hands = rnd.hands.map((hand) => [...hand]);
+  record.rounds.forEach((/** @type {import("./types.js").Json} */ rnd, /** @type {number} */ index) => {
+    /** @type {string[][]} */
+    const hands = rnd.hands.map((/** @type {string[]} */ hand) => [...hand]);
+    /** @type {string[]} */
     const table = [...rnd.table];
+    /** @type {string[][]} */
     const captures = Array.from({ length: n }, () => []);
     if (options && options.table_four === "dealer_takes") {
       for (let m = 1; m <= 12; m++) {
@@ -43,6 +62,7 @@ export function buildSteps(record, options) {
       }
     }
     let pile = rnd.pile.length;
+    /** @param {Pick<ReplayStep, "kind"> & Partial<ReplayStep>} extra @returns {ReplayStep} */
     const snap = (extra) => ({
       round: index,
       dealer: rnd.dealer,
@@ -83,7 +103,11 @@ export function buildSteps(record, options) {
   return steps;
 }
 
-/** Draw the replay page; `params` may name a finished game's room. */
+/**
+ * Draw the replay page; `params` may name a finished game's room.
+ * @param {HTMLElement} root
+ * @param {URLSearchParams} params
+ */
 export async function replayPage(root, params) {
   const error = h("p", { class: "error", role: "alert", hidden: true });
   const viewer = h("div", { class: "replay-viewer" });
@@ -98,6 +122,7 @@ export async function replayPage(root, params) {
       showError(error, T.replayBadFile);
     }
   });
+  /** @param {import("./types.js").Json} record */
   const show = async (record) => {
     if (
       !record ||
@@ -112,7 +137,7 @@ export async function replayPage(root, params) {
     const rules = await resolveRules(record.rules);
     usePreset(rules.preset);
     mountViewer(viewer, record, rules);
-    const fair = verifyDeals(record, SLUGS);
+    const fair = verifyDeals(record, SLUGS, fairText(t));
     if (fair) viewer.prepend(h("p", { class: fair.ok ? "fair-deal" : "fair-deal error" }, fair.message));
   };
   const games = h("ul", { class: "game-list" });
@@ -134,20 +159,22 @@ export async function replayPage(root, params) {
     try {
       await show(await getJSON(`/api/games/${encodeURIComponent(room)}/record`));
     } catch (err) {
-      showError(error, T.errorPrefix + err.message);
+      showError(error, T.errorPrefix + errorText(err));
     }
   } else {
     try {
       // the public games, and this browser's own (private games are listed only to their players)
       const [shared, own] = await Promise.all([getJSON("/api/games"), myGames()]);
-      const listed = new Set(shared.games.map((g) => g.room));
+      /** @type {import("./types.js").Json[]} */
+      const sharedGames = shared.games;
+      const listed = new Set(sharedGames.map((g) => g.room));
       const mine = own.filter((g) => g.status === "over" && !listed.has(g.room));
-      const list = [...mine, ...shared.games]
+      const list = [...mine, ...sharedGames]
         .sort((a, b) => String(b.finished_at).localeCompare(String(a.finished_at)))
         .slice(0, 10);
       replaceChildren(
         games,
-        list.map((g) =>
+        list.map((/** @type {import("./types.js").Json} */ g) =>
           h(
             "li",
             {},
@@ -168,18 +195,26 @@ export async function replayPage(root, params) {
   }
 }
 
+/**
+ * @param {HTMLElement} viewer
+ * @param {import("./types.js").Json} record
+ * @param {import("./types.js").RulesInfo} rules
+ */
 function mountViewer(viewer, record, rules) {
   const steps = buildSteps(record, rules.options);
   const names = distinctNames(record.players);
   let index = 0;
+  /** @type {ReturnType<typeof setInterval> | null} */
   let timer = null;
   const board = h("div", { class: "replay-board" });
   const caption = h("p", { class: "replay-caption", "aria-live": "polite" });
   const counter = h("span", { class: "replay-counter" });
+  /** @param {number} i */
   const go = (i) => {
     index = Math.max(0, Math.min(steps.length - 1, i));
     draw();
   };
+  /** @param {number} dir */
   const roundStart = (dir) => {
     const r = steps[index].round + dir;
     const first = steps.findIndex((s) => s.round === r);
@@ -200,6 +235,7 @@ function mountViewer(viewer, record, rules) {
       else go(index + 1);
     }, 900);
   });
+  /** @param {string} label @param {string} cls @param {() => void} fn */
   const btn = (label, cls, fn) =>
     h(
       "button",
@@ -229,7 +265,7 @@ function mountViewer(viewer, record, rules) {
   );
   viewer.tabIndex = 0;
   viewer.onkeydown = (ev) => {
-    if (ev.target.tagName === "INPUT") return;
+    if (ev.target instanceof HTMLInputElement) return;
     if (ev.key === "ArrowRight") go(index + 1);
     else if (ev.key === "ArrowLeft") go(index - 1);
     else if (ev.key === "Home") go(0);
@@ -255,17 +291,20 @@ function mountViewer(viewer, record, rules) {
     const s = steps[index];
     counter.textContent = `${T.round(s.round)} · ${T.replayStep(index + 1, steps.length)}`;
     const ev = s.event;
-    if (s.kind === "deal")
+    if (s.kind === "deal") {
       caption.textContent = `${T.round(s.round)}: ${T.replayDeal} — ${T.dealer}: ${names[s.dealer]}`;
-    else if (s.kind === "scores") caption.textContent = T.replayScores;
-    else if (ev.captured.length)
+    } else if (s.kind === "scores" || !ev) {
+      caption.textContent = T.replayScores;
+    } else if (ev.captured.length) {
       caption.textContent = T.evPlayedTaking(
         names[ev.seat],
         cardName(ev.card),
         cardNames(ev.captured),
         ev.source === "pile",
       );
-    else caption.textContent = T.evPlayedToTable(names[ev.seat], cardName(ev.card), ev.source === "pile");
+    } else {
+      caption.textContent = T.evPlayedToTable(names[ev.seat], cardName(ev.card), ev.source === "pile");
+    }
     const moved = new Set(ev ? [ev.card, ...ev.captured] : []);
     const seats = names.map((nm, seat) => {
       const groups = byKind(s.captures[seat]);
@@ -323,7 +362,7 @@ function mountViewer(viewer, record, rules) {
       ),
       h(
         "div",
-        { class: "table-cards", "aria-label": T.tableLabel },
+        { class: "table-cards", role: "group", "aria-label": T.tableLabel },
         sortCards(s.table).map((c) => cardElement(c, { extraClass: moved.has(c) ? "moved" : "" })),
       ),
     );

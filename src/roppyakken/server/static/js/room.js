@@ -3,17 +3,24 @@
 // localStorage, so a reload or a lost connection gets the seat and the game back.
 
 import T, { botName, playerNames, presetDescription, presetName } from "./text.js";
-import { h, replaceChildren, showError } from "./dom.js";
+import { errorText, h, replaceChildren, showError } from "./dom.js";
 import { ApiError, bots, getJSON, postJSON, presets, resolveRules } from "./api.js";
 import { usePreset } from "./decks.js";
 import { dropToken, getName, getToken, setName, setToken } from "./store.js";
 import { Connection } from "./conn.js";
 import { GameView } from "./table.js";
-import { FAIR_TEXT } from "./fairdeal.js";
+import { renderRules } from "./ruleshelp.js";
+import { fairText } from "./fairdeal.js";
+import { t } from "./i18n.js";
 import { ClockBar } from "./clock.js";
 import { ChatPanel } from "./chat.js";
 
-/** Show the room page for `room` in `root`. */
+/**
+ * Show the room page for `room` in `root`.
+ * @param {HTMLElement} root
+ * @param {string} room
+ * @param {string} [notice]
+ */
 export async function roomPage(root, room, notice = "") {
   const token = getToken(room);
   if (token) {
@@ -21,11 +28,12 @@ export async function roomPage(root, room, notice = "") {
     return;
   }
   replaceChildren(root, h("p", { class: "muted" }, T.loading));
+  /** @type {import("./types.js").Json} */
   let info;
   try {
     info = await getJSON(`/api/rooms/${encodeURIComponent(room)}`);
   } catch (err) {
-    const msg = err instanceof ApiError && err.status === 404 ? T.roomNotFound : T.errorPrefix + err.message;
+    const msg = err instanceof ApiError && err.status === 404 ? T.roomNotFound : T.errorPrefix + errorText(err);
     replaceChildren(
       root,
       h(
@@ -37,17 +45,70 @@ export async function roomPage(root, room, notice = "") {
     );
     return;
   }
-  const open = info.status === "waiting" && info.seats.some((s) => s.kind === "empty");
+  const open = info.status === "waiting" && info.seats.some((/** @type {import("./types.js").Json} */ s) => s.kind === "empty");
   if (!open) {
     // Someone opening the invite link of a full or running room watches: say why.
+    /** @type {Record<string, string>} */
     const why = { waiting: T.roomFull, playing: T.startedRoomNotice, over: T.overRoomNotice };
     connect(root, room, null, why[info.status] || T.roomFull);
     return;
   }
-  joinForm(root, room, info, notice);
+  /** @type {import("./types.js").RulesInfo | null} */
+  let rules = null;
+  let description = "";
+  try {
+    const resolved = await resolveRules(info.rules);
+    rules = resolved;
+    const p = (await presets()).find((x) => x.name === resolved.preset);
+    description = p ? presetDescription(p.name, p.description) : "";
+  } catch {
+    rules = null; // the form still lets the invited player join; the table's rules help has them
+  }
+  joinForm(root, room, info, notice, rules, description);
 }
 
-function joinForm(root, room, info, notice) {
+/**
+ * What an invited player should know before joining: the rules (their summary, the whole help
+ * folded away), whether hints are on, and the server's commitment to a fair deal.
+ * @param {any} info  the room's info (GET /api/rooms/<room>)
+ * @param {{preset: string, options: any} | null} rules
+ * @param {string} description
+ * @returns {HTMLElement}
+ */
+function tableTerms(info, rules, description) {
+  return h(
+    "section",
+    { class: "join-terms", "aria-label": T.joinTerms },
+    h(
+      "p",
+      { class: "join-rules" },
+      `${T.playersN(info.players)} · `,
+      h("strong", {}, rules ? presetName(rules.preset) : ""),
+      description ? ` — ${description}` : "",
+    ),
+    rules
+      ? h("details", { class: "join-rules-help" }, h("summary", {}, T.showRules), renderRules({ ...rules, description }))
+      : null,
+    h(
+      "p",
+      { class: "hints-note" },
+      info.hints
+        ? [h("span", { class: "badge hints-on" }, T.hintsOn), " ", T.hintsOnTitle]
+        : T.hintsOffNote,
+    ),
+    info.commitment ? h("p", { class: "muted commitment", title: info.commitment }, fairText(t).committed(info.commitment)) : null,
+  );
+}
+
+/**
+ * @param {HTMLElement} root
+ * @param {string} room
+ * @param {import("./types.js").Json} info
+ * @param {string} notice
+ * @param {import("./types.js").RulesInfo | null} [rules]
+ * @param {string} [description]
+ */
+function joinForm(root, room, info, notice, rules = null, description = "") {
   const name = h("input", {
     id: "join-name",
     name: "name",
@@ -61,7 +122,7 @@ function joinForm(root, room, info, notice) {
     "form",
     {
       class: "card-panel join",
-      onsubmit: async (ev) => {
+      onsubmit: async (/** @type {SubmitEvent} */ ev) => {
         ev.preventDefault();
         const who = name.value.trim() || T.defaultName;
         setName(who);
@@ -70,12 +131,13 @@ function joinForm(root, room, info, notice) {
           setToken(room, res.token);
           connect(root, room, res.token);
         } catch (err) {
-          showError(error, err.message);
+          showError(error, errorText(err));
         }
       },
     },
     h("h1", {}, T.joinRoom),
     notice ? h("p", { class: "notice" }, notice) : null,
+    tableTerms(info, rules, description),
     seatList(info, null),
     h("label", { for: "join-name" }, T.yourName),
     name,
@@ -91,12 +153,20 @@ function joinForm(root, room, info, notice) {
   name.focus();
 }
 
+/**
+ * @param {import("./types.js").Json} info
+ * @param {number | null} mySeat
+ * @param {boolean} [host]
+ * @param {Connection | null} [conn]
+ * @param {import("./types.js").Json[]} [levels]
+ * @returns {HTMLElement}
+ */
 function seatList(info, mySeat, host = false, conn = null, levels = []) {
-  const shown = playerNames(info.seats.map((s) => s.name));
+  const shown = playerNames(info.seats.map((/** @type {import("./types.js").Json} */ s) => s.name));
   return h(
     "ol",
     { class: "seats" },
-    info.seats.map((s, i) => {
+    info.seats.map((/** @type {import("./types.js").Json} */ s, /** @type {number} */ i) => {
       let what;
       if (s.kind === "empty") what = h("span", { class: "muted" }, T.seatEmpty);
       else if (s.kind === "bot")
@@ -132,7 +202,7 @@ function seatList(info, mySeat, host = false, conn = null, levels = []) {
               {
                 type: "button",
                 class: "fill-bot",
-                onclick: () => conn.send({ type: "seat", seat: i, kind: "bot", level: select.value }),
+                onclick: () => conn?.send({ type: "seat", seat: i, kind: "bot", level: select.value }),
               },
               T.fillBot,
             ),
@@ -144,7 +214,7 @@ function seatList(info, mySeat, host = false, conn = null, levels = []) {
               {
                 type: "button",
                 class: "free-seat",
-                onclick: () => conn.send({ type: "seat", seat: i, kind: "empty" }),
+                onclick: () => conn?.send({ type: "seat", seat: i, kind: "empty" }),
               },
               T.emptySeat,
             ),
@@ -164,12 +234,27 @@ function seatList(info, mySeat, host = false, conn = null, levels = []) {
   );
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {string} room
+ * @param {string | null} token
+ * @param {string} [notice]
+ * @returns {Connection}
+ */
 function connect(root, room, token, notice = "") {
+  /**
+   * @type {{seat: number | null, info: import("./types.js").Json | null, game: GameView | null,
+   *   rules: import("./types.js").RulesInfo | null, description: string, levels: import("./types.js").Json[]}}
+   */
   const state = { seat: null, info: null, game: null, rules: null, description: "", levels: [] };
   const errorBox = h("p", { class: "error", role: "alert", hidden: true });
   const statusLine = h("p", { class: "conn-line muted", role: "status" }, T.connecting);
   replaceChildren(root, statusLine);
-  const clockBar = new ClockBar(room, { send: (message) => conn.send(message) });
+  const clockBar = new ClockBar(
+    room,
+    { send: (message) => conn.send(message) },
+    () => state.game && state.game.clockRunningOut(),
+  );
   const chat = new ChatPanel((message) => conn.send(message));
 
   bots()
@@ -179,12 +264,14 @@ function connect(root, room, token, notice = "") {
     })
     .catch(() => {});
 
+  /** @param {import("./types.js").Json | null} info */
   const ensureRules = async (info) => {
     if (state.rules) return;
-    state.rules = await resolveRules(info.rules);
+    const rules = await resolveRules(info?.rules);
+    state.rules = rules;
     try {
       const list = await presets();
-      const p = list.find((x) => x.name === state.rules.preset);
+      const p = list.find((x) => x.name === rules.preset);
       state.description = p ? presetDescription(p.name, p.description) : "";
     } catch {
       state.description = "";
@@ -194,6 +281,7 @@ function connect(root, room, token, notice = "") {
 
   const drawWaiting = () => {
     const info = state.info;
+    if (!info) return;
     const host = state.seat === 0;
     const invite = `${location.origin}/r/${encodeURIComponent(room)}`;
     const inviteInput = h("input", {
@@ -201,7 +289,7 @@ function connect(root, room, token, notice = "") {
       readonly: true,
       value: invite,
       "aria-label": T.inviteLink,
-      onfocus: (ev) => ev.target.select(),
+      onfocus: (/** @type {FocusEvent} */ ev) => /** @type {HTMLInputElement} */ (ev.target).select(),
     });
     const copyBtn = h(
       "button",
@@ -219,7 +307,7 @@ function connect(root, room, token, notice = "") {
       },
       T.copy,
     );
-    const full = info.seats.every((s) => s.kind !== "empty");
+    const full = info.seats.every((/** @type {import("./types.js").Json} */ s) => s.kind !== "empty");
     const startBtn = host
       ? h(
           "button",
@@ -248,7 +336,7 @@ function connect(root, room, token, notice = "") {
         h("div", { class: "invite-row" }, inviteInput, copyBtn),
         h("h2", {}, T.seats),
         seatList(info, state.seat, host, conn, state.levels),
-        info.commitment ? h("p", { class: "muted commitment", title: info.commitment }, FAIR_TEXT.committed(info.commitment)) : null,
+        info.commitment ? h("p", { class: "muted commitment", title: info.commitment }, fairText(t).committed(info.commitment)) : null,
         errorBox,
         host
           ? h(
@@ -263,13 +351,14 @@ function connect(root, room, token, notice = "") {
     );
   };
 
+  /** @returns {GameView} */
   const ensureGame = () => {
     if (state.game) return state.game;
     state.game = new GameView(root, {
       room,
       seat: state.seat,
       conn,
-      rules: state.rules,
+      rules: /** @type {import("./types.js").RulesInfo} */ (state.rules),
       description: state.description,
       roomInfo: state.info,
       notice: state.seat === null ? notice : "",
@@ -316,15 +405,15 @@ function connect(root, room, token, notice = "") {
           await ensureRules(msg.room_info);
           if (state.game) {
             state.game.seat = state.seat;
-            state.game.setRoomInfo(state.info);
+            state.game.setRoomInfo(msg.room_info);
           } else if (msg.room_info.status === "waiting") drawWaiting();
           break;
         case "room":
           state.info = msg.room_info;
           clockBar.setRoom(msg.room_info);
           await ensureRules(msg.room_info);
-          if (state.game) state.game.setRoomInfo(state.info);
-          else if (state.info.status === "waiting") drawWaiting();
+          if (state.game) state.game.setRoomInfo(msg.room_info);
+          else if (state.info?.status === "waiting") drawWaiting();
           break;
         case "history":
           if (!state.rules) await ensureRules(state.info);

@@ -2,21 +2,34 @@
 // their cards and values, lucky hands, and every option with what it means.
 
 import { cardElement } from "./deck.js";
-import T, { presetName, SEVEN_RIBBONS_NOTE, LUCKY_HAND_RULES, OPTION_DESCRIPTIONS, RULES_SUMMARY, yakuName } from "./text.js";
+import T, { optionValueName, presetName, SEVEN_RIBBONS_NOTE, LUCKY_HAND_RULES, OPTION_DESCRIPTIONS, RULES_SUMMARY, yakuName } from "./text.js";
 import { h } from "./dom.js";
 import { enabledYaku, sevenRibbonCards, yakuCards } from "./yaku.js";
 
+/**
+ * An option's value for people: yes/no, a list, or a word in the page's language with the
+ * identifier a house-rules file uses after it ("なし (off)").
+ * @param {unknown} value
+ * @returns {string}
+ */
 function showValue(value) {
   if (typeof value === "boolean") return value ? T.yes : T.no;
-  if (Array.isArray(value)) return value.length ? value.join(", ") : T.none;
+  if (Array.isArray(value)) return value.length ? value.map((v) => showValue(v)).join(", ") : T.none;
   if (value && typeof value === "object") {
     const parts = Object.entries(value).map(([k, v]) => `${k} ${v}`);
     return parts.length ? parts.join(", ") : T.none;
   }
-  return String(value);
+  const text = String(value);
+  if (yakuName(text) !== text) return `${yakuName(text)} (${text})`;
+  const word = optionValueName(text);
+  return word && word !== text ? `${word} (${text})` : text;
 }
 
-/** The rules help for {preset, options}, with the preset's description if known. */
+/**
+ * The rules help for {preset, options}, with the preset's description if known.
+ * @param {{preset: string, options: import("./types.js").Json, description?: string}} rules
+ * @returns {HTMLElement}
+ */
 export function renderRules({ preset, options, description = "" }) {
   const yaku = enabledYaku(options).map(({ slug, points }) => {
     const cards = slug === "seven-ribbons" ? sevenRibbonCards(options) : yakuCards(slug, options);
@@ -78,7 +91,7 @@ export function renderRules({ preset, options, description = "" }) {
     ),
     h(
       "div",
-      { class: "rules-values", "aria-label": T.rulesCardValues },
+      { class: "rules-values", role: "group", "aria-label": T.rulesCardValues },
       values.map((s) => cardElement(s, { size: "sm" })),
     ),
     h("h3", {}, T.rulesYaku),

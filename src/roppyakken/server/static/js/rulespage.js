@@ -1,18 +1,22 @@
 // The rules page (#/rules?preset=…): pick a preset and read its rules help.
 
 import T, { presetDescription, presetName } from "./text.js";
-import { h, replaceChildren } from "./dom.js";
+import { errorText, h, replaceChildren } from "./dom.js";
 import { presets } from "./api.js";
 import { renderRules } from "./ruleshelp.js";
 
-/** Draw the rules page. */
+/**
+ * Draw the rules page.
+ * @param {HTMLElement} root
+ * @param {URLSearchParams} params
+ */
 export async function rulesPage(root, params) {
   replaceChildren(root, h("p", { class: "muted" }, T.loading));
   let list;
   try {
     list = await presets();
   } catch (err) {
-    replaceChildren(root, h("p", { class: "error", role: "alert" }, T.errorPrefix + err.message));
+    replaceChildren(root, h("p", { class: "error", role: "alert" }, T.errorPrefix + errorText(err)));
     return;
   }
   const select = h(

@@ -2,6 +2,12 @@
 
 const PREFIX = "roppyakken:";
 
+/**
+ * @template T
+ * @param {() => T} fn
+ * @param {T | null} [fallback]
+ * @returns {T | null}
+ */
 function safe(fn, fallback = null) {
   try {
     return fn();
@@ -10,15 +16,17 @@ function safe(fn, fallback = null) {
   }
 }
 
-/** The seat token kept for a room (docs/PROTOCOL.md: localStorage key roppyakken:<room>). */
+/** The seat token kept for a room (docs/PROTOCOL.md: localStorage key roppyakken:<room>). @param {string} room */
 export function getToken(room) {
   return safe(() => localStorage.getItem(PREFIX + room));
 }
 
+/** Keep the seat token of a room. @param {string} room @param {string} token */
 export function setToken(room, token) {
   safe(() => localStorage.setItem(PREFIX + room, token));
 }
 
+/** Forget the seat token of a room. @param {string} room */
 export function dropToken(room) {
   safe(() => localStorage.removeItem(PREFIX + room));
 }
@@ -28,6 +36,7 @@ export function getName() {
   return safe(() => localStorage.getItem("roppyakken-name")) || "";
 }
 
+/** Remember the player's name. @param {string} name */
 export function setName(name) {
   safe(() => localStorage.setItem("roppyakken-name", name));
 }

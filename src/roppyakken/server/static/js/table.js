@@ -16,21 +16,54 @@ import {
 } from "./deck.js";
 import T, { KIND_PLURALS, MONTH_NAMES, distinctNames, presetName, reasonText, yakuName } from "./text.js";
 import { h, openDialog, replaceChildren } from "./dom.js";
-import { byKind } from "./yaku.js";
+import { byKind, yakuProgress } from "./yaku.js";
 import { renderProgress } from "./progress.js";
 import { renderBreakdown } from "./breakdown.js";
 import { renderRules } from "./ruleshelp.js";
 import { flip, ghost, snapshot } from "./animate.js";
+import { Sounds } from "./sound.js";
+import { REVEAL_COST, expertDeclares } from "./declare.js";
 
 // Expected points to the point: card points come in tens, a decimal would be noise.
+/** @param {number | null | undefined} x */
 const fmtPoints = (x) => (x === null || x === undefined ? "?" : Math.round(x).toString());
-const sameTarget = (a, b) => a.length === b.length && a.every((s, i) => s === b[i]);
+
+/** @typedef {import("./types.js").Json} Json */
+/** A legal action as the server sent it (docs/PROTOCOL.md "act"). @typedef {Json} Action */
+
+/**
+ * What a table needs: its room, the viewer's seat (null for a spectator), the room's
+ * connection, the rules, the preset's description, the room's info and a notice to show.
+ * @typedef {{room: string, seat: number | null, conn: import("./types.js").TableConnection,
+ *   rules: import("./types.js").RulesInfo, description?: string, roomInfo?: Json | null,
+ *   notice?: string}} TableContext
+ */
 
 export class GameView {
+  // The table's parts, made by build().
+  /** @type {HTMLElement} */ statusBar;
+  /** @type {HTMLElement} */ opponents;
+  /** @type {HTMLElement} */ pile;
+  /** @type {HTMLElement} */ turnedSlot;
+  /** @type {HTMLElement} */ tableCards;
+  /** @type {HTMLElement} */ meArea;
+  /** @type {HTMLElement} */ prompt;
+  /** @type {HTMLElement} */ hand;
+  /** @type {HTMLElement} */ overBox;
+  /** @type {HTMLElement} */ progressHost;
+  /** @type {HTMLElement} */ logList;
+  /** @type {HTMLElement} */ main;
+  /** @type {HTMLElement} */ side;
+  /** @type {HTMLElement} */ el;
+  /** @type {HTMLElement} */ handLegend;
+  /** @type {HTMLElement} */ hintHost;
+  /** @type {string} */ connStatus = "";
+  /** @type {number} */ reviewRound = -1;
+  /** @type {string} */ autoNote = "";
+
   /**
    * @param {HTMLElement} root
-   * @param {{room: string, seat: number|null, conn: object, rules: {preset, options},
-   *          description?: string, roomInfo?: object}} ctx
+   * @param {TableContext} ctx
    */
   constructor(root, ctx) {
     this.root = root;
@@ -41,24 +74,46 @@ export class GameView {
     this.description = ctx.description || "";
     this.roomInfo = ctx.roomInfo || null;
     this.notice = ctx.notice || "";
+    /** @type {Json | null} the seat's view of the game (docs/PROTOCOL.md "state") */
     this.view = null;
     this.seq = -1;
+    /** @type {Json[]} what each legal action gives, when the server sent it */
     this.choices = [];
+    /** @type {{action: Action, seq: number} | null} a move sent and not yet answered */
     this.unsent = null;
+    /** @type {string[]} */
     this.names = [];
+    /** @type {string[]} */
     this.shownNames = [];
+    /** @type {string | null} the hand card chosen, waiting for its target */
     this.selected = null;
     this.pending = false;
     this.error = "";
+    /** @type {Json | null} the game_end message */
     this.over = null;
+    /** @type {Map<string, DOMRect>} */
     this.origins = new Map();
+    /** @type {Record<string, boolean>} */
     this.progressOpen = {};
     this.handFocus = 0;
+    /** @type {Json[]} */
     this.logEvents = [];
+    /** @type {Json | null} */
     this.hint = null;
     this.hintAsked = -1;
+    this.hintClosed = -1;
+    this.declareHint = -1;
+    /** @type {Json | null} */
     this.review = null;
+    /** @type {HTMLElement | null} */
     this.reviewBox = null;
+    this.sounds = new Sounds(this.spectator);
+    /** @type {Set<string> | null} the yaku complete at the last state, by "seat:slug" */
+    this.yakuDone = null;
+    /** @type {Json[]} the events since the last state */
+    this.sinceState = [];
+    /** @type {number | null} */
+    this.roundOver = null;
     this.build();
   }
 
@@ -75,21 +130,23 @@ export class GameView {
     if (this.spectator || !this.roomInfo) return false;
     if (this.roomInfo.hints) return true;
     const seats = this.roomInfo.seats || [];
-    return seats.length > 0 && seats.every((s, i) => i === this.seat || s.kind === "bot");
+    return seats.length > 0 && seats.every((/** @type {Json} */ s, /** @type {number} */ i) => i === this.seat || s.kind === "bot");
   }
 
   build() {
     this.statusBar = h("div", { class: "status-bar" });
     this.opponents = h("div", { class: "opponents" });
-    this.pile = h("div", { class: "pile", "aria-label": T.pile });
-    this.turnedSlot = h("div", { class: "turned-slot", "aria-label": T.turnedUp });
+    this.pile = h("div", { class: "pile", role: "group", "aria-label": T.pile });
+    this.turnedSlot = h("div", { class: "turned-slot", role: "group", "aria-label": T.turnedUp });
     this.tableCards = h("div", { class: "table-cards", role: "group", "aria-label": T.tableLabel });
     this.meArea = h("div", { class: "me-area" });
     this.prompt = h("div", { class: "prompt", role: "status", "aria-live": "polite" });
     this.hand = h("div", { class: "hand", role: "toolbar", "aria-label": T.yourHand });
+    this.handLegend = h("p", { class: "hand-legend", hidden: true }, h("span", { class: "legend-mark", "aria-hidden": "true" }, "◆"), " ", T.captureLegend);
     this.overBox = h("div", { class: "game-over", hidden: true, role: "region", "aria-label": T.gameOver });
     this.progressHost = h("div", { class: "progress-host" });
-    this.logList = h("ol", { class: "log" });
+    // Focusable, so that the keyboard can scroll it.
+    this.logList = h("ol", { class: "log", tabindex: "0", "aria-label": T.log });
     this.main = h(
       "div",
       { class: "game-main" },
@@ -105,10 +162,14 @@ export class GameView {
       this.overBox,
       this.prompt,
       this.hand,
+      this.handLegend,
     );
+    // The hint panel sits beside the table (over it on a narrow screen), never above the hand.
+    this.hintHost = h("div", { class: "hint-host" });
     this.side = h(
       "aside",
       { class: "game-side" },
+      this.hintHost,
       h("section", { class: "panel" }, h("h2", {}, T.progress), this.progressHost),
       h("section", { class: "panel" }, h("h2", {}, T.log), this.logList),
     );
@@ -126,11 +187,13 @@ export class GameView {
 
   // ------------------------------------------------------------------ messages
 
+  /** @param {Json} info */
   setRoomInfo(info) {
     this.roomInfo = info;
     if (this.view) this.renderPlayers();
   }
 
+  /** @param {string} status */
   setConnection(status) {
     this.connStatus = status;
     if (this.view) {
@@ -139,7 +202,10 @@ export class GameView {
     }
   }
 
-  /** The game's public events so far (a `history` message, on connect): the log is rebuilt from them. */
+  /**
+   * The game's public events so far (a `history` message, on connect): the log is rebuilt from them.
+   * @param {Json[]} events
+   */
   onHistory(events) {
     this.logEvents = events.slice(-300);
     this.renderLog();
@@ -149,6 +215,9 @@ export class GameView {
    * A move chosen when the server had the state `seq`: still unanswered when a state comes.
    * The same `seq` again means the server never applied it (the connection was lost):
    * send it again if it is still legal, or say that it was not made.
+   * @param {Json} view
+   * @param {number} seq
+   * @returns {boolean}
    */
   settleUnsent(view, seq) {
     const move = this.unsent;
@@ -159,7 +228,7 @@ export class GameView {
       return false;
     }
     const wanted = JSON.stringify(move.action);
-    const still = view.legal.find((a) => JSON.stringify(a) === wanted);
+    const still = view.legal.find((/** @type {Action} */ a) => JSON.stringify(a) === wanted);
     if (!still || !this.conn.open) {
       this.unsent = null;
       this.notice = T.moveOutdated;
@@ -171,11 +240,19 @@ export class GameView {
     return true;
   }
 
+  /**
+   * @param {Json} view
+   * @param {string[]} names
+   * @param {number} [seq]
+   * @param {Json[]} [choices]
+   */
   async onState(view, names, seq = -1, choices = []) {
     const prev = this.view;
     const before = snapshot(this.main);
     this.view = view;
     this.seq = seq;
+    this.sinceState = [];
+    this.roundOver = null;
     this.choices = choices.length === view.legal.length ? choices : [];
     if (names && names.join("\n") !== this.names.join("\n")) {
       this.names = names;
@@ -188,31 +265,121 @@ export class GameView {
     if (this.hintAsked !== seq) this.hintAsked = -1;
     if (this.selected && (!view.hand.includes(this.selected) || !view.legal.length)) this.selected = null;
     this.el.dataset.players = String(view.players);
+    this.soundCues(prev, view);
     this.render();
+    // The focus goes to the decision at once, while the cards still glide into place.
+    if (view.legal.length && !this.selected && !this.spectator) this.focusDecision();
     const sameRound = prev && prev.round === view.round && prev.leg === view.leg;
     if (sameRound && !this.fast()) await flip(this.main, before, this.origins);
     this.origins.clear();
-    if (this.autoTake()) return;
-    if (
-      view.legal.length &&
-      view.phase === "play" &&
-      !this.selected &&
-      this.root.contains(document.activeElement) === false
-    ) {
-      this.focusHand(false);
-    }
+    this.autoTake();
   }
 
+  /**
+   * A decision is this seat's: bring the keyboard focus to it (the hand for a play, the first
+   * answer for a lucky hand, a redeal call or a turned-up card's target), unless the focus is
+   * somewhere of the player's own choosing (a side panel, the header).
+   * @returns {void}
+   */
+  focusDecision() {
+    const active = document.activeElement;
+    if (active && active !== document.body && !this.main.contains(active)) return;
+    if (this.view?.phase === "play") {
+      if (!this.hand.contains(active)) this.focusHand(true);
+      return;
+    }
+    const first = this.prompt.querySelector(".prompt-actions button.act");
+    if (first instanceof HTMLElement && !this.prompt.contains(active)) first.focus({ preventScroll: true });
+  }
+
+  /**
+   * The sounds of a new state: your turn to play, a yaku just completed by anyone.
+   * @param {any} prev  the state before, or null
+   * @param {any} view
+   */
+  soundCues(prev, view) {
+    /** @type {Set<string>} */
+    const done = new Set();
+    (view.captures || []).forEach((/** @type {unknown} */ _, /** @type {number} */ seat) => {
+      for (const e of yakuProgress(this.rules.options || {}, view.captures, seat)) if (e.done) done.add(`${seat}:${e.slug}`);
+    });
+    const sameRound = prev && prev.round === view.round && prev.leg === view.leg;
+    const before = this.yakuDone;
+    const fresh = before && sameRound ? [...done].filter((k) => !before.has(k)) : [];
+    this.yakuDone = done;
+    if (this.fast()) return;
+    if (fresh.length) this.sounds.play("yaku");
+    const mine = !this.spectator && view.legal.length > 0 && view.phase === "play";
+    const wasMine = prev && prev.legal.length > 0 && prev.phase === "play";
+    if (mine && !wasMine) this.sounds.play("turn");
+  }
+
+  /**
+   * The hook of a game clock: call it when this seat's time is running out (a warning sound).
+   * @returns {void}
+   */
+  clockRunningOut() {
+    this.sounds.play("clock");
+  }
+
+  /** @param {Json[]} events */
   async onEvents(events) {
     for (const ev of events) {
       this.logEvent(ev);
+      this.sinceState.push(ev);
+      if (ev.type === "played" && !this.fast()) this.sounds.play(ev.captured.length ? "capture" : "place");
       if (this.fast() || !this.view) continue;
       if (ev.type === "played") await this.animatePlayed(ev);
       else if (ev.type === "turned") await this.animateTurned(ev);
     }
   }
 
+  /**
+   * The table as the round ended: the last plays (whose state never comes, the next state being
+   * the next deal) applied to the last state, the captures and totals from the round's end,
+   * nobody to act and no move in flight.
+   * @param {Json} msg
+   */
+  settleRoundEnd(msg) {
+    if (!this.view) return;
+    const v = JSON.parse(JSON.stringify(this.view));
+    /** @param {string[]} list @param {string} card */
+    const drop = (list, card) => list.filter((s) => s !== card);
+    for (const ev of this.sinceState) {
+      if (ev.type === "turned") {
+        v.turned = ev.card;
+        v.pile_count = Math.max(0, v.pile_count - 1);
+      } else if (ev.type === "played") {
+        if (ev.source === "pile") v.turned = null;
+        else {
+          v.hand = ev.seat === this.seat ? drop(v.hand, ev.card) : v.hand;
+          v.hand_sizes[ev.seat] = Math.max(0, v.hand_sizes[ev.seat] - 1);
+          v.revealed[ev.seat] = drop(v.revealed[ev.seat] || [], ev.card);
+        }
+        if (ev.captured.length) v.table = v.table.filter((/** @type {string} */ s) => !ev.captured.includes(s));
+        else v.table = [...v.table, ev.card];
+      }
+    }
+    if (msg.captures && msg.captures.length === v.players) v.captures = msg.captures;
+    if (msg.totals && msg.totals.length === v.players) v.totals = msg.totals;
+    v.legal = [];
+    v.to_act = -1;
+    this.sinceState = [];
+    this.view = v;
+    this.roundOver = msg.round;
+    this.pending = false;
+    this.unsent = null;
+    this.selected = null;
+    this.hint = null;
+    this.render();
+  }
+
+  /**
+   * @param {Json} msg
+   * @returns {Promise<void>}
+   */
   onRoundEnd(msg) {
+    this.settleRoundEnd(msg);
     const options = this.rules.options;
     const body = renderBreakdown(msg.score, {
       names: this.shownNames,
@@ -240,12 +407,16 @@ export class GameView {
     });
   }
 
-  /** `review`: what the master would have played at the turns of the round where this seat gave up most. */
+  /**
+   * `review`: what the master would have played at the turns of the round where this seat gave up most.
+   * @param {Json} msg
+   */
   onReview(msg) {
     this.review = msg;
     if (this.reviewBox && msg.round === this.reviewRound) this.fillReview(msg);
   }
 
+  /** @param {Json | null} msg */
   fillReview(msg) {
     if (!this.reviewBox) return;
     const items = msg ? msg.reviews || [] : [];
@@ -259,7 +430,7 @@ export class GameView {
           : h(
               "ol",
               { class: "review-list" },
-              items.map((r) =>
+              items.map((/** @type {Json} */ r) =>
                 h(
                   "li",
                   { dataset: { turn: String(r.turn) } },
@@ -287,22 +458,32 @@ export class GameView {
     this.renderPrompt();
   }
 
-  /** `hint`: the expert's best plays for the decision at hand (dropped if the game moved on). */
+  /**
+   * `hint`: the expert's best plays for the decision at hand (dropped if the game moved on).
+   * @param {Json} msg
+   */
   onHint(msg) {
     if (msg.seq !== this.seq) return;
     this.hint = msg;
     this.render();
   }
 
+  /**
+   * @param {Json} m  a hinted or reviewed move: its card and what it takes
+   * @returns {string}
+   */
   hintPlayText(m) {
     const card = cardName(m.card);
     return m.target && m.target.length ? T.hintPlayTakes(card, cardNames(m.target)) : T.hintPlayTo(card);
   }
 
   renderHint() {
-    const msg = this.hint;
-    const moves = msg.moves || [];
-    const legal = this.view.legal.map((a) => JSON.stringify(a));
+    const msg = /** @type {Json} */ (this.hint);
+    // The expert's choice first, as the heading says; the others by their chance to win.
+    const moves = [...(msg.moves || [])].sort(
+      (/** @type {Json} */ a, /** @type {Json} */ b) => Number(b.expert_choice) - Number(a.expert_choice),
+    );
+    const legal = /** @type {Json} */ (this.view).legal.map((/** @type {Action} */ a) => JSON.stringify(a));
     return h(
       "section",
       { class: "hint-panel", "aria-label": T.hintTitle },
@@ -310,7 +491,7 @@ export class GameView {
       h(
         "ol",
         { class: "hint-moves" },
-        moves.map((m) => {
+        moves.map((/** @type {Json} */ m) => {
           const top = (m.yaku_chances || [])[0];
           const playable = legal.includes(JSON.stringify(m.action));
           return h(
@@ -327,7 +508,7 @@ export class GameView {
               { class: "hint-facts" },
               h("li", {}, T.hintPointsNow(m.points_now)),
               m.yaku_now && m.yaku_now.length
-                ? h("li", {}, T.hintYakuNow(m.yaku_now.map((y) => yakuName(y)).join(", ")))
+                ? h("li", {}, T.hintYakuNow(m.yaku_now.map((/** @type {string} */ y) => yakuName(y)).join(", ")))
                 : null,
               h("li", {}, T.hintExpected(fmtPoints(m.expected_score), fmtPoints(m.score_ci95))),
               top ? h("li", {}, T.hintYakuChance(yakuName(top.yaku), Math.round(top.chance * 100))) : null,
@@ -344,7 +525,47 @@ export class GameView {
           );
         }),
       ),
-      h("p", { class: "muted hint-note" }, T.hintWorlds(msg.worlds)),
+      h("p", { class: "muted hint-note" }, T.hintWorlds(msg.worlds), " ", T.hintWhyDiffer),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "hint-close",
+          onclick: () => {
+            this.hintClosed = this.seq;
+            replaceChildren(this.hintHost);
+            this.focusHand();
+          },
+        },
+        T.close,
+      ),
+    );
+  }
+
+  /**
+   * The hint for declaring: what the expert declares, and why.
+   * @returns {HTMLElement}
+   */
+  renderDeclareHint() {
+    /** @type {{slug: string, points: number, cards?: string[]}[]} */
+    const held = this.view?.lucky_hands || [];
+    const chosen = expertDeclares(held);
+    /** @param {string[]} slugs */
+    const names = (slugs) => slugs.map((s) => yakuName(s)).join(" + ");
+    const kept = held.filter((x) => !chosen.includes(x.slug)).map((x) => x.slug);
+    return h(
+      "section",
+      { class: "hint-panel declare-hint", "aria-label": T.hintDeclareTitle },
+      h("h3", {}, T.hintDeclareTitle),
+      h(
+        "p",
+        { class: "expert" },
+        h("span", { class: "badge expert-choice" }, T.hintExpertChoice),
+        " ",
+        chosen.length ? T.declareHands(names(chosen)) : T.declareNothing,
+      ),
+      chosen.length ? h("p", {}, T.hintDeclareYes(REVEAL_COST)) : null,
+      kept.length ? h("p", {}, T.hintDeclareNo(names(kept), REVEAL_COST)) : null,
     );
   }
 
@@ -352,7 +573,7 @@ export class GameView {
   markHint() {
     for (const el of this.main.querySelectorAll(".hinted")) el.classList.remove("hinted");
     if (!this.hint) return;
-    const best = (this.hint.moves || []).find((m) => m.expert_choice);
+    const best = (this.hint.moves || []).find((/** @type {Json} */ m) => m.expert_choice);
     if (!best) return;
     for (const slug of [best.card, ...(best.target || [])]) {
       for (const el of this.main.querySelectorAll(`.hand [data-slug="${CSS.escape(slug)}"],
@@ -361,11 +582,13 @@ export class GameView {
     }
   }
 
+  /** @param {Json} msg */
   onGameEnd(msg) {
     this.over = msg;
     this.renderOver();
   }
 
+  /** @param {string} message */
   onError(message) {
     this.pending = false;
     this.hintAsked = -1;
@@ -380,16 +603,26 @@ export class GameView {
 
   // ------------------------------------------------------------------ animation
 
+  /**
+   * @param {number} seat
+   * @returns {DOMRect | null}
+   */
   seatHandRect(seat) {
     const el = this.main.querySelector(`.player[data-seat="${seat}"] .phand`);
     return el ? el.getBoundingClientRect() : null;
   }
 
+  /**
+   * @param {ParentNode} container
+   * @param {string} slug
+   * @returns {DOMRect | null}
+   */
   cardRect(container, slug) {
     const el = container.querySelector(`[data-slug="${CSS.escape(slug)}"]`);
     return el ? el.getBoundingClientRect() : null;
   }
 
+  /** @param {Json} ev */
   async animatePlayed(ev) {
     let from = null;
     if (ev.source === "pile") {
@@ -413,6 +646,7 @@ export class GameView {
     this.origins.set(ev.card, to);
   }
 
+  /** @param {Json} ev */
   async animateTurned(ev) {
     const from = this.pile.getBoundingClientRect();
     const slot = this.turnedSlot.getBoundingClientRect();
@@ -429,10 +663,15 @@ export class GameView {
 
   // ------------------------------------------------------------------ log
 
+  /**
+   * @param {number} seat
+   * @returns {string}
+   */
   name(seat) {
     return this.shownNames[seat] || T.seatN(seat);
   }
 
+  /** @param {Json} ev */
   logEvent(ev) {
     const prev = this.logEvents[this.logEvents.length - 1];
     this.logEvents.push(ev);
@@ -440,12 +679,13 @@ export class GameView {
     const line = this.eventText(ev, prev);
     if (!line) return;
     this.logList.append(h("li", { class: `ev-${ev.type}` }, line));
-    while (this.logList.children.length > 150) this.logList.firstChild.remove();
+    while (this.logList.firstElementChild && this.logList.children.length > 150) this.logList.firstElementChild.remove();
     this.logList.scrollTop = this.logList.scrollHeight;
   }
 
   /** Redraw the whole log (once the players' names are known). */
   renderLog() {
+    /** @type {HTMLElement[]} */
     const lines = [];
     this.logEvents.forEach((ev, i) => {
       const line = this.eventText(ev, this.logEvents[i - 1]);
@@ -455,7 +695,13 @@ export class GameView {
     this.logList.scrollTop = this.logList.scrollHeight;
   }
 
+  /**
+   * @param {Json} ev
+   * @param {Json | undefined} prev
+   * @returns {string | null}
+   */
   eventText(ev, prev) {
+    /** @param {number} s */
     const n = (s) => this.name(s);
     let text = null;
     switch (ev.type) {
@@ -476,7 +722,7 @@ export class GameView {
         text = T.evDealerTook(n(ev.seat), cardNames(ev.cards));
         break;
       case "declared":
-        text = T.evDeclared(n(ev.seat), ev.hands.map((x) => `${yakuName(x.slug)} (${x.points})`).join(", "));
+        text = T.evDeclared(n(ev.seat), ev.hands.map((/** @type {Json} */ x) => `${yakuName(x.slug)} (${x.points})`).join(", "));
         break;
       case "turned":
         text = T.evTurned(n(ev.seat), cardName(ev.card));
@@ -526,7 +772,7 @@ export class GameView {
   }
 
   renderStatus() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     const o = this.rules.options || {};
     const parts = [T.round(v.round)];
     if (o.match && o.match !== "single") parts.push(T.leg(v.leg));
@@ -548,7 +794,34 @@ export class GameView {
         ? h("span", { class: "badge hints-on", title: T.hintsOnTitle }, T.hintsOn)
         : null,
       h("span", { class: "spacer" }),
+      this.soundSwitch(),
       h("button", { type: "button", class: "link-button", onclick: () => this.showRules() }, T.showRules),
+    );
+  }
+
+  /**
+   * The mute switch: a toggle button (aria-pressed) whose choice is remembered.
+   * @returns {HTMLButtonElement}
+   */
+  soundSwitch() {
+    const on = this.sounds.on;
+    return h(
+      "button",
+      {
+        type: "button",
+        class: "link-button sound-toggle",
+        "aria-pressed": on ? "true" : "false",
+        title: T.soundTitle,
+        onclick: () => {
+          this.sounds.set(!this.sounds.on);
+          this.renderStatus();
+          const again = this.statusBar.querySelector(".sound-toggle");
+          if (again instanceof HTMLElement) again.focus();
+        },
+      },
+      h("span", { class: "sound-icon", "aria-hidden": "true" }, "♪"),
+      " ",
+      T.sound,
     );
   }
 
@@ -563,13 +836,22 @@ export class GameView {
     );
   }
 
+  /**
+   * @param {number} seat
+   * @returns {Json | null}
+   */
   seatKind(seat) {
     const s = this.roomInfo && this.roomInfo.seats && this.roomInfo.seats[seat];
     return s || null;
   }
 
+  /**
+   * @param {number} seat
+   * @param {{showHand: boolean}} options
+   * @returns {HTMLElement}
+   */
   playerPanel(seat, { showHand }) {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     const kind = this.seatKind(seat);
     const badges = [];
     if (seat === this.seat) badges.push(h("span", { class: "badge you" }, T.you));
@@ -598,7 +880,7 @@ export class GameView {
     const capEls = KINDS.filter((k) => groups[k].length).map((k) =>
       h(
         "div",
-        { class: `cgroup kind-${k}`, "aria-label": `${KIND_PLURALS[k]}: ${pointsOfAll(groups[k])}` },
+        { class: `cgroup kind-${k}`, role: "group", "aria-label": `${KIND_PLURALS[k]}: ${pointsOfAll(groups[k])}` },
         h("span", { class: "klabel" }, KIND_PLURALS[k], h("b", {}, ` ${pointsOfAll(groups[k])}`)),
         h(
           "div",
@@ -609,7 +891,7 @@ export class GameView {
     );
     const capturesBox = h(
       "div",
-      { class: "pcaptures", "aria-label": T.captures },
+      { class: "pcaptures", role: "group", "aria-label": T.captures },
       capEls.length ? capEls : h("span", { class: "muted" }, T.noCaptures),
       h("span", { class: "cpoints" }, T.cardPoints(pointsOfAll(caps))),
     );
@@ -623,6 +905,7 @@ export class GameView {
         "div",
         {
           class: "phand",
+          role: "group",
           "aria-label": `${T.handOf(this.name(seat))}: ${T.cardsInHand(v.hand_sizes[seat])}`,
         },
         h("div", { class: "backs" }, backs),
@@ -630,7 +913,7 @@ export class GameView {
         revealed.length
           ? h(
               "div",
-              { class: "revealed", "aria-label": T.revealed },
+              { class: "revealed", role: "group", "aria-label": T.revealed },
               revealed.map((s) => cardElement(s)),
             )
           : null,
@@ -653,7 +936,7 @@ export class GameView {
   }
 
   renderPlayers() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     const others = [];
     for (let i = 1; i < v.players; i++) others.push((this.me + i) % v.players);
     replaceChildren(
@@ -663,31 +946,45 @@ export class GameView {
     replaceChildren(this.meArea, this.playerPanel(this.me, { showHand: this.spectator }));
   }
 
-  /** The capture targets to highlight now: [{target: [slugs], action}] */
+  /** The capture targets to highlight now: [{target: [slugs], action}] @returns {{target: string[], action: Action}[]} */
   activeTargets() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     if (!v || !v.legal.length || this.pending) return [];
     if (v.phase === "take")
-      return v.legal.filter((a) => a.type === "take").map((a) => ({ target: a.target, action: a }));
+      return v.legal
+        .filter((/** @type {Action} */ a) => a.type === "take")
+        .map((/** @type {Action} */ a) => ({ target: a.target, action: a }));
     if (v.phase === "play" && this.selected) {
       return v.legal
-        .filter((a) => a.type === "play" && a.card === this.selected && a.target.length)
-        .map((a) => ({ target: a.target, action: a }));
+        .filter((/** @type {Action} */ a) => a.type === "play" && a.card === this.selected && a.target.length)
+        .map((/** @type {Action} */ a) => ({ target: a.target, action: a }));
     }
     return [];
   }
 
+  /**
+   * @param {string} slug
+   * @returns {Action[]}
+   */
   playsOf(slug) {
-    return this.view.legal.filter((a) => a.type === "play" && a.card === slug);
+    return /** @type {Json} */ (this.view).legal.filter((/** @type {Action} */ a) => a.type === "play" && a.card === slug);
   }
 
-  /** The choice (roppyakken.choices, sent with the state) of a legal action, or null. */
+  /**
+   * The choice (roppyakken.choices, sent with the state) of a legal action, or null.
+   * @param {Action} action
+   * @returns {Json | null}
+   */
   choiceOf(action) {
-    const i = this.view.legal.indexOf(action);
+    const i = /** @type {Json} */ (this.view).legal.indexOf(action);
     return i >= 0 && this.choices[i] ? this.choices[i] : null;
   }
 
-  /** The actions that differ: an action equivalent to an earlier one (same points and yaku progress) is left out. */
+  /**
+   * The actions that differ: an action equivalent to an earlier one (same points and yaku progress) is left out.
+   * @param {Action[]} actions
+   * @returns {Action[]}
+   */
   distinct(actions) {
     return actions.filter((a) => {
       const c = this.choiceOf(a);
@@ -695,7 +992,11 @@ export class GameView {
     });
   }
 
-  /** What a choice gives, when choices differ: "+10 card points · Blue Ribbons (Aotan) 2/3". */
+  /**
+   * What a choice gives, when choices differ: "+10 card points · Blue Ribbons (Aotan) 2/3".
+   * @param {Action} action
+   * @returns {string}
+   */
   choiceText(action) {
     const c = this.choiceOf(action);
     if (!c) return "";
@@ -706,9 +1007,9 @@ export class GameView {
 
   /** A turned-up card whose targets are all equivalent takes one of them without asking. */
   autoTake() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     if (this.pending || this.spectator || v.phase !== "take" || v.legal.length < 2) return false;
-    const takes = this.distinct(v.legal.filter((a) => a.type === "take"));
+    const takes = this.distinct(v.legal.filter((/** @type {Action} */ a) => a.type === "take"));
     if (takes.length !== 1 || takes.length === v.legal.length) return false;
     this.autoNote = T.autoTaken(cardName(v.turned), cardNames(takes[0].target));
     this.act(takes[0]);
@@ -719,17 +1020,20 @@ export class GameView {
   }
 
   renderField() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     const targets = this.activeTargets();
     const actor = v.phase === "take" ? v.turned : this.selected;
     const actorMonth = actor ? monthOf(actor) : 0;
+    /** @type {Map<string, number>} */
     const targetOf = new Map();
     targets.forEach((t, i) => t.target.forEach((s) => targetOf.set(s, i)));
+    /** @type {Map<number, string[]>} */
     const months = new Map();
     for (const s of sortCards(v.table)) {
       const m = monthOf(s);
-      if (!months.has(m)) months.set(m, []);
-      months.get(m).push(s);
+      const list = months.get(m) ?? [];
+      list.push(s);
+      months.set(m, list);
     }
     const groups = [...months.entries()].map(([m, cards]) =>
       h(
@@ -737,7 +1041,7 @@ export class GameView {
         { class: `month-group${cards.length === 3 ? " stack" : ""}`, dataset: { month: String(m) } },
         cards.map((s) => {
           if (!targetOf.has(s)) return cardElement(s, { extraClass: targets.length ? "dim" : "" });
-          const t = targets[targetOf.get(s)];
+          const t = targets[targetOf.get(s) ?? 0];
           const wild = monthOf(s) !== actorMonth;
           const el = cardElement(s, { button: true, extraClass: `target${wild ? " wild" : ""}` });
           el.setAttribute("aria-label", `${T.playCapture(cardNames(t.target))}${wild ? ` (${T.wild})` : ""}`);
@@ -764,6 +1068,10 @@ export class GameView {
     );
   }
 
+  /**
+   * @param {string[]} target
+   * @param {boolean} on
+   */
   hoverTarget(target, on) {
     for (const s of target) {
       const el = this.tableCards.querySelector(`[data-slug="${CSS.escape(s)}"]`);
@@ -772,16 +1080,17 @@ export class GameView {
   }
 
   renderHand() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     if (this.spectator) {
       this.hand.hidden = true;
+      this.handLegend.hidden = true;
       return;
     }
     this.hand.hidden = false;
     const canPlay = v.phase === "play" && v.legal.length > 0 && !this.pending;
     const cards = sortCards(v.hand);
     const lucky = new Set(
-      v.phase === "declare" && v.legal.length ? (v.lucky_hands || []).flatMap((x) => x.cards || []) : [],
+      v.phase === "declare" && v.legal.length ? (v.lucky_hands || []).flatMap((/** @type {Json} */ x) => x.cards || []) : [],
     );
     this.handFocus = Math.min(this.handFocus, Math.max(0, cards.length - 1));
     if (this.selected) this.handFocus = Math.max(0, cards.indexOf(this.selected));
@@ -810,10 +1119,15 @@ export class GameView {
     });
     replaceChildren(this.hand, els);
     this.hand.classList.toggle("active", canPlay);
+    this.handLegend.hidden = !els.some((el) => el.classList.contains("can-capture"));
   }
 
+  /**
+   * @param {string} slug
+   * @param {MouseEvent} ev
+   */
   onHandClick(slug, ev) {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     if (!(v.phase === "play" && v.legal.length && !this.pending)) return;
     const plays = this.distinct(this.playsOf(slug));
     if (this.selected === slug && plays.length === 1) {
@@ -833,10 +1147,11 @@ export class GameView {
     }
   }
 
+  /** @param {KeyboardEvent} ev */
   onHandKey(ev) {
-    const buttons = [...this.hand.querySelectorAll("button.card")];
+    const buttons = /** @type {HTMLElement[]} */ ([...this.hand.querySelectorAll("button.card")]);
     if (!buttons.length) return;
-    let i = buttons.indexOf(document.activeElement);
+    let i = buttons.indexOf(/** @type {HTMLElement} */ (document.activeElement));
     if (i < 0) i = this.handFocus;
     let next = null;
     if (ev.key === "ArrowRight" || ev.key === "ArrowDown") next = (i + 1) % buttons.length;
@@ -850,11 +1165,14 @@ export class GameView {
     buttons[next].focus();
   }
 
+  /** @param {boolean} [force] */
   focusHand(force = true) {
     const el = this.hand.querySelector(`button.card[tabindex="0"]`);
-    if (el && (force || document.activeElement === document.body)) el.focus({ preventScroll: true });
+    if (!(el instanceof HTMLElement)) return;
+    if (force || document.activeElement === document.body) el.focus({ preventScroll: true });
   }
 
+  /** @param {Action} action */
   act(action) {
     if (this.pending) return;
     this.pending = true;
@@ -871,8 +1189,9 @@ export class GameView {
   }
 
   renderPrompt() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     const parts = [];
+    replaceChildren(this.hintHost);
     const buttons = [];
     if (this.error) parts.push(h("p", { class: "error", role: "alert" }, this.error));
     if (v.phase === "over" || this.over) {
@@ -883,6 +1202,12 @@ export class GameView {
     const offline = this.connStatus && this.connStatus !== "open";
     if (this.notice) parts.push(h("p", { class: "notice", role: "status" }, this.notice));
     if (this.spectator) parts.push(h("p", {}, T.spectating));
+    if (this.roundOver !== null) {
+      parts.push(h("p", { class: "round-over" }, T.roundOverNote(this.roundOver)));
+      replaceChildren(this.prompt, parts);
+      this.prompt.dataset.state = "round-over";
+      return;
+    }
     if (!mine) {
       if (this.pending && this.unsent && offline)
         parts.push(h("p", { class: "move-held", role: "alert" }, T.moveHeldOffline));
@@ -899,11 +1224,12 @@ export class GameView {
         buttons.push(this.actionButton(a.call ? T.redealCall : T.redealNo, a, a.call ? "" : "primary"));
     } else if (v.phase === "declare") {
       parts.push(h("p", {}, T.declarePrompt));
+      parts.push(h("p", { class: "declare-why" }, T.declareWhy));
       parts.push(
         h(
           "ul",
           { class: "lucky-list" },
-          (v.lucky_hands || []).map((x) =>
+          (v.lucky_hands || []).map((/** @type {Json} */ x) =>
             h(
               "li",
               { dataset: { slug: x.slug } },
@@ -914,11 +1240,11 @@ export class GameView {
           ),
         ),
       );
-      const held = new Map((v.lucky_hands || []).map((x) => [x.slug, x.points]));
+      const held = new Map((v.lucky_hands || []).map((/** @type {Json} */ x) => [x.slug, x.points]));
       const sorted = [...v.legal].sort((a, b) => b.hands.length - a.hands.length);
       for (const a of sorted) {
         const label = a.hands.length
-          ? T.declareHands(a.hands.map((s) => `${yakuName(s)} (${held.get(s) ?? ""})`).join(" + "))
+          ? T.declareHands(a.hands.map((/** @type {string} */ s) => `${yakuName(s)} (${held.get(s) ?? ""})`).join(" + "))
           : T.declareNothing;
         buttons.push(this.actionButton(label, a, a.hands.length ? "primary" : ""));
       }
@@ -962,7 +1288,24 @@ export class GameView {
         );
       }
     }
-    const cardTurn = v.legal.some((a) => a.type === "play" || a.type === "take");
+    if (v.phase === "declare" && this.hintsAllowed) {
+      buttons.push(
+        h(
+          "button",
+          {
+            type: "button",
+            class: "hint-button",
+            "aria-expanded": this.declareHint === this.seq ? "true" : "false",
+            onclick: () => {
+              this.declareHint = this.declareHint === this.seq ? -1 : this.seq;
+              this.renderPrompt();
+            },
+          },
+          T.hintButton,
+        ),
+      );
+    }
+    const cardTurn = v.legal.some((/** @type {Action} */ a) => a.type === "play" || a.type === "take");
     if (cardTurn && this.hintsAllowed) {
       const asked = this.hintAsked === this.seq && !this.hint;
       buttons.push(
@@ -971,8 +1314,13 @@ export class GameView {
           {
             type: "button",
             class: "hint-button",
-            disabled: asked || !!this.hint,
-            onclick: () => this.askHint(),
+            disabled: asked || (!!this.hint && this.hintClosed !== this.seq),
+            onclick: () => {
+              if (this.hint) {
+                this.hintClosed = -1; // shown again
+                this.renderPrompt();
+              } else this.askHint();
+            },
           },
           asked ? T.hintWorking : T.hintButton,
         ),
@@ -982,10 +1330,19 @@ export class GameView {
       this.prompt,
       parts,
       buttons.length ? h("div", { class: "prompt-actions" }, buttons) : null,
-      cardTurn && this.hint ? this.renderHint() : null,
     );
+    const hintShown = cardTurn && this.hint && this.hintClosed !== this.seq;
+    const declareShown = v.phase === "declare" && this.hintsAllowed && this.declareHint === this.seq;
+    replaceChildren(this.hintHost, hintShown ? this.renderHint() : declareShown ? this.renderDeclareHint() : null);
   }
 
+  /**
+   * @param {string} label
+   * @param {Action} action
+   * @param {string} cls
+   * @param {string} [gives]
+   * @returns {HTMLElement}
+   */
   actionButton(label, action, cls, gives = "") {
     return h(
       "button",
@@ -996,7 +1353,7 @@ export class GameView {
   }
 
   renderProgress() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     replaceChildren(
       this.progressHost,
       renderProgress(this.rules.options || {}, v.captures, this.shownNames, this.me, this.progressOpen),
@@ -1004,7 +1361,7 @@ export class GameView {
   }
 
   renderOver() {
-    const v = this.view;
+    const v = /** @type {Json} */ (this.view);
     const winner = this.over ? this.over.winner : v && v.phase === "over" ? v.winner : null;
     if (winner === null || winner === undefined) {
       this.overBox.hidden = true;

@@ -5,8 +5,9 @@
 // and the browser.  A new or changed string here needs "python -m roppyakken.devtools.i18n".
 
 import { NAMES } from "./catalog.js";
-import { LANG, t } from "./i18n.js";
+import { t } from "./i18n.js";
 
+/** @param {Record<string, string>} obj @returns {Record<string, string>} */
 const mapValues = (obj) => Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, t(v)]));
 
 export const MONTH_NAMES = NAMES.months.map((m) => t(m));
@@ -23,22 +24,26 @@ export const BOT_NAMES = mapValues(NAMES.bots);
 export const BOT_DESCRIPTIONS = mapValues(NAMES.botDescriptions);
 
 /** A preset's display name (the slug when unknown). */
+/** @param {string} slug */
 export function presetName(slug) {
   return PRESET_NAMES[slug] || slug;
 }
 
 /** A preset's description in the page's language (the server's English text when unknown). */
+/** @param {string} slug */
 export function presetDescription(slug, fallback = "") {
   return PRESET_DESCRIPTIONS[slug] || fallback;
 }
 
 /** A bot level's description in the page's language (the server's English text when unknown). */
+/** @param {string} level */
 export function botDescription(level, fallback = "") {
   const base = String(level).split(":")[0];
   return BOT_DESCRIPTIONS[base] || fallback;
 }
 
 /** A bot level's display name (the slug when unknown; options after ":" dropped). */
+/** @param {string} level */
 export function botName(level) {
   const base = String(level).split(":")[0];
   return BOT_NAMES[base] || base;
@@ -54,12 +59,57 @@ export const RULES_SUMMARY = [
 ];
 
 /** What Seven Ribbons needs of the ribbons shown, by the seven_ribbons_willow option (R-8.4). */
+/** @type {Record<string, string>} */
 export const SEVEN_RIBBONS_NOTE = {
   any: t("any 7 of these"),
   exclude: t("any 7 of these, not counting the Willow ribbon"),
   require: t("7 of these, one of them the Willow ribbon"),
 };
 
+/** The words of the options' enumerated values (the identifiers stay in house-rules files). */
+/** @type {Record<string, string>} */
+export const OPTION_VALUES = {
+  rotate: t("rotate"),
+  "top-scorer": t("top-scorer"),
+  dealer_takes: t("dealer_takes"),
+  redeal: t("redeal"),
+  play: t("play"),
+  auto: t("auto"),
+  choose: t("choose"),
+  any: t("any"),
+  "turned-up": t("turned-up"),
+  all: t("all"),
+  "cards-only": t("cards-only"),
+  "no-willow-paulownia": t("no-willow-paulownia"),
+  off: t("off"),
+  difference: t("difference"),
+  plain: t("plain"),
+  "round-up": t("round-up"),
+  "end-of-round": t("end-of-round"),
+  ordered: t("ordered"),
+  require: t("require"),
+  exclude: t("exclude"),
+  immediate: t("immediate"),
+  "another-round": t("another-round"),
+  "play-order": t("play-order"),
+  single: t("single"),
+};
+
+/**
+ * An enumerated option value in the page's language ("off" is "なし" in Japanese), a card slug
+ * as the card's name, a match as words; null when it has no words.
+ * @param {string} value
+ * @returns {string | null}
+ */
+export function optionValueName(value) {
+  if (Object.prototype.hasOwnProperty.call(OPTION_VALUES, value)) return OPTION_VALUES[value];
+  if (CARD_NAMES[value]) return CARD_NAMES[value];
+  const match = /^(first-to|rounds) (\d+)$/.exec(value);
+  if (match) return match[1] === "rounds" ? t("{n} rounds", { n: match[2] }) : t("first to {n} games", { n: match[2] });
+  return null;
+}
+
+/** @type {Record<string, string>} */
 export const REASONS = {
   target: t("reached the target"),
   legs: t("won the match"),
@@ -72,6 +122,7 @@ export const REASONS = {
 
 // Bots' display names, by level: the first for the first bot of that level in a game, the
 // second for another (the server names a bot seat "bot:<level>"; its level shows as a badge).
+/** @type {Record<string, string[]>} */
 export const BOT_PERSONAS = {
   random: [t("Momo"), t("Mugi")],
   greedy: [t("Kuma"), t("Kani")],
@@ -90,14 +141,14 @@ const T = {
   yourName: t("Your name"),
   defaultName: t("Player"),
   players: t("Players"),
-  playersN: (n) => t("{n} players", { n }),
+  playersN: (/** @type {string | number} */ n) => t("{n} players", { n }),
   rules: t("Rules"),
   preset: t("Preset"),
   houseRules: t("House rules (TOML)"),
   houseRulesHint: t("Start from a preset and override options, e.g. preset = \"classic\" then target = 300."),
   useHouseRules: t("Use house rules"),
   seed: t("Seed (optional)"),
-  botLevel: (seat) => t("Bot for seat {n}", { n: seat + 1 }),
+  botLevel: (/** @type {number} */ seat) => t("Bot for seat {n}", { n: seat + 1 }),
   playBots: t("Play against bots"),
   playBotsIntro: t("Pick the players, the rules and the bots: the game starts at once."),
   startGame: t("Start the game"),
@@ -118,13 +169,13 @@ const T = {
   copy: t("Copy"),
   copied: t("Copied"),
   seats: t("Seats"),
-  seatN: (i) => t("Seat {n}", { n: i + 1 }),
+  seatN: (/** @type {number} */ i) => t("Seat {n}", { n: i + 1 }),
   seatEmpty: t("empty — waiting for a player"),
-  seatBot: (level) => t("{level} bot", { level: botName(level) }),
+  seatBot: (/** @type {string} */ level) => t("{level} bot", { level: botName(level) }),
   startedRoomNotice: t("This game has already started, so you are watching it as a spectator."),
   overRoomNotice: t("This game is over, so you are watching its end; its replay is on the start page."),
-  botWithLevel: (name, level) => t("{name} ({level} bot)", { name, level }),
-  botFallbackName: (level) => t("{level} bot", { level }),
+  botWithLevel: (/** @type {string | number} */ name, /** @type {string | number} */ level) => t("{name} ({level} bot)", { name, level }),
+  botFallbackName: (/** @type {string | number} */ level) => t("{level} bot", { level }),
   seatHuman: t("player"),
   connected: t("online"),
   disconnected: t("offline"),
@@ -136,6 +187,8 @@ const T = {
   startHint: t("Every seat must hold a player or a bot."),
   waitingHost: t("Waiting for the host to start the game…"),
   joinRoom: t("Join this game"),
+  joinTerms: t("This table's rules"),
+  hintsOffNote: t("Hints are off at this table."),
   joinAs: t("Join"),
   watch: t("Watch as a spectator"),
   roomFull: t("Every seat is taken: you can watch the game."),
@@ -145,22 +198,22 @@ const T = {
   reconnecting: t("Connection lost — reconnecting…"),
   backHome: t("Back to the start page"),
   // table
-  round: (r) => t("Round {n}", { n: r + 1 }),
-  leg: (l) => t("game {n}", { n: l + 1 }),
-  targetIs: (target) => t("to {target}", { target }),
+  round: (/** @type {number} */ r) => t("Round {n}", { n: r + 1 }),
+  leg: (/** @type {number} */ l) => t("game {n}", { n: l + 1 }),
+  targetIs: (/** @type {string | number} */ target) => t("to {target}", { target }),
   pile: t("Pile"),
-  pileCount: (n) => t("{n} left", { n }),
+  pileCount: (/** @type {string | number} */ n) => t("{n} left", { n }),
   tableLabel: t("Table"),
   yourHand: t("Your hand"),
-  handOf: (name) => t("Hand of {name}", { name }),
-  cardsInHand: (n) => t("{n} in hand", { n }),
+  handOf: (/** @type {string | number} */ name) => t("Hand of {name}", { name }),
+  cardsInHand: (/** @type {string | number} */ n) => t("{n} in hand", { n }),
   turnedUp: t("Turned up"),
   captures: t("Captures"),
   noCaptures: t("no captures yet"),
-  cardPoints: (p) => t("{points} card points", { points: p }),
+  cardPoints: (/** @type {string | number} */ p) => t("{points} card points", { points: p }),
   total: t("Total"),
-  totalN: (total) => t("{points} points", { points: total }),
-  legsN: (l) => t("{n} won", { n: l }),
+  totalN: (/** @type {string | number} */ total) => t("{points} points", { points: total }),
+  legsN: (/** @type {string | number} */ l) => t("{n} won", { n: l }),
   dealer: t("dealer"),
   toAct: t("to play"),
   revealed: t("Shown (declared)"),
@@ -168,28 +221,43 @@ const T = {
   yourTurnPlay: t("Your turn: choose a card from your hand."),
   chooseTarget: t("Choose what it takes: a highlighted card on the table, or a button below."),
   playToTable: t("Add it to the table"),
-  playCapture: (what) => t("Take {cards}", { cards: what }),
+  playCapture: (/** @type {string | number} */ what) => t("Take {cards}", { cards: what }),
   playAgainHint: t("Press the card again, or the button, to play it."),
   cancel: t("Cancel"),
-  takeTurned: (card) => t("The turned-up {card} has several targets: choose one.", { card }),
+  takeTurned: (/** @type {string | number} */ card) => t("The turned-up {card} has several targets: choose one.", { card }),
   declarePrompt: t("You hold lucky hands: declare them (this reveals their cards) or keep them hidden."),
   declareNothing: t("Declare nothing"),
-  declareHands: (names) => t("Declare {hands}", { hands: names }),
+  declareWhy: t(
+    "Why keep one hidden? A declared hand scores its points this round, but everyone sees its cards: the others learn which months they will never take from you, and can keep back the cards you need. A hidden hand scores nothing.",
+  ),
+  hintDeclareTitle: t("Hint: declare or keep hidden?"),
+  hintDeclareYes: (/** @type {string | number} */ cost) =>
+    t(
+      "The expert declares a hand when its points are worth more than what showing its cards tells the others (about {cost} points a card shown).",
+      { cost },
+    ),
+  hintDeclareNo: (/** @type {string | number} */ hands, /** @type {string | number} */ cost) =>
+    t("The expert keeps {hands} hidden: its points are worth less than showing its cards (about {cost} points a card).", {
+      hands,
+      cost,
+    }),
+  declareHands: (/** @type {string | number} */ names) => t("Declare {hands}", { hands: names }),
   redealPrompt: t("You hold four cards of a month: call a redeal?"),
   redealCall: t("Call a redeal"),
   redealNo: t("Play on"),
-  waitingFor: (name) => t("Waiting for {name}…", { name }),
+  waitingFor: (/** @type {string | number} */ name) => t("Waiting for {name}…", { name }),
   sendingMove: t("Sending your move…"),
   moveHeldOffline: t("The connection is lost: your move is kept and will be sent as soon as the connection is back."),
   moveResent: t("The connection is back: your move was sent again."),
   moveOutdated: t("The connection is back, but the game moved on without your move: choose again."),
-  autoTaken: (card, taken) =>
+  autoTaken: (/** @type {string | number} */ card, /** @type {string | number} */ taken) =>
     t("The turned-up {card} took {taken} by itself: the choice changed nothing.", { card, taken }),
-  choiceGives: (points) => t("+{points} card points", { points }),
-  choiceYaku: (yaku, after, needed) => t("{yaku} {after}/{needed}", { yaku, after, needed }),
+  choiceGives: (/** @type {string | number} */ points) => t("+{points} card points", { points }),
+  choiceYaku: (/** @type {string | number} */ yaku, /** @type {string | number} */ after, /** @type {string | number} */ needed) => t("{yaku} {after}/{needed}", { yaku, after, needed }),
   choiceNothing: t("no points"),
-  luckyCards: (names) => t("Cards: {names}", { names }),
+  luckyCards: (/** @type {string | number} */ names) => t("Cards: {names}", { names }),
   canCapture: t("can capture"),
+  captureLegend: t("marks a card of your hand that can capture a card on the table."),
   wild: t("wild target"),
   // panels
   progress: t("Yaku progress"),
@@ -201,43 +269,46 @@ const T = {
   progressNotStarted: t("not started"),
   progressUnderway: t("under way"),
   progressNone: t("No yaku under way yet."),
-  ribbonsCount: (n, need) => t("{n} of {need} ribbons", { n, need }),
+  ribbonsCount: (/** @type {string | number} */ n, /** @type {string | number} */ need) => t("{n} of {need} ribbons", { n, need }),
   log: t("What happened"),
   showRules: t("Rules help"),
+  sound: t("Sound"),
+  soundTitle: t("Card sounds: press to turn them on or off (remembered)"),
   close: t("Close"),
   // events
-  evRoundStarted: (r, dealer) => t("Round {n}: {dealer} deals.", { n: r + 1, dealer }),
-  evFirstDealer: (dealer) => t("{dealer} drew the earliest month and deals first.", { dealer }),
-  evRedeal: (why) => t("The deal is void ({why}): dealing again.", { why }),
-  evRedealTable: (month) => t("four {month} cards on the table", { month }),
-  evRedealHand: (month, who) => t("{who} holds four {month} cards", { month, who }),
-  evDealerTook: (who, cards) => t("{who} takes four of a month from the table: {cards}.", { who, cards }),
-  evDeclared: (who, hands) =>
+  evRoundStarted: (/** @type {number} */ r, /** @type {string | number} */ dealer) => t("Round {n}: {dealer} deals.", { n: r + 1, dealer }),
+  evFirstDealer: (/** @type {string | number} */ dealer) => t("{dealer} drew the earliest month and deals first.", { dealer }),
+  evRedeal: (/** @type {string | number} */ why) => t("The deal is void ({why}): dealing again.", { why }),
+  evRedealTable: (/** @type {string | number} */ month) => t("four {month} cards on the table", { month }),
+  evRedealHand: (/** @type {string | number} */ month, /** @type {string | number} */ who) => t("{who} holds four {month} cards", { month, who }),
+  evDealerTook: (/** @type {string | number} */ who, /** @type {string | number} */ cards) => t("{who} takes four of a month from the table: {cards}.", { who, cards }),
+  evDeclared: (/** @type {string | number} */ who, /** @type {string} */ hands) =>
     hands ? t("{who} declares {hands}.", { who, hands }) : t("{who} declares nothing.", { who }),
-  evTurned: (who, card) => t("{who} turns up {card}.", { who, card }),
-  evPlayedTaking: (who, card, taken, fromPile) =>
+  evTurned: (/** @type {string | number} */ who, /** @type {string | number} */ card) => t("{who} turns up {card}.", { who, card }),
+  evPlayedTaking: (/** @type {string | number} */ who, /** @type {string | number} */ card, /** @type {string | number} */ taken, /** @type {boolean} */ fromPile) =>
     fromPile
       ? t("{who} turns up {card}, taking {taken}.", { who, card, taken })
       : t("{who} plays {card}, taking {taken}.", { who, card, taken }),
-  evPlayedToTable: (who, card, fromPile) =>
+  evPlayedToTable: (/** @type {string | number} */ who, /** @type {string | number} */ card, /** @type {boolean} */ fromPile) =>
     fromPile
       ? t("{who} turns up {card} to the table.", { who, card })
       : t("{who} plays {card} to the table.", { who, card }),
-  evTurnedTakes: (who, card, taken) => t("{who} takes {taken} with the turned-up {card}.", { who, card, taken }),
-  evRoundEnded: (r) => t("Round {n} is scored.", { n: r + 1 }),
-  evLegWon: (who) => t("{who} wins this game of the match.", { who }),
-  evGameEnded: (who) => t("{who} wins!", { who }),
+  evTurnedTakes: (/** @type {string | number} */ who, /** @type {string | number} */ card, /** @type {string | number} */ taken) => t("{who} takes {taken} with the turned-up {card}.", { who, card, taken }),
+  evRoundEnded: (/** @type {number} */ r) => t("Round {n} is scored.", { n: r + 1 }),
+  evLegWon: (/** @type {string | number} */ who) => t("{who} wins this game of the match.", { who }),
+  evGameEnded: (/** @type {string | number} */ who) => t("{who} wins!", { who }),
   // round end & game end
-  roundOver: (r) => t("Round {n} — scores", { n: r + 1 }),
+  roundOver: (/** @type {number} */ r) => t("Round {n} — scores", { n: r + 1 }),
+  roundOverNote: (/** @type {number} */ r) => t("Round {n} is over: its scores are shown.", { n: r + 1 }),
   breakdownCards: t("Cards"),
   breakdownYaku: t("Yaku"),
   breakdownLucky: t("Lucky hands"),
   roundScore: t("Round score"),
-  counted: (n) => t("counted for fuke: {n}", { n }),
+  counted: (/** @type {string | number} */ n) => t("counted for fuke: {n}", { n }),
   adds: t("Adds"),
   totalAfter: t("Total"),
   fukeVoid: t("Fuke: a counted score is too low, so every round score is void."),
-  instantWin: (who, yaku) => t("Instant win: {who} with {yaku}.", { who, yaku }),
+  instantWin: (/** @type {string | number} */ who, /** @type {string | number} */ yaku) => t("Instant win: {who} with {yaku}.", { who, yaku }),
   continue: t("Continue"),
   hintButton: t("Hint"),
   hintTitle: t("Hint: what the expert would play"),
@@ -246,43 +317,46 @@ const T = {
   hintsOnTitle: t("Every player at this table may ask for hints."),
   hintRoomOption: t("Allow hints for every player"),
   hintExpertChoice: t("the expert's choice"),
-  hintPlayTo: (card) => t("{card} to the table", { card }),
-  hintPlayTakes: (card, cards) => t("{card} takes {cards}", { card, cards }),
-  hintPointsNow: (n) => t("Points now: {n}", { n }),
-  hintYakuNow: (names) => t("Completes now: {yaku}", { yaku: names }),
-  hintExpected: (score, ci) => t("Expected round points: {score} (± {ci})", { score, ci }),
-  hintYakuChance: (name, pct) => t("Chance of {yaku}: {pct}%", { yaku: name, pct }),
-  hintRisk: (n) => t("Risk: the opponents expect {n} points", { n }),
-  hintWinChance: (pct) => t("Chance to win the game: {pct}%", { pct }),
-  hintWorlds: (n) => t("Each play was played out in {n} imagined deals from what you can see.", { n }),
+  hintPlayTo: (/** @type {string | number} */ card) => t("{card} to the table", { card }),
+  hintPlayTakes: (/** @type {string | number} */ card, /** @type {string | number} */ cards) => t("{card} takes {cards}", { card, cards }),
+  hintPointsNow: (/** @type {string | number} */ n) => t("Points now: {n}", { n }),
+  hintYakuNow: (/** @type {string | number} */ names) => t("Completes now: {yaku}", { yaku: names }),
+  hintExpected: (/** @type {string | number} */ score, /** @type {string | number} */ ci) => t("Expected round points: {score} (± {ci})", { score, ci }),
+  hintYakuChance: (/** @type {string | number} */ name, /** @type {string | number} */ pct) => t("Chance of {yaku}: {pct}%", { yaku: name, pct }),
+  hintRisk: (/** @type {string | number} */ n) => t("Risk: the opponents expect {n} points", { n }),
+  hintWinChance: (/** @type {string | number} */ pct) => t("Chance to win the game: {pct}%", { pct }),
+  hintWorlds: (/** @type {string | number} */ n) => t("Each play was played out in {n} imagined deals from what you can see.", { n }),
   hintPlayThis: t("Play this"),
+  hintWhyDiffer: t(
+    "The expert's choice comes first: it is the expert's judgement of the position. The chances below come from those few imagined deals, so another play may show a higher chance by luck of the deals.",
+  ),
   reviewTitle: t("What the master would have played"),
   reviewWorking: t("The master is looking at your round…"),
   reviewNone: t("The master would have played as you did."),
-  reviewTurn: (n) => t("Your turn {n}", { n }),
-  reviewPlayed: (what) => t("You: {play}", { play: what }),
-  reviewBest: (what) => t("Master: {play}", { play: what }),
-  reviewLost: (points, pct) =>
+  reviewTurn: (/** @type {string | number} */ n) => t("Your turn {n}", { n }),
+  reviewPlayed: (/** @type {string | number} */ what) => t("You: {play}", { play: what }),
+  reviewBest: (/** @type {string | number} */ what) => t("Master: {play}", { play: what }),
+  reviewLost: (/** @type {string | number} */ points, /** @type {string | number} */ pct) =>
     t("{points} points given up (chance to win −{pct}%)", { points, pct }),
   gameOver: t("Game over"),
-  wins: (who, why) => t("{who} wins — {why}.", { who, why }),
+  wins: (/** @type {string | number} */ who, /** @type {string | number} */ why) => t("{who} wins — {why}.", { who, why }),
   youWin: t("You win!"),
   downloadRecord: t("Download the game record"),
   newGame: t("New game"),
-  instantReason: (yaku) => t("instant win with {yaku}", { yaku }),
-  targetReason: (yaku) => t("reached the target, with {yaku} this round", { yaku }),
+  instantReason: (/** @type {string | number} */ yaku) => t("instant win with {yaku}", { yaku }),
+  targetReason: (/** @type {string | number} */ yaku) => t("reached the target, with {yaku} this round", { yaku }),
   // calculator
   calcTitle: t("Score calculator"),
   calcIntro: t(
     "For games with physical cards: pick the player, tap the cards they captured (in capture order if rain-off counts it), tick declared lucky hands, then score the round.",
   ),
-  calcPlayer: (i) => t("Player {n}", { n: i + 1 }),
+  calcPlayer: (/** @type {number} */ i) => t("Player {n}", { n: i + 1 }),
   calcCapturing: t("Tap cards for"),
   calcLucky: t("Declared lucky hands"),
   calcScore: t("Score the round"),
   calcClear: t("Clear all"),
-  calcCount: (n, p) => t("{n} cards, {points} points", { n, points: p }),
-  calcOwner: (i) => t("P{n}", { n: i + 1 }),
+  calcCount: (/** @type {string | number} */ n, /** @type {string | number} */ p) => t("{n} cards, {points} points", { n, points: p }),
+  calcOwner: (/** @type {number} */ i) => t("P{n}", { n: i + 1 }),
   // replay
   replayTitle: t("Replay viewer"),
   replayIntro: t("Open a game record (a .json file) or pick a finished game, then step through it."),
@@ -296,21 +370,21 @@ const T = {
   replayEnd: t("Last step"),
   replayPlay: t("Auto-play"),
   replayPause: t("Pause"),
-  replayStep: (i, n) => t("step {i} of {n}", { i, n }),
+  replayStep: (/** @type {string | number} */ i, /** @type {string | number} */ n) => t("step {i} of {n}", { i, n }),
   replayDeal: t("The deal"),
   replayScores: t("Round scores"),
-  replayWinner: (who) => t("Winner: {who}", { who }),
+  replayWinner: (/** @type {string | number} */ who) => t("Winner: {who}", { who }),
   replayUnfinished: t("This game was not finished."),
   // rules help
-  rulesTitle: (preset) => t("Rules: {preset}", { preset: presetName(preset) }),
+  rulesTitle: (/** @type {string} */ preset) => t("Rules: {preset}", { preset: presetName(preset) }),
   rulesHowTo: t("How to play"),
   rulesYaku: t("Yaku"),
   rulesLuckyHands: t("Lucky hands"),
   rulesOptions: t("Every option"),
   rulesNoLucky: t("No lucky hands under these rules."),
   rulesCardValues: t("Card values"),
-  points: (p) => t("{points} points", { points: p }),
-  pts: (p) => `${p}`,
+  points: (/** @type {string | number} */ p) => t("{points} points", { points: p }),
+  pts: (/** @type {string | number} */ p) => `${p}`,
   yes: t("yes"),
   no: t("no"),
   none: t("none"),
@@ -319,11 +393,13 @@ const T = {
 export default T;
 
 /** The display name of a yaku or lucky-hand slug. */
+/** @param {string} slug @returns {string} */
 export function yakuName(slug) {
   return YAKU_NAMES[slug] || LUCKY_HAND_NAMES[slug] || slug;
 }
 
 /** The level of a bot's player name ("bot:master" -> "master"), or null for a person. */
+/** @param {string | null | undefined} name @returns {string | null} */
 export function botLevel(name) {
   const found = /^bot:([\w-]+)/.exec(name || "");
   return found ? found[1] : null;
@@ -332,6 +408,9 @@ export function botLevel(name) {
 /**
  * The display name of each player: a bot ("bot:<level>") gets a proper name (BOT_PERSONAS; a
  * second bot of the same level the second name), and with withLevel its level too.
+ * @param {string[]} names
+ * @param {{withLevel?: boolean}} [options]
+ * @returns {string[]}
  */
 export function playerNames(names, { withLevel = false } = {}) {
   const levels = names.map(botLevel);
@@ -346,6 +425,7 @@ export function playerNames(names, { withLevel = false } = {}) {
 }
 
 /** Player names made distinct for display: bots named (playerNames), a repeated name gets its seat. */
+/** @param {string[]} names @returns {string[]} */
 export function distinctNames(names) {
   const shown = playerNames(names);
   return shown.map((name, seat) =>
@@ -354,6 +434,7 @@ export function distinctNames(names) {
 }
 
 /** A readable reason for the end of a game (the engine's end_reason strings). */
+/** @param {string | null | undefined} reason @returns {string} */
 export function reasonText(reason) {
   if (!reason) return "";
   if (REASONS[reason]) return REASONS[reason];

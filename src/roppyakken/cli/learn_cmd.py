@@ -1,0 +1,41 @@
+"""``roppyakken learn``: the guided first game in the terminal (needs the ``tui`` extra: Textual).
+
+Textual is imported only when the command runs, so the rest of the command line works
+without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+from typing import Any
+
+from roppyakken.errors import RoppyakkenError
+from roppyakken.i18n import N_, _
+
+TEXTUAL_MISSING = N_("the terminal game needs Textual: pip install 'roppyakken[tui]'")
+
+
+def register(sub: Any) -> None:
+    """Add the ``learn`` subcommand."""
+    p = sub.add_parser(
+        "learn",
+        help=_("new to Roppyakken? a guided first game in the terminal"),
+        description=_(
+            "A guided first game: one scripted round against an opponent, step by step, each "
+            "move explained (matching a month, choosing a capture, the turned-up card, the "
+            "joker, a lucky hand, yaku, the score, an instant win)."
+        ),
+    )
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``roppyakken learn``."""
+    if importlib.util.find_spec("textual") is None:
+        raise RoppyakkenError(TEXTUAL_MISSING)
+    from roppyakken.tui.app import RoppyakkenApp
+
+    app = RoppyakkenApp(learn=True)
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,129 @@
+"""The new-game form: where the focus is shows clearly on every field and button, and the
+optional seed left empty is not marked as an error."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("textual")
+
+from textual.color import Color
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import Button, Input, Select
+
+from roppyakken.tui.app import RoppyakkenApp
+from roppyakken.tui.screens.newgame import NewGameScreen
+from roppyakken.tui.testing import press, wait_until
+from tests.test_tui_app import run
+
+
+def _face(widget: Widget) -> Widget:
+    """The part of ``widget`` that is drawn (a drop-down's current value)."""
+    return widget.children[0] if isinstance(widget, Select) else widget
+
+
+def _distance(a: Color, b: Color) -> int:
+    return sum(abs(x - y) for x, y in zip(a.rgb, b.rgb, strict=True))
+
+
+def test_every_field_and_button_shows_its_focus(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> dict[str, int]:
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        screen = app.screen
+        seen: dict[str, int] = {}
+        for widget in screen.query("Select, Input, Button"):
+            if not widget.focusable or not widget.display:
+                continue
+            screen.set_focus(None)
+            await pilot.pause()
+            blurred = _face(widget).background_colors[1]
+            blurred_style = _face(widget).rich_style
+            widget.focus()
+            await pilot.pause()
+            focused = _face(widget).background_colors[1]
+            bold = bool(_face(widget).rich_style.bold) and not blurred_style.bold
+            seen[str(widget.id)] = _distance(blurred, focused) + (1000 if bold else 0)
+        return seen
+
+    seen = run(RoppyakkenApp(pace="instant"), script)
+    assert {"players", "preset", "rules-file", "name", "opp1", "seed", "start"} <= set(seen)
+    for name, difference in seen.items():
+        assert difference >= 60, (name, difference, seen)  # 234 -> 235 grey was 3
+
+
+def test_an_empty_seed_is_not_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> tuple[bool, bool]:
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        seed = app.screen.query_one("#seed", Input)
+        seed.focus()
+        await press(pilot, "4", "backspace")
+        app.screen.query_one("#start", Button).focus()
+        await pilot.pause()
+        empty_invalid = seed.has_class("-invalid")
+        seed.focus()
+        await press(pilot, "x")
+        await pilot.pause()
+        return empty_invalid, seed.value == ""
+
+    empty_invalid, _ = run(RoppyakkenApp(pace="instant"), script)
+    assert not empty_invalid
+
+
+def _french_form_with_a_save(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, keys: list[str]) -> str:
+    """The new-game screen in French at 80×24, with one saved game, after ``keys`` on the saves."""
+    import asyncio
+
+    from roppyakken.engine import Game
+    from roppyakken.i18n import set_language
+    from roppyakken.rules import preset
+    from roppyakken.tui.session import HUMAN, Seat, new_save_path, save_game
+    from roppyakken.tui.testing import shown_text
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    path = new_save_path()
+    path.parent.mkdir(parents=True)
+    save_game(path, Game(preset("classic"), 2, 5), [Seat(HUMAN, "Aki"), Seat("expert")])
+
+    async def main() -> str:
+        app = RoppyakkenApp(pace="instant")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+            app.screen.query_one("#saves", Select).focus()
+            await press(pilot, *keys)
+            await pilot.pause(0.2)
+            return await shown_text(pilot, app)
+
+    set_language("fr")
+    try:
+        return asyncio.run(main())
+    finally:
+        set_language("en")
+
+
+def test_the_saved_games_drop_down_speaks_french(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import re
+
+    shown = _french_form_with_a_save(tmp_path, monkeypatch, ["enter"])
+    assert "Fermer le menu" in shown and "Dismiss" not in shown, shown
+    assert not re.search(r"\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b", shown), shown
+    assert re.search(r"\d\d-\d\d \d\d:\d\d", shown)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr"])
+def test_the_forms_placeholders_fit_their_field_at_80_columns(lang: str) -> None:
+    from roppyakken.i18n import cell_width, set_language
+    from roppyakken.tui import text as t
+
+    set_language(lang)
+    try:
+        for placeholder in (t.HINT_RULES_FILE, t.HINT_SEED):
+            assert cell_width(placeholder) <= 80 - 2 - 14, (lang, placeholder)  # padding, label
+    finally:
+        set_language("en")
