@@ -25,7 +25,7 @@ const MAX_LINES = 200;
 
 /** A chat panel docked at the bottom of the page. */
 export class ChatPanel {
-  /** @param {(message: object) => void} send */
+  /** @param {(message: import("./types.js").ClientMessage) => void} send */
   constructor(send) {
     this.send = send;
     /** @type {number|null} */
@@ -68,7 +68,7 @@ export class ChatPanel {
     document.body.append(this.el);
   }
 
-  /** @param {object} line */
+  /** @param {{text: string}|{phrase: string}} line */
   say(line) {
     this.send({ type: "chat", ...line });
   }
@@ -83,22 +83,23 @@ export class ChatPanel {
     this.send({ type: "chat_history" });
   }
 
-  /** @param {{lines: ChatLine[], muted: string[]}} msg */
+  /** @param {import("./types.js").ServerMessage} msg a `chat_history`: `lines` (ChatLine[]), `muted` */
   onHistory(msg) {
     this.muted = new Set(msg.muted);
     this.lines = msg.lines.slice(-MAX_LINES);
     this.render();
   }
 
-  /** @param {ChatLine} line */
-  onLine(line) {
+  /** @param {import("./types.js").ServerMessage} msg a `chat` line (ChatLine) */
+  onLine(msg) {
+    const line = /** @type {ChatLine} */ (msg);
     if (this.muted.has(line.author)) return;
     this.lines.push(line);
     if (this.lines.length > MAX_LINES) this.lines.shift();
     this.render();
   }
 
-  /** @param {{muted: string[]}} msg */
+  /** @param {import("./types.js").ServerMessage} msg a `muted`: `muted` (the authors muted) */
   onMuted(msg) {
     this.muted = new Set(msg.muted);
     this.lines = this.lines.filter((line) => !this.muted.has(line.author));

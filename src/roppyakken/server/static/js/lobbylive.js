@@ -19,7 +19,6 @@ const PAIRING_CONTROLS = ["15+60", "30+120", "60+300", "1d", "2d", "3d", "7d"];
  * @typedef {{room: string, preset: string, players: string[], clock: string}} LiveGame
  * @typedef {{type: "lobby", tables: Table[], games: LiveGame[], pools: Record<string, number>,
  *   waiting: number, playing: number, player: Me|null}} LobbyMessage
- * @typedef {{name: string, players: number[]}} PresetInfo
  */
 
 /**
@@ -63,7 +62,7 @@ export function ensurePlayer(name) {
 
 /**
  * The live lobby section.
- * @param {PresetInfo[]} presetList
+ * @param {import("./types.js").Json[]} presetList the presets (GET /api/presets: name, players)
  * @param {() => string} currentName the name the player chose on the page
  * @param {Promise<unknown>} playerReady settles once the page has made sure of its player
  * @returns {HTMLElement}
