@@ -247,3 +247,22 @@ def test_the_pool_claims_oldest_first_and_expires_silent_rows(tmp_path: Path) ->
         assert again == []  # claimed rows are never claimed twice; "new" alone waits
     finally:
         db.engine.dispose()
+
+
+def test_another_sites_page_cannot_open_the_lobby_with_the_cookie(server: ServerThread) -> None:
+    """A websocket carries the cookie: its Origin is checked before the handshake (the CSRF guard)."""
+    from websockets.exceptions import InvalidStatus
+
+    cookie, _ = new_player(server.url, "Kit")
+
+    async def run() -> None:
+        headers = {"Cookie": f"{COOKIE}={cookie}", "Origin": "https://evil.example"}
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(f"{server.ws_url}/ws/lobby", additional_headers=headers, open_timeout=10)
+        assert refused.value.response.status_code == 403
+        same = {"Cookie": f"{COOKIE}={cookie}", "Origin": server.url}
+        async with connect(f"{server.ws_url}/ws/lobby", additional_headers=same, open_timeout=10) as ws:
+            first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+            assert first["type"] == "lobby" and first["player"]["name"] == "Kit"
+
+    asyncio.run(run())

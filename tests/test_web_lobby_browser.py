@@ -74,6 +74,19 @@ def test_three_players_pair_from_the_lobby_into_one_game(server: str) -> None:
         wait_js(bin_, "document.querySelector('.chat-lines').innerText.includes('can you read me')")
         cleo.wait_for_timeout(500)
         assert "can you read me" not in cleo.locator(".chat-lines").inner_text()
+        # a fourth visitor finds the public game in the lobby and watches it, as a spectator
+        room_path = "/r/" + aoi.url.rsplit("/r/", 1)[1]
+        watcher = _context(browser, DESKTOP).new_page()
+        _watch_errors(watcher, errors)
+        watcher.goto(server + "/")
+        watcher.locator(f".lobby-games a[href='{room_path}']").click()
+        watcher.wait_for_url("**" + room_path)
+        watcher.wait_for_selector(".chat-panel")
+        wait_js(watcher, "document.querySelector('main').innerText.includes('Cleo')")
+        assert watcher.locator(".hand button.card").count() == 0  # no hand: a spectator
+        watcher.click(".chat-panel summary")
+        assert watcher.locator(".chat-panel summary").inner_text() == "Spectators' chat"
+        assert "can you read me" not in watcher.locator(".chat-lines").inner_text()
         for page in pages:  # the chat's controls are 44 px targets
             for control in page.locator(".chat-panel button:visible, .chat-panel summary").all():
                 box = control.bounding_box()
