@@ -142,3 +142,42 @@ def test_the_player_survives_a_restart(tmp_path: Path) -> None:
             "player": {"id": made["id"], "name": "Eve"},
             "csrf": made["csrf"],
         }
+
+
+def test_a_seat_given_away_and_taken_again_belongs_to_its_new_player(
+    served: tuple[ServerThread, Path],
+) -> None:
+    import asyncio
+
+    from tests.server_harness import Player
+
+    server, path = served
+    clients = [httpx.Client(base_url=server.url, timeout=10) for _ in range(3)]
+    try:
+        host, first, second = (_become(c, n) for c, n in zip(clients, ("H", "F", "S"), strict=True))
+        room = clients[0].post("/api/rooms", json={"name": "H"}, headers={CSRF: host["csrf"]}).json()
+        joined = clients[1].post(
+            f"/api/rooms/{room['room']}/join", json={"name": "F"}, headers={CSRF: first["csrf"]}
+        )
+        assert joined.json()["seat"] == 1
+
+        async def give_away() -> None:
+            hosting = await Player.join(server, room["room"], room["token"])
+            await hosting.send({"type": "seat", "seat": 1, "kind": "empty"})
+            while not any(s["kind"] == "empty" for s in (await hosting.expect("room"))["room_info"]["seats"]):
+                pass
+            await hosting.close()
+
+        asyncio.run(give_away())
+        again = clients[2].post(
+            f"/api/rooms/{room['room']}/join", json={"name": "S"}, headers={CSRF: second["csrf"]}
+        )
+        assert again.status_code == 200 and again.json()["seat"] == 1
+    finally:
+        for client in clients:
+            client.close()
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute(
+            "select seat, player_id from seat_players where room_id = ? order by seat", (room["room"],)
+        )
+        assert rows.fetchall() == [(0, host["id"]), (1, second["id"])]

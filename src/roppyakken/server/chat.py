@@ -22,7 +22,7 @@ import secrets
 import time
 import unicodedata
 import weakref
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy import Connection, func, insert, select
 
@@ -31,6 +31,9 @@ from roppyakken.server.db import StorageError
 from roppyakken.server.guard import MemoryRateLimiter
 from roppyakken.server.models import chat
 from roppyakken.server.protocol import CHAT_MAX, ChatHistory, Mute, ProtocolError, Say
+
+if TYPE_CHECKING:
+    from roppyakken.server.rooms import Client, Room
 
 LINES_PER_MINUTE: Final = 20.0
 LINE_BURST: Final = 5.0
@@ -107,9 +110,9 @@ class ChatDesk:
         self.limiter = MemoryRateLimiter(max_keys=10_000)
         self.mutes: dict[str, set[str]] = {}
         """Reader (its author key) to the authors it muted."""
-        self.spectators: weakref.WeakKeyDictionary[Any, str] = weakref.WeakKeyDictionary()
+        self.spectators: weakref.WeakKeyDictionary[Client, str] = weakref.WeakKeyDictionary()
 
-    def author(self, client: Any) -> str:
+    def author(self, client: Client) -> str:
         """The author key of a connection: its seat's, or its own as a spectator."""
         if client.seat is not None:
             return f"seat:{client.seat}"
@@ -119,10 +122,10 @@ class ChatDesk:
         return key
 
 
-_DESKS: weakref.WeakKeyDictionary[Any, ChatDesk] = weakref.WeakKeyDictionary()
+_DESKS: weakref.WeakKeyDictionary[Room, ChatDesk] = weakref.WeakKeyDictionary()
 
 
-def desk(room: Any) -> ChatDesk:
+def desk(room: Room) -> ChatDesk:
     """The room's chat desk (made on first use; it goes with the room object)."""
     found = _DESKS.get(room)
     if found is None:
@@ -130,17 +133,17 @@ def desk(room: Any) -> ChatDesk:
     return found
 
 
-def _channel(client: Any) -> str:
+def _channel(client: Client) -> str:
     return PLAYERS if client.seat is not None else SPECTATORS
 
 
-def _name(room: Any, client: Any) -> str:
+def _name(room: Room, client: Client) -> str:
     if client.seat is None:
         return ""  # the client shows "spectator" in its reader's language
     return str(room.seats[client.seat].display_name)
 
 
-async def handle(room: Any, client: Any, message: Say | Mute | ChatHistory) -> None:
+async def handle(room: Room, client: Client, message: Say | Mute | ChatHistory) -> None:
     """Answer a chat message of a room's client (ProtocolError with one line to refuse it)."""
     chat_desk = desk(room)
     me = chat_desk.author(client)

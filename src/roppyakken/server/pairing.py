@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
@@ -41,6 +43,9 @@ from roppyakken.server.db import Database, StorageError
 from roppyakken.server.models import pairing, rooms, seats
 from roppyakken.server.players import Player, link_seat
 from roppyakken.server.requests import CreateRoom
+
+if TYPE_CHECKING:
+    from roppyakken.server.hub import Hub
 
 log = logging.getLogger("roppyakken.server")
 
@@ -234,9 +239,6 @@ def _seat_names(conn: Connection, ids: list[str]) -> dict[str, list[tuple[str, s
 
 def overview(conn: Connection, now: float) -> dict[str, Any]:
     """What the lobby shows: open public tables, public games being played, waiting and playing counts."""
-    import json
-    from datetime import UTC, datetime, timedelta
-
     fresh = datetime.fromtimestamp(now, UTC) - timedelta(seconds=TABLE_FRESH)
     open_rows = conn.execute(
         select(rooms.c.id, rooms.c.preset, rooms.c.players, rooms.c.clock)
@@ -316,7 +318,7 @@ class Seeker:
 class Pairing:
     """This member's share of the pairing work: its seekers' heartbeats and hand-outs, and claims."""
 
-    def __init__(self, hub: Any, *, tick: float = TICK) -> None:
+    def __init__(self, hub: Hub, *, tick: float = TICK) -> None:
         self.hub = hub
         self.db: Database = hub.db
         self.tick = tick

@@ -16,18 +16,22 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
 
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import Connection, delete, insert, select, update
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from roppyakken.server import text
+from roppyakken.server.db import Database, StorageError
 from roppyakken.server.guard import header, origin_allowed
 from roppyakken.server.models import players, seat_players
+
+log = logging.getLogger("roppyakken.server")
 
 COOKIE: Final = "rp_player"
 CSRF_HEADER: Final = "x-csrf-token"
@@ -99,13 +103,21 @@ def rename(conn: Connection, player: Player, name: str) -> Player:
 
 
 def link_seat(conn: Connection, room_id: str, seat: int, player_id: str) -> None:
-    """Record that the player took this seat (the player's history)."""
+    """Record that the player took this seat (the player's history; a seat given away and taken
+    again belongs to its new player)."""
+    conn.execute(delete(seat_players).where(seat_players.c.room_id == room_id, seat_players.c.seat == seat))
     conn.execute(insert(seat_players).values(room_id=room_id, seat=seat, player_id=player_id))
 
 
-async def remember_seat(db: Any, room_id: str, seat: int, player: Player) -> None:
-    """Record (after the fact: the seat is taken already) that ``player`` holds this seat."""
-    await db.run(lambda c: link_seat(c, room_id, seat, player.id))
+async def remember_seat(db: Database, room_id: str, seat: int, player: Player) -> None:
+    """Record (after the fact: the seat is taken already) that ``player`` holds this seat.
+
+    The seat is the player's whatever happens here: a write that fails is logged, not
+    turned into an error for a join that succeeded."""
+    try:
+        await db.run(lambda c: link_seat(c, room_id, seat, player.id))
+    except StorageError as exc:
+        log.warning("the seat %s of room %s was not recorded for its player: %s", seat, room_id, exc)
 
 
 class CsrfRefused(Exception):
@@ -124,8 +136,9 @@ async def current(conn: HTTPConnection) -> Player | None:
     parsed = parse_cookie(conn.cookies.get(COOKIE))
     if parsed is None:
         return None
-    db = conn.app.state.hub.db
-    return await db.run(lambda c: load(c, parsed[0], parsed[1]))  # type: ignore[no-any-return]
+    db: Database = conn.app.state.hub.db
+    player: Player | None = await db.run(lambda c: load(c, parsed[0], parsed[1]))
+    return player
 
 
 def _allowed(conn: HTTPConnection) -> tuple[str, ...]:
@@ -188,7 +201,7 @@ async def get_me(request: Request) -> Response:
 
 async def post_me(request: Request) -> Response:
     """``POST /api/me`` ``{"name"}``: become a player (a new cookie), or change the player's name."""
-    from roppyakken.server import api, requests
+    from roppyakken.server import api, requests  # api imports this module: imported when called
 
     player = await current(request)
     check_change(request, player)
