@@ -73,11 +73,6 @@ async def read_capped(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-async def read_body(request: Request) -> dict[str, Any]:
-    """The request's JSON object body (one-line 4xx errors otherwise)."""
-    return await _body(request)
-
-
 async def _body(request: Request) -> dict[str, Any]:
     kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if kind != "application/json":
@@ -153,6 +148,33 @@ async def _visit(request: Request, room_id: str, op: str, args: dict[str, Any]) 
     if "error" in answer:
         raise ApiError(int(answer.get("status", 500)), str(answer["error"]))
     return answer
+
+
+def _me(player: players.Player | None) -> dict[str, Any]:
+    if player is None:
+        return {"player": None, "csrf": None}
+    return {"player": player.public(), "csrf": player.csrf}
+
+
+async def get_me(request: Request) -> Response:
+    """``GET /api/me``: the player of the cookie and its CSRF token, or nulls (no cookie yet)."""
+    return JSONResponse(_me(await players.current(request)), headers={"Cache-Control": "no-store"})
+
+
+async def post_me(request: Request) -> Response:
+    """``POST /api/me`` ``{"name"}``: become a player (a new cookie), or change the player's name."""
+    player = await players.current(request)
+    players.check_change(request, player)
+    name = requests.me(await _body(request))
+    db = _hub(request).db
+    if player is None:
+        made = await db.run(lambda c: players.create(c, name))
+        response = JSONResponse(_me(made), status_code=201, headers={"Cache-Control": "no-store"})
+        players.set_cookie(response, request, made)
+        return response
+    known = player
+    renamed = await db.run(lambda c: players.rename(c, known, name))
+    return JSONResponse(_me(renamed), headers={"Cache-Control": "no-store"})
 
 
 async def list_games(request: Request) -> Response:

@@ -22,18 +22,46 @@ import secrets
 import time
 import unicodedata
 import weakref
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Sequence
+from typing import Any, Final, Protocol
 
 from sqlalchemy import Connection, func, insert, select
 
 from roppyakken.server import protocol, text
-from roppyakken.server.db import StorageError
+from roppyakken.server.db import Database, StorageError
 from roppyakken.server.guard import MemoryRateLimiter
 from roppyakken.server.models import chat
 from roppyakken.server.protocol import CHAT_MAX, ChatHistory, Mute, ProtocolError, Say
 
-if TYPE_CHECKING:
-    from roppyakken.server.rooms import Client, Room
+
+class Client(Protocol):
+    """A room's connection as the chat sees it (server/rooms.py ``Client``)."""
+
+    seat: int | None
+
+    def send(self, message: str) -> None:
+        """Queue one message for the client."""
+
+
+class Room(Protocol):
+    """A room as the chat sees it (server/rooms.py ``Room``): its id, database, seats and clients."""
+
+    @property
+    def id(self) -> str:
+        """The room's id."""
+
+    @property
+    def db(self) -> Database:
+        """Where its chat is stored."""
+
+    @property
+    def seats(self) -> Sequence[Any]:
+        """Its seats (``display_name``: the name a player's lines carry)."""
+
+    @property
+    def clients(self) -> Sequence[Client]:
+        """Its connected clients."""
+
 
 LINES_PER_MINUTE: Final = 20.0
 LINE_BURST: Final = 5.0

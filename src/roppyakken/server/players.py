@@ -20,7 +20,7 @@ import logging
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import Final
 
 from sqlalchemy import Connection, delete, insert, select, update
 from starlette.requests import HTTPConnection, Request
@@ -186,35 +186,6 @@ def set_cookie(response: Response, request: HTTPConnection, player: Player) -> N
         httponly=True,
         samesite="lax",
     )
-
-
-def _answer(player: Player | None) -> dict[str, Any]:
-    if player is None:
-        return {"player": None, "csrf": None}
-    return {"player": player.public(), "csrf": player.csrf}
-
-
-async def get_me(request: Request) -> Response:
-    """``GET /api/me``: the player of the cookie and its CSRF token, or nulls (no cookie yet)."""
-    return JSONResponse(_answer(await current(request)), headers={"Cache-Control": "no-store"})
-
-
-async def post_me(request: Request) -> Response:
-    """``POST /api/me`` ``{"name"}``: become a player (a new cookie), or change the player's name."""
-    from roppyakken.server import api, requests  # api imports this module: imported when called
-
-    player = await current(request)
-    check_change(request, player)
-    name = requests.me(await api.read_body(request))
-    db = request.app.state.hub.db
-    if player is None:
-        made: Player = await db.run(lambda c: create(c, name))
-        response = JSONResponse(_answer(made), status_code=201, headers={"Cache-Control": "no-store"})
-        set_cookie(response, request, made)
-        return response
-    known = player
-    renamed: Player = await db.run(lambda c: rename(c, known, name))
-    return JSONResponse(_answer(renamed), headers={"Cache-Control": "no-store"})
 
 
 async def handle_csrf(request: Request, exc: Exception) -> Response:
