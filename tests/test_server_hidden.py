@@ -352,6 +352,8 @@ def test_lobby_messages_show_no_hand_and_no_other_players_secret(tmp_path: Path)
             await lobbies[0].expect("cancelled")
             await lobbies[0].send({"type": "seek", "preset": "nope", "players": 2, "clock": "1d"})
             await lobbies[0].expect("error")
+            await watcher.send({"type": "ping", "id": "p"})
+            await watcher.expect("pong")
             tokens = [await lobby.seek("classic", 2, "60+300") for lobby in lobbies]
             paired = [await lobby.expect("paired") for lobby in lobbies]
             players = [await Player.join(server, p["room"], p["token"]) for p in paired]
@@ -397,4 +399,4 @@ def test_lobby_messages_show_no_hand_and_no_other_players_secret(tmp_path: Path)
                 )
             if message["type"] == "lobby":
                 assert message["player"] is None if own is None else message["player"]["name"] == f"p{own}"
-    assert {"lobby", "seeking", "cancelled", "paired", "error"} <= kinds
+    assert {"lobby", "seeking", "cancelled", "paired", "error", "pong"} <= kinds
