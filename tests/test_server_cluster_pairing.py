@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
+import httpx
 import pytest
 
 from tests import services
@@ -56,3 +57,32 @@ def test_players_on_different_members_are_paired_by_the_pool() -> None:
 
             asyncio.run(run())
             assert not [e for m in started for e in m.errors()], [e for m in started for e in m.errors()]
+
+
+def test_chat_reaches_players_relayed_through_another_member() -> None:
+    """Chat goes through the room's holder: a player on another member (relayed) says and reads lines."""
+    with services.postgres() as pg, services.redis_server() as rd:
+        database = services.new_database(pg, "chat")
+        with services.members(database, rd, 2) as (first, second):
+            made = httpx.post(first.url + "/api/rooms", json={"name": "Ann"}, timeout=10).json()
+            joined = httpx.post(
+                second.url + f"/api/rooms/{made['room']}/join", json={"name": "Bo"}, timeout=10
+            ).json()
+
+            async def run() -> None:
+                ann = await Player.join(_At(first.url.replace("http", "ws")), made["room"], made["token"])  # type: ignore[arg-type]
+                bo = await Player.join(_At(second.url.replace("http", "ws")), made["room"], joined["token"])  # type: ignore[arg-type]
+                await bo.send({"type": "chat", "phrase": "hello"})
+                line = await ann.expect("chat")
+                assert (line["author"], line["name"], line["phrase"]) == ("seat:1", "Bo", "hello")
+                await bo.send({"type": "mute", "author": "seat:0"})
+                assert (await bo.expect("muted"))["muted"] == ["seat:0"]
+                await ann.send({"type": "chat", "text": "hi"})
+                await ann.expect("chat")
+                assert [m for m in await bo.quiet() if m["type"] == "chat"] == []  # Ann is muted
+                assert [m for m in bo.log if m["type"] == "chat"] == [line]  # its own line came back
+                await ann.close()
+                await bo.close()
+
+            asyncio.run(run())
+            assert not [e for m in (first, second) for e in m.errors()]
