@@ -222,9 +222,7 @@ def catalog_js(template: Catalog, catalogs: dict[str, Catalog]) -> str:
         "/** @type {Record<string, string[]>} */\nexport const SET_YAKU = "
         + _js({slug: cards.slugs_of(mask) for slug, mask in yaku.SET_YAKU.items()})
         + ";",
-        "/** @type {{"
-        + ", ".join(f"{k}: " + ("string[]" if k == "months" else "Record<string, string>") for k in names)
-        + "}} */\n"
+        "/** @type {{" + ", ".join(f"{k}: " + ("string[]" if k == "months" else "Record<string, string>") for k in names) + "}} */\n"
         f"export const NAMES = {_js(names)};",
         f"/** @type {{string[]}} */\nexport const LANGUAGES = {_js(list(LANGUAGES))};",
         f"/** @type {{Record<string, string>}} */\nexport const LANGUAGE_NAMES = {_js(LANGUAGE_NAMES)};",
