@@ -86,3 +86,47 @@ def test_chat_reaches_players_relayed_through_another_member() -> None:
 
             asyncio.run(run())
             assert not [e for m in (first, second) for e in m.errors()]
+
+
+def test_two_members_claiming_at_once_never_pair_a_row_twice() -> None:
+    """Two transactions claim the same pool at the same moment on PostgreSQL: the second skips the rows
+    the first holds (``FOR UPDATE SKIP LOCKED``), so each player is in one game at most."""
+    import time
+
+    from sqlalchemy import update
+
+    from roppyakken.server import pairing, players
+    from roppyakken.server.db import Database
+    from roppyakken.server.models import pairing as table
+    from roppyakken.server.pairing import Pool
+
+    with services.postgres() as pg:
+        db = Database(services.new_database(pg, "claims"))
+        db.open()
+        try:
+            pool = Pool("classic", 2, "15+60")
+            now = time.time()
+
+            def made(name: str) -> str:
+                return db.run_now(lambda c: players.create(c, name)).id
+
+            def enter(player_id: str, joined: float) -> None:
+                db.run_now(lambda c: pairing.enter(c, player_id, player_id, pool, "h" + player_id, joined))
+
+            ids = [made(n) for n in ("a", "b", "c")]
+            for offset, player_id in enumerate(ids):
+                enter(player_id, now - 10 + offset)
+            db.run_now(lambda c: c.execute(update(table).values(seen_at=now)))  # every member alive
+            with db.engine.connect() as first, db.engine.connect() as second:
+                one = first.begin()
+                claimed_first = pairing.claim(first, now, postgres=True)  # holds the two oldest rows
+                two = second.begin()
+                claimed_second = pairing.claim(second, now, postgres=True)  # skips them: one row is left
+                two.commit()
+                one.commit()
+            assert [[p[0] for p in c.players] for c in claimed_first] == [ids[:2]]
+            assert claimed_second == []
+            third = db.run_now(lambda c: pairing.claim(c, now, postgres=True))
+            assert third == []  # "c" alone waits; "a" and "b" are never claimed again
+        finally:
+            db.engine.dispose()

@@ -11,10 +11,11 @@ themselves.
 Pairing is a claim in one transaction: the oldest free rows of a pool are read
 (``FOR UPDATE SKIP LOCKED`` on PostgreSQL) and taken with an ``UPDATE … WHERE
 room_id IS NULL`` that must change exactly as many rows as the game has seats;
-if another member took one meanwhile (SQLite serialises writers; PostgreSQL
-re-checks the condition on a row another transaction changed), the rows this
-claim took are given back in the same transaction, so no row is ever paired
-twice.  The claiming member then
+if another member took one meanwhile (PostgreSQL re-checks the condition on a
+row another transaction changed), the rows this claim took are given back in the
+same transaction, so no row is ever paired twice.  On SQLite the claim's first
+statement is a write (the expiry), so its transaction holds the database's
+write lock from its start, as ``BEGIN IMMEDIATE`` would: claims never overlap.  The claiming member then
 makes the room (each seat's token is the one its player was given on entering
 the pool: only its hash was ever stored), starts it and marks the rows ready;
 each player's member hands the room to its player and deletes the row.  A claim
