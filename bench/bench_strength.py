@@ -14,6 +14,7 @@ batch seed, with 95% intervals (Wilson for win rates, by deal for points a round
 Usage (the full run plays the default master for hours: see bench/RESULTS-bots.md)::
 
     nice -n 10 .venv/bin/python bench/bench_strength.py --seed 29 --jobs 2
+    .venv/bin/python bench/bench_strength.py --seed 29 --ray auto   # on a Ray cluster (docs/RAY.md)
     .venv/bin/python bench/bench_strength.py --quick      # a smoke test, seconds
 
 ``--master master:iters=600`` (and ``--strong master:iters=2600``) make every figure but
@@ -98,7 +99,7 @@ def plan(args: argparse.Namespace) -> list[Line]:
     return lines
 
 
-def measure(line: Line, seed: int, jobs: int) -> tuple[dict[str, Any], ArenaTotals]:
+def measure(line: Line, seed: int, jobs: int, ray: str | None = None) -> tuple[dict[str, Any], ArenaTotals]:
     """Play one line; its arena document (FORMATS.md §5) and totals."""
     n = len(line.bots)
     deals = max(1, -(-line.games // n))
@@ -106,7 +107,8 @@ def measure(line: Line, seed: int, jobs: int) -> tuple[dict[str, Any], ArenaTota
     def progress(totals: ArenaTotals) -> None:
         print(f"\r{line.label} ({line.rules}): {totals.games} games   ", end="", file=sys.stderr, flush=True)
 
-    totals = run_arena(preset(line.rules), list(line.bots), deals, seed, jobs, progress)
+    workers = jobs if ray is None else 1  # the cluster's CPUs take the place of --jobs
+    totals = run_arena(preset(line.rules), list(line.bots), deals, seed, workers, progress, ray=ray)
     print(file=sys.stderr)
     return summary(totals, line.rules), totals
 
@@ -145,6 +147,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=29, help="batch seed (29)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (2)")
     parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="auto",
+        metavar="ADDRESS",
+        help="play every deal on this Ray cluster (auto: the one this machine joined) instead of --jobs",
+    )
+    parser.add_argument(
         "--quick", action="store_true", help="tiny sizes and a 4-rollout master: a smoke test"
     )
     parser.add_argument("--out", help="also write the Markdown report to this file")
@@ -162,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     for line in plan(args):
         key = (line.rules, line.bots, line.games)
         if key not in done:  # the same arena twice (a target and its family line) is played once
-            done[key] = measure(line, args.seed, args.jobs)
+            done[key] = measure(line, args.seed, args.jobs, args.ray)
         results.append((line, *done[key]))
     spent = time.monotonic() - start
     report = render(results, args, spent, " ".join(sys.argv[1:] if argv is None else argv))

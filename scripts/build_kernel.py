@@ -5,11 +5,16 @@ its line ``# --- end of the compiled part``, to ``_<name>_c.py`` beside it with 
 changes only -- imports between the modules of the group point at the copies, ``i64``
 is mypyc's native int instead of ``int`` (``roppyakken.compiled.i64``), a few classes get
 mypyc attributes (:data:`MARKS`), and each copy records the SHA-256 of the
-group's sources -- compiled in place, and the copies removed.  Each module swaps in its
-compiled version when it is present and was built from the sources as they are now
-(``ROPPYAKKEN_PURE=1`` turns it off); otherwise the pure-Python modules run, which
-are the reference.  ``scripts/setup`` runs this and goes on without it if there is no
-C compiler.
+group's sources -- compiled, and the copies removed.  ``mypy_extensions`` is imported
+for the type checker only, so the compiled modules need nothing outside the standard
+library at run time.  Each module swaps in its compiled version when it is present and
+was built from the sources as they are now (``ROPPYAKKEN_PURE=1`` turns it off);
+otherwise the pure-Python modules run, which are the reference.
+
+The package's build (``setup.py``) compiles them with :func:`extensions` whenever a wheel
+or an editable install is built.  Run by hand, this script rebuilds them in place in
+``src/`` (after editing a compiled module in an editable install), removes them
+(``--clean``) or lists their sources (``--sources``):
 
     .venv/bin/python scripts/build_kernel.py [--clean | --sources]
 """
@@ -24,6 +29,10 @@ import sys
 import tempfile
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from setuptools import Extension
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "roppyakken"
 
@@ -81,10 +90,18 @@ def compiled_source(name: str, text: str, digest: str) -> str:
     if marks:
         body = body.replace(
             "from __future__ import annotations\n",
-            "from __future__ import annotations\n\nfrom mypy_extensions import mypyc_attr\n",
+            "from __future__ import annotations\n\n"
+            + _for_type_checker("from mypy_extensions import mypyc_attr"),
             1,
         )
     return body + f'\nGROUP_SHA256 = "{digest}"\n'
+
+
+def _for_type_checker(line: str) -> str:
+    """The import ``line`` (from mypy_extensions) for mypyc's type analysis only: mypyc compiles
+    the uses of what it imports (a native int, a class attribute) and never imports the
+    module at run time."""
+    return f"from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    {line}\n"
 
 
 def native_ints(body: str) -> str:
@@ -97,7 +114,7 @@ def native_ints(body: str) -> str:
             if "i64" in names:
                 rest = [name for name in names if name != "i64"]
                 kept = [f"from roppyakken.compiled import {', '.join(rest)}"] if rest else []
-                lines[i] = "\n".join([HELPERS.NATIVE_INT_IMPORT, *kept])
+                lines[i] = "\n".join([*kept, _for_type_checker(HELPERS.NATIVE_INT_IMPORT)])
     return "\n".join(lines)
 
 
@@ -110,28 +127,48 @@ def clean() -> None:
             path.unlink()
 
 
-def build() -> None:
-    """Compile the copies in place (``_<name>_c.*.so`` beside each module) and remove the copies."""
+def extensions(target_dir: Path) -> list[Extension]:
+    """The compiled modules as setuptools extensions: the copies translated to C in ``target_dir``
+    (the copies are removed again; the C files stay there until the extensions are built)."""
     from mypyc.build import mypycify
-    from setuptools import setup
 
-    clean()
+    for stale in [*PACKAGE.glob("_*_c.py"), *PACKAGE.glob("*/_*_c.py")]:
+        stale.unlink()  # copies left by an interrupted build
     digest = HELPERS.group_digest()
     copies: list[Path] = [HELPERS.copy_path(name) for name in GROUP]
     src = PACKAGE.parent
     cwd = os.getcwd()
-    with tempfile.TemporaryDirectory() as tmp:
-        try:
-            for name, copy in zip(GROUP, copies, strict=True):
-                text = HELPERS.source_path(name).read_text(encoding="utf-8")
-                copy.write_text(compiled_source(name, text, digest), encoding="utf-8")
-            os.chdir(src)
-            modules = mypycify(
-                [str(copy.relative_to(src)) for copy in copies],
+    try:
+        for name, copy in zip(GROUP, copies, strict=True):
+            text = HELPERS.source_path(name).read_text(encoding="utf-8")
+            copy.write_text(compiled_source(name, text, digest), encoding="utf-8")
+        os.chdir(src)  # module names from paths under src/, and not the project's mypy settings
+        return list(
+            mypycify(
+                # what the copies import is analysed for their types, and not checked: the
+                # build may lack an extra that a module outside the group imports (numpy)
+                ["--follow-imports=silent", *(str(copy.relative_to(src)) for copy in copies)],
                 opt_level="3",
-                target_dir=tmp,
+                target_dir=str(target_dir.resolve()),
                 group_name=GROUP_LIBRARY,  # the shared library, inside the package
             )
+        )
+    finally:
+        os.chdir(cwd)
+        for copy in copies:
+            copy.unlink(missing_ok=True)
+
+
+def build() -> None:
+    """Compile the modules in place (``_<name>_c.*.so`` beside each module)."""
+    from setuptools import setup
+
+    clean()
+    with tempfile.TemporaryDirectory() as tmp:
+        modules = extensions(Path(tmp))
+        cwd = os.getcwd()
+        try:
+            os.chdir(PACKAGE.parent)
             setup(
                 name="roppyakken-kernel",
                 ext_modules=modules,
@@ -139,10 +176,12 @@ def build() -> None:
             )
         finally:
             os.chdir(cwd)
-            for copy in copies:
-                copy.unlink(missing_ok=True)
-            shutil.rmtree(src / "build", ignore_errors=True)
-    built = sorted(p.name for copy in copies for p in copy.parent.glob(f"{copy.stem}.*.so"))
+            shutil.rmtree(PACKAGE.parent / "build", ignore_errors=True)
+    built = sorted(
+        p.name
+        for name in GROUP
+        for p in HELPERS.copy_path(name).parent.glob(f"{HELPERS.copy_path(name).stem}.*.so")
+    )
     if len(built) < len(GROUP):
         raise SystemExit("build_kernel: not every module was built")
     print(f"build_kernel: compiled {', '.join(built)}", file=sys.stderr)

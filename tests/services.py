@@ -28,6 +28,8 @@ import httpx
 import pytest
 import redis
 
+from tests.support import require
+
 PORTS = range(18000, 19000)
 ROOT = Path(__file__).resolve().parent.parent
 NGINX_TEMPLATE = ROOT / "docs" / "deploy" / "nginx-cluster.conf"
@@ -35,12 +37,8 @@ NGINX_TEMPLATE = ROOT / "docs" / "deploy" / "nginx-cluster.conf"
 
 
 def need(what: str, found: object, install: str) -> None:
-    """Skip (or, under CI=true, fail) when a service's binary is missing."""
-    if found:
-        return
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"{what} is not installed, but CI must run its tests (see scripts/setup)")
-    pytest.skip(f"{what} is not installed ({install})")
+    """Skip (or, under CI=true, fail) when a service's binary is missing (tests.support.require)."""
+    require(found, f"{what} is not installed ({install}; scripts/setup installs it)")
 
 
 def free_port() -> int:

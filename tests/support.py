@@ -1,21 +1,57 @@
-"""Helpers for rule tests: card masks from slugs, and games with a chosen deal or position."""
+"""Helpers for the tests: what a test needs of its environment (:func:`require`, the one place
+that decides a skip), card masks from slugs, and games with a chosen deal or position."""
 
 from __future__ import annotations
 
+import importlib
 import io
 import os
 import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from roppyakken.actions import PLAY
 from roppyakken.cards import ALL_CARDS, card_id, iter_cards, mask_of
-from roppyakken.cli import main
 from roppyakken.engine import Game, deck_from_deal
 from roppyakken.rules import Rules
+
+
+def in_ci() -> bool:
+    """Whether the tests run as CI: ``CI=true`` (``.ci/run`` sets it, as CI services do).
+    Then nothing may be skipped: a test whose environment is missing fails."""
+    return os.environ.get("CI") == "true"
+
+
+def require(found: object, missing: str) -> None:
+    """Go on when ``found`` is true; else skip the test (or the module), saying ``missing``:
+    what is not there and how to get it -- and under CI (:func:`in_ci`) fail with the same words.
+
+    Every test that depends on its environment (a browser, a service, node, a package of an
+    extra, the compiled modules, the shared specification) decides here, and only here.
+    """
+    if found:
+        return
+    if in_ci():
+        pytest.fail(f"{missing}; CI=true runs every test, so this one fails instead of skipping")
+    pytest.skip(missing, allow_module_level=True)
+
+
+COMPILED_MISSING = "the compiled modules are not built (python scripts/build_kernel.py builds them)"
+"""What :func:`require` says when a test of the compiled modules finds none."""
+
+
+def require_module(name: str, install: str) -> ModuleType:
+    """The module ``name``, imported; when it is not installed, :func:`require` decides (skip, or
+    fail under CI) with ``install``, what installs it."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        require(False, f"the Python package {name} is not installed ({install})")
+        raise  # pragma: no cover - require skipped or failed
 
 
 def ids(*slugs: str) -> list[int]:
@@ -96,6 +132,8 @@ def run_cli(
     args: list[str], stdin: str = "", monkeypatch: pytest.MonkeyPatch | None = None
 ) -> tuple[int, str, str]:
     """Run the ``roppyakken`` command in-process: its exit code, standard output and error."""
+    from roppyakken.cli import main  # (here: the skip decisions above import no front end)
+
     out, err = io.StringIO(), io.StringIO()
     mp = monkeypatch or pytest.MonkeyPatch()
     mp.setattr(sys, "stdin", io.StringIO(stdin))

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from roppyakken.cards import SLUGS, card_id
-from tests.support import run_cli
+from tests.support import require, run_cli
 
 run = run_cli
 
@@ -220,8 +220,9 @@ def test_rules_lists_presets_and_shows_one() -> None:
 
 def test_installed_console_script_runs() -> None:
     exe = Path(sys.executable).with_name("roppyakken")
-    if not exe.exists():
-        pytest.skip("roppyakken is not installed beside this Python")  # pragma: no cover
+    require(
+        exe.exists(), f"the roppyakken command is not installed beside {sys.executable} (pip install -e .)"
+    )
     proc = subprocess.run(
         [str(exe), "score"], input=json.dumps(BRIGHTS), capture_output=True, text=True, check=False
     )

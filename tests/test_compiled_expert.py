@@ -14,14 +14,11 @@ CI (which builds the compiled modules) fails without them; elsewhere the test is
 from __future__ import annotations
 
 import json
-import os
-
-import pytest
 
 import roppyakken.kernel
 from roppyakken.ai import expert, position
 from roppyakken.compiled import GROUP, copy_module
-from tests.support import run_python
+from tests.support import COMPILED_MISSING, require, run_python
 
 VALUES = """
 import hashlib, json, random, sys
@@ -101,12 +98,7 @@ print(json.dumps({"compiled": COMPILED, "digests": digests}))
 
 
 def _needs_compiled() -> None:
-    if not roppyakken.kernel.COMPILED:
-        if os.environ.get("CI"):
-            pytest.fail(
-                "the compiled modules are not built (scripts/setup builds them: scripts/build_kernel.py)"
-            )
-        pytest.skip("the compiled modules are not built (.venv/bin/python scripts/build_kernel.py)")
+    require(roppyakken.kernel.COMPILED, COMPILED_MISSING)
 
 
 def _both(program: str, *args: str) -> tuple[dict[str, object], dict[str, object]]:

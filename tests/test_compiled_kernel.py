@@ -19,13 +19,11 @@ import subprocess
 import sys
 import textwrap
 
-import pytest
-
 import roppyakken.kernel
 from roppyakken import cards, decknet, engine, game_end, indexed, scoring, yaku
 from roppyakken.ai import expert, playout, position
 from roppyakken.compiled import GROUP, copy_module
-from tests.support import run_python
+from tests.support import COMPILED_MISSING, require, run_python
 
 GAMES_PER_CONFIG = 120
 """Seeded games per preset and player count (about 2,900 games in all, each mode)."""
@@ -102,10 +100,7 @@ def _run(pure: bool) -> dict[str, object]:
 
 def test_the_compiled_kernel_plays_as_the_pure_one() -> None:
     """Thousands of seeded games give the same results, move for move, on both kernels."""
-    if not roppyakken.kernel.COMPILED:
-        if os.environ.get("CI"):
-            pytest.fail("the compiled kernel is not built (scripts/setup builds it: scripts/build_kernel.py)")
-        pytest.skip("the compiled kernel is not built (.venv/bin/python scripts/build_kernel.py)")
+    require(roppyakken.kernel.COMPILED, COMPILED_MISSING)
     assert roppyakken.kernel.Round.__module__ == "roppyakken._kernel_c"
     swapped = [cards.points_of, decknet.deck_by_network, yaku.YakuTable, scoring.score_round]
     swapped += [game_end.round_outcome]

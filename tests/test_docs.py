@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import require
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 
@@ -14,8 +16,9 @@ SHARED = ROOT.parent / "shared"
 @pytest.mark.parametrize("name", ["RULES.md", "FORMATS.md"])
 def test_docs_copy_matches_shared_spec(name: str) -> None:
     original = SHARED / name
-    if not original.exists():
-        pytest.skip("no shared/ folder beside this checkout")
+    require(
+        original.exists(), f"the shared specification {original} is not there (a folder beside the checkout)"
+    )
     assert (ROOT / "docs" / name).read_text(encoding="utf-8") == original.read_text(encoding="utf-8")
 
 

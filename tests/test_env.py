@@ -251,7 +251,10 @@ def test_research_page_training_loop_runs() -> None:
     namespace: dict[str, object] = {}
     exec(code.replace("range(2000)", "range(4)"), namespace)
     weights = namespace["W"]
-    assert isinstance(weights, np.ndarray) and np.abs(weights).sum() > 0
+    assert isinstance(weights, np.ndarray) and weights.shape[1] == 2530
+    # Four seeded episodes against a seeded greedy bot: the same updates on every run.
+    assert np.count_nonzero(weights) == 3405
+    assert float(np.abs(weights).sum()) == pytest.approx(71.51562594, rel=1e-8)
 
 
 def test_bench_env_measures_every_environment() -> None:
@@ -263,12 +266,16 @@ def test_bench_env_measures_every_environment() -> None:
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    steps, rounds = bench.core(0.05, 2)
-    assert steps > rounds > 0
-    assert bench.core_observed(0.05, 3) > 0
-    assert bench.pettingzoo(0.05, 2) > 0
-    assert bench.gymnasium(0.05, 3) > 0
-    assert bench.vector(0.05, 2) > 0
+    rates = [
+        bench.core(0.05, 2),
+        bench.core_observed(0.05, 3),
+        bench.pettingzoo(0.05, 2),
+        bench.gymnasium(0.05, 3),
+        bench.vector(0.05, 4, 3),
+    ]
+    for rate in rates:
+        assert rate.steps > 0 and rate.wall > 0 and rate.cpu > 0
+    assert rates[-1].steps % 4 == 0
 
 
 def test_core_env_imports_neither_bots_nor_third_party_packages() -> None:

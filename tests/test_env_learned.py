@@ -16,7 +16,9 @@ from roppyakken.env import RoppyakkenEnv
 from roppyakken.env.learned import WEIGHTS_PATH, LearnedBot, ValueNet, afterstate_features, feature_size
 from roppyakken.env.train import gradients, main
 from roppyakken.errors import RoppyakkenError
+from roppyakken.record import dumps, record_of
 from roppyakken.rules import from_options, preset
+from tests.support import run_python
 
 
 def test_shipped_weights_load_and_fit_the_features() -> None:
@@ -62,6 +64,19 @@ def test_learned_bot_values_every_legal_action_from_its_view_only() -> None:
     assert checked > 5
 
 
+def test_learned_bot_breaks_ties_by_its_seed() -> None:
+    """With a network that values every afterstate alike, every decision is a tie: the seed
+    alone decides, so another seed plays another game and the same seed the same one."""
+    flat = ValueNet({k: np.zeros_like(v) for k, v in ValueNet.load(WEIGHTS_PATH).params().items()})
+
+    def record(seed: int) -> str:
+        bots = [LearnedBot(seed, net=flat), make_bot("greedy", 100)]
+        return dumps(record_of(play_out(Game(preset("classic"), 2, seed=2), bots)))
+
+    assert record(1) == record(1)
+    assert len({record(seed) for seed in (1, 2, 3)}) == 3
+
+
 def test_bad_weights_and_options_are_one_line_errors(tmp_path: Path) -> None:
     with pytest.raises(RoppyakkenError, match="cannot load"):
         make_bot(f"learned:weights={tmp_path / 'missing.npz'}")
@@ -69,10 +84,31 @@ def test_bad_weights_and_options_are_one_line_errors(tmp_path: Path) -> None:
         make_bot("learned:depth=3")
 
 
-def test_learned_level_without_numpy_is_a_one_line_error(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "roppyakken.env.learned", None)
-    with pytest.raises(RoppyakkenError, match=r"needs numpy"):
-        make_bot("learned")
+def test_learned_level_without_numpy_is_a_one_line_error() -> None:
+    """Without numpy the level is still listed, and asking for it says what to install."""
+    program = (
+        "import sys; sys.modules['numpy'] = None\n"
+        "from roppyakken.ai.base import BOT_LEVELS, make_bot\n"
+        "from roppyakken.errors import RoppyakkenError\n"
+        "assert 'learned' in BOT_LEVELS\n"
+        "for level in ('learned', 'learned:weights=x.npz'):\n"
+        "    try:\n        make_bot(level)\n"
+        "    except RoppyakkenError as e:\n        print(e)\n"
+    )
+    message = "bot level learned needs numpy: pip install 'roppyakken[rl]'"
+    assert run_python(program, pure=False, timeout=60).splitlines() == [message, message]
+
+
+def test_the_learned_level_registers_itself_when_first_asked_for() -> None:
+    """The bots' registry names the module and imports it only when the level is asked for."""
+    program = (
+        "import sys\n"
+        "from roppyakken.ai.base import BOT_LEVELS, make_bot\n"
+        "print('roppyakken.env.learned' in sys.modules, 'numpy' in sys.modules)\n"
+        "print(type(make_bot('learned', 3)).__module__, BOT_LEVELS['learned'][0].__name__)\n"
+    )
+    out = run_python(program, pure=False, timeout=60).splitlines()
+    assert out == ["False False", "roppyakken.env.learned LearnedBot"]
 
 
 def test_gradients_match_finite_differences() -> None:

@@ -8,19 +8,17 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from roppyakken.cards import SLUGS
 from roppyakken.engine import Game
 from roppyakken.record import deal_commitment, dumps, record_of
 from roppyakken.rules import preset, rules_from_mapping
 from roppyakken.server.app import STATIC
+from tests.support import require
 from tests.test_record_commitment import SALT, played
 
 NODE = shutil.which("node")
@@ -38,10 +36,8 @@ console.log(JSON.stringify({
 
 
 def _node(payload: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
-    if NODE is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail("node is not installed (scripts/setup installs it)")
-        pytest.skip("node is not installed")
+    require(NODE, "node is not installed (scripts/setup installs it)")
+    assert NODE is not None
     script = tmp_path / "check.mjs"
     script.write_text(SCRIPT % json.dumps((STATIC / "js" / "fairdeal.js").as_uri()))
     done = subprocess.run(

@@ -1,10 +1,22 @@
 """The shape of the house: imports run from the front ends down to the core, never back up.
 
-Layers (DESIGN.md): the core (``roppyakken/*.py``, standard library only), the bots
-(``roppyakken.ai``), the front ends (``roppyakken.cli``, ``roppyakken.tui``,
-``roppyakken.server``).  Every import is read from the source (module level, inside
+The layers, from the inside out (the design notes, ``../shared/DESIGN.md`` beside the
+checkout: "dependencies point inwards only"):
+
+0. the core (``roppyakken/*.py`` and the environment's ``roppyakken.env.core``), standard
+   library only;
+1. the bots (``roppyakken.ai``);
+2. the research environment's adapters (the rest of ``roppyakken.env``: PettingZoo,
+   Gymnasium, training, the ``learned`` level that registers itself with the bots);
+3. the front ends, side by side: the terminal (``roppyakken.tui``) and the web server
+   (``roppyakken.server``);
+4. the command line (``roppyakken.cli``), which starts any of them;
+5. the developers' tools (``roppyakken.devtools``), which read every layer.
+
+A module imports only from its own layer and those inside it; the front ends of one rank
+import nothing of each other.  Every import is read from the source (module level, inside
 functions and under ``TYPE_CHECKING`` alike), so a lazy import cannot hide a wrong
-direction.
+direction.  No module is an exception.
 """
 
 from __future__ import annotations
@@ -17,30 +29,18 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "roppyakken"
 
+CORE = "core"
 BOTS = "ai"
-FRONT_ENDS = ("cli", "tui", "server")
 RL = "rl"
-"""The research environment's adapters (``roppyakken.env`` but its standard-library
-``core``): PettingZoo, Gymnasium and training, an optional extra that plays against bots."""
+TUI = "tui"
+SERVER = "server"
+CLI = "cli"
 TOOLS = "devtools"
-"""Tools for the developers (the catalogs, the card art): they may read every layer, and
-nothing imports them."""
-LAYERED = (BOTS, *FRONT_ENDS, RL, TOOLS)
-
-LEARNED_BOT = "roppyakken.env.learned"
-"""The ``learned`` bot level lives beside the environment that trained it (it needs numpy);
-it is a bot: the bots' registry loads it, only when that level is asked for."""
-
-LAUNCHERS = {
-    ("roppyakken.cli.play_cmd", "tui"),
-    ("roppyakken.cli.replay_cmd", "tui"),
-    ("roppyakken.cli.learn_cmd", "tui"),
-    ("roppyakken.cli.serve_cmd", "server"),
-}
-"""The command line is where the other front ends are started: ``roppyakken play``,
-``replay`` and ``learn`` open the terminal interface, ``roppyakken serve`` the web server.  These
-commands may import them, and only inside the function that starts them (so that the
-other commands run without the optional extras installed)."""
+RANK = {CORE: 0, BOTS: 1, RL: 2, TUI: 3, SERVER: 3, CLI: 4, TOOLS: 5}
+"""Each layer's rank: a module may import only from layers of lower rank, or its own."""
+EXTRAS = (RL, TUI, SERVER)
+"""The layers an optional extra installs: the command line loads them only inside the
+command that needs them, so that the other commands run on a bare install."""
 
 
 @dataclass(frozen=True)
@@ -82,36 +82,48 @@ def _all_imports() -> list[Import]:
 
 
 def _layer(module: str) -> str:
-    """``core``, ``ai``, ``cli``, ``tui`` or ``server`` for a roppyakken module; ``""`` otherwise."""
+    """The layer of a roppyakken module (:data:`RANK`); ``""`` for any other module."""
     parts = module.split(".")
     if parts[0] != "roppyakken":
         return ""
-    if module == LEARNED_BOT or module.startswith(LEARNED_BOT + "."):
-        return BOTS
     if len(parts) > 2 and parts[1] == "env" and parts[2] != "core":
         return RL
-    if len(parts) > 1 and parts[1] in LAYERED:
+    if len(parts) > 1 and parts[1] in RANK and parts[1] != CORE:
         return parts[1]
-    return "core"
+    return CORE
+
+
+def _wrong_way(imp: Import) -> bool:
+    """Whether ``imp`` runs outwards, or sideways between two front ends."""
+    source, target = _layer(imp.module), _layer(imp.target)
+    if not target or source == target:
+        return False
+    return RANK[target] >= RANK[source]
 
 
 def test_the_package_is_found() -> None:
     """The checks below read real modules (an empty walk would pass them all)."""
     modules = _modules()
     assert "roppyakken.engine" in modules and "roppyakken.kernel" in modules
-    assert any(_layer(m) == "server" for m in modules)
-    assert _layer("roppyakken.env.core") == "core" and _layer("roppyakken.env.gymnasium") == RL
-    assert _layer("roppyakken.env.learned") == BOTS and _layer("roppyakken.devtools.i18n") == TOOLS
+    assert {_layer(m) for m in modules} == set(RANK)
+    assert _layer("roppyakken.env.core") == CORE and _layer("roppyakken.env.gymnasium") == RL
+    assert _layer("roppyakken.env.learned") == RL and _layer("roppyakken.devtools.i18n") == TOOLS
     assert len(_all_imports()) > 100
 
 
-def test_the_core_imports_no_bot_and_no_front_end() -> None:
-    """The rules know nothing of bots, the terminal or the network."""
-    wrong = [
-        f"{i.module} imports {i.target}"
-        for i in _all_imports()
-        if _layer(i.module) == "core" and _layer(i.target) in LAYERED
-    ]
+def test_a_wrong_way_is_seen() -> None:
+    """(So that the next test can fail.)"""
+    assert _wrong_way(Import("roppyakken.ai.base", "roppyakken.env.learned", False))
+    assert _wrong_way(Import("roppyakken.engine", "roppyakken.ai.base", False))
+    assert _wrong_way(Import("roppyakken.tui.app", "roppyakken.server.rooms", False))
+    assert _wrong_way(Import("roppyakken.server.app", "roppyakken.cli.main", False))
+    assert not _wrong_way(Import("roppyakken.cli.play_cmd", "roppyakken.tui.app", False))
+    assert not _wrong_way(Import("roppyakken.env.learned", "roppyakken.ai.base", True))
+
+
+def test_imports_run_inwards_only() -> None:
+    """No module imports a layer outside its own, nor a front end beside it."""
+    wrong = [f"{i.module} imports {i.target}" for i in _all_imports() if _wrong_way(i)]
     assert wrong == []
 
 
@@ -121,51 +133,19 @@ def test_the_core_depends_on_the_standard_library_only() -> None:
     wrong = [
         f"{i.module} imports {i.target}"
         for i in _all_imports()
-        if _layer(i.module) == "core" and _layer(i.target) == "" and i.target.split(".")[0] not in stdlib
+        if _layer(i.module) == CORE and _layer(i.target) == "" and i.target.split(".")[0] not in stdlib
     ]
     assert wrong == []
 
 
-def test_the_bots_import_no_front_end() -> None:
-    """Bots see views and play through the core; they know no front end."""
+def test_the_command_line_loads_an_extra_only_in_its_command() -> None:
+    """``roppyakken play``, ``serve`` and the like import their front end when they run, so
+    that every other command starts without it (and without its extra installed)."""
     wrong = [
-        f"{i.module} imports {i.target}"
+        f"{i.module} imports {i.target} at module level"
         for i in _all_imports()
-        if _layer(i.module) == BOTS and _layer(i.target) in FRONT_ENDS
+        if _layer(i.module) == CLI and _layer(i.target) in EXTRAS and i.top_level
     ]
-    assert wrong == []
-
-
-def test_the_environment_adapters_import_no_front_end() -> None:
-    """The research environment plays through the core and the bots, never a front end."""
-    wrong = [
-        f"{i.module} imports {i.target}"
-        for i in _all_imports()
-        if _layer(i.module) == RL and _layer(i.target) in FRONT_ENDS
-    ]
-    assert wrong == []
-
-
-def test_nothing_imports_the_developer_tools() -> None:
-    """The developers' tools (and their Babel dependency) never load in a game."""
-    wrong = [
-        f"{i.module} imports {i.target}"
-        for i in _all_imports()
-        if _layer(i.target) == TOOLS and _layer(i.module) != TOOLS
-    ]
-    assert wrong == []
-
-
-def test_no_front_end_imports_another() -> None:
-    """Front ends share the core and the bots, not each other (but for the launchers)."""
-    wrong = []
-    for i in _all_imports():
-        source, target = _layer(i.module), _layer(i.target)
-        if source not in FRONT_ENDS or target not in FRONT_ENDS or source == target:
-            continue
-        if (i.module, target) in LAUNCHERS and not i.top_level:
-            continue
-        wrong.append(f"{i.module} imports {i.target}" + (" at module level" if i.top_level else ""))
     assert wrong == []
 
 

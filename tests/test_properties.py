@@ -44,8 +44,11 @@ def test_targets_are_disjoint_table_subsets_in_id_order(
     choices = capture_targets(preset(name), table, card, from_pile)
     for target in choices:
         assert target and target & table == target
+    for i, first in enumerate(choices):  # env/core.py names a target by its lowest card
+        for second in choices[i + 1 :]:
+            assert not first & second, (bin(first), bin(second))
     lows = [(t & -t).bit_length() for t in choices]
-    assert lows == sorted(lows)
+    assert lows == sorted(lows) and len(set(lows)) == len(lows)
 
 
 @settings(max_examples=40, deadline=None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import struct
 
 import pytest
 
@@ -89,6 +90,11 @@ def test_r2_2_first_dealer_holds_the_earliest_month_ties_draw_again(players: int
     assert redraws > 0  # ties happened and were drawn again
 
 
+def _keys(keys: list[int]) -> bytes:
+    """The digest that gives card ``c`` the 32-bit key ``keys[c]`` (FORMATS.md §3: big-endian)."""
+    return struct.pack(f">{NUM_CARDS}I", *keys)
+
+
 def test_r2_2_the_draw_takes_the_top_cards_of_the_seeded_deck() -> None:
     """``shuffled_top`` (the first-dealer draw's cards) is the top of ``shuffled_by``'s deck."""
     for seed in range(200):
@@ -99,14 +105,14 @@ def test_r2_2_the_draw_takes_the_top_cards_of_the_seeded_deck() -> None:
     tied = [7] * NUM_CARDS
     tied[30] = tied[12] = tied[40] = 3
     tied[5] = 5
-    assert engine.deck_by_keys(list(tied))[:5] == [12, 30, 40, 5, 0]
+    assert engine.deck_by_digest(_keys(tied))[:5] == [12, 30, 40, 5, 0]
     for count in (1, 2, 3, 4, 5):
-        assert engine.top_by_keys(list(tied), count) == engine.deck_by_keys(list(tied))[:count]
+        assert engine.top_by_digest(_keys(tied), count) == engine.deck_by_digest(_keys(tied))[:count]
 
 
 def test_r3_2_the_deck_is_the_cards_sorted_by_their_keys() -> None:
-    """``deck_by_keys`` (the seeded deck's sort, done on floats) orders the cards as a stable sort
-    by key does, over the whole 32-bit range of keys, ties included."""
+    """``deck_by_digest`` (the seeded deck's sort, done on floats) orders the cards as a stable
+    sort by key does, over the whole 32-bit range of keys, ties included."""
     rng = random.Random(5)
     extremes = [0, 1, 2**31 - 1, 2**31, 2**32 - 2, 2**32 - 1]
     for trial in range(300):
@@ -116,7 +122,7 @@ def test_r3_2_the_deck_is_the_cards_sorted_by_their_keys() -> None:
             keys = [rng.randrange(4) << rng.choice((0, 16, 30)) for _ in range(NUM_CARDS)]
         else:
             keys = [rng.getrandbits(32) for _ in range(NUM_CARDS)]
-        assert engine.deck_by_keys(list(keys)) == sorted(range(NUM_CARDS), key=keys.__getitem__)
+        assert engine.deck_by_digest(_keys(keys)) == sorted(range(NUM_CARDS), key=keys.__getitem__)
 
 
 def _round_scores_game(scores: list[int], dealer: int, next_dealer: str = "top-scorer") -> int:

@@ -1,8 +1,10 @@
 """The deployment files docs/DEPLOY.md ships, run as they are: the systemd units' command lines and the
 TLS nginx configuration (the cluster's nginx configuration runs in test_server_cluster.py).
 
-A unit's ``ExecStart`` is started with only the program's path, the port and the
-storage replaced (systemd itself does not run here); the single-machine nginx
+The package is installed as docs/DEPLOY.md says, with its web extra into a new virtual
+environment (``pip install '.[web]'``; compiling skipped, which the wheel's test covers).
+A unit's ``ExecStart`` is started with that environment's program and only the port
+and the storage replaced (systemd itself does not run here); the single-machine nginx
 configuration serves it over TLS with a throwaway certificate.
 """
 
@@ -16,22 +18,34 @@ import shutil
 import signal
 import ssl
 import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
+import pytest
 from websockets.asyncio.client import connect
 
-from tests import services
+from tests import installs, services
+
+pytestmark = pytest.mark.timeout(1200)  # the first test installs the package and its web extra
 
 DEPLOY = services.ROOT / "docs" / "deploy"
 PROGRAM = "/opt/roppyakken/.venv/bin/roppyakken"
 
 
-def exec_start(unit: str, replace: dict[str, str]) -> list[str]:
-    """A unit's ``ExecStart`` as argv, with ``replace``'s texts replaced and the program made this one."""
+@pytest.fixture(scope="module")
+def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``roppyakken`` installed with its web extra into a new virtual environment, as docs/DEPLOY.md does."""
+    tmp = tmp_path_factory.mktemp("deploy")
+    project = installs.project_copy(tmp / "project")
+    python = installs.new_venv(tmp / "venv")
+    installs.pip_install(python, f"{project}[web]", extra={"ROPPYAKKEN_COMPILE": "0"})
+    return python.parent / "roppyakken"
+
+
+def exec_start(unit: str, replace: dict[str, str], program: Path) -> list[str]:
+    """A unit's ``ExecStart`` as argv, with ``replace``'s texts replaced and the program made ``program``."""
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     parser.read_string((DEPLOY / unit).read_text())
     line = parser["Service"]["ExecStart"]
@@ -40,7 +54,7 @@ def exec_start(unit: str, replace: dict[str, str]) -> list[str]:
         line = line.replace(old, new)
     argv = shlex.split(line)
     assert argv[0] == PROGRAM
-    return [sys.executable, "-c", "from roppyakken.cli import main; raise SystemExit(main())", *argv[1:]]
+    return [str(program), *argv[1:]]
 
 
 @contextmanager
@@ -80,11 +94,12 @@ def certificate(tmp: Path) -> Iterator[tuple[Path, Path]]:
     yield cert, key
 
 
-def test_one_machine_the_systemd_unit_behind_nginx_with_tls(tmp_path: Path) -> None:
+def test_one_machine_the_systemd_unit_behind_nginx_with_tls(tmp_path: Path, program: Path) -> None:
     port = services.free_port()
     argv = exec_start(
         "roppyakken.service",
         {"--port 8600": f"--port {port}", "/var/lib/roppyakken/": f"{tmp_path}/"},
+        program,
     )
     template = (DEPLOY / "nginx-single.conf").read_text()
     with certificate(tmp_path) as (cert, key), started(argv, port) as proc:
@@ -117,13 +132,14 @@ def test_one_machine_the_systemd_unit_behind_nginx_with_tls(tmp_path: Path) -> N
         _stop_like_systemd(proc)
 
 
-def test_a_cluster_member_by_its_systemd_unit() -> None:
+def test_a_cluster_member_by_its_systemd_unit(program: Path) -> None:
     with services.postgres() as pg, services.redis_server() as rd:
         database = services.new_database(pg, "deploy")
         port = services.free_port()
         argv = exec_start(
             "roppyakken@.service",
             {"%i": str(port), "${ROPPYAKKEN_DATABASE}": database, "${ROPPYAKKEN_REDIS}": rd},
+            program,
         )
         with started(argv, port) as proc:
             health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10).json()

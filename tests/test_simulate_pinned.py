@@ -14,7 +14,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
 import sys
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
@@ -28,7 +27,7 @@ from roppyakken.cli import main
 from roppyakken.engine import Game
 from roppyakken.record import dumps, record_of
 from roppyakken.rules import PRESETS, load_rules_file, preset
-from tests.support import run_python
+from tests.support import COMPILED_MISSING, require, run_python
 
 SNAPSHOT = Path(__file__).parent / "snapshots" / "simulate-digests.json"
 GAMES = 20
@@ -130,12 +129,7 @@ PURE_CASES = [("classic", 2), ("sanbyakuken", 3), ("house-mixed", 3), ("house-op
 
 def test_the_pure_modules_give_the_pinned_games_too(tmp_path: Path) -> None:
     """The compiled group (with the loop of indexed decisions) and the pure reference agree."""
-    if not kernel.COMPILED:
-        if os.environ.get("CI"):
-            pytest.fail(
-                "the compiled modules are not built (scripts/setup builds them: scripts/build_kernel.py)"
-            )
-        pytest.skip("this process runs the pure modules already (the compiled ones are not built)")
+    require(kernel.COMPILED, COMPILED_MISSING)
     program = (
         "import json, sys\nfrom pathlib import Path\nfrom roppyakken import kernel\n"
         "from tests.test_simulate_pinned import PURE_CASES, digests\n"

@@ -10,7 +10,9 @@ from typing import TypeVar
 
 import pytest
 
-pytest.importorskip("textual")
+from tests.support import require_module
+
+require_module("textual", "pip install 'roppyakken[tui]'")
 
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot

@@ -8,8 +8,9 @@ import pytest
 
 from roppyakken import i18n
 from roppyakken.cards import KIND, NUM_CARDS, POINTS, card_id, mask_of
+from tests.support import require_module
 
-pytest.importorskip("rich")
+require_module("rich", "pip install 'roppyakken[tui]'")
 
 from rich.cells import cell_len
 

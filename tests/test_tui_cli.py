@@ -15,6 +15,7 @@ from roppyakken.cli import main, play_cmd
 from roppyakken.engine import Game
 from roppyakken.record import save
 from roppyakken.rules import preset
+from tests.support import require_module
 
 
 def error_of(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
@@ -27,7 +28,7 @@ def error_of(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
 
 def test_play_refuses_bad_options_in_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """Unknown bots, impossible player counts, missing saves: one line each, no traceback."""
-    pytest.importorskip("textual")
+    require_module("textual", "pip install 'roppyakken[tui]'")
     assert "unknown opponent 'nobody'" in error_of(["play", "--bots", "nobody"], capsys)
     assert "2 players only" in error_of(["play", "--players", "3", "--rules", "ten-card"], capsys)
     assert "unknown preset" in error_of(["play", "--rules", "nope"], capsys)
@@ -39,7 +40,7 @@ def test_resume_of_a_finished_game_points_to_watch(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """A finished game cannot be resumed; the error says how to watch it."""
-    pytest.importorskip("textual")
+    require_module("textual", "pip install 'roppyakken[tui]'")
     game = play_out(Game(preset("sanbyakuken"), 2, 1), [make_bot("random", 1), make_bot("random", 2)])
     path = tmp_path / "done.json"
     save(path, game, ["a", "b"])
@@ -48,7 +49,7 @@ def test_resume_of_a_finished_game_points_to_watch(
 
 def test_replay_watch_refuses_a_bad_record(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """--watch checks the record first, like the plain replay."""
-    pytest.importorskip("textual")
+    require_module("textual", "pip install 'roppyakken[tui]'")
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
     assert "not a roppyakken-record/1 record" in error_of(["replay", str(bad), "--watch"], capsys)
@@ -90,7 +91,7 @@ def test_a_ten_card_house_file_with_three_players_is_refused_at_load(
 def test_a_house_file_limiting_the_players_is_blamed_not_its_preset(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    pytest.importorskip("textual")
+    require_module("textual", "pip install 'roppyakken[tui]'")
     house = tmp_path / "two.toml"
     house.write_text('preset = "classic"\nplayers = [2]\n', encoding="utf-8")
     err = error_of(["play", "--rules-file", str(house), "--bots", "random,random"], capsys)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import run_cli
+from tests.support import require_module, run_cli
 
 BAD_CARD = json.dumps({"players": [{"captures": ["maple-chaff"]}, {}]})
 
@@ -43,7 +43,7 @@ def test_english_errors_are_unchanged() -> None:
 def test_the_new_game_form_says_its_errors_in_the_language(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pytest.importorskip("textual")
+    require_module("textual", "pip install 'roppyakken[tui]'")
     from textual.widgets import Input, Static
 
     from roppyakken.i18n import set_language
@@ -82,7 +82,7 @@ def test_the_new_game_form_says_its_errors_in_the_language(
 )
 def test_command_option_errors_are_in_the_language(argv: list[str], words: tuple[str, ...]) -> None:
     if argv[0] == "play":
-        pytest.importorskip("textual")
+        require_module("textual", "pip install 'roppyakken[tui]'")
     code, _, err = run_cli(argv)
     assert code == 2 and err.count("\n") == 1
     assert all(w in err for w in words), err

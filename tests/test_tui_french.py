@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
+from tests.support import require_module
 
-pytest.importorskip("textual")
+require_module("textual", "pip install 'roppyakken[tui]'")
 
 from textual.pilot import Pilot
 

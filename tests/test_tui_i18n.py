@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("textual")
+from tests.support import require_module
+
+require_module("textual", "pip install 'roppyakken[tui]'")
 
 from roppyakken import i18n
 from roppyakken.cards import NUM_CARDS

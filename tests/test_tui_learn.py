@@ -6,7 +6,9 @@ import asyncio
 
 import pytest
 
-pytest.importorskip("textual")
+from tests.support import require_module
+
+require_module("textual", "pip install 'roppyakken[tui]'")
 
 from textual.pilot import Pilot
 

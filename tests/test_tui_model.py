@@ -34,6 +34,7 @@ from roppyakken.tui.session import (
     seat_from_record_name,
 )
 from roppyakken.view import view_of
+from tests.support import require_module
 
 
 def cards(*slugs: str) -> int:
@@ -287,7 +288,7 @@ def test_record_script_replays_the_same_game(name: str, players: int, seed: int)
 
 def test_every_card_face_is_three_lines_of_seven_cells_and_readable_without_colour() -> None:
     """Each face shows month number, kind letter and points in plain text."""
-    pytest.importorskip("rich")
+    require_module("rich", "pip install 'roppyakken[tui]'")
     from roppyakken.tui.cardface import CARD_WIDTH, card_lines, stack_lines
 
     joker = card_id("willow-rainman")

@@ -7,7 +7,9 @@ import asyncio
 
 import pytest
 
-pytest.importorskip("textual")
+from tests.support import require_module
+
+require_module("textual", "pip install 'roppyakken[tui]'")
 
 from textual import events
 from textual.pilot import Pilot

@@ -15,7 +15,9 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("textual")
+from tests.support import require_module
+
+require_module("textual", "pip install 'roppyakken[tui]'")
 
 from textual.pilot import Pilot
 
@@ -23,7 +25,7 @@ from roppyakken.actions import PLAY, Play
 from roppyakken.engine import Game
 from roppyakken.rules import preset
 from roppyakken.tui.app import RoppyakkenApp
-from roppyakken.tui.screens.dialogs import DeclareScreen
+from roppyakken.tui.screens.dialogs import DeclareScreen, RedealScreen
 from roppyakken.tui.screens.newgame import NewGameScreen
 from roppyakken.tui.screens.scores import GameOverScreen, RoundEndScreen
 from roppyakken.tui.screens.table import WAIT, TableScreen
@@ -32,6 +34,8 @@ from roppyakken.tui.testing import press, shown_text, wait_until
 
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "tui"
 UPDATE = os.environ.get("ROPPYAKKEN_UPDATE_SNAPSHOTS") == "1"
+WAITS_FOR_ENTER = (NewGameScreen, DeclareScreen, RedealScreen, RoundEndScreen, GameOverScreen)
+"""The screens besides the table that wait for a person, whom the drive answers with Enter."""
 
 
 def check(name: str, text: str) -> None:
@@ -68,7 +72,7 @@ async def drive(pilot: Pilot[None], app: RoppyakkenApp, until: Callable[[Roppyak
             return True
         if isinstance(screen, TableScreen):
             return screen.mode != WAIT
-        return not isinstance(screen, TableScreen)
+        return isinstance(screen, WAITS_FOR_ENTER)  # not a screen between two others
 
     for _ in range(300):
         await wait_until(pilot, settled)

@@ -17,10 +17,10 @@ import pytest
 
 from roppyakken.record import dumps, record_of
 from roppyakken.rules import preset
+from tests.support import require_module
 from tests.test_record_commitment import SALT, played
 from tests.test_web_e2e_browser import (  # noqa: F401 - fixtures
     DESKTOP,
-    IN_CI,
     SHOW_STATE,
     _context,
     _round_end_message,
@@ -36,31 +36,20 @@ from tests.test_web_e2e_browser import (  # noqa: F401 - fixtures
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
-try:
-    from axe_playwright_python.sync_playwright import (  # type: ignore[import-untyped, unused-ignore]
-        Axe,
-    )
-
-    HAVE_AXE = True
-except ImportError:  # pragma: no cover - the web-test extras are missing
-    HAVE_AXE = False
 
 LANGUAGES = ("en", "ja", "ko", "fr")
 SERIOUS = ("serious", "critical")
 
 
-def _need_axe() -> None:
-    if HAVE_AXE:
-        return
-    message = "the accessibility audit needs axe-playwright-python (pip install axe-playwright-python)"
-    if IN_CI:
-        pytest.fail(message)
-    pytest.skip(message)
+def _axe() -> Any:
+    """axe-core's runner for Playwright (the ``test`` extra installs it)."""
+    module = require_module("axe_playwright_python.sync_playwright", "pip install 'roppyakken[test]'")
+    return module.Axe()
 
 
 def _problems(page: Page, where: str) -> list[str]:
     """The serious and critical violations axe finds on ``page``, one line each."""
-    results = Axe().run(page)
+    results = _axe().run(page)
     found: list[dict[str, Any]] = results.response["violations"]
     return [
         f"{where}: {v['id']} ({v['impact']}): {v['help']} — "
@@ -81,7 +70,6 @@ def test_no_serious_accessibility_violation_on_any_page(
     lang: str,
     tmp_path: Path,
 ) -> None:
-    _need_axe()
     ctx = _context(browser, DESKTOP)
     page = ctx.new_page()
     _in_language(page, lang)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
 import re
 import subprocess
@@ -30,10 +29,11 @@ from roppyakken.events import RoundEnded
 from roppyakken.rules import preset
 from roppyakken.server.views import StateMessages
 from roppyakken.view import SeatView, view_of
+from tests.support import require
 
 try:
     from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, sync_playwright
-    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
     HAVE_PLAYWRIGHT = True
 except ImportError:  # pragma: no cover - a developer machine without the web extras
@@ -49,7 +49,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 HOUSE_RULES = 'preset = "classic"\ntarget = 100\n'
 GAME_SECONDS = 150.0
 # Seeded deals (the bots are seeded from the room's seed too), so every run plays the same games.
@@ -66,11 +65,7 @@ def _need_browser() -> None:
         missing.append("the Python package playwright (pip install -e '.[web]')")
     if not Path(CHROMIUM).exists():
         missing.append(f"Debian's chromium at {CHROMIUM} (scripts/setup installs it)")
-    if missing:
-        message = "browser tests need " + " and ".join(missing)
-        if IN_CI:
-            pytest.fail(message)
-        pytest.skip(message)
+    require(not missing, "browser tests need " + " and ".join(missing))
 
 
 def _roppyakken_command() -> list[str]:
@@ -203,7 +198,7 @@ def _step(page: Page) -> str | None:
             page.locator(".hand button.card").first.click(timeout=3000)
             page.locator(".prompt-actions button.act").first.click(timeout=3000)
             return "play"
-    except PlaywrightError:
+    except PlaywrightTimeoutError:  # what was to click went away meanwhile: look again
         return None
     return None
 

@@ -15,9 +15,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
 try:
-    from playwright.sync_api import Error as PlaywrightError
+    from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 except ImportError:  # pragma: no cover - the server fixture says what is missing (and fails in CI)
-    PlaywrightError = Exception  # type: ignore[misc, assignment]
+    PlaywrightTimeoutError = TimeoutError  # type: ignore[misc, assignment]
 
 from tests.test_web_e2e_browser import (  # noqa: F401 - fixtures
     DESKTOP,
@@ -78,8 +78,8 @@ def test_a_hint_shows_three_plays_and_the_round_end_shows_the_review(server: str
                 page.locator(".prompt-actions button.act").first.click(timeout=3000)
             else:
                 page.wait_for_timeout(50)
-        except PlaywrightError:
-            pass  # the page moved under the mouse (or the dialog opened): look again
+        except PlaywrightTimeoutError:
+            pass  # what was to click went away (or the dialog opened): look again; other errors fail
     dialog = page.locator("dialog.round-end[open]")
     assert "What the master would have played" in dialog.locator(".review").inner_text()
     wait_js(page, "!document.querySelector('.review .muted')", timeout=120)

@@ -10,16 +10,14 @@ fails in CI when the browser is missing).
 
 from __future__ import annotations
 
-import importlib
-import os
 import re
 from typing import Any
 
-import pytest
 from playwright.sync_api import Browser, Page, ViewportSize
 
 from roppyakken import i18n
 from roppyakken.devtools import tutorialjson
+from tests.support import require_module
 from tests.test_web_e2e_browser import (  # noqa: F401 - the fixtures are used by name
     DESKTOP,
     PHONE,
@@ -30,23 +28,14 @@ from tests.test_web_e2e_browser import (  # noqa: F401 - the fixtures are used b
     wait_js,
 )
 
-try:  # axe-core, bundled by axe-playwright-python (untyped: imported by name)
-    Axe: Any = importlib.import_module("axe_playwright_python.sync_playwright").Axe
-    HAVE_AXE = True
-except ImportError:  # pragma: no cover - the web-test extras are missing
-    HAVE_AXE = False
-
 SCRIPT = {"ja": r"[\u3040-\u30ff\u4e00-\u9fff]", "ko": r"[\uac00-\ud7a3]", "fr": r"[éèàç]|\b(les?|la|vous)\b"}
 
 
 def _serious_violations(page: Page, where: str) -> list[str]:
     """The serious and critical accessibility violations axe-core finds in ``where`` (a selector:
     the lesson's own elements; the table's are audited with every page in test_web_a11y)."""
-    if not HAVE_AXE:
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail("the audit needs axe-playwright-python")
-        return []
-    found: list[dict[str, Any]] = Axe().run(page, context={"include": [[where]]}).response["violations"]
+    axe = require_module("axe_playwright_python.sync_playwright", "pip install 'roppyakken[test]'")
+    found: list[dict[str, Any]] = axe.Axe().run(page, context={"include": [[where]]}).response["violations"]
     return [
         f"{v['id']}: {v['help']} — " + "; ".join(str(n["target"]) for n in v["nodes"][:4])
         for v in found

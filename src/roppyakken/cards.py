@@ -133,7 +133,15 @@ def _points(card: int) -> int:
 
 POINTS: Final[tuple[int, ...]] = tuple(_points(c) for c in range(NUM_CARDS))  # R-1.2
 
-MONTH_MASK: Final[tuple[int, ...]] = (0, *tuple(15 << 4 * m for m in range(12)))
+BIT50: Final = 1 << 50
+"""``BIT50 >> (50 - n)`` is ``1 << n`` (``0 <= n <= 50``), the form the compiled modules write a
+one-bit mask in: with ``n`` an ``i64``, mypyc compiles ``1 << n`` as a 32-bit C shift, while a
+constant above 32 bits is a 64-bit C literal (:mod:`roppyakken.compiled`;
+``tests/test_compiled_shifts.py`` refuses the other form)."""
+_MONTH44: Final = 15 << 44
+"""``_MONTH44 >> (44 - 4 * m)`` is ``15 << 4 * m``, the four cards of the month at ids ``4 * m``."""
+
+MONTH_MASK: Final[tuple[int, ...]] = (0, *tuple(_MONTH44 >> (44 - 4 * m) for m in range(12)))
 """``MONTH_MASK[m]`` is the set of the four cards of month ``m`` (1..12)."""
 
 PINE_CRANE: Final = card_id("pine-crane")
@@ -143,14 +151,14 @@ WILLOW_LIGHTNING: Final = card_id("willow-lightning")
 WILLOW: Final = 11
 PAULOWNIA: Final = 12
 
-SCORING_MASK: Final = sum(1 << c for c in range(NUM_CARDS) if POINTS[c] > 0)
+SCORING_MASK: Final = sum(BIT50 >> (50 - c) for c in range(NUM_CARDS) if POINTS[c] > 0)
 """Cards worth more than 0 points."""
-RIBBON_MASK: Final = sum(1 << c for c in range(NUM_CARDS) if KIND[c] == RIBBON)
+RIBBON_MASK: Final = sum(BIT50 >> (50 - c) for c in range(NUM_CARDS) if KIND[c] == RIBBON)
 WILLOW_PAULOWNIA_MASK: Final = MONTH_MASK[WILLOW] | MONTH_MASK[PAULOWNIA]
 
 
-_FIFTY_MASK: Final = sum(1 << c for c in range(NUM_CARDS) if POINTS[c] == 50)
-_TEN_MASK: Final = sum(1 << c for c in range(NUM_CARDS) if POINTS[c] == 10)
+_FIFTY_MASK: Final = sum(BIT50 >> (50 - c) for c in range(NUM_CARDS) if POINTS[c] == 50)
+_TEN_MASK: Final = sum(BIT50 >> (50 - c) for c in range(NUM_CARDS) if POINTS[c] == 10)
 assert _FIFTY_MASK | _TEN_MASK == SCORING_MASK  # R-1.2: every card is worth 50, 10 or 0
 
 
@@ -175,7 +183,7 @@ def card_count(mask: i64) -> int:
 
 def bit(card: int) -> int:
     """The one-card mask of ``card``."""
-    return 1 << card
+    return BIT50 >> (50 - card)
 
 
 def iter_cards(mask: int) -> Iterator[int]:
@@ -195,7 +203,7 @@ def mask_of(cards: Iterable[int]) -> int:
     """The mask of the given card ids."""
     mask = 0
     for c in cards:
-        mask |= 1 << c
+        mask |= BIT50 >> (50 - c)
     return mask
 
 

@@ -28,8 +28,9 @@ modules, and the type checker), ``mypy_extensions.i64`` in the copies ``scripts/
 compiles (:data:`NATIVE_INT_IMPORT`), where mypyc keeps a local, an argument or a result of
 this type unboxed, a C ``int64_t``: no Python int object per card set stored.  Use it in
 annotations only.  Beware: mypyc compiles a shift of a small constant by an ``i64``
-(``1 << card``) as a 32-bit C shift; the kernel writes ``_B50 >> (50 - card)`` instead (a
-constant above 32 bits is a 64-bit C literal)."""
+(``1 << card``) as a 32-bit C shift; the group writes ``BIT50 >> (50 - card)`` instead (a
+constant above 32 bits is a 64-bit C literal, :data:`roppyakken.cards.BIT50`), and
+``tests/test_compiled_shifts.py`` refuses any constant shifted left by a variable in it."""
 
 NATIVE_INT_IMPORT: Final = "from mypy_extensions import i64"
 """What the compiled copy of a module imports ``i64`` from instead of this module."""
@@ -127,6 +128,18 @@ def swap_in(namespace: dict[str, Any]) -> bool:
     return True
 
 
+def status() -> str:
+    """Whether the compiled modules are in use, in a few words (for ``roppyakken --version``)."""
+    if os.environ.get("ROPPYAKKEN_PURE"):
+        return "pure Python: ROPPYAKKEN_PURE is set"
+    active = sum(compiled_module(name) is not None for name in GROUP)
+    if active == len(GROUP):
+        return "compiled modules in use"
+    if active == 0:
+        return "pure Python: no compiled modules built from these sources"
+    return f"compiled modules partly in use: {active} of {len(GROUP)}"
+
+
 __all__ = [
     "END_OF_COMPILED",
     "GROUP",
@@ -138,5 +151,6 @@ __all__ = [
     "i64",
     "source_path",
     "source_paths",
+    "status",
     "swap_in",
 ]

@@ -33,6 +33,7 @@ from roppyakken.actions import (
     Take,
 )
 from roppyakken.cards import (
+    BIT50,
     MONTH,
     MONTH_MASK,
     NUM_CARDS,
@@ -57,6 +58,7 @@ from roppyakken.events import (
 from roppyakken.game_end import add_finals, dealer_after, leg_winner, most_legs, next_dealer, outcome_with
 from roppyakken.indexed import Picker, play_cards
 from roppyakken.kernel import ROUND_STATE, Round, capture_targets, deal_cards, first_dealer_draws, stacks_of
+from roppyakken.outcome import Outcome
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore, ScoreParts, parts_of, score_parts
 from roppyakken.yaku import FOUR_BRIGHTS, LuckyHand, lucky_hands_held, lucky_holders
@@ -88,14 +90,9 @@ def shuffled_by(label: str) -> list[int]:
     return deck_by_network(digest) if _NATIVE else deck_by_digest(digest)
 
 
-def deck_by_keys(keys: list[int]) -> list[int]:
-    """The card ids sorted by ``keys`` (each card's key), the lower id first among equal keys."""
-    return deck_by_digest(_PACK_KEYS(*keys))
-
-
 def deck_by_digest(digest: bytes) -> list[int]:
     """The card ids sorted by their 32-bit big-endian keys in ``digest``, the lower id first
-    among equal keys: :func:`deck_by_keys` of the keys ``digest`` holds.
+    among equal keys (FORMATS.md §3).
 
     Sorted as floats, without a key function and without a Python-level loop (the same
     code is fast interpreted and compiled): each card is an 8-byte big-endian double
@@ -121,18 +118,12 @@ _RECORDS: Final = bytes(b for card in range(NUM_CARDS) for b in (0x43, 0x30, 0, 
 
 _UNPACK_RECORDS: Final = struct.Struct(f">{NUM_CARDS}d").unpack
 _PACK_RECORDS: Final = struct.Struct(f">{NUM_CARDS}d").pack
-_PACK_KEYS: Final = struct.Struct(f">{NUM_CARDS}I").pack
 
 
 def shuffled_top(label: str, count: int) -> list[int]:
     """``shuffled_by(label)[:count]``: the top cards only (the first-dealer draw, R-2.2)."""
     digest = _digest(label)
     return _top_native(digest, count) if _NATIVE else top_by_digest(digest, count)
-
-
-def top_by_keys(keys: list[int], count: int) -> list[int]:
-    """``deck_by_keys(keys)[:count]``: the top cards only."""
-    return top_by_digest(_PACK_KEYS(*keys), count)
 
 
 def top_by_digest(digest: bytes, count: int) -> list[int]:
@@ -282,7 +273,7 @@ GAME_STATE: Final = (
     "_attempt",
     "last_score",
     "winner",
-    "end_reason",
+    "outcome",
     "stop_at_round_end",
 )
 """The attributes of a :class:`Game` besides those of its round (:data:`ROUND_STATE`): what
@@ -361,7 +352,8 @@ class Game(Round):
         self._attempt = 0
         self.last_score = None
         self.winner: int | None = None
-        self.end_reason = ""
+        self.outcome: Outcome | None = None
+        """Who won the game and why (None until it is over)."""
         self.read_options()  # the card play's options as ints (kernel.Round)
         self.stop_at_round_end = False
 
@@ -378,6 +370,13 @@ class Game(Round):
     @last_score.setter
     def last_score(self, score: RoundScore | None) -> None:
         self._last_parts = None if score is None else parts_of(score)
+
+    @property
+    def end_reason(self) -> str:
+        """Why the game ended, as the events' JSON writes it (``""`` until it is over):
+        :attr:`outcome`'s :attr:`~roppyakken.outcome.Outcome.reason`."""
+        outcome = self.outcome
+        return "" if outcome is None else outcome.reason
 
     @property
     def over(self) -> bool:
@@ -417,7 +416,7 @@ class Game(Round):
         if phase == DECLARE:
             slugs = [h.slug for h in self.held_lucky_hands(self.to_act)]
             subsets: list[Action] = []
-            for bits in range(1 << len(slugs)):
+            for bits in range(2 ** len(slugs)):
                 subsets.append(Declare(tuple(s for i, s in enumerate(slugs) if bits >> i & 1)))
             return subsets
         if phase == REDEAL:
@@ -544,7 +543,7 @@ class Game(Round):
         if self.phase == DECLARE:
             seat = self.to_act
             held = self.held_lucky_hands(seat)
-            subset = pick(1 << len(held))
+            subset = pick(2 ** len(held))
             self._record_declaration(seat, [h for i, h in enumerate(held) if subset >> i & 1])
             self._advance_queue()
         else:
@@ -724,9 +723,9 @@ class Game(Round):
         if won is not None and options.match_kind != "single":
             self.legs = outcome.legs  # a new list (outcome_with): copies share ``legs``
             if self.log:
-                self._emit(LegWon(won[0], won[1], tuple(self.legs)))
+                self._emit(LegWon(won, tuple(self.legs)))
         if outcome.winner is not None:
-            self._finish(*outcome.winner)
+            self._finish(outcome.winner)
             return
         self.dealer = dealer_after(options.rotate_dealer, score, self.dealer, self.players)
         if won is not None:
@@ -734,11 +733,11 @@ class Game(Round):
             self.totals = [0] * self.players
         self._start_round()
 
-    def _leg_winner(self, score: RoundScore) -> tuple[int, str] | None:
+    def _leg_winner(self, score: RoundScore) -> Outcome | None:
         """R-9.1 / R-9.2: who wins after this round, if anyone, and why."""
         return leg_winner(self.rules, score, self.totals, self.dealer)
 
-    def _most_legs(self) -> tuple[int, str] | None:
+    def _most_legs(self) -> Outcome | None:
         """R-9.3 ``rounds N``: most legs wins, ties broken by total (then ``top_tie``)."""
         return most_legs(self.rules, self.legs, self.totals, self.dealer)
 
@@ -746,12 +745,12 @@ class Game(Round):
         """R-2.3: top scorer of the round (before R-7 adjustments), or the next seat."""
         return next_dealer(self.rules, score, self.dealer, self.players)
 
-    def _finish(self, winner: int, reason: str) -> None:
-        self.winner = winner
-        self.end_reason = reason
+    def _finish(self, outcome: Outcome) -> None:
+        self.winner = outcome.winner
+        self.outcome = outcome
         self.phase = OVER
         if self.log:
-            self._emit(GameEnded(winner, reason))
+            self._emit(GameEnded(outcome))
 
     # ----------------------------------------------------------------- playouts
 
@@ -869,7 +868,7 @@ class Game(Round):
         g._attempt = self._attempt
         g._last_parts = self._last_parts  # (shared: never changed once scored)
         g.winner = self.winner
-        g.end_reason = self.end_reason
+        g.outcome = self.outcome  # (frozen: shared)
         g.stop_at_round_end = self.stop_at_round_end
         g.log = log
         if log:
@@ -916,7 +915,7 @@ class Game(Round):
         for c in rest:
             if seen >> c & 1:
                 raise AssertionError(f"{SLUGS[c]} is in the pile and elsewhere")
-            seen |= 1 << c
+            seen |= BIT50 >> (50 - c)
         if seen != (1 << NUM_CARDS) - 1 or total + len(rest) != NUM_CARDS:
             raise AssertionError("cards are missing")
 
@@ -954,11 +953,9 @@ __all__ = [
     "deal_pattern",
     "deal_sizes",
     "deck_by_digest",
-    "deck_by_keys",
     "seeded_deck",
     "stacks_of",
     "top_by_digest",
-    "top_by_keys",
 ]
 
 

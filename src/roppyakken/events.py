@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from roppyakken.cards import SLUGS, slugs_of
+from roppyakken.outcome import Outcome
 from roppyakken.scoring import RoundScore
 
 
@@ -153,12 +154,22 @@ class RoundEnded:
 class LegWon:
     """R-9.3: a seat won a game of a match (a leg); totals reset."""
 
-    seat: int
-    reason: str
+    outcome: Outcome
+    """Who won the leg, and why."""
     legs: tuple[int, ...]
 
+    @property
+    def seat(self) -> int:
+        """The seat that won the leg."""
+        return self.outcome.winner
+
+    @property
+    def reason(self) -> str:
+        """Why, as the JSON writes it (:attr:`~roppyakken.outcome.Outcome.reason`)."""
+        return self.outcome.reason
+
     def to_json(self) -> dict[str, Any]:
-        """JSON form."""
+        """JSON form (the outcome as its reason string)."""
         return {"type": "leg-won", "seat": self.seat, "reason": self.reason, "legs": list(self.legs)}
 
 
@@ -166,11 +177,21 @@ class LegWon:
 class GameEnded:
     """The game (or match) is over."""
 
-    winner: int
-    reason: str
+    outcome: Outcome
+    """Who won the game, and why."""
+
+    @property
+    def winner(self) -> int:
+        """The seat that won the game."""
+        return self.outcome.winner
+
+    @property
+    def reason(self) -> str:
+        """Why, as the JSON and the protocol's ``game_end`` write it."""
+        return self.outcome.reason
 
     def to_json(self) -> dict[str, Any]:
-        """JSON form."""
+        """JSON form (the outcome as its reason string)."""
         return {"type": "game-ended", "winner": self.winner, "reason": self.reason}
 
 

@@ -2,7 +2,8 @@
 
 Pure functions of the rules, the round's score and the totals, so that the engine
 (:class:`roppyakken.engine.Game`) and the searchers (:func:`round_result`) decide the
-end of a game in one place: :func:`round_outcome`.
+end of a game in one place: :func:`round_outcome`.  Who won and why is an
+:class:`~roppyakken.outcome.Outcome` (a seat and a :class:`~roppyakken.outcome.Termination`).
 """
 
 from __future__ import annotations
@@ -10,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from roppyakken.compiled import swap_in
+from roppyakken.outcome import Outcome, Termination
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore, ScoreParts, ScoringOptions, parts_of, scoring_options
 from roppyakken.yaku import INSTANT_YAKU
 
 
-def leg_winner(rules: Rules, score: RoundScore, totals: Sequence[int], dealer: int) -> tuple[int, str] | None:
+def leg_winner(rules: Rules, score: RoundScore, totals: Sequence[int], dealer: int) -> Outcome | None:
     """R-8.5 / R-9.1 / R-9.2: who wins after this round, if anyone, and why.
 
     ``totals`` already include the round; ``dealer`` is this round's dealer.
@@ -25,14 +27,14 @@ def leg_winner(rules: Rules, score: RoundScore, totals: Sequence[int], dealer: i
 
 def _leg_winner(
     options: ScoringOptions, score: ScoreParts | RoundScore, totals: list[int], dealer: int
-) -> tuple[int, str] | None:
+) -> Outcome | None:
     # (``totals`` a list: compiled, indexed natively, not through ``Sequence.__getitem__``;
     # ``score`` the engine's parts or a public score, read without converting either)
     # (a named tuple's fields by index: compiled, no attribute lookup)
     instant_win = score.instant_win if isinstance(score, ScoreParts) else score[2]
     if instant_win is not None:
         seat, slug = instant_win
-        return seat, f"instant:{slug}"
+        return Outcome(seat, Termination.INSTANT, slug)
     n = len(totals)
     target = options.target
     reached = 0
@@ -45,7 +47,7 @@ def _leg_winner(
         for slug in INSTANT_YAKU:
             for s in range(n):
                 if totals[s] >= target and any(y == slug for y, _ in _yaku_of(score, s)):
-                    return s, f"target:{slug}"
+                    return Outcome(s, Termination.TARGET_YAKU, slug)
     # The top total (the lowest seat among equals) and the best of the others, by native loops
     # (compiled, ``max()`` is a builtin looked up and called with an iterator).
     top = 0
@@ -61,10 +63,10 @@ def _leg_winner(
         if not options.top_tie_play_order or options.win_margin > 0:
             return None
         tied = [s for s in range(n) if totals[s] == best]
-        return first_in_play_order(tied, dealer, n), "tie:play-order"
+        return Outcome(first_in_play_order(tied, dealer, n), Termination.TIE_PLAY_ORDER)
     if best - second < options.win_margin:
         return None
-    return top, "target"
+    return Outcome(top, Termination.TARGET)
 
 
 def _yaku_of(score: ScoreParts | RoundScore, seat: int) -> Sequence[tuple[str, int]]:
@@ -84,14 +86,14 @@ class RoundOutcome:
 
     __slots__ = ("leg", "legs", "winner")
 
-    leg: tuple[int, str] | None
+    leg: Outcome | None
     """Who won a leg (the game, in a single match) with this round, and why."""
-    winner: tuple[int, str] | None
+    winner: Outcome | None
     """Who won the game (match) with this round, and why."""
     legs: list[int]
     """The legs won after this round (unchanged in a single match)."""
 
-    def __init__(self, leg: tuple[int, str] | None, winner: tuple[int, str] | None, legs: list[int]) -> None:
+    def __init__(self, leg: Outcome | None, winner: Outcome | None, legs: list[int]) -> None:
         self.leg = leg
         self.winner = winner
         self.legs = legs
@@ -137,15 +139,15 @@ def outcome_with(
     won = _leg_winner(options, score, totals, dealer)
     new_legs = legs
     kind = options.match_kind
-    winner: tuple[int, str] | None = None
+    winner: Outcome | None = None
     if won is not None:
-        seat = won[0]
+        seat = won.winner
         if kind == "single":
             return RoundOutcome(won, won, new_legs)
         new_legs = list(legs)
         new_legs[seat] += 1
         if kind == "first-to" and new_legs[seat] >= options.match_count:
-            return RoundOutcome(won, (seat, "legs"), new_legs)
+            return RoundOutcome(won, Outcome(seat, Termination.LEGS), new_legs)
     if kind == "rounds" and round_index + 1 >= options.match_count:
         winner = _most_legs(options.top_tie_play_order, new_legs, totals, dealer)
     return RoundOutcome(won, winner, new_legs)
@@ -168,33 +170,29 @@ def round_result(
     new_totals = [t + p.final for t, p in zip(totals, score.players, strict=True)]
     outcome = round_outcome(rules, score, new_totals, legs, dealer, round_index)
     if outcome.winner is not None:
-        return outcome.winner[0], new_totals, outcome.legs
+        return outcome.winner.winner, new_totals, outcome.legs
     if outcome.leg is not None:
         new_totals = [0] * len(totals)
     return None, new_totals, outcome.legs
 
 
-def most_legs(
-    rules: Rules, legs: Sequence[int], totals: Sequence[int], dealer: int
-) -> tuple[int, str] | None:
+def most_legs(rules: Rules, legs: Sequence[int], totals: Sequence[int], dealer: int) -> Outcome | None:
     """R-9.3 ``rounds N``: most legs wins, ties broken by total (then ``top_tie``)."""
     return _most_legs(scoring_options(rules).top_tie_play_order, legs, totals, dealer)
 
 
-def _most_legs(
-    play_order: bool, legs: Sequence[int], totals: Sequence[int], dealer: int
-) -> tuple[int, str] | None:
+def _most_legs(play_order: bool, legs: Sequence[int], totals: Sequence[int], dealer: int) -> Outcome | None:
     n = len(legs)
     best = max(legs)
     tied = [s for s in range(n) if legs[s] == best]
     if len(tied) == 1:
-        return tied[0], "most-legs"
+        return Outcome(tied[0], Termination.MOST_LEGS)
     top = max(totals[s] for s in tied)
     tied = [s for s in tied if totals[s] == top]
     if len(tied) == 1:
-        return tied[0], "most-legs:total"
+        return Outcome(tied[0], Termination.MOST_LEGS_TOTAL)
     if play_order:
-        return first_in_play_order(tied, dealer, n), "most-legs:play-order"
+        return Outcome(first_in_play_order(tied, dealer, n), Termination.MOST_LEGS_PLAY_ORDER)
     return None  # *(reading)* another-round: extra rounds until the tie breaks
 
 

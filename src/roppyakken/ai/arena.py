@@ -113,9 +113,23 @@ def round_margin(score: RoundScore, seat: int) -> float:
     return finals[seat] - others
 
 
-def _play_chunk(args: tuple[Rules, list[str], list[int]]) -> list[DealResult]:
-    rules, levels, seeds = args
+def play_deals(rules: Rules, levels: Sequence[str], seeds: Sequence[int]) -> list[DealResult]:
+    """:func:`play_deal` for each of ``seeds``, in order (one task of a distributed arena)."""
     return [play_deal(rules, levels, s) for s in seeds]
+
+
+def _play_chunk(args: tuple[Rules, list[str], list[int]]) -> list[DealResult]:
+    return play_deals(*args)
+
+
+def chunk_size(deals: int, workers: int) -> int:
+    """Deals a task: about four tasks a worker (for balance), at most 8 deals (for progress)."""
+    return max(1, min(8, deals // (workers * 4) or 1))
+
+
+def chunked(seeds: Sequence[int], size: int) -> list[list[int]]:
+    """``seeds`` in consecutive chunks of ``size``."""
+    return [list(seeds[i : i + size]) for i in range(0, len(seeds), size)]
 
 
 def run_arena(
@@ -125,10 +139,12 @@ def run_arena(
     seed: int = 0,
     jobs: int = 1,
     progress: Callable[[ArenaTotals], None] | None = None,
+    ray: str | None = None,
 ) -> ArenaTotals:
     """Play ``deals`` duplicate deals between ``levels`` (one per seat) and total them.
 
-    ``jobs`` > 1 spreads the deals over worker processes; totals are added in deal
+    ``jobs`` > 1 spreads the deals over worker processes, ``ray`` (a cluster address,
+    or ``auto``) over the nodes of a Ray cluster instead; totals are added in deal
     order, so the result is the same as with one job.  ``progress`` is called after
     each batch of deals with the totals so far.
     """
@@ -142,16 +158,27 @@ def run_arena(
         raise RoppyakkenError("an arena needs at least one deal")
     if jobs < 1:
         raise RoppyakkenError("--jobs must be at least 1")
+    if ray is not None and jobs != 1:
+        raise RoppyakkenError("--jobs and --ray do not go together: --ray spreads the deals over the cluster")
     seeds = game_seeds(seed, deals)
     totals = ArenaTotals(levels)
+    if ray is not None:
+        from roppyakken.ai.ray_backend import cluster_cpus, ordered_map
+
+        chunks = chunked(seeds, chunk_size(deals, cluster_cpus(ray)))
+        for results in ordered_map(ray, play_deals, (rules, levels), chunks):
+            for r in results:
+                totals.add(r)
+            if progress is not None:
+                progress(totals)
+        return totals
     if jobs == 1:
         for s in seeds:
             totals.add(play_deal(rules, levels, s))
             if progress is not None:
                 progress(totals)
         return totals
-    chunk = max(1, min(8, deals // (jobs * 4) or 1))
-    chunks = [seeds[i : i + chunk] for i in range(0, deals, chunk)]
+    chunks = chunked(seeds, chunk_size(deals, jobs))
     methods = multiprocessing.get_all_start_methods()
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 from roppyakken.actions import Action
@@ -99,13 +101,78 @@ BOT_OPTIONS: dict[str, tuple[BotOptionsFactory, str]] = {}
 """Levels that take options -> (factory taking a seed and the options, help on the options)."""
 
 
-def _learned(seed: int, options: Mapping[str, str] | None = None) -> Bot:
-    """Level ``learned`` (numpy, the ``[rl]`` extra): a one-line error without numpy."""
+def register_level(
+    name: str,
+    factory: BotFactory,
+    description: str,
+    with_options: BotOptionsFactory | None = None,
+    options_help: str = "",
+) -> None:
+    """Make ``name`` a bot level (or replace it): ``factory(seed)`` makes its bots, ``description``
+    says it for players in one line; a level that takes options gives ``with_options(seed,
+    options)`` and the help on them.  Levels register themselves from the module they live in."""
+    BOT_LEVELS[name] = (factory, description)
+    if with_options is not None:
+        BOT_OPTIONS[name] = (with_options, options_help)
+
+
+@dataclass(frozen=True)
+class ExtraLevel:
+    """A bot level that lives in an optional extra, declared here as an entry point is: listed
+    with the others, and its ``module`` imported when the level is first asked for (importing
+    it registers the level, :func:`register_level`).  Without the extra installed, asking for
+    the level is a one-line error saying what to install."""
+
+    module: str
+    """The module that registers the level when imported."""
+    extra: str
+    """The extra that installs what it needs (``pip install 'roppyakken[extra]'``)."""
+    needs: str
+    """What it needs, for the error message."""
+    options_help: str
+    """The help on its options, listed before its module is loaded."""
+
+
+EXTRA_LEVELS: dict[str, ExtraLevel] = {
+    "learned": ExtraLevel(
+        "roppyakken.env.learned",
+        "rl",
+        "numpy",
+        "weights=PATH: an .npz of weights (default: the shipped ones)",
+    ),
+}
+"""The levels of the optional extras (the ``learned`` level lives beside the environment that
+trained it, :mod:`roppyakken.env.learned`)."""
+
+
+def _load_extra(name: str) -> None:
+    """Import the module of extra level ``name`` (it registers the level), or say what to install."""
+    level = EXTRA_LEVELS[name]
     try:
-        from roppyakken.env.learned import LearnedBot
+        importlib.import_module(level.module)
     except ImportError:
-        raise RoppyakkenError("bot level learned needs numpy: pip install 'roppyakken[rl]'") from None
-    return LearnedBot.from_options(seed, options or {})
+        raise RoppyakkenError(
+            f"bot level {name} needs {level.needs}: pip install 'roppyakken[{level.extra}]'"
+        ) from None
+    if BOT_LEVELS[name][0] is _EXTRA_FACTORIES[name][0]:
+        raise RoppyakkenError(f"bot level {name}: {level.module} does not register it")  # pragma: no cover
+
+
+def _declare_extra(name: str) -> tuple[BotFactory, BotOptionsFactory]:
+    """The stand-in factories of extra level ``name``: they load its module, then make the bot."""
+
+    def plain(seed: int) -> Bot:
+        _load_extra(name)
+        return BOT_LEVELS[name][0](seed)
+
+    def with_options(seed: int, options: Mapping[str, str]) -> Bot:
+        _load_extra(name)
+        return BOT_OPTIONS[name][0](seed, options)
+
+    return plain, with_options
+
+
+_EXTRA_FACTORIES = {name: _declare_extra(name) for name in EXTRA_LEVELS}
 
 
 def _register_levels() -> None:
@@ -117,12 +184,13 @@ def _register_levels() -> None:
     BOT_LEVELS["greedy"] = (GreedyBot, BOT_LEVEL_DESCRIPTIONS["greedy"])
     BOT_LEVELS["expert"] = (ExpertBot, BOT_LEVEL_DESCRIPTIONS["expert"])
     BOT_LEVELS["master"] = (MasterBot, BOT_LEVEL_DESCRIPTIONS["master"])
-    BOT_LEVELS["learned"] = (_learned, BOT_LEVEL_DESCRIPTIONS["learned"])
-    BOT_OPTIONS["learned"] = (_learned, "weights=PATH: an .npz of weights (default: the shipped ones)")
     BOT_OPTIONS["master"] = (
         MasterBot.from_options,
         "ms=MILLISECONDS a decision (230, close calls 3x), iters=ROLLOUTS a decision (reproducible)",
     )
+    for name, level in EXTRA_LEVELS.items():
+        plain, with_options = _EXTRA_FACTORIES[name]
+        register_level(name, plain, BOT_LEVEL_DESCRIPTIONS[name], with_options, level.options_help)
 
 
 _register_levels()

@@ -45,7 +45,7 @@ from roppyakken.actions import Action, CallRedeal, Declare, Play, Take
 from roppyakken.ai.playout import ENDED, Playout, greedy_index
 from roppyakken.ai.position import Position
 from roppyakken.ai.weights import DEFAULT_WEIGHTS, Weights
-from roppyakken.cards import MONTH, MONTH_MASK, PINE_CRANE, POINTS, WILLOW, card_count, iter_cards
+from roppyakken.cards import BIT50, MONTH, MONTH_MASK, PINE_CRANE, POINTS, WILLOW, card_count, iter_cards
 from roppyakken.compiled import swap_in
 from roppyakken.rules import Rules
 from roppyakken.scoring import score_round
@@ -57,6 +57,29 @@ CRANE_BIT: Final = 1 << PINE_CRANE
 MONTH_CARDS: Final = tuple(tuple(iter_cards(MONTH_MASK[m])) if m else () for m in range(13))
 _POINTS_F: Final[tuple[float, ...]] = tuple(float(p) for p in POINTS)
 """The card points as floats (``p + x`` is the same float for an int ``p`` and for ``float(p)``)."""
+
+# The appraisal's fixed judgements (the tuned ones are the :class:`Weights`).
+MIN_CHANCE: Final = 0.02
+"""The least chance a card is given of ending up with me (or an opponent): none is written off."""
+CONTESTED: Final = 0.5
+"""A table card of a month I hold is lost ``CONTESTED`` times as often as an opponent can take
+its month first: ``a_table_mine * (1 - CONTESTED * q)``."""
+MIN_TABLE_TAKE: Final = 0.3
+"""The least chance an opponent takes a table card (they may pair it with a turned-up card)."""
+SHOWN_MINE: Final = 0.15
+"""My chance of getting a card an opponent has shown in hand (a declared lucky hand)."""
+SHOWN_THEIRS: Final = 0.8
+"""An opponent's chance of capturing a card they have shown in hand."""
+SWING: Final = 0.3
+"""A lead (a deficit) above this share of the target: the expert blocks more (reaches for yaku)."""
+DANGER: Final = 0.35
+"""An opponent within this share of the target: blocking their yaku is urgent."""
+RAIN_THEIRS: Final = 0.5
+"""The share of the opponents' viewing-yaku chances a first Willow capture costs them (R-8.3)."""
+VOID_PENALTY: Final = 10.0
+"""What capturing a scoring card costs beyond its points when a void round (fuke) is my best hope."""
+FUKE_EXPOSURE: Final = 0.3
+"""The share of the exposure weight kept once fuke's plan decides the round (R-7.3)."""
 
 
 class _RulesInfo:
@@ -308,8 +331,7 @@ class Appraisal:
         self.w_keep_table = w.keep_table
         self.w_keep_unseen = w.keep_unseen
         self.w_mates = w.mates
-        rules = pos.rules
-        self.info = info = _info(rules)
+        self.info = info = _info(pos.rules)
         me = pos.seat
         n = pos.n
         hand: int = pos.hand
@@ -321,148 +343,34 @@ class Appraisal:
         n_unseen = card_count(unseen)
         joker = info.joker
         self.joker = joker
-        caps = pos.captures
-        mine: int = caps[me]
-        opps: list[int] = []
-        for s in range(n):
-            if s != me:
-                opps.append(s)
-        others = 0
-        revealed_opp = 0
-        hidden = 0
-        for s in opps:
-            others |= caps[s]
-            r: int = pos.revealed[s]
-            revealed_opp |= r
-            hidden += pos.hand_sizes[s] - card_count(r)
-        sizes = 0
-        for size in pos.hand_sizes:
-            sizes += size
-        draws_left = min(pos.pile_count, sizes)
-        in_play = min(1.0, (hidden + draws_left) / n_unseen) if n_unseen else 0.0
-        a_unseen = max(0.02, in_play * (w.share2 if n == 2 else w.share3))
-
+        opps, others, revealed_opp, hidden = _opponents(pos)
+        a_unseen = _unseen_chance(pos, w, hidden, n_unseen)
         # Per month: chance an opponent can take a card of that month before my next turn
         # (with one of their hidden cards, or with one of their n-1 draws).
-        month_q = [0.0] * 13
         q_of = _take_first(n_unseen, hidden, n)
-        hand_months = 0
-        for m in range(1, 13):
-            mm: int = MONTH_MASK[m]
-            if hand & mm:
-                hand_months |= mm
-            if revealed_opp & mm:
-                month_q[m] = 1.0
-                continue
-            k = card_count(unseen & mm)
-            if k:
-                month_q[m] = q_of[k]
+        month_q, hand_months = _month_chances(hand, unseen, revealed_opp, q_of)
         self.month_q = month_q
         self.joker_q = q_of[1]
         joker_in_hand = joker >= 0 and hand >> joker & 1 != 0
+        a_me, a_op = _end_chances(w, hand, table, revealed_opp, month_q, hand_months, joker_in_hand, a_unseen)
+        wy, wd = _game_weights(w, info.target, pos.totals, me, opps)
+        marg_me, marg_op, deny, mydeny = _yaku_margins(info, w, pos, opps, others, a_me, a_op)
+        self._card_values(pos, w, wy, wd, marg_me, marg_op, deny, mydeny)
+        self._table_rows(table, hand)
 
-        # Chances of getting each card in the end: mine (a_me), an opponent's (a_op).
-        a_me = [a_unseen] * 48
-        a_op = [a_unseen] * 48
-        a_hand = max(0.02, w.a_hand)
-        a_op_hand = max(0.02, w.a_op_hand)
-        rest = hand
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            x = low.bit_length() - 1
-            a_me[x] = a_hand
-            a_op[x] = a_op_hand
-        a_table_mine = w.a_table_mine
-        a_table = max(0.02, w.a_table)
-        rest = table
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            x = low.bit_length() - 1
-            q = month_q[MONTH[x]]
-            if hand_months & low or (joker_in_hand and POINTS[x] > 0):
-                a_me[x] = max(0.02, a_table_mine * (1.0 - 0.5 * q))
-            else:
-                a_me[x] = a_table
-            a_op[x] = q if q > 0.3 else 0.3
-        rest = revealed_opp
-        while rest:
-            low = rest & -rest
-            rest ^= low
-            x = low.bit_length() - 1
-            a_me[x] = 0.15
-            a_op[x] = 0.8
-
-        # Game score (R-9): trailing reaches for yaku, leading blocks.
-        totals = pos.totals
-        target = info.target
-        best_opp: int = totals[opps[0]]
-        for s in opps:
-            if totals[s] > best_opp:
-                best_opp = totals[s]
-        lead = totals[me] - best_opp
-        wy = w.yaku
-        wd = w.deny
-        if lead < -0.3 * target:
-            wy *= w.trail_yaku
-        elif lead > 0.3 * target:
-            wd *= w.lead_deny
-        if target - best_opp <= 0.35 * target:
-            wd *= w.danger_deny
-
-        marg_me = [0.0] * 48
-        marg_op = [0.0] * 48
-        deny = [0.0] * 48  # my capture of x destroys the opponents' yaku chances
-        mydeny = [0.0] * 48  # an opponent's capture of x destroys mine
-        rain = info.rain_off
-        willow_me = mine & WILLOW_MASK != 0
-        me_rained = willow_me and rain == "ordered" and _rained_off_ordered(pos.orders[me])
-        view_pot_me = 0.0
-        view_pot_op = 0.0
-        instant_value = info.instant_value * w.instant
-        masks = info.entry_masks
-        values = info.entry_values
-        viewings = info.entry_viewing
-        instants = info.entry_instant
-        for e in range(len(masks)):
-            mask = masks[e]
-            value = values[e]
-            viewing = viewings[e]
-            if instants[e] and value < instant_value:
-                value = instant_value
-            if not mask & others:
-                need = mask
-                if viewing and willow_me:
-                    if me_rained:
-                        need = 0
-                    elif not mine & CRANE_BIT:
-                        need = mask | CRANE_BIT  # end-of-round: the crane saves them
-                missing = need & ~mine
-                if missing:
-                    vp = _yaku_chance(missing, value, a_me, marg_me, mydeny)
-                    if viewing:
-                        view_pot_me += vp
-            for s in opps:
-                theirs: int = caps[s]
-                if mask & (mine | (others & ~theirs)):
-                    continue
-                missing = mask & ~theirs
-                if not missing:
-                    continue
-                vp = _yaku_chance(missing, value, a_op, marg_op, deny)
-                if viewing:
-                    view_pot_op += vp
-        if info.seven:
-            seven = max(info.seven, instant_value) if info.seven_instant else info.seven
-            _seven_ribbons(info.seven_mask, seven, me, caps, a_me, a_op, marg_me, marg_op, deny, mydeny)
-        # Rain-off (R-8.3): a first Willow capture costs the viewing yaku chances.
-        if rain != "off" and not willow_me and not mine & CRANE_BIT:
-            loss = view_pot_me * (1.0 - a_me[PINE_CRANE]) if rain == "end-of-round" else view_pot_me
-            for x in MONTH_CARDS[WILLOW]:
-                marg_me[x] -= loss
-                marg_op[x] -= 0.5 * view_pot_op
-
+    def _card_values(
+        self,
+        pos: Position,
+        w: _WeightsInfo,
+        wy: float,
+        wd: float,
+        marg_me: list[float],
+        marg_op: list[float],
+        deny: list[float],
+        mydeny: list[float],
+    ) -> None:
+        """Each card's worth to me when I capture it (``gain``) and to an opponent (``oval``),
+        and the weight of what a play exposes, fuke's plan (R-7.3) applied."""
         # A card no yaku counts on is worth its points: p + wy * 0.0 + wd * 0.0 is p, exactly
         # (for finite weights), so only the others are computed (and allocated).
         gain = list(_POINTS_F)
@@ -477,18 +385,20 @@ class Appraisal:
             if a != 0.0 or b != 0.0:
                 oval[x] = _POINTS_F[x] + a + b
         self.exposure_w = w.exposure
-        if info.fuke and card_count(hand) <= w.fuke_cards:
+        if self.info.fuke and card_count(self.hand) <= w.fuke_cards:
             plan = fuke_plan(pos)
             if plan > 0:  # a void round is my best hope: stay at or under the threshold
                 for x in range(48):
                     if POINTS[x] > 0:
-                        gain[x] = -_POINTS_F[x] - 10.0
-                self.exposure_w *= 0.3
+                        gain[x] = -_POINTS_F[x] - VOID_PENALTY
+                self.exposure_w *= FUKE_EXPOSURE
             elif plan < 0:  # a void round would wipe out my lead: let them score
-                self.exposure_w *= 0.3
+                self.exposure_w *= FUKE_EXPOSURE
         self.gain = gain
         self.oval = oval
-        # The table as it is, month by month (each move changes one or two months).
+
+    def _table_rows(self, table: int, hand: int) -> None:
+        """The table as it is, month by month (each move changes one or two months)."""
         self.base_f = [0.0] * 13
         self.base_q = [0.0] * 13
         self.base_v = [0.0] * 13
@@ -498,7 +408,7 @@ class Appraisal:
         for m in range(1, 13):
             present = table & MONTH_MASK[m]
             if present:
-                base_months |= 1 << m
+                base_months |= BIT50 >> (50 - m)
                 f, q, v, so, sm = self._month(present, m, hand & MONTH_MASK[m] != 0)
                 self.base_f[m] = f
                 self.base_q[m] = q
@@ -513,7 +423,7 @@ class Appraisal:
         """What playing ``card`` onto ``target`` (0: to the table) is worth, in points."""
         gain = self.gain
         hand = self.hand
-        changed = 1 << MONTH[card]
+        changed = BIT50 >> (50 - MONTH[card])
         if target:
             v = gain[card]
             t = target
@@ -522,16 +432,16 @@ class Appraisal:
                 t ^= low
                 x = low.bit_length() - 1
                 v += gain[x]
-                changed |= 1 << MONTH[x]
+                changed |= BIT50 >> (50 - MONTH[x])
             t1 = self.table & ~target
         else:
             v = 0.0
-            t1 = self.table | 1 << card
+            t1 = self.table | BIT50 >> (50 - card)
         if from_hand:
             v -= self.hold_value(card)
             if self.w_draw:
                 v += self.w_draw * self.draw_value(t1, changed)
-            hand &= ~(1 << card)
+            hand &= ~(BIT50 >> (50 - card))
             if card == self.joker and not target & WILLOW_MASK:
                 v -= self.w_joker_keep * min(1.0, card_count(hand) / 4.0)
         return v + self._table_value(t1, hand, changed)
@@ -728,6 +638,195 @@ def _take_value(cards: int, gain: list[float]) -> float:
         if g > best:
             best = g
     return total if card_count(cards) == 3 else best
+
+
+def _opponents(pos: Position) -> tuple[list[int], int, int, int]:
+    """The opponents' seats, all their captures, the cards they have shown in hand, and how
+    many of their cards are hidden."""
+    me = pos.seat
+    caps = pos.captures
+    opps: list[int] = []
+    for s in range(pos.n):
+        if s != me:
+            opps.append(s)
+    others = 0
+    revealed_opp = 0
+    hidden = 0
+    for s in opps:
+        others |= caps[s]
+        r: int = pos.revealed[s]
+        revealed_opp |= r
+        hidden += pos.hand_sizes[s] - card_count(r)
+    return opps, others, revealed_opp, hidden
+
+
+def _unseen_chance(pos: Position, w: _WeightsInfo, hidden: int, n_unseen: int) -> float:
+    """My chance of getting an unseen card in the end: the share of them still in play (in
+    hidden hands or to be drawn), times the weights' share for the number of players."""
+    sizes = 0
+    for size in pos.hand_sizes:
+        sizes += size
+    draws_left = min(pos.pile_count, sizes)
+    in_play = min(1.0, (hidden + draws_left) / n_unseen) if n_unseen else 0.0
+    return max(MIN_CHANCE, in_play * (w.share2 if pos.n == 2 else w.share3))
+
+
+def _month_chances(
+    hand: int, unseen: int, revealed_opp: int, q_of: tuple[float, float, float, float, float]
+) -> tuple[list[float], int]:
+    """For each month, the chance an opponent takes one of its cards before my next turn
+    (certain when they have shown one), and the mask of the months in my hand."""
+    month_q = [0.0] * 13
+    hand_months = 0
+    for m in range(1, 13):
+        mm: int = MONTH_MASK[m]
+        if hand & mm:
+            hand_months |= mm
+        if revealed_opp & mm:
+            month_q[m] = 1.0
+            continue
+        k = card_count(unseen & mm)
+        if k:
+            month_q[m] = q_of[k]
+    return month_q, hand_months
+
+
+def _end_chances(
+    w: _WeightsInfo,
+    hand: int,
+    table: int,
+    revealed_opp: int,
+    month_q: list[float],
+    hand_months: int,
+    joker_in_hand: bool,
+    a_unseen: float,
+) -> tuple[list[float], list[float]]:
+    """Each card's chance of ending up mine (``a_me``) and an opponent's (``a_op``): in my
+    hand, on the table (mine if I hold its month or the joker, unless they take the month
+    first), shown in an opponent's hand, or unseen."""
+    a_me = [a_unseen] * 48
+    a_op = [a_unseen] * 48
+    a_hand = max(MIN_CHANCE, w.a_hand)
+    a_op_hand = max(MIN_CHANCE, w.a_op_hand)
+    rest = hand
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        x = low.bit_length() - 1
+        a_me[x] = a_hand
+        a_op[x] = a_op_hand
+    a_table_mine = w.a_table_mine
+    a_table = max(MIN_CHANCE, w.a_table)
+    rest = table
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        x = low.bit_length() - 1
+        q = month_q[MONTH[x]]
+        if hand_months & low or (joker_in_hand and POINTS[x] > 0):
+            a_me[x] = max(MIN_CHANCE, a_table_mine * (1.0 - CONTESTED * q))
+        else:
+            a_me[x] = a_table
+        a_op[x] = q if q > MIN_TABLE_TAKE else MIN_TABLE_TAKE
+    rest = revealed_opp
+    while rest:
+        low = rest & -rest
+        rest ^= low
+        x = low.bit_length() - 1
+        a_me[x] = SHOWN_MINE
+        a_op[x] = SHOWN_THEIRS
+    return a_me, a_op
+
+
+def _game_weights(
+    w: _WeightsInfo, target: int, totals: Sequence[int], me: int, opps: list[int]
+) -> tuple[float, float]:
+    """The weights of my yaku chances and of blocking theirs by the game score (R-9):
+    trailing far behind it reaches for yaku, leading it blocks more, and an opponent near
+    the target makes blocking urgent."""
+    best_opp: int = totals[opps[0]]
+    for s in opps:
+        if totals[s] > best_opp:
+            best_opp = totals[s]
+    lead = totals[me] - best_opp
+    wy = w.yaku
+    wd = w.deny
+    if lead < -SWING * target:
+        wy *= w.trail_yaku
+    elif lead > SWING * target:
+        wd *= w.lead_deny
+    if target - best_opp <= DANGER * target:
+        wd *= w.danger_deny
+    return wy, wd
+
+
+def _yaku_margins(
+    info: _RulesInfo,
+    w: _WeightsInfo,
+    pos: Position,
+    opps: list[int],
+    others: int,
+    a_me: list[float],
+    a_op: list[float],
+) -> tuple[list[float], list[float], list[float], list[float]]:
+    """What each card adds to the yaku chances: mine (``marg_me``), the opponents'
+    (``marg_op``), what my capture of it takes from theirs (``deny``) and theirs from mine
+    (``mydeny``); Seven Ribbons and rain-off (R-8.3) included."""
+    me = pos.seat
+    caps = pos.captures
+    mine: int = caps[me]
+    marg_me = [0.0] * 48
+    marg_op = [0.0] * 48
+    deny = [0.0] * 48  # my capture of x destroys the opponents' yaku chances
+    mydeny = [0.0] * 48  # an opponent's capture of x destroys mine
+    rain = info.rain_off
+    willow_me = mine & WILLOW_MASK != 0
+    me_rained = willow_me and rain == "ordered" and _rained_off_ordered(pos.orders[me])
+    view_pot_me = 0.0
+    view_pot_op = 0.0
+    instant_value = info.instant_value * w.instant
+    masks = info.entry_masks
+    values = info.entry_values
+    viewings = info.entry_viewing
+    instants = info.entry_instant
+    for e in range(len(masks)):
+        mask = masks[e]
+        value = values[e]
+        viewing = viewings[e]
+        if instants[e] and value < instant_value:
+            value = instant_value
+        if not mask & others:
+            need = mask
+            if viewing and willow_me:
+                if me_rained:
+                    need = 0
+                elif not mine & CRANE_BIT:
+                    need = mask | CRANE_BIT  # end-of-round: the crane saves them
+            missing = need & ~mine
+            if missing:
+                vp = _yaku_chance(missing, value, a_me, marg_me, mydeny)
+                if viewing:
+                    view_pot_me += vp
+        for s in opps:
+            theirs: int = caps[s]
+            if mask & (mine | (others & ~theirs)):
+                continue
+            missing = mask & ~theirs
+            if not missing:
+                continue
+            vp = _yaku_chance(missing, value, a_op, marg_op, deny)
+            if viewing:
+                view_pot_op += vp
+    if info.seven:
+        seven = max(info.seven, instant_value) if info.seven_instant else info.seven
+        _seven_ribbons(info.seven_mask, seven, me, caps, a_me, a_op, marg_me, marg_op, deny, mydeny)
+    # Rain-off (R-8.3): a first Willow capture costs the viewing yaku chances.
+    if rain != "off" and not willow_me and not mine & CRANE_BIT:
+        loss = view_pot_me * (1.0 - a_me[PINE_CRANE]) if rain == "end-of-round" else view_pot_me
+        for x in MONTH_CARDS[WILLOW]:
+            marg_me[x] -= loss
+            marg_op[x] -= RAIN_THEIRS * view_pot_op
+    return marg_me, marg_op, deny, mydeny
 
 
 def _yaku_chance(missing: int, value: float, a: list[float], marg: list[float], loss: list[float]) -> float:

@@ -23,12 +23,14 @@ def run_ladder(
     jobs: int = 1,
     progress: Callable[[str, ArenaTotals], None] | None = None,
     resamples: int = 200,
+    ray: str | None = None,
 ) -> dict[str, Any]:
     """Play every pair of ``levels`` (2 players, duplicate deals) and rate them.
 
     Each pair plays ``games_per_pair`` games (rounded up to whole deals) on the deals
     of the batch seed ``seed``.  Returns a JSON-ready document: the ratings with 95%
-    intervals (first level rated 0), and each pair's arena summary.
+    intervals (first level rated 0), and each pair's arena summary.  ``jobs`` and
+    ``ray`` are those of :func:`~roppyakken.ai.arena.run_arena`.
     """
     levels = list(levels)
     if len(levels) < 2:
@@ -48,7 +50,7 @@ def run_ladder(
             if progress is not None:
                 progress(label, t)
 
-        totals = run_arena(rules, [levels[a], levels[b]], deals, seed, jobs, report)
+        totals = run_arena(rules, [levels[a], levels[b]], deals, seed, jobs, report, ray=ray)
         pairs.append(PairResult(a, b, tuple((d.wins[0], d.wins[1]) for d in totals.per_deal)))
         arenas.append(summary(totals, rules.preset))
     point, intervals = ratings(len(levels), pairs, resamples=resamples, seed=seed)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from roppyakken.actions import PLAY, TAKE
-from roppyakken.cards import POINTS
+from roppyakken.cards import BIT50, POINTS
 from roppyakken.compiled import swap_in
 from roppyakken.engine import Game
 from roppyakken.game_end import round_result
@@ -138,7 +138,7 @@ def greedy_index(p: Playout, moves: Sequence[tuple[int, int]], index: list[list[
     best_v = -1000
     for i, (card, target) in enumerate(moves):
         if target:
-            taken = target | 1 << card
+            taken = target | BIT50 >> (50 - card)
             after = mine | taken
             v = 0
             counted: list[int] = []

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from roppyakken.ai.playout import Playout
-from roppyakken.cards import ALL_CARDS, card_count
+from roppyakken.cards import ALL_CARDS, BIT50, card_count
 from roppyakken.compiled import swap_in
 from roppyakken.rules import Rules
 from roppyakken.view import SeatView
@@ -121,7 +121,7 @@ class Position:
             sizes.append(card_count(hand))
             seen |= p.captures[i] | r
         if p.turned >= 0:
-            seen |= 1 << p.turned
+            seen |= BIT50 >> (50 - p.turned)
         return cls(
             p.rules,
             seat,

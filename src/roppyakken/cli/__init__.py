@@ -1,7 +1,10 @@
 """The ``roppyakken`` command: one subcommand per module, registered in :data:`COMMANDS`.
 
-Every user error ends in one line on standard error and a non-zero exit code,
-never a traceback.
+Only the module of the command that runs is imported (``roppyakken --help`` imports
+none), so that a command starts fast and needs only what it uses: the core commands
+run on the standard library alone, and a command whose extra is missing says in one
+line which extra to install.  Every user error ends in one line on standard error and
+a non-zero exit code, never a traceback.
 """
 
 from __future__ import annotations
@@ -10,26 +13,34 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from roppyakken import i18n
 from roppyakken.cli.common import ERROR_LINE
 from roppyakken.errors import RoppyakkenError
 from roppyakken.i18n import LANGUAGES, N_, _, fill
 
-COMMANDS: tuple[str, ...] = (
-    "roppyakken.cli.score_cmd",
-    "roppyakken.cli.targets_cmd",
-    "roppyakken.cli.simulate_cmd",
-    "roppyakken.cli.replay_cmd",
-    "roppyakken.cli.rules_cmd",
-    "roppyakken.cli.cards_cmd",
-    "roppyakken.cli.play_cmd",
-    "roppyakken.cli.learn_cmd",
-    "roppyakken.cli.serve_cmd",
-    "roppyakken.cli.arena_cmd",
-    "roppyakken.cli.ladder_cmd",
-)
-"""Modules that each define ``register(subparsers)``; front ends add theirs here."""
+COMMANDS: dict[str, tuple[str, str]] = {
+    "score": ("roppyakken.cli.score_cmd", N_("score a finished round from each player's captured cards")),
+    "targets": ("roppyakken.cli.targets_cmd", N_("list what a card may capture on a table")),
+    "simulate": ("roppyakken.cli.simulate_cmd", N_("play a batch of bot games and summarise them")),
+    "replay": ("roppyakken.cli.replay_cmd", N_("verify a game record and print it round by round")),
+    "rules": ("roppyakken.cli.rules_cmd", N_("list the presets, or show one preset's options")),
+    "cards": ("roppyakken.cli.cards_cmd", N_("list the 48 cards and their slugs")),
+    "play": ("roppyakken.cli.play_cmd", N_("play in the terminal against bots or at the same keyboard")),
+    "learn": ("roppyakken.cli.learn_cmd", N_("new to Roppyakken? a guided first game in the terminal")),
+    "serve": ("roppyakken.cli.serve_cmd", N_("start the web server: play in the browser")),
+    "arena": (
+        "roppyakken.cli.arena_cmd",
+        N_("measure bots against each other (duplicate deals, win rates with 95%% CIs)"),
+    ),
+    "ladder": (
+        "roppyakken.cli.ladder_cmd",
+        N_("rate the bot levels against each other (Elo-style, with 95%% intervals)"),
+    ),
+}
+"""Each command: the module that defines its ``register(subparsers, help_text)`` and its line
+in ``roppyakken --help``; front ends add theirs here."""
 
 
 # argparse's own words (headings, standard options, errors) are translated with the rest:
@@ -79,25 +90,57 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{fill(ERROR_LINE, message=message)}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser, in the current language."""
+def command_argument(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names (its first argument that is not an option), or None."""
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--lang":
+            skip = True
+        elif arg == "--" or not arg.startswith("-"):
+            return None if arg == "--" else arg
+    return None
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the version and whether the compiled modules are in use (loaded only then)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        from roppyakken import __version__
+        from roppyakken.compiled import status
+
+        print(f"roppyakken {__version__} ({status()})")
+        parser.exit()
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser, in the current language: every command's options when ``command`` is
+    None, else only the options of ``command`` (the others are listed by name and help line)."""
     argparse._ = _  # type: ignore[attr-defined]
     argparse.ngettext = _ngettext  # type: ignore[attr-defined]
     parser = _Parser(
         prog="roppyakken",
         description=_("Roppyakken (六百間, Six Hundred), the hanafuda game: play, score, simulate."),
     )
-    from roppyakken import __version__
-
-    parser.add_argument("--version", action="version", version=f"roppyakken {__version__}")
+    parser.add_argument(
+        "--version",
+        action=_VersionAction,
+        nargs=0,
+        help=_("show program's version number and exit"),
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
     lang_help = i18n.fill(LANG_HELP, languages=", ".join(LANGUAGES))
     parser.add_argument("--lang", metavar="LANG", default=argparse.SUPPRESS, help=lang_help)
-    for name in COMMANDS:
-        importlib.import_module(name).register(sub)
-    for command in sub.choices.values():
-        command.add_argument("--lang", metavar="LANG", default=argparse.SUPPRESS, help=lang_help)
+    for name, (module, help_text) in COMMANDS.items():
+        if command is None or command == name:
+            importlib.import_module(module).register(sub, _(help_text))
+        else:
+            sub.add_parser(name, help=_(help_text))
+    for name, command_parser in sub.choices.items():
+        if command is None or command == name:
+            command_parser.add_argument("--lang", metavar="LANG", default=argparse.SUPPRESS, help=lang_help)
     return parser
 
 
@@ -109,7 +152,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except RoppyakkenError as exc:
         print(fill(ERROR_LINE, message=exc.translated()), file=sys.stderr)
         return 2
-    parser = build_parser()
+    command = command_argument(args_list)
+    parser = build_parser(command if command in COMMANDS else "")
     args = parser.parse_args(args_list)
     try:
         code: int = args.run(args)

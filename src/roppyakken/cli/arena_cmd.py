@@ -23,11 +23,11 @@ def levels_help() -> str:
     return "; ".join(parts)
 
 
-def register(sub: Any) -> None:
-    """Add the ``arena`` subcommand."""
+def register(sub: Any, help_text: str) -> None:
+    """Add the ``arena`` subcommand (``help_text``: its line in ``roppyakken --help``)."""
     p = sub.add_parser(
         "arena",
-        help=_("measure bots against each other (duplicate deals, win rates with 95%% CIs)"),
+        help=help_text,
         description=fill(
             "Play duplicate matches between 2 or 3 bots: every deal is played once per seat "
             "rotation, so the luck of the deal cancels out (FORMATS.md §5). "
@@ -51,6 +51,13 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--jobs", type=int, default=1, metavar="N", help=_("worker processes (1); results do not change")
     )
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="auto",
+        metavar="ADDRESS",
+        help=_("play on a Ray cluster (auto: the one this machine joined); results do not change"),
+    )
     p.add_argument("--json", action="store_true", help=_("print the FORMATS.md §5 document"))
     p.set_defaults(run=run)
 
@@ -71,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     deals = -(-args.games // len(levels))
     show = not args.json or sys.stderr.isatty()
     progress = Progress(deals * len(levels), lambda s: print(s, end="", file=sys.stderr, flush=True))
-    totals = run_arena(rules, levels, deals, args.seed, args.jobs, progress if show else None)
+    totals = run_arena(rules, levels, deals, args.seed, args.jobs, progress if show else None, ray=args.ray)
     if show:
         print(file=sys.stderr)
     result = summary(totals, rules.preset)

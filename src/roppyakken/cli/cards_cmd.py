@@ -11,11 +11,11 @@ from roppyakken.i18n import _, cell_width, pad
 from roppyakken.text import card_name, kind_name, month_name
 
 
-def register(sub: Any) -> None:
-    """Add the ``cards`` subcommand."""
+def register(sub: Any, help_text: str) -> None:
+    """Add the ``cards`` subcommand (``help_text``: its line in ``roppyakken --help``)."""
     p = sub.add_parser(
         "cards",
-        help=_("list the 48 cards and their slugs"),
+        help=help_text,
         description=_("List the 48 cards: slug, month, kind, points and name (RULES.md R-1)."),
     )
     p.add_argument("--json", action="store_true", help=_("print the cards as JSON"))

@@ -14,11 +14,11 @@ from roppyakken.i18n import N_, _, cell_width, fill, pad, right
 from roppyakken.text import bot_level_description, preset_label
 
 
-def register(sub: Any) -> None:
-    """Add the ``ladder`` subcommand."""
+def register(sub: Any, help_text: str) -> None:
+    """Add the ``ladder`` subcommand (``help_text``: its line in ``roppyakken --help``)."""
     p = sub.add_parser(
         "ladder",
-        help=_("rate the bot levels against each other (Elo-style, with 95%% intervals)"),
+        help=help_text,
         description=fill(
             "Play every pair of bot levels in duplicate 2-player matches and fit Elo-style "
             "ratings (the first level is rated 0; 400 points = 10 to 1 odds). Bot levels: {levels}.",
@@ -35,6 +35,13 @@ def register(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0, help=_("batch seed (0)"))
     p.add_argument(
         "--jobs", type=int, default=1, metavar="N", help=_("worker processes (1); results do not change")
+    )
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="auto",
+        metavar="ADDRESS",
+        help=_("play on a Ray cluster (auto: the one this machine joined); results do not change"),
     )
     p.add_argument("--json", action="store_true", help=_("print the ratings and every pair's arena as JSON"))
     p.set_defaults(run=run)
@@ -68,7 +75,9 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     levels = [s.strip() for s in args.levels.split(",") if s.strip()]
     show = not args.json or sys.stderr.isatty()
-    doc = run_ladder(rules, levels, args.games, args.seed, args.jobs, _Progress() if show else None)
+    doc = run_ladder(
+        rules, levels, args.games, args.seed, args.jobs, _Progress() if show else None, ray=args.ray
+    )
     if show:
         print(file=sys.stderr)
     if args.json:

@@ -16,11 +16,11 @@ from roppyakken.i18n import N_, _
 TEXTUAL_MISSING = N_("the terminal game needs Textual: pip install 'roppyakken[tui]'")
 
 
-def register(sub: Any) -> None:
-    """Add the ``learn`` subcommand."""
+def register(sub: Any, help_text: str) -> None:
+    """Add the ``learn`` subcommand (``help_text``: its line in ``roppyakken --help``)."""
     p = sub.add_parser(
         "learn",
-        help=_("new to Roppyakken? a guided first game in the terminal"),
+        help=help_text,
         description=_(
             "A guided first game: one scripted round against an opponent, step by step, each "
             "move explained (matching a month, choosing a capture, the turned-up card, the "

@@ -21,11 +21,11 @@ PACES = ("slow", "normal", "fast", "instant")
 TEXTUAL_MISSING = "the terminal game needs Textual: pip install 'roppyakken[tui]'"
 
 
-def register(sub: Any) -> None:
-    """Add the ``play`` subcommand."""
+def register(sub: Any, help_text: str) -> None:
+    """Add the ``play`` subcommand (``help_text``: its line in ``roppyakken --help``)."""
     p = sub.add_parser(
         "play",
-        help=_("play in the terminal against bots or at the same keyboard"),
+        help=help_text,
         description=_(
             "Play Roppyakken in a full-screen terminal game. With no option it opens the "
             "new-game screen; with options it starts that game at once."

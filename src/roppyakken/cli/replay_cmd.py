@@ -12,11 +12,11 @@ from roppyakken.record import committed, load, replay
 from roppyakken.text import bot_label, card_name, yaku_name
 
 
-def register(sub: Any) -> None:
-    """Add the ``replay`` subcommand."""
+def register(sub: Any, help_text: str) -> None:
+    """Add the ``replay`` subcommand (``help_text``: its line in ``roppyakken --help``)."""
     p = sub.add_parser(
         "replay",
-        help=_("verify a game record and print it round by round"),
+        help=help_text,
         description=_(
             "Replay a roppyakken-record/1 file through the engine, re-deriving every "
             "score; fail on any disagreement.  A record with a deal commitment (online games) is "

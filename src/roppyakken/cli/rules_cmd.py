@@ -12,11 +12,11 @@ from roppyakken.rules import PRESETS, load_rules_file, preset
 from roppyakken.text import preset_description
 
 
-def register(sub: Any) -> None:
-    """Add the ``rules`` subcommand."""
+def register(sub: Any, help_text: str) -> None:
+    """Add the ``rules`` subcommand (``help_text``: its line in ``roppyakken --help``)."""
     p = sub.add_parser(
         "rules",
-        help=_("list the presets, or show one preset's options"),
+        help=help_text,
         description=_("Without PRESET, list the presets; with one, print its options."),
     )
     p.add_argument("preset", nargs="?", help=_("a preset name"))

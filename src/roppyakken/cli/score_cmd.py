@@ -17,11 +17,11 @@ from roppyakken.explain import explain_round
 from roppyakken.i18n import _
 
 
-def register(sub: Any) -> None:
-    """Add the ``score`` subcommand."""
+def register(sub: Any, help_text: str) -> None:
+    """Add the ``score`` subcommand (``help_text``: its line in ``roppyakken --help``)."""
     p = sub.add_parser(
         "score",
-        help=_("score a finished round from each player's captured cards"),
+        help=help_text,
         description=_(
             'Read {"players": [{"captures": [...], "lucky_hands": [...]}, ...]} '
             "on standard input and print the scoring breakdown (FORMATS.md §1)."

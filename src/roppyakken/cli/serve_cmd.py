@@ -13,11 +13,11 @@ from typing import Any
 from roppyakken.i18n import _
 
 
-def register(sub: Any) -> None:
-    """Add the ``serve`` subcommand."""
+def register(sub: Any, help_text: str) -> None:
+    """Add the ``serve`` subcommand (``help_text``: its line in ``roppyakken --help``)."""
     p = sub.add_parser(
         "serve",
-        help=_("start the web server: play in the browser"),
+        help=help_text,
         description=_(
             "Start the web server and print its address; open it in a browser to play "
             "against bots or online with friends (docs/PROTOCOL.md)."
@@ -61,10 +61,10 @@ def register(sub: Any) -> None:
         help="log lines as text or one JSON object each",
     )
     bounds = p.add_argument_group("bounds (docs/PROTOCOL.md, 'Bounds')")
+    defaults = _defaults()
     for name, kind, meta, text in BOUNDS:
-        bounds.add_argument(
-            "--" + name.replace("_", "-"), type=kind, metavar=meta, help=f"{text} ({_default(name)})"
-        )
+        shown = f"{text} ({defaults[name]})" if name in defaults else text
+        bounds.add_argument("--" + name.replace("_", "-"), type=kind, metavar=meta, help=shown)
     bounds.add_argument(
         "--allow-origin",
         action="append",
@@ -103,10 +103,14 @@ BOUNDS: list[tuple[str, type, str, str]] = [
 ]
 
 
-def _default(name: str) -> str:
-    from roppyakken.server.config import Limits
-
-    return str(getattr(Limits(), name))
+def _defaults() -> dict[str, str]:
+    """The bounds' defaults as shown in the help; none when the web extras are not installed."""
+    try:
+        from roppyakken.server.config import Limits
+    except ImportError:
+        return {}
+    limits = Limits()
+    return {name: str(getattr(limits, name)) for name, *_ in BOUNDS}
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -6,6 +6,8 @@ import argparse
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,15 +18,16 @@ from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.i18n import N_, _, fill
 from roppyakken.record import dumps, record_of
+from roppyakken.rules import Rules
 from roppyakken.text import yaku_name
 from roppyakken.yaku import LUCKY_HAND_SLUGS
 
 
-def register(sub: Any) -> None:
-    """Add the ``simulate`` subcommand."""
+def register(sub: Any, help_text: str) -> None:
+    """Add the ``simulate`` subcommand (``help_text``: its line in ``roppyakken --help``)."""
     p = sub.add_parser(
         "simulate",
-        help=_("play a batch of bot games and summarise them"),
+        help=help_text,
         description=_("Play N seeded games between bots (FORMATS.md §4)."),
     )
     p.add_argument("--games", type=int, default=100, metavar="N", help=_("number of games (100)"))
@@ -35,6 +38,13 @@ def register(sub: Any) -> None:
         "--bots", default=None, help=_("bot levels, comma-separated, one per seat (one level: every seat)")
     )
     p.add_argument("--records", metavar="DIR", help=_("write one game record per game into DIR"))
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="auto",
+        metavar="ADDRESS",
+        help=_("play on a Ray cluster (auto: the one this machine joined); results do not change"),
+    )
     p.add_argument("--json", action="store_true", help=_("print the FORMATS.md §4 document"))
     p.set_defaults(run=run)
 
@@ -49,6 +59,48 @@ def _records_dir(records: Path) -> None:
         raise RoppyakkenError(
             N_("--records: cannot make the directory {path}: {error}"), path=records, error=exc.strerror
         ) from None
+
+
+@dataclass(slots=True)
+class GameSummary:
+    """What one game of a batch adds to the summary (and its record, when asked for)."""
+
+    winner: int | None
+    rounds: int
+    score_sums: list[int]
+    yaku: Counter[str]
+    lucky_hands: Counter[str]
+    seconds: float
+    record: str | None
+
+
+def play_games(rules: Rules, levels: Sequence[str], records: bool, seeds: Sequence[int]) -> list[GameSummary]:
+    """Play one game per seed between ``levels`` (seat order); their summaries, in order.
+
+    A game is a pure function of its seed, so a batch split into chunks (Ray tasks, with
+    ``--ray``) sums to the same summary as one played here.
+    """
+    out = []
+    for seed in seeds:
+        bots = [make_bot(level, seed + seat) for seat, level in enumerate(levels)]
+        start = time.perf_counter()
+        game = play_out(Game(rules, len(levels), seed, events=False), bots)  # records, no events
+        seconds = time.perf_counter() - start
+        rounds = 0
+        score_sums = [0] * len(levels)
+        yaku: Counter[str] = Counter()
+        lucky: Counter[str] = Counter()
+        for log in game.history:
+            if log.score is None:
+                continue
+            rounds += 1
+            for seat, p in enumerate(log.score.players):
+                score_sums[seat] += p.round_score
+                yaku.update(slug for slug, _ in p.yaku)
+                lucky.update(slug for slug, _ in p.lucky_hands)
+        record = dumps(record_of(game, [f"bot:{lv}" for lv in levels])) if records else None
+        out.append(GameSummary(game.winner, rounds, score_sums, yaku, lucky, seconds, record))
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,31 +128,38 @@ def run(args: argparse.Namespace) -> int:
     lucky_counts: Counter[str] = Counter()
     seconds = 0.0
     progress = (not args.json and sys.stderr.isatty()) or (args.games >= 1000 and not args.json)
-    for index, seed in enumerate(game_seeds(args.seed, args.games)):
-        bots = [make_bot(level, seed + seat) for seat, level in enumerate(levels)]
-        start = time.perf_counter()
-        game = play_out(Game(rules, args.players, seed, events=False), bots)  # records, no events
-        seconds += time.perf_counter() - start
-        if game.winner is not None:
-            wins[game.winner] += 1
-        for log in game.history:
-            if log.score is None:
-                continue
-            rounds += 1
-            for seat, p in enumerate(log.score.players):
-                score_sums[seat] += p.round_score
-                yaku_counts.update(slug for slug, _ in p.yaku)
-                lucky_counts.update(slug for slug, _ in p.lucky_hands)
-        if records is not None:
-            path = records / f"game-{index:06d}.json"
-            try:
-                path.write_text(dumps(record_of(game, [f"bot:{lv}" for lv in levels])), encoding="utf-8")
-            except OSError as exc:
-                raise RoppyakkenError(
-                    N_("--records: cannot write {path}: {error}"), path=path, error=exc.strerror
-                ) from None
-        if progress and (index + 1) % max(1, args.games // 20) == 0:
-            print(f"\r{index + 1}/{args.games} games", end="", file=sys.stderr, flush=True)
+    seeds = game_seeds(args.seed, args.games)
+    keep = records is not None
+    if args.ray is None:
+        played: Iterator[list[GameSummary]] = (play_games(rules, levels, keep, [s]) for s in seeds)
+    else:
+        from roppyakken.ai.ray_backend import cluster_cpus, ordered_map
+
+        size = max(1, min(64, args.games // (cluster_cpus(args.ray) * 4)))
+        chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
+        played = ordered_map(args.ray, play_games, (rules, levels, keep), chunks)
+    index = 0
+    for batch in played:
+        for summary in batch:
+            seconds += summary.seconds
+            if summary.winner is not None:
+                wins[summary.winner] += 1
+            rounds += summary.rounds
+            for seat in range(args.players):
+                score_sums[seat] += summary.score_sums[seat]
+            yaku_counts.update(summary.yaku)
+            lucky_counts.update(summary.lucky_hands)
+            if records is not None and summary.record is not None:
+                path = records / f"game-{index:06d}.json"
+                try:
+                    path.write_text(summary.record, encoding="utf-8")
+                except OSError as exc:
+                    raise RoppyakkenError(
+                        N_("--records: cannot write {path}: {error}"), path=path, error=exc.strerror
+                    ) from None
+            index += 1
+            if progress and index % max(1, args.games // 20) == 0:
+                print(f"\r{index}/{args.games} games", end="", file=sys.stderr, flush=True)
     if progress:
         print(file=sys.stderr)
     player_rounds = max(1, rounds * args.players)

@@ -17,11 +17,11 @@ from roppyakken.i18n import N_, SOURCE_LANGUAGE, _, fill, language
 from roppyakken.text import card_name
 
 
-def register(sub: Any) -> None:
-    """Add the ``targets`` subcommand."""
+def register(sub: Any, help_text: str) -> None:
+    """Add the ``targets`` subcommand (``help_text``: its line in ``roppyakken --help``)."""
     p = sub.add_parser(
         "targets",
-        help=_("list what a card may capture on a table"),
+        help=help_text,
         description=_(
             'Read {"table": [...], "card": slug, "source": "hand"|"pile"} on '
             'standard input; print {"targets": [[...], ...]} (FORMATS.md §2).'

@@ -308,25 +308,30 @@ class RoppyakkenEnv:
         """The seat to act (meaningless once :attr:`done`)."""
         return self.game.to_act
 
-    def _legal_map(self) -> dict[int, Action]:
+    def legal_map(self) -> dict[int, Action]:
+        """The legal actions of the seat to act by id (empty when done); kept until the next step."""
         if self._legal is None:
             self._legal = {} if self.done else legal_ids(self.game.legal_actions())
         return self._legal
 
     def legal_actions(self) -> list[int]:
         """The legal action ids of the seat to act, increasing (empty when done)."""
-        return sorted(self._legal_map())
+        return sorted(self.legal_map())
+
+    def legal_ids(self) -> list[int]:
+        """The legal action ids of the seat to act, in the engine's order (empty when done)."""
+        return list(self.legal_map())
 
     def action_mask(self) -> list[int]:
         """A list of :data:`NUM_ACTIONS` 0/1 entries: 1 for each legal action id."""
         mask = [0] * NUM_ACTIONS
-        for aid in self._legal_map():
+        for aid in self.legal_map():
             mask[aid] = 1
         return mask
 
     def action(self, aid: int) -> Action:
         """The engine action of a legal id (a one-line error if it is not legal)."""
-        found = self._legal_map().get(aid)
+        found = self.legal_map().get(aid)
         if found is None:
             if not 0 <= aid < NUM_ACTIONS:
                 raise RoppyakkenError(f"action id {aid} is out of range 0..{NUM_ACTIONS - 1}")
@@ -348,7 +353,15 @@ class RoppyakkenEnv:
         """
         if self.done:
             raise RoppyakkenError("the episode is over: reset the environment")
-        action = self.action(aid)
+        return self.step_action(self.action(aid))
+
+    def step_action(self, action: Action) -> list[float]:
+        """:meth:`step` with the engine action itself (a bot's choice), not its id.
+
+        An illegal action raises the engine's :class:`IllegalActionError` and changes nothing.
+        """
+        if self.done:
+            raise RoppyakkenError("the episode is over: reset the environment")
         game = self.game
         before = game.last_score
         game.apply(action)

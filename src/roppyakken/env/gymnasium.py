@@ -7,8 +7,12 @@ per opponent), each seeing only its own seat's view.  Observations are
 ``{"observation": float32 vector, "action_mask": int8 vector}``; actions are the
 :data:`~roppyakken.env.core.NUM_ACTIONS` ids.  An illegal action ends the episode with
 ``illegal_reward`` (default: -1 for ``reward="result"``, minus the target for
-``"score"``), as in pgx.  ``vector_env(num_envs, ...)`` runs many games at once
-(:class:`gymnasium.vector.SyncVectorEnv`, seeded per game).
+``"score"``), as in pgx.
+
+``vector_env(num_envs, ...)`` steps many games at once (:class:`RoppyakkenVectorEnv`): the
+opponents' moves inside, observations and masks written into arrays allocated once
+(rows ``num_envs``), game ``i`` seeded with ``seed + i`` as a single environment reset
+with that seed is, so that each game follows the trajectory of the single environment.
 """
 
 from __future__ import annotations
@@ -20,8 +24,10 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
+from roppyakken.actions import Action
 from roppyakken.ai.base import Bot, make_bot
-from roppyakken.env.core import NUM_ACTIONS, RoppyakkenEnv, action_id
+from roppyakken.env.arrays import ObservationWriter, action_mask
+from roppyakken.env.core import NUM_ACTIONS, RoppyakkenEnv
 from roppyakken.env.pettingzoo import observation_space
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import Rules
@@ -65,13 +71,17 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
         self.observation_space = observation_space(players)  # type: ignore[assignment]
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.bots: list[Bot | None] = []
+        self.writer = ObservationWriter(self.game_env.rules, players)
+
+    def agent_to_act(self) -> bool:
+        """Whether the episode runs and the agent is to act."""
+        env = self.game_env
+        return not env.done and env.current_player == self.seat
 
     def _obs(self) -> Obs:
         env = self.game_env
-        mask = np.zeros(NUM_ACTIONS, np.int8)
-        if not env.done and env.current_player == self.seat:
-            mask[env.legal_actions()] = 1
-        return {"observation": np.asarray(env.observe(self.seat), np.float32), "action_mask": mask}
+        mask = action_mask(env.legal_ids() if self.agent_to_act() else ())
+        return {"observation": self.writer.observation(env.game, self.seat), "action_mask": mask}
 
     def _opponents_play(self) -> float:
         """Let the bots act until the agent's turn or the end; the agent's reward meanwhile."""
@@ -81,13 +91,17 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
             seat = env.current_player
             bot = self.bots[seat]
             assert bot is not None
-            total += env.step(action_id(bot.choose(env.view(seat))))[self.seat]
+            choose_legal = getattr(bot, "choose_legal", None)  # the same choice, without a view
+            action: Action
+            if choose_legal is not None:
+                action = choose_legal(env.game.legal_actions())
+            else:
+                action = bot.choose(env.view(seat))
+            total += env.step_action(action)[self.seat]
         return total
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Obs, dict[str, Any]]:
-        """A new episode: ``seed`` fixes the deals and the bots' choices."""
+    def start(self, seed: int | None) -> None:
+        """:meth:`reset` without the observation."""
         super().reset(seed=seed)
         while True:
             game_seed = int(self.np_random.integers(0, 2**62))
@@ -99,22 +113,36 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
             ]
             self._opponents_play()
             if not self.game_env.done:  # a round an opponent won outright before any decision: redrawn
-                return self._obs(), {}  # no seed here: it would give away the deck
+                return
 
-    def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
-        """The agent's action, then the bots' until the agent's next decision or the end."""
+    def advance(self, action: Any) -> tuple[float, bool, bool]:
+        """:meth:`step` without the observation: the reward, whether it ended, whether illegally."""
         env = self.game_env
         if env.done:
             raise RoppyakkenError("the episode is over: reset the environment")
         aid = int(action)
-        if aid not in env.legal_actions():
+        if aid not in env.legal_map():
             env.done = True
-            return self._obs(), float(self.illegal_reward), True, False, {"illegal": True}
+            return float(self.illegal_reward), True, True
         reward = env.step(aid)[self.seat]
         reward += self._opponents_play()
+        return float(reward), env.done, False
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Obs, dict[str, Any]]:
+        """A new episode: ``seed`` fixes the deals and the bots' choices."""
+        self.start(seed)
+        return self._obs(), {}  # no seed in the info: it would give away the deck
+
+    def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        """The agent's action, then the bots' until the agent's next decision or the end."""
+        reward, done, illegal = self.advance(action)
+        if illegal:
+            return self._obs(), reward, True, False, {"illegal": True}
         if self.render_mode == "human":
             self.render()
-        return self._obs(), float(reward), env.done, False, {}
+        return self._obs(), reward, done, False, {}
 
     def render(self) -> str | None:
         """Print (``human``) or return (``ansi``) the table as the agent sees it."""
@@ -137,16 +165,98 @@ def env(
     return RoppyakkenGym(rules, players, opponents, **kwargs)
 
 
+class RoppyakkenVectorEnv(gym.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.ndarray[Any, Any]]):
+    """``num_envs`` single-agent games stepped together (see the module docstring).
+
+    Observations and masks are written into the arrays returned (``observation``:
+    ``(num_envs, size)`` float32, ``action_mask``: ``(num_envs, 2530)`` int8), the same
+    arrays at every step: copy what must be kept.  A game that ends is reset at the
+    next step (its action then ignored, its reward 0), as in Gymnasium's ``next_step``
+    autoreset.
+    """
+
+    metadata: dict[str, Any] = {"autoreset_mode": gym.vector.AutoresetMode.NEXT_STEP}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_envs: int,
+        rules: str | Rules = "classic",
+        players: int = 2,
+        opponents: str | Sequence[str] = "random",
+        **kwargs: Any,
+    ) -> None:
+        if num_envs < 1:
+            raise RoppyakkenError("vector_env: num_envs must be at least 1")
+        self.games = [RoppyakkenGym(rules, players, opponents, **kwargs) for _ in range(num_envs)]
+        first = self.games[0]
+        self.num_envs = num_envs
+        self.single_observation_space = first.observation_space
+        self.single_action_space = first.action_space
+        self.observation_space = gym.vector.utils.batch_space(first.observation_space, num_envs)
+        self.action_space = gym.vector.utils.batch_space(first.action_space, num_envs)
+        self.writer = first.writer
+        self.seat = first.seat
+        self.observations = np.zeros((num_envs, first.writer.size), np.float32)
+        self.masks = np.zeros((num_envs, NUM_ACTIONS), np.int8)
+        self.rewards = np.zeros(num_envs, np.float64)
+        self.terminations = np.zeros(num_envs, np.bool_)
+        self.truncations = np.zeros(num_envs, np.bool_)
+        self._restart = np.zeros(num_envs, np.bool_)
+
+    def _write(self) -> Obs:
+        games = [g.game_env.game for g in self.games]
+        self.writer.write_rows(games, self.seat, self.observations, range(self.num_envs))
+        self.masks.fill(0)
+        flat: list[int] = []
+        for i, g in enumerate(self.games):
+            if g.agent_to_act():
+                base = i * NUM_ACTIONS
+                flat += [base + aid for aid in g.game_env.legal_map()]
+        self.masks.reshape(-1)[flat] = 1
+        return {"observation": self.observations, "action_mask": self.masks}
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Obs, dict[str, Any]]:
+        """Reset every game: game ``i`` with ``seed + i`` (or ``seed[i]``)."""
+        if seed is None or isinstance(seed, int):
+            seeds: list[int | None] = [None if seed is None else seed + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise RoppyakkenError(f"vector_env: {len(seeds)} seeds for {self.num_envs} games")
+        for g, s in zip(self.games, seeds, strict=True):
+            g.start(s)
+        self._restart.fill(False)
+        return self._write(), {}
+
+    def step(
+        self, actions: Any
+    ) -> tuple[Obs, np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any], dict[str, Any]]:
+        """One action a game (ignored for a game that ended at the last step: it is reset)."""
+        illegal: list[int] = []
+        for i, g in enumerate(self.games):
+            if self._restart[i]:
+                g.start(None)
+                self.rewards[i] = 0.0
+                self.terminations[i] = False
+                continue
+            reward, done, was_illegal = g.advance(actions[i])
+            self.rewards[i] = reward
+            self.terminations[i] = done
+            if was_illegal:
+                illegal.append(i)
+        self._restart[:] = self.terminations
+        infos: dict[str, Any] = {"illegal": np.isin(np.arange(self.num_envs), illegal)} if illegal else {}
+        return self._write(), self.rewards, self.terminations, self.truncations, infos
+
+
 def vector_env(
     num_envs: int,
     rules: str | Rules = "classic",
     players: int = 2,
     opponents: str | Sequence[str] = "expert",
     **kwargs: Any,
-) -> gym.vector.SyncVectorEnv:
+) -> RoppyakkenVectorEnv:
     """``num_envs`` games at once, stepped together (autoreset; seed with ``reset(seed=…)``)."""
-    if num_envs < 1:
-        raise RoppyakkenError("vector_env: num_envs must be at least 1")
-    return gym.vector.SyncVectorEnv(
-        [lambda: env(rules, players, opponents, **kwargs) for _ in range(num_envs)]
-    )
+    return RoppyakkenVectorEnv(num_envs, rules, players, opponents, **kwargs)

@@ -10,7 +10,8 @@ in hundreds of points; it is trained by :mod:`roppyakken.env.train` on the Monte
 returns of self-play rounds.  It reads only the seat's :class:`~roppyakken.view.SeatView`.
 
 The shipped weights are ``learned.npz`` beside this module; ``LearnedBot(weights=path)``
-loads others.  The bot level is ``learned`` (``learned:weights=PATH``).
+loads others.  Importing this module registers the bot level ``learned``
+(``learned:weights=PATH``), which :data:`roppyakken.ai.base.EXTRA_LEVELS` declares.
 """
 
 from __future__ import annotations
@@ -23,9 +24,11 @@ from typing import Any
 import numpy as np
 
 from roppyakken.actions import Action, CallRedeal, Declare, Play, Take
+from roppyakken.ai.base import EXTRA_LEVELS, register_level
 from roppyakken.cards import MONTH_MASK, NUM_CARDS, POINTS, RIBBON_MASK
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import Rules
+from roppyakken.text import BOT_LEVEL_DESCRIPTIONS
 from roppyakken.view import SeatView
 
 FloatArray = np.ndarray[Any, np.dtype[np.float32]]
@@ -256,3 +259,12 @@ class LearnedBot:
         best = float(values.max())
         top = [i for i in range(len(legal)) if values[i] >= best - 1e-6]
         return legal[top[0] if len(top) == 1 else self.rng.choice(top)]
+
+
+register_level(
+    "learned",
+    LearnedBot,
+    BOT_LEVEL_DESCRIPTIONS["learned"],
+    LearnedBot.from_options,
+    EXTRA_LEVELS["learned"].options_help,
+)

@@ -17,6 +17,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from roppyakken.env.arrays import ObservationWriter, action_mask
 from roppyakken.env.core import NUM_ACTIONS, RoppyakkenEnv, observation_size
 from roppyakken.rules import Rules
 
@@ -62,6 +63,7 @@ class RoppyakkenAEC(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in self.possible_agents}
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self._writer = ObservationWriter(self.game_env.rules, players)
         self._reset_state()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -90,10 +92,9 @@ class RoppyakkenAEC(AECEnv):  # type: ignore[misc]
         """The agent's own view as a vector, and its legal-action mask (zeros off turn)."""
         seat = self._seat[agent]
         env = self.game_env
-        mask = np.zeros(NUM_ACTIONS, np.int8)
-        if not env.done and env.current_player == seat:
-            mask[env.legal_actions()] = 1
-        return {"observation": np.asarray(env.observe(seat), np.float32), "action_mask": mask}
+        mine = not env.done and env.current_player == seat
+        mask = action_mask(env.legal_ids() if mine else ())
+        return {"observation": self._writer.observation(env.game, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Apply the selected agent's action (``None`` for an agent that is done)."""

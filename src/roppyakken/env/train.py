@@ -126,20 +126,109 @@ def duplicate_rounds(net: ValueNet, level: str, deals: Sequence[int]) -> tuple[f
     return sum(diffs) / len(diffs), wins / len(diffs)
 
 
+Batch = tuple[list[FloatArray], list[float]]
+"""Self-play rounds' afterstate features and the returns to learn (in hundreds of points)."""
+
+
+class SelfPlayer:
+    """Plays self-play rounds with the weights it is sent: in this process, or as a Ray actor.
+
+    It keeps its own environment and random generator from one batch to the next, so
+    that one player, local or remote, plays the very rounds of the local loop.
+    """
+
+    def __init__(self, seed: int, epsilon: float, epsilon_end: float, rounds: int) -> None:
+        self.env = RoppyakkenEnv("classic", 2, episode="round", reward="score", seed=seed)
+        self.rng = random.Random(seed)
+        self.epsilon = (epsilon, epsilon_end)
+        self.rounds = rounds
+
+    def play(self, params: dict[str, FloatArray], first: int, count: int) -> Batch:
+        """Rounds ``first .. first + count - 1`` of the schedule: afterstate features and returns."""
+        net = ValueNet(params)
+        xs: list[FloatArray] = []
+        ys: list[float] = []
+        start, end = self.epsilon
+        for r in range(first, first + count):
+            frac = min(1.0, r / max(1, self.rounds))
+            feats, seats = self_play_round(self.env, net, start * (1.0 - frac) + end * frac, self.rng)
+            xs.extend(feats)
+            ys.extend(self.env.returns[s] / SCALE for s in seats)
+        return xs, ys
+
+
+def actor_seed(seed: int, index: int) -> int:
+    """The seed of self-play actor ``index``: the first plays the local loop's rounds."""
+    return seed if index == 0 else random.Random(f"roppyakken-actor:{seed}:{index}").getrandbits(62)
+
+
+class LocalRounds:
+    """Self-play batches in this process."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.player = SelfPlayer(args.seed, args.epsilon, args.epsilon_end, args.rounds)
+
+    def __call__(self, params: dict[str, FloatArray], first: int, count: int) -> Batch:
+        """Rounds ``first .. first + count - 1``."""
+        return self.player.play(params, first, count)
+
+
+class RayRounds:
+    """Self-play batches split over ``actors`` Ray actors, gathered in actor order."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        from roppyakken.ai.ray_backend import connect
+
+        self.ray = connect(args.ray)
+        remote = self.ray.remote(num_cpus=1, max_restarts=0)(SelfPlayer)
+        self.actors = [
+            remote.options(scheduling_strategy="SPREAD").remote(
+                actor_seed(args.seed, i), args.epsilon, args.epsilon_end, args.rounds
+            )
+            for i in range(args.actors)
+        ]
+
+    def close(self) -> None:
+        """Stop the actors (their CPUs go back to the cluster)."""
+        for actor in self.actors:
+            self.ray.kill(actor)
+        self.actors = []
+
+    def __call__(self, params: dict[str, FloatArray], first: int, count: int) -> Batch:
+        """Rounds ``first .. first + count - 1``, the first share to the first actor and so on."""
+        shared = self.ray.put(params)
+        n = len(self.actors)
+        shares = [count // n + (1 if i < count % n else 0) for i in range(n)]
+        refs = []
+        at = first
+        for actor, share in zip(self.actors, shares, strict=True):
+            if share:
+                refs.append(actor.play.remote(shared, at, share))
+            at += share
+        xs: list[FloatArray] = []
+        ys: list[float] = []
+        for part_x, part_y in self.ray.get(refs):
+            xs.extend(part_x)
+            ys.extend(part_y)
+        return xs, ys
+
+
 def train(args: argparse.Namespace, log: Any) -> tuple[ValueNet, list[dict[str, float]]]:
-    """Self-play training (see the module docstring); returns the net and the curve."""
+    """Self-play training (see the module docstring); returns the net and the curve.
+
+    Rounds are played a batch at a time with the weights of the batch's start (the
+    learner updates between batches), here or by Ray actors (``args.ray``).
+    """
     nrng = np.random.default_rng(args.seed)
-    rng = random.Random(args.seed)
     net = ValueNet.init(args.hidden, nrng)
     params = net.params()
     opt = Adam(params, args.lr)
-    env = RoppyakkenEnv("classic", 2, episode="round", reward="score", seed=args.seed)
+    rounds_source = LocalRounds(args) if getattr(args, "ray", None) is None else RayRounds(args)
     eval_deals = game_seeds(args.seed + 1000, args.eval_deals)
-    xs: list[FloatArray] = []
-    ys: list[float] = []
     curve: list[dict[str, float]] = []
     start = time.monotonic()
     loss = 0.0
+    played_seconds = 0.0
 
     def evaluate(rounds: int) -> None:
         point: dict[str, float] = {"rounds": rounds, "minutes": (time.monotonic() - start) / 60.0}
@@ -147,33 +236,42 @@ def train(args: argparse.Namespace, log: Any) -> tuple[ValueNet, list[dict[str, 
             diff, share = duplicate_rounds(net, level, eval_deals)
             point[f"{level}_diff"] = diff
             point[f"{level}_share"] = share
+        point["rounds_per_second"] = rounds / played_seconds if played_seconds else 0.0
         curve.append(point)
         log(
             f"{rounds:>8} rounds  {point['minutes']:6.1f} min  loss {loss:.3f}  "
             f"vs greedy {point['greedy_diff']:+7.1f} ({point['greedy_share']:.3f})  "
-            f"vs expert {point['expert_diff']:+7.1f} ({point['expert_share']:.3f})"
+            f"vs expert {point['expert_diff']:+7.1f} ({point['expert_share']:.3f})  "
+            f"{point['rounds_per_second']:.0f} rounds/s"
         )
 
-    evaluate(0)
-    for r in range(1, args.rounds + 1):
-        frac = min(1.0, r / max(1, args.rounds))
-        epsilon = args.epsilon * (1.0 - frac) + args.epsilon_end * frac
-        feats, seats = self_play_round(env, net, epsilon, rng)
-        for x, s in zip(feats, seats, strict=True):
-            xs.append(x)
-            ys.append(env.returns[s] / SCALE)
-        if r % args.batch_rounds == 0:
-            opt.lr = args.lr * (1.0 - 0.9 * frac)  # linear decay to a tenth
-            x_all = np.stack(xs)
-            y_all = np.array(ys, np.float32)
-            for _ in range(args.updates):
-                idx = nrng.integers(0, len(y_all), args.minibatch)
-                loss, grads = gradients(net, x_all[idx], y_all[idx])
-                opt.step(params, grads)
-            xs.clear()
-            ys.clear()
-        if r % args.eval_every == 0 or r == args.rounds:
-            evaluate(r)
+    try:
+        evaluate(0)
+        first = 1
+        while first <= args.rounds:
+            last = min(args.rounds, (first - 1) // args.batch_rounds * args.batch_rounds + args.batch_rounds)
+            began = time.monotonic()
+            xs, ys = rounds_source(params, first, last - first + 1)
+            played_seconds += time.monotonic() - began
+            # An evaluation inside the batch sees the weights the batch was played with.
+            for r in range(first, last):
+                if r % args.eval_every == 0:
+                    evaluate(r)
+            if last % args.batch_rounds == 0:
+                frac = min(1.0, last / max(1, args.rounds))
+                opt.lr = args.lr * (1.0 - 0.9 * frac)  # linear decay to a tenth
+                x_all = np.stack(xs)
+                y_all = np.array(ys, np.float32)
+                for _ in range(args.updates):
+                    idx = nrng.integers(0, len(y_all), args.minibatch)
+                    loss, grads = gradients(net, x_all[idx], y_all[idx])
+                    opt.step(params, grads)
+            if last % args.eval_every == 0 or last == args.rounds:
+                evaluate(last)
+            first = last + 1
+    finally:
+        if isinstance(rounds_source, RayRounds):
+            rounds_source.close()
     return net, curve
 
 
@@ -221,7 +319,8 @@ def report(
         f"epsilon {args.epsilon} to {args.epsilon_end}), Monte-Carlo returns (the round's score "
         f"difference), Adam (lr {args.lr} decaying linearly to a tenth, {args.updates} updates "
         f"of {args.minibatch} every {args.batch_rounds} rounds). Seed {args.seed}. "
-        f"Wall time {seconds / 60.0:.1f} min (training and evaluation, one process).",
+        f"Wall time {seconds / 60.0:.1f} min (training and evaluation, "
+        + (f"self-play in {args.actors} Ray actors)." if args.ray else "one process)."),
         "",
         f"## Strength: {args.deals} duplicate deals (full classic games to 600), 95% Wilson intervals",
         "",
@@ -271,17 +370,35 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--out", type=Path, default=WEIGHTS_PATH, help="weights file (default: the shipped one)")
     p.add_argument("--report", type=Path, default=Path("bench/RESULTS-rl.md"))
     p.add_argument("--plot", type=Path, default=Path("bench/rl-curve.png"))
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="auto",
+        metavar="ADDRESS",
+        help="play the self-play rounds in Ray actors on this cluster (auto: the one this machine joined)",
+    )
+    p.add_argument("--actors", type=int, default=2, help="self-play actors with --ray (2)")
+    p.add_argument(
+        "--no-report", action="store_true", help="write the weights only: no arena, report or plot"
+    )
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Train, save, evaluate, report."""
     args = parser().parse_args(argv)
-    if args.rounds < 1 or args.eval_every < 1 or args.deals < 1 or args.eval_deals < 1:
-        print("train: --rounds, --eval-every, --deals and --eval-deals must be positive", file=sys.stderr)
+    if args.rounds < 1 or args.eval_every < 1 or args.deals < 1 or args.eval_deals < 1 or args.actors < 1:
+        print(
+            "train: --rounds, --eval-every, --deals, --eval-deals and --actors must be positive",
+            file=sys.stderr,
+        )
+        return 2
+    if args.batch_rounds < 1:
+        print("train: --batch-rounds must be positive", file=sys.stderr)
         return 2
     try:
-        import matplotlib  # noqa: F401  (checked before hours of training, used at the end)
+        if not args.no_report:
+            import matplotlib  # noqa: F401  (checked before hours of training, used at the end)
     except ImportError:
         print("train: the plot needs matplotlib: pip install 'roppyakken[train]'", file=sys.stderr)
         return 2
@@ -290,8 +407,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     def log(text: str) -> None:
         print(text, flush=True)
 
-    net, curve = train(args, log)
+    try:
+        net, curve = train(args, log)
+    except RoppyakkenError as exc:
+        print(f"train: {exc}", file=sys.stderr)
+        return 1
     net.save(args.out)
+    if args.no_report:
+        log(f"wrote {args.out} in {(time.monotonic() - start) / 60.0:.1f} min")
+        return 0
     rules = preset("classic")
     results = []
     for level in ("random", "greedy", "expert"):

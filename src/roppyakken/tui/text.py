@@ -17,6 +17,7 @@ from typing import Any, Final
 
 from roppyakken.i18n import _, language
 from roppyakken.korean import Template, particles
+from roppyakken.outcome import Termination
 from roppyakken.text import LUCKY_HAND_CONDITIONS, card_name, list_phrase
 
 __all__ = ["card_name", "cards_phrase", "say"]
@@ -331,20 +332,26 @@ GAME_OVER_KEYS: Final = (
 )
 GAME_OVER_TABLE: Final = "The game is over: n new game · s save the record · q quit"
 GAME_OVER_KEYS_REPLAY: Final = "q: quit · Esc: look at the table"
-END_REASONS: Final[dict[str, str]] = {
-    "target": "{name} reached the target of {target} with the highest total (R-9.1).",
-    "target:four-brights": "Several players reached {target}; {name} completed Four Brights this round "
-    "(R-9.1).",
-    "target:seven-ribbons": "Several players reached {target}; {name} completed Seven Ribbons this round "
-    "(R-9.1).",
-    "instant:four-brights": "Instant win: {name} completed Four Brights (R-8.5).",
-    "instant:seven-ribbons": "Instant win: {name} completed Seven Ribbons (R-8.5).",
-    "tie:play-order": "A tie for the top total: {name} is first in play order from the dealer (R-9.1).",
-    "legs": "{name} won {legs} games of the match first (R-9.3).",
-    "most-legs": "{name} won the most games in the fixed number of rounds (R-9.3).",
-    "most-legs:total": "A tie for most games won, broken by the higher total: {name} (R-9.3).",
-    "most-legs:play-order": "A tie for most games and total, broken by play order: {name} (R-9.3).",
+END_REASONS: Final[dict[tuple[Termination, str | None], str]] = {
+    (Termination.TARGET, None): "{name} reached the target of {target} with the highest total (R-9.1).",
+    (Termination.TARGET_YAKU, "four-brights"): "Several players reached {target}; {name} completed Four "
+    "Brights this round (R-9.1).",
+    (Termination.TARGET_YAKU, "seven-ribbons"): "Several players reached {target}; {name} completed Seven "
+    "Ribbons this round (R-9.1).",
+    (Termination.INSTANT, "four-brights"): "Instant win: {name} completed Four Brights (R-8.5).",
+    (Termination.INSTANT, "seven-ribbons"): "Instant win: {name} completed Seven Ribbons (R-8.5).",
+    (Termination.TIE_PLAY_ORDER, None): "A tie for the top total: {name} is first in play order from the "
+    "dealer (R-9.1).",
+    (Termination.LEGS, None): "{name} won {legs} games of the match first (R-9.3).",
+    (Termination.MOST_LEGS, None): "{name} won the most games in the fixed number of rounds (R-9.3).",
+    (
+        Termination.MOST_LEGS_TOTAL,
+        None,
+    ): "A tie for most games won, broken by the higher total: {name} (R-9.3).",
+    (Termination.MOST_LEGS_PLAY_ORDER, None): "A tie for most games and total, broken by play order: {name} "
+    "(R-9.3).",
 }
+"""Why the game ended, by the outcome's termination and yaku (:class:`~roppyakken.outcome.Outcome`)."""
 END_REASON_UNKNOWN: Final = "{name} wins ({reason})."
 
 LOG_TITLE: Final = "Game log"
@@ -572,8 +579,9 @@ SECOND_PERSON: Final[dict[str, str]] = {
     DECLARE_TITLE: "You hold a lucky hand",
     REDEAL_TITLE: "Four {month} cards in your hand",
     RESUMED: "Game resumed: round {round}, you deal.",
-    END_REASONS["tie:play-order"]: "A tie for the top total: you are first in play order from the dealer "
-    "(R-9.1).",
+    END_REASONS[
+        Termination.TIE_PLAY_ORDER, None
+    ]: "A tie for the top total: you are first in play order from the dealer (R-9.1).",
 }
 
 

@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from roppyakken.cards import KIND, KINDS, POINTS, iter_cards
+from roppyakken.outcome import termination_of
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
 from roppyakken.text import yaku_name
@@ -162,8 +163,8 @@ class RoundEndScreen(ModalScreen[None]):
 
 
 def end_reason_text(reason: str, name: str, rules: Rules, legs: int) -> str:
-    """Why the game ended, in a sentence."""
-    template = t.END_REASONS.get(reason, t.END_REASON_UNKNOWN)
+    """Why the game ended (a game's ``end_reason``), in a sentence."""
+    template = t.END_REASONS.get(termination_of(reason), t.END_REASON_UNKNOWN)
     return t.say(template, name, target=rules.target, legs=legs, reason=reason)
 
 

@@ -1,0 +1,112 @@
+"""Batches of games on a Ray cluster (optional extra ``[ray]``; ``docs/RAY.md``).
+
+The arena, the ladder and ``simulate`` hand their batches here when given ``--ray``:
+each chunk of deals becomes one Ray task, spread over the cluster's nodes, and the
+results come back in submission order whatever order the tasks finish in.  A game is a
+pure function of its seed, so the totals are those of a local run.  A task whose worker
+or node dies is run again elsewhere (Ray's retries of system failures); a task that
+raises is not retried: the error is the bot's or the rules', and would only repeat.
+
+Nothing in the core imports this module, and it imports Ray only when called, so the
+engine and the commands run without Ray installed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import socket
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Final, TypeVar
+
+from roppyakken.errors import RoppyakkenError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+RETRIES: Final = 8
+"""How many times a task is run again after its worker or node dies."""
+
+
+def ray_module() -> Any:
+    """Ray itself (imported here, by name: it is an optional extra), or a one-line error."""
+    try:
+        return importlib.import_module("ray")
+    except ImportError:
+        raise RoppyakkenError("--ray needs Ray: pip install 'roppyakken[ray]'") from None
+
+
+def connect(address: str) -> Any:
+    """Join the Ray cluster at ``address`` (``auto``: the one started on this machine); the module.
+
+    Connecting twice to the same cluster is a no-op; a cluster that cannot be reached is
+    one line of error.
+    """
+    ray = ray_module()
+    _check_reachable(address)
+    if ray.is_initialized():
+        return ray
+    try:
+        ray.init(
+            address=address,
+            logging_level=logging.WARNING,
+            log_to_driver=False,
+            configure_logging=False,
+        )
+    except Exception as exc:  # Ray raises ConnectionError, ValueError, RuntimeError...
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise RoppyakkenError(f"--ray {address}: cannot join a Ray cluster ({first})") from None
+    return ray
+
+
+def _check_reachable(address: str) -> None:
+    """Refuse at once a ``host:port`` where nothing listens (Ray would retry for minutes)."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "://" in host:
+        return  # auto, local, or a form Ray checks itself
+    try:
+        socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=10).close()
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise RoppyakkenError(f"--ray {address}: no Ray cluster answers there ({reason})") from None
+
+
+def cluster_cpus(address: str) -> int:
+    """The CPUs of the cluster at ``address`` (at least 1)."""
+    ray = connect(address)
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def ordered_map(
+    address: str,
+    fn: Callable[..., R],
+    shared: Sequence[Any],
+    items: Sequence[T],
+) -> Iterator[R]:
+    """``fn(*shared, item)`` for every item as Ray tasks; the results in the order of ``items``.
+
+    ``shared`` (the rules, the levels) is put in the object store once, not sent with
+    every task.  Tasks are spread over the nodes; each result is yielded as soon as it
+    and every result before it are in.
+    """
+    ray = connect(address)
+    options = {"num_cpus": 1, "max_retries": RETRIES, "retry_exceptions": False}
+    remote = ray.remote(**options, scheduling_strategy="SPREAD")(fn)
+    refs_shared = [ray.put(value) for value in shared]
+    pending = [remote.remote(*refs_shared, item) for item in items]
+    place = {ref: i for i, ref in enumerate(pending)}
+    finished: dict[int, R] = {}
+    following = 0
+    while pending:
+        ready, pending = ray.wait(pending, num_returns=1)
+        for ref in ready:
+            try:
+                finished[place[ref]] = ray.get(ref)
+            except ray.exceptions.RayTaskError as exc:
+                cause = exc.as_instanceof_cause()
+                if isinstance(cause, RoppyakkenError):
+                    raise RoppyakkenError(str(cause).splitlines()[0]) from None
+                raise
+        while following in finished:
+            yield finished.pop(following)
+            following += 1

@@ -1,0 +1,39 @@
+"""Under CI (``CI=true``, :func:`tests.support.in_ci`) a skip of any origin is a failure.
+
+Tests decide what they need with :func:`tests.support.require`; this is the net under it,
+so that a skip written some other way (``pytest.importorskip``, a marker) cannot hide a
+missing browser, service or package in CI either.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import Any
+
+import pytest
+from _pytest.reports import CollectReport, TestReport
+
+from tests.support import in_ci
+
+
+def _as_failure(report: CollectReport | TestReport) -> None:
+    """Turn a skipped report into a failed one that says what was skipped and why."""
+    if not in_ci() or not report.skipped or hasattr(report, "wasxfail"):
+        return
+    reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    report.outcome = "failed"
+    report.longrepr = f"skipped under CI=true, where every test must run: {reason}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
+    """A test skipped under CI fails."""
+    outcome = yield
+    _as_failure(outcome.get_result())
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, None]:
+    """A module skipped under CI (a skip while importing it) fails."""
+    outcome = yield
+    _as_failure(outcome.get_result())

@@ -1,0 +1,74 @@
+"""Install the package the Python way into a new virtual environment, for the tests that check an
+install as a user gets it (tests/test_install.py, tests/test_server_deploy.py).
+
+The project's files are copied first, so that a build in one test does not write into the
+checkout (``build/``, ``*.egg-info``) while another test builds from it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PROJECT_FILES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "scripts/build_kernel.py", "src")
+"""What a build of the package reads: the rest of the checkout (tests, docs, bench) is not shipped."""
+LEFT_OUT = shutil.ignore_patterns("__pycache__", "*.py[cod]", "*.so", "*.egg-info", "build")
+
+
+def project_copy(into: Path) -> Path:
+    """A copy of the project's buildable files (no compiled modules, caches or builds) in ``into``."""
+    for name in PROJECT_FILES:
+        source, target = ROOT / name, into / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(source, target, ignore=LEFT_OUT)
+        else:
+            shutil.copy2(source, target)
+    return into
+
+
+def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment without what points Python at the checkout or the current venv, plus ``extra``."""
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "ROPPYAKKEN_PURE")}
+    env.update(extra or {})
+    return env
+
+
+def run(
+    argv: list[str],
+    *,
+    cwd: Path,
+    timeout: float,
+    extra: Mapping[str, str] | None = None,
+    inherit: bool = False,
+) -> subprocess.CompletedProcess[str]:
+    """Run ``argv`` in the clean environment plus ``extra`` (or, ``inherit``, in this one); fail the
+    test with its output if it fails."""
+    env = {**os.environ, **(extra or {})} if inherit else clean_env(extra)
+    done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
+    assert done.returncode == 0, f"{' '.join(argv)}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+def new_venv(path: Path) -> Path:
+    """A new virtual environment at ``path`` (from the interpreter running the tests); its python."""
+    base = getattr(sys, "_base_executable", sys.executable)
+    run([base, "-m", "venv", str(path)], cwd=path.parent, timeout=300)
+    return path / "bin" / "python"
+
+
+def pip_install(
+    python: Path, *requirements: str, timeout: float = 1200, extra: Mapping[str, str] | None = None
+) -> None:
+    """``pip install`` into the environment of ``python``."""
+    run(
+        [str(python), "-m", "pip", "install", "--quiet", *requirements],
+        cwd=python.parent,
+        timeout=timeout,
+        extra=extra,
+    )

@@ -1,0 +1,159 @@
+"""Arenas, ladders, simulations and self-play on a real Ray cluster give what one machine gives.
+
+Run by tests/test_ray.py inside a network namespace of its own, with loopback only (Ray
+otherwise gives its nodes this machine's network address and asks cloud metadata services
+what it runs on).  One cluster for the module (tests/ray_cluster.py): a head node and a worker
+node on loopback, one CPU each, started and stopped here.  Every comparison is of the JSON a
+command prints, less its timing fields (decision times, seconds: they differ between
+two local runs too), dumped again byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from roppyakken.ai.arena import ArenaTotals, run_arena, summary
+from roppyakken.ai.ray_backend import ray_module
+from roppyakken.rules import preset
+from tests.ray_cluster import AUTH_MODE, RayCluster, new_cluster, ray_available, wait_nodes, warm_every_node
+from tests.support import run_cli
+
+TIMING = ("decision_ms", "seconds", "rounds_per_second")
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[RayCluster]:
+    """A head and one worker node on loopback, this process connected as the driver."""
+    c = new_cluster()
+    try:
+        c.start_head(cpus=1)
+        c.add_worker("worker", cpus=1)
+        os.environ["RAY_AUTH_MODE"] = AUTH_MODE  # read by the driver's ray.init
+        ray = ray_module()
+        ray.init(address=c.address, log_to_driver=False, configure_logging=False)
+        wait_nodes(2)
+        warm_every_node()
+        yield c
+    finally:
+        if ray_available():
+            ray_module().shutdown()
+        c.stop()
+
+
+def _untimed(doc: Any) -> Any:
+    if isinstance(doc, dict):
+        return {k: _untimed(v) for k, v in doc.items() if k not in TIMING}
+    if isinstance(doc, list):
+        return [_untimed(v) for v in doc]
+    return doc
+
+
+def _json(args: list[str]) -> str:
+    code, out, err = run_cli([*args, "--json"])
+    assert code == 0, err
+    return json.dumps(_untimed(json.loads(out)), sort_keys=True)
+
+
+def test_arena_on_ray_is_the_local_arena(cluster: RayCluster) -> None:
+    args = ["arena", "--bots", "greedy,random,expert", "--games", "12", "--seed", "5"]
+    local = _json(args)
+    remote = _json([*args, "--ray", cluster.address])
+    assert remote == local
+    assert json.loads(local)["games"] == 12
+
+
+def test_ladder_and_simulate_on_ray_are_the_local_ones(cluster: RayCluster, tmp_path: Path) -> None:
+    ladder = ["ladder", "--levels", "random,greedy,expert", "--games", "8", "--seed", "3"]
+    assert _json([*ladder, "--ray", cluster.address]) == _json(ladder)
+    simulate = ["simulate", "--games", "30", "--players", "3", "--bots", "greedy", "--seed", "9"]
+    here, there = tmp_path / "here", tmp_path / "there"
+    local = _json([*simulate, "--records", str(here)])
+    remote = _json([*simulate, "--records", str(there), "--ray", cluster.address])
+    assert remote == local
+    names = sorted(p.name for p in here.iterdir())
+    assert len(names) == 30 and names == sorted(p.name for p in there.iterdir())
+    for name in names:
+        assert (here / name).read_bytes() == (there / name).read_bytes()
+
+
+def test_results_come_back_in_order_whatever_order_tasks_finish(cluster: RayCluster) -> None:
+    from roppyakken.ai.ray_backend import ordered_map
+
+    def late_first(delay: float, i: int) -> int:
+        time.sleep(delay * (5 - i))  # the first task finishes last
+        return i * i
+
+    seen = []
+    for value in ordered_map(cluster.address, late_first, (0.4,), range(6)):
+        seen.append(value)
+    assert seen == [i * i for i in range(6)]
+
+
+def test_self_play_with_one_actor_gives_the_local_weights(cluster: RayCluster, tmp_path: Path) -> None:
+    pytest.importorskip("numpy")
+    from roppyakken.env.learned import ValueNet
+    from roppyakken.env.train import main as train_main
+
+    common = ["--rounds", "48", "--batch-rounds", "16", "--updates", "2", "--minibatch", "32"]
+    common += ["--hidden", "8", "--eval-every", "1000", "--eval-deals", "1", "--deals", "1", "--no-report"]
+    here, there = tmp_path / "here.npz", tmp_path / "there.npz"
+    assert train_main([*common, "--out", str(here)]) == 0
+    assert train_main([*common, "--out", str(there), "--ray", cluster.address, "--actors", "1"]) == 0
+    a, b = ValueNet.load(here), ValueNet.load(there)
+    for key, value in a.params().items():
+        assert value.tobytes() == b.params()[key].tobytes(), key
+
+
+def test_a_node_killed_mid_run_changes_nothing(cluster: RayCluster) -> None:
+    """Its tasks run again on the node left, and the totals are those of a local run (it runs
+    last in this module: it kills the worker node)."""
+    rules = preset("classic")
+    bots, deals, seed = ["expert", "greedy"], 150, 21
+    local = summary(run_arena(rules, bots, deals, seed), "classic")
+    victim = cluster.nodes[-1]  # the worker node: the head is left to run its tasks again
+    ray = ray_module()
+    warm_every_node()
+
+    victim_id = next(n["NodeID"] for n in ray.nodes() if n["Alive"] and str(victim.folder) in _node_dirs(n))
+    games_seen: list[int] = []
+    result: list[ArenaTotals] = []
+    failure: list[BaseException] = []
+
+    def progress(totals: ArenaTotals) -> None:
+        games_seen.append(totals.games)
+
+    def play() -> None:
+        try:
+            result.append(run_arena(rules, bots, deals, seed, progress=progress, ray=cluster.address))
+        except BaseException as exc:  # reported by the test thread
+            failure.append(exc)
+
+    runner = threading.Thread(target=play)
+    runner.start()
+    deadline = time.monotonic() + 300
+    playing = False
+    while not playing and runner.is_alive() and time.monotonic() < deadline:
+        playing = victim.running("ray::play_deals")
+    assert playing, "no task ran on the worker node before the run ended"
+    assert not games_seen or games_seen[-1] < deals * 2
+    victim.stop()  # killed while one of its tasks is playing deals
+    runner.join(600)
+    assert not failure, failure
+    assert not runner.is_alive()
+    deadline = time.monotonic() + 120
+    while any(n["Alive"] for n in ray.nodes() if n["NodeID"] == victim_id) and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert not any(n["Alive"] for n in ray.nodes() if n["NodeID"] == victim_id)
+    assert json.dumps(_untimed(summary(result[0], "classic"))) == json.dumps(_untimed(local))
+
+
+def _node_dirs(node: dict[str, Any]) -> str:
+    return " ".join(str(v) for v in node.values())
