@@ -15,6 +15,14 @@ A move's latency is the time from sending ``act`` to receiving the ``state``
 that results from it (server work, storage commit, and both event loops).
 Figures count only moves after ``--warmup`` seconds.  The clients run in
 ``--procs`` processes (default 1) beside the server on the same machine.
+
+With ``--clock CONTROL`` every room has that time control (scaled by
+``--clock-scale``, the server's option), and in ``--idle-share`` of the games one
+seat never moves: the server plays it when its time runs out, then hands it to a
+bot.  Each such timeout is timed from the deadline the seat's last ``state``
+showed (its ``remaining``, counted from its arrival) to the arrival of the
+``timeout`` message: how precisely timeouts fire, as a player sees it.  The
+server's own figure (its timer's lateness) comes from ``/metrics``.
 """
 
 from __future__ import annotations
@@ -45,6 +53,8 @@ class Results:
     """What one client process measured."""
 
     latencies: list[float] = field(default_factory=list)
+    lateness: list[float] = field(default_factory=list)
+    """Seconds from each idle seat's deadline to its ``timeout`` message."""
     moves: int = 0
     games: int = 0
     errors: int = 0
@@ -87,6 +97,33 @@ class Plan:
     seed: int
     rules: str
     server_pid: int | None = None
+    clock: str = "none"
+    idle_share: float = 0.0
+
+
+async def _idle_seat(ws: ClientConnection, plan: Plan, clock: Clock, out: Results) -> None:
+    """A seat that never moves: time each timeout the server makes for it."""
+    end = clock.start + plan.warmup + plan.seconds
+    seat: int | None = None
+    due: float | None = None
+    while time.perf_counter() < end:
+        raw = await ws.recv()
+        if not isinstance(raw, str):
+            continue
+        if raw.startswith('{"type":"state"'):
+            message = json.loads(raw)
+            seat = message["view"]["seat"]
+            ticking = message.get("clock") or {}
+            if ticking.get("turn") == seat and ticking.get("remaining") is not None and due is None:
+                due = time.perf_counter() + ticking["remaining"]
+        elif raw.startswith('{"type":"timeout"'):
+            message = json.loads(raw)
+            measured = time.perf_counter() - clock.start >= plan.warmup
+            if message["seat"] == seat and due is not None and measured:
+                out.lateness.append(time.perf_counter() - due)
+            due = None
+        elif raw.startswith('{"type":"game_end"'):
+            return
 
 
 async def _seat(ws: ClientConnection, plan: Plan, clock: Clock, out: Results, rng: random.Random) -> None:
@@ -134,6 +171,7 @@ async def _game(
                 "name": "p0",
                 "players": plan.players,
                 "rules": {"preset": plan.rules},
+                "clock": plan.clock,
             },
         )
     ).json()
@@ -154,7 +192,15 @@ async def _game(
         if not clock.go.is_set():
             await clock.arrive()
         await sockets[0].send(json.dumps({"type": "start"}))
-        tasks = [asyncio.create_task(_seat(ws, plan, clock, out, rng)) for ws in sockets]
+        idle = plan.clock != "none" and rng.random() < plan.idle_share
+        tasks = [
+            asyncio.create_task(
+                _idle_seat(ws, plan, clock, out)
+                if idle and i == len(sockets) - 1
+                else _seat(ws, plan, clock, out, rng)
+            )
+            for i, ws in enumerate(sockets)
+        ]
         # every seat returns at game_end; at the deadline only the seat to act does: stop the others
         _, pending = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
         if pending:
@@ -213,9 +259,11 @@ def _raise_file_limit() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
 
 
-def _start_server(database: str) -> tuple[subprocess.Popen[str], str]:
+def _start_server(database: str, clock_scale: float = 1.0) -> tuple[subprocess.Popen[str], str]:
     command = [sys.executable, "-c", "from roppyakken.cli import main; raise SystemExit(main())"]
     command += ["serve", "--port", "0", "--bot-delay", "0", "--database", database]
+    if clock_scale != 1.0:
+        command += ["--clock-scale", str(clock_scale)]
     # Every bound stays on at its default except the per-address ones: all the load comes from
     # this one address (300 rooms and 900 websockets), which the defaults exist to refuse.
     command += ["--rooms-per-minute", "100000", "--requests-per-minute", "1000000"]
@@ -228,6 +276,16 @@ def _start_server(database: str) -> tuple[subprocess.Popen[str], str]:
         server.kill()
         raise SystemExit(f"the server did not start: {line!r}")
     return server, found.group(0)
+
+
+def _server_lateness(url: str) -> dict[str, int] | None:
+    """The server's timer lateness histogram (``/metrics``): timeouts fired within each bound."""
+    try:
+        text = httpx.get(url + "/metrics", timeout=10).text
+    except httpx.HTTPError:
+        return None
+    found = re.findall(r'roppyakken_clock_late_seconds_bucket\{le="([^"]+)"\} ([0-9.e+]+)', text)
+    return {f"<={le}s": int(float(n)) for le, n in found}
 
 
 def _cpu_seconds(pid: int | None) -> float | None:
@@ -256,6 +314,11 @@ def main() -> int:
     parser.add_argument(
         "--database", help="database URL for the started server (default: a temporary SQLite file)"
     )
+    parser.add_argument("--clock", default="none", help="every room's time control, e.g. 15+60 (none)")
+    parser.add_argument("--clock-scale", type=float, default=1.0, help="the server's --clock-scale (1)")
+    parser.add_argument(
+        "--idle-share", type=float, default=0.0, help="share of games where one seat never moves (0)"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON document")
     args = parser.parse_args()
     _raise_file_limit()
@@ -264,7 +327,7 @@ def main() -> int:
     url = args.url
     if url is None:
         database = args.database or f"sqlite:///{tmp.name}/bench.sqlite3"
-        server, url = _start_server(database)
+        server, url = _start_server(database, args.clock_scale)
     try:
         shares = [
             args.games // args.procs + (1 if i < args.games % args.procs else 0) for i in range(args.procs)
@@ -280,6 +343,8 @@ def main() -> int:
                 args.seed * 1000 + i,
                 args.rules,
                 server.pid if server else None,
+                args.clock,
+                args.idle_share,
             )
             for i, n in enumerate(shares)
             if n
@@ -289,13 +354,16 @@ def main() -> int:
         else:
             with ProcessPoolExecutor(len(plans)) as pool:
                 results = list(pool.map(run_clients, plans))
+        server_late = _server_lateness(url) if args.clock != "none" else None
     finally:
         if server is not None:
             server.terminate()
             server.wait(timeout=30)
         tmp.cleanup()
     latencies = sorted(x for r in results for x in r.latencies)
+    lateness = sorted(x for r in results for x in r.lateness)
     moves = sum(r.moves for r in results)
+    server_cpu = results[0].server_cpu
     figures: dict[str, Any] = {
         "games": args.games,
         "players": args.players,
@@ -312,7 +380,24 @@ def main() -> int:
         "server_cpu_share": None if results[0].server_cpu is None else round(results[0].server_cpu, 2),
         "client_cpu_share": round(sum(r.client_cpu for r in results), 2),
         "setup_seconds": round(max(r.setup_seconds for r in results), 1),
+        "server_cpu_ms_per_move": round(1000 * server_cpu * args.seconds / moves, 2)
+        if server_cpu is not None and moves
+        else None,
     }
+    if args.clock != "none":
+        figures.update(
+            {
+                "clock": args.clock,
+                "clock_scale": args.clock_scale,
+                "timeouts": len(lateness),
+                "timeout_late_p50_ms": round(1000 * statistics.median(lateness), 1) if lateness else None,
+                "timeout_late_p99_ms": round(1000 * lateness[int(0.99 * (len(lateness) - 1))], 1)
+                if lateness
+                else None,
+                "timeout_late_max_ms": round(1000 * lateness[-1], 1) if lateness else None,
+                "server_timer": server_late,
+            }
+        )
     if args.json:
         print(json.dumps(figures))
     else:
@@ -323,8 +408,15 @@ def main() -> int:
             f"p99 {figures['p99_ms']} ms, max {figures['max_ms']} ms; "
             f"{figures['games_finished']} games finished, {figures['errors']} errors, "
             f"CPU (cores) server {figures['server_cpu_share']}, clients {figures['client_cpu_share']}; "
-            f"set-up {figures['setup_seconds']} s"
+            f"set-up {figures['setup_seconds']} s; server CPU {figures['server_cpu_ms_per_move']} ms a move"
         )
+        if args.clock != "none":
+            print(
+                f"clock {args.clock} x {args.clock_scale}: {figures['timeouts']} timeouts seen "
+                f"{figures['timeout_late_p50_ms']} ms (p50), {figures['timeout_late_p99_ms']} ms (p99), "
+                f"{figures['timeout_late_max_ms']} ms (max) after their deadlines; "
+                f"server timer: {server_late}"
+            )
     return 0
 
 

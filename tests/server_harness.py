@@ -177,10 +177,13 @@ class Player:
         await self.ws.close()
 
 
-async def play_to_end(players: list[Player], seed: int, max_moves: int = 5000) -> list[dict[str, Any]]:
+async def play_to_end(
+    players: list[Player], seed: int, max_moves: int = 5000, idle: frozenset[int] = frozenset()
+) -> list[dict[str, Any]]:
     """Every player acts whenever its state offers legal actions (a seeded random choice), until game_end.
 
-    Returns the ``game_end`` messages.  Fails on any ``error``.
+    Players of the ``idle`` seats never act (they only read).  Returns the ``game_end``
+    messages.  Fails on any ``error``.
     """
 
     async def run(player: Player) -> dict[str, Any]:
@@ -188,7 +191,8 @@ async def play_to_end(players: list[Player], seed: int, max_moves: int = 5000) -
         state = player.last_state
         moves = 0
         while True:
-            if state is not None and state["view"]["legal"] and state["view"]["seat"] == player.seat:
+            mine = state is not None and state["view"]["seat"] == player.seat and player.seat not in idle
+            if state is not None and mine and state["view"]["legal"]:
                 action = rng.choice(state["view"]["legal"])
                 await player.send({"type": "act", "action": action, "id": f"m{state['seq']}"})
                 moves += 1

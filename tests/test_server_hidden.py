@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +22,14 @@ from roppyakken.cards import SLUGS, iter_cards
 from roppyakken.engine import Game
 from roppyakken.events import Event
 from roppyakken.rules import Rules, from_options
-from tests.server_harness import Player, ServerThread, play_to_end, running_server, stored_actions
+from tests.server_harness import (
+    Player,
+    ServerThread,
+    limits_for_tests,
+    play_to_end,
+    running_server,
+    stored_actions,
+)
 
 CARD_SLUGS = frozenset(SLUGS)
 VIEW_KEYS = {
@@ -98,6 +106,15 @@ class Truth:
     def check(self, seat: int | None, message: dict[str, Any]) -> None:
         """Fail if ``message`` (received by ``seat``) shows anything that seat may not see."""
         kind = message["type"]
+        if kind in ("chat", "chat_history", "muted"):
+            # chat names no card of its own, and a channel reaches only its side of the table
+            assert not _cards_named(message), message
+            if kind != "muted":
+                assert message["channel"] == ("spectators" if seat is None else "players"), (seat, message)
+            return
+        if kind == "handed":
+            assert not _cards_named(message), message
+            return
         if "seq" not in message:
             assert kind in ("welcome", "room", "pong"), message
             # the rules name a card (the joker); nothing else in a room message may
@@ -114,6 +131,9 @@ class Truth:
             assert view["hand"] == ([] if seat is None else self.hands[k][seat])
             assert len(view["hand_sizes"]) == self.players
             leak = named & hidden_now
+        elif kind == "timeout":
+            assert not named, f"a timeout names cards: {named}"
+            leak = set()
         elif kind == "history":
             # what a client that connects late gets: the public events so far, exactly as sent then
             assert (
@@ -225,6 +245,66 @@ def test_no_message_shows_another_hand_or_the_pile(
     assert histories == 2, "the two clients that arrived mid-game got the history"
 
 
+def _check_all(server: ServerThread, room: str, clients: list[Player], players: int) -> int:
+    info = server.get(f"/api/rooms/{room}").json()
+    rules = from_options(info["rules"]["preset"], info["rules"]["options"])
+    actions = stored_actions(server.database, room)
+    record = server.get(f"/api/games/{room}/record").json()
+    truth = Truth(rules, players, record["seed"], actions)
+    for client in clients:
+        for message in client.log:
+            truth.check(client.seat, message)
+    return sum(len(c.log) for c in clients)
+
+
+def test_clock_and_hand_over_messages_show_no_hand(tmp_path: Path) -> None:
+    """A seat whose clock runs out (``timeout``, the clock in every ``state``) and a seat handed to a bot
+    by the others (``handed``): every message, to every seat and a spectator, checked as above."""
+    limits = limits_for_tests(clock_scale=0.05, hand_over_after=0.3)
+    rules = {"toml": 'preset = "classic"\ntarget = 100\n'}
+    with running_server(f"sqlite:///{tmp_path / 'clocks.sqlite3'}", limits=limits) as server:
+        timed = server.post(
+            "/api/rooms", {"name": "p0", "players": 3, "rules": rules, "clock": "15+60"}
+        ).json()
+        timed_tokens = [timed["token"]] + [
+            server.post(f"/api/rooms/{timed['room']}/join", {"name": f"p{i}"}).json()["token"] for i in (1, 2)
+        ]
+        handed = server.post("/api/rooms", {"name": "p0", "players": 2, "rules": rules}).json()
+        handed_tokens = [
+            handed["token"],
+            server.post(f"/api/rooms/{handed['room']}/join", {"name": "p1"}).json()["token"],
+        ]
+
+        async def clocked() -> list[Player]:
+            players = [await Player.join(server, timed["room"], t) for t in timed_tokens]
+            watcher = await Player.join(server, timed["room"], None)
+            await players[0].send({"type": "start"})
+            await asyncio.gather(
+                play_to_end(players, seed=8, idle=frozenset({2})), watcher.expect("game_end")
+            )
+            await watcher.expect("state")
+            return [*players, watcher]
+
+        async def hand_over() -> list[Player]:
+            players = [await Player.join(server, handed["room"], t) for t in handed_tokens]
+            watcher = await Player.join(server, handed["room"], None)
+            await players[0].send({"type": "start"})
+            await players[1].close()
+            await asyncio.sleep(0.4)
+            await players[0].send({"type": "hand_over", "seat": 1})
+            assert (await players[0].expect("handed"))["done"]
+            await players[0].expect("state")
+            await asyncio.gather(play_to_end(players[:1], seed=9), watcher.expect("game_end"))
+            await watcher.expect("state")
+            return [players[0], watcher]
+
+        first, second = asyncio.run(clocked()), asyncio.run(hand_over())
+        assert any(m["type"] == "timeout" for m in first[0].log)
+        assert any(m["type"] == "handed" for m in second[1].log)
+        checked = _check_all(server, timed["room"], first, 3) + _check_all(server, handed["room"], second, 2)
+    assert checked > 200
+
+
 def test_the_checker_catches_a_leak() -> None:
     """The check above would fail if a seat were sent another seat's view."""
     from roppyakken.rules import preset
@@ -248,3 +328,75 @@ def test_the_checker_catches_a_leak() -> None:
     truth.check(None, {"type": "history", "seq": 0, "first": 0, "events": opening})
     with pytest.raises(AssertionError):
         truth.check(None, {"type": "history", "seq": 0, "first": 0, "events": [*opening, {"next": pile}]})
+
+
+def test_lobby_messages_show_no_hand_and_no_other_players_secret(tmp_path: Path) -> None:
+    """The lobby's messages (``lobby``, ``seeking``, ``cancelled``, ``paired``, ``error``) to two paired
+    players and a watcher name no card and no other player's seat token, cookie or stored hash; the game
+    they are paired into, chat included (``chat``, ``chat_history``, ``muted``), is checked message by
+    message as above."""
+    import contextlib
+    import hashlib
+    import json
+
+    from tests.test_server_pairing import Lobby, new_player
+
+    with running_server(f"sqlite:///{tmp_path / 'lobby.sqlite3'}") as server:
+
+        async def scenario() -> tuple[list[Lobby], list[Player], list[str], list[str]]:
+            cookies = [new_player(server.url, n)[0] for n in ("p0", "p1")]
+            watcher = await Lobby.open(server.ws_url, None)
+            lobbies = [await Lobby.open(server.ws_url, c) for c in cookies]
+            await lobbies[0].seek("classic", 2, "60+300")
+            await lobbies[0].send({"type": "cancel"})
+            await lobbies[0].expect("cancelled")
+            await lobbies[0].send({"type": "seek", "preset": "nope", "players": 2, "clock": "1d"})
+            await lobbies[0].expect("error")
+            await watcher.send({"type": "ping", "id": "p"})
+            await watcher.expect("pong")
+            tokens = [await lobby.seek("classic", 2, "60+300") for lobby in lobbies]
+            paired = [await lobby.expect("paired") for lobby in lobbies]
+            players = [await Player.join(server, p["room"], p["token"]) for p in paired]
+            spectator = await Player.join(server, paired[0]["room"], None)
+            await players[0].send({"type": "chat", "phrase": "hello"})
+            await players[1].send({"type": "chat", "text": "hi, good luck"})
+            await players[1].send({"type": "mute", "author": "seat:0"})
+            await spectator.send({"type": "chat", "phrase": "well_played"})
+            await spectator.send({"type": "chat_history"})
+            await players[0].send({"type": "chat_history"})
+            await asyncio.gather(play_to_end(players, seed=3), spectator.expect("game_end"))
+            await spectator.expect("state")
+            for lobby in (watcher, *lobbies):
+                with contextlib.suppress(TimeoutError):  # whatever the lobby said meanwhile
+                    await lobby.expect("never", 1.5)
+                await lobby.ws.close()
+            return [watcher, *lobbies], [*players, spectator], tokens, cookies
+
+        lobbies, clients, tokens, cookies = asyncio.run(scenario())
+        room = clients[0].log[0]["room"]
+        assert _check_all(server, room, clients, 2) > 50
+        chat_kinds = {
+            m["type"] for c in clients for m in c.log if m["type"] in ("chat", "chat_history", "muted")
+        }
+        assert chat_kinds == {"chat", "chat_history", "muted"}
+    secrets_of = [
+        {tokens[i], cookies[i], cookies[i].split(".")[1], hashlib.sha256(tokens[i].encode()).hexdigest()}
+        for i in range(2)
+    ]
+    kinds = set()
+    for index, lobby in enumerate(lobbies):
+        own = None if index == 0 else index - 1
+        for message in lobby.log:
+            kinds.add(message["type"])
+            assert not _cards_named(message), message
+            raw = json.dumps(message)
+            for seat in range(2):
+                forbidden = secrets_of[seat] - {tokens[seat]} if own == seat else secrets_of[seat]
+                assert not [s for s in forbidden if s in raw], (
+                    index,
+                    message,
+                    [s for s in forbidden if s in raw],
+                )
+            if message["type"] == "lobby":
+                assert message["player"] is None if own is None else message["player"]["name"] == f"p{own}"
+    assert {"lobby", "seeking", "cancelled", "paired", "error", "pong"} <= kinds

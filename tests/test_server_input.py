@@ -183,5 +183,14 @@ def test_the_schema_is_published_and_matches_protocol_md(server: ServerThread) -
     for kind, fields in documented.items():
         assert server_side[kind] == fields, kind
     create = published["http"]["POST /api/rooms"]
-    assert set(create["properties"]) == {"name", "players", "rules", "seed", "bots", "hints"}
+    assert set(create["properties"]) == {
+        "name",
+        "players",
+        "rules",
+        "seed",
+        "bots",
+        "hints",
+        "clock",
+        "public",
+    }
     assert create["additionalProperties"] is False

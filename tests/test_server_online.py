@@ -29,7 +29,7 @@ def _create(server: ServerThread, **body: Any) -> dict[str, Any]:
 
 
 def test_an_online_game_between_two_clients_and_a_bot(server: ServerThread) -> None:
-    created = _create(server, players=3, rules={"preset": "classic"})
+    created = _create(server, players=3, rules={"preset": "classic"}, public=True)
     room = created["room"]
     assert created["invite"] == f"/r/{room}"
     joined = server.post(f"/api/rooms/{room}/join", {"name": "bob"}).json()

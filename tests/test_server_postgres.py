@@ -50,7 +50,7 @@ def test_migrations_on_postgresql(pg_url: str) -> None:
 def test_a_game_against_a_bot_on_postgresql(pg_url: str) -> None:
     with running_server(pg_url) as server:
         created = server.post(
-            "/api/rooms", {"name": "アン", "seed": 2**63 - 1, "bots": {"1": "random"}}
+            "/api/rooms", {"name": "アン", "seed": 2**63 - 1, "bots": {"1": "random"}, "public": True}
         ).json()
 
         async def scenario() -> None:

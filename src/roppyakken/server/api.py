@@ -7,6 +7,7 @@ a seat token other than to the client that takes the seat.
 from __future__ import annotations
 
 import re
+import time
 from typing import Any, Final
 
 from starlette.requests import Request
@@ -15,8 +16,9 @@ from starlette.responses import JSONResponse, Response
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.documents import score_document
 from roppyakken.rules import PRESETS, preset
-from roppyakken.server import jsonsafe, protocol, requests, storage, text
+from roppyakken.server import jsonsafe, players, protocol, requests, storage, text
 from roppyakken.server.hub import Hub
+from roppyakken.server.rooms import hash_token
 from roppyakken.text import PRESET_DESCRIPTIONS
 
 MAX_BODY: Final = 65_536
@@ -109,8 +111,11 @@ async def list_bots(request: Request) -> Response:
 async def create_room(request: Request) -> Response:
     """``POST /api/rooms``: the creator gets seat 0 and its token."""
     data = await _body(request)
+    player = await players.acting(request)
     owner = request.client.host if request.client else None
     room, token = await _hub(request).create(requests.create_room(data), owner)
+    if player is not None:
+        await players.remember_seat(_hub(request).db, room.id, 0, player)
     return JSONResponse(
         {"room": room.id, "seat": 0, "token": token, "invite": f"/r/{room.id}"},
         status_code=201,
@@ -121,8 +126,11 @@ async def join_room(request: Request) -> Response:
     """``POST /api/rooms/<room>/join``: the first empty seat and its token (409 if none)."""
     data = await _body(request)
     name = requests.join_room(data)
+    player = await players.acting(request)
     room_id = str(request.path_params["room"])
     joined = await _visit(request, room_id, "join", {"name": name})
+    if player is not None:
+        await players.remember_seat(_hub(request).db, room_id, int(joined["seat"]), player)
     return JSONResponse({"room": room_id, "seat": joined["seat"], "token": joined["token"]})
 
 
@@ -142,6 +150,33 @@ async def _visit(request: Request, room_id: str, op: str, args: dict[str, Any]) 
     return answer
 
 
+def _me(player: players.Player | None) -> dict[str, Any]:
+    if player is None:
+        return {"player": None, "csrf": None}
+    return {"player": player.public(), "csrf": player.csrf}
+
+
+async def get_me(request: Request) -> Response:
+    """``GET /api/me``: the player of the cookie and its CSRF token, or nulls (no cookie yet)."""
+    return JSONResponse(_me(await players.current(request)), headers={"Cache-Control": "no-store"})
+
+
+async def post_me(request: Request) -> Response:
+    """``POST /api/me`` ``{"name"}``: become a player (a new cookie), or change the player's name."""
+    player = await players.current(request)
+    players.check_change(request, player)
+    name = requests.me(await _body(request))
+    db = _hub(request).db
+    if player is None:
+        made = await db.run(lambda c: players.create(c, name))
+        response = JSONResponse(_me(made), status_code=201, headers={"Cache-Control": "no-store"})
+        players.set_cookie(response, request, made)
+        return response
+    known = player
+    renamed = await db.run(lambda c: players.rename(c, known, name))
+    return JSONResponse(_me(renamed), headers={"Cache-Control": "no-store"})
+
+
 async def list_games(request: Request) -> Response:
     """``GET /api/games``: finished games, newest first (``?limit=N``)."""
     raw = request.query_params.get("limit", str(GAMES_LIMIT))
@@ -151,6 +186,15 @@ async def list_games(request: Request) -> Response:
         )
     limit = int(raw)
     games = await _hub(request).db.run(lambda c: storage.finished_games(c, limit))
+    return JSONResponse({"games": games})
+
+
+async def my_games(request: Request) -> Response:
+    """``POST /api/my-games``: the games whose seat tokens the client holds, with whose move it is."""
+    wanted = requests.my_games(await _body(request))
+    hashes = {room: hash_token(token) for room, token in wanted.items()}
+    now = time.time()
+    games = await _hub(request).db.run(lambda c: storage.my_games(c, hashes, now))
     return JSONResponse({"games": games})
 
 
@@ -212,7 +256,14 @@ async def handle_restore_error(request: Request, exc: Exception) -> Response:
 
 async def schema(request: Request) -> Response:
     """``GET /api/schema``: the JSON Schema of the request bodies and of every websocket message."""
-    published = {"protocol_version": protocol.VERSION, "http": requests.schemas(), **protocol.schemas()}
+    from roppyakken.server import lobby_ws
+
+    published = {
+        "protocol_version": protocol.VERSION,
+        "http": requests.schemas(),
+        **protocol.schemas(),
+        **lobby_ws.schemas(),
+    }
     return JSONResponse(published)
 
 

@@ -20,14 +20,16 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server import api, text
+from roppyakken.server import api, players, text
 from roppyakken.server.cluster import Cluster
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.guard import Guard
 from roppyakken.server.hub import Hub, HubFull
+from roppyakken.server.lobby_ws import lobby_endpoint
 from roppyakken.server.members import Members
 from roppyakken.server.metrics import Metrics
+from roppyakken.server.pairing import Pairing
 from roppyakken.server.rooms import RestoreError
 from roppyakken.server.ws import websocket_endpoint
 
@@ -115,6 +117,9 @@ def create_app(
             metrics.watch_cluster(lambda: len(held), lambda: len(hub.relayed), lambda: len(incoming))
         metrics.watch(lambda: len(hub.rooms), hub.connected, lambda: db.failed)
         hub.start()
+        pairing = Pairing(hub)
+        pairing.start()
+        app.state.pairing = pairing
         app.state.hub = hub
         app.state.limits = limits
         app.state.metrics = metrics
@@ -125,6 +130,7 @@ def create_app(
         try:
             yield
         finally:
+            await pairing.close()
             await hub.close()
             if members is not None and cluster is not None:
                 await members.close()
@@ -138,12 +144,16 @@ def create_app(
         Route("/api/rooms/{room}", api.room_info, methods=["GET"]),
         Route("/api/rooms/{room}/join", api.join_room, methods=["POST"]),
         Route("/api/games", api.list_games, methods=["GET"]),
+        Route("/api/my-games", api.my_games, methods=["POST"]),
         Route("/api/games/{room}/record", api.game_record, methods=["GET"]),
         Route("/api/score", api.score, methods=["POST"]),
+        Route("/api/me", api.get_me, methods=["GET"]),
+        Route("/api/me", api.post_me, methods=["POST"]),
         Route("/api/schema", api.schema, methods=["GET"]),
         Route("/healthz", api.healthz, methods=["GET"]),
         Route("/readyz", api.readyz, methods=["GET"]),
         Route("/metrics", api.metrics, methods=["GET"]),
+        WebSocketRoute("/ws/lobby", lobby_endpoint),
         WebSocketRoute("/ws/{room}", websocket_endpoint),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
         Route("/favicon.ico", favicon, methods=["GET"]),
@@ -160,6 +170,7 @@ def create_app(
             RoppyakkenError: api.handle_api_error,
             StorageError: api.handle_storage_error,
             RestoreError: api.handle_restore_error,
+            players.CsrfRefused: players.handle_csrf,
             404: not_found,
         },
     )

@@ -42,6 +42,15 @@ class Limits:
     """Processes thinking for bots (0: threads in the server process; tests)."""
     allowed_origins: tuple[str, ...] = ()
     """Extra websocket ``Origin`` values accepted besides the server's own address."""
+    clock_scale: float = 1.0
+    """Every time control's seconds are multiplied by this when a room is made (tests, demonstrations)."""
+    clock_horizon: float = 120.0
+    """Seconds before a clock's deadline at which its room is loaded into memory (and kept there)."""
+    hand_over_after: float = 60.0
+    """Seconds a player of a room without a clock must be absent before the others may hand their seat
+    to a bot."""
+    abandon_after: float = 86_400.0
+    """Seconds a game without a clock waits with no player connected before it ends as abandoned."""
     trusted_proxies: tuple[str, ...] = ()
     """Addresses of reverse proxies (a balancer) whose ``X-Forwarded-For`` names the client: the
     per-address bounds count that client, and the proxy's own connections are not capped."""

@@ -19,13 +19,13 @@ from typing import Any, Final, TypeVar, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, event, inspect
+from sqlalchemy import Connection, Engine, bindparam, create_engine, event, inspect, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.server import text
-from roppyakken.server.models import actions
+from roppyakken.server.models import actions, rooms
 from roppyakken.server.storage import Fenced, fenced
 
 log = logging.getLogger("roppyakken.server")
@@ -162,6 +162,17 @@ class ActionRow:
     action: str
     epoch: int | None = None
     """The writer's holder epoch of the room, checked in the same transaction (None: unchecked)."""
+    clock: str | None = None
+    """The room's clock after the action (JSON), stored in the same transaction; None: unchanged."""
+    clock_deadline: float | None = None
+
+
+CLOCK_UPDATE: Final = (
+    update(rooms)
+    .where(rooms.c.id == bindparam("b_id"))
+    .values(clock=bindparam("b_clock"), clock_deadline=bindparam("b_deadline"))
+)
+"""A room's clock after a move (:class:`ActionRow`), updated in bulk with the batch's other moves."""
 
 
 class Database:
@@ -279,6 +290,7 @@ class Database:
             epochs = {row.room_id: row.epoch for _, row in rows if row.epoch is not None}
             stale = fenced(conn, epochs) if epochs else set()
             kept = []
+            clocks = []
             for at, row in rows:
                 if row.room_id in stale:
                     results[at] = (False, Fenced(row.room_id))
@@ -286,8 +298,14 @@ class Database:
                     kept.append(
                         {"room_id": row.room_id, "idx": row.idx, "seat": row.seat, "action": row.action}
                     )
+                    if row.clock is not None:
+                        clocks.append(
+                            {"b_id": row.room_id, "b_clock": row.clock, "b_deadline": row.clock_deadline}
+                        )
             if kept:
                 conn.execute(actions.insert(), kept)
+            if clocks:
+                conn.execute(CLOCK_UPDATE, clocks)
             rows.clear()
 
         for work in works:

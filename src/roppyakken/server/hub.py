@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 import re
@@ -29,6 +30,7 @@ from typing import TYPE_CHECKING, Any, Final
 from roppyakken.server import protocol, storage, text
 from roppyakken.server.bots import BotRunner
 from roppyakken.server.claims import HeldElsewhere, LocalClaims, RoomClaims, RoomsFull
+from roppyakken.server.clocks import NONE, Clock, Timing
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.guard import ConnectionCounter, MemoryConnectionCounter
@@ -108,11 +110,16 @@ class Hub:
         self._background: set[asyncio.Task[None]] = set()
         self.relayed: set[Client] = set()
         """Clients of this server relayed to rooms held by another member (cluster only)."""
+        self.timing = Timing(
+            self.limits.hand_over_after, self.limits.abandon_after, self.limits.clock_horizon
+        )
+        self._clock_loader: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         """Start the sweeper that lets idle rooms go and forgets stale unfinished ones, and the watchdog."""
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="roppyakken-sweeper")
         self._watchdog = asyncio.create_task(self._watch_sends(), name="roppyakken-send-watchdog")
+        self._clock_loader = asyncio.create_task(self._load_due_loop(), name="roppyakken-clock-loader")
 
     async def _watch_sends(self) -> None:
         """Drop clients that have not taken what was sent to them within ``Limits.send_timeout``."""
@@ -134,6 +141,7 @@ class Hub:
         room.on_bot = self.metrics.bot
         room.on_write_failed = lambda: self.metrics.refuse("write_failed")
         room.on_unheld = lambda: self._unheld(room)
+        room.on_clock = self.metrics.clock_fired
         self.rooms[room.id] = room
         return room
 
@@ -141,6 +149,7 @@ class Hub:
         if self.rooms.get(room.id) is room and room.idle():
             del self.rooms[room.id]
             room.evicted = True
+            room.arm_clock()  # evicted: only stops the timer (the loader brings the room back in time)
             self.claims.release_soon(room.id)
 
     def _unheld(self, room: Room) -> None:
@@ -219,7 +228,7 @@ class Hub:
             raise HubFull(text.RESTARTING)
         self._make_room_space()
         token = new_token()
-        seats = [Seat(HUMAN, request.name, None, hash_token(token))]
+        seats = [Seat(HUMAN, request.name, None, request.token_hash or hash_token(token))]
         for index in range(1, request.players):
             level = request.bots.get(index)
             seats.append(Seat(BOT, None, level) if level else Seat(EMPTY))
@@ -238,6 +247,11 @@ class Hub:
             bot_delay=self.bot_delay,
             salt=None if chosen else new_salt(),
             hints=request.hints,
+            clock=None
+            if request.clock == NONE
+            else Clock.new(request.clock, request.players, self.limits.clock_scale),
+            public=request.public,
+            timing=self.timing,
         )
         if owner is not None:
             room.owner = owner
@@ -252,6 +266,7 @@ class Hub:
             self.claims.release_soon(room.id)
             raise
         self._adopt(room)
+        room.arm_clock()
         if autostart:
             room.kick_bots()
         return room, token
@@ -281,8 +296,11 @@ class Hub:
                 stored = await self.db.run(lambda c: storage.load_room(c, room_id, take=True))
                 loaded = None
                 if stored is not None:
-                    loaded = Room.restore(stored, db=self.db, bots=self.bots, bot_delay=self.bot_delay)
+                    loaded = Room.restore(
+                        stored, db=self.db, bots=self.bots, bot_delay=self.bot_delay, timing=self.timing
+                    )
                     self._adopt(loaded)
+                    await self._resume_clock(loaded)
                     loaded.kick_bots()
             except BaseException:
                 self.claims.release_soon(room_id)
@@ -297,6 +315,71 @@ class Hub:
             raise
         finally:
             del self._loading[room_id]
+
+    async def _resume_clock(self, room: Room) -> None:
+        """A loaded room's clock goes on: the time the server was stopped is not charged (stored first)."""
+        clock = room.clock
+        if clock is not None and clock.paused is not None and room.status == "playing":
+            resumed = clock.copy()
+            resumed.resume(time.time())
+            data, deadline = resumed.to_json(), resumed.next_deadline()
+            await self.db.run(room.fenced(lambda c: storage.save_clock(c, room.id, data, deadline)))
+            room.clock = resumed
+        room.arm_clock()
+
+    async def load_due(self) -> int:
+        """Load the rooms whose clock must act within ``Limits.clock_horizon`` (they arm their timers);
+        how many were loaded here.  Rooms held by another member are theirs to run."""
+        before = time.time() + self.limits.clock_horizon
+        try:
+            due: list[str] = await self.db.run(lambda c: storage.due_rooms(c, before, self.limits.max_rooms))
+        except StorageError:
+            return 0
+        loaded = 0
+        for room_id in due:
+            if room_id in self.rooms or self.stopping:
+                continue
+            try:
+                if await self.get(room_id) is not None:
+                    loaded += 1
+            except (HeldElsewhere, HubFull, StorageError):
+                continue
+            except Exception:
+                log.exception("room %s: could not be loaded for its clock", room_id)
+        return loaded
+
+    async def _load_due_loop(self) -> None:
+        period = max(0.05, self.limits.clock_horizon / 4)
+        if self.cluster is None:
+            # a single server starts again: the clocks it paused when it stopped run on from here
+            with contextlib.suppress(StorageError):
+                resumed = await self.db.run(lambda c: storage.resume_clocks(c, time.time()))
+                if resumed:
+                    log.info("%d clocks paused while the server was stopped run again", resumed)
+        while True:
+            await self.load_due()
+            await asyncio.sleep(period)
+
+    async def _pause_clocks(self) -> None:
+        """This member stops (a cluster): store what is left on the running clocks of the rooms it holds,
+        so that handing them over is not charged to anyone."""
+        works = [
+            room.fenced(functools.partial(storage.save_clock, room_id=room.id, clock=p[0], deadline=p[1]))
+            for room in self.rooms.values()
+            if (p := room.pause_clock()) is not None
+        ]
+        if not works:
+            return
+        # each fenced on its own: a room another member took meanwhile is not written by this one
+        failed = [
+            r for r in await asyncio.gather(*(self.db.run(w) for w in works), return_exceptions=True) if r
+        ]
+        if failed:
+            log.error(
+                "the clocks of %d rooms were not paused (%s): the stop is charged to them",
+                len(failed),
+                failed[0],
+            )
 
     async def _current(self, room: Room) -> bool:
         """Whether ``room`` in memory is the stored room's current holder's (same holder epoch);
@@ -402,6 +485,7 @@ class Hub:
         while (self.connected() or self.relayed) and time.monotonic() < deadline:
             await asyncio.sleep(0.02)
         if self.cluster is not None:
+            await self._pause_clocks()  # before the leases go: the next holder finds the clocks paused
             # give the leases back now, so that the clients reconnecting elsewhere find the rooms free
             # (a bot move still under way is then refused: this member no longer holds the room)
             for room_id in list(self.rooms):
@@ -410,11 +494,17 @@ class Hub:
     async def close(self) -> None:
         """Stop the sweeper and every bot loop (the rooms are all stored)."""
         self.stopping = True
-        for task in (self._sweeper, self._watchdog):
+        for task in (self._sweeper, self._watchdog, self._clock_loader):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         for room in list(self.rooms.values()):
             await room.stop()
+        if self.cluster is None:
+            # the whole service stops: every running clock, in memory or not, keeps what it has left
+            try:
+                await self.db.run(lambda c: storage.pause_clocks(c, time.time()))
+            except StorageError as exc:
+                log.error("the clocks were not paused (%s): the stop is charged to them", exc)
         self.bots.shutdown()

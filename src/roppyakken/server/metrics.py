@@ -87,6 +87,14 @@ class Metrics:
             buckets=bot_buckets,
             registry=self.registry,
         )
+        self.clock_late = Histogram(
+            "roppyakken_clock_late_seconds",
+            "How late each clock deadline's timer fired",
+            registry=self.registry,
+            buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0),
+        )
+        self.clock_lateness: list[float] = []
+        """The latest lateness figures (seconds), for the benchmark."""
         self.bot_wait = Histogram(
             "roppyakken_bot_wait_seconds",
             "Seconds a bot decision waited for a worker (and travelled to it and back), by level",
@@ -125,6 +133,13 @@ class Metrics:
         """Count one bot decision."""
         self.bot_think.labels(level).observe(thinking)
         self.bot_wait.labels(level).observe(max(0.0, waiting))
+
+    def clock_fired(self, late: float) -> None:
+        """Count one clock deadline and how late its timer fired."""
+        self.clock_late.observe(max(0.0, late))
+        self.clock_lateness.append(late)
+        if len(self.clock_lateness) > 100_000:
+            del self.clock_lateness[:50_000]
 
     def render(self) -> bytes:
         """The text exposition format."""

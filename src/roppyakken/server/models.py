@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -18,6 +20,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    false,
 )
 
 metadata = MetaData()
@@ -38,7 +41,11 @@ rooms = Table(
     Column("record", Text, nullable=True),  # FORMATS.md §3, once over
     # the holder epoch: raised by each server that takes the room; its writes check it (fencing)
     Column("epoch", Integer, nullable=False, server_default="0"),
+    Column("public", Boolean, nullable=False, server_default=false()),  # listed in finished games
+    Column("clock", Text, nullable=True),  # server/clocks.py Clock.to_json() as JSON (null: no clock)
+    Column("clock_deadline", Float, nullable=True),  # the clock's next deadline (epoch seconds), if any
     Index("ix_rooms_status_finished", "status", "finished_at"),
+    Index("ix_rooms_clock_deadline", "clock_deadline"),
 )
 """One row per room; ``record`` holds the finished game's record, ``epoch`` the holder epoch
 (server/storage.py, :func:`~roppyakken.server.storage.fence`)."""
@@ -64,3 +71,55 @@ actions = Table(
     Column("action", Text, nullable=False),  # action.to_json() as JSON
 )
 """Every applied action of a room's game, in order: replaying them rebuilds the game."""
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("secret_hash", String(64), nullable=False),  # sha256 of the cookie's secret, never the secret
+    Column("name", String(64), nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("account_id", String(32), nullable=True),  # the account that adopted this guest, if any
+)
+"""One row per player (a visitor, without sign-up): the browser holds the secret in a cookie."""
+
+seat_players = Table(
+    "seat_players",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), nullable=False),
+    Index("ix_seat_players_player", "player_id"),
+)
+"""Which player took which seat (a player's history; an account adopts it through ``players``)."""
+
+pairing = Table(
+    "pairing",
+    metadata,
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("pool", String(96), nullable=False),  # preset:players:clock
+    Column("name", String(64), nullable=False),
+    Column("token_hash", String(64), nullable=False),  # the seat token the player will hold, hashed
+    Column("joined_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),  # the player's member's last heartbeat
+    Column("room_id", String(32), nullable=True),  # set when claimed into a game
+    Column("seat", Integer, nullable=True),
+    Column("claimed_at", Float, nullable=True),
+    Column("ready", Boolean, nullable=False, server_default=false()),  # the claimed game exists
+    Index("ix_pairing_pool_joined", "pool", "joined_at"),
+)
+"""The quick-pairing pool: one row per waiting player, shared by every member of a cluster."""
+
+chat = Table(
+    "chat",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("idx", Integer, primary_key=True),
+    Column("channel", String(16), nullable=False),  # players, spectators
+    Column("at", Float, nullable=False),
+    Column("author", String(32), nullable=False),  # who wrote it (a player id or seat/spectator key)
+    Column("name", String(64), nullable=False),
+    Column("text", Text, nullable=True),
+    Column("phrase", String(32), nullable=True),  # a quick phrase's id instead of text
+)
+"""Each room's chat, kept with the room and removed with it."""

@@ -10,7 +10,7 @@ clients receive it.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Final, Literal
 
@@ -95,7 +95,40 @@ class AskHint:
     id: str | None = None
 
 
-ClientMessage = Hello | Act | SetSeat | Start | Ping | AskHint
+@dataclass(frozen=True, slots=True)
+class HandOver:
+    """``hand_over``: in a room without a clock, agree to hand an absent player's seat to a bot."""
+
+    seat: int
+    id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    """``chat``: a line for the sender's channel (players or spectators): text, or a quick phrase's id."""
+
+    text: str | None
+    phrase: str | None
+    id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Mute:
+    """``mute``: the sender stops (or, ``muted`` false, starts again) seeing an author's chat lines."""
+
+    author: str
+    muted: bool
+    id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatHistory:
+    """``chat_history``: the sender asks for its channel's recent lines (server/chat.py)."""
+
+    id: str | None = None
+
+
+ClientMessage = Hello | Act | SetSeat | Start | Ping | AskHint | HandOver | Say | Mute | ChatHistory
 
 
 # ------------------------------------------------------------------ the declared protocol (pydantic)
@@ -193,6 +226,41 @@ class HintRequestMessage(_Client):
     type: Literal["hint"]
 
 
+class HandOverMessage(_Client):
+    """``hand_over``: no clock: agree to hand the seat of a player absent for a while to a bot."""
+
+    type: Literal["hand_over"]
+    seat: int = Field(ge=0, le=2, description="the absent player's seat")
+
+
+CHAT_MAX: Final = 200
+"""The most characters of a chat line."""
+PHRASES: Final = ("hello", "good_luck", "good_game", "thanks", "oops", "well_played", "bye")
+"""The quick phrases' ids: each reader's client shows them in its own language."""
+
+
+class ChatSayMessage(_Client):
+    """``chat``: a line of text (plain text, at most 200 characters) or a quick phrase, not both."""
+
+    type: Literal["chat"]
+    text: str | None = Field(default=None, min_length=1, max_length=CHAT_MAX)
+    phrase: Literal[PHRASES] | None = None  # type: ignore[valid-type]
+
+
+class MuteMessage(_Client):
+    """``mute``: hide (``muted`` true) or show again an author's chat lines, for the sender only."""
+
+    type: Literal["mute"]
+    author: str = Field(min_length=1, max_length=40, description="the ``from`` of the author's lines")
+    muted: bool = True
+
+
+class ChatHistoryMessage(_Client):
+    """``chat_history``: ask for the recent lines of the sender's chat channel."""
+
+    type: Literal["chat_history"]
+
+
 _MODELS: Final[dict[str, type[_Client]]] = {
     "hello": HelloMessage,
     "act": ActMessage,
@@ -200,6 +268,10 @@ _MODELS: Final[dict[str, type[_Client]]] = {
     "start": StartMessage,
     "ping": PingMessage,
     "hint": HintRequestMessage,
+    "hand_over": HandOverMessage,
+    "chat": ChatSayMessage,
+    "mute": MuteMessage,
+    "chat_history": ChatHistoryMessage,
 }
 _WHAT: Final = {
     "token": "a seat token or null",
@@ -208,6 +280,10 @@ _WHAT: Final = {
     "kind": "'bot' or 'empty'",
     "level": "a bot level, for kind 'bot' only",
     "seq": "the seq of a state (a whole number, 0 or more) or null",
+    "text": f"1 to {CHAT_MAX} characters of text, or a 'phrase' instead",
+    "phrase": "a quick phrase: " + ", ".join(PHRASES),
+    "author": "an author's 'from' (1 to 40 characters)",
+    "muted": "true or false",
 }
 
 
@@ -249,6 +325,17 @@ def parse_client_message(raw: str) -> ClientMessage:
         return Start(msg_id)
     if isinstance(message, HintRequestMessage):
         return AskHint(msg_id)
+    if isinstance(message, HandOverMessage):
+        return HandOver(message.seat, msg_id)
+    if isinstance(message, ChatSayMessage):
+        if (message.text is None) == (message.phrase is None):
+            problem = text.FIELD_TYPE.format(field="text", what=_WHAT["text"])
+            raise ProtocolError(text.MESSAGE_FIELD.format(type=kind, problem=problem), msg_id)
+        return Say(message.text, message.phrase, msg_id)
+    if isinstance(message, MuteMessage):
+        return Mute(message.author, message.muted, msg_id)
+    if isinstance(message, ChatHistoryMessage):
+        return ChatHistory(msg_id)
     return Ping(msg_id)
 
 
@@ -292,6 +379,8 @@ class RoomInfo(BaseModel):
     status: Literal["waiting", "playing", "over"]
     commitment: str | None = Field(description="SHA-256 of the secret seed and salt (null: a chosen seed)")
     hints: bool = Field(default=False, description="hints are on for every player (the room's option)")
+    clock: str = Field(default="none", description="the time control: none, 15+60, 30+120, 60+300, 1d … 7d")
+    public: bool = Field(default=False, description="the finished game is listed for everyone")
 
 
 class WelcomeMessage(BaseModel):
@@ -311,6 +400,19 @@ class RoomMessage(BaseModel):
     room_info: RoomInfo
 
 
+class ClockView(BaseModel):
+    """The ``clock`` of a ``state`` message: public, the same for every receiver."""
+
+    control: str = Field(description="the time control, or 'none'")
+    kind: Literal["realtime", "turn", "none"]
+    per_move: float = Field(description="seconds each move has before the bank runs")
+    banks: list[float] = Field(description="each seat's bank, in seconds (real time)")
+    turn: int | None = Field(description="the seat whose clock runs (null: none runs)")
+    remaining: float | None = Field(description="seconds left for that seat when this message was made")
+    away: list[bool] = Field(description="seats whose last move was played by the clock")
+    abandoned: list[bool] = Field(description="seats a bot plays for the rest of the game")
+
+
 class StateMessage(BaseModel):
     """``state``: the receiver's own view after ``seq`` applied actions."""
 
@@ -322,6 +424,10 @@ class StateMessage(BaseModel):
         default_factory=list,
         description="beside each legal action: its points, the yaku it brings closer, and which earlier "
         "action it is equivalent to (roppyakken.choices)",
+    )
+    clock: ClockView | None = Field(
+        default=None,
+        description="every seat's clock (absent in a room without a clock and no seat handed over)",
     )
 
 
@@ -434,6 +540,55 @@ class ReviewMessage(BaseModel):
     reviews: list[ReviewItem]
 
 
+class TimeoutMessage(BaseModel):
+    """``timeout``: a seat's time ran out and the server played its move (action ``seq - 1``)."""
+
+    type: Literal["timeout"]
+    seq: int
+    seat: int
+    abandoned: bool = Field(description="the seat is now played by a bot to the end of the game")
+
+
+class HandedMessage(BaseModel):
+    """``handed``: no clock: players agreed (or agree so far) to hand an absent player's seat to a bot."""
+
+    type: Literal["handed"]
+    seat: int
+    votes: list[int] = Field(description="the seats that agreed")
+    done: bool = Field(description="every connected player agreed: a bot plays the seat from now on")
+
+
+class ChatLine(BaseModel):
+    """``chat``: one line of the receiver's channel (plain text: clients show it as text, never markup)."""
+
+    type: Literal["chat"]
+    channel: Literal["players", "spectators"]
+    idx: int
+    author: str = Field(description="who wrote it: 'seat:N' or 'spec:…'; what ``mute`` names")
+    name: str
+    text: str | None
+    phrase: str | None = Field(description="a quick phrase's id, shown in the reader's language")
+    at: float
+
+
+class ChatHistoryAnswer(BaseModel):
+    """``chat_history``: the channel's recent lines (those of muted authors left out) and who is muted."""
+
+    type: Literal["chat_history"]
+    id: str | None
+    channel: Literal["players", "spectators"]
+    lines: list[ChatLine]
+    muted: list[str]
+
+
+class MutedMessage(BaseModel):
+    """``muted``: the authors whose lines the receiver no longer sees."""
+
+    type: Literal["muted"]
+    id: str | None
+    muted: list[str]
+
+
 class RestartingMessage(BaseModel):
     """``restarting``: the server is stopping; reconnect in a moment (the game is saved)."""
 
@@ -442,7 +597,16 @@ class RestartingMessage(BaseModel):
 
 
 ClientMessageModel = Annotated[
-    HelloMessage | ActMessage | SeatMessage | StartMessage | PingMessage | HintRequestMessage,
+    HelloMessage
+    | ActMessage
+    | SeatMessage
+    | StartMessage
+    | PingMessage
+    | HintRequestMessage
+    | HandOverMessage
+    | ChatSayMessage
+    | MuteMessage
+    | ChatHistoryMessage,
     Field(discriminator="type"),
 ]
 ServerMessageModel = Annotated[
@@ -457,7 +621,12 @@ ServerMessageModel = Annotated[
     | PongMessage
     | RestartingMessage
     | HintMessage
-    | ReviewMessage,
+    | ReviewMessage
+    | TimeoutMessage
+    | HandedMessage
+    | ChatLine
+    | ChatHistoryAnswer
+    | MutedMessage,
     Field(discriminator="type"),
 ]
 
@@ -542,3 +711,13 @@ def pong(msg_id: str | None = None) -> str:
 def restarting(message: str) -> str:
     """``restarting``: the server is stopping; clients reconnect in a moment."""
     return encode({"type": "restarting", "message": message})
+
+
+def timeout(seat: int, seq: int, abandoned: bool) -> str:
+    """``timeout``: ``seat``'s time ran out; the server played action ``seq - 1`` for it."""
+    return encode({"type": "timeout", "seq": seq, "seat": seat, "abandoned": abandoned})
+
+
+def handed(seat: int, votes: Iterable[int], done: bool) -> str:
+    """``handed``: the players' agreement so far to hand ``seat`` to a bot (``done``: it is)."""
+    return encode({"type": "handed", "seat": seat, "votes": sorted(votes), "done": done})

@@ -61,6 +61,12 @@ class CreateRoom:
     bots: dict[int, str]
     hints: bool = False
     """Hints for every player (a game alone against bots has them anyway)."""
+    clock: str = "none"
+    """The time control (server/clocks.py ``CONTROLS``), or ``none``."""
+    public: bool = False
+    """Whether the finished game is listed for everyone (else only its players and the link know it)."""
+    token_hash: str | None = None
+    """The hash of a seat token the creator already holds (quick pairing); None: a new token."""
 
 
 def player_name(value: Any) -> str:
@@ -155,12 +161,38 @@ class CreateRoomBody(_Body):
     hints: bool = Field(
         default=False, description="hints for every player (a game alone against bots has them anyway)"
     )
+    clock: Literal["none", "15+60", "30+120", "60+300", "1d", "2d", "3d", "7d"] = Field(
+        default="none",
+        description="the time control: seconds a move + bank (real time), days a move, or none",
+    )
+    public: bool = Field(
+        default=False, description="list the finished game for everyone (default: only its players see it)"
+    )
 
 
 class JoinRoomBody(_Body):
     """``POST /api/rooms/<room>/join``."""
 
     name: PlayerName
+
+
+class MeBody(_Body):
+    """``POST /api/me``: the player's (new) name."""
+
+    name: PlayerName
+
+
+MAX_MY_GAMES: Final = 100
+"""The most rooms one ``POST /api/my-games`` asks about."""
+
+
+class MyGamesBody(_Body):
+    """``POST /api/my-games``: the rooms whose seat tokens this client holds."""
+
+    rooms: dict[
+        Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")],
+        Annotated[str, Field(min_length=1, max_length=128)],
+    ] = Field(max_length=MAX_MY_GAMES, description="room id to the seat token this client holds there")
 
 
 class ScorePlayer(BaseModel):
@@ -185,6 +217,12 @@ _MESSAGES: Final = {
     "seed": text.SEED_RULE,
     "hints": text.FIELD_TYPE.format(field="hints", what="true or false"),
     "bots": text.FIELD_TYPE.format(field="bots", what='an object like {"1": "random"}'),
+    "clock": text.FIELD_TYPE.format(field="clock", what="none, 15+60, 30+120, 60+300, 1d, 2d, 3d or 7d"),
+    "public": text.FIELD_TYPE.format(field="public", what="true or false"),
+    "rooms": text.FIELD_TYPE.format(
+        field="rooms",
+        what=f'an object of at most {MAX_MY_GAMES} room ids to seat tokens, {{"<room>": "<token>"}}',
+    ),
 }
 
 M = TypeVar("M", bound=BaseModel)
@@ -227,12 +265,22 @@ def create_room(data: dict[str, Any]) -> CreateRoom:
         bots[seat] = level
     if body.seed is not None and len(bots) != body.players - 1:
         raise RequestError(text.SEED_SOLO_ONLY)
-    return CreateRoom(body.name, body.players, rules, body.seed, bots, body.hints)
+    return CreateRoom(body.name, body.players, rules, body.seed, bots, body.hints, body.clock, body.public)
 
 
 def join_room(data: dict[str, Any]) -> str:
     """Check a ``POST /api/rooms/<room>/join`` body; the player's name."""
     return check(JoinRoomBody, data).name
+
+
+def me(data: dict[str, Any]) -> str:
+    """Check a ``POST /api/me`` body; the player's name."""
+    return check(MeBody, data).name
+
+
+def my_games(data: dict[str, Any]) -> dict[str, str]:
+    """Check a ``POST /api/my-games`` body: room id to seat token."""
+    return check(MyGamesBody, data).rooms
 
 
 def score_request(data: dict[str, Any]) -> tuple[Rules, dict[str, Any]]:
@@ -247,4 +295,6 @@ def schemas() -> dict[str, Any]:
         "POST /api/rooms": CreateRoomBody.model_json_schema(),
         "POST /api/rooms/<room>/join": JoinRoomBody.model_json_schema(),
         "POST /api/score": ScoreBody.model_json_schema(),
+        "POST /api/my-games": MyGamesBody.model_json_schema(),
+        "POST /api/me": MeBody.model_json_schema(),
     }

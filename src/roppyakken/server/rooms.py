@@ -18,6 +18,7 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable
@@ -33,17 +34,22 @@ from roppyakken.errors import IllegalActionError, RoppyakkenError
 from roppyakken.events import Event, GameEnded, RoundEnded
 from roppyakken.record import deal_commitment, dumps, record_of
 from roppyakken.rules import Rules, from_options
-from roppyakken.server import protocol, storage, text
+from roppyakken.server import chat, protocol, storage, text
 from roppyakken.server.bots import BotRunner, decision_seed
+from roppyakken.server.clocks import CLOCK_BOT, NONE, Clock, Timing
 from roppyakken.server.db import ActionRow, Database, StaleRoom, StorageError
 from roppyakken.server.hints import OPTION_KEY, HintDesk
 from roppyakken.server.protocol import (
     Act,
     AskHint,
+    ChatHistory,
     ClientMessage,
+    HandOver,
     Hello,
+    Mute,
     Ping,
     ProtocolError,
+    Say,
     SetSeat,
     Start,
 )
@@ -155,6 +161,9 @@ class Room:
         status: str = WAITING,
         salt: str | None = None,
         hints: bool = False,
+        clock: Clock | None = None,
+        public: bool = False,
+        timing: Timing | None = None,
         epoch: int = 1,
     ) -> None:
         self.id = room_id
@@ -198,11 +207,33 @@ class Room:
         self._rules_json = {"preset": rules.preset, "options": rules.options()}
         self.hint_desk = HintDesk(hints)
         """Hints and round reviews (server/hints.py); ``hints``: on for every player."""
+        self.clock = clock
+        """The room's clock (server/clocks.py); None: no clock and nothing handed over yet."""
+        self.public = public
+        """Whether the finished game is listed for everyone."""
+        self.timing = timing or Timing()
+        self.on_clock: Callable[[float], None] | None = None
+        """Told how late (seconds) each clock deadline fired (metrics, the benchmark)."""
+        self._clock_timer: asyncio.TimerHandle | None = None
+        self._clock_task: asyncio.Task[None] | None = None
+        now = time.monotonic()
+        self.absent_since: dict[int, float] = {i: now for i, s in enumerate(seats) if s.kind == HUMAN}
+        """Seats with nobody connected, since when (monotonic seconds)."""
+        self.hand_votes: dict[int, set[int]] = {}
+        """No clock: for each absent seat, the seats that agreed to hand it to a bot."""
 
     # ----------------------------------------------------------------- building
 
     @classmethod
-    def restore(cls, stored: storage.StoredRoom, *, db: Database, bots: BotRunner, bot_delay: float) -> Room:
+    def restore(
+        cls,
+        stored: storage.StoredRoom,
+        *,
+        db: Database,
+        bots: BotRunner,
+        bot_delay: float,
+        timing: Timing | None = None,
+    ) -> Room:
         """Rebuild a stored room: its game is replayed from the stored actions."""
         row = stored.room
         options = dict(row.options)
@@ -222,6 +253,9 @@ class Room:
             status=row.status,
             salt=row.salt,
             hints=hints,
+            clock=None if row.clock is None else Clock.from_json(row.clock),
+            public=row.public,
+            timing=timing,
             epoch=row.epoch,
         )
         expected = list(range(len(stored.indexes)))
@@ -254,13 +288,18 @@ class Room:
             seed=self.seed,
             status=self.status,
             salt=self.salt,
+            public=self.public,
+            clock=None if self.clock is None else self.clock.to_json(),
+            clock_deadline=None if self.clock is None else self.clock.next_deadline(),
             epoch=self.epoch,
         )
 
     def start_now(self) -> None:
         """Start the game before anyone connects ("play against bots": every other seat is a bot)."""
         self.status = PLAYING
-        self._new_game()
+        game = self._new_game()
+        if self.clock is not None:
+            self.clock.start_turn(self._clock_seat(game, self.clock), 0, time.time())
 
     def _new_game(self) -> Game:
         self.game = Game(self.rules, self.players, self.seed)
@@ -289,6 +328,8 @@ class Room:
             "status": self.status,
             "commitment": self.commitment,
             "hints": self.hint_desk.enabled,
+            "clock": NONE if self.clock is None else self.clock.control,
+            "public": self.public,
         }
 
     def names(self) -> list[str]:
@@ -306,7 +347,8 @@ class Room:
     def idle(self) -> bool:
         """Nobody connected and nothing running: the room may leave memory (it is all stored)."""
         busy = self._bot_task is not None and not self._bot_task.done()
-        return not self.clients and not busy and not self.lock.locked()
+        busy = busy or (self._clock_task is not None and not self._clock_task.done())
+        return not self.clients and not busy and not self.lock.locked() and not self._clock_near()
 
     # ----------------------------------------------------------------- sending
 
@@ -316,7 +358,7 @@ class Room:
 
     def _states(self) -> StateMessages:
         assert self.game is not None
-        return StateMessages(self.game, self.names(), self.actions)
+        return StateMessages(self.game, self.names(), self.actions, self._clock_view())
 
     def _send_states(self) -> None:
         if self.game is None:
@@ -363,6 +405,12 @@ class Room:
                 return event
         return None
 
+    def _abandoned_end(self) -> str | None:
+        """The ``game_end`` of a game that ended with nobody there, if this one did."""
+        if self.clock is None or self.clock.ended is None:
+            return None
+        return protocol.game_end(None, self.clock.ended, f"/api/games/{self.id}/record", self.actions)
+
     # ----------------------------------------------------------------- connections
 
     async def attach(self, client: Client) -> bool:
@@ -380,6 +428,11 @@ class Room:
                     # A client that comes after the end (a reload, a late spectator) is told
                     # the result and the record's address as those who saw it happen were.
                     client.send(self._game_end(ended, self.actions))
+                elif (gone := self._abandoned_end()) is not None:
+                    client.send(gone)
+            if client.seat is not None:
+                self._came_back(client.seat)
+            if self.game is not None:
                 client.send(self._states().for_seat(client.seat))
             if first:
                 self._send_room()
@@ -394,6 +447,8 @@ class Room:
         self.hint_desk.forget(client)
         self.last_active = time.monotonic()
         if client.seat is not None and all(c.seat != client.seat for c in self.clients):
+            self.absent_since[client.seat] = self.last_active
+            self._nobody_left()
             self._send_room()
         if self.on_idle is not None and self.idle():
             self.on_idle(self)
@@ -412,20 +467,27 @@ class Room:
             await self.start(client, message.id)
         elif isinstance(message, AskHint):
             await self.hint_desk.ask(self, client, message.id)
+        elif isinstance(message, HandOver):
+            await self.hand_over(client, message)
+        elif isinstance(message, Say | Mute | ChatHistory):
+            await chat.handle(self, client, message)
         elif isinstance(message, Hello):
             raise ProtocolError(text.HELLO_AGAIN, message.id)
 
     # ----------------------------------------------------------------- before the start
 
-    async def join(self, name: str) -> tuple[int, str] | None:
-        """Seat a new player in the first empty seat: (seat, token), or None if there is none."""
+    async def join(self, name: str, token_hash: str | None = None) -> tuple[int, str] | None:
+        """Seat a new player in the first empty seat: (seat, token), or None if there is none.
+
+        ``token_hash``: the hash of a token the player already holds (quick pairing), instead
+        of a new token's (the token answered is then not the seat's)."""
         async with self.lock:
             if self.status != WAITING:
                 return None
             for index, seat in enumerate(self.seats):
                 if seat.kind == EMPTY:
                     token = new_token()
-                    new = Seat(HUMAN, name, None, hash_token(token))
+                    new = Seat(HUMAN, name, None, token_hash or hash_token(token))
                     row = new.row(index)
                     try:
                         await self.db.run(
@@ -487,13 +549,25 @@ class Room:
         self.kick_bots()
 
     async def _begin(self, msg_id: str | None) -> None:
+        game = self._new_game()
+        clock = None if self.clock is None else self.clock.copy()
+        if clock is not None:
+            clock.start_turn(self._clock_seat(game, clock), 0, time.time())
+
+        def work(c: Any) -> None:
+            storage.set_status(c, self.id, PLAYING)
+            if clock is not None:
+                storage.save_clock(c, self.id, clock.to_json(), clock.next_deadline())
+
         try:
-            await self.db.run(self._fenced(lambda c: storage.set_status(c, self.id, PLAYING)))
+            await self.db.run(self._fenced(work))
         except StorageError as exc:
+            self.game = None
             self._let_go(exc)
             raise WriteFailed(text.WRITE_FAILED, msg_id) from None
-        game = self._new_game()
+        self.clock = clock
         self.status = PLAYING
+        self.arm_clock()
         self._send_room()
         self._send_change(list(game.events))
 
@@ -529,12 +603,21 @@ class Room:
             game.apply(action, seat)
 
     async def apply(
-        self, seat: int, action: Action, msg_id: str | None = None, seq: int | None = None
+        self,
+        seat: int,
+        action: Action,
+        msg_id: str | None = None,
+        seq: int | None = None,
+        *,
+        by_clock: bool = False,
+        by_bot: bool = False,
     ) -> None:
         """Apply ``action`` for ``seat``: checked by the engine, stored, then sent to every client.
 
         ``seq`` (the sender's ``act.seq``) is checked under the lock: two acts sent for the
-        same state (two sockets of one seat, a resend) cannot both be made.
+        same state (two sockets of one seat, a resend) cannot both be made.  ``by_clock``: the
+        clock plays a seat whose time ran out; ``by_bot``: a bot's seat, or an abandoned one
+        (neither is refused for the seat's clock).
 
         Durable before visible: if the write fails, the game is put back as it
         was, nothing is sent to anyone, and :class:`WriteFailed` tells the sender.
@@ -544,10 +627,16 @@ class Room:
             game = self.game
             if game is None:
                 raise ProtocolError(text.NOT_STARTED, msg_id)
-            if game.over:
+            if game.over or self.status == OVER:
                 raise ProtocolError(text.GAME_OVER, msg_id)
             if seq is not None and seq != self.actions:
                 raise ProtocolError(text.STALE_ACT.format(seq=seq, now=self.actions), msg_id)
+            clock = self.clock
+            if clock is not None and not by_clock and not by_bot:
+                if clock.abandoned[seat]:
+                    raise ProtocolError(text.SEAT_ABANDONED, msg_id)
+                if clock.turn == seat and clock.deadline is not None and time.time() > clock.deadline:
+                    raise ProtocolError(text.TIME_UP, msg_id)
             seen = self.hint_desk.before(self, game, seat, action)
             try:
                 new_events = game.apply(action, seat)
@@ -562,15 +651,28 @@ class Room:
                 raise WriteFailed(text.WRITE_FAILED, msg_id)
             data = json.dumps(action.to_json(), separators=(",", ":"))
             room_id = self.id
+            new_clock, gave_up = self._clock_after(game, seat, index, by_clock, by_bot)
+            clock_json = None if new_clock is None else new_clock.to_json()
+            deadline = None if new_clock is None else new_clock.next_deadline()
             if game.over:
-                record = dumps(record_of(game, self.names(), salt=self.salt))
+                fields = record_of(game, self.names(), salt=self.salt)
+                if new_clock is not None:
+                    fields.update(new_clock.record_fields())
+                record = dumps(fields)
                 winner, now = game.winner, datetime.now(UTC)
 
                 def work(c: Any) -> None:
                     storage.append_action(c, room_id, index, seat, data)
                     storage.finish_room(c, room_id, winner, record, now)
+                    if clock_json is not None:
+                        storage.save_clock(c, room_id, clock_json, None)
 
                 stored = self.db.submit(self._fenced(work))
+            elif clock_json is not None:
+                clock_text = json.dumps(clock_json, separators=(",", ":"))
+                stored = self.db.submit(
+                    ActionRow(room_id, index, seat, data, self.epoch, clock_text, deadline)
+                )
             else:  # inserted in bulk, fenced too
                 stored = self.db.submit(ActionRow(room_id, index, seat, data, self.epoch))
             try:
@@ -588,19 +690,289 @@ class Room:
             self.last_active = time.monotonic()
             if game.over:
                 self.status = OVER
+            if new_clock is not None:
+                self.clock = new_clock
+            if by_clock:
+                self._send_all(protocol.timeout(seat, self.actions, gave_up))
             self._send_change(new_events)
+            self.arm_clock()
         if self.on_move is not None:
             self.on_move(time.perf_counter() - began)
         self.kick_bots()
 
+    # ----------------------------------------------------------------- clocks
+
+    def _clock_seat(self, game: Game, clock: Clock) -> int | None:
+        """The seat whose clock runs now: the seat to act if a person plays it (not a bot)."""
+        if game.over:
+            return None
+        seat = game.to_act
+        if self.seats[seat].kind != HUMAN or clock.abandoned[seat]:
+            return None
+        return seat
+
+    def _clock_view(self) -> dict[str, Any] | None:
+        """The ``clock`` of state messages: shown once the room has a clock or a seat was handed over."""
+        clock = self.clock
+        if clock is None or not (clock.timed or any(clock.abandoned)):
+            return None
+        return clock.view(time.time())
+
+    def _clock_near(self) -> bool:
+        """Whether the clock must act soon, so the room stays in memory (else it is loaded in time)."""
+        at = None if self.clock is None or self.status != PLAYING else self.clock.next_deadline()
+        return at is not None and at - time.time() < 2 * self.timing.horizon
+
+    def _clock_after(
+        self, game: Game, seat: int, index: int, by_clock: bool, by_bot: bool
+    ) -> tuple[Clock | None, bool]:
+        """The clock once action ``index`` (already applied to ``game``) is made; and whether ``seat``
+        was given up by it.  A copy: the room's clock changes only once the move is stored."""
+        if self.clock is None:
+            return None, False
+        clock = self.clock.copy()
+        now = time.time()
+        gave_up = clock.timed_out(seat, index) if by_clock else False
+        if not by_clock and not by_bot:
+            clock.moved(seat, now)
+        clock.start_turn(self._clock_seat(game, clock), index + 1, now)
+        return clock, gave_up
+
+    def _store_clock_soon(self) -> None:
+        """Queue the clock's write (ordered with every other write of the room); a failure is logged."""
+        clock = self.clock
+        if clock is None:
+            return
+        data, deadline, room_id = clock.to_json(), clock.next_deadline(), self.id
+        try:
+            stored = self.db.submit(self._fenced(lambda c: storage.save_clock(c, room_id, data, deadline)))
+        except RuntimeError:  # the database is closing (shutdown): the stored clock stays as it was
+            return
+        stored.add_done_callback(lambda f: f.cancelled() or f.exception())
+
+    def _came_back(self, seat: int) -> None:
+        """A client of ``seat`` connected: the seat is no longer absent, and the game not left alone."""
+        self.absent_since.pop(seat, None)
+        self.hand_votes.pop(seat, None)
+        clock = self.clock
+        if clock is None:
+            return
+        changed = clock.away[seat]
+        clock.away[seat] = False
+        if clock.abandon_at is not None:
+            clock.abandon_at = None
+            self._store_clock_soon()
+            self.arm_clock()
+        if changed:
+            self._send_states()
+
+    def _nobody_left(self) -> None:
+        """The last player went away: a game without a clock ends as abandoned if nobody comes back."""
+        if self.status != PLAYING or self.game is None or self.game.over:
+            return
+        if any(c.seat is not None for c in self.clients):
+            return
+        if self.clock is not None and self.clock.timed:
+            return
+        if self.clock is None:
+            self.clock = Clock.new(NONE, self.players)
+        self.clock.abandon_at = time.time() + self.timing.abandon_after
+        self._store_clock_soon()
+        self.arm_clock()
+
+    def arm_clock(self) -> None:
+        """Set the room's one timer to the clock's next deadline (after every change and on loading)."""
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
+            self._clock_timer = None
+        clock = self.clock
+        if clock is None or self.evicted or self.status != PLAYING:
+            return
+        at = clock.next_deadline()
+        if at is None:
+            return
+        loop = asyncio.get_running_loop()
+        self._clock_timer = loop.call_at(loop.time() + max(0.0, at - time.time()), self._clock_fired, at)
+
+    def _clock_fired(self, at: float) -> None:
+        self._clock_timer = None
+        if self.evicted:
+            return
+        if self.on_clock is not None:
+            self.on_clock(time.time() - at)
+        if self._clock_task is not None and not self._clock_task.done():
+            # the clock is still making the last move: look again in a moment
+            self._clock_timer = asyncio.get_running_loop().call_later(0.02, self._clock_fired, at)
+            return
+        self._clock_task = asyncio.create_task(self._clock_due(at), name=f"clock-{self.id}")
+
+    async def _clock_due(self, at: float) -> None:
+        """The deadline ``at`` passed: play the move of the seat whose time ran out, or end a game
+        left alone."""
+        clock = self.clock
+        if clock is None or self.evicted:
+            return
+        if clock.turn is not None and clock.deadline == at:
+            await self._play_for(clock.turn, clock.move)
+        elif clock.abandon_at == at:
+            await self._end_abandoned()
+        if self.on_idle is not None and self.idle():
+            self.on_idle(self)
+
+    async def _play_for(self, seat: int, move: int) -> None:
+        """The clock plays ``seat``'s move ``move`` with the expert bot (stored before anyone sees it)."""
+        failures = 0
+        while not self.evicted:
+            game = self.game
+            if game is None or game.over or self.actions != move or game.to_act != seat:
+                return
+            view = view_of(game, seat)
+            try:
+                action, _ = await self.bots.decide(
+                    self.owner, CLOCK_BOT, decision_seed(self.seed, seat, move), view
+                )
+            except Exception:
+                log.exception("room %s: the clock's bot failed; it plays the first legal action", self.id)
+                action = view.legal[0]
+            try:
+                await self.apply(seat, action, seq=move, by_clock=True)
+                return
+            except WriteFailed:
+                delay = BOT_RETRY_DELAYS[min(failures, len(BOT_RETRY_DELAYS) - 1)]
+                failures += 1
+                await asyncio.sleep(delay)
+            except ProtocolError:
+                return  # the player moved in time after all, or the game is over
+
+    async def _end_abandoned(self) -> None:
+        """Nobody came back to a game without a clock: it ends as abandoned (stored, then told)."""
+        async with self.lock:
+            game, clock = self.game, self.clock
+            if game is None or game.over or self.status != PLAYING or clock is None:
+                return
+            if any(c.seat is not None for c in self.clients) or clock.abandon_at is None:
+                return
+            ended = clock.copy()
+            ended.ended, ended.abandon_at = "abandoned", None
+            fields = record_of(game, self.names(), salt=self.salt)
+            fields.update(ended.record_fields())
+            record, now, room_id, data = dumps(fields), datetime.now(UTC), self.id, ended.to_json()
+
+            def work(c: Any) -> None:
+                storage.finish_room(c, room_id, None, record, now)
+                storage.save_clock(c, room_id, data, None)
+
+            try:
+                await self.db.run(self._fenced(work))
+            except StorageError as exc:
+                if isinstance(exc, StaleRoom):
+                    self._let_go(exc)
+                    return
+                log.error(
+                    "room %s: its end as abandoned was not stored (%s); tried again later", self.id, exc
+                )
+                clock.abandon_at = time.time() + max(1.0, self.timing.horizon / 4)
+                self.arm_clock()
+                return
+            self.clock = ended
+            self.status = OVER
+            log.info("room %s: ended as abandoned (nobody came back)", self.id)
+            self._send_all(protocol.game_end(None, "abandoned", f"/api/games/{self.id}/record", self.actions))
+            self._send_room()
+
+    async def hand_over(self, client: Client, message: HandOver) -> None:
+        """No clock: the sender agrees to hand the absent player of ``message.seat`` to a bot; once every
+        connected player agreed, a bot plays that seat to the end (stored, then told)."""
+        seat, msg_id = message.seat, message.id
+        async with self.lock:
+            if client.seat is None:
+                raise ProtocolError(text.SPECTATOR_CANNOT_ACT, msg_id)
+            game = self.game
+            if game is None or self.status == WAITING:
+                raise ProtocolError(text.NOT_STARTED, msg_id)
+            if game.over or self.status == OVER:
+                raise ProtocolError(text.GAME_OVER, msg_id)
+            clock = self.clock
+            if clock is not None and clock.timed:
+                raise ProtocolError(text.HAND_OVER_CLOCKED, msg_id)
+            if clock is not None and clock.abandoned[client.seat]:
+                raise ProtocolError(text.SEAT_ABANDONED, msg_id)
+            gone = clock is not None and seat < self.players and clock.abandoned[seat]
+            if seat >= self.players or seat == client.seat or self.seats[seat].kind != HUMAN or gone:
+                raise ProtocolError(text.HAND_OVER_SEAT.format(seat=seat), msg_id)
+            since = self.absent_since.get(seat)
+            if since is None or any(c.seat == seat for c in self.clients):
+                raise ProtocolError(text.HAND_OVER_PRESENT.format(seat=seat), msg_id)
+            wait = self.timing.hand_over_after - (time.monotonic() - since)
+            if wait > 0:
+                raise ProtocolError(
+                    text.HAND_OVER_WAIT.format(
+                        seat=seat, after=self.timing.hand_over_after, wait=math.ceil(wait)
+                    ),
+                    msg_id,
+                )
+            votes = self.hand_votes.setdefault(seat, set())
+            votes.add(client.seat)
+            present = {c.seat for c in self.clients if c.seat is not None and c.seat != seat}
+            if clock is not None:
+                present = {s for s in present if not clock.abandoned[s]}
+            done = present <= votes
+            if done:
+                new = (clock or Clock.new(NONE, self.players)).copy()
+                new.abandoned[seat] = True
+                data, deadline, room_id = new.to_json(), new.next_deadline(), self.id
+                try:
+                    await self.db.run(self._fenced(lambda c: storage.save_clock(c, room_id, data, deadline)))
+                except StorageError as exc:
+                    self._let_go(exc)
+                    raise WriteFailed(text.WRITE_FAILED, msg_id) from None
+                self.clock = new
+                del self.hand_votes[seat]
+            self._send_all(protocol.handed(seat, votes, done))
+            if done:
+                self._send_states()
+        self.kick_bots()
+
+    def fenced(self, op: Callable[[Any], None]) -> Callable[[Any], None]:
+        """``op``, a write to this room, checked against its holder epoch (for the hub's clock writes)."""
+        return self._fenced(op)
+
+    def pause_clock(self) -> tuple[dict[str, Any], float | None] | None:
+        """The server stops: stop the timer and keep what is left on the running clock (to store)."""
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
+            self._clock_timer = None
+        clock = self.clock
+        if clock is None or not clock.timed or clock.turn is None or self.status != PLAYING:
+            return None
+        clock.pause(time.time())
+        return clock.to_json(), clock.next_deadline()
+
+    async def stop_clock(self) -> None:
+        """Stop the timer and a move the clock is making."""
+        if self._clock_timer is not None:
+            self._clock_timer.cancel()
+            self._clock_timer = None
+        task = self._clock_task
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
     # ----------------------------------------------------------------- bots
 
-    def _bot_to_act(self) -> Seat | None:
+    def _bot_to_act(self) -> str | None:
+        """The level of the bot to act now, if a bot is to act."""
         game = self.game
-        if game is None or game.over or self.status != PLAYING or not self.clients:
-            return None  # bots wait while nobody is there to see them play
+        if game is None or game.over or self.status != PLAYING:
+            return None
+        timed = self.clock is not None and self.clock.timed
+        if not self.clients and not timed:
+            return None  # without a clock, bots wait while nobody is there to see them play
         seat = self.seats[game.to_act]
-        return seat if seat.kind == BOT and seat.level is not None else None
+        if self.clock is not None and self.clock.abandoned[game.to_act]:
+            return CLOCK_BOT
+        return seat.level if seat.kind == BOT and seat.level is not None else None
 
     def kick_bots(self) -> None:
         """Start the bot loop if a bot is to act and it is not running (after a change or a restore)."""
@@ -612,25 +984,24 @@ class Room:
     async def _bot_loop(self) -> None:
         """While a bot is to act: wait the pacing delay, let it choose off the event loop, apply."""
         failures = 0
-        while (seat := self._bot_to_act()) is not None and self.game is not None:
+        while (level := self._bot_to_act()) is not None and self.game is not None:
             if self.bot_delay > 0:
                 await asyncio.sleep(self.bot_delay)
             index = self.game.to_act
             view = view_of(self.game, index)
-            assert seat.level is not None
             seed = decision_seed(self.seed, index, self.actions)
             asked = time.perf_counter()
             try:
-                action, thought = await self.bots.decide(self.owner, seat.level, seed, view)
+                action, thought = await self.bots.decide(self.owner, level, seed, view)
                 if self.on_bot is not None:
-                    self.on_bot(seat.level, thought, time.perf_counter() - asked - thought)
+                    self.on_bot(level, thought, time.perf_counter() - asked - thought)
             except Exception:
-                log.exception("room %s: bot %s failed; it plays its first legal action", self.id, seat.level)
+                log.exception("room %s: bot %s failed; it plays its first legal action", self.id, level)
                 action = view.legal[0]
             if self.game.to_act != index or self.game.over:
                 continue
             try:
-                await self.apply(index, action)
+                await self.apply(index, action, by_bot=True)
                 failures = 0
             except WriteFailed:
                 if self.evicted:
@@ -639,14 +1010,15 @@ class Room:
                 failures += 1
                 await asyncio.sleep(delay)  # the game is as it was: the bot chooses again
             except ProtocolError as exc:
-                log.error("room %s: bot %s chose an illegal action (%s)", self.id, seat.level, exc)
-                await self.apply(index, view.legal[0])
+                log.error("room %s: bot %s chose an illegal action (%s)", self.id, level, exc)
+                await self.apply(index, view.legal[0], by_bot=True)
         self._bot_task = None
         if self.on_idle is not None and self.idle():
             self.on_idle(self)
 
     async def stop(self) -> None:
-        """Stop the bot loop and the reviews being worked out (server shutdown)."""
+        """Stop the bot loop, the clock and the reviews being worked out (server shutdown)."""
+        await self.stop_clock()
         await self.hint_desk.stop()
         task = self._bot_task
         if task is not None and not task.done():

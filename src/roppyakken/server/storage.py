@@ -20,6 +20,7 @@ from typing import Any
 
 from sqlalchemy import Connection, delete, select, update
 
+from roppyakken.server.clocks import Clock
 from roppyakken.server.models import actions, rooms, seats
 
 
@@ -56,6 +57,10 @@ class RoomRow:
     salt: str | None = None
     finished_at: datetime | None = None
     winner: int | None = None
+    public: bool = False
+    clock: dict[str, Any] | None = None
+    """server/clocks.py ``Clock.to_json()`` (None: no clock)."""
+    clock_deadline: float | None = None
     epoch: int = 1
     """The holder epoch (see the module docstring)."""
 
@@ -92,6 +97,9 @@ def insert_room(conn: Connection, room: RoomRow, room_seats: list[SeatRow]) -> N
             seed=room.seed,
             salt=room.salt,
             status=room.status,
+            public=room.public,
+            clock=None if room.clock is None else json.dumps(room.clock, separators=(",", ":")),
+            clock_deadline=room.clock_deadline,
             epoch=room.epoch,
         )
     )
@@ -123,6 +131,56 @@ def save_seat(conn: Connection, room_id: str, seat: SeatRow) -> None:
 def set_status(conn: Connection, room_id: str, status: str) -> None:
     """Store a room's status (``waiting``, ``playing``)."""
     conn.execute(update(rooms).where(rooms.c.id == room_id).values(status=status))
+
+
+def save_clock(conn: Connection, room_id: str, clock: dict[str, Any], deadline: float | None) -> None:
+    """Store a room's clock and its next deadline."""
+    conn.execute(
+        update(rooms)
+        .where(rooms.c.id == room_id)
+        .values(clock=json.dumps(clock, separators=(",", ":")), clock_deadline=deadline)
+    )
+
+
+def due_rooms(conn: Connection, before: float, limit: int) -> list[str]:
+    """Unfinished rooms whose clock's next deadline is before ``before`` (epoch seconds), soonest first."""
+    rows = conn.execute(
+        select(rooms.c.id)
+        .where(rooms.c.clock_deadline < before, rooms.c.status != "over")
+        .order_by(rooms.c.clock_deadline)
+        .limit(limit)
+    )
+    return [r[0] for r in rows]
+
+
+def _running_clocks(conn: Connection) -> list[tuple[str, Clock]]:
+    rows = conn.execute(
+        select(rooms.c.id, rooms.c.clock).where(
+            rooms.c.clock_deadline.is_not(None), rooms.c.status == "playing"
+        )
+    )
+    return [(r[0], Clock.from_json(json.loads(r[1]))) for r in rows if r[1] is not None]
+
+
+def pause_clocks(conn: Connection, now: float) -> int:
+    """The server stops: every running clock keeps what it has left (see :func:`resume_clocks`); how many."""
+    paused = 0
+    for room_id, clock in _running_clocks(conn):
+        if clock.turn is not None and clock.paused is None and clock.timed:
+            clock.pause(now)
+            save_clock(conn, room_id, clock.to_json(), clock.next_deadline())
+            paused += 1
+    return paused
+
+
+def resume_clocks(conn: Connection, now: float) -> int:
+    """The server starts again: every paused clock runs on from what it had left; how many."""
+    resumed = 0
+    for room_id, clock in _running_clocks(conn):
+        if clock.resume(now):
+            save_clock(conn, room_id, clock.to_json(), clock.next_deadline())
+            resumed += 1
+    return resumed
 
 
 def finish_room(conn: Connection, room_id: str, winner: int | None, record: str, at: datetime) -> None:
@@ -184,6 +242,9 @@ def load_room(conn: Connection, room_id: str, *, take: bool = False) -> StoredRo
         salt=row["salt"],
         finished_at=utc(row["finished_at"]),
         winner=row["winner"],
+        public=bool(row["public"]),
+        clock=None if row["clock"] is None else json.loads(row["clock"]),
+        clock_deadline=row["clock_deadline"],
         epoch=row["epoch"],
     )
     seat_rows = [
@@ -209,10 +270,13 @@ def room_epoch(conn: Connection, room_id: str) -> int | None:
 
 
 def finished_games(conn: Connection, limit: int) -> list[dict[str, Any]]:
-    """The newest finished games: room, player names, winner, finish time (ISO 8601, UTC)."""
+    """The newest finished public games: room, player names, winner, finish time (ISO 8601, UTC).
+
+    Games of private rooms are never listed: only their players and whoever has the room's
+    link know of them."""
     rows = conn.execute(
         select(rooms.c.id, rooms.c.winner, rooms.c.finished_at)
-        .where(rooms.c.status == "over")
+        .where(rooms.c.status == "over", rooms.c.public.is_(True))
         .order_by(rooms.c.finished_at.desc(), rooms.c.id)
         .limit(limit)
     ).all()
@@ -254,3 +318,50 @@ def delete_unfinished(conn: Connection, before: datetime) -> int:
         conn.execute(delete(seats).where(seats.c.room_id.in_(ids)))
         conn.execute(delete(rooms).where(rooms.c.id.in_(ids)))
     return len(ids)
+
+
+def my_games(conn: Connection, wanted: dict[str, str], now: float) -> list[dict[str, Any]]:
+    """The rooms of ``wanted`` (room id to a seat token's hash) whose seat that token holds, newest first:
+    the seat, the players, the status, and for a running clock whose move it is and the seconds left."""
+    if not wanted:
+        return []
+    held: dict[str, int] = {}
+    names: dict[str, list[str]] = {}
+    for r in conn.execute(
+        select(seats.c.room_id, seats.c.seat, seats.c.name, seats.c.level, seats.c.token_hash)
+        .where(seats.c.room_id.in_(list(wanted)))
+        .order_by(seats.c.room_id, seats.c.seat)
+    ):
+        names.setdefault(r[0], []).append(r[2] or (f"bot:{r[3]}" if r[3] else ""))
+        if r[4] is not None and r[4] == wanted[r[0]]:
+            held[r[0]] = r[1]
+    if not held:
+        return []
+    rows = conn.execute(
+        select(
+            rooms.c.id, rooms.c.created_at, rooms.c.status, rooms.c.winner, rooms.c.finished_at, rooms.c.clock
+        )
+        .where(rooms.c.id.in_(list(held)))
+        .order_by(rooms.c.created_at.desc())
+    ).all()
+    out = []
+    for room_id, _created, status, winner, finished_at, clock_text in rows:
+        clock = None if clock_text is None else Clock.from_json(json.loads(clock_text))
+        left = None
+        if clock is not None and status == "playing":
+            left = clock.paused if clock.paused is not None else clock.remaining(now)
+        at = utc(finished_at)
+        out.append(
+            {
+                "room": room_id,
+                "seat": held[room_id],
+                "players": names[room_id],
+                "status": status,
+                "winner": winner,
+                "finished_at": at.isoformat().replace("+00:00", "Z") if at else None,
+                "clock": "none" if clock is None else clock.control,
+                "turn": None if clock is None or status != "playing" else clock.turn,
+                "remaining": None if left is None else round(left, 3),
+            }
+        )
+    return out

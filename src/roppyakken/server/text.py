@@ -53,14 +53,24 @@ ROOM_FULL: Final = "room {room!r} has no empty seat"
 ROOM_STARTED: Final = "the game in room {room!r} has already started"
 NO_RECORD: Final = "the game in room {room!r} is not finished, so it has no record yet"
 NOT_FOUND: Final = "not found"
+CSRF_REFUSED: Final = (
+    "refused: a change made with the player cookie needs the X-CSRF-Token header from /api/me, "
+    "from a page of this site"
+)
+CHAT_TEXT_RULE: Final = "a chat line must be 1 to {max} characters of text, without control characters"
+CHAT_TOO_FAST: Final = "too many chat lines: wait a moment"
+CHAT_TOO_MANY_MUTED: Final = "at most {max} authors can be muted at once"
+NO_PLAYER: Final = "no player: make one first with POST /api/me"
 
 # websocket errors (to the sender only; nothing changed)
 MESSAGE_TOO_LARGE: Final = "the message is too large (at most {max} bytes)"
 MESSAGE_BINARY: Final = "messages must be JSON text, not binary"
 MESSAGE_NOT_JSON: Final = "the message is not valid JSON"
 MESSAGE_NOT_OBJECT: Final = "a message must be a JSON object"
-MESSAGE_NO_TYPE: Final = "a message needs a 'type' (hello, act, seat, start or ping)"
-MESSAGE_UNKNOWN_TYPE: Final = "unknown message type {type!r} (hello, act, seat, start or ping)"
+MESSAGE_NO_TYPE: Final = "a message needs a 'type' (hello, act, seat, start, ping, hint or hand_over)"
+MESSAGE_UNKNOWN_TYPE: Final = (
+    "unknown message type {type!r} (hello, act, seat, start, ping, hint or hand_over)"
+)
 MESSAGE_FIELD: Final = "{type}: {problem}"
 MESSAGE_ID: Final = "'id' must be a string of at most 64 characters"
 HELLO_FIRST: Final = "the first message must be hello"
@@ -118,3 +128,9 @@ BAD_TRUSTED_PROXY: Final = (
     "--trusted-proxy {value!r} is not an IP address or network (e.g. 127.0.0.1 or 10.0.0.0/24); "
     "a proxy named otherwise would let clients choose the address their limits count"
 )
+TIME_UP: Final = "your time ran out: the clock played this move for you"
+SEAT_ABANDONED: Final = "your seat was handed to a bot for the rest of this game"
+HAND_OVER_CLOCKED: Final = "this room has a clock: it hands over absent players by itself"
+HAND_OVER_SEAT: Final = "seat {seat} is not another player's seat that can be handed to a bot"
+HAND_OVER_PRESENT: Final = "the player of seat {seat} is connected"
+HAND_OVER_WAIT: Final = "the player of seat {seat} has been away less than {after:g} s; wait {wait} s more"

@@ -42,8 +42,12 @@ def seat_fields(view: SeatView) -> dict[str, Any]:
 class StateMessages:
     """The ``state`` message for each seat (``None``: spectators) after one change."""
 
-    def __init__(self, game: Game, names: Sequence[str], seq: int) -> None:
+    def __init__(
+        self, game: Game, names: Sequence[str], seq: int, clock: dict[str, Any] | None = None
+    ) -> None:
         self.game = game
+        self._tail = "}" if clock is None else f',"clock":{_dumps(clock)}}}'
+        """The end of every message: the room's clock (public) if it has one."""
         spectator = view_of(game, None)
         public = spectator.to_json()
         for key in SEAT_FIELDS:
@@ -55,7 +59,7 @@ class StateMessages:
     def _message(self, view: SeatView) -> str:
         own = _dumps(seat_fields(view))[1:-1]
         extra = _dumps([c.to_json() for c in choices(view)])
-        return f'{self._head}{own},{self._public}}},"choices":{extra}}}'
+        return f'{self._head}{own},{self._public}}},"choices":{extra}{self._tail}'
 
     def for_seat(self, seat: int | None) -> str:
         """The message for ``seat``: its own hand and legal actions, and the public rest."""

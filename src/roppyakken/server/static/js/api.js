@@ -12,6 +12,34 @@ export class ApiError extends Error {
   }
 }
 
+/** @type {Promise<string|null>|null} The player's CSRF token (docs/PROTOCOL.md, "Players"), once asked. */
+let csrfToken = null;
+
+/**
+ * The player's CSRF token will be this (given by GET/POST /api/me): POSTs wait for it.
+ * @param {Promise<string|null>} token
+ */
+export function setCsrf(token) {
+  csrfToken = token;
+}
+
+/** Forget the token (it is asked again before the next POST). */
+export function forgetCsrf() {
+  csrfToken = null;
+}
+
+/**
+ * The CSRF token every POST carries: the player cookie's, from GET /api/me (null: no player yet).
+ * @returns {Promise<string|null>}
+ */
+function csrf() {
+  csrfToken ||= fetch("/api/me", { headers: { Accept: "application/json" } })
+    .then((r) => (r.ok ? r.json() : { csrf: null }))
+    .then((d) => (d && typeof d.csrf === "string" ? d.csrf : null))
+    .catch(() => null);
+  return csrfToken;
+}
+
 /**
  * @param {string} method
  * @param {string} path
@@ -27,6 +55,7 @@ async function call(method, path, body) {
     headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
   }
+  if (method !== "GET") headers["X-CSRF-Token"] = (await csrf()) || "new";
   let response;
   try {
     response = await fetch(path, init);

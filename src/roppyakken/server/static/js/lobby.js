@@ -4,8 +4,11 @@
 import T, { botName, botDescription, playerNames, presetDescription, presetName } from "./text.js";
 import { errorText, h, replaceChildren, showError } from "./dom.js";
 import { bots, getJSON, postJSON, presets } from "./api.js";
+import { clockChooser } from "./clock.js";
+import { myGames, showRunning } from "./mygames.js";
 import { getName, setName, setToken } from "./store.js";
 import { tutorialInvite } from "./tutorial.js";
+import { ensurePlayer, lobbyLive } from "./lobbylive.js";
 
 /**
  * What rulesChooser() returns: its element, the chosen rules ({preset} or {toml}), the
@@ -144,6 +147,10 @@ export async function lobbyPage(root) {
     setName(n);
     return n;
   };
+  // the player's name on the server follows the one typed here (a visitor is a player at once)
+  const named = () => ensurePlayer(currentName()).catch(() => null);
+  name.addEventListener("change", named);
+  const playerReady = named();
 
   // Play against bots.
   let botPlayers = 2;
@@ -220,6 +227,7 @@ export async function lobbyPage(root) {
   const onlineRules = rulesChooser("online", presetList);
   const onlineError = h("p", { class: "error", role: "alert", hidden: true });
   const onlineHints = h("input", { type: "checkbox", id: "online-hints" });
+  const onlineClock = clockChooser();
   const onlineForm = h(
     "form",
     {
@@ -230,6 +238,7 @@ export async function lobbyPage(root) {
         /** @type {import("./types.js").Json} */
         const body = { name: currentName(), players: onlinePlayers, rules: onlineRules.value() };
         if (onlineHints.checked) body.hints = true;
+        Object.assign(body, onlineClock.value());
         // No seed: with other people at the table the server draws the deal and commits to it.
         await createRoom(body, onlineError, onlineForm);
       },
@@ -242,10 +251,12 @@ export async function lobbyPage(root) {
     }),
     onlineRules.el,
     h("label", { class: "inline" }, onlineHints, ` ${T.hintRoomOption}`),
+    onlineClock.el,
     onlineError,
     h("div", { class: "form-actions" }, h("button", { type: "submit", class: "primary" }, T.createRoom)),
   );
 
+  const running = h("div", { class: "my-games-slot" });
   const games = h(
     "section",
     { class: "card-panel games" },
@@ -262,9 +273,11 @@ export async function lobbyPage(root) {
       h("div", { class: "field-row name-row" }, h("label", { for: "player-name" }, T.yourName), name),
     ),
     h("div", { class: "lobby-grid" }, botForm, onlineForm),
+    lobbyLive(presetList, currentName, playerReady),
+    running,
     games,
   );
-  drawGames(games);
+  drawGames(games, running);
 }
 
 /**
@@ -295,16 +308,26 @@ async function createRoom(body, errorEl, form) {
   }
 }
 
-/** @param {HTMLElement} section */
-async function drawGames(section) {
+/**
+ * @param {HTMLElement} section
+ * @param {HTMLElement} running
+ */
+async function drawGames(section, running) {
   /** @type {import("./types.js").Json[]} */
   let list;
+  const mine = myGames();
   try {
     list = (await getJSON("/api/games")).games;
   } catch (err) {
     replaceChildren(section, h("h2", {}, T.finishedGames), h("p", { class: "error" }, errorText(err)));
     return;
   }
+  // private games are listed only to their players: this browser's own finished games join the public ones
+  const own = await mine;
+  showRunning(running, own);
+  const listed = new Set(list.map((g) => g.room));
+  const finished = own.filter((g) => g.status === "over" && g.finished_at && !listed.has(g.room));
+  list = [...list, ...finished].sort((a, b) => String(b.finished_at).localeCompare(String(a.finished_at)));
   const items = list.slice(0, 20).map((g) => {
     const shown = playerNames(g.players);
     const winner = g.winner === null || g.winner === undefined ? "" : shown[g.winner];

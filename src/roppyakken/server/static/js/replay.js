@@ -21,6 +21,7 @@ import { byKind } from "./yaku.js";
 import { renderBreakdown } from "./breakdown.js";
 import { fairText, verifyDeals } from "./fairdeal.js";
 import { t } from "./i18n.js";
+import { myGames } from "./mygames.js";
 
 const FORMAT = "roppyakken-record/1";
 
@@ -162,7 +163,15 @@ export async function replayPage(root, params) {
     }
   } else {
     try {
-      const list = (await getJSON("/api/games")).games.slice(0, 10);
+      // the public games, and this browser's own (private games are listed only to their players)
+      const [shared, own] = await Promise.all([getJSON("/api/games"), myGames()]);
+      /** @type {import("./types.js").Json[]} */
+      const sharedGames = shared.games;
+      const listed = new Set(sharedGames.map((g) => g.room));
+      const mine = own.filter((g) => g.status === "over" && !listed.has(g.room));
+      const list = [...mine, ...sharedGames]
+        .sort((a, b) => String(b.finished_at).localeCompare(String(a.finished_at)))
+        .slice(0, 10);
       replaceChildren(
         games,
         list.map((/** @type {import("./types.js").Json} */ g) =>

@@ -12,6 +12,8 @@ import { GameView } from "./table.js";
 import { renderRules } from "./ruleshelp.js";
 import { fairText } from "./fairdeal.js";
 import { t } from "./i18n.js";
+import { ClockBar } from "./clock.js";
+import { ChatPanel } from "./chat.js";
 
 /**
  * Show the room page for `room` in `root`.
@@ -248,6 +250,12 @@ function connect(root, room, token, notice = "") {
   const errorBox = h("p", { class: "error", role: "alert", hidden: true });
   const statusLine = h("p", { class: "conn-line muted", role: "status" }, T.connecting);
   replaceChildren(root, statusLine);
+  const clockBar = new ClockBar(
+    room,
+    { send: (message) => conn.send(message) },
+    () => state.game && state.game.clockRunningOut(),
+  );
+  const chat = new ChatPanel((message) => conn.send(message));
 
   bots()
     .then((list) => {
@@ -389,6 +397,11 @@ function connect(root, room, token, notice = "") {
         case "welcome":
           state.seat = msg.seat === undefined ? null : msg.seat;
           state.info = msg.room_info;
+          clockBar.setSeat(state.seat);
+          clockBar.setRoom(msg.room_info);
+          chat.welcome(state.seat);
+          if (/^\d+d$/.test(msg.room_info.clock || "") && state.seat !== null)
+            document.addEventListener("click", ClockBar.askNotifications, { once: true });
           await ensureRules(msg.room_info);
           if (state.game) {
             state.game.seat = state.seat;
@@ -397,6 +410,7 @@ function connect(root, room, token, notice = "") {
           break;
         case "room":
           state.info = msg.room_info;
+          clockBar.setRoom(msg.room_info);
           await ensureRules(msg.room_info);
           if (state.game) state.game.setRoomInfo(msg.room_info);
           else if (state.info?.status === "waiting") drawWaiting();
@@ -408,6 +422,7 @@ function connect(root, room, token, notice = "") {
         case "state":
           if (!state.rules) await ensureRules(state.info);
           await ensureGame().onState(msg.view, msg.names, msg.seq, msg.choices || []);
+          clockBar.update(msg.clock, msg.names);
           break;
         case "events":
           if (!state.rules) await ensureRules(state.info);
@@ -422,6 +437,21 @@ function connect(root, room, token, notice = "") {
         case "hint":
           if (state.game) state.game.onHint(msg);
           break;
+        case "timeout":
+          clockBar.onTimeout(msg);
+          break;
+        case "handed":
+          clockBar.onHanded(msg);
+          break;
+        case "chat":
+          chat.onLine(msg);
+          break;
+        case "chat_history":
+          chat.onHistory(msg);
+          break;
+        case "muted":
+          chat.onMuted(msg);
+          break;
 
         case "error":
           if (state.game) state.game.onError(msg.message);
@@ -433,6 +463,14 @@ function connect(root, room, token, notice = "") {
     },
   });
   conn.connect();
-  window.addEventListener("pagehide", () => conn.close(), { once: true });
+  window.addEventListener(
+    "pagehide",
+    () => {
+      conn.close();
+      clockBar.close();
+      chat.close();
+    },
+    { once: true },
+  );
   return conn;
 }

@@ -117,6 +117,7 @@ export const REASONS = {
   "most-legs": t("won the most games"),
   "most-legs:total": t("won the most games (tie broken by total)"),
   "most-legs:play-order": t("won the most games (tie broken by play order)"),
+  abandoned: t("abandoned: nobody came back"),
 };
 
 // Bots' display names, by level: the first for the first bot of that level in a game, the

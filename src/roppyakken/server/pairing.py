@@ -1,0 +1,423 @@
+"""Quick pairing: a pool of waiting players in the database, paired oldest first into clocked public games.
+
+The pool is the ``pairing`` table, so every member of a cluster sees the same
+pool (SQLite on one process, PostgreSQL on a cluster).  A row is one player
+waiting in one pool (``preset:players:clock``); the player's member refreshes its
+``seen_at`` every :data:`TICK` while the player's lobby page is open, and a row
+not refreshed for :data:`POOL_TTL` seconds (the page closed, the member died) is
+dropped.  One player has one row (the primary key), so nobody is paired with
+themselves.
+
+Pairing is a claim in one transaction: the oldest free rows of a pool are read
+(``FOR UPDATE SKIP LOCKED`` on PostgreSQL) and taken with an ``UPDATE … WHERE
+room_id IS NULL`` that must change exactly as many rows as the game has seats;
+if another member took one meanwhile (PostgreSQL re-checks the condition on a
+row another transaction changed), the rows this claim took are given back in the
+same transaction, so no row is ever paired twice.  On SQLite the claim's first
+statement is a write (the expiry), so its transaction holds the database's
+write lock from its start, as ``BEGIN IMMEDIATE`` would: claims never overlap.  The claiming member then
+makes the room (each seat's token is the one its player was given on entering
+the pool: only its hash was ever stored), starts it and marks the rows ready;
+each player's member hands the room to its player and deletes the row.  A claim
+whose member died before the room was made is released after
+:data:`CLAIM_TTL` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING, Any, Final
+
+from sqlalchemy import Connection, delete, func, insert, select, update
+
+from roppyakken.rules import PRESETS, preset
+from roppyakken.server.clocks import CONTROLS
+from roppyakken.server.db import Database, StorageError
+from roppyakken.server.models import pairing, rooms, seats
+from roppyakken.server.players import Player, link_seat
+from roppyakken.server.requests import CreateRoom
+
+if TYPE_CHECKING:
+    from roppyakken.server.hub import Hub
+
+log = logging.getLogger("roppyakken.server")
+
+TICK: Final = 0.25
+"""Seconds between two rounds of a member's pairing work (heartbeats, claims, hand-outs)."""
+POOL_TTL: Final = 8.0
+"""Seconds a waiting row lives without its member's heartbeat."""
+CLAIM_TTL: Final = 20.0
+"""Seconds a claim may wait for its room before its rows go back to the pool."""
+LISTED_TABLES: Final = 50
+"""Open public tables the lobby shows (the newest)."""
+LISTED_GAMES: Final = 20
+"""Public games being played that the lobby offers to watch (the newest)."""
+TABLE_FRESH: Final = 1800.0
+"""Seconds an open table stays listed after it was made (then its host has likely left)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """What a player asks to be paired for: a preset, 2 or 3 players and a time control."""
+
+    preset: str
+    players: int
+    clock: str
+
+    @property
+    def key(self) -> str:
+        """The pool's name in the table."""
+        return f"{self.preset}:{self.players}:{self.clock}"
+
+    @classmethod
+    def parse(cls, key: str) -> Pool | None:
+        """The pool named ``key``, or None if it is not one."""
+        parts = key.split(":")
+        if (
+            len(parts) != 3
+            or parts[0] not in PRESETS
+            or parts[1] not in ("2", "3")
+            or parts[2] not in CONTROLS
+        ):
+            return None
+        return cls(parts[0], int(parts[1]), parts[2])
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    """Rows claimed together for one game, oldest first (seat 0 the oldest)."""
+
+    claim: str
+    pool: Pool
+    players: list[tuple[str, str, str]]
+    """(player id, name, seat token hash) in seat order."""
+
+
+def enter(conn: Connection, player_id: str, name: str, pool: Pool, token_hash: str, now: float) -> None:
+    """The player waits in ``pool`` (a row it had in any pool, not yet claimed, is replaced)."""
+    conn.execute(delete(pairing).where(pairing.c.player_id == player_id, pairing.c.room_id.is_(None)))
+    conn.execute(
+        insert(pairing).values(
+            player_id=player_id,
+            pool=pool.key,
+            name=name,
+            token_hash=token_hash,
+            joined_at=now,
+            seen_at=now,
+        )
+    )
+
+
+def leave(conn: Connection, player_id: str, token_hash: str) -> bool:
+    """The player leaves the pool (unless already claimed into a game); whether it was waiting."""
+    result = conn.execute(
+        delete(pairing).where(
+            pairing.c.player_id == player_id, pairing.c.token_hash == token_hash, pairing.c.room_id.is_(None)
+        )
+    )
+    return bool(result.rowcount)
+
+
+def expire(conn: Connection, now: float) -> None:
+    """Drop rows whose member stopped refreshing them; release claims whose room never came."""
+    conn.execute(delete(pairing).where(pairing.c.seen_at < now - POOL_TTL, ~pairing.c.ready))
+    conn.execute(delete(pairing).where(pairing.c.seen_at < now - 4 * POOL_TTL))
+    conn.execute(
+        update(pairing)
+        .where(~pairing.c.ready, pairing.c.claimed_at < now - CLAIM_TTL)
+        .values(room_id=None, seat=None, claimed_at=None)
+    )
+
+
+def claim(conn: Connection, now: float, postgres: bool) -> list[Claimed]:
+    """Claim, for each pool with enough free rows, its oldest rows as one game (see the module doc).
+
+    A row another member took meanwhile is not changed here: this claim's rows are given
+    back in the same transaction, and the pool is tried again next round."""
+    expire(conn, now)
+    free = pairing.c.room_id.is_(None)
+    counts = conn.execute(select(pairing.c.pool, func.count()).where(free).group_by(pairing.c.pool)).all()
+    out: list[Claimed] = []
+    for key, waiting in counts:
+        pool = Pool.parse(str(key))
+        if pool is None:
+            continue
+        for _ in range(int(waiting) // pool.players):
+            query = (
+                select(pairing.c.player_id, pairing.c.name, pairing.c.token_hash)
+                .where(free, pairing.c.pool == pool.key)
+                .order_by(pairing.c.joined_at, pairing.c.player_id)
+                .limit(pool.players)
+            )
+            if postgres:
+                query = query.with_for_update(skip_locked=True)
+            rows = [(str(r[0]), str(r[1]), str(r[2])) for r in conn.execute(query)]
+            if len(rows) < pool.players:
+                break
+            mark = "claim-" + secrets.token_hex(8)
+            taken = 0
+            for seat, (player_id, _, _) in enumerate(rows):
+                result = conn.execute(
+                    update(pairing)
+                    .where(pairing.c.player_id == player_id, free)
+                    .values(room_id=mark, seat=seat, claimed_at=now)
+                )
+                taken += result.rowcount
+                if result.rowcount != 1:
+                    break
+            if taken != len(rows):  # another member took one meanwhile: give back this claim's rows
+                conn.execute(
+                    update(pairing)
+                    .where(pairing.c.room_id == mark)
+                    .values(room_id=None, seat=None, claimed_at=None)
+                )
+                break
+            out.append(Claimed(mark, pool, rows))
+    return out
+
+
+def made(conn: Connection, claimed: Claimed, room_id: str) -> None:
+    """The claimed game's room exists: its rows are ready, its seats remember their players."""
+    conn.execute(
+        update(pairing).where(pairing.c.room_id == claimed.claim).values(room_id=room_id, ready=True)
+    )
+    for seat, (player_id, _, _) in enumerate(claimed.players):
+        link_seat(conn, room_id, seat, player_id)
+
+
+def release(conn: Connection, claimed: Claimed) -> None:
+    """The claimed game could not be made: its rows wait again (keeping their age)."""
+    conn.execute(
+        update(pairing)
+        .where(pairing.c.room_id == claimed.claim)
+        .values(room_id=None, seat=None, claimed_at=None)
+    )
+
+
+def refresh(conn: Connection, waiting: list[tuple[str, str]], now: float) -> list[tuple[str, str, str, int]]:
+    """Heartbeat the rows of this member's waiting players ((player id, token hash)); hand out (and
+    delete) those made ready: (player id, token hash, room, seat)."""
+    if not waiting:
+        return []
+    ids = [p for p, _ in waiting]
+    mine = set(waiting)
+    conn.execute(update(pairing).where(pairing.c.player_id.in_(ids)).values(seen_at=now))
+    ready = [
+        (str(r[0]), str(r[1]), str(r[2]), int(r[3]))
+        for r in conn.execute(
+            select(pairing.c.player_id, pairing.c.token_hash, pairing.c.room_id, pairing.c.seat).where(
+                pairing.c.player_id.in_(ids), pairing.c.ready
+            )
+        )
+        if (str(r[0]), str(r[1])) in mine
+    ]
+    for player_id, token_hash, _, _ in ready:
+        conn.execute(
+            delete(pairing).where(pairing.c.player_id == player_id, pairing.c.token_hash == token_hash)
+        )
+    return ready
+
+
+def _seat_names(conn: Connection, ids: list[str]) -> dict[str, list[tuple[str, str | None]]]:
+    out: dict[str, list[tuple[str, str | None]]] = {i: [] for i in ids}
+    if ids:
+        for r in conn.execute(
+            select(seats.c.room_id, seats.c.kind, seats.c.name, seats.c.level)
+            .where(seats.c.room_id.in_(ids))
+            .order_by(seats.c.room_id, seats.c.seat)
+        ):
+            out[r[0]].append((str(r[1]), r[2] if r[1] != "bot" else f"bot:{r[3]}"))
+    return out
+
+
+def overview(conn: Connection, now: float) -> dict[str, Any]:
+    """What the lobby shows: open public tables, public games being played, waiting and playing counts."""
+    fresh = datetime.fromtimestamp(now, UTC) - timedelta(seconds=TABLE_FRESH)
+    open_rows = conn.execute(
+        select(rooms.c.id, rooms.c.preset, rooms.c.players, rooms.c.clock)
+        .where(rooms.c.status == "waiting", rooms.c.public.is_(True), rooms.c.created_at > fresh)
+        .order_by(rooms.c.created_at.desc(), rooms.c.id)
+        .limit(LISTED_TABLES)
+    ).all()
+    live_rows = conn.execute(
+        select(rooms.c.id, rooms.c.preset, rooms.c.players, rooms.c.clock)
+        .where(rooms.c.status == "playing", rooms.c.public.is_(True))
+        .order_by(rooms.c.created_at.desc(), rooms.c.id)
+        .limit(LISTED_GAMES)
+    ).all()
+    names = _seat_names(conn, [r[0] for r in open_rows] + [r[0] for r in live_rows])
+
+    def control(raw: str | None) -> str:
+        return "none" if raw is None else str(json.loads(raw).get("control", "none"))
+
+    tables = []
+    for room_id, preset_name, players, clock in open_rows:
+        taken = [n for kind, n in names[room_id] if kind != "empty"]
+        host = names[room_id][0][1] if names[room_id] else None
+        if len(taken) >= int(players):
+            continue
+        tables.append(
+            {
+                "room": room_id,
+                "preset": preset_name,
+                "players": int(players),
+                "clock": control(clock),
+                "rated": False,
+                "taken": len(taken),
+                "host": host,
+            }
+        )
+    games = [
+        {
+            "room": room_id,
+            "preset": preset_name,
+            "players": [n or "" for _, n in names[room_id]],
+            "clock": control(clock),
+        }
+        for room_id, preset_name, _players, clock in live_rows
+    ]
+    pools = {
+        str(k): int(n)
+        for k, n in conn.execute(
+            select(pairing.c.pool, func.count()).where(pairing.c.room_id.is_(None)).group_by(pairing.c.pool)
+        )
+    }
+    playing = int(
+        conn.execute(select(func.count()).select_from(rooms).where(rooms.c.status == "playing")).scalar() or 0
+    )
+    return {
+        "tables": tables,
+        "games": games,
+        "pools": pools,
+        "waiting": sum(pools.values()),
+        "playing": playing,
+    }
+
+
+Deliver = Callable[[str, int], None]
+"""What a waiting player's connection is told when paired: (room, seat)."""
+
+
+@dataclass(slots=True)
+class Seeker:
+    """A player of this member waiting in the pool, and how to tell its connection."""
+
+    player: Player
+    pool: Pool
+    token_hash: str
+    deliver: Deliver
+
+
+class Pairing:
+    """This member's share of the pairing work: its seekers' heartbeats and hand-outs, and claims."""
+
+    def __init__(self, hub: Hub, *, tick: float = TICK) -> None:
+        self.hub = hub
+        self.db: Database = hub.db
+        self.tick = tick
+        self.seekers: dict[tuple[str, str], Seeker] = {}
+        """This member's waiting players by (player id, token hash)."""
+        self.snapshot: dict[str, Any] = {"tables": [], "games": [], "pools": {}, "waiting": 0, "playing": 0}
+        """The lobby's latest overview (refreshed about every :data:`OVERVIEW_EVERY` seconds)."""
+        self.listeners: set[Callable[[dict[str, Any]], None]] = set()
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._last_overview = -1e9
+
+    def start(self) -> None:
+        """Start the loop."""
+        self._task = asyncio.create_task(self._loop(), name="roppyakken-pairing")
+
+    async def close(self) -> None:
+        """Stop the loop (the seekers' rows expire: their pages reconnect elsewhere)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def seek(self, player: Player, pool: Pool, token_hash: str, deliver: Deliver) -> None:
+        """Put the player in ``pool`` (its page holds the token whose hash this is)."""
+        now = time.time()
+        await self.db.run(lambda c: enter(c, player.id, player.name, pool, token_hash, now))
+        for key in [k for k in self.seekers if k[0] == player.id]:
+            del self.seekers[key]
+        self.seekers[(player.id, token_hash)] = Seeker(player, pool, token_hash, deliver)
+        self._wake.set()
+
+    async def cancel(self, player_id: str, token_hash: str) -> bool:
+        """Take the player out of the pool; False if it was claimed into a game already."""
+        self.seekers.pop((player_id, token_hash), None)
+        left: bool = await self.db.run(lambda c: leave(c, player_id, token_hash))
+        return left
+
+    async def _loop(self) -> None:
+        while True:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self.tick)
+            self._wake.clear()
+            try:
+                await self.round()
+            except StorageError as exc:
+                log.warning("pairing round failed: %s", exc)
+            except Exception:
+                log.exception("pairing round failed")
+
+    async def round(self) -> None:
+        """One round: claim and make the games due, heartbeat and hand out, refresh the overview."""
+        now = time.time()
+        postgres = self.db.dialect == "postgresql"
+        waiting = list(self.seekers)
+        if waiting:  # only members with players waiting claim: an idle server writes nothing
+            claims: list[Claimed] = await self.db.run(lambda c: claim(c, now, postgres))
+            for claimed in claims:
+                await self._make(claimed)
+            ready = await self.db.run(lambda c: refresh(c, waiting, time.time()))
+            for player_id, token_hash, room_id, seat in ready:
+                seeker = self.seekers.pop((player_id, token_hash), None)
+                if seeker is not None:
+                    seeker.deliver(room_id, seat)
+        if self.listeners and time.monotonic() - self._last_overview >= OVERVIEW_EVERY:
+            self._last_overview = time.monotonic()
+            snapshot = await self.db.run(lambda c: overview(c, time.time()))
+            if snapshot != self.snapshot:
+                self.snapshot = snapshot
+                for listener in list(self.listeners):
+                    listener(snapshot)
+
+    async def _make(self, claimed: Claimed) -> None:
+        pool = claimed.pool
+        first = claimed.players[0]
+        request = CreateRoom(
+            first[1], pool.players, preset(pool.preset), None, {}, False, pool.clock, True, first[2]
+        )
+        try:
+            room, _ = await self.hub.create(request)
+            for _, name, token_hash in claimed.players[1:]:
+                if await room.join(name, token_hash) is None:
+                    raise RuntimeError("a new paired room refused a seat")
+            await room.start(None)
+            await self.db.run(lambda c: made(c, claimed, room.id))
+        except Exception as exc:
+            log.warning("a paired game could not be made (%s): its players wait again", exc)
+            with contextlib.suppress(StorageError):
+                await self.db.run(lambda c: release(c, claimed))
+            return
+        self._wake.set()
+
+
+OVERVIEW_EVERY: Final = 1.0
+"""Seconds between two reads of the lobby's overview by one member (only while someone watches)."""
+
+
+def count_rows(conn: Connection) -> int:
+    """Rows in the pool (tests)."""
+    return int(conn.execute(select(func.count()).select_from(pairing)).scalar() or 0)

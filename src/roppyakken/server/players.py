@@ -1,0 +1,193 @@
+"""Players without sign-up: a server-side player id bound to a secret the browser keeps in a cookie.
+
+The cookie ``rp_player`` holds ``<player id>.<secret>``; it is HttpOnly,
+SameSite=Lax, and Secure when the request came over TLS (directly, or through a
+``--trusted-proxy`` that says so with ``X-Forwarded-Proto``).  The database keeps
+only the secret's SHA-256.  Every change made on the cookie's authority must
+carry the header ``X-CSRF-Token`` with the player's CSRF token (derived from the
+secret, given only by ``GET``/``POST /api/me`` to pages of this site) and must not
+come from another site (``Origin``, ``Sec-Fetch-Site``): see docs/PROTOCOL.md.
+
+Seats a player takes are written to ``seat_players``: an account made later
+adopts a guest by pointing ``players.account_id`` at itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import logging
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Final
+
+from sqlalchemy import Connection, delete, insert, select, update
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import JSONResponse, Response
+
+from roppyakken.server import text
+from roppyakken.server.db import Database, StorageError
+from roppyakken.server.guard import header, origin_allowed
+from roppyakken.server.models import players, seat_players
+
+log = logging.getLogger("roppyakken.server")
+
+COOKIE: Final = "rp_player"
+CSRF_HEADER: Final = "x-csrf-token"
+COOKIE_MAX_AGE: Final = 400 * 86_400
+"""Seconds the browser keeps the cookie (the most browsers allow)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """A player known to the server, and the secret its cookie proved."""
+
+    id: str
+    name: str
+    secret: str
+
+    @property
+    def csrf(self) -> str:
+        """The token that must accompany every change made on this player's cookie."""
+        return csrf_token(self.secret)
+
+    def public(self) -> dict[str, str]:
+        """What ``/api/me`` shows of the player."""
+        return {"id": self.id, "name": self.name}
+
+
+def hash_secret(secret: str) -> str:
+    """The stored form of a cookie secret."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def csrf_token(secret: str) -> str:
+    """The CSRF token of a cookie secret (an HMAC of it: no table, the same on every member)."""
+    return hmac.new(secret.encode(), b"roppyakken-csrf", hashlib.sha256).hexdigest()[:32]
+
+
+def parse_cookie(value: str | None) -> tuple[str, str] | None:
+    """``(player id, secret)`` from the cookie's value, or None if it is not one."""
+    if not value or len(value) > 200 or value.count(".") != 1:
+        return None
+    player_id, secret = value.split(".")
+    if not player_id or not secret or not player_id.isalnum():
+        return None
+    return player_id, secret
+
+
+def load(conn: Connection, player_id: str, secret: str) -> Player | None:
+    """The player whose id and secret these are, or None."""
+    row = conn.execute(select(players.c.secret_hash, players.c.name).where(players.c.id == player_id)).first()
+    if row is None or not hmac.compare_digest(row[0], hash_secret(secret)):
+        return None
+    return Player(player_id, row[1], secret)
+
+
+def create(conn: Connection, name: str) -> Player:
+    """A new player named ``name`` with a fresh secret (stored hashed)."""
+    player = Player(secrets.token_hex(8), name, secrets.token_urlsafe(32))
+    conn.execute(
+        insert(players).values(
+            id=player.id, secret_hash=hash_secret(player.secret), name=name, created_at=datetime.now(UTC)
+        )
+    )
+    return player
+
+
+def rename(conn: Connection, player: Player, name: str) -> Player:
+    """The player with its new name (stored)."""
+    conn.execute(update(players).where(players.c.id == player.id).values(name=name))
+    return Player(player.id, name, player.secret)
+
+
+def link_seat(conn: Connection, room_id: str, seat: int, player_id: str) -> None:
+    """Record that the player took this seat (the player's history; a seat given away and taken
+    again belongs to its new player)."""
+    conn.execute(delete(seat_players).where(seat_players.c.room_id == room_id, seat_players.c.seat == seat))
+    conn.execute(insert(seat_players).values(room_id=room_id, seat=seat, player_id=player_id))
+
+
+async def remember_seat(db: Database, room_id: str, seat: int, player: Player) -> None:
+    """Record (after the fact: the seat is taken already) that ``player`` holds this seat.
+
+    The seat is the player's whatever happens here: a write that fails is logged, not
+    turned into an error for a join that succeeded."""
+    try:
+        await db.run(lambda c: link_seat(c, room_id, seat, player.id))
+    except StorageError as exc:
+        log.warning("the seat %s of room %s was not recorded for its player: %s", seat, room_id, exc)
+
+
+class CsrfRefused(Exception):
+    """A change on a cookie's authority without the CSRF token, or from another site (HTTP 403)."""
+
+
+def from_another_site(conn: HTTPConnection, allowed: tuple[str, ...]) -> bool:
+    """Whether the browser says the request comes from another site (``Origin``, ``Sec-Fetch-Site``)."""
+    if header(conn.scope, b"sec-fetch-site") == "cross-site":
+        return True
+    return not origin_allowed(conn.scope, allowed)
+
+
+async def current(conn: HTTPConnection) -> Player | None:
+    """The player whose valid cookie this request carries, or None (no cookie, unknown, wrong secret)."""
+    parsed = parse_cookie(conn.cookies.get(COOKIE))
+    if parsed is None:
+        return None
+    db: Database = conn.app.state.hub.db
+    player: Player | None = await db.run(lambda c: load(c, parsed[0], parsed[1]))
+    return player
+
+
+def _allowed(conn: HTTPConnection) -> tuple[str, ...]:
+    limits = getattr(conn.app.state, "limits", None)
+    return () if limits is None else tuple(limits.allowed_origins)
+
+
+def check_change(request: Request, player: Player | None) -> None:
+    """Refuse (:class:`CsrfRefused`) a change on a cookie's authority that a page of this site did not
+    make: another site's request, or, with a player's cookie, no matching ``X-CSRF-Token``."""
+    if from_another_site(request, _allowed(request)):
+        raise CsrfRefused(text.CSRF_REFUSED)
+    given = request.headers.get(CSRF_HEADER)
+    if player is None:
+        if not given:  # a custom header: a cross-site form or image cannot send one
+            raise CsrfRefused(text.CSRF_REFUSED)
+        return
+    if given is None or not hmac.compare_digest(given, player.csrf):
+        raise CsrfRefused(text.CSRF_REFUSED)
+
+
+async def acting(request: Request) -> Player | None:
+    """The player a changing request acts for: None without a (valid) cookie, as before there were
+    players; with one, the CSRF check must pass (else :class:`CsrfRefused`)."""
+    player = await current(request)
+    if player is not None:
+        check_change(request, player)
+    return player
+
+
+def behind_tls(conn: HTTPConnection) -> bool:
+    """Whether the browser reached the server over TLS (uvicorn takes ``X-Forwarded-Proto`` from
+    trusted proxies only, into the scheme)."""
+    return conn.url.scheme in ("https", "wss")
+
+
+def set_cookie(response: Response, request: HTTPConnection, player: Player) -> None:
+    """Give the browser the player's cookie."""
+    response.set_cookie(
+        COOKIE,
+        f"{player.id}.{player.secret}",
+        max_age=COOKIE_MAX_AGE,
+        path="/",
+        secure=behind_tls(request),
+        httponly=True,
+        samesite="lax",
+    )
+
+
+async def handle_csrf(request: Request, exc: Exception) -> Response:
+    """:class:`CsrfRefused` as a 403 ``{"error"}`` answer."""
+    return JSONResponse({"error": str(exc)}, status_code=403)

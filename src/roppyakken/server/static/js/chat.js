@@ -1,0 +1,147 @@
+// The room's chat (docs/PROTOCOL.md, "Chat"): players and spectators each in their own channel,
+// lines shown as plain text (textContent, never markup), quick phrases sent as ids and shown in this
+// reader's language, and a mute button beside each author's lines.
+
+import { h, replaceChildren } from "./dom.js";
+import { t } from "./i18n.js";
+
+/**
+ * @typedef {{type: "chat", channel: string, idx: number, author: string, name: string,
+ *   text: string|null, phrase: string|null, at: number}} ChatLine
+ */
+
+/** The quick phrases' ids and their text in this reader's language. */
+export const PHRASES = {
+  hello: t("Hello!"),
+  good_luck: t("Good luck!"),
+  good_game: t("Good game!"),
+  thanks: t("Thanks!"),
+  oops: t("Oops!"),
+  well_played: t("Well played!"),
+  bye: t("Bye!"),
+};
+
+const MAX_LINES = 200;
+
+/** A chat panel docked at the bottom of the page. */
+export class ChatPanel {
+  /** @param {(message: import("./types.js").ClientMessage) => void} send */
+  constructor(send) {
+    this.send = send;
+    /** @type {number|null} */
+    this.seat = null;
+    /** @type {Set<string>} */
+    this.muted = new Set();
+    /** @type {ChatLine[]} */
+    this.lines = [];
+    this.list = h("ol", { class: "chat-lines", "aria-live": "polite" });
+    this.input = /** @type {HTMLInputElement} */ (
+      h("input", { id: "chat-text", maxlength: "200", autocomplete: "off", "aria-label": t("Message") })
+    );
+    this.title = h("span", {}, t("Chat"));
+    const phrases = Object.entries(PHRASES).map(([id, label]) =>
+      h("button", { type: "button", class: "chat-phrase", "data-phrase": id, onclick: () => this.say({ phrase: id }) }, label),
+    );
+    this.el = /** @type {HTMLDetailsElement} */ (
+      h(
+        "details",
+        { class: "chat-panel" },
+        h("summary", {}, this.title),
+        this.list,
+        h("div", { class: "chat-phrases" }, phrases),
+        h(
+          "form",
+          {
+            class: "chat-form",
+            onsubmit: (/** @type {Event} */ ev) => {
+              ev.preventDefault();
+              const text = this.input.value.trim();
+              if (text) this.say({ text });
+              this.input.value = "";
+            },
+          },
+          this.input,
+          h("button", { type: "submit" }, t("Send")),
+        ),
+      )
+    );
+    document.body.append(this.el);
+  }
+
+  /** @param {{text: string}|{phrase: string}} line */
+  say(line) {
+    this.send({ type: "chat", ...line });
+  }
+
+  /**
+   * After each welcome: this client's seat (null: a spectator), and the channel's recent lines.
+   * @param {number|null} seat
+   */
+  welcome(seat) {
+    this.seat = seat;
+    this.title.textContent = seat === null ? t("Spectators' chat") : t("Players' chat");
+    this.send({ type: "chat_history" });
+  }
+
+  /** @param {import("./types.js").ServerMessage} msg a `chat_history`: `lines` (ChatLine[]), `muted` */
+  onHistory(msg) {
+    this.muted = new Set(msg.muted);
+    this.lines = msg.lines.slice(-MAX_LINES);
+    this.render();
+  }
+
+  /** @param {import("./types.js").ServerMessage} msg a `chat` line (ChatLine) */
+  onLine(msg) {
+    const line = /** @type {ChatLine} */ (msg);
+    if (this.muted.has(line.author)) return;
+    this.lines.push(line);
+    if (this.lines.length > MAX_LINES) this.lines.shift();
+    this.render();
+  }
+
+  /** @param {import("./types.js").ServerMessage} msg a `muted`: `muted` (the authors muted) */
+  onMuted(msg) {
+    this.muted = new Set(msg.muted);
+    this.lines = this.lines.filter((line) => !this.muted.has(line.author));
+    this.render();
+  }
+
+  render() {
+    const mine = this.seat === null ? null : `seat:${this.seat}`;
+    replaceChildren(
+      this.list,
+      this.lines.map((line) => {
+        const said =
+          line.phrase !== null ? /** @type {Record<string, string>} */ (PHRASES)[line.phrase] || line.phrase : line.text || "";
+        const who = h("b", { class: "chat-name" });
+        who.textContent = line.name || t("Spectator");
+        const body = h("span", { class: "chat-text" });
+        body.textContent = said; // plain text, never markup
+        return h(
+          "li",
+          { "data-author": line.author },
+          who,
+          ": ",
+          body,
+          line.author === mine
+            ? null
+            : h(
+                "button",
+                {
+                  type: "button",
+                  class: "chat-mute",
+                  title: t("Mute this person"),
+                  onclick: () => this.send({ type: "mute", author: line.author, muted: true }),
+                },
+                t("Mute"),
+              ),
+        );
+      }),
+    );
+    this.list.scrollTop = this.list.scrollHeight;
+  }
+
+  close() {
+    this.el.remove();
+  }
+}

@@ -1,0 +1,345 @@
+// The start page's online part, live over /ws/lobby (docs/PROTOCOL.md, "The lobby"): the player
+// (a cookie, no sign-up), quick pairing (preset, 2 or 3 players, a time control, Play), the open
+// public tables (one click to join) and the public games being played (watch).
+
+import { h, replaceChildren, showError } from "./dom.js";
+import { t } from "./i18n.js";
+import { forgetCsrf, postJSON, setCsrf } from "./api.js";
+import { controlName } from "./clock.js";
+import { presetName } from "./text.js";
+import { setToken } from "./store.js";
+
+/** The time controls quick pairing offers (a paired game always has a clock). */
+const PAIRING_CONTROLS = ["15+60", "30+120", "60+300", "1d", "2d", "3d", "7d"];
+
+/**
+ * @typedef {{id: string, name: string}} Me
+ * @typedef {{room: string, preset: string, players: number, clock: string, rated: boolean,
+ *   taken: number, host: string|null}} Table
+ * @typedef {{room: string, preset: string, players: string[], clock: string}} LiveGame
+ * @typedef {{type: "lobby", tables: Table[], games: LiveGame[], pools: Record<string, number>,
+ *   waiting: number, playing: number, player: Me|null}} LobbyMessage
+ */
+
+/**
+ * @param {string} method
+ * @param {string} csrf
+ * @param {object} [body]
+ * @returns {Promise<any>}
+ */
+async function meCall(method, csrf, body) {
+  /** @type {Record<string, string>} */
+  const headers = { Accept: "application/json" };
+  if (body) {
+    headers["Content-Type"] = "application/json";
+    headers["X-CSRF-Token"] = csrf;
+  }
+  const response = await fetch("/api/me", { method, headers, body: body ? JSON.stringify(body) : undefined });
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new Error(data && data.error ? data.error : `${response.status}`);
+  return data;
+}
+
+/**
+ * Be a player: the cookie's, or a new one named `name`; its name is set to `name` if it differs.
+ * Every POST of api.js waits for the CSRF token this gives.
+ * @param {string} name
+ * @returns {Promise<Me>}
+ */
+export function ensurePlayer(name) {
+  const work = (async () => {
+    /** @type {{player: Me|null, csrf: string|null}} */
+    const me = await meCall("GET", "");
+    if (me.player && me.player.name === name) return me;
+    /** @type {{player: Me, csrf: string}} */
+    const made = await meCall("POST", me.csrf || "new", { name });
+    return made;
+  })();
+  setCsrf(work.then((d) => d.csrf));
+  work.catch(() => forgetCsrf());
+  return work.then((d) => /** @type {Me} */ (d.player));
+}
+
+/**
+ * The live lobby section.
+ * @param {import("./types.js").Json[]} presetList the presets (GET /api/presets: name, players)
+ * @param {() => string} currentName the name the player chose on the page
+ * @param {Promise<unknown>} playerReady settles once the page has made sure of its player
+ * @returns {HTMLElement}
+ */
+export function lobbyLive(presetList, currentName, playerReady) {
+  let players = 2;
+  /** @type {WebSocket|null} */
+  let ws = null;
+  let seeking = false;
+  /** @type {string|null} */
+  let seekToken = null;
+  let closed = false;
+  /** @type {string|null} The player the socket was opened as (its lobby messages say). */
+  let wsPlayer = null;
+
+  const presetSelect = /** @type {HTMLSelectElement} */ (h("select", { id: "pair-preset", name: "preset" }));
+  const fillPresets = () => {
+    const keep = presetSelect.value || "classic";
+    replaceChildren(
+      presetSelect,
+      presetList
+        .filter((p) => !p.players || p.players.includes(players))
+        .map((p) => h("option", { value: p.name }, presetName(p.name))),
+    );
+    if ([...presetSelect.options].some((o) => o.value === keep)) presetSelect.value = keep;
+  };
+  fillPresets();
+  const clockSelect = /** @type {HTMLSelectElement} */ (
+    h(
+      "select",
+      { id: "pair-clock", name: "clock" },
+      PAIRING_CONTROLS.map((c) => h("option", { value: c }, controlName(c))),
+    )
+  );
+  const playerRadios = [2, 3].map((n) =>
+    h(
+      "label",
+      { class: "inline" },
+      h("input", {
+        type: "radio",
+        name: "pair-players",
+        value: String(n),
+        checked: n === 2,
+        onchange: () => {
+          players = n;
+          fillPresets();
+        },
+      }),
+      ` ${n}`,
+    ),
+  );
+  const status = h("p", { class: "pair-status", role: "status", "aria-live": "polite" });
+  const counts = h("p", { class: "muted pair-counts" });
+  const error = h("p", { class: "error", role: "alert", hidden: true });
+  const play = /** @type {HTMLButtonElement} */ (
+    h("button", { type: "submit", class: "primary", id: "pair-play" }, t("Play"))
+  );
+  const cancel = /** @type {HTMLButtonElement} */ (
+    h("button", { type: "button", id: "pair-cancel", hidden: true, onclick: () => send({ type: "cancel" }) }, t("Cancel"))
+  );
+  const meanwhile = /** @type {HTMLButtonElement} */ (
+    h(
+      "button",
+      {
+        type: "button",
+        id: "pair-bot",
+        hidden: true,
+        onclick: () => botGameMeanwhile(),
+      },
+      t("Play a bot while you wait"),
+    )
+  );
+  const tables = h("div", { class: "lobby-tables" });
+  const games = h("div", { class: "lobby-games" });
+
+  const form = h(
+    "form",
+    {
+      class: "card-panel",
+      id: "quick-pairing",
+      onsubmit: async (/** @type {Event} */ ev) => {
+        ev.preventDefault();
+        showError(error, "");
+        let me;
+        try {
+          me = await ensurePlayer(currentName());
+        } catch (err) {
+          showError(error, /** @type {Error} */ (err).message);
+          return;
+        }
+        // the socket knows the player of the cookie it was opened with: a new player needs a new one
+        if (!ws || ws.readyState > WebSocket.OPEN || wsPlayer !== me.id) connect();
+        whenOpen(() =>
+          send({ type: "seek", preset: presetSelect.value, players, clock: clockSelect.value }),
+        );
+      },
+    },
+    h("h2", {}, t("Quick pairing")),
+    h("p", { class: "muted" }, t("Choose a game and press Play: the server pairs you with other people waiting for the same game.")),
+    h("fieldset", { class: "players-chooser" }, h("legend", {}, t("Players")), playerRadios),
+    h("div", { class: "field-row" }, h("label", { for: "pair-preset" }, t("Rules")), presetSelect),
+    h("div", { class: "field-row" }, h("label", { for: "pair-clock" }, t("Time control")), clockSelect),
+    status,
+    counts,
+    error,
+    h("div", { class: "form-actions" }, play, cancel, meanwhile),
+  );
+  const section = h(
+    "section",
+    { class: "lobby-live", id: "lobby-live" },
+    form,
+    h("section", { class: "card-panel" }, h("h2", {}, t("Open tables")), tables),
+    h("section", { class: "card-panel" }, h("h2", {}, t("Games being played")), games),
+  );
+
+  /** @param {object} message */
+  function send(message) {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+  }
+
+  /** @param {() => void} then */
+  function whenOpen(then) {
+    if (ws && ws.readyState === WebSocket.OPEN) then();
+    else if (ws) ws.addEventListener("open", then, { once: true });
+  }
+
+  function showSeeking() {
+    play.hidden = seeking;
+    cancel.hidden = !seeking;
+    meanwhile.hidden = !seeking;
+    status.textContent = seeking ? t("Waiting for other players…") : "";
+  }
+
+  /** @param {LobbyMessage} msg */
+  function draw(msg) {
+    counts.textContent = t("{waiting} waiting, {playing} games being played", {
+      waiting: msg.waiting,
+      playing: msg.playing,
+    });
+    replaceChildren(
+      tables,
+      msg.tables.length
+        ? h(
+            "ul",
+            { class: "game-list table-list" },
+            msg.tables.map((table) =>
+              h(
+                "li",
+                { "data-room": table.room },
+                h("span", {}, presetName(table.preset), " · ", t("{n} players", { n: table.players })),
+                h("span", { class: "muted" }, " · ", controlName(table.clock)),
+                h("span", { class: "muted" }, " · ", t("rated: no")),
+                h("span", {}, " · ", t("{taken}/{players} seats taken", { taken: table.taken, players: table.players })),
+                h("span", {}, " · ", t("host: {name}", { name: table.host || "" })),
+                h("span", { class: "spacer" }),
+                h("button", { type: "button", class: "join-table", onclick: () => joinTable(table.room) }, t("Join")),
+              ),
+            ),
+          )
+        : h("p", { class: "muted" }, t("No open tables right now: create one, or use quick pairing.")),
+    );
+    replaceChildren(
+      games,
+      msg.games.length
+        ? h(
+            "ul",
+            { class: "game-list" },
+            msg.games.map((game) =>
+              h(
+                "li",
+                {},
+                h("span", {}, game.players.join(" · ")),
+                h("span", { class: "muted" }, ` · ${presetName(game.preset)} · ${controlName(game.clock)}`),
+                h("span", { class: "spacer" }),
+                h("a", { href: `/r/${encodeURIComponent(game.room)}`, class: "button" }, t("Watch")),
+              ),
+            ),
+          )
+        : h("p", { class: "muted" }, t("No public game is being played right now.")),
+    );
+  }
+
+  /** A game against bots in a new tab: this page stays open, so the player stays in the pool. */
+  async function botGameMeanwhile() {
+    const tab = window.open("", "_blank");
+    try {
+      const body = { name: currentName(), players, rules: { preset: presetSelect.value }, bots: botSeats(players) };
+      /** @type {{room: string, token: string}} */
+      const res = await postJSON("/api/rooms", body);
+      setToken(res.room, res.token);
+      if (tab) tab.location.href = `/r/${encodeURIComponent(res.room)}`;
+    } catch (err) {
+      if (tab) tab.close();
+      showError(error, /** @type {Error} */ (err).message);
+    }
+  }
+
+  /** @param {string} room */
+  async function joinTable(room) {
+    showError(error, "");
+    try {
+      await ensurePlayer(currentName());
+      /** @type {{room: string, token: string}} */
+      const res = await postJSON(`/api/rooms/${encodeURIComponent(room)}/join`, { name: currentName() });
+      setToken(res.room, res.token);
+      location.assign(`/r/${encodeURIComponent(res.room)}`);
+    } catch (err) {
+      showError(error, /** @type {Error} */ (err).message);
+    }
+  }
+
+  function connect() {
+    if (ws) {
+      const old = ws;
+      ws = null;
+      old.close();
+    }
+    wsPlayer = null;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
+    ws = socket;
+    socket.addEventListener("message", (ev) => {
+      /** @type {any} */
+      const msg = JSON.parse(String(ev.data));
+      if (!section.isConnected && section.dataset.drawn) {
+        closed = true; // the page moved on (another view of the app): leave the pool
+        socket.close();
+        return;
+      }
+      section.dataset.drawn = "1";
+      if (msg.type === "lobby") {
+        wsPlayer = msg.player ? msg.player.id : null;
+        draw(msg);
+      }
+      else if (msg.type === "seeking") {
+        seeking = true;
+        seekToken = msg.token;
+        showSeeking();
+      } else if (msg.type === "cancelled") {
+        seeking = false;
+        seekToken = null;
+        showSeeking();
+      } else if (msg.type === "paired") {
+        setToken(msg.room, msg.token || seekToken);
+        closed = true;
+        socket.close();
+        location.assign(`/r/${encodeURIComponent(msg.room)}`);
+      } else if (msg.type === "error") showError(error, msg.message);
+    });
+    socket.addEventListener("close", () => {
+      if (ws !== socket || closed) return;
+      // the pool forgets a closed connection: reconnect to keep the lists live (seek again by hand)
+      seeking = false;
+      showSeeking();
+      setTimeout(() => {
+        if (!closed && section.isConnected) connect();
+      }, 2000);
+    });
+  }
+  playerReady.finally(() => {
+    if (!ws) connect();
+  });
+  window.addEventListener("pagehide", () => {
+    closed = true;
+    if (ws) ws.close();
+  });
+  return section;
+}
+
+/**
+ * Every other seat an expert bot.
+ * @param {number} players
+ * @returns {Record<string, string>}
+ */
+function botSeats(players) {
+  /** @type {Record<string, string>} */
+  const out = {};
+  for (let seat = 1; seat < players; seat++) out[String(seat)] = "expert";
+  return out;
+}

@@ -1,0 +1,135 @@
+"""Clocks in the browser (Debian's Chromium, headless, driven by Playwright): three players in three
+browser profiles start a real-time game from the start page; one closes the tab on their turn; the
+two others see the clocks run, the server play for the one who left, hand the seat to a bot, and the
+game end.  The clocks are shortened with ``serve --clock-scale`` so that the game takes a minute.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.test_web_e2e_browser import (
+    DESKTOP,
+    HOUSE_RULES,
+    _context,
+    _need_browser,
+    _roppyakken_command,
+    _step,
+    _watch_errors,
+    chromium,
+    wait_js,
+)
+
+SCALE = "0.2"
+"""``15+60`` becomes 3 s a move and a 12 s bank."""
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[str]:
+    """``roppyakken serve`` with short clocks, on a free loopback port."""
+    _need_browser()
+    log = tmp_path / "serve.log"
+    args = ["serve", "--port", "0", "--database", f"sqlite:///{tmp_path / 'games.db'}", "--bot-delay", "0"]
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [*_roppyakken_command(), *args, "--clock-scale", SCALE], stdout=out, stderr=out
+        )
+    try:
+        deadline = time.monotonic() + 30
+        url = None
+        while url is None and time.monotonic() < deadline and proc.poll() is None:
+            found = re.search(r"http://[\w.:\[\]-]+/", log.read_text())
+            url = found.group(0).rstrip("/") if found else None
+            time.sleep(0.05)
+        if url is None:
+            pytest.fail("roppyakken serve did not start: " + log.read_text())
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _decision(page_state: str | None) -> bool:
+    return page_state in ("play", "take", "declare", "redeal")
+
+
+def test_a_player_who_closes_the_tab_is_played_for_and_the_game_ends(server: str) -> None:
+    errors: list[str] = []
+    with chromium() as browser:
+        contexts = [_context(browser, DESKTOP) for _ in range(3)]
+        host, bob, carol = (c.new_page() for c in contexts)
+        for page in (host, bob, carol):
+            _watch_errors(page, errors)
+
+        host.goto(server + "/")
+        host.fill("#player-name", "Hana")
+        host.check("input[name=online-players][value='3']")
+        host.check("#online-house")
+        host.fill("#online-toml", HOUSE_RULES)
+        host.select_option("#online-clock", "15+60")
+        assert "15 s a move + 60 s bank" in host.locator("#online-clock").inner_text()
+        host.click("#play-online button[type=submit]")
+        invite = host.input_value(".invite-link")
+        for page, name in ((bob, "Bob"), (carol, "Carol")):
+            page.goto(invite)
+            page.fill("#join-name", name)
+            page.click("form.join button[type=submit]")
+            page.wait_for_selector(".waiting-room")
+        host.wait_for_selector(".seat-human[data-seat='2']")
+        host.click("button.start")
+        for page in (host, bob, carol):
+            page.wait_for_selector(".hand button.card")
+
+        # every seat's clock shows; the running one counts down
+        host.wait_for_selector(".clock-bar:not([hidden]) .clock-seat[data-seat='2'] .clock-time")
+        assert host.locator(".clock-bar .clock-seat").count() == 3
+        first = host.locator(".clock-seat.running .clock-time").inner_text()
+        host.wait_for_timeout(1200)
+        assert host.locator(".clock-seat.running .clock-time").inner_text() != first or _step(host)
+
+        # Hana and Bob play until it is Carol's turn; then Carol closes her tab
+        deadline = time.monotonic() + 60
+        while True:
+            assert time.monotonic() < deadline, "never Carol's turn"
+            prompt = carol.locator(".prompt")
+            state = prompt.get_attribute("data-state") if prompt.count() else None
+            if _decision(state):
+                break
+            if carol.locator("dialog.round-end[open]").count():
+                carol.locator("dialog.round-end[open] button").click()
+            if _step(host) is None and _step(bob) is None:
+                time.sleep(0.05)
+        room = invite.rsplit("/", 1)[1]
+        contexts[2].close()
+
+        # the others play on: they see Carol played for, then handed to a bot, and the game end
+        notices: set[str] = set()
+        deadline = time.monotonic() + 150
+        over = False
+        while not over:
+            assert time.monotonic() < deadline, f"the game did not end (notices: {notices})"
+            results = [_step(host), _step(bob)]
+            notices.add(str(host.evaluate("document.querySelector('.clock-notice')?.textContent || ''")))
+            over = all(r == "over" for r in results)
+            if all(r in (None, "over") for r in results):
+                time.sleep(0.05)
+        assert "Carol ran out of time: the expert bot played for them" in notices, notices
+        assert "Carol ran out of time again: a bot plays their seat to the end" in notices, notices
+        assert host.locator(".clock-seat[data-seat='2'] .badge.bot").count() == 1
+        wait_js(bob, "document.querySelector('.game-over:not([hidden])') !== null")
+        assert errors == []
+
+    record = httpx.get(f"{server}/api/games/{room}/record", timeout=10).json()
+    assert record["online"]["abandoned"] == [2]
+    assert [e["seat"] for e in record["online"]["by_clock"]] == [2, 2]
