@@ -9,7 +9,7 @@ from pathlib import Path
 from roppyakken import actions
 from roppyakken.actions import Declare, Play
 from roppyakken.engine import Game
-from roppyakken.phase import Phase
+from roppyakken.phase import PHASE_OF, Phase
 from roppyakken.rules import preset
 from roppyakken.view import view_of
 from tests.support import mypy_errors
@@ -20,7 +20,7 @@ def test_each_phase_is_the_kernels_string() -> None:
     and every kernel phase has its member."""
     kernel = [actions.REDEAL, actions.DECLARE, actions.PLAY, actions.TAKE, actions.OVER]
     assert [p.value for p in Phase] == kernel
-    assert [Phase(k) for k in kernel] == list(Phase)
+    assert [Phase(k) for k in kernel] == [PHASE_OF[k] for k in kernel] == list(Phase)
     assert [p for p in Phase if p.card_play] == [Phase.PLAY, Phase.TAKE]
 
 

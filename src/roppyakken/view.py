@@ -13,7 +13,7 @@ from typing import Any
 from roppyakken.actions import OVER, Action
 from roppyakken.cards import ALL_CARDS, SLUGS, slugs_of
 from roppyakken.engine import Game
-from roppyakken.phase import Phase
+from roppyakken.phase import PHASE_OF, Phase
 from roppyakken.rules import Rules
 from roppyakken.yaku import LuckyHand, lucky_hands_held
 
@@ -146,7 +146,7 @@ def view_of(game: Game, seat: int | None) -> SeatView:
         seat,
         game.players,
         game.rules,
-        Phase(game.phase),
+        PHASE_OF[game.phase],
         game.to_act,
         game.dealer,
         game.round,
