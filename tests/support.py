@@ -54,6 +54,18 @@ def require_module(name: str, install: str) -> ModuleType:
         raise  # pragma: no cover - require skipped or failed
 
 
+def mypy_errors(tmp_path: Path, code: str) -> str:
+    """``mypy --strict``'s report on ``code`` (the test extra's type checker, as in CI), which
+    must find errors."""
+    from mypy import api
+
+    snippet = tmp_path / "snippet.py"
+    snippet.write_text(code, encoding="utf-8")
+    out, err, status = api.run(["--strict", "--cache-dir", str(tmp_path / "cache"), str(snippet)])
+    assert status == 1, out + err
+    return out
+
+
 def ids(*slugs: str) -> list[int]:
     """Card ids of slugs."""
     return [card_id(s) for s in slugs]

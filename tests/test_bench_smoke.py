@@ -139,7 +139,7 @@ def test_bot_bench_writes_its_report(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "| master:iters=4 vs 2 x expert | 3 |" in report
 
 
-def test_strength_bench_prints_the_issue_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_strength_bench_prints_its_report_tables(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     strength = _load("bench_strength")
     out = tmp_path / "report.md"
     data = tmp_path / "report.json"

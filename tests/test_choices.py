@@ -8,6 +8,7 @@ from roppyakken.actions import Play, Take
 from roppyakken.cards import POINTS, card_id, iter_cards, points_of
 from roppyakken.choices import automatic, captured_by, choices
 from roppyakken.engine import Game
+from roppyakken.phase import Phase
 from roppyakken.rules import preset
 from roppyakken.view import SeatView, view_of
 
@@ -101,4 +102,4 @@ def _with(view: SeatView, *, table: int, hand: int) -> SeatView:
 
     card = next(iter_cards(hand))
     legal = tuple(Play(card, 1 << t) for t in iter_cards(table))
-    return replace(view, hand=hand, table=table, legal=legal, phase="play")
+    return replace(view, hand=hand, table=table, legal=legal, phase=Phase.PLAY)

@@ -15,6 +15,7 @@ from roppyakken import options
 from roppyakken import rules as rules_module
 from roppyakken.errors import RulesError
 from roppyakken.rules import Rules, preset
+from tests.support import mypy_errors
 
 
 def test_every_choice_option_is_typed_by_its_literal() -> None:
@@ -35,18 +36,6 @@ def test_a_value_outside_the_choices_is_refused(name: str) -> None:
         Rules(**values)
 
 
-def _mypy_errors(tmp_path: Path, code: str) -> str:
-    """``mypy --strict``'s report on ``code`` (the test extra's type checker, as in CI), which
-    must find errors."""
-    from mypy import api
-
-    snippet = tmp_path / "snippet.py"
-    snippet.write_text(code, encoding="utf-8")
-    out, err, status = api.run(["--strict", "--cache-dir", str(tmp_path / "cache"), str(snippet)])
-    assert status == 1, out + err
-    return out
-
-
 def test_a_misspelt_value_is_a_type_error(tmp_path: Path) -> None:
     """``mypy --strict`` refuses a comparison with a value the option cannot have."""
     code = (
@@ -55,7 +44,7 @@ def test_a_misspelt_value_is_a_type_error(tmp_path: Path) -> None:
         "ok = rules.rain_off == 'ordered'\n"
         "bad = rules.rain_off == 'orderd'\n"
     )
-    out = _mypy_errors(tmp_path, code)
+    out = mypy_errors(tmp_path, code)
     assert out.count("error:") == 1, out
     assert "snippet.py:4:" in out and "orderd" in out
     assert preset("online").rain_off == "ordered"
@@ -73,7 +62,7 @@ def test_a_misspelt_value_is_a_type_error_where_the_yaku_read_the_options(tmp_pa
         "def f(o: YakuOptions, p: LuckyOptions) -> bool:\n"
         "    return o.seven_ribbons_willow == 'exclud' or o.rain_off == 'of' or p.hand_four == 'plays'\n"
     )
-    out = _mypy_errors(tmp_path, code)
+    out = mypy_errors(tmp_path, code)
     assert out.count("error:") == 4, out
     assert "snippet.py:5:" in out and out.count("snippet.py:7:") == 3
 
@@ -88,7 +77,7 @@ def test_a_misspelt_value_is_a_type_error_in_the_scoring_options(tmp_path: Path)
         "ok = o.match_kind == 'first-to' and o.table_four == 'redeal'\n"
         "bad = o.match_kind == 'frist-to' or o.hand_four == 'plays' or o.joker_wild_on_table == 'al'\n"
     )
-    out = _mypy_errors(tmp_path, code)
+    out = mypy_errors(tmp_path, code)
     assert out.count("error:") == 3 and out.count("snippet.py:5:") == 3, out
 
 

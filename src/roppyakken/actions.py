@@ -13,6 +13,8 @@ from typing import Any, Final
 from roppyakken.cards import SLUGS, mask_of, parse_cards, slugs_of
 from roppyakken.errors import RoppyakkenError
 
+# The kernel's phases: plain strings, the values of roppyakken.phase.Phase (which front ends
+# compare against), kept as literals so that the compiled kernel compares C strings.
 REDEAL: Final = "redeal"
 """Decision (R-3.4 ``optional``): call a redeal for four of a month in hand, or not."""
 DECLARE: Final = "declare"

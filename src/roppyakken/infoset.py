@@ -17,7 +17,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from roppyakken.actions import PLAY, TAKE
 from roppyakken.cards import full_months, iter_cards
 from roppyakken.engine import Game
 from roppyakken.view import SeatView
@@ -106,7 +105,7 @@ def deal_consistent(view: SeatView, world: World) -> bool:
     or before card play, rules nothing out.
     """
     record = view.record
-    if record is None or view.phase not in (PLAY, TAKE):
+    if record is None or not view.phase.card_play:
         return True
     rules = view.rules
     redeal = rules.hand_four == "redeal"
@@ -142,8 +141,8 @@ def game_of(view: SeatView, world: World, seed: int = 0) -> Game:
     this one.  Decisions in the redeal or declaration phases are not rebuilt (the view
     does not say which seats are still to decide), so this serves card play.
     """
-    if view.phase not in (PLAY, TAKE):
-        raise ValueError(f"only card play positions are rebuilt, not phase {view.phase!r}")
+    if not view.phase.card_play:
+        raise ValueError(f"only card play positions are rebuilt, not phase {view.phase.value!r}")
     game = Game.from_position(
         view.rules,
         hands=world.hands,
@@ -152,7 +151,7 @@ def game_of(view: SeatView, world: World, seed: int = 0) -> Game:
         captures=view.captures,
         orders=view.capture_orders,
         declared=view.declared,
-        phase=view.phase,
+        phase=view.phase.value,
         to_act=view.to_act,
         dealer=view.dealer,
         turned=view.turned,

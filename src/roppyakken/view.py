@@ -13,6 +13,7 @@ from typing import Any
 from roppyakken.actions import OVER, Action
 from roppyakken.cards import ALL_CARDS, SLUGS, slugs_of
 from roppyakken.engine import Game
+from roppyakken.phase import PHASE_OF, Phase
 from roppyakken.rules import Rules
 from roppyakken.yaku import LuckyHand, lucky_hands_held
 
@@ -45,7 +46,8 @@ class SeatView:
     seat: int | None
     players: int
     rules: Rules
-    phase: str
+    phase: Phase
+    """The decision the seat to act faces (:attr:`Phase.OVER` once the game has ended)."""
     to_act: int
     dealer: int
     round: int
@@ -88,7 +90,7 @@ class SeatView:
         return {
             "seat": self.seat,
             "players": self.players,
-            "phase": self.phase,
+            "phase": self.phase.value,
             "to_act": self.to_act,
             "dealer": self.dealer,
             "round": self.round,
@@ -144,7 +146,7 @@ def view_of(game: Game, seat: int | None) -> SeatView:
         seat,
         game.players,
         game.rules,
-        game.phase,
+        PHASE_OF[game.phase],
         game.to_act,
         game.dealer,
         game.round,

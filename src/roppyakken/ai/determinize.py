@@ -13,7 +13,6 @@ way is one the seat cannot tell apart from the real one.
 
 from __future__ import annotations
 
-from roppyakken.actions import PLAY, TAKE
 from roppyakken.ai.playout import Playout
 from roppyakken.infoset import World, game_of, sample_world
 from roppyakken.view import SeatView
@@ -23,8 +22,8 @@ __all__ = ["World", "game_of", "playout_of", "sample_world"]
 
 def playout_of(view: SeatView, world: World) -> Playout:
     """The card play of ``world`` from the view's current decision (play or take phase)."""
-    if view.phase not in (PLAY, TAKE):
-        raise ValueError(f"card play is searched, not phase {view.phase!r}")
+    if not view.phase.card_play:
+        raise ValueError(f"card play is searched, not phase {view.phase.value!r}")
     return Playout(
         view.rules,
         world.hands,
@@ -35,6 +34,6 @@ def playout_of(view: SeatView, world: World) -> Playout:
         view.declared,
         view.revealed,
         view.to_act,
-        view.phase,
+        view.phase.value,
         view.turned,
     )

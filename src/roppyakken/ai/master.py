@@ -54,6 +54,7 @@ from roppyakken.ai.position import Position
 from roppyakken.errors import RoppyakkenError
 from roppyakken.game_end import round_result
 from roppyakken.infoset import World, sample_world
+from roppyakken.phase import Phase
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
 from roppyakken.view import SeatView
@@ -241,7 +242,7 @@ class MasterBot:
 
         # The expert's appraisal orders the moves: its choice is the default, and only
         # its best few are searched (the rest rarely win and would thin the samples).
-        prior = move_values(Position.of_view(view), moves, view.phase == "play", weights)
+        prior = move_values(Position.of_view(view), moves, view.phase == Phase.PLAY, weights)
         ranked = sorted(range(len(moves)), key=lambda i: -prior[i])
         default = ranked[0]
         active = ranked[:WIDTH]

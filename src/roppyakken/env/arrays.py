@@ -49,7 +49,7 @@ class ObservationWriter:
         self.orders = [[(seat + i) % players for i in range(players)] for seat in range(players)]
         self.no_hands = [0.0] * len(LUCKY_HAND_SLUGS)
         self.no_phase = [0.0] * len(PHASES)
-        self.phase_rows = {p: [1.0 if q == p else 0.0 for q in PHASES] for p in PHASES}
+        self.phase_rows = {p.value: [1.0 if q == p else 0.0 for q in PHASES] for p in PHASES}
 
     def _masks_and_tail(self, game: Game, seat: int) -> tuple[bytes, list[float]]:
         """The seat's card sections as 6 little-endian bytes each, and its other features."""

@@ -19,21 +19,13 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from roppyakken.actions import (
-    DECLARE,
-    PLAY,
-    REDEAL,
-    TAKE,
-    Action,
-    Declare,
-    Play,
-    Take,
-)
+from roppyakken.actions import Action, Declare, Play, Take
 from roppyakken.cards import BRIGHT, KIND, NUM_CARDS, RIBBON, SLUGS, iter_cards
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.infoset import game_of, sample_world
 from roppyakken.options import CHOICES
+from roppyakken.phase import Phase
 from roppyakken.rules import Rules, preset
 from roppyakken.view import SeatView, view_of
 from roppyakken.yaku import LUCKY_HAND_SLUGS
@@ -52,7 +44,7 @@ NUM_ACTIONS: Final = REDEAL_BASE + 2
 """Size of the action space (2530)."""
 
 _LUCKY_INDEX: Final = {slug: i for i, slug in enumerate(LUCKY_HAND_SLUGS)}
-PHASES: Final = (REDEAL, DECLARE, PLAY, TAKE)
+PHASES: Final = (Phase.REDEAL, Phase.DECLARE, Phase.PLAY, Phase.TAKE)
 """The decision phases, in the order of the observation's ``phase`` one-hot."""
 
 EPISODES: Final = ("round", "match")
@@ -418,8 +410,8 @@ class RoppyakkenEnv:
         ``play`` and ``take``).  Rounds after this one are dealt from fresh seeds.
         """
         view = view_of(self.game, seat)
-        if view.phase not in (PLAY, TAKE):
-            raise RoppyakkenError(f"worlds are sampled at card play, not in phase {view.phase!r}")
+        if not view.phase.card_play:
+            raise RoppyakkenError(f"worlds are sampled at card play, not in phase {view.phase.value!r}")
         game = game_of(view, sample_world(view, rng), seed=rng.getrandbits(63))
         env = self.clone()
         game.stop_at_round_end = self.game.stop_at_round_end

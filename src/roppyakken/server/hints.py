@@ -136,7 +136,7 @@ def compute_review(
     return [
         {
             "turn": decisions[r.index][0],
-            "phase": r.view.phase,
+            "phase": r.view.phase.value,
             "played": move_json(r.played),
             "best": move_json(r.best),
             "win_chance_lost": round(r.loss, 3),

@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from roppyakken.actions import DECLARE, PLAY, REDEAL, TAKE, Action, CallRedeal, Declare, Play, Take
+from roppyakken.actions import Action, CallRedeal, Declare, Play, Take
 from roppyakken.ai.base import BOT_LEVELS, Bot, make_bot
 from roppyakken.cards import cards_of
 from roppyakken.engine import Game, RoundLog, deal_pattern, seeded_deck
 from roppyakken.errors import RoppyakkenError
 from roppyakken.i18n import N_
+from roppyakken.phase import Phase
 from roppyakken.record import load, replay, save
 from roppyakken.rules import Rules
 from roppyakken.text import bot_label
@@ -271,21 +272,23 @@ class RecordScript:
         if game.round >= len(self.history):
             return True
         log = self.history[game.round]
-        if game.phase == DECLARE:
+        phase = Phase(game.phase)
+        if phase == Phase.DECLARE:
             return log.declared[game.to_act] is None
-        if game.phase in (PLAY, TAKE):
+        if phase.card_play:
             return len(game.history[game.round].plays) >= len(log.plays)
         return False
 
     def next_action(self, game: Game) -> Action:
         """The recorded decision for the position ``game`` is in."""
         log = self.history[game.round]
-        if game.phase == REDEAL:
+        phase = Phase(game.phase)
+        if phase == Phase.REDEAL:
             return CallRedeal(False)  # the recorded deal is the one that was played
-        if game.phase == DECLARE:
+        if phase == Phase.DECLARE:
             return Declare(tuple(log.declared[game.to_act] or ()))
         _, source, card, taken = log.plays[len(game.history[game.round].plays)]
-        if game.phase == TAKE:
+        if phase == Phase.TAKE:
             return Take(taken)
         if source != "hand":
             raise RoppyakkenError(f"the record and the replay disagree at round {game.round + 1}")

@@ -20,10 +20,11 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from roppyakken.actions import DECLARE, PLAY, TAKE, Action, Declare, Play, Take
+from roppyakken.actions import Action, Declare, Play, Take
 from roppyakken.cards import KIND, POINTS, iter_cards
 from roppyakken.events import RoundEnded
 from roppyakken.i18n import _
+from roppyakken.phase import Phase
 from roppyakken.text import kind_name
 from roppyakken.tui import text as t
 from roppyakken.tui.board import board_of
@@ -104,6 +105,10 @@ class LearnScreen(Screen[None]):
         """The step waiting for the learner (None while an explanation is shown, or at the end)."""
         return None if self.explaining is not None else self.lesson.step
 
+    def _phase(self) -> Phase:
+        """The decision the lesson's game waits for."""
+        return Phase(self.lesson.game.phase)
+
     def _hand(self) -> list[int]:
         return sorted(iter_cards(self.lesson.game.hands[LEARNER]))
 
@@ -125,39 +130,41 @@ class LearnScreen(Screen[None]):
 
     def action_move(self, delta: int) -> None:
         """←/→: the previous or next card, or target."""
-        game = self.lesson.game
+        phase = self._phase()
         if self.step is None:
             return
-        if game.phase == TAKE or self.choosing:
+        if phase == Phase.TAKE or self.choosing:
             count = len(self.choosing or self._take_targets())
             self.tsel = (self.tsel + delta) % max(1, count)
-        elif game.phase == PLAY and self._hand():
+        elif phase == Phase.PLAY and self._hand():
             self.sel = (self.sel + delta) % len(self._hand())
         self._refresh()
 
     def _take_targets(self) -> list[int]:
         game = self.lesson.game
-        return list(game.targets(game.turned, True)) if game.phase == TAKE else []
+        phase = self._phase()
+        return list(game.targets(game.turned, True)) if phase == Phase.TAKE else []
 
     def on_key(self, event: events.Key) -> None:
         """Digits choose a card, letters a target; d and n answer the lucky hand."""
         char = event.character or ""
         step = self.step
         game = self.lesson.game
+        phase = self._phase()
         if step is None or not step.accepts:
             return
-        if game.phase == DECLARE and char in ("d", "n"):
+        if phase == Phase.DECLARE and char in ("d", "n"):
             event.stop()
             held = tuple(h.slug for h in game.held_lucky_hands(LEARNER))
             self._attempt(Declare(held if char == "d" else ()))
-        elif game.phase == PLAY and char.isdigit():
+        elif phase == Phase.PLAY and char.isdigit():
             event.stop()
             index = 9 if char == "0" else int(char) - 1
             if index < len(self._hand()):
                 self.sel, self.choosing, self.tsel = index, [], 0
                 self._refresh()
-        elif char and char in TARGET_KEYS and game.phase in (PLAY, TAKE):
-            targets = self._take_targets() if game.phase == TAKE else self._choice_targets()
+        elif char and char in TARGET_KEYS and phase.card_play:
+            targets = self._take_targets() if phase == Phase.TAKE else self._choice_targets()
             index = TARGET_KEYS.index(char)
             if index < len(targets):
                 event.stop()
@@ -169,8 +176,8 @@ class LearnScreen(Screen[None]):
         return self._targets(hand[self.sel]) if hand else []
 
     def _play_target(self, target: int) -> None:
-        game = self.lesson.game
-        if game.phase == TAKE:
+        phase = self._phase()
+        if phase == Phase.TAKE:
             self._attempt(Take(target))
         else:
             self._attempt(Play(self._hand()[self.sel], target))
@@ -192,11 +199,11 @@ class LearnScreen(Screen[None]):
         if not step.accepts:
             self._read(step)
             return
-        game = self.lesson.game
-        if game.phase == TAKE:
+        phase = self._phase()
+        if phase == Phase.TAKE:
             targets = self._take_targets()
             self._attempt(Take(targets[self.tsel % len(targets)]))
-        elif game.phase == PLAY and self._hand():
+        elif phase == Phase.PLAY and self._hand():
             card = self._hand()[self.sel]
             targets = self._targets(card)
             if self.choosing:
@@ -285,7 +292,7 @@ class LearnScreen(Screen[None]):
         self.query_one("#hand", CardRow).show(self._hand_view(), rules.joker_card)
         self.query_one("#recent", RecentLog).show(self.log_lines)
         self.query_one("#status", Static).update(self._status())
-        if self.step is not None and game.phase == PLAY:  # the hand in sight when a card is asked for
+        if self.step is not None and self._phase() == Phase.PLAY:  # a card asked for: the hand in sight
             self.query_one("#hand", CardRow).scroll_visible(animate=False)
 
     def _guide_text(self) -> Text:
@@ -301,7 +308,7 @@ class LearnScreen(Screen[None]):
         return text
 
     def _status(self) -> Text:
-        game = self.lesson.game
+        phase = self._phase()
         step = self.step
         text = Text(self.message, style="bold red" if self.message else "")
         if self.message:
@@ -310,9 +317,9 @@ class LearnScreen(Screen[None]):
             keys = t.LEARN_KEYS_END if self.lesson.done else t.LEARN_KEYS_READ
         elif not step.accepts:
             keys = t.LEARN_KEYS_SCORES if step.id == "round-end" else t.LEARN_KEYS_READ
-        elif game.phase == DECLARE:
+        elif phase == Phase.DECLARE:
             keys = t.LEARN_KEYS_DECLARE
-        elif game.phase == TAKE:
+        elif phase == Phase.TAKE:
             keys = t.LEARN_KEYS_TAKE
         else:
             hand = self._hand()
@@ -329,15 +336,15 @@ class LearnScreen(Screen[None]):
         return text
 
     def _table_view(self, table: int) -> list[Slot]:
-        game = self.lesson.game
+        phase = self._phase()
         step = self.step
         _card, wanted = self._wanted()
-        if game.phase == TAKE and step is not None:
+        if phase == Phase.TAKE and step is not None:
             targets = self._take_targets()
         elif self.choosing:
             targets = self.choosing
         else:
-            targets = self._choice_targets() if step is not None and game.phase == PLAY else []
+            targets = self._choice_targets() if step is not None and phase == Phase.PLAY else []
         slots = []
         for mask in table_slots(table):
             slot = Slot(mask)
@@ -352,10 +359,10 @@ class LearnScreen(Screen[None]):
         return slots
 
     def _hand_view(self) -> list[Slot]:
-        game = self.lesson.game
+        phase = self._phase()
         wanted, _target = self._wanted()
         slots = []
-        playing = self.step is not None and game.phase == PLAY
+        playing = self.step is not None and phase == Phase.PLAY
         for i, card in enumerate(self._hand()):
             slot = Slot(1 << card)
             key = str((i + 1) % 10)

@@ -23,7 +23,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from roppyakken.actions import DECLARE, PLAY, REDEAL, Action, CallRedeal, Declare, Play, Take
+from roppyakken.actions import Action, CallRedeal, Declare, Play, Take
 from roppyakken.cards import KIND, MONTH, MONTH_MASK, POINTS, iter_cards
 from roppyakken.choices import Choice, automatic, choices
 from roppyakken.engine import Game, stacks_of
@@ -37,6 +37,7 @@ from roppyakken.events import (
     RoundEnded,
     RoundStarted,
 )
+from roppyakken.phase import Phase
 from roppyakken.text import kind_name, month_name, preset_label, yaku_name
 from roppyakken.tui import text as t
 from roppyakken.tui.board import Board, board_of, frames
@@ -250,13 +251,13 @@ class TableScreen(Screen[None]):
     async def human_decision(self, seat: int) -> Action:
         """Ask the person at ``seat``: a dialog for a declaration or a redeal, else keys or mouse."""
         view = view_of(self.game, seat)
-        if view.phase == DECLARE:
+        if view.phase == Phase.DECLARE:
             self._refresh_all()
             chosen: tuple[str, ...] = await self.app.push_screen_wait(
                 DeclareScreen(self.names[seat], view.lucky_hands)
             )
             return Declare(chosen)
-        if view.phase == REDEAL:
+        if view.phase == Phase.REDEAL:
             hand = view.hand
             month = next(m for m in range(1, 13) if hand & MONTH_MASK[m] == MONTH_MASK[m])
             call: bool = await self.app.push_screen_wait(RedealScreen(self.names[seat], month))
@@ -271,7 +272,7 @@ class TableScreen(Screen[None]):
         found = [c for c in choices(view) if c.same_as is None]
         self.gives = self._gives(found)
         self._decision = asyncio.get_running_loop().create_future()
-        if view.phase == PLAY:
+        if view.phase == Phase.PLAY:
             self.legal_by_card = {}
             for choice in found:
                 action = choice.action
