@@ -56,13 +56,17 @@ def _(message: str) -> str:
     return _translation().gettext(message)
 
 
-set_translator(_)
+def finish(text: str) -> str:
+    """Translated text as shown: in Korean, each particle's form chosen by the word before it."""
+    return particles(text) if _state["lang"] == "ko" else text
+
+
+set_translator(_, finish)
 
 
 def fill(template: str, **fields: object) -> str:
     """Translate ``template`` and fill its named fields (in Korean, choosing each particle's form)."""
-    filled = _(template).format(**fields)
-    return particles(filled) if _state["lang"] == "ko" else filled
+    return finish(_(template).format(**fields))
 
 
 def cell_width(text: str) -> int:
@@ -108,7 +112,11 @@ def set_language(code: str) -> str:
     """Show text in the language ``code`` names from now on; return the language chosen."""
     lang = normalize(code)
     if lang is None:
-        raise RoppyakkenError(f"unknown language {code!r} (expected one of {', '.join(LANGUAGES)})")
+        raise RoppyakkenError(
+            N_("unknown language '{code}' (expected one of {languages})"),
+            code=code,
+            languages=", ".join(LANGUAGES),
+        )
     if lang == SOURCE_LANGUAGE:
         translation = gettext.NullTranslations()
     else:

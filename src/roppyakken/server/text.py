@@ -16,10 +16,10 @@ from roppyakken.i18n import N_
 SERVING: Final = N_("Roppyakken is being served at {url}  (press Ctrl-C to stop)")
 STOPPED: Final = N_("the server has stopped; every game is saved")
 DATABASE_IN_USE: Final = N_("games are stored in {database}")
-NEEDS_WEB_EXTRAS: Final = (
+NEEDS_WEB_EXTRAS: Final = N_(
     "the web server needs the 'web' extras: run ./scripts/setup, or pip install 'roppyakken[web]'"
 )
-PORT_IN_USE: Final = "cannot listen on {host}:{port}: {reason} (choose another --port)"
+PORT_IN_USE: Final = N_("cannot listen on {host}:{port}: {reason} (choose another --port)")
 BAD_DATABASE_URL: Final = (
     "unsupported database URL {url!r} (use sqlite:///FILE, a file path or postgresql://…)"
 )
@@ -109,10 +109,10 @@ MOVE_UNANSWERED: Final = (
     "the server holding this game did not answer in time; "
     "your move was made only if the next state shows it — otherwise send it again"
 )
-REDIS_NEEDS_POSTGRESQL: Final = (
+REDIS_NEEDS_POSTGRESQL: Final = N_(
     "--redis needs a shared --database postgresql://…: a SQLite file belongs to one machine"
 )
-REDIS_UNREACHABLE: Final = "cannot reach Redis at {url}: {reason}"
+REDIS_UNREACHABLE: Final = N_("cannot reach Redis at {url}: {reason}")
 BAD_REDIS_URL: Final = "unsupported Redis URL {url!r} (use redis://HOST:PORT/DB or rediss://…)"
 BAD_TRUSTED_PROXY: Final = (
     "--trusted-proxy {value!r} is not an IP address or network (e.g. 127.0.0.1 or 10.0.0.0/24); "

@@ -288,7 +288,9 @@ class RecordScript:
         if game.phase == TAKE:
             return Take(taken)
         if source != "hand":
-            raise RoppyakkenError(f"the record and the replay disagree at round {game.round + 1}")
+            raise RoppyakkenError(
+                N_("the record and the replay disagree at round {number}"), number=game.round + 1
+            )
         return Play(card, taken)
 
     def seats(self) -> list[Seat]:
