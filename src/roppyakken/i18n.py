@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-from roppyakken.errors import RoppyakkenError, set_translator
+from roppyakken.errors import Phrase, RoppyakkenError, set_translator
 from roppyakken.korean import particles
 
 DOMAIN: Final = "roppyakken"
@@ -62,6 +62,25 @@ def finish(text: str) -> str:
 
 
 set_translator(_, finish)
+
+
+JSON_REASONS = frozenset(
+    {
+        N_("Expecting value"),
+        N_("Expecting property name enclosed in double quotes"),
+        N_("Expecting ':' delimiter"),
+        N_("Expecting ',' delimiter"),
+        N_("Unterminated string starting at"),
+        N_("Invalid control character at"),
+        N_("Extra data"),
+    }
+)
+"""What the standard library's JSON parser says of malformed text, translated where it says it."""
+
+
+def json_reason(message: str) -> str | Phrase:
+    """The JSON parser's ``message``, as words to translate when it is one of :data:`JSON_REASONS`."""
+    return Phrase(message) if message in JSON_REASONS else message
 
 
 def fill(template: str, **fields: object) -> str:

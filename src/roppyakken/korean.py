@@ -45,7 +45,7 @@ _DIGIT: Final = {
     "9": "vowel",
 }
 _LATIN_TAIL: Final = re.compile(r"[A-Za-z]+$")
-_GLOSS: Final = re.compile(r"\s*\[[^\[\]]*\]\s*$")
+_GLOSS: Final = re.compile(r"(?<=[\uac00-\ud7a3])\s*\[[^\[\]]*\]\s*$")
 """A trailing ``[slug]`` beside a Korean name (``송학 광 [pine-crane]``): a gloss, not read aloud."""
 
 

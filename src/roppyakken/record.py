@@ -20,7 +20,7 @@ from roppyakken.actions import DECLARE, PLAY, REDEAL, TAKE, CallRedeal, Declare,
 from roppyakken.cards import NUM_CARDS, SLUGS, mask_of, parse_cards, slugs_of
 from roppyakken.engine import Game, RoundLog, deal_sizes, deck_from_deal, seeded_deck
 from roppyakken.errors import IllegalActionError, Phrase, RecordError, RoppyakkenError
-from roppyakken.i18n import N_
+from roppyakken.i18n import N_, json_reason
 from roppyakken.rules import Rules, from_options
 
 FORMAT: Final = "roppyakken-record/1"
@@ -121,7 +121,7 @@ def load(path: str | Path) -> dict[str, Any]:
         raise RecordError(
             N_("record '{path}' is not JSON: {reason} at line {line}"),
             path=str(p),
-            reason=exc.msg,
+            reason=json_reason(exc.msg),
             line=exc.lineno,
         ) from None
     if not isinstance(data, dict):

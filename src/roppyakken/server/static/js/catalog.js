@@ -1792,7 +1792,7 @@ export const MESSAGES = {
   "bot level {name} needs {needs}: pip install 'roppyakken[{extra}]'": "le niveau de bot {name} demande {needs} : pip install 'roppyakken[{extra}]'",
   "bot level {name}: {module} does not register it": "niveau de bot {name} : {module} ne l’enregistre pas",
   "unknown bot level '{name}' (known: {known})": "niveau de bot inconnu '{name}' (connus : {known})",
-  "bot level '{spec}': options are written key=value, not '{part}'": "niveau de bot '{spec}' : les options s’écrivent clé=valeur, pas '{part}'",
+  "bot level '{spec}': options are written key=value, not '{part}'": "niveau de bot '{spec}' : les options s’écrivent key=value, pas '{part}'",
   "bot level '{name}' takes no options": "le niveau de bot '{name}' ne prend pas d’option",
   "yes": "oui",
   "no": "non",

@@ -17,7 +17,7 @@ const FORMS = {
   "와(과)": ["과", "와"],
   "(으)로": ["으로", "로"],
 };
-const GLOSS = /\s*\[[^[\]]*\]\s*$/;
+const GLOSS = /(?<=[\uac00-\ud7a3])\s*\[[^[\]]*\]\s*$/;
 const SKIPPED = new Set([..." )]}」』\"'’”»›"]);
 const RIEUL = 8; // ㄹ among the 28 finals of a Hangul syllable (0: none)
 /** @type {Record<string, Sound>} 영 일 이 삼 사 오 육 칠 팔 구 (and 십, 백, 천, 만) */
