@@ -126,6 +126,9 @@ SERVE_ERRORS: list[tuple[list[str], tuple[str, ...]]] = [
     (["serve", "--port", "70000"], ("--port", "0", "65535")),
     (["serve", "--bot-delay", "-1"], ("--bot-delay",)),
     (["serve", "--max-connections", "0"], ("--max-connections", "0")),
+    (["serve", "--database", "mysql://x"], ("'mysql://x'", "postgresql://…")),
+    (["serve", "--trusted-proxy", "nope"], ("--trusted-proxy", "'nope'", "127.0.0.1", "10.0.0.0/24")),
+    (["serve", "--redis", "redis://127.0.0.1:1/0"], ("--redis", "--database", "SQLite")),
 ]
 PREFIX = {"ja": "roppyakken: エラー: ", "ko": "roppyakken: 오류: ", "fr": "roppyakken : erreur : "}
 SCRIPT = {"ja": re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]"), "ko": re.compile(r"[\uac00-\ud7a3]")}
