@@ -91,7 +91,7 @@ def test_command_option_errors_are_in_the_language(argv: list[str], words: tuple
 
 # Each case: a command line (``{records}``: a directory of good records, ``{bad}``: a record
 # spoiled by ``SPOIL``) and the words its error names in every language (fields, not prose).
-SPOIL: dict[str, tuple[str, str | list[str] | None]] = {
+SPOIL: dict[str, tuple[str, object]] = {
     "missing": ("", None),
     "not-json": ("", "{\n"),
     "format": ("format", "other/1"),
