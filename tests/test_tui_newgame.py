@@ -129,3 +129,27 @@ def test_the_forms_placeholders_fit_their_field_at_80_columns(lang: str) -> None
             assert cell_width(placeholder) <= 80 - 2 - 14, (lang, placeholder)  # padding, label
     finally:
         set_language("en")
+
+
+def test_every_tab_stop_is_a_field_or_a_button(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tab never lands on the form's scrolling frame, where the focus shows nowhere (French, 80×24)."""
+    from roppyakken.i18n import set_language
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> list[str]:
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        stops = []
+        for _ in range(12):
+            await press(pilot, "tab")
+            focused = app.screen.focused
+            stops.append(f"{type(focused).__name__}#{focused.id if focused else None}")
+        return stops
+
+    set_language("fr")
+    try:
+        stops = run(RoppyakkenApp(pace="instant"), script)
+    finally:
+        set_language("en")
+    assert all(stop.split("#")[0] in ("Select", "Input", "Button") for stop in stops), stops
+    assert "Button#start" in stops and "Select#players" in stops

@@ -83,7 +83,9 @@ class NewGameScreen(Screen[None]):
                 name = seats[0].name
             for i, seat in enumerate(seats[1:3]):
                 chosen[i] = HUMAN if seat.human else seat.kind
-        with VerticalScroll(id="form"):
+        form = VerticalScroll(id="form")
+        form.can_focus = False  # no Tab stop where the focus shows nowhere: a focused field scrolls into view
+        with form:
             yield Static(t.NEW_GAME_TITLE, classes="title")
             yield Static(t.NEW_GAME_INTRO, classes="intro")
             with Horizontal(classes="row"):
