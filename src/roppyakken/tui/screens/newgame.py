@@ -49,6 +49,9 @@ class NewGameScreen(Screen[None]):
     #buttons { height: auto; margin: 1 0; }
     #buttons Button { margin-right: 2; }
     #saves-row Button { margin-left: 2; }
+    #saves SelectCurrent, #saves SelectCurrent Static, #saves SelectOverlay {
+        text-wrap: nowrap; text-overflow: ellipsis;
+    }
     #form Select:focus > SelectCurrent, #form Input:focus { background: $accent 45%; text-style: bold; }
     #form Button:focus { background: $accent; text-style: bold reverse; }
     """
