@@ -211,3 +211,24 @@ def test_a_records_round_is_named_in_the_language(records: Path) -> None:
     assert run_cli(["replay", bad, "--lang", "ja"])[2].startswith("roppyakken: エラー: 第1回：")
     assert run_cli(["replay", bad, "--lang", "ko"])[2].startswith("roppyakken: 오류: 1판: ")
     assert run_cli(["replay", bad, "--lang", "fr"])[2].startswith("roppyakken : erreur : manche 1 : ")
+
+
+@pytest.mark.parametrize(("lang", "words"), [("ja", "観戦者"), ("ko", "관전자"), ("fr", "spectateur")])
+def test_a_hint_refused_says_why_in_the_language(lang: str, words: str) -> None:
+    """The hint panel shows ``error.translated()``: a hint nobody can have, refused in the language."""
+    from roppyakken.ai.hint import hint
+    from roppyakken.engine import Game
+    from roppyakken.errors import RoppyakkenError
+    from roppyakken.i18n import set_language
+    from roppyakken.rules import preset
+    from roppyakken.view import view_of
+
+    game = Game(preset("classic"), 2, 1)
+    with pytest.raises(RoppyakkenError) as refused:
+        hint(view_of(game, None))
+    set_language(lang)
+    try:
+        shown = refused.value.translated()
+    finally:
+        set_language("en")
+    assert words in shown and "spectator" not in shown, shown

@@ -45,6 +45,7 @@ PYTHON_SOURCES: tuple[str, ...] = (
     "ai/ladder.py",
     "ai/master.py",
     "ai/driver.py",
+    "ai/hint.py",
     "ai/ray_backend.py",
     "i18n.py",
     "record.py",
