@@ -19,7 +19,7 @@ from babel.messages.catalog import Catalog
 
 from roppyakken import cards, i18n, text, yaku
 from roppyakken.devtools import i18n as build
-from roppyakken.errors import RoppyakkenError
+from roppyakken.errors import Phrase, RoppyakkenError
 from tests.support import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -286,3 +286,50 @@ def test_arena_and_ladder_tables_speak_the_language() -> None:
     code, out, _ = _run(["ladder", "--levels", "random,greedy", "--games", "2", "--lang", "fr"])
     assert code == 0 and "classement" in out and "Prend le plus de points" in out and "contre" in out
     assert not re.search(r"\b(rating|pairs|Grabs|games per pair)\b", out)
+
+
+KOREAN_FALLBACKS = ("(가)", "(이)", "(를)", "(을)", "(는)", "(은)", "(과)", "(와)", "(으)로")
+
+
+def test_korean_commands_choose_every_particle(tmp_path: Path) -> None:
+    """Every Korean line of ``replay``, ``score``/``targets --explain``, ``rules`` and an error keeps
+    one form of each particle, chosen by the word before it (a name ending in a vowel, a consonant)."""
+    code, _, _ = _run(
+        ["simulate", "--games", "1", "--seed", "3", "--bots", "greedy", "--records", str(tmp_path)]
+    )
+    assert code == 0
+    record = json.loads((tmp_path / "game-000000.json").read_text(encoding="utf-8"))
+    record["players"] = ["민수", "지훈"]  # 민수 ends in a vowel, 지훈 in a consonant
+    named = tmp_path / "named.json"
+    named.write_text(json.dumps(record), encoding="utf-8")
+    one_target = {"table": ["pine-chaff-1", "plum-chaff-1"], "card": "pine-crane"}
+    two_targets = {"table": ["pine-chaff-1", "pine-chaff-2"], "card": "pine-ribbon", "source": "pile"}
+    runs = [
+        (["replay", str(named)], ""),
+        (["score", "--explain"], BRIGHTS),
+        (["targets", "--explain"], json.dumps(one_target)),
+        (["targets", "--explain"], json.dumps(two_targets)),
+        (["rules"], ""),
+        (["rules", "korean-high"], ""),
+        (["replay", str(tmp_path / "none.json")], ""),
+    ]
+    shown = []
+    for argv, stdin in runs:
+        _, out, err = _run([*argv, "--lang", "ko"], stdin)
+        shown.append(out + err)
+        for line in (out + err).splitlines():
+            assert not any(form in line for form in KOREAN_FALLBACKS), (argv, line)
+    assert "민수가 " in shown[0] and "지훈이 " in shown[0]
+    assert (
+        "송학 광 [pine-crane]을 " in shown[2] and "송학 피 [pine-chaff-1]를 " in shown[2]
+    )  # names, not slugs
+    assert "none.json'을 찾을 수 없습니다" in shown[6]
+
+
+def test_an_errors_korean_particles_are_chosen_wherever_it_is_shown() -> None:
+    """The new-game form and the hint show ``error.translated()``: its particles are chosen too."""
+    i18n.set_language("ko")
+    shown = RoppyakkenError(i18n.N_("rules file '{path}' not found"), path="house.toml").translated()
+    assert shown == "규칙 파일 'house.toml'을 찾을 수 없습니다"
+    phrase = Phrase(i18n.N_("{where} captures"), where=Phrase(i18n.N_("player {n}"), n=2)).translated()
+    assert not any(form in phrase for form in KOREAN_FALLBACKS), phrase

@@ -34,6 +34,10 @@ CASES = [
     ("P1(으)로", "P1로"),
     ("10을(를)", "10을"),
     ("민수(선)이(가)", "민수(선)이"),
+    ("송학 광 [pine-crane]을(를) 냄", "송학 광 [pine-crane]을 냄"),  # a slug gloss is not read
+    ("송학 피 [pine-chaff-1]을(를) 먹음", "송학 피 [pine-chaff-1]를 먹음"),
+    ("[pine-crane]을(를)", "[pine-crane]를"),  # a slug alone is read
+    ("수 1: []을(를) 먹음", "수 1: []을(를) 먹음"),  # an empty list has no reading
     ("花子이(가)", "花子이(가)"),  # no Korean reading known: both forms stay
     ("(없음)", "(없음)"),  # an ordinary parenthesis is not a particle
 ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.support import require_module
+from tests.support import require_module, run_python
 
 require_module("textual", "pip install 'roppyakken[tui]'")
 
@@ -86,3 +86,32 @@ def test_a_long_message_line_is_shown_whole() -> None:
     shown = _in_french(script)
     flat = " ".join(line.strip() for line in shown.splitlines())
     assert long in flat, shown
+
+
+GAME_OVER_FOOTER = """
+from roppyakken.i18n import set_language
+set_language("fr")  # before the screens are imported: their keys are named when the classes are made
+from roppyakken.tui.app import RoppyakkenApp
+from roppyakken.tui.screens.scores import GameOverScreen
+from roppyakken.tui.testing import press, shown_text, wait_until
+from tests.test_tui_app import run, vs_random, waiting_for_me
+
+async def script(pilot, app):
+    for _ in range(500):
+        await wait_until(pilot, lambda: waiting_for_me(app), timeout=60)
+        if isinstance(app.screen, GameOverScreen):
+            break
+        await press(pilot, "enter")
+    await press(pilot, "escape")
+    await pilot.pause(0.1)
+    return await shown_text(pilot, app)
+
+print(run(RoppyakkenApp(setup=vs_random("sanbyakuken", seed=11), pace="instant"), script))
+"""
+
+
+def test_the_game_over_keys_fit_the_footer() -> None:
+    """Once the game is over, the footer names its keys whole at 80 columns, Quit the last."""
+    shown = run_python(GAME_OVER_FOOTER, pure=False, timeout=300)
+    footer = shown.rstrip("\n").splitlines()[-1]
+    assert "n Nouvelle partie" in footer and footer.rstrip().endswith("q Quitter"), footer

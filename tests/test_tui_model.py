@@ -333,6 +333,27 @@ def test_strip_lines_break_between_fields_only() -> None:
     assert len(pack([Text("a"), Text("b")], 80, sep=" · ")) == 1
 
 
+@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr"])
+def test_the_chaff_field_names_only_the_special_chaff_in_every_language(lang: str) -> None:
+    """plain chaff is counted, not named (``+ivraie+ivraie`` filled French lines), in each language."""
+    from roppyakken.i18n import set_language
+    from roppyakken.tui import text as t
+    from roppyakken.tui.widgets import capture_fields
+
+    chaff = ["pine-chaff-1", "pine-chaff-2", "plum-chaff-1", "paulownia-yellow"]
+    ribbons = ["pine-ribbon", "peony-ribbon"]
+    set_language(lang)
+    try:
+        fields = [f.plain for f in capture_fields(mask_of(card_id(s) for s in chaff + ribbons))]
+        yellow = t.CARD_SUBJECTS[card_id("paulownia-yellow")]
+        poem_mark = "·" + t.CARD_SUBJECTS[card_id("pine-ribbon")][0].lower()
+    finally:
+        set_language("en")
+    shown_chaff, shown_ribbons = fields[-1], fields[-2]
+    assert yellow in shown_chaff and shown_chaff.count("+") == 1, shown_chaff  # one card named
+    assert shown_ribbons.count(poem_mark) == 1 and "·" in shown_ribbons.split()[-1], shown_ribbons
+
+
 def test_running_round_score_counts_yaku_and_lucky_hands() -> None:
     """the strip shows what the round is worth so far, yaku included (R-7.2)."""
     from roppyakken.tui.widgets import round_score_text

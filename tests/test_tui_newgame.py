@@ -129,3 +129,68 @@ def test_the_forms_placeholders_fit_their_field_at_80_columns(lang: str) -> None
             assert cell_width(placeholder) <= 80 - 2 - 14, (lang, placeholder)  # padding, label
     finally:
         set_language("en")
+
+
+def test_every_tab_stop_is_a_field_or_a_button(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tab never lands on the form's scrolling frame, where the focus shows nowhere (French, 80×24)."""
+    from roppyakken.i18n import set_language
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> list[str]:
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        stops = []
+        for _ in range(12):
+            await press(pilot, "tab")
+            focused = app.screen.focused
+            stops.append(f"{type(focused).__name__}#{focused.id if focused else None}")
+        return stops
+
+    set_language("fr")
+    try:
+        stops = run(RoppyakkenApp(pace="instant"), script)
+    finally:
+        set_language("en")
+    assert all(stop.split("#")[0] in ("Select", "Input", "Button") for stop in stops), stops
+    assert "Button#start" in stops and "Select#players" in stops
+
+
+def test_a_long_saved_game_stays_on_its_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A three-player save's label is cut with an ellipsis, not wrapped under the label or over the
+    footer, closed and open (French, 80×24)."""
+    import asyncio
+    import re
+
+    from roppyakken.engine import Game
+    from roppyakken.i18n import set_language
+    from roppyakken.rules import preset
+    from roppyakken.tui.session import HUMAN, Seat, new_save_path, save_game
+    from roppyakken.tui.testing import shown_text
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    path = new_save_path()
+    path.parent.mkdir(parents=True)
+    save_game(path, Game(preset("classic"), 3, 5), [Seat(HUMAN, "Aki"), Seat("expert"), Seat("master")])
+
+    async def main() -> tuple[str, str]:
+        app = RoppyakkenApp(pace="instant")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+            app.screen.query_one("#saves", Select).focus()
+            await pilot.pause(0.1)
+            closed = await shown_text(pilot, app)
+            await press(pilot, "enter")
+            await pilot.pause(0.2)
+            return closed, await shown_text(pilot, app)
+
+    set_language("fr")
+    try:
+        shown = asyncio.run(main())
+    finally:
+        set_language("en")
+    date = re.compile(r"\d\d-\d\d \d\d:\d\d – Aki")
+    for screen in shown:
+        lines = screen.rstrip("\n").splitlines()
+        save_lines = [line for line in lines if "Aki" in line or "Maître" in line or "manche" in line]
+        assert save_lines and all(date.search(line) for line in save_lines), screen
+        assert "Aki" not in lines[-1] and "Maître" not in lines[-1], screen  # the footer is whole

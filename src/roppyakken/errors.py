@@ -27,27 +27,33 @@ class Phrase:
 
 
 _TRANSLATORS: list[Callable[[str], str]] = []
-"""The current language's ``gettext``, which :mod:`roppyakken.i18n` registers when it is imported
-(it imports this module, so this one cannot import it)."""
+"""The current language's ``gettext`` and the finishing of a filled message (in Korean, choosing
+each particle's form), which :mod:`roppyakken.i18n` registers when it is imported (it imports
+this module, so this one cannot import it)."""
 
 
-def set_translator(translate: Callable[[str], str]) -> None:
-    """Translate messages with ``translate`` (:func:`roppyakken.i18n._`)."""
-    _TRANSLATORS[:] = [translate]
+def set_translator(translate: Callable[[str], str], finish: Callable[[str], str] = str) -> None:
+    """Translate messages with ``translate`` (:func:`roppyakken.i18n._`), then pass each filled
+    message through ``finish``."""
+    _TRANSLATORS[:] = [translate, finish]
 
 
 def _(message: str) -> str:
     return _TRANSLATORS[0](message) if _TRANSLATORS else message
 
 
+def _finished(text: str) -> str:
+    return _TRANSLATORS[1](text) if _TRANSLATORS else text
+
+
 def _translated(template: str, fields: dict[str, object]) -> str:
     if not fields:
-        return _(template)
+        return _finished(_(template))
     shown = {
         name: value.translated() if isinstance(value, Phrase | RoppyakkenError) else value
         for name, value in fields.items()
     }
-    return _(template).format(**shown)
+    return _finished(_(template).format(**shown))
 
 
 class RoppyakkenError(Exception):

@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Final
 
-from roppyakken.errors import RoppyakkenError, set_translator
+from roppyakken.errors import Phrase, RoppyakkenError, set_translator
 from roppyakken.korean import particles
 
 DOMAIN: Final = "roppyakken"
@@ -56,13 +56,36 @@ def _(message: str) -> str:
     return _translation().gettext(message)
 
 
-set_translator(_)
+def finish(text: str) -> str:
+    """Translated text as shown: in Korean, each particle's form chosen by the word before it."""
+    return particles(text) if _state["lang"] == "ko" else text
+
+
+set_translator(_, finish)
+
+
+JSON_REASONS = frozenset(
+    {
+        N_("Expecting value"),
+        N_("Expecting property name enclosed in double quotes"),
+        N_("Expecting ':' delimiter"),
+        N_("Expecting ',' delimiter"),
+        N_("Unterminated string starting at"),
+        N_("Invalid control character at"),
+        N_("Extra data"),
+    }
+)
+"""What the standard library's JSON parser says of malformed text, translated where it says it."""
+
+
+def json_reason(message: str) -> str | Phrase:
+    """The JSON parser's ``message``, as words to translate when it is one of :data:`JSON_REASONS`."""
+    return Phrase(message) if message in JSON_REASONS else message
 
 
 def fill(template: str, **fields: object) -> str:
     """Translate ``template`` and fill its named fields (in Korean, choosing each particle's form)."""
-    filled = _(template).format(**fields)
-    return particles(filled) if _state["lang"] == "ko" else filled
+    return finish(_(template).format(**fields))
 
 
 def cell_width(text: str) -> int:
@@ -108,7 +131,11 @@ def set_language(code: str) -> str:
     """Show text in the language ``code`` names from now on; return the language chosen."""
     lang = normalize(code)
     if lang is None:
-        raise RoppyakkenError(f"unknown language {code!r} (expected one of {', '.join(LANGUAGES)})")
+        raise RoppyakkenError(
+            N_("unknown language '{code}' (expected one of {languages})"),
+            code=code,
+            languages=", ".join(LANGUAGES),
+        )
     if lang == SOURCE_LANGUAGE:
         translation = gettext.NullTranslations()
     else:

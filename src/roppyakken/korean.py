@@ -45,6 +45,8 @@ _DIGIT: Final = {
     "9": "vowel",
 }
 _LATIN_TAIL: Final = re.compile(r"[A-Za-z]+$")
+_GLOSS: Final = re.compile(r"(?<=[\uac00-\ud7a3])\s*\[[^\[\]]*\]\s*$")
+"""A trailing ``[slug]`` beside a Korean name (``송학 광 [pine-crane]``): a gloss, not read aloud."""
 
 
 def _latin(word: str) -> str:
@@ -61,7 +63,13 @@ def _latin(word: str) -> str:
 
 
 def last_sound(text: str) -> str | None:
-    """How ``text`` ends when read: "final" (a consonant), "rieul" (ㄹ), "vowel", or None if unknown."""
+    """How ``text`` ends when read: "final" (a consonant), "rieul" (ㄹ), "vowel", or None if unknown.
+
+    A bracketed gloss at the end (a card's slug after its name) is passed over.
+    """
+    gloss = _GLOSS.search(text)
+    if gloss and gloss.start() > 0:
+        text = text[: gloss.start()]
     end = len(text)
     while end and text[end - 1] in _SKIPPED:
         end -= 1

@@ -19,7 +19,8 @@ from typing import Any, Final
 from roppyakken.actions import DECLARE, PLAY, REDEAL, TAKE, CallRedeal, Declare, Play, Take
 from roppyakken.cards import NUM_CARDS, SLUGS, mask_of, parse_cards, slugs_of
 from roppyakken.engine import Game, RoundLog, deal_sizes, deck_from_deal, seeded_deck
-from roppyakken.errors import IllegalActionError, RecordError, RoppyakkenError
+from roppyakken.errors import IllegalActionError, Phrase, RecordError, RoppyakkenError
+from roppyakken.i18n import N_, json_reason
 from roppyakken.rules import Rules, from_options
 
 FORMAT: Final = "roppyakken-record/1"
@@ -27,6 +28,23 @@ COMMITMENT_SCHEME: Final = "roppyakken-deal/1"
 """What a deal commitment hashes: ``roppyakken-deal/1:<seed>:<salt>`` (docs/FORMATS-EXTENSIONS.md)."""
 _HEX64: Final = re.compile(r"[0-9a-f]{64}")
 _SALT: Final = re.compile(r"[0-9a-f]{32,64}")
+RECORD: Final = Phrase(N_("record"))
+RECORD_RULES: Final = Phrase(N_("record rules"))
+
+
+def _round(index: int) -> Phrase:
+    """Where in a record: round ``index`` numbered from 1, as the replay shows rounds."""
+    return Phrase(N_("round {number}"), number=index + 1)
+
+
+def _event(index: int, event: int) -> Phrase:
+    """Where in a record: event ``event`` of round ``index``."""
+    return Phrase(N_("round {number} event {event}"), number=index + 1, event=event)
+
+
+def _restated(exc: RoppyakkenError) -> RecordError:
+    """``exc`` as a record error, with its template and fields (so it is still translated)."""
+    return RecordError(exc.template, **exc.fields)
 
 
 def deal_commitment(seed: int, salt: str) -> str:
@@ -41,11 +59,13 @@ def record_of(game: Game, names: Sequence[str] | None = None, *, salt: str | Non
     ``commitment`` and reveals ``salt``, so anyone can check every deal.
     """
     if not game.log:
-        raise RoppyakkenError("this game keeps no log, so it has no record")
+        raise RoppyakkenError(N_("this game keeps no log, so it has no record"))
     if names is None:
         names = [f"seat {i}" for i in range(game.players)]
     if len(names) != game.players:
-        raise RoppyakkenError(f"{len(names)} player names for {game.players} players")
+        raise RoppyakkenError(
+            N_("{names} player names for {players} players"), names=len(names), players=game.players
+        )
     return {
         "format": FORMAT,
         "rules": {"preset": game.rules.preset, "options": game.rules.options()},
@@ -92,36 +112,41 @@ def load(path: str | Path) -> dict[str, Any]:
     try:
         text = p.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise RecordError(f"record {str(p)!r} not found") from None
+        raise RecordError(N_("record '{path}' not found"), path=str(p)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"record {str(p)!r} cannot be read: {exc}") from None
+        raise RecordError(N_("record '{path}' cannot be read: {reason}"), path=str(p), reason=exc) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise RecordError(f"record {str(p)!r} is not JSON: {exc.msg} at line {exc.lineno}") from None
+        raise RecordError(
+            N_("record '{path}' is not JSON: {reason} at line {line}"),
+            path=str(p),
+            reason=json_reason(exc.msg),
+            line=exc.lineno,
+        ) from None
     if not isinstance(data, dict):
-        raise RecordError(f"record {str(p)!r} is not a JSON object")
+        raise RecordError(N_("record '{path}' is not a JSON object"), path=str(p))
     return data
 
 
-def _field(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+def _field(obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: Phrase) -> Any:
     if key not in obj:
-        raise RecordError(f"{where}: missing {key!r}")
+        raise RecordError(N_("{where}: missing '{key}'"), where=where, key=key)
     value = obj[key]
     if not isinstance(value, kind) or (isinstance(value, bool) and kind is int):
-        raise RecordError(f"{where}: {key!r} has the wrong type")
+        raise RecordError(N_("{where}: '{key}' has the wrong type"), where=where, key=key)
     return value
 
 
 def rules_of(record: dict[str, Any]) -> Rules:
     """The rules a record was played under."""
-    rules = _field(record, "rules", dict, "record")
-    preset = _field(rules, "preset", str, "record rules")
-    options = _field(rules, "options", dict, "record rules")
+    rules = _field(record, "rules", dict, RECORD)
+    preset = _field(rules, "preset", str, RECORD_RULES)
+    options = _field(rules, "options", dict, RECORD_RULES)
     try:
         return from_options(preset, options)
     except RoppyakkenError as exc:
-        raise RecordError(f"record rules: {exc}") from None
+        raise RecordError(N_("record rules: {error}"), error=exc) from None
 
 
 def replay(record: dict[str, Any]) -> tuple[Game, list[str]]:
@@ -130,28 +155,32 @@ def replay(record: dict[str, Any]) -> tuple[Game, list[str]]:
     Raises :class:`RecordError` naming the first thing that is malformed or disagrees.
     """
     if record.get("format") != FORMAT:
-        raise RecordError(f"not a {FORMAT} record (format is {record.get('format')!r})")
+        raise RecordError(
+            N_("not a {expected} record (format is {found})"),
+            expected=FORMAT,
+            found=repr(record.get("format")),
+        )
     rules = rules_of(record)
-    seed = _field(record, "seed", int, "record")
-    names = _field(record, "players", list, "record")
+    seed = _field(record, "seed", int, RECORD)
+    names = _field(record, "players", list, RECORD)
     if not all(isinstance(n, str) for n in names):
-        raise RecordError("record: 'players' must be a list of names")
+        raise RecordError(N_("record: 'players' must be a list of names"))
     n = len(names)
     try:
         rules.check_players(n)
     except RoppyakkenError as exc:
-        raise RecordError(f"record: {exc}") from None
-    rounds = _field(record, "rounds", list, "record")
+        raise RecordError(N_("record: {error}"), error=exc) from None
+    rounds = _field(record, "rounds", list, RECORD)
     if not rounds:
-        raise RecordError("record: no rounds")
+        raise RecordError(N_("record: no rounds"))
     if "winner" not in record:
-        raise RecordError("record: missing 'winner'")
+        raise RecordError(N_("record: missing 'winner'"))
     decks = [_deck_of(rules, n, r, i) for i, r in enumerate(rounds)]
 
     def deck_source(index: int, attempt: int) -> list[int]:
         if index < len(decks):
             if attempt:
-                raise RecordError(f"round {index + 1}: the recorded deal would be redealt")
+                raise RecordError(N_("{where}: the recorded deal would be redealt"), where=_round(index))
             return decks[index]
         return seeded_deck(seed, index, attempt)
 
@@ -162,12 +191,16 @@ def replay(record: dict[str, Any]) -> tuple[Game, list[str]]:
             if not _replay_round(game, index, rnd, last):
                 break
     except IllegalActionError as exc:
-        raise RecordError(f"record disagrees with the rules: {exc}") from None
+        raise RecordError(N_("record disagrees with the rules: {error}"), error=exc) from None
     winner = record["winner"]
     if winner is not None and (not isinstance(winner, int) or isinstance(winner, bool)):
-        raise RecordError("record: 'winner' must be a seat number or null")
+        raise RecordError(N_("record: 'winner' must be a seat number or null"))
     if winner != game.winner:
-        raise RecordError(f"record says the winner is {winner}, the replay says {game.winner}")
+        raise RecordError(
+            N_("record says the winner is {winner}, the replay says {replayed}"),
+            winner=winner,
+            replayed=game.winner,
+        )
     if "commitment" in record:
         verify_deals(record, rules, n, seed)
     return game, list(names)
@@ -189,21 +222,26 @@ def verify_deals(record: dict[str, Any], rules: Rules, n: int, seed: int) -> Non
     commitment = record.get("commitment")
     salt = record.get("salt")
     if not isinstance(commitment, str) or not _HEX64.fullmatch(commitment):
-        raise RecordError("record: 'commitment' must be 64 lowercase hex digits (SHA-256)")
+        raise RecordError(N_("record: 'commitment' must be 64 lowercase hex digits (SHA-256)"))
     if not isinstance(salt, str) or not _SALT.fullmatch(salt):
-        raise RecordError("record: the commitment's 'salt' is missing or not 32 to 64 lowercase hex digits")
+        raise RecordError(
+            N_("record: the commitment's 'salt' is missing or not 32 to 64 lowercase hex digits")
+        )
     if deal_commitment(seed, salt) != commitment:
         raise RecordError(
-            "record: the revealed seed and salt do not match the commitment: the deals are not proven"
+            N_("record: the revealed seed and salt do not match the commitment: the deals are not proven")
         )
     rounds = record["rounds"]
     try:
         game = Game(rules, n, seed)
     except RoppyakkenError as exc:
-        raise RecordError(f"record: {exc}") from None
+        raise RecordError(N_("record: {error}"), error=exc) from None
     if game.dealer != rounds[0]["dealer"]:
         raise RecordError(
-            f"round 1: dealer {rounds[0]['dealer']} is not the one the seed draws ({game.dealer})"
+            N_("{where}: dealer {dealer} is not the one the seed draws ({drawn})"),
+            where=_round(0),
+            dealer=rounds[0]["dealer"],
+            drawn=game.dealer,
         )
     try:
         for index, rnd in enumerate(rounds):
@@ -212,11 +250,13 @@ def verify_deals(record: dict[str, Any], rules: Rules, n: int, seed: int) -> Non
             while game.phase == REDEAL:
                 game.apply(CallRedeal(_dealt(game.history[-1]) != deal))
             if _dealt(game.history[-1]) != deal:
-                raise RecordError(f"round {index + 1}: the deal is not the one the revealed seed gives")
+                raise RecordError(
+                    N_("{where}: the deal is not the one the revealed seed gives"), where=_round(index)
+                )
             if not _replay_round(game, index, rnd, last):
                 break
     except IllegalActionError as exc:
-        raise RecordError(f"record disagrees with the seed's deals: {exc}") from None
+        raise RecordError(N_("record disagrees with the seed's deals: {error}"), error=exc) from None
 
 
 def _dealt(log: RoundLog) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
@@ -224,49 +264,58 @@ def _dealt(log: RoundLog) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
 
 
 def _deal_of(rnd: dict[str, Any], index: int) -> tuple[tuple[int, ...], int, tuple[int, ...]]:
-    where = f"round {index + 1}"  # numbered from 1, as the replay shows rounds
-    hands = tuple(mask_of(parse_cards(h, f"{where} hand")) for h in rnd["hands"])
-    return hands, mask_of(parse_cards(rnd["table"], f"{where} table")), tuple(parse_cards(rnd["pile"], where))
+    where = _round(index)
+    hands = tuple(mask_of(parse_cards(h, Phrase(N_("{where} hand"), where=where))) for h in rnd["hands"])
+    table = mask_of(parse_cards(rnd["table"], Phrase(N_("{where} table"), where=where)))
+    return hands, table, tuple(parse_cards(rnd["pile"], where))
 
 
 def _deck_of(rules: Rules, n: int, rnd: Any, index: int) -> list[int]:
     """Rebuild a deck that deals exactly the recorded hands, table and pile."""
-    where = f"round {index + 1}"  # numbered from 1, as the replay shows rounds
+    where = _round(index)
     if not isinstance(rnd, dict):
-        raise RecordError(f"{where}: not an object")
+        raise RecordError(N_("{where}: not an object"), where=where)
     dealer = _field(rnd, "dealer", int, where)
     if not 0 <= dealer < n:
-        raise RecordError(f"{where}: dealer {dealer} is not a seat")
+        raise RecordError(N_("{where}: dealer {dealer} is not a seat"), where=where, dealer=dealer)
     hands_json = _field(rnd, "hands", list, where)
     if len(hands_json) != n:
-        raise RecordError(f"{where}: {len(hands_json)} hands for {n} players")
+        raise RecordError(
+            N_("{where}: {hands} hands for {players} players"), where=where, hands=len(hands_json), players=n
+        )
     try:
-        hands = [parse_cards(h if isinstance(h, list) else [h], f"{where} hand") for h in hands_json]
-        table = parse_cards(_field(rnd, "table", list, where), f"{where} table")
-        pile = parse_cards(_field(rnd, "pile", list, where), f"{where} pile")
+        hand = Phrase(N_("{where} hand"), where=where)
+        hands = [parse_cards(h if isinstance(h, list) else [h], hand) for h in hands_json]
+        table = parse_cards(_field(rnd, "table", list, where), Phrase(N_("{where} table"), where=where))
+        pile = parse_cards(_field(rnd, "pile", list, where), Phrase(N_("{where} pile"), where=where))
     except RoppyakkenError as exc:
-        raise RecordError(str(exc)) from None
+        raise _restated(exc) from None
     everything = [c for h in hands for c in h] + table + pile
     if len(everything) != NUM_CARDS or len(set(everything)) != NUM_CARDS:
-        raise RecordError(f"{where}: the deal does not hold each of the 48 cards once")
+        raise RecordError(N_("{where}: the deal does not hold each of the 48 cards once"), where=where)
     hand_size, table_size = deal_sizes(rules, n)
     if any(len(h) != hand_size for h in hands) or len(table) != table_size:
-        raise RecordError(f"{where}: the deal sizes do not match the rules (R-3.1)")
+        raise RecordError(N_("{where}: the deal sizes do not match the rules (R-3.1)"), where=where)
     return deck_from_deal(rules, n, dealer, hands, table, pile)
 
 
 def _replay_round(game: Game, index: int, rnd: dict[str, Any], last: bool) -> bool:
     """Replay one recorded round; return False if the record stops inside it."""
-    where = f"round {index + 1}"  # numbered from 1, as the replay shows rounds
+    where = _round(index)
     if game.over:
-        raise RecordError(f"{where}: the game was already over")
+        raise RecordError(N_("{where}: the game was already over"), where=where)
     if game.round != index:
-        raise RecordError(f"{where}: the replay is at round {game.round + 1}")
+        raise RecordError(N_("{where}: the replay is at round {number}"), where=where, number=game.round + 1)
     if game.dealer != rnd["dealer"]:
-        raise RecordError(f"{where}: dealer is {rnd['dealer']}, the rules say {game.dealer}")
+        raise RecordError(
+            N_("{where}: dealer is {dealer}, the rules say {ruled}"),
+            where=where,
+            dealer=rnd["dealer"],
+            ruled=game.dealer,
+        )
     declared = _field(rnd, "lucky_hands", list, where)
     if len(declared) != game.players:
-        raise RecordError(f"{where}: 'lucky_hands' needs one entry per seat")
+        raise RecordError(N_("{where}: 'lucky_hands' needs one entry per seat"), where=where)
     events = _field(rnd, "events", list, where)
     while game.phase == REDEAL:
         game.apply(CallRedeal(False))  # the recorded deal was the one played
@@ -275,72 +324,100 @@ def _replay_round(game: Game, index: int, rnd: dict[str, Any], last: bool) -> bo
         choice = declared[seat]
         if choice is None:
             if not last or events:
-                raise RecordError(f"{where}: seat {seat}'s lucky hands are missing")
+                raise RecordError(
+                    N_("{where}: seat {seat}'s lucky hands are missing"), where=where, seat=seat
+                )
             return False
         if not isinstance(choice, list) or not all(isinstance(s, str) for s in choice):
-            raise RecordError(f"{where}: seat {seat}'s lucky hands must be a list of slugs")
+            raise RecordError(
+                N_("{where}: seat {seat}'s lucky hands must be a list of slugs"), where=where, seat=seat
+            )
         game.apply(Declare(tuple(choice)))
     for seat in range(game.players):
         if declared[seat] is not None and list(declared[seat]) != game.declared[seat]:
             raise RecordError(
-                f"{where}: seat {seat} declared {declared[seat]}, the replay has {game.declared[seat]}"
+                N_("{where}: seat {seat} declared {declared}, the replay has {replayed}"),
+                where=where,
+                seat=seat,
+                declared=declared[seat],
+                replayed=game.declared[seat],
             )
     log = game.history[index]
     for i, event in enumerate(events):
-        _replay_event(game, f"{where} event {i}", event)
+        _replay_event(game, _event(index, i), event)
         if len(log.plays) <= i:
-            raise RecordError(f"{where} event {i}: the replay did not reach this play")
-        expected = _event_tuple(event, f"{where} event {i}")
+            raise RecordError(N_("{where}: the replay did not reach this play"), where=_event(index, i))
+        expected = _event_tuple(event, _event(index, i))
         if log.plays[i] != expected:
             seat, source, card, taken = log.plays[i]
             raise RecordError(
-                f"{where} event {i}: the replay has seat {seat} {source} {SLUGS[card]} "
-                f"taking {slugs_of(taken)}"
+                N_("{where}: the replay has seat {seat} {source} {card} taking {taken}"),
+                where=_event(index, i),
+                seat=seat,
+                source=source,
+                card=SLUGS[card],
+                taken=slugs_of(taken),
             )
     if len(log.plays) > len(events) and not (last and log.score is None):
-        raise RecordError(f"{where}: the record lists fewer plays than were made")
+        raise RecordError(N_("{where}: the record lists fewer plays than were made"), where=where)
     scores = rnd.get("scores")
     if scores is None:
         if not last:
-            raise RecordError(f"{where}: scores are missing")
+            raise RecordError(N_("{where}: scores are missing"), where=where)
         if log.score is not None:
-            raise RecordError(f"{where}: the round is over but its scores are missing")
+            raise RecordError(N_("{where}: the round is over but its scores are missing"), where=where)
         return False
     if log.score is None:
-        raise RecordError(f"{where}: the record scores a round that is not over")
+        raise RecordError(N_("{where}: the record scores a round that is not over"), where=where)
     mine = [p.to_json() for p in log.score.players]
     if scores != mine:
         for seat, (theirs, ours) in enumerate(zip(scores, mine, strict=False)):
             if theirs != ours:
-                raise RecordError(f"{where}: seat {seat} scores {theirs}, the replay scores {ours}")
-        raise RecordError(f"{where}: the scores do not match the replay")
+                raise RecordError(
+                    N_("{where}: seat {seat} scores {theirs}, the replay scores {ours}"),
+                    where=where,
+                    seat=seat,
+                    theirs=theirs,
+                    ours=ours,
+                )
+        raise RecordError(N_("{where}: the scores do not match the replay"), where=where)
     if rnd.get("totals") != log.totals:
-        raise RecordError(f"{where}: totals {rnd.get('totals')} but the replay has {log.totals}")
+        raise RecordError(
+            N_("{where}: totals {totals} but the replay has {replayed}"),
+            where=where,
+            totals=rnd.get("totals"),
+            replayed=log.totals,
+        )
     return True
 
 
-def _event_tuple(event: Any, where: str) -> tuple[int, str, int, int]:
+def _event_tuple(event: Any, where: Phrase) -> tuple[int, str, int, int]:
     if not isinstance(event, dict):
-        raise RecordError(f"{where}: not an object")
+        raise RecordError(N_("{where}: not an object"), where=where)
     seat = _field(event, "seat", int, where)
     source = _field(event, "source", str, where)
     if source not in ("hand", "pile"):
-        raise RecordError(f"{where}: source must be 'hand' or 'pile'")
+        raise RecordError(N_("{where}: source must be 'hand' or 'pile'"), where=where)
     try:
         (card,) = parse_cards([_field(event, "card", str, where)], where)
         taken = mask_of(parse_cards(_field(event, "captured", list, where), where))
     except RoppyakkenError as exc:
-        raise RecordError(str(exc)) from None
+        raise _restated(exc) from None
     return seat, source, card, taken
 
 
-def _replay_event(game: Game, where: str, event: Any) -> None:
+def _replay_event(game: Game, where: Phrase, event: Any) -> None:
     seat, source, card, taken = _event_tuple(event, where)
     if source == "hand":
         if game.phase != PLAY or game.to_act != seat:
-            raise RecordError(f"{where}: seat {seat} plays from hand out of turn")
+            raise RecordError(N_("{where}: seat {seat} plays from hand out of turn"), where=where, seat=seat)
         game.apply(Play(card, taken), seat)
     elif game.phase == TAKE:
         if game.turned != card or game.to_act != seat:
-            raise RecordError(f"{where}: the turned-up card is {SLUGS[game.turned]}, not {SLUGS[card]}")
+            raise RecordError(
+                N_("{where}: the turned-up card is {turned}, not {card}"),
+                where=where,
+                turned=SLUGS[game.turned],
+                card=SLUGS[card],
+            )
         game.apply(Take(taken), seat)

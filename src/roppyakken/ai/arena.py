@@ -150,16 +150,18 @@ def run_arena(
     """
     levels = list(levels)
     if len(levels) not in (2, 3):
-        raise RoppyakkenError(f"an arena is for 2 or 3 bots, not {len(levels)}")
+        raise RoppyakkenError(N_("an arena is for 2 or 3 bots, not {n}"), n=len(levels))
     rules.check_players(len(levels))
     for level in levels:
         make_bot(level)  # refuse unknown levels and bad options before playing
     if deals < 1:
-        raise RoppyakkenError("an arena needs at least one deal")
+        raise RoppyakkenError(N_("an arena needs at least one deal"))
     if jobs < 1:
-        raise RoppyakkenError("--jobs must be at least 1")
+        raise RoppyakkenError(N_("--jobs must be at least 1"))
     if ray is not None and jobs != 1:
-        raise RoppyakkenError("--jobs and --ray do not go together: --ray spreads the deals over the cluster")
+        raise RoppyakkenError(
+            N_("--jobs and --ray do not go together: --ray spreads the deals over the cluster")
+        )
     seeds = game_seeds(seed, deals)
     totals = ArenaTotals(levels)
     if ray is not None:

@@ -10,6 +10,7 @@ from typing import Protocol, runtime_checkable
 
 from roppyakken.actions import Action
 from roppyakken.errors import RoppyakkenError
+from roppyakken.i18n import N_
 from roppyakken.indexed import choice_index
 from roppyakken.text import BOT_LEVEL_DESCRIPTIONS
 from roppyakken.view import SeatView
@@ -152,10 +153,15 @@ def _load_extra(name: str) -> None:
         importlib.import_module(level.module)
     except ImportError:
         raise RoppyakkenError(
-            f"bot level {name} needs {level.needs}: pip install 'roppyakken[{level.extra}]'"
+            N_("bot level {name} needs {needs}: pip install 'roppyakken[{extra}]'"),
+            name=name,
+            needs=level.needs,
+            extra=level.extra,
         ) from None
     if BOT_LEVELS[name][0] is _EXTRA_FACTORIES[name][0]:
-        raise RoppyakkenError(f"bot level {name}: {level.module} does not register it")  # pragma: no cover
+        raise RoppyakkenError(
+            N_("bot level {name}: {module} does not register it"), name=name, module=level.module
+        )  # pragma: no cover
 
 
 def _declare_extra(name: str) -> tuple[BotFactory, BotOptionsFactory]:
@@ -206,14 +212,16 @@ def parse_level(spec: str) -> tuple[str, dict[str, str]]:
     name, *parts = spec.strip().split(":")
     if name not in BOT_LEVELS:
         known = ", ".join(BOT_LEVELS)
-        raise RoppyakkenError(f"unknown bot level {name!r} (known: {known})")
+        raise RoppyakkenError(N_("unknown bot level '{name}' (known: {known})"), name=name, known=known)
     options: dict[str, str] = {}
     for part in parts:
         key, eq, value = part.partition("=")
         if not eq or not key or not value:
-            raise RoppyakkenError(f"bot level {spec!r}: options are written key=value, not {part!r}")
+            raise RoppyakkenError(
+                N_("bot level '{spec}': options are written key=value, not '{part}'"), spec=spec, part=part
+            )
         if name not in BOT_OPTIONS:
-            raise RoppyakkenError(f"bot level {name!r} takes no options")
+            raise RoppyakkenError(N_("bot level '{name}' takes no options"), name=name)
         options[key] = value
     return name, options
 

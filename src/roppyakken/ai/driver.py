@@ -10,6 +10,7 @@ from roppyakken.actions import Action
 from roppyakken.ai.base import Bot
 from roppyakken.engine import Game
 from roppyakken.errors import IllegalActionError
+from roppyakken.i18n import N_
 from roppyakken.indexed import Picker
 from roppyakken.view import view_of
 
@@ -61,7 +62,9 @@ def play_out(
         try:
             game.apply(action, seat)
         except IllegalActionError as exc:
-            raise IllegalActionError(f"bot {bots[seat].name} at seat {seat}: {exc}") from None
+            raise IllegalActionError(
+                N_("bot {name} at seat {seat}: {error}"), name=bots[seat].name, seat=seat, error=exc
+            ) from None
         if on_step is not None:
             on_step(game)
     return game

@@ -39,6 +39,7 @@ from roppyakken.ai.position import Position
 from roppyakken.ai.stats import Z95
 from roppyakken.cards import POINTS, iter_cards
 from roppyakken.errors import RoppyakkenError
+from roppyakken.i18n import N_
 from roppyakken.view import SeatView
 from roppyakken.yaku import YAKU_SLUGS
 
@@ -130,10 +131,10 @@ def hint(
     """
     seat = view.seat
     if seat is None:
-        raise RoppyakkenError("a spectator has no move to hint")
+        raise RoppyakkenError(N_("a spectator has no move to hint"))
     decisions = _decision_moves(view)
     if not decisions:
-        raise RoppyakkenError("there is no card to play or take now")
+        raise RoppyakkenError(N_("there is no card to play or take now"))
     if worlds < 1 or candidates < 1:
         raise RoppyakkenError("a hint needs at least one world and one candidate")
     rules = view.rules

@@ -9,6 +9,7 @@ from typing import Any
 from roppyakken.ai.arena import ArenaTotals, run_arena, summary
 from roppyakken.ai.elo import PairResult, expected_score, ratings
 from roppyakken.errors import RoppyakkenError
+from roppyakken.i18n import N_
 from roppyakken.rules import Rules
 
 DEFAULT_LEVELS = ("random", "greedy", "expert", "master")
@@ -34,11 +35,11 @@ def run_ladder(
     """
     levels = list(levels)
     if len(levels) < 2:
-        raise RoppyakkenError("a ladder needs at least two levels")
+        raise RoppyakkenError(N_("a ladder needs at least two levels"))
     if len(set(levels)) != len(levels):
-        raise RoppyakkenError("a ladder names each level once")
+        raise RoppyakkenError(N_("a ladder names each level once"))
     if games_per_pair < 2:
-        raise RoppyakkenError("--games must be at least 2 (one deal, both seatings)")
+        raise RoppyakkenError(N_("--games must be at least 2 (one deal, both seatings)"))
     rules.check_players(2)
     deals = -(-games_per_pair // 2)
     pairs: list[PairResult] = []

@@ -53,6 +53,7 @@ from roppyakken.ai.playout import yaku_index
 from roppyakken.ai.position import Position
 from roppyakken.errors import RoppyakkenError
 from roppyakken.game_end import round_result
+from roppyakken.i18n import N_
 from roppyakken.infoset import World, sample_world
 from roppyakken.phase import Phase
 from roppyakken.rules import Rules
@@ -156,7 +157,7 @@ class MasterBot:
         infer: int = DEFAULT_INFER,
     ) -> None:
         if ms is None and iters is None:
-            raise RoppyakkenError("a master needs a budget: ms or iters")
+            raise RoppyakkenError(N_("a master needs a budget: ms or iters"))
         self.rng = random.Random(f"master:{seed}")
         self.ms = ms
         self.iters = iters
@@ -175,15 +176,21 @@ class MasterBot:
             kind = _OPTIONS.get(key)
             if kind is None:
                 known = ", ".join(_OPTIONS)
-                raise RoppyakkenError(f"bot level master has no option {key!r} (options: {known})")
+                raise RoppyakkenError(
+                    N_("bot level master has no option '{key}' (options: {known})"), key=key, known=known
+                )
             try:
                 value = kind(text)
             except ValueError:
                 value = None
             if key == "infer" and (value is None or value < 0):
-                raise RoppyakkenError(f"bot option infer={text!r}: expected a number of worlds, 0 or more")
+                raise RoppyakkenError(
+                    N_("bot option infer='{value}': expected a number of worlds, 0 or more"), value=text
+                )
             elif key != "infer" and (value is None or not value > 0):
-                raise RoppyakkenError(f"bot option {key}={text!r}: expected a positive number")
+                raise RoppyakkenError(
+                    N_("bot option {key}='{value}': expected a positive number"), key=key, value=text
+                )
             kwargs[key] = value
         ms = kwargs.get("ms", None if "iters" in kwargs else DEFAULT_MS)
         iters = kwargs.get("iters")

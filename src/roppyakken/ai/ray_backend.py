@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Final, TypeVar
 
 from roppyakken.errors import RoppyakkenError
+from roppyakken.i18n import N_
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -33,7 +34,7 @@ def ray_module() -> Any:
     try:
         return importlib.import_module("ray")
     except ImportError:
-        raise RoppyakkenError("--ray needs Ray: pip install 'roppyakken[ray]'") from None
+        raise RoppyakkenError(N_("--ray needs Ray: pip install 'roppyakken[ray]'")) from None
 
 
 def connect(address: str) -> Any:
@@ -55,7 +56,9 @@ def connect(address: str) -> Any:
         )
     except Exception as exc:  # Ray raises ConnectionError, ValueError, RuntimeError...
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise RoppyakkenError(f"--ray {address}: cannot join a Ray cluster ({first})") from None
+        raise RoppyakkenError(
+            N_("--ray {address}: cannot join a Ray cluster ({reason})"), address=address, reason=first
+        ) from None
     return ray
 
 
@@ -68,7 +71,18 @@ def _check_reachable(address: str) -> None:
         socket.create_connection((host.strip("[]") or "127.0.0.1", int(port)), timeout=10).close()
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
-        raise RoppyakkenError(f"--ray {address}: no Ray cluster answers there ({reason})") from None
+        raise RoppyakkenError(
+            N_("--ray {address}: no Ray cluster answers there ({reason})"), address=address, reason=reason
+        ) from None
+
+
+def _restated(cause: RoppyakkenError) -> RoppyakkenError:
+    """A task's error as one line, still translatable when its template came back with it."""
+    template = getattr(cause, "template", None)
+    fields = getattr(cause, "fields", None)
+    if isinstance(template, str) and isinstance(fields, dict):
+        return RoppyakkenError(template, **fields)
+    return RoppyakkenError(str(cause).splitlines()[0])
 
 
 def cluster_cpus(address: str) -> int:
@@ -105,7 +119,7 @@ def ordered_map(
             except ray.exceptions.RayTaskError as exc:
                 cause = exc.as_instanceof_cause()
                 if isinstance(cause, RoppyakkenError):
-                    raise RoppyakkenError(str(cause).splitlines()[0]) from None
+                    raise _restated(cause) from None
                 raise
         while following in finished:
             yield finished.pop(following)

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from roppyakken.errors import RoppyakkenError, RulesError
-from roppyakken.i18n import N_, _, fill
+from roppyakken.i18n import N_, _, fill, json_reason
 from roppyakken.rules import Rules, resolve
 
 ERROR_LINE = N_("roppyakken: error: {message}")
@@ -49,13 +49,13 @@ def parse_json(text: str, what: str = "input", *, one_line: bool = False) -> Any
             raise RoppyakkenError(
                 N_("{what} is not valid JSON: {error} at column {column}"),
                 what=what,
-                error=exc.msg,
+                error=json_reason(exc.msg),
                 column=exc.colno,
             ) from None
         raise RoppyakkenError(
             N_("{what} is not valid JSON: {error} at line {line}, column {column}"),
             what=what,
-            error=exc.msg,
+            error=json_reason(exc.msg),
             line=exc.lineno,
             column=exc.colno,
         ) from None

@@ -10,7 +10,7 @@ import signal
 import socket
 from typing import Any
 
-from roppyakken.i18n import _
+from roppyakken.i18n import N_, _
 
 
 def register(sub: Any, help_text: str) -> None:
@@ -124,7 +124,7 @@ def _listen(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as exc:
         sock.close()
-        raise RoppyakkenError(text.PORT_IN_USE.format(host=host, port=port, reason=exc.strerror)) from None
+        raise RoppyakkenError(text.PORT_IN_USE, host=host, port=port, reason=exc.strerror) from None
     sock.listen(2048)
     sock.set_inheritable(True)
     return sock
@@ -162,7 +162,7 @@ def _check_redis(url: str, dialect: str) -> None:
         client.close()
     except (redis.RedisError, OSError, ValueError) as exc:
         shown = re.sub(r"//[^@/]*@", "//***@", url)  # no password in messages
-        raise RoppyakkenError(text.REDIS_UNREACHABLE.format(url=shown, reason=exc)) from None
+        raise RoppyakkenError(text.REDIS_UNREACHABLE, url=shown, reason=exc) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -180,16 +180,16 @@ def run(args: argparse.Namespace) -> int:
 
         raise RoppyakkenError(text.NEEDS_WEB_EXTRAS) from None
     if not 0 <= args.port <= 65535:
-        raise RoppyakkenError("--port must be from 0 to 65535")
+        raise RoppyakkenError(N_("--port must be from 0 to 65535"))
     if args.bot_delay < 0:
-        raise RoppyakkenError("--bot-delay must not be negative")
+        raise RoppyakkenError(N_("--bot-delay must not be negative"))
     from roppyakken.server.config import Limits
     from roppyakken.server.serving import Server, uvicorn_config
 
     given = {name: getattr(args, name) for name, *_ in BOUNDS if getattr(args, name) is not None}
     for name, value in given.items():
         if value < 0 or (value == 0 and name != "bot_workers"):
-            raise RoppyakkenError(f"--{name.replace('_', '-')} must be more than 0")
+            raise RoppyakkenError(N_("--{option} must be more than 0"), option=name.replace("_", "-"))
     limits = Limits(
         **given, allowed_origins=tuple(args.allow_origin), trusted_proxies=tuple(args.trusted_proxy)
     )

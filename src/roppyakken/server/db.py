@@ -56,7 +56,7 @@ def normalize_url(url: str | None) -> str:
         return f"postgresql+psycopg://{rest}"
     if scheme in ("postgresql+psycopg", "sqlite"):
         return url
-    raise RoppyakkenError(text.BAD_DATABASE_URL.format(url=url))
+    raise RoppyakkenError(text.BAD_DATABASE_URL, url=url)
 
 
 def display_url(url: str) -> str:
@@ -102,7 +102,7 @@ def open_engine(url: str, write_timeout: float = DEFAULT_WRITE_TIMEOUT) -> Engin
     try:
         parsed = make_url(url)
     except ArgumentError:
-        raise RoppyakkenError(text.BAD_DATABASE_URL.format(url=url)) from None
+        raise RoppyakkenError(text.BAD_DATABASE_URL, url=url) from None
     if parsed.get_backend_name() == "sqlite":
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
@@ -121,7 +121,7 @@ def open_engine(url: str, write_timeout: float = DEFAULT_WRITE_TIMEOUT) -> Engin
             url, pool_pre_ping=True, pool_size=2, connect_args={"options": options, "connect_timeout": 5}
         )
     except (ArgumentError, ImportError) as exc:
-        raise RoppyakkenError(text.DATABASE_UNREACHABLE.format(url=display_url(url), reason=exc)) from None
+        raise RoppyakkenError(text.DATABASE_UNREACHABLE, url=display_url(url), reason=exc) from None
 
 
 def migrate(engine: Engine) -> None:
@@ -204,7 +204,7 @@ class Database:
         except SQLAlchemyError as exc:
             reason = _one_line(exc)
             raise RoppyakkenError(
-                text.DATABASE_UNREACHABLE.format(url=display_url(self.url), reason=reason)
+                text.DATABASE_UNREACHABLE, url=display_url(self.url), reason=reason
             ) from None
 
     def run_now(self, op: Callable[[Connection], T]) -> T:

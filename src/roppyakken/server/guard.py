@@ -126,7 +126,7 @@ def proxy_networks(values: tuple[str, ...]) -> tuple[Network, ...]:
         try:
             out.append(ipaddress.ip_network(value.strip(), strict=False))
         except ValueError:
-            raise RoppyakkenError(text.BAD_TRUSTED_PROXY.format(value=value)) from None
+            raise RoppyakkenError(text.BAD_TRUSTED_PROXY, value=value) from None
     return tuple(out)
 
 

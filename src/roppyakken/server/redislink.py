@@ -33,5 +33,5 @@ def check_url(url: str) -> str:
     from roppyakken.server import text
 
     if not url.startswith(("redis://", "rediss://", "unix://")):
-        raise RoppyakkenError(text.BAD_REDIS_URL.format(url=url))
+        raise RoppyakkenError(text.BAD_REDIS_URL, url=url)
     return url

@@ -16,14 +16,14 @@ from roppyakken.i18n import N_
 SERVING: Final = N_("Roppyakken is being served at {url}  (press Ctrl-C to stop)")
 STOPPED: Final = N_("the server has stopped; every game is saved")
 DATABASE_IN_USE: Final = N_("games are stored in {database}")
-NEEDS_WEB_EXTRAS: Final = (
+NEEDS_WEB_EXTRAS: Final = N_(
     "the web server needs the 'web' extras: run ./scripts/setup, or pip install 'roppyakken[web]'"
 )
-PORT_IN_USE: Final = "cannot listen on {host}:{port}: {reason} (choose another --port)"
-BAD_DATABASE_URL: Final = (
-    "unsupported database URL {url!r} (use sqlite:///FILE, a file path or postgresql://…)"
+PORT_IN_USE: Final = N_("cannot listen on {host}:{port}: {reason} (choose another --port)")
+BAD_DATABASE_URL: Final = N_(
+    "unsupported database URL '{url}' (use sqlite:///FILE, a file path or postgresql://…)"
 )
-DATABASE_UNREACHABLE: Final = "cannot open the database {url}: {reason}"
+DATABASE_UNREACHABLE: Final = N_("cannot open the database {url}: {reason}")
 NO_CLIENT: Final = "the browser client is missing from this installation (static/index.html)"
 
 # HTTP errors
@@ -119,13 +119,13 @@ MOVE_UNANSWERED: Final = (
     "the server holding this game did not answer in time; "
     "your move was made only if the next state shows it — otherwise send it again"
 )
-REDIS_NEEDS_POSTGRESQL: Final = (
+REDIS_NEEDS_POSTGRESQL: Final = N_(
     "--redis needs a shared --database postgresql://…: a SQLite file belongs to one machine"
 )
-REDIS_UNREACHABLE: Final = "cannot reach Redis at {url}: {reason}"
-BAD_REDIS_URL: Final = "unsupported Redis URL {url!r} (use redis://HOST:PORT/DB or rediss://…)"
-BAD_TRUSTED_PROXY: Final = (
-    "--trusted-proxy {value!r} is not an IP address or network (e.g. 127.0.0.1 or 10.0.0.0/24); "
+REDIS_UNREACHABLE: Final = N_("cannot reach Redis at {url}: {reason}")
+BAD_REDIS_URL: Final = N_("unsupported Redis URL '{url}' (use redis://HOST:PORT/DB or rediss://…)")
+BAD_TRUSTED_PROXY: Final = N_(
+    "--trusted-proxy '{value}' is not an IP address or network (e.g. 127.0.0.1 or 10.0.0.0/24); "
     "a proxy named otherwise would let clients choose the address their limits count"
 )
 TIME_UP: Final = "your time ran out: the clock played this move for you"

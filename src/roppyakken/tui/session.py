@@ -291,7 +291,9 @@ class RecordScript:
         if phase == Phase.TAKE:
             return Take(taken)
         if source != "hand":
-            raise RoppyakkenError(f"the record and the replay disagree at round {game.round + 1}")
+            raise RoppyakkenError(
+                N_("the record and the replay disagree at round {number}"), number=game.round + 1
+            )
         return Play(card, taken)
 
     def seats(self) -> list[Seat]:

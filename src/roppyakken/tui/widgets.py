@@ -213,6 +213,7 @@ def short_card(card: int) -> str:
 def capture_fields(captured: int, fresh: int = 0) -> list[Text]:
     """Captured cards by kind, one field each: ``B Crane Moon``, ``A Boar``, ``C 5 +Yellow (1 new)``."""
     fields: list[Text] = []
+    subjects = t.ENGLISH["CARD_SUBJECTS"]  # compared in English: the shown words are translated
     for kind in KINDS:
         cards = [c for c in iter_cards(captured) if KIND[c] == kind]
         out = Text()
@@ -221,7 +222,7 @@ def capture_fields(captured: int, fresh: int = 0) -> list[Text]:
             out.append(t.STRIP_NONE, style=_DIM)
         elif kind == "chaff":
             out.append(str(len(cards)))
-            extra = [c for c in cards if POINTS[c] or t.CARD_SUBJECTS[c] != "chaff"]
+            extra = [c for c in cards if POINTS[c] or subjects[c] != "chaff"]
             if extra:
                 names = "+".join(t.CARD_SUBJECTS[c] for c in extra)
                 out.append(" " + t.STRIP_CHAFF_EXTRA.format(names=names), style=_DIM)
@@ -231,7 +232,7 @@ def capture_fields(captured: int, fresh: int = 0) -> list[Text]:
         else:
             for i, c in enumerate(cards):
                 word = t.CARD_SUBJECTS[c] if kind != "ribbon" else t.MONTH_SHORT[MONTH[c] - 1]
-                if kind == "ribbon" and t.CARD_SUBJECTS[c] in ("Poem", "Blue"):
+                if kind == "ribbon" and subjects[c] in ("Poem", "Blue"):
                     word += "·" + t.CARD_SUBJECTS[c][0].lower()
                 style = _MARK_STYLE if fresh >> c & 1 else Style()
                 out.append(("" if i == 0 else " ") + word, style=style)

@@ -49,6 +49,9 @@ class NewGameScreen(Screen[None]):
     #buttons { height: auto; margin: 1 0; }
     #buttons Button { margin-right: 2; }
     #saves-row Button { margin-left: 2; }
+    #saves SelectCurrent, #saves SelectCurrent Static, #saves SelectOverlay {
+        text-wrap: nowrap; text-overflow: ellipsis;
+    }
     #form Select:focus > SelectCurrent, #form Input:focus { background: $accent 45%; text-style: bold; }
     #form Button:focus { background: $accent; text-style: bold reverse; }
     """
@@ -83,7 +86,9 @@ class NewGameScreen(Screen[None]):
                 name = seats[0].name
             for i, seat in enumerate(seats[1:3]):
                 chosen[i] = HUMAN if seat.human else seat.kind
-        with VerticalScroll(id="form"):
+        form = VerticalScroll(id="form")
+        form.can_focus = False  # no Tab stop where the focus shows nowhere: a focused field scrolls into view
+        with form:
             yield Static(t.NEW_GAME_TITLE, classes="title")
             yield Static(t.NEW_GAME_INTRO, classes="intro")
             with Horizontal(classes="row"):

@@ -627,7 +627,9 @@ class TableScreen(Screen[None]):
         if action == "new":
             return not replay and self.game.over
         if action == "confirm":
-            return not replay
+            return not replay and not self.game.over
+        if action == "speed":
+            return replay or not self.game.over  # no bot moves left to pace: room for "n New game"
         return True
 
     def action_move(self, delta: int) -> None:

@@ -17,6 +17,7 @@ const FORMS = {
   "와(과)": ["과", "와"],
   "(으)로": ["으로", "로"],
 };
+const GLOSS = /(?<=[\uac00-\ud7a3])\s*\[[^[\]]*\]\s*$/;
 const SKIPPED = new Set([..." )]}」』\"'’”»›"]);
 const RIEUL = 8; // ㄹ among the 28 finals of a Hangul syllable (0: none)
 /** @type {Record<string, Sound>} 영 일 이 삼 사 오 육 칠 팔 구 (and 십, 백, 천, 만) */
@@ -57,17 +58,19 @@ function latin(word) {
  * @returns {Sound | null}
  */
 export function lastSound(text) {
-  let end = text.length;
-  while (end && SKIPPED.has(text[end - 1])) end--;
+  const gloss = GLOSS.exec(text); // a card's [slug] after its name is not read aloud
+  const read = gloss && gloss.index > 0 ? text.slice(0, gloss.index) : text;
+  let end = read.length;
+  while (end && SKIPPED.has(read[end - 1])) end--;
   if (!end) return null;
-  const ch = text[end - 1];
+  const ch = read[end - 1];
   const code = ch.charCodeAt(0);
   if (code >= 0xac00 && code <= 0xd7a3) {
     const final = (code - 0xac00) % 28;
     return final === 0 ? "vowel" : final === RIEUL ? "rieul" : "final";
   }
   if (ch in DIGIT) return DIGIT[/** @type {keyof typeof DIGIT} */ (ch)];
-  const word = /[A-Za-z]+$/.exec(text.slice(0, end));
+  const word = /[A-Za-z]+$/.exec(read.slice(0, end));
   return word ? latin(word[0]) : null;
 }
 
