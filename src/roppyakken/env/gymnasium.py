@@ -30,6 +30,7 @@ from roppyakken.env.arrays import ObservationWriter, action_mask
 from roppyakken.env.core import NUM_ACTIONS, RoppyakkenEnv
 from roppyakken.env.pettingzoo import observation_space
 from roppyakken.errors import RoppyakkenError
+from roppyakken.indexed import choice_index
 from roppyakken.rules import Rules
 
 Obs = dict[str, np.ndarray[Any, Any]]
@@ -91,6 +92,11 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
             seat = env.current_player
             bot = self.bots[seat]
             assert bot is not None
+            bits = getattr(bot, "choice_bits", None)  # a random bot's draws, made here directly
+            if bits is not None:
+                ids = env.legal_ids()  # the engine's order: that of its legal actions
+                total += env.step(ids[choice_index(bits, len(ids))])[self.seat]
+                continue
             choose_legal = getattr(bot, "choose_legal", None)  # the same choice, without a view
             action: Action
             if choose_legal is not None:
@@ -121,7 +127,7 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
         if env.done:
             raise RoppyakkenError("the episode is over: reset the environment")
         aid = int(action)
-        if aid not in env.legal_map():
+        if aid not in env.moves() and aid not in env.legal_map():
             env.done = True
             return float(self.illegal_reward), True, True
         reward = env.step(aid)[self.seat]
@@ -211,7 +217,7 @@ class RoppyakkenVectorEnv(gym.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.nda
         for i, g in enumerate(self.games):
             if g.agent_to_act():
                 base = i * NUM_ACTIONS
-                flat += [base + aid for aid in g.game_env.legal_map()]
+                flat += [base + aid for aid in g.game_env.legal_ids()]
         self.masks.reshape(-1)[flat] = 1
         return {"observation": self.observations, "action_mask": self.masks}
 
