@@ -41,6 +41,9 @@ def test_written_observations_are_the_views_observations(name: str, rules: objec
             expected = np.asarray(observe_view(state.view(seat)), np.float32)
             assert np.array_equal(writer.observation(state.game, seat), expected), (name, i, seat)
             assert np.array_equal(rows[i], expected), (name, i, seat)
+            row = np.full(writer.size, -7.0, np.float32)
+            writer.write(state.game, seat, row)
+            assert np.array_equal(row, expected), (name, i, seat)
 
 
 def test_the_mask_is_the_legal_ids() -> None:

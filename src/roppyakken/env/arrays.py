@@ -58,6 +58,11 @@ class ObservationWriter:
             {s: _floats([1.0 if s == t else 0.0 for t in order]) for s in range(players)}
             for order in self.orders
         ]
+        self.no_hands = _floats([0.0] * len(LUCKY_HAND_SLUGS))
+        self.turn_rows = [
+            {(p, s): self.phase_rows[p] + rows[s] for p in PHASES for s in range(players)}
+            for rows in self.seat_rows
+        ]
         self.counts_struct = struct.Struct(f"={players + 1}f")
         self.numbers_struct = struct.Struct(f"={2 * players + 1}f")
 
@@ -98,13 +103,21 @@ class ObservationWriter:
         counts.append((len(game.pile) - game.pile_pos) / 48.0)
         parts = [self.counts_struct.pack(*counts)]
         declared = game.declared
-        hands_row = self._hands_row
+        hands_row, no_hands = self._hands_row, self.no_hands
         for s in order:
-            parts.append(hands_row(tuple(declared[s])))
-        parts.append(hands_row(tuple([h.slug for h in game.held_lucky_hands(seat)])))
-        parts.append(self.phase_rows.get(game.phase, self.no_phase))
-        parts.append(self.seat_rows[seat].get(game.to_act, self.no_seat))
-        parts.append(self.seat_rows[seat].get(game.dealer, self.no_seat))
+            slugs = declared[s]
+            parts.append(hands_row(tuple(slugs)) if slugs else no_hands)
+        held = game.held_lucky_hands(seat)
+        parts.append(hands_row(tuple([h.slug for h in held])) if held else no_hands)
+        seat_rows = self.seat_rows[seat]
+        turn = (game.phase, game.to_act)
+        phase_and_turn = self.turn_rows[seat].get(turn)
+        if phase_and_turn is None:
+            phase_and_turn = self.phase_rows.get(turn[0], self.no_phase) + seat_rows.get(
+                turn[1], self.no_seat
+            )
+        parts.append(phase_and_turn)
+        parts.append(seat_rows.get(game.dealer, self.no_seat))
         totals, legs, target = game.totals, game.legs, self.target
         numbers = [totals[s] / target for s in order]
         numbers += [float(legs[s]) for s in order]
@@ -146,7 +159,12 @@ class ObservationWriter:
 
     def observation(self, game: Game, seat: int) -> FloatRows:
         """A new float32 observation vector of ``seat``."""
-        return np.frombuffer(bytearray(self.encode(game, seat)), np.float32)
+        cards, tail = self.card_bytes_and_tail(game, seat)
+        out = np.empty(self.size, np.float32)
+        end = self.cards_end
+        out[:end] = np.unpackbits(np.frombuffer(cards, np.uint8), bitorder="little")
+        out[end:] = np.frombuffer(tail, np.float32)
+        return out
 
 
 def _floats(values: Sequence[float]) -> bytes:
