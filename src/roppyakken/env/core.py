@@ -379,14 +379,17 @@ class RoppyakkenEnv:
         move = self.moves().get(aid)
         if move is None:
             return self.step_action(self.action(aid))
+        return self.step_move(*move)
+
+    def step_move(self, card: int, target: int) -> list[float]:
+        """:meth:`step` with one of the engine's ``Game.moves()`` (a card-play decision, legal
+        by construction, so played unchecked as ``Game.apply`` plays it once checked)."""
         game = self.game
         before = game._last_parts
-        # A card-play decision from the engine's own moves: legal, so played unchecked,
-        # as ``Game.apply`` plays it once checked.
         if game.phase == TAKE:
-            game.take(move[1])
+            game.take(target)
         else:
-            game.play_card(move[0], move[1])
+            game.play_card(card, target)
         return self._after_step(before)
 
     def step_action(self, action: Action) -> list[float]:

@@ -24,7 +24,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from roppyakken.actions import Action
+from roppyakken.actions import PLAY, TAKE, Action
 from roppyakken.ai.base import Bot, make_bot
 from roppyakken.env.arrays import ObservationWriter, action_mask
 from roppyakken.env.core import NUM_ACTIONS, RoppyakkenEnv
@@ -96,8 +96,13 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
             seat = game.to_act
             bits = self.draws[seat]  # a random bot's draws, made here directly
             if bits is not None:
-                ids = env.legal_ids()  # the engine's order: that of its legal actions
-                total += env.step(ids[choice_index(bits, len(ids))])[me]
+                if game.phase == PLAY or game.phase == TAKE:
+                    moves = game.moves()  # the engine's order: that of its legal actions
+                    card, target = moves[choice_index(bits, len(moves))]
+                    total += env.step_move(card, target)[me]
+                else:
+                    legal = game.legal_actions()
+                    total += env.step_action(legal[choice_index(bits, len(legal))])[me]
                 continue
             bot = self.bots[seat]
             assert bot is not None
