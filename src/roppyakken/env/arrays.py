@@ -6,7 +6,9 @@ step at a time or for hundreds of games at once.  :class:`ObservationWriter` wri
 very same values (``tests/test_env_fast.py`` compares them) from the game's state,
 reading only what the seat may see — its hand, the table, the captures, the revealed
 cards and the public counters, as :func:`~roppyakken.view.view_of` does — without the
-view or the list: the 48-card sections of every row at once with ``numpy.unpackbits``.
+view or the list: the card sections as the bits of one integer, the other sections as
+float32 bytes (packed, or looked up in small caches), both unpacked by numpy, for
+hundreds of rows at once.
 """
 
 from __future__ import annotations

@@ -384,6 +384,8 @@ class RoppyakkenEnv:
     def step_move(self, card: int, target: int) -> list[float]:
         """:meth:`step` with one of the engine's ``Game.moves()`` (a card-play decision, legal
         by construction, so played unchecked as ``Game.apply`` plays it once checked)."""
+        if self.done:
+            raise RoppyakkenError("the episode is over: reset the environment")
         game = self.game
         before = game._last_parts
         if game.phase == TAKE:
