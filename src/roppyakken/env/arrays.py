@@ -54,7 +54,10 @@ class ObservationWriter:
         self.rules_bytes = _floats(self.rule_features.tolist())
         self.hand_rows: dict[tuple[str, ...], bytes] = {}
         self.no_phase = _floats([0.0] * len(PHASES))
-        self.phase_rows = {p: _floats([1.0 if q == p else 0.0 for q in PHASES]) for p in PHASES}
+        # Keyed by the kernel's phase string (game.phase), which is each Phase's value.
+        self.phase_rows: dict[str, bytes] = {
+            p.value: _floats([1.0 if q == p else 0.0 for q in PHASES]) for p in PHASES
+        }
         self.no_seat = _floats([0.0] * players)
         self.seat_rows = [
             {s: _floats([1.0 if s == t else 0.0 for t in order]) for s in range(players)}
@@ -62,7 +65,7 @@ class ObservationWriter:
         ]
         self.no_hands = _floats([0.0] * len(LUCKY_HAND_SLUGS))
         self.turn_rows = [
-            {(p, s): self.phase_rows[p] + rows[s] for p in PHASES for s in range(players)}
+            {(p.value, s): self.phase_rows[p.value] + rows[s] for p in PHASES for s in range(players)}
             for rows in self.seat_rows
         ]
         self.counts_struct = struct.Struct(f"={players + 1}f")
