@@ -7,6 +7,8 @@ figure is given per second of wall time and per second of this process's CPU tim
 (``time.process_time``): on a machine shared with other work the second is the one to
 compare, the first what this run got.  The PettingZoo line is the loop of PettingZoo's
 own ``performance_benchmark`` (``last()``, a random action of the mask, ``step``).
+The ``bare engine`` lines play the same games on the engine alone (seat 0's decisions
+counted as agent steps): a bound from above on any environment over this engine.
 """
 
 from __future__ import annotations
@@ -19,9 +21,14 @@ from typing import NamedTuple
 
 import numpy as np
 
+from roppyakken.actions import OVER, PLAY, TAKE
+from roppyakken.engine import Game
 from roppyakken.env import RoppyakkenEnv
 from roppyakken.env import gymnasium as rgym
 from roppyakken.env import pettingzoo as rpz
+from roppyakken.env.arrays import ObservationWriter
+from roppyakken.indexed import choice_index
+from roppyakken.rules import preset
 
 
 class Rate(NamedTuple):
@@ -125,27 +132,72 @@ def gymnasium(seconds: float, players: int) -> Rate:
     return timed(seconds, run)
 
 
-def vector(seconds: float, num_envs: int, players: int = 2) -> Rate:
-    """Agent steps (summed over games) of ``vector_env(num_envs)`` against ``random``.
+def vector(seconds: float, num_envs: int, players: int = 2) -> tuple[Rate, float]:
+    """Agent steps (summed over games) of ``vector_env(num_envs)`` against ``random``, and the
+    agent steps per CPU second of ``step`` alone.
 
     Actions are drawn for every game at once from the masks (a uniform legal action:
-    the argmax of random keys over the legal entries), as a batched agent would.
+    the argmax of random keys over the legal entries), as a batched agent would; the
+    second figure leaves out that draw (the agent's work, not the environment's).
     """
     env = rgym.vector_env(num_envs, players=players, opponents="random")
     obs, _ = env.reset(seed=5)
     rng = np.random.default_rng(5)
+    in_step = [0.0]
 
     def run(more: Callable[[], bool]) -> int:
         steps = 0
         while more():
             keys = rng.random(obs["action_mask"].shape, np.float32) + obs["action_mask"]
-            env.step(keys.argmax(axis=1))
+            actions = keys.argmax(axis=1)
+            cpu = time.process_time()
+            env.step(actions)
+            in_step[0] += time.process_time() - cpu
             steps += num_envs
         return steps
 
     rate = timed(seconds, run)
     env.close()
-    return rate
+    return rate, rate.steps / max(in_step[0], 1e-9)
+
+
+def engine_bound(seconds: float, players: int, observe: bool) -> Rate:
+    """Agent steps of the bare engine: the games of ``gymnasium vs random`` played on a
+    :class:`~roppyakken.engine.Game` alone (a new game an episode, every decision a random
+    pick among the engine's own moves, seat 0 the agent), with ``observe`` seat 0's
+    observation encoded (:meth:`ObservationWriter.card_bytes_and_tail`) at each of its
+    decisions.  No environment can step faster on this engine: what it adds is on top.
+    """
+    rules = preset("classic")
+    writer = ObservationWriter(rules, players)
+    rng = random.Random(6)
+    pick = rng.getrandbits
+
+    def run(more: Callable[[], bool]) -> int:
+        agent_steps = 0
+        while more():
+            for _ in range(20):
+                game = Game(rules, players, rng.getrandbits(62), log=False)
+                game.stop_at_round_end = True
+                while game.phase != OVER:
+                    phase = game.phase
+                    if game.to_act == 0:
+                        agent_steps += 1
+                        if observe:
+                            writer.card_bytes_and_tail(game, 0)
+                    if phase in (PLAY, TAKE):
+                        moves = game.moves()
+                        card, target = moves[choice_index(pick, len(moves))]
+                        if phase == TAKE:
+                            game.take(target)
+                        else:
+                            game.play_card(card, target)
+                    else:
+                        legal = game.legal_actions()
+                        game.apply(legal[choice_index(pick, len(legal))])
+        return agent_steps
+
+    return timed(seconds, run)
 
 
 def main() -> None:
@@ -162,7 +214,12 @@ def main() -> None:
         print(f"{players} players  gymnasium vs random           {gymnasium(s, players).text('steps')}")
     for players in (2, 3):
         label = f"gymnasium vector, {args.games} games"
-        print(f"{players} players  {label:<29} {vector(s, args.games, players).text('steps')}")
+        rate, in_step = vector(s, args.games, players)
+        print(f"{players} players  {label:<29} {rate.text('steps')}  ({in_step:,.0f}/s CPU in step)")
+    for players in (2, 3):
+        for observe in (False, True):
+            label = "bare engine" + (" + observation" if observe else "")
+            print(f"{players} players  {label:<29} {engine_bound(s, players, observe).text('steps')}")
 
 
 if __name__ == "__main__":

@@ -266,16 +266,19 @@ def test_bench_env_measures_every_environment() -> None:
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
+    vector, in_step = bench.vector(0.05, 4, 3)
     rates = [
         bench.core(0.05, 2),
         bench.core_observed(0.05, 3),
         bench.pettingzoo(0.05, 2),
         bench.gymnasium(0.05, 3),
-        bench.vector(0.05, 4, 3),
+        bench.engine_bound(0.05, 2, False),
+        bench.engine_bound(0.05, 3, True),
+        vector,
     ]
     for rate in rates:
         assert rate.steps > 0 and rate.wall > 0 and rate.cpu > 0
-    assert rates[-1].steps % 4 == 0
+    assert vector.steps % 4 == 0 and in_step > 0
 
 
 def test_core_env_imports_neither_bots_nor_third_party_packages() -> None:

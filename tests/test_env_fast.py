@@ -43,6 +43,9 @@ def test_written_observations_are_the_views_observations(name: str, rules: objec
             expected = np.asarray(observe_view(state.view(seat)), np.float32)
             assert np.array_equal(writer.observation(state.game, seat), expected), (name, i, seat)
             assert np.array_equal(rows[i], expected), (name, i, seat)
+            row = np.full(writer.size, -7.0, np.float32)
+            writer.write(state.game, seat, row)
+            assert np.array_equal(row, expected), (name, i, seat)
 
 
 def test_the_mask_is_the_legal_ids() -> None:
@@ -110,3 +113,32 @@ def test_an_illegal_action_in_a_vector_env_ends_that_game_only() -> None:
     assert obs["action_mask"][0][NUM_ACTIONS - 1] == 0  # no redeal to call: illegal
     _, rewards, terminated, _, info = vec.step(np.array([NUM_ACTIONS - 1, legal]))
     assert terminated[0] and rewards[0] == -600.0 and info["illegal"].tolist() == [True, False]
+
+
+@pytest.mark.parametrize(("name", "rules"), RULE_SETS)
+def test_fast_ids_and_steps_are_the_engines_legal_actions(name: str, rules: object) -> None:
+    """The ids from the engine's moves are those of its legal actions, in their order, and a
+    step by id leaves the game as ``apply`` of the legal action does."""
+    from roppyakken.engine import GAME_STATE
+    from roppyakken.env.core import action_id
+    from roppyakken.kernel import ROUND_STATE
+    from roppyakken.rules import Rules
+
+    def _state(game: object) -> list[object]:
+        return [repr(getattr(game, name)) for name in (*ROUND_STATE, *GAME_STATE)]
+
+    assert isinstance(rules, Rules)
+    card_plays = 0
+    for players in (2, 3):
+        if players not in rules.players:
+            continue
+        for state in _random_states(rules, players, seed=23, episodes=4):
+            legal = state.game.legal_actions()
+            expected = [action_id(a) for a in legal]
+            assert state.legal_ids() == expected, name
+            card_plays += bool(state.moves())
+            for k in range(len(legal)):
+                by_id, by_action = state.clone(), state.clone()
+                assert by_id.step(expected[k]) == by_action.step_action(legal[k])
+                assert _state(by_id.game) == _state(by_action.game), name
+    assert card_plays > 50

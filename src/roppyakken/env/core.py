@@ -19,7 +19,7 @@ import random
 from collections.abc import Sequence
 from typing import Final
 
-from roppyakken.actions import Action, Declare, Play, Take
+from roppyakken.actions import PLAY, TAKE, Action, Declare, Play, Take
 from roppyakken.cards import BRIGHT, KIND, NUM_CARDS, RIBBON, SLUGS, iter_cards
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
@@ -279,6 +279,7 @@ class RoppyakkenEnv:
         self.done = True
         self.returns = [0.0] * players
         self._legal: dict[int, Action] | None = None
+        self._moves: dict[int, tuple[int, int]] | None = None
         self.reset()
 
     # ------------------------------------------------------------ episodes
@@ -294,11 +295,32 @@ class RoppyakkenEnv:
         self.done = False
         self.returns = [0.0] * self.players
         self._legal = None
+        self._moves = None
 
     @property
     def current_player(self) -> int:
         """The seat to act (meaningless once :attr:`done`)."""
         return self.game.to_act
+
+    def moves(self) -> dict[int, tuple[int, int]]:
+        """The legal card-play decisions by id as the engine's ``(card, target)`` (phases
+        ``play`` and ``take``; empty in the others and when done), kept until the next step:
+        the ids without building the actions."""
+        if self.done:
+            return {}
+        if self._moves is None:
+            game = self.game
+            phase = game.phase
+            if phase != PLAY and phase != TAKE:
+                self._moves = {}
+            elif phase == PLAY:
+                self._moves = {
+                    card * (NUM_CARDS + 1) + ((t & -t).bit_length() - 1 if t else NO_TARGET): (card, t)
+                    for card, t in game.moves()
+                }
+            else:
+                self._moves = {TAKE_BASE + (t & -t).bit_length() - 1: (card, t) for card, t in game.moves()}
+        return self._moves
 
     def legal_map(self) -> dict[int, Action]:
         """The legal actions of the seat to act by id (empty when done); kept until the next step."""
@@ -312,7 +334,8 @@ class RoppyakkenEnv:
 
     def legal_ids(self) -> list[int]:
         """The legal action ids of the seat to act, in the engine's order (empty when done)."""
-        return list(self.legal_map())
+        moves = self.moves()
+        return list(moves) if moves else list(self.legal_map())
 
     def action_mask(self) -> list[int]:
         """A list of :data:`NUM_ACTIONS` 0/1 entries: 1 for each legal action id."""
@@ -345,7 +368,23 @@ class RoppyakkenEnv:
         """
         if self.done:
             raise RoppyakkenError("the episode is over: reset the environment")
-        return self.step_action(self.action(aid))
+        move = self.moves().get(aid)
+        if move is None:
+            return self.step_action(self.action(aid))
+        return self.step_move(*move)
+
+    def step_move(self, card: int, target: int) -> list[float]:
+        """:meth:`step` with one of the engine's ``Game.moves()`` (a card-play decision, legal
+        by construction, so played unchecked as ``Game.apply`` plays it once checked)."""
+        if self.done:
+            raise RoppyakkenError("the episode is over: reset the environment")
+        game = self.game
+        before = game._last_parts
+        if game.phase == TAKE:
+            game.take(target)
+        else:
+            game.play_card(card, target)
+        return self._after_step(before)
 
     def step_action(self, action: Action) -> list[float]:
         """:meth:`step` with the engine action itself (a bot's choice), not its id.
@@ -355,13 +394,19 @@ class RoppyakkenEnv:
         if self.done:
             raise RoppyakkenError("the episode is over: reset the environment")
         game = self.game
-        before = game.last_score
+        before = game._last_parts
         game.apply(action)
+        return self._after_step(before)
+
+    def _after_step(self, before: object) -> list[float]:
+        """The rewards of the step just made (``before``: the last score's parts before it)."""
+        game = self.game
         self._legal = None
+        self._moves = None
         rewards = [0.0] * self.players
-        score = game.last_score
-        if score is not None and score is not before:
-            finals = [p.final for p in score.players]
+        parts = game._last_parts
+        if parts is not None and parts is not before:
+            finals = [p.final for p in parts.public().players]
             if self.reward == "score":
                 rewards = _differences(finals)
             if self.episode == "round" or game.over:
@@ -400,6 +445,7 @@ class RoppyakkenEnv:
         env.done = self.done
         env.returns = list(self.returns)
         env._legal = None
+        env._moves = None
         return env
 
     def sample(self, seat: int, rng: random.Random) -> RoppyakkenEnv:

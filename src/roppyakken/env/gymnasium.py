@@ -17,19 +17,20 @@ with that seed is, so that each game follows the trajectory of the single enviro
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from roppyakken.actions import Action
+from roppyakken.actions import PLAY, TAKE, Action
 from roppyakken.ai.base import Bot, make_bot
 from roppyakken.env.arrays import ObservationWriter, action_mask
 from roppyakken.env.core import NUM_ACTIONS, RoppyakkenEnv
 from roppyakken.env.pettingzoo import observation_space
 from roppyakken.errors import RoppyakkenError
+from roppyakken.indexed import choice_index
 from roppyakken.rules import Rules
 
 Obs = dict[str, np.ndarray[Any, Any]]
@@ -71,6 +72,8 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
         self.observation_space = observation_space(players)  # type: ignore[assignment]
         self.action_space = spaces.Discrete(NUM_ACTIONS)
         self.bots: list[Bot | None] = []
+        self.draws: list[Callable[[int], int] | None] = []
+        """Each seat's bot's ``choice_bits`` (:class:`~roppyakken.ai.base.IndexBot`), if it has one."""
         self.writer = ObservationWriter(self.game_env.rules, players)
 
     def agent_to_act(self) -> bool:
@@ -86,9 +89,21 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
     def _opponents_play(self) -> float:
         """Let the bots act until the agent's turn or the end; the agent's reward meanwhile."""
         env = self.game_env
+        game = env.game
+        me = self.seat
         total = 0.0
-        while not env.done and env.current_player != self.seat:
-            seat = env.current_player
+        while not env.done and game.to_act != me:
+            seat = game.to_act
+            bits = self.draws[seat]  # a random bot's draws, made here directly
+            if bits is not None:
+                if game.phase == PLAY or game.phase == TAKE:
+                    moves = game.moves()  # the engine's order: that of its legal actions
+                    card, target = moves[choice_index(bits, len(moves))]
+                    total += env.step_move(card, target)[me]
+                else:
+                    legal = game.legal_actions()
+                    total += env.step_action(legal[choice_index(bits, len(legal))])[me]
+                continue
             bot = self.bots[seat]
             assert bot is not None
             choose_legal = getattr(bot, "choose_legal", None)  # the same choice, without a view
@@ -111,6 +126,7 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
                 None if s == self.seat else make_bot(next(levels), game_seed + s)
                 for s in range(self.game_env.players)
             ]
+            self.draws = [getattr(bot, "choice_bits", None) for bot in self.bots]
             self._opponents_play()
             if not self.game_env.done:  # a round an opponent won outright before any decision: redrawn
                 return
@@ -121,7 +137,7 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
         if env.done:
             raise RoppyakkenError("the episode is over: reset the environment")
         aid = int(action)
-        if aid not in env.legal_map():
+        if aid not in env.moves() and aid not in env.legal_map():
             env.done = True
             return float(self.illegal_reward), True, True
         reward = env.step(aid)[self.seat]
@@ -202,17 +218,20 @@ class RoppyakkenVectorEnv(gym.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.nda
         self.terminations = np.zeros(num_envs, np.bool_)
         self.truncations = np.zeros(num_envs, np.bool_)
         self._restart = np.zeros(num_envs, np.bool_)
+        self._set: list[int] = []
 
     def _write(self) -> Obs:
         games = [g.game_env.game for g in self.games]
         self.writer.write_rows(games, self.seat, self.observations, range(self.num_envs))
-        self.masks.fill(0)
+        masks = self.masks.reshape(-1)
+        masks[self._set] = 0  # the entries set at the last step, not the whole array
         flat: list[int] = []
         for i, g in enumerate(self.games):
             if g.agent_to_act():
                 base = i * NUM_ACTIONS
-                flat += [base + aid for aid in g.game_env.legal_map()]
-        self.masks.reshape(-1)[flat] = 1
+                flat += [base + aid for aid in g.game_env.legal_ids()]
+        masks[flat] = 1
+        self._set = flat
         return {"observation": self.observations, "action_mask": self.masks}
 
     def reset(
@@ -235,18 +254,21 @@ class RoppyakkenVectorEnv(gym.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.nda
     ) -> tuple[Obs, np.ndarray[Any, Any], np.ndarray[Any, Any], np.ndarray[Any, Any], dict[str, Any]]:
         """One action a game (ignored for a game that ended at the last step: it is reset)."""
         illegal: list[int] = []
+        n = self.num_envs
+        restart = self._restart.tolist()
+        chosen = np.asarray(actions).reshape(n).tolist()
+        rewards = [0.0] * n
+        ended = [False] * n
         for i, g in enumerate(self.games):
-            if self._restart[i]:
+            if restart[i]:
                 g.start(None)
-                self.rewards[i] = 0.0
-                self.terminations[i] = False
                 continue
-            reward, done, was_illegal = g.advance(actions[i])
-            self.rewards[i] = reward
-            self.terminations[i] = done
+            rewards[i], ended[i], was_illegal = g.advance(chosen[i])
             if was_illegal:
                 illegal.append(i)
-        self._restart[:] = self.terminations
+        self.rewards[:] = rewards
+        self.terminations[:] = ended
+        self._restart[:] = ended
         infos: dict[str, Any] = {"illegal": np.isin(np.arange(self.num_envs), illegal)} if illegal else {}
         return self._write(), self.rewards, self.terminations, self.truncations, infos
 
