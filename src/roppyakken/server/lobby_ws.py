@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import inspect
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -26,11 +25,11 @@ from roppyakken.rules import PRESETS, preset
 from roppyakken.server import jsonsafe, players, protocol, text
 from roppyakken.server.clocks import CONTROLS
 from roppyakken.server.db import StorageError
-from roppyakken.server.guard import MemoryRateLimiter, client_address, origin_allowed
+from roppyakken.server.guard import MemoryRateLimiter
 from roppyakken.server.pairing import Pairing, Pool
 from roppyakken.server.protocol import MessageId, ProtocolError
 from roppyakken.server.rooms import hash_token, new_token
-from roppyakken.server.ws import CLOSE_POLICY, CLOSE_TRY_AGAIN, WebSocketClient
+from roppyakken.server.ws import WebSocketClient, admission
 
 MAX_LOBBY_MESSAGE: Final = 1024
 """The largest lobby message a client may send (bytes)."""
@@ -190,28 +189,9 @@ async def lobby_endpoint(websocket: WebSocket) -> None:
     """``/ws/lobby``: see docs/PROTOCOL.md."""
     hub = websocket.app.state.hub
     pairing: Pairing = websocket.app.state.pairing
-    limits = hub.limits
-    if not origin_allowed(websocket.scope, limits.allowed_origins):
-        hub.metrics.refuse("origin")
-        await websocket.close(CLOSE_POLICY, text.ORIGIN_REFUSED)
-        return
-    if hub.stopping:
-        await websocket.close(CLOSE_TRY_AGAIN, text.RESTARTING)
-        return
-    address = client_address(websocket.scope)
-    allowed = hub.connections.acquire(address, limits.connections_per_address)
-    if inspect.isawaitable(allowed):
-        allowed = await allowed
-    if not allowed:
-        hub.metrics.refuse("too_many_connections")
-        await websocket.close(CLOSE_POLICY, text.TOO_MANY_CONNECTIONS)
-        return
-    try:
-        await _session(websocket, pairing)
-    finally:
-        released = hub.connections.release(address)
-        if inspect.isawaitable(released):
-            await released
+    async with admission(websocket, hub) as admitted:
+        if admitted:
+            await _session(websocket, pairing)
 
 
 async def _session(websocket: WebSocket, pairing: Pairing) -> None:

@@ -15,7 +15,7 @@ import inspect
 import logging
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -191,17 +191,20 @@ async def _refuse(websocket: WebSocket, message: str, code: int, msg_id: str | N
         await websocket.close(code, message[:120])
 
 
-async def websocket_endpoint(websocket: WebSocket) -> None:
-    """``/ws/<room>``: see docs/PROTOCOL.md."""
-    hub: Hub = websocket.app.state.hub
+@contextlib.asynccontextmanager
+async def admission(websocket: WebSocket, hub: Hub) -> AsyncIterator[bool]:
+    """Whether a websocket may go on (yielded): its origin is allowed, the server is not
+    stopping and its address is under its connection bound; otherwise it is closed with the
+    reason.  An admitted connection's slot is released when the block ends."""
     limits = hub.limits
-    room_id = str(websocket.path_params["room"])
     if not origin_allowed(websocket.scope, limits.allowed_origins):
         hub.metrics.refuse("origin")
         await websocket.close(CLOSE_POLICY, text.ORIGIN_REFUSED)  # before the handshake: HTTP 403
+        yield False
         return
     if hub.stopping:
         await websocket.close(CLOSE_TRY_AGAIN, text.RESTARTING)
+        yield False
         return
     address = client_address(websocket.scope)
     allowed = hub.connections.acquire(address, limits.connections_per_address)
@@ -210,13 +213,23 @@ async def websocket_endpoint(websocket: WebSocket) -> None:
     if not allowed:
         hub.metrics.refuse("too_many_connections")
         await websocket.close(CLOSE_POLICY, text.TOO_MANY_CONNECTIONS)
+        yield False
         return
     try:
-        await _session(websocket, hub, room_id)
+        yield True
     finally:
         released = hub.connections.release(address)
         if inspect.isawaitable(released):
             await released
+
+
+async def websocket_endpoint(websocket: WebSocket) -> None:
+    """``/ws/<room>``: see docs/PROTOCOL.md."""
+    hub: Hub = websocket.app.state.hub
+    room_id = str(websocket.path_params["room"])
+    async with admission(websocket, hub) as admitted:
+        if admitted:
+            await _session(websocket, hub, room_id)
 
 
 async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, holder: str) -> bool:
