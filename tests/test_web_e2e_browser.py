@@ -228,6 +228,24 @@ def _until_my_play(page: Page, max_seconds: float = 30) -> None:
             time.sleep(0.05)
 
 
+def _play_to_round_end(page: Page, max_seconds: float = 120) -> None:
+    """Play this page's first legal moves until the round-end dialog opens (never ``_step``,
+    which would close the dialog this waits for)."""
+    deadline = time.monotonic() + max_seconds
+    while not page.locator("dialog.round-end[open]").count():
+        assert time.monotonic() < deadline, "the round did not end"
+        try:
+            state = page.locator(".prompt").get_attribute("data-state", timeout=1000)
+            if state == "play":
+                page.locator(".hand button.card").first.click(timeout=3000)
+            if state in ("play", "take", "declare", "redeal"):
+                page.locator(".prompt-actions button.act").first.click(timeout=3000)
+            else:
+                page.wait_for_timeout(30)
+        except PlaywrightTimeoutError:
+            pass  # what was to click went away (or the dialog opened): look again; other errors fail
+
+
 def _hand(page: Page) -> list[str]:
     """The card slugs of the hand this page shows."""
     slugs = page.locator(".hand button.card").evaluate_all("els => els.map(e => e.dataset.slug)")

@@ -22,6 +22,7 @@ except ImportError:  # pragma: no cover - the server fixture says what is missin
 from tests.test_web_e2e_browser import (  # noqa: F401 - fixtures
     DESKTOP,
     _context,
+    _play_to_round_end,
     _start_bot_game,
     _until_my_play,
     _watch_errors,
@@ -67,19 +68,7 @@ def test_a_hint_shows_three_plays_and_the_round_end_shows_the_review(server: str
     watcher_ctx.close()
 
     # Play on to the end of the round: its dialog shows what the master would have played.
-    deadline = time.monotonic() + 120
-    while not page.locator("dialog.round-end[open]").count():
-        assert time.monotonic() < deadline, "the round did not end"
-        try:  # never _step here: it would close the round-end dialog this waits for
-            state = page.locator(".prompt").get_attribute("data-state", timeout=1000)
-            if state == "play":
-                page.locator(".hand button.card").first.click(timeout=3000)
-            if state in ("play", "take", "declare", "redeal"):
-                page.locator(".prompt-actions button.act").first.click(timeout=3000)
-            else:
-                page.wait_for_timeout(50)
-        except PlaywrightTimeoutError:
-            pass  # what was to click went away (or the dialog opened): look again; other errors fail
+    _play_to_round_end(page)
     dialog = page.locator("dialog.round-end[open]")
     assert "What the master would have played" in dialog.locator(".review").inner_text()
     wait_js(page, "!document.querySelector('.review .muted')", timeout=120)

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from playwright.sync_api import Error as PlaywrightError
 
 from roppyakken.actions import Play
 from roppyakken.record import dumps, record_of
@@ -26,6 +25,7 @@ from tests.test_web_e2e_browser import (  # noqa: F401 - fixtures
     PHONE,
     SHOW_STATE,
     _context,
+    _play_to_round_end,
     _start_bot_game,
     _state_where,
     _step,
@@ -164,19 +164,7 @@ def test_the_table_behind_the_round_end_dialog_is_the_rounds_end(server: str, br
     errors: list[str] = []
     _watch_errors(page, errors)
     _start_bot_game(page, server, "Hana", 1)
-    deadline = time.monotonic() + 120
-    while not page.locator("dialog.round-end[open]").count():
-        assert time.monotonic() < deadline, "the round did not end"
-        try:  # never _step here: it would close the round-end dialog this waits for
-            state = page.locator(".prompt").get_attribute("data-state", timeout=1000)
-            if state == "play":
-                page.locator(".hand button.card").first.click(timeout=3000)
-            if state in ("play", "take", "declare", "redeal"):
-                page.locator(".prompt-actions button.act").first.click(timeout=3000)
-            else:
-                page.wait_for_timeout(30)
-        except PlaywrightError:
-            pass  # the page moved under the mouse (or the dialog opened): look again
+    _play_to_round_end(page)
     behind = page.evaluate(
         """() => ({
           hand: document.querySelectorAll('.hand button.card').length,
