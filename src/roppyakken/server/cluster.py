@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 
 from redis.exceptions import RedisError
@@ -31,8 +32,13 @@ from redis.exceptions import RedisError
 from roppyakken.server.buckets import RedisBuckets
 from roppyakken.server.connections import ClusterConnections
 from roppyakken.server.leases import LEASE_MS, Leases
-from roppyakken.server.redislink import ClusterUnavailable, check_url, open_redis
+from roppyakken.server.redislink import ClusterUnavailable, check_url, open_redis, stop_task
 from roppyakken.server.relaybus import Handlers, RelayBus, Relayed
+
+log = logging.getLogger("roppyakken.server")
+
+CLOSE_PATIENCE = 10.0
+"""How long a stopping member gives Redis to take back its leases and connections."""
 
 __all__ = ["Cluster", "ClusterConnections", "ClusterUnavailable", "Handlers", "Relayed", "check_url"]
 
@@ -64,16 +70,20 @@ class Cluster:
         self._renewing = [asyncio.create_task(self.leases.renew_loop(), name="roppyakken-leases")]
 
     async def close(self) -> None:
-        """Give back every lease (others take the rooms at once), stop, disconnect."""
-        await self.leases.release_all()
-        await self.bus.close()
+        """Give back every lease (others take the rooms at once), stop, disconnect: within
+        :data:`CLOSE_PATIENCE` seconds whatever Redis does (the leases then lapse by themselves)."""
+        try:
+            async with asyncio.timeout(CLOSE_PATIENCE):
+                await self.leases.release_all()
+                await self.bus.close()
+        except TimeoutError:
+            log.error("cluster: leases and relays not closed within %s s: stopping anyway", CLOSE_PATIENCE)
         for task in self._renewing:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, RedisError, OSError):
-                await task
-        await self.connections.close()
-        with contextlib.suppress(RedisError, OSError):
-            await self.redis.aclose()
+            await stop_task(task)
+        with contextlib.suppress(TimeoutError, RedisError, OSError):
+            async with asyncio.timeout(CLOSE_PATIENCE):
+                await self.connections.close()
+                await self.redis.aclose()
 
     # the parts' interfaces the server uses through the cluster
 

@@ -3,6 +3,8 @@ Redis or another member does not answer, and the check of a Redis URL."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Final
 
 import redis.asyncio as aioredis
@@ -35,3 +37,16 @@ def check_url(url: str) -> str:
     if not url.startswith(("redis://", "rediss://", "unix://")):
         raise RoppyakkenError(text.BAD_REDIS_URL, url=url)
     return url
+
+
+async def stop_task(task: asyncio.Task[object]) -> None:
+    """Cancel ``task`` and wait until it has ended, whatever it was doing.
+
+    Python 3.11's ``asyncio.wait_for`` can swallow a cancellation that arrives as the awaited
+    thing completes, and a loop around it then goes on; so the cancellation is repeated until
+    the task is done, and its end (an error included) is collected here."""
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=0.1)
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        task.result()

@@ -30,7 +30,7 @@ from typing import Any, Final, Protocol
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from roppyakken.server.redislink import PREFIX, ClusterUnavailable
+from roppyakken.server.redislink import PREFIX, ClusterUnavailable, stop_task
 
 log = logging.getLogger("roppyakken.server")
 
@@ -146,9 +146,7 @@ class RelayBus:
         while not self._outbox.queue.empty() and time.monotonic() < deadline:
             await asyncio.sleep(0.01)
         for task in self._tasks:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, RedisError, OSError):
-                await task
+            await stop_task(task)
         if self._pubsub is not None:
             with contextlib.suppress(RedisError, OSError):
                 await self._pubsub.aclose()
