@@ -69,6 +69,22 @@ def waiting_for_me(app: RoppyakkenApp) -> bool:
     return isinstance(screen, DeclareScreen | RoundEndScreen | GameOverScreen | HandoffScreen)
 
 
+async def enter_until(
+    pilot: Pilot[None], app: RoppyakkenApp, screen: type[object], limit: int, timeout: float = 20.0
+) -> int:
+    """Play every decision with Enter (the first choice) until ``screen`` is shown; the presses
+    it took (fewer than ``limit``)."""
+    presses = 0
+    while not isinstance(app.screen, screen):
+        await wait_until(pilot, lambda: waiting_for_me(app), timeout=timeout)
+        if isinstance(app.screen, screen):
+            break
+        await press(pilot, "enter")
+        presses += 1
+        assert presses < limit
+    return presses
+
+
 def first_seed(predicate: Callable[[Game], bool], rules_name: str = "classic") -> int:
     """The first seed whose new 2-player game satisfies ``predicate`` (keeps tests independent of
     the exact shuffles)."""
@@ -110,14 +126,7 @@ def test_whole_game_against_a_bot_by_key_presses() -> None:
     """A whole game, every decision by a key press, to the end screen (R-9.1)."""
 
     async def script(pilot: Pilot[None], app: RoppyakkenApp) -> tuple[str, Game, int]:
-        presses = 0
-        while not isinstance(app.screen, GameOverScreen):
-            await wait_until(pilot, lambda: waiting_for_me(app))
-            if isinstance(app.screen, GameOverScreen):
-                break
-            await press(pilot, "enter")
-            presses += 1
-            assert presses < 500
+        presses = await enter_until(pilot, app, GameOverScreen, 500)
         return await shown_text(pilot, app), table(app).game, presses
 
     text, game, presses = run(RoppyakkenApp(setup=vs_random("sanbyakuken", seed=11), pace="instant"), script)

@@ -14,7 +14,7 @@ from roppyakken.tui.screens.scores import RoundEndScreen
 from roppyakken.tui.screens.table import CARD, TableScreen
 from roppyakken.tui.testing import press, shown_text, wait_until
 from roppyakken.view import view_of
-from tests.test_tui_app import SIZE, run, table, vs_random, waiting_for_me
+from tests.test_tui_app import SIZE, enter_until, run, table, vs_random, waiting_for_me
 
 
 async def _to_a_card_decision(pilot: Pilot[None], app: RoppyakkenApp) -> None:
@@ -90,14 +90,7 @@ def test_the_footer_offers_h_at_the_table() -> None:
 
 def test_the_round_end_screen_shows_what_the_master_would_have_played() -> None:
     async def script(pilot: Pilot[None], app: RoppyakkenApp) -> tuple[str, str]:
-        presses = 0
-        while not isinstance(app.screen, RoundEndScreen):
-            await wait_until(pilot, lambda: waiting_for_me(app), timeout=60)
-            if isinstance(app.screen, RoundEndScreen):
-                break
-            await press(pilot, "enter")
-            presses += 1
-            assert presses < 200
+        await enter_until(pilot, app, RoundEndScreen, 200, timeout=60)
         scores = await shown_text(pilot, app)
         await press(pilot, "r")
         await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen))

@@ -18,7 +18,7 @@ from roppyakken.tui.app import RoppyakkenApp
 from roppyakken.tui.screens.scores import RoundEndScreen
 from roppyakken.tui.screens.table import CARD, TableScreen
 from roppyakken.tui.testing import press, wait_until
-from tests.test_tui_app import run, vs_random, waiting_for_me
+from tests.test_tui_app import enter_until, run, vs_random, waiting_for_me
 
 
 def _send_at_once(app: RoppyakkenApp, *keys: str) -> None:
@@ -53,14 +53,7 @@ def test_h_twice_at_once_opens_and_closes_the_hint_without_a_crash(pairs: int) -
 
 def test_r_then_escape_at_once_on_the_round_scores_without_a_crash() -> None:
     async def script(pilot: Pilot[None], app: RoppyakkenApp) -> bool:
-        presses = 0
-        while not isinstance(app.screen, RoundEndScreen):
-            await wait_until(pilot, lambda: waiting_for_me(app), timeout=60)
-            if isinstance(app.screen, RoundEndScreen):
-                break
-            await press(pilot, "enter")
-            presses += 1
-            assert presses < 200
+        await enter_until(pilot, app, RoundEndScreen, 200, timeout=60)
         _send_at_once(app, "r", "escape")
         await _settle(pilot, app)
         return isinstance(app.screen, RoundEndScreen)
