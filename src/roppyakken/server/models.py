@@ -44,6 +44,7 @@ rooms = Table(
     Column("public", Boolean, nullable=False, server_default=false()),  # listed in finished games
     Column("clock", Text, nullable=True),  # server/clocks.py Clock.to_json() as JSON (null: no clock)
     Column("clock_deadline", Float, nullable=True),  # the clock's next deadline (epoch seconds), if any
+    Column("rated", Boolean, nullable=False, server_default=false()),  # its result moves ratings
     Index("ix_rooms_status_finished", "status", "finished_at"),
     Index("ix_rooms_clock_deadline", "clock_deadline"),
 )
@@ -123,3 +124,73 @@ chat = Table(
     Column("phrase", String(32), nullable=True),  # a quick phrase's id instead of text
 )
 """Each room's chat, kept with the room and removed with it."""
+
+# --- accounts and sessions ----------------------------------------------------------------------
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("login", String(64), nullable=True, unique=True),  # the sign-in name, case-folded; null: none
+    Column("password_hash", String(256), nullable=True),  # argon2id; null: passkeys only
+    Column("player_id", ForeignKey("players.id"), nullable=False),  # the player it plays as
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+"""One row per account: a player who can sign in on any device (their guest players point here)."""
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),  # sha256 of the session cookie's token
+    Column("account_id", ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Column("address", String(64), nullable=True),
+    Column("agent", String(200), nullable=True),
+    Index("ix_sessions_account", "account_id"),
+)
+"""Signed-in sessions, server-side so that each can be revoked (server/sessions.py)."""
+
+# --- passkeys -----------------------------------------------------------------------------------
+
+# --- ratings ------------------------------------------------------------------------------------
+
+rating_games = Table(
+    "rating_games",
+    metadata,
+    Column("seq", Integer, primary_key=True, autoincrement=True),  # the order ratings were updated in
+    Column("room_id", String(32), nullable=False, unique=True),
+    Column("pool", String(32), nullable=False),
+    Column("finished_at", DateTime(timezone=True), nullable=False),
+    Column("result", Text, nullable=False),  # JSON: the finishing order fed to the rating model
+)
+"""Every rated game's result in the order it moved the ratings: replaying it rebuilds them."""
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("pool", String(32), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("last_seq", Integer, nullable=False),
+    Column("last_played", DateTime(timezone=True), nullable=False),
+    Index("ix_ratings_pool", "pool"),
+)
+"""Each player's current rating in each pool."""
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("pool", String(32), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("place", Integer, nullable=False),
+)
+"""Each player's rating after each rated game (the profile's chart)."""
+
+# --- fair play and moderation -------------------------------------------------------------------

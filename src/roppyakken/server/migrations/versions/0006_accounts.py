@@ -1,0 +1,98 @@
+"""Accounts, sessions and passkeys; ratings; fair play and moderation.
+
+Revision ID: 0006_accounts
+Revises: 0005_players
+Create Date: 2026-12-02
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0006_accounts"
+down_revision: str | None = "0005_players"
+branch_labels: str | None = None
+depends_on: str | None = None
+
+
+def upgrade() -> None:
+    """Create the tables of accounts, ratings and fair play; mark rated rooms."""
+    # --- rooms ---------------------------------------------------------------------------------
+    with op.batch_alter_table("rooms") as batch:
+        batch.add_column(sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false()))
+
+    # --- accounts and sessions -----------------------------------------------------------------
+    op.create_table(
+        "accounts",
+        sa.Column("id", sa.String(32), primary_key=True),
+        sa.Column("login", sa.String(64), nullable=True, unique=True),
+        sa.Column("password_hash", sa.String(256), nullable=True),
+        sa.Column("player_id", sa.String(32), sa.ForeignKey("players.id"), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_table(
+        "sessions",
+        sa.Column("token_hash", sa.String(64), primary_key=True),
+        sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("created_at", sa.Float(), nullable=False),
+        sa.Column("seen_at", sa.Float(), nullable=False),
+        sa.Column("expires_at", sa.Float(), nullable=False),
+        sa.Column("address", sa.String(64), nullable=True),
+        sa.Column("agent", sa.String(200), nullable=True),
+        sa.Index("ix_sessions_account", "account_id"),
+    )
+
+    # --- passkeys ------------------------------------------------------------------------------
+
+    # --- ratings -------------------------------------------------------------------------------
+    op.create_table(
+        "rating_games",
+        sa.Column("seq", sa.Integer(), primary_key=True, autoincrement=True),
+        sa.Column("room_id", sa.String(32), nullable=False, unique=True),
+        sa.Column("pool", sa.String(32), nullable=False),
+        sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("result", sa.Text(), nullable=False),
+    )
+    op.create_table(
+        "ratings",
+        sa.Column("player_id", sa.String(32), primary_key=True),
+        sa.Column("pool", sa.String(32), primary_key=True),
+        sa.Column("mu", sa.Float(), nullable=False),
+        sa.Column("sigma", sa.Float(), nullable=False),
+        sa.Column("games", sa.Integer(), nullable=False),
+        sa.Column("last_seq", sa.Integer(), nullable=False),
+        sa.Column("last_played", sa.DateTime(timezone=True), nullable=False),
+        sa.Index("ix_ratings_pool", "pool"),
+    )
+    op.create_table(
+        "rating_history",
+        sa.Column("player_id", sa.String(32), primary_key=True),
+        sa.Column("pool", sa.String(32), primary_key=True),
+        sa.Column("seq", sa.Integer(), primary_key=True),
+        sa.Column("mu", sa.Float(), nullable=False),
+        sa.Column("sigma", sa.Float(), nullable=False),
+        sa.Column("place", sa.Integer(), nullable=False),
+    )
+
+    # --- fair play and moderation --------------------------------------------------------------
+
+
+def downgrade() -> None:
+    """Drop them again."""
+    # --- fair play and moderation --------------------------------------------------------------
+
+    # --- ratings -------------------------------------------------------------------------------
+    op.drop_table("rating_history")
+    op.drop_table("ratings")
+    op.drop_table("rating_games")
+
+    # --- passkeys ------------------------------------------------------------------------------
+
+    # --- accounts and sessions -----------------------------------------------------------------
+    op.drop_table("sessions")
+    op.drop_table("accounts")
+
+    # --- rooms ---------------------------------------------------------------------------------
+    with op.batch_alter_table("rooms") as batch:
+        batch.drop_column("rated")
