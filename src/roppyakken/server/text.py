@@ -134,3 +134,8 @@ HAND_OVER_CLOCKED: Final = "this room has a clock: it hands over absent players 
 HAND_OVER_SEAT: Final = "seat {seat} is not another player's seat that can be handed to a bot"
 HAND_OVER_PRESENT: Final = "the player of seat {seat} is connected"
 HAND_OVER_WAIT: Final = "the player of seat {seat} has been away less than {after:g} s; wait {wait} s more"
+
+# --- ratings (server/ratings) ---
+RATED_NEEDS_PUBLIC_CLOCK: Final = "a rated game must be public and have a clock (public: true and a clock)"
+RATED_PEOPLE_ONLY: Final = "a rated game is between people: no bots and no chosen seed"
+RATED_PRESET_ONLY: Final = "a rated game uses a preset's rules, not house rules"

@@ -19,8 +19,9 @@ depends_on: str | None = None
 def upgrade() -> None:
     """Create the tables of accounts, ratings and fair play; mark rated rooms."""
     # --- rooms ---------------------------------------------------------------------------------
-    with op.batch_alter_table("rooms") as batch:
-        batch.add_column(sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false()))
+    # A plain ADD COLUMN, not a batch: on SQLite a batch copies the table and drops the old one,
+    # and the drop deletes every room's seats, actions and chat (ON DELETE CASCADE).
+    op.add_column("rooms", sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false()))
 
     # --- accounts and sessions -----------------------------------------------------------------
     op.create_table(
@@ -34,7 +35,9 @@ def upgrade() -> None:
     op.create_table(
         "sessions",
         sa.Column("token_hash", sa.String(64), primary_key=True),
-        sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+        sa.Column(
+            "account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+        ),
         sa.Column("created_at", sa.Float(), nullable=False),
         sa.Column("seen_at", sa.Float(), nullable=False),
         sa.Column("expires_at", sa.Float(), nullable=False),
