@@ -30,6 +30,7 @@ from roppyakken.server.lobby_ws import lobby_endpoint
 from roppyakken.server.members import Members
 from roppyakken.server.metrics import Metrics
 from roppyakken.server.pairing import Pairing
+from roppyakken.server.ratings import web as rating_web
 from roppyakken.server.rooms import RestoreError
 from roppyakken.server.ws import websocket_endpoint
 
@@ -150,6 +151,8 @@ def create_app(
         Route("/api/me", api.get_me, methods=["GET"]),
         Route("/api/me", api.post_me, methods=["POST"]),
         Route("/api/schema", api.schema, methods=["GET"]),
+        # --- ratings ---
+        Route("/api/me/ratings", rating_web.my_ratings, methods=["GET"]),
         Route("/healthz", api.healthz, methods=["GET"]),
         Route("/readyz", api.readyz, methods=["GET"]),
         Route("/metrics", api.metrics, methods=["GET"]),

@@ -523,6 +523,8 @@ class Room:
             if not 1 <= index < self.players:
                 raise ProtocolError(text.SEAT_RANGE.format(seat=index, last=self.players - 1), message.id)
             if message.kind == BOT:
+                if self.rated:
+                    raise ProtocolError(text.RATED_PEOPLE_ONLY, message.id)
                 level = message.level or default_bot_level()
                 if level not in BOT_LEVELS:
                     known = ", ".join(BOT_LEVELS)

@@ -31,6 +31,7 @@ from sqlalchemy import Connection, delete, insert, select, text, update
 from roppyakken.server.models import rating_games, rating_history, ratings, seat_players
 from roppyakken.server.ratings.model import Rating, new_rating, rate
 from roppyakken.server.ratings.order import finishing_order
+from roppyakken.server.ratings.pools import POOLS
 from roppyakken.server.ratings.scale import MU0, display, nearest_bot, provisional, uncertainty
 from roppyakken.server.storage import utc
 
@@ -289,6 +290,23 @@ def player_ratings(conn: Connection, player_id: str) -> dict[str, dict[str, Any]
         .order_by(ratings.c.pool)
     )
     return {str(r[0]): shown(str(r[0]), float(r[1]), float(r[2]), int(r[3])) for r in rows}
+
+
+def standing(conn: Connection, player_id: str | None) -> dict[str, dict[str, Any]]:
+    """A player's rating in every pool (:func:`shown`; ``rating`` None in a pool never played, with
+    the bot a newcomer is taken to play like): what the lobby and ``/api/me/ratings`` give."""
+    known = {} if player_id is None else player_ratings(conn, player_id)
+    out = {}
+    for pool in POOLS:
+        out[pool] = known.get(pool) or {
+            "pool": pool,
+            "rating": None,
+            "uncertainty": None,
+            "provisional": True,
+            "games": 0,
+            "bot": nearest_bot(pool, MU0),
+        }
+    return out
 
 
 def skills(conn: Connection, pool: str, player_ids: Sequence[str]) -> dict[str, float]:
