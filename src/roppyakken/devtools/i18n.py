@@ -68,6 +68,7 @@ PYTHON_SOURCES: tuple[str, ...] = (
     "cli/serve_cmd.py",
     "cli/arena_cmd.py",
     "cli/ladder_cmd.py",
+    "cli/ratings_cmd.py",
     "server/text.py",
 )
 """Modules (under the package) whose marked messages are translated (``tui/text.py`` is read apart)."""
