@@ -135,7 +135,8 @@ def main(argv: list[str] | None = None) -> int:
                 for name in names
             }
             played = {name: sum(seating.count(name) for seating, _ in games) for name in names}
-            print(f"{pool} ({POOL_PRESETS[pool][0]}, {len(games)} games, {time.perf_counter() - t0:.0f} s):")
+            took = time.perf_counter() - t0
+            print(f"{pool} ({POOL_PRESETS[pool][0]}, {args.deals} deals, {len(games)} games, {took:.0f} s):")
             for name in names:
                 mu, sigma = pools[pool][name]["mu"], pools[pool][name]["sigma"]
                 print(
@@ -144,14 +145,22 @@ def main(argv: list[str] | None = None) -> int:
                     f"  first {wins[name]}/{played[name]}"
                 )
             sys.stdout.flush()
+    command = "bench/bench_bot_ratings.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    runs = {
+        pool: {"preset": POOL_PRESETS[pool][0], "deals": args.deals, "seed": args.seed, "command": command}
+        for pool in pools
+    }
+    if args.out.exists():  # the pools not run this time keep their last figures
+        old = json.loads(args.out.read_text(encoding="utf-8"))
+        pools = {**old.get("pools", {}), **pools}
+        runs = {**old.get("runs", {}), **runs}
     doc = {
         "method": "bench/bench_bot_ratings.py; bench/RESULTS-ratings.md",
-        "command": "bench/bench_bot_ratings.py " + " ".join(sys.argv[1:] if argv is None else argv),
         "anchor": {"level": args.anchor, "mu": MU0},
-        "deals": args.deals,
-        "seed": args.seed,
         "master": args.master,
-        "pools": pools,
+        "passes": args.passes,
+        "pools": dict(sorted(pools.items())),
+        "runs": dict(sorted(runs.items())),
     }
     print(f"total {time.perf_counter() - began:.0f} s")
     if args.write:

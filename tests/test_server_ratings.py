@@ -4,6 +4,7 @@ from the previous schema, and quick pairing by rating."""
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import subprocess
@@ -15,12 +16,13 @@ from typing import Any
 import pytest
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, insert, select, text, update
+from sqlalchemy import Connection, Engine, insert, select, text, update
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import PRESETS, preset
 from roppyakken.server import pairing, players, requests
 from roppyakken.server.db import Database
+from roppyakken.server.models import pairing as pairing_table
 from roppyakken.server.models import rating_games, ratings, rooms
 from roppyakken.server.pairing import Pool
 from roppyakken.server.ratings import FAMILIES, POOLS, display, nearest_bot, pool_of, provisional, store
@@ -116,8 +118,8 @@ def play_season(db: Database, seed: int, games: int, people: int) -> Reference:
     ref = Reference()
     counted = 0
     for game in season(seed, games, ids):
-        db.run_now(lambda c, g=game: store_room(c, g))
-        seq = db.run_now(lambda c, g=game: record(c, g))
+        db.run_now(functools.partial(store_room, game=game))
+        seq = db.run_now(functools.partial(record, game=game))
         if expected_places(game) is None:
             assert seq is None
             continue
@@ -326,27 +328,21 @@ def test_the_claim_pairs_by_rating(tmp_path: Path) -> None:
     try:
         ids = db.run_now(lambda c: make_people(c, 3))
         now = time.time()
+
+        def rated(conn: Connection, player_id: str, mu: float) -> None:
+            row = {"pool": "classic-2", "sigma": 2.0, "games": 30, "last_seq": 0, "last_played": START}
+            conn.execute(insert(ratings).values(player_id=player_id, mu=mu, **row))
+
+        def waiting(conn: Connection, player_id: str, joined: float) -> None:
+            pairing.enter(conn, player_id, player_id, pool, "h" + player_id, joined)
+            conn.execute(
+                update(pairing_table).where(pairing_table.c.player_id == player_id).values(seen_at=now)
+            )
+
         for player_id, mu in zip(ids, (40.0, 25.0, 24.0), strict=True):
-            db.run_now(
-                lambda c, p=player_id, m=mu: c.execute(
-                    insert(ratings).values(
-                        player_id=p,
-                        pool="classic-2",
-                        mu=m,
-                        sigma=2.0,
-                        games=30,
-                        last_seq=0,
-                        last_played=START,
-                    )
-                )
-            )
+            db.run_now(functools.partial(rated, player_id=player_id, mu=mu))
         for player_id, joined in zip(ids, (now - 3, now - 2, now - 1), strict=True):
-            db.run_now(lambda c, p=player_id, j=joined: pairing.enter(c, p, p, pool, "h" + p, j))
-            db.run_now(
-                lambda c, p=player_id: c.execute(
-                    update(pairing.pairing).where(pairing.pairing.c.player_id == p).values(seen_at=now)
-                )
-            )
+            db.run_now(functools.partial(waiting, player_id=player_id, joined=joined))
         claims = db.run_now(lambda c: pairing.claim(c, now, postgres=False))
         # the oldest (mu 40, 450 points above) waits; the two of about the same rating play
         assert [[p[0] for p in c.players] for c in claims] == [[ids[1], ids[2]]]

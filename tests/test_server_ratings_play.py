@@ -136,5 +136,5 @@ def test_a_public_rated_room_takes_no_bot_and_its_game_moves_both_ratings(tmp_pa
             db.engine.dispose()
         owners = [ann.split(".")[0], bo.split(".")[0]]
         assert result["players"] == owners and result["winner"] == end["winner"]
-        assert result["places"][end["winner"]] == 1  # type: ignore[index]
+        assert result["places"][end["winner"]] == 1
         assert sorted(pools) == sorted((o, "classic-2") for o in owners)

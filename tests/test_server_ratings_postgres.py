@@ -4,6 +4,7 @@ the upgrade from the previous schema with games in it."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import threading
@@ -73,7 +74,7 @@ def test_updates_from_several_connections_at_once_apply_in_seq_order(pg_url: str
         people = db.run_now(lambda c: make_people(c, 4))
         games = [g for g in season(3, 90, people) if expected_places(g) is not None]
         for game in games:
-            db.run_now(lambda c, g=game: store_room(c, g))
+            db.run_now(functools.partial(store_room, game=game))
         start = threading.Barrier(3)
         failures: list[BaseException] = []
 

@@ -97,13 +97,15 @@ def record_game(
         "totals": list(totals),
         "legs": list(legs),
     }
-    seq = conn.execute(
+    inserted = conn.execute(
         insert(rating_games).values(
             room_id=room_id, pool=pool, finished_at=at, result=json.dumps(result, separators=(",", ":"))
         )
-    ).inserted_primary_key[0]
-    apply_result(conn, int(seq), pool, at, owners, places)
-    return int(seq)
+    ).inserted_primary_key
+    assert inserted is not None
+    seq = int(inserted[0])
+    apply_result(conn, seq, pool, at, owners, places)
+    return seq
 
 
 def apply_result(
@@ -229,13 +231,14 @@ def differences(conn: Connection, replayed: Replayed, limit: int = 20) -> list[s
                 f"rating {key[0]} {key[1]}: stored {stored.get(key)}, recomputed {replayed.ratings.get(key)}"
             )
     history = stored_history(conn)
-    again = {
+    again: dict[tuple[str, str, int], tuple[float, float, int]] = {
         (h["player_id"], h["pool"], h["seq"]): (h["mu"], h["sigma"], h["place"]) for h in replayed.history
     }
-    for key in sorted(set(history) | set(again)):
-        if history.get(key) != again.get(key):
+    for step in sorted(set(history) | set(again)):
+        if history.get(step) != again.get(step):
             out.append(
-                f"history {key[0]} {key[1]} #{key[2]}: stored {history.get(key)}, recomputed {again.get(key)}"
+                f"history {step[0]} {step[1]} #{step[2]}: stored {history.get(step)},"
+                f" recomputed {again.get(step)}"
             )
     return out[:limit]
 
