@@ -5,6 +5,7 @@ from the previous schema, and quick pairing by rating."""
 from __future__ import annotations
 
 import functools
+import json
 import math
 import os
 import subprocess
@@ -349,3 +350,60 @@ def test_the_claim_pairs_by_rating(tmp_path: Path) -> None:
         assert db.run_now(lambda c: pairing.claim(c, now, postgres=False)) == []
     finally:
         db.engine.dispose()
+
+
+# ------------------------------------------------------------------ a room's end
+
+
+def test_a_rated_rooms_end_counts_its_leavers_and_only_people() -> None:
+    from types import SimpleNamespace
+    from typing import cast
+
+    from roppyakken.engine import Game as EngineGame
+    from roppyakken.server.bots import BotRunner
+    from roppyakken.server.clocks import Clock
+    from roppyakken.server.rooms import BOT, HUMAN, Room, Seat
+
+    def room(kinds: list[str], rated: bool = True) -> Room:
+        seats = [Seat(kind, f"p{i}", "expert" if kind == BOT else None, "h") for i, kind in enumerate(kinds)]
+        return Room(
+            "r",
+            len(kinds),
+            preset("online"),
+            1,
+            seats,
+            db=cast(Database, None),  # never used: only the end is asked for
+            bots=cast(BotRunner, None),
+            bot_delay=0.0,
+            rated=rated,
+        )
+
+    ended = cast(EngineGame, SimpleNamespace(winner=1, totals=[300, 650, 0], legs=[0, 0, 0]))
+    clock = Clock.new("15+60", 3)
+    clock.abandoned[1] = True  # the winner's seat was left to a bot
+    end = room([HUMAN] * 3)._rated_end(ended, clock)
+    assert end == (
+        "classic-3",
+        {"winner": 1, "totals": [300, 650, 0], "legs": [0, 0, 0], "left": [False, True, False]},
+    )
+    assert finishing_order(1, [300, 650, 0], [0, 0, 0], [False, True, False]) == [1, 3, 2]
+    assert room([HUMAN, HUMAN, BOT])._rated_end(ended, clock) is None
+    assert room([HUMAN] * 3, rated=False)._rated_end(ended, clock) is None
+
+
+def test_the_bot_ratings_bench_writes_a_table(tmp_path: Path) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "bench_bot_ratings", ROOT / "bench" / "bench_bot_ratings.py"
+    )
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules["bench_bot_ratings"] = bench  # its worker processes find its functions
+    spec.loader.exec_module(bench)
+    out = tmp_path / "bots.json"
+    assert bench.main(["--quick", "--pools", "classic-2,match-3", "--out", str(out), "--write"]) == 0
+    table = json.loads(out.read_text())
+    assert set(table["pools"]) == {"classic-2", "match-3"}
+    for levels in table["pools"].values():
+        assert levels["greedy"]["mu"] == 25.0 and set(levels) == {"random", "greedy"}
