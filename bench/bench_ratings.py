@@ -170,7 +170,7 @@ def run(url: str, label: str, games: Season, people: int, batch: int, incrementa
         db.engine.dispose()
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     """Run the benchmark."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=100_000)
@@ -179,7 +179,7 @@ def main() -> int:
     ap.add_argument("--batch", type=int, default=50, help="games a transaction when storing")
     ap.add_argument("--incremental", type=int, default=5000, help="the last games stored through the update")
     ap.add_argument("--postgresql", metavar="URL", help="also on this empty PostgreSQL database")
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     games = season(args.games, args.players, args.seed)
     t0, c0 = time.perf_counter(), time.process_time()
     current: dict[tuple[str, str], tuple[float, float]] = {}

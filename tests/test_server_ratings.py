@@ -407,3 +407,15 @@ def test_the_bot_ratings_bench_writes_a_table(tmp_path: Path) -> None:
     assert set(table["pools"]) == {"classic-2", "match-3"}
     for levels in table["pools"].values():
         assert levels["greedy"]["mu"] == 25.0 and set(levels) == {"random", "greedy"}
+
+
+def test_the_recompute_bench_runs_and_finds_no_difference(capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_ratings", ROOT / "bench" / "bench_ratings.py")
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    assert bench.main(["--games", "300", "--players", "40", "--incremental", "60", "--batch", "20"]) == 0
+    printed = capsys.readouterr().out
+    assert "SQLite: 300 games" in printed and "differences: 0" in printed
