@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, Response
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.documents import score_document
 from roppyakken.rules import PRESETS, preset
-from roppyakken.server import jsonsafe, players, protocol, requests, storage, text
+from roppyakken.server import enforcement, jsonsafe, players, protocol, requests, storage, text
 from roppyakken.server.hub import Hub
 from roppyakken.server.rooms import hash_token
 from roppyakken.text import PRESET_DESCRIPTIONS
@@ -112,6 +112,7 @@ async def create_room(request: Request) -> Response:
     """``POST /api/rooms``: the creator gets seat 0 and its token."""
     data = await _body(request)
     player = await players.acting(request)
+    await enforcement.may_take_seat(_hub(request), player, None)
     owner = request.client.host if request.client else None
     room, token = await _hub(request).create(requests.create_room(data), owner)
     if player is not None:
@@ -128,6 +129,7 @@ async def join_room(request: Request) -> Response:
     name = requests.join_room(data)
     player = await players.acting(request)
     room_id = str(request.path_params["room"])
+    await enforcement.may_take_seat(_hub(request), player, room_id)
     joined = await _visit(request, room_id, "join", {"name": name})
     if player is not None:
         await players.remember_seat(_hub(request).db, room_id, int(joined["seat"]), player)

@@ -20,7 +20,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server import api, players, text
+from roppyakken.server import api, enforcement, players, reporting, text
 from roppyakken.server.cluster import Cluster
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database, StorageError
@@ -150,6 +150,8 @@ def create_app(
         Route("/api/me", api.get_me, methods=["GET"]),
         Route("/api/me", api.post_me, methods=["POST"]),
         Route("/api/schema", api.schema, methods=["GET"]),
+        # fair play and moderation
+        Route("/api/rooms/{room}/report", reporting.report_room, methods=["POST"]),
         Route("/healthz", api.healthz, methods=["GET"]),
         Route("/readyz", api.readyz, methods=["GET"]),
         Route("/metrics", api.metrics, methods=["GET"]),
@@ -163,7 +165,10 @@ def create_app(
     return Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(Guard, limits=limits, limiter=cluster, on_refusal=metrics.refuse)],
+        middleware=[
+            Middleware(Guard, limits=limits, limiter=cluster, on_refusal=metrics.refuse),
+            Middleware(enforcement.AddressBans),  # suspended addresses (fair play and moderation)
+        ],
         exception_handlers={
             HubFull: api.handle_hub_full,
             api.ApiError: api.handle_api_error,
@@ -171,6 +176,7 @@ def create_app(
             StorageError: api.handle_storage_error,
             RestoreError: api.handle_restore_error,
             players.CsrfRefused: players.handle_csrf,
+            enforcement.Barred: enforcement.handle_barred,
             404: not_found,
         },
     )

@@ -469,12 +469,23 @@ class GameEndMessage(BaseModel):
     record_url: str
 
 
+class PlaybanInfo(BaseModel):
+    """A playban in effect (server/playban.py): seconds left, its end, rated games left recently."""
+
+    seconds: int
+    until: float
+    recent: int
+
+
 class ErrorMessage(BaseModel):
     """``error``: to the sender only; nothing changed."""
 
     type: Literal["error"]
     message: str
     id: str | None = None
+    playban: PlaybanInfo | None = Field(
+        default=None, description="a seek or seat refused by a playban: how long it lasts"
+    )
 
 
 class PongMessage(BaseModel):

@@ -297,4 +297,34 @@ def schemas() -> dict[str, Any]:
         "POST /api/score": ScoreBody.model_json_schema(),
         "POST /api/my-games": MyGamesBody.model_json_schema(),
         "POST /api/me": MeBody.model_json_schema(),
+        "POST /api/rooms/<room>/report": ReportBody.model_json_schema(),
     }
+
+
+# --- fair play and moderation: reports ---------------------------------------------------------
+
+
+class ReportBody(_Body):
+    """``POST /api/rooms/<room>/report``: a chat line (its channel's number) or a seat, and why."""
+
+    message: int | None = Field(default=None, ge=0, le=2**31 - 1, description="the chat line's idx")
+    seat: int | None = Field(default=None, ge=0, le=2, description="the reported player's seat")
+    reason: Literal["abuse", "spam", "cheating", "other"] = "abuse"
+
+
+_REPORT_MESSAGES: Final = {
+    "message": text.FIELD_TYPE.format(field="message", what="a chat line's idx (a whole number)"),
+    "seat": text.FIELD_TYPE.format(field="seat", what="0, 1 or 2"),
+    "reason": text.FIELD_TYPE.format(field="reason", what="abuse, spam, cheating or other"),
+}
+
+
+def report(data: dict[str, Any]) -> ReportBody:
+    """Check a ``POST /api/rooms/<room>/report`` body: exactly one of ``message`` and ``seat``."""
+    try:
+        body = ReportBody.model_validate(data)
+    except ValidationError as exc:
+        raise RequestError(one_line(exc, _REPORT_MESSAGES)) from None
+    if (body.message is None) == (body.seat is None):
+        raise RequestError(text.REPORT_WHAT)
+    return body

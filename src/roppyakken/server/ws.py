@@ -27,6 +27,7 @@ from roppyakken.server.cluster import ClusterUnavailable, Relayed
 from roppyakken.server.db import StorageError
 from roppyakken.server.guard import MemoryRateLimiter, client_address, origin_allowed
 from roppyakken.server.hub import CLAIM_PATIENCE, CLOSE_RESTARTING, Hub, HubFull
+from roppyakken.server.players import COOKIE, parse_cookie
 from roppyakken.server.protocol import Act, Hello, ProtocolError, parse_client_message
 from roppyakken.server.rooms import RestoreError
 
@@ -69,6 +70,8 @@ class WebSocketClient:
         self.dropped = False
         """Whether it was dropped as too slow."""
         self._sending_since: float | None = None
+        self.player_id: str | None = None
+        """The player id of the connection's cookie, if any (not proven: used only to refuse)."""
         self._outbox: deque[tuple[str | tuple[int, str], float]] = deque()
         """Messages (or the close) not yet handed to the transport, with when they were queued."""
         self._queued = 0
@@ -360,6 +363,8 @@ async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
                 await _refuse(websocket, text.BAD_TOKEN.format(room=room_id), CLOSE_BAD_TOKEN, hello.id)
                 return
         client = WebSocketClient(websocket, seat, hub.limits.send_timeout)
+        cookie = parse_cookie(websocket.cookies.get(COOKIE))
+        client.player_id = None if cookie is None else cookie[0]  # a spectator's moderators' mute
         if await room.attach(client):
             break
         await client.finish()  # the room left memory meanwhile: load it again

@@ -1,0 +1,422 @@
+"""Moderation: players' reports, moderators' sanctions (mutes, suspensions) and the log of every action.
+
+A *sanction* is a row of ``sanctions``: a ``mute`` of a player (their chat is refused)
+or a ``suspend`` of a player, an account (every player of it) or an address (an IP
+address or network: refused at admission, HTTP and websockets).  It lasts until its
+``expires_at`` (None: until cleared) or until a moderator clears it.  Sanctions are
+set with ``roppyakken admin`` (cli/admin_cmd.py) on the server's database; every
+action is written to ``moderation_log`` with its actor, in the same transaction.
+
+Each server (each member of a cluster) reads the sanctions in effect from the
+database at most every :data:`REFRESH` seconds (:class:`SanctionCache`): a new
+sanction or a cleared one takes effect everywhere within that bound.  Sign-in code
+asks the database directly with :func:`suspended`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import time
+import weakref
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+from sqlalchemy import Connection, and_, func, insert, or_, select, update
+
+from roppyakken.server.db import Database
+from roppyakken.server.models import moderation_log, players, reports, sanctions
+
+MUTE: Final = "mute"
+SUSPEND: Final = "suspend"
+OPEN: Final = "open"
+CLOSED: Final = "closed"
+REFRESH: Final = 5.0
+"""Seconds a server may use its copy of the sanctions in effect before reading them again."""
+REASONS: Final = ("abuse", "spam", "cheating", "other")
+"""The reasons a report may give."""
+REPORTS_PER_HOUR: Final = 10
+"""Reports one player may make in an hour (every member counts them in the database)."""
+
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+class ModerationError(Exception):
+    """A moderation request that cannot be done (one line)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sanction:
+    """A sanction as stored (see the module docstring)."""
+
+    id: int
+    kind: str
+    player_id: str | None
+    account_id: str | None
+    address: str | None
+    reason: str | None
+    created_at: float
+    created_by: str
+    expires_at: float | None
+    cleared_at: float | None = None
+    cleared_by: str | None = None
+
+    def active(self, now: float) -> bool:
+        """Whether it is in effect at ``now``."""
+        return self.cleared_at is None and (self.expires_at is None or self.expires_at > now)
+
+    @property
+    def target(self) -> str:
+        """``player:ID``, ``account:ID`` or ``address:IP``."""
+        if self.player_id is not None:
+            return f"player:{self.player_id}"
+        if self.account_id is not None:
+            return f"account:{self.account_id}"
+        return f"address:{self.address}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The sanction as ``roppyakken admin`` prints it with ``--json``."""
+        return {
+            "id": self.id,
+            "kind": self.kind,
+            "target": self.target,
+            "reason": self.reason,
+            "created_at": self.created_at,
+            "created_by": self.created_by,
+            "expires_at": self.expires_at,
+            "cleared_at": self.cleared_at,
+            "cleared_by": self.cleared_by,
+        }
+
+
+def _sanction(row: Any) -> Sanction:
+    return Sanction(
+        int(row.id),
+        str(row.kind),
+        row.player_id,
+        row.account_id,
+        row.address,
+        row.reason,
+        float(row.created_at),
+        str(row.created_by),
+        None if row.expires_at is None else float(row.expires_at),
+        None if row.cleared_at is None else float(row.cleared_at),
+        row.cleared_by,
+    )
+
+
+def address_network(value: str) -> Network:
+    """An IP address or network (``203.0.113.7``, ``2001:db8::/64``); ValueError if it is not one."""
+    return ipaddress.ip_network(value.strip(), strict=False)
+
+
+def address_matches(address: str, value: str) -> bool:
+    """Whether the client ``address`` (as the bounds count it: an IPv6 address's /64) is in ``value``."""
+    try:
+        network = address_network(value)
+        client = address_network(address)
+    except ValueError:
+        return address == value
+    if client.version != network.version:
+        return False
+    return client.subnet_of(network) or network.subnet_of(client)  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------------------- the log
+
+
+def log_action(
+    conn: Connection, actor: str, action: str, target: str, detail: str | None, now: float
+) -> None:
+    """Write one line of the moderation log (in the action's transaction)."""
+    conn.execute(
+        insert(moderation_log).values(
+            at=now, actor=actor[:64], action=action, target=target[:128], detail=detail
+        )
+    )
+
+
+def log_lines(conn: Connection, limit: int = 100) -> list[dict[str, Any]]:
+    """The newest lines of the moderation log, newest first."""
+    rows = conn.execute(select(moderation_log).order_by(moderation_log.c.id.desc()).limit(limit)).all()
+    return [
+        {"id": r.id, "at": r.at, "actor": r.actor, "action": r.action, "target": r.target, "detail": r.detail}
+        for r in rows
+    ]
+
+
+# ------------------------------------------------------------------------------------- sanctions
+
+
+def add_sanction(
+    conn: Connection,
+    kind: str,
+    *,
+    actor: str,
+    now: float,
+    player_id: str | None = None,
+    account_id: str | None = None,
+    address: str | None = None,
+    seconds: float | None = None,
+    reason: str | None = None,
+) -> Sanction:
+    """Store a sanction of exactly one target, and log it; the stored sanction."""
+    if sum(x is not None for x in (player_id, account_id, address)) != 1:
+        raise ModerationError("name exactly one of a player, an account or an address")
+    if address is not None:
+        try:
+            address = str(address_network(address))
+        except ValueError:
+            raise ModerationError(f"'{address}' is not an IP address or network") from None
+    expires = None if seconds is None else now + seconds
+    result = conn.execute(
+        insert(sanctions).values(
+            kind=kind,
+            player_id=player_id,
+            account_id=account_id,
+            address=address,
+            reason=reason,
+            created_at=now,
+            created_by=actor[:64],
+            expires_at=expires,
+        )
+    )
+    key = result.inserted_primary_key
+    assert key is not None
+    made = Sanction(int(key[0]), kind, player_id, account_id, address, reason, now, actor[:64], expires)
+    detail = (
+        f"#{made.id}" + ("" if seconds is None else f" for {seconds:g} s") + (f": {reason}" if reason else "")
+    )
+    log_action(conn, actor, kind, made.target, detail, now)
+    return made
+
+
+def clear_sanction(conn: Connection, sanction_id: int, *, actor: str, now: float) -> Sanction:
+    """Clear a sanction (ModerationError if there is none in effect with that id), and log it."""
+    row = conn.execute(select(sanctions).where(sanctions.c.id == sanction_id)).first()
+    if row is None:
+        raise ModerationError(f"there is no sanction #{sanction_id}")
+    found = _sanction(row)
+    if not found.active(now):
+        raise ModerationError(f"sanction #{sanction_id} is not in effect")
+    conn.execute(
+        update(sanctions).where(sanctions.c.id == sanction_id).values(cleared_at=now, cleared_by=actor[:64])
+    )
+    log_action(conn, actor, "clear", found.target, f"#{sanction_id} ({found.kind})", now)
+    return Sanction(**{**_fields(found), "cleared_at": now, "cleared_by": actor[:64]})
+
+
+def _fields(s: Sanction) -> dict[str, Any]:
+    return {name: getattr(s, name) for name in Sanction.__slots__}
+
+
+def sanctions_in_effect(conn: Connection, now: float) -> list[Sanction]:
+    """Every sanction in effect at ``now``."""
+    rows = conn.execute(
+        select(sanctions).where(
+            sanctions.c.cleared_at.is_(None),
+            or_(sanctions.c.expires_at.is_(None), sanctions.c.expires_at > now),
+        )
+    ).all()
+    return [_sanction(r) for r in rows]
+
+
+def all_sanctions(conn: Connection, limit: int = 100) -> list[Sanction]:
+    """The newest sanctions, in effect or not, newest first."""
+    rows = conn.execute(select(sanctions).order_by(sanctions.c.id.desc()).limit(limit)).all()
+    return [_sanction(r) for r in rows]
+
+
+def account_of(conn: Connection, player_id: str) -> str | None:
+    """The account a player belongs to, if any."""
+    found = conn.execute(select(players.c.account_id).where(players.c.id == player_id)).scalar()
+    return None if found is None else str(found)
+
+
+def suspended(
+    conn: Connection,
+    *,
+    player_id: str | None = None,
+    account_id: str | None = None,
+    address: str | None = None,
+    now: float | None = None,
+) -> Sanction | None:
+    """The suspension in effect of this player, its account, the given account or the address, or None.
+
+    Sign-in asks this (straight from the database) before it opens a session."""
+    now = time.time() if now is None else now
+    if player_id is not None and account_id is None:
+        account_id = account_of(conn, player_id)
+    for found in sanctions_in_effect(conn, now):
+        if found.kind == SUSPEND and _hits(found, player_id, account_id, address):
+            return found
+    return None
+
+
+def _hits(s: Sanction, player_id: str | None, account_id: str | None, address: str | None) -> bool:
+    if s.player_id is not None:
+        return s.player_id == player_id
+    if s.account_id is not None:
+        return s.account_id == account_id
+    return address is not None and s.address is not None and address_matches(address, s.address)
+
+
+@dataclass(slots=True)
+class SanctionCache:
+    """This server's copy of the sanctions in effect, read again when older than :data:`REFRESH`."""
+
+    db: Database
+    refresh: float = REFRESH
+    loaded: float = -1e18
+    effective: list[Sanction] = field(default_factory=list)
+    accounts: dict[str, str | None] = field(default_factory=dict)
+    """Player id to account id, for players asked about since the last read."""
+    _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    async def _fresh(self) -> list[Sanction]:
+        if time.monotonic() - self.loaded < self.refresh:
+            return self.effective
+        async with self._lock:
+            if time.monotonic() - self.loaded >= self.refresh:
+                self.effective = await self.db.run(lambda c: sanctions_in_effect(c, time.time()))
+                self.accounts.clear()
+                self.loaded = time.monotonic()
+        return self.effective
+
+    async def _account(self, player_id: str) -> str | None:
+        if player_id not in self.accounts:
+            self.accounts[player_id] = await self.db.run(lambda c: account_of(c, player_id))
+        return self.accounts[player_id]
+
+    async def find(
+        self, kind: str, *, player_id: str | None = None, address: str | None = None
+    ) -> Sanction | None:
+        """The sanction of ``kind`` in effect on this player (or its account) or address, or None."""
+        effective = await self._fresh()
+        now = time.time()
+        wanted = [s for s in effective if s.kind == kind and s.active(now)]
+        if not wanted:
+            return None
+        account = None
+        if player_id is not None and any(s.account_id is not None for s in wanted):
+            account = await self._account(player_id)
+        for s in wanted:
+            if _hits(s, player_id, account, address):
+                return s
+        return None
+
+    async def address_suspended(self, address: str) -> bool:
+        """Whether the address is suspended (refused at admission)."""
+        effective = await self._fresh()
+        if not any(s.address is not None for s in effective):
+            return False
+        return await self.find(SUSPEND, address=address) is not None
+
+
+_CACHES: weakref.WeakKeyDictionary[Database, SanctionCache] = weakref.WeakKeyDictionary()
+
+
+def cache_for(db: Database) -> SanctionCache:
+    """The server's sanction cache over ``db`` (made on first use, one per database object)."""
+    found = _CACHES.get(db)
+    if found is None:
+        found = _CACHES[db] = SanctionCache(db)
+    return found
+
+
+# ------------------------------------------------------------------------------------- reports
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """What a player reports: a chat line (its channel and number) or a seat of a room."""
+
+    room_id: str
+    kind: str
+    reason: str
+    channel: str | None = None
+    chat_idx: int | None = None
+    seat: int | None = None
+    player_id: str | None = None
+    name: str | None = None
+    text: str | None = None
+    phrase: str | None = None
+
+
+def reports_since(conn: Connection, reporter_id: str, since: float) -> int:
+    """Reports the player made since ``since``."""
+    found = conn.execute(
+        select(func.count())
+        .select_from(reports)
+        .where(reports.c.reporter_id == reporter_id, reports.c.at >= since)
+    ).scalar()
+    return int(found or 0)
+
+
+def already_reported(conn: Connection, reporter_id: str, report: Report) -> bool:
+    """Whether this player already reported the same line or seat of the room."""
+    found = conn.execute(
+        select(reports.c.id).where(
+            and_(
+                reports.c.reporter_id == reporter_id,
+                reports.c.room_id == report.room_id,
+                reports.c.kind == report.kind,
+                reports.c.channel == report.channel
+                if report.channel is not None
+                else reports.c.channel.is_(None),
+                reports.c.chat_idx == report.chat_idx
+                if report.chat_idx is not None
+                else reports.c.chat_idx.is_(None),
+                reports.c.seat == report.seat if report.seat is not None else reports.c.seat.is_(None),
+            )
+        )
+    ).first()
+    return found is not None
+
+
+def store_report(conn: Connection, reporter_id: str, address: str | None, report: Report, now: float) -> int:
+    """Store a report (open); its id."""
+    result = conn.execute(
+        insert(reports).values(
+            at=now,
+            reporter_id=reporter_id,
+            reporter_address=address,
+            room_id=report.room_id,
+            kind=report.kind,
+            channel=report.channel,
+            chat_idx=report.chat_idx,
+            seat=report.seat,
+            player_id=report.player_id,
+            name=report.name,
+            text=report.text,
+            phrase=report.phrase,
+            reason=report.reason,
+            status=OPEN,
+        )
+    )
+    key = result.inserted_primary_key
+    assert key is not None
+    return int(key[0])
+
+
+def list_reports(conn: Connection, status: str | None = OPEN, limit: int = 100) -> list[dict[str, Any]]:
+    """Reports (``status`` open or closed; None: both), newest first."""
+    query = select(reports).order_by(reports.c.id.desc()).limit(limit)
+    if status is not None:
+        query = query.where(reports.c.status == status)
+    return [dict(r._mapping) for r in conn.execute(query).all()]
+
+
+def close_report(conn: Connection, report_id: int, *, actor: str, now: float) -> None:
+    """Close an open report, and log it (ModerationError if there is no open report of that id)."""
+    status = conn.execute(select(reports.c.status).where(reports.c.id == report_id)).scalar()
+    if status is None:
+        raise ModerationError(f"there is no report #{report_id}")
+    if status != OPEN:
+        raise ModerationError(f"report #{report_id} is closed already")
+    conn.execute(
+        update(reports)
+        .where(reports.c.id == report_id)
+        .values(status=CLOSED, closed_at=now, closed_by=actor[:64])
+    )
+    log_action(conn, actor, "close-report", f"report:{report_id}", None, now)
