@@ -24,8 +24,10 @@ from typing import Any, Final
 
 from sqlalchemy import Connection, and_, func, insert, or_, select, update
 
+from roppyakken.errors import RoppyakkenError
+from roppyakken.i18n import N_
 from roppyakken.server.db import Database
-from roppyakken.server.models import moderation_log, players, reports, sanctions
+from roppyakken.server.models import abandonments, accounts, moderation_log, players, reports, sanctions
 
 MUTE: Final = "mute"
 SUSPEND: Final = "suspend"
@@ -41,7 +43,7 @@ REPORTS_PER_HOUR: Final = 10
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
-class ModerationError(Exception):
+class ModerationError(RoppyakkenError):
     """A moderation request that cannot be done (one line)."""
 
 
@@ -162,12 +164,14 @@ def add_sanction(
 ) -> Sanction:
     """Store a sanction of exactly one target, and log it; the stored sanction."""
     if sum(x is not None for x in (player_id, account_id, address)) != 1:
-        raise ModerationError("name exactly one of a player, an account or an address")
+        raise ModerationError(N_("name exactly one of a player, an account or an address"))
     if address is not None:
         try:
             address = str(address_network(address))
         except ValueError:
-            raise ModerationError(f"'{address}' is not an IP address or network") from None
+            raise ModerationError(
+                N_("'{address}' is not an IP address or network"), address=address
+            ) from None
     expires = None if seconds is None else now + seconds
     result = conn.execute(
         insert(sanctions).values(
@@ -195,10 +199,10 @@ def clear_sanction(conn: Connection, sanction_id: int, *, actor: str, now: float
     """Clear a sanction (ModerationError if there is none in effect with that id), and log it."""
     row = conn.execute(select(sanctions).where(sanctions.c.id == sanction_id)).first()
     if row is None:
-        raise ModerationError(f"there is no sanction #{sanction_id}")
+        raise ModerationError(N_("there is no sanction #{id}"), id=sanction_id)
     found = _sanction(row)
     if not found.active(now):
-        raise ModerationError(f"sanction #{sanction_id} is not in effect")
+        raise ModerationError(N_("sanction #{id} is not in effect"), id=sanction_id)
     conn.execute(
         update(sanctions).where(sanctions.c.id == sanction_id).values(cleared_at=now, cleared_by=actor[:64])
     )
@@ -411,12 +415,48 @@ def close_report(conn: Connection, report_id: int, *, actor: str, now: float) ->
     """Close an open report, and log it (ModerationError if there is no open report of that id)."""
     status = conn.execute(select(reports.c.status).where(reports.c.id == report_id)).scalar()
     if status is None:
-        raise ModerationError(f"there is no report #{report_id}")
+        raise ModerationError(N_("there is no report #{id}"), id=report_id)
     if status != OPEN:
-        raise ModerationError(f"report #{report_id} is closed already")
+        raise ModerationError(N_("report #{id} is closed already"), id=report_id)
     conn.execute(
         update(reports)
         .where(reports.c.id == report_id)
         .values(status=CLOSED, closed_at=now, closed_by=actor[:64])
     )
     log_action(conn, actor, "close-report", f"report:{report_id}", None, now)
+
+
+# ------------------------------------------------------------------------------------- players
+
+
+def player_known(conn: Connection, player_id: str) -> bool:
+    """Whether a player of that id exists."""
+    return conn.execute(select(players.c.id).where(players.c.id == player_id)).first() is not None
+
+
+def account_known(conn: Connection, account_id: str) -> bool:
+    """Whether an account of that id exists."""
+    return conn.execute(select(accounts.c.id).where(accounts.c.id == account_id)).first() is not None
+
+
+def forgive(conn: Connection, player_id: str, *, actor: str, now: float) -> int:
+    """Forgive every counted abandonment of the player (its playban ends), and log it; how many."""
+    result = conn.execute(
+        update(abandonments)
+        .where(abandonments.c.player_id == player_id, abandonments.c.forgiven.is_(False))
+        .values(forgiven=True)
+    )
+    count = int(result.rowcount or 0)
+    log_action(conn, actor, "forgive", f"player:{player_id}", f"{count} abandoned games", now)
+    return count
+
+
+def abandoned_games(conn: Connection, player_id: str, limit: int = 50) -> list[dict[str, Any]]:
+    """The player's abandoned rated games, newest first."""
+    rows = conn.execute(
+        select(abandonments)
+        .where(abandonments.c.player_id == player_id)
+        .order_by(abandonments.c.at.desc())
+        .limit(limit)
+    ).all()
+    return [dict(r._mapping) for r in rows]
