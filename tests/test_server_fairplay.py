@@ -156,7 +156,7 @@ def test_an_abandoned_rated_seat_is_counted_and_a_repeat_bars_rated_play(databas
             me = await _join_ws(server, room, token_a)
             await me.send({"type": "start"})
             rng = random.Random(3)
-            timeouts = []
+            timeouts: list[dict[str, Any]] = []
             while not any(t["abandoned"] for t in timeouts):
                 message = await me.recv(timeout=30)
                 if message["type"] == "timeout":

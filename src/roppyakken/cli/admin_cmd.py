@@ -83,7 +83,9 @@ def register(sub: Any, help_text: str) -> None:
     actions = p.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
 
-    reports = actions.add_parser("reports", parents=[shared], help=_("list the reports (open ones by default)"))
+    reports = actions.add_parser(
+        "reports", parents=[shared], help=_("list the reports (open ones by default)")
+    )
     shown = reports.add_mutually_exclusive_group()
     shown.add_argument("--closed", action="store_true", help=_("closed reports only"))
     shown.add_argument("--all", action="store_true", help=_("open and closed reports"))
@@ -94,7 +96,9 @@ def register(sub: Any, help_text: str) -> None:
     mute.add_argument("--for", dest="seconds", type=duration, metavar="DURATION", help=_("e.g. 30m, 12h, 7d"))
     mute.add_argument("--reason", help=_("why, for the log and the player"))
 
-    suspend = actions.add_parser("suspend", parents=[shared], help=_("bar a player, an account or an address"))
+    suspend = actions.add_parser(
+        "suspend", parents=[shared], help=_("bar a player, an account or an address")
+    )
     target = suspend.add_mutually_exclusive_group(required=True)
     target.add_argument("--player", metavar="ID", help=_("a player's id"))
     target.add_argument("--account", metavar="ID", help=_("an account's id (every player of it)"))
@@ -110,10 +114,14 @@ def register(sub: Any, help_text: str) -> None:
     clear = actions.add_parser("clear", parents=[shared], help=_("end a sanction now"))
     clear.add_argument("sanction", type=_positive, metavar="SANCTION_ID")
 
-    close = actions.add_parser("close-report", parents=[shared], help=_("close a report once it is dealt with"))
+    close = actions.add_parser(
+        "close-report", parents=[shared], help=_("close a report once it is dealt with")
+    )
     close.add_argument("report", type=_positive, metavar="ID")
 
-    playban = actions.add_parser("playban", parents=[shared], help=_("a player's abandoned rated games and playban"))
+    playban = actions.add_parser(
+        "playban", parents=[shared], help=_("a player's abandoned rated games and playban")
+    )
     playban.add_argument("player", metavar="PLAYER", help=_("the player's id"))
     playban.add_argument("--forgive", action="store_true", help=_("forget them: the playban ends"))
 
@@ -179,7 +187,7 @@ def run(args: argparse.Namespace) -> int:
                 )
             )
             out.append(made.to_json())
-            lines.append(fill(N_("sanction #{id}: {kind} {target} until {until}"), **_shown(made)))
+            lines.append(_made(made))
         elif action == "suspend":
             if args.player is not None and not do(lambda c: moderation.player_known(c, args.player)):
                 raise RoppyakkenError(N_("there is no player '{player}'"), player=args.player)
@@ -199,7 +207,7 @@ def run(args: argparse.Namespace) -> int:
                 )
             )
             out.append(made.to_json())
-            lines.append(fill(N_("sanction #{id}: {kind} {target} until {until}"), **_shown(made)))
+            lines.append(_made(made))
         elif action == "sanctions":
             found = do(
                 lambda c: moderation.all_sanctions(c) if args.all else moderation.sanctions_in_effect(c, now)
@@ -258,6 +266,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _shown(s: Any) -> dict[str, Any]:
-    until = _when(s.expires_at) if s.expires_at is not None else _("cleared")
-    return {"id": s.id, "kind": s.kind, "target": s.target, "until": until}
+def _made(s: Any) -> str:
+    """The line that tells a new sanction."""
+    if s.expires_at is None:
+        return fill(
+            N_("sanction #{id}: {kind} {target} until cleared"), id=s.id, kind=s.kind, target=s.target
+        )
+    return fill(
+        N_("sanction #{id}: {kind} {target} until {until} UTC"),
+        id=s.id,
+        kind=s.kind,
+        target=s.target,
+        until=_when(s.expires_at),
+    )
