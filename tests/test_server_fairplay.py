@@ -258,9 +258,12 @@ def test_only_rated_rooms_and_known_players_count(tmp_path: Path) -> None:
 def test_reports_of_a_chat_line_and_of_a_player(database: str) -> None:
     with running_server(database) as server:
         alice, bob, carol = Web(server, "alice"), Web(server, "bob"), Web(server, "carol")
-        made = alice.post("/api/rooms", {"name": "alice", "players": 2}).json()
+        made = alice.post("/api/rooms", {"name": "alice", "players": 3}).json()
         room = made["room"]
         token_b = bob.post(f"/api/rooms/{room}/join", {"name": "bob"}).json()["token"]
+        # dan joins without being a player yet (an invite link opened straight away): his seat token
+        # shows which lines he could read
+        token_d = server.post(f"/api/rooms/{room}/join", {"name": "dan"}).json()["token"]
 
         async def talk() -> int:
             a = await _join_ws(server, room, made["token"], alice)
@@ -309,6 +312,10 @@ def test_reports_of_a_chat_line_and_of_a_player(database: str) -> None:
             assert words in line and "\n" not in line, line
         player = carol.post(path, {"seat": 1, "reason": "cheating"})
         assert player.status_code == 201
+        dan = Web(server, "dan")
+        assert dan.post(path, {"message": idx}).status_code == 404  # no seat shown: a spectator's view
+        assert dan.post(path, {"message": idx, "token": token_d}).status_code == 201
+        assert dan.post(path, {"seat": 0, "token": "forged"}).status_code == 201  # a seat, reported by anyone
         # the hourly bound, counted in the database
         for n in range(moderation.REPORTS_PER_HOUR):
             filler = {"at": time.time(), "reporter_id": carol.id, "room_id": f"r{n}", "kind": "player"}
@@ -320,9 +327,11 @@ def test_reports_of_a_chat_line_and_of_a_player(database: str) -> None:
 
         listed = _admin(database, "reports")
         assert "you play like a potato" in listed and f"#{taken.json()['report']}" in listed
-        _admin(database, "close-report", str(taken.json()["report"]))
-        assert "potato" not in _admin(database, "reports")
-        assert "potato" in _admin(database, "reports", "--closed")
+        first = f"#{taken.json()['report']} "
+        _admin(database, "close-report", first.strip(" #"))
+        assert not any(line.startswith(first) for line in _admin(database, "reports").splitlines())
+        closed = _admin(database, "reports", "--closed").splitlines()
+        assert len(closed) == 1 and closed[0].startswith(first) and "potato" in closed[0]
         assert "mod-ann close-report report:" in _admin(database, "log")
 
 

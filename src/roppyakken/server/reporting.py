@@ -1,8 +1,9 @@
 """``POST /api/rooms/<room>/report``: a player reports a chat line they could read, or a player of the room.
 
 The reporter is the player of the cookie (with the CSRF header, server/players.py).
-A player who holds a seat of the room may report the players' lines; anyone else
-the spectators' lines.  The report keeps a snapshot of the line (its text or
+A player who holds a seat of the room (its seat token in the body, or the seat
+taken under its cookie) may report the players' lines; anyone else the spectators'
+lines.  The report keeps a snapshot of the line (its text or
 phrase, the author's name) and, when known, the reported player's id, so that it
 stays readable after the room is gone.  Each player may make
 :data:`~roppyakken.server.moderation.REPORTS_PER_HOUR` reports an hour (counted in
@@ -24,6 +25,7 @@ from roppyakken.server.chat import PLAYERS, SPECTATORS
 from roppyakken.server.guard import client_address
 from roppyakken.server.models import chat, rooms, seat_players, seats
 from roppyakken.server.moderation import Report
+from roppyakken.server.rooms import hash_token
 
 
 class ReportRefused(Exception):
@@ -45,11 +47,19 @@ def _what(conn: Connection, room_id: str, reporter: str, body: requests.ReportBo
     """The report of ``body`` with its snapshot (ReportRefused if there is nothing to report)."""
     if conn.execute(select(rooms.c.id).where(rooms.c.id == room_id)).first() is None:
         raise ReportRefused(404, text.NO_ROOM.format(room=room_id))
-    mine = conn.execute(
-        select(seat_players.c.seat).where(
-            seat_players.c.room_id == room_id, seat_players.c.player_id == reporter
-        )
-    ).first()
+    mine = None
+    if body.token is not None:  # the seat this client holds proves which channel it reads
+        mine = conn.execute(
+            select(seats.c.seat).where(
+                seats.c.room_id == room_id, seats.c.token_hash == hash_token(body.token)
+            )
+        ).first()
+    if mine is None:
+        mine = conn.execute(
+            select(seat_players.c.seat).where(
+                seat_players.c.room_id == room_id, seat_players.c.player_id == reporter
+            )
+        ).first()
     if body.message is not None:
         channel = PLAYERS if mine is not None else SPECTATORS
         line = conn.execute(

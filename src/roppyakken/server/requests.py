@@ -310,12 +310,19 @@ class ReportBody(_Body):
     message: int | None = Field(default=None, ge=0, le=2**31 - 1, description="the chat line's idx")
     seat: int | None = Field(default=None, ge=0, le=2, description="the reported player's seat")
     reason: Literal["abuse", "spam", "cheating", "other"] = "abuse"
+    token: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=128,
+        description="the reporter's seat token, if it holds a seat",
+    )
 
 
 _REPORT_MESSAGES: Final = {
     "message": text.FIELD_TYPE.format(field="message", what="a chat line's idx (a whole number)"),
     "seat": text.FIELD_TYPE.format(field="seat", what="0, 1 or 2"),
     "reason": text.FIELD_TYPE.format(field="reason", what="abuse, spam, cheating or other"),
+    "token": text.FIELD_TYPE.format(field="token", what="the seat token (a string)"),
 }
 
 

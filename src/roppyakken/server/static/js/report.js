@@ -3,9 +3,32 @@
 // The playban notice of the lobby is here too: both say in the reader's language what the server's
 // structured answer means.
 
-import { ApiError, postJSON } from "./api.js";
+import { ApiError, postJSON, setCsrf } from "./api.js";
 import { h, openDialog, showError } from "./dom.js";
 import { t } from "./i18n.js";
+import { getName, getToken } from "./store.js";
+
+/**
+ * Make sure this browser is a player (a report names its reporter): the cookie's, or a new one
+ * under the page's name. Every POST of api.js then carries its CSRF token.
+ * @returns {Promise<void>}
+ */
+async function havePlayer() {
+  const asked = await fetch("/api/me", { headers: { Accept: "application/json" } });
+  const me = asked.ok ? await asked.json() : { player: null, csrf: null };
+  if (me.player) {
+    setCsrf(Promise.resolve(me.csrf));
+    return;
+  }
+  const made = await fetch("/api/me", {
+    method: "POST",
+    headers: { Accept: "application/json", "Content-Type": "application/json", "X-CSRF-Token": "new" },
+    body: JSON.stringify({ name: getName() || t("Player") }),
+  });
+  const data = await made.json().catch(() => null);
+  if (!made.ok) throw new ApiError(data && data.error ? data.error : `${made.status}`, made.status);
+  setCsrf(Promise.resolve(data.csrf));
+}
 
 /** @typedef {{message: number} | {seat: number}} ReportTarget */
 
@@ -60,7 +83,10 @@ export function openReport(room, target, what) {
           send.disabled = true;
           showError(error, "");
           try {
-            await postJSON(`/api/rooms/${encodeURIComponent(room)}/report`, { ...target, reason: select.value });
+            await havePlayer();
+            const token = getToken(room);
+            const body = { ...target, reason: select.value, ...(token ? { token } : {}) };
+            await postJSON(`/api/rooms/${encodeURIComponent(room)}/report`, body);
             status.textContent = t("Thank you: a moderator will read your report.");
           } catch (err) {
             showError(error, reportError(err));
