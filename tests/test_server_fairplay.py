@@ -391,6 +391,17 @@ def test_a_moderators_mute_and_suspension_are_enforced(database: str) -> None:
             return answer
 
         assert "suspended you" in asyncio.run(seek())["message"]
+
+        async def back_to_his_seat() -> tuple[dict[str, Any], int | None]:
+            ws = await connect(f"{server.ws_url}/ws/{room}", open_timeout=10, additional_headers=bob.headers)
+            await ws.send(json.dumps({"type": "hello", "v": 1, "token": token_b}))
+            answer = json.loads(await ws.recv())
+            with contextlib.suppress(Exception):
+                await ws.recv()
+            return answer, ws.close_code
+
+        answer, code = asyncio.run(back_to_his_seat())
+        assert answer["type"] == "error" and "suspended you" in answer["message"] and code == 1008
         log = _admin(database, "log")
         assert f"mod-ann suspend player:{bob.id}" in log and f"mod-ann mute player:{bob.id}" in log
 

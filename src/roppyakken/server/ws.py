@@ -20,11 +20,12 @@ from typing import Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from roppyakken.server import protocol, text
+from roppyakken.server import moderation, protocol, text
 from roppyakken.server.backlog import CONNECTION_KEY, MAX_PENDING_BYTES, Backlog
 from roppyakken.server.claims import HeldElsewhere
 from roppyakken.server.cluster import ClusterUnavailable, Relayed
 from roppyakken.server.db import StorageError
+from roppyakken.server.enforcement import suspension_barred
 from roppyakken.server.guard import MemoryRateLimiter, client_address, origin_allowed
 from roppyakken.server.hub import CLAIM_PATIENCE, CLOSE_RESTARTING, Hub, HubFull
 from roppyakken.server.players import COOKIE, parse_cookie
@@ -332,6 +333,15 @@ async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
         return
     except WebSocketDisconnect:
         return
+    cookie = parse_cookie(websocket.cookies.get(COOKIE))
+    if cookie is not None:  # fair play: a suspended player joins no room (server/enforcement.py)
+        try:
+            suspension = await moderation.cache_for(hub.db).find(moderation.SUSPEND, player_id=cookie[0])
+        except StorageError:
+            suspension = None
+        if suspension is not None:
+            await _refuse(websocket, str(suspension_barred(suspension)), CLOSE_POLICY, hello.id)
+            return
     deadline = asyncio.get_running_loop().time() + CLAIM_PATIENCE
     while True:
         try:
@@ -363,7 +373,6 @@ async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
                 await _refuse(websocket, text.BAD_TOKEN.format(room=room_id), CLOSE_BAD_TOKEN, hello.id)
                 return
         client = WebSocketClient(websocket, seat, hub.limits.send_timeout)
-        cookie = parse_cookie(websocket.cookies.get(COOKIE))
         client.player_id = None if cookie is None else cookie[0]  # a spectator's moderators' mute
         if await room.attach(client):
             break
