@@ -217,10 +217,12 @@ def _fields(s: Sanction) -> dict[str, Any]:
 def sanctions_in_effect(conn: Connection, now: float) -> list[Sanction]:
     """Every sanction in effect at ``now``."""
     rows = conn.execute(
-        select(sanctions).where(
+        select(sanctions)
+        .where(
             sanctions.c.cleared_at.is_(None),
             or_(sanctions.c.expires_at.is_(None), sanctions.c.expires_at > now),
         )
+        .order_by(sanctions.c.id)
     ).all()
     return [_sanction(r) for r in rows]
 
