@@ -5,10 +5,12 @@ export class ApiError extends Error {
   /**
    * @param {string} message
    * @param {number} status  the HTTP status, 0 when the server could not be reached
+   * @param {any} [answer]  the server's JSON answer (its structured fields, e.g. `playban`)
    */
-  constructor(message, status) {
+  constructor(message, status, answer = null) {
     super(message);
     this.status = status;
+    this.answer = answer;
   }
 }
 
@@ -70,7 +72,7 @@ async function call(method, path, body) {
   }
   if (!response.ok) {
     const message = data && data.error ? data.error : `${response.status} ${response.statusText}`;
-    throw new ApiError(message, response.status);
+    throw new ApiError(message, response.status, data);
   }
   return data;
 }

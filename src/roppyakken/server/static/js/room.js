@@ -14,6 +14,7 @@ import { fairText } from "./fairdeal.js";
 import { t } from "./i18n.js";
 import { ClockBar } from "./clock.js";
 import { ChatPanel } from "./chat.js";
+import { playbanText } from "./report.js";
 
 /**
  * Show the room page for `room` in `root`.
@@ -131,7 +132,8 @@ function joinForm(root, room, info, notice, rules = null, description = "") {
           setToken(room, res.token);
           connect(root, room, res.token);
         } catch (err) {
-          showError(error, errorText(err));
+          const ban = err instanceof ApiError && err.answer ? err.answer.playban : null;
+          showError(error, ban ? playbanText(ban) : errorText(err)); // fair play: said in the reader's words
         }
       },
     },
