@@ -215,6 +215,32 @@ def test_an_abandoned_rated_seat_is_counted_and_a_repeat_bars_rated_play(databas
         assert "mod-ann forgive player:" + bob.id in _admin(database, "log")
 
 
+def test_a_player_handed_to_a_bot_in_a_rated_room_is_counted(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'handed.sqlite3'}"
+    with running_server(database, limits=limits_for_tests(hand_over_after=0.2)) as server:
+        alice, bob = Web(server, "alice"), Web(server, "bob")
+        made = alice.post("/api/rooms", {"name": "alice", "players": 2}).json()
+        room = made["room"]
+        token_b = bob.post(f"/api/rooms/{room}/join", {"name": "bob"}).json()["token"]
+        _rated(database, room)
+
+        async def hand_bob_over() -> dict[str, Any]:
+            me = await _join_ws(server, room, made["token"])
+            him = await _join_ws(server, room, token_b)
+            await me.send({"type": "start"})
+            await him.expect("state")
+            await him.close()  # bob leaves the game
+            await asyncio.sleep(0.3)
+            await me.send({"type": "hand_over", "seat": 1})
+            done = await me.expect("handed")
+            await me.close()
+            return done
+
+        assert asyncio.run(hand_bob_over())["done"] is True
+    rows = _run(database, lambda c: c.execute(select(abandonments)).all())
+    assert [(r.player_id, r.room_id, r.seat, r.cause) for r in rows] == [(bob.id, room, 1, "handed")]
+
+
 def test_only_rated_rooms_and_known_players_count(tmp_path: Path) -> None:
     from roppyakken.server import playban
     from roppyakken.server.models import players
