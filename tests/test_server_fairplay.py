@@ -452,3 +452,32 @@ def test_a_suspended_address_is_refused_at_admission(database: str) -> None:
         _admin(database, "clear", sanction)
         time.sleep(moderation.REFRESH + 0.2)
         assert server.get("/api/presets").status_code == 200
+
+
+def test_addresses_match_as_the_bounds_count_them() -> None:
+    assert moderation.address_matches("203.0.113.7", "203.0.113.0/24")
+    assert not moderation.address_matches("203.0.114.7", "203.0.113.0/24")
+    assert moderation.address_matches("127.0.0.1", "127.0.0.1")
+    # an IPv6 client is counted as its /64: a suspended address inside it suspends that /64
+    assert moderation.address_matches("2001:db8:0:1::/64", "2001:db8:0:1::5")
+    assert moderation.address_matches("2001:db8:0:1::/64", "2001:db8::/48")
+    assert not moderation.address_matches("2001:db8:0:2::/64", "2001:db8:0:1::/64")
+    assert not moderation.address_matches("10.0.0.1", "2001:db8::/32")
+
+
+def test_the_sanction_cache_keeps_its_copy_while_the_database_is_away() -> None:
+    from roppyakken.server.db import StorageError
+    from roppyakken.server.moderation import Sanction, SanctionCache
+
+    class Away:
+        calls = 0
+
+        async def run(self, op: Any) -> Any:
+            Away.calls += 1
+            raise StorageError("the database is away")
+
+    cache = SanctionCache(Away(), refresh=0.0)  # type: ignore[arg-type]
+    cache.effective = [Sanction(1, moderation.SUSPEND, None, None, "10.0.0.0/8", None, 0.0, "ops", None)]
+    found = asyncio.run(cache.find(moderation.SUSPEND, address="10.1.2.3"))
+    assert found is not None and found.id == 1 and Away.calls == 1
+    assert asyncio.run(cache.find(moderation.SUSPEND, address="192.0.2.1")) is None

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import logging
 import time
 import weakref
 from dataclasses import dataclass, field
@@ -26,8 +27,10 @@ from sqlalchemy import Connection, and_, func, insert, or_, select, update
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.i18n import N_
-from roppyakken.server.db import Database
+from roppyakken.server.db import Database, StorageError
 from roppyakken.server.models import abandonments, accounts, moderation_log, players, reports, sanctions
+
+log = logging.getLogger("roppyakken.server")
 
 MUTE: Final = "mute"
 SUSPEND: Final = "suspend"
@@ -284,14 +287,20 @@ class SanctionCache:
             return self.effective
         async with self._lock:
             if time.monotonic() - self.loaded >= self.refresh:
-                self.effective = await self.db.run(lambda c: sanctions_in_effect(c, time.time()))
-                self.accounts.clear()
+                try:
+                    self.effective = await self.db.run(lambda c: sanctions_in_effect(c, time.time()))
+                    self.accounts.clear()
+                except StorageError as exc:  # the database is away: keep the last copy, try again later
+                    log.warning("the sanctions in effect could not be read again: %s", exc)
                 self.loaded = time.monotonic()
         return self.effective
 
     async def _account(self, player_id: str) -> str | None:
         if player_id not in self.accounts:
-            self.accounts[player_id] = await self.db.run(lambda c: account_of(c, player_id))
+            try:
+                self.accounts[player_id] = await self.db.run(lambda c: account_of(c, player_id))
+            except StorageError:
+                return None
         return self.accounts[player_id]
 
     async def find(
