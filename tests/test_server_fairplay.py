@@ -454,15 +454,33 @@ def test_a_suspended_address_is_refused_at_admission(database: str) -> None:
         assert server.get("/api/presets").status_code == 200
 
 
-def test_addresses_match_as_the_bounds_count_them() -> None:
-    assert moderation.address_matches("203.0.113.7", "203.0.113.0/24")
-    assert not moderation.address_matches("203.0.114.7", "203.0.113.0/24")
-    assert moderation.address_matches("127.0.0.1", "127.0.0.1")
-    # an IPv6 client is counted as its /64: a suspended address inside it suspends that /64
-    assert moderation.address_matches("2001:db8:0:1::/64", "2001:db8:0:1::5")
-    assert moderation.address_matches("2001:db8:0:1::/64", "2001:db8::/48")
-    assert not moderation.address_matches("2001:db8:0:2::/64", "2001:db8:0:1::/64")
-    assert not moderation.address_matches("10.0.0.1", "2001:db8::/32")
+@pytest.mark.parametrize(
+    ("client", "suspended", "expected"),
+    [
+        ("203.0.113.7", "203.0.113.0/24", True),
+        ("203.0.114.7", "203.0.113.0/24", False),
+        ("127.0.0.1", "127.0.0.1", True),
+        ("127.0.0.1", "0.0.0.0/0", True),
+        # an IPv6 client is counted as its /64: a suspended address inside it suspends that /64
+        ("2001:db8:0:1::/64", "2001:db8:0:1::5", True),
+        ("2001:db8:0:1::/64", "2001:db8::/48", True),
+        ("2001:db8:0:2::/64", "2001:db8:0:1::/64", False),
+        ("2001:db8:0:2::/64", "2001:db8:0:1::5", False),
+        ("10.0.0.1", "2001:db8::/32", False),
+        ("unknown", "10.0.0.0/8", False),
+    ],
+)
+def test_addresses_match_as_the_bounds_count_them(client: str, suspended: str, expected: bool) -> None:
+    """The database's answer (sign-in) and each server's indexed copy (admission) agree."""
+    from roppyakken.server.moderation import Sanction, SanctionCache
+
+    assert moderation.address_matches(client, suspended) is expected
+    cache = SanctionCache(None, refresh=1e9, loaded=time.monotonic())  # type: ignore[arg-type]
+    others = [Sanction(9, moderation.SUSPEND, None, None, "198.51.100.0/24", None, 0.0, "ops", None)]
+    cache.use([*others, Sanction(1, moderation.SUSPEND, None, None, suspended, None, 0.0, "ops", None)])
+    for _ in range(2):  # the second answer is the remembered one
+        found = asyncio.run(cache.find(moderation.SUSPEND, address=client))
+        assert (found is not None and found.id == 1) is expected
 
 
 def test_the_sanction_cache_keeps_its_copy_while_the_database_is_away() -> None:
@@ -477,7 +495,7 @@ def test_the_sanction_cache_keeps_its_copy_while_the_database_is_away() -> None:
             raise StorageError("the database is away")
 
     cache = SanctionCache(Away(), refresh=0.0)  # type: ignore[arg-type]
-    cache.effective = [Sanction(1, moderation.SUSPEND, None, None, "10.0.0.0/8", None, 0.0, "ops", None)]
+    cache.use([Sanction(1, moderation.SUSPEND, None, None, "10.0.0.0/8", None, 0.0, "ops", None)])
     found = asyncio.run(cache.find(moderation.SUSPEND, address="10.1.2.3"))
     assert found is not None and found.id == 1 and Away.calls == 1
     assert asyncio.run(cache.find(moderation.SUSPEND, address="192.0.2.1")) is None

@@ -270,9 +270,15 @@ def _hits(s: Sanction, player_id: str | None, account_id: str | None, address: s
     return address is not None and s.address is not None and address_matches(address, s.address)
 
 
+MEMO_SIZE: Final = 50_000
+"""Addresses whose matching sanctions a server remembers until its next read (then forgotten)."""
+
+
 @dataclass(slots=True)
 class SanctionCache:
-    """This server's copy of the sanctions in effect, read again when older than :data:`REFRESH`."""
+    """This server's copy of the sanctions in effect, read again when older than :data:`REFRESH`,
+    indexed so that a check costs about the same whatever their number: by player, by account,
+    and by network (one dictionary a prefix length; an address's answer is remembered)."""
 
     db: Database
     refresh: float = REFRESH
@@ -280,20 +286,45 @@ class SanctionCache:
     effective: list[Sanction] = field(default_factory=list)
     accounts: dict[str, str | None] = field(default_factory=dict)
     """Player id to account id, for players asked about since the last read."""
+    by_player: dict[str, list[Sanction]] = field(default_factory=dict)
+    by_account: dict[str, list[Sanction]] = field(default_factory=dict)
+    networks: dict[tuple[int, int], dict[Network, list[Sanction]]] = field(default_factory=dict)
+    """(IP version, prefix length) to network to its sanctions; an IPv6 network longer than /64 is
+    filed under its /64 (what an IPv6 client's address is counted as)."""
+    memo: dict[str, list[Sanction]] = field(default_factory=dict)
     _lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
-    async def _fresh(self) -> list[Sanction]:
+    def use(self, effective: list[Sanction]) -> None:
+        """Take ``effective`` as the sanctions in effect, and index them."""
+        self.effective = effective
+        self.accounts.clear()
+        self.memo.clear()
+        self.by_player, self.by_account, self.networks = {}, {}, {}
+        for s in effective:
+            if s.player_id is not None:
+                self.by_player.setdefault(s.player_id, []).append(s)
+            elif s.account_id is not None:
+                self.by_account.setdefault(s.account_id, []).append(s)
+            elif s.address is not None:
+                try:
+                    network = address_network(s.address)
+                except ValueError:
+                    continue
+                if network.version == 6 and network.prefixlen > 64:
+                    network = network.supernet(new_prefix=64)
+                table = self.networks.setdefault((network.version, network.prefixlen), {})
+                table.setdefault(network, []).append(s)
+
+    async def _fresh(self) -> None:
         if time.monotonic() - self.loaded < self.refresh:
-            return self.effective
+            return
         async with self._lock:
             if time.monotonic() - self.loaded >= self.refresh:
                 try:
-                    self.effective = await self.db.run(lambda c: sanctions_in_effect(c, time.time()))
-                    self.accounts.clear()
+                    self.use(await self.db.run(lambda c: sanctions_in_effect(c, time.time())))
                 except StorageError as exc:  # the database is away: keep the last copy, try again later
                     log.warning("the sanctions in effect could not be read again: %s", exc)
                 self.loaded = time.monotonic()
-        return self.effective
 
     async def _account(self, player_id: str) -> str | None:
         if player_id not in self.accounts:
@@ -303,29 +334,47 @@ class SanctionCache:
                 return None
         return self.accounts[player_id]
 
+    def _at_address(self, address: str) -> list[Sanction]:
+        """The sanctions whose network holds ``address`` (as the bounds count it)."""
+        if not self.networks:
+            return []
+        found = self.memo.get(address)
+        if found is not None:
+            return found
+        found = []
+        try:
+            client = address_network(address)
+        except ValueError:
+            client = None
+        if client is not None:
+            for (version, prefix), table in self.networks.items():
+                if version == client.version and prefix <= client.prefixlen:
+                    key = client if prefix == client.prefixlen else client.supernet(new_prefix=prefix)
+                    found.extend(table.get(key, ()))
+        if len(self.memo) >= MEMO_SIZE:
+            self.memo.clear()
+        self.memo[address] = found
+        return found
+
     async def find(
         self, kind: str, *, player_id: str | None = None, address: str | None = None
     ) -> Sanction | None:
         """The sanction of ``kind`` in effect on this player (or its account) or address, or None."""
-        effective = await self._fresh()
+        await self._fresh()
         now = time.time()
-        wanted = [s for s in effective if s.kind == kind and s.active(now)]
-        if not wanted:
-            return None
-        account = None
-        if player_id is not None and any(s.account_id is not None for s in wanted):
-            account = await self._account(player_id)
-        for s in wanted:
-            if _hits(s, player_id, account, address):
+        candidates: list[Sanction] = []
+        if player_id is not None:
+            candidates.extend(self.by_player.get(player_id, ()))
+            if self.by_account:
+                account = await self._account(player_id)
+                if account is not None:
+                    candidates.extend(self.by_account.get(account, ()))
+        if address is not None:
+            candidates.extend(self._at_address(address))
+        for s in candidates:
+            if s.kind == kind and s.active(now):
                 return s
         return None
-
-    async def address_suspended(self, address: str) -> bool:
-        """Whether the address is suspended (refused at admission)."""
-        effective = await self._fresh()
-        if not any(s.address is not None for s in effective):
-            return False
-        return await self.find(SUSPEND, address=address) is not None
 
 
 _CACHES: weakref.WeakKeyDictionary[Database, SanctionCache] = weakref.WeakKeyDictionary()
