@@ -79,14 +79,22 @@ async def current_playban(hub: Hub, player_id: str) -> playban.Playban | None:
     return found
 
 
+async def may_play_rated(hub: Hub, player: Player | None) -> None:
+    """Refuse (:class:`Barred`) a player under a playban a seat in a rated game (making a rated room
+    calls this before making it)."""
+    if player is None:
+        return
+    ban = await current_playban(hub, player.id)
+    if ban is not None:
+        raise playban_barred(ban, time.time())
+
+
 async def may_seek(hub: Hub, player: Player) -> None:
     """Refuse (:class:`Barred`) a suspended player or one under a playban entering quick pairing."""
     suspension = await moderation.cache_for(hub.db).find(SUSPEND, player_id=player.id)
     if suspension is not None:
         raise suspension_barred(suspension)
-    ban = await current_playban(hub, player.id)
-    if ban is not None:
-        raise playban_barred(ban, time.time())
+    await may_play_rated(hub, player)
 
 
 async def may_take_seat(hub: Hub, player: Player | None, room_id: str | None) -> None:
@@ -101,9 +109,7 @@ async def may_take_seat(hub: Hub, player: Player | None, room_id: str | None) ->
         return
     rated: bool = await hub.db.run(lambda c: playban.room_rated(c, room_id))
     if rated:
-        ban = await current_playban(hub, player.id)
-        if ban is not None:
-            raise playban_barred(ban, time.time())
+        await may_play_rated(hub, player)
 
 
 async def handle_barred(request: Request, exc: Exception) -> Response:

@@ -21,7 +21,9 @@ ended, so that repeating soon costs more and a clean stretch brings it back down
   never more than :data:`CAP_MINUTES` (3 days).
 
 So four abandonments in an evening cost nothing, then 10, 22 and 48 minutes.
-A moderator may forgive abandonments (``roppyakken admin forgive``).  Every
+A moderator may forgive abandonments (``roppyakken admin playban PLAYER --forgive``).  A game
+without a clock that everyone left ends as abandoned without counting against anyone (rated games
+have clocks).  Every
 duration and window is multiplied by the server's ``--clock-scale`` (tests).
 """
 
