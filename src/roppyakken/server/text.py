@@ -137,9 +137,7 @@ HAND_OVER_WAIT: Final = "the player of seat {seat} has been away less than {afte
 
 # fair play and moderation (server/playban.py, server/moderation.py, server/enforcement.py); the
 # browser shows its own translated line from the structured ``playban``/``sanction`` fields
-PLAYBAN: Final = (
-    "you left {recent} rated games recently: you may play rated games again in {wait} min"
-)
+PLAYBAN: Final = "you left {recent} rated games recently: you may play rated games again in {wait} min"
 SUSPENDED: Final = "a moderator suspended you from playing on this server{until}"
 ADDRESS_SUSPENDED: Final = "a moderator suspended your address on this server{until}"
 MUTED: Final = "a moderator muted you: your chat lines are not sent{until}"
@@ -149,4 +147,4 @@ REPORT_AGAIN: Final = "you reported this already; a moderator will read it"
 REPORT_NO_LINE: Final = "there is no chat line {idx} that you could see in this room"
 REPORT_NO_SEAT: Final = "seat {seat} of this room has no player to report"
 REPORT_SELF: Final = "you cannot report yourself"
-REPORT_WHAT: Final = "report either a chat line (\"message\") or a seat (\"seat\"), not both"
+REPORT_WHAT: Final = 'report either a chat line ("message") or a seat ("seat"), not both'
