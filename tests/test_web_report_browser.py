@@ -1,20 +1,23 @@
 """Reporting in the browser (Debian's Chromium, headless, driven by Playwright): a player reports
 another's chat line from the room's chat panel, says why, and the server keeps the report with the
-line's text as it was; the moderator lists it with ``roppyakken admin reports``."""
+line's text as it was; the moderator lists it with ``roppyakken admin reports``.  The lobby says how
+long a playban lasts, in the reader's language."""
 
 from __future__ import annotations
 
 import io
+import time
 from collections.abc import Iterator
 from contextlib import redirect_stdout
 from pathlib import Path
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import insert, select
 
 from roppyakken.cli import main as cli_main
 from roppyakken.server.db import Database
-from roppyakken.server.models import reports
+from roppyakken.server.models import abandonments, reports
+from roppyakken.server.players import COOKIE
 from tests.test_web_e2e_browser import (
     DESKTOP,
     Server,
@@ -100,3 +103,52 @@ def test_a_player_reports_a_chat_line_from_the_room(served: Server) -> None:
     with redirect_stdout(out):
         assert cli_main(["admin", "--database", f"sqlite:///{served.db}", "reports"]) == 0
     assert "terrible <i>player</i>" in out.getvalue() and "cheating" in out.getvalue()
+
+
+def test_the_lobby_says_how_long_a_playban_lasts_in_the_readers_language(served: Server) -> None:
+    errors: list[str] = []
+    with chromium() as browser:
+        ctx = _context(browser, DESKTOP)
+        ctx.add_init_script("localStorage.setItem('roppyakken-lang', 'fr')")
+        page = ctx.new_page()
+        _watch_errors(page, errors)
+        page.goto(served.url + "/")
+        page.fill("#player-name", "Rin")
+        page.locator("#player-name").dispatch_event("change")
+        deadline = time.monotonic() + 15
+        while not any(c["name"] == COOKIE for c in ctx.cookies()):  # the page made its player
+            assert time.monotonic() < deadline, "no player cookie"
+            page.wait_for_timeout(50)
+        cookie = next(c["value"] for c in ctx.cookies() if c["name"] == COOKIE)
+        player_id = cookie.split(".")[0]
+        now = time.time()
+        db = Database(f"sqlite:///{served.db}")
+        try:
+            db.run_now(
+                lambda c: c.execute(
+                    insert(abandonments),
+                    [
+                        {
+                            "player_id": player_id,
+                            "room_id": f"g{i}",
+                            "seat": 0,
+                            "at": now - 120 + i,
+                            "cause": "timeout",
+                        }
+                        for i in range(2)
+                    ],
+                )
+            )
+        finally:
+            db.engine.dispose()
+        page.reload()
+        notice = page.locator(".playban-notice")
+        notice.wait_for()
+        text = notice.inner_text()
+        assert "2 parties classées" in text and "dans 9 min" in text, text  # 8 min 1 s left
+        # pressing Play is refused with the same notice, and the English line is not shown
+        page.evaluate("document.querySelector('.playban-notice').textContent = ''")
+        page.click("#pair-play")
+        wait_js(page, "document.querySelector('.playban-notice').textContent.includes('parties classées')")
+        assert page.locator("#lobby-live .error").is_hidden()
+        assert not errors, errors
