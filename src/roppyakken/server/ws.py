@@ -335,10 +335,7 @@ async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
         return
     cookie = parse_cookie(websocket.cookies.get(COOKIE))
     if cookie is not None:  # fair play: a suspended player joins no room (server/enforcement.py)
-        try:
-            suspension = await moderation.cache_for(hub.db).find(moderation.SUSPEND, player_id=cookie[0])
-        except StorageError:
-            suspension = None
+        suspension = await moderation.cache_for(hub.db).find(moderation.SUSPEND, player_id=cookie[0])
         if suspension is not None:
             await _refuse(websocket, str(suspension_barred(suspension)), CLOSE_POLICY, hello.id)
             return
