@@ -27,7 +27,7 @@ from typing import Any, Final, Protocol
 
 from sqlalchemy import Connection, func, insert, select
 
-from roppyakken.server import enforcement, moderation, protocol, text
+from roppyakken.server import moderation, protocol, text
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.guard import MemoryRateLimiter
 from roppyakken.server.models import chat, seat_players
@@ -230,7 +230,7 @@ async def handle(room: Room, client: Client, message: Say | Mute | ChatHistory) 
     said = None if message.text is None else clean_text(message.text)
     mute = await _moderator_mute(room, client, chat_desk)
     if mute is not None:
-        raise ProtocolError(text.MUTED.format(until=enforcement.until_text(mute)), message.id)
+        raise ProtocolError(text.MUTED.format(until=moderation.until_text(mute)), message.id)
     if chat_desk.limiter.take(me, LINES_PER_MINUTE, LINE_BURST) or chat_desk.limiter.take(
         channel, CHANNEL_PER_MINUTE, CHANNEL_PER_MINUTE / 6
     ):

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import math
 import time
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -28,7 +27,7 @@ from starlette.responses import JSONResponse, Response
 
 from roppyakken.server import moderation, playban, text
 from roppyakken.server.guard import ASGIApp, Receive, Scope, Send, client_address
-from roppyakken.server.moderation import SUSPEND, Sanction
+from roppyakken.server.moderation import SUSPEND, Sanction, until_text
 
 if TYPE_CHECKING:
     from roppyakken.server.hub import Hub
@@ -46,14 +45,6 @@ class Barred(Exception):
     def to_json(self) -> dict[str, Any]:
         """``{"error": line, ...fields}``."""
         return {"error": str(self), **self.fields}
-
-
-def until_text(sanction: Sanction) -> str:
-    """`` until YYYY-MM-DD HH:MM UTC``, or nothing for a sanction without an end."""
-    if sanction.expires_at is None:
-        return ""
-    when = datetime.fromtimestamp(sanction.expires_at, UTC).strftime("%Y-%m-%d %H:%M")
-    return text.SANCTION_UNTIL.format(when=when)
 
 
 def sanction_fields(sanction: Sanction) -> dict[str, Any]:

@@ -21,12 +21,14 @@ import logging
 import time
 import weakref
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Final
 
 from sqlalchemy import Connection, and_, func, insert, or_, select, update
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.i18n import N_
+from roppyakken.server import text
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.models import abandonments, accounts, moderation_log, players, reports, sanctions
 
@@ -108,6 +110,15 @@ def _sanction(row: Any) -> Sanction:
         None if row.cleared_at is None else float(row.cleared_at),
         row.cleared_by,
     )
+
+
+def until_text(sanction: Sanction) -> str:
+    """`` until YYYY-MM-DD HH:MM UTC`` for a server's one-line refusal, or nothing for a sanction
+    without an end."""
+    if sanction.expires_at is None:
+        return ""
+    when = datetime.fromtimestamp(sanction.expires_at, UTC).strftime("%Y-%m-%d %H:%M")
+    return text.SANCTION_UNTIL.format(when=when)
 
 
 def address_network(value: str) -> Network:
