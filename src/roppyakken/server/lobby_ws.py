@@ -221,7 +221,7 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
             raise ProtocolError(text.NO_PLAYER, message.id)
         if isinstance(message, SeekMessage):
             known = player
-            now = await pairing.db.run(lambda c: players.load(c, known.id, known.secret))
+            now = await pairing.db.run(lambda c: players.reload(c, known))
             if now is None:
                 raise ProtocolError(text.NO_PLAYER, message.id)
             if seeking:

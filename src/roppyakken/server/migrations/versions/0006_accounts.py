@@ -34,7 +34,9 @@ def upgrade() -> None:
     op.create_table(
         "sessions",
         sa.Column("token_hash", sa.String(64), primary_key=True),
-        sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+        sa.Column(
+            "account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+        ),
         sa.Column("created_at", sa.Float(), nullable=False),
         sa.Column("seen_at", sa.Float(), nullable=False),
         sa.Column("expires_at", sa.Float(), nullable=False),
