@@ -263,7 +263,7 @@ async function drawSignedIn(panel, player, keys) {
     h("h2", {}, t("Your account")),
     h("p", { class: "signed-in-as" }, t("Signed in as {name}.", { name: player.name })),
     h("h3", {}, t("Your passkeys")),
-    h("ul", { class: "passkey-list" }, rows),
+    h("ul", { class: "game-list passkey-list" }, rows),
     error,
     h("div", { class: "form-actions" }, add),
     h("h3", {}, t("Your games on every device")),
