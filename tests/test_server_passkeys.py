@@ -466,3 +466,12 @@ def test_an_adopted_guests_cookie_no_longer_acts_and_the_account_keeps_its_playe
             copy.http.cookies.set("rp_player", str(cookie))
             assert copy.me()["player"] is None
     db.engine.dispose()
+
+
+def test_the_passkey_bodies_are_published_with_the_schema(tmp_path: Path) -> None:
+    with running_server(f"sqlite:///{tmp_path / 's.sqlite3'}") as server:
+        published = server.get("/api/schema").json()["http"]
+    verify = published["POST /api/passkeys/signin/verify"]
+    assert set(verify["properties"]) == {"ceremony", "credential"} and verify["additionalProperties"] is False
+    assert set(published["POST /api/passkeys/register/options"]["properties"]) == {"name"}
+    assert "POST /api/rooms" in published

@@ -372,3 +372,14 @@ async def my_history(request: Request) -> Response:
     known = player
     games = await _db(request).run(lambda c: history.player_games(c, known.id, known.account_id))
     return JSONResponse({"games": games}, headers={"Cache-Control": "no-store"})
+
+
+def schemas() -> dict[str, Any]:
+    """The JSON Schema of each passkey request body, by endpoint (published at ``/api/schema``)."""
+    return {
+        "POST /api/passkeys/register/options": RegisterOptionsBody.model_json_schema(),
+        "POST /api/passkeys/register/verify": RegisterVerifyBody.model_json_schema(),
+        "POST /api/passkeys/signin/options": SignInOptionsBody.model_json_schema(),
+        "POST /api/passkeys/signin/verify": SignInVerifyBody.model_json_schema(),
+        "POST /api/passkeys/remove": RemoveBody.model_json_schema(),
+    }
