@@ -177,6 +177,22 @@ def test_a_guest_makes_a_passkey_account_and_signs_in_on_another_device(server: 
         assert laptop.me()["player"]["id"] == guest["id"]
 
 
+def test_signing_in_adopts_the_browsers_guest_if_it_played(server: ServerThread) -> None:
+    key = SoftAuthenticator()
+    with browsers(server, 3) as (laptop, phone, idle):
+        laptop.become("Ivo")
+        first = _bot_game(laptop, "Ivo")
+        assert laptop.make_account(key).status_code == 201
+        phone.become("Ivo on the phone")
+        second = _bot_game(phone, "Ivo on the phone")
+        idle.become("Nobody")  # a guest who never played stays apart
+        assert phone.sign_in(key).status_code == 200
+        assert idle.sign_in(key).status_code == 200
+        for device in (laptop, phone, idle):
+            games = device.http.get("/api/me/games").json()["games"]
+            assert sorted(g["room"] for g in games) == sorted([first, second])
+
+
 def test_a_wrong_origin_is_refused_at_registration_and_sign_in(server: ServerThread) -> None:
     db = Database(server.database)
     key = SoftAuthenticator()

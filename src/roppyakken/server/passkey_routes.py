@@ -322,10 +322,11 @@ async def sign_in_verify(request: Request) -> Response:
     passkey = stored
     address, agent = _client(request)
     old = sessions.from_cookie(request)
+    guest = request.cookies.get(players.COOKIE)
 
     def finish(conn: Any) -> tuple[passkeys.SignedIn | str, players.Player | None]:
         done = passkeys.finish_sign_in(
-            conn, passkey, counter, now, old_token=old, address=address, agent=agent
+            conn, passkey, counter, now, old_token=old, guest_cookie=guest, address=address, agent=agent
         )
         if isinstance(done, str):
             return done, None

@@ -17,7 +17,11 @@ An account is made for the browser's current guest (who becomes the account's
 player, their games its history), or a passkey is added to the signed-in
 account. A sign-in checks the authenticator's signature counter (an answer whose
 counter did not grow, a cloned authenticator's, is refused) and starts a new
-session, ending the one the browser had (rotation).
+session, ending the one the browser had (rotation); the browser's guest, if it
+played, is adopted too.
+
+The two account functions, :func:`_account_for_guest` and :func:`_sign_in`, are
+this module's own small versions of what server/accounts.py does for passwords.
 
 The functions taking a :class:`~sqlalchemy.Connection` return refusals as text
 (never raise them): a piece of database work that raises is rolled back, and the
@@ -52,8 +56,9 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
-from roppyakken.server import sessions, text
-from roppyakken.server.models import accounts, passkeys, players, webauthn_challenges
+from roppyakken.server import players, sessions, text
+from roppyakken.server.models import accounts, passkeys, seat_players, webauthn_challenges
+from roppyakken.server.models import players as players_table
 
 CHALLENGE_TTL: Final = 300.0
 """Seconds a ceremony may take from its options to its answer."""
@@ -359,8 +364,8 @@ def _account_for_guest(conn: Connection, player_id: str, now: float) -> str | No
     the guest adopted by it; None if the guest already belongs to an account."""
     account_id = secrets.token_hex(16)
     adopted = conn.execute(
-        update(players)
-        .where(players.c.id == player_id, players.c.account_id.is_(None))
+        update(players_table)
+        .where(players_table.c.id == player_id, players_table.c.account_id.is_(None))
         .values(account_id=account_id)
     ).rowcount
     if adopted != 1:
@@ -380,14 +385,28 @@ def _account_for_guest(conn: Connection, player_id: str, now: float) -> str | No
 def _sign_in(
     conn: Connection,
     account_id: str,
-    old_token: str | None,
     now: float,
+    *,
+    old_token: str | None,
+    guest_cookie: str | None,
     address: str | None,
     agent: str | None,
 ) -> SignedIn:
-    """Start a session of the account, ending the browser's previous one (rotation)."""
+    """Start a session of the account, ending the browser's previous one (rotation); the browser's
+    guest, if it played and belongs to no account, is adopted (its games join the account's)."""
     if old_token is not None:
         sessions.end(conn, old_token)
+    parsed = players.parse_cookie(guest_cookie)
+    guest = None if parsed is None else players.load(conn, parsed[0], parsed[1])
+    if (
+        guest is not None
+        and conn.execute(select(seat_players.c.room_id).where(seat_players.c.player_id == guest.id)).first()
+    ):
+        conn.execute(
+            update(players_table)
+            .where(players_table.c.id == guest.id, players_table.c.account_id.is_(None))
+            .values(account_id=account_id)
+        )
     return SignedIn(account_id, sessions.start(conn, account_id, now, address=address, agent=agent))
 
 
@@ -415,7 +434,9 @@ def finish_registration(
     if account_id is None:
         return text.PASSKEY_GUEST_TAKEN
     _insert_passkey(conn, account_id, handle, new, ceremony.name, now)
-    return _sign_in(conn, account_id, old_token, now, address, agent)
+    return _sign_in(
+        conn, account_id, now, old_token=old_token, guest_cookie=None, address=address, agent=agent
+    )
 
 
 def finish_sign_in(
@@ -425,11 +446,12 @@ def finish_sign_in(
     now: float,
     *,
     old_token: str | None,
+    guest_cookie: str | None,
     address: str | None,
     agent: str | None,
 ) -> SignedIn | str:
     """Record the passkey's use (its counter moved from the value the check saw, else refused: two
-    answers raced) and start a session of its account."""
+    answers raced) and start a session of its account (:func:`_sign_in`)."""
     p = passkeys.c
     moved = conn.execute(
         update(passkeys)
@@ -438,7 +460,15 @@ def finish_sign_in(
     ).rowcount
     if moved != 1:
         return text.PASSKEY_CLONED
-    return _sign_in(conn, passkey.account_id, old_token, now, address, agent)
+    return _sign_in(
+        conn,
+        passkey.account_id,
+        now,
+        old_token=old_token,
+        guest_cookie=guest_cookie,
+        address=address,
+        agent=agent,
+    )
 
 
 def listing(conn: Connection, account_id: str) -> list[dict[str, Any]]:
