@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from tests.test_web_a11y_browser import _problems
 from tests.test_web_e2e_browser import (
     BOT_GAME_SEED,
     DESKTOP,
@@ -88,11 +89,14 @@ def test_a_guest_keeps_their_history_on_another_device_with_a_passkey(server: st
 
         # ... and makes an account with a passkey
         laptop.goto(server + "/#/signin")
+        laptop.wait_for_selector("#passkey-register")
+        assert _problems(laptop, "sign-in page") == []  # axe-core: no serious or critical finding
         laptop.locator("#passkey-register").click()
         laptop.wait_for_selector(".signed-in-as")
         assert "Aki" in laptop.locator(".signed-in-as").inner_text()
         assert laptop.locator(".passkey-list li").count() == 1
         laptop.wait_for_selector(f".history-games li[data-room='{room}']")
+        assert _problems(laptop, "account panel") == []
         assert _session(laptop_ctx) is not None
         stored = laptop_cdp.send("WebAuthn.getCredentials", {"authenticatorId": laptop_auth})["credentials"]
         assert len(stored) == 1 and stored[0]["isResidentCredential"] and stored[0]["rpId"] == "localhost"
