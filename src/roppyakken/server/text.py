@@ -134,3 +134,22 @@ HAND_OVER_CLOCKED: Final = "this room has a clock: it hands over absent players 
 HAND_OVER_SEAT: Final = "seat {seat} is not another player's seat that can be handed to a bot"
 HAND_OVER_PRESENT: Final = "the player of seat {seat} is connected"
 HAND_OVER_WAIT: Final = "the player of seat {seat} has been away less than {after:g} s; wait {wait} s more"
+
+# passkeys (server/passkeys.py, server/passkey_routes.py)
+PASSKEY_CEREMONY_GONE: Final = "this passkey request has expired or was already used; start again"
+PASSKEY_NOT_YOURS: Final = "this passkey request was begun by another browser or account; start again"
+PASSKEY_REFUSED: Final = "the passkey's answer was refused: {reason}"
+PASSKEY_UNKNOWN: Final = "this passkey is not registered on this site"
+PASSKEY_OTHER_ACCOUNT: Final = "this passkey belongs to another account"
+PASSKEY_CLONED: Final = (
+    "the passkey's signature counter did not move forward (a copied authenticator?); sign-in refused"
+)
+PASSKEY_TAKEN: Final = "this passkey is already registered"
+PASSKEY_GUEST_TAKEN: Final = "this player already belongs to an account: sign in instead"
+PASSKEY_TOO_MANY: Final = "an account may hold at most {max} passkeys"
+PASSKEY_SIGNED_OUT: Final = "sign in first"
+PASSKEY_NOT_FOUND: Final = "the signed-in account has no such passkey"
+PASSKEY_LAST: Final = (
+    "this is the account's only way to sign in: add another passkey or a password before removing it"
+)
+PASSKEY_NO_HOST: Final = "the request names no usable host, so passkeys cannot be used (send a Host header)"
