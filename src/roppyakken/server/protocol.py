@@ -151,9 +151,10 @@ _ID: Final = TypeAdapter(MessageId)
 class Refused(ValueError):
     """A field's own one-line refusal, raised inside a validator (pydantic passes it on as the cause)."""
 
-    def __init__(self, said: RoppyakkenError) -> None:
+    def __init__(self, said: RoppyakkenError | str) -> None:
         super().__init__(str(said))
-        self.said = said
+        self.said = said if isinstance(said, RoppyakkenError) else RoppyakkenError(said)
+        """The refusal with its template and fields (server/wording.py)."""
 
 
 def _action(value: Any) -> Action:
