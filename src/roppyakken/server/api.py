@@ -1,6 +1,8 @@
 """The HTTP JSON API of docs/PROTOCOL.md: presets, bots, rooms, finished games and records, scoring.
 
-Every error is a 4xx answer ``{"error": "one line"}``; nothing here ever shows
+Every error is a 4xx answer ``{"error": "one line", "text": {"template", "fields"}}`` (the
+line in English, and as a template for the client to say in its language: server/wording.py);
+nothing here ever shows
 a seat token other than to the client that takes the seat.
 """
 
@@ -15,8 +17,10 @@ from starlette.responses import JSONResponse, Response
 
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.documents import score_document
+from roppyakken.errors import Phrase, RoppyakkenError
+from roppyakken.i18n import N_
 from roppyakken.rules import PRESETS, preset
-from roppyakken.server import jsonsafe, players, protocol, requests, storage, text
+from roppyakken.server import jsonsafe, players, protocol, requests, storage, text, wording
 from roppyakken.server.hub import Hub
 from roppyakken.server.rooms import hash_token
 from roppyakken.text import PRESET_DESCRIPTIONS
@@ -26,17 +30,24 @@ GAMES_LIMIT: Final = 50
 GAMES_LIMIT_MAX: Final = 500
 
 
-class ApiError(Exception):
-    """An HTTP error answer: status and one line."""
+class ApiError(RoppyakkenError):
+    """An HTTP error answer: status and one line (a template and its fields, like every error)."""
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, message: object, /, **fields: object) -> None:
+        super().__init__(message, **fields)
         self.status = status
 
+    @classmethod
+    def saying(cls, status: int, said: wording.Said) -> ApiError:
+        """An answer with ``status`` saying ``said`` (an error or words, with their fields)."""
+        if isinstance(said, str):
+            return cls(status, said)
+        return cls(status, said.template, **said.fields)
 
-def error_response(status: int, message: str) -> JSONResponse:
-    """``{"error": message}`` with ``status``."""
-    return JSONResponse({"error": message}, status_code=status)
+
+def error_response(status: int, message: wording.Said) -> JSONResponse:
+    """``{"error": message, "text": its template and fields}`` with ``status``."""
+    return JSONResponse(wording.answer(message), status_code=status)
 
 
 def _hub(request: Request) -> Hub:
@@ -144,9 +155,10 @@ async def _visit(request: Request, room_id: str, op: str, args: dict[str, Any]) 
     """``op`` on the room wherever it is held (this server, or another member of the cluster)."""
     answer = await _hub(request).visit(room_id, op, args)
     if answer is None:
-        raise ApiError(404, text.NO_ROOM.format(room=room_id))
+        raise ApiError(404, text.NO_ROOM, room=room_id)
     if "error" in answer:
-        raise ApiError(int(answer.get("status", 500)), str(answer["error"]))
+        said = wording.from_json(answer.get("text"), str(answer["error"]))
+        raise ApiError.saying(int(answer.get("status", 500)), said)
     return answer
 
 
@@ -181,9 +193,8 @@ async def list_games(request: Request) -> Response:
     """``GET /api/games``: finished games, newest first (``?limit=N``)."""
     raw = request.query_params.get("limit", str(GAMES_LIMIT))
     if not re.fullmatch(r"[0-9]{1,4}", raw) or not 1 <= int(raw) <= GAMES_LIMIT_MAX:
-        raise ApiError(
-            400, text.FIELD_TYPE.format(field="limit", what=f"a number from 1 to {GAMES_LIMIT_MAX}")
-        )
+        what = Phrase(N_("a number from 1 to {max}"), max=GAMES_LIMIT_MAX)
+        raise ApiError(400, text.FIELD_TYPE, field="limit", what=what)
     limit = int(raw)
     games = await _hub(request).db.run(lambda c: storage.finished_games(c, limit))
     return JSONResponse({"games": games})
@@ -204,8 +215,8 @@ async def game_record(request: Request) -> Response:
     record = await _hub(request).db.run(lambda c: storage.game_record(c, room_id))
     if record is None:
         if not await _hub(request).exists(room_id):
-            raise ApiError(404, text.NO_ROOM.format(room=room_id))
-        raise ApiError(404, text.NO_RECORD.format(room=room_id))
+            raise ApiError(404, text.NO_ROOM, room=room_id)
+        raise ApiError(404, text.NO_RECORD, room=room_id)
     safe = "".join(ch for ch in room_id if ch.isalnum() or ch in "-_")
     return Response(
         record,
@@ -222,9 +233,11 @@ async def score(request: Request) -> Response:
 
 
 async def handle_api_error(request: Request, exc: Exception) -> Response:
-    """ApiError and RoppyakkenError (bad input) as ``{"error"}`` answers."""
+    """ApiError and RoppyakkenError (bad input) as ``{"error", "text"}`` answers."""
     if isinstance(exc, ApiError):
-        return error_response(exc.status, str(exc))
+        return error_response(exc.status, exc)
+    if isinstance(exc, RoppyakkenError):
+        return error_response(400, exc)
     return error_response(400, str(exc))
 
 
@@ -237,7 +250,7 @@ async def handle_storage_error(request: Request, exc: Exception) -> Response:
 
 async def handle_hub_full(request: Request, exc: Exception) -> Response:
     """No room can be made now (the server is full or stopping): 503 with ``Retry-After``."""
-    answer = error_response(503, str(exc))
+    answer = error_response(503, exc if isinstance(exc, RoppyakkenError) else str(exc))
     answer.headers["Retry-After"] = "5"
     return answer
 
@@ -251,7 +264,8 @@ async def metrics(request: Request) -> Response:
 
 async def handle_restore_error(request: Request, exc: Exception) -> Response:
     """A stored room that cannot be rebuilt: say so in one line."""
-    return error_response(500, str(exc))
+    said = getattr(exc, "said", None)
+    return error_response(500, said if isinstance(said, Phrase) else str(exc))
 
 
 async def schema(request: Request) -> Response:

@@ -15,7 +15,7 @@ from typing import Final
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
@@ -64,7 +64,7 @@ async def favicon(request: Request) -> Response:
 
 async def not_found(request: Request, exc: Exception) -> Response:
     """Unknown API addresses answer JSON."""
-    return JSONResponse({"error": text.NOT_FOUND}, status_code=404)
+    return api.error_response(404, text.NOT_FOUND)
 
 
 def create_app(

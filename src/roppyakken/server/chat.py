@@ -80,9 +80,9 @@ def clean_text(value: str) -> str:
     or format characters (which could reorder or hide what others read)."""
     line = " ".join(value.split())
     if not line or len(line) > CHAT_MAX:
-        raise ProtocolError(text.CHAT_TEXT_RULE.format(max=CHAT_MAX))
+        raise ProtocolError(text.CHAT_TEXT_RULE, max=CHAT_MAX)
     if any(unicodedata.category(ch).startswith("C") for ch in line):
-        raise ProtocolError(text.CHAT_TEXT_RULE.format(max=CHAT_MAX))
+        raise ProtocolError(text.CHAT_TEXT_RULE, max=CHAT_MAX)
     return line
 
 
@@ -180,7 +180,7 @@ async def handle(room: Room, client: Client, message: Say | Mute | ChatHistory) 
         muted = chat_desk.mutes.setdefault(me, set())
         if message.muted:
             if len(muted) >= MAX_MUTED:
-                raise ProtocolError(text.CHAT_TOO_MANY_MUTED.format(max=MAX_MUTED), message.id)
+                raise ProtocolError(text.CHAT_TOO_MANY_MUTED, message.id, max=MAX_MUTED)
             if message.author != me:
                 muted.add(message.author)
         else:

@@ -29,10 +29,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
 
+from roppyakken.errors import Phrase
+from roppyakken.i18n import N_
 from roppyakken.server import history, jsonsafe, passkeys, players, sessions, text
 from roppyakken.server.api import ApiError, read_capped
 from roppyakken.server.db import Database
 from roppyakken.server.guard import MemoryRateLimiter, RateLimiter, client_address
+from roppyakken.server.protocol import what
 
 CEREMONY_SHARE: Final = 20.0
 """The passkey options and verify requests one address may make per minute are the server's
@@ -124,11 +127,11 @@ class RemoveBody(_Strict):
 
 
 _WHAT: Final = {
-    "name": "a label of 1 to 64 characters",
-    "login": "a login of 1 to 64 characters",
-    "ceremony": "the ceremony id the options gave",
-    "credential": "the passkey's answer, its binary fields in base64url",
-    "id": "a passkey's id (base64url)",
+    "name": N_("a label of 1 to 64 characters"),
+    "login": N_("a login of 1 to 64 characters"),
+    "ceremony": N_("the ceremony id the options gave"),
+    "credential": N_("the passkey's answer, its binary fields in base64url"),
+    "id": N_("a passkey's id (base64url)"),
 }
 
 
@@ -143,11 +146,9 @@ def check(model: type[M], data: dict[str, Any]) -> M:
         first = exc.errors(include_url=False)[0]
         path = ".".join(str(part) for part in first.get("loc", ())) or "body"
         if first["type"] == "extra_forbidden":
-            raise ApiError(400, text.UNKNOWN_FIELD.format(field=path)) from None
+            raise ApiError(400, text.UNKNOWN_FIELD, field=path) from None
         top = path.split(".", 1)[0]
-        raise ApiError(
-            400, text.FIELD_TYPE.format(field=path, what=_WHAT.get(top, "as documented"))
-        ) from None
+        raise ApiError(400, text.FIELD_TYPE, field=path, what=what(top, _WHAT)) from None
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -241,7 +242,7 @@ async def register_options(request: Request) -> Response:
             name=body.name,
         )
     )
-    if isinstance(answer, str):
+    if isinstance(answer, str | Phrase):
         raise ApiError(409, answer)
     return JSONResponse(answer, headers={"Cache-Control": "no-store"})
 
@@ -263,12 +264,12 @@ async def register_verify(request: Request) -> Response:
     ):
         raise ApiError(403, text.PASSKEY_NOT_YOURS)
     new = passkeys.verify_registration(ceremony, rp, body.credential.model_dump(exclude_none=True))
-    if isinstance(new, str):
+    if isinstance(new, str | Phrase):
         raise ApiError(400, new)
     address, agent = _client(request)
     old = sessions.from_cookie(request)
 
-    def store(conn: Any) -> tuple[passkeys.SignedIn | str | None, players.Player | None]:
+    def store(conn: Any) -> tuple[passkeys.SignedIn | passkeys.Refusal | None, players.Player | None]:
         done = passkeys.finish_registration(
             conn, ceremony, new, now, old_token=old, address=address, agent=agent
         )
@@ -277,7 +278,7 @@ async def register_verify(request: Request) -> Response:
         return done, None
 
     done, me = await db.run(store)
-    if isinstance(done, str):
+    if isinstance(done, str | Phrase):
         raise ApiError(409, done)
     if done is None:
         return JSONResponse({"added": True, "signed_in": True}, status_code=201)
@@ -306,7 +307,7 @@ async def sign_in_verify(request: Request) -> Response:
         credential_id = bytes_to_base64url(base64url_to_bytes(body.credential.rawId))
     except ValueError:
         raise ApiError(
-            400, text.FIELD_TYPE.format(field="credential.rawId", what=_WHAT["credential"])
+            400, text.FIELD_TYPE, field="credential.rawId", what=what("credential", _WHAT)
         ) from None
 
     def take(conn: Any) -> tuple[passkeys.Ceremony | None, passkeys.StoredPasskey | None]:
@@ -316,7 +317,7 @@ async def sign_in_verify(request: Request) -> Response:
     if ceremony is None:
         raise ApiError(400, text.PASSKEY_CEREMONY_GONE)
     counter = passkeys.verify_sign_in(ceremony, rp, body.credential.model_dump(exclude_none=True), stored)
-    if isinstance(counter, str):
+    if isinstance(counter, str | Phrase):
         raise ApiError(403 if counter == text.PASSKEY_OTHER_ACCOUNT else 400, counter)
     assert stored is not None
     passkey = stored
@@ -324,16 +325,16 @@ async def sign_in_verify(request: Request) -> Response:
     old = sessions.from_cookie(request)
     guest = request.cookies.get(players.COOKIE)
 
-    def finish(conn: Any) -> tuple[passkeys.SignedIn | str, players.Player | None]:
+    def finish(conn: Any) -> tuple[passkeys.SignedIn | passkeys.Refusal, players.Player | None]:
         done = passkeys.finish_sign_in(
             conn, passkey, counter, now, old_token=old, guest_cookie=guest, address=address, agent=agent
         )
-        if isinstance(done, str):
+        if isinstance(done, str | Phrase):
             return done, None
         return done, players.identify(conn, done.token, None, now)
 
     done, me = await db.run(finish)
-    if isinstance(done, str):
+    if isinstance(done, str | Phrase):
         raise ApiError(400, done)
     return _signed_in(request, done, _me_of(me))
 

@@ -56,6 +56,7 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
+from roppyakken.errors import Phrase
 from roppyakken.server import players, sessions, text
 from roppyakken.server.models import accounts, passkeys, seat_players, webauthn_challenges
 from roppyakken.server.models import players as players_table
@@ -70,6 +71,10 @@ SIGN_IN: Final = "signin"
 MAX_PASSKEYS: Final = 20
 """Passkeys one account may hold."""
 TRANSPORTS: Final = frozenset(t.value for t in AuthenticatorTransport)
+
+
+Refusal = Phrase | str
+"""Why a ceremony step was refused (a server message, maybe with its fields)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +187,7 @@ def registration_options(
     player_name: str,
     account_id: str | None,
     name: str | None,
-) -> dict[str, Any] | str:
+) -> dict[str, Any] | Refusal:
     """Begin a registration: for a new account of the guest ``player_id`` (``account_id`` None), or
     another passkey of ``account_id``. ``{"ceremony", "publicKey"}`` for the browser, or a refusal."""
     excluded: list[str] = []
@@ -190,7 +195,7 @@ def registration_options(
     if account_id is not None:
         excluded = _credential_ids(conn, account_id)
         if len(excluded) >= MAX_PASSKEYS:
-            return text.PASSKEY_TOO_MANY.format(max=MAX_PASSKEYS)
+            return Phrase(text.PASSKEY_TOO_MANY, max=MAX_PASSKEYS)
         handle = _handle_of(conn, account_id)
     handle = handle or bytes_to_base64url(secrets.token_bytes(32))
     ceremony = _begin(
@@ -256,7 +261,9 @@ def _reason(exc: Exception) -> str:
     return line[:200] or type(exc).__name__
 
 
-def verify_registration(ceremony: Ceremony, rp: RelyingParty, credential: dict[str, Any]) -> NewPasskey | str:
+def verify_registration(
+    ceremony: Ceremony, rp: RelyingParty, credential: dict[str, Any]
+) -> NewPasskey | Refusal:
     """Check a registration's answer against its ceremony; the passkey, or a refusal."""
     try:
         verified = verify_registration_response(
@@ -266,7 +273,7 @@ def verify_registration(ceremony: Ceremony, rp: RelyingParty, credential: dict[s
             expected_origin=list(rp.origins),
         )
     except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
-        return text.PASSKEY_REFUSED.format(reason=_reason(exc))
+        return Phrase(text.PASSKEY_REFUSED, reason=_reason(exc))
     transports = credential.get("response", {}).get("transports") or []
     return NewPasskey(
         bytes_to_base64url(verified.credential_id),
@@ -302,7 +309,7 @@ def stored(conn: Connection, credential_id: str) -> StoredPasskey | None:
 
 def verify_sign_in(
     ceremony: Ceremony, rp: RelyingParty, credential: dict[str, Any], passkey: StoredPasskey | None
-) -> int | str:
+) -> int | Refusal:
     """Check a sign-in's answer against its ceremony and the stored passkey; the authenticator's new
     signature counter, or a refusal."""
     if passkey is None:
@@ -316,7 +323,7 @@ def verify_sign_in(
     try:
         counter = parse_authenticator_data(base64url_to_bytes(response["authenticatorData"])).sign_count
     except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
-        return text.PASSKEY_REFUSED.format(reason=_reason(exc))
+        return Phrase(text.PASSKEY_REFUSED, reason=_reason(exc))
     if (counter or passkey.sign_count) and counter <= passkey.sign_count:
         return text.PASSKEY_CLONED
     try:
@@ -329,7 +336,7 @@ def verify_sign_in(
             credential_current_sign_count=passkey.sign_count,
         )
     except (WebAuthnException, ValueError, KeyError, TypeError) as exc:
-        return text.PASSKEY_REFUSED.format(reason=_reason(exc))
+        return Phrase(text.PASSKEY_REFUSED, reason=_reason(exc))
     return int(verified.new_sign_count)
 
 
@@ -419,7 +426,7 @@ def finish_registration(
     old_token: str | None,
     address: str | None,
     agent: str | None,
-) -> SignedIn | str | None:
+) -> SignedIn | Refusal | None:
     """Store a verified passkey: on a new account of the ceremony's guest, signed in (the session
     returned), or on the ceremony's account (None); or a refusal."""
     if stored(conn, new.credential_id) is not None:

@@ -1,6 +1,9 @@
-// HTTP calls to the server (docs/PROTOCOL.md): JSON in, JSON out, one-line errors.
+// HTTP calls to the server (docs/PROTOCOL.md): JSON in, JSON out, one-line errors said in the
+// page's language.
 
-/** An HTTP error with the server's one-line message. */
+import { serverText, t } from "./i18n.js";
+
+/** An HTTP error with the server's one-line message, in the page's language. */
 export class ApiError extends Error {
   /**
    * @param {string} message
@@ -60,7 +63,8 @@ async function call(method, path, body) {
   try {
     response = await fetch(path, init);
   } catch (err) {
-    throw new ApiError(`the server cannot be reached (${err instanceof Error ? err.message : err})`, 0);
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new ApiError(t("the server cannot be reached ({reason})", { reason }), 0);
   }
   let data = null;
   try {
@@ -69,7 +73,7 @@ async function call(method, path, body) {
     data = null;
   }
   if (!response.ok) {
-    const message = data && data.error ? data.error : `${response.status} ${response.statusText}`;
+    const message = (data && serverText(data)) || `${response.status} ${response.statusText}`;
     throw new ApiError(message, response.status);
   }
   return data;

@@ -3,7 +3,7 @@
 // public tables (one click to join) and the public games being played (watch).
 
 import { h, replaceChildren, showError } from "./dom.js";
-import { t } from "./i18n.js";
+import { serverText, t } from "./i18n.js";
 import { forgetCsrf, postJSON, setCsrf } from "./api.js";
 import { controlName } from "./clock.js";
 import { presetName } from "./text.js";
@@ -36,7 +36,7 @@ async function meCall(method, csrf, body) {
   }
   const response = await fetch("/api/me", { method, headers, body: body ? JSON.stringify(body) : undefined });
   const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(data && data.error ? data.error : `${response.status}`);
+  if (!response.ok) throw new Error((data && serverText(data)) || `${response.status}`);
   return data;
 }
 
@@ -310,7 +310,7 @@ export function lobbyLive(presetList, currentName, playerReady) {
         closed = true;
         socket.close();
         location.assign(`/r/${encodeURIComponent(msg.room)}`);
-      } else if (msg.type === "error") showError(error, msg.message);
+      } else if (msg.type === "error") showError(error, serverText(msg));
     });
     socket.addEventListener("close", () => {
       if (ws !== socket || closed) return;

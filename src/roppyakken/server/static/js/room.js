@@ -11,7 +11,7 @@ import { Connection } from "./conn.js";
 import { GameView } from "./table.js";
 import { renderRules } from "./ruleshelp.js";
 import { fairText } from "./fairdeal.js";
-import { t } from "./i18n.js";
+import { serverText, t } from "./i18n.js";
 import { ClockBar } from "./clock.js";
 import { ChatPanel } from "./chat.js";
 
@@ -454,8 +454,8 @@ function connect(root, room, token, notice = "") {
           break;
 
         case "error":
-          if (state.game) state.game.onError(msg.message);
-          else showError(errorBox, msg.message);
+          if (state.game) state.game.onError(serverText(msg));
+          else showError(errorBox, serverText(msg));
           break;
         default:
           break;
