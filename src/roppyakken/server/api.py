@@ -150,15 +150,17 @@ async def _visit(request: Request, room_id: str, op: str, args: dict[str, Any]) 
     return answer
 
 
-def _me(player: players.Player | None) -> dict[str, Any]:
-    if player is None:
-        return {"player": None, "csrf": None}
-    return {"player": player.public(), "csrf": player.csrf}
+async def _me(request: Request, player: players.Player | None) -> dict[str, Any]:
+    from roppyakken.server import accounts  # it builds on this module's errors
+
+    return await accounts.describe(request, player)
 
 
 async def get_me(request: Request) -> Response:
-    """``GET /api/me``: the player of the cookie and its CSRF token, or nulls (no cookie yet)."""
-    return JSONResponse(_me(await players.current(request)), headers={"Cache-Control": "no-store"})
+    """``GET /api/me``: the player of the cookie and its CSRF token, and the account signed in (or
+    nulls: no cookie yet, not signed in)."""
+    answer = await _me(request, await players.current(request))
+    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
 
 
 async def post_me(request: Request) -> Response:
@@ -169,12 +171,14 @@ async def post_me(request: Request) -> Response:
     db = _hub(request).db
     if player is None:
         made = await db.run(lambda c: players.create(c, name))
-        response = JSONResponse(_me(made), status_code=201, headers={"Cache-Control": "no-store"})
+        response = JSONResponse(
+            await _me(request, made), status_code=201, headers={"Cache-Control": "no-store"}
+        )
         players.set_cookie(response, request, made)
         return response
     known = player
     renamed = await db.run(lambda c: players.rename(c, known, name))
-    return JSONResponse(_me(renamed), headers={"Cache-Control": "no-store"})
+    return JSONResponse(await _me(request, renamed), headers={"Cache-Control": "no-store"})
 
 
 async def list_games(request: Request) -> Response:

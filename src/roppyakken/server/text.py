@@ -134,3 +134,20 @@ HAND_OVER_CLOCKED: Final = "this room has a clock: it hands over absent players 
 HAND_OVER_SEAT: Final = "seat {seat} is not another player's seat that can be handed to a bot"
 HAND_OVER_PRESENT: Final = "the player of seat {seat} is connected"
 HAND_OVER_WAIT: Final = "the player of seat {seat} has been away less than {after:g} s; wait {wait} s more"
+
+# accounts and sessions (server/accounts.py, server/erasure.py): API errors, English like the others
+LOGIN_INVALID: Final = (
+    "a sign-in name has 3 to 32 characters: letters, digits, '.', '-' and '_', "
+    "starting with a letter or digit"
+)
+PASSWORD_INVALID: Final = "a password has 8 to 1024 characters"
+FIELD_NOT_TEXT: Final = "'{field}' must be text"
+LOGIN_TAKEN: Final = "this sign-in name is taken; choose another"
+ALREADY_SIGNED_IN: Final = "you are signed in already; sign out first to make another account"
+SIGN_IN_FAILED: Final = "wrong sign-in name or password"
+SIGN_IN_LIMITED: Final = "too many sign-in attempts; try again in {minutes} min"
+NOT_SIGNED_IN: Final = "you are not signed in"
+PASSWORD_WRONG: Final = "wrong password"
+NO_PASSWORD: Final = "this account has no password (it signs in with passkeys)"
+CONFIRM_SIGN_IN: Final = "sign in again (within the last {minutes} min) to delete this account"
+NO_SESSION: Final = "no such session of your account"
