@@ -186,76 +186,75 @@ def test_sessions_listed_revoked_one_by_one_and_everywhere(database: str) -> Non
 
 
 def test_a_new_password_needs_the_old_one_and_ends_the_other_sessions(tmp_path: Path) -> None:
-    with running_server(f"sqlite:///{tmp_path / 'p.sqlite3'}") as server:
-        with (
-            httpx.Client(base_url=server.url, timeout=30) as one,
-            httpx.Client(base_url=server.url, timeout=30) as two,
-        ):
-            assert (
-                _send(one, "POST", "/api/account", {"login": "rin", "password": PASSWORD}).status_code == 201
-            )
-            assert _sign_in(two, "rin").status_code == 200
-            short = _send(
-                one, "POST", "/api/account/password", {"password": PASSWORD, "new_password": "short"}
-            )
-            assert short.status_code == 400 and short.json()["error"] == accounts.text.PASSWORD_INVALID
-            wrong = _send(one, "POST", "/api/account/password", {"password": "nope", "new_password": "x" * 9})
-            assert wrong.status_code == 403
-            changed = _send(
-                one, "POST", "/api/account/password", {"password": PASSWORD, "new_password": "n" * 12}
-            )
-            assert changed.status_code == 200, changed.text
-            assert two.get("/api/me").json()["account"] is None
-            assert one.get("/api/me").json()["account"]["login"] == "rin"
-            assert _sign_in(two, "rin").status_code == 401
-            assert _sign_in(two, "rin", "n" * 12).status_code == 200
+    with (
+        running_server(f"sqlite:///{tmp_path / 'p.sqlite3'}") as server,
+        httpx.Client(base_url=server.url, timeout=30) as one,
+        httpx.Client(base_url=server.url, timeout=30) as two,
+    ):
+        assert _send(one, "POST", "/api/account", {"login": "rin", "password": PASSWORD}).status_code == 201
+        assert _sign_in(two, "rin").status_code == 200
+        short = _send(one, "POST", "/api/account/password", {"password": PASSWORD, "new_password": "short"})
+        assert short.status_code == 400 and short.json()["error"] == accounts.text.PASSWORD_INVALID
+        wrong = _send(one, "POST", "/api/account/password", {"password": "nope", "new_password": "x" * 9})
+        assert wrong.status_code == 403
+        changed = _send(
+            one, "POST", "/api/account/password", {"password": PASSWORD, "new_password": "n" * 12}
+        )
+        assert changed.status_code == 200, changed.text
+        assert two.get("/api/me").json()["account"] is None
+        assert one.get("/api/me").json()["account"]["login"] == "rin"
+        assert _sign_in(two, "rin").status_code == 401
+        assert _sign_in(two, "rin", "n" * 12).status_code == 200
 
 
 def test_changes_need_the_csrf_token_and_this_sites_origin(tmp_path: Path) -> None:
-    with running_server(f"sqlite:///{tmp_path / 'c.sqlite3'}") as server:
-        with httpx.Client(base_url=server.url, timeout=30) as client:
-            body = {"login": "sora", "password": PASSWORD}
-            assert client.post("/api/account", json=body).status_code == 403  # no header
-            made = _send(client, "POST", "/api/account", body)
-            assert made.status_code == 201
-            refused = [
-                client.delete("/api/sessions"),
-                client.delete("/api/sessions", headers={CSRF: "not-it"}),
-                client.request(
-                    "DELETE",
-                    "/api/sessions",
-                    headers={CSRF: _csrf(client), "Origin": "https://evil.example"},
-                ),
-                client.post(
-                    "/api/session", json=body, headers={CSRF: _csrf(client), "Sec-Fetch-Site": "cross-site"}
-                ),
-            ]
-            assert [r.status_code for r in refused] == [403, 403, 403, 403]
-            assert client.get("/api/me").json()["account"]["login"] == "sora"
+    with (
+        running_server(f"sqlite:///{tmp_path / 'c.sqlite3'}") as server,
+        httpx.Client(base_url=server.url, timeout=30) as client,
+    ):
+        body = {"login": "sora", "password": PASSWORD}
+        assert client.post("/api/account", json=body).status_code == 403  # no header
+        made = _send(client, "POST", "/api/account", body)
+        assert made.status_code == 201
+        refused = [
+            client.delete("/api/sessions"),
+            client.delete("/api/sessions", headers={CSRF: "not-it"}),
+            client.request(
+                "DELETE",
+                "/api/sessions",
+                headers={CSRF: _csrf(client), "Origin": "https://evil.example"},
+            ),
+            client.post(
+                "/api/session", json=body, headers={CSRF: _csrf(client), "Sec-Fetch-Site": "cross-site"}
+            ),
+        ]
+        assert [r.status_code for r in refused] == [403, 403, 403, 403]
+        assert client.get("/api/me").json()["account"]["login"] == "sora"
 
 
 def test_sign_ins_are_limited_per_name_and_per_address(tmp_path: Path) -> None:
-    with running_server(f"sqlite:///{tmp_path / 'r.sqlite3'}") as server:
-        with httpx.Client(base_url=server.url, timeout=30) as client:
-            assert (
-                _send(client, "POST", "/api/account", {"login": "kai", "password": PASSWORD}).status_code
-                == 201
-            )
-            _send(client, "DELETE", "/api/session")
-            answers = [
-                _sign_in(client, "kai", "wrong password").status_code for _ in range(accounts.LOGIN_ATTEMPTS)
-            ]
-            assert answers == [401] * accounts.LOGIN_ATTEMPTS
-            limited = _sign_in(client, "KAI")  # even the right password, once past the limit
-            assert limited.status_code == 429
-            assert limited.json()["error"] == accounts.text.SIGN_IN_LIMITED.format(minutes=3)
-            assert "\n" not in limited.json()["error"] and int(limited.headers["retry-after"]) > 60
-            # another name from this address still signs in, until the address's own limit
-            made = 1 + accounts.LOGIN_ATTEMPTS + 1
-            left = accounts.ADDRESS_ATTEMPTS - made
-            others = [_sign_in(client, f"user{i}", "whatever1").status_code for i in range(left)]
-            assert others == [401] * left
-            assert _sign_in(client, "someone-else").status_code == 429
+    with (
+        running_server(f"sqlite:///{tmp_path / 'r.sqlite3'}") as server,
+        httpx.Client(base_url=server.url, timeout=30) as client,
+    ):
+        assert (
+            _send(client, "POST", "/api/account", {"login": "kai", "password": PASSWORD}).status_code == 201
+        )
+        _send(client, "DELETE", "/api/session")
+        answers = [
+            _sign_in(client, "kai", "wrong password").status_code for _ in range(accounts.LOGIN_ATTEMPTS)
+        ]
+        assert answers == [401] * accounts.LOGIN_ATTEMPTS
+        limited = _sign_in(client, "KAI")  # even the right password, once past the limit
+        assert limited.status_code == 429
+        assert limited.json()["error"] == accounts.text.SIGN_IN_LIMITED.format(minutes=3)
+        assert "\n" not in limited.json()["error"] and int(limited.headers["retry-after"]) > 60
+        # another name from this address still signs in, until the address's own limit
+        made = 1 + accounts.LOGIN_ATTEMPTS + 1
+        left = accounts.ADDRESS_ATTEMPTS - made
+        others = [_sign_in(client, f"user{i}", "whatever1").status_code for i in range(left)]
+        assert others == [401] * left
+        assert _sign_in(client, "someone-else").status_code == 429
 
 
 def test_an_unknown_name_is_answered_as_a_wrong_password_after_the_same_verification(
@@ -269,38 +268,37 @@ def test_an_unknown_name_is_answered_as_a_wrong_password_after_the_same_verifica
         return real(self, hash, password)
 
     monkeypatch.setattr(PasswordHasher, "verify", counting)
-    with running_server(f"sqlite:///{tmp_path / 'e.sqlite3'}") as server:
-        with httpx.Client(base_url=server.url, timeout=30) as client:
-            assert (
-                _send(client, "POST", "/api/account", {"login": "mio", "password": PASSWORD}).status_code
-                == 201
-            )
-            _send(client, "DELETE", "/api/session")
-            verified.clear()
-            answers = {}
-            for login in ("mio", "nobody-here", "!!"):
-                answer = _sign_in(client, login, "not the password")
-                answers[login] = (answer.status_code, answer.json())
-                assert len(verified) == 1, login  # one argon2 verification for each, known or not
-                assert verified.pop().startswith("$argon2id$")
-            assert len(set(map(json.dumps, answers.values()))) == 1
-            assert answers["mio"] == (401, {"error": accounts.text.SIGN_IN_FAILED})
+    with (
+        running_server(f"sqlite:///{tmp_path / 'e.sqlite3'}") as server,
+        httpx.Client(base_url=server.url, timeout=30) as client,
+    ):
+        assert (
+            _send(client, "POST", "/api/account", {"login": "mio", "password": PASSWORD}).status_code == 201
+        )
+        _send(client, "DELETE", "/api/session")
+        verified.clear()
+        answers = {}
+        for login in ("mio", "nobody-here", "!!"):
+            answer = _sign_in(client, login, "not the password")
+            answers[login] = (answer.status_code, answer.json())
+            assert len(verified) == 1, login  # one argon2 verification for each, known or not
+            assert verified.pop().startswith("$argon2id$")
+        assert len(set(map(json.dumps, answers.values()))) == 1
+        assert answers["mio"] == (401, {"error": accounts.text.SIGN_IN_FAILED})
 
 
 def test_a_hash_made_with_other_parameters_is_made_again_at_sign_in(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'h.sqlite3'}"
-    with running_server(url) as server:
-        with httpx.Client(base_url=server.url, timeout=30) as client:
-            _send(client, "POST", "/api/account", {"login": "old", "password": PASSWORD})
+    with running_server(url) as server, httpx.Client(base_url=server.url, timeout=30) as client:
+        _send(client, "POST", "/api/account", {"login": "old", "password": PASSWORD})
     db = Database(url)
     older = PasswordHasher(time_cost=2, memory_cost=16, parallelism=1).hash(PASSWORD)
     try:
         db.run_now(lambda c: accounts.set_password(c, accounts.find(c, login="old").id, older))  # type: ignore[union-attr]
     finally:
         db.engine.dispose()
-    with running_server(url) as server:
-        with httpx.Client(base_url=server.url, timeout=30) as client:
-            assert _sign_in(client, "old").status_code == 200
+    with running_server(url) as server, httpx.Client(base_url=server.url, timeout=30) as client:
+        assert _sign_in(client, "old").status_code == 200
     db = Database(url)
     try:
         stored = db.run_now(lambda c: accounts.find(c, login="old"))
@@ -326,48 +324,46 @@ def test_production_parameters_are_the_librarys_defaults(monkeypatch: pytest.Mon
 def test_export_holds_what_the_server_knows_and_delete_anonymises_games(
     database: str, tmp_path: Path
 ) -> None:
-    with running_server(database) as server:
-        with httpx.Client(base_url=server.url, timeout=30) as client:
-            _become(client, "Yuki")
-            room = _game(server, client, say="hello from Yuki")
-            assert (
-                _send(client, "POST", "/api/account", {"login": "yuki", "password": PASSWORD}).status_code
-                == 201
-            )
-            exported = client.get("/api/account/export")
-            assert exported.status_code == 200
-            assert "attachment" in exported.headers["content-disposition"]
-            data = exported.json()
-            assert data["format"] == "roppyakken-account-export/1"
-            assert data["account"]["login"] == "yuki" and data["account"]["password"] is True
-            assert [p["name"] for p in data["players"]] == ["Yuki"]
-            assert [(g["room"], g["seat"], g["status"]) for g in data["games"]] == [(room, 0, "over")]
-            assert data["games"][0]["record"] == f"/api/games/{room}/record"
-            assert [line["text"] for line in data["chat"]] == ["hello from Yuki"]
-            assert len(data["sessions"]) == 1 and data["sessions"][0]["current"]
-            assert {"ratings", "rating_history"} <= set(data)
-            raw = exported.text
-            assert PASSWORD not in raw and "argon2" not in raw and "secret_hash" not in raw
-            assert client.cookies[SESSION_COOKIE] not in raw
+    with running_server(database) as server, httpx.Client(base_url=server.url, timeout=30) as client:
+        _become(client, "Yuki")
+        room = _game(server, client, say="hello from Yuki")
+        assert (
+            _send(client, "POST", "/api/account", {"login": "yuki", "password": PASSWORD}).status_code == 201
+        )
+        exported = client.get("/api/account/export")
+        assert exported.status_code == 200
+        assert "attachment" in exported.headers["content-disposition"]
+        data = exported.json()
+        assert data["format"] == "roppyakken-account-export/1"
+        assert data["account"]["login"] == "yuki" and data["account"]["password"] is True
+        assert [p["name"] for p in data["players"]] == ["Yuki"]
+        assert [(g["room"], g["seat"], g["status"]) for g in data["games"]] == [(room, 0, "over")]
+        assert data["games"][0]["record"] == f"/api/games/{room}/record"
+        assert [line["text"] for line in data["chat"]] == ["hello from Yuki"]
+        assert len(data["sessions"]) == 1 and data["sessions"][0]["current"]
+        assert {"ratings", "rating_history"} <= set(data)
+        raw = exported.text
+        assert PASSWORD not in raw and "argon2" not in raw and "secret_hash" not in raw
+        assert client.cookies[SESSION_COOKIE] not in raw
 
-            # deleting needs the password
-            wrong = _send(client, "DELETE", "/api/account", {"password": "not it at all"})
-            assert wrong.status_code == 403
-            deleted = _send(client, "DELETE", "/api/account", {"password": PASSWORD})
-            assert deleted.status_code == 200, deleted.text
-            label = deleted.json()["label"]
-            assert label.startswith("deleted-")
-            assert client.get("/api/me").json() == {"player": None, "csrf": None, "account": None}
-            assert _sign_in(client, "yuki").status_code == 401
-            record = client.get(f"/api/games/{room}/record").json()
-            listed = client.get("/api/games").json()["games"]
+        # deleting needs the password
+        wrong = _send(client, "DELETE", "/api/account", {"password": "not it at all"})
+        assert wrong.status_code == 403
+        deleted = _send(client, "DELETE", "/api/account", {"password": PASSWORD})
+        assert deleted.status_code == 200, deleted.text
+        label = deleted.json()["label"]
+        assert label.startswith("deleted-")
+        assert client.get("/api/me").json() == {"player": None, "csrf": None, "account": None}
+        assert _sign_in(client, "yuki").status_code == 401
+        record = client.get(f"/api/games/{room}/record").json()
+        listed = client.get("/api/games").json()["games"]
     assert record["players"] == [label, "bot:random"]
     assert committed(record) is not None  # the deal commitment is still there, and still proves the deals
     game, names = replay(record)
     assert game.over and names == [label, "bot:random"]
     saved = tmp_path / "record.json"
     saved.write_text(json.dumps(record))
-    code, out, err = run_cli(["replay", str(saved)])
+    code, _out, err = run_cli(["replay", str(saved)])
     assert code == 0, err
     assert [g["players"] for g in listed if g["room"] == room] == [[label, "bot:random"]]
     db = Database(database)
