@@ -21,7 +21,9 @@ Routes (docs/PROTOCOL.md, "Accounts"): ``GET/POST/DELETE /api/account``,
 Signing in with a password is rate-limited by attempts, right or wrong:
 :data:`LOGIN_ATTEMPTS` per sign-in name and :data:`ADDRESS_ATTEMPTS` per address in
 :data:`WINDOW_MINUTES` (token buckets, refilled steadily; in a cluster they are the
-shared Redis buckets, so every member counts the same attempts).  A name nobody has
+shared Redis buckets, so every member counts the same attempts).  A signed-in owner
+confirming with the password (a new one, deletion) counts in a bucket of the account's
+own, which strangers' sign-in attempts do not empty.  A name nobody has
 is limited and answered exactly as an account's: same status, same line, and one
 argon2 verification against a dummy hash (server/passwords.py).
 """
@@ -282,21 +284,28 @@ async def _take(limiter: RateLimiter, key: str, attempts: float) -> float:
     return float(await wait) if inspect.isawaitable(wait) else float(wait)
 
 
-def login_key(login: str) -> str:
-    """The bucket key of a sign-in name (hashed: the buckets never hold names)."""
-    return hashlib.sha256(login.encode()).hexdigest()[:32]
-
-
-async def check_attempt(request: Request, login: str | None) -> None:
-    """Count one sign-in attempt from this address (and for this name): 429 with ``Retry-After`` and
-    one line once past the limits."""
+async def check_attempt(request: Request, key: str | None) -> None:
+    """Count one password attempt from this address, and in the bucket ``key`` (a sign-in name's, see
+    :func:`name_bucket`, or an account's, :func:`account_bucket`): 429 with ``Retry-After`` and one line
+    once past the limits."""
     limiter = _limiter(request)
     wait = await _take(limiter, f"signin-addr:{client_address(request.scope)}", ADDRESS_ATTEMPTS)
-    if not wait and login is not None:
-        wait = await _take(limiter, f"signin-login:{login_key(login)}", LOGIN_ATTEMPTS)
+    if not wait and key is not None:
+        wait = await _take(limiter, key, LOGIN_ATTEMPTS)
     if wait:
         seconds = 3600 if math.isinf(wait) else max(1, math.ceil(wait))
         raise Limited(seconds)
+
+
+def name_bucket(login: str) -> str:
+    """The bucket of sign-ins with this name (hashed: the buckets never hold names)."""
+    return "signin-login:" + hashlib.sha256(login.encode()).hexdigest()[:32]
+
+
+def account_bucket(account_id: str) -> str:
+    """The bucket of a signed-in account's password confirmations (a new password, deletion): apart
+    from the sign-ins', so that strangers failing to sign in as it cannot stop its owner."""
+    return f"confirm:{account_id}"
 
 
 class Limited(ApiError):
@@ -433,7 +442,9 @@ async def start_session(request: Request) -> Response:
     password = _text(data, "password")
     assert raw_login is not None and password is not None
     login = fold_login(raw_login)
-    await check_attempt(request, login if login is not None else raw_login.strip().casefold()[:64])
+    await check_attempt(
+        request, name_bucket(login if login is not None else raw_login.strip().casefold()[:64])
+    )
     row = None if login is None else await _db(request).run(lambda c: find(c, login=login))
     stored = None if row is None else row.password_hash
     checked = await _check_password(stored, password[: passwords.MAX_LENGTH])
@@ -542,7 +553,7 @@ async def change_password(request: Request) -> Response:
     if row is None:
         raise ApiError(401, text.NOT_SIGNED_IN)
     if row.password_hash is not None:
-        await check_attempt(request, row.login)
+        await check_attempt(request, account_bucket(account_id))
         checked = await _check_password(row.password_hash, (current or "")[: passwords.MAX_LENGTH])
         if checked is passwords.Checked.WRONG:
             raise ApiError(403, text.PASSWORD_WRONG)
@@ -586,7 +597,7 @@ async def confirm(request: Request, player: players.Player, data: dict[str, Any]
             raise ApiError(403, text.CONFIRM_SIGN_IN.format(minutes=int(RECENT_SIGN_IN // 60)))
         return row
     password = _text(data, "password", required=False) or ""
-    await check_attempt(request, row.login)
+    await check_attempt(request, account_bucket(account_id))
     if await _check_password(row.password_hash, password[: passwords.MAX_LENGTH]) is passwords.Checked.WRONG:
         raise ApiError(403, text.PASSWORD_WRONG)
     return row
