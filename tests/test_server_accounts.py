@@ -19,7 +19,7 @@ import pytest
 from argon2 import PasswordHasher
 
 from roppyakken.record import committed, replay
-from roppyakken.server import accounts, passwords
+from roppyakken.server import accounts, passwords, text
 from roppyakken.server.db import Database
 from roppyakken.server.models import chat, players, rooms, seats
 from roppyakken.server.models import sessions as sessions_table
@@ -124,7 +124,7 @@ def test_an_account_keeps_the_guests_games_and_signs_in_on_another_device(databa
             # the same name, whatever its case, is taken
             with httpx.Client(base_url=server.url, timeout=30) as other:
                 taken = _send(other, "POST", "/api/account", {"login": "HANA", "password": PASSWORD})
-                assert taken.status_code == 409 and taken.json()["error"] == accounts.text.LOGIN_TAKEN
+                assert taken.status_code == 409 and taken.json()["error"] == text.LOGIN_TAKEN
 
         # another device: a guest with a game of its own signs in; both histories are the account's
         with httpx.Client(base_url=server.url, timeout=30) as second:
@@ -194,7 +194,7 @@ def test_a_new_password_needs_the_old_one_and_ends_the_other_sessions(tmp_path: 
         assert _send(one, "POST", "/api/account", {"login": "rin", "password": PASSWORD}).status_code == 201
         assert _sign_in(two, "rin").status_code == 200
         short = _send(one, "POST", "/api/account/password", {"password": PASSWORD, "new_password": "short"})
-        assert short.status_code == 400 and short.json()["error"] == accounts.text.PASSWORD_INVALID
+        assert short.status_code == 400 and short.json()["error"] == text.PASSWORD_INVALID
         wrong = _send(one, "POST", "/api/account/password", {"password": "nope", "new_password": "x" * 9})
         assert wrong.status_code == 403
         changed = _send(
@@ -249,7 +249,7 @@ def test_sign_ins_are_limited_per_name_and_per_address(tmp_path: Path) -> None:
         assert answers == [401] * (accounts.LOGIN_ATTEMPTS - 1)
         limited = _sign_in(client, "KAI")  # even the right password, once past the limit
         assert limited.status_code == 429
-        assert limited.json()["error"] == accounts.text.SIGN_IN_LIMITED.format(minutes=3)
+        assert limited.json()["error"] == text.SIGN_IN_LIMITED.format(minutes=3)
         assert "\n" not in limited.json()["error"] and int(limited.headers["retry-after"]) > 60
         # strangers' attempts do not stop the signed-in owner confirming with the password
         fresh = {"password": PASSWORD, "new_password": "another password"}
@@ -289,7 +289,7 @@ def test_an_unknown_name_is_answered_as_a_wrong_password_after_the_same_verifica
             assert len(verified) == 1, login  # one argon2 verification for each, known or not
             assert verified.pop().startswith("$argon2id$")
         assert len(set(map(json.dumps, answers.values()))) == 1
-        assert answers["mio"] == (401, {"error": accounts.text.SIGN_IN_FAILED})
+        assert answers["mio"] == (401, {"error": text.SIGN_IN_FAILED})
 
 
 def test_a_hash_made_with_other_parameters_is_made_again_at_sign_in(tmp_path: Path) -> None:

@@ -141,6 +141,7 @@ def test_the_player_survives_a_restart(tmp_path: Path) -> None:
         assert client.get("/api/me").json() == {
             "player": {"id": made["id"], "name": "Eve"},
             "csrf": made["csrf"],
+            "account": None,
         }
 
 

@@ -47,7 +47,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from roppyakken.server import jsonsafe, passwords, players, sessions, text
-from roppyakken.server.api import ApiError, read_capped
+from roppyakken.server.api import ApiError, me_answer, read_capped
 from roppyakken.server.db import Database, StaleRoom
 from roppyakken.server.guard import MemoryRateLimiter, RateLimiter, client_address
 from roppyakken.server.models import accounts, rooms, seat_players, seats
@@ -220,23 +220,6 @@ def establish(
 def _db(request: Request) -> Database:
     db: Database = request.app.state.hub.db
     return db
-
-
-def me_answer(player: players.Player | None, login: str | None) -> dict[str, Any]:
-    """``/api/me``'s answer: the player, its CSRF token, and the account signed in (or null)."""
-    if player is None:
-        return {"player": None, "csrf": None, "account": None}
-    account = None if player.account_id is None else {"id": player.account_id, "login": login}
-    return {"player": player.public(), "csrf": player.csrf, "account": account}
-
-
-async def describe(request: Request, player: players.Player | None) -> dict[str, Any]:
-    """:func:`me_answer` for ``player``, its account's sign-in name read from the database."""
-    if player is None or player.account_id is None:
-        return me_answer(player, None)
-    account_id = player.account_id
-    row = await _db(request).run(lambda c: find(c, account_id=account_id))
-    return me_answer(player, None if row is None else row.login)
 
 
 async def sign_in(request: Request, account_id: str, *, status_code: int = 200) -> JSONResponse:

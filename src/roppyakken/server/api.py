@@ -10,6 +10,7 @@ import re
 import time
 from typing import Any, Final
 
+from sqlalchemy import select
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -18,6 +19,7 @@ from roppyakken.documents import score_document
 from roppyakken.rules import PRESETS, preset
 from roppyakken.server import jsonsafe, players, protocol, requests, storage, text
 from roppyakken.server.hub import Hub
+from roppyakken.server.models import accounts
 from roppyakken.server.rooms import hash_token
 from roppyakken.text import PRESET_DESCRIPTIONS
 
@@ -150,10 +152,22 @@ async def _visit(request: Request, room_id: str, op: str, args: dict[str, Any]) 
     return answer
 
 
-async def _me(request: Request, player: players.Player | None) -> dict[str, Any]:
-    from roppyakken.server import accounts  # it builds on this module's errors
+def me_answer(player: players.Player | None, login: str | None) -> dict[str, Any]:
+    """``/api/me``'s answer: the player, its CSRF token, and the account signed in (or null)."""
+    if player is None:
+        return {"player": None, "csrf": None, "account": None}
+    account = None if player.account_id is None else {"id": player.account_id, "login": login}
+    return {"player": player.public(), "csrf": player.csrf, "account": account}
 
-    return await accounts.describe(request, player)
+
+async def _me(request: Request, player: players.Player | None) -> dict[str, Any]:
+    """:func:`me_answer` for ``player``, its account's sign-in name read from the database."""
+    if player is None or player.account_id is None:
+        return me_answer(player, None)
+    account_id = player.account_id
+    query = select(accounts.c.login).where(accounts.c.id == account_id)
+    login = await _hub(request).db.run(lambda c: c.execute(query).scalar())
+    return me_answer(player, None if login is None else str(login))
 
 
 async def get_me(request: Request) -> Response:
