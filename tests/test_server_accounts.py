@@ -389,3 +389,23 @@ def test_export_holds_what_the_server_knows_and_delete_anonymises_games(
     assert "Yuki" not in seat_names and label in seat_names
     assert "hello from Yuki" not in lines and sessions_left == []
     assert all("Yuki" not in (r or "") for r in records)
+
+
+def test_the_password_check_does_the_same_work_whatever_it_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    verified: list[str] = []
+    real = PasswordHasher.verify
+
+    def counting(self: PasswordHasher, hash: str | bytes, password: str | bytes) -> bool:
+        verified.append(str(hash))
+        return real(self, hash, password)
+
+    monkeypatch.setattr(PasswordHasher, "verify", counting)
+    stored = passwords.make("x" * passwords.MAX_LENGTH)
+    assert passwords.check(stored, "x" * passwords.MAX_LENGTH) is passwords.Checked.RIGHT
+    assert passwords.check(stored, "x" * (passwords.MAX_LENGTH + 1)) is passwords.Checked.WRONG
+    assert passwords.check(None, "anything") is passwords.Checked.WRONG
+    assert passwords.check(stored, "y") is passwords.Checked.WRONG
+    assert len(verified) == 4
+    assert verified[1] == verified[2] == passwords.dummy_hash() != stored
+    older = PasswordHasher(time_cost=2, memory_cost=16, parallelism=1).hash("pw")
+    assert passwords.check(older, "pw") is passwords.Checked.RIGHT_REHASH

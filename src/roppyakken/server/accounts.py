@@ -62,7 +62,7 @@ WINDOW_MINUTES: Final = 15.0
 RECENT_SIGN_IN: Final = 600.0
 """Seconds after signing in during which an account without a password may be deleted."""
 HISTORY_LIMIT: Final = 200
-MAX_BODY: Final = 4096
+MAX_BODY: Final = 16_384
 _LOGIN = re.compile(r"[^\W_][\w.\-]{2,31}")
 
 
@@ -400,7 +400,7 @@ async def create(request: Request) -> Response:
     await check_attempt(request, None)
     hashed = await asyncio.to_thread(passwords.make, password)
     guest = player
-    display = raw_login.strip()[:64]
+    display = raw_login.strip()[:24]  # a player's name has at most 24 characters
 
     def work(conn: Connection) -> str | None:
         if conn.execute(select(accounts.c.id).where(accounts.c.login == login)).first():
@@ -430,7 +430,7 @@ async def start_session(request: Request) -> Response:
     )
     row = None if login is None else await _db(request).run(lambda c: find(c, login=login))
     stored = None if row is None else row.password_hash
-    checked = await _check_password(stored, password[: passwords.MAX_LENGTH])
+    checked = await _check_password(stored, password)
     if row is None or checked is passwords.Checked.WRONG:
         raise ApiError(401, text.SIGN_IN_FAILED)
     if checked is passwords.Checked.RIGHT_REHASH:
@@ -537,7 +537,7 @@ async def change_password(request: Request) -> Response:
         raise ApiError(401, text.NOT_SIGNED_IN)
     if row.password_hash is not None:
         await check_attempt(request, account_bucket(account_id))
-        checked = await _check_password(row.password_hash, (current or "")[: passwords.MAX_LENGTH])
+        checked = await _check_password(row.password_hash, current or "")
         if checked is passwords.Checked.WRONG:
             raise ApiError(403, text.PASSWORD_WRONG)
     elif not await recently_signed_in(request, player):
@@ -581,6 +581,6 @@ async def confirm(request: Request, player: players.Player, data: dict[str, Any]
         return row
     password = _text(data, "password", required=False) or ""
     await check_attempt(request, account_bucket(account_id))
-    if await _check_password(row.password_hash, password[: passwords.MAX_LENGTH]) is passwords.Checked.WRONG:
+    if await _check_password(row.password_hash, password) is passwords.Checked.WRONG:
         raise ApiError(403, text.PASSWORD_WRONG)
     return row

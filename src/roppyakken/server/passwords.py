@@ -61,11 +61,12 @@ def check(stored: str | None, password: str) -> Checked:
     """Whether ``password`` matches ``stored`` (None: no such account or no password: always
     WRONG, after the same work as a real verification)."""
     ph = hasher()
+    too_long = len(password) > MAX_LENGTH  # no stored password is: wrong, after the same work
     try:
-        ph.verify(dummy_hash() if stored is None else stored, password)
+        ph.verify(dummy_hash() if stored is None or too_long else stored, password[:MAX_LENGTH])
     except (VerificationError, InvalidHashError):
         return Checked.WRONG
-    if stored is None:  # the dummy's password is random and forgotten: never reached
+    if stored is None or too_long:  # the dummy's password is random and forgotten: never reached
         return Checked.WRONG
     return Checked.RIGHT_REHASH if ph.check_needs_rehash(stored) else Checked.RIGHT
 
