@@ -17,9 +17,11 @@ import httpx
 import psycopg
 import pytest
 from argon2 import PasswordHasher
+from sqlalchemy import Connection
 
 from roppyakken.record import committed, replay
-from roppyakken.server import accounts, passwords, text
+from roppyakken.server import accounts, passwords, sessions, text
+from roppyakken.server import players as players_module
 from roppyakken.server.db import Database
 from roppyakken.server.models import chat, players, rooms, seats
 from roppyakken.server.models import sessions as sessions_table
@@ -409,3 +411,29 @@ def test_the_password_check_does_the_same_work_whatever_it_is_given(monkeypatch:
     assert verified[1] == verified[2] == passwords.dummy_hash() != stored
     older = PasswordHasher(time_cost=2, memory_cost=16, parallelism=1).hash("pw")
     assert passwords.check(older, "pw") is passwords.Checked.RIGHT_REHASH
+
+
+def test_a_sign_in_sweeps_sessions_that_ended(tmp_path: Path) -> None:
+    db = Database(f"sqlite:///{tmp_path / 'w.sqlite3'}")
+    db.open()
+    try:
+        now = 1_900_000_000.0
+
+        def make(conn: Connection) -> tuple[str, str]:
+            guest = players_module.create(conn, "Ayu")
+            account_id = accounts.create_account(conn, guest, "ayu", None)
+            assert account_id is not None
+            stale = sessions.start(conn, account_id, now - sessions.IDLE_TTL - 1, address=None, agent=None)
+            return account_id, stale
+
+        account_id, stale = db.run_now(make)
+        fresh = db.run_now(
+            lambda c: accounts.establish(
+                c, account_id, old_token=None, guest_cookie=None, now=now, address="::1", agent="test"
+            )
+        )
+        hashes = db.run_now(lambda c: c.execute(sessions_table.select()).all())
+        assert [r.token_hash for r in hashes] == [sessions.hash_token(fresh)] != [sessions.hash_token(stale)]
+        assert db.run_now(lambda c: accounts.find(c, login="ayu")) is not None
+    finally:
+        db.engine.dispose()

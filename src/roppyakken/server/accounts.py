@@ -61,6 +61,7 @@ ADDRESS_ATTEMPTS: Final = 20
 WINDOW_MINUTES: Final = 15.0
 RECENT_SIGN_IN: Final = 600.0
 """Seconds after signing in during which an account without a password may be deleted."""
+SWEEP_AT_SIGN_IN: Final = 100
 HISTORY_LIMIT: Final = 200
 MAX_BODY: Final = 16_384
 _LOGIN = re.compile(r"[^\W_][\w.\-]{2,31}")
@@ -201,9 +202,11 @@ def establish(
     agent: str | None,
 ) -> str:
     """Sign a browser in as the account: end its old session, adopt its guest (one with history and
-    no account), start a new session; the new token."""
+    no account), start a new session; the new token.  Up to :data:`SWEEP_AT_SIGN_IN` sessions of
+    anyone that ended (idle or too old) are deleted on the way: sign-ins keep the table small."""
     if old_token is not None:
         sessions.end(conn, old_token)
+    sessions.sweep(conn, now, SWEEP_AT_SIGN_IN)
     parsed = players.parse_cookie(guest_cookie)
     guest = None if parsed is None else players.load(conn, parsed[0], parsed[1])
     if guest is not None:
