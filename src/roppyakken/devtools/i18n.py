@@ -49,6 +49,7 @@ PYTHON_SOURCES: tuple[str, ...] = (
     "ai/ray_backend.py",
     "i18n.py",
     "record.py",
+    "engine.py",
     "explain.py",
     "tutorial.py",
     "rules.py",

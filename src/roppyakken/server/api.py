@@ -274,11 +274,11 @@ async def handle_restore_error(request: Request, exc: Exception) -> Response:
 
 async def schema(request: Request) -> Response:
     """``GET /api/schema``: the JSON Schema of the request bodies and of every websocket message."""
-    from roppyakken.server import lobby_ws
+    from roppyakken.server import lobby_ws, passkey_routes
 
     published = {
         "protocol_version": protocol.VERSION,
-        "http": requests.schemas(),
+        "http": {**requests.schemas(), **passkey_routes.schemas()},
         **protocol.schemas(),
         **lobby_ws.schemas(),
     }

@@ -20,7 +20,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server import accounts, api, erasure, players, text
+from roppyakken.server import accounts, api, erasure, passkey_routes, players, text
 from roppyakken.server.cluster import Cluster
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database, StorageError
@@ -161,6 +161,14 @@ def create_app(
         Route("/api/sessions", accounts.list_sessions, methods=["GET"]),
         Route("/api/sessions", accounts.end_all_sessions, methods=["DELETE"]),
         Route("/api/sessions/{session}", accounts.end_one_session, methods=["DELETE"]),
+        # passkeys (server/passkey_routes.py) and the player's history across devices
+        Route("/api/passkeys", passkey_routes.list_passkeys, methods=["GET"]),
+        Route("/api/passkeys/register/options", passkey_routes.register_options, methods=["POST"]),
+        Route("/api/passkeys/register/verify", passkey_routes.register_verify, methods=["POST"]),
+        Route("/api/passkeys/signin/options", passkey_routes.sign_in_options, methods=["POST"]),
+        Route("/api/passkeys/signin/verify", passkey_routes.sign_in_verify, methods=["POST"]),
+        Route("/api/passkeys/remove", passkey_routes.remove_passkey, methods=["POST"]),
+        Route("/api/me/games", passkey_routes.my_history, methods=["GET"]),
         Route("/healthz", api.healthz, methods=["GET"]),
         Route("/readyz", api.readyz, methods=["GET"]),
         Route("/metrics", api.metrics, methods=["GET"]),

@@ -151,3 +151,22 @@ PASSWORD_WRONG: Final = "wrong password"
 NO_PASSWORD: Final = "this account has no password (it signs in with passkeys)"
 CONFIRM_SIGN_IN: Final = "sign in again (within the last {minutes} min) to delete this account"
 NO_SESSION: Final = "no such session of your account"
+
+# passkeys (server/passkeys.py, server/passkey_routes.py)
+PASSKEY_CEREMONY_GONE: Final = "this passkey request has expired or was already used; start again"
+PASSKEY_NOT_YOURS: Final = "this passkey request was begun by another browser or account; start again"
+PASSKEY_REFUSED: Final = "the passkey's answer was refused: {reason}"
+PASSKEY_UNKNOWN: Final = "this passkey is not registered on this site"
+PASSKEY_OTHER_ACCOUNT: Final = "this passkey belongs to another account"
+PASSKEY_CLONED: Final = (
+    "the passkey's signature counter did not move forward (a copied authenticator?); sign-in refused"
+)
+PASSKEY_TAKEN: Final = "this passkey is already registered"
+PASSKEY_GUEST_TAKEN: Final = "this player already belongs to an account: sign in instead"
+PASSKEY_TOO_MANY: Final = "an account may hold at most {max} passkeys"
+PASSKEY_SIGNED_OUT: Final = "sign in first"
+PASSKEY_NOT_FOUND: Final = "the signed-in account has no such passkey"
+PASSKEY_LAST: Final = (
+    "this is the account's only way to sign in: add another passkey or a password before removing it"
+)
+PASSKEY_NO_HOST: Final = "the request names no usable host, so passkeys cannot be used (send a Host header)"
