@@ -9,6 +9,7 @@ import asyncio
 import itertools
 import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -437,3 +438,64 @@ def test_a_sign_in_sweeps_sessions_that_ended(tmp_path: Path) -> None:
         assert db.run_now(lambda c: accounts.find(c, login="ayu")) is not None
     finally:
         db.engine.dispose()
+
+
+def test_a_passkey_only_account_is_exported_and_deleted_after_a_recent_sign_in(tmp_path: Path) -> None:
+    from roppyakken.server.models import passkeys
+
+    url = f"sqlite:///{tmp_path / 'k.sqlite3'}"
+    with running_server(url) as server:
+        db = Database(url)
+        try:
+
+            def make(conn: Connection) -> tuple[str, str, str]:
+                guest = players_module.create(conn, "Kei")
+                account_id = accounts.create_account(conn, guest, None, None)
+                assert account_id is not None
+                conn.execute(
+                    passkeys.insert().values(
+                        credential_id="cred-1",
+                        account_id=account_id,
+                        user_handle="handle-1",
+                        public_key=b"\x01\x02\x03",
+                        sign_count=7,
+                        created_at=1.0,
+                    )
+                )
+                now = time.time()
+                old = accounts.establish(
+                    conn,
+                    account_id,
+                    old_token=None,
+                    guest_cookie=None,
+                    now=now - 3600,
+                    address=None,
+                    agent=None,
+                )
+                fresh = accounts.establish(
+                    conn, account_id, old_token=None, guest_cookie=None, now=now, address=None, agent=None
+                )
+                return account_id, old, fresh
+
+            account_id, old, fresh = db.run_now(make)
+            with (
+                httpx.Client(base_url=server.url, timeout=30) as stale,
+                httpx.Client(base_url=server.url, timeout=30) as recent,
+            ):
+                stale.cookies.set(SESSION_COOKIE, old)
+                recent.cookies.set(SESSION_COOKIE, fresh)
+                data = recent.get("/api/account/export").json()
+                assert data["account"] == {**data["account"], "login": None, "password": False}
+                assert [(k["credential_id"], k["public_key"], k["sign_count"]) for k in data["passkeys"]] == [
+                    ("cred-1", "AQID", 7)
+                ]
+                refused = _send(stale, "DELETE", "/api/account", {})
+                assert refused.status_code == 403
+                assert refused.json()["error"] == text.CONFIRM_SIGN_IN.format(minutes=10)
+                assert _send(recent, "DELETE", "/api/account", {}).status_code == 200
+            left = db.run_now(
+                lambda c: (c.execute(passkeys.select()).all(), accounts.find(c, account_id=account_id))
+            )
+            assert left == ([], None)
+        finally:
+            db.engine.dispose()
