@@ -156,7 +156,8 @@ function signedOut(redraw) {
     },
     "create",
   );
-  return h("section", { class: "account" }, h("h1", {}, t("Your account")), signIn, create);
+  const passkey = h("p", {}, h("a", { href: "/#/signin", id: "account-passkeys" }, t("Sign in with a passkey")));
+  return h("section", { class: "account" }, h("h1", {}, t("Your account")), signIn, passkey, create);
 }
 
 /**
@@ -256,6 +257,7 @@ async function signedIn(mine, redraw) {
     h("h1", {}, t("Your account")),
     h("p", { id: "signed-in-as" }, t("Signed in as {login} (you play as {name}).", { login: mine.account.login || "", name: mine.player.name })),
     h("p", {}, signOut, " ", everywhere),
+    h("p", {}, h("a", { href: "/#/signin", id: "account-passkeys" }, t("Your passkeys"))),
     status,
     h("section", { class: "panel", "aria-labelledby": "account-games-title" }, h("h2", { id: "account-games-title" }, t("Your games")), games),
     h("section", { class: "panel", "aria-labelledby": "account-sessions-title" }, h("h2", { id: "account-sessions-title" }, t("Your sessions")), sessions),
