@@ -12,6 +12,7 @@ import re
 import time
 from typing import Any, Final
 
+from sqlalchemy import select
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -22,6 +23,7 @@ from roppyakken.i18n import N_
 from roppyakken.rules import PRESETS, preset
 from roppyakken.server import jsonsafe, players, protocol, requests, storage, text, wording
 from roppyakken.server.hub import Hub
+from roppyakken.server.models import accounts
 from roppyakken.server.rooms import hash_token
 from roppyakken.text import PRESET_DESCRIPTIONS
 
@@ -162,15 +164,29 @@ async def _visit(request: Request, room_id: str, op: str, args: dict[str, Any]) 
     return answer
 
 
-def _me(player: players.Player | None) -> dict[str, Any]:
+def me_answer(player: players.Player | None, login: str | None) -> dict[str, Any]:
+    """``/api/me``'s answer: the player, its CSRF token, and the account signed in (or null)."""
     if player is None:
-        return {"player": None, "csrf": None}
-    return {"player": player.public(), "csrf": player.csrf}
+        return {"player": None, "csrf": None, "account": None}
+    account = None if player.account_id is None else {"id": player.account_id, "login": login}
+    return {"player": player.public(), "csrf": player.csrf, "account": account}
+
+
+async def _me(request: Request, player: players.Player | None) -> dict[str, Any]:
+    """:func:`me_answer` for ``player``, its account's sign-in name read from the database."""
+    if player is None or player.account_id is None:
+        return me_answer(player, None)
+    account_id = player.account_id
+    query = select(accounts.c.login).where(accounts.c.id == account_id)
+    login = await _hub(request).db.run(lambda c: c.execute(query).scalar())
+    return me_answer(player, None if login is None else str(login))
 
 
 async def get_me(request: Request) -> Response:
-    """``GET /api/me``: the player of the cookie and its CSRF token, or nulls (no cookie yet)."""
-    return JSONResponse(_me(await players.current(request)), headers={"Cache-Control": "no-store"})
+    """``GET /api/me``: the player of the cookie and its CSRF token, and the account signed in (or
+    nulls: no cookie yet, not signed in)."""
+    answer = await _me(request, await players.current(request))
+    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
 
 
 async def post_me(request: Request) -> Response:
@@ -181,12 +197,14 @@ async def post_me(request: Request) -> Response:
     db = _hub(request).db
     if player is None:
         made = await db.run(lambda c: players.create(c, name))
-        response = JSONResponse(_me(made), status_code=201, headers={"Cache-Control": "no-store"})
+        response = JSONResponse(
+            await _me(request, made), status_code=201, headers={"Cache-Control": "no-store"}
+        )
         players.set_cookie(response, request, made)
         return response
     known = player
     renamed = await db.run(lambda c: players.rename(c, known, name))
-    return JSONResponse(_me(renamed), headers={"Cache-Control": "no-store"})
+    return JSONResponse(await _me(request, renamed), headers={"Cache-Control": "no-store"})
 
 
 async def list_games(request: Request) -> Response:

@@ -20,7 +20,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server import api, passkey_routes, players, text
+from roppyakken.server import accounts, api, erasure, passkey_routes, players, text
 from roppyakken.server.cluster import Cluster
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database, StorageError
@@ -150,6 +150,17 @@ def create_app(
         Route("/api/me", api.get_me, methods=["GET"]),
         Route("/api/me", api.post_me, methods=["POST"]),
         Route("/api/schema", api.schema, methods=["GET"]),
+        # accounts and sessions (server/accounts.py, server/erasure.py)
+        Route("/api/account", accounts.get_account, methods=["GET"]),
+        Route("/api/account", accounts.create, methods=["POST"]),
+        Route("/api/account", erasure.delete_account, methods=["DELETE"]),
+        Route("/api/account/export", erasure.export_account, methods=["GET"]),
+        Route("/api/account/password", accounts.change_password, methods=["POST"]),
+        Route("/api/session", accounts.start_session, methods=["POST"]),
+        Route("/api/session", accounts.end_session, methods=["DELETE"]),
+        Route("/api/sessions", accounts.list_sessions, methods=["GET"]),
+        Route("/api/sessions", accounts.end_all_sessions, methods=["DELETE"]),
+        Route("/api/sessions/{session}", accounts.end_one_session, methods=["DELETE"]),
         # passkeys (server/passkey_routes.py) and the player's history across devices
         Route("/api/passkeys", passkey_routes.list_passkeys, methods=["GET"]),
         Route("/api/passkeys/register/options", passkey_routes.register_options, methods=["POST"]),
@@ -179,6 +190,7 @@ def create_app(
             StorageError: api.handle_storage_error,
             RestoreError: api.handle_restore_error,
             players.CsrfRefused: players.handle_csrf,
+            accounts.Limited: accounts.handle_limited,
             404: not_found,
         },
     )

@@ -141,6 +141,23 @@ HAND_OVER_SEAT: Final = N_("seat {seat} is not another player's seat that can be
 HAND_OVER_PRESENT: Final = N_("the player of seat {seat} is connected")
 HAND_OVER_WAIT: Final = N_("the player of seat {seat} has been away less than {after} s; wait {wait} s more")
 
+# accounts and sessions (server/accounts.py, server/erasure.py): API errors
+LOGIN_INVALID: Final = N_(
+    "a sign-in name has 3 to 32 characters: letters, digits, '.', '-' and '_', "
+    "starting with a letter or digit"
+)
+PASSWORD_INVALID: Final = N_("a password has 8 to 1024 characters")
+FIELD_NOT_TEXT: Final = N_("'{field}' must be text")
+LOGIN_TAKEN: Final = N_("this sign-in name is taken; choose another")
+ALREADY_SIGNED_IN: Final = N_("you are signed in already; sign out first to make another account")
+SIGN_IN_FAILED: Final = N_("wrong sign-in name or password")
+SIGN_IN_LIMITED: Final = N_("too many sign-in attempts; try again in {minutes} min")
+NOT_SIGNED_IN: Final = N_("you are not signed in")
+PASSWORD_WRONG: Final = N_("wrong password")
+NO_PASSWORD: Final = N_("this account has no password (it signs in with passkeys)")
+CONFIRM_SIGN_IN: Final = N_("sign in again (within the last {minutes} min) to delete this account")
+NO_SESSION: Final = N_("no such session of your account")
+
 # passkeys (server/passkeys.py, server/passkey_routes.py)
 PASSKEY_CEREMONY_GONE: Final = N_("this passkey request has expired or was already used; start again")
 PASSKEY_NOT_YOURS: Final = N_("this passkey request was begun by another browser or account; start again")

@@ -8,10 +8,12 @@ export class ApiError extends Error {
   /**
    * @param {string} message
    * @param {number} status  the HTTP status, 0 when the server could not be reached
+   * @param {number} [retryAfter]  the seconds the server asked to wait (Retry-After), 0 if none
    */
-  constructor(message, status) {
+  constructor(message, status, retryAfter = 0) {
     super(message);
     this.status = status;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -74,7 +76,7 @@ async function call(method, path, body) {
   }
   if (!response.ok) {
     const message = (data && serverText(data)) || `${response.status} ${response.statusText}`;
-    throw new ApiError(message, response.status);
+    throw new ApiError(message, response.status, Number(response.headers.get("Retry-After")) || 0);
   }
   return data;
 }
@@ -83,6 +85,8 @@ async function call(method, path, body) {
 export const getJSON = (path) => call("GET", path);
 /** POST `body` as JSON to `path`. @param {string} path @param {unknown} body */
 export const postJSON = (path, body) => call("POST", path, body);
+/** DELETE `path` (with `body` as JSON, if any). @param {string} path @param {unknown} [body] */
+export const deleteJSON = (path, body) => call("DELETE", path, body);
 
 /** @type {Promise<import("./types.js").Json[]> | null} */
 let presetsPromise = null;
