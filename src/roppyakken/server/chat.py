@@ -81,9 +81,9 @@ def clean_text(value: str) -> str:
     or format characters (which could reorder or hide what others read)."""
     line = " ".join(value.split())
     if not line or len(line) > CHAT_MAX:
-        raise ProtocolError(text.CHAT_TEXT_RULE.format(max=CHAT_MAX))
+        raise ProtocolError(text.CHAT_TEXT_RULE, max=CHAT_MAX)
     if any(unicodedata.category(ch).startswith("C") for ch in line):
-        raise ProtocolError(text.CHAT_TEXT_RULE.format(max=CHAT_MAX))
+        raise ProtocolError(text.CHAT_TEXT_RULE, max=CHAT_MAX)
     return line
 
 
@@ -210,7 +210,7 @@ async def handle(room: Room, client: Client, message: Say | Mute | ChatHistory) 
         muted = chat_desk.mutes.setdefault(me, set())
         if message.muted:
             if len(muted) >= MAX_MUTED:
-                raise ProtocolError(text.CHAT_TOO_MANY_MUTED.format(max=MAX_MUTED), message.id)
+                raise ProtocolError(text.CHAT_TOO_MANY_MUTED, message.id, max=MAX_MUTED)
             if message.author != me:
                 muted.add(message.author)
         else:
@@ -230,7 +230,8 @@ async def handle(room: Room, client: Client, message: Say | Mute | ChatHistory) 
     said = None if message.text is None else clean_text(message.text)
     mute = await _moderator_mute(room, client, chat_desk)
     if mute is not None:
-        raise ProtocolError(text.MUTED.format(until=moderation.until_text(mute)), message.id)
+        template, fields = moderation.worded(mute, text.MUTED, text.MUTED_UNTIL)
+        raise ProtocolError(template, message.id, **fields)
     if chat_desk.limiter.take(me, LINES_PER_MINUTE, LINE_BURST) or chat_desk.limiter.take(
         channel, CHANNEL_PER_MINUTE, CHANNEL_PER_MINUTE / 6
     ):

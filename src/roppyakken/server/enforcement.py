@@ -8,11 +8,11 @@
 - a player under a playban (server/playban.py) may not seek a game in quick
   pairing (every paired game is rated) nor take a seat in a rated room.
 
-Refusals are :class:`Barred`: one English line (the protocol's language) and the
-structured fields (``playban``, ``sanction``) the browser turns into a line in its
-reader's language.  Sanctions come from the server's cache (at most
-:data:`~roppyakken.server.moderation.REFRESH` seconds old); playbans are read from
-the database each time (a seek or a join).
+Refusals are :class:`Barred`: a template and its fields, which the browser says in its
+reader's language (server/wording.py), and structured fields (``playban``, ``sanction``).
+Sanctions come from the server's cache (at most
+:data:`~roppyakken.server.moderation.REFRESH` seconds old); playbans are read from the
+database each time (a seek or a join).
 """
 
 from __future__ import annotations
@@ -25,26 +25,31 @@ from typing import TYPE_CHECKING, Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from roppyakken.server import moderation, playban, text
+from roppyakken.errors import RoppyakkenError
+from roppyakken.server import moderation, playban, protocol, text, wording
 from roppyakken.server.guard import ASGIApp, Receive, Scope, Send, client_address
-from roppyakken.server.moderation import SUSPEND, Sanction, until_text
+from roppyakken.server.moderation import SUSPEND, Sanction
 
 if TYPE_CHECKING:
     from roppyakken.server.hub import Hub
     from roppyakken.server.players import Player
 
 
-class Barred(Exception):
-    """A refusal by fair play or moderation: HTTP status, one line and structured fields."""
+class Barred(RoppyakkenError):
+    """A refusal by fair play or moderation: a template and its fields (said in each reader's
+    language, server/wording.py), the HTTP status, and structured fields (``playban``,
+    ``sanction``)."""
 
-    def __init__(self, message: str, fields: dict[str, Any] | None = None, status: int = 403) -> None:
-        super().__init__(message)
-        self.fields = fields or {}
+    def __init__(
+        self, message: object, /, *, extra: dict[str, Any] | None = None, status: int = 403, **fields: object
+    ) -> None:
+        super().__init__(message, **fields)
+        self.extra = extra or {}
         self.status = status
 
     def to_json(self) -> dict[str, Any]:
-        """``{"error": line, ...fields}``."""
-        return {"error": str(self), **self.fields}
+        """``{"error": line, "text": {template, fields}, ...structured fields}``."""
+        return {**wording.answer(self), **self.extra}
 
 
 def sanction_fields(sanction: Sanction) -> dict[str, Any]:
@@ -54,13 +59,20 @@ def sanction_fields(sanction: Sanction) -> dict[str, Any]:
 
 def suspension_barred(sanction: Sanction) -> Barred:
     """The refusal of a suspended player or account."""
-    return Barred(text.SUSPENDED.format(until=until_text(sanction)), sanction_fields(sanction))
+    template, fields = moderation.worded(sanction, text.SUSPENDED, text.SUSPENDED_UNTIL)
+    return Barred(template, extra=sanction_fields(sanction), **fields)
+
+
+def address_barred(sanction: Sanction) -> Barred:
+    """The refusal of a suspended address."""
+    template, fields = moderation.worded(sanction, text.ADDRESS_SUSPENDED, text.ADDRESS_SUSPENDED_UNTIL)
+    return Barred(template, extra=sanction_fields(sanction), **fields)
 
 
 def playban_barred(ban: playban.Playban, now: float) -> Barred:
     """The refusal of a player under a playban."""
     wait = max(1, math.ceil(ban.left(now) / 60))
-    return Barred(text.PLAYBAN.format(recent=ban.recent, wait=wait), {"playban": ban.to_json(now)})
+    return Barred(text.PLAYBAN, extra={"playban": ban.to_json(now)}, recent=ban.recent, wait=wait)
 
 
 async def current_playban(hub: Hub, player_id: str) -> playban.Playban | None:
@@ -127,16 +139,15 @@ class AddressBans:
         if sanction is None:
             await self.app(scope, receive, send)
             return
-        line = text.ADDRESS_SUSPENDED.format(until=until_text(sanction))
-        body = json.dumps({"error": line, **sanction_fields(sanction)})
+        barred = address_barred(sanction)
         if kind == "websocket":
             if (await receive())["type"] != "websocket.connect":
                 return
             await send({"type": "websocket.accept"})
-            await send({"type": "websocket.send", "text": json.dumps({"type": "error", "message": line})})
-            await send({"type": "websocket.close", "code": 1008, "reason": line[:120]})
+            await send({"type": "websocket.send", "text": protocol.error(barred, None, barred.extra)})
+            await send({"type": "websocket.close", "code": 1008, "reason": str(barred)[:120]})
             return
-        data = body.encode()
+        data = json.dumps(barred.to_json()).encode()
         headers = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
         await send({"type": "http.response.start", "status": 403, "headers": headers})
         await send({"type": "http.response.body", "body": data})

@@ -16,6 +16,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -153,6 +154,39 @@ sessions = Table(
 """Signed-in sessions, server-side so that each can be revoked (server/sessions.py)."""
 
 # --- passkeys -----------------------------------------------------------------------------------
+
+passkeys = Table(
+    "passkeys",
+    metadata,
+    Column("credential_id", String(1400), primary_key=True),  # base64url of the credential's id
+    Column("account_id", ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("user_handle", String(64), nullable=False),  # base64url of the WebAuthn user.id (per account)
+    Column("public_key", LargeBinary, nullable=False),  # the credential's COSE public key
+    Column("sign_count", BigInteger, nullable=False),  # the authenticator's counter last seen (0..2**32-1)
+    Column("transports", String(200), nullable=True),  # JSON list the browser gave ("internal", "usb"…)
+    Column("name", String(64), nullable=True),  # the owner's label for it
+    Column("created_at", Float, nullable=False),
+    Column("last_used_at", Float, nullable=True),
+    Index("ix_passkeys_account", "account_id"),
+)
+"""Each account's passkeys (WebAuthn credentials), checked by server/passkeys.py."""
+
+webauthn_challenges = Table(
+    "webauthn_challenges",
+    metadata,
+    Column("id", String(64), primary_key=True),  # the ceremony's id the browser sends back
+    Column("challenge", String(128), nullable=False),  # base64url of the random challenge
+    Column("purpose", String(16), nullable=False),  # register or signin
+    Column("account_id", ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True),
+    Column("scoped", Boolean, nullable=False),  # a sign-in limited to account_id (none: no passkey fits)
+    Column("player_id", String(32), nullable=True),  # the guest who began a registration
+    Column("user_handle", String(64), nullable=True),  # the user.id a registration offered
+    Column("name", String(64), nullable=True),  # the label a registration asked for
+    Column("expires_at", Float, nullable=False),
+    Index("ix_webauthn_challenges_expires", "expires_at"),
+)
+"""Open passkey ceremonies: in the database so that any member of a cluster can finish one another
+began; each is taken (deleted) by the first answer to it, and ends at ``expires_at``."""
 
 # --- ratings ------------------------------------------------------------------------------------
 

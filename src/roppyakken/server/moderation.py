@@ -28,7 +28,6 @@ from sqlalchemy import Connection, and_, func, insert, or_, select, update
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.i18n import N_
-from roppyakken.server import text
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.models import abandonments, accounts, moderation_log, players, reports, sanctions
 
@@ -112,13 +111,12 @@ def _sanction(row: Any) -> Sanction:
     )
 
 
-def until_text(sanction: Sanction) -> str:
-    """`` until YYYY-MM-DD HH:MM UTC`` for a server's one-line refusal, or nothing for a sanction
-    without an end."""
+def worded(sanction: Sanction, plain: str, until: str) -> tuple[str, dict[str, object]]:
+    """The refusal a sanction causes, as a template and its fields: ``until`` (with ``{when}``, the
+    end in UTC) for a sanction with an end, else ``plain``."""
     if sanction.expires_at is None:
-        return ""
-    when = datetime.fromtimestamp(sanction.expires_at, UTC).strftime("%Y-%m-%d %H:%M")
-    return text.SANCTION_UNTIL.format(when=when)
+        return plain, {}
+    return until, {"when": datetime.fromtimestamp(sanction.expires_at, UTC).strftime("%Y-%m-%d %H:%M")}
 
 
 def address_network(value: str) -> Network:

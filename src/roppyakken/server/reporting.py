@@ -20,7 +20,8 @@ from sqlalchemy import Connection, select
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from roppyakken.server import api, moderation, players, requests, text
+from roppyakken.errors import RoppyakkenError
+from roppyakken.server import api, moderation, players, requests, text, wording
 from roppyakken.server.chat import PLAYERS, SPECTATORS
 from roppyakken.server.guard import client_address
 from roppyakken.server.models import chat, rooms, seat_players, seats
@@ -28,11 +29,11 @@ from roppyakken.server.moderation import Report
 from roppyakken.server.rooms import hash_token
 
 
-class ReportRefused(Exception):
-    """A report that is not taken: status and one line."""
+class ReportRefused(RoppyakkenError):
+    """A report that is not taken: status, and one line as a template and its fields."""
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, message: object, /, **fields: object) -> None:
+        super().__init__(message, **fields)
         self.status = status
 
 
@@ -46,7 +47,7 @@ def _seat_player(conn: Connection, room_id: str, seat: int) -> str | None:
 def _what(conn: Connection, room_id: str, reporter: str, body: requests.ReportBody) -> Report:
     """The report of ``body`` with its snapshot (ReportRefused if there is nothing to report)."""
     if conn.execute(select(rooms.c.id).where(rooms.c.id == room_id)).first() is None:
-        raise ReportRefused(404, text.NO_ROOM.format(room=room_id))
+        raise ReportRefused(404, text.NO_ROOM, room=room_id)
     mine = None
     if body.token is not None:  # the seat this client holds proves which channel it reads
         mine = conn.execute(
@@ -68,7 +69,7 @@ def _what(conn: Connection, room_id: str, reporter: str, body: requests.ReportBo
             )
         ).first()
         if line is None:
-            raise ReportRefused(404, text.REPORT_NO_LINE.format(idx=body.message))
+            raise ReportRefused(404, text.REPORT_NO_LINE, idx=body.message)
         author, name, said, phrase = line
         seat = int(author.split(":", 1)[1]) if str(author).startswith("seat:") else None
         reported = None if seat is None else _seat_player(conn, room_id, seat)
@@ -82,7 +83,7 @@ def _what(conn: Connection, room_id: str, reporter: str, body: requests.ReportBo
         select(seats.c.kind, seats.c.name).where(seats.c.room_id == room_id, seats.c.seat == body.seat)
     ).first()
     if row is None or row[0] != "human":
-        raise ReportRefused(404, text.REPORT_NO_SEAT.format(seat=body.seat))
+        raise ReportRefused(404, text.REPORT_NO_SEAT, seat=body.seat)
     reported = _seat_player(conn, room_id, body.seat)
     if reported == reporter:
         raise ReportRefused(400, text.REPORT_SELF)
@@ -118,5 +119,5 @@ async def report_room(request: Request) -> Response:
     db = request.app.state.hub.db
     made: int | ReportRefused = await db.run(lambda c: file_report(c, room_id, reporter, address, body, now))
     if isinstance(made, ReportRefused):
-        return JSONResponse({"error": str(made)}, status_code=made.status)
+        return JSONResponse(wording.answer(made), status_code=made.status)
     return JSONResponse({"report": made}, status_code=201)

@@ -34,7 +34,9 @@ def upgrade() -> None:
     op.create_table(
         "sessions",
         sa.Column("token_hash", sa.String(64), primary_key=True),
-        sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+        sa.Column(
+            "account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+        ),
         sa.Column("created_at", sa.Float(), nullable=False),
         sa.Column("seen_at", sa.Float(), nullable=False),
         sa.Column("expires_at", sa.Float(), nullable=False),
@@ -44,6 +46,36 @@ def upgrade() -> None:
     )
 
     # --- passkeys ------------------------------------------------------------------------------
+    op.create_table(
+        "passkeys",
+        sa.Column("credential_id", sa.String(1400), primary_key=True),
+        sa.Column(
+            "account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+        ),
+        sa.Column("user_handle", sa.String(64), nullable=False),
+        sa.Column("public_key", sa.LargeBinary(), nullable=False),
+        sa.Column("sign_count", sa.BigInteger(), nullable=False),
+        sa.Column("transports", sa.String(200), nullable=True),
+        sa.Column("name", sa.String(64), nullable=True),
+        sa.Column("created_at", sa.Float(), nullable=False),
+        sa.Column("last_used_at", sa.Float(), nullable=True),
+        sa.Index("ix_passkeys_account", "account_id"),
+    )
+    op.create_table(
+        "webauthn_challenges",
+        sa.Column("id", sa.String(64), primary_key=True),
+        sa.Column("challenge", sa.String(128), nullable=False),
+        sa.Column("purpose", sa.String(16), nullable=False),
+        sa.Column(
+            "account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True
+        ),
+        sa.Column("scoped", sa.Boolean(), nullable=False),
+        sa.Column("player_id", sa.String(32), nullable=True),
+        sa.Column("user_handle", sa.String(64), nullable=True),
+        sa.Column("name", sa.String(64), nullable=True),
+        sa.Column("expires_at", sa.Float(), nullable=False),
+        sa.Index("ix_webauthn_challenges_expires", "expires_at"),
+    )
 
     # --- ratings -------------------------------------------------------------------------------
     op.create_table(
@@ -150,6 +182,8 @@ def downgrade() -> None:
     op.drop_table("rating_games")
 
     # --- passkeys ------------------------------------------------------------------------------
+    op.drop_table("webauthn_challenges")
+    op.drop_table("passkeys")
 
     # --- accounts and sessions -----------------------------------------------------------------
     op.drop_table("sessions")

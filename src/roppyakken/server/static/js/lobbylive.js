@@ -3,7 +3,7 @@
 // public tables (one click to join) and the public games being played (watch).
 
 import { h, replaceChildren, showError } from "./dom.js";
-import { t } from "./i18n.js";
+import { serverText, t } from "./i18n.js";
 import { forgetCsrf, postJSON, setCsrf } from "./api.js";
 import { controlName } from "./clock.js";
 import { presetName } from "./text.js";
@@ -37,7 +37,7 @@ async function meCall(method, csrf, body) {
   }
   const response = await fetch("/api/me", { method, headers, body: body ? JSON.stringify(body) : undefined });
   const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(data && data.error ? data.error : `${response.status}`);
+  if (!response.ok) throw new Error((data && serverText(data)) || `${response.status}`);
   return data;
 }
 
@@ -320,8 +320,8 @@ export function lobbyLive(presetList, currentName, playerReady) {
         location.assign(`/r/${encodeURIComponent(msg.room)}`);
       } else if (msg.type === "playban") showPlayban(msg);
       else if (msg.type === "error") {
-        if (msg.playban) showPlayban(msg.playban);
-        showError(error, msg.playban ? "" : msg.message);
+        if (msg.playban) showPlayban(msg.playban); // said once, in the notice
+        showError(error, msg.playban ? "" : serverText(msg));
       }
     });
     socket.addEventListener("close", () => {

@@ -43,13 +43,11 @@ export function reasons() {
 }
 
 /**
- * The line a refused report shows: the reader's words for the bounds, else the server's one line.
+ * The line a refused report shows: the server's, in the reader's language (api.js).
  * @param {unknown} err
  * @returns {string}
  */
 export function reportError(err) {
-  if (err instanceof ApiError && err.status === 429) return t("You made too many reports in the last hour; try again later.");
-  if (err instanceof ApiError && err.status === 409) return t("You reported this already; a moderator will read it.");
   return err instanceof Error ? err.message : String(err);
 }
 

@@ -11,10 +11,9 @@ import { Connection } from "./conn.js";
 import { GameView } from "./table.js";
 import { renderRules } from "./ruleshelp.js";
 import { fairText } from "./fairdeal.js";
-import { t } from "./i18n.js";
+import { serverText, t } from "./i18n.js";
 import { ClockBar } from "./clock.js";
 import { ChatPanel } from "./chat.js";
-import { playbanText } from "./report.js";
 
 /**
  * Show the room page for `room` in `root`.
@@ -132,8 +131,7 @@ function joinForm(root, room, info, notice, rules = null, description = "") {
           setToken(room, res.token);
           connect(root, room, res.token);
         } catch (err) {
-          const ban = err instanceof ApiError && err.answer ? err.answer.playban : null;
-          showError(error, ban ? playbanText(ban) : errorText(err)); // fair play: said in the reader's words
+          showError(error, errorText(err));
         }
       },
     },
@@ -458,8 +456,8 @@ function connect(root, room, token, notice = "") {
           break;
 
         case "error":
-          if (state.game) state.game.onError(msg.message);
-          else showError(errorBox, msg.message);
+          if (state.game) state.game.onError(serverText(msg));
+          else showError(errorBox, serverText(msg));
           break;
         default:
           break;
