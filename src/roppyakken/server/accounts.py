@@ -46,11 +46,11 @@ from sqlalchemy import Connection, select, update
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from roppyakken.server import jsonsafe, passwords, players, sessions, text, wording
+from roppyakken.server import history, jsonsafe, passwords, players, sessions, text, wording
 from roppyakken.server.api import ApiError, me_answer, read_capped
 from roppyakken.server.db import Database, StaleRoom
 from roppyakken.server.guard import MemoryRateLimiter, RateLimiter, client_address
-from roppyakken.server.models import accounts, rooms, seat_players, seats
+from roppyakken.server.models import accounts, seat_players
 from roppyakken.server.models import players as players_table
 from roppyakken.server.models import sessions as sessions_table
 
@@ -91,11 +91,19 @@ def _player_id(player: players.Player | str) -> str:
 def create_account(
     conn: Connection, player: players.Player | str, login: str | None, password_hash: str | None
 ) -> str | None:
-    """A new account playing as ``player`` (which it adopts); its id, or None if ``login`` is taken."""
+    """A new account playing as ``player`` (which it adopts); its id, or None if ``login`` is taken or
+    the guest belongs to an account already."""
     if login is not None and conn.execute(select(accounts.c.id).where(accounts.c.login == login)).first():
         return None
     account_id = secrets.token_hex(8)
     player_id = _player_id(player)
+    adopted = conn.execute(
+        update(players_table)
+        .where(players_table.c.id == player_id, players_table.c.account_id.is_(None))
+        .values(account_id=account_id)
+    ).rowcount
+    if adopted != 1:  # the guest belongs to an account already (another tab made one meanwhile)
+        return None
     conn.execute(
         accounts.insert().values(
             id=account_id,
@@ -105,7 +113,6 @@ def create_account(
             created_at=datetime.now(UTC),
         )
     )
-    conn.execute(update(players_table).where(players_table.c.id == player_id).values(account_id=account_id))
     return account_id
 
 
@@ -134,61 +141,7 @@ def set_password(conn: Connection, account_id: str, password_hash: str) -> None:
 def player_ids(conn: Connection, account_id: str) -> list[str]:
     """The account's player and every guest it adopted."""
     own = conn.execute(select(accounts.c.player_id).where(accounts.c.id == account_id)).scalar()
-    adopted = conn.execute(
-        select(players_table.c.id).where(players_table.c.account_id == account_id)
-    ).scalars()
-    found = [] if own is None else [str(own)]
-    return found + sorted(str(p) for p in adopted if p != own)
-
-
-def history(conn: Connection, ids: list[str], limit: int = HISTORY_LIMIT) -> list[dict[str, Any]]:
-    """The games these players took a seat in, newest first: room, seat, name, status, winner."""
-    if not ids:
-        return []
-    rows = conn.execute(
-        select(
-            seat_players.c.room_id,
-            seat_players.c.seat,
-            seat_players.c.player_id,
-            seats.c.name,
-            rooms.c.status,
-            rooms.c.preset,
-            rooms.c.created_at,
-            rooms.c.finished_at,
-            rooms.c.winner,
-        )
-        .join(rooms, rooms.c.id == seat_players.c.room_id)
-        .outerjoin(seats, (seats.c.room_id == seat_players.c.room_id) & (seats.c.seat == seat_players.c.seat))
-        .where(seat_players.c.player_id.in_(ids))
-        .order_by(rooms.c.created_at.desc(), seat_players.c.room_id)
-        .limit(limit)
-    ).all()
-    return [
-        {
-            "room": r[0],
-            "seat": r[1],
-            "player": r[2],
-            "name": r[3],
-            "status": r[4],
-            "preset": r[5],
-            "created_at": _iso(r[6]),
-            "finished_at": _iso(r[7]),
-            "winner": r[8],
-            "link": f"/r/{r[0]}" if r[4] != "over" else f"/#/replay?room={r[0]}",
-            "record": f"/api/games/{r[0]}/record" if r[4] == "over" else None,
-        }
-        for r in rows
-    ]
-
-
-def _iso(moment: datetime | float | None) -> str | None:
-    if moment is None:
-        return None
-    if isinstance(moment, int | float):
-        moment = datetime.fromtimestamp(float(moment), UTC)
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat().replace("+00:00", "Z")
+    return history.player_ids(conn, "" if own is None else str(own), account_id)
 
 
 def establish(
@@ -377,11 +330,11 @@ async def get_account(request: Request) -> Response:
             "account": {
                 "id": account_id,
                 "login": None if row is None else row.login,
-                "created_at": None if row is None else _iso(row.created_at),
+                "created_at": None if row is None else history.iso(row.created_at),
                 "password": row is not None and row.password_hash is not None,
             },
             "player": player.public(),
-            "games": history(conn, ids),
+            "games": history.games(conn, ids),
         }
 
     return _no_store(await _db(request).run(work))
@@ -485,9 +438,9 @@ def session_rows(conn: Connection, account_id: str, current_hash: str | None) ->
     return [
         {
             "id": str(r[0])[:16],
-            "created_at": _iso(r[1]),
-            "seen_at": _iso(r[2]),
-            "expires_at": _iso(r[3]),
+            "created_at": history.iso(r[1]),
+            "seen_at": history.iso(r[2]),
+            "expires_at": history.iso(r[3]),
             "address": r[4],
             "agent": r[5],
             "current": r[0] == current_hash,

@@ -21,7 +21,7 @@ from roppyakken.documents import score_document
 from roppyakken.errors import Phrase, RoppyakkenError
 from roppyakken.i18n import N_
 from roppyakken.rules import PRESETS, preset
-from roppyakken.server import enforcement, jsonsafe, players, protocol, requests, storage, text, wording
+from roppyakken.server import enforcement, jsonsafe, players, requests, storage, text, wording
 from roppyakken.server.hub import Hub
 from roppyakken.server.models import accounts
 from roppyakken.server.rooms import hash_token
@@ -286,19 +286,6 @@ async def handle_restore_error(request: Request, exc: Exception) -> Response:
     """A stored room that cannot be rebuilt: say so in one line."""
     said = getattr(exc, "said", None)
     return error_response(500, said if isinstance(said, Phrase) else str(exc))
-
-
-async def schema(request: Request) -> Response:
-    """``GET /api/schema``: the JSON Schema of the request bodies and of every websocket message."""
-    from roppyakken.server import lobby_ws, passkey_routes
-
-    published = {
-        "protocol_version": protocol.VERSION,
-        "http": {**requests.schemas(), **passkey_routes.schemas()},
-        **protocol.schemas(),
-        **lobby_ws.schemas(),
-    }
-    return JSONResponse(published)
 
 
 async def healthz(request: Request) -> Response:

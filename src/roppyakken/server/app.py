@@ -20,7 +20,17 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server import accounts, api, enforcement, erasure, passkey_routes, players, reporting, text
+from roppyakken.server import (
+    accounts,
+    api,
+    enforcement,
+    erasure,
+    passkey_routes,
+    players,
+    reporting,
+    schema,
+    text,
+)
 from roppyakken.server.cluster import Cluster
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database, StorageError
@@ -149,7 +159,7 @@ def create_app(
         Route("/api/score", api.score, methods=["POST"]),
         Route("/api/me", api.get_me, methods=["GET"]),
         Route("/api/me", api.post_me, methods=["POST"]),
-        Route("/api/schema", api.schema, methods=["GET"]),
+        Route("/api/schema", schema.schema, methods=["GET"]),
         # accounts and sessions (server/accounts.py, server/erasure.py)
         Route("/api/account", accounts.get_account, methods=["GET"]),
         Route("/api/account", accounts.create, methods=["POST"]),

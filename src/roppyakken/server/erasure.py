@@ -33,9 +33,9 @@ from starlette.responses import JSONResponse, Response
 
 from roppyakken.record import dumps
 from roppyakken.server import accounts as accounts_module
+from roppyakken.server import history, text
 from roppyakken.server import players as players_module
 from roppyakken.server import sessions as sessions_module
-from roppyakken.server import text
 from roppyakken.server.api import ApiError
 from roppyakken.server.db import Database
 from roppyakken.server.models import (
@@ -132,7 +132,7 @@ def export(conn: Connection, account_id: str, current_hash: str | None) -> dict[
             "password": row.password_hash is not None,
         },
         "players": _rows(conn, players, "id", ids),
-        "games": accounts_module.history(conn, ids, limit=1_000_000),
+        "games": history.games(conn, ids, limit=1_000_000),
         "chat": _chat_lines(conn, _seats_of(conn, ids)),
         "sessions": accounts_module.session_rows(conn, account_id, current_hash),
         "pairing": _rows(conn, pairing, "player_id", ids),

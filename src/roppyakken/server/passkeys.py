@@ -34,7 +34,6 @@ import json
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any, Final
 from urllib.parse import urlsplit
 
@@ -57,9 +56,9 @@ from webauthn.helpers.structs import (
 )
 
 from roppyakken.errors import Phrase
-from roppyakken.server import players, sessions, text
-from roppyakken.server.models import accounts, passkeys, seat_players, webauthn_challenges
-from roppyakken.server.models import players as players_table
+from roppyakken.server import accounts as accounts_module
+from roppyakken.server import text
+from roppyakken.server.models import accounts, passkeys, webauthn_challenges
 
 CHALLENGE_TTL: Final = 300.0
 """Seconds a ceremony may take from its options to its answer."""
@@ -366,29 +365,6 @@ class SignedIn:
     token: str
 
 
-def _account_for_guest(conn: Connection, player_id: str, now: float) -> str | None:
-    """Make an account whose player is the guest ``player_id`` (no login, no password: passkeys only),
-    the guest adopted by it; None if the guest already belongs to an account."""
-    account_id = secrets.token_hex(16)
-    adopted = conn.execute(
-        update(players_table)
-        .where(players_table.c.id == player_id, players_table.c.account_id.is_(None))
-        .values(account_id=account_id)
-    ).rowcount
-    if adopted != 1:
-        return None
-    conn.execute(
-        insert(accounts).values(
-            id=account_id,
-            login=None,
-            password_hash=None,
-            player_id=player_id,
-            created_at=datetime.fromtimestamp(now, UTC),
-        )
-    )
-    return account_id
-
-
 def _sign_in(
     conn: Connection,
     account_id: str,
@@ -399,22 +375,17 @@ def _sign_in(
     address: str | None,
     agent: str | None,
 ) -> SignedIn:
-    """Start a session of the account, ending the browser's previous one (rotation); the browser's
-    guest, if it played and belongs to no account, is adopted (its games join the account's)."""
-    if old_token is not None:
-        sessions.end(conn, old_token)
-    parsed = players.parse_cookie(guest_cookie)
-    guest = None if parsed is None else players.load(conn, parsed[0], parsed[1])
-    if (
-        guest is not None
-        and conn.execute(select(seat_players.c.room_id).where(seat_players.c.player_id == guest.id)).first()
-    ):
-        conn.execute(
-            update(players_table)
-            .where(players_table.c.id == guest.id, players_table.c.account_id.is_(None))
-            .values(account_id=account_id)
-        )
-    return SignedIn(account_id, sessions.start(conn, account_id, now, address=address, agent=agent))
+    """Sign the browser in as the account (server/accounts.py :func:`establish`: rotation, adoption)."""
+    token = accounts_module.establish(
+        conn,
+        account_id,
+        old_token=old_token,
+        guest_cookie=guest_cookie,
+        now=now,
+        address=address,
+        agent=agent,
+    )
+    return SignedIn(account_id, token)
 
 
 def finish_registration(
@@ -437,7 +408,7 @@ def finish_registration(
         return None
     if ceremony.player_id is None:
         return text.PASSKEY_CEREMONY_GONE
-    account_id = _account_for_guest(conn, ceremony.player_id, now)
+    account_id = accounts_module.create_account(conn, ceremony.player_id, None, None)
     if account_id is None:
         return text.PASSKEY_GUEST_TAKEN
     _insert_passkey(conn, account_id, handle, new, ceremony.name, now)

@@ -1,7 +1,7 @@
 // Entry point: the header and the router.  /r/<room> is a room (waiting room or game);
 // on / the hash picks the page: #/ start page, #/calc, #/replay[?room=…], #/rules[?preset=…],
 // #/learn (the guided first game), #/account (your account: password sign-in, sessions, your data),
-// #/signin (passkeys: the account, passkeys.js).
+// #/signin (passkeys, reached from #/account: passkeys.js).
 
 import T from "./text.js";
 import { LANG, LANGUAGES, LANGUAGE_NAMES, setLanguage, t } from "./i18n.js";
@@ -46,7 +46,6 @@ function header() {
     h("a", { href: "/#/replay" }, T.navReplay),
     h("a", { href: "/#/rules" }, T.navRules),
     h("a", { href: "/#/account", id: "nav-account" }, t("Account")),
-    h("a", { href: "/#/signin", id: "nav-signin" }, t("Sign in")),
     languageSwitch(),
     deckSwitch(),
   );
