@@ -40,12 +40,11 @@ class Barred(RoppyakkenError):
     language, server/wording.py), the HTTP status, and structured fields (``playban``,
     ``sanction``)."""
 
-    def __init__(
-        self, message: object, /, *, extra: dict[str, Any] | None = None, status: int = 403, **fields: object
-    ) -> None:
+    status = 403
+
+    def __init__(self, message: object, extra: dict[str, Any] | None = None, /, **fields: object) -> None:
         super().__init__(message, **fields)
         self.extra = extra or {}
-        self.status = status
 
     def to_json(self) -> dict[str, Any]:
         """``{"error": line, "text": {template, fields}, ...structured fields}``."""
@@ -60,19 +59,19 @@ def sanction_fields(sanction: Sanction) -> dict[str, Any]:
 def suspension_barred(sanction: Sanction) -> Barred:
     """The refusal of a suspended player or account."""
     template, fields = moderation.worded(sanction, text.SUSPENDED, text.SUSPENDED_UNTIL)
-    return Barred(template, extra=sanction_fields(sanction), **fields)
+    return Barred(template, sanction_fields(sanction), **fields)
 
 
 def address_barred(sanction: Sanction) -> Barred:
     """The refusal of a suspended address."""
     template, fields = moderation.worded(sanction, text.ADDRESS_SUSPENDED, text.ADDRESS_SUSPENDED_UNTIL)
-    return Barred(template, extra=sanction_fields(sanction), **fields)
+    return Barred(template, sanction_fields(sanction), **fields)
 
 
 def playban_barred(ban: playban.Playban, now: float) -> Barred:
     """The refusal of a player under a playban."""
     wait = max(1, math.ceil(ban.left(now) / 60))
-    return Barred(text.PLAYBAN, extra={"playban": ban.to_json(now)}, recent=ban.recent, wait=wait)
+    return Barred(text.PLAYBAN, {"playban": ban.to_json(now)}, recent=ban.recent, wait=wait)
 
 
 async def current_playban(hub: Hub, player_id: str) -> playban.Playban | None:
