@@ -27,7 +27,7 @@ from sqlalchemy import insert, select, update
 from websockets.asyncio.client import connect
 
 from roppyakken.cli import main as cli_main
-from roppyakken.server import moderation
+from roppyakken.server import moderation, text
 from roppyakken.server.db import Database
 from roppyakken.server.models import abandonments, reports, rooms, seat_players
 from roppyakken.server.players import COOKIE
@@ -194,6 +194,8 @@ def test_an_abandoned_rated_seat_is_counted_and_a_repeat_bars_rated_play(databas
         ban_seconds = 10 * 60 * SCALE
         assert 0 < notice["seconds"] <= ban_seconds and notice["recent"] == 2
         assert refused["id"] == "s1" and refused["playban"]["recent"] == 2
+        # the line as a template and fields, for each reader's language (server/wording.py)
+        assert refused["text"] == {"template": text.PLAYBAN, "fields": {"recent": 2, "wait": 1}}
         assert "\n" not in refused["message"] and "rated games again in 1 min" in refused["message"]
         assert seeking["pool"] == "classic:2:15+60"
 
@@ -204,6 +206,7 @@ def test_an_abandoned_rated_seat_is_counted_and_a_repeat_bars_rated_play(databas
         _rated(database, rated_room)
         barred = bob.post(f"/api/rooms/{rated_room}/join", {"name": "bob"})
         assert barred.status_code == 403 and 0 < barred.json()["playban"]["seconds"] <= ban_seconds
+        assert barred.json()["text"]["template"] == text.PLAYBAN
         friendly = alice.post("/api/rooms", {"name": "alice", "players": 2}).json()["room"]
         assert bob.post(f"/api/rooms/{friendly}/join", {"name": "bob"}).status_code == 200
 
@@ -394,6 +397,7 @@ def test_a_moderators_mute_and_suspension_are_enforced(database: str) -> None:
         started = time.monotonic()
         refused = asyncio.run(say("hello again", started + moderation.REFRESH + 2))
         assert refused["type"] == "error" and "muted you" in refused["message"] and refused["id"] == "c"
+        assert refused["text"]["template"] == text.MUTED_UNTIL and refused["text"]["fields"]["when"]
         assert time.monotonic() - started <= moderation.REFRESH + 2, "seen within the refresh bound"
         _admin(database, "clear", sanction)
         time.sleep(moderation.REFRESH + 0.2)
