@@ -160,6 +160,13 @@ def test_suspended_answers_for_a_player_its_account_and_an_address(database: str
     assert by_player is not None and by_player.target == "account:acc" and by_account == by_player
     assert by_address is not None and by_address.target == "address:198.51.100.0/24"
     assert db.run_now(lambda c: moderation.suspended(c, address="198.51.101.20")) is None
+    # a suspension of the account's player stops the account's sign-in too
+    assert _admin(database, "clear", "1")[0] == 0
+    assert _admin(database, "suspend", "--player", "p1")[0] == 0
+    by_its_player = db.run_now(lambda c: moderation.suspended(c, account_id="acc"))
+    assert by_its_player is not None and by_its_player.target == "player:p1"
+    assert _admin(database, "clear", "3")[0] == 0
+    assert _admin(database, "suspend", "--account", "acc", "--for", "1h")[0] == 0
     later = time.time() + 2 * 3600  # the account's suspension has ended by then; the address's has not
     assert db.run_now(lambda c: moderation.suspended(c, player_id="p1", now=later)) is None
     assert db.run_now(lambda c: moderation.suspended(c, address="198.51.100.20", now=later)) is not None

@@ -259,14 +259,22 @@ def suspended(
     address: str | None = None,
     now: float | None = None,
 ) -> Sanction | None:
-    """The suspension in effect of this player, its account, the given account or the address, or None.
+    """The suspension in effect of this player, its account, the given account (or any player of
+    it) or the address, or None.
 
-    Sign-in asks this (straight from the database) before it opens a session."""
+    Sign-in asks this (straight from the database) before it opens a session:
+    ``suspended(conn, account_id=..., address=...)``."""
     now = time.time() if now is None else now
     if player_id is not None and account_id is None:
         account_id = account_of(conn, player_id)
+    ids = {player_id}
+    if account_id is not None:  # the account's own player, and every guest it adopted
+        ids.add(conn.execute(select(accounts.c.player_id).where(accounts.c.id == account_id)).scalar())
+        ids.update(conn.execute(select(players.c.id).where(players.c.account_id == account_id)).scalars())
     for found in sanctions_in_effect(conn, now):
-        if found.kind == SUSPEND and _hits(found, player_id, account_id, address):
+        if found.kind != SUSPEND:
+            continue
+        if any(_hits(found, one, account_id, address) for one in ids):
             return found
     return None
 
