@@ -503,3 +503,44 @@ def test_the_sanction_cache_keeps_its_copy_while_the_database_is_away() -> None:
     found = asyncio.run(cache.find(moderation.SUSPEND, address="10.1.2.3"))
     assert found is not None and found.id == 1 and Away.calls == 1
     assert asyncio.run(cache.find(moderation.SUSPEND, address="192.0.2.1")) is None
+
+
+def test_a_suspended_account_is_refused_on_any_device(tmp_path: Path) -> None:
+    """A suspension of an account reaches a browser signed in to it (its session, no player cookie)."""
+    from roppyakken.server.sessions import COOKIE as SESSION
+
+    database = f"sqlite:///{tmp_path / 'account.sqlite3'}"
+    with running_server(database) as server:
+        alice, eve = Web(server, "alice"), Web(server, "eve")
+        made = eve.post("/api/account", {"login": "eve", "password": "correct horse battery"})
+        assert made.status_code == 201, made.text
+        session = eve.client.cookies[SESSION]
+        account = _run(database, lambda c: moderation.account_of(c, eve.id))
+        assert account is not None
+        room = alice.post("/api/rooms", {"name": "alice", "players": 2}).json()
+        _admin(database, "suspend", "--account", account, "--reason", "cheating")
+        time.sleep(moderation.REFRESH + 0.2)
+
+        async def as_eve_elsewhere() -> dict[str, Any]:
+            headers = {"Cookie": f"{SESSION}={session}"}  # another device: the session only
+            ws = await connect(
+                f"{server.ws_url}/ws/{room['room']}", open_timeout=10, additional_headers=headers
+            )
+            await ws.send(json.dumps({"type": "hello", "v": 1, "token": None}))
+            answer: dict[str, Any] = json.loads(await ws.recv())
+            await ws.close()
+            return answer
+
+        answer = asyncio.run(as_eve_elsewhere())
+        assert answer["type"] == "error" and answer["text"]["template"] == text.SUSPENDED
+        other = httpx.post(
+            f"{server.url}/api/rooms/{room['room']}/join",
+            json={"name": "eve"},
+            headers={CSRF: made.json()["csrf"]},
+            cookies={SESSION: session},
+            timeout=10,
+        )
+        assert other.status_code == 403 and other.json()["sanction"]["kind"] == "suspend"
+        # sign-in asks the database directly
+        found = _run(database, lambda c: moderation.suspended(c, account_id=account))
+        assert found is not None and found.reason == "cheating"
