@@ -69,11 +69,13 @@ PYTHON_SOURCES: tuple[str, ...] = (
     "cli/serve_cmd.py",
     "cli/arena_cmd.py",
     "cli/ladder_cmd.py",
+    "cli/admin_cmd.py",
     "server/text.py",
     "server/protocol.py",
     "server/lobby_ws.py",
     "server/requests.py",
     "server/api.py",
+    "server/moderation.py",
 )
 """Modules (under the package) whose marked messages are translated (``tui/text.py`` is read apart)."""
 

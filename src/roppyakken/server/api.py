@@ -21,7 +21,7 @@ from roppyakken.documents import score_document
 from roppyakken.errors import Phrase, RoppyakkenError
 from roppyakken.i18n import N_
 from roppyakken.rules import PRESETS, preset
-from roppyakken.server import jsonsafe, players, requests, storage, text, wording
+from roppyakken.server import enforcement, jsonsafe, players, requests, storage, text, wording
 from roppyakken.server.hub import Hub
 from roppyakken.server.models import accounts
 from roppyakken.server.rooms import hash_token
@@ -125,6 +125,7 @@ async def create_room(request: Request) -> Response:
     """``POST /api/rooms``: the creator gets seat 0 and its token."""
     data = await _body(request)
     player = await players.acting(request)
+    await enforcement.may_take_seat(_hub(request), player, None)
     owner = request.client.host if request.client else None
     room, token = await _hub(request).create(requests.create_room(data), owner)
     if player is not None:
@@ -141,6 +142,7 @@ async def join_room(request: Request) -> Response:
     name = requests.join_room(data)
     player = await players.acting(request)
     room_id = str(request.path_params["room"])
+    await enforcement.may_take_seat(_hub(request), player, room_id)
     joined = await _visit(request, room_id, "join", {"name": name})
     if player is not None:
         await players.remember_seat(_hub(request).db, room_id, int(joined["seat"]), player)

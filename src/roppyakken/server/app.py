@@ -20,7 +20,17 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server import accounts, api, erasure, passkey_routes, players, schema, text
+from roppyakken.server import (
+    accounts,
+    api,
+    enforcement,
+    erasure,
+    passkey_routes,
+    players,
+    reporting,
+    schema,
+    text,
+)
 from roppyakken.server.cluster import Cluster
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database, StorageError
@@ -169,6 +179,8 @@ def create_app(
         Route("/api/passkeys/signin/verify", passkey_routes.sign_in_verify, methods=["POST"]),
         Route("/api/passkeys/remove", passkey_routes.remove_passkey, methods=["POST"]),
         Route("/api/me/games", passkey_routes.my_history, methods=["GET"]),
+        # fair play and moderation
+        Route("/api/rooms/{room}/report", reporting.report_room, methods=["POST"]),
         Route("/healthz", api.healthz, methods=["GET"]),
         Route("/readyz", api.readyz, methods=["GET"]),
         Route("/metrics", api.metrics, methods=["GET"]),
@@ -182,7 +194,10 @@ def create_app(
     return Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(Guard, limits=limits, limiter=cluster, on_refusal=metrics.refuse)],
+        middleware=[
+            Middleware(Guard, limits=limits, limiter=cluster, on_refusal=metrics.refuse),
+            Middleware(enforcement.AddressBans),  # suspended addresses (fair play and moderation)
+        ],
         exception_handlers={
             HubFull: api.handle_hub_full,
             api.ApiError: api.handle_api_error,
@@ -191,6 +206,7 @@ def create_app(
             RestoreError: api.handle_restore_error,
             players.CsrfRefused: players.handle_csrf,
             accounts.Limited: accounts.handle_limited,
+            enforcement.Barred: enforcement.handle_barred,
             404: not_found,
         },
     )

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -23,12 +24,12 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from roppyakken.errors import Phrase, RoppyakkenError
 from roppyakken.i18n import N_
 from roppyakken.rules import PRESETS, preset
-from roppyakken.server import jsonsafe, players, protocol, text
+from roppyakken.server import enforcement, jsonsafe, players, protocol, text
 from roppyakken.server.clocks import CONTROLS
 from roppyakken.server.db import StorageError
 from roppyakken.server.guard import MemoryRateLimiter
 from roppyakken.server.pairing import Pairing, Pool
-from roppyakken.server.protocol import MessageId, ProtocolError
+from roppyakken.server.protocol import MessageId, PlaybanInfo, ProtocolError
 from roppyakken.server.rooms import hash_token, new_token
 from roppyakken.server.ws import WebSocketClient, admission
 
@@ -130,8 +131,15 @@ class PairedMessage(BaseModel):
     token: str
 
 
+class PlaybanMessage(PlaybanInfo):
+    """``playban``: sent on connecting to a player under a playban (server/playban.py)."""
+
+    type: Literal["playban"]
+
+
 LobbyServerMessage = Annotated[
-    LobbyMessage | SeekingMessage | CancelledMessage | PairedMessage, Field(discriminator="type")
+    LobbyMessage | SeekingMessage | CancelledMessage | PairedMessage | PlaybanMessage,
+    Field(discriminator="type"),
 ]
 
 
@@ -228,6 +236,11 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
             now = await pairing.db.run(lambda c: players.reload(c, known))
             if now is None:
                 raise ProtocolError(text.NO_PLAYER, message.id)
+            try:
+                await enforcement.may_seek(pairing.hub, now)
+            except enforcement.Barred as exc:
+                client.send(protocol.error(exc, message.id, exc.extra))
+                return
             if seeking:
                 await pairing.cancel(player.id, seeking[0][1])
                 seeking.clear()
@@ -245,6 +258,11 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
         client.send(protocol.encode({"type": "cancelled", "id": message.id}))
 
     client.send(_lobby(pairing.snapshot, player))
+    if player is not None:  # fair play: a player under a playban is told so on arrival
+        with contextlib.suppress(StorageError):
+            ban = await enforcement.current_playban(pairing.hub, player.id)
+            if ban is not None:
+                client.send(protocol.encode({"type": "playban", **ban.to_json(time.time())}))
     pairing.listeners.add(listen)
     try:
         with contextlib.suppress(WebSocketDisconnect):

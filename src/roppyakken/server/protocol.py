@@ -504,6 +504,14 @@ class Wording(BaseModel):
     )
 
 
+class PlaybanInfo(BaseModel):
+    """A playban in effect (server/playban.py): seconds left, its end, rated games left recently."""
+
+    seconds: int
+    until: float
+    recent: int
+
+
 class ErrorMessage(BaseModel):
     """``error``: to the sender only; nothing changed."""
 
@@ -511,6 +519,9 @@ class ErrorMessage(BaseModel):
     message: str = Field(description="the error in English, one line")
     text: Wording | None = Field(default=None, description="the same error as a template and fields")
     id: str | None = None
+    playban: PlaybanInfo | None = Field(
+        default=None, description="a seek or seat refused by a playban: how long it lasts"
+    )
 
 
 class PongMessage(BaseModel):
@@ -729,12 +740,15 @@ def game_end(winner: int | None, reason: str, record_url: str, seq: int) -> str:
     )
 
 
-def error(message: Said, msg_id: str | None = None) -> str:
+def error(message: Said, msg_id: str | None = None, extra: dict[str, Any] | None = None) -> str:
     """``error``: to the sender only; nothing changed.  ``message`` (English) and ``text`` (its
-    template and fields, for the client to say in its language: server/wording.py)."""
+    template and fields, for the client to say in its language: server/wording.py); ``extra``:
+    structured fields of the refusal (``playban``)."""
     out: dict[str, Any] = {"type": "error", "message": str(message), "text": wording.as_json(message)}
     if msg_id is not None:
         out["id"] = msg_id
+    if extra:
+        out.update(extra)
     return encode(out)
 
 

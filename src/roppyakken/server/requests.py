@@ -314,4 +314,45 @@ def schemas() -> dict[str, Any]:
         "POST /api/score": ScoreBody.model_json_schema(),
         "POST /api/my-games": MyGamesBody.model_json_schema(),
         "POST /api/me": MeBody.model_json_schema(),
+        "POST /api/rooms/<room>/report": ReportBody.model_json_schema(),
     }
+
+
+# --- fair play and moderation: reports ---------------------------------------------------------
+
+
+class ReportBody(_Body):
+    """``POST /api/rooms/<room>/report``: a chat line (its channel's number) or a seat, and why."""
+
+    message: int | None = Field(default=None, ge=0, le=2**31 - 1, description="the chat line's idx")
+    seat: int | None = Field(default=None, ge=0, le=2, description="the reported player's seat")
+    reason: Literal["abuse", "spam", "cheating", "other"] = "abuse"
+    token: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=128,
+        description="the reporter's seat token, if it holds a seat",
+    )
+
+
+_REPORT_MESSAGES: Final[dict[str, RoppyakkenError | str]] = {
+    "message": RoppyakkenError(
+        text.FIELD_TYPE, field="message", what=Phrase(N_("a chat line's idx (a whole number)"))
+    ),
+    "seat": RoppyakkenError(text.FIELD_TYPE, field="seat", what=Phrase(N_("0, 1 or 2"))),
+    "reason": RoppyakkenError(
+        text.FIELD_TYPE, field="reason", what=Phrase(N_("abuse, spam, cheating or other"))
+    ),
+    "token": RoppyakkenError(text.FIELD_TYPE, field="token", what=Phrase(N_("the seat token (a string)"))),
+}
+
+
+def report(data: dict[str, Any]) -> ReportBody:
+    """Check a ``POST /api/rooms/<room>/report`` body: exactly one of ``message`` and ``seat``."""
+    try:
+        body = ReportBody.model_validate(data)
+    except ValidationError as exc:
+        raise RequestError.of(one_line(exc, _REPORT_MESSAGES)) from None
+    if (body.message is None) == (body.seat is None):
+        raise RequestError(text.REPORT_WHAT)
+    return body

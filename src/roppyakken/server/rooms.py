@@ -34,7 +34,7 @@ from roppyakken.errors import IllegalActionError, Phrase, RoppyakkenError
 from roppyakken.events import Event, GameEnded, RoundEnded
 from roppyakken.record import deal_commitment, dumps, record_of
 from roppyakken.rules import Rules, from_options
-from roppyakken.server import chat, protocol, storage, text
+from roppyakken.server import chat, playban, protocol, storage, text
 from roppyakken.server.bots import BotRunner, decision_seed
 from roppyakken.server.clocks import CLOCK_BOT, NONE, Clock, Timing
 from roppyakken.server.db import ActionRow, Database, StaleRoom, StorageError
@@ -671,6 +671,18 @@ class Room:
                     storage.finish_room(c, room_id, winner, record, now)
                     if clock_json is not None:
                         storage.save_clock(c, room_id, clock_json, None)
+                    if gave_up:
+                        playban.record(c, room_id, seat, time.time(), playban.TIMEOUT)
+
+                stored = self.db.submit(self._fenced(work))
+            elif gave_up and clock_json is not None:
+                # the clock gave the seat up: counted with the move and the clock that tell it
+                given_up = clock_json
+
+                def work(c: Any) -> None:
+                    storage.append_action(c, room_id, index, seat, data)
+                    storage.save_clock(c, room_id, given_up, deadline)
+                    playban.record(c, room_id, seat, time.time(), playban.TIMEOUT)
 
                 stored = self.db.submit(self._fenced(work))
             elif clock_json is not None:
@@ -927,8 +939,13 @@ class Room:
                 new = (clock or Clock.new(NONE, self.players)).copy()
                 new.abandoned[seat] = True
                 data, deadline, room_id = new.to_json(), new.next_deadline(), self.id
+
+                def work(c: Any) -> None:
+                    storage.save_clock(c, room_id, data, deadline)
+                    playban.record(c, room_id, seat, time.time(), playban.HANDED)
+
                 try:
-                    await self.db.run(self._fenced(lambda c: storage.save_clock(c, room_id, data, deadline)))
+                    await self.db.run(self._fenced(work))
                 except StorageError as exc:
                     self._let_go(exc)
                     raise WriteFailed(text.WRITE_FAILED, msg_id) from None

@@ -178,3 +178,19 @@ PASSKEY_LAST: Final = N_(
 PASSKEY_NO_HOST: Final = N_(
     "the request names no usable host, so passkeys cannot be used (send a Host header)"
 )
+
+# fair play and moderation (server/playban.py, server/moderation.py, server/enforcement.py,
+# server/reporting.py)
+PLAYBAN: Final = N_("you left {recent} rated games recently: you may play rated games again in {wait} min")
+SUSPENDED: Final = N_("a moderator suspended you from playing on this server")
+SUSPENDED_UNTIL: Final = N_("a moderator suspended you from playing on this server until {when} UTC")
+ADDRESS_SUSPENDED: Final = N_("a moderator suspended your address on this server")
+ADDRESS_SUSPENDED_UNTIL: Final = N_("a moderator suspended your address on this server until {when} UTC")
+MUTED: Final = N_("a moderator muted you: your chat lines are not sent")
+MUTED_UNTIL: Final = N_("a moderator muted you until {when} UTC: your chat lines are not sent")
+REPORT_TOO_MANY: Final = N_("you made too many reports in the last hour; try again later")
+REPORT_AGAIN: Final = N_("you reported this already; a moderator will read it")
+REPORT_NO_LINE: Final = N_("there is no chat line {idx} that you could see in this room")
+REPORT_NO_SEAT: Final = N_("seat {seat} of this room has no player to report")
+REPORT_SELF: Final = N_("you cannot report yourself")
+REPORT_WHAT: Final = N_('report either a chat line ("message") or a seat ("seat"), not both')

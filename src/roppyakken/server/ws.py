@@ -21,13 +21,16 @@ from typing import Final
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from roppyakken.errors import Phrase
-from roppyakken.server import protocol, text, wording
+from roppyakken.server import moderation, protocol, sessions, text, wording
 from roppyakken.server.backlog import CONNECTION_KEY, MAX_PENDING_BYTES, Backlog
 from roppyakken.server.claims import HeldElsewhere
 from roppyakken.server.cluster import ClusterUnavailable, Relayed
 from roppyakken.server.db import StorageError
+from roppyakken.server.enforcement import suspension_barred
 from roppyakken.server.guard import MemoryRateLimiter, client_address, origin_allowed
 from roppyakken.server.hub import CLAIM_PATIENCE, CLOSE_RESTARTING, Hub, HubFull
+from roppyakken.server.players import COOKIE, parse_cookie
+from roppyakken.server.players import current as current_player
 from roppyakken.server.protocol import Act, Hello, ProtocolError, parse_client_message
 from roppyakken.server.rooms import RestoreError
 from roppyakken.server.wording import Said
@@ -71,6 +74,8 @@ class WebSocketClient:
         self.dropped = False
         """Whether it was dropped as too slow."""
         self._sending_since: float | None = None
+        self.player_id: str | None = None
+        """The player id of the connection's cookie, if any (not proven: used only to refuse)."""
         self._outbox: deque[tuple[str | tuple[int, str], float]] = deque()
         """Messages (or the close) not yet handed to the transport, with when they were queued."""
         self._queued = 0
@@ -315,6 +320,20 @@ async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, hol
     return True
 
 
+async def _player_of(websocket: WebSocket) -> str | None:
+    """The player a room's websocket comes from, for moderation: the signed-in account's player (its
+    session, read from the database), else the player cookie's id (not proven: used only to refuse)."""
+    if sessions.from_cookie(websocket) is not None:
+        try:
+            player = await current_player(websocket)
+        except StorageError:
+            player = None
+        if player is not None:
+            return player.id
+    cookie = parse_cookie(websocket.cookies.get(COOKIE))
+    return None if cookie is None else cookie[0]
+
+
 async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
     await websocket.accept()
     try:
@@ -332,6 +351,12 @@ async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
         return
     except WebSocketDisconnect:
         return
+    player_id = await _player_of(websocket)
+    if player_id is not None:  # fair play: a suspended player joins no room (server/enforcement.py)
+        suspension = await moderation.cache_for(hub.db).find(moderation.SUSPEND, player_id=player_id)
+        if suspension is not None:
+            await _refuse(websocket, suspension_barred(suspension), CLOSE_POLICY, hello.id)
+            return
     deadline = asyncio.get_running_loop().time() + CLAIM_PATIENCE
     while True:
         try:
@@ -363,6 +388,7 @@ async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
                 await _refuse(websocket, Phrase(text.BAD_TOKEN, room=room_id), CLOSE_BAD_TOKEN, hello.id)
                 return
         client = WebSocketClient(websocket, seat, hub.limits.send_timeout)
+        client.player_id = player_id  # a spectator's moderators' mute
         if await room.attach(client):
             break
         await client.finish()  # the room left memory meanwhile: load it again

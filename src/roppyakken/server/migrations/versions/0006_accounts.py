@@ -108,11 +108,73 @@ def upgrade() -> None:
     )
 
     # --- fair play and moderation --------------------------------------------------------------
+    op.create_table(
+        "abandonments",
+        sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+        sa.Column("player_id", sa.String(32), nullable=False),
+        sa.Column("room_id", sa.String(32), nullable=False),
+        sa.Column("seat", sa.Integer(), nullable=False),
+        sa.Column("at", sa.Float(), nullable=False),
+        sa.Column("cause", sa.String(16), nullable=False),
+        sa.Column("forgiven", sa.Boolean(), nullable=False, server_default=sa.false()),
+        sa.Index("ix_abandonments_player_at", "player_id", "at"),
+        sa.Index("ux_abandonments_room_seat", "room_id", "seat", unique=True),
+    )
+    op.create_table(
+        "sanctions",
+        sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+        sa.Column("kind", sa.String(16), nullable=False),
+        sa.Column("player_id", sa.String(32), nullable=True),
+        sa.Column("account_id", sa.String(32), nullable=True),
+        sa.Column("address", sa.String(64), nullable=True),
+        sa.Column("reason", sa.Text(), nullable=True),
+        sa.Column("created_at", sa.Float(), nullable=False),
+        sa.Column("created_by", sa.String(64), nullable=False),
+        sa.Column("expires_at", sa.Float(), nullable=True),
+        sa.Column("cleared_at", sa.Float(), nullable=True),
+        sa.Column("cleared_by", sa.String(64), nullable=True),
+        sa.Index("ix_sanctions_active", "cleared_at", "expires_at"),
+    )
+    op.create_table(
+        "reports",
+        sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+        sa.Column("at", sa.Float(), nullable=False),
+        sa.Column("reporter_id", sa.String(32), nullable=False),
+        sa.Column("reporter_address", sa.String(64), nullable=True),
+        sa.Column("room_id", sa.String(32), nullable=False),
+        sa.Column("kind", sa.String(16), nullable=False),
+        sa.Column("channel", sa.String(16), nullable=True),
+        sa.Column("chat_idx", sa.Integer(), nullable=True),
+        sa.Column("seat", sa.Integer(), nullable=True),
+        sa.Column("player_id", sa.String(32), nullable=True),
+        sa.Column("name", sa.String(64), nullable=True),
+        sa.Column("text", sa.Text(), nullable=True),
+        sa.Column("phrase", sa.String(32), nullable=True),
+        sa.Column("reason", sa.String(16), nullable=False),
+        sa.Column("status", sa.String(8), nullable=False),
+        sa.Column("closed_at", sa.Float(), nullable=True),
+        sa.Column("closed_by", sa.String(64), nullable=True),
+        sa.Index("ix_reports_status_at", "status", "at"),
+        sa.Index("ix_reports_reporter_at", "reporter_id", "at"),
+    )
+    op.create_table(
+        "moderation_log",
+        sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+        sa.Column("at", sa.Float(), nullable=False),
+        sa.Column("actor", sa.String(64), nullable=False),
+        sa.Column("action", sa.String(24), nullable=False),
+        sa.Column("target", sa.String(128), nullable=False),
+        sa.Column("detail", sa.Text(), nullable=True),
+    )
 
 
 def downgrade() -> None:
     """Drop them again."""
     # --- fair play and moderation --------------------------------------------------------------
+    op.drop_table("moderation_log")
+    op.drop_table("reports")
+    op.drop_table("sanctions")
+    op.drop_table("abandonments")
 
     # --- ratings -------------------------------------------------------------------------------
     op.drop_table("rating_history")
