@@ -499,3 +499,31 @@ def test_a_passkey_only_account_is_exported_and_deleted_after_a_recent_sign_in(t
             assert left == ([], None)
         finally:
             db.engine.dispose()
+
+
+def test_a_suspended_account_cannot_sign_in_and_a_wrong_password_says_nothing_of_it(tmp_path: Path) -> None:
+    """Sign-in asks the moderation store once the password is proven: a suspended account gets the
+    suspension's line, a wrong password the usual one (so a suspension reveals no account)."""
+    from roppyakken.server import moderation
+
+    path = tmp_path / "s.sqlite3"
+    with (
+        running_server(f"sqlite:///{path}") as server,
+        httpx.Client(base_url=server.url, timeout=30) as one,
+        httpx.Client(base_url=server.url, timeout=30) as two,
+    ):
+        assert _send(one, "POST", "/api/account", {"login": "sol", "password": PASSWORD}).status_code == 201
+        account_id = one.get("/api/me").json()["account"]["id"]
+        db = Database(f"sqlite:///{path}")
+        db.run_now(
+            lambda c: moderation.add_sanction(
+                c, moderation.SUSPEND, actor="test", now=time.time(), account_id=account_id, seconds=3600
+            )
+        )
+        refused = _sign_in(two, "sol")
+        assert refused.status_code == 403, refused.text
+        assert "suspended" in refused.json()["error"] and two.cookies.get(SESSION_COOKIE) is None
+        wrong = _sign_in(two, "sol", "not the password")
+        assert (wrong.status_code, wrong.json()["error"]) == (401, text.SIGN_IN_FAILED)
+        db.run_now(lambda c: moderation.clear_sanction(c, 1, actor="test", now=time.time()))
+        assert _sign_in(two, "sol").status_code == 200

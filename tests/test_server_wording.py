@@ -134,7 +134,9 @@ def test_korean_particles_are_chosen_in_a_server_error() -> None:
 
 # ---------------------------------------------------------------- over a real websocket
 
-SLUG = re.compile(r"(?<![A-Za-z])[a-z]+(?:-[a-z0-9]+)+(?![A-Za-z0-9])")  # a slug, even with a particle after it
+SLUG = re.compile(
+    r"(?<![A-Za-z])[a-z]+(?:-[a-z0-9]+)+(?![A-Za-z0-9])"
+)  # a slug, even with a particle after it
 
 
 def _words(line: str) -> set[str]:

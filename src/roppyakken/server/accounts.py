@@ -46,7 +46,17 @@ from sqlalchemy import Connection, select, update
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from roppyakken.server import history, jsonsafe, passwords, players, sessions, text, wording
+from roppyakken.server import (
+    enforcement,
+    history,
+    jsonsafe,
+    moderation,
+    passwords,
+    players,
+    sessions,
+    text,
+    wording,
+)
 from roppyakken.server.api import ApiError, me_answer, read_capped
 from roppyakken.server.db import Database, StaleRoom
 from roppyakken.server.guard import MemoryRateLimiter, RateLimiter, client_address
@@ -178,9 +188,24 @@ def _db(request: Request) -> Database:
     return db
 
 
+async def refuse_suspended(
+    request: Request, account_id: str | None = None, player_id: str | None = None
+) -> None:
+    """Raise the refusal (403) if the account, any of its players, the player or the request's address
+    is suspended (server/moderation.py).  Sign-in asks it only once the account is proven (password or
+    passkey checked), so a suspension tells nothing about accounts to whoever does not hold one."""
+    address = client_address(request.scope)
+    found = await _db(request).run(
+        lambda c: moderation.suspended(c, account_id=account_id, player_id=player_id, address=address)
+    )
+    if found is not None:
+        raise enforcement.suspension_barred(found)
+
+
 async def sign_in(request: Request, account_id: str, *, status_code: int = 200) -> JSONResponse:
     """Sign the browser in as the account (see :func:`establish`): ``/api/me``'s answer, with the
-    session cookie set."""
+    session cookie set; refused if the account is suspended (:func:`refuse_suspended`)."""
+    await refuse_suspended(request, account_id)
     old = sessions.from_cookie(request)
     cookie = request.cookies.get(players.COOKIE)
     address = client_address(request.scope)
@@ -354,6 +379,7 @@ async def create(request: Request) -> Response:
     password = _new_password(data, "password")
     if player is not None and player.account_id is not None:
         raise ApiError(409, text.ALREADY_SIGNED_IN)
+    await refuse_suspended(request, player_id=None if player is None else player.id)
     await check_attempt(request, None)
     hashed = await asyncio.to_thread(passwords.make, password)
     guest = player

@@ -31,7 +31,7 @@ from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
 
 from roppyakken.errors import Phrase
 from roppyakken.i18n import N_
-from roppyakken.server import history, jsonsafe, passkeys, players, sessions, text
+from roppyakken.server import accounts, history, jsonsafe, passkeys, players, sessions, text
 from roppyakken.server.api import ApiError, read_capped
 from roppyakken.server.db import Database
 from roppyakken.server.guard import MemoryRateLimiter, RateLimiter, client_address
@@ -321,6 +321,7 @@ async def sign_in_verify(request: Request) -> Response:
         raise ApiError(403 if counter == text.PASSKEY_OTHER_ACCOUNT else 400, counter)
     assert stored is not None
     passkey = stored
+    await accounts.refuse_suspended(request, passkey.account_id)
     address, agent = _client(request)
     old = sessions.from_cookie(request)
     guest = request.cookies.get(players.COOKIE)
