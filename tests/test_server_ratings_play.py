@@ -9,13 +9,13 @@ from pathlib import Path
 
 import httpx
 from openskill.models import PlackettLuce
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 
 from roppyakken.server.db import Database
 from roppyakken.server.models import rating_games, ratings, rooms
 from roppyakken.server.players import COOKIE
 from roppyakken.server.ratings import display, nearest_bot
-from tests.ratings_season import START, Game, expected_places, result_json
+from tests.ratings_season import START, Game, expected_places, result_json, store_room
 from tests.server_harness import Player, play_to_end, running_server
 from tests.test_server_pairing import Lobby, new_player
 
@@ -138,3 +138,33 @@ def test_a_public_rated_room_takes_no_bot_and_its_game_moves_both_ratings(tmp_pa
         assert result["players"] == owners and result["winner"] == end["winner"]
         assert result["places"][end["winner"]] == 1
         assert sorted(pools) == sorted((o, "classic-2") for o in owners)
+
+
+def test_a_player_under_a_playban_cannot_make_a_rated_room(tmp_path: Path) -> None:
+    import time
+
+    from roppyakken.server import playban
+
+    database = f"sqlite:///{tmp_path / 'ban.sqlite3'}"
+    with running_server(database) as server:
+        cookie, csrf = new_player(server.url, "Eve")
+        player_id = cookie.split(".")[0]
+        now = time.time()
+
+        def left_twice(conn: Connection) -> None:  # two rated games abandoned just now
+            for index in range(2):
+                game = Game(f"gone{index}", "classic-2", [player_id], 0, [0, 0], [0, 0], [True, False], START)
+                store_room(conn, game)
+                playban.record(conn, game.room, 0, now, playban.TIMEOUT)
+
+        db = Database(database)
+        try:
+            db.run_now(left_twice)
+        finally:
+            db.engine.dispose()
+        body = {"name": "Eve", "players": 2, "clock": "15+60", "public": True}
+        with httpx.Client(base_url=server.url, timeout=10, cookies={COOKIE: cookie}) as client:
+            barred = client.post("/api/rooms", json={**body, "rated": True}, headers={"X-CSRF-Token": csrf})
+            free = client.post("/api/rooms", json=body, headers={"X-CSRF-Token": csrf})
+        assert barred.status_code == 403 and barred.json()["playban"]["seconds"] > 0
+        assert free.status_code == 201
