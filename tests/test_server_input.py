@@ -194,5 +194,6 @@ def test_the_schema_is_published_and_matches_protocol_md(server: ServerThread) -
         "hints",
         "clock",
         "public",
+        "rated",
     }
     assert create["additionalProperties"] is False

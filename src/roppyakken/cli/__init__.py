@@ -39,6 +39,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "roppyakken.cli.ladder_cmd",
         N_("rate the bot levels against each other (Elo-style, with 95%% intervals)"),
     ),
+    "ratings": (
+        "roppyakken.cli.ratings_cmd",
+        N_("rebuild or check the players' ratings from the stored games"),
+    ),
 }
 """Each command: the module that defines its ``register(subparsers, help_text)`` and its line
 in ``roppyakken --help``; front ends add theirs here."""

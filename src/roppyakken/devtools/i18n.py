@@ -70,6 +70,7 @@ PYTHON_SOURCES: tuple[str, ...] = (
     "cli/arena_cmd.py",
     "cli/ladder_cmd.py",
     "cli/admin_cmd.py",
+    "cli/ratings_cmd.py",
     "server/text.py",
     "server/protocol.py",
     "server/lobby_ws.py",

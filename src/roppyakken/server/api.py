@@ -126,8 +126,11 @@ async def create_room(request: Request) -> Response:
     data = await _body(request)
     player = await players.acting(request)
     await enforcement.may_take_seat(_hub(request), player, None)
+    asked = requests.create_room(data)
+    if asked.rated:  # making a rated room takes a rated seat: a playban refuses it
+        await enforcement.may_play_rated(_hub(request), player)
     owner = request.client.host if request.client else None
-    room, token = await _hub(request).create(requests.create_room(data), owner)
+    room, token = await _hub(request).create(asked, owner)
     if player is not None:
         await players.remember_seat(_hub(request).db, room.id, 0, player)
     return JSONResponse(

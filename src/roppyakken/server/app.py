@@ -40,6 +40,7 @@ from roppyakken.server.lobby_ws import lobby_endpoint
 from roppyakken.server.members import Members
 from roppyakken.server.metrics import Metrics
 from roppyakken.server.pairing import Pairing
+from roppyakken.server.ratings import web as rating_web
 from roppyakken.server.rooms import RestoreError
 from roppyakken.server.ws import websocket_endpoint
 
@@ -181,6 +182,8 @@ def create_app(
         Route("/api/me/games", passkey_routes.my_history, methods=["GET"]),
         # fair play and moderation
         Route("/api/rooms/{room}/report", reporting.report_room, methods=["POST"]),
+        # --- ratings ---
+        Route("/api/me/ratings", rating_web.my_ratings, methods=["GET"]),
         Route("/healthz", api.healthz, methods=["GET"]),
         Route("/readyz", api.readyz, methods=["GET"]),
         Route("/metrics", api.metrics, methods=["GET"]),

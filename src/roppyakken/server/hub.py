@@ -253,6 +253,7 @@ class Hub:
             else Clock.new(request.clock, request.players, self.limits.clock_scale),
             public=request.public,
             timing=self.timing,
+            rated=request.rated,
         )
         if owner is not None:
             room.owner = owner

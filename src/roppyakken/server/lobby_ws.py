@@ -6,6 +6,8 @@ server/players.py; a websocket's cookie changes are guarded by its ``Origin``,
 which browsers always send, as for ``/ws/<room>``) may ``seek`` a game in a pool:
 the answer ``seeking`` carries the seat token it will hold (only its hash is
 stored), and ``paired`` names the room and seat once the pool has paired it.
+Each ``lobby`` message also carries the player's ratings (server/ratings: every
+pool, with the bot level nearest each), read when the connection opens.
 Closing the connection, or ``cancel``, leaves the pool.  Messages are bounded
 in size and rate like those of ``/ws/<room>``; each is checked against its
 declared model, and a bad one is answered with a one-line ``error``.
@@ -30,6 +32,8 @@ from roppyakken.server.db import StorageError
 from roppyakken.server.guard import MemoryRateLimiter
 from roppyakken.server.pairing import Pairing, Pool
 from roppyakken.server.protocol import MessageId, PlaybanInfo, ProtocolError
+from roppyakken.server.ratings import store as rating_store
+from roppyakken.server.ratings.pools import FAMILIES
 from roppyakken.server.rooms import hash_token, new_token
 from roppyakken.server.ws import WebSocketClient, admission
 
@@ -94,6 +98,17 @@ class LobbyGame(BaseModel):
     clock: str
 
 
+class LobbyRating(BaseModel):
+    """The player's rating in one rating pool (server/ratings/store.py ``standing``)."""
+
+    pool: str
+    rating: int | None = Field(description="the conservative display rating; null: not rated there yet")
+    uncertainty: int | None = Field(description="one standard deviation, in display points")
+    provisional: bool
+    games: int
+    bot: str | None = Field(description="the bot level whose rating is nearest the player's")
+
+
 class LobbyMessage(BaseModel):
     """``lobby``: open tables, games to watch, and how many wait (by pool) and play."""
 
@@ -104,6 +119,8 @@ class LobbyMessage(BaseModel):
     waiting: int
     playing: int
     player: dict[str, str] | None = Field(description="the connection's player (id, name), if any")
+    ratings: dict[str, LobbyRating] = Field(description="the player's rating in every rating pool")
+    families: dict[str, str] = Field(description="each preset's rating family (pool: family-players)")
 
 
 class SeekingMessage(BaseModel):
@@ -191,9 +208,15 @@ _WHAT: Final = {
 """What each field must be (words inside FIELD_TYPE), marked for translation."""
 
 
-def _lobby(snapshot: dict[str, Any], player: players.Player | None) -> str:
+def _lobby(snapshot: dict[str, Any], player: players.Player | None, standing: dict[str, Any]) -> str:
     return protocol.encode(
-        {"type": "lobby", **snapshot, "player": None if player is None else player.public()}
+        {
+            "type": "lobby",
+            **snapshot,
+            "player": None if player is None else player.public(),
+            "ratings": standing,
+            "families": FAMILIES,
+        }
     )
 
 
@@ -208,6 +231,9 @@ async def lobby_endpoint(websocket: WebSocket) -> None:
 
 async def _session(websocket: WebSocket, pairing: Pairing) -> None:
     player = await players.current(websocket)
+    standing: dict[str, Any] = await pairing.db.run(
+        lambda c: rating_store.standing(c, None if player is None else player.id)
+    )
     await websocket.accept()
     client = WebSocketClient(websocket, None, pairing.hub.limits.send_timeout)
     pace = MemoryRateLimiter(max_keys=1)
@@ -215,7 +241,7 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
     """(token, its hash) of this connection's seek, if it waits in the pool."""
 
     def listen(snapshot: dict[str, Any]) -> None:
-        client.send(_lobby(snapshot, player))
+        client.send(_lobby(snapshot, player, standing))
 
     def paired(room: str, seat: int) -> None:
         if seeking:
@@ -257,7 +283,7 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
             seeking.clear()
         client.send(protocol.encode({"type": "cancelled", "id": message.id}))
 
-    client.send(_lobby(pairing.snapshot, player))
+    client.send(_lobby(pairing.snapshot, player, standing))
     if player is not None:  # fair play: a player under a playban is told so on arrival
         with contextlib.suppress(StorageError):
             ban = await enforcement.current_playban(pairing.hub, player.id)

@@ -73,6 +73,8 @@ class CreateRoom:
     """Whether the finished game is listed for everyone (else only its players and the link know it)."""
     token_hash: str | None = None
     """The hash of a seat token the creator already holds (quick pairing); None: a new token."""
+    rated: bool = False
+    """Whether the game's result moves the players' ratings (server/ratings)."""
 
 
 def player_name(value: Any) -> str:
@@ -174,6 +176,10 @@ class CreateRoomBody(_Body):
     public: bool = Field(
         default=False, description="list the finished game for everyone (default: only its players see it)"
     )
+    rated: bool = Field(
+        default=False,
+        description="the result moves the players' ratings: public, with a clock, a preset's rules, no bots",
+    )
 
 
 class JoinRoomBody(_Body):
@@ -227,6 +233,7 @@ _MESSAGES: Final[dict[str, RoppyakkenError]] = {
         text.FIELD_TYPE, field="clock", what=Phrase(N_("none, 15+60, 30+120, 60+300, 1d, 2d, 3d or 7d"))
     ),
     "public": RoppyakkenError(text.FIELD_TYPE, field="public", what=Phrase(N_("true or false"))),
+    "rated": RoppyakkenError(text.FIELD_TYPE, field="rated", what=Phrase(N_("true or false"))),
     "rooms": RoppyakkenError(
         text.FIELD_TYPE,
         field="rooms",
@@ -282,7 +289,24 @@ def create_room(data: dict[str, Any]) -> CreateRoom:
         bots[seat] = level
     if body.seed is not None and len(bots) != body.players - 1:
         raise RequestError(text.SEED_SOLO_ONLY)
-    return CreateRoom(body.name, body.players, rules, body.seed, bots, body.hints, body.clock, body.public)
+    if body.rated:
+        if not body.public or body.clock == "none":
+            raise RequestError(text.RATED_NEEDS_PUBLIC_CLOCK)
+        if bots or body.seed is not None:
+            raise RequestError(text.RATED_PEOPLE_ONLY)
+        if "preset" not in body.rules:
+            raise RequestError(text.RATED_PRESET_ONLY)
+    return CreateRoom(
+        body.name,
+        body.players,
+        rules,
+        body.seed,
+        bots,
+        body.hints,
+        body.clock,
+        body.public,
+        rated=body.rated,
+    )
 
 
 def join_room(data: dict[str, Any]) -> str:

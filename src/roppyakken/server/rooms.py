@@ -53,6 +53,8 @@ from roppyakken.server.protocol import (
     SetSeat,
     Start,
 )
+from roppyakken.server.ratings import store as rating_store
+from roppyakken.server.ratings.pools import pool_of
 from roppyakken.server.views import StateMessages
 from roppyakken.view import view_of
 
@@ -169,6 +171,7 @@ class Room:
         public: bool = False,
         timing: Timing | None = None,
         epoch: int = 1,
+        rated: bool = False,
     ) -> None:
         self.id = room_id
         self.players = players
@@ -215,6 +218,8 @@ class Room:
         """The room's clock (server/clocks.py); None: no clock and nothing handed over yet."""
         self.public = public
         """Whether the finished game is listed for everyone."""
+        self.rated = rated
+        """Whether the game's result moves the players' ratings (server/ratings)."""
         self.timing = timing or Timing()
         self.on_clock: Callable[[float], None] | None = None
         """Told how late (seconds) each clock deadline fired (metrics, the benchmark)."""
@@ -261,6 +266,7 @@ class Room:
             public=row.public,
             timing=timing,
             epoch=row.epoch,
+            rated=row.rated,
         )
         expected = list(range(len(stored.indexes)))
         if stored.indexes != expected:
@@ -297,6 +303,7 @@ class Room:
             clock=None if self.clock is None else self.clock.to_json(),
             clock_deadline=None if self.clock is None else self.clock.next_deadline(),
             epoch=self.epoch,
+            rated=self.rated,
         )
 
     def start_now(self) -> None:
@@ -335,6 +342,7 @@ class Room:
             "hints": self.hint_desk.enabled,
             "clock": NONE if self.clock is None else self.clock.control,
             "public": self.public,
+            "rated": self.rated,
         }
 
     def names(self) -> list[str]:
@@ -520,6 +528,8 @@ class Room:
             if not 1 <= index < self.players:
                 raise ProtocolError(text.SEAT_RANGE, message.id, seat=index, last=self.players - 1)
             if message.kind == BOT:
+                if self.rated:
+                    raise ProtocolError(text.RATED_PEOPLE_ONLY, message.id)
                 level = message.level or default_bot_level()
                 if level not in BOT_LEVELS:
                     known = ", ".join(BOT_LEVELS)
@@ -665,6 +675,7 @@ class Room:
                     fields.update(new_clock.record_fields())
                 record = dumps(fields)
                 winner, now = game.winner, datetime.now(UTC)
+                rating = self._rated_end(game, new_clock)
 
                 def work(c: Any) -> None:
                     storage.append_action(c, room_id, index, seat, data)
@@ -673,6 +684,8 @@ class Room:
                         storage.save_clock(c, room_id, clock_json, None)
                     if gave_up:
                         playban.record(c, room_id, seat, time.time(), playban.TIMEOUT)
+                    if rating is not None:  # in the same transaction: durable before visible
+                        rating_store.record_game(c, room_id, rating[0], now, **rating[1])
 
                 stored = self.db.submit(self._fenced(work))
             elif gave_up and clock_json is not None:
@@ -716,6 +729,23 @@ class Room:
         if self.on_move is not None:
             self.on_move(time.perf_counter() - began)
         self.kick_bots()
+
+    def _rated_end(self, game: Game, clock: Clock | None) -> tuple[str, dict[str, Any]] | None:
+        """For a rated room whose game just ended with every seat a person: its rating pool and how it
+        ended (:func:`~roppyakken.server.ratings.store.record_game`); None if it does not count."""
+        if not self.rated or any(s.kind != HUMAN for s in self.seats):
+            return None
+        try:
+            pool = pool_of(self.rules.preset, self.players)
+        except ValueError:
+            return None
+        left = [False] * self.players if clock is None else list(clock.abandoned)
+        return pool, {
+            "winner": game.winner,
+            "totals": list(game.totals),
+            "legs": list(game.legs),
+            "left": left,
+        }
 
     # ----------------------------------------------------------------- clocks
 

@@ -194,3 +194,10 @@ REPORT_NO_LINE: Final = N_("there is no chat line {idx} that you could see in th
 REPORT_NO_SEAT: Final = N_("seat {seat} of this room has no player to report")
 REPORT_SELF: Final = N_("you cannot report yourself")
 REPORT_WHAT: Final = N_('report either a chat line ("message") or a seat ("seat"), not both')
+
+# ratings (server/ratings)
+RATED_NEEDS_PUBLIC_CLOCK: Final = N_(
+    "a rated game must be public and have a clock (public: true and a clock)"
+)
+RATED_PEOPLE_ONLY: Final = N_("a rated game is between people: no bots and no chosen seed")
+RATED_PRESET_ONLY: Final = N_("a rated game uses a preset's rules, not house rules")

@@ -19,8 +19,9 @@ depends_on: str | None = None
 def upgrade() -> None:
     """Create the tables of accounts, ratings and fair play; mark rated rooms."""
     # --- rooms ---------------------------------------------------------------------------------
-    with op.batch_alter_table("rooms") as batch:
-        batch.add_column(sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false()))
+    # A plain ADD COLUMN, not a batch: on SQLite a batch copies the table and drops the old one,
+    # and the drop deletes every room's seats, actions and chat (ON DELETE CASCADE).
+    op.add_column("rooms", sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false()))
 
     # --- accounts and sessions -----------------------------------------------------------------
     op.create_table(
