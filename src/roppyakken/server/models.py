@@ -194,3 +194,19 @@ rating_history = Table(
 """Each player's rating after each rated game (the profile's chart)."""
 
 # --- fair play and moderation -------------------------------------------------------------------
+
+# --- guests -------------------------------------------------------------------------------------
+
+# a guest's last use (epoch seconds, refreshed at most hourly); null: not used since the column came
+players.append_column(Column("seen_at", Float, nullable=True))
+Index("ix_players_seen_at", players.c.seen_at)
+
+heartbeats = Table(
+    "heartbeats",
+    metadata,
+    Column("server", String(64), primary_key=True),
+    Column("seen_at", Float, nullable=False),  # epoch seconds
+)
+"""A single server's last sign of life, written every second and removed on a clean stop: found at
+the next start, it says the server died, and since when its running clocks had nobody to serve them
+(server/heartbeat.py)."""

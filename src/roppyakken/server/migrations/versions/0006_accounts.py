@@ -34,7 +34,9 @@ def upgrade() -> None:
     op.create_table(
         "sessions",
         sa.Column("token_hash", sa.String(64), primary_key=True),
-        sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+        sa.Column(
+            "account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+        ),
         sa.Column("created_at", sa.Float(), nullable=False),
         sa.Column("seen_at", sa.Float(), nullable=False),
         sa.Column("expires_at", sa.Float(), nullable=False),
@@ -77,6 +79,16 @@ def upgrade() -> None:
 
     # --- fair play and moderation --------------------------------------------------------------
 
+    # --- guests --------------------------------------------------------------------------------
+    with op.batch_alter_table("players") as batch:
+        batch.add_column(sa.Column("seen_at", sa.Float(), nullable=True))
+        batch.create_index("ix_players_seen_at", ["seen_at"])
+    op.create_table(
+        "heartbeats",
+        sa.Column("server", sa.String(64), primary_key=True),
+        sa.Column("seen_at", sa.Float(), nullable=False),
+    )
+
 
 def downgrade() -> None:
     """Drop them again."""
@@ -96,3 +108,9 @@ def downgrade() -> None:
     # --- rooms ---------------------------------------------------------------------------------
     with op.batch_alter_table("rooms") as batch:
         batch.drop_column("rated")
+
+    # --- guests --------------------------------------------------------------------------------
+    op.drop_table("heartbeats")
+    with op.batch_alter_table("players") as batch:
+        batch.drop_index("ix_players_seen_at")
+        batch.drop_column("seen_at")
