@@ -27,7 +27,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
-from roppyakken.server import heartbeat, protocol, storage, text
+from roppyakken.server import heartbeat, protocol, storage, tables, text
 from roppyakken.server.bots import BotRunner
 from roppyakken.server.claims import HeldElsewhere, LocalClaims, RoomClaims, RoomsFull
 from roppyakken.server.clocks import NONE, Clock, Timing
@@ -265,8 +265,14 @@ class Hub:
             room.start_now()
         row, seat_rows = room.row(), [s.row(i) for i, s in enumerate(seats)]
         await self._claim(room.id)
+
+        def insert(c: Any) -> None:
+            storage.insert_room(c, row, seat_rows)
+            if room.public:
+                tables.stamp(c, [room.id], time.time())  # listed while its host comes to it
+
         try:
-            await self.db.run(lambda c: storage.insert_room(c, row, seat_rows))
+            await self.db.run(insert)
         except BaseException:
             self.claims.release_soon(room.id)
             raise

@@ -199,6 +199,8 @@ rating_history = Table(
 
 # a guest's last use (epoch seconds, refreshed at most hourly); null: not used since the column came
 players.append_column(Column("seen_at", Float, nullable=True))
+# an open public table's host was last seen there (epoch seconds): the lobby lists it (server/tables.py)
+rooms.append_column(Column("host_seen_at", Float, nullable=True))
 Index("ix_players_seen_at", players.c.seen_at)
 
 heartbeats = Table(

@@ -88,6 +88,8 @@ def upgrade() -> None:
         sa.Column("server", sa.String(64), primary_key=True),
         sa.Column("seen_at", sa.Float(), nullable=False),
     )
+    with op.batch_alter_table("rooms") as batch:
+        batch.add_column(sa.Column("host_seen_at", sa.Float(), nullable=True))
 
 
 def downgrade() -> None:
@@ -110,6 +112,8 @@ def downgrade() -> None:
         batch.drop_column("rated")
 
     # --- guests --------------------------------------------------------------------------------
+    with op.batch_alter_table("rooms") as batch:
+        batch.drop_column("host_seen_at")
     op.drop_table("heartbeats")
     with op.batch_alter_table("players") as batch:
         batch.drop_index("ix_players_seen_at")
