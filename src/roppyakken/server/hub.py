@@ -27,7 +27,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
-from roppyakken.server import heartbeat, protocol, storage, tables, text
+from roppyakken.server import guests, heartbeat, protocol, storage, tables, text
 from roppyakken.server.bots import BotRunner
 from roppyakken.server.claims import HeldElsewhere, LocalClaims, RoomClaims, RoomsFull
 from roppyakken.server.clocks import NONE, Clock, Timing
@@ -107,6 +107,7 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         self._watchdog: asyncio.Task[None] | None = None
         self._last_prune = -math.inf
+        self._last_guests = -math.inf
         self._background: set[asyncio.Task[None]] = set()
         self.relayed: set[Client] = set()
         """Clients of this server relayed to rooms held by another member (cluster only)."""
@@ -202,6 +203,9 @@ class Hub:
             if time.monotonic() - self._last_prune > 3600:
                 self._last_prune = time.monotonic()
                 await self.prune()
+            if time.monotonic() - self._last_guests > guests.SWEEP_EVERY:
+                self._last_guests = time.monotonic()
+                await self.forget_guests()
 
     async def prune(self) -> int:
         """Forget unfinished rooms created more than ``Limits.retention_days`` ago; how many."""
@@ -216,6 +220,18 @@ class Hub:
                 self._evict(room)
         if gone:
             log.info("forgot %d unfinished rooms created before %s", gone, before.date())
+        return gone
+
+    async def forget_guests(self) -> int:
+        """Delete a batch of old guests (server/guests.py; one member at a time); how many."""
+        days = self.limits.guest_days
+        try:
+            gone: int = await self.db.run(lambda c: guests.sweep(c, time.time(), days))
+        except StorageError as exc:
+            log.warning("old guests were not swept: %s", exc)
+            return 0
+        if gone:
+            log.info("forgot %d guests unseen for %g days, with no game and no account", gone, days)
         return gone
 
     def _make_room_space(self) -> None:

@@ -18,6 +18,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Final
@@ -26,7 +27,7 @@ from sqlalchemy import Connection, delete, insert, select, update
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
-from roppyakken.server import text
+from roppyakken.server import guests, text
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.guard import header, origin_allowed
 from roppyakken.server.models import players, seat_players
@@ -78,10 +79,13 @@ def parse_cookie(value: str | None) -> tuple[str, str] | None:
 
 
 def load(conn: Connection, player_id: str, secret: str) -> Player | None:
-    """The player whose id and secret these are, or None."""
-    row = conn.execute(select(players.c.secret_hash, players.c.name).where(players.c.id == player_id)).first()
+    """The player whose id and secret these are, or None (seen now: server/guests.py)."""
+    row = conn.execute(
+        select(players.c.secret_hash, players.c.name, players.c.seen_at).where(players.c.id == player_id)
+    ).first()
     if row is None or not hmac.compare_digest(row[0], hash_secret(secret)):
         return None
+    guests.seen(conn, player_id, row[2], time.time())
     return Player(player_id, row[1], secret)
 
 
@@ -90,7 +94,11 @@ def create(conn: Connection, name: str) -> Player:
     player = Player(secrets.token_hex(8), name, secrets.token_urlsafe(32))
     conn.execute(
         insert(players).values(
-            id=player.id, secret_hash=hash_secret(player.secret), name=name, created_at=datetime.now(UTC)
+            id=player.id,
+            secret_hash=hash_secret(player.secret),
+            name=name,
+            created_at=datetime.now(UTC),
+            seen_at=time.time(),
         )
     )
     return player
