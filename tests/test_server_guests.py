@@ -156,3 +156,26 @@ def test_one_postgresql_member_sweeps_at_a_time() -> None:
         finally:
             first.engine.dispose()
             second.engine.dispose()
+
+
+def test_the_hub_sweeps_with_its_documented_time(tmp_path: Path) -> None:
+    """``Limits.guest_days`` (``--guest-days``) is the time the server's own sweep uses."""
+    import asyncio
+
+    from roppyakken.server.hub import Hub
+    from tests.server_harness import limits_for_tests
+
+    async def run() -> tuple[int, int]:
+        db = Database(f"sqlite:///{tmp_path / 'hub.sqlite3'}")
+        db.open()
+        await db.start()
+        try:
+            now = time.time()
+            await db.run(lambda c: _population(c, now))
+            patient = Hub(db, limits=limits_for_tests(guest_days=60.0))
+            eager = Hub(db, limits=limits_for_tests(guest_days=30.0))
+            return await patient.forget_guests(), await eager.forget_guests()
+        finally:
+            await db.close()
+
+    assert asyncio.run(run()) == (0, 2)
