@@ -34,6 +34,12 @@ NEVER: Final = 1_000_000_000
 """The oldest generation's threshold that keeps the collector from starting a full pass by itself."""
 
 
+_taken: list[tuple[int, int, int]] = []
+"""The thresholds before the first running :class:`Collector` (several servers may share a process,
+as in tests: the last one to stop puts them back)."""
+_running = [0]
+
+
 class Collector:
     """Full collections on a timer while started (see the module docstring)."""
 
@@ -41,12 +47,14 @@ class Collector:
         self.every = every
         self.passes = 0
         """Full passes made so far."""
-        self._before: tuple[int, int, int] | None = None
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         """Take the full passes over (from the running event loop)."""
-        young, middle, _ = self._before = gc.get_threshold()
+        if not _running[0]:
+            _taken[:] = [gc.get_threshold()]
+        _running[0] += 1
+        young, middle, _ = _taken[0]
         gc.set_threshold(young, middle, NEVER)
         self._task = asyncio.create_task(self._loop(), name="roppyakken-collector")
 
@@ -62,11 +70,12 @@ class Collector:
 
     async def stop(self) -> None:
         """Stop, and give the collector its own pace back."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
-        if self._before is not None:
-            gc.set_threshold(*self._before)
-            self._before = None
+        if self._task is None:
+            return
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        self._task = None
+        _running[0] -= 1
+        if not _running[0]:
+            gc.set_threshold(*_taken[0])
