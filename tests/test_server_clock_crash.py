@@ -39,8 +39,9 @@ CLOCKS = ["--clock-scale", "0.1", "--clock-horizon", "1"]
 """``60+300`` becomes 6 s a move and a 30 s bank; no room is loaded for its clock before a request."""
 DOWN = 3.0
 """Seconds the test leaves the room with nobody alive to serve it (beyond the lease's lapse)."""
-SLACK = 0.5
-"""Seconds of scheduling noise allowed above the bound (a loaded, shared machine)."""
+SLACK = 2.0
+"""Seconds of scheduling noise allowed above the bound (a beat or a renewal late on a loaded, shared
+machine: the bound is the period plus the writer's or Redis's lag)."""
 
 
 def _clock(database: str, room: str) -> dict[str, Any]:
