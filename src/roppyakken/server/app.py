@@ -15,12 +15,22 @@ from typing import Final
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server import api, players, text
+from roppyakken.server import (
+    accounts,
+    api,
+    enforcement,
+    erasure,
+    passkey_routes,
+    players,
+    reporting,
+    schema,
+    text,
+)
 from roppyakken.server.cluster import Cluster
 from roppyakken.server.collector import Collector
 from roppyakken.server.config import Limits
@@ -65,7 +75,7 @@ async def favicon(request: Request) -> Response:
 
 async def not_found(request: Request, exc: Exception) -> Response:
     """Unknown API addresses answer JSON."""
-    return JSONResponse({"error": text.NOT_FOUND}, status_code=404)
+    return api.error_response(404, text.NOT_FOUND)
 
 
 def create_app(
@@ -153,7 +163,28 @@ def create_app(
         Route("/api/score", api.score, methods=["POST"]),
         Route("/api/me", api.get_me, methods=["GET"]),
         Route("/api/me", api.post_me, methods=["POST"]),
-        Route("/api/schema", api.schema, methods=["GET"]),
+        Route("/api/schema", schema.schema, methods=["GET"]),
+        # accounts and sessions (server/accounts.py, server/erasure.py)
+        Route("/api/account", accounts.get_account, methods=["GET"]),
+        Route("/api/account", accounts.create, methods=["POST"]),
+        Route("/api/account", erasure.delete_account, methods=["DELETE"]),
+        Route("/api/account/export", erasure.export_account, methods=["GET"]),
+        Route("/api/account/password", accounts.change_password, methods=["POST"]),
+        Route("/api/session", accounts.start_session, methods=["POST"]),
+        Route("/api/session", accounts.end_session, methods=["DELETE"]),
+        Route("/api/sessions", accounts.list_sessions, methods=["GET"]),
+        Route("/api/sessions", accounts.end_all_sessions, methods=["DELETE"]),
+        Route("/api/sessions/{session}", accounts.end_one_session, methods=["DELETE"]),
+        # passkeys (server/passkey_routes.py) and the player's history across devices
+        Route("/api/passkeys", passkey_routes.list_passkeys, methods=["GET"]),
+        Route("/api/passkeys/register/options", passkey_routes.register_options, methods=["POST"]),
+        Route("/api/passkeys/register/verify", passkey_routes.register_verify, methods=["POST"]),
+        Route("/api/passkeys/signin/options", passkey_routes.sign_in_options, methods=["POST"]),
+        Route("/api/passkeys/signin/verify", passkey_routes.sign_in_verify, methods=["POST"]),
+        Route("/api/passkeys/remove", passkey_routes.remove_passkey, methods=["POST"]),
+        Route("/api/me/games", passkey_routes.my_history, methods=["GET"]),
+        # fair play and moderation
+        Route("/api/rooms/{room}/report", reporting.report_room, methods=["POST"]),
         Route("/healthz", api.healthz, methods=["GET"]),
         Route("/readyz", api.readyz, methods=["GET"]),
         Route("/metrics", api.metrics, methods=["GET"]),
@@ -167,7 +198,10 @@ def create_app(
     return Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(Guard, limits=limits, limiter=cluster, on_refusal=metrics.refuse)],
+        middleware=[
+            Middleware(Guard, limits=limits, limiter=cluster, on_refusal=metrics.refuse),
+            Middleware(enforcement.AddressBans),  # suspended addresses (fair play and moderation)
+        ],
         exception_handlers={
             HubFull: api.handle_hub_full,
             api.ApiError: api.handle_api_error,
@@ -175,6 +209,8 @@ def create_app(
             StorageError: api.handle_storage_error,
             RestoreError: api.handle_restore_error,
             players.CsrfRefused: players.handle_csrf,
+            accounts.Limited: accounts.handle_limited,
+            enforcement.Barred: enforcement.handle_barred,
             404: not_found,
         },
     )

@@ -27,7 +27,7 @@ from sqlalchemy import Connection, delete, insert, select, update
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
-from roppyakken.server import guests, text
+from roppyakken.server import guests, sessions, text, wording
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.guard import header, origin_allowed
 from roppyakken.server.models import players, seat_players
@@ -47,6 +47,9 @@ class Player:
     id: str
     name: str
     secret: str
+    """The cookie's secret, or the session's token when signed in (the CSRF token comes from it)."""
+    account_id: str | None = None
+    """The account signed in (through a session, server/sessions.py), if any."""
 
     @property
     def csrf(self) -> str:
@@ -79,14 +82,27 @@ def parse_cookie(value: str | None) -> tuple[str, str] | None:
 
 
 def load(conn: Connection, player_id: str, secret: str) -> Player | None:
-    """The player whose id and secret these are, or None (seen now: server/guests.py)."""
+    """The guest player whose id and secret these are, or None (also for a guest an account adopted:
+    only a session acts for an account); seen now (server/guests.py)."""
     row = conn.execute(
-        select(players.c.secret_hash, players.c.name, players.c.seen_at).where(players.c.id == player_id)
+        select(players.c.secret_hash, players.c.name, players.c.account_id, players.c.seen_at).where(
+            players.c.id == player_id
+        )
     ).first()
-    if row is None or not hmac.compare_digest(row[0], hash_secret(secret)):
+    if row is None or row[2] is not None or not hmac.compare_digest(row[0], hash_secret(secret)):
         return None
-    guests.seen(conn, player_id, row[2], time.time())
+    guests.seen(conn, player_id, row[3], time.time())
     return Player(player_id, row[1], secret)
+
+
+def reload(conn: Connection, player: Player) -> Player | None:
+    """``player`` as it is stored now (its name may have changed), or None if it can no longer act."""
+    if player.account_id is None:
+        return load(conn, player.id, player.secret)
+    session = sessions.load(conn, player.secret, time.time())
+    if session is None:
+        return None
+    return Player(session.player_id, session.name, session.token, session.account_id)
 
 
 def create(conn: Connection, name: str) -> Player:
@@ -107,7 +123,7 @@ def create(conn: Connection, name: str) -> Player:
 def rename(conn: Connection, player: Player, name: str) -> Player:
     """The player with its new name (stored)."""
     conn.execute(update(players).where(players.c.id == player.id).values(name=name))
-    return Player(player.id, name, player.secret)
+    return Player(player.id, name, player.secret, player.account_id)
 
 
 def link_seat(conn: Connection, room_id: str, seat: int, player_id: str) -> None:
@@ -139,13 +155,27 @@ def from_another_site(conn: HTTPConnection, allowed: tuple[str, ...]) -> bool:
     return not origin_allowed(conn.scope, allowed)
 
 
-async def current(conn: HTTPConnection) -> Player | None:
-    """The player whose valid cookie this request carries, or None (no cookie, unknown, wrong secret)."""
-    parsed = parse_cookie(conn.cookies.get(COOKIE))
+def identify(conn: Connection, session_token: str | None, cookie: str | None, now: float) -> Player | None:
+    """The player a request acts as: the signed-in account's player if the session is valid, else the
+    guest of the player cookie, else None."""
+    if session_token is not None:
+        session = sessions.load(conn, session_token, now)
+        if session is not None:
+            return Player(session.player_id, session.name, session.token, session.account_id)
+    parsed = parse_cookie(cookie)
     if parsed is None:
         return None
+    return load(conn, parsed[0], parsed[1])
+
+
+async def current(conn: HTTPConnection) -> Player | None:
+    """The player this request acts as (:func:`identify`), or None (no cookie, unknown, wrong secret)."""
+    token = sessions.from_cookie(conn)
+    cookie = conn.cookies.get(COOKIE)
+    if token is None and parse_cookie(cookie) is None:
+        return None
     db: Database = conn.app.state.hub.db
-    player: Player | None = await db.run(lambda c: load(c, parsed[0], parsed[1]))
+    player: Player | None = await db.run(lambda c: identify(c, token, cookie, time.time()))
     return player
 
 
@@ -198,4 +228,4 @@ def set_cookie(response: Response, request: HTTPConnection, player: Player) -> N
 
 async def handle_csrf(request: Request, exc: Exception) -> Response:
     """:class:`CsrfRefused` as a 403 ``{"error"}`` answer."""
-    return JSONResponse({"error": str(exc)}, status_code=403)
+    return JSONResponse(wording.answer(str(exc)), status_code=403)

@@ -30,11 +30,11 @@ from roppyakken.actions import Action, action_from_json
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.cards import slugs_of
 from roppyakken.engine import Game
-from roppyakken.errors import IllegalActionError, RoppyakkenError
+from roppyakken.errors import IllegalActionError, Phrase, RoppyakkenError
 from roppyakken.events import Event, GameEnded, RoundEnded
 from roppyakken.record import deal_commitment, dumps, record_of
 from roppyakken.rules import Rules, from_options
-from roppyakken.server import chat, protocol, storage, text
+from roppyakken.server import chat, playban, protocol, storage, text
 from roppyakken.server.bots import BotRunner, decision_seed
 from roppyakken.server.clocks import CLOCK_BOT, NONE, Clock, Timing
 from roppyakken.server.db import ActionRow, Database, StaleRoom, StorageError
@@ -97,6 +97,10 @@ class WriteFailed(ProtocolError):
 
 class RestoreError(Exception):
     """A stored room that cannot be rebuilt (a missing move, a move that does not apply)."""
+
+    def __init__(self, said: Phrase) -> None:
+        super().__init__(str(said))
+        self.said = said
 
 
 BOT_RETRY_DELAYS: Final = (0.5, 1.0, 2.0, 4.0, 8.0)
@@ -261,7 +265,7 @@ class Room:
         expected = list(range(len(stored.indexes)))
         if stored.indexes != expected:
             missing = next(i for i, (a, b) in enumerate(zip(stored.indexes, expected, strict=True)) if a != b)
-            raise RestoreError(text.RESTORE_GAP.format(room=row.id, index=missing))
+            raise RestoreError(Phrase(text.RESTORE_GAP, room=row.id, index=missing))
         if row.status != WAITING:
             game = room._new_game()
             for index, data in enumerate(stored.actions):
@@ -270,8 +274,9 @@ class Room:
                     seat = game.to_act
                     game.apply(action)
                 except (RoppyakkenError, ValueError) as exc:
+                    reason = exc if isinstance(exc, RoppyakkenError) else str(exc)
                     raise RestoreError(
-                        text.RESTORE_BAD_MOVE.format(room=row.id, index=index, reason=exc)
+                        Phrase(text.RESTORE_BAD_MOVE, room=row.id, index=index, reason=reason)
                     ) from None
                 room.applied.append((seat, action))
             room.actions = len(stored.actions)
@@ -513,12 +518,12 @@ class Room:
             self._check_host(client, message.id)
             index = message.seat
             if not 1 <= index < self.players:
-                raise ProtocolError(text.SEAT_RANGE.format(seat=index, last=self.players - 1), message.id)
+                raise ProtocolError(text.SEAT_RANGE, message.id, seat=index, last=self.players - 1)
             if message.kind == BOT:
                 level = message.level or default_bot_level()
                 if level not in BOT_LEVELS:
                     known = ", ".join(BOT_LEVELS)
-                    raise ProtocolError(text.UNKNOWN_BOT.format(level=level, known=known), message.id)
+                    raise ProtocolError(text.UNKNOWN_BOT, message.id, level=level, known=known)
                 new = Seat(BOT, None, level)
             else:
                 new = Seat(EMPTY)
@@ -544,7 +549,7 @@ class Room:
                 self._check_host(client, msg_id)
             empty = [i for i, s in enumerate(self.seats) if s.kind == EMPTY]
             if empty:
-                raise ProtocolError(text.SEATS_EMPTY.format(seats=", ".join(map(str, empty))), msg_id)
+                raise ProtocolError(text.SEATS_EMPTY, msg_id, seats=", ".join(map(str, empty)))
             await self._begin(msg_id)
         self.kick_bots()
 
@@ -630,7 +635,7 @@ class Room:
             if game.over or self.status == OVER:
                 raise ProtocolError(text.GAME_OVER, msg_id)
             if seq is not None and seq != self.actions:
-                raise ProtocolError(text.STALE_ACT.format(seq=seq, now=self.actions), msg_id)
+                raise ProtocolError(text.STALE_ACT, msg_id, seq=seq, now=self.actions)
             clock = self.clock
             if clock is not None and not by_clock and not by_bot:
                 if clock.abandoned[seat]:
@@ -641,7 +646,7 @@ class Room:
             try:
                 new_events = game.apply(action, seat)
             except IllegalActionError as exc:
-                raise ProtocolError(str(exc), msg_id) from None
+                raise ProtocolError.of(exc, msg_id) from None
             index = self.actions
             if self.may_write is not None and not self.may_write():
                 # this cluster member is no longer sure to hold the room: another may be moving in it
@@ -666,6 +671,18 @@ class Room:
                     storage.finish_room(c, room_id, winner, record, now)
                     if clock_json is not None:
                         storage.save_clock(c, room_id, clock_json, None)
+                    if gave_up:
+                        playban.record(c, room_id, seat, time.time(), playban.TIMEOUT)
+
+                stored = self.db.submit(self._fenced(work))
+            elif gave_up and clock_json is not None:
+                # the clock gave the seat up: counted with the move and the clock that tell it
+                given_up = clock_json
+
+                def work(c: Any) -> None:
+                    storage.append_action(c, room_id, index, seat, data)
+                    storage.save_clock(c, room_id, given_up, deadline)
+                    playban.record(c, room_id, seat, time.time(), playban.TIMEOUT)
 
                 stored = self.db.submit(self._fenced(work))
             elif clock_json is not None:
@@ -899,17 +916,18 @@ class Room:
                 raise ProtocolError(text.SEAT_ABANDONED, msg_id)
             gone = clock is not None and seat < self.players and clock.abandoned[seat]
             if seat >= self.players or seat == client.seat or self.seats[seat].kind != HUMAN or gone:
-                raise ProtocolError(text.HAND_OVER_SEAT.format(seat=seat), msg_id)
+                raise ProtocolError(text.HAND_OVER_SEAT, msg_id, seat=seat)
             since = self.absent_since.get(seat)
             if since is None or any(c.seat == seat for c in self.clients):
-                raise ProtocolError(text.HAND_OVER_PRESENT.format(seat=seat), msg_id)
+                raise ProtocolError(text.HAND_OVER_PRESENT, msg_id, seat=seat)
             wait = self.timing.hand_over_after - (time.monotonic() - since)
             if wait > 0:
                 raise ProtocolError(
-                    text.HAND_OVER_WAIT.format(
-                        seat=seat, after=self.timing.hand_over_after, wait=math.ceil(wait)
-                    ),
+                    text.HAND_OVER_WAIT,
                     msg_id,
+                    seat=seat,
+                    after=f"{self.timing.hand_over_after:g}",
+                    wait=math.ceil(wait),
                 )
             votes = self.hand_votes.setdefault(seat, set())
             votes.add(client.seat)
@@ -921,8 +939,13 @@ class Room:
                 new = (clock or Clock.new(NONE, self.players)).copy()
                 new.abandoned[seat] = True
                 data, deadline, room_id = new.to_json(), new.next_deadline(), self.id
+
+                def work(c: Any) -> None:
+                    storage.save_clock(c, room_id, data, deadline)
+                    playban.record(c, room_id, seat, time.time(), playban.HANDED)
+
                 try:
-                    await self.db.run(self._fenced(lambda c: storage.save_clock(c, room_id, data, deadline)))
+                    await self.db.run(self._fenced(work))
                 except StorageError as exc:
                     self._let_go(exc)
                     raise WriteFailed(text.WRITE_FAILED, msg_id) from None

@@ -3,11 +3,12 @@
 // public tables (one click to join) and the public games being played (watch).
 
 import { h, replaceChildren, showError } from "./dom.js";
-import { t } from "./i18n.js";
+import { serverText, t } from "./i18n.js";
 import { forgetCsrf, postJSON, setCsrf } from "./api.js";
 import { controlName } from "./clock.js";
 import { presetName } from "./text.js";
 import { setToken } from "./store.js";
+import { playbanText } from "./report.js";
 
 /** The time controls quick pairing offers (a paired game always has a clock). */
 const PAIRING_CONTROLS = ["15+60", "30+120", "60+300", "1d", "2d", "3d", "7d"];
@@ -36,7 +37,7 @@ async function meCall(method, csrf, body) {
   }
   const response = await fetch("/api/me", { method, headers, body: body ? JSON.stringify(body) : undefined });
   const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(data && data.error ? data.error : `${response.status}`);
+  if (!response.ok) throw new Error((data && serverText(data)) || `${response.status}`);
   return data;
 }
 
@@ -117,6 +118,12 @@ export function lobbyLive(presetList, currentName, playerReady) {
   const status = h("p", { class: "pair-status", role: "status", "aria-live": "polite" });
   const counts = h("p", { class: "muted pair-counts" });
   const error = h("p", { class: "error", role: "alert", hidden: true });
+  const playban = h("p", { class: "playban-notice", role: "alert", hidden: true });
+  /** Fair play: say why and for how long rated games are barred. @param {{seconds: number, recent: number}} ban */
+  const showPlayban = (ban) => {
+    playban.textContent = playbanText(ban);
+    playban.hidden = false;
+  };
   const play = /** @type {HTMLButtonElement} */ (
     h("button", { type: "submit", class: "primary", id: "pair-play" }, t("Play"))
   );
@@ -167,6 +174,7 @@ export function lobbyLive(presetList, currentName, playerReady) {
     h("div", { class: "field-row" }, h("label", { for: "pair-clock" }, t("Time control")), clockSelect),
     status,
     counts,
+    playban,
     error,
     h("div", { class: "form-actions" }, play, cancel, meanwhile),
   );
@@ -310,7 +318,11 @@ export function lobbyLive(presetList, currentName, playerReady) {
         closed = true;
         socket.close();
         location.assign(`/r/${encodeURIComponent(msg.room)}`);
-      } else if (msg.type === "error") showError(error, msg.message);
+      } else if (msg.type === "playban") showPlayban(msg);
+      else if (msg.type === "error") {
+        if (msg.playban) showPlayban(msg.playban); // said once, in the notice
+        showError(error, msg.playban ? "" : serverText(msg));
+      }
     });
     socket.addEventListener("close", () => {
       if (ws !== socket || closed) return;
