@@ -14,7 +14,7 @@ from sqlalchemy import Connection, insert, select, update
 
 from roppyakken.server import guests, players
 from roppyakken.server.db import Database
-from roppyakken.server.models import accounts, pairing, seat_players
+from roppyakken.server.models import accounts, pairing, sanctions, seat_players
 from roppyakken.server.models import players as table
 from roppyakken.server.storage import RoomRow, SeatRow, insert_room
 from tests import services
@@ -37,7 +37,8 @@ def _ids(conn: Connection) -> set[str]:
 
 
 def _population(conn: Connection, now: float) -> dict[str, str]:
-    """One player of each kind, all unseen for 40 days unless their name says otherwise."""
+    """One player of each kind, all unseen for 40 days unless their name says otherwise (a moderator's
+    sanction names a player without a foreign key: kept too)."""
     old = now - 40 * DAY
     made = {
         "unseen": _player(conn, "unseen", seen=old, created=old),
@@ -48,6 +49,7 @@ def _population(conn: Connection, now: float) -> dict[str, str]:
         "adopted": _player(conn, "adopted", seen=old, created=old),
         "account": _player(conn, "account", seen=old, created=old),
         "waiting": _player(conn, "waiting", seen=old, created=old),
+        "sanctioned": _player(conn, "sanctioned", seen=old, created=old),
     }
     insert_room(
         conn,
@@ -71,6 +73,9 @@ def _population(conn: Connection, now: float) -> dict[str, str]:
             seen_at=old,
         )
     )
+    conn.execute(
+        insert(sanctions).values(kind="mute", player_id=made["sanctioned"], created_at=old, created_by="mod")
+    )
     return made
 
 
@@ -91,7 +96,9 @@ def test_only_guests_with_nothing_to_keep_are_forgotten_a_bounded_batch_a_round(
         assert db.run_now(lambda c: guests.sweep(c, now + 20 * DAY, 90.0)) == 0
         # ... and the seated, adopted, account-holding and waiting ones are kept however old
         assert db.run_now(lambda c: guests.sweep(c, now + 400 * DAY, 30.0)) == 2  # the two recent ones
-        assert db.run_now(_ids) == {made[k] for k in ("seated", "adopted", "account", "waiting")}
+        assert db.run_now(_ids) == {
+            made[k] for k in ("seated", "adopted", "account", "waiting", "sanctioned")
+        }
     finally:
         db.engine.dispose()
 

@@ -10,8 +10,8 @@ A visitor becomes a player at once (server/players.py) and keeps its cookie for
   for good, for an account to adopt);
 - it has no account (``players.account_id`` is null) and nothing else in the
   database points at it: any column with a foreign key to ``players.id``, or
-  named ``player_id`` (an account, a rating, a waiting row of the pairing pool,
-  and whatever a later table adds).
+  named ``player_id`` or ``reporter_id`` (an account, a rating, a waiting row of
+  the pairing pool, a sanction or a report, and whatever a later table adds).
 
 Its cookie then no longer names anyone: the browser is a new visitor again.
 
@@ -37,6 +37,8 @@ SWEEP_EVERY: Final = 3600.0
 """Seconds between two sweeps on one member."""
 BATCH: Final = 500
 """Most players deleted by one sweep round."""
+NAMES: Final = frozenset({"player_id", "reporter_id"})
+"""Column names that name a player without a foreign key (ratings, fair play, moderation)."""
 LOCK_KEY: Final = 0x72705F67756573
 """The PostgreSQL advisory lock that lets one member at a time sweep."""
 
@@ -49,14 +51,14 @@ def seen(conn: Connection, player_id: str, last: float | None, now: float) -> No
 
 
 def _references() -> list[Column[str]]:
-    """Every column that may name a player: a foreign key to ``players.id``, or named ``player_id``."""
+    """Every column that may name a player: a foreign key to ``players.id``, or one of :data:`NAMES`."""
     found = []
     for table in metadata.sorted_tables:
         if table is players:
             continue
         for column in table.columns:
             points = any(fk.column is players.c.id for fk in column.foreign_keys)
-            if points or column.name == "player_id":
+            if points or column.name in NAMES:
                 found.append(column)
     return found
 
