@@ -165,7 +165,7 @@ def engine_bound(seconds: float, players: int, observe: bool) -> Rate:
     """Agent steps of the bare engine: the games of ``gymnasium vs random`` played on a
     :class:`~roppyakken.engine.Game` alone (a new game an episode, every decision a random
     pick among the engine's own moves, seat 0 the agent), with ``observe`` seat 0's
-    observation encoded (:meth:`ObservationWriter.card_bytes_and_tail`) at each of its
+    observation encoded (:meth:`ObservationWriter.encode`: the bytes of its float32 values) at each of its
     decisions.  No environment can step faster on this engine: what it adds is on top.
     """
     rules = preset("classic")
@@ -184,7 +184,7 @@ def engine_bound(seconds: float, players: int, observe: bool) -> Rate:
                     if game.to_act == 0:
                         agent_steps += 1
                         if observe:
-                            writer.card_bytes_and_tail(game, 0)
+                            writer.encode(game, 0)
                     if phase in (PLAY, TAKE):
                         moves = game.moves()
                         card, target = moves[choice_index(pick, len(moves))]

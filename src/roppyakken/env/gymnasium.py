@@ -28,6 +28,7 @@ from roppyakken.actions import PLAY, TAKE, Action
 from roppyakken.ai.base import Bot, make_bot
 from roppyakken.env.arrays import ObservationWriter, action_mask
 from roppyakken.env.core import NUM_ACTIONS, RoppyakkenEnv
+from roppyakken.env.kernel import flat_ids, play_id, play_random
 from roppyakken.env.pettingzoo import observation_space
 from roppyakken.errors import RoppyakkenError
 from roppyakken.indexed import choice_index
@@ -92,17 +93,17 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
         game = env.game
         me = self.seat
         total = 0.0
+        draws = self.draws
         while not env.done and game.to_act != me:
+            before = game._last_parts
+            if play_random(game, me, draws):  # the random seats' card plays, compiled
+                total += env._after_step(before)[me]
+                continue
             seat = game.to_act
-            bits = self.draws[seat]  # a random bot's draws, made here directly
-            if bits is not None:
-                if game.phase == PLAY or game.phase == TAKE:
-                    moves = game.moves()  # the engine's order: that of its legal actions
-                    card, target = moves[choice_index(bits, len(moves))]
-                    total += env.step_move(card, target)[me]
-                else:
-                    legal = game.legal_actions()
-                    total += env.step_action(legal[choice_index(bits, len(legal))])[me]
+            bits = draws[seat]  # a random bot's draws, made here directly
+            if bits is not None:  # a declaration or a redeal (its card plays are played above)
+                legal = game.legal_actions()
+                total += env.step_action(legal[choice_index(bits, len(legal))])[me]
                 continue
             bot = self.bots[seat]
             assert bot is not None
@@ -137,10 +138,15 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
         if env.done:
             raise RoppyakkenError("the episode is over: reset the environment")
         aid = int(action)
-        if aid not in env.moves() and aid not in env.legal_map():
+        game = env.game
+        before = game._last_parts
+        if play_id(game, aid):  # a legal card-play decision, played by the compiled path
+            reward = env._after_step(before)[self.seat]
+        elif game.phase == PLAY or game.phase == TAKE or aid not in env.legal_map():
             env.done = True
             return float(self.illegal_reward), True, True
-        reward = env.step(aid)[self.seat]
+        else:
+            reward = env.step(aid)[self.seat]
         reward += self._opponents_play()
         return float(reward), env.done, False
 
@@ -221,15 +227,16 @@ class RoppyakkenVectorEnv(gym.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.nda
         self._set: list[int] = []
 
     def _write(self) -> Obs:
-        games = [g.game_env.game for g in self.games]
+        envs = [g.game_env for g in self.games]
+        games = [e.game for e in envs]
         self.writer.write_rows(games, self.seat, self.observations, range(self.num_envs))
         masks = self.masks.reshape(-1)
         masks[self._set] = 0  # the entries set at the last step, not the whole array
-        flat: list[int] = []
-        for i, g in enumerate(self.games):
-            if g.agent_to_act():
-                base = i * NUM_ACTIONS
-                flat += [base + aid for aid in g.game_env.legal_ids()]
+        others: list[int] = []  # the agent's decisions other than card plays
+        flat = flat_ids(games, [e.done for e in envs], self.seat, NUM_ACTIONS, others)
+        for i in others:
+            base = i * NUM_ACTIONS
+            flat += [base + aid for aid in envs[i].legal_ids()]
         masks[flat] = 1
         self._set = flat
         return {"observation": self.observations, "action_mask": self.masks}

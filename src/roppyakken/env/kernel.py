@@ -1,0 +1,316 @@
+"""The research environments' hot path, compiled with the rules (:data:`roppyakken.compiled.GROUP`).
+
+What every environment step does besides the engine's own work, as typed code that
+mypyc compiles well:
+
+* :class:`SeatEncoder`: a seat's observation (the layout of
+  :func:`roppyakken.env.core.observation_layout`, the values of
+  :func:`~roppyakken.env.core.observe_view`) as the bytes of its float32 values, read
+  from the game's state -- only what the seat may see, as
+  :func:`~roppyakken.view.view_of` reads it -- from small tables of ready-made bytes;
+* :func:`card_play_ids`: the legal action ids of a card-play decision, from the engine's
+  own moves, in their order;
+* :func:`play_id`: a card-play decision played by its id (checked against the moves);
+* :func:`play_random`: the opponents' random card plays up to the agent's turn, each the
+  very choice of their generator (:func:`~roppyakken.indexed.choice_index` over the moves).
+
+Standard library only.  The pure module is the reference; the compiled one must give the
+same bytes, ids and games (``tests/test_env_kernel.py``).
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable, Sequence
+from typing import Final
+
+from roppyakken.actions import DECLARE, PLAY, REDEAL, TAKE
+from roppyakken.cards import ALL_CARDS, BIT50, NUM_CARDS
+from roppyakken.compiled import swap_in
+from roppyakken.engine import Game
+from roppyakken.indexed import choice_index
+from roppyakken.yaku import LUCKY_HAND_SLUGS
+
+PLAY_STRIDE: Final = NUM_CARDS + 1
+"""Play ids are ``PLAY_STRIDE * card + low`` (:data:`roppyakken.env.core.PLAY_BASE` is 0)."""
+NO_TARGET: Final = NUM_CARDS
+"""The ``low`` of a play that takes nothing."""
+TAKE_BASE: Final = NUM_CARDS * (NUM_CARDS + 1)
+"""First take id (:data:`roppyakken.env.core.TAKE_BASE`)."""
+PHASE_ORDER: Final = (REDEAL, DECLARE, PLAY, TAKE)
+"""The phases of the observation's one-hot (:data:`roppyakken.env.core.PHASES`)."""
+
+
+def float_bytes(values: Sequence[float]) -> bytes:
+    """``values`` as the bytes of float32 values (native order)."""
+    return struct.pack(f"={len(values)}f", *values)
+
+
+def _byte_floats() -> list[bytes]:
+    out: list[bytes] = []
+    for b in range(256):
+        out.append(float_bytes([float(b >> i & 1) for i in range(8)]))
+    return out
+
+
+BYTE_FLOATS: Final = _byte_floats()
+"""The eight 0/1 float32 values of the cards of a byte of a card set, lowest card first."""
+
+
+def _one_hot(size: int, at: int) -> bytes:
+    return float_bytes([1.0 if i == at else 0.0 for i in range(size)])
+
+
+class SeatEncoder:
+    """Encodes the observations of ``players``-player games into float32 bytes.
+
+    ``rule_features`` and ``target`` are those of the rule set
+    (:func:`roppyakken.env.core._rule_features`, ``rules.target``): fixed for a game.
+    """
+
+    players: int
+    size: int
+    target: float
+    orders: list[list[int]]
+    rules_bytes: bytes
+    hand_rows: dict[tuple[str, ...], bytes]
+    no_hands: bytes
+    turn_rows: list[list[bytes]]
+    """``turn_rows[seat][phase * (players + 1) + to_act]``: the phase and turn one-hots
+    together (phase ``len(PHASE_ORDER)``, seat ``players``: none)."""
+    dealer_rows: list[list[bytes]]
+    """``dealer_rows[seat][dealer]`` (dealer ``players``: none)."""
+    counts: struct.Struct
+    numbers: struct.Struct
+
+    def __init__(self, players: int, target: int, rule_features: list[float]) -> None:
+        self.players = players
+        self.target = float(target)
+        k = len(LUCKY_HAND_SLUGS)
+        self.size = (4 + 2 * players) * NUM_CARDS + (players + 1) + (players + 1) * k
+        self.size += len(PHASE_ORDER) + 4 * players + 1 + len(rule_features)
+        self.orders = [[(seat + i) % players for i in range(players)] for seat in range(players)]
+        self.rules_bytes = float_bytes(rule_features)
+        self.hand_rows = {}
+        self.no_hands = float_bytes([0.0] * k)
+        phases = len(PHASE_ORDER)
+        self.turn_rows = []
+        self.dealer_rows = []
+        for seat in range(players):
+            order = self.orders[seat]
+            seat_rows = [float_bytes([1.0 if s == t else 0.0 for t in order]) for s in range(players + 1)]
+            self.dealer_rows.append(seat_rows)
+            self.turn_rows.append(
+                [_one_hot(phases, p) + seat_rows[s] for p in range(phases + 1) for s in range(players + 1)]
+            )
+        self.counts = struct.Struct(f"={players + 1}f")
+        self.numbers = struct.Struct(f"={2 * players + 1}f")
+
+    def encode(self, game: Game, seat: int) -> bytes:
+        """``seat``'s observation of ``game``: the bytes of its float32 values (native order)."""
+        parts: list[bytes] = []
+        self.put(game, seat, parts)
+        return b"".join(parts)
+
+    def encode_rows(self, games: list[Game], seat: int) -> bytes:
+        """``seat``'s observation of each of ``games``, one row after another."""
+        parts: list[bytes] = []
+        for game in games:
+            self.put(game, seat, parts)
+        return b"".join(parts)
+
+    def put(self, game: Game, seat: int, parts: list[bytes]) -> None:
+        """Append the pieces of ``seat``'s observation of ``game`` to ``parts``."""
+        order = self.orders[seat]
+        hands = game.hands
+        hand = hands[seat]
+        table = game.table
+        captures = game.captures
+        revealed = game.revealed
+        turned = game.turned
+        turned_set = BIT50 >> (50 - turned) if turned >= 0 else 0
+        seen = hand | table | turned_set
+        _put_cards(parts, hand)
+        _put_cards(parts, table)
+        for s in order:
+            cards = captures[s]
+            seen |= cards
+            _put_cards(parts, cards)
+        for s in order:
+            cards = revealed[s] & hands[s]
+            seen |= cards
+            _put_cards(parts, cards)
+        _put_cards(parts, ALL_CARDS & ~seen)
+        _put_cards(parts, turned_set)
+        counts = [hands[s].bit_count() / 16.0 for s in order]
+        counts.append((len(game.pile) - game.pile_pos) / 48.0)
+        parts.append(self.counts.pack(*counts))
+        declared = game.declared
+        for s in order:
+            slugs = declared[s]
+            parts.append(self.hands_row(tuple(slugs)) if slugs else self.no_hands)
+        held = game.held_lucky_hands(seat)
+        parts.append(self.hands_row(tuple([h.slug for h in held])) if held else self.no_hands)
+        players = self.players
+        phase = _phase_index(game.phase)
+        parts.append(self.turn_rows[seat][phase * (players + 1) + _seat_index(game.to_act, players)])
+        parts.append(self.dealer_rows[seat][_seat_index(game.dealer, players)])
+        totals = game.totals
+        legs = game.legs
+        target = self.target
+        numbers = [totals[s] / target for s in order]
+        for s in order:
+            numbers.append(float(legs[s]))
+        numbers.append(game.round / 10.0)
+        parts.append(self.numbers.pack(*numbers))
+        parts.append(self.rules_bytes)
+
+    def hands_row(self, slugs: tuple[str, ...]) -> bytes:
+        """The lucky-hand row (one float a lucky hand, 1 for each of ``slugs``)."""
+        found = self.hand_rows.get(slugs)
+        if found is None:
+            row = [0.0] * len(LUCKY_HAND_SLUGS)
+            for slug in slugs:
+                row[LUCKY_HAND_SLUGS.index(slug)] = 1.0
+            found = float_bytes(row)
+            self.hand_rows[slugs] = found
+        return found
+
+
+def _put_cards(parts: list[bytes], cards: int) -> None:
+    """The 48 float32 0/1 values of a card set, eight at a time."""
+    t = BYTE_FLOATS
+    parts.append(t[cards & 255])
+    parts.append(t[cards >> 8 & 255])
+    parts.append(t[cards >> 16 & 255])
+    parts.append(t[cards >> 24 & 255])
+    parts.append(t[cards >> 32 & 255])
+    parts.append(t[cards >> 40 & 255])
+
+
+def _phase_index(phase: str) -> int:
+    """The index of ``phase`` in :data:`PHASE_ORDER` (its length for none of them)."""
+    if phase == PLAY:
+        return 2
+    if phase == TAKE:
+        return 3
+    if phase == DECLARE:
+        return 1
+    if phase == REDEAL:
+        return 0
+    return len(PHASE_ORDER)
+
+
+def _seat_index(seat: int, players: int) -> int:
+    return seat if 0 <= seat < players else players
+
+
+def _low(target: int) -> int:
+    """The lowest card of a non-empty card set."""
+    return (target & -target).bit_length() - 1
+
+
+def card_play_ids(game: Game) -> list[int]:
+    """The legal action ids of a card-play decision (phases ``play`` and ``take``), in the
+    order of the engine's moves (that of its legal actions); empty in any other phase."""
+    phase = game.phase
+    out: list[int] = []
+    if phase == TAKE:
+        for _card, target in game.moves():
+            out.append(TAKE_BASE + _low(target))
+    elif phase == PLAY:
+        for card, target in game.moves():
+            out.append(PLAY_STRIDE * card + (_low(target) if target else NO_TARGET))
+    return out
+
+
+def play_id(game: Game, aid: int) -> bool:
+    """Play the card-play decision of id ``aid`` if it is one of the legal moves now, as
+    ``Game.apply`` plays it once checked; return whether it was (the game is unchanged
+    if not, and in phases other than ``play`` and ``take``)."""
+    phase = game.phase
+    if phase == TAKE:
+        for _card, target in game.moves():
+            if TAKE_BASE + _low(target) == aid:
+                game.take(target)
+                return True
+    elif phase == PLAY:
+        for card, target in game.moves():
+            if PLAY_STRIDE * card + (_low(target) if target else NO_TARGET) == aid:
+                game.play_card(card, target)
+                return True
+    return False
+
+
+def play_random(game: Game, me: int, draws: list[Callable[[int], int] | None]) -> int:
+    """Play the random seats' card-play decisions until seat ``me`` is to act, a round ends,
+    or a decision that is not a card play or a seat without a draw (``draws[seat]``, a
+    random bot's ``getrandbits``) is reached; return how many were played.
+
+    Each decision is ``moves[choice_index(draws[seat], len(moves))]`` of the engine's
+    moves: what the random bot chooses among the legal actions (same order)."""
+    played = 0
+    while True:
+        phase = game.phase
+        if phase != PLAY and phase != TAKE:
+            return played
+        seat = game.to_act
+        if seat == me:
+            return played
+        bits = draws[seat]
+        if bits is None:
+            return played
+        moves = game.moves()
+        card, target = moves[choice_index(bits, len(moves))]
+        played += 1
+        ended = game.take(target) if phase == TAKE else game.play_card(card, target)
+        if ended:
+            return played
+
+
+def mask_of(ids: list[int], size: int) -> bytearray:
+    """``size`` bytes, 1 at each of ``ids`` and 0 elsewhere."""
+    mask = bytearray(size)
+    for aid in ids:
+        mask[aid] = 1
+    return mask
+
+
+def flat_ids(games: list[Game], done: list[bool], me: int, stride: int, others: list[int]) -> list[int]:
+    """The legal card-play ids of each game ``i`` not ``done`` where seat ``me`` is to act, as
+    ``i * stride + id`` (the entries of a ``(len(games), stride)`` mask); the ``i`` of such a
+    game at another decision (declaration, redeal) are appended to ``others`` instead."""
+    out: list[int] = []
+    for i in range(len(games)):
+        game = games[i]
+        if done[i] or game.to_act != me:
+            continue
+        phase = game.phase
+        if phase != PLAY and phase != TAKE:
+            others.append(i)
+            continue
+        base = i * stride
+        for aid in card_play_ids(game):
+            out.append(base + aid)
+    return out
+
+
+__all__ = [
+    "BYTE_FLOATS",
+    "NO_TARGET",
+    "PHASE_ORDER",
+    "PLAY_STRIDE",
+    "TAKE_BASE",
+    "SeatEncoder",
+    "card_play_ids",
+    "flat_ids",
+    "float_bytes",
+    "mask_of",
+    "play_id",
+    "play_random",
+]
+
+
+# --- end of the compiled part: what follows swaps in the compiled modules when they are there.
+
+swap_in(globals())
