@@ -23,8 +23,8 @@ import textwrap
 import roppyakken.kernel
 from roppyakken import cards, decknet, engine, game_end, indexed, scoring, yaku
 from roppyakken.ai import expert, playout, position
-from roppyakken.env import kernel as env_kernel
 from roppyakken.compiled import GROUP, copy_module
+from roppyakken.env import kernel as env_kernel
 from tests.support import COMPILED_MISSING, require, run_python
 
 GAMES_PER_CONFIG = 120

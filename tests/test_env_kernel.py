@@ -47,19 +47,30 @@ for name in PRESETS:
             game.stop_at_round_end = seed % 2 == 0
             while not game.over:
                 states += 1
-                h.update(encoder.encode_rows([game] * players, 0))
+                sets, tails = encoder.encode_rows([game] * players, 0)
+                h.update(sets.tobytes() + tails)
+                outcome = kernel.step_games([game], [-1], [seed % 7 == 0], 0, [draws], [-1])
+                h.update(repr(outcome).encode())  # (an illegal id, or skipped: nothing played)
                 for seat in range(players):
                     h.update(encoder.encode(game, seat))
                 ids = kernel.card_play_ids(game)
                 h.update(repr(ids).encode())
                 others = []
-                h.update(repr(kernel.flat_ids([game, game], [False, seed % 5 == 0], game.to_act, NUM_ACTIONS, others)).encode())
-                h.update(repr(others).encode())
+                done = [False, seed % 5 == 0]
+                flat = kernel.flat_ids([game, game], done, game.to_act, NUM_ACTIONS, others)
+                h.update(repr((flat, others)).encode())
                 if ids:
                     h.update(kernel.mask_of(ids, NUM_ACTIONS))
                     assert not kernel.play_id(game, -1)
-                    assert kernel.play_id(game, ids[rng.randrange(len(ids))])
-                    h.update(repr(kernel.play_random(game, seed % players, draws)).encode())
+                    me = game.to_act
+                    if seed % 2:
+                        assert kernel.play_id(game, ids[rng.randrange(len(ids))])
+                        h.update(repr(kernel.play_random(game, me, draws)).encode())
+                    else:
+                        outcomes = [-1]
+                        pick = [ids[rng.randrange(len(ids))]]
+                        rest = kernel.step_games([game], pick, [False], me, [draws], outcomes)
+                        h.update(repr((rest, outcomes)).encode())
                 else:
                     legal = game.legal_actions()
                     game.apply(legal[rng.randrange(len(legal))])
@@ -90,7 +101,7 @@ def test_the_kernels_constants_are_the_environments() -> None:
     assert env_kernel.TAKE_BASE == core.TAKE_BASE
     assert env_kernel.NO_TARGET == core.NO_TARGET
     assert core.PLAY_BASE == 0 and env_kernel.PLAY_STRIDE == core.NUM_CARDS + 1
-    assert env_kernel.PHASE_ORDER == tuple(p.value for p in core.PHASES)
+    assert tuple(p.value for p in core.PHASES) == env_kernel.PHASE_ORDER
     for players in (2, 3):
         rules = preset("classic")
         encoder = env_kernel.SeatEncoder(players, rules.target, core._cached_rule_features(rules, players))

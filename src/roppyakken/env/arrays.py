@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from roppyakken.cards import NUM_CARDS
 from roppyakken.engine import Game
 from roppyakken.env.core import NUM_ACTIONS, _cached_rule_features, observation_size
 from roppyakken.env.kernel import SeatEncoder, mask_of
@@ -32,6 +33,7 @@ class ObservationWriter:
         self.players = players
         self.size = observation_size(players)
         self.encoder = SeatEncoder(players, rules.target, _cached_rule_features(rules, players))
+        self.cards_end = self.encoder.card_sections * NUM_CARDS
         assert self.encoder.size == self.size
 
     def encode(self, game: Game, seat: int) -> bytes:
@@ -43,15 +45,24 @@ class ObservationWriter:
         out[:] = np.frombuffer(self.encoder.encode(game, seat), np.float32)
 
     def write_rows(self, games: Sequence[Game], seat: int, out: FloatRows, rows: Sequence[int]) -> None:
-        """Write ``seat``'s observation of ``games[j]`` into ``out[rows[j]]``, every row at once."""
+        """Write ``seat``'s observation of ``games[j]`` into ``out[rows[j]]``, every row at once:
+        the card sections from their 64-bit card sets (the first 48 bits of each), the rest from
+        its float32 bytes."""
         if not rows:
             return
-        data = np.frombuffer(self.encoder.encode_rows(list(games[: len(rows)]), seat), np.float32)
-        data = data.reshape(len(rows), self.size)
+        count, end, sections = len(rows), self.cards_end, self.encoder.card_sections
+        sets, tails = self.encoder.encode_rows(list(games[:count]), seat)
+        words = np.frombuffer(sets, np.uint64).astype("<u8", copy=False)  # (bit c at bit c)
+        bits = np.unpackbits(words.view(np.uint8), bitorder="little").reshape(count, sections, 64)
+        cards = bits[:, :, :NUM_CARDS].reshape(count, end)
+        rest = np.frombuffer(tails, np.float32).reshape(count, self.size - end)
         if isinstance(rows, range) and rows == range(len(out)):
-            out[:] = data
+            out[:, :end] = cards
+            out[:, end:] = rest
         else:
-            out[np.asarray(rows)] = data
+            index = np.asarray(rows)
+            out[index, :end] = cards
+            out[index, end:] = rest
 
     def observation(self, game: Game, seat: int) -> FloatRows:
         """A new (writable) float32 observation vector of ``seat``."""

@@ -21,6 +21,7 @@ same bytes, ids and games (``tests/test_env_kernel.py``).
 from __future__ import annotations
 
 import struct
+from array import array
 from collections.abc import Callable, Sequence
 from typing import Final
 
@@ -70,6 +71,8 @@ class SeatEncoder:
 
     players: int
     size: int
+    card_sections: int
+    """The card sections of an observation (48 floats each, first): ``4 + 2 * players``."""
     target: float
     orders: list[list[int]]
     rules_bytes: bytes
@@ -87,7 +90,8 @@ class SeatEncoder:
         self.players = players
         self.target = float(target)
         k = len(LUCKY_HAND_SLUGS)
-        self.size = (4 + 2 * players) * NUM_CARDS + (players + 1) + (players + 1) * k
+        self.card_sections = 4 + 2 * players
+        self.size = self.card_sections * NUM_CARDS + (players + 1) + (players + 1) * k
         self.size += len(PHASE_ORDER) + 4 * players + 1 + len(rule_features)
         self.orders = [[(seat + i) % players for i in range(players)] for seat in range(players)]
         self.rules_bytes = float_bytes(rule_features)
@@ -108,19 +112,28 @@ class SeatEncoder:
 
     def encode(self, game: Game, seat: int) -> bytes:
         """``seat``'s observation of ``game``: the bytes of its float32 values (native order)."""
+        sets: list[int] = []
+        self.card_sets(game, seat, sets)
         parts: list[bytes] = []
-        self.put(game, seat, parts)
+        for cards in sets:
+            _put_cards(parts, cards)
+        self.put_tail(game, seat, parts)
         return b"".join(parts)
 
-    def encode_rows(self, games: list[Game], seat: int) -> bytes:
-        """``seat``'s observation of each of ``games``, one row after another."""
+    def encode_rows(self, games: list[Game], seat: int) -> tuple[array[int], bytes]:
+        """``seat``'s observation of each of ``games``: the card sections as 64-bit unsigned
+        ints (native order; :attr:`card_sections` a game, the card ``c`` of a section at bit
+        ``c``), and the float32 bytes of the rest, one game after another."""
+        sets: list[int] = []
         parts: list[bytes] = []
         for game in games:
-            self.put(game, seat, parts)
-        return b"".join(parts)
+            self.card_sets(game, seat, sets)
+            self.put_tail(game, seat, parts)
+        return array("Q", sets), b"".join(parts)
 
-    def put(self, game: Game, seat: int, parts: list[bytes]) -> None:
-        """Append the pieces of ``seat``'s observation of ``game`` to ``parts``."""
+    def card_sets(self, game: Game, seat: int, out: list[int]) -> None:
+        """Append the card sections of ``seat``'s observation of ``game`` to ``out``, as card
+        sets: hand, table, captures and revealed cards (from ``seat`` on), unseen, turned up."""
         order = self.orders[seat]
         hands = game.hands
         hand = hands[seat]
@@ -130,18 +143,24 @@ class SeatEncoder:
         turned = game.turned
         turned_set = BIT50 >> (50 - turned) if turned >= 0 else 0
         seen = hand | table | turned_set
-        _put_cards(parts, hand)
-        _put_cards(parts, table)
+        out.append(hand)
+        out.append(table)
         for s in order:
             cards = captures[s]
             seen |= cards
-            _put_cards(parts, cards)
+            out.append(cards)
         for s in order:
             cards = revealed[s] & hands[s]
             seen |= cards
-            _put_cards(parts, cards)
-        _put_cards(parts, ALL_CARDS & ~seen)
-        _put_cards(parts, turned_set)
+            out.append(cards)
+        out.append(ALL_CARDS & ~seen)
+        out.append(turned_set)
+
+    def put_tail(self, game: Game, seat: int, parts: list[bytes]) -> None:
+        """Append the float32 bytes of the sections after the cards to ``parts``: hand sizes,
+        pile count, declared and held lucky hands, phase, turn, dealer, totals, legs, round, rules."""
+        order = self.orders[seat]
+        hands = game.hands
         counts = [hands[s].bit_count() / 16.0 for s in order]
         counts.append((len(game.pile) - game.pile_pos) / 48.0)
         parts.append(self.counts.pack(*counts))
@@ -268,6 +287,61 @@ def play_random(game: Game, me: int, draws: list[Callable[[int], int] | None]) -
             return played
 
 
+PLAYED: Final = 0
+""":func:`step_cards`: played, no round ended, and the agent is to play a card again."""
+ENDED: Final = 1
+"""Played up to the end of a round (the rest of the step, if any, is the caller's)."""
+OTHER: Final = 2
+"""Played, no round ended, and another decision than the agent's card play is next."""
+NOT_CARD_PLAY: Final = 3
+"""The agent's decision is not a card play: nothing was done."""
+ILLEGAL: Final = 4
+"""The id is not a legal card play now: nothing was done."""
+
+
+def step_cards(game: Game, aid: int, me: int, draws: list[Callable[[int], int] | None]) -> int:
+    """Seat ``me``'s card play of id ``aid`` (:func:`play_id`), then the random seats' card plays
+    (:func:`play_random`), stopping at a round's end; the outcome: :data:`PLAYED`,
+    :data:`ENDED`, :data:`OTHER`, :data:`NOT_CARD_PLAY` or :data:`ILLEGAL`."""
+    phase = game.phase
+    if phase != PLAY and phase != TAKE:
+        return NOT_CARD_PLAY
+    before = game._last_parts
+    if not play_id(game, aid):
+        return ILLEGAL
+    if game._last_parts is not before:
+        return ENDED
+    play_random(game, me, draws)
+    if game._last_parts is not before:
+        return ENDED
+    phase = game.phase
+    if game.to_act != me or (phase != PLAY and phase != TAKE):
+        return OTHER
+    return PLAYED
+
+
+def step_games(
+    games: list[Game],
+    actions: list[int],
+    skip: list[bool],
+    me: int,
+    draws: list[list[Callable[[int], int] | None]],
+    outcomes: list[int],
+) -> list[int]:
+    """:func:`step_cards` for each game ``i`` not ``skip[i]`` with ``actions[i]`` and
+    ``draws[i]``; its outcome in ``outcomes[i]`` (left as it is for a skipped game), and the
+    ``i`` whose outcome is not :data:`PLAYED` returned (the caller finishes their steps)."""
+    rest: list[int] = []
+    for i in range(len(games)):
+        if skip[i]:
+            continue
+        outcome = step_cards(games[i], actions[i], me, draws[i])
+        outcomes[i] = outcome
+        if outcome != PLAYED:
+            rest.append(i)
+    return rest
+
+
 def mask_of(ids: list[int], size: int) -> bytearray:
     """``size`` bytes, 1 at each of ``ids`` and 0 elsewhere."""
     mask = bytearray(size)
@@ -297,8 +371,13 @@ def flat_ids(games: list[Game], done: list[bool], me: int, stride: int, others: 
 
 __all__ = [
     "BYTE_FLOATS",
+    "ENDED",
+    "ILLEGAL",
+    "NOT_CARD_PLAY",
     "NO_TARGET",
+    "OTHER",
     "PHASE_ORDER",
+    "PLAYED",
     "PLAY_STRIDE",
     "TAKE_BASE",
     "SeatEncoder",
@@ -308,6 +387,8 @@ __all__ = [
     "mask_of",
     "play_id",
     "play_random",
+    "step_cards",
+    "step_games",
 ]
 
 
