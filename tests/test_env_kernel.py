@@ -161,3 +161,33 @@ def test_a_play_by_an_id_that_is_not_legal_changes_nothing() -> None:
         if aid not in legal:
             assert not env_kernel.play_id(game, aid)
     assert _state(game) == before
+
+
+@pytest.mark.parametrize(("name", "rules"), RULE_SETS)
+def test_a_play_by_id_is_the_move_of_that_id_and_only_a_legal_id_plays(name: str, rules: object) -> None:
+    """Every id of the action space, at card-play decisions of random games: :func:`play_id`
+    plays exactly the ids of :func:`card_play_ids`, each as the engine's move of that id."""
+    from roppyakken.rules import Rules
+    from tests.test_env import _random_states
+
+    assert isinstance(rules, Rules)
+    checked = 0
+    for players in rules.players:
+        for state in _random_states(rules, players, seed=31, episodes=2)[::3]:
+            game = state.game
+            ids = env_kernel.card_play_ids(game)
+            if not ids:
+                continue
+            moves = dict(zip(ids, game.moves(), strict=True))
+            before = _state(game)
+            for aid in range(-2, core.DECLARE_BASE + 2):
+                if aid not in moves:  # refused, and the game left as it was (checked below)
+                    assert not env_kernel.play_id(game, aid), (name, aid)
+                    continue
+                copy, expected = game.clone(), game.clone()
+                assert env_kernel.play_id(copy, aid), (name, aid)
+                expected.step(*moves[aid])
+                assert _state(copy) == _state(expected), (name, aid)
+                checked += 1
+            assert _state(game) == before, name
+    assert checked > 100

@@ -253,7 +253,7 @@ class RoppyakkenVectorEnv(gym.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.nda
         self.rewards = np.zeros(num_envs, np.float64)
         self.terminations = np.zeros(num_envs, np.bool_)
         self.truncations = np.zeros(num_envs, np.bool_)
-        self._set: list[int] = []
+        self._set = np.zeros(0, np.int64)
         self._ended = [False] * num_envs
         self._outcomes = [PLAYED] * num_envs
 
@@ -264,10 +264,10 @@ class RoppyakkenVectorEnv(gym.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.nda
         masks = self.masks.reshape(-1)
         masks[self._set] = 0  # the entries set at the last step, not the whole array
         others: list[int] = []  # the agent's decisions other than card plays
-        flat = flat_ids(games, self._ended, self.seat, NUM_ACTIONS, others)
-        for i in others:
-            base = i * NUM_ACTIONS
-            flat += [base + aid for aid in envs[i].legal_ids()]
+        flat = np.frombuffer(flat_ids(games, self._ended, self.seat, NUM_ACTIONS, others), np.int64)
+        if others:
+            more = [i * NUM_ACTIONS + aid for i in others for aid in envs[i].legal_ids()]
+            flat = np.concatenate([flat, np.asarray(more, np.int64)])
         masks[flat] = 1
         self._set = flat
         return {"observation": self.observations, "action_mask": self.masks}

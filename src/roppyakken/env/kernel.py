@@ -26,10 +26,19 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from roppyakken.actions import DECLARE, PLAY, REDEAL, TAKE
-from roppyakken.cards import ALL_CARDS, BIT50, NUM_CARDS
+from roppyakken.cards import (
+    ALL_CARDS,
+    BIT50,
+    NUM_CARDS,
+    SCORING_MASK,
+    card_count,
+    full_months,
+    triple_months,
+)
 from roppyakken.compiled import swap_in
 from roppyakken.engine import Game
 from roppyakken.indexed import choice_index
+from roppyakken.kernel import WHOLE, targets_of
 from roppyakken.yaku import LUCKY_HAND_SLUGS
 
 PLAY_STRIDE: Final = NUM_CARDS + 1
@@ -77,6 +86,9 @@ class SeatEncoder:
     orders: list[list[int]]
     rules_bytes: bytes
     hand_rows: dict[tuple[str, ...], bytes]
+    count_rows: dict[int, bytes]
+    """The hand sizes and the pile count, by the pile count and each seat's hand size (six
+    bits each, from the observer on)."""
     no_hands: bytes
     turn_rows: list[list[bytes]]
     """``turn_rows[seat][phase * (players + 1) + to_act]``: the phase and turn one-hots
@@ -96,6 +108,7 @@ class SeatEncoder:
         self.orders = [[(seat + i) % players for i in range(players)] for seat in range(players)]
         self.rules_bytes = float_bytes(rule_features)
         self.hand_rows = {}
+        self.count_rows = {}
         self.no_hands = float_bytes([0.0] * k)
         phases = len(PHASE_ORDER)
         self.turn_rows = []
@@ -161,15 +174,20 @@ class SeatEncoder:
         pile count, declared and held lucky hands, phase, turn, dealer, totals, legs, round, rules."""
         order = self.orders[seat]
         hands = game.hands
-        counts = [hands[s].bit_count() / 16.0 for s in order]
-        counts.append((len(game.pile) - game.pile_pos) / 48.0)
-        parts.append(self.counts.pack(*counts))
+        key = len(game.pile) - game.pile_pos
+        for s in order:
+            key = key * 64 + card_count(hands[s])
+        found = self.count_rows.get(key)
+        if found is None:
+            counts = [card_count(hands[s]) / 16.0 for s in order]
+            counts.append((len(game.pile) - game.pile_pos) / 48.0)
+            found = self.count_rows[key] = self.counts.pack(*counts)
+        parts.append(found)
         declared = game.declared
         for s in order:
             slugs = declared[s]
             parts.append(self.hands_row(tuple(slugs)) if slugs else self.no_hands)
-        held = game.held_lucky_hands(seat)
-        parts.append(self.hands_row(tuple([h.slug for h in held])) if held else self.no_hands)
+        parts.append(self.held_row(game, seat))
         players = self.players
         phase = _phase_index(game.phase)
         parts.append(self.turn_rows[seat][phase * (players + 1) + _seat_index(game.to_act, players)])
@@ -183,6 +201,16 @@ class SeatEncoder:
         numbers.append(game.round / 10.0)
         parts.append(self.numbers.pack(*numbers))
         parts.append(self.rules_bytes)
+
+    def held_row(self, game: Game, seat: int) -> bytes:
+        """The lucky-hand row of the hands ``seat`` holds (``game.held_lucky_hands(seat)``)."""
+        hand = game.hands[seat]
+        # Every lucky hand needs three or four cards of a month, or no scoring card (all-chaff,
+        # as :func:`roppyakken.yaku.lucky_holders` reads it): most hands hold none.
+        if not ((hand and not hand & SCORING_MASK) or triple_months(hand) or full_months(hand)):
+            return self.no_hands
+        held = game.held_lucky_hands(seat)
+        return self.hands_row(tuple([h.slug for h in held])) if held else self.no_hands
 
     def hands_row(self, slugs: tuple[str, ...]) -> bytes:
         """The lucky-hand row (one float a lucky hand, 1 for each of ``slugs``)."""
@@ -232,33 +260,89 @@ def _low(target: int) -> int:
 def card_play_ids(game: Game) -> list[int]:
     """The legal action ids of a card-play decision (phases ``play`` and ``take``), in the
     order of the engine's moves (that of its legal actions); empty in any other phase."""
-    phase = game.phase
     out: list[int] = []
-    if phase == TAKE:
-        for _card, target in game.moves():
-            out.append(TAKE_BASE + _low(target))
-    elif phase == PLAY:
-        for card, target in game.moves():
-            out.append(PLAY_STRIDE * card + (_low(target) if target else NO_TARGET))
+    put_card_play_ids(game, 0, out)
     return out
+
+
+def put_card_play_ids(game: Game, base: int, out: list[int]) -> None:
+    """Append ``base +`` each of :func:`card_play_ids` to ``out``: the ids of
+    :meth:`~roppyakken.kernel.Round.moves`, read from the same targets, without the moves."""
+    phase = game.phase
+    table, joker, wild, higher = game.table, game._joker, game._wild, game._higher
+    if phase == TAKE:
+        targets = targets_of(table, game.turned, True, joker, wild, higher)
+        if targets & WHOLE:
+            out.append(base + TAKE_BASE + _low(targets ^ WHOLE))
+            return
+        while targets:
+            choice = targets & -targets
+            targets ^= choice
+            out.append(base + TAKE_BASE + _low(choice))
+        return
+    if phase != PLAY:
+        return
+    hand = game.hands[game.to_act]
+    while hand:
+        card = _low(hand)
+        hand &= hand - 1
+        targets = targets_of(table, card, False, joker, wild, higher)
+        start = base + PLAY_STRIDE * card
+        if targets & WHOLE:
+            out.append(start + _low(targets ^ WHOLE))
+        elif not targets:
+            out.append(start + NO_TARGET)
+        elif not targets & (targets - 1):
+            out.append(start + _low(targets))
+        else:  # a choice: one id per card to choose, in card-id order
+            while targets:
+                out.append(start + _low(targets))
+                targets &= targets - 1
 
 
 def play_id(game: Game, aid: int) -> bool:
     """Play the card-play decision of id ``aid`` if it is one of the legal moves now, as
     ``Game.apply`` plays it once checked; return whether it was (the game is unchanged
-    if not, and in phases other than ``play`` and ``take``)."""
+    if not, and in phases other than ``play`` and ``take``).  The id is decoded (card, and
+    the lowest card of the target) and held to the card's targets, without listing the moves."""
     phase = game.phase
     if phase == TAKE:
-        for _card, target in game.moves():
-            if TAKE_BASE + _low(target) == aid:
-                game.take(target)
-                return True
-    elif phase == PLAY:
-        for card, target in game.moves():
-            if PLAY_STRIDE * card + (_low(target) if target else NO_TARGET) == aid:
-                game.play_card(card, target)
-                return True
-    return False
+        low = aid - TAKE_BASE
+        if not 0 <= low < NUM_CARDS:
+            return False
+        targets = targets_of(game.table, game.turned, True, game._joker, game._wild, game._higher)
+        target = _target_with(targets, low)
+        if target <= 0:  # (the turned-up card always takes a target)
+            return False
+        game.take(target)
+        return True
+    if phase != PLAY or not 0 <= aid < TAKE_BASE:
+        return False
+    card = aid // PLAY_STRIDE
+    if not game.hands[game.to_act] >> card & 1:
+        return False
+    targets = targets_of(game.table, card, False, game._joker, game._wild, game._higher)
+    target = _target_with(targets, aid - card * PLAY_STRIDE)
+    if target < 0:
+        return False
+    game.play_card(card, target)
+    return True
+
+
+def _target_with(targets: int, low: int) -> int:
+    """The choice of a targets int (:func:`roppyakken.kernel.targets_of`) whose lowest card is
+    ``low`` (:data:`NO_TARGET`: the card goes to the table, target 0), or -1 if there is none:
+    the reverse of the ids of :meth:`~roppyakken.kernel.Round.moves`."""
+    if targets & WHOLE:
+        whole = targets ^ WHOLE
+        return whole if _low(whole) == low else -1
+    if not targets & (targets - 1):  # one card, or none: one decision
+        if not targets:
+            return 0 if low == NO_TARGET else -1
+        return targets if _low(targets) == low else -1
+    if low < NO_TARGET and targets >> low & 1:  # a choice among single cards
+        return BIT50 >> (50 - low)
+    return -1
 
 
 def play_random(game: Game, me: int, draws: list[Callable[[int], int] | None]) -> int:
@@ -350,9 +434,10 @@ def mask_of(ids: list[int], size: int) -> bytearray:
     return mask
 
 
-def flat_ids(games: list[Game], done: list[bool], me: int, stride: int, others: list[int]) -> list[int]:
+def flat_ids(games: list[Game], done: list[bool], me: int, stride: int, others: list[int]) -> array[int]:
     """The legal card-play ids of each game ``i`` not ``done`` where seat ``me`` is to act, as
-    ``i * stride + id`` (the entries of a ``(len(games), stride)`` mask); the ``i`` of such a
+    ``i * stride + id`` (the entries of a ``(len(games), stride)`` mask; 64-bit signed ints,
+    native order, for numpy to index by without a conversion); the ``i`` of such a
     game at another decision (declaration, redeal) are appended to ``others`` instead."""
     out: list[int] = []
     for i in range(len(games)):
@@ -363,10 +448,8 @@ def flat_ids(games: list[Game], done: list[bool], me: int, stride: int, others: 
         if phase != PLAY and phase != TAKE:
             others.append(i)
             continue
-        base = i * stride
-        for aid in card_play_ids(game):
-            out.append(base + aid)
-    return out
+        put_card_play_ids(game, i * stride, out)
+    return array("q", out)
 
 
 __all__ = [
@@ -387,6 +470,7 @@ __all__ = [
     "mask_of",
     "play_id",
     "play_random",
+    "put_card_play_ids",
     "step_cards",
     "step_games",
 ]
