@@ -100,7 +100,7 @@ def test_the_compiled_env_kernel_gives_what_the_pure_one_gives() -> None:
 def test_the_kernels_constants_are_the_environments() -> None:
     assert env_kernel.TAKE_BASE == core.TAKE_BASE
     assert env_kernel.NO_TARGET == core.NO_TARGET
-    assert core.PLAY_BASE == 0 and env_kernel.PLAY_STRIDE == core.NUM_CARDS + 1
+    assert core.PLAY_BASE == 0 and env_kernel.PLAY_STRIDE == core.NO_TARGET + 1 == 49
     assert tuple(p.value for p in core.PHASES) == env_kernel.PHASE_ORDER
     for players in (2, 3):
         rules = preset("classic")
