@@ -17,7 +17,7 @@ import argparse
 import random
 import time
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -136,9 +136,10 @@ def vector(seconds: float, num_envs: int, players: int = 2) -> tuple[Rate, float
     """Agent steps (summed over games) of ``vector_env(num_envs)`` against ``random``, and the
     agent steps per CPU second of ``step`` alone.
 
-    Actions are drawn for every game at once from the masks (a uniform legal action:
-    the argmax of random keys over the legal entries), as a batched agent would; the
-    second figure leaves out that draw (the agent's work, not the environment's).
+    Actions are drawn for every game at once from the masks, as a batched agent would: a
+    uniform legal action of each game (its legal entries found by one ``flatnonzero`` of the
+    masks viewed as booleans, then one uniform index a game); the second figure leaves out
+    that draw (the agent's work, not the environment's).
     """
     env = rgym.vector_env(num_envs, players=players, opponents="random")
     obs, _ = env.reset(seed=5)
@@ -148,8 +149,7 @@ def vector(seconds: float, num_envs: int, players: int = 2) -> tuple[Rate, float
     def run(more: Callable[[], bool]) -> int:
         steps = 0
         while more():
-            keys = rng.random(obs["action_mask"].shape, np.float32) + obs["action_mask"]
-            actions = keys.argmax(axis=1)
+            actions = uniform_legal(obs["action_mask"], rng)
             cpu = time.process_time()
             env.step(actions)
             in_step[0] += time.process_time() - cpu
@@ -161,11 +161,24 @@ def vector(seconds: float, num_envs: int, players: int = 2) -> tuple[Rate, float
     return rate, rate.steps / max(in_step[0], 1e-9)
 
 
+def uniform_legal(masks: np.ndarray[Any, Any], rng: np.random.Generator) -> np.ndarray[Any, Any]:
+    """A uniformly drawn legal action of each row of ``masks`` (0 for a row with none)."""
+    rows, width = masks.shape
+    flat = np.flatnonzero(masks.view(np.bool_))
+    counts = np.bincount(flat // width, minlength=rows)
+    firsts = np.cumsum(counts) - counts
+    picks = firsts + (rng.random(rows) * counts).astype(np.int64)
+    actions = np.zeros(rows, np.int64)
+    some = counts > 0
+    actions[some] = flat[picks[some]] % width
+    return actions
+
+
 def engine_bound(seconds: float, players: int, observe: bool) -> Rate:
     """Agent steps of the bare engine: the games of ``gymnasium vs random`` played on a
     :class:`~roppyakken.engine.Game` alone (a new game an episode, every decision a random
     pick among the engine's own moves, seat 0 the agent), with ``observe`` seat 0's
-    observation encoded (:meth:`ObservationWriter.card_bytes_and_tail`) at each of its
+    observation encoded (:meth:`ObservationWriter.encode`: the bytes of its float32 values) at each of its
     decisions.  No environment can step faster on this engine: what it adds is on top.
     """
     rules = preset("classic")
@@ -184,7 +197,7 @@ def engine_bound(seconds: float, players: int, observe: bool) -> Rate:
                     if game.to_act == 0:
                         agent_steps += 1
                         if observe:
-                            writer.card_bytes_and_tail(game, 0)
+                            writer.encode(game, 0)
                     if phase in (PLAY, TAKE):
                         moves = game.moves()
                         card, target = moves[choice_index(pick, len(moves))]

@@ -1,7 +1,8 @@
 """The compiled modules (scripts/build_kernel.py, mypyc) play exactly as the pure-Python ones.
 
 The compiled group is :data:`roppyakken.compiled.GROUP`: the kernel, scoring, yaku,
-the end of the game, the cards and the searchers' playouts.
+the end of the game, the cards and the searchers' playouts (and the environments' hot
+path, held to its pure module by ``tests/test_env_kernel.py``).
 
 Both run the same seeded games in separate processes -- ``ROPPYAKKEN_PURE=1`` forces
 the pure kernel, the reference -- and every result is compared: whole games through
@@ -23,6 +24,7 @@ import roppyakken.kernel
 from roppyakken import cards, decknet, engine, game_end, indexed, scoring, yaku
 from roppyakken.ai import expert, playout, position
 from roppyakken.compiled import GROUP, copy_module
+from roppyakken.env import kernel as env_kernel
 from tests.support import COMPILED_MISSING, require, run_python
 
 GAMES_PER_CONFIG = 120
@@ -106,6 +108,7 @@ def test_the_compiled_kernel_plays_as_the_pure_one() -> None:
     swapped += [game_end.round_outcome]
     swapped += [roppyakken.kernel.Round, indexed.play_cards, engine.Game, playout.greedy_index]
     swapped += [position.Position, expert.Appraisal]  # tests/test_compiled_expert.py
+    swapped += [env_kernel.SeatEncoder]  # tests/test_env_kernel.py
     assert [f.__module__ for f in swapped] == [copy_module(m) for m in GROUP]
     pure, compiled = _run(pure=True), _run(pure=False)
     assert pure["compiled"] is False and compiled["compiled"] is True

@@ -279,6 +279,16 @@ def test_bench_env_measures_every_environment() -> None:
     for rate in rates:
         assert rate.steps > 0 and rate.wall > 0 and rate.cpu > 0
     assert vector.steps % 4 == 0 and in_step > 0
+    # The batched agent's draw: a legal action of each game, every legal one in time, 0 for none.
+    import numpy as np
+
+    masks = np.zeros((3, NUM_ACTIONS), np.int8)
+    masks[0, [5, 70, 2400]] = 1
+    masks[2, NUM_ACTIONS - 1] = 1
+    rng = np.random.default_rng(1)
+    drawn = [bench.uniform_legal(masks, rng).tolist() for _ in range(60)]
+    assert {d[0] for d in drawn} == {5, 70, 2400}
+    assert {d[1] for d in drawn} == {0} and {d[2] for d in drawn} == {NUM_ACTIONS - 1}
 
 
 def test_core_env_imports_neither_bots_nor_third_party_packages() -> None:

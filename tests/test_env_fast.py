@@ -142,3 +142,15 @@ def test_fast_ids_and_steps_are_the_engines_legal_actions(name: str, rules: obje
                 assert by_id.step(expected[k]) == by_action.step_action(legal[k])
                 assert _state(by_id.game) == _state(by_action.game), name
     assert card_plays > 50
+
+
+def test_game_seeds_are_numpys_integers_below_2_to_the_62() -> None:
+    """The single environment draws each game's seed from its generator as
+    ``integers(0, 2**62)`` would (the games of a seed are those they were)."""
+    env = rgym.env(opponents="random")
+    expected = np.random.default_rng(11)
+    env.reset(seed=11)
+    assert env.game_env.seed == int(expected.integers(0, 2**62))
+    for _ in range(200):
+        env.start(None)
+        assert env.game_env.seed == int(expected.integers(0, 2**62))

@@ -3,8 +3,8 @@
 The layers, from the inside out (the design notes, ``../shared/DESIGN.md`` beside the
 checkout: "dependencies point inwards only"):
 
-0. the core (``roppyakken/*.py`` and the environment's ``roppyakken.env.core``), standard
-   library only;
+0. the core (``roppyakken/*.py`` and the environment's ``roppyakken.env.core`` and
+   ``roppyakken.env.kernel``, compiled with the rules), standard library only;
 1. the bots (``roppyakken.ai``);
 2. the research environment's adapters (the rest of ``roppyakken.env``: PettingZoo,
    Gymnasium, training, the ``learned`` level that registers itself with the bots);
@@ -86,7 +86,7 @@ def _layer(module: str) -> str:
     parts = module.split(".")
     if parts[0] != "roppyakken":
         return ""
-    if len(parts) > 2 and parts[1] == "env" and parts[2] != "core":
+    if len(parts) > 2 and parts[1] == "env" and parts[2] not in ("core", "kernel"):
         return RL
     if len(parts) > 1 and parts[1] in RANK and parts[1] != CORE:
         return parts[1]
@@ -107,6 +107,7 @@ def test_the_package_is_found() -> None:
     assert "roppyakken.engine" in modules and "roppyakken.kernel" in modules
     assert {_layer(m) for m in modules} == set(RANK)
     assert _layer("roppyakken.env.core") == CORE and _layer("roppyakken.env.gymnasium") == RL
+    assert _layer("roppyakken.env.kernel") == CORE and _layer("roppyakken.env.arrays") == RL
     assert _layer("roppyakken.env.learned") == RL and _layer("roppyakken.devtools.i18n") == TOOLS
     assert len(_all_imports()) > 100
 

@@ -47,12 +47,14 @@ GROUP: Final = (
     "ai.playout",
     "ai.position",
     "ai.expert",
+    "env.kernel",
 )
 """The modules compiled together (names under ``roppyakken``), each after those it imports:
 the rules' hot path, the loop that plays the random bot's cards (``simulate``), the game
-around the kernel (:class:`roppyakken.engine.Game`), the searchers' playout policy, and the
+around the kernel (:class:`roppyakken.engine.Game`), the searchers' playout policy, the
 ``expert``'s appraisal that the ``master``'s rollouts play by (:mod:`roppyakken.ai.position`,
-:mod:`roppyakken.ai.expert`)."""
+:mod:`roppyakken.ai.expert`), and the research environments' observations, action ids and
+random opponents (:mod:`roppyakken.env.kernel`)."""
 
 END_OF_COMPILED: Final = "# --- end of the compiled part"
 """The line after which a module's source is not compiled (the code that swaps it in)."""

@@ -15,6 +15,7 @@ Action ids (:data:`NUM_ACTIONS` = 2530, the same for every rule set and player c
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Sequence
 from typing import Final
@@ -22,6 +23,7 @@ from typing import Final
 from roppyakken.actions import PLAY, TAKE, Action, Declare, Play, Take
 from roppyakken.cards import BRIGHT, KIND, NUM_CARDS, RIBBON, SLUGS, iter_cards
 from roppyakken.engine import Game
+from roppyakken.env.kernel import card_play_ids, play_id
 from roppyakken.errors import RoppyakkenError
 from roppyakken.infoset import game_of, sample_world
 from roppyakken.options import CHOICES
@@ -334,8 +336,10 @@ class RoppyakkenEnv:
 
     def legal_ids(self) -> list[int]:
         """The legal action ids of the seat to act, in the engine's order (empty when done)."""
-        moves = self.moves()
-        return list(moves) if moves else list(self.legal_map())
+        if self.done:
+            return []
+        ids = card_play_ids(self.game)
+        return ids if ids else list(self.legal_map())
 
     def action_mask(self) -> list[int]:
         """A list of :data:`NUM_ACTIONS` 0/1 entries: 1 for each legal action id."""
@@ -368,10 +372,16 @@ class RoppyakkenEnv:
         """
         if self.done:
             raise RoppyakkenError("the episode is over: reset the environment")
-        move = self.moves().get(aid)
-        if move is None:
-            return self.step_action(self.action(aid))
-        return self.step_move(*move)
+        if not isinstance(aid, int):
+            try:
+                aid = operator.index(aid)  # a numpy integer
+            except TypeError:
+                raise RoppyakkenError(f"action id {aid!r} is not an integer") from None
+        game = self.game
+        before = game._last_parts
+        if play_id(game, aid):  # a card-play decision, played by the compiled path
+            return self._after_step(before)
+        return self.step_action(self.action(aid))
 
     def step_move(self, card: int, target: int) -> list[float]:
         """:meth:`step` with one of the engine's ``Game.moves()`` (a card-play decision, legal
@@ -405,14 +415,15 @@ class RoppyakkenEnv:
         self._moves = None
         rewards = [0.0] * self.players
         parts = game._last_parts
-        if parts is not None and parts is not before:
-            finals = [p.final for p in parts.public().players]
-            if self.reward == "score":
-                rewards = _differences(finals)
-            if self.episode == "round" or game.over:
-                self.done = True
-                if self.reward == "result":
-                    rewards = self._result(finals)
+        if parts is None or parts is before:
+            return rewards  # no round ended: nothing to reward
+        finals = [p.final for p in parts.public().players]
+        if self.reward == "score":
+            rewards = _differences(finals)
+        if self.episode == "round" or game.over:
+            self.done = True
+            if self.reward == "result":
+                rewards = self._result(finals)
         for s in range(self.players):
             self.returns[s] += rewards[s]
         return rewards

@@ -24,10 +24,20 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from roppyakken.actions import PLAY, TAKE, Action
-from roppyakken.ai.base import Bot, make_bot
+from roppyakken.actions import Action
+from roppyakken.ai.base import Bot, RandomBot, make_bot
 from roppyakken.env.arrays import ObservationWriter, action_mask
-from roppyakken.env.core import NUM_ACTIONS, RoppyakkenEnv
+from roppyakken.env.core import NUM_ACTIONS, RoppyakkenEnv, resolve_rules
+from roppyakken.env.kernel import (
+    ENDED,
+    ILLEGAL,
+    NOT_CARD_PLAY,
+    PLAYED,
+    flat_ids,
+    play_random,
+    step_cards,
+    step_games,
+)
 from roppyakken.env.pettingzoo import observation_space
 from roppyakken.errors import RoppyakkenError
 from roppyakken.indexed import choice_index
@@ -92,17 +102,17 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
         game = env.game
         me = self.seat
         total = 0.0
+        draws = self.draws
         while not env.done and game.to_act != me:
+            before = game._last_parts
+            if play_random(game, me, draws):  # the random seats' card plays, compiled
+                total += env._after_step(before)[me]
+                continue
             seat = game.to_act
-            bits = self.draws[seat]  # a random bot's draws, made here directly
-            if bits is not None:
-                if game.phase == PLAY or game.phase == TAKE:
-                    moves = game.moves()  # the engine's order: that of its legal actions
-                    card, target = moves[choice_index(bits, len(moves))]
-                    total += env.step_move(card, target)[me]
-                else:
-                    legal = game.legal_actions()
-                    total += env.step_action(legal[choice_index(bits, len(legal))])[me]
+            bits = draws[seat]  # a random bot's draws, made here directly
+            if bits is not None:  # a declaration or a redeal (its card plays are played above)
+                legal = game.legal_actions()
+                total += env.step_action(legal[choice_index(bits, len(legal))])[me]
                 continue
             bot = self.bots[seat]
             assert bot is not None
@@ -119,11 +129,14 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
         """:meth:`reset` without the observation."""
         super().reset(seed=seed)
         while True:
-            game_seed = int(self.np_random.integers(0, 2**62))
+            # self.np_random.integers(0, 2**62), drawn as numpy draws it (the top 62 bits of
+            # the generator's next 64) without its per-call overhead (tests/test_env_fast.py)
+            game_seed = int(self.np_random.bit_generator.random_raw()) >> 2
             self.game_env.reset(game_seed)
             levels = iter(self.levels)
+            old = self.bots or [None] * self.game_env.players
             self.bots = [
-                None if s == self.seat else make_bot(next(levels), game_seed + s)
+                None if s == self.seat else _bot(next(levels), game_seed + s, old[s])
                 for s in range(self.game_env.players)
             ]
             self.draws = [getattr(bot, "choice_bits", None) for bot in self.bots]
@@ -137,10 +150,25 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
         if env.done:
             raise RoppyakkenError("the episode is over: reset the environment")
         aid = int(action)
-        if aid not in env.moves() and aid not in env.legal_map():
+        env._legal = env._moves = None  # (the engine's state changes below, without env.step)
+        return self.finish(step_cards(env.game, aid, self.seat, self.draws), aid)
+
+    def finish(self, outcome: int, aid: int) -> tuple[float, bool, bool]:
+        """The rest of a step that :func:`~roppyakken.env.kernel.step_cards` began with
+        ``outcome``: a decision other than a card play, the reward of a round's end, the
+        bots' decisions up to the agent's turn (what :meth:`advance` returns)."""
+        env = self.game_env
+        if outcome == PLAYED:
+            return 0.0, False, False
+        if outcome == ILLEGAL or (outcome == NOT_CARD_PLAY and aid not in env.legal_map()):
             env.done = True
             return float(self.illegal_reward), True, True
-        reward = env.step(aid)[self.seat]
+        if outcome == NOT_CARD_PLAY:
+            reward = env.step(aid)[self.seat]
+        elif outcome == ENDED:
+            reward = env._after_step(None)[self.seat]  # (a round ended: its score is new)
+        else:
+            reward = 0.0
         reward += self._opponents_play()
         return float(reward), env.done, False
 
@@ -169,6 +197,15 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
             return text
         print(text, end="")
         return None
+
+
+def _bot(level: str, seed: int, old: Bot | None) -> Bot:
+    """``make_bot(level, seed)``; a random bot by reseeding ``old`` if it is one (the same
+    generator state, without a new bot each episode)."""
+    if level == "random" and type(old) is RandomBot:
+        old.rng.seed(seed)
+        return old
+    return make_bot(level, seed)
 
 
 def env(
@@ -203,6 +240,7 @@ class RoppyakkenVectorEnv(gym.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.nda
     ) -> None:
         if num_envs < 1:
             raise RoppyakkenError("vector_env: num_envs must be at least 1")
+        rules = resolve_rules(rules)  # one object: the engine's caches keyed by it find it at once
         self.games = [RoppyakkenGym(rules, players, opponents, **kwargs) for _ in range(num_envs)]
         first = self.games[0]
         self.num_envs = num_envs
@@ -217,19 +255,21 @@ class RoppyakkenVectorEnv(gym.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.nda
         self.rewards = np.zeros(num_envs, np.float64)
         self.terminations = np.zeros(num_envs, np.bool_)
         self.truncations = np.zeros(num_envs, np.bool_)
-        self._restart = np.zeros(num_envs, np.bool_)
-        self._set: list[int] = []
+        self._set = np.zeros(0, np.int64)
+        self._ended = [False] * num_envs
+        self._outcomes = [PLAYED] * num_envs
 
     def _write(self) -> Obs:
-        games = [g.game_env.game for g in self.games]
+        envs = [g.game_env for g in self.games]
+        games = [e.game for e in envs]
         self.writer.write_rows(games, self.seat, self.observations, range(self.num_envs))
         masks = self.masks.reshape(-1)
         masks[self._set] = 0  # the entries set at the last step, not the whole array
-        flat: list[int] = []
-        for i, g in enumerate(self.games):
-            if g.agent_to_act():
-                base = i * NUM_ACTIONS
-                flat += [base + aid for aid in g.game_env.legal_ids()]
+        others: list[int] = []  # the agent's decisions other than card plays
+        flat = np.frombuffer(flat_ids(games, self._ended, self.seat, NUM_ACTIONS, others), np.int64)
+        if others:
+            more = [i * NUM_ACTIONS + aid for i in others for aid in envs[i].legal_ids()]
+            flat = np.concatenate([flat, np.asarray(more, np.int64)])
         masks[flat] = 1
         self._set = flat
         return {"observation": self.observations, "action_mask": self.masks}
@@ -246,7 +286,7 @@ class RoppyakkenVectorEnv(gym.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.nda
                 raise RoppyakkenError(f"vector_env: {len(seeds)} seeds for {self.num_envs} games")
         for g, s in zip(self.games, seeds, strict=True):
             g.start(s)
-        self._restart.fill(False)
+        self._ended = [False] * self.num_envs
         return self._write(), {}
 
     def step(
@@ -255,20 +295,30 @@ class RoppyakkenVectorEnv(gym.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.nda
         """One action a game (ignored for a game that ended at the last step: it is reset)."""
         illegal: list[int] = []
         n = self.num_envs
-        restart = self._restart.tolist()
-        chosen = np.asarray(actions).reshape(n).tolist()
+        restart = self._ended
+        chosen = np.asarray(actions).reshape(n).astype(np.int64).tolist()
         rewards = [0.0] * n
         ended = [False] * n
-        for i, g in enumerate(self.games):
-            if restart[i]:
-                g.start(None)
-                continue
-            rewards[i], ended[i], was_illegal = g.advance(chosen[i])
+        games = self.games
+        envs = [g.game_env for g in games]
+        for e in envs:
+            e._legal = e._moves = None  # (the engine's state changes below, without env.step)
+        outcomes = self._outcomes
+        # Every game's card play and its random opponents' at once (compiled); the games
+        # that need more (a round's end, another decision, a reset) are finished here.
+        rest = step_games(
+            [e.game for e in envs], chosen, restart, self.seat, [g.draws for g in games], outcomes
+        )
+        for i in rest:
+            rewards[i], ended[i], was_illegal = games[i].finish(outcomes[i], chosen[i])
             if was_illegal:
                 illegal.append(i)
+        for i in range(n):
+            if restart[i]:
+                games[i].start(None)
         self.rewards[:] = rewards
         self.terminations[:] = ended
-        self._restart[:] = ended
+        self._ended = ended
         infos: dict[str, Any] = {"illegal": np.isin(np.arange(self.num_envs), illegal)} if illegal else {}
         return self._write(), self.rewards, self.terminations, self.truncations, infos
 
