@@ -177,8 +177,10 @@ def test_hints_on_for_everyone_and_the_review_goes_only_to_its_seat(server: Serv
         out_of_turn = ""
         rng = random.Random(5)
         reviews_seen = False
-        for _ in range(400):
+        for turn in range(400):
             await asyncio.sleep(0)
+            if turn % 10 == 0:  # the watcher reads as it goes: a spectator that never reads is dropped
+                await watcher.quiet()
             for p in players:
                 while p.last_state is None or p.last_state["seq"] < max(
                     q.last_state["seq"] if q.last_state else 0 for q in players
@@ -203,6 +205,7 @@ def test_hints_on_for_everyone_and_the_review_goes_only_to_its_seat(server: Serv
                 reviews_seen = True
                 break
         assert reviews_seen
+        await watcher.quiet()
         for p in players:
             if not any(m["type"] == "review" for m in p.log):
                 await p.expect("review", timeout=120)
