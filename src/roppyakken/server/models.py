@@ -21,6 +21,8 @@ from sqlalchemy import (
     Table,
     Text,
     false,
+    literal_column,
+    text,
 )
 
 metadata = MetaData()
@@ -194,3 +196,36 @@ rating_history = Table(
 """Each player's rating after each rated game (the profile's chart)."""
 
 # --- fair play and moderation -------------------------------------------------------------------
+
+# --- profiles -----------------------------------------------------------------------------------
+
+game_seats = Table(
+    "game_seats",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("place", Integer, nullable=True),  # 1 first, ties share; null: the game ended without a winner
+    Column("rounds", Integer, nullable=False),  # the rounds scored
+    Column("points", BigInteger, nullable=False),  # the sum of those rounds' final points
+    Column("points_sq", Float, nullable=False),  # the sum of their squares (for the interval)
+    Column("abandoned", Boolean, nullable=False),  # the clock gave the seat to a bot
+    Column("yaku", Text, nullable=False),  # JSON {yaku slug: rounds it was made in}
+    Column("lucky", Text, nullable=False),  # JSON {lucky-hand slug: rounds it scored in}
+)
+"""One row per seat of each finished game: what a profile adds up (server/profiles.py), written when the
+game ends so that a profile never reads the records themselves."""
+
+BOARD_ORDINAL = ratings.c.mu - literal_column("3.0") * ratings.c.sigma
+"""The conservative rating ``mu - 3 sigma`` the display rating grows with (a literal, not a bound
+parameter, so that a query's expression is the index's)."""
+
+Index(
+    "ix_ratings_board",
+    ratings.c.pool,
+    text("(mu - 3.0 * sigma) DESC"),  # BOARD_ORDINAL, written as PostgreSQL shows it back
+    ratings.c.player_id,
+    ratings.c.last_played,
+    ratings.c.games,
+    ratings.c.sigma,
+)
+"""A leaderboard page walks this index in rank order, and its count reads only the index."""

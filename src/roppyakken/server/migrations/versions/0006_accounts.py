@@ -79,9 +79,42 @@ def upgrade() -> None:
 
     # --- fair play and moderation --------------------------------------------------------------
 
+    # --- profiles ------------------------------------------------------------------------------
+    op.create_table(
+        "game_seats",
+        sa.Column("room_id", sa.String(32), sa.ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("seat", sa.Integer(), primary_key=True),
+        sa.Column("place", sa.Integer(), nullable=True),
+        sa.Column("rounds", sa.Integer(), nullable=False),
+        sa.Column("points", sa.BigInteger(), nullable=False),
+        sa.Column("points_sq", sa.Float(), nullable=False),
+        sa.Column("abandoned", sa.Boolean(), nullable=False),
+        sa.Column("yaku", sa.Text(), nullable=False),
+        sa.Column("lucky", sa.Text(), nullable=False),
+    )
+    op.create_index(
+        "ix_ratings_board",
+        "ratings",
+        [
+            "pool",
+            sa.text("(mu - 3.0 * sigma) DESC"),
+            "player_id",
+            "last_played",
+            "games",
+            "sigma",
+        ],
+    )
+    from roppyakken.server.profiles import backfill
+
+    backfill(op.get_bind())  # the games finished before this table existed
+
 
 def downgrade() -> None:
     """Drop them again."""
+    # --- profiles ------------------------------------------------------------------------------
+    op.drop_index("ix_ratings_board", table_name="ratings")
+    op.drop_table("game_seats")
+
     # --- fair play and moderation --------------------------------------------------------------
 
     # --- ratings -------------------------------------------------------------------------------

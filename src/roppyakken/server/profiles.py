@@ -1,0 +1,501 @@
+"""Leaderboards and player profiles: what they show and the queries behind them.
+
+**Per-seat summaries.**  When a game ends, :func:`store_game` (called by
+:func:`~roppyakken.server.storage.finish_room`, in the same transaction) writes one
+``game_seats`` row per seat from the game's record: the seat's place, the rounds it
+scored, the sum of their final points and of their squares, whether the clock gave the
+seat to a bot, and how often it made each yaku and lucky hand.  A profile adds these
+rows up and never parses a record; :func:`backfill` writes them for games stored before
+the table existed (the migration runs it).  Rows name seats, not players: who held a
+seat is ``seat_players``, read when a profile is asked for (a seat linked late, or an
+account adopting a guest, changes nothing stored here).
+
+**Leaderboards.**  One per rating pool: the players who played in the pool within the
+last :data:`ACTIVE_DAYS` days and whose rating is no longer provisional, ordered by the
+conservative rating ``mu - 3 sigma`` (the display rating grows with it), ties by player
+id.  A page is read by walking the index ``ix_ratings_board`` in that order, and the
+count reads only that index, so a deep page costs about what the first does.  Guests an
+account adopted are left out (the account plays as its own player).
+
+**Profiles.**  A player's profile covers every game of that player and, for an
+account, of each guest player the account adopted.  Its totals (games, places, points,
+yaku, lucky hands, abandonments) count every finished game, private ones included: they
+show no game.  Its list of recent games shows only the games the viewer may see: public
+games, and games the viewer (or the viewer's account) sat in.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any, Final
+
+from sqlalchemy import Connection, and_, delete, func, insert, or_, select
+
+from roppyakken.server.models import (
+    BOARD_ORDINAL,
+    accounts,
+    game_seats,
+    players,
+    rating_history,
+    ratings,
+    rooms,
+    seat_players,
+    seats,
+)
+
+ACTIVE_DAYS: Final = 90
+"""A player is on a pool's leaderboard if they played a rated game in it within this many days."""
+PAGE_SIZE: Final = 50
+"""Players on a leaderboard page unless asked otherwise."""
+MAX_PAGE_SIZE: Final = 100
+MAX_PAGE: Final = 100_000
+RECENT_GAMES: Final = 20
+"""Games in a profile's list of recent games."""
+TOP_YAKU: Final = 10
+"""Yaku in a profile's list of the yaku made most."""
+HISTORY_POINTS: Final = 200
+"""Rating history points a profile gives for each pool (the newest)."""
+BACKFILL_BATCH: Final = 500
+Z95: Final = 1.959963984540054
+"""The normal quantile of a two-sided 95% interval."""
+
+# --- the rating scale ---------------------------------------------------------------------------
+# Stand-ins for server/ratings (display, uncertainty, provisional, POOLS), with the same definitions:
+# the ratings module replaces them at merge.  The leaderboard's SQL filter uses the two thresholds.
+
+PROVISIONAL_GAMES: Final = 10
+"""A rating of fewer games than this in its pool is provisional."""
+PROVISIONAL_SIGMA: Final = 6.0
+"""A rating whose sigma is above this is provisional."""
+POOLS: Final[tuple[str, ...]] = tuple(
+    f"{family}-{n}" for family in ("classic", "korean", "match") for n in (2, 3)
+)
+"""Every rating pool's name."""
+
+
+def _display(mu: float, sigma: float) -> int:
+    """The display rating: ``mu - 3 sigma`` on the familiar scale (1500 a settled average player)."""
+    return max(0, round(1500 + 30.0 * (mu - 3.0 * sigma - 20.0)))
+
+
+def _uncertainty(sigma: float) -> int:
+    """One standard deviation of the skill estimate, in display points."""
+    return round(30.0 * sigma)
+
+
+def _provisional(sigma: float, games: int) -> bool:
+    """Whether a rating is provisional (too few games, or too uncertain)."""
+    return games < PROVISIONAL_GAMES or sigma > PROVISIONAL_SIGMA
+
+
+# --- per-seat summaries -------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class SeatSummary:
+    """What one seat did in one finished game (a ``game_seats`` row)."""
+
+    seat: int
+    place: int | None
+    rounds: int
+    points: int
+    points_sq: float
+    abandoned: bool
+    yaku: dict[str, int]
+    lucky: dict[str, int]
+
+
+def places(winner: int | None, totals: Sequence[int], left: Sequence[bool]) -> list[int | None]:
+    """Each seat's place: a seat the clock gave to a bot last, then the winner, then by final total;
+    ties share a place (1, 2, 2).  No places (all None) for a game that ended without a winner."""
+    if winner is None or all(left):
+        return [None] * len(totals)
+
+    def key(seat: int) -> tuple[int, int, int]:
+        if left[seat]:
+            return (1, 0, 0)
+        return (0, 0 if seat == winner else 1, -totals[seat])
+
+    keys = [key(seat) for seat in range(len(totals))]
+    return [1 + sum(1 for other in keys if other < mine) for mine in keys]
+
+
+def summarize(record: dict[str, Any]) -> list[SeatSummary]:
+    """The seats' summaries of a finished game's record (FORMATS.md §3, with the ``online`` extension)."""
+    names = record.get("players") or []
+    count = len(names)
+    online = record.get("online") or {}
+    left = [False] * count
+    for seat in online.get("abandoned") or []:
+        if isinstance(seat, int) and 0 <= seat < count:
+            left[seat] = True
+    out = [SeatSummary(seat, None, 0, 0, 0.0, left[seat], {}, {}) for seat in range(count)]
+    totals = [0] * count
+    for round_ in record.get("rounds") or []:
+        scores = round_.get("scores")
+        if round_.get("totals"):
+            totals = [int(t) for t in round_["totals"]][:count] + [0] * max(0, count - len(round_["totals"]))
+        if not scores:
+            continue
+        for seat, score in enumerate(scores[:count]):
+            final = int(score.get("final", 0))
+            summary = out[seat]
+            summary.rounds += 1
+            summary.points += final
+            summary.points_sq += float(final) * final
+            for made in score.get("yaku") or []:
+                summary.yaku[made["slug"]] = summary.yaku.get(made["slug"], 0) + 1
+            for made in score.get("lucky_hands") or []:
+                summary.lucky[made["slug"]] = summary.lucky.get(made["slug"], 0) + 1
+    winner = record.get("winner")
+    for seat, place in enumerate(places(winner if isinstance(winner, int) else None, totals, left)):
+        out[seat].place = place
+    return out
+
+
+def store_game(conn: Connection, room_id: str, record: str | dict[str, Any]) -> None:
+    """Write (or write again) the seat summaries of the finished game ``room_id``."""
+    data = json.loads(record) if isinstance(record, str) else record
+    conn.execute(delete(game_seats).where(game_seats.c.room_id == room_id))
+    rows = [
+        {
+            "room_id": room_id,
+            "seat": s.seat,
+            "place": s.place,
+            "rounds": s.rounds,
+            "points": s.points,
+            "points_sq": s.points_sq,
+            "abandoned": s.abandoned,
+            "yaku": json.dumps(s.yaku, separators=(",", ":"), sort_keys=True),
+            "lucky": json.dumps(s.lucky, separators=(",", ":"), sort_keys=True),
+        }
+        for s in summarize(data)
+    ]
+    if rows:
+        conn.execute(insert(game_seats), rows)
+
+
+def backfill(conn: Connection, batch: int = BACKFILL_BATCH) -> int:
+    """Write the summaries of every finished game that has none yet; the number of games written.
+
+    A record that cannot be read is skipped (its game shows in no profile's totals)."""
+    done = 0
+    last = ""
+    while True:
+        summarized = select(game_seats.c.room_id).where(game_seats.c.room_id == rooms.c.id).exists()
+        found = conn.execute(
+            select(rooms.c.id, rooms.c.record)
+            .where(rooms.c.status == "over", rooms.c.record.is_not(None), rooms.c.id > last, ~summarized)
+            .order_by(rooms.c.id)
+            .limit(batch)
+        ).all()
+        if not found:
+            return done
+        for room_id, record in found:
+            try:
+                store_game(conn, room_id, record)
+            except (ValueError, TypeError, KeyError, AttributeError):
+                continue
+            done += 1
+        last = found[-1][0]
+
+
+# --- leaderboards -------------------------------------------------------------------------------
+
+
+def _adopted_guests() -> Any:
+    """The ids of guest players an account adopted (their games count as the account's player's)."""
+    return (
+        select(players.c.id)
+        .join(accounts, accounts.c.id == players.c.account_id)
+        .where(accounts.c.player_id != players.c.id)
+    )
+
+
+def _on_board(pool: str, since: datetime) -> Any:
+    return and_(
+        ratings.c.pool == pool,
+        ratings.c.last_played >= since,
+        ratings.c.games >= PROVISIONAL_GAMES,
+        ratings.c.sigma <= PROVISIONAL_SIGMA,
+        ratings.c.player_id.not_in(_adopted_guests()),
+    )
+
+
+def _iso(moment: datetime | None) -> str | None:
+    if moment is None:
+        return None
+    text = moment.isoformat() if moment.tzinfo is not None else moment.isoformat() + "+00:00"
+    return text.replace("+00:00", "Z")
+
+
+def leaderboard(conn: Connection, pool: str, page: int, size: int, now: datetime) -> dict[str, Any]:
+    """Page ``page`` (from 1) of ``pool``'s leaderboard, ``size`` players a page, as of ``now``
+    (see the module docstring); with the number of players on the board and of pages.
+
+    ``pool`` must be one of :data:`POOLS` (ValueError otherwise)."""
+    if pool not in POOLS:
+        raise ValueError(f"unknown rating pool {pool!r}")
+    since = now - timedelta(days=ACTIVE_DAYS)
+    where = _on_board(pool, since)
+    total = int(conn.execute(select(func.count()).select_from(ratings).where(where)).scalar_one())
+    rows = conn.execute(
+        select(ratings.c.player_id, ratings.c.mu, ratings.c.sigma, ratings.c.games, ratings.c.last_played)
+        .where(where)
+        .order_by(BOARD_ORDINAL.desc(), ratings.c.player_id)
+        .offset((page - 1) * size)
+        .limit(size)
+    ).all()
+    names = _names(conn, [r[0] for r in rows])
+    entries = [
+        {
+            "rank": (page - 1) * size + i + 1,
+            "player": player_id,
+            "name": names.get(player_id, ""),
+            "rating": _display(mu, sigma),
+            "uncertainty": _uncertainty(sigma),
+            "games": games,
+            "last_played": _iso(last_played),
+        }
+        for i, (player_id, mu, sigma, games, last_played) in enumerate(rows)
+    ]
+    return {
+        "pool": pool,
+        "page": page,
+        "size": size,
+        "total": total,
+        "pages": max(1, math.ceil(total / size)),
+        "active_days": ACTIVE_DAYS,
+        "players": entries,
+    }
+
+
+def _names(conn: Connection, ids: Sequence[str]) -> dict[str, str]:
+    if not ids:
+        return {}
+    return {
+        str(r[0]): str(r[1])
+        for r in conn.execute(select(players.c.id, players.c.name).where(players.c.id.in_(list(ids))))
+    }
+
+
+# --- profiles -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Whose profile: the player shown (an account's own player) and every player id whose games are
+    theirs (an account's adopted guests too)."""
+
+    player: str
+    name: str
+    ids: tuple[str, ...]
+
+
+def identity(conn: Connection, player_id: str) -> Identity | None:
+    """The identity of ``player_id`` (an adopted guest's is its account's), or None if unknown."""
+    row = conn.execute(
+        select(players.c.id, players.c.name, players.c.account_id).where(players.c.id == player_id)
+    ).first()
+    if row is None:
+        return None
+    match = accounts.c.player_id == player_id
+    if row[2] is not None:
+        match = or_(match, accounts.c.id == row[2])
+    account = conn.execute(select(accounts.c.id, accounts.c.player_id).where(match).limit(1)).first()
+    if account is None:
+        return Identity(str(row[0]), str(row[1]), (str(row[0]),))
+    own = str(account[1])
+    adopted = [
+        str(r[0]) for r in conn.execute(select(players.c.id).where(players.c.account_id == account[0]))
+    ]
+    name = (
+        row[1] if own == row[0] else conn.execute(select(players.c.name).where(players.c.id == own)).scalar()
+    )
+    return Identity(own, str(name or ""), tuple(sorted({own, *adopted})))
+
+
+def _interval(rounds: int, points: int, squares: float) -> dict[str, Any] | None:
+    """The mean points a round with its 95% interval (normal approximation; none under two rounds)."""
+    if rounds == 0:
+        return None
+    mean = points / rounds
+    if rounds < 2:
+        return {"rounds": rounds, "mean": round(mean, 1), "low": None, "high": None}
+    variance = max(0.0, (squares - points * points / rounds) / (rounds - 1))
+    half = Z95 * math.sqrt(variance / rounds)
+    return {
+        "rounds": rounds,
+        "mean": round(mean, 1),
+        "low": round(mean - half, 1),
+        "high": round(mean + half, 1),
+    }
+
+
+def _ratings(conn: Connection, who: Identity) -> list[dict[str, Any]]:
+    """The player's rating in each pool they played, with its history (oldest point first)."""
+    chosen: dict[str, tuple[Any, ...]] = {}
+    for r in conn.execute(
+        select(
+            ratings.c.pool,
+            ratings.c.player_id,
+            ratings.c.mu,
+            ratings.c.sigma,
+            ratings.c.games,
+            ratings.c.last_played,
+        ).where(ratings.c.player_id.in_(list(who.ids)))
+    ):
+        known = chosen.get(r[0])
+        # several of an account's players rated in one pool: the account's own, else the most played
+        if known is None or (r[1] == who.player) or (known[1] != who.player and r[4] > known[4]):
+            chosen[r[0]] = tuple(r)
+    out = []
+    for pool in sorted(chosen, key=lambda p: POOLS.index(p) if p in POOLS else len(POOLS)):
+        _, owner, mu, sigma, games, last_played = chosen[pool]
+        points = conn.execute(
+            select(rating_history.c.seq, rating_history.c.mu, rating_history.c.sigma, rating_history.c.place)
+            .where(rating_history.c.player_id == owner, rating_history.c.pool == pool)
+            .order_by(rating_history.c.seq.desc())
+            .limit(HISTORY_POINTS)
+        ).all()
+        out.append(
+            {
+                "pool": pool,
+                "rating": _display(mu, sigma),
+                "uncertainty": _uncertainty(sigma),
+                "provisional": _provisional(sigma, games),
+                "games": games,
+                "last_played": _iso(last_played),
+                "history": [
+                    {"seq": seq, "rating": _display(m, s), "uncertainty": _uncertainty(s), "place": place}
+                    for seq, m, s, place in reversed(points)
+                ],
+            }
+        )
+    return out
+
+
+def _seen_by(conn: Connection, viewer: str | None, who: Identity) -> set[str]:
+    """The rooms of ``who``'s games that the viewer (or the viewer's account) sat in too."""
+    if viewer is None:
+        return set()
+    mine = identity(conn, viewer)
+    if mine is None:
+        return set()
+    theirs = select(seat_players.c.room_id).where(seat_players.c.player_id.in_(list(who.ids)))
+    return {
+        str(r[0])
+        for r in conn.execute(
+            select(seat_players.c.room_id)
+            .where(seat_players.c.player_id.in_(list(mine.ids)), seat_players.c.room_id.in_(theirs))
+            .distinct()
+        )
+    }
+
+
+def profile(conn: Connection, player_id: str, viewer: str | None) -> dict[str, Any] | None:
+    """The profile of ``player_id`` as ``viewer`` (a player id, or None: nobody known) may see it; None if
+    there is no such player.  See the module docstring for what it covers."""
+    who = identity(conn, player_id)
+    if who is None:
+        return None
+    rows = conn.execute(
+        select(
+            game_seats.c.room_id,
+            game_seats.c.seat,
+            game_seats.c.place,
+            game_seats.c.rounds,
+            game_seats.c.points,
+            game_seats.c.points_sq,
+            game_seats.c.abandoned,
+            game_seats.c.yaku,
+            game_seats.c.lucky,
+            rooms.c.finished_at,
+            rooms.c.public,
+            rooms.c.rated,
+            rooms.c.preset,
+        )
+        .select_from(
+            seat_players.join(
+                game_seats,
+                and_(
+                    game_seats.c.room_id == seat_players.c.room_id, game_seats.c.seat == seat_players.c.seat
+                ),
+            ).join(rooms, rooms.c.id == seat_players.c.room_id)
+        )
+        .where(seat_players.c.player_id.in_(list(who.ids)))
+    ).all()
+    by_place: Counter[int] = Counter()
+    yaku: Counter[str] = Counter()
+    lucky: Counter[str] = Counter()
+    rounds = points = abandoned = 0
+    squares = 0.0
+    for r in rows:
+        if r.place is not None:
+            by_place[int(r.place)] += 1
+        rounds += int(r.rounds)
+        points += int(r.points)
+        squares += float(r.points_sq)
+        abandoned += bool(r.abandoned)
+        yaku.update(json.loads(r.yaku))
+        lucky.update(json.loads(r.lucky))
+    newest = sorted(rows, key=lambda r: (r.finished_at, r.room_id), reverse=True)
+    seen = _seen_by(conn, viewer, who) if any(not r.public for r in rows) else set()
+    recent = [r for r in newest if r.public or r.room_id in seen][:RECENT_GAMES]
+    return {
+        "player": who.player,
+        "name": who.name,
+        "ratings": _ratings(conn, who),
+        "games": len(rows),
+        "places": {str(p): by_place.get(p, 0) for p in (1, 2, 3)},
+        "points": _interval(rounds, points, squares),
+        "yaku": [{"slug": s, "rounds": n} for s, n in sorted(yaku.items(), key=lambda i: (-i[1], i[0]))][
+            :TOP_YAKU
+        ],
+        "lucky_hands": [
+            {"slug": s, "rounds": n} for s, n in sorted(lucky.items(), key=lambda i: (-i[1], i[0]))
+        ],
+        "abandoned": abandoned,
+        "recent": _recent(conn, recent),
+    }
+
+
+def _recent(conn: Connection, rows: Sequence[Any]) -> list[dict[str, Any]]:
+    """The recent games' lines: the room, when, the rules, every seat's name and player, the place."""
+    ids = [r.room_id for r in rows]
+    names: dict[str, list[str]] = {i: [] for i in ids}
+    owners: dict[tuple[str, int], str] = {}
+    if ids:
+        for s in conn.execute(
+            select(seats.c.room_id, seats.c.name, seats.c.level)
+            .where(seats.c.room_id.in_(ids))
+            .order_by(seats.c.room_id, seats.c.seat)
+        ):
+            names[s[0]].append(s[1] or (f"bot:{s[2]}" if s[2] else ""))
+        for o in conn.execute(
+            select(seat_players.c.room_id, seat_players.c.seat, seat_players.c.player_id).where(
+                seat_players.c.room_id.in_(ids)
+            )
+        ):
+            owners[(str(o[0]), int(o[1]))] = str(o[2])
+    return [
+        {
+            "room": r.room_id,
+            "finished_at": _iso(r.finished_at),
+            "preset": r.preset,
+            "seat": r.seat,
+            "players": names[r.room_id],
+            "player_ids": [owners.get((r.room_id, seat)) for seat in range(len(names[r.room_id]))],
+            "place": r.place,
+            "points": r.points,
+            "rated": bool(r.rated),
+            "public": bool(r.public),
+            "replay": f"/#/replay?room={r.room_id}",
+        }
+        for r in rows
+    ]
