@@ -17,17 +17,21 @@ from sqlalchemy import Connection, insert
 from roppyakken.record import FORMAT
 from roppyakken.server import storage
 from roppyakken.server.models import accounts, players, rating_history, ratings, rooms
-from roppyakken.server.players import link_seat
+from roppyakken.server.players import hash_secret, link_seat
 from roppyakken.server.storage import RoomRow, SeatRow
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+
+SECRET = "profile-test-secret"
+"""Every seeded player's cookie secret: the cookie ``<player id>.SECRET`` acts as that player."""
 
 
 def add_player(conn: Connection, player_id: str, name: str, account: str | None = None) -> None:
     """A player row (``account``: the account that adopted it)."""
     conn.execute(
         insert(players).values(
-            id=player_id, secret_hash="0" * 64, name=name, created_at=NOW, account_id=account
+            id=player_id, secret_hash=hash_secret(SECRET), name=name, created_at=NOW, account_id=account
         )
     )
 

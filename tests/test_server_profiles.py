@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import httpx
 import psycopg
 import pytest
 from sqlalchemy import delete, func, select
@@ -23,7 +24,9 @@ from roppyakken.rules import preset
 from roppyakken.server import profiles
 from roppyakken.server.db import Database
 from roppyakken.server.models import game_seats
-from tests.profile_seed import NOW, add_account, add_game, add_player, add_rating, record, score
+from roppyakken.server.players import COOKIE
+from tests.profile_seed import NOW, SECRET, add_account, add_game, add_player, add_rating, record, score
+from tests.server_harness import running_server
 from tests.services import postgres
 
 _numbers = itertools.count()
@@ -294,3 +297,46 @@ def test_leaderboard_of_an_unknown_pool_is_refused(db: Database) -> None:
     with pytest.raises(ValueError, match="unknown rating pool 'chess'"):
         db.run_now(lambda c: profiles.leaderboard(c, "chess", 1, 10, NOW))
     assert db.run_now(lambda c: profiles.leaderboard(c, "match-3", 1, 10, NOW))["total"] == 0
+
+
+# --- the HTTP API ---------------------------------------------------------------------------------
+
+
+def test_the_api_answers_pages_and_profiles_and_refuses_bad_input_in_one_line(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'api.sqlite3'}"
+    database = Database(url)
+    database.open()
+    seed_people(database)
+    seed_board(database)
+    database.engine.dispose()
+    with running_server(url) as server:
+        board = server.get("/api/leaderboard/classic-2?page=2&size=10")
+        assert board.status_code == 200 and board.headers["cache-control"] == "public, max-age=60"
+        assert board.json()["page"] == 2 and board.json()["size"] == 10
+        assert server.get("/api/leaderboard/classic-2").json()["size"] == profiles.PAGE_SIZE
+        for query, field in (
+            ("page=0", "page"),
+            ("page=x", "page"),
+            ("size=101", "size"),
+            ("page=-1", "page"),
+        ):
+            bad = server.get(f"/api/leaderboard/classic-2?{query}")
+            assert bad.status_code == 400
+            assert bad.json() == {
+                "error": f"'{field}' must be a number from 1 to "
+                f"{profiles.MAX_PAGE if field == 'page' else profiles.MAX_PAGE_SIZE}"
+            }
+        unknown = server.get("/api/leaderboard/chess-2")
+        assert unknown.status_code == 404 and "\n" not in unknown.json()["error"]
+        assert unknown.json()["error"].startswith("there is no rating pool 'chess-2' (pools: classic-2,")
+
+        ann = server.get("/api/players/annguest")
+        assert ann.status_code == 200 and ann.headers["cache-control"] == "private, no-cache"
+        assert ann.json()["player"] == "ann" and [g["room"] for g in ann.json()["recent"]] == ["g3", "g1"]
+        as_bob = httpx.get(f"{server.url}/api/players/ann", cookies={COOKIE: f"bob.{SECRET}"}, timeout=10)
+        assert [g["room"] for g in as_bob.json()["recent"]] == ["g3", "g2", "g1"]
+        wrong = httpx.get(f"{server.url}/api/players/ann", cookies={COOKIE: "bob.wrong"}, timeout=10)
+        assert [g["room"] for g in wrong.json()["recent"]] == ["g3", "g1"]
+        for missing in ("nobody", "bad!id", "x" * 40):
+            answer = server.get(f"/api/players/{missing}")
+            assert answer.status_code == 404 and answer.json()["error"].startswith("there is no player ")

@@ -20,7 +20,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server import api, players, text
+from roppyakken.server import api, players, profiles_api, text
 from roppyakken.server.cluster import Cluster
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database, StorageError
@@ -150,6 +150,9 @@ def create_app(
         Route("/api/me", api.get_me, methods=["GET"]),
         Route("/api/me", api.post_me, methods=["POST"]),
         Route("/api/schema", api.schema, methods=["GET"]),
+        # leaderboards and profiles
+        Route("/api/leaderboard/{pool}", profiles_api.get_leaderboard, methods=["GET"]),
+        Route("/api/players/{player}", profiles_api.get_profile, methods=["GET"]),
         Route("/healthz", api.healthz, methods=["GET"]),
         Route("/readyz", api.readyz, methods=["GET"]),
         Route("/metrics", api.metrics, methods=["GET"]),

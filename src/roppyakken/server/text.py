@@ -134,3 +134,7 @@ HAND_OVER_CLOCKED: Final = "this room has a clock: it hands over absent players 
 HAND_OVER_SEAT: Final = "seat {seat} is not another player's seat that can be handed to a bot"
 HAND_OVER_PRESENT: Final = "the player of seat {seat} is connected"
 HAND_OVER_WAIT: Final = "the player of seat {seat} has been away less than {after:g} s; wait {wait} s more"
+
+# leaderboards and profiles (server/profiles_api.py)
+NO_POOL: Final = "there is no rating pool {pool!r} (pools: {known})"
+NO_PLAYER_ID: Final = "there is no player {player!r}"
