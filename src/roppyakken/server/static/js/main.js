@@ -1,6 +1,6 @@
 // Entry point: the header and the router.  /r/<room> is a room (waiting room or game);
 // on / the hash picks the page: #/ start page, #/calc, #/replay[?room=…], #/rules[?preset=…],
-// #/learn (the guided first game).
+// #/learn (the guided first game), #/leaders[?pool=…&page=…], #/player/<id> (a profile).
 
 import T from "./text.js";
 import { LANG, LANGUAGES, LANGUAGE_NAMES, setLanguage, t } from "./i18n.js";
@@ -12,6 +12,7 @@ import { replayPage } from "./replay.js";
 import { rulesPage } from "./rulespage.js";
 import { deckSwitch, deckUrl } from "./decks.js";
 import { tutorialPage } from "./tutorial.js";
+import { leadersPage, playerPage } from "./profiles.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 
@@ -42,6 +43,7 @@ function header() {
     h("a", { href: "/#/calc" }, T.navCalc),
     h("a", { href: "/#/replay" }, T.navReplay),
     h("a", { href: "/#/rules" }, T.navRules),
+    h("a", { href: "/#/leaders" }, t("Leaderboards")),
     languageSwitch(),
     deckSwitch(),
   );
@@ -58,8 +60,11 @@ function route() {
   const hash = location.hash.replace(/^#\/?/, "");
   const [page, query] = hash.split("?");
   const params = new URLSearchParams(query || "");
-  document.body.dataset.page = page || "home";
-  if (page === "calc") calcPage(root);
+  const player = page.match(/^player\/([^/]+)$/);
+  document.body.dataset.page = player ? "player" : page || "home";
+  if (player) playerPage(root, decodeURIComponent(player[1]));
+  else if (page === "leaders") leadersPage(root, params);
+  else if (page === "calc") calcPage(root);
   else if (page === "replay") replayPage(root, params);
   else if (page === "rules") rulesPage(root, params);
   else if (page === "learn") tutorialPage(root);
