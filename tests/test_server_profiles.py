@@ -21,7 +21,7 @@ from roppyakken.ai.driver import play_out
 from roppyakken.engine import Game
 from roppyakken.record import record_of
 from roppyakken.rules import preset
-from roppyakken.server import profiles
+from roppyakken.server import profiles, storage
 from roppyakken.server.db import Database
 from roppyakken.server.models import game_seats
 from roppyakken.server.players import COOKIE
@@ -340,3 +340,11 @@ def test_the_api_answers_pages_and_profiles_and_refuses_bad_input_in_one_line(tm
         for missing in ("nobody", "bad!id", "x" * 40):
             answer = server.get(f"/api/players/{missing}")
             assert answer.status_code == 404 and answer.json()["error"].startswith("there is no player ")
+
+
+def test_the_finished_games_lists_name_each_seats_player(db: Database) -> None:
+    seed_people(db)
+    listed = {g["room"]: g for g in db.run_now(lambda c: storage.finished_games(c, 10))}
+    assert set(listed) == {"g1", "g3"}  # private games are not listed
+    assert listed["g3"]["player_ids"] == ["cy", "ann", None]
+    assert listed["g1"]["player_ids"] == ["annguest", "bob"]

@@ -465,11 +465,25 @@ def profile(conn: Connection, player_id: str, viewer: str | None) -> dict[str, A
     }
 
 
+def seat_owners(conn: Connection, room_ids: Sequence[str]) -> dict[tuple[str, int], str]:
+    """The player of each seat of these rooms that a known player took: (room, seat) to player id
+    (their profiles' addresses; bots' seats and seats taken without a player cookie have none)."""
+    if not room_ids:
+        return {}
+    return {
+        (str(r[0]), int(r[1])): str(r[2])
+        for r in conn.execute(
+            select(seat_players.c.room_id, seat_players.c.seat, seat_players.c.player_id).where(
+                seat_players.c.room_id.in_(list(room_ids))
+            )
+        )
+    }
+
+
 def _recent(conn: Connection, rows: Sequence[Any]) -> list[dict[str, Any]]:
     """The recent games' lines: the room, when, the rules, every seat's name and player, the place."""
     ids = [r.room_id for r in rows]
     names: dict[str, list[str]] = {i: [] for i in ids}
-    owners: dict[tuple[str, int], str] = {}
     if ids:
         for s in conn.execute(
             select(seats.c.room_id, seats.c.name, seats.c.level)
@@ -477,12 +491,7 @@ def _recent(conn: Connection, rows: Sequence[Any]) -> list[dict[str, Any]]:
             .order_by(seats.c.room_id, seats.c.seat)
         ):
             names[s[0]].append(s[1] or (f"bot:{s[2]}" if s[2] else ""))
-        for o in conn.execute(
-            select(seat_players.c.room_id, seat_players.c.seat, seat_players.c.player_id).where(
-                seat_players.c.room_id.in_(ids)
-            )
-        ):
-            owners[(str(o[0]), int(o[1]))] = str(o[2])
+    owners = seat_owners(conn, ids)
     return [
         {
             "room": r.room_id,

@@ -298,6 +298,7 @@ def finished_games(conn: Connection, limit: int) -> list[dict[str, Any]]:
             .order_by(seats.c.room_id, seats.c.seat)
         ):
             names[r[0]].append(r[1] or f"bot:{r[3]}")
+    owners = profiles.seat_owners(conn, ids)
     out = []
     for room_id, winner, finished_at in rows:
         at = utc(finished_at)
@@ -305,6 +306,7 @@ def finished_games(conn: Connection, limit: int) -> list[dict[str, Any]]:
             {
                 "room": room_id,
                 "players": names[room_id],
+                "player_ids": [owners.get((room_id, s)) for s in range(len(names[room_id]))],
                 "winner": winner,
                 "finished_at": at.isoformat().replace("+00:00", "Z") if at else None,
             }
@@ -353,6 +355,7 @@ def my_games(conn: Connection, wanted: dict[str, str], now: float) -> list[dict[
         .where(rooms.c.id.in_(list(held)))
         .order_by(rooms.c.created_at.desc())
     ).all()
+    owners = profiles.seat_owners(conn, list(held))
     out = []
     for room_id, _created, status, winner, finished_at, clock_text in rows:
         clock = None if clock_text is None else Clock.from_json(json.loads(clock_text))
@@ -365,6 +368,7 @@ def my_games(conn: Connection, wanted: dict[str, str], now: float) -> list[dict[
                 "room": room_id,
                 "seat": held[room_id],
                 "players": names[room_id],
+                "player_ids": [owners.get((room_id, s)) for s in range(len(names[room_id]))],
                 "status": status,
                 "winner": winner,
                 "finished_at": at.isoformat().replace("+00:00", "Z") if at else None,
