@@ -355,7 +355,6 @@ def my_games(conn: Connection, wanted: dict[str, str], now: float) -> list[dict[
         .where(rooms.c.id.in_(list(held)))
         .order_by(rooms.c.created_at.desc())
     ).all()
-    owners = profiles.seat_owners(conn, list(held))
     out = []
     for room_id, _created, status, winner, finished_at, clock_text in rows:
         clock = None if clock_text is None else Clock.from_json(json.loads(clock_text))
@@ -368,7 +367,6 @@ def my_games(conn: Connection, wanted: dict[str, str], now: float) -> list[dict[
                 "room": room_id,
                 "seat": held[room_id],
                 "players": names[room_id],
-                "player_ids": [owners.get((room_id, s)) for s in range(len(names[room_id]))],
                 "status": status,
                 "winner": winner,
                 "finished_at": at.isoformat().replace("+00:00", "Z") if at else None,

@@ -12,8 +12,8 @@ const PREFIX = "roppyakken:";
 const MAX_ROOMS = 100;
 
 /**
- * @typedef {{room: string, seat: number, players: string[], player_ids?: (string|null)[], status: string,
- *   winner: number|null, finished_at: string|null, clock: string, turn: number|null, remaining: number|null}} MyGame
+ * @typedef {{room: string, seat: number, players: string[], status: string, winner: number|null,
+ *   finished_at: string|null, clock: string, turn: number|null, remaining: number|null}} MyGame
  */
 
 /**
