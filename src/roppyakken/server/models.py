@@ -204,6 +204,11 @@ game_seats = Table(
     metadata,
     Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
     Column("seat", Integer, primary_key=True),
+    # the room's, copied so that a profile reads no room row (fixed once the game is over)
+    Column("finished_at", DateTime(timezone=True), nullable=False),
+    Column("preset", String(64), nullable=False),
+    Column("public", Boolean, nullable=False),
+    Column("rated", Boolean, nullable=False),
     Column("place", Integer, nullable=True),  # 1 first, ties share; null: the game ended without a winner
     Column("rounds", Integer, nullable=False),  # the rounds scored
     Column("points", BigInteger, nullable=False),  # the sum of those rounds' final points

@@ -158,14 +158,18 @@ def summarize(record: dict[str, Any]) -> list[SeatSummary]:
     return out
 
 
-def store_game(conn: Connection, room_id: str, record: str | dict[str, Any]) -> None:
-    """Write (or write again) the seat summaries of the finished game ``room_id``."""
-    data = json.loads(record) if isinstance(record, str) else record
-    conn.execute(delete(game_seats).where(game_seats.c.room_id == room_id))
-    rows = [
+def summary_rows(
+    room_id: str, record: dict[str, Any], *, finished_at: datetime, preset: str, public: bool, rated: bool
+) -> list[dict[str, Any]]:
+    """The ``game_seats`` rows of a finished game (its record, and what its room says)."""
+    return [
         {
             "room_id": room_id,
             "seat": s.seat,
+            "finished_at": finished_at,
+            "preset": preset,
+            "public": public,
+            "rated": rated,
             "place": s.place,
             "rounds": s.rounds,
             "points": s.points,
@@ -174,8 +178,25 @@ def store_game(conn: Connection, room_id: str, record: str | dict[str, Any]) -> 
             "yaku": json.dumps(s.yaku, separators=(",", ":"), sort_keys=True),
             "lucky": json.dumps(s.lucky, separators=(",", ":"), sort_keys=True),
         }
-        for s in summarize(data)
+        for s in summarize(record)
     ]
+
+
+def store_game(conn: Connection, room_id: str, record: str | dict[str, Any]) -> None:
+    """Write (or write again) the seat summaries of the finished game ``room_id`` (its room row must
+    say it is finished: its finish time is copied from there)."""
+    room = conn.execute(
+        select(rooms.c.finished_at, rooms.c.preset, rooms.c.public, rooms.c.rated).where(
+            rooms.c.id == room_id
+        )
+    ).first()
+    if room is None or room[0] is None:
+        return
+    data = json.loads(record) if isinstance(record, str) else record
+    rows = summary_rows(
+        room_id, data, finished_at=room[0], preset=room[1], public=bool(room[2]), rated=bool(room[3])
+    )
+    conn.execute(delete(game_seats).where(game_seats.c.room_id == room_id))
     if rows:
         conn.execute(insert(game_seats), rows)
 
@@ -190,7 +211,13 @@ def backfill(conn: Connection, batch: int = BACKFILL_BATCH) -> int:
         summarized = select(game_seats.c.room_id).where(game_seats.c.room_id == rooms.c.id).exists()
         found = conn.execute(
             select(rooms.c.id, rooms.c.record)
-            .where(rooms.c.status == "over", rooms.c.record.is_not(None), rooms.c.id > last, ~summarized)
+            .where(
+                rooms.c.status == "over",
+                rooms.c.record.is_not(None),
+                rooms.c.finished_at.is_not(None),
+                rooms.c.id > last,
+                ~summarized,
+            )
             .order_by(rooms.c.id)
             .limit(batch)
         ).all()
@@ -415,10 +442,10 @@ def profile(conn: Connection, player_id: str, viewer: str | None) -> dict[str, A
             game_seats.c.abandoned,
             game_seats.c.yaku,
             game_seats.c.lucky,
-            rooms.c.finished_at,
-            rooms.c.public,
-            rooms.c.rated,
-            rooms.c.preset,
+            game_seats.c.finished_at,
+            game_seats.c.public,
+            game_seats.c.rated,
+            game_seats.c.preset,
         )
         .select_from(
             seat_players.join(
@@ -426,7 +453,7 @@ def profile(conn: Connection, player_id: str, viewer: str | None) -> dict[str, A
                 and_(
                     game_seats.c.room_id == seat_players.c.room_id, game_seats.c.seat == seat_players.c.seat
                 ),
-            ).join(rooms, rooms.c.id == seat_players.c.room_id)
+            )
         )
         .where(seat_players.c.player_id.in_(list(who.ids)))
     ).all()
