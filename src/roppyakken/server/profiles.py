@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Final
 
-from sqlalchemy import Connection, and_, delete, func, insert, or_, select
+from sqlalchemy import Connection, Integer, and_, bindparam, delete, func, insert, or_, select
 
 from roppyakken.server.models import (
     BOARD_ORDINAL,
@@ -235,23 +235,30 @@ def backfill(conn: Connection, batch: int = BACKFILL_BATCH) -> int:
 # --- leaderboards -------------------------------------------------------------------------------
 
 
-def _adopted_guests() -> Any:
-    """The ids of guest players an account adopted (their games count as the account's player's)."""
-    return (
-        select(players.c.id)
-        .join(accounts, accounts.c.id == players.c.account_id)
-        .where(accounts.c.player_id != players.c.id)
-    )
+_ADOPTED_GUESTS: Final = (
+    select(players.c.id)
+    .join(accounts, accounts.c.id == players.c.account_id)
+    .where(accounts.c.player_id != players.c.id)
+)
+"""The ids of guest players an account adopted (their games count as the account's player's)."""
 
-
-def _on_board(pool: str, since: datetime) -> Any:
-    return and_(
-        ratings.c.pool == pool,
-        ratings.c.last_played >= since,
-        ratings.c.games >= PROVISIONAL_GAMES,
-        ratings.c.sigma <= PROVISIONAL_SIGMA,
-        ratings.c.player_id.not_in(_adopted_guests()),
-    )
+_ON_BOARD: Final = and_(
+    ratings.c.pool == bindparam("pool"),
+    ratings.c.last_played >= bindparam("since"),
+    ratings.c.games >= PROVISIONAL_GAMES,
+    ratings.c.sigma <= PROVISIONAL_SIGMA,
+    ratings.c.player_id.not_in(_ADOPTED_GUESTS),
+)
+# The statements are built once (with parameters) so that a request spends its time in the database.
+_BOARD_COUNT: Final = select(func.count()).select_from(ratings).where(_ON_BOARD)
+_BOARD_PAGE: Final = (
+    select(ratings.c.player_id, ratings.c.mu, ratings.c.sigma, ratings.c.games, ratings.c.last_played)
+    .where(_ON_BOARD)
+    .order_by(BOARD_ORDINAL.desc(), ratings.c.player_id)
+    .offset(bindparam("skip", type_=Integer))
+    .limit(bindparam("take", type_=Integer))
+)
+_NAMES: Final = select(players.c.id, players.c.name).where(players.c.id.in_(bindparam("ids", expanding=True)))
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -268,16 +275,9 @@ def leaderboard(conn: Connection, pool: str, page: int, size: int, now: datetime
     ``pool`` must be one of :data:`POOLS` (ValueError otherwise)."""
     if pool not in POOLS:
         raise ValueError(f"unknown rating pool {pool!r}")
-    since = now - timedelta(days=ACTIVE_DAYS)
-    where = _on_board(pool, since)
-    total = int(conn.execute(select(func.count()).select_from(ratings).where(where)).scalar_one())
-    rows = conn.execute(
-        select(ratings.c.player_id, ratings.c.mu, ratings.c.sigma, ratings.c.games, ratings.c.last_played)
-        .where(where)
-        .order_by(BOARD_ORDINAL.desc(), ratings.c.player_id)
-        .offset((page - 1) * size)
-        .limit(size)
-    ).all()
+    where = {"pool": pool, "since": now - timedelta(days=ACTIVE_DAYS)}
+    total = int(conn.execute(_BOARD_COUNT, where).scalar_one())
+    rows = conn.execute(_BOARD_PAGE, {**where, "skip": (page - 1) * size, "take": size}).all()
     names = _names(conn, [r[0] for r in rows])
     entries = [
         {
@@ -305,13 +305,68 @@ def leaderboard(conn: Connection, pool: str, page: int, size: int, now: datetime
 def _names(conn: Connection, ids: Sequence[str]) -> dict[str, str]:
     if not ids:
         return {}
-    return {
-        str(r[0]): str(r[1])
-        for r in conn.execute(select(players.c.id, players.c.name).where(players.c.id.in_(list(ids))))
-    }
+    return {str(r[0]): str(r[1]) for r in conn.execute(_NAMES, {"ids": list(ids)})}
 
 
 # --- profiles -----------------------------------------------------------------------------------
+
+_IDS = bindparam("ids", expanding=True)
+_PLAYER = select(players.c.id, players.c.name, players.c.account_id).where(
+    players.c.id == bindparam("player")
+)
+_ACCOUNT = (
+    select(accounts.c.id, accounts.c.player_id)
+    .where(or_(accounts.c.player_id == bindparam("player"), accounts.c.id == bindparam("account")))
+    .limit(1)
+)
+_ADOPTED = select(players.c.id).where(players.c.account_id == bindparam("account"))
+_NAME = select(players.c.name).where(players.c.id == bindparam("player"))
+_GAMES = select(
+    game_seats.c.room_id,
+    game_seats.c.seat,
+    game_seats.c.place,
+    game_seats.c.rounds,
+    game_seats.c.points,
+    game_seats.c.points_sq,
+    game_seats.c.abandoned,
+    game_seats.c.yaku,
+    game_seats.c.lucky,
+    game_seats.c.finished_at,
+    game_seats.c.public,
+    game_seats.c.rated,
+    game_seats.c.preset,
+).select_from(
+    seat_players.join(
+        game_seats,
+        and_(game_seats.c.room_id == seat_players.c.room_id, game_seats.c.seat == seat_players.c.seat),
+    )
+)
+_GAMES_OF = _GAMES.where(seat_players.c.player_id.in_(_IDS))
+_RATINGS = select(
+    ratings.c.pool, ratings.c.player_id, ratings.c.mu, ratings.c.sigma, ratings.c.games, ratings.c.last_played
+).where(ratings.c.player_id.in_(_IDS))
+_HISTORY = (
+    select(rating_history.c.seq, rating_history.c.mu, rating_history.c.sigma, rating_history.c.place)
+    .where(rating_history.c.player_id == bindparam("player"), rating_history.c.pool == bindparam("pool"))
+    .order_by(rating_history.c.seq.desc())
+    .limit(HISTORY_POINTS)
+)
+_SHARED = (
+    select(seat_players.c.room_id)
+    .where(
+        seat_players.c.player_id.in_(bindparam("viewers", expanding=True)),
+        seat_players.c.room_id.in_(select(seat_players.c.room_id).where(seat_players.c.player_id.in_(_IDS))),
+    )
+    .distinct()
+)
+_SEAT_NAMES = (
+    select(seats.c.room_id, seats.c.name, seats.c.level)
+    .where(seats.c.room_id.in_(bindparam("rooms", expanding=True)))
+    .order_by(seats.c.room_id, seats.c.seat)
+)
+_OWNERS = select(seat_players.c.room_id, seat_players.c.seat, seat_players.c.player_id).where(
+    seat_players.c.room_id.in_(bindparam("rooms", expanding=True))
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -326,24 +381,15 @@ class Identity:
 
 def identity(conn: Connection, player_id: str) -> Identity | None:
     """The identity of ``player_id`` (an adopted guest's is its account's), or None if unknown."""
-    row = conn.execute(
-        select(players.c.id, players.c.name, players.c.account_id).where(players.c.id == player_id)
-    ).first()
+    row = conn.execute(_PLAYER, {"player": player_id}).first()
     if row is None:
         return None
-    match = accounts.c.player_id == player_id
-    if row[2] is not None:
-        match = or_(match, accounts.c.id == row[2])
-    account = conn.execute(select(accounts.c.id, accounts.c.player_id).where(match).limit(1)).first()
+    account = conn.execute(_ACCOUNT, {"player": player_id, "account": row[2]}).first()
     if account is None:
         return Identity(str(row[0]), str(row[1]), (str(row[0]),))
     own = str(account[1])
-    adopted = [
-        str(r[0]) for r in conn.execute(select(players.c.id).where(players.c.account_id == account[0]))
-    ]
-    name = (
-        row[1] if own == row[0] else conn.execute(select(players.c.name).where(players.c.id == own)).scalar()
-    )
+    adopted = [str(r[0]) for r in conn.execute(_ADOPTED, {"account": account[0]})]
+    name = row[1] if own == row[0] else conn.execute(_NAME, {"player": own}).scalar()
     return Identity(own, str(name or ""), tuple(sorted({own, *adopted})))
 
 
@@ -367,16 +413,7 @@ def _interval(rounds: int, points: int, squares: float) -> dict[str, Any] | None
 def _ratings(conn: Connection, who: Identity) -> list[dict[str, Any]]:
     """The player's rating in each pool they played, with its history (oldest point first)."""
     chosen: dict[str, tuple[Any, ...]] = {}
-    for r in conn.execute(
-        select(
-            ratings.c.pool,
-            ratings.c.player_id,
-            ratings.c.mu,
-            ratings.c.sigma,
-            ratings.c.games,
-            ratings.c.last_played,
-        ).where(ratings.c.player_id.in_(list(who.ids)))
-    ):
+    for r in conn.execute(_RATINGS, {"ids": list(who.ids)}):
         known = chosen.get(r[0])
         # several of an account's players rated in one pool: the account's own, else the most played
         if known is None or (r[1] == who.player) or (known[1] != who.player and r[4] > known[4]):
@@ -384,12 +421,7 @@ def _ratings(conn: Connection, who: Identity) -> list[dict[str, Any]]:
     out = []
     for pool in sorted(chosen, key=lambda p: POOLS.index(p) if p in POOLS else len(POOLS)):
         _, owner, mu, sigma, games, last_played = chosen[pool]
-        points = conn.execute(
-            select(rating_history.c.seq, rating_history.c.mu, rating_history.c.sigma, rating_history.c.place)
-            .where(rating_history.c.player_id == owner, rating_history.c.pool == pool)
-            .order_by(rating_history.c.seq.desc())
-            .limit(HISTORY_POINTS)
-        ).all()
+        points = conn.execute(_HISTORY, {"player": owner, "pool": pool}).all()
         out.append(
             {
                 "pool": pool,
@@ -414,15 +446,7 @@ def _seen_by(conn: Connection, viewer: str | None, who: Identity) -> set[str]:
     mine = identity(conn, viewer)
     if mine is None:
         return set()
-    theirs = select(seat_players.c.room_id).where(seat_players.c.player_id.in_(list(who.ids)))
-    return {
-        str(r[0])
-        for r in conn.execute(
-            select(seat_players.c.room_id)
-            .where(seat_players.c.player_id.in_(list(mine.ids)), seat_players.c.room_id.in_(theirs))
-            .distinct()
-        )
-    }
+    return {str(r[0]) for r in conn.execute(_SHARED, {"viewers": list(mine.ids), "ids": list(who.ids)})}
 
 
 def profile(conn: Connection, player_id: str, viewer: str | None) -> dict[str, Any] | None:
@@ -431,32 +455,7 @@ def profile(conn: Connection, player_id: str, viewer: str | None) -> dict[str, A
     who = identity(conn, player_id)
     if who is None:
         return None
-    rows = conn.execute(
-        select(
-            game_seats.c.room_id,
-            game_seats.c.seat,
-            game_seats.c.place,
-            game_seats.c.rounds,
-            game_seats.c.points,
-            game_seats.c.points_sq,
-            game_seats.c.abandoned,
-            game_seats.c.yaku,
-            game_seats.c.lucky,
-            game_seats.c.finished_at,
-            game_seats.c.public,
-            game_seats.c.rated,
-            game_seats.c.preset,
-        )
-        .select_from(
-            seat_players.join(
-                game_seats,
-                and_(
-                    game_seats.c.room_id == seat_players.c.room_id, game_seats.c.seat == seat_players.c.seat
-                ),
-            )
-        )
-        .where(seat_players.c.player_id.in_(list(who.ids)))
-    ).all()
+    rows = conn.execute(_GAMES_OF, {"ids": list(who.ids)}).all()
     by_place: Counter[int] = Counter()
     yaku: Counter[str] = Counter()
     lucky: Counter[str] = Counter()
@@ -469,8 +468,10 @@ def profile(conn: Connection, player_id: str, viewer: str | None) -> dict[str, A
         points += int(r.points)
         squares += float(r.points_sq)
         abandoned += bool(r.abandoned)
-        yaku.update(json.loads(r.yaku))
-        lucky.update(json.loads(r.lucky))
+        if r.yaku != "{}":
+            yaku.update(json.loads(r.yaku))
+        if r.lucky != "{}":
+            lucky.update(json.loads(r.lucky))
     newest = sorted(rows, key=lambda r: (r.finished_at, r.room_id), reverse=True)
     seen = _seen_by(conn, viewer, who) if any(not r.public for r in rows) else set()
     recent = [r for r in newest if r.public or r.room_id in seen][:RECENT_GAMES]
@@ -497,14 +498,7 @@ def seat_owners(conn: Connection, room_ids: Sequence[str]) -> dict[tuple[str, in
     (their profiles' addresses; bots' seats and seats taken without a player cookie have none)."""
     if not room_ids:
         return {}
-    return {
-        (str(r[0]), int(r[1])): str(r[2])
-        for r in conn.execute(
-            select(seat_players.c.room_id, seat_players.c.seat, seat_players.c.player_id).where(
-                seat_players.c.room_id.in_(list(room_ids))
-            )
-        )
-    }
+    return {(str(r[0]), int(r[1])): str(r[2]) for r in conn.execute(_OWNERS, {"rooms": list(room_ids)})}
 
 
 def _recent(conn: Connection, rows: Sequence[Any]) -> list[dict[str, Any]]:
@@ -512,11 +506,7 @@ def _recent(conn: Connection, rows: Sequence[Any]) -> list[dict[str, Any]]:
     ids = [r.room_id for r in rows]
     names: dict[str, list[str]] = {i: [] for i in ids}
     if ids:
-        for s in conn.execute(
-            select(seats.c.room_id, seats.c.name, seats.c.level)
-            .where(seats.c.room_id.in_(ids))
-            .order_by(seats.c.room_id, seats.c.seat)
-        ):
+        for s in conn.execute(_SEAT_NAMES, {"rooms": ids}):
             names[s[0]].append(s[1] or (f"bot:{s[2]}" if s[2] else ""))
     owners = seat_owners(conn, ids)
     return [
