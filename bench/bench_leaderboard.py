@@ -112,7 +112,12 @@ def seed(conn: Connection, games: int, people: int, rng: random.Random, now: dat
     times = sorted(now - timedelta(days=365 * rng.random()) for _ in range(games))
     state: dict[tuple[str, str], list[Any]] = {}  # mu, sigma, games, last_seq, last_played
     played: dict[str, int] = dict.fromkeys(ids, 0)
-    room_rows, seat_rows, owner_rows, summary_rows, game_rows, history_rows = [], [], [], [], [], []
+    room_rows: list[dict[str, Any]] = []
+    seat_rows: list[dict[str, Any]] = []
+    owner_rows: list[dict[str, Any]] = []
+    summary_rows: list[dict[str, Any]] = []
+    game_rows: list[dict[str, Any]] = []
+    history_rows: list[dict[str, Any]] = []
 
     def flush(final: bool = False) -> None:
         if not final and len(history_rows) < BATCH:

@@ -3,6 +3,7 @@ seat summaries, a profile's totals, who sees which recent game, and the leaderbo
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import statistics
@@ -143,11 +144,17 @@ def seed_people(db: Database) -> None:
     db.run_now(work)
 
 
+def view(db: Database, player: str, viewer: str | None) -> dict[str, Any]:
+    """``player``'s profile as ``viewer`` sees it (which must exist)."""
+    got = db.run_now(lambda c: profiles.profile(c, player, viewer))
+    assert got is not None
+    return got
+
+
 def test_a_profile_adds_up_every_game_of_the_account_and_its_guests(db: Database) -> None:
     seed_people(db)
     for asked in ("ann", "annguest"):  # an adopted guest's profile is its account's
-        got = db.run_now(lambda c, asked=asked: profiles.profile(c, asked, None))
-        assert got is not None
+        got = view(db, asked, None)
         assert got["player"] == "ann" and got["name"] == "Ann"
         assert got["games"] == 3
         assert got["places"] == {"1": 1, "2": 2, "3": 0}
@@ -182,7 +189,7 @@ def test_recent_games_show_private_games_only_to_those_who_sat_in_them(db: Datab
     assert recent("bob", None) == ["g1"]
     assert recent("bob", "ann") == ["g2", "g1"]  # g4 is Bob and Cy's alone
     assert recent("bob", "cy") == ["g4", "g1"]
-    line = db.run_now(lambda c: profiles.profile(c, "ann", None))["recent"][0]
+    line = view(db, "ann", None)["recent"][0]
     assert line["players"] == ["Cy", "Ann", "bot:greedy"]
     assert line["player_ids"] == ["cy", "ann", None]
     assert line["seat"] == 1 and line["place"] == 2 and line["points"] == 150
@@ -191,15 +198,15 @@ def test_recent_games_show_private_games_only_to_those_who_sat_in_them(db: Datab
 
 def test_ratings_and_their_history_in_a_profile(db: Database) -> None:
     seed_people(db)
-    db.run_now(
-        lambda c: (
-            add_rating(
-                c, "ann", "classic-2", 30.0, 2.0, 12, history=[(25.0, 8.0, 2), (28.0, 5.0, 1), (30.0, 2.0, 1)]
-            ),
-            add_rating(c, "annguest", "classic-2", 40.0, 2.0, 3),  # the account's own rating wins
-            add_rating(c, "annguest", "korean-3", 24.0, 7.0, 3, history=[(24.0, 7.0, 3)]),
+
+    def rated(c: Any) -> None:
+        add_rating(
+            c, "ann", "classic-2", 30.0, 2.0, 12, history=[(25.0, 8.0, 2), (28.0, 5.0, 1), (30.0, 2.0, 1)]
         )
-    )
+        add_rating(c, "annguest", "classic-2", 40.0, 2.0, 3)  # the account's own rating wins
+        add_rating(c, "annguest", "korean-3", 24.0, 7.0, 3, history=[(24.0, 7.0, 3)])
+
+    db.run_now(rated)
     got = db.run_now(lambda c: profiles.profile(c, "ann", None))
     assert got is not None
     pools = {r["pool"]: r for r in got["ratings"]}
@@ -220,7 +227,7 @@ def test_backfill_writes_the_summaries_of_older_games(db: Database) -> None:
     stored = db.run_now(lambda c: c.execute(select(func.count()).select_from(game_seats)).scalar())
     assert stored == 2 + 2 + 3 + 2
     db.run_now(lambda c: c.execute(delete(game_seats)))
-    assert db.run_now(lambda c: profiles.profile(c, "ann", "ann"))["games"] == 0
+    assert view(db, "ann", "ann")["games"] == 0
     assert db.run_now(lambda c: profiles.backfill(c, batch=2)) == 4
     assert db.run_now(lambda c: profiles.profile(c, "ann", "ann")) == before
     assert db.run_now(lambda c: profiles.backfill(c)) == 0
@@ -275,7 +282,9 @@ def test_leaderboard_pages_are_disjoint_ordered_and_complete(db: Database) -> No
     assert first["pages"] == 7
     seen: list[dict[str, Any]] = []
     for page in range(1, first["pages"] + 2):
-        got = db.run_now(lambda c, page=page: profiles.leaderboard(c, "classic-2", page, size, NOW))
+        got = db.run_now(
+            functools.partial(profiles.leaderboard, pool="classic-2", page=page, size=size, now=NOW)
+        )
         assert got["total"] == first["total"]
         assert len(got["players"]) == (size if page < 7 else 3 if page == 7 else 0)
         seen.extend(got["players"])

@@ -35,6 +35,7 @@ from datetime import datetime, timedelta
 from typing import Any, Final
 
 from sqlalchemy import Connection, Integer, and_, bindparam, delete, func, insert, or_, select
+from sqlalchemy.sql.elements import BindParameter
 
 from roppyakken.server.models import (
     BOARD_ORDINAL,
@@ -310,7 +311,7 @@ def _names(conn: Connection, ids: Sequence[str]) -> dict[str, str]:
 
 # --- profiles -----------------------------------------------------------------------------------
 
-_IDS = bindparam("ids", expanding=True)
+_IDS: Final[BindParameter[Any]] = bindparam("ids", expanding=True)
 _PLAYER = select(players.c.id, players.c.name, players.c.account_id).where(
     players.c.id == bindparam("player")
 )
