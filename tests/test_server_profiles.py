@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import os
 import statistics
 from collections.abc import Iterator
@@ -15,7 +16,9 @@ from typing import Any
 import httpx
 import psycopg
 import pytest
-from sqlalchemy import delete, func, select
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import create_engine, delete, func, select, text
 
 from roppyakken.ai.base import make_bot
 from roppyakken.ai.driver import play_out
@@ -23,7 +26,7 @@ from roppyakken.engine import Game
 from roppyakken.record import record_of
 from roppyakken.rules import preset
 from roppyakken.server import profiles, storage
-from roppyakken.server.db import Database
+from roppyakken.server.db import Database, migrate
 from roppyakken.server.models import game_seats
 from roppyakken.server.players import COOKIE
 from tests.profile_seed import NOW, SECRET, add_account, add_game, add_player, add_rating, record, score
@@ -357,3 +360,31 @@ def test_the_finished_games_lists_name_each_seats_player(db: Database) -> None:
     assert set(listed) == {"g1", "g3"}  # private games are not listed
     assert listed["g3"]["player_ids"] == ["cy", "ann", None]
     assert listed["g1"]["player_ids"] == ["annguest", "bob"]
+
+
+def test_the_migration_writes_the_summaries_of_games_finished_before_it(tmp_path: Path) -> None:
+    engine = create_engine(f"sqlite:///{tmp_path / 'old.sqlite3'}")
+    config = Config()
+    config.set_main_option("script_location", str(Path(migrate.__code__.co_filename).parent / "migrations"))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0005_players")
+    game = record(["Ann", "Bob"], [[score(100, ["red-ribbons"]), score(0)], [score(0), score(700)]], winner=1)
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO rooms (id, created_at, players, preset, options, seed, status, finished_at,"
+                " winner, record, epoch, public) VALUES ('old', :at, 2, 'classic', '{}', 1, 'over', :at, 1,"
+                " :record, 1, 1)"
+            ),
+            {"at": NOW.replace(tzinfo=None), "record": json.dumps(game)},
+        )
+    migrate(engine)
+    with engine.connect() as conn:
+        rows = conn.execute(
+            select(game_seats.c.seat, game_seats.c.place, game_seats.c.points, game_seats.c.yaku).order_by(
+                game_seats.c.seat
+            )
+        ).all()
+    assert [tuple(r) for r in rows] == [(0, 2, 100, '{"red-ribbons":1}'), (1, 1, 700, "{}")]
+    engine.dispose()
