@@ -27,6 +27,7 @@ import json
 import math
 import os
 import random
+import shutil
 import statistics
 import sys
 import tempfile
@@ -316,6 +317,7 @@ def main() -> int:
     print(f"\nlast page / first page (p99): {last_p99 / first_p99:.2f}")
     print("plan of a board page:", " | ".join(plan))
     db.engine.dispose()
+    shutil.rmtree(folder, ignore_errors=True)
     return 0
 
 
