@@ -182,6 +182,7 @@ def seed(conn: Connection, games: int, people: int, rng: random.Random, now: dat
                 {
                     "room_id": room_id,
                     "seat": s,
+                    "player_id": p,
                     "finished_at": at,
                     "preset": POOL_PRESET[family],
                     "public": public,

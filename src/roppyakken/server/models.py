@@ -204,6 +204,7 @@ game_seats = Table(
     metadata,
     Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
     Column("seat", Integer, primary_key=True),
+    Column("player_id", String(32), nullable=True),  # the seat's player (seat_players); null: a bot's
     # the room's, copied so that a profile reads no room row (fixed once the game is over)
     Column("finished_at", DateTime(timezone=True), nullable=False),
     Column("preset", String(64), nullable=False),
@@ -220,6 +221,22 @@ game_seats = Table(
 """One row per seat of each finished game: what a profile adds up (server/profiles.py), written when the
 game ends so that a profile never reads the records themselves."""
 
+Index(
+    "ix_game_seats_player",
+    game_seats.c.player_id,
+    game_seats.c.finished_at,
+    game_seats.c.public,
+    game_seats.c.place,
+    game_seats.c.rounds,
+    game_seats.c.points,
+    game_seats.c.points_sq,
+    game_seats.c.abandoned,
+    game_seats.c.yaku,
+    game_seats.c.lucky,
+)
+"""One player's games in time order with every column their profile adds up: a profile's totals read
+this index alone, a few of its pages in a row."""
+
 BOARD_ORDINAL = ratings.c.mu - literal_column("3.0") * ratings.c.sigma
 """The conservative rating ``mu - 3 sigma`` the display rating grows with (a literal, not a bound
 parameter, so that a query's expression is the index's)."""
@@ -234,3 +251,6 @@ Index(
     ratings.c.sigma,
 )
 """A leaderboard page walks this index in rank order, and its count reads only the index."""
+
+Index("ix_players_account", players.c.account_id)
+"""An account's adopted guests (a profile's games, and the guests a leaderboard leaves out)."""

@@ -6,9 +6,11 @@
 scored, the sum of their final points and of their squares, whether the clock gave the
 seat to a bot, and how often it made each yaku and lucky hand.  A profile adds these
 rows up and never parses a record; :func:`backfill` writes them for games stored before
-the table existed (the migration runs it).  Rows name seats, not players: who held a
-seat is ``seat_players``, read when a profile is asked for (a seat linked late, or an
-account adopting a guest, changes nothing stored here).
+the table existed (the migration runs it).  Each row names the seat's player
+(``seat_players``, linked when the seat was taken); an account adopting a guest changes
+nothing stored here, as a profile gathers the games of every player id of the account
+when it is asked for.  The index ``ix_game_seats_player`` holds each player's rows with
+every column the totals add up, so a profile's totals read a few pages of one index.
 
 **Leaderboards.**  One per rating pool: the players who played in the pool within the
 last :data:`ACTIVE_DAYS` days and whose rating is no longer provisional, ordered by the
@@ -34,7 +36,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Final
 
-from sqlalchemy import Connection, Integer, and_, bindparam, delete, func, insert, or_, select
+from sqlalchemy import Connection, Integer, and_, bindparam, case, delete, func, insert, or_, select
 from sqlalchemy.sql.elements import BindParameter
 
 from roppyakken.server.models import (
@@ -160,13 +162,22 @@ def summarize(record: dict[str, Any]) -> list[SeatSummary]:
 
 
 def summary_rows(
-    room_id: str, record: dict[str, Any], *, finished_at: datetime, preset: str, public: bool, rated: bool
+    room_id: str,
+    record: dict[str, Any],
+    owners: dict[int, str],
+    *,
+    finished_at: datetime,
+    preset: str,
+    public: bool,
+    rated: bool,
 ) -> list[dict[str, Any]]:
-    """The ``game_seats`` rows of a finished game (its record, and what its room says)."""
+    """The ``game_seats`` rows of a finished game: its record, each seat's player (``owners``: seat to
+    player id), and what its room says."""
     return [
         {
             "room_id": room_id,
             "seat": s.seat,
+            "player_id": owners.get(s.seat),
             "finished_at": finished_at,
             "preset": preset,
             "public": public,
@@ -194,8 +205,9 @@ def store_game(conn: Connection, room_id: str, record: str | dict[str, Any]) -> 
     if room is None or room[0] is None:
         return
     data = json.loads(record) if isinstance(record, str) else record
+    owners = {seat: player for (_, seat), player in seat_owners(conn, [room_id]).items()}
     rows = summary_rows(
-        room_id, data, finished_at=room[0], preset=room[1], public=bool(room[2]), rated=bool(room[3])
+        room_id, data, owners, finished_at=room[0], preset=room[1], public=bool(room[2]), rated=bool(room[3])
     )
     conn.execute(delete(game_seats).where(game_seats.c.room_id == room_id))
     if rows:
@@ -236,12 +248,12 @@ def backfill(conn: Connection, batch: int = BACKFILL_BATCH) -> int:
 # --- leaderboards -------------------------------------------------------------------------------
 
 
-_ADOPTED_GUESTS: Final = (
-    select(players.c.id)
-    .join(accounts, accounts.c.id == players.c.account_id)
-    .where(accounts.c.player_id != players.c.id)
+_ADOPTED_GUESTS: Final = select(players.c.id).where(
+    players.c.account_id > "",  # every account id: a range the index serves (IS NOT NULL may scan)
+    players.c.id.not_in(select(accounts.c.player_id)),
 )
-"""The ids of guest players an account adopted (their games count as the account's player's)."""
+"""The ids of guest players an account adopted, its own player aside (their games count as the account's
+player's); found through ``ix_players_account``, not by reading every player."""
 
 _ON_BOARD: Final = and_(
     ratings.c.pool == bindparam("pool"),
@@ -322,27 +334,56 @@ _ACCOUNT = (
 )
 _ADOPTED = select(players.c.id).where(players.c.account_id == bindparam("account"))
 _NAME = select(players.c.name).where(players.c.id == bindparam("player"))
-_GAMES = select(
+_MINE = game_seats.c.player_id.in_(_IDS)
+
+
+def _count_of(condition: Any) -> Any:
+    return func.coalesce(func.sum(case((condition, 1), else_=0)), 0)
+
+
+# The totals are added up by the database: a busy player's thousands of games never reach Python.
+_TOTALS = select(
+    func.count(),
+    func.coalesce(func.sum(game_seats.c.rounds), 0),
+    func.coalesce(func.sum(game_seats.c.points), 0),
+    func.coalesce(func.sum(game_seats.c.points_sq), 0.0),
+    _count_of(game_seats.c.abandoned),
+    _count_of(game_seats.c.place == 1),
+    _count_of(game_seats.c.place == 2),
+    _count_of(game_seats.c.place == 3),
+).where(_MINE)
+_MADE = (
+    select(game_seats.c.yaku, game_seats.c.lucky, func.count())
+    .where(_MINE)
+    .group_by(game_seats.c.yaku, game_seats.c.lucky)
+)
+"""Each distinct (yaku, lucky hands) summary and how many games had it (far fewer than games)."""
+_RECENT_COLUMNS = (
     game_seats.c.room_id,
     game_seats.c.seat,
     game_seats.c.place,
-    game_seats.c.rounds,
     game_seats.c.points,
-    game_seats.c.points_sq,
-    game_seats.c.abandoned,
-    game_seats.c.yaku,
-    game_seats.c.lucky,
     game_seats.c.finished_at,
     game_seats.c.public,
     game_seats.c.rated,
     game_seats.c.preset,
-).select_from(
-    seat_players.join(
-        game_seats,
-        and_(game_seats.c.room_id == seat_players.c.room_id, game_seats.c.seat == seat_players.c.seat),
-    )
 )
-_GAMES_OF = _GAMES.where(seat_players.c.player_id.in_(_IDS))
+_RECENT_ORDER = (game_seats.c.finished_at.desc(), game_seats.c.room_id.desc())
+_RECENT_PUBLIC = (
+    select(*_RECENT_COLUMNS)
+    .where(_MINE, game_seats.c.public.is_(True))
+    .order_by(*_RECENT_ORDER)
+    .limit(RECENT_GAMES)
+)
+_VIEWERS_ROOMS = select(game_seats.c.room_id).where(
+    game_seats.c.player_id.in_(bindparam("viewers", expanding=True))
+)
+_RECENT_SEEN = (
+    select(*_RECENT_COLUMNS)
+    .where(_MINE, or_(game_seats.c.public.is_(True), game_seats.c.room_id.in_(_VIEWERS_ROOMS)))
+    .order_by(*_RECENT_ORDER)
+    .limit(RECENT_GAMES)
+)
 _RATINGS = select(
     ratings.c.pool, ratings.c.player_id, ratings.c.mu, ratings.c.sigma, ratings.c.games, ratings.c.last_played
 ).where(ratings.c.player_id.in_(_IDS))
@@ -351,14 +392,6 @@ _HISTORY = (
     .where(rating_history.c.player_id == bindparam("player"), rating_history.c.pool == bindparam("pool"))
     .order_by(rating_history.c.seq.desc())
     .limit(HISTORY_POINTS)
-)
-_SHARED = (
-    select(seat_players.c.room_id)
-    .where(
-        seat_players.c.player_id.in_(bindparam("viewers", expanding=True)),
-        seat_players.c.room_id.in_(select(seat_players.c.room_id).where(seat_players.c.player_id.in_(_IDS))),
-    )
-    .distinct()
 )
 _SEAT_NAMES = (
     select(seats.c.room_id, seats.c.name, seats.c.level)
@@ -440,56 +473,40 @@ def _ratings(conn: Connection, who: Identity) -> list[dict[str, Any]]:
     return out
 
 
-def _seen_by(conn: Connection, viewer: str | None, who: Identity) -> set[str]:
-    """The rooms of ``who``'s games that the viewer (or the viewer's account) sat in too."""
-    if viewer is None:
-        return set()
-    mine = identity(conn, viewer)
-    if mine is None:
-        return set()
-    return {str(r[0]) for r in conn.execute(_SHARED, {"viewers": list(mine.ids), "ids": list(who.ids)})}
-
-
 def profile(conn: Connection, player_id: str, viewer: str | None) -> dict[str, Any] | None:
     """The profile of ``player_id`` as ``viewer`` (a player id, or None: nobody known) may see it; None if
     there is no such player.  See the module docstring for what it covers."""
     who = identity(conn, player_id)
     if who is None:
         return None
-    rows = conn.execute(_GAMES_OF, {"ids": list(who.ids)}).all()
-    by_place: Counter[int] = Counter()
+    ids = {"ids": list(who.ids)}
+    games, rounds, points, squares, abandoned, *places = conn.execute(_TOTALS, ids).one()
     yaku: Counter[str] = Counter()
     lucky: Counter[str] = Counter()
-    rounds = points = abandoned = 0
-    squares = 0.0
-    for r in rows:
-        if r.place is not None:
-            by_place[int(r.place)] += 1
-        rounds += int(r.rounds)
-        points += int(r.points)
-        squares += float(r.points_sq)
-        abandoned += bool(r.abandoned)
-        if r.yaku != "{}":
-            yaku.update(json.loads(r.yaku))
-        if r.lucky != "{}":
-            lucky.update(json.loads(r.lucky))
-    newest = sorted(rows, key=lambda r: (r.finished_at, r.room_id), reverse=True)
-    seen = _seen_by(conn, viewer, who) if any(not r.public for r in rows) else set()
-    recent = [r for r in newest if r.public or r.room_id in seen][:RECENT_GAMES]
+    for made, hands, count in conn.execute(_MADE, ids):
+        for slug, n in json.loads(made).items():
+            yaku[slug] += n * count
+        for slug, n in json.loads(hands).items():
+            lucky[slug] += n * count
+    mine = None if viewer is None else identity(conn, viewer)
+    if mine is None:
+        recent = conn.execute(_RECENT_PUBLIC, ids).all()
+    else:
+        recent = conn.execute(_RECENT_SEEN, {**ids, "viewers": list(mine.ids)}).all()
     return {
         "player": who.player,
         "name": who.name,
         "ratings": _ratings(conn, who),
-        "games": len(rows),
-        "places": {str(p): by_place.get(p, 0) for p in (1, 2, 3)},
-        "points": _interval(rounds, points, squares),
+        "games": int(games),
+        "places": {str(p): int(n) for p, n in zip((1, 2, 3), places, strict=True)},
+        "points": _interval(int(rounds), int(points), float(squares)),
         "yaku": [{"slug": s, "rounds": n} for s, n in sorted(yaku.items(), key=lambda i: (-i[1], i[0]))][
             :TOP_YAKU
         ],
         "lucky_hands": [
             {"slug": s, "rounds": n} for s, n in sorted(lucky.items(), key=lambda i: (-i[1], i[0]))
         ],
-        "abandoned": abandoned,
+        "abandoned": int(abandoned),
         "recent": _recent(conn, recent),
     }
 

@@ -84,6 +84,7 @@ def upgrade() -> None:
         "game_seats",
         sa.Column("room_id", sa.String(32), sa.ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
         sa.Column("seat", sa.Integer(), primary_key=True),
+        sa.Column("player_id", sa.String(32), nullable=True),
         sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False),
         sa.Column("preset", sa.String(64), nullable=False),
         sa.Column("public", sa.Boolean(), nullable=False),
@@ -108,6 +109,23 @@ def upgrade() -> None:
             "sigma",
         ],
     )
+    op.create_index(
+        "ix_game_seats_player",
+        "game_seats",
+        [
+            "player_id",
+            "finished_at",
+            "public",
+            "place",
+            "rounds",
+            "points",
+            "points_sq",
+            "abandoned",
+            "yaku",
+            "lucky",
+        ],
+    )
+    op.create_index("ix_players_account", "players", ["account_id"])
     from roppyakken.server.profiles import backfill
 
     backfill(op.get_bind())  # the games finished before this table existed
@@ -116,7 +134,9 @@ def upgrade() -> None:
 def downgrade() -> None:
     """Drop them again."""
     # --- profiles ------------------------------------------------------------------------------
+    op.drop_index("ix_players_account", table_name="players")
     op.drop_index("ix_ratings_board", table_name="ratings")
+    op.drop_index("ix_game_seats_player", table_name="game_seats")
     op.drop_table("game_seats")
 
     # --- fair play and moderation --------------------------------------------------------------
