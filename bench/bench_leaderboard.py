@@ -310,7 +310,9 @@ def main() -> int:
         plan = [
             " ".join(str(x) for x in row) for row in conn.execute(text(plan_sql + query), {"since": since})
         ]
-    print(f"\n{'query':45} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    load_avg = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"\nload average while timing: {load_avg} (on {os.cpu_count()} cores)")
+    print(f"{'query':45} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
     for name, values in results.items():
         print(f"{name:45} {p(values, 0.5):8.2f} {p(values, 0.99):8.2f} {max(values):8.2f}")
     first_p99 = p(results["board classic-2, page 1"], 0.99)
