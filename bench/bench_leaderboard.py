@@ -253,6 +253,7 @@ def main() -> int:
     parser.add_argument("--samples", type=int, default=300)
     parser.add_argument("--database", default=None, help="a PostgreSQL URL (default: a fresh SQLite file)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", action="store_true", help="keep the SQLite file (its path is printed)")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     folder = tempfile.mkdtemp(prefix="bench-leaderboard-")
@@ -320,7 +321,10 @@ def main() -> int:
     print(f"\nlast page / first page (p99): {last_p99 / first_p99:.2f}")
     print("plan of a board page:", " | ".join(plan))
     db.engine.dispose()
-    shutil.rmtree(folder, ignore_errors=True)
+    if args.keep:
+        print(f"kept: {url}")
+    else:
+        shutil.rmtree(folder, ignore_errors=True)
     return 0
 
 

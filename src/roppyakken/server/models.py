@@ -249,8 +249,9 @@ Index(
     ratings.c.last_played,
     ratings.c.games,
     ratings.c.sigma,
+    ratings.c.mu,
 )
-"""A leaderboard page walks this index in rank order, and its count reads only the index."""
+"""A leaderboard page walks this index in rank order and its count scans it: both read only the index."""
 
 Index("ix_players_account", players.c.account_id)
 """An account's adopted guests (a profile's games, and the guests a leaderboard leaves out)."""

@@ -107,6 +107,7 @@ def upgrade() -> None:
             "last_played",
             "games",
             "sigma",
+            "mu",
         ],
     )
     op.create_index(
