@@ -37,7 +37,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, insert, text
+from sqlalchemy import Connection, func, insert, select, text
 
 from roppyakken.ai.base import make_bot
 from roppyakken.ai.driver import play_out
@@ -254,26 +254,34 @@ def main() -> int:
     parser.add_argument("--database", default=None, help="a PostgreSQL URL (default: a fresh SQLite file)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the SQLite file (its path is printed)")
+    parser.add_argument("--reuse", default=None, help="time the queries over a kept SQLite file again")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     folder = tempfile.mkdtemp(prefix="bench-leaderboard-")
-    url = args.database or f"sqlite:///{Path(folder) / 'games.sqlite3'}"
+    url = args.reuse or args.database or f"sqlite:///{Path(folder) / 'games.sqlite3'}"
     db = Database(url)
     db.open()
     now = datetime(2026, 12, 1, tzinfo=UTC)
     began = time.perf_counter()
-    played = db.run_now(lambda c: seed(c, args.games, args.players, rng, now))
+    if args.reuse:
+        per_player = select(game_seats.c.player_id, func.count()).group_by(game_seats.c.player_id)
+        found = db.run_now(lambda c: c.execute(per_player).all())
+        played = {str(p): int(n) for p, n in found if p is not None}
+    else:
+        played = db.run_now(lambda c: seed(c, args.games, args.players, rng, now))
     load = time.perf_counter() - began
     if db.engine.dialect.name == "postgresql":
         with db.engine.connect().execution_options(isolation_level="AUTOCOMMIT") as c:
             c.execute(text("ANALYZE"))
     size = ""
-    if db.engine.dialect.name == "sqlite":
-        size = f", file {os.path.getsize(Path(folder) / 'games.sqlite3') / 2**20:.0f} MiB"
+    if db.engine.dialect.name == "sqlite" and db.engine.url.database:
+        size = f", file {os.path.getsize(db.engine.url.database) / 2**20:.0f} MiB"
     counts = sorted(played.values())
+    games = db.run_now(lambda c: c.execute(select(func.count()).select_from(rooms)).scalar_one())
     print(
-        f"{db.engine.dialect.name}: {args.games} games of {args.players} players stored in {load:.0f} s"
-        f"{size}; games a player: median {statistics.median(counts):.0f}, max {counts[-1]}"
+        f"{db.engine.dialect.name}: {games} games of {len(played)} players "
+        f"{'reused' if args.reuse else f'stored in {load:.0f} s'}{size}; "
+        f"games a player: median {statistics.median(counts):.0f}, max {counts[-1]}"
     )
     busiest = max(played, key=lambda k: played[k])
     someone = sorted(played)
@@ -321,7 +329,7 @@ def main() -> int:
     print(f"\nlast page / first page (p99): {last_p99 / first_p99:.2f}")
     print("plan of a board page:", " | ".join(plan))
     db.engine.dispose()
-    if args.keep:
+    if args.keep or args.reuse:
         print(f"kept: {url}")
     else:
         shutil.rmtree(folder, ignore_errors=True)
