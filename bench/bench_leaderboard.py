@@ -257,8 +257,8 @@ def main() -> int:
     parser.add_argument("--reuse", default=None, help="time the queries over a kept SQLite file again")
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    folder = tempfile.mkdtemp(prefix="bench-leaderboard-")
-    url = args.reuse or args.database or f"sqlite:///{Path(folder) / 'games.sqlite3'}"
+    folder = None if args.reuse or args.database else tempfile.mkdtemp(prefix="bench-leaderboard-")
+    url = args.reuse or args.database or f"sqlite:///{Path(str(folder)) / 'games.sqlite3'}"
     db = Database(url)
     db.open()
     now = datetime(2026, 12, 1, tzinfo=UTC)
@@ -329,9 +329,9 @@ def main() -> int:
     print(f"\nlast page / first page (p99): {last_p99 / first_p99:.2f}")
     print("plan of a board page:", " | ".join(plan))
     db.engine.dispose()
-    if args.keep or args.reuse:
+    if folder is not None and args.keep:
         print(f"kept: {url}")
-    else:
+    elif folder is not None:
         shutil.rmtree(folder, ignore_errors=True)
     return 0
 
