@@ -97,6 +97,32 @@ def test_replay_refuses_a_capture_that_the_rules_forbid() -> None:
         replay(rec)
 
 
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [("fr", ("doit prendre", "il peut prendre")), ("ja", ("取らなければならない",)), ("ko", ("먹어야",))],
+)
+def test_a_tampered_records_rule_error_is_said_in_the_language(lang: str, words: tuple[str, ...]) -> None:
+    """The engine's reason (an illegal capture) is translated inside the record's error, not left English."""
+    from roppyakken import i18n
+
+    rec = record_of(played())
+    for event in rec["rounds"][0]["events"]:
+        if event["captured"] and event["source"] == "hand":
+            event["captured"] = []
+            break
+    with pytest.raises(RecordError) as info:
+        replay(rec)
+    assert "must capture: it can take" in str(info.value)
+    before = i18n.language()
+    try:
+        i18n.set_language(lang)
+        said = info.value.translated()
+    finally:
+        i18n.set_language(before)
+    assert all(word in said for word in words), said
+    assert "must capture" not in said and "it can take" not in said
+
+
 @pytest.mark.parametrize("steps", [0, 1, 3, 10, 17, 40])
 def test_unfinished_game_saves_and_resumes_exactly(steps: int, tmp_path: Path) -> None:
     full = played("classic", 2, seed=21)

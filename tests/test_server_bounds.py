@@ -44,7 +44,10 @@ def test_room_creation_and_requests_are_rate_limited_per_address(tmp_path: Path)
         assert made[:3] == [201, 201, 201] and made[3] == 429
         refused = server.post("/api/rooms", {"name": "a"})
         assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
-        assert refused.json() == {"error": text.RATE_LIMITED}
+        assert refused.json() == {
+            "error": text.RATE_LIMITED,
+            "text": {"template": text.RATE_LIMITED, "fields": {}},
+        }
         answers = [server.get("/api/presets").status_code for _ in range(30)]
         assert 429 in answers and answers[0] == 200
         assert server.get("/healthz").status_code == 200  # not an API call: never limited
@@ -187,7 +190,10 @@ def test_a_full_server_refuses_new_rooms_with_503(tmp_path: Path) -> None:
             players = [await Player.join(server, r["room"], r["token"]) for r in rooms]
             full = server.post("/api/rooms", {"name": "a"})
             assert full.status_code == 503 and "Retry-After" in full.headers
-            assert full.json() == {"error": text.TOO_MANY_ROOMS}
+            assert full.json() == {
+                "error": text.TOO_MANY_ROOMS,
+                "text": {"template": text.TOO_MANY_ROOMS, "fields": {}},
+            }
             for p in players:
                 await p.close()
             await asyncio.sleep(0.3)
@@ -277,7 +283,8 @@ def test_sigterm_tells_players_to_reconnect_and_stops_cleanly(tmp_path: Path) ->
             return seen[-1], ws.close_code
 
         last, close_code = asyncio.run(scenario())
-        assert last == {"type": "restarting", "message": text.RESTARTING}
+        said = {"template": text.RESTARTING, "fields": {}}
+        assert last == {"type": "restarting", "message": text.RESTARTING, "text": said}
         assert close_code == 1012
         out, err = proc.communicate(timeout=30)
     finally:

@@ -119,3 +119,31 @@ def test_serve_refuses_a_bad_database_in_one_line(tmp_path: Path) -> None:
         )
         assert done.returncode == 2
         assert done.stderr.count("\n") == 1 and part in done.stderr, done.stderr
+
+
+def test_upgrading_a_sqlite_database_from_the_first_schema_keeps_every_row(tmp_path: Path) -> None:
+    """Migrations that rebuild ``rooms`` on SQLite (batch mode) must not cascade its drop into the
+    seats and actions that refer to it."""
+    from roppyakken.server.db import migrate, open_engine
+
+    engine = open_engine(f"sqlite:///{tmp_path / 'old.sqlite3'}")
+    migrate(engine, "0001")
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "insert into rooms (id, created_at, players, preset, options, seed, status)"
+                " values ('r1', '2026-01-01 00:00:00', 2, 'classic', '{}', 1, 'over')"
+            )
+        )
+        conn.execute(
+            text("insert into seats (room_id, seat, kind) values ('r1', 0, 'human'), ('r1', 1, 'bot')")
+        )
+        conn.execute(text("insert into actions (room_id, idx, seat, action) values ('r1', 0, 0, '{}')"))
+    migrate(engine)
+    with engine.begin() as conn:
+        counts = [
+            conn.execute(text(f"select count(*) from {t}")).scalar() for t in ("rooms", "seats", "actions")
+        ]
+        assert conn.execute(text("PRAGMA foreign_keys")).scalar() == 1  # enforced again afterwards
+    assert counts == [1, 2, 1]
+    engine.dispose()

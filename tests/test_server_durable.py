@@ -25,6 +25,7 @@ from websockets.asyncio.client import connect
 
 from roppyakken.engine import Game
 from roppyakken.rules import preset
+from roppyakken.server import text
 from tests.server_harness import Player, ServerThread, limits_for_tests, running_server, stored_actions
 
 LIMITS = limits_for_tests(write_timeout=0.3)
@@ -186,7 +187,10 @@ def test_a_room_with_a_missing_stored_move_says_so(tmp_path: Path) -> None:
     with running_server(url, limits=LIMITS) as again:
         answer = again.get(f"/api/rooms/{room}")
         assert answer.status_code == 500
-        assert answer.json() == {"error": f"room {room!r} cannot be restored: its stored move 2 is missing"}
+        assert answer.json() == {
+            "error": f"room {room!r} cannot be restored: its stored move 2 is missing",
+            "text": {"template": text.RESTORE_GAP, "fields": {"room": room, "index": 2}},
+        }
 
 
 def _serve(database: Path) -> tuple[subprocess.Popen[str], str]:

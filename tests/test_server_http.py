@@ -14,6 +14,7 @@ import pytest
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.rules import PRESETS
 from roppyakken.server.app import STATIC
+from tests.said import said_in_english
 from tests.server_harness import running_server
 
 JSON = {"Content-Type": "application/json"}
@@ -29,7 +30,8 @@ def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
 def _error(answer: Any, status: int) -> str:
     assert answer.status_code == status, answer.text
     body = answer.json()
-    assert set(body) == {"error"} and "\n" not in body["error"]
+    assert set(body) == {"error", "text"} and "\n" not in body["error"]
+    assert said_in_english(body["text"]) == body["error"]  # the template and fields say the same
     message: str = body["error"]
     return message
 

@@ -21,6 +21,7 @@ import pytest
 
 from roppyakken.server import protocol
 from roppyakken.server.protocol import ProtocolError, parse_client_message
+from tests.said import said_in_english
 from tests.server_harness import ServerThread, running_server
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "PROTOCOL.md"
@@ -37,7 +38,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
 def _error(answer: httpx.Response, status: int) -> str:
     assert answer.status_code == status, answer.text
     body = answer.json()
-    assert set(body) == {"error"} and "\n" not in body["error"], body
+    assert set(body) == {"error", "text"} and "\n" not in body["error"], body
+    assert said_in_english(body["text"]) == body["error"]  # the template and fields say the same
     message: str = body["error"]
     return message
 
@@ -192,5 +194,6 @@ def test_the_schema_is_published_and_matches_protocol_md(server: ServerThread) -
         "hints",
         "clock",
         "public",
+        "rated",
     }
     assert create["additionalProperties"] is False

@@ -12,6 +12,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 
 from roppyakken.record import replay
+from tests.said import said_in_english
 from tests.server_harness import Player, ServerThread, play_to_end, running_server
 
 
@@ -122,6 +123,7 @@ async def _error(player: Player, message: dict[str, Any] | str) -> dict[str, Any
         await player.send(message)
     answer = await player.recv()
     assert answer["type"] == "error", answer
+    assert said_in_english(answer["text"]) == answer["message"]  # its template and fields say the same
     return answer
 
 

@@ -34,7 +34,7 @@ def _become(client: httpx.Client, name: str) -> dict[str, str]:
 def test_the_cookie_is_httponly_lax_and_only_its_hash_is_stored(served: tuple[ServerThread, Path]) -> None:
     server, path = served
     with httpx.Client(base_url=server.url, timeout=10) as client:
-        assert client.get("/api/me").json() == {"player": None, "csrf": None}
+        assert client.get("/api/me").json() == {"player": None, "csrf": None, "account": None}
         made = _become(client, "Ann")
         cookie = made["set-cookie"].lower()
         assert "httponly" in cookie and "samesite=lax" in cookie and "path=/" in cookie
@@ -141,6 +141,7 @@ def test_the_player_survives_a_restart(tmp_path: Path) -> None:
         assert client.get("/api/me").json() == {
             "player": {"id": made["id"], "name": "Eve"},
             "csrf": made["csrf"],
+            "account": None,
         }
 
 

@@ -29,6 +29,7 @@ from roppyakken.server import profiles, storage
 from roppyakken.server.db import Database, migrate
 from roppyakken.server.models import game_seats
 from roppyakken.server.players import COOKIE
+from roppyakken.server.ratings import display
 from tests.profile_seed import NOW, SECRET, add_account, add_game, add_player, add_rating, record, score
 from tests.server_harness import running_server
 from tests.services import postgres
@@ -215,10 +216,10 @@ def test_ratings_and_their_history_in_a_profile(db: Database) -> None:
     pools = {r["pool"]: r for r in got["ratings"]}
     assert list(pools) == ["classic-2", "korean-3"]
     classic = pools["classic-2"]
-    assert classic["rating"] == profiles._display(30.0, 2.0) and classic["games"] == 12
+    assert classic["rating"] == display(30.0, 2.0) and classic["games"] == 12
     assert classic["uncertainty"] == 60 and classic["provisional"] is False
     assert [p["rating"] for p in classic["history"]] == [
-        profiles._display(m, s) for m, s in [(25, 8), (28, 5), (30, 2)]
+        display(m, s) for m, s in [(25, 8), (28, 5), (30, 2)]
     ]
     assert [p["place"] for p in classic["history"]] == [2, 1, 1]
     assert pools["korean-3"]["provisional"] is True
@@ -300,7 +301,7 @@ def test_leaderboard_pages_are_disjoint_ordered_and_complete(db: Database) -> No
     assert ids.index("tie-a") + 1 == ids.index("tie-b")
     for entry in seen:
         mu, sigma = expected[entry["player"]]
-        assert entry["rating"] == profiles._display(mu, sigma)
+        assert entry["rating"] == display(mu, sigma)
         assert entry["uncertainty"] == round(30 * sigma)
     assert seen[0]["player"] == "p20" and seen[0]["name"] == "Player 20"  # mu 30, sigma 2
 
@@ -334,10 +335,10 @@ def test_the_api_answers_pages_and_profiles_and_refuses_bad_input_in_one_line(tm
         ):
             bad = server.get(f"/api/leaderboard/classic-2?{query}")
             assert bad.status_code == 400
-            assert bad.json() == {
-                "error": f"'{field}' must be a number from 1 to "
+            assert bad.json()["error"] == (
+                f"'{field}' must be a number from 1 to "
                 f"{profiles.MAX_PAGE if field == 'page' else profiles.MAX_PAGE_SIZE}"
-            }
+            )
         unknown = server.get("/api/leaderboard/chess-2")
         assert unknown.status_code == 404 and "\n" not in unknown.json()["error"]
         assert unknown.json()["error"].startswith("there is no rating pool 'chess-2' (pools: classic-2,")

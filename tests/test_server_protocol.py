@@ -13,6 +13,7 @@ from roppyakken.cards import card_id, mask_of
 from roppyakken.nesting import nesting_depth
 from roppyakken.server import jsonsafe, protocol
 from roppyakken.server.protocol import Act, Hello, Ping, ProtocolError, SetSeat, Start, parse_client_message
+from tests.said import said_in_english
 
 
 def _parse(message: dict[str, Any]) -> protocol.ClientMessage:
@@ -103,6 +104,7 @@ def test_errors_echo_a_valid_id() -> None:
     with pytest.raises(ProtocolError) as caught:
         parse_client_message('{"type": "act", "id": "m7", "action": {"type": "fly"}}')
     assert caught.value.msg_id == "m7"
-    answer = json.loads(protocol.error(str(caught.value), caught.value.msg_id))
-    assert answer == {"type": "error", "message": str(caught.value), "id": "m7"}
+    answer = json.loads(protocol.error(caught.value, caught.value.msg_id))
+    assert answer == {"type": "error", "message": str(caught.value), "text": answer["text"], "id": "m7"}
+    assert said_in_english(answer["text"]) == answer["message"]
     assert json.loads(protocol.pong()) == {"type": "pong"}

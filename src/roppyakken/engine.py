@@ -43,7 +43,7 @@ from roppyakken.cards import (
 )
 from roppyakken.compiled import i64, swap_in
 from roppyakken.decknet import deck_by_network
-from roppyakken.errors import IllegalActionError, RoppyakkenError
+from roppyakken.errors import IllegalActionError, Phrase, RoppyakkenError
 from roppyakken.events import (
     DealerTookFour,
     Declared,
@@ -56,6 +56,7 @@ from roppyakken.events import (
     RoundStarted,
 )
 from roppyakken.game_end import add_finals, dealer_after, leg_winner, most_legs, next_dealer, outcome_with
+from roppyakken.i18n import N_
 from roppyakken.indexed import Picker, play_cards
 from roppyakken.kernel import ROUND_STATE, Round, capture_targets, deal_cards, first_dealer_draws, stacks_of
 from roppyakken.outcome import Outcome
@@ -427,34 +428,44 @@ class Game(Round):
         """Raise :class:`IllegalActionError` saying why ``action`` is not legal now."""
         phase = self.phase
         if phase == OVER:
-            raise IllegalActionError("the game is over")
+            raise IllegalActionError(N_("the game is over"))
         seat = self.to_act
         if isinstance(action, Play):
             if phase != PLAY:
-                raise IllegalActionError(f"not the time to play a card: {self._waiting()}")
+                raise IllegalActionError(
+                    N_("not the time to play a card: {waiting}"), waiting=self._waiting()
+                )
             card = action.card
             if not 0 <= card < NUM_CARDS or not self.hands[seat] >> card & 1:
                 name = SLUGS[card] if 0 <= card < NUM_CARDS else str(card)
-                raise IllegalActionError(f"{name} is not in seat {seat}'s hand")
+                raise IllegalActionError(N_("{card} is not in seat {seat}'s hand"), card=name, seat=seat)
             self._check_target(card, action.target, False)
         elif isinstance(action, Take):
             if phase != TAKE:
-                raise IllegalActionError(f"no turned-up card waits for a target: {self._waiting()}")
+                raise IllegalActionError(
+                    N_("no turned-up card waits for a target: {waiting}"), waiting=self._waiting()
+                )
             self._check_target(self.turned, action.target, True)
         elif isinstance(action, Declare):
             if phase != DECLARE:
-                raise IllegalActionError(f"not the time to declare lucky hands: {self._waiting()}")
+                raise IllegalActionError(
+                    N_("not the time to declare lucky hands: {waiting}"), waiting=self._waiting()
+                )
             held = {h.slug for h in self.held_lucky_hands(seat)}
             for slug in action.hands:
                 if slug not in held:
-                    raise IllegalActionError(f"seat {seat} does not hold lucky hand {slug!r}")
+                    raise IllegalActionError(
+                        N_("seat {seat} does not hold lucky hand {hand}"), seat=seat, hand=repr(slug)
+                    )
             if len(set(action.hands)) != len(action.hands):
-                raise IllegalActionError("a lucky hand is declared twice")
+                raise IllegalActionError(N_("a lucky hand is declared twice"))
         elif isinstance(action, CallRedeal):
             if phase != REDEAL:
-                raise IllegalActionError(f"no redeal can be called now: {self._waiting()}")
+                raise IllegalActionError(
+                    N_("no redeal can be called now: {waiting}"), waiting=self._waiting()
+                )
         else:  # pragma: no cover - typing makes this unreachable
-            raise IllegalActionError(f"unknown action {action!r}")
+            raise IllegalActionError(N_("unknown action {action}"), action=repr(action))
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` is legal now (for user interfaces)."""
@@ -469,20 +480,31 @@ class Game(Round):
         if target in targets or (not targets and target == 0):
             return
         if not targets:
-            raise IllegalActionError(f"{SLUGS[card]} has nothing to take and goes to the table")
-        options = " or ".join("+".join(SLUGS[c] for c in iter_cards(t)) for t in targets)
+            raise IllegalActionError(N_("{card} has nothing to take and goes to the table"), card=SLUGS[card])
+        options: str | Phrase = ""
+        for t in targets:
+            choice = "+".join(SLUGS[c] for c in iter_cards(t))
+            options = Phrase(N_("{first} or {second}"), first=options, second=choice) if options else choice
         if target == 0:
-            raise IllegalActionError(f"{SLUGS[card]} must capture: it can take {options}")
+            raise IllegalActionError(
+                N_("{card} must capture: it can take {options}"), card=SLUGS[card], options=options
+            )
         taken = "+".join(SLUGS[c] for c in iter_cards(target))
-        raise IllegalActionError(f"{SLUGS[card]} cannot take {taken}; it can take {options}")
+        raise IllegalActionError(
+            N_("{card} cannot take {taken}; it can take {options}"),
+            card=SLUGS[card],
+            taken=taken,
+            options=options,
+        )
 
-    def _waiting(self) -> str:
-        return {
-            PLAY: f"seat {self.to_act} is to play a card",
-            TAKE: f"seat {self.to_act} is to choose the turned-up card's target",
-            DECLARE: f"seat {self.to_act} is to declare lucky hands",
-            REDEAL: f"seat {self.to_act} is to call a redeal or not",
-        }.get(self.phase, "the game is over")
+    def _waiting(self) -> Phrase:
+        template = {
+            PLAY: N_("seat {seat} is to play a card"),
+            TAKE: N_("seat {seat} is to choose the turned-up card's target"),
+            DECLARE: N_("seat {seat} is to declare lucky hands"),
+            REDEAL: N_("seat {seat} is to call a redeal or not"),
+        }.get(self.phase, N_("the game is over"))
+        return Phrase(template, seat=self.to_act)
 
     # ----------------------------------------------------------------- apply
 
@@ -492,7 +514,9 @@ class Game(Round):
         Raises :class:`IllegalActionError` and changes nothing if it is not legal.
         """
         if seat is not None and seat != self.to_act and self.phase != OVER:
-            raise IllegalActionError(f"it is seat {self.to_act}'s turn, not seat {seat}'s")
+            raise IllegalActionError(
+                N_("it is seat {to_act}'s turn, not seat {seat}'s"), to_act=self.to_act, seat=seat
+            )
         self.check(action)
         start = len(self.events)
         if isinstance(action, Play):

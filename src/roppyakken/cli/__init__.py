@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("roppyakken.cli.play_cmd", N_("play in the terminal against bots or at the same keyboard")),
     "learn": ("roppyakken.cli.learn_cmd", N_("new to Roppyakken? a guided first game in the terminal")),
     "serve": ("roppyakken.cli.serve_cmd", N_("start the web server: play in the browser")),
+    "admin": ("roppyakken.cli.admin_cmd", N_("moderate the server: reports, mutes, suspensions, the log")),
     "arena": (
         "roppyakken.cli.arena_cmd",
         N_("measure bots against each other (duplicate deals, win rates with 95%% CIs)"),
@@ -37,6 +38,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ladder": (
         "roppyakken.cli.ladder_cmd",
         N_("rate the bot levels against each other (Elo-style, with 95%% intervals)"),
+    ),
+    "ratings": (
+        "roppyakken.cli.ratings_cmd",
+        N_("rebuild or check the players' ratings from the stored games"),
     ),
 }
 """Each command: the module that defines its ``register(subparsers, help_text)`` and its line

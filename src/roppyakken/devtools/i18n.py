@@ -49,6 +49,7 @@ PYTHON_SOURCES: tuple[str, ...] = (
     "ai/ray_backend.py",
     "i18n.py",
     "record.py",
+    "engine.py",
     "explain.py",
     "tutorial.py",
     "rules.py",
@@ -68,12 +69,34 @@ PYTHON_SOURCES: tuple[str, ...] = (
     "cli/serve_cmd.py",
     "cli/arena_cmd.py",
     "cli/ladder_cmd.py",
+    "cli/admin_cmd.py",
+    "cli/ratings_cmd.py",
     "server/text.py",
+    "server/protocol.py",
+    "server/lobby_ws.py",
+    "server/requests.py",
+    "server/api.py",
+    "server/moderation.py",
 )
 """Modules (under the package) whose marked messages are translated (``tui/text.py`` is read apart)."""
 
-BROWSER_PYTHON: tuple[str, ...] = ("text.py", "ai/base.py", "tutorial.py")
-"""Python modules whose messages the browser shows too (the names and descriptions)."""
+SERVER_SAYS: tuple[str, ...] = (
+    "server/text.py",
+    "server/protocol.py",
+    "server/lobby_ws.py",
+    "server/requests.py",
+    "server/api.py",
+    "engine.py",
+    "rules.py",
+    "documents.py",
+    "cards.py",
+    "i18n.py",
+)
+"""Modules whose messages the web server sends as errors' templates (server/wording.py): the
+browser says them in its language."""
+
+BROWSER_PYTHON: tuple[str, ...] = ("text.py", "ai/base.py", "tutorial.py", *SERVER_SAYS)
+"""Python modules whose messages the browser shows too (the names, descriptions and the server's errors)."""
 
 PY_KEYWORDS = {"_": None, "N_": None, "fill": None}
 JS_KEYWORDS = {"t": None}

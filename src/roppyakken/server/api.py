@@ -1,6 +1,8 @@
 """The HTTP JSON API of docs/PROTOCOL.md: presets, bots, rooms, finished games and records, scoring.
 
-Every error is a 4xx answer ``{"error": "one line"}``; nothing here ever shows
+Every error is a 4xx answer ``{"error": "one line", "text": {"template", "fields"}}`` (the
+line in English, and as a template for the client to say in its language: server/wording.py);
+nothing here ever shows
 a seat token other than to the client that takes the seat.
 """
 
@@ -10,14 +12,18 @@ import re
 import time
 from typing import Any, Final
 
+from sqlalchemy import select
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.documents import score_document
+from roppyakken.errors import Phrase, RoppyakkenError
+from roppyakken.i18n import N_
 from roppyakken.rules import PRESETS, preset
-from roppyakken.server import jsonsafe, players, protocol, requests, storage, text
+from roppyakken.server import enforcement, jsonsafe, players, requests, storage, text, wording
 from roppyakken.server.hub import Hub
+from roppyakken.server.models import accounts
 from roppyakken.server.rooms import hash_token
 from roppyakken.text import PRESET_DESCRIPTIONS
 
@@ -26,17 +32,24 @@ GAMES_LIMIT: Final = 50
 GAMES_LIMIT_MAX: Final = 500
 
 
-class ApiError(Exception):
-    """An HTTP error answer: status and one line."""
+class ApiError(RoppyakkenError):
+    """An HTTP error answer: status and one line (a template and its fields, like every error)."""
 
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, status: int, message: object, /, **fields: object) -> None:
+        super().__init__(message, **fields)
         self.status = status
 
+    @classmethod
+    def saying(cls, status: int, said: wording.Said) -> ApiError:
+        """An answer with ``status`` saying ``said`` (an error or words, with their fields)."""
+        if isinstance(said, str):
+            return cls(status, said)
+        return cls(status, said.template, **said.fields)
 
-def error_response(status: int, message: str) -> JSONResponse:
-    """``{"error": message}`` with ``status``."""
-    return JSONResponse({"error": message}, status_code=status)
+
+def error_response(status: int, message: wording.Said) -> JSONResponse:
+    """``{"error": message, "text": its template and fields}`` with ``status``."""
+    return JSONResponse(wording.answer(message), status_code=status)
 
 
 def _hub(request: Request) -> Hub:
@@ -112,8 +125,12 @@ async def create_room(request: Request) -> Response:
     """``POST /api/rooms``: the creator gets seat 0 and its token."""
     data = await _body(request)
     player = await players.acting(request)
+    await enforcement.may_take_seat(_hub(request), player, None)
+    asked = requests.create_room(data)
+    if asked.rated:  # making a rated room takes a rated seat: a playban refuses it
+        await enforcement.may_play_rated(_hub(request), player)
     owner = request.client.host if request.client else None
-    room, token = await _hub(request).create(requests.create_room(data), owner)
+    room, token = await _hub(request).create(asked, owner)
     if player is not None:
         await players.remember_seat(_hub(request).db, room.id, 0, player)
     return JSONResponse(
@@ -128,6 +145,7 @@ async def join_room(request: Request) -> Response:
     name = requests.join_room(data)
     player = await players.acting(request)
     room_id = str(request.path_params["room"])
+    await enforcement.may_take_seat(_hub(request), player, room_id)
     joined = await _visit(request, room_id, "join", {"name": name})
     if player is not None:
         await players.remember_seat(_hub(request).db, room_id, int(joined["seat"]), player)
@@ -144,21 +162,36 @@ async def _visit(request: Request, room_id: str, op: str, args: dict[str, Any]) 
     """``op`` on the room wherever it is held (this server, or another member of the cluster)."""
     answer = await _hub(request).visit(room_id, op, args)
     if answer is None:
-        raise ApiError(404, text.NO_ROOM.format(room=room_id))
+        raise ApiError(404, text.NO_ROOM, room=room_id)
     if "error" in answer:
-        raise ApiError(int(answer.get("status", 500)), str(answer["error"]))
+        said = wording.from_json(answer.get("text"), str(answer["error"]))
+        raise ApiError.saying(int(answer.get("status", 500)), said)
     return answer
 
 
-def _me(player: players.Player | None) -> dict[str, Any]:
+def me_answer(player: players.Player | None, login: str | None) -> dict[str, Any]:
+    """``/api/me``'s answer: the player, its CSRF token, and the account signed in (or null)."""
     if player is None:
-        return {"player": None, "csrf": None}
-    return {"player": player.public(), "csrf": player.csrf}
+        return {"player": None, "csrf": None, "account": None}
+    account = None if player.account_id is None else {"id": player.account_id, "login": login}
+    return {"player": player.public(), "csrf": player.csrf, "account": account}
+
+
+async def _me(request: Request, player: players.Player | None) -> dict[str, Any]:
+    """:func:`me_answer` for ``player``, its account's sign-in name read from the database."""
+    if player is None or player.account_id is None:
+        return me_answer(player, None)
+    account_id = player.account_id
+    query = select(accounts.c.login).where(accounts.c.id == account_id)
+    login = await _hub(request).db.run(lambda c: c.execute(query).scalar())
+    return me_answer(player, None if login is None else str(login))
 
 
 async def get_me(request: Request) -> Response:
-    """``GET /api/me``: the player of the cookie and its CSRF token, or nulls (no cookie yet)."""
-    return JSONResponse(_me(await players.current(request)), headers={"Cache-Control": "no-store"})
+    """``GET /api/me``: the player of the cookie and its CSRF token, and the account signed in (or
+    nulls: no cookie yet, not signed in)."""
+    answer = await _me(request, await players.current(request))
+    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
 
 
 async def post_me(request: Request) -> Response:
@@ -169,21 +202,22 @@ async def post_me(request: Request) -> Response:
     db = _hub(request).db
     if player is None:
         made = await db.run(lambda c: players.create(c, name))
-        response = JSONResponse(_me(made), status_code=201, headers={"Cache-Control": "no-store"})
+        response = JSONResponse(
+            await _me(request, made), status_code=201, headers={"Cache-Control": "no-store"}
+        )
         players.set_cookie(response, request, made)
         return response
     known = player
     renamed = await db.run(lambda c: players.rename(c, known, name))
-    return JSONResponse(_me(renamed), headers={"Cache-Control": "no-store"})
+    return JSONResponse(await _me(request, renamed), headers={"Cache-Control": "no-store"})
 
 
 async def list_games(request: Request) -> Response:
     """``GET /api/games``: finished games, newest first (``?limit=N``)."""
     raw = request.query_params.get("limit", str(GAMES_LIMIT))
     if not re.fullmatch(r"[0-9]{1,4}", raw) or not 1 <= int(raw) <= GAMES_LIMIT_MAX:
-        raise ApiError(
-            400, text.FIELD_TYPE.format(field="limit", what=f"a number from 1 to {GAMES_LIMIT_MAX}")
-        )
+        what = Phrase(N_("a number from 1 to {max}"), max=GAMES_LIMIT_MAX)
+        raise ApiError(400, text.FIELD_TYPE, field="limit", what=what)
     limit = int(raw)
     games = await _hub(request).db.run(lambda c: storage.finished_games(c, limit))
     return JSONResponse({"games": games})
@@ -204,8 +238,8 @@ async def game_record(request: Request) -> Response:
     record = await _hub(request).db.run(lambda c: storage.game_record(c, room_id))
     if record is None:
         if not await _hub(request).exists(room_id):
-            raise ApiError(404, text.NO_ROOM.format(room=room_id))
-        raise ApiError(404, text.NO_RECORD.format(room=room_id))
+            raise ApiError(404, text.NO_ROOM, room=room_id)
+        raise ApiError(404, text.NO_RECORD, room=room_id)
     safe = "".join(ch for ch in room_id if ch.isalnum() or ch in "-_")
     return Response(
         record,
@@ -222,9 +256,11 @@ async def score(request: Request) -> Response:
 
 
 async def handle_api_error(request: Request, exc: Exception) -> Response:
-    """ApiError and RoppyakkenError (bad input) as ``{"error"}`` answers."""
+    """ApiError and RoppyakkenError (bad input) as ``{"error", "text"}`` answers."""
     if isinstance(exc, ApiError):
-        return error_response(exc.status, str(exc))
+        return error_response(exc.status, exc)
+    if isinstance(exc, RoppyakkenError):
+        return error_response(400, exc)
     return error_response(400, str(exc))
 
 
@@ -237,7 +273,7 @@ async def handle_storage_error(request: Request, exc: Exception) -> Response:
 
 async def handle_hub_full(request: Request, exc: Exception) -> Response:
     """No room can be made now (the server is full or stopping): 503 with ``Retry-After``."""
-    answer = error_response(503, str(exc))
+    answer = error_response(503, exc if isinstance(exc, RoppyakkenError) else str(exc))
     answer.headers["Retry-After"] = "5"
     return answer
 
@@ -251,20 +287,8 @@ async def metrics(request: Request) -> Response:
 
 async def handle_restore_error(request: Request, exc: Exception) -> Response:
     """A stored room that cannot be rebuilt: say so in one line."""
-    return error_response(500, str(exc))
-
-
-async def schema(request: Request) -> Response:
-    """``GET /api/schema``: the JSON Schema of the request bodies and of every websocket message."""
-    from roppyakken.server import lobby_ws
-
-    published = {
-        "protocol_version": protocol.VERSION,
-        "http": requests.schemas(),
-        **protocol.schemas(),
-        **lobby_ws.schemas(),
-    }
-    return JSONResponse(published)
+    said = getattr(exc, "said", None)
+    return error_response(500, said if isinstance(said, Phrase) else str(exc))
 
 
 async def healthz(request: Request) -> Response:

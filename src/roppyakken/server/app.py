@@ -15,12 +15,23 @@ from typing import Final
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server import api, players, profiles_api, text
+from roppyakken.server import (
+    accounts,
+    api,
+    enforcement,
+    erasure,
+    passkey_routes,
+    players,
+    profiles_api,
+    reporting,
+    schema,
+    text,
+)
 from roppyakken.server.cluster import Cluster
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database, StorageError
@@ -30,6 +41,7 @@ from roppyakken.server.lobby_ws import lobby_endpoint
 from roppyakken.server.members import Members
 from roppyakken.server.metrics import Metrics
 from roppyakken.server.pairing import Pairing
+from roppyakken.server.ratings import web as rating_web
 from roppyakken.server.rooms import RestoreError
 from roppyakken.server.ws import websocket_endpoint
 
@@ -64,7 +76,7 @@ async def favicon(request: Request) -> Response:
 
 async def not_found(request: Request, exc: Exception) -> Response:
     """Unknown API addresses answer JSON."""
-    return JSONResponse({"error": text.NOT_FOUND}, status_code=404)
+    return api.error_response(404, text.NOT_FOUND)
 
 
 def create_app(
@@ -149,7 +161,30 @@ def create_app(
         Route("/api/score", api.score, methods=["POST"]),
         Route("/api/me", api.get_me, methods=["GET"]),
         Route("/api/me", api.post_me, methods=["POST"]),
-        Route("/api/schema", api.schema, methods=["GET"]),
+        Route("/api/schema", schema.schema, methods=["GET"]),
+        # accounts and sessions (server/accounts.py, server/erasure.py)
+        Route("/api/account", accounts.get_account, methods=["GET"]),
+        Route("/api/account", accounts.create, methods=["POST"]),
+        Route("/api/account", erasure.delete_account, methods=["DELETE"]),
+        Route("/api/account/export", erasure.export_account, methods=["GET"]),
+        Route("/api/account/password", accounts.change_password, methods=["POST"]),
+        Route("/api/session", accounts.start_session, methods=["POST"]),
+        Route("/api/session", accounts.end_session, methods=["DELETE"]),
+        Route("/api/sessions", accounts.list_sessions, methods=["GET"]),
+        Route("/api/sessions", accounts.end_all_sessions, methods=["DELETE"]),
+        Route("/api/sessions/{session}", accounts.end_one_session, methods=["DELETE"]),
+        # passkeys (server/passkey_routes.py) and the player's history across devices
+        Route("/api/passkeys", passkey_routes.list_passkeys, methods=["GET"]),
+        Route("/api/passkeys/register/options", passkey_routes.register_options, methods=["POST"]),
+        Route("/api/passkeys/register/verify", passkey_routes.register_verify, methods=["POST"]),
+        Route("/api/passkeys/signin/options", passkey_routes.sign_in_options, methods=["POST"]),
+        Route("/api/passkeys/signin/verify", passkey_routes.sign_in_verify, methods=["POST"]),
+        Route("/api/passkeys/remove", passkey_routes.remove_passkey, methods=["POST"]),
+        Route("/api/me/games", passkey_routes.my_history, methods=["GET"]),
+        # fair play and moderation
+        Route("/api/rooms/{room}/report", reporting.report_room, methods=["POST"]),
+        # --- ratings ---
+        Route("/api/me/ratings", rating_web.my_ratings, methods=["GET"]),
         # leaderboards and profiles
         Route("/api/leaderboard/{pool}", profiles_api.get_leaderboard, methods=["GET"]),
         Route("/api/players/{player}", profiles_api.get_profile, methods=["GET"]),
@@ -166,7 +201,10 @@ def create_app(
     return Starlette(
         routes=routes,
         lifespan=lifespan,
-        middleware=[Middleware(Guard, limits=limits, limiter=cluster, on_refusal=metrics.refuse)],
+        middleware=[
+            Middleware(Guard, limits=limits, limiter=cluster, on_refusal=metrics.refuse),
+            Middleware(enforcement.AddressBans),  # suspended addresses (fair play and moderation)
+        ],
         exception_handlers={
             HubFull: api.handle_hub_full,
             api.ApiError: api.handle_api_error,
@@ -174,6 +212,8 @@ def create_app(
             StorageError: api.handle_storage_error,
             RestoreError: api.handle_restore_error,
             players.CsrfRefused: players.handle_csrf,
+            accounts.Limited: accounts.handle_limited,
+            enforcement.Barred: enforcement.handle_barred,
             404: not_found,
         },
     )

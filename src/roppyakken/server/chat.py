@@ -27,10 +27,11 @@ from typing import Any, Final, Protocol
 
 from sqlalchemy import Connection, func, insert, select
 
-from roppyakken.server import protocol, text
+from roppyakken.server import moderation, protocol, text
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.guard import MemoryRateLimiter
-from roppyakken.server.models import chat
+from roppyakken.server.models import chat, seat_players
+from roppyakken.server.moderation import Sanction
 from roppyakken.server.protocol import CHAT_MAX, ChatHistory, Mute, ProtocolError, Say
 
 
@@ -80,9 +81,9 @@ def clean_text(value: str) -> str:
     or format characters (which could reorder or hide what others read)."""
     line = " ".join(value.split())
     if not line or len(line) > CHAT_MAX:
-        raise ProtocolError(text.CHAT_TEXT_RULE.format(max=CHAT_MAX))
+        raise ProtocolError(text.CHAT_TEXT_RULE, max=CHAT_MAX)
     if any(unicodedata.category(ch).startswith("C") for ch in line):
-        raise ProtocolError(text.CHAT_TEXT_RULE.format(max=CHAT_MAX))
+        raise ProtocolError(text.CHAT_TEXT_RULE, max=CHAT_MAX)
     return line
 
 
@@ -139,6 +140,8 @@ class ChatDesk:
         self.mutes: dict[str, set[str]] = {}
         """Reader (its author key) to the authors it muted."""
         self.spectators: weakref.WeakKeyDictionary[Client, str] = weakref.WeakKeyDictionary()
+        self.seat_players: dict[int, tuple[str | None, float]] = {}
+        """Each seat's player id (moderators' mutes), with when it was read (monotonic seconds)."""
 
     def author(self, client: Client) -> str:
         """The author key of a connection: its seat's, or its own as a spectator."""
@@ -151,6 +154,33 @@ class ChatDesk:
 
 
 _DESKS: weakref.WeakKeyDictionary[Room, ChatDesk] = weakref.WeakKeyDictionary()
+
+
+async def _moderator_mute(room: Room, client: Client, chat_desk: ChatDesk) -> Sanction | None:
+    """The moderators' mute in effect on the player writing (a seat's player, from ``seat_players``,
+    read again after :data:`~roppyakken.server.moderation.REFRESH`; a spectator's, from its cookie)."""
+    player_id: str | None
+    if client.seat is None:
+        player_id = getattr(client, "player_id", None)
+    else:
+        seat, known = client.seat, chat_desk.seat_players.get(client.seat)
+        if known is None or time.monotonic() - known[1] > moderation.REFRESH:
+            try:
+                found = await room.db.run(lambda c: _seat_player(c, room.id, seat))
+            except StorageError:
+                raise ProtocolError(text.STORAGE_UNAVAILABLE) from None
+            known = chat_desk.seat_players[seat] = (found, time.monotonic())
+        player_id = known[0]
+    if player_id is None:
+        return None
+    return await moderation.cache_for(room.db).find(moderation.MUTE, player_id=player_id)
+
+
+def _seat_player(conn: Connection, room_id: str, seat: int) -> str | None:
+    found = conn.execute(
+        select(seat_players.c.player_id).where(seat_players.c.room_id == room_id, seat_players.c.seat == seat)
+    ).scalar()
+    return None if found is None else str(found)
 
 
 def desk(room: Room) -> ChatDesk:
@@ -180,7 +210,7 @@ async def handle(room: Room, client: Client, message: Say | Mute | ChatHistory) 
         muted = chat_desk.mutes.setdefault(me, set())
         if message.muted:
             if len(muted) >= MAX_MUTED:
-                raise ProtocolError(text.CHAT_TOO_MANY_MUTED.format(max=MAX_MUTED), message.id)
+                raise ProtocolError(text.CHAT_TOO_MANY_MUTED, message.id, max=MAX_MUTED)
             if message.author != me:
                 muted.add(message.author)
         else:
@@ -198,6 +228,10 @@ async def handle(room: Room, client: Client, message: Say | Mute | ChatHistory) 
         client.send(protocol.encode({**answer, "muted": sorted(muted)}))
         return
     said = None if message.text is None else clean_text(message.text)
+    mute = await _moderator_mute(room, client, chat_desk)
+    if mute is not None:
+        template, fields = moderation.worded(mute, text.MUTED, text.MUTED_UNTIL)
+        raise ProtocolError(template, message.id, **fields)
     if chat_desk.limiter.take(me, LINES_PER_MINUTE, LINE_BURST) or chat_desk.limiter.take(
         channel, CHANNEL_PER_MINUTE, CHANNEL_PER_MINUTE / 6
     ):

@@ -124,14 +124,32 @@ def open_engine(url: str, write_timeout: float = DEFAULT_WRITE_TIMEOUT) -> Engin
         raise RoppyakkenError(text.DATABASE_UNREACHABLE, url=display_url(url), reason=exc) from None
 
 
-def migrate(engine: Engine) -> None:
-    """Bring the schema to the newest migration (Alembic, run programmatically: no alembic.ini)."""
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema to ``revision`` (the newest by default; Alembic, run programmatically: no
+    alembic.ini).
+
+    On SQLite a migration that changes a table copies it and drops the old one ("batch" mode);
+    with foreign keys enforced, that drop would delete every row referring to the table (a room's
+    seats, actions, chat) by their ON DELETE CASCADE.  So foreign keys are off while migrating, as
+    SQLite's documentation prescribes for such changes, and checked afterwards."""
     config = Config()
     location = str(Path(__file__).parent / "migrations")
     config.set_main_option("script_location", location.replace("%", "%%"))
-    with engine.begin() as conn:
-        config.attributes["connection"] = conn
-        command.upgrade(config, "head")
+    with engine.connect() as conn:
+        sqlite = conn.dialect.name == "sqlite"
+        if sqlite:  # outside any transaction, where SQLite heeds it
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            conn.commit()
+        try:
+            with conn.begin():
+                config.attributes["connection"] = conn
+                command.upgrade(config, revision)
+                if sqlite and conn.exec_driver_sql("PRAGMA foreign_key_check").first() is not None:
+                    raise RuntimeError("a migration left rows that refer to no row (foreign_key_check)")
+        finally:
+            if sqlite:
+                conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                conn.commit()
 
 
 def table_names(engine: Engine) -> set[str]:

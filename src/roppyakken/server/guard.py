@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Final, Protocol
 from urllib.parse import urlsplit
 
-from roppyakken.server import text
+from roppyakken.server import text, wording
 from roppyakken.server.backlog import CONNECTION_KEY
 from roppyakken.server.config import Limits
 
@@ -260,7 +260,7 @@ class Guard:
         if wait:
             if self.on_refusal is not None:
                 self.on_refusal("rate_limited")
-            body = json.dumps({"error": text.RATE_LIMITED}).encode()
+            body = json.dumps(wording.answer(text.RATE_LIMITED)).encode()
             headers = [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(body)).encode()),

@@ -229,7 +229,7 @@ class HintDesk:
         if seat in self._busy:
             raise ProtocolError(text.HINT_BUSY, msg_id)
         if not self._rate_ok(client):
-            raise ProtocolError(text.HINT_TOO_MANY.format(n=HINTS_PER_MINUTE), msg_id)
+            raise ProtocolError(text.HINT_TOO_MANY, msg_id, n=HINTS_PER_MINUTE)
         self._busy.add(seat)  # worked out in a task: the connection's other messages go on meanwhile
         task = asyncio.create_task(self._answer(room, client, seat, seq, view, msg_id))
         self._tasks.add(task)
@@ -243,7 +243,7 @@ class HintDesk:
                 room.owner, compute_hint, view, HINT_WORLDS, _seed(room.id, seq)
             )
         except RoppyakkenError as exc:
-            client.send(protocol.error(str(exc), msg_id))
+            client.send(protocol.error(exc, msg_id))
             return
         except Exception:
             log.exception("room %s: the hint for seat %d failed", room.id, seat)

@@ -27,7 +27,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
-from roppyakken.server import protocol, storage, text
+from roppyakken.errors import Phrase
+from roppyakken.server import protocol, storage, text, wording
 from roppyakken.server.bots import BotRunner
 from roppyakken.server.claims import HeldElsewhere, LocalClaims, RoomClaims, RoomsFull
 from roppyakken.server.clocks import NONE, Clock, Timing
@@ -252,6 +253,7 @@ class Hub:
             else Clock.new(request.clock, request.players, self.limits.clock_scale),
             public=request.public,
             timing=self.timing,
+            rated=request.rated,
         )
         if owner is not None:
             room.owner = owner
@@ -459,7 +461,7 @@ class Hub:
         joined = await room.join(str(args["name"]))
         if joined is None:
             message = text.ROOM_STARTED if room.status != "waiting" else text.ROOM_FULL
-            return {"status": 409, "error": message.format(room=room.id)}
+            return {"status": 409, **wording.answer(Phrase(message, room=room.id))}
         return {"seat": joined[0], "token": joined[1]}
 
     async def exists(self, room_id: str) -> bool:

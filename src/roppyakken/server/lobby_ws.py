@@ -6,6 +6,8 @@ server/players.py; a websocket's cookie changes are guarded by its ``Origin``,
 which browsers always send, as for ``/ws/<room>``) may ``seek`` a game in a pool:
 the answer ``seeking`` carries the seat token it will hold (only its hash is
 stored), and ``paired`` names the room and seat once the pool has paired it.
+Each ``lobby`` message also carries the player's ratings (server/ratings: every
+pool, with the bot level nearest each), read when the connection opens.
 Closing the connection, or ``cancel``, leaves the pool.  Messages are bounded
 in size and rate like those of ``/ws/<room>``; each is checked against its
 declared model, and a bad one is answered with a one-line ``error``.
@@ -15,19 +17,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from roppyakken.errors import RoppyakkenError
+from roppyakken.errors import Phrase, RoppyakkenError
+from roppyakken.i18n import N_
 from roppyakken.rules import PRESETS, preset
-from roppyakken.server import jsonsafe, players, protocol, text
+from roppyakken.server import enforcement, jsonsafe, players, protocol, text
 from roppyakken.server.clocks import CONTROLS
 from roppyakken.server.db import StorageError
 from roppyakken.server.guard import MemoryRateLimiter
 from roppyakken.server.pairing import Pairing, Pool
-from roppyakken.server.protocol import MessageId, ProtocolError
+from roppyakken.server.protocol import MessageId, PlaybanInfo, ProtocolError
+from roppyakken.server.ratings import store as rating_store
+from roppyakken.server.ratings.pools import FAMILIES
 from roppyakken.server.rooms import hash_token, new_token
 from roppyakken.server.ws import WebSocketClient, admission
 
@@ -92,6 +98,17 @@ class LobbyGame(BaseModel):
     clock: str
 
 
+class LobbyRating(BaseModel):
+    """The player's rating in one rating pool (server/ratings/store.py ``standing``)."""
+
+    pool: str
+    rating: int | None = Field(description="the conservative display rating; null: not rated there yet")
+    uncertainty: int | None = Field(description="one standard deviation, in display points")
+    provisional: bool
+    games: int
+    bot: str | None = Field(description="the bot level whose rating is nearest the player's")
+
+
 class LobbyMessage(BaseModel):
     """``lobby``: open tables, games to watch, and how many wait (by pool) and play."""
 
@@ -102,6 +119,8 @@ class LobbyMessage(BaseModel):
     waiting: int
     playing: int
     player: dict[str, str] | None = Field(description="the connection's player (id, name), if any")
+    ratings: dict[str, LobbyRating] = Field(description="the player's rating in every rating pool")
+    families: dict[str, str] = Field(description="each preset's rating family (pool: family-players)")
 
 
 class SeekingMessage(BaseModel):
@@ -129,8 +148,15 @@ class PairedMessage(BaseModel):
     token: str
 
 
+class PlaybanMessage(PlaybanInfo):
+    """``playban``: sent on connecting to a player under a playban (server/playban.py)."""
+
+    type: Literal["playban"]
+
+
 LobbyServerMessage = Annotated[
-    LobbyMessage | SeekingMessage | CancelledMessage | PairedMessage, Field(discriminator="type")
+    LobbyMessage | SeekingMessage | CancelledMessage | PairedMessage | PlaybanMessage,
+    Field(discriminator="type"),
 ]
 
 
@@ -145,7 +171,7 @@ def schemas() -> dict[str, Any]:
 def parse(raw: str) -> SeekMessage | CancelMessage | LobbyPingMessage:
     """One lobby client message, checked; :class:`ProtocolError` with one line if it is wrong."""
     if len(raw.encode("utf-8")) > MAX_LOBBY_MESSAGE:
-        raise ProtocolError(text.MESSAGE_TOO_LARGE.format(max=MAX_LOBBY_MESSAGE))
+        raise ProtocolError(text.MESSAGE_TOO_LARGE, max=MAX_LOBBY_MESSAGE)
     try:
         data = jsonsafe.loads(raw)
     except (ValueError, RecursionError):
@@ -155,33 +181,42 @@ def parse(raw: str) -> SeekMessage | CancelMessage | LobbyPingMessage:
     msg_id = data.get("id") if isinstance(data.get("id"), str) and len(data["id"]) <= 64 else None
     kind = data.get("type")
     if kind not in ("seek", "cancel", "ping"):
-        raise ProtocolError(text.MESSAGE_UNKNOWN_TYPE.format(type=kind), msg_id)
+        raise ProtocolError(text.MESSAGE_UNKNOWN_TYPE, msg_id, type=repr(kind))
     try:
         message = _CLIENT.validate_python(data)
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         field = str(first["loc"][1]) if len(first["loc"]) > 1 else "body"
         if first["type"] == "extra_forbidden":
-            problem = text.UNKNOWN_FIELD.format(field=field)
+            problem = Phrase(text.UNKNOWN_FIELD, field=field)
         else:
-            problem = text.FIELD_TYPE.format(field=field, what=_WHAT.get(field, "as docs/PROTOCOL.md says"))
-        raise ProtocolError(text.MESSAGE_FIELD.format(type=kind, problem=problem), msg_id) from None
+            problem = Phrase(
+                text.FIELD_TYPE, field=field, what=protocol.what(field, _WHAT, controls=", ".join(CONTROLS))
+            )
+        raise ProtocolError(text.MESSAGE_FIELD, msg_id, type=kind, problem=problem) from None
     if isinstance(message, SeekMessage):
         preset(message.preset).check_players(message.players)
     return message
 
 
 _WHAT: Final = {
-    "preset": "a preset name",
-    "players": "2 or 3",
-    "clock": "a time control: " + ", ".join(CONTROLS),
-    "id": "a string of at most 64 characters",
+    "preset": N_("a preset name"),
+    "players": N_("2 or 3"),
+    "clock": N_("a time control: {controls}"),
+    "id": N_("a string of at most 64 characters"),
 }
+"""What each field must be (words inside FIELD_TYPE), marked for translation."""
 
 
-def _lobby(snapshot: dict[str, Any], player: players.Player | None) -> str:
+def _lobby(snapshot: dict[str, Any], player: players.Player | None, standing: dict[str, Any]) -> str:
     return protocol.encode(
-        {"type": "lobby", **snapshot, "player": None if player is None else player.public()}
+        {
+            "type": "lobby",
+            **snapshot,
+            "player": None if player is None else player.public(),
+            "ratings": standing,
+            "families": FAMILIES,
+        }
     )
 
 
@@ -196,6 +231,9 @@ async def lobby_endpoint(websocket: WebSocket) -> None:
 
 async def _session(websocket: WebSocket, pairing: Pairing) -> None:
     player = await players.current(websocket)
+    standing: dict[str, Any] = await pairing.db.run(
+        lambda c: rating_store.standing(c, None if player is None else player.id)
+    )
     await websocket.accept()
     client = WebSocketClient(websocket, None, pairing.hub.limits.send_timeout)
     pace = MemoryRateLimiter(max_keys=1)
@@ -203,7 +241,7 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
     """(token, its hash) of this connection's seek, if it waits in the pool."""
 
     def listen(snapshot: dict[str, Any]) -> None:
-        client.send(_lobby(snapshot, player))
+        client.send(_lobby(snapshot, player, standing))
 
     def paired(room: str, seat: int) -> None:
         if seeking:
@@ -224,6 +262,11 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
             now = await pairing.db.run(lambda c: players.reload(c, known))
             if now is None:
                 raise ProtocolError(text.NO_PLAYER, message.id)
+            try:
+                await enforcement.may_seek(pairing.hub, now)
+            except enforcement.Barred as exc:
+                client.send(protocol.error(exc, message.id, exc.extra))
+                return
             if seeking:
                 await pairing.cancel(player.id, seeking[0][1])
                 seeking.clear()
@@ -240,7 +283,12 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
             seeking.clear()
         client.send(protocol.encode({"type": "cancelled", "id": message.id}))
 
-    client.send(_lobby(pairing.snapshot, player))
+    client.send(_lobby(pairing.snapshot, player, standing))
+    if player is not None:  # fair play: a player under a playban is told so on arrival
+        with contextlib.suppress(StorageError):
+            ban = await enforcement.current_playban(pairing.hub, player.id)
+            if ban is not None:
+                client.send(protocol.encode({"type": "playban", **ban.to_json(time.time())}))
     pairing.listeners.add(listen)
     try:
         with contextlib.suppress(WebSocketDisconnect):
@@ -254,9 +302,9 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
                         raise ProtocolError(text.MESSAGE_BINARY)
                     await handle(str(data))
                 except ProtocolError as exc:
-                    client.send(protocol.error(str(exc), exc.msg_id))
+                    client.send(protocol.error(exc, exc.msg_id))
                 except RoppyakkenError as exc:  # a preset that has no game for that many players
-                    client.send(protocol.error(str(exc)))
+                    client.send(protocol.error(exc))
                 except StorageError:
                     client.send(protocol.error(text.STORAGE_UNAVAILABLE))
     finally:

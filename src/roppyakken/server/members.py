@@ -15,7 +15,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from roppyakken.server import protocol, text
+from roppyakken.errors import Phrase
+from roppyakken.server import protocol, text, wording
 from roppyakken.server.claims import HeldElsewhere
 from roppyakken.server.cluster import Cluster, Handlers
 from roppyakken.server.hub import Hub
@@ -81,7 +82,7 @@ class RemoteClient:
                         raise ProtocolError(text.HELLO_AGAIN, message.id)
                     await self.room.handle(self, message)
                 except ProtocolError as exc:
-                    self.send(protocol.error(str(exc), exc.msg_id))
+                    self.send(protocol.error(exc, exc.msg_id))
                 except Exception:
                     log.exception("room %s: a relayed message failed", self.room.id)
         finally:
@@ -112,7 +113,11 @@ class Members:
         except HeldElsewhere as exc:
             return {"moved": exc.holder}
         if room is None:
-            return {"status": 404, "error": text.NO_ROOM.format(room=room_id), "code": CLOSE_NO_ROOM}
+            return {
+                "status": 404,
+                **wording.answer(Phrase(text.NO_ROOM, room=room_id)),
+                "code": CLOSE_NO_ROOM,
+            }
         if op != "attach":
             return await self.hub.do(room, op, data)
         token = data.get("token")
@@ -120,7 +125,7 @@ class Members:
         if token is not None:
             seat = room.seat_for_token(str(token))
             if seat is None:
-                return {"error": text.BAD_TOKEN.format(room=room_id), "code": CLOSE_BAD_TOKEN}
+                return {**wording.answer(Phrase(text.BAD_TOKEN, room=room_id)), "code": CLOSE_BAD_TOKEN}
         conn = str(data["conn"])
         key = (member, conn)
         if not self.cluster.bus.accept_incoming(member, conn, room_id):

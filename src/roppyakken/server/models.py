@@ -16,6 +16,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -156,6 +157,39 @@ sessions = Table(
 
 # --- passkeys -----------------------------------------------------------------------------------
 
+passkeys = Table(
+    "passkeys",
+    metadata,
+    Column("credential_id", String(1400), primary_key=True),  # base64url of the credential's id
+    Column("account_id", ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("user_handle", String(64), nullable=False),  # base64url of the WebAuthn user.id (per account)
+    Column("public_key", LargeBinary, nullable=False),  # the credential's COSE public key
+    Column("sign_count", BigInteger, nullable=False),  # the authenticator's counter last seen (0..2**32-1)
+    Column("transports", String(200), nullable=True),  # JSON list the browser gave ("internal", "usb"…)
+    Column("name", String(64), nullable=True),  # the owner's label for it
+    Column("created_at", Float, nullable=False),
+    Column("last_used_at", Float, nullable=True),
+    Index("ix_passkeys_account", "account_id"),
+)
+"""Each account's passkeys (WebAuthn credentials), checked by server/passkeys.py."""
+
+webauthn_challenges = Table(
+    "webauthn_challenges",
+    metadata,
+    Column("id", String(64), primary_key=True),  # the ceremony's id the browser sends back
+    Column("challenge", String(128), nullable=False),  # base64url of the random challenge
+    Column("purpose", String(16), nullable=False),  # register or signin
+    Column("account_id", ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True),
+    Column("scoped", Boolean, nullable=False),  # a sign-in limited to account_id (none: no passkey fits)
+    Column("player_id", String(32), nullable=True),  # the guest who began a registration
+    Column("user_handle", String(64), nullable=True),  # the user.id a registration offered
+    Column("name", String(64), nullable=True),  # the label a registration asked for
+    Column("expires_at", Float, nullable=False),
+    Index("ix_webauthn_challenges_expires", "expires_at"),
+)
+"""Open passkey ceremonies: in the database so that any member of a cluster can finish one another
+began; each is taken (deleted) by the first answer to it, and ends at ``expires_at``."""
+
 # --- ratings ------------------------------------------------------------------------------------
 
 rating_games = Table(
@@ -196,6 +230,76 @@ rating_history = Table(
 """Each player's rating after each rated game (the profile's chart)."""
 
 # --- fair play and moderation -------------------------------------------------------------------
+
+abandonments = Table(
+    "abandonments",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", String(32), nullable=False),
+    Column("room_id", String(32), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("at", Float, nullable=False),  # epoch seconds
+    Column("cause", String(16), nullable=False),  # timeout (the clock gave the seat up), handed
+    Column("forgiven", Boolean, nullable=False, server_default=false()),  # cleared by a moderator
+    Index("ix_abandonments_player_at", "player_id", "at"),
+    Index("ux_abandonments_room_seat", "room_id", "seat", unique=True),
+)
+"""Every seat of a rated game given up (server/playban.py): the playban ladder is computed from them."""
+
+sanctions = Table(
+    "sanctions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(16), nullable=False),  # mute, suspend
+    Column("player_id", String(32), nullable=True),
+    Column("account_id", String(32), nullable=True),
+    Column("address", String(64), nullable=True),  # an IP address or network
+    Column("reason", Text, nullable=True),
+    Column("created_at", Float, nullable=False),
+    Column("created_by", String(64), nullable=False),
+    Column("expires_at", Float, nullable=True),  # null: until cleared
+    Column("cleared_at", Float, nullable=True),
+    Column("cleared_by", String(64), nullable=True),
+    Index("ix_sanctions_active", "cleared_at", "expires_at"),
+)
+"""Mutes and suspensions set by moderators (server/moderation.py), each of one player, account or address."""
+
+reports = Table(
+    "reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False),
+    Column("reporter_id", String(32), nullable=False),
+    Column("reporter_address", String(64), nullable=True),
+    Column("room_id", String(32), nullable=False),  # no foreign key: a report outlives its room
+    Column("kind", String(16), nullable=False),  # message, player
+    Column("channel", String(16), nullable=True),
+    Column("chat_idx", Integer, nullable=True),
+    Column("seat", Integer, nullable=True),
+    Column("player_id", String(32), nullable=True),  # the reported player, when known
+    Column("name", String(64), nullable=True),  # the reported name, as shown then
+    Column("text", Text, nullable=True),  # the reported line's text, as it was
+    Column("phrase", String(32), nullable=True),
+    Column("reason", String(16), nullable=False),
+    Column("status", String(8), nullable=False),  # open, closed
+    Column("closed_at", Float, nullable=True),
+    Column("closed_by", String(64), nullable=True),
+    Index("ix_reports_status_at", "status", "at"),
+    Index("ix_reports_reporter_at", "reporter_id", "at"),
+)
+"""Players' reports of a chat line or a player, with a snapshot of what was reported."""
+
+moderation_log = Table(
+    "moderation_log",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("at", Float, nullable=False),
+    Column("actor", String(64), nullable=False),
+    Column("action", String(24), nullable=False),
+    Column("target", String(128), nullable=False),
+    Column("detail", Text, nullable=True),
+)
+"""Every moderation action (``roppyakken admin``), with who made it."""
 
 # --- profiles -----------------------------------------------------------------------------------
 

@@ -8,9 +8,21 @@ not refreshed for :data:`POOL_TTL` seconds (the page closed, the member died) is
 dropped.  One player has one row (the primary key), so nobody is paired with
 themselves.
 
-Pairing is a claim in one transaction: the oldest free rows of a pool are read
-(``FOR UPDATE SKIP LOCKED`` on PostgreSQL) and taken with an ``UPDATE … WHERE
-room_id IS NULL`` that must change exactly as many rows as the game has seats;
+**Ratings.**  Players are paired with players of about their strength, as in
+lichess's pools: each waiting player accepts opponents whose skill (their rating's
+``mu`` in the game's rating pool, on the display scale: server/ratings/scale.py
+``skill_points``) is within a window around theirs that widens with their waiting
+time — :data:`WINDOW_START` points at first, :data:`WINDOW_GROWTH` more each second,
+and any opponent once they waited :data:`WINDOW_OPEN_AFTER` seconds.  A group is
+formed only if every two of its players accept each other (the difference is within
+both windows).  Groups are formed oldest first: the oldest waiting player with the
+next oldest players who fit (:func:`groups`); a newcomer's rating is the new-player
+rating, so players never rated are all alike.
+
+Pairing is a claim in one transaction: the free rows of a pool are read
+(``FOR UPDATE SKIP LOCKED`` on PostgreSQL), grouped as above, and each group is taken
+with an ``UPDATE … WHERE room_id IS NULL`` that must change exactly as many rows as
+the game has seats;
 if another member took one meanwhile (PostgreSQL re-checks the condition on a
 row another transaction changed), the rows this claim took are given back in the
 same transaction, so no row is ever paired twice.  On SQLite the claim's first
@@ -29,6 +41,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable
@@ -43,6 +56,9 @@ from roppyakken.server.clocks import CONTROLS
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.models import pairing, rooms, seats
 from roppyakken.server.players import Player, link_seat
+from roppyakken.server.ratings import store as rating_store
+from roppyakken.server.ratings.pools import FAMILIES, pool_of
+from roppyakken.server.ratings.scale import skill_points
 from roppyakken.server.requests import CreateRoom
 
 if TYPE_CHECKING:
@@ -62,6 +78,46 @@ LISTED_GAMES: Final = 20
 """Public games being played that the lobby offers to watch (the newest)."""
 TABLE_FRESH: Final = 1800.0
 """Seconds an open table stays listed after it was made (then its host has likely left)."""
+WINDOW_START: Final = 150.0
+"""Display points (either way) a player just entered accepts between their skill and an opponent's."""
+WINDOW_GROWTH: Final = 10.0
+"""Display points the window widens by each second a player waits."""
+WINDOW_OPEN_AFTER: Final = 30.0
+"""Seconds of waiting after which a player accepts any opponent."""
+
+
+def window(waited: float) -> float:
+    """The skill difference (display points) a player who waited ``waited`` seconds accepts."""
+    if waited >= WINDOW_OPEN_AFTER:
+        return math.inf
+    return WINDOW_START + WINDOW_GROWTH * max(0.0, waited)
+
+
+def groups(waiting: list[tuple[float, float]], size: int, now: float) -> list[list[int]]:
+    """Games to make from ``waiting`` ((joined at, skill points) oldest first): lists of ``size``
+    indexes, each in age order, every two within each other's window (see the module docstring)."""
+    free = list(range(len(waiting)))
+    reach = [window(now - joined) for joined, _ in waiting]
+
+    def fits(a: int, b: int) -> bool:
+        return abs(waiting[a][1] - waiting[b][1]) <= min(reach[a], reach[b])
+
+    out: list[list[int]] = []
+    while len(free) >= size:
+        for at, first in enumerate(free):
+            group = [first]
+            for other in free[at + 1 :]:
+                if all(fits(other, member) for member in group):
+                    group.append(other)
+                    if len(group) == size:
+                        break
+            if len(group) == size:
+                out.append(group)
+                free = [i for i in free if i not in group]
+                break
+        else:
+            break
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +133,11 @@ class Pool:
         """The pool's name in the table."""
         return f"{self.preset}:{self.players}:{self.clock}"
 
+    @property
+    def rating_pool(self) -> str:
+        """The rating pool its games move (server/ratings/pools.py)."""
+        return pool_of(self.preset, self.players)
+
     @classmethod
     def parse(cls, key: str) -> Pool | None:
         """The pool named ``key``, or None if it is not one."""
@@ -87,6 +148,8 @@ class Pool:
             or parts[1] not in ("2", "3")
             or parts[2] not in CONTROLS
         ):
+            return None
+        if parts[0] not in FAMILIES:
             return None
         return cls(parts[0], int(parts[1]), parts[2])
 
@@ -148,23 +211,23 @@ def claim(conn: Connection, now: float, postgres: bool) -> list[Claimed]:
     out: list[Claimed] = []
     for key, waiting in counts:
         pool = Pool.parse(str(key))
-        if pool is None:
+        if pool is None or int(waiting) < pool.players:
             continue
-        for _ in range(int(waiting) // pool.players):
-            query = (
-                select(pairing.c.player_id, pairing.c.name, pairing.c.token_hash)
-                .where(free, pairing.c.pool == pool.key)
-                .order_by(pairing.c.joined_at, pairing.c.player_id)
-                .limit(pool.players)
-            )
-            if postgres:
-                query = query.with_for_update(skip_locked=True)
-            rows = [(str(r[0]), str(r[1]), str(r[2])) for r in conn.execute(query)]
-            if len(rows) < pool.players:
-                break
+        query = (
+            select(pairing.c.player_id, pairing.c.name, pairing.c.token_hash, pairing.c.joined_at)
+            .where(free, pairing.c.pool == pool.key)
+            .order_by(pairing.c.joined_at, pairing.c.player_id)
+        )
+        if postgres:
+            query = query.with_for_update(skip_locked=True)
+        rows = [(str(r[0]), str(r[1]), str(r[2]), float(r[3])) for r in conn.execute(query)]
+        skill = rating_store.skills(conn, pool.rating_pool, [r[0] for r in rows])
+        found = groups([(r[3], skill_points(skill[r[0]])) for r in rows], pool.players, now)
+        for group in found:
+            chosen = [rows[i][:3] for i in group]
             mark = "claim-" + secrets.token_hex(8)
             taken = 0
-            for seat, (player_id, _, _) in enumerate(rows):
+            for seat, (player_id, _, _) in enumerate(chosen):
                 result = conn.execute(
                     update(pairing)
                     .where(pairing.c.player_id == player_id, free)
@@ -173,14 +236,14 @@ def claim(conn: Connection, now: float, postgres: bool) -> list[Claimed]:
                 taken += result.rowcount
                 if result.rowcount != 1:
                     break
-            if taken != len(rows):  # another member took one meanwhile: give back this claim's rows
+            if taken != len(chosen):  # another member took one meanwhile: give back this claim's rows
                 conn.execute(
                     update(pairing)
                     .where(pairing.c.room_id == mark)
                     .values(room_id=None, seat=None, claimed_at=None)
                 )
                 break
-            out.append(Claimed(mark, pool, rows))
+            out.append(Claimed(mark, pool, chosen))
     return out
 
 
@@ -242,7 +305,7 @@ def overview(conn: Connection, now: float) -> dict[str, Any]:
     """What the lobby shows: open public tables, public games being played, waiting and playing counts."""
     fresh = datetime.fromtimestamp(now, UTC) - timedelta(seconds=TABLE_FRESH)
     open_rows = conn.execute(
-        select(rooms.c.id, rooms.c.preset, rooms.c.players, rooms.c.clock)
+        select(rooms.c.id, rooms.c.preset, rooms.c.players, rooms.c.clock, rooms.c.rated)
         .where(rooms.c.status == "waiting", rooms.c.public.is_(True), rooms.c.created_at > fresh)
         .order_by(rooms.c.created_at.desc(), rooms.c.id)
         .limit(LISTED_TABLES)
@@ -259,7 +322,7 @@ def overview(conn: Connection, now: float) -> dict[str, Any]:
         return "none" if raw is None else str(json.loads(raw).get("control", "none"))
 
     tables = []
-    for room_id, preset_name, players, clock in open_rows:
+    for room_id, preset_name, players, clock, rated in open_rows:
         taken = [n for kind, n in names[room_id] if kind != "empty"]
         host = names[room_id][0][1] if names[room_id] else None
         if len(taken) >= int(players):
@@ -270,7 +333,7 @@ def overview(conn: Connection, now: float) -> dict[str, Any]:
                 "preset": preset_name,
                 "players": int(players),
                 "clock": control(clock),
-                "rated": False,
+                "rated": bool(rated),
                 "taken": len(taken),
                 "host": host,
             }
@@ -397,7 +460,16 @@ class Pairing:
         pool = claimed.pool
         first = claimed.players[0]
         request = CreateRoom(
-            first[1], pool.players, preset(pool.preset), None, {}, False, pool.clock, True, first[2]
+            first[1],
+            pool.players,
+            preset(pool.preset),
+            None,
+            {},
+            False,
+            pool.clock,
+            True,
+            first[2],
+            rated=True,
         )
         try:
             room, _ = await self.hub.create(request)

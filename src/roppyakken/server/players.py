@@ -27,7 +27,7 @@ from sqlalchemy import Connection, delete, insert, select, update
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
-from roppyakken.server import sessions, text
+from roppyakken.server import sessions, text, wording
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.guard import header, origin_allowed
 from roppyakken.server.models import players, seat_players
@@ -221,4 +221,4 @@ def set_cookie(response: Response, request: HTTPConnection, player: Player) -> N
 
 async def handle_csrf(request: Request, exc: Exception) -> Response:
     """:class:`CsrfRefused` as a 403 ``{"error"}`` answer."""
-    return JSONResponse({"error": str(exc)}, status_code=403)
+    return JSONResponse(wording.answer(str(exc)), status_code=403)

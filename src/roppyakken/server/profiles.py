@@ -50,6 +50,14 @@ from roppyakken.server.models import (
     seat_players,
     seats,
 )
+from roppyakken.server.ratings.pools import POOLS
+from roppyakken.server.ratings.scale import (
+    PROVISIONAL_GAMES,
+    PROVISIONAL_SIGMA,
+    display,
+    provisional,
+    uncertainty,
+)
 
 ACTIVE_DAYS: Final = 90
 """A player is on a pool's leaderboard if they played a rated game in it within this many days."""
@@ -66,35 +74,6 @@ HISTORY_POINTS: Final = 200
 BACKFILL_BATCH: Final = 500
 Z95: Final = 1.959963984540054
 """The normal quantile of a two-sided 95% interval."""
-
-# --- the rating scale ---------------------------------------------------------------------------
-# Stand-ins for server/ratings (display, uncertainty, provisional, POOLS), with the same definitions:
-# the ratings module replaces them at merge.  The leaderboard's SQL filter uses the two thresholds.
-
-PROVISIONAL_GAMES: Final = 10
-"""A rating of fewer games than this in its pool is provisional."""
-PROVISIONAL_SIGMA: Final = 6.0
-"""A rating whose sigma is above this is provisional."""
-POOLS: Final[tuple[str, ...]] = tuple(
-    f"{family}-{n}" for family in ("classic", "korean", "match") for n in (2, 3)
-)
-"""Every rating pool's name."""
-
-
-def _display(mu: float, sigma: float) -> int:
-    """The display rating: ``mu - 3 sigma`` on the familiar scale (1500 a settled average player)."""
-    return max(0, round(1500 + 30.0 * (mu - 3.0 * sigma - 20.0)))
-
-
-def _uncertainty(sigma: float) -> int:
-    """One standard deviation of the skill estimate, in display points."""
-    return round(30.0 * sigma)
-
-
-def _provisional(sigma: float, games: int) -> bool:
-    """Whether a rating is provisional (too few games, or too uncertain)."""
-    return games < PROVISIONAL_GAMES or sigma > PROVISIONAL_SIGMA
-
 
 # --- per-seat summaries -------------------------------------------------------------------------
 
@@ -297,8 +276,8 @@ def leaderboard(conn: Connection, pool: str, page: int, size: int, now: datetime
             "rank": (page - 1) * size + i + 1,
             "player": player_id,
             "name": names.get(player_id, ""),
-            "rating": _display(mu, sigma),
-            "uncertainty": _uncertainty(sigma),
+            "rating": display(mu, sigma),
+            "uncertainty": uncertainty(sigma),
             "games": games,
             "last_played": _iso(last_played),
         }
@@ -459,13 +438,13 @@ def _ratings(conn: Connection, who: Identity) -> list[dict[str, Any]]:
         out.append(
             {
                 "pool": pool,
-                "rating": _display(mu, sigma),
-                "uncertainty": _uncertainty(sigma),
-                "provisional": _provisional(sigma, games),
+                "rating": display(mu, sigma),
+                "uncertainty": uncertainty(sigma),
+                "provisional": provisional(sigma, games),
                 "games": games,
                 "last_played": _iso(last_played),
                 "history": [
-                    {"seq": seq, "rating": _display(m, s), "uncertainty": _uncertainty(s), "place": place}
+                    {"seq": seq, "rating": display(m, s), "uncertainty": uncertainty(s), "place": place}
                     for seq, m, s, place in reversed(points)
                 ],
             }

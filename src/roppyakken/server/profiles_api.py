@@ -15,9 +15,12 @@ from typing import Final
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from roppyakken.errors import Phrase
+from roppyakken.i18n import N_
 from roppyakken.server import players, profiles, text
 from roppyakken.server.api import ApiError
 from roppyakken.server.hub import Hub
+from roppyakken.server.ratings import POOLS
 
 _PLAYER_ID: Final = re.compile(r"[A-Za-z0-9]{1,32}")
 BOARD_CACHE: Final = "public, max-age=60"
@@ -30,15 +33,17 @@ def _number(request: Request, field: str, default: int, top: int) -> int:
     if raw is None:
         return default
     if not re.fullmatch(r"[0-9]{1,7}", raw) or not 1 <= int(raw) <= top:
-        raise ApiError(400, text.FIELD_TYPE.format(field=field, what=f"a number from 1 to {top}"))
+        raise ApiError(
+            400, text.FIELD_TYPE, field=field, what=Phrase(N_("a number from 1 to {max}"), max=top)
+        )
     return int(raw)
 
 
 async def get_leaderboard(request: Request) -> Response:
     """``GET /api/leaderboard/<pool>?page=N&size=M``: one page of a pool's leaderboard."""
     pool = str(request.path_params["pool"])
-    if pool not in profiles.POOLS:
-        raise ApiError(404, text.NO_POOL.format(pool=pool[:40], known=", ".join(profiles.POOLS)))
+    if pool not in POOLS:
+        raise ApiError(404, text.NO_POOL, pool=pool[:40], known=", ".join(POOLS))
     page = _number(request, "page", 1, profiles.MAX_PAGE)
     size = _number(request, "size", profiles.PAGE_SIZE, profiles.MAX_PAGE_SIZE)
     hub: Hub = request.app.state.hub
@@ -51,11 +56,11 @@ async def get_profile(request: Request) -> Response:
     """``GET /api/players/<id>``: a player's profile as the asker may see it."""
     player_id = str(request.path_params["player"])
     if not _PLAYER_ID.fullmatch(player_id):
-        raise ApiError(404, text.NO_PLAYER_ID.format(player=player_id[:40]))
+        raise ApiError(404, text.NO_PLAYER_ID, player=player_id[:40])
     viewer = await players.current(request)
     viewer_id = None if viewer is None else viewer.id
     hub: Hub = request.app.state.hub
     found = await hub.db.run(lambda c: profiles.profile(c, player_id, viewer_id))
     if found is None:
-        raise ApiError(404, text.NO_PLAYER_ID.format(player=player_id))
+        raise ApiError(404, text.NO_PLAYER_ID, player=player_id)
     return JSONResponse(found, headers={"Cache-Control": PROFILE_CACHE, "Vary": "Cookie"})

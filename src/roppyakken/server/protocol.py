@@ -25,8 +25,10 @@ from pydantic import (
 )
 
 from roppyakken.actions import Action, action_from_json
-from roppyakken.errors import RoppyakkenError
-from roppyakken.server import jsonsafe, text
+from roppyakken.errors import Phrase, RoppyakkenError
+from roppyakken.i18n import N_
+from roppyakken.server import jsonsafe, text, wording
+from roppyakken.server.wording import Said
 
 VERSION: Final = 1
 """The protocol version this server speaks (``hello.v``)."""
@@ -39,11 +41,20 @@ MAX_SEQ: Final = 2**53 - 1
 
 
 class ProtocolError(RoppyakkenError):
-    """A malformed or refused client message; ``id`` is echoed in the error answer."""
+    """A malformed or refused client message; ``id`` is echoed in the error answer.
 
-    def __init__(self, message: str, msg_id: str | None = None) -> None:
-        super().__init__(message)
+    Like every :class:`RoppyakkenError` it keeps its template and fields, which the ``error``
+    message carries for the client to say in its language (server/wording.py).
+    """
+
+    def __init__(self, message: object, msg_id: str | None = None, /, **fields: object) -> None:
+        super().__init__(message, **fields)
         self.msg_id = msg_id
+
+    @classmethod
+    def of(cls, error: RoppyakkenError, msg_id: str | None = None) -> ProtocolError:
+        """``error`` (an illegal action, a bad option) refusing the message ``msg_id``."""
+        return cls(error.template, msg_id, **error.fields)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,12 +151,17 @@ _ID: Final = TypeAdapter(MessageId)
 class Refused(ValueError):
     """A field's own one-line refusal, raised inside a validator (pydantic passes it on as the cause)."""
 
+    def __init__(self, said: RoppyakkenError | str) -> None:
+        super().__init__(str(said))
+        self.said = said if isinstance(said, RoppyakkenError) else RoppyakkenError(said)
+        """The refusal with its template and fields (server/wording.py)."""
+
 
 def _action(value: Any) -> Action:
     try:
         return action_from_json(value)
     except RoppyakkenError as exc:
-        raise Refused(str(exc)) from None
+        raise Refused(exc) from None
 
 
 _CARDS: Final = {"type": "array", "items": {"type": "string", "description": "a card slug"}}
@@ -274,23 +290,24 @@ _MODELS: Final[dict[str, type[_Client]]] = {
     "chat_history": ChatHistoryMessage,
 }
 _WHAT: Final = {
-    "token": "a seat token or null",
-    "action": "an action object",
-    "seat": "a seat number",
-    "kind": "'bot' or 'empty'",
-    "level": "a bot level, for kind 'bot' only",
-    "seq": "the seq of a state (a whole number, 0 or more) or null",
-    "text": f"1 to {CHAT_MAX} characters of text, or a 'phrase' instead",
-    "phrase": "a quick phrase: " + ", ".join(PHRASES),
-    "author": "an author's 'from' (1 to 40 characters)",
-    "muted": "true or false",
+    "token": N_("a seat token or null"),
+    "action": N_("an action object"),
+    "seat": N_("a seat number"),
+    "kind": N_("'bot' or 'empty'"),
+    "level": N_("a bot level, for kind 'bot' only"),
+    "seq": N_("the seq of a state (a whole number, 0 or more) or null"),
+    "text": N_("1 to {max} characters of text, or a 'phrase' instead"),
+    "phrase": N_("a quick phrase: hello, good_luck, good_game, thanks, oops, well_played, bye"),
+    "author": N_("an author's 'from' (1 to 40 characters)"),
+    "muted": N_("true or false"),
 }
+"""What each field must be (words inside FIELD_TYPE), marked for translation."""
 
 
 def parse_client_message(raw: str) -> ClientMessage:
     """Parse and check one client message against its model; raise :class:`ProtocolError` if malformed."""
     if len(raw) > MAX_MESSAGE_BYTES or len(raw.encode("utf-8")) > MAX_MESSAGE_BYTES:
-        raise ProtocolError(text.MESSAGE_TOO_LARGE.format(max=MAX_MESSAGE_BYTES))
+        raise ProtocolError(text.MESSAGE_TOO_LARGE, max=MAX_MESSAGE_BYTES)
     try:
         data = jsonsafe.loads(raw)
     except (ValueError, RecursionError):  # includes integers too long to convert
@@ -305,21 +322,21 @@ def parse_client_message(raw: str) -> ClientMessage:
     if kind is None:
         raise ProtocolError(text.MESSAGE_NO_TYPE, msg_id)
     if not isinstance(kind, str) or kind not in _MODELS:
-        raise ProtocolError(text.MESSAGE_UNKNOWN_TYPE.format(type=kind), msg_id)
+        raise ProtocolError(text.MESSAGE_UNKNOWN_TYPE, msg_id, type=repr(kind))
     try:
         message = _MODELS[kind].model_validate(data)
     except ValidationError as exc:
-        raise ProtocolError(_problem(kind, exc, data), msg_id) from None
+        raise ProtocolError.of(_problem(kind, exc, data), msg_id) from None
     if isinstance(message, HelloMessage):
         if message.v != VERSION:
-            raise ProtocolError(text.BAD_VERSION.format(v=message.v, ours=VERSION), msg_id)
+            raise ProtocolError(text.BAD_VERSION, msg_id, v=repr(message.v), ours=VERSION)
         return Hello(message.token, msg_id)
     if isinstance(message, ActMessage):
         return Act(message.action, msg_id, message.seq)
     if isinstance(message, SeatMessage):
         if message.level is not None and message.kind != "bot":
-            problem = text.FIELD_TYPE.format(field="level", what=_WHAT["level"])
-            raise ProtocolError(text.MESSAGE_FIELD.format(type=kind, problem=problem), msg_id)
+            problem = Phrase(text.FIELD_TYPE, field="level", what=what("level", _WHAT))
+            raise ProtocolError(text.MESSAGE_FIELD, msg_id, type=kind, problem=problem)
         return SetSeat(message.seat, message.kind, message.level, msg_id)
     if isinstance(message, StartMessage):
         return Start(msg_id)
@@ -329,8 +346,8 @@ def parse_client_message(raw: str) -> ClientMessage:
         return HandOver(message.seat, msg_id)
     if isinstance(message, ChatSayMessage):
         if (message.text is None) == (message.phrase is None):
-            problem = text.FIELD_TYPE.format(field="text", what=_WHAT["text"])
-            raise ProtocolError(text.MESSAGE_FIELD.format(type=kind, problem=problem), msg_id)
+            problem = Phrase(text.FIELD_TYPE, field="text", what=what("text", _WHAT, max=CHAT_MAX))
+            raise ProtocolError(text.MESSAGE_FIELD, msg_id, type=kind, problem=problem)
         return Say(message.text, message.phrase, msg_id)
     if isinstance(message, MuteMessage):
         return Mute(message.author, message.muted, msg_id)
@@ -339,22 +356,30 @@ def parse_client_message(raw: str) -> ClientMessage:
     return Ping(msg_id)
 
 
-def _problem(kind: str, exc: ValidationError, data: dict[str, Any]) -> str:
-    """The first problem pydantic found, as the protocol's one line."""
+def _problem(kind: str, exc: ValidationError, data: dict[str, Any]) -> RoppyakkenError:
+    """The first problem pydantic found, as the protocol's one line (a template with fields)."""
     first = exc.errors(include_url=False)[0]
     loc = first.get("loc", ())
     field = str(loc[0]) if loc else ""
+    problem: Phrase | RoppyakkenError
     if first["type"] == "extra_forbidden":
-        problem = text.UNKNOWN_FIELD.format(field=field)
+        problem = Phrase(text.UNKNOWN_FIELD, field=field)
     elif field == "v":
-        return text.BAD_VERSION.format(v=data.get("v"), ours=VERSION)
+        return RoppyakkenError(text.BAD_VERSION, v=repr(data.get("v")), ours=VERSION)
     else:
         cause = (first.get("ctx") or {}).get("error")
         if isinstance(cause, Refused):
-            problem = str(cause)
+            problem = cause.said
         else:
-            problem = text.FIELD_TYPE.format(field=field, what=_WHAT.get(field, "as docs/PROTOCOL.md says"))
-    return text.MESSAGE_FIELD.format(type=kind, problem=problem)
+            problem = Phrase(text.FIELD_TYPE, field=field, what=what(field, _WHAT, max=CHAT_MAX))
+    return RoppyakkenError(text.MESSAGE_FIELD, type=kind, problem=problem)
+
+
+def what(field: str, known: dict[str, str], **fields: object) -> Phrase:
+    """What ``field`` must be, as words to translate (the protocol document's, for a field not in
+    ``known``), with those of ``fields`` its template names."""
+    words = known.get(field, N_("as docs/PROTOCOL.md says"))
+    return Phrase(words, **{name: value for name, value in fields.items() if f"{{{name}}}" in words})
 
 
 # server messages: declared for the published schema (they are built by the functions below)
@@ -469,12 +494,34 @@ class GameEndMessage(BaseModel):
     record_url: str
 
 
+class Wording(BaseModel):
+    """A message's English template and its fields, for the client to say in its language."""
+
+    template: str = Field(description="a message id of the catalogs (English, with {named} fields)")
+    fields: dict[str, Any] = Field(
+        default_factory=dict,
+        description="each field's value: a string, a number, or a nested {template, fields}",
+    )
+
+
+class PlaybanInfo(BaseModel):
+    """A playban in effect (server/playban.py): seconds left, its end, rated games left recently."""
+
+    seconds: int
+    until: float
+    recent: int
+
+
 class ErrorMessage(BaseModel):
     """``error``: to the sender only; nothing changed."""
 
     type: Literal["error"]
-    message: str
+    message: str = Field(description="the error in English, one line")
+    text: Wording | None = Field(default=None, description="the same error as a template and fields")
     id: str | None = None
+    playban: PlaybanInfo | None = Field(
+        default=None, description="a seek or seat refused by a playban: how long it lasts"
+    )
 
 
 class PongMessage(BaseModel):
@@ -594,6 +641,7 @@ class RestartingMessage(BaseModel):
 
     type: Literal["restarting"]
     message: str
+    text: Wording | None = None
 
 
 ClientMessageModel = Annotated[
@@ -692,11 +740,15 @@ def game_end(winner: int | None, reason: str, record_url: str, seq: int) -> str:
     )
 
 
-def error(message: str, msg_id: str | None = None) -> str:
-    """``error``: to the sender only; nothing changed."""
-    out: dict[str, Any] = {"type": "error", "message": message}
+def error(message: Said, msg_id: str | None = None, extra: dict[str, Any] | None = None) -> str:
+    """``error``: to the sender only; nothing changed.  ``message`` (English) and ``text`` (its
+    template and fields, for the client to say in its language: server/wording.py); ``extra``:
+    structured fields of the refusal (``playban``)."""
+    out: dict[str, Any] = {"type": "error", "message": str(message), "text": wording.as_json(message)}
     if msg_id is not None:
         out["id"] = msg_id
+    if extra:
+        out.update(extra)
     return encode(out)
 
 
@@ -710,7 +762,7 @@ def pong(msg_id: str | None = None) -> str:
 
 def restarting(message: str) -> str:
     """``restarting``: the server is stopping; clients reconnect in a moment."""
-    return encode({"type": "restarting", "message": message})
+    return encode({"type": "restarting", "message": message, "text": wording.as_json(message)})
 
 
 def timeout(seat: int, seq: int, abandoned: bool) -> str:

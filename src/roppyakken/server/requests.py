@@ -18,11 +18,12 @@ from typing import Annotated, Any, Final, Literal, TypeVar
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from roppyakken.ai.base import BOT_LEVELS
-from roppyakken.errors import RoppyakkenError
+from roppyakken.errors import Phrase, RoppyakkenError
+from roppyakken.i18n import N_
 from roppyakken.nesting import nesting_depth
 from roppyakken.rules import MAX_TOML_NESTING, Rules, preset, rules_from_mapping
 from roppyakken.server import text
-from roppyakken.server.protocol import Refused
+from roppyakken.server.protocol import Refused, what
 
 T = TypeVar("T")
 
@@ -37,6 +38,11 @@ BOT_PREFIX: Final = re.compile(r"\s*bot\s*:", re.IGNORECASE)
 class RequestError(RoppyakkenError):
     """A malformed request body (HTTP 400)."""
 
+    @classmethod
+    def of(cls, error: RoppyakkenError) -> RequestError:
+        """``error`` (a field's problem) refusing the body, with its template and fields."""
+        return cls(error.template, **error.fields)
+
 
 def _refusing(check: Callable[[Any], T]) -> Callable[[Any], T]:
     """``check`` as a pydantic validator: its one-line RoppyakkenError becomes the cause pydantic keeps."""
@@ -45,7 +51,7 @@ def _refusing(check: Callable[[Any], T]) -> Callable[[Any], T]:
         try:
             return check(value)
         except RoppyakkenError as exc:
-            raise Refused(str(exc)) from None
+            raise Refused(exc) from None
 
     return validator
 
@@ -67,22 +73,24 @@ class CreateRoom:
     """Whether the finished game is listed for everyone (else only its players and the link know it)."""
     token_hash: str | None = None
     """The hash of a seat token the creator already holds (quick pairing); None: a new token."""
+    rated: bool = False
+    """Whether the game's result moves the players' ratings (server/ratings)."""
 
 
 def player_name(value: Any) -> str:
     """A player's name: 1 to 24 printable characters, trimmed, not blank-looking, not a bot's."""
     if not isinstance(value, str):
-        raise RequestError(text.NAME_RULE.format(max=MAX_NAME))
+        raise RequestError(text.NAME_RULE, max=MAX_NAME)
     name = " ".join(value.split())
     if not 0 < len(name) <= MAX_NAME or any(unicodedata.category(ch).startswith("C") for ch in name):
-        raise RequestError(text.NAME_RULE.format(max=MAX_NAME))
+        raise RequestError(text.NAME_RULE, max=MAX_NAME)
     visible = [
         ch
         for ch in name
         if not ch.isspace() and ch not in BLANK_LOOKING and unicodedata.category(ch) not in ("Mn", "Me", "Zs")
     ]
     if not visible:
-        raise RequestError(text.NAME_RULE.format(max=MAX_NAME))
+        raise RequestError(text.NAME_RULE, max=MAX_NAME)
     if BOT_PREFIX.match(name):
         raise RequestError(text.NAME_NOT_BOT)
     return name
@@ -107,7 +115,7 @@ def rules_of(value: Any) -> Rules:
         try:
             data = tomllib.loads(source)
         except tomllib.TOMLDecodeError as exc:
-            raise RequestError(text.TOML_INVALID.format(reason=exc)) from None
+            raise RequestError(text.TOML_INVALID, reason=str(exc)) from None
         except (RecursionError, ValueError):
             raise RequestError(text.TOML_TOO_DEEP) from None
         return rules_from_mapping(data)
@@ -116,13 +124,13 @@ def rules_of(value: Any) -> Rules:
 
 def _bot_seat(key: str) -> str:
     if not re.fullmatch(r"[0-9]{1,2}", key):
-        raise RequestError(text.BOT_SEAT.format(seat=key, last="n-1"))
+        raise RequestError(text.BOT_SEAT, seat=key, last="n-1")
     return key
 
 
 def _bot_level(value: str) -> str:
     if value not in BOT_LEVELS:
-        raise RequestError(text.UNKNOWN_BOT.format(level=value, known=", ".join(BOT_LEVELS)))
+        raise RequestError(text.UNKNOWN_BOT, level=value, known=", ".join(BOT_LEVELS))
     return value
 
 
@@ -168,6 +176,10 @@ class CreateRoomBody(_Body):
     public: bool = Field(
         default=False, description="list the finished game for everyone (default: only its players see it)"
     )
+    rated: bool = Field(
+        default=False,
+        description="the result moves the players' ratings: public, with a clock, a preset's rules, no bots",
+    )
 
 
 class JoinRoomBody(_Body):
@@ -210,38 +222,50 @@ class ScoreBody(BaseModel):
     rules: RulesChoice = Field(default_factory=lambda: {"preset": "classic"})
 
 
-_MESSAGES: Final = {
-    "name": text.NAME_RULE.format(max=MAX_NAME),
-    "players": text.PLAYERS_RULE,
-    "rules": text.RULES_FORM,
-    "seed": text.SEED_RULE,
-    "hints": text.FIELD_TYPE.format(field="hints", what="true or false"),
-    "bots": text.FIELD_TYPE.format(field="bots", what='an object like {"1": "random"}'),
-    "clock": text.FIELD_TYPE.format(field="clock", what="none, 15+60, 30+120, 60+300, 1d, 2d, 3d or 7d"),
-    "public": text.FIELD_TYPE.format(field="public", what="true or false"),
-    "rooms": text.FIELD_TYPE.format(
+_MESSAGES: Final[dict[str, RoppyakkenError]] = {
+    "name": RoppyakkenError(text.NAME_RULE, max=MAX_NAME),
+    "players": RoppyakkenError(text.PLAYERS_RULE),
+    "rules": RoppyakkenError(text.RULES_FORM),
+    "seed": RoppyakkenError(text.SEED_RULE),
+    "hints": RoppyakkenError(text.FIELD_TYPE, field="hints", what=Phrase(N_("true or false"))),
+    "bots": RoppyakkenError(text.FIELD_TYPE, field="bots", what=Phrase(N_('an object like {"1": "random"}'))),
+    "clock": RoppyakkenError(
+        text.FIELD_TYPE, field="clock", what=Phrase(N_("none, 15+60, 30+120, 60+300, 1d, 2d, 3d or 7d"))
+    ),
+    "public": RoppyakkenError(text.FIELD_TYPE, field="public", what=Phrase(N_("true or false"))),
+    "rated": RoppyakkenError(text.FIELD_TYPE, field="rated", what=Phrase(N_("true or false"))),
+    "rooms": RoppyakkenError(
+        text.FIELD_TYPE,
         field="rooms",
-        what=f'an object of at most {MAX_MY_GAMES} room ids to seat tokens, {{"<room>": "<token>"}}',
+        what=Phrase(
+            N_("an object of at most {max} room ids to seat tokens, {example}"),
+            max=MAX_MY_GAMES,
+            example='{"<room>": "<token>"}',
+        ),
     ),
 }
+"""The one line for a field of a body that is wrong, as a template with fields."""
 
 M = TypeVar("M", bound=BaseModel)
 
 
-def one_line(exc: ValidationError, messages: dict[str, str] | None = None) -> str:
-    """The first problem of a validation error as the server's one-line message."""
+def one_line(
+    exc: ValidationError, messages: dict[str, RoppyakkenError | str] | None = None
+) -> RoppyakkenError:
+    """The first problem of a validation error as the server's one-line message (template and fields)."""
     first = exc.errors(include_url=False)[0]
     loc = first.get("loc", ())
     field = str(loc[0]) if loc else ""
     if first["type"] == "extra_forbidden":
-        return text.UNKNOWN_FIELD.format(field=field)
+        return RoppyakkenError(text.UNKNOWN_FIELD, field=field)
     cause = (first.get("ctx") or {}).get("error")
     if isinstance(cause, Refused):
-        return str(cause)
-    table = _MESSAGES if messages is None else messages
+        return cause.said
+    table: dict[str, RoppyakkenError | str] = dict(_MESSAGES) if messages is None else messages
     if field in table:
-        return table[field]
-    return text.FIELD_TYPE.format(field=field or "body", what="as docs/PROTOCOL.md says")
+        found = table[field]
+        return found if isinstance(found, RoppyakkenError) else RoppyakkenError(found)
+    return RoppyakkenError(text.FIELD_TYPE, field=field or "body", what=what(field, {}))
 
 
 def check(model: type[M], data: dict[str, Any]) -> M:
@@ -249,7 +273,7 @@ def check(model: type[M], data: dict[str, Any]) -> M:
     try:
         return model.model_validate(data)
     except ValidationError as exc:
-        raise RequestError(one_line(exc)) from None
+        raise RequestError.of(one_line(exc)) from None
 
 
 def create_room(data: dict[str, Any]) -> CreateRoom:
@@ -261,11 +285,28 @@ def create_room(data: dict[str, Any]) -> CreateRoom:
     for key, level in body.bots.items():
         seat = int(key)
         if not 1 <= seat < body.players:
-            raise RequestError(text.BOT_SEAT.format(seat=key, last=body.players - 1))
+            raise RequestError(text.BOT_SEAT, seat=key, last=body.players - 1)
         bots[seat] = level
     if body.seed is not None and len(bots) != body.players - 1:
         raise RequestError(text.SEED_SOLO_ONLY)
-    return CreateRoom(body.name, body.players, rules, body.seed, bots, body.hints, body.clock, body.public)
+    if body.rated:
+        if not body.public or body.clock == "none":
+            raise RequestError(text.RATED_NEEDS_PUBLIC_CLOCK)
+        if bots or body.seed is not None:
+            raise RequestError(text.RATED_PEOPLE_ONLY)
+        if "preset" not in body.rules:
+            raise RequestError(text.RATED_PRESET_ONLY)
+    return CreateRoom(
+        body.name,
+        body.players,
+        rules,
+        body.seed,
+        bots,
+        body.hints,
+        body.clock,
+        body.public,
+        rated=body.rated,
+    )
 
 
 def join_room(data: dict[str, Any]) -> str:
@@ -297,4 +338,45 @@ def schemas() -> dict[str, Any]:
         "POST /api/score": ScoreBody.model_json_schema(),
         "POST /api/my-games": MyGamesBody.model_json_schema(),
         "POST /api/me": MeBody.model_json_schema(),
+        "POST /api/rooms/<room>/report": ReportBody.model_json_schema(),
     }
+
+
+# --- fair play and moderation: reports ---------------------------------------------------------
+
+
+class ReportBody(_Body):
+    """``POST /api/rooms/<room>/report``: a chat line (its channel's number) or a seat, and why."""
+
+    message: int | None = Field(default=None, ge=0, le=2**31 - 1, description="the chat line's idx")
+    seat: int | None = Field(default=None, ge=0, le=2, description="the reported player's seat")
+    reason: Literal["abuse", "spam", "cheating", "other"] = "abuse"
+    token: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=128,
+        description="the reporter's seat token, if it holds a seat",
+    )
+
+
+_REPORT_MESSAGES: Final[dict[str, RoppyakkenError | str]] = {
+    "message": RoppyakkenError(
+        text.FIELD_TYPE, field="message", what=Phrase(N_("a chat line's idx (a whole number)"))
+    ),
+    "seat": RoppyakkenError(text.FIELD_TYPE, field="seat", what=Phrase(N_("0, 1 or 2"))),
+    "reason": RoppyakkenError(
+        text.FIELD_TYPE, field="reason", what=Phrase(N_("abuse, spam, cheating or other"))
+    ),
+    "token": RoppyakkenError(text.FIELD_TYPE, field="token", what=Phrase(N_("the seat token (a string)"))),
+}
+
+
+def report(data: dict[str, Any]) -> ReportBody:
+    """Check a ``POST /api/rooms/<room>/report`` body: exactly one of ``message`` and ``seat``."""
+    try:
+        body = ReportBody.model_validate(data)
+    except ValidationError as exc:
+        raise RequestError.of(one_line(exc, _REPORT_MESSAGES)) from None
+    if (body.message is None) == (body.seat is None):
+        raise RequestError(text.REPORT_WHAT)
+    return body

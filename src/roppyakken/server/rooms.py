@@ -30,11 +30,11 @@ from roppyakken.actions import Action, action_from_json
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.cards import slugs_of
 from roppyakken.engine import Game
-from roppyakken.errors import IllegalActionError, RoppyakkenError
+from roppyakken.errors import IllegalActionError, Phrase, RoppyakkenError
 from roppyakken.events import Event, GameEnded, RoundEnded
 from roppyakken.record import deal_commitment, dumps, record_of
 from roppyakken.rules import Rules, from_options
-from roppyakken.server import chat, protocol, storage, text
+from roppyakken.server import chat, playban, protocol, storage, text
 from roppyakken.server.bots import BotRunner, decision_seed
 from roppyakken.server.clocks import CLOCK_BOT, NONE, Clock, Timing
 from roppyakken.server.db import ActionRow, Database, StaleRoom, StorageError
@@ -53,6 +53,8 @@ from roppyakken.server.protocol import (
     SetSeat,
     Start,
 )
+from roppyakken.server.ratings import store as rating_store
+from roppyakken.server.ratings.pools import pool_of
 from roppyakken.server.views import StateMessages
 from roppyakken.view import view_of
 
@@ -97,6 +99,10 @@ class WriteFailed(ProtocolError):
 
 class RestoreError(Exception):
     """A stored room that cannot be rebuilt (a missing move, a move that does not apply)."""
+
+    def __init__(self, said: Phrase) -> None:
+        super().__init__(str(said))
+        self.said = said
 
 
 BOT_RETRY_DELAYS: Final = (0.5, 1.0, 2.0, 4.0, 8.0)
@@ -165,6 +171,7 @@ class Room:
         public: bool = False,
         timing: Timing | None = None,
         epoch: int = 1,
+        rated: bool = False,
     ) -> None:
         self.id = room_id
         self.players = players
@@ -211,6 +218,8 @@ class Room:
         """The room's clock (server/clocks.py); None: no clock and nothing handed over yet."""
         self.public = public
         """Whether the finished game is listed for everyone."""
+        self.rated = rated
+        """Whether the game's result moves the players' ratings (server/ratings)."""
         self.timing = timing or Timing()
         self.on_clock: Callable[[float], None] | None = None
         """Told how late (seconds) each clock deadline fired (metrics, the benchmark)."""
@@ -257,11 +266,12 @@ class Room:
             public=row.public,
             timing=timing,
             epoch=row.epoch,
+            rated=row.rated,
         )
         expected = list(range(len(stored.indexes)))
         if stored.indexes != expected:
             missing = next(i for i, (a, b) in enumerate(zip(stored.indexes, expected, strict=True)) if a != b)
-            raise RestoreError(text.RESTORE_GAP.format(room=row.id, index=missing))
+            raise RestoreError(Phrase(text.RESTORE_GAP, room=row.id, index=missing))
         if row.status != WAITING:
             game = room._new_game()
             for index, data in enumerate(stored.actions):
@@ -270,8 +280,9 @@ class Room:
                     seat = game.to_act
                     game.apply(action)
                 except (RoppyakkenError, ValueError) as exc:
+                    reason = exc if isinstance(exc, RoppyakkenError) else str(exc)
                     raise RestoreError(
-                        text.RESTORE_BAD_MOVE.format(room=row.id, index=index, reason=exc)
+                        Phrase(text.RESTORE_BAD_MOVE, room=row.id, index=index, reason=reason)
                     ) from None
                 room.applied.append((seat, action))
             room.actions = len(stored.actions)
@@ -292,6 +303,7 @@ class Room:
             clock=None if self.clock is None else self.clock.to_json(),
             clock_deadline=None if self.clock is None else self.clock.next_deadline(),
             epoch=self.epoch,
+            rated=self.rated,
         )
 
     def start_now(self) -> None:
@@ -330,6 +342,7 @@ class Room:
             "hints": self.hint_desk.enabled,
             "clock": NONE if self.clock is None else self.clock.control,
             "public": self.public,
+            "rated": self.rated,
         }
 
     def names(self) -> list[str]:
@@ -513,12 +526,14 @@ class Room:
             self._check_host(client, message.id)
             index = message.seat
             if not 1 <= index < self.players:
-                raise ProtocolError(text.SEAT_RANGE.format(seat=index, last=self.players - 1), message.id)
+                raise ProtocolError(text.SEAT_RANGE, message.id, seat=index, last=self.players - 1)
             if message.kind == BOT:
+                if self.rated:
+                    raise ProtocolError(text.RATED_PEOPLE_ONLY, message.id)
                 level = message.level or default_bot_level()
                 if level not in BOT_LEVELS:
                     known = ", ".join(BOT_LEVELS)
-                    raise ProtocolError(text.UNKNOWN_BOT.format(level=level, known=known), message.id)
+                    raise ProtocolError(text.UNKNOWN_BOT, message.id, level=level, known=known)
                 new = Seat(BOT, None, level)
             else:
                 new = Seat(EMPTY)
@@ -544,7 +559,7 @@ class Room:
                 self._check_host(client, msg_id)
             empty = [i for i, s in enumerate(self.seats) if s.kind == EMPTY]
             if empty:
-                raise ProtocolError(text.SEATS_EMPTY.format(seats=", ".join(map(str, empty))), msg_id)
+                raise ProtocolError(text.SEATS_EMPTY, msg_id, seats=", ".join(map(str, empty)))
             await self._begin(msg_id)
         self.kick_bots()
 
@@ -630,7 +645,7 @@ class Room:
             if game.over or self.status == OVER:
                 raise ProtocolError(text.GAME_OVER, msg_id)
             if seq is not None and seq != self.actions:
-                raise ProtocolError(text.STALE_ACT.format(seq=seq, now=self.actions), msg_id)
+                raise ProtocolError(text.STALE_ACT, msg_id, seq=seq, now=self.actions)
             clock = self.clock
             if clock is not None and not by_clock and not by_bot:
                 if clock.abandoned[seat]:
@@ -641,7 +656,7 @@ class Room:
             try:
                 new_events = game.apply(action, seat)
             except IllegalActionError as exc:
-                raise ProtocolError(str(exc), msg_id) from None
+                raise ProtocolError.of(exc, msg_id) from None
             index = self.actions
             if self.may_write is not None and not self.may_write():
                 # this cluster member is no longer sure to hold the room: another may be moving in it
@@ -660,12 +675,27 @@ class Room:
                     fields.update(new_clock.record_fields())
                 record = dumps(fields)
                 winner, now = game.winner, datetime.now(UTC)
+                rating = self._rated_end(game, new_clock)
 
                 def work(c: Any) -> None:
                     storage.append_action(c, room_id, index, seat, data)
                     storage.finish_room(c, room_id, winner, record, now)
                     if clock_json is not None:
                         storage.save_clock(c, room_id, clock_json, None)
+                    if gave_up:
+                        playban.record(c, room_id, seat, time.time(), playban.TIMEOUT)
+                    if rating is not None:  # in the same transaction: durable before visible
+                        rating_store.record_game(c, room_id, rating[0], now, **rating[1])
+
+                stored = self.db.submit(self._fenced(work))
+            elif gave_up and clock_json is not None:
+                # the clock gave the seat up: counted with the move and the clock that tell it
+                given_up = clock_json
+
+                def work(c: Any) -> None:
+                    storage.append_action(c, room_id, index, seat, data)
+                    storage.save_clock(c, room_id, given_up, deadline)
+                    playban.record(c, room_id, seat, time.time(), playban.TIMEOUT)
 
                 stored = self.db.submit(self._fenced(work))
             elif clock_json is not None:
@@ -699,6 +729,23 @@ class Room:
         if self.on_move is not None:
             self.on_move(time.perf_counter() - began)
         self.kick_bots()
+
+    def _rated_end(self, game: Game, clock: Clock | None) -> tuple[str, dict[str, Any]] | None:
+        """For a rated room whose game just ended with every seat a person: its rating pool and how it
+        ended (:func:`~roppyakken.server.ratings.store.record_game`); None if it does not count."""
+        if not self.rated or any(s.kind != HUMAN for s in self.seats):
+            return None
+        try:
+            pool = pool_of(self.rules.preset, self.players)
+        except ValueError:
+            return None
+        left = [False] * self.players if clock is None else list(clock.abandoned)
+        return pool, {
+            "winner": game.winner,
+            "totals": list(game.totals),
+            "legs": list(game.legs),
+            "left": left,
+        }
 
     # ----------------------------------------------------------------- clocks
 
@@ -899,17 +946,18 @@ class Room:
                 raise ProtocolError(text.SEAT_ABANDONED, msg_id)
             gone = clock is not None and seat < self.players and clock.abandoned[seat]
             if seat >= self.players or seat == client.seat or self.seats[seat].kind != HUMAN or gone:
-                raise ProtocolError(text.HAND_OVER_SEAT.format(seat=seat), msg_id)
+                raise ProtocolError(text.HAND_OVER_SEAT, msg_id, seat=seat)
             since = self.absent_since.get(seat)
             if since is None or any(c.seat == seat for c in self.clients):
-                raise ProtocolError(text.HAND_OVER_PRESENT.format(seat=seat), msg_id)
+                raise ProtocolError(text.HAND_OVER_PRESENT, msg_id, seat=seat)
             wait = self.timing.hand_over_after - (time.monotonic() - since)
             if wait > 0:
                 raise ProtocolError(
-                    text.HAND_OVER_WAIT.format(
-                        seat=seat, after=self.timing.hand_over_after, wait=math.ceil(wait)
-                    ),
+                    text.HAND_OVER_WAIT,
                     msg_id,
+                    seat=seat,
+                    after=f"{self.timing.hand_over_after:g}",
+                    wait=math.ceil(wait),
                 )
             votes = self.hand_votes.setdefault(seat, set())
             votes.add(client.seat)
@@ -921,8 +969,13 @@ class Room:
                 new = (clock or Clock.new(NONE, self.players)).copy()
                 new.abandoned[seat] = True
                 data, deadline, room_id = new.to_json(), new.next_deadline(), self.id
+
+                def work(c: Any) -> None:
+                    storage.save_clock(c, room_id, data, deadline)
+                    playban.record(c, room_id, seat, time.time(), playban.HANDED)
+
                 try:
-                    await self.db.run(self._fenced(lambda c: storage.save_clock(c, room_id, data, deadline)))
+                    await self.db.run(self._fenced(work))
                 except StorageError as exc:
                     self._let_go(exc)
                     raise WriteFailed(text.WRITE_FAILED, msg_id) from None

@@ -67,6 +67,8 @@ class RoomRow:
     clock_deadline: float | None = None
     epoch: int = 1
     """The holder epoch (see the module docstring)."""
+    rated: bool = False
+    """Whether the game's result moves ratings (server/ratings)."""
 
 
 @dataclass(slots=True)
@@ -105,6 +107,7 @@ def insert_room(conn: Connection, room: RoomRow, room_seats: list[SeatRow]) -> N
             clock=None if room.clock is None else json.dumps(room.clock, separators=(",", ":")),
             clock_deadline=room.clock_deadline,
             epoch=room.epoch,
+            rated=room.rated,
         )
     )
     conn.execute(
@@ -255,6 +258,7 @@ def load_room(conn: Connection, room_id: str, *, take: bool = False) -> StoredRo
         clock=None if row["clock"] is None else json.loads(row["clock"]),
         clock_deadline=row["clock_deadline"],
         epoch=row["epoch"],
+        rated=bool(row["rated"]),
     )
     seat_rows = [
         SeatRow(r["seat"], r["kind"], r["name"], r["level"], r["token_hash"])

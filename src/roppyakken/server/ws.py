@@ -20,15 +20,20 @@ from typing import Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from roppyakken.server import protocol, text
+from roppyakken.errors import Phrase
+from roppyakken.server import moderation, protocol, sessions, text, wording
 from roppyakken.server.backlog import CONNECTION_KEY, MAX_PENDING_BYTES, Backlog
 from roppyakken.server.claims import HeldElsewhere
 from roppyakken.server.cluster import ClusterUnavailable, Relayed
 from roppyakken.server.db import StorageError
+from roppyakken.server.enforcement import suspension_barred
 from roppyakken.server.guard import MemoryRateLimiter, client_address, origin_allowed
 from roppyakken.server.hub import CLAIM_PATIENCE, CLOSE_RESTARTING, Hub, HubFull
+from roppyakken.server.players import COOKIE, parse_cookie
+from roppyakken.server.players import current as current_player
 from roppyakken.server.protocol import Act, Hello, ProtocolError, parse_client_message
 from roppyakken.server.rooms import RestoreError
+from roppyakken.server.wording import Said
 
 log = logging.getLogger("roppyakken.server")
 
@@ -69,6 +74,8 @@ class WebSocketClient:
         self.dropped = False
         """Whether it was dropped as too slow."""
         self._sending_since: float | None = None
+        self.player_id: str | None = None
+        """The player id of the connection's cookie, if any (not proven: used only to refuse)."""
         self._outbox: deque[tuple[str | tuple[int, str], float]] = deque()
         """Messages (or the close) not yet handed to the transport, with when they were queued."""
         self._queued = 0
@@ -182,13 +189,13 @@ async def _each_message(
                     return
                 await handle(raw)
             except ProtocolError as exc:
-                client.send(protocol.error(str(exc), exc.msg_id))
+                client.send(protocol.error(exc, exc.msg_id))
 
 
-async def _refuse(websocket: WebSocket, message: str, code: int, msg_id: str | None = None) -> None:
+async def _refuse(websocket: WebSocket, message: Said, code: int, msg_id: str | None = None) -> None:
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         await websocket.send_text(protocol.error(message, msg_id))
-        await websocket.close(code, message[:120])
+        await websocket.close(code, str(message)[:120])
 
 
 @contextlib.asynccontextmanager
@@ -282,7 +289,8 @@ async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, hol
         await client.finish()
         if "moved" in answer:
             return False
-        await _refuse(websocket, str(answer.get("error")), int(answer.get("code", CLOSE_TRY_AGAIN)), hello.id)
+        said = wording.from_json(answer.get("text"), str(answer.get("error")))
+        await _refuse(websocket, said, int(answer.get("code", CLOSE_TRY_AGAIN)), hello.id)
         return True
     relayed.attached = True
     hub.relayed.add(client)
@@ -312,6 +320,20 @@ async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, hol
     return True
 
 
+async def _player_of(websocket: WebSocket) -> str | None:
+    """The player a room's websocket comes from, for moderation: the signed-in account's player (its
+    session, read from the database), else the player cookie's id (not proven: used only to refuse)."""
+    if sessions.from_cookie(websocket) is not None:
+        try:
+            player = await current_player(websocket)
+        except StorageError:
+            player = None
+        if player is not None:
+            return player.id
+    cookie = parse_cookie(websocket.cookies.get(COOKIE))
+    return None if cookie is None else cookie[0]
+
+
 async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
     await websocket.accept()
     try:
@@ -329,6 +351,12 @@ async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
         return
     except WebSocketDisconnect:
         return
+    player_id = await _player_of(websocket)
+    if player_id is not None:  # fair play: a suspended player joins no room (server/enforcement.py)
+        suspension = await moderation.cache_for(hub.db).find(moderation.SUSPEND, player_id=player_id)
+        if suspension is not None:
+            await _refuse(websocket, suspension_barred(suspension), CLOSE_POLICY, hello.id)
+            return
     deadline = asyncio.get_running_loop().time() + CLAIM_PATIENCE
     while True:
         try:
@@ -343,7 +371,7 @@ async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
             await asyncio.sleep(0.1)  # the holder did not answer: its lease lapses, then ask again
             continue
         except RestoreError as exc:
-            await _refuse(websocket, str(exc), CLOSE_TRY_AGAIN, hello.id)
+            await _refuse(websocket, exc.said, CLOSE_TRY_AGAIN, hello.id)
             return
         except (StorageError, HubFull):
             # no error message: the browser client retries a connection closed without one
@@ -351,15 +379,16 @@ async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
                 await websocket.close(CLOSE_TRY_AGAIN, text.STORAGE_UNAVAILABLE[:120])
             return
         if room is None:
-            await _refuse(websocket, text.NO_ROOM.format(room=room_id), CLOSE_NO_ROOM, hello.id)
+            await _refuse(websocket, Phrase(text.NO_ROOM, room=room_id), CLOSE_NO_ROOM, hello.id)
             return
         seat = None
         if hello.token is not None:
             seat = room.seat_for_token(hello.token)
             if seat is None:
-                await _refuse(websocket, text.BAD_TOKEN.format(room=room_id), CLOSE_BAD_TOKEN, hello.id)
+                await _refuse(websocket, Phrase(text.BAD_TOKEN, room=room_id), CLOSE_BAD_TOKEN, hello.id)
                 return
         client = WebSocketClient(websocket, seat, hub.limits.send_timeout)
+        client.player_id = player_id  # a spectator's moderators' mute
         if await room.attach(client):
             break
         await client.finish()  # the room left memory meanwhile: load it again

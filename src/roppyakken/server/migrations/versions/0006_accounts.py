@@ -19,8 +19,9 @@ depends_on: str | None = None
 def upgrade() -> None:
     """Create the tables of accounts, ratings and fair play; mark rated rooms."""
     # --- rooms ---------------------------------------------------------------------------------
-    with op.batch_alter_table("rooms") as batch:
-        batch.add_column(sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false()))
+    # A plain ADD COLUMN, not a batch: on SQLite a batch copies the table and drops the old one,
+    # and the drop deletes every room's seats, actions and chat (ON DELETE CASCADE).
+    op.add_column("rooms", sa.Column("rated", sa.Boolean(), nullable=False, server_default=sa.false()))
 
     # --- accounts and sessions -----------------------------------------------------------------
     op.create_table(
@@ -46,6 +47,36 @@ def upgrade() -> None:
     )
 
     # --- passkeys ------------------------------------------------------------------------------
+    op.create_table(
+        "passkeys",
+        sa.Column("credential_id", sa.String(1400), primary_key=True),
+        sa.Column(
+            "account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False
+        ),
+        sa.Column("user_handle", sa.String(64), nullable=False),
+        sa.Column("public_key", sa.LargeBinary(), nullable=False),
+        sa.Column("sign_count", sa.BigInteger(), nullable=False),
+        sa.Column("transports", sa.String(200), nullable=True),
+        sa.Column("name", sa.String(64), nullable=True),
+        sa.Column("created_at", sa.Float(), nullable=False),
+        sa.Column("last_used_at", sa.Float(), nullable=True),
+        sa.Index("ix_passkeys_account", "account_id"),
+    )
+    op.create_table(
+        "webauthn_challenges",
+        sa.Column("id", sa.String(64), primary_key=True),
+        sa.Column("challenge", sa.String(128), nullable=False),
+        sa.Column("purpose", sa.String(16), nullable=False),
+        sa.Column(
+            "account_id", sa.String(32), sa.ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True
+        ),
+        sa.Column("scoped", sa.Boolean(), nullable=False),
+        sa.Column("player_id", sa.String(32), nullable=True),
+        sa.Column("user_handle", sa.String(64), nullable=True),
+        sa.Column("name", sa.String(64), nullable=True),
+        sa.Column("expires_at", sa.Float(), nullable=False),
+        sa.Index("ix_webauthn_challenges_expires", "expires_at"),
+    )
 
     # --- ratings -------------------------------------------------------------------------------
     op.create_table(
@@ -78,6 +109,64 @@ def upgrade() -> None:
     )
 
     # --- fair play and moderation --------------------------------------------------------------
+    op.create_table(
+        "abandonments",
+        sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+        sa.Column("player_id", sa.String(32), nullable=False),
+        sa.Column("room_id", sa.String(32), nullable=False),
+        sa.Column("seat", sa.Integer(), nullable=False),
+        sa.Column("at", sa.Float(), nullable=False),
+        sa.Column("cause", sa.String(16), nullable=False),
+        sa.Column("forgiven", sa.Boolean(), nullable=False, server_default=sa.false()),
+        sa.Index("ix_abandonments_player_at", "player_id", "at"),
+        sa.Index("ux_abandonments_room_seat", "room_id", "seat", unique=True),
+    )
+    op.create_table(
+        "sanctions",
+        sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+        sa.Column("kind", sa.String(16), nullable=False),
+        sa.Column("player_id", sa.String(32), nullable=True),
+        sa.Column("account_id", sa.String(32), nullable=True),
+        sa.Column("address", sa.String(64), nullable=True),
+        sa.Column("reason", sa.Text(), nullable=True),
+        sa.Column("created_at", sa.Float(), nullable=False),
+        sa.Column("created_by", sa.String(64), nullable=False),
+        sa.Column("expires_at", sa.Float(), nullable=True),
+        sa.Column("cleared_at", sa.Float(), nullable=True),
+        sa.Column("cleared_by", sa.String(64), nullable=True),
+        sa.Index("ix_sanctions_active", "cleared_at", "expires_at"),
+    )
+    op.create_table(
+        "reports",
+        sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+        sa.Column("at", sa.Float(), nullable=False),
+        sa.Column("reporter_id", sa.String(32), nullable=False),
+        sa.Column("reporter_address", sa.String(64), nullable=True),
+        sa.Column("room_id", sa.String(32), nullable=False),
+        sa.Column("kind", sa.String(16), nullable=False),
+        sa.Column("channel", sa.String(16), nullable=True),
+        sa.Column("chat_idx", sa.Integer(), nullable=True),
+        sa.Column("seat", sa.Integer(), nullable=True),
+        sa.Column("player_id", sa.String(32), nullable=True),
+        sa.Column("name", sa.String(64), nullable=True),
+        sa.Column("text", sa.Text(), nullable=True),
+        sa.Column("phrase", sa.String(32), nullable=True),
+        sa.Column("reason", sa.String(16), nullable=False),
+        sa.Column("status", sa.String(8), nullable=False),
+        sa.Column("closed_at", sa.Float(), nullable=True),
+        sa.Column("closed_by", sa.String(64), nullable=True),
+        sa.Index("ix_reports_status_at", "status", "at"),
+        sa.Index("ix_reports_reporter_at", "reporter_id", "at"),
+    )
+    op.create_table(
+        "moderation_log",
+        sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
+        sa.Column("at", sa.Float(), nullable=False),
+        sa.Column("actor", sa.String(64), nullable=False),
+        sa.Column("action", sa.String(24), nullable=False),
+        sa.Column("target", sa.String(128), nullable=False),
+        sa.Column("detail", sa.Text(), nullable=True),
+    )
 
     # --- profiles ------------------------------------------------------------------------------
     op.create_table(
@@ -141,6 +230,10 @@ def downgrade() -> None:
     op.drop_table("game_seats")
 
     # --- fair play and moderation --------------------------------------------------------------
+    op.drop_table("moderation_log")
+    op.drop_table("reports")
+    op.drop_table("sanctions")
+    op.drop_table("abandonments")
 
     # --- ratings -------------------------------------------------------------------------------
     op.drop_table("rating_history")
@@ -148,6 +241,8 @@ def downgrade() -> None:
     op.drop_table("rating_games")
 
     # --- passkeys ------------------------------------------------------------------------------
+    op.drop_table("webauthn_challenges")
+    op.drop_table("passkeys")
 
     # --- accounts and sessions -----------------------------------------------------------------
     op.drop_table("sessions")

@@ -1,14 +1,19 @@
-// HTTP calls to the server (docs/PROTOCOL.md): JSON in, JSON out, one-line errors.
+// HTTP calls to the server (docs/PROTOCOL.md): JSON in, JSON out, one-line errors said in the
+// page's language.
 
-/** An HTTP error with the server's one-line message. */
+import { serverText, t } from "./i18n.js";
+
+/** An HTTP error with the server's one-line message, in the page's language. */
 export class ApiError extends Error {
   /**
    * @param {string} message
    * @param {number} status  the HTTP status, 0 when the server could not be reached
+   * @param {number} [retryAfter]  the seconds the server asked to wait (Retry-After), 0 if none
    */
-  constructor(message, status) {
+  constructor(message, status, retryAfter = 0) {
     super(message);
     this.status = status;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -60,7 +65,8 @@ async function call(method, path, body) {
   try {
     response = await fetch(path, init);
   } catch (err) {
-    throw new ApiError(`the server cannot be reached (${err instanceof Error ? err.message : err})`, 0);
+    const reason = err instanceof Error ? err.message : String(err);
+    throw new ApiError(t("the server cannot be reached ({reason})", { reason }), 0);
   }
   let data = null;
   try {
@@ -69,8 +75,8 @@ async function call(method, path, body) {
     data = null;
   }
   if (!response.ok) {
-    const message = data && data.error ? data.error : `${response.status} ${response.statusText}`;
-    throw new ApiError(message, response.status);
+    const message = (data && serverText(data)) || `${response.status} ${response.statusText}`;
+    throw new ApiError(message, response.status, Number(response.headers.get("Retry-After")) || 0);
   }
   return data;
 }
@@ -79,6 +85,8 @@ async function call(method, path, body) {
 export const getJSON = (path) => call("GET", path);
 /** POST `body` as JSON to `path`. @param {string} path @param {unknown} body */
 export const postJSON = (path, body) => call("POST", path, body);
+/** DELETE `path` (with `body` as JSON, if any). @param {string} path @param {unknown} [body] */
+export const deleteJSON = (path, body) => call("DELETE", path, body);
 
 /** @type {Promise<import("./types.js").Json[]> | null} */
 let presetsPromise = null;

@@ -1,9 +1,11 @@
 // The room's chat (docs/PROTOCOL.md, "Chat"): players and spectators each in their own channel,
 // lines shown as plain text (textContent, never markup), quick phrases sent as ids and shown in this
-// reader's language, and a mute button beside each author's lines.
+// reader's language, and a mute button beside each author's lines; a report button sends a line, or
+// a player of the room, to the server's moderators (report.js).
 
-import { h, replaceChildren } from "./dom.js";
+import { h, openDialog as openDialogOf, replaceChildren } from "./dom.js";
 import { t } from "./i18n.js";
+import { openReport } from "./report.js";
 
 /**
  * @typedef {{type: "chat", channel: string, idx: number, author: string, name: string,
@@ -25,9 +27,22 @@ const MAX_LINES = 200;
 
 /** A chat panel docked at the bottom of the page. */
 export class ChatPanel {
-  /** @param {(message: import("./types.js").ClientMessage) => void} send */
-  constructor(send) {
+  /**
+   * @param {(message: import("./types.js").ClientMessage) => void} send
+   * @param {string} [room] the room's id (reports name it); none: no report buttons
+   */
+  constructor(send, room) {
     this.send = send;
+    this.room = room || null;
+    /** @type {{name: string|null, kind: string}[]} the room's seats, for reporting a player */
+    this.seats = [];
+    this.reportPlayer = /** @type {HTMLButtonElement} */ (
+      h(
+        "button",
+        { type: "button", class: "chat-report-player", hidden: true, onclick: () => this.choosePlayer() },
+        t("Report a player…"),
+      )
+    );
     /** @type {number|null} */
     this.seat = null;
     /** @type {Set<string>} */
@@ -48,7 +63,7 @@ export class ChatPanel {
         { class: "chat-panel" },
         h("summary", {}, this.title),
         this.list,
-        h("div", { class: "chat-phrases" }, phrases),
+        h("div", { class: "chat-phrases" }, phrases, this.reportPlayer),
         h(
           "form",
           {
@@ -66,6 +81,53 @@ export class ChatPanel {
       )
     );
     document.body.append(this.el);
+  }
+
+  /**
+   * The room's seats (from `welcome` and `room` messages): the players another may report.
+   * @param {{name: string|null, kind: string}[]} seats
+   */
+  setSeats(seats) {
+    this.seats = seats;
+    this.reportPlayer.hidden = !this.room || !this.others().length;
+  }
+
+  /** The human seats other than this client's: [seat, name]. @returns {[number, string][]} */
+  others() {
+    /** @type {[number, string][]} */
+    const out = [];
+    this.seats.forEach((s, i) => {
+      if (s.kind === "human" && s.name && i !== this.seat) out.push([i, s.name]);
+    });
+    return out;
+  }
+
+  /** A dialog listing the other players, each with its report button. */
+  choosePlayer() {
+    const room = this.room;
+    if (!room) return;
+    const list = h(
+      "ul",
+      { class: "report-players" },
+      this.others().map(([seat, name]) =>
+        h(
+          "li",
+          {},
+          h(
+            "button",
+            {
+              type: "button",
+              onclick: () => {
+                dialog.close();
+                openReport(room, { seat }, name);
+              },
+            },
+            name,
+          ),
+        ),
+      ),
+    );
+    const dialog = /** @type {HTMLDialogElement} */ (openDialogOf(t("Report a player…"), list));
   }
 
   /** @param {{text: string}|{phrase: string}} line */
@@ -117,6 +179,7 @@ export class ChatPanel {
         who.textContent = line.name || t("Spectator");
         const body = h("span", { class: "chat-text" });
         body.textContent = said; // plain text, never markup
+        const room = this.room;
         return h(
           "li",
           { "data-author": line.author },
@@ -134,6 +197,18 @@ export class ChatPanel {
                   onclick: () => this.send({ type: "mute", author: line.author, muted: true }),
                 },
                 t("Mute"),
+              ),
+          line.author === mine || !room
+            ? null
+            : h(
+                "button",
+                {
+                  type: "button",
+                  class: "chat-report",
+                  title: t("Report this message"),
+                  onclick: () => openReport(room, { message: line.idx }, `${who.textContent}: ${said}`),
+                },
+                t("Report"),
               ),
         );
       }),

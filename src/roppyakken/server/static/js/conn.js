@@ -2,6 +2,8 @@
 // reconnection with back-off, keep-alive pings, and messages handled one at a time in order
 // (so an animation can finish before the next state is drawn).
 
+import { serverText, t } from "./i18n.js";
+
 const PING_MS = 20000;
 // Reconnection probes: quick at first, then every 1.5 s (a restarted server is found within ~2 s).
 const BACKOFF_MS = [100, 250, 500, 1000];
@@ -70,7 +72,7 @@ export class Connection {
         // The hello was refused (an unknown room or a stale token): no point retrying it.
         this.closedByUs = true;
         ws.close();
-        if (this.handlers.onRejected) this.handlers.onRejected(msg.message || "refused");
+        if (this.handlers.onRejected) this.handlers.onRejected(serverText(msg) || t("refused"));
         return;
       }
       this.queue.push(msg);

@@ -52,6 +52,54 @@ export function t(message, fields) {
   return LANG === "ko" ? particles(filled) : filled;
 }
 
+/**
+ * A server message as data (docs/PROTOCOL.md "Errors in the reader's language"): an English
+ * template of the catalogs and its fields, a field being a value or such a template itself.
+ * @typedef {{template: string, fields?: Record<string, unknown>}} ServerWords
+ */
+
+/** Whether `value` is a template with fields. @param {unknown} value @returns {value is ServerWords} */
+function isWords(value) {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (/** @type {{template?: unknown}} */ (value).template) === "string"
+  );
+}
+
+/**
+ * Whether the page can say `words` in its language: English, or a template (and each nested
+ * one) the catalog translates.
+ * @param {ServerWords} words
+ * @returns {boolean}
+ */
+function known(words) {
+  if (LANG !== "en" && !(words.template in TABLE)) return false;
+  return Object.values(words.fields || {}).every((value) => !isWords(value) || known(value));
+}
+
+/** `words` translated and filled, nested templates first. @param {ServerWords} words @returns {string} */
+function say(words) {
+  /** @type {Record<string, unknown>} */
+  const fields = {};
+  for (const [name, value] of Object.entries(words.fields || {})) fields[name] = isWords(value) ? say(value) : value;
+  return t(words.template, fields);
+}
+
+/**
+ * What the server said (an `error` message, an HTTP `{"error"}` answer, a `restarting` message)
+ * in the page's language: its `text` template filled with its fields; the English line
+ * (`message` or `error`) when the catalog does not know that template (or there is none).
+ * @param {Record<string, unknown> | null | undefined} msg
+ * @returns {string}
+ */
+export function serverText(msg) {
+  const english = msg ? (typeof msg.message === "string" ? msg.message : typeof msg.error === "string" ? msg.error : "") : "";
+  const words = msg ? msg.text : undefined;
+  if (LANG === "en" || !isWords(words) || !known(words)) return english || (isWords(words) ? say(words) : "");
+  return say(words);
+}
+
 /** Switch to `lang`, remember it and reload the page in it. @param {string} lang */
 export function setLanguage(lang) {
   try {

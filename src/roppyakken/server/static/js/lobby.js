@@ -5,9 +5,9 @@ import T, { botName, botDescription, playerNames, presetDescription, presetName 
 import { errorText, h, replaceChildren, showError } from "./dom.js";
 import { bots, getJSON, postJSON, presets } from "./api.js";
 import { clockChooser } from "./clock.js";
+import { t } from "./i18n.js";
 import { myGames, showRunning } from "./mygames.js";
 import { getName, setName, setToken } from "./store.js";
-import { t } from "./i18n.js";
 import { tutorialInvite } from "./tutorial.js";
 import { linkedNames, profileHref } from "./profiles.js";
 import { ensurePlayer, lobbyLive } from "./lobbylive.js";
@@ -238,6 +238,7 @@ export async function lobbyPage(root) {
   const onlineError = h("p", { class: "error", role: "alert", hidden: true });
   const onlineHints = h("input", { type: "checkbox", id: "online-hints" });
   const onlineClock = clockChooser();
+  const onlineRated = h("input", { type: "checkbox", id: "online-rated" });
   const onlineForm = h(
     "form",
     {
@@ -249,6 +250,8 @@ export async function lobbyPage(root) {
         const body = { name: currentName(), players: onlinePlayers, rules: onlineRules.value() };
         if (onlineHints.checked) body.hints = true;
         Object.assign(body, onlineClock.value());
+        // a rated game is public (the server asks for a clock and a preset's rules too)
+        if (onlineRated.checked) Object.assign(body, { rated: true, public: true });
         // No seed: with other people at the table the server draws the deal and commits to it.
         await createRoom(body, onlineError, onlineForm);
       },
@@ -262,6 +265,7 @@ export async function lobbyPage(root) {
     onlineRules.el,
     h("label", { class: "inline" }, onlineHints, ` ${T.hintRoomOption}`),
     onlineClock.el,
+    h("label", { class: "inline" }, onlineRated, " ", t("Rated: the result moves the players' ratings (public, with a clock)")),
     onlineError,
     h("div", { class: "form-actions" }, h("button", { type: "submit", class: "primary" }, T.createRoom)),
   );

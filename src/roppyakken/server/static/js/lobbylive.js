@@ -3,11 +3,12 @@
 // public tables (one click to join) and the public games being played (watch).
 
 import { h, replaceChildren, showError } from "./dom.js";
-import { t } from "./i18n.js";
+import { serverText, t } from "./i18n.js";
 import { forgetCsrf, postJSON, setCsrf } from "./api.js";
 import { controlName } from "./clock.js";
-import { presetName } from "./text.js";
+import { botName, presetName } from "./text.js";
 import { setToken } from "./store.js";
+import { playbanText } from "./report.js";
 
 /** The time controls quick pairing offers (a paired game always has a clock). */
 const PAIRING_CONTROLS = ["15+60", "30+120", "60+300", "1d", "2d", "3d", "7d"];
@@ -17,8 +18,11 @@ const PAIRING_CONTROLS = ["15+60", "30+120", "60+300", "1d", "2d", "3d", "7d"];
  * @typedef {{room: string, preset: string, players: number, clock: string, rated: boolean,
  *   taken: number, host: string|null}} Table
  * @typedef {{room: string, preset: string, players: string[], clock: string}} LiveGame
+ * @typedef {{pool: string, rating: number|null, uncertainty: number|null, provisional: boolean,
+ *   games: number, bot: string|null}} Rating
  * @typedef {{type: "lobby", tables: Table[], games: LiveGame[], pools: Record<string, number>,
- *   waiting: number, playing: number, player: Me|null}} LobbyMessage
+ *   waiting: number, playing: number, player: Me|null, ratings: Record<string, Rating>,
+ *   families: Record<string, string>}} LobbyMessage
  */
 
 /**
@@ -36,7 +40,7 @@ async function meCall(method, csrf, body) {
   }
   const response = await fetch("/api/me", { method, headers, body: body ? JSON.stringify(body) : undefined });
   const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(data && data.error ? data.error : `${response.status}`);
+  if (!response.ok) throw new Error((data && serverText(data)) || `${response.status}`);
   return data;
 }
 
@@ -77,6 +81,8 @@ export function lobbyLive(presetList, currentName, playerReady) {
   let closed = false;
   /** @type {string|null} The player the socket was opened as (its lobby messages say). */
   let wsPlayer = null;
+  /** @type {LobbyMessage|null} The latest lobby message (its ratings follow the chosen game). */
+  let latest = null;
 
   const presetSelect = /** @type {HTMLSelectElement} */ (h("select", { id: "pair-preset", name: "preset" }));
   const fillPresets = () => {
@@ -109,6 +115,7 @@ export function lobbyLive(presetList, currentName, playerReady) {
         onchange: () => {
           players = n;
           fillPresets();
+          showRating();
         },
       }),
       ` ${n}`,
@@ -117,6 +124,12 @@ export function lobbyLive(presetList, currentName, playerReady) {
   const status = h("p", { class: "pair-status", role: "status", "aria-live": "polite" });
   const counts = h("p", { class: "muted pair-counts" });
   const error = h("p", { class: "error", role: "alert", hidden: true });
+  const playban = h("p", { class: "playban-notice", role: "alert", hidden: true });
+  /** Fair play: say why and for how long rated games are barred. @param {{seconds: number, recent: number}} ban */
+  const showPlayban = (ban) => {
+    playban.textContent = playbanText(ban);
+    playban.hidden = false;
+  };
   const play = /** @type {HTMLButtonElement} */ (
     h("button", { type: "submit", class: "primary", id: "pair-play" }, t("Play"))
   );
@@ -135,6 +148,11 @@ export function lobbyLive(presetList, currentName, playerReady) {
       t("Play a bot while you wait"),
     )
   );
+  const ratingText = h("p", { class: "pair-rating", id: "pair-rating" });
+  const atLevel = /** @type {HTMLButtonElement} */ (
+    h("button", { type: "button", id: "pair-bot-level", hidden: true, onclick: () => botAtLevel() }, t("Play a bot at your level"))
+  );
+  presetSelect.addEventListener("change", () => showRating());
   const tables = h("div", { class: "lobby-tables" });
   const games = h("div", { class: "lobby-games" });
 
@@ -165,10 +183,12 @@ export function lobbyLive(presetList, currentName, playerReady) {
     h("fieldset", { class: "players-chooser" }, h("legend", {}, t("Players")), playerRadios),
     h("div", { class: "field-row" }, h("label", { for: "pair-preset" }, t("Rules")), presetSelect),
     h("div", { class: "field-row" }, h("label", { for: "pair-clock" }, t("Time control")), clockSelect),
+    ratingText,
     status,
     counts,
+    playban,
     error,
-    h("div", { class: "form-actions" }, play, cancel, meanwhile),
+    h("div", { class: "form-actions" }, play, cancel, meanwhile, atLevel),
   );
   const section = h(
     "section",
@@ -196,8 +216,35 @@ export function lobbyLive(presetList, currentName, playerReady) {
     status.textContent = seeking ? t("Waiting for other players…") : "";
   }
 
+  /** The player's rating for the chosen game (its family and player count), and its nearest bot. */
+  function currentRating() {
+    const msg = latest;
+    if (!msg || !msg.ratings || !msg.families) return null;
+    const family = msg.families[presetSelect.value];
+    return family ? msg.ratings[`${family}-${players}`] || null : null;
+  }
+
+  function showRating() {
+    const rating = currentRating();
+    atLevel.hidden = !rating || !rating.bot;
+    if (!rating) {
+      ratingText.textContent = "";
+      return;
+    }
+    const parts = [];
+    if (rating.rating === null) parts.push(t("Not rated yet in these games."));
+    else {
+      parts.push(t("Your rating here: {rating} ± {uncertainty}", { rating: rating.rating, uncertainty: rating.uncertainty ?? 0 }));
+      if (rating.provisional) parts.push(t("(provisional)"));
+    }
+    if (rating.bot) parts.push(t("You play like a bot of level {level}.", { level: botName(rating.bot) }));
+    ratingText.textContent = parts.join(" ");
+  }
+
   /** @param {LobbyMessage} msg */
   function draw(msg) {
+    latest = msg;
+    showRating();
     counts.textContent = t("{waiting} waiting, {playing} games being played", {
       waiting: msg.waiting,
       playing: msg.playing,
@@ -214,7 +261,7 @@ export function lobbyLive(presetList, currentName, playerReady) {
                 { "data-room": table.room },
                 h("span", {}, presetName(table.preset), " · ", t("{n} players", { n: table.players })),
                 h("span", { class: "muted" }, " · ", controlName(table.clock)),
-                h("span", { class: "muted" }, " · ", t("rated: no")),
+                h("span", { class: "muted" }, " · ", table.rated ? t("rated: yes") : t("rated: no")),
                 h("span", {}, " · ", t("{taken}/{players} seats taken", { taken: table.taken, players: table.players })),
                 h("span", {}, " · ", t("host: {name}", { name: table.host || "" })),
                 h("span", { class: "spacer" }),
@@ -245,11 +292,33 @@ export function lobbyLive(presetList, currentName, playerReady) {
     );
   }
 
-  /** A game against bots in a new tab: this page stays open, so the player stays in the pool. */
-  async function botGameMeanwhile() {
+  /** A game against bots of the player's level (the nearest to their rating): in a new tab while
+   * waiting in the pool, else here. */
+  async function botAtLevel() {
+    const rating = currentRating();
+    if (!rating || !rating.bot) return;
+    if (seeking) {
+      await botGameMeanwhile(rating.bot);
+      return;
+    }
+    showError(error, "");
+    try {
+      const body = { name: currentName(), players, rules: { preset: presetSelect.value }, bots: botSeats(players, rating.bot) };
+      /** @type {{room: string, token: string}} */
+      const res = await postJSON("/api/rooms", body);
+      setToken(res.room, res.token);
+      location.assign(`/r/${encodeURIComponent(res.room)}`);
+    } catch (err) {
+      showError(error, /** @type {Error} */ (err).message);
+    }
+  }
+
+  /** A game against bots in a new tab: this page stays open, so the player stays in the pool.
+   * @param {string} [level] the bots' level (expert if none) */
+  async function botGameMeanwhile(level) {
     const tab = window.open("", "_blank");
     try {
-      const body = { name: currentName(), players, rules: { preset: presetSelect.value }, bots: botSeats(players) };
+      const body = { name: currentName(), players, rules: { preset: presetSelect.value }, bots: botSeats(players, level) };
       /** @type {{room: string, token: string}} */
       const res = await postJSON("/api/rooms", body);
       setToken(res.room, res.token);
@@ -310,7 +379,11 @@ export function lobbyLive(presetList, currentName, playerReady) {
         closed = true;
         socket.close();
         location.assign(`/r/${encodeURIComponent(msg.room)}`);
-      } else if (msg.type === "error") showError(error, msg.message);
+      } else if (msg.type === "playban") showPlayban(msg);
+      else if (msg.type === "error") {
+        if (msg.playban) showPlayban(msg.playban); // said once, in the notice
+        showError(error, msg.playban ? "" : serverText(msg));
+      }
     });
     socket.addEventListener("close", () => {
       if (ws !== socket || closed) return;
@@ -333,13 +406,14 @@ export function lobbyLive(presetList, currentName, playerReady) {
 }
 
 /**
- * Every other seat an expert bot.
+ * Every other seat a bot of `level` (expert if none).
  * @param {number} players
+ * @param {string} [level]
  * @returns {Record<string, string>}
  */
-function botSeats(players) {
+function botSeats(players, level = "expert") {
   /** @type {Record<string, string>} */
   const out = {};
-  for (let seat = 1; seat < players; seat++) out[String(seat)] = "expert";
+  for (let seat = 1; seat < players; seat++) out[String(seat)] = level;
   return out;
 }

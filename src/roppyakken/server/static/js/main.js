@@ -1,6 +1,7 @@
 // Entry point: the header and the router.  /r/<room> is a room (waiting room or game);
 // on / the hash picks the page: #/ start page, #/calc, #/replay[?room=…], #/rules[?preset=…],
-// #/learn (the guided first game), #/leaders[?pool=…&page=…], #/player/<id> (a profile).
+// #/learn (the guided first game), #/account (your account: password sign-in, sessions, your data),
+// #/signin (passkeys, reached from #/account: passkeys.js), #/leaders[?pool=…&page=…], #/player/<id>.
 
 import T from "./text.js";
 import { LANG, LANGUAGES, LANGUAGE_NAMES, setLanguage, t } from "./i18n.js";
@@ -12,6 +13,8 @@ import { replayPage } from "./replay.js";
 import { rulesPage } from "./rulespage.js";
 import { deckSwitch, deckUrl } from "./decks.js";
 import { tutorialPage } from "./tutorial.js";
+import { accountPage } from "./account.js";
+import { signinPage } from "./passkeys.js";
 import { leadersPage, playerPage } from "./profiles.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
@@ -44,6 +47,7 @@ function header() {
     h("a", { href: "/#/replay" }, T.navReplay),
     h("a", { href: "/#/rules" }, T.navRules),
     h("a", { href: "/#/leaders" }, t("Leaderboards")),
+    h("a", { href: "/#/account", id: "nav-account" }, t("Account")),
     languageSwitch(),
     deckSwitch(),
   );
@@ -68,6 +72,8 @@ function route() {
   else if (page === "replay") replayPage(root, params);
   else if (page === "rules") rulesPage(root, params);
   else if (page === "learn") tutorialPage(root);
+  else if (page === "account") accountPage(root);
+  else if (page === "signin") signinPage(root);
   else lobbyPage(root);
   for (const a of document.querySelectorAll(".top-nav a")) {
     const target = (a.getAttribute("href") ?? "").replace(/^\/#\/?/, "");

@@ -11,7 +11,7 @@ import { Connection } from "./conn.js";
 import { GameView } from "./table.js";
 import { renderRules } from "./ruleshelp.js";
 import { fairText } from "./fairdeal.js";
-import { t } from "./i18n.js";
+import { serverText, t } from "./i18n.js";
 import { ClockBar } from "./clock.js";
 import { ChatPanel } from "./chat.js";
 
@@ -255,7 +255,7 @@ function connect(root, room, token, notice = "") {
     { send: (message) => conn.send(message) },
     () => state.game && state.game.clockRunningOut(),
   );
-  const chat = new ChatPanel((message) => conn.send(message));
+  const chat = new ChatPanel((message) => conn.send(message), room);
 
   bots()
     .then((list) => {
@@ -400,6 +400,7 @@ function connect(root, room, token, notice = "") {
           clockBar.setSeat(state.seat);
           clockBar.setRoom(msg.room_info);
           chat.welcome(state.seat);
+          chat.setSeats(msg.room_info.seats || []);
           if (/^\d+d$/.test(msg.room_info.clock || "") && state.seat !== null)
             document.addEventListener("click", ClockBar.askNotifications, { once: true });
           await ensureRules(msg.room_info);
@@ -410,6 +411,7 @@ function connect(root, room, token, notice = "") {
           break;
         case "room":
           state.info = msg.room_info;
+          chat.setSeats(msg.room_info.seats || []);
           clockBar.setRoom(msg.room_info);
           await ensureRules(msg.room_info);
           if (state.game) state.game.setRoomInfo(msg.room_info);
@@ -454,8 +456,8 @@ function connect(root, room, token, notice = "") {
           break;
 
         case "error":
-          if (state.game) state.game.onError(msg.message);
-          else showError(errorBox, msg.message);
+          if (state.game) state.game.onError(serverText(msg));
+          else showError(errorBox, serverText(msg));
           break;
         default:
           break;

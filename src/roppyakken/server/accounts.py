@@ -1,0 +1,569 @@
+"""Accounts: a guest keeps their identity across devices by making one, then signs in anywhere.
+
+For server/passkeys.py (a passkey verified, or a passkey-only account made):
+
+* ``create_account(conn, player, login, password_hash) -> str | None``: the account of
+  ``player`` (a :class:`~roppyakken.server.players.Player` or a player id), which
+  becomes the account's player and points at it (``players.account_id``); ``login``
+  folded by :func:`fold_login` or None (passkeys only), ``password_hash`` from
+  :func:`roppyakken.server.passwords.make` or None.  Runs inside ``db.run``; None if
+  the sign-in name is taken.
+* ``async sign_in(request, account_id, *, status_code=200) -> JSONResponse``: the
+  browser signed in as the account: its old session ended (rotation), its guest
+  adopted if it has history and no account, a new session started, the
+  ``rp_session`` cookie set; the answer is ``/api/me``'s (with the new CSRF token).
+
+Routes (docs/PROTOCOL.md, "Accounts"): ``GET/POST/DELETE /api/account``,
+``GET /api/account/export``, ``POST /api/account/password``, ``POST/DELETE /api/session``,
+``GET/DELETE /api/sessions``, ``DELETE /api/sessions/<id>``.  Every change needs the
+``X-CSRF-Token`` header and a same-site origin (players.check_change).
+
+Signing in with a password is rate-limited by attempts, right or wrong:
+:data:`LOGIN_ATTEMPTS` per sign-in name and :data:`ADDRESS_ATTEMPTS` per address in
+:data:`WINDOW_MINUTES` (token buckets, refilled steadily; in a cluster they are the
+shared Redis buckets, so every member counts the same attempts).  A signed-in owner
+confirming with the password (a new one, deletion) counts in a bucket of the account's
+own, which strangers' sign-in attempts do not empty.  A name nobody has
+is limited and answered exactly as an account's: same status, same line, and one
+argon2 verification against a dummy hash (server/passwords.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import inspect
+import math
+import re
+import secrets
+import time
+from collections.abc import Awaitable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Final
+
+from sqlalchemy import Connection, select, update
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from roppyakken.server import (
+    enforcement,
+    history,
+    jsonsafe,
+    moderation,
+    passwords,
+    players,
+    sessions,
+    text,
+    wording,
+)
+from roppyakken.server.api import ApiError, me_answer, read_capped
+from roppyakken.server.db import Database, StaleRoom
+from roppyakken.server.guard import MemoryRateLimiter, RateLimiter, client_address
+from roppyakken.server.models import accounts, seat_players
+from roppyakken.server.models import players as players_table
+from roppyakken.server.models import sessions as sessions_table
+
+LOGIN_ATTEMPTS: Final = 5
+"""Password sign-ins (right or wrong) one sign-in name may take in :data:`WINDOW_MINUTES`."""
+ADDRESS_ATTEMPTS: Final = 20
+"""Password sign-ins (and accounts made) one address may take in :data:`WINDOW_MINUTES`."""
+WINDOW_MINUTES: Final = 15.0
+RECENT_SIGN_IN: Final = 600.0
+"""Seconds after signing in during which an account without a password may be deleted."""
+SWEEP_AT_SIGN_IN: Final = 100
+HISTORY_LIMIT: Final = 200
+MAX_BODY: Final = 16_384
+_LOGIN = re.compile(r"[^\W_][\w.\-]{2,31}")
+
+
+@dataclass(frozen=True, slots=True)
+class AccountRow:
+    """An account as stored (the password hash never leaves the server)."""
+
+    id: str
+    login: str | None
+    password_hash: str | None
+    player_id: str
+    created_at: datetime
+
+
+def fold_login(value: str) -> str | None:
+    """The stored form of a sign-in name (case-folded, trimmed), or None if it cannot be one."""
+    folded = value.strip().casefold()
+    return folded if _LOGIN.fullmatch(folded) and folded.isprintable() else None
+
+
+def _player_id(player: players.Player | str) -> str:
+    return player if isinstance(player, str) else player.id
+
+
+def create_account(
+    conn: Connection, player: players.Player | str, login: str | None, password_hash: str | None
+) -> str | None:
+    """A new account playing as ``player`` (which it adopts); its id, or None if ``login`` is taken or
+    the guest belongs to an account already."""
+    if login is not None and conn.execute(select(accounts.c.id).where(accounts.c.login == login)).first():
+        return None
+    account_id = secrets.token_hex(8)
+    player_id = _player_id(player)
+    adopted = conn.execute(
+        update(players_table)
+        .where(players_table.c.id == player_id, players_table.c.account_id.is_(None))
+        .values(account_id=account_id)
+    ).rowcount
+    if adopted != 1:  # the guest belongs to an account already (another tab made one meanwhile)
+        return None
+    conn.execute(
+        accounts.insert().values(
+            id=account_id,
+            login=login,
+            password_hash=password_hash,
+            player_id=player_id,
+            created_at=datetime.now(UTC),
+        )
+    )
+    return account_id
+
+
+def find(conn: Connection, *, login: str | None = None, account_id: str | None = None) -> AccountRow | None:
+    """The account of this sign-in name (folded) or id, or None."""
+    query = select(
+        accounts.c.id, accounts.c.login, accounts.c.password_hash, accounts.c.player_id, accounts.c.created_at
+    )
+    if login is not None:
+        query = query.where(accounts.c.login == login)
+    elif account_id is not None:
+        query = query.where(accounts.c.id == account_id)
+    else:
+        return None
+    row = conn.execute(query).first()
+    if row is None:
+        return None
+    return AccountRow(str(row[0]), row[1], row[2], str(row[3]), row[4])
+
+
+def set_password(conn: Connection, account_id: str, password_hash: str) -> None:
+    """Store a new hash of the account's password."""
+    conn.execute(update(accounts).where(accounts.c.id == account_id).values(password_hash=password_hash))
+
+
+def player_ids(conn: Connection, account_id: str) -> list[str]:
+    """The account's player and every guest it adopted."""
+    own = conn.execute(select(accounts.c.player_id).where(accounts.c.id == account_id)).scalar()
+    return history.player_ids(conn, "" if own is None else str(own), account_id)
+
+
+def establish(
+    conn: Connection,
+    account_id: str,
+    *,
+    old_token: str | None,
+    guest_cookie: str | None,
+    now: float,
+    address: str | None,
+    agent: str | None,
+) -> str:
+    """Sign a browser in as the account: end its old session, adopt its guest (one with history and
+    no account), start a new session; the new token.  Up to :data:`SWEEP_AT_SIGN_IN` sessions of
+    anyone that ended (idle or too old) are deleted on the way: sign-ins keep the table small."""
+    if old_token is not None:
+        sessions.end(conn, old_token)
+    sessions.sweep(conn, now, SWEEP_AT_SIGN_IN)
+    parsed = players.parse_cookie(guest_cookie)
+    guest = None if parsed is None else players.load(conn, parsed[0], parsed[1])
+    if guest is not None:
+        played = conn.execute(select(seat_players.c.room_id).where(seat_players.c.player_id == guest.id))
+        if played.first() is not None:
+            conn.execute(
+                update(players_table)
+                .where(players_table.c.id == guest.id, players_table.c.account_id.is_(None))
+                .values(account_id=account_id)
+            )
+    return sessions.start(conn, account_id, now, address=address, agent=agent)
+
+
+def _db(request: Request) -> Database:
+    db: Database = request.app.state.hub.db
+    return db
+
+
+async def refuse_suspended(
+    request: Request, account_id: str | None = None, player_id: str | None = None
+) -> None:
+    """Raise the refusal (403) if the account, any of its players, the player or the request's address
+    is suspended (server/moderation.py).  Sign-in asks it only once the account is proven (password or
+    passkey checked), so a suspension tells nothing about accounts to whoever does not hold one."""
+    address = client_address(request.scope)
+    found = await _db(request).run(
+        lambda c: moderation.suspended(c, account_id=account_id, player_id=player_id, address=address)
+    )
+    if found is not None:
+        raise enforcement.suspension_barred(found)
+
+
+async def sign_in(request: Request, account_id: str, *, status_code: int = 200) -> JSONResponse:
+    """Sign the browser in as the account (see :func:`establish`): ``/api/me``'s answer, with the
+    session cookie set; refused if the account is suspended (:func:`refuse_suspended`)."""
+    await refuse_suspended(request, account_id)
+    old = sessions.from_cookie(request)
+    cookie = request.cookies.get(players.COOKIE)
+    address = client_address(request.scope)
+    agent = request.headers.get("user-agent")
+    now = time.time()
+
+    def work(conn: Connection) -> tuple[str, players.Player | None, str | None]:
+        token = establish(
+            conn, account_id, old_token=old, guest_cookie=cookie, now=now, address=address, agent=agent
+        )
+        player = players.identify(conn, token, None, now)
+        row = find(conn, account_id=account_id)
+        return token, player, None if row is None else row.login
+
+    token, player, login = await _db(request).run(work)
+    response = JSONResponse(
+        me_answer(player, login), status_code=status_code, headers={"Cache-Control": "no-store"}
+    )
+    sessions.set_cookie(response, players.behind_tls(request), token)
+    return response
+
+
+# --- rate limits -------------------------------------------------------------------------------
+
+
+def _limiter(request: Request) -> RateLimiter:
+    cluster = getattr(request.app.state.hub, "cluster", None)
+    if cluster is not None:
+        limiter: RateLimiter = cluster
+        return limiter
+    found: RateLimiter | None = getattr(request.app.state, "signin_limiter", None)
+    if found is None:
+        found = MemoryRateLimiter()
+        request.app.state.signin_limiter = found
+    return found
+
+
+async def _take(limiter: RateLimiter, key: str, attempts: float) -> float:
+    wait: float | Awaitable[float] = limiter.take(key, attempts / WINDOW_MINUTES, attempts)
+    return float(await wait) if inspect.isawaitable(wait) else float(wait)
+
+
+async def check_attempt(request: Request, key: str | None) -> None:
+    """Count one password attempt from this address, and in the bucket ``key`` (a sign-in name's, see
+    :func:`name_bucket`, or an account's, :func:`account_bucket`): 429 with ``Retry-After`` and one line
+    once past the limits."""
+    limiter = _limiter(request)
+    wait = await _take(limiter, f"signin-addr:{client_address(request.scope)}", ADDRESS_ATTEMPTS)
+    if not wait and key is not None:
+        wait = await _take(limiter, key, LOGIN_ATTEMPTS)
+    if wait:
+        seconds = 3600 if math.isinf(wait) else max(1, math.ceil(wait))
+        raise Limited(seconds)
+
+
+def name_bucket(login: str) -> str:
+    """The bucket of sign-ins with this name (hashed: the buckets never hold names)."""
+    return "signin-login:" + hashlib.sha256(login.encode()).hexdigest()[:32]
+
+
+def account_bucket(account_id: str) -> str:
+    """The bucket of a signed-in account's password confirmations (a new password, deletion): apart
+    from the sign-ins', so that strangers failing to sign in as it cannot stop its owner."""
+    return f"confirm:{account_id}"
+
+
+class Limited(ApiError):
+    """Too many sign-in attempts: 429, with the seconds to wait."""
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(429, text.SIGN_IN_LIMITED, minutes=max(1, math.ceil(seconds / 60)))
+        self.seconds = seconds
+
+
+async def handle_limited(request: Request, exc: Exception) -> Response:
+    """:class:`Limited` as a 429 ``{"error"}`` answer with ``Retry-After``."""
+    seconds = exc.seconds if isinstance(exc, Limited) else 60
+    said = exc if isinstance(exc, Limited) else str(exc)
+    return JSONResponse(wording.answer(said), status_code=429, headers={"Retry-After": str(seconds)})
+
+
+# --- requests ------------------------------------------------------------------------------------
+
+
+async def read_body(request: Request) -> dict[str, Any]:
+    """The request's JSON object (at most :data:`MAX_BODY` bytes), or an ApiError with one line."""
+    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if kind != "application/json":
+        raise ApiError(415, text.BODY_NOT_JSON_TYPE)
+    raw = await read_capped(request, MAX_BODY)
+    try:
+        data = jsonsafe.loads(raw or b"{}")
+    except (ValueError, RecursionError):
+        raise ApiError(400, text.BODY_NOT_JSON) from None
+    if not isinstance(data, dict):
+        raise ApiError(400, text.BODY_NOT_OBJECT)
+    return data
+
+
+def _text(data: dict[str, Any], field: str, *, required: bool = True) -> str | None:
+    value = data.get(field)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str):
+        raise ApiError(400, text.FIELD_NOT_TEXT, field=field)
+    return value
+
+
+def _new_password(data: dict[str, Any], field: str) -> str:
+    password = _text(data, field)
+    assert password is not None
+    if not passwords.acceptable(password):
+        raise ApiError(400, text.PASSWORD_INVALID)
+    return password
+
+
+async def signed_in(request: Request, *, change: bool) -> players.Player:
+    """The signed-in player (401 if none); for a change, after the CSRF check."""
+    player = await players.current(request)
+    if change:
+        players.check_change(request, player)
+    if player is None or player.account_id is None:
+        raise ApiError(401, text.NOT_SIGNED_IN)
+    return player
+
+
+async def _check_password(stored: str | None, password: str) -> passwords.Checked:
+    return await asyncio.to_thread(passwords.check, stored, password)
+
+
+def _no_store(body: Any, status: int = 200) -> JSONResponse:
+    return JSONResponse(body, status_code=status, headers={"Cache-Control": "no-store"})
+
+
+# --- handlers ----------------------------------------------------------------------------------
+
+
+async def get_account(request: Request) -> Response:
+    """``GET /api/account``: the account signed in, its player and its games (401 if none)."""
+    player = await signed_in(request, change=False)
+    account_id = str(player.account_id)
+
+    def work(conn: Connection) -> dict[str, Any]:
+        row = find(conn, account_id=account_id)
+        ids = player_ids(conn, account_id)
+        return {
+            "account": {
+                "id": account_id,
+                "login": None if row is None else row.login,
+                "created_at": None if row is None else history.iso(row.created_at),
+                "password": row is not None and row.password_hash is not None,
+            },
+            "player": player.public(),
+            "games": history.games(conn, ids),
+        }
+
+    return _no_store(await _db(request).run(work))
+
+
+async def create(request: Request) -> Response:
+    """``POST /api/account`` ``{"login", "password"}``: the browser's guest (or a new player named
+    after the login) becomes an account's player; the browser is signed in (201)."""
+    player = await players.current(request)
+    players.check_change(request, player)
+    data = await read_body(request)
+    raw_login = _text(data, "login")
+    assert raw_login is not None
+    login = fold_login(raw_login)
+    if login is None:
+        raise ApiError(400, text.LOGIN_INVALID)
+    password = _new_password(data, "password")
+    if player is not None and player.account_id is not None:
+        raise ApiError(409, text.ALREADY_SIGNED_IN)
+    await refuse_suspended(request, player_id=None if player is None else player.id)
+    await check_attempt(request, None)
+    hashed = await asyncio.to_thread(passwords.make, password)
+    guest = player
+    display = raw_login.strip()[:24]  # a player's name has at most 24 characters
+
+    def work(conn: Connection) -> str | None:
+        if conn.execute(select(accounts.c.id).where(accounts.c.login == login)).first():
+            return None
+        owner = guest if guest is not None else players.create(conn, display)
+        return create_account(conn, owner, login, hashed)
+
+    try:
+        account_id = await _db(request).run(work)
+    except StaleRoom:  # the same name taken at the same moment (the unique index)
+        account_id = None
+    if account_id is None:
+        raise ApiError(409, text.LOGIN_TAKEN)
+    return await sign_in(request, account_id, status_code=201)
+
+
+async def start_session(request: Request) -> Response:
+    """``POST /api/session`` ``{"login", "password"}``: sign in (a new session; the old one ended)."""
+    players.check_change(request, await players.current(request))
+    data = await read_body(request)
+    raw_login = _text(data, "login")
+    password = _text(data, "password")
+    assert raw_login is not None and password is not None
+    login = fold_login(raw_login)
+    await check_attempt(
+        request, name_bucket(login if login is not None else raw_login.strip().casefold()[:64])
+    )
+    row = None if login is None else await _db(request).run(lambda c: find(c, login=login))
+    stored = None if row is None else row.password_hash
+    checked = await _check_password(stored, password)
+    if row is None or checked is passwords.Checked.WRONG:
+        raise ApiError(401, text.SIGN_IN_FAILED)
+    if checked is passwords.Checked.RIGHT_REHASH:
+        fresh = await asyncio.to_thread(passwords.make, password)
+        account_id = row.id
+        await _db(request).run(lambda c: set_password(c, account_id, fresh))
+    return await sign_in(request, row.id)
+
+
+async def end_session(request: Request) -> Response:
+    """``DELETE /api/session``: sign out (this browser's session ends; its cookie is cleared)."""
+    player = await players.current(request)
+    players.check_change(request, player)
+    token = sessions.from_cookie(request)
+    if token is not None:
+        await _db(request).run(lambda c: sessions.end(c, token))
+    response = _no_store({"signed_in": False})
+    sessions.clear_cookie(response, players.behind_tls(request))
+    return response
+
+
+async def list_sessions(request: Request) -> Response:
+    """``GET /api/sessions``: the account's sessions (id, times, address, browser, this one)."""
+    player = await signed_in(request, change=False)
+    account_id = str(player.account_id)
+    mine = sessions.hash_token(player.secret)
+
+    def work(conn: Connection) -> list[dict[str, Any]]:
+        return session_rows(conn, account_id, mine)
+
+    return _no_store({"sessions": await _db(request).run(work)})
+
+
+def session_rows(conn: Connection, account_id: str, current_hash: str | None) -> list[dict[str, Any]]:
+    """The account's sessions, newest first; ``id`` is a prefix of the token's hash (never the token)."""
+    rows = conn.execute(
+        select(
+            sessions_table.c.token_hash,
+            sessions_table.c.created_at,
+            sessions_table.c.seen_at,
+            sessions_table.c.expires_at,
+            sessions_table.c.address,
+            sessions_table.c.agent,
+        )
+        .where(sessions_table.c.account_id == account_id)
+        .order_by(sessions_table.c.created_at.desc())
+    ).all()
+    return [
+        {
+            "id": str(r[0])[:16],
+            "created_at": history.iso(r[1]),
+            "seen_at": history.iso(r[2]),
+            "expires_at": history.iso(r[3]),
+            "address": r[4],
+            "agent": r[5],
+            "current": r[0] == current_hash,
+        }
+        for r in rows
+    ]
+
+
+async def end_all_sessions(request: Request) -> Response:
+    """``DELETE /api/sessions``: sign out everywhere (every session of the account, this one too)."""
+    player = await signed_in(request, change=True)
+    account_id = str(player.account_id)
+    ended = await _db(request).run(lambda c: sessions.end_all(c, account_id))
+    response = _no_store({"signed_in": False, "ended": ended})
+    sessions.clear_cookie(response, players.behind_tls(request))
+    return response
+
+
+async def end_one_session(request: Request) -> Response:
+    """``DELETE /api/sessions/<id>``: end one session of the account (its id from the list)."""
+    player = await signed_in(request, change=True)
+    account_id = str(player.account_id)
+    wanted = str(request.path_params["session"])
+    if not re.fullmatch(r"[0-9a-f]{16}", wanted):
+        raise ApiError(404, text.NO_SESSION)
+
+    def work(conn: Connection) -> int:
+        found = conn.execute(
+            sessions_table.delete().where(
+                sessions_table.c.account_id == account_id,
+                sessions_table.c.token_hash.like(f"{wanted}%"),
+            )
+        )
+        return int(found.rowcount or 0)
+
+    if not await _db(request).run(work):
+        raise ApiError(404, text.NO_SESSION)
+    return _no_store({"ended": 1})
+
+
+async def change_password(request: Request) -> Response:
+    """``POST /api/account/password`` ``{"password", "new_password"}``: a new password; every other
+    session of the account ends."""
+    player = await signed_in(request, change=True)
+    account_id = str(player.account_id)
+    data = await read_body(request)
+    current = _text(data, "password", required=False)
+    fresh = _new_password(data, "new_password")
+    row = await _db(request).run(lambda c: find(c, account_id=account_id))
+    if row is None:
+        raise ApiError(401, text.NOT_SIGNED_IN)
+    if row.password_hash is not None:
+        await check_attempt(request, account_bucket(account_id))
+        checked = await _check_password(row.password_hash, current or "")
+        if checked is passwords.Checked.WRONG:
+            raise ApiError(403, text.PASSWORD_WRONG)
+    elif not await recently_signed_in(request, player):
+        raise ApiError(403, text.CONFIRM_SIGN_IN, minutes=int(RECENT_SIGN_IN // 60))
+    hashed = await asyncio.to_thread(passwords.make, fresh)
+    keep = sessions.hash_token(player.secret)
+
+    def work(conn: Connection) -> None:
+        set_password(conn, account_id, hashed)
+        conn.execute(
+            sessions_table.delete().where(
+                sessions_table.c.account_id == account_id, sessions_table.c.token_hash != keep
+            )
+        )
+
+    await _db(request).run(work)
+    return _no_store({"changed": True})
+
+
+async def recently_signed_in(request: Request, player: players.Player) -> bool:
+    """Whether the browser's session began less than :data:`RECENT_SIGN_IN` seconds ago."""
+    token_hash = sessions.hash_token(player.secret)
+    began = await _db(request).run(
+        lambda c: c.execute(
+            select(sessions_table.c.created_at).where(sessions_table.c.token_hash == token_hash)
+        ).scalar()
+    )
+    return began is not None and time.time() - float(began) < RECENT_SIGN_IN
+
+
+async def confirm(request: Request, player: players.Player, data: dict[str, Any]) -> AccountRow:
+    """The signed-in account, after its owner confirmed: its password (rate-limited like a sign-in),
+    or for an account without one a sign-in within :data:`RECENT_SIGN_IN` seconds."""
+    account_id = str(player.account_id)
+    row = await _db(request).run(lambda c: find(c, account_id=account_id))
+    if row is None:
+        raise ApiError(401, text.NOT_SIGNED_IN)
+    if row.password_hash is None:
+        if not await recently_signed_in(request, player):
+            raise ApiError(403, text.CONFIRM_SIGN_IN, minutes=int(RECENT_SIGN_IN // 60))
+        return row
+    password = _text(data, "password", required=False) or ""
+    await check_attempt(request, account_bucket(account_id))
+    if await _check_password(row.password_hash, password) is passwords.Checked.WRONG:
+        raise ApiError(403, text.PASSWORD_WRONG)
+    return row

@@ -1,0 +1,139 @@
+"""The account page in the browser (Debian's Chromium driven by Playwright, a real ``roppyakken serve``):
+a guest who played makes a password account; a second browser profile signs in and sees the same
+games; wrong passwords are refused until the sign-in name is rate-limited, with one line; the owner
+downloads their data and deletes the account.  The page's forms pass axe-core in every language."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from roppyakken.server import accounts, passwords
+from tests.test_web_a11y_browser import LANGUAGES, _in_language, _problems
+from tests.test_web_e2e_browser import (
+    DESKTOP,
+    Server,
+    _context,
+    _need_browser,
+    _start_bot_game,
+    _watch_errors,
+    chromium,
+    wait_js,
+)
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
+
+PASSWORD = "a password long enough"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``roppyakken serve`` with the cheap argon2id parameters (passwords.SETTING)."""
+    _need_browser()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv(passwords.SETTING, "cheap")
+        running = Server(tmp_path_factory.mktemp("web-account"))
+    try:
+        yield running.url
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser(server: str) -> Iterator[Browser]:
+    """Headless Debian Chromium."""
+    with chromium() as b:
+        yield b
+
+
+def _sign_in(page: Page, login: str, password: str) -> None:
+    page.fill("#sign-in-login", login)
+    page.fill("#sign-in-password", password)
+    page.click("#sign-in button[type=submit]")
+
+
+def _error(page: Page) -> str:
+    done = "!document.querySelector('#sign-in .error').hidden"
+    wait_js(page, done + " && !document.querySelector('#sign-in button').disabled")
+    return page.locator("#sign-in .error").inner_text()
+
+
+def test_a_password_account_from_making_to_deleting(server: str, browser: Browser) -> None:
+    errors: list[str] = []
+    first = _context(browser, DESKTOP).new_page()
+    _watch_errors(first, errors)
+    _start_bot_game(first, server, "Hana", 1)
+    room = re.sub(r".*/r/", "", first.url)
+
+    # the guest makes an account: the game it played is the account's
+    first.goto(server + "/#/account")
+    first.fill("#make-login", "Hana")
+    first.fill("#make-password", PASSWORD)
+    first.click("#make-account button[type=submit]")
+    first.wait_for_selector("#signed-in-as")
+    assert "hana" in first.inner_text("#signed-in-as")
+    assert first.locator(f".account-games a:text-is('{room}')").count() == 1
+
+    # another browser profile signs in and sees the same games
+    second = _context(browser, DESKTOP).new_page()
+    _watch_errors(second, errors)
+    second.goto(server + "/#/account")
+    _sign_in(second, "HANA", PASSWORD)
+    second.wait_for_selector("#signed-in-as")
+    assert second.locator(f".account-games a:text-is('{room}')").count() == 1
+    assert second.locator(".account-sessions tbody tr").count() == 2
+
+    # signed out, wrong passwords are refused until the name is limited: one line each time
+    first.click("#sign-out")
+    first.wait_for_selector("#sign-in")
+    seen = []
+    for _ in range(accounts.LOGIN_ATTEMPTS + 1):
+        _sign_in(first, "hana", "not the password")
+        seen.append(_error(first))
+        if seen[-1].startswith("Too many"):
+            break
+        first.evaluate("document.querySelector('#sign-in .error').hidden = true")
+    assert seen[:-1] == ["Wrong sign-in name or password."] * (len(seen) - 1) and len(seen) >= 2
+    assert re.fullmatch(r"Too many sign-in attempts: try again in \d+ min\.", seen[-1])
+    assert first.locator("#sign-in .error").evaluate("e => e.getClientRects().length") == 1  # one line
+    _sign_in(first, "hana", PASSWORD)  # the right password too, while limited
+    assert _error(first).startswith("Too many")
+
+    # the owner, still signed in on the second profile, downloads their data
+    with second.expect_download() as download:
+        second.click("#account-export")
+    exported = json.loads(Path(download.value.path()).read_text())
+    assert exported["account"]["login"] == "hana"
+    assert [g["room"] for g in exported["games"]] == [room]
+    assert PASSWORD not in json.dumps(exported)
+
+    # and deletes the account (its password, and the box ticked)
+    second.fill("#delete-password", PASSWORD)
+    second.check("#delete-confirm")
+    second.click("#delete-account button[type=submit]")
+    second.wait_for_selector("#account-deleted")
+    second.reload()
+    second.wait_for_selector("#sign-in")
+    assert second.request.get(f"{server}/api/me").json() == {"player": None, "csrf": None, "account": None}
+    assert errors == []
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_account_pages_pass_axe_in_every_language(server: str, browser: Browser, lang: str) -> None:
+    page = _context(browser, DESKTOP).new_page()
+    _in_language(page, lang)
+    page.goto(server + "/#/account")
+    page.wait_for_selector("#make-account")
+    problems = _problems(page, f"account page, signed out ({lang})")
+    page.fill("#make-login", f"axe-{lang}")
+    page.fill("#make-password", PASSWORD)
+    page.click("#make-account button[type=submit]")
+    page.wait_for_selector("#signed-in-as")
+    problems += _problems(page, f"account page, signed in ({lang})")
+    assert problems == []
