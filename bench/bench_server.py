@@ -218,9 +218,17 @@ async def _game(
 
 async def _slot(client: httpx.AsyncClient, plan: Plan, clock: Clock, out: Results, index: int) -> None:
     rng = random.Random(f"{plan.seed}:{index}")
-    await _game(client, plan, clock, out, rng)
-    while time.perf_counter() < clock.start + plan.warmup + plan.seconds:
-        await _game(client, plan, clock, out, rng)
+    while True:
+        try:
+            await _game(client, plan, clock, out, rng)
+        except Exception as exc:  # counted, and never holds up the others' start
+            out.errors += 1
+            print(f"slot {index}: {type(exc).__name__}: {exc}", file=sys.stderr)
+            if not clock.go.is_set():
+                await clock.arrive()
+            await asyncio.sleep(1.0)
+        if clock.go.is_set() and time.perf_counter() >= clock.start + plan.warmup + plan.seconds:
+            return
 
 
 async def _run(plan: Plan) -> Results:

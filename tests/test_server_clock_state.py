@@ -44,3 +44,24 @@ def test_a_pause_gives_back_the_stopped_time_and_a_copy_is_independent() -> None
     none = Clock.new("none", 2)
     none.start_turn(0, 0, now=5.0)
     assert not none.timed and none.deadline is None and none.next_deadline() is None
+
+
+def test_a_dead_holder_s_outage_is_given_back_from_its_last_sign_of_life_or_the_turn_s_start() -> None:
+    clock = Clock.new("15+60", 2)
+    clock.start_turn(0, 0, now=1000.0)  # deadline 1075
+    assert clock.give_back(alive_at=1010.0, now=1030.0) == 20.0  # dead since 1010 at most
+    assert (clock.deadline, clock.started) == (1095.0, 1020.0)
+    later = Clock.new("15+60", 2)
+    later.start_turn(1, 4, now=1000.0)
+    # the turn started after the last beat: the holder was alive then, so only since the turn
+    assert later.give_back(alive_at=990.0, now=1010.0) == 10.0 and later.deadline == 1085.0
+    spent = Clock.new("15+60", 2)
+    spent.start_turn(0, 0, now=1000.0)
+    spent.give_back(alive_at=1100.0, now=1110.0)  # its time was up before the holder died
+    assert spent.deadline is not None and spent.deadline < 1110.0  # still up: nothing was owed
+    paused = Clock.new("15+60", 2)
+    paused.start_turn(0, 0, now=1000.0)
+    paused.pause(now=1005.0)
+    assert paused.give_back(alive_at=1005.0, now=1050.0) == 0.0  # a clean stop: resumed instead
+    idle = Clock.new("15+60", 2)
+    assert idle.give_back(alive_at=0.0, now=10.0) == 0.0  # no clock runs

@@ -4,6 +4,7 @@ themselves; cancelling and closing the page leave the pool; the lobby lists open
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import Iterator
@@ -266,3 +267,47 @@ def test_another_sites_page_cannot_open_the_lobby_with_the_cookie(server: Server
             assert first["type"] == "lobby" and first["player"]["name"] == "Kit"
 
     asyncio.run(run())
+
+
+def test_the_lobby_lists_a_table_while_its_host_is_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table is listed while its host has the room open, however old it is; once the host left (or
+    never came), it leaves the list within the grace."""
+    from roppyakken.server import tables
+
+    monkeypatch.setattr(tables, "HOST_GRACE", 1.5)
+    monkeypatch.setattr(tables, "HOST_REFRESH", 0.2)
+
+    def listed(snapshot: dict[str, Any]) -> set[str]:
+        return {t["room"] for t in snapshot["tables"]}
+
+    async def until(watcher: Lobby, check: Any, what: str, seconds: float = 10.0) -> None:
+        deadline = time.monotonic() + seconds
+        while not check(listed(watcher.log[-1])):
+            assert time.monotonic() < deadline, what
+            await watcher.expect("lobby", timeout=seconds)
+
+    with running_server(f"sqlite:///{tmp_path / 'tables.sqlite3'}") as served:
+
+        async def run() -> None:
+            body = {"name": "Hal", "players": 2, "clock": "30+120", "public": True}
+            stayed = httpx.post(served.url + "/api/rooms", json=body, timeout=10).json()
+            left = httpx.post(served.url + "/api/rooms", json=body, timeout=10).json()
+            never = httpx.post(served.url + "/api/rooms", json=body, timeout=10).json()
+            watcher = await Lobby.open(served.ws_url, None)
+            await until(watcher, lambda rooms: {stayed["room"], left["room"]} <= rooms, "not listed")
+            host = await Player.join(served, stayed["room"], stayed["token"])
+            leaving = await Player.join(served, left["room"], left["token"])
+            await until(watcher, lambda rooms: never["room"] not in rooms, "a table nobody hosts stays")
+            await leaving.close()
+            await until(watcher, lambda rooms: left["room"] not in rooms, "a table its host left stays")
+            began = time.monotonic()
+            while time.monotonic() - began < 3 * tables.HOST_GRACE:  # well past the grace: still there
+                assert stayed["room"] in listed(watcher.log[-1])
+                with contextlib.suppress(TimeoutError):
+                    await watcher.expect("lobby", timeout=0.5)
+            await host.close()
+            await watcher.ws.close()
+
+        asyncio.run(run())

@@ -88,6 +88,7 @@ BOUNDS: list[tuple[str, type, str, str]] = [
     ("max_body", int, "BYTES", "largest request body"),
     ("room_idle", float, "SECONDS", "an idle room leaves memory after this long (it stays stored)"),
     ("retention_days", float, "DAYS", "unfinished rooms are forgotten this long after their creation"),
+    ("guest_days", float, "DAYS", "guests without a game or an account, unseen this long, are forgotten"),
     ("max_rooms", int, "N", "rooms held in memory at once"),
     ("rooms_per_minute", float, "N", "rooms one address may create per minute"),
     ("requests_per_minute", float, "N", "API requests one address may make per minute"),

@@ -33,6 +33,7 @@ from roppyakken.server import (
     text,
 )
 from roppyakken.server.cluster import Cluster
+from roppyakken.server.collector import Collector
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.guard import Guard
@@ -139,9 +140,12 @@ def create_app(
         # the garbage collector's full passes, which otherwise pause every game.
         gc.collect()
         gc.freeze()
+        collector = Collector()  # full collections on a timer (server/collector.py)
+        collector.start()
         try:
             yield
         finally:
+            await collector.stop()
             await pairing.close()
             await hub.close()
             if members is not None and cluster is not None:

@@ -23,6 +23,11 @@ class RoomClaims(Protocol):
         """Whether this member surely still holds ``room_id`` (it may make moves in it)."""
         ...
 
+    def orphaned_since(self, room_id: str) -> float | None:
+        """If the last claim of ``room_id`` took it from a holder that died, the epoch seconds of that
+        holder's last sign of life (the room had no living holder since then at most); else None."""
+        ...
+
 
 class LocalClaims:
     """:class:`RoomClaims` for a single server: every room is held here."""
@@ -42,6 +47,10 @@ class LocalClaims:
     def holds(self, room_id: str) -> bool:
         """See :meth:`RoomClaims.holds`."""
         return True
+
+    def orphaned_since(self, room_id: str) -> float | None:
+        """See :meth:`RoomClaims.orphaned_since` (a single server's crash is found at its start)."""
+        return None
 
 
 class HeldElsewhere(Exception):

@@ -221,6 +221,22 @@ class Clock:
         self.paused = None
         return True
 
+    def give_back(self, alive_at: float, now: float) -> float:
+        """The room's holder died and the room had no living holder since ``alive_at`` at most (its
+        last sign of life): the running clock gets back the time since then, or since its turn
+        started if later (the holder was alive then), so the seat has at least what it had when the
+        holder died.  A clock paused by a clean stop is resumed instead.  The seconds given back."""
+        if not self.timed or self.turn is None or self.deadline is None or self.paused is not None:
+            return 0.0
+        since = alive_at if self.started is None else max(alive_at, self.started)
+        shift = now - since
+        if shift <= 0:
+            return 0.0
+        self.deadline += shift
+        if self.started is not None:
+            self.started += shift
+        return shift
+
     # ------------------------------------------------------------------ shown
 
     def remaining(self, now: float) -> float | None:

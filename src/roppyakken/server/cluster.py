@@ -95,6 +95,10 @@ class Cluster:
         """See :meth:`Leases.holds`."""
         return self.leases.holds(room_id)
 
+    def orphaned_since(self, room_id: str) -> float | None:
+        """See :meth:`Leases.orphaned_since`."""
+        return self.leases.orphaned_since(room_id)
+
     def release_soon(self, room_id: str) -> None:
         """See :meth:`Leases.release_soon`."""
         self.leases.release_soon(room_id)

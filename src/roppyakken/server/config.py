@@ -24,6 +24,9 @@ class Limits:
     """Seconds a room with nobody connected (and no bot thinking) stays in memory."""
     retention_days: float = 30.0
     """Days an unfinished room is kept restorable after its last activity (then it is gone)."""
+    guest_days: float = 30.0
+    """Days after which a guest player who never took a seat, has no account and was not seen is
+    forgotten (server/guests.py)."""
     max_rooms: int = 5_000
     """Rooms held in memory at once (more: new rooms are refused with 503 until some go idle)."""
     rooms_per_minute: float = 20.0

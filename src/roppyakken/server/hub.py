@@ -28,7 +28,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
 from roppyakken.errors import Phrase
-from roppyakken.server import protocol, storage, text, wording
+from roppyakken.server import guests, heartbeat, protocol, storage, tables, text, wording
 from roppyakken.server.bots import BotRunner
 from roppyakken.server.claims import HeldElsewhere, LocalClaims, RoomClaims, RoomsFull
 from roppyakken.server.clocks import NONE, Clock, Timing
@@ -108,6 +108,7 @@ class Hub:
         self._sweeper: asyncio.Task[None] | None = None
         self._watchdog: asyncio.Task[None] | None = None
         self._last_prune = -math.inf
+        self._last_guests = -math.inf
         self._background: set[asyncio.Task[None]] = set()
         self.relayed: set[Client] = set()
         """Clients of this server relayed to rooms held by another member (cluster only)."""
@@ -115,9 +116,14 @@ class Hub:
             self.limits.hand_over_after, self.limits.abandon_after, self.limits.clock_horizon
         )
         self._clock_loader: asyncio.Task[None] | None = None
+        self._recovery: asyncio.Task[None] | None = None
+        self._heart: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        """Start the sweeper that lets idle rooms go and forgets stale unfinished ones, and the watchdog."""
+        """Start the sweeper that lets idle rooms go and forgets stale unfinished ones, and the watchdog;
+        a single server first makes good the stop or crash of its predecessor on the clocks."""
+        if self.cluster is None:
+            self._recovery = asyncio.create_task(self._recover_clocks(), name="roppyakken-clock-recovery")
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="roppyakken-sweeper")
         self._watchdog = asyncio.create_task(self._watch_sends(), name="roppyakken-send-watchdog")
         self._clock_loader = asyncio.create_task(self._load_due_loop(), name="roppyakken-clock-loader")
@@ -198,6 +204,9 @@ class Hub:
             if time.monotonic() - self._last_prune > 3600:
                 self._last_prune = time.monotonic()
                 await self.prune()
+            if time.monotonic() - self._last_guests > guests.SWEEP_EVERY:
+                self._last_guests = time.monotonic()
+                await self.forget_guests()
 
     async def prune(self) -> int:
         """Forget unfinished rooms created more than ``Limits.retention_days`` ago; how many."""
@@ -212,6 +221,18 @@ class Hub:
                 self._evict(room)
         if gone:
             log.info("forgot %d unfinished rooms created before %s", gone, before.date())
+        return gone
+
+    async def forget_guests(self) -> int:
+        """Delete a batch of old guests (server/guests.py; one member at a time); how many."""
+        days = self.limits.guest_days
+        try:
+            gone: int = await self.db.run(lambda c: guests.sweep(c, time.time(), days))
+        except StorageError as exc:
+            log.warning("old guests were not swept: %s", exc)
+            return 0
+        if gone:
+            log.info("forgot %d guests unseen for %g days, with no game and no account", gone, days)
         return gone
 
     def _make_room_space(self) -> None:
@@ -262,8 +283,14 @@ class Hub:
             room.start_now()
         row, seat_rows = room.row(), [s.row(i) for i, s in enumerate(seats)]
         await self._claim(room.id)
+
+        def insert(c: Any) -> None:
+            storage.insert_room(c, row, seat_rows)
+            if room.public:
+                tables.stamp(c, [room.id], time.time())  # listed while its host comes to it
+
         try:
-            await self.db.run(lambda c: storage.insert_room(c, row, seat_rows))
+            await self.db.run(insert)
         except BaseException:
             self.claims.release_soon(room.id)
             raise
@@ -284,6 +311,8 @@ class Hub:
             return room
         if not ROOM_ID.fullmatch(room_id):
             return None
+        if self._recovery is not None and not self._recovery.done():
+            await asyncio.shield(self._recovery)  # no room is loaded before its clock is made good
         pending = self._loading.get(room_id)
         if pending is not None:
             return await asyncio.shield(pending)
@@ -302,7 +331,7 @@ class Hub:
                         stored, db=self.db, bots=self.bots, bot_delay=self.bot_delay, timing=self.timing
                     )
                     self._adopt(loaded)
-                    await self._resume_clock(loaded)
+                    await self._resume_clock(loaded, self.claims.orphaned_since(room_id))
                     loaded.kick_bots()
             except BaseException:
                 self.claims.release_soon(room_id)
@@ -318,15 +347,25 @@ class Hub:
         finally:
             del self._loading[room_id]
 
-    async def _resume_clock(self, room: Room) -> None:
-        """A loaded room's clock goes on: the time the server was stopped is not charged (stored first)."""
+    async def _resume_clock(self, room: Room, orphaned: float | None = None) -> None:
+        """A loaded room's clock goes on (stored first): the time the server was stopped is not charged,
+        nor, if the room was taken from a member that died (``orphaned``: that member's last sign of
+        life, :meth:`~roppyakken.server.claims.RoomClaims.orphaned_since`), the time since then."""
         clock = room.clock
-        if clock is not None and clock.paused is not None and room.status == "playing":
+        if clock is not None and room.status == "playing":
+            now = time.time()
             resumed = clock.copy()
-            resumed.resume(time.time())
-            data, deadline = resumed.to_json(), resumed.next_deadline()
-            await self.db.run(room.fenced(lambda c: storage.save_clock(c, room.id, data, deadline)))
-            room.clock = resumed
+            given = 0.0
+            if not resumed.resume(now) and orphaned is not None:
+                given = resumed.give_back(orphaned, now)
+            if resumed.to_json() != clock.to_json():
+                data, deadline = resumed.to_json(), resumed.next_deadline()
+                await self.db.run(room.fenced(lambda c: storage.save_clock(c, room.id, data, deadline)))
+                room.clock = resumed
+                if given:
+                    log.info(
+                        "room %s: taken from a member that died; its clock got back %.1f s", room.id, given
+                    )
         room.arm_clock()
 
     async def load_due(self) -> int:
@@ -350,14 +389,35 @@ class Hub:
                 log.exception("room %s: could not be loaded for its clock", room_id)
         return loaded
 
+    async def _recover_clocks(self) -> None:
+        """A single server starts: the clocks it paused when it last stopped run on from here, and if
+        it died instead (its heartbeat is there), every running clock gets back the time since its last
+        beat (server/heartbeat.py); then it beats every :data:`~roppyakken.server.heartbeat.PERIOD`."""
+        try:
+            resumed, given, dead = await self.db.run(lambda c: heartbeat.recover_clocks(c, time.time()))
+        except StorageError as exc:
+            log.error("the clocks were not made good after the last stop (%s)", exc)
+        else:
+            if resumed:
+                log.info("%d clocks paused while the server was stopped run again", resumed)
+            if dead is not None:
+                log.warning(
+                    "the last server died %.1f s ago at most: %d running clocks got that time back",
+                    time.time() - dead,
+                    given,
+                )
+        self._heart = asyncio.create_task(self._beat_loop(), name="roppyakken-heartbeat")
+
+    async def _beat_loop(self) -> None:
+        while True:
+            await asyncio.sleep(heartbeat.PERIOD)
+            with contextlib.suppress(StorageError):
+                await self.db.run(lambda c: heartbeat.beat(c, time.time()))
+
     async def _load_due_loop(self) -> None:
         period = max(0.05, self.limits.clock_horizon / 4)
-        if self.cluster is None:
-            # a single server starts again: the clocks it paused when it stopped run on from here
-            with contextlib.suppress(StorageError):
-                resumed = await self.db.run(lambda c: storage.resume_clocks(c, time.time()))
-                if resumed:
-                    log.info("%d clocks paused while the server was stopped run again", resumed)
+        if self._recovery is not None:
+            await asyncio.shield(self._recovery)
         while True:
             await self.load_due()
             await asyncio.sleep(period)
@@ -496,7 +556,7 @@ class Hub:
     async def close(self) -> None:
         """Stop the sweeper and every bot loop (the rooms are all stored)."""
         self.stopping = True
-        for task in (self._sweeper, self._watchdog, self._clock_loader):
+        for task in (self._recovery, self._sweeper, self._watchdog, self._clock_loader, self._heart):
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -505,8 +565,12 @@ class Hub:
             await room.stop()
         if self.cluster is None:
             # the whole service stops: every running clock, in memory or not, keeps what it has left
+            def stop(c: Any) -> None:
+                storage.pause_clocks(c, time.time())
+                heartbeat.stopped(c)  # a clean stop: nothing to give back at the next start
+
             try:
-                await self.db.run(lambda c: storage.pause_clocks(c, time.time()))
+                await self.db.run(stop)
             except StorageError as exc:
                 log.error("the clocks were not paused (%s): the stop is charged to them", exc)
         self.bots.shutdown()

@@ -12,6 +12,13 @@ moves at once and renews at once: the rooms whose leases are gone are let go.
 The lease is for liveness only (who should serve a room, and where relays find
 it): what stops a member that lost a room from writing in it is the holder epoch
 every write checks in its own transaction (fencing, server/storage.py).
+
+Every take and renewal also stamps the room in the hash ``roppyakken:renewed``
+(Redis's own clock, milliseconds), and a clean give-back removes the stamp.  A
+claim that finds a stamp on a free lease therefore takes the room from a holder
+that died (or stopped renewing): the stamp is that holder's last sign of life,
+and the time since is time the room had no living holder, which the room's
+clock gives back to the player (:meth:`Leases.orphaned_since`).
 """
 
 from __future__ import annotations
@@ -34,7 +41,9 @@ log = logging.getLogger("roppyakken.server")
 LEASE_MS: Final = 3000
 """A room lease's lifetime; renewed every third of it, so a dead holder's rooms move within about this."""
 
-# KEYS[1] lease, KEYS[2] the set of held rooms; ARGV: member, lease ms, room, most rooms (0: no bound)
+# KEYS[1] lease, KEYS[2] the set of held rooms, KEYS[3] the renewal stamps; ARGV: member, lease ms,
+# room, most rooms (0: no bound).  Answers {status, ms}: status 'mine', the holder's id, or '' (full);
+# ms: on taking a free lease with a stamp left, the milliseconds since that stamp (else -1)
 _CLAIM: Final = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -42,20 +51,26 @@ local holder = redis.call('GET', KEYS[1])
 if holder == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[3])
-  return 'mine'
+  redis.call('HSET', KEYS[3], ARGV[3], now)
+  return {'mine', -1}
 end
-if holder then return holder end
+if holder then return {holder, -1} end
 local most = tonumber(ARGV[4])
 if most > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-  if redis.call('ZCARD', KEYS[2]) >= most then return '' end
+  if redis.call('ZCARD', KEYS[2]) >= most then return {'', -1} end
 end
+local stamp = redis.call('HGET', KEYS[3], ARGV[3])
+local since = -1
+if stamp then since = math.max(0, now - tonumber(stamp)) end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[3])
-return 'mine'
+redis.call('HSET', KEYS[3], ARGV[3], now)
+return {'mine', since}
 """
 
-# KEYS: leases; ARGV[1] member, ARGV[2] lease ms, ARGV[3] the set of held rooms, ARGV[4..] rooms
+# KEYS: leases; ARGV[1] member, ARGV[2] lease ms, ARGV[3] the set of held rooms, ARGV[4] the renewal
+# stamps, ARGV[5..] rooms
 _RENEW: Final = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
@@ -63,19 +78,21 @@ local lost = {}
 for i, key in ipairs(KEYS) do
   if redis.call('GET', key) == ARGV[1] then
     redis.call('PEXPIRE', key, ARGV[2])
-    redis.call('ZADD', ARGV[3], now + tonumber(ARGV[2]), ARGV[3 + i])
+    redis.call('ZADD', ARGV[3], now + tonumber(ARGV[2]), ARGV[4 + i])
+    redis.call('HSET', ARGV[4], ARGV[4 + i], now)
   else
-    table.insert(lost, ARGV[3 + i])
+    table.insert(lost, ARGV[4 + i])
   end
 end
 return lost
 """
 
-# KEYS[1] lease, KEYS[2] the set of held rooms; ARGV[1] member, ARGV[2] room
+# KEYS[1] lease, KEYS[2] the set of held rooms, KEYS[3] the renewal stamps; ARGV[1] member, ARGV[2] room
 _RELEASE: Final = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('DEL', KEYS[1])
   redis.call('ZREM', KEYS[2], ARGV[2])
+  redis.call('HDEL', KEYS[3], ARGV[2])
   return 1
 end
 return 0
@@ -86,6 +103,7 @@ class Leases:
     """This member's room leases (a :class:`~roppyakken.server.claims.RoomClaims`): the module docstring."""
 
     ROOMS_KEY: Final = PREFIX + "rooms"
+    STAMPS_KEY: Final = PREFIX + "renewed"
 
     def __init__(
         self, redis: aioredis.Redis, member: str, *, lease_ms: int = LEASE_MS, max_rooms: int = 0
@@ -96,6 +114,8 @@ class Leases:
         self.max_rooms = max_rooms
         self.held: dict[str, float] = {}
         """Rooms whose lease this member holds: the monotonic time until which it surely does."""
+        self.orphans: dict[str, float] = {}
+        """Rooms taken from a holder that died, and the wall-clock time of its last renewal."""
         self.lost: Callable[[list[str]], None] | None = None
         """Told the rooms whose leases this member found it no longer holds (let them go)."""
         self.chores: list[Callable[[], Awaitable[None]]] = []
@@ -120,16 +140,20 @@ class Leases:
         pending = self._releasing.pop(room, None)
         if pending is not None:
             await pending
-        began = time.monotonic()
+        began, wall = time.monotonic(), time.time()
         try:
-            answer = await self._claim(
-                keys=[self.lease_key(room), self.ROOMS_KEY],
+            answer, since = await self._claim(
+                keys=[self.lease_key(room), self.ROOMS_KEY, self.STAMPS_KEY],
                 args=[self.member, self.lease_ms, room, self.max_rooms],
             )
         except (RedisError, OSError) as exc:
             raise ClusterUnavailable(str(exc)) from None
         if answer == "mine":
             self.held[room] = began + self.lease_ms / 1000 * 0.8
+            if int(since) >= 0:
+                # measured on Redis's clock, from before the claim was sent: never later than the
+                # dead holder's last renewal as this member's clock sees it
+                self.orphans[room] = wall - int(since) / 1000
             return None
         if answer == "":
             if self._releasing:  # rooms this member just let go: once their leases are back, try again
@@ -137,6 +161,12 @@ class Leases:
                 return await self.claim(room)
             raise RoomsFull(room)
         return str(answer)
+
+    def orphaned_since(self, room: str) -> float | None:
+        """If this member's last claim of ``room`` took it from a holder that never gave it back (it
+        died, or stopped renewing), that holder's last renewal (epoch seconds): the room had no
+        living holder since then at most.  None otherwise.  Told once."""
+        return self.orphans.pop(room, None)
 
     def holds(self, room: str) -> bool:
         """Whether this member surely still holds ``room`` (its last renewal is recent enough)."""
@@ -146,12 +176,16 @@ class Leases:
     async def release(self, room: str) -> None:
         """Give ``room``'s lease back (if still this member's)."""
         self.held.pop(room, None)
+        self.orphans.pop(room, None)
         with contextlib.suppress(RedisError, OSError):
-            await self._release(keys=[self.lease_key(room), self.ROOMS_KEY], args=[self.member, room])
+            await self._release(
+                keys=[self.lease_key(room), self.ROOMS_KEY, self.STAMPS_KEY], args=[self.member, room]
+            )
 
     def release_soon(self, room: str) -> None:
         """Give ``room``'s lease back in the background (a claim of it waits for that first)."""
         self.held.pop(room, None)
+        self.orphans.pop(room, None)
         task = asyncio.create_task(self.release(room))
         self._releasing[room] = task
         task.add_done_callback(lambda t: self._forget_release(room, t))
@@ -203,7 +237,7 @@ class Leases:
                     lost = await asyncio.wait_for(
                         self._renew(
                             keys=[self.lease_key(r) for r in rooms],
-                            args=[self.member, self.lease_ms, self.ROOMS_KEY, *rooms],
+                            args=[self.member, self.lease_ms, self.ROOMS_KEY, self.STAMPS_KEY, *rooms],
                         ),
                         self.lease_ms / 1000,
                     )

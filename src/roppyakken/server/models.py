@@ -301,6 +301,24 @@ moderation_log = Table(
 )
 """Every moderation action (``roppyakken admin``), with who made it."""
 
+# --- guests -------------------------------------------------------------------------------------
+
+# a guest's last use (epoch seconds, refreshed at most hourly); null: not used since the column came
+players.append_column(Column("seen_at", Float, nullable=True))
+# an open public table's host was last seen there (epoch seconds): the lobby lists it (server/tables.py)
+rooms.append_column(Column("host_seen_at", Float, nullable=True))
+Index("ix_players_seen_at", players.c.seen_at)
+
+heartbeats = Table(
+    "heartbeats",
+    metadata,
+    Column("server", String(64), primary_key=True),
+    Column("seen_at", Float, nullable=False),  # epoch seconds
+)
+"""A single server's last sign of life, written every second and removed on a clean stop: found at
+the next start, it says the server died, and since when its running clocks had nobody to serve them
+(server/heartbeat.py)."""
+
 # --- profiles -----------------------------------------------------------------------------------
 
 game_seats = Table(

@@ -46,12 +46,12 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Final
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
 from roppyakken.rules import PRESETS, preset
+from roppyakken.server import tables as listing
 from roppyakken.server.clocks import CONTROLS
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.models import pairing, rooms, seats
@@ -76,8 +76,6 @@ LISTED_TABLES: Final = 50
 """Open public tables the lobby shows (the newest)."""
 LISTED_GAMES: Final = 20
 """Public games being played that the lobby offers to watch (the newest)."""
-TABLE_FRESH: Final = 1800.0
-"""Seconds an open table stays listed after it was made (then its host has likely left)."""
 WINDOW_START: Final = 150.0
 """Display points (either way) a player just entered accepts between their skill and an opponent's."""
 WINDOW_GROWTH: Final = 10.0
@@ -303,10 +301,10 @@ def _seat_names(conn: Connection, ids: list[str]) -> dict[str, list[tuple[str, s
 
 def overview(conn: Connection, now: float) -> dict[str, Any]:
     """What the lobby shows: open public tables, public games being played, waiting and playing counts."""
-    fresh = datetime.fromtimestamp(now, UTC) - timedelta(seconds=TABLE_FRESH)
+    here = listing.listed_since(now)  # tables whose host is still there (server/tables.py)
     open_rows = conn.execute(
         select(rooms.c.id, rooms.c.preset, rooms.c.players, rooms.c.clock, rooms.c.rated)
-        .where(rooms.c.status == "waiting", rooms.c.public.is_(True), rooms.c.created_at > fresh)
+        .where(rooms.c.status == "waiting", rooms.c.public.is_(True), rooms.c.host_seen_at > here)
         .order_by(rooms.c.created_at.desc(), rooms.c.id)
         .limit(LISTED_TABLES)
     ).all()
@@ -394,6 +392,7 @@ class Pairing:
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._last_overview = -1e9
+        self._last_hosts = -1e9
 
     def start(self) -> None:
         """Start the loop."""
@@ -448,6 +447,11 @@ class Pairing:
                 seeker = self.seekers.pop((player_id, token_hash), None)
                 if seeker is not None:
                     seeker.deliver(room_id, seat)
+        if time.monotonic() - self._last_hosts >= listing.HOST_REFRESH:
+            self._last_hosts = time.monotonic()
+            hosted = listing.hosted(self.hub.rooms.values())
+            if hosted:
+                await self.db.run(lambda c: listing.stamp(c, hosted, time.time()))
         if self.listeners and time.monotonic() - self._last_overview >= OVERVIEW_EVERY:
             self._last_overview = time.monotonic()
             snapshot = await self.db.run(lambda c: overview(c, time.time()))

@@ -27,7 +27,7 @@ from sqlalchemy import Connection, delete, insert, select, update
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
-from roppyakken.server import sessions, text, wording
+from roppyakken.server import guests, sessions, text, wording
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.guard import header, origin_allowed
 from roppyakken.server.models import players, seat_players
@@ -83,12 +83,15 @@ def parse_cookie(value: str | None) -> tuple[str, str] | None:
 
 def load(conn: Connection, player_id: str, secret: str) -> Player | None:
     """The guest player whose id and secret these are, or None (also for a guest an account adopted:
-    only a session acts for an account)."""
+    only a session acts for an account); seen now (server/guests.py)."""
     row = conn.execute(
-        select(players.c.secret_hash, players.c.name, players.c.account_id).where(players.c.id == player_id)
+        select(players.c.secret_hash, players.c.name, players.c.account_id, players.c.seen_at).where(
+            players.c.id == player_id
+        )
     ).first()
     if row is None or row[2] is not None or not hmac.compare_digest(row[0], hash_secret(secret)):
         return None
+    guests.seen(conn, player_id, row[3], time.time())
     return Player(player_id, row[1], secret)
 
 
@@ -107,7 +110,11 @@ def create(conn: Connection, name: str) -> Player:
     player = Player(secrets.token_hex(8), name, secrets.token_urlsafe(32))
     conn.execute(
         insert(players).values(
-            id=player.id, secret_hash=hash_secret(player.secret), name=name, created_at=datetime.now(UTC)
+            id=player.id,
+            secret_hash=hash_secret(player.secret),
+            name=name,
+            created_at=datetime.now(UTC),
+            seen_at=time.time(),
         )
     )
     return player

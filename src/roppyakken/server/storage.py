@@ -160,7 +160,8 @@ def due_rooms(conn: Connection, before: float, limit: int) -> list[str]:
     return [r[0] for r in rows]
 
 
-def _running_clocks(conn: Connection) -> list[tuple[str, Clock]]:
+def running_clocks(conn: Connection) -> list[tuple[str, Clock]]:
+    """Every unfinished room's stored clock that has a deadline: (room, clock)."""
     rows = conn.execute(
         select(rooms.c.id, rooms.c.clock).where(
             rooms.c.clock_deadline.is_not(None), rooms.c.status == "playing"
@@ -172,7 +173,7 @@ def _running_clocks(conn: Connection) -> list[tuple[str, Clock]]:
 def pause_clocks(conn: Connection, now: float) -> int:
     """The server stops: every running clock keeps what it has left (see :func:`resume_clocks`); how many."""
     paused = 0
-    for room_id, clock in _running_clocks(conn):
+    for room_id, clock in running_clocks(conn):
         if clock.turn is not None and clock.paused is None and clock.timed:
             clock.pause(now)
             save_clock(conn, room_id, clock.to_json(), clock.next_deadline())
@@ -183,7 +184,7 @@ def pause_clocks(conn: Connection, now: float) -> int:
 def resume_clocks(conn: Connection, now: float) -> int:
     """The server starts again: every paused clock runs on from what it had left; how many."""
     resumed = 0
-    for room_id, clock in _running_clocks(conn):
+    for room_id, clock in running_clocks(conn):
         if clock.resume(now):
             save_clock(conn, room_id, clock.to_json(), clock.next_deadline())
             resumed += 1

@@ -168,6 +168,18 @@ def upgrade() -> None:
         sa.Column("detail", sa.Text(), nullable=True),
     )
 
+    # --- guests --------------------------------------------------------------------------------
+    with op.batch_alter_table("players") as batch:
+        batch.add_column(sa.Column("seen_at", sa.Float(), nullable=True))
+        batch.create_index("ix_players_seen_at", ["seen_at"])
+    op.create_table(
+        "heartbeats",
+        sa.Column("server", sa.String(64), primary_key=True),
+        sa.Column("seen_at", sa.Float(), nullable=False),
+    )
+    with op.batch_alter_table("rooms") as batch:
+        batch.add_column(sa.Column("host_seen_at", sa.Float(), nullable=True))
+
     # --- profiles ------------------------------------------------------------------------------
     op.create_table(
         "game_seats",
@@ -251,3 +263,11 @@ def downgrade() -> None:
     # --- rooms ---------------------------------------------------------------------------------
     with op.batch_alter_table("rooms") as batch:
         batch.drop_column("rated")
+
+    # --- guests --------------------------------------------------------------------------------
+    with op.batch_alter_table("rooms") as batch:
+        batch.drop_column("host_seen_at")
+    op.drop_table("heartbeats")
+    with op.batch_alter_table("players") as batch:
+        batch.drop_index("ix_players_seen_at")
+        batch.drop_column("seen_at")

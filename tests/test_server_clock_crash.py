@@ -1,0 +1,222 @@
+"""A crash of the server holding a room costs its player no time: the clock gets back the time the room
+had nobody alive to serve it, and not much more.
+
+For real: ``roppyakken serve`` processes killed with ``kill -9`` while a player's clock runs, then a
+single server restarted on its SQLite file, or the room taken over by the other member of a cluster
+(PostgreSQL, Redis).  Without the give-back the stored deadline stays where it was and the whole
+outage is charged to the player.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from roppyakken.server.db import Database
+from roppyakken.server.heartbeat import PERIOD
+from roppyakken.server.leases import LEASE_MS
+from roppyakken.server.storage import load_room
+from tests import services
+
+pytestmark = pytest.mark.slow
+
+RULES = {"toml": 'preset = "classic"\ntarget = 100\n'}
+CLOCKS = ["--clock-scale", "0.1", "--clock-horizon", "1"]
+"""``60+300`` becomes 6 s a move and a 30 s bank; no room is loaded for its clock before a request."""
+DOWN = 3.0
+"""Seconds the test leaves the room with nobody alive to serve it (beyond the lease's lapse)."""
+SLACK = 2.0
+"""Seconds of scheduling noise allowed above the bound (a beat or a renewal late on a loaded, shared
+machine: the bound is the period plus the writer's or Redis's lag)."""
+
+
+def _clock(database: str, room: str) -> dict[str, Any]:
+    db = Database(database)
+    try:
+        stored = db.run_now(lambda c: load_room(c, room))
+    finally:
+        db.engine.dispose()
+    assert stored is not None and stored.room.clock is not None
+    return stored.room.clock
+
+
+def _alices_clock_runs(database: str, room: str) -> dict[str, Any]:
+    """Wait until the stored clock is seat 0's (the bot moved first, if it was to); return it."""
+    deadline = time.monotonic() + 30
+    while True:
+        clock = _clock(database, room)
+        if clock["turn"] == 0 and clock["deadline"] is not None:
+            return clock
+        assert time.monotonic() < deadline, clock
+        time.sleep(0.1)
+
+
+def _create(url: str) -> dict[str, Any]:
+    body = {"name": "alice", "rules": RULES, "clock": "60+300", "bots": {"1": "random"}}
+    created: dict[str, Any] = httpx.post(url + "/api/rooms", json=body, timeout=10).json()
+    return created
+
+
+@contextmanager
+def _join(url: str, room: str, token: str) -> Iterator[ClientConnection]:
+    """Alice's websocket: she is there (a room with a connected player stays with its holder)."""
+    with connect(url.replace("http://", "ws://") + f"/ws/{room}", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "v": 1, "token": token}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "welcome"
+        yield ws
+
+
+class Single:
+    """One ``roppyakken serve`` over a SQLite file (no cluster)."""
+
+    def __init__(self, database: str) -> None:
+        self.database = database
+        self.port = services.free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = Path(tempfile.mkstemp(prefix="roppyakken-single-", suffix=".log")[1])
+
+    @property
+    def url(self) -> str:
+        """``http://127.0.0.1:PORT``."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Single:
+        """Start and wait until it answers."""
+        code = "from roppyakken.cli import main; raise SystemExit(main())"
+        cmd = [sys.executable, "-c", code, "serve", "--port", str(self.port), "--database", self.database]
+        cmd += ["--bot-delay", "0", *services.MEMBER_BOUNDS, *CLOCKS]
+        with self.log.open("ab") as log:
+            self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline().decode()
+        assert re.search(r"http://", line), f"the server did not start: {line!r}"
+        services.wait_port(self.port, proc=self.proc)
+        return self
+
+    def kill(self) -> None:
+        """``kill -9``."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=30)
+
+    def stop(self) -> None:
+        """SIGTERM, or kill -9 if it does not stop."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@contextmanager
+def _single(database: str) -> Iterator[list[Single]]:
+    started: list[Single] = []
+    try:
+        yield started
+    except BaseException:
+        for server in started:
+            print(f"--- {server.url}:", server.log.read_text(errors="replace")[-4000:])
+        raise
+    finally:
+        for server in started:
+            server.stop()
+            server.log.unlink(missing_ok=True)
+
+
+def test_a_single_server_killed_gives_the_outage_back_to_the_clock(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    with _single(database) as servers:
+        first = Single(database).start()
+        servers.append(first)
+        created = _create(first.url)
+        room = created["room"]
+        with _join(first.url, room, created["token"]):
+            before = _alices_clock_runs(database, room)
+            time.sleep(2 * PERIOD)  # a heartbeat was written after the clock started
+            killed = time.time()
+            first.kill()
+        time.sleep(DOWN)
+        launched = time.time()
+        second = Single(database).start()
+        servers.append(second)
+        ready = time.time()
+        assert httpx.get(second.url + f"/api/rooms/{room}", timeout=10).json()["status"] == "playing"
+        after = _clock(database, room)
+        log = second.log.read_text(errors="replace")
+    given = after["deadline"] - before["deadline"]
+    # everything from the kill to the relaunch at least (and the start itself, which the test cannot
+    # time): alice has at least what she had when the server died ...
+    assert given >= launched - killed, (given, launched - killed)
+    # ... and at most a heartbeat's period more than the outage
+    assert given <= ready - killed + PERIOD + SLACK, (given, ready - killed)
+    assert after["turn"] == 0 and after["banks"] == before["banks"]
+    assert after["started"] - before["started"] == pytest.approx(given)
+    assert "running clocks got that time back" in log
+
+
+def test_a_clean_stop_is_not_given_back_twice(tmp_path: Path) -> None:
+    """A clean stop pauses the clocks and removes the heartbeat: the restart resumes the clock at what
+    it had left, exactly, and gives nothing more."""
+    database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    with _single(database) as servers:
+        first = Single(database).start()
+        servers.append(first)
+        created = _create(first.url)
+        room = created["room"]
+        with _join(first.url, room, created["token"]):
+            _alices_clock_runs(database, room)
+            time.sleep(2 * PERIOD)
+        first.stop()
+        paused = _clock(database, room)
+        assert paused["paused"] is not None
+        time.sleep(1.0)
+        second = Single(database).start()
+        servers.append(second)
+        assert httpx.get(second.url + f"/api/rooms/{room}", timeout=10).json()["status"] == "playing"
+        after = _clock(database, room)
+        log = second.log.read_text(errors="replace")
+    assert after["paused"] is None
+    left = after["deadline"] - time.time()
+    assert paused["paused"] - 2.0 < left <= paused["paused"], (left, paused["paused"])
+    assert "running clocks got that time back" not in log
+
+
+def test_a_member_killed_gives_the_time_without_a_holder_back_to_the_clock() -> None:
+    """The room's holder is killed while alice's clock runs; the other member takes the room over when
+    asked for it: the clock gets back the time since the dead holder's last lease renewal."""
+    with services.postgres() as pg, services.redis_server() as rd:
+        database = services.new_database(pg, "clockcrash")
+        with services.members(database, rd, 2, CLOCKS) as (first, second):
+            created = _create(first.url)
+            room = created["room"]
+            with _join(first.url, room, created["token"]):
+                before = _alices_clock_runs(database, room)
+                time.sleep(1.0)
+                killed = time.time()
+                first.kill()
+            time.sleep(LEASE_MS / 1000 + DOWN)  # the lease lapses, then nobody serves the room
+            asked = time.time()
+            assert httpx.get(second.url + f"/api/rooms/{room}", timeout=10).json()["status"] == "playing"
+            answered = time.time()
+            after = _clock(database, room)
+            assert not second.errors(), second.errors()
+    given = after["deadline"] - before["deadline"]
+    assert given >= asked - killed, (given, asked - killed)
+    # the dead holder renewed every third of a lease's life: at most that before its death
+    assert given <= answered - killed + LEASE_MS / 3000 + SLACK, (given, answered - killed)
+    assert after["turn"] == 0 and after["banks"] == before["banks"]
