@@ -27,6 +27,7 @@ from roppyakken.server import (
     erasure,
     passkey_routes,
     players,
+    profiles_api,
     reporting,
     schema,
     text,
@@ -188,6 +189,9 @@ def create_app(
         Route("/api/rooms/{room}/report", reporting.report_room, methods=["POST"]),
         # --- ratings ---
         Route("/api/me/ratings", rating_web.my_ratings, methods=["GET"]),
+        # leaderboards and profiles
+        Route("/api/leaderboard/{pool}", profiles_api.get_leaderboard, methods=["GET"]),
+        Route("/api/players/{player}", profiles_api.get_profile, methods=["GET"]),
         Route("/healthz", api.healthz, methods=["GET"]),
         Route("/readyz", api.readyz, methods=["GET"]),
         Route("/metrics", api.metrics, methods=["GET"]),

@@ -22,6 +22,8 @@ from sqlalchemy import (
     Table,
     Text,
     false,
+    literal_column,
+    text,
 )
 
 metadata = MetaData()
@@ -316,3 +318,62 @@ heartbeats = Table(
 """A single server's last sign of life, written every second and removed on a clean stop: found at
 the next start, it says the server died, and since when its running clocks had nobody to serve them
 (server/heartbeat.py)."""
+
+# --- profiles -----------------------------------------------------------------------------------
+
+game_seats = Table(
+    "game_seats",
+    metadata,
+    Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", String(32), nullable=True),  # the seat's player (seat_players); null: a bot's
+    # the room's, copied so that a profile reads no room row (fixed once the game is over)
+    Column("finished_at", DateTime(timezone=True), nullable=False),
+    Column("preset", String(64), nullable=False),
+    Column("public", Boolean, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("place", Integer, nullable=True),  # 1 first, ties share; null: the game ended without a winner
+    Column("rounds", Integer, nullable=False),  # the rounds scored
+    Column("points", BigInteger, nullable=False),  # the sum of those rounds' final points
+    Column("points_sq", Float, nullable=False),  # the sum of their squares (for the interval)
+    Column("abandoned", Boolean, nullable=False),  # the clock gave the seat to a bot
+    Column("yaku", Text, nullable=False),  # JSON {yaku slug: rounds it was made in}
+    Column("lucky", Text, nullable=False),  # JSON {lucky-hand slug: rounds it scored in}
+)
+"""One row per seat of each finished game: what a profile adds up (server/profiles.py), written when the
+game ends so that a profile never reads the records themselves."""
+
+Index(
+    "ix_game_seats_player",
+    game_seats.c.player_id,
+    game_seats.c.finished_at,
+    game_seats.c.public,
+    game_seats.c.place,
+    game_seats.c.rounds,
+    game_seats.c.points,
+    game_seats.c.points_sq,
+    game_seats.c.abandoned,
+    game_seats.c.yaku,
+    game_seats.c.lucky,
+)
+"""One player's games in time order with every column their profile adds up: a profile's totals read
+this index alone, a few of its pages in a row."""
+
+BOARD_ORDINAL = ratings.c.mu - literal_column("3.0") * ratings.c.sigma
+"""The conservative rating ``mu - 3 sigma`` the display rating grows with (a literal, not a bound
+parameter, so that a query's expression is the index's)."""
+
+Index(
+    "ix_ratings_board",
+    ratings.c.pool,
+    text("(mu - 3.0 * sigma) DESC"),  # BOARD_ORDINAL, written as PostgreSQL shows it back
+    ratings.c.player_id,
+    ratings.c.last_played,
+    ratings.c.games,
+    ratings.c.sigma,
+    ratings.c.mu,
+)
+"""A leaderboard page walks this index in rank order and its count scans it: both read only the index."""
+
+Index("ix_players_account", players.c.account_id)
+"""An account's adopted guests (a profile's games, and the guests a leaderboard leaves out)."""

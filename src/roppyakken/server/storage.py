@@ -14,14 +14,18 @@ database itself, whatever the clocks or pauses (docs/DEPLOY.md, "Fencing").
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, delete, select, update
 
+from roppyakken.server import profiles
 from roppyakken.server.clocks import Clock
 from roppyakken.server.models import actions, rooms, seats
+
+log = logging.getLogger("roppyakken.server")
 
 
 class Fenced(Exception):
@@ -188,12 +192,17 @@ def resume_clocks(conn: Connection, now: float) -> int:
 
 
 def finish_room(conn: Connection, room_id: str, winner: int | None, record: str, at: datetime) -> None:
-    """Store a finished game: status ``over``, its winner and its record."""
+    """Store a finished game: status ``over``, its winner and its record, and its seats' summaries for
+    the players' profiles (server/profiles.py)."""
     conn.execute(
         update(rooms)
         .where(rooms.c.id == room_id)
         .values(status="over", winner=winner, record=record, finished_at=at)
     )
+    try:
+        profiles.store_game(conn, room_id, record)
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:  # never keeps the game from ending
+        log.error("room %s: its seats' summaries were not stored: %s", room_id, exc)
 
 
 def fence(conn: Connection, room_id: str, epoch: int) -> None:
@@ -294,6 +303,7 @@ def finished_games(conn: Connection, limit: int) -> list[dict[str, Any]]:
             .order_by(seats.c.room_id, seats.c.seat)
         ):
             names[r[0]].append(r[1] or f"bot:{r[3]}")
+    owners = profiles.seat_owners(conn, ids)
     out = []
     for room_id, winner, finished_at in rows:
         at = utc(finished_at)
@@ -301,6 +311,7 @@ def finished_games(conn: Connection, limit: int) -> list[dict[str, Any]]:
             {
                 "room": room_id,
                 "players": names[room_id],
+                "player_ids": [owners.get((room_id, s)) for s in range(len(names[room_id]))],
                 "winner": winner,
                 "finished_at": at.isoformat().replace("+00:00", "Z") if at else None,
             }

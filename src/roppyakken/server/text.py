@@ -201,3 +201,7 @@ RATED_NEEDS_PUBLIC_CLOCK: Final = N_(
 )
 RATED_PEOPLE_ONLY: Final = N_("a rated game is between people: no bots and no chosen seed")
 RATED_PRESET_ONLY: Final = N_("a rated game uses a preset's rules, not house rules")
+
+# leaderboards and profiles (server/profiles_api.py)
+NO_POOL: Final = N_("there is no rating pool '{pool}' (pools: {known})")
+NO_PLAYER_ID: Final = N_("there is no player '{player}'")

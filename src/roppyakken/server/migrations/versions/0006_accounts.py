@@ -180,9 +180,67 @@ def upgrade() -> None:
     with op.batch_alter_table("rooms") as batch:
         batch.add_column(sa.Column("host_seen_at", sa.Float(), nullable=True))
 
+    # --- profiles ------------------------------------------------------------------------------
+    op.create_table(
+        "game_seats",
+        sa.Column("room_id", sa.String(32), sa.ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("seat", sa.Integer(), primary_key=True),
+        sa.Column("player_id", sa.String(32), nullable=True),
+        sa.Column("finished_at", sa.DateTime(timezone=True), nullable=False),
+        sa.Column("preset", sa.String(64), nullable=False),
+        sa.Column("public", sa.Boolean(), nullable=False),
+        sa.Column("rated", sa.Boolean(), nullable=False),
+        sa.Column("place", sa.Integer(), nullable=True),
+        sa.Column("rounds", sa.Integer(), nullable=False),
+        sa.Column("points", sa.BigInteger(), nullable=False),
+        sa.Column("points_sq", sa.Float(), nullable=False),
+        sa.Column("abandoned", sa.Boolean(), nullable=False),
+        sa.Column("yaku", sa.Text(), nullable=False),
+        sa.Column("lucky", sa.Text(), nullable=False),
+    )
+    op.create_index(
+        "ix_ratings_board",
+        "ratings",
+        [
+            "pool",
+            sa.text("(mu - 3.0 * sigma) DESC"),
+            "player_id",
+            "last_played",
+            "games",
+            "sigma",
+            "mu",
+        ],
+    )
+    op.create_index(
+        "ix_game_seats_player",
+        "game_seats",
+        [
+            "player_id",
+            "finished_at",
+            "public",
+            "place",
+            "rounds",
+            "points",
+            "points_sq",
+            "abandoned",
+            "yaku",
+            "lucky",
+        ],
+    )
+    op.create_index("ix_players_account", "players", ["account_id"])
+    from roppyakken.server.profiles import backfill
+
+    backfill(op.get_bind())  # the games finished before this table existed
+
 
 def downgrade() -> None:
     """Drop them again."""
+    # --- profiles ------------------------------------------------------------------------------
+    op.drop_index("ix_players_account", table_name="players")
+    op.drop_index("ix_ratings_board", table_name="ratings")
+    op.drop_index("ix_game_seats_player", table_name="game_seats")
+    op.drop_table("game_seats")
+
     # --- fair play and moderation --------------------------------------------------------------
     op.drop_table("moderation_log")
     op.drop_table("reports")

@@ -9,6 +9,7 @@ import { t } from "./i18n.js";
 import { myGames, showRunning } from "./mygames.js";
 import { getName, setName, setToken } from "./store.js";
 import { tutorialInvite } from "./tutorial.js";
+import { linkedNames, profileHref } from "./profiles.js";
 import { ensurePlayer, lobbyLive } from "./lobbylive.js";
 
 /**
@@ -152,6 +153,14 @@ export async function lobbyPage(root) {
   const named = () => ensurePlayer(currentName()).catch(() => null);
   name.addEventListener("change", named);
   const playerReady = named();
+  // the player's own profile, once the page knows who the player is
+  const profileLink = h("a", { href: "/#/leaders", class: "my-profile", hidden: true }, t("Your profile"));
+  playerReady.then((me) => {
+    if (me && me.id) {
+      profileLink.href = profileHref(me.id);
+      profileLink.hidden = false;
+    }
+  });
 
   // Play against bots.
   let botPlayers = 2;
@@ -275,7 +284,7 @@ export async function lobbyPage(root) {
       { class: "intro" },
       h("p", { class: "tagline" }, T.tagline),
       tutorialInvite(),
-      h("div", { class: "field-row name-row" }, h("label", { for: "player-name" }, T.yourName), name),
+      h("div", { class: "field-row name-row" }, h("label", { for: "player-name" }, T.yourName), name, profileLink),
     ),
     h("div", { class: "lobby-grid" }, botForm, onlineForm),
     lobbyLive(presetList, currentName, playerReady),
@@ -342,7 +351,7 @@ async function drawGames(section, running) {
     return h(
       "li",
       {},
-      h("span", { class: "g-players" }, playerNames(g.players, { withLevel: true }).join(" · ")),
+      h("span", { class: "g-players" }, linkedNames(playerNames(g.players, { withLevel: true }), g.player_ids)),
       winner ? h("span", { class: "g-winner" }, ` — ${T.evGameEnded(winner)}`) : null,
       h("span", { class: "muted g-when" }, ` ${when}`),
       h("span", { class: "spacer" }),

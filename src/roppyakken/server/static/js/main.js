@@ -1,7 +1,7 @@
 // Entry point: the header and the router.  /r/<room> is a room (waiting room or game);
 // on / the hash picks the page: #/ start page, #/calc, #/replay[?room=…], #/rules[?preset=…],
 // #/learn (the guided first game), #/account (your account: password sign-in, sessions, your data),
-// #/signin (passkeys, reached from #/account: passkeys.js).
+// #/signin (passkeys, reached from #/account: passkeys.js), #/leaders[?pool=…&page=…], #/player/<id>.
 
 import T from "./text.js";
 import { LANG, LANGUAGES, LANGUAGE_NAMES, setLanguage, t } from "./i18n.js";
@@ -15,6 +15,7 @@ import { deckSwitch, deckUrl } from "./decks.js";
 import { tutorialPage } from "./tutorial.js";
 import { accountPage } from "./account.js";
 import { signinPage } from "./passkeys.js";
+import { leadersPage, playerPage } from "./profiles.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 
@@ -45,6 +46,7 @@ function header() {
     h("a", { href: "/#/calc" }, T.navCalc),
     h("a", { href: "/#/replay" }, T.navReplay),
     h("a", { href: "/#/rules" }, T.navRules),
+    h("a", { href: "/#/leaders" }, t("Leaderboards")),
     h("a", { href: "/#/account", id: "nav-account" }, t("Account")),
     languageSwitch(),
     deckSwitch(),
@@ -62,8 +64,11 @@ function route() {
   const hash = location.hash.replace(/^#\/?/, "");
   const [page, query] = hash.split("?");
   const params = new URLSearchParams(query || "");
-  document.body.dataset.page = page || "home";
-  if (page === "calc") calcPage(root);
+  const player = page.match(/^player\/([^/]+)$/);
+  document.body.dataset.page = player ? "player" : page || "home";
+  if (player) playerPage(root, decodeURIComponent(player[1]));
+  else if (page === "leaders") leadersPage(root, params);
+  else if (page === "calc") calcPage(root);
   else if (page === "replay") replayPage(root, params);
   else if (page === "rules") rulesPage(root, params);
   else if (page === "learn") tutorialPage(root);
