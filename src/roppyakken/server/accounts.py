@@ -49,7 +49,6 @@ from starlette.responses import JSONResponse, Response
 from roppyakken.server import (
     enforcement,
     history,
-    jsonsafe,
     moderation,
     passwords,
     players,
@@ -57,7 +56,7 @@ from roppyakken.server import (
     text,
     wording,
 )
-from roppyakken.server.api import ApiError, me_answer, read_capped
+from roppyakken.server.api import ApiError, me_answer, read_json_object
 from roppyakken.server.db import Database, StaleRoom
 from roppyakken.server.guard import MemoryRateLimiter, RateLimiter, client_address
 from roppyakken.server.models import accounts, seat_players
@@ -292,17 +291,7 @@ async def handle_limited(request: Request, exc: Exception) -> Response:
 
 async def read_body(request: Request) -> dict[str, Any]:
     """The request's JSON object (at most :data:`MAX_BODY` bytes), or an ApiError with one line."""
-    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-    if kind != "application/json":
-        raise ApiError(415, text.BODY_NOT_JSON_TYPE)
-    raw = await read_capped(request, MAX_BODY)
-    try:
-        data = jsonsafe.loads(raw or b"{}")
-    except (ValueError, RecursionError):
-        raise ApiError(400, text.BODY_NOT_JSON) from None
-    if not isinstance(data, dict):
-        raise ApiError(400, text.BODY_NOT_OBJECT)
-    return data
+    return await read_json_object(request, MAX_BODY)
 
 
 def _text(data: dict[str, Any], field: str, *, required: bool = True) -> str | None:

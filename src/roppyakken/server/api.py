@@ -87,10 +87,15 @@ async def read_capped(request: Request, limit: int) -> bytes:
 
 
 async def _body(request: Request) -> dict[str, Any]:
+    return await read_json_object(request, _max_body(request))
+
+
+async def read_json_object(request: Request, limit: int) -> dict[str, Any]:
+    """The request's JSON object body (at most ``limit`` bytes), or an :class:`ApiError` of one line."""
     kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
     if kind != "application/json":
         raise ApiError(415, text.BODY_NOT_JSON_TYPE)
-    raw = await read_capped(request, _max_body(request))
+    raw = await read_capped(request, limit)
     try:
         data = jsonsafe.loads(raw or b"{}")
     except (ValueError, RecursionError):  # bad JSON, bad UTF-8, integers too long to convert

@@ -31,8 +31,8 @@ from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
 
 from roppyakken.errors import Phrase
 from roppyakken.i18n import N_
-from roppyakken.server import accounts, history, jsonsafe, passkeys, players, sessions, text
-from roppyakken.server.api import ApiError, read_capped
+from roppyakken.server import accounts, history, passkeys, players, sessions, text
+from roppyakken.server.api import ApiError, read_json_object
 from roppyakken.server.db import Database
 from roppyakken.server.guard import MemoryRateLimiter, RateLimiter, client_address
 from roppyakken.server.protocol import what
@@ -152,17 +152,7 @@ def check(model: type[M], data: dict[str, Any]) -> M:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
-    if kind != "application/json":
-        raise ApiError(415, text.BODY_NOT_JSON_TYPE)
-    raw = await read_capped(request, MAX_BODY)
-    try:
-        data = jsonsafe.loads(raw or b"{}")
-    except (ValueError, RecursionError):
-        raise ApiError(400, text.BODY_NOT_JSON) from None
-    if not isinstance(data, dict):
-        raise ApiError(400, text.BODY_NOT_OBJECT)
-    return data
+    return await read_json_object(request, MAX_BODY)
 
 
 def _db(request: Request) -> Database:
