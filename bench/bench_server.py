@@ -28,8 +28,8 @@ server's own figure (its timer's lateness) comes from ``/metrics``.
 from __future__ import annotations
 
 import argparse
-import gc
 import asyncio
+import gc
 import json
 import os
 import random
