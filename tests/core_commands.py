@@ -44,6 +44,8 @@ TARGETS_INPUT = json.dumps({"table": ["pine-chaff-1", "plum-chaff-1"], "card": "
 
 EXTRAS: list[tuple[list[str], str]] = [
     (["serve"], "pip install 'roppyakken[web]'"),
+    (["admin", "reports"], "pip install 'roppyakken[web]'"),
+    (["ratings", "--check"], "pip install 'roppyakken[web]'"),
     (["play"], "pip install 'roppyakken[tui]'"),
     (["simulate", "--games", "1", "--bots", "learned"], "pip install 'roppyakken[rl]'"),
 ]

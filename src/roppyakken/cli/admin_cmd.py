@@ -67,6 +67,12 @@ def _shared_arguments(parser: argparse.ArgumentParser, default: Any) -> None:
     )
 
 
+NEEDS_WEB = N_(
+    "roppyakken admin works on the server's database and needs the 'web' extras: "
+    "run ./scripts/setup, or pip install 'roppyakken[web]'"
+)
+
+
 def register(sub: Any, help_text: str) -> None:
     """Add the ``admin`` subcommand and its own subcommands."""
     p = sub.add_parser(
@@ -147,8 +153,11 @@ def _actor(args: argparse.Namespace) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Run one admin action."""
-    from roppyakken.server import moderation, playban
-    from roppyakken.server.db import Database
+    try:
+        from roppyakken.server import moderation, playban
+        from roppyakken.server.db import Database
+    except ImportError:
+        raise RoppyakkenError(NEEDS_WEB) from None
 
     db = Database(args.database)
     db.open()
