@@ -237,9 +237,12 @@ MEMBER_BOUNDS = [
 
 
 class Member:
-    """One ``roppyakken serve --redis … --database postgresql://…`` process."""
+    """One ``roppyakken serve --redis … --database postgresql://…`` process (``redis`` None: a server
+    alone, on any database)."""
 
-    def __init__(self, database: str, redis: str, port: int | None = None, extra: list[str] | None = None):
+    def __init__(
+        self, database: str, redis: str | None, port: int | None = None, extra: list[str] | None = None
+    ):
         self.database = database
         self.redis = redis
         self.port = port or free_port()
@@ -257,7 +260,9 @@ class Member:
         """Start and wait until it answers."""
         code = "from roppyakken.cli import main; raise SystemExit(main())"
         cmd = [sys.executable, "-c", code, "serve", "--port", str(self.port), "--database", self.database]
-        cmd += ["--redis", self.redis, "--bot-delay", "0", *MEMBER_BOUNDS, *self.extra]  # later ones win
+        if self.redis is not None:
+            cmd += ["--redis", self.redis]
+        cmd += ["--bot-delay", "0", *MEMBER_BOUNDS, *self.extra]  # later ones win
         with self.log.open("ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log)
         assert self.proc.stdout is not None

@@ -10,12 +10,6 @@ outage is charged to the player.
 from __future__ import annotations
 
 import json
-import os
-import re
-import signal
-import subprocess
-import sys
-import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -80,52 +74,14 @@ def _join(url: str, room: str, token: str) -> Iterator[ClientConnection]:
         yield ws
 
 
-class Single:
-    """One ``roppyakken serve`` over a SQLite file (no cluster)."""
-
-    def __init__(self, database: str) -> None:
-        self.database = database
-        self.port = services.free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-        self.log = Path(tempfile.mkstemp(prefix="roppyakken-single-", suffix=".log")[1])
-
-    @property
-    def url(self) -> str:
-        """``http://127.0.0.1:PORT``."""
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> Single:
-        """Start and wait until it answers."""
-        code = "from roppyakken.cli import main; raise SystemExit(main())"
-        cmd = [sys.executable, "-c", code, "serve", "--port", str(self.port), "--database", self.database]
-        cmd += ["--bot-delay", "0", *services.MEMBER_BOUNDS, *CLOCKS]
-        with self.log.open("ab") as log:
-            self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log)
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline().decode()
-        assert re.search(r"http://", line), f"the server did not start: {line!r}"
-        services.wait_port(self.port, proc=self.proc)
-        return self
-
-    def kill(self) -> None:
-        """``kill -9``."""
-        if self.proc is not None and self.proc.poll() is None:
-            os.kill(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(timeout=30)
-
-    def stop(self) -> None:
-        """SIGTERM, or kill -9 if it does not stop."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.kill()
+def _server(database: str) -> services.Member:
+    """One ``roppyakken serve`` over a SQLite file (no cluster), with the test's clocks."""
+    return services.Member(database, None, extra=list(CLOCKS))
 
 
 @contextmanager
-def _single(database: str) -> Iterator[list[Single]]:
-    started: list[Single] = []
+def _single(database: str) -> Iterator[list[services.Member]]:
+    started: list[services.Member] = []
     try:
         yield started
     except BaseException:
@@ -141,7 +97,7 @@ def _single(database: str) -> Iterator[list[Single]]:
 def test_a_single_server_killed_gives_the_outage_back_to_the_clock(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     with _single(database) as servers:
-        first = Single(database).start()
+        first = _server(database).start()
         servers.append(first)
         created = _create(first.url)
         room = created["room"]
@@ -152,7 +108,7 @@ def test_a_single_server_killed_gives_the_outage_back_to_the_clock(tmp_path: Pat
             first.kill()
         time.sleep(DOWN)
         launched = time.time()
-        second = Single(database).start()
+        second = _server(database).start()
         servers.append(second)
         ready = time.time()
         assert httpx.get(second.url + f"/api/rooms/{room}", timeout=10).json()["status"] == "playing"
@@ -174,7 +130,7 @@ def test_a_clean_stop_is_not_given_back_twice(tmp_path: Path) -> None:
     it had left, exactly, and gives nothing more."""
     database = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     with _single(database) as servers:
-        first = Single(database).start()
+        first = _server(database).start()
         servers.append(first)
         created = _create(first.url)
         room = created["room"]
@@ -185,7 +141,7 @@ def test_a_clean_stop_is_not_given_back_twice(tmp_path: Path) -> None:
         paused = _clock(database, room)
         assert paused["paused"] is not None
         time.sleep(1.0)
-        second = Single(database).start()
+        second = _server(database).start()
         servers.append(second)
         assert httpx.get(second.url + f"/api/rooms/{room}", timeout=10).json()["status"] == "playing"
         after = _clock(database, room)
