@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import psycopg
 import pytest
 from argon2 import PasswordHasher
 from sqlalchemy import Connection
@@ -64,9 +63,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'accounts.sqlite3'}"
     cluster: str = request.getfixturevalue("pg_cluster")
     name = f"roppyakken_accounts_{os.getpid()}_{next(_numbers)}"
-    with psycopg.connect(f"{cluster}/postgres", autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return f"{cluster}/{name}"
+    return services.new_database(cluster, name)
 
 
 def _csrf(client: httpx.Client) -> str:

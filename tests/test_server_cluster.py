@@ -55,16 +55,10 @@ def backends(postgres: str) -> Iterator[tuple[str, str]]:
         yield postgres, rd.rsplit("/", 1)[0]
 
 
-def _database(pg: str, name: str) -> str:
-    with psycopg.connect(f"{pg}/postgres", autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return f"{pg}/{name}"
-
-
 @pytest.fixture(scope="module")
 def stack(backends: tuple[str, str]) -> Iterator[services.Stack]:
     pg, rd = backends
-    database, redis_url = _database(pg, "cluster"), f"{rd}/0"
+    database, redis_url = services.new_database(pg, "cluster"), f"{rd}/0"
     with (
         services.members(database, redis_url, 3) as members,
         services.nginx([m.port for m in members]) as port,
@@ -325,7 +319,7 @@ def test_a_member_restarted_while_games_run(stack: services.Stack) -> None:
 def test_bounds_hold_across_the_cluster(backends: tuple[str, str]) -> None:
     """Rate limits, websockets per address and the rooms held count over all members, not each."""
     pg, rd = backends
-    database, redis_url = _database(pg, "bounds"), f"{rd}/1"
+    database, redis_url = services.new_database(pg, "bounds"), f"{rd}/1"
     bounds = ["--requests-per-minute", "6", "--connections-per-address", "2", "--max-rooms", "3"]
     bounds += ["--room-idle", "1"]
     with (
@@ -462,7 +456,7 @@ def test_a_move_in_flight_when_the_holder_dies_gets_an_error_and_can_be_sent_aga
 
 def test_redis_restarted_empty_while_a_game_runs(postgres: str) -> None:
     """Every lease is forgotten: the members let the rooms go, the clients reconnect, the game goes on."""
-    database = _database(postgres, "redis_restart")
+    database = services.new_database(postgres, "redis_restart")
     with (
         services.redis_process() as rd,
         services.members(database, rd.url, 2) as members,
@@ -534,7 +528,7 @@ def test_a_relayed_client_cannot_make_its_member_publish_what_it_likes(backends:
     those are refused by its own member, never published; and its member publishes for it at a
     bounded pace, however fast it sends (it used to publish each message at once, unbounded)."""
     pg, rd = backends
-    database, redis_url = _database(pg, "relay_input"), f"{rd}/2"
+    database, redis_url = services.new_database(pg, "relay_input"), f"{rd}/2"
     with services.members(database, redis_url, 2) as (a, b):
         holder = httpx.get(f"{b.url}/healthz", timeout=10).json()["member"]
         created = httpx.post(f"{b.url}/api/rooms", json={"name": "h", "players": 2}, timeout=10)

@@ -28,7 +28,7 @@ import redis
 from websockets.asyncio.client import connect
 
 from tests import services
-from tests.test_server_cluster import LONGER, Seat, _create, _database
+from tests.test_server_cluster import LONGER, Seat, _create
 
 pytestmark = pytest.mark.slow
 
@@ -74,7 +74,7 @@ def test_a_paused_holder_cannot_write_once_another_member_took_its_room(postgres
     (Without fencing the new holder read the room without that move, the old holder's write then
     took the move's number, every later move of the new holder was refused for good, and the
     clients were shown the game one move back.)"""
-    database = _database(postgres, "fencing")
+    database = services.new_database(postgres, "fencing")
     with (
         services.redis_process() as rd,
         # writes may wait on a lock for the whole scenario (the lock is the test's, on purpose)
@@ -191,7 +191,7 @@ def test_a_move_relayed_while_redis_is_frozen_is_answered_within_the_write_timeo
     nor its answer come back.  The client is told within --write-timeout that its move was not
     confirmed (and to reconnect), instead of waiting for good; once Redis is back, the move sent
     again is made once."""
-    database = _database(postgres, "frozen_redis")
+    database = services.new_database(postgres, "frozen_redis")
     write_timeout = 2.0
     extra = ["--write-timeout", str(write_timeout)]
     with (
@@ -300,7 +300,7 @@ def test_a_spectator_that_never_reads_is_dropped_within_the_send_timeout(postgre
     while a long game runs fast.  Each is dropped within about --send-timeout of falling behind
     (the bytes not taken are counted where they wait, in this process and in the kernel), not
     when megabytes have piled up; the player, who reads, plays on."""
-    database = _database(postgres, "never_reads")
+    database = services.new_database(postgres, "never_reads")
     send_timeout = 2.0
     extra = ["--send-timeout", str(send_timeout)]
     with services.redis_server() as rd, services.members(database, rd, 2, extra=extra) as (holder, relay):
@@ -342,7 +342,7 @@ def test_a_spectator_that_never_reads_is_dropped_within_the_send_timeout(postgre
 def test_bot_workers_end_when_their_server_is_killed(postgres: str) -> None:
     """``kill -9`` of a server whose bots think in worker processes: the forkserver, the workers and
     the resource tracker end within seconds (they used to run on for good, about 100 MB)."""
-    database = _database(postgres, "bot_workers")
+    database = services.new_database(postgres, "bot_workers")
     with (
         services.redis_server() as rd,
         services.members(database, rd, 1, extra=["--bot-workers", "2"]) as (m,),
@@ -396,7 +396,11 @@ def test_the_database_refuses_a_write_of_a_holder_whose_room_was_taken(
     from roppyakken.server import storage
     from roppyakken.server.db import ActionRow, Database, StaleRoom
 
-    url = _database(postgres, "fence_direct") if backend == "postgresql" else str(tmp_path / "f.sqlite3")
+    url = (
+        services.new_database(postgres, "fence_direct")
+        if backend == "postgresql"
+        else str(tmp_path / "f.sqlite3")
+    )
     old, new = Database(url), Database(url)
     old.open()
 

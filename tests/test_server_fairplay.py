@@ -32,7 +32,7 @@ from roppyakken.server.db import Database
 from roppyakken.server.models import abandonments, reports, rooms, seat_players
 from roppyakken.server.players import COOKIE
 from tests.server_harness import Player, ServerThread, limits_for_tests, running_server
-from tests.services import postgres
+from tests.services import new_database, postgres
 
 CSRF = "X-CSRF-Token"
 RULES = {"toml": 'preset = "classic"\ntarget = 100\n'}
@@ -53,13 +53,10 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """A fresh database: a SQLite file, or a new database on a throwaway PostgreSQL cluster."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'fair.sqlite3'}"
-    import psycopg
 
     admin = request.getfixturevalue("pg_cluster")
     name = f"roppyakken_fair_{os.getpid()}_{next(_numbers)}"
-    with psycopg.connect(f"{admin}/postgres", autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return f"{admin}/{name}"
+    return new_database(admin, name)
 
 
 class Web:

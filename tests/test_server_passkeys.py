@@ -23,7 +23,7 @@ from roppyakken.server.models import accounts, webauthn_challenges
 from roppyakken.server.models import passkeys as passkeys_table
 from roppyakken.server.models import players as players_table
 from tests.server_harness import ServerThread, limits_for_tests, running_server
-from tests.services import postgres
+from tests.services import new_database, postgres
 from tests.soft_authenticator import SoftAuthenticator
 
 _numbers = itertools.count()
@@ -41,13 +41,10 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     """An empty database of each kind."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'passkeys.sqlite3'}"
-    import psycopg
 
     cluster: str = request.getfixturevalue("pg_cluster")
     name = f"roppyakken_passkeys_{os.getpid()}_{next(_numbers)}"
-    with psycopg.connect(f"{cluster}/postgres", autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return f"{cluster}/{name}"
+    return new_database(cluster, name)
 
 
 @pytest.fixture

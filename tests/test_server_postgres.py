@@ -19,7 +19,7 @@ import pytest
 
 from roppyakken.record import replay
 from tests.server_harness import Player, limits_for_tests, play_to_end, running_server
-from tests.services import postgres
+from tests.services import new_database, postgres
 from tests.test_server_db import check_schema
 from tests.test_server_restart import restart_scenario
 
@@ -38,9 +38,7 @@ _numbers = itertools.count()
 def pg_url(cluster: str) -> str:
     """A fresh, empty database on the cluster."""
     name = f"roppyakken_test_{os.getpid()}_{next(_numbers)}"
-    with psycopg.connect(f"{cluster}/postgres", autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return f"{cluster}/{name}"
+    return new_database(cluster, name)
 
 
 def test_migrations_on_postgresql(pg_url: str) -> None:

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import psycopg
 import pytest
 from alembic import command
 from alembic.config import Config
@@ -32,7 +31,7 @@ from roppyakken.server.players import COOKIE
 from roppyakken.server.ratings import display
 from tests.profile_seed import NOW, SECRET, add_account, add_game, add_player, add_rating, record, score
 from tests.server_harness import running_server
-from tests.services import postgres
+from tests.services import new_database, postgres
 
 _numbers = itertools.count()
 
@@ -52,9 +51,7 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
     else:
         cluster = request.getfixturevalue("pg_cluster")
         name = f"roppyakken_profiles_{os.getpid()}_{next(_numbers)}"
-        with psycopg.connect(f"{cluster}/postgres", autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-        url = f"{cluster}/{name}"
+        url = new_database(cluster, name)
     database = Database(url)
     database.open()
     yield database

@@ -11,7 +11,6 @@ import threading
 import time
 from collections.abc import Iterator
 
-import psycopg
 import pytest
 from sqlalchemy import select
 
@@ -29,7 +28,7 @@ from tests.ratings_season import (
     stored,
     stored_history,
 )
-from tests.services import postgres
+from tests.services import new_database, postgres
 from tests.test_server_ratings import play_season, upgrade_with_games
 
 
@@ -45,9 +44,7 @@ _numbers = itertools.count()
 @pytest.fixture
 def pg_url(cluster: str) -> str:
     name = f"roppyakken_ratings_{os.getpid()}_{next(_numbers)}"
-    with psycopg.connect(f"{cluster}/postgres", autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    return f"{cluster}/{name}"
+    return new_database(cluster, name)
 
 
 def test_a_seeded_season_on_postgresql_equals_openskill_and_recomputes(pg_url: str) -> None:
