@@ -64,6 +64,12 @@ class Backlog:
         """uvicorn's websocket protocol object (its keepalive ping), or None."""
         self._marks: deque[tuple[float, int]] = deque()
         """(time, bytes put on the connection up to then), oldest first, back to ``send_timeout``."""
+        self.sends = 0
+        """Messages the owner has handed to the transport: it counts each once the write is done."""
+        self._taken_at = -1
+        """:attr:`sends` when the kernel last had nothing waiting (-1: not seen since); while no
+        message goes out after that, nothing the owner sent can be waiting and the kernel is not
+        asked again (its two system calls a connection were most of a check)."""
         sock = None
         with contextlib.suppress(AttributeError, TypeError):
             sock = transport.get_extra_info("socket")
@@ -116,6 +122,8 @@ class Backlog:
         :data:`MAX_PENDING_BYTES` wait; called every ``period`` seconds."""
         if self.unanswered(now) > self.send_timeout * PONG_SHARE:
             return True
+        if self._taken_at == self.sends and self.buffered() == 0:
+            return False
         kernel = self._kernel()
         if kernel is None:
             return self.buffered() > MAX_PENDING_BYTES
@@ -123,6 +131,7 @@ class Backlog:
         pending = self.buffered() + outq
         if pending > MAX_PENDING_BYTES:
             return True
+        self._taken_at = self.sends if pending == 0 else -1
         marks = self._marks
         marks.append((now, acked + pending))
         cutoff = now - max(period, self.send_timeout - period)

@@ -56,6 +56,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("roppyakken.server")
 
 ROOM_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
+WATCH_SLICE: Final = 200
+"""Connections the send watchdog checks before letting the event loop run other work again."""
 CLOSE_RESTARTING: Final = 1012
 CLAIM_PATIENCE: Final = 10.0
 """Seconds a request waits for a room's holder to answer or for its lease to come free (cluster)."""
@@ -134,12 +136,15 @@ class Hub:
         period = max(0.05, min(0.5, self.limits.send_timeout / 8))
         while True:
             await asyncio.sleep(period)
-            now = loop.time()
             clients = [c for room in self.rooms.values() for c in room.clients] + list(self.relayed)
-            for client in clients:
-                check = getattr(client, "check_send", None)
-                if check is not None:
-                    check(now, period)
+            for start in range(0, len(clients), WATCH_SLICE):
+                if start:
+                    await asyncio.sleep(0)  # the loop runs moves and timers between slices
+                now = loop.time()
+                for client in clients[start : start + WATCH_SLICE]:
+                    check = getattr(client, "check_send", None)
+                    if check is not None:
+                        check(now, period)
 
     def _adopt(self, room: Room) -> Room:
         room.may_write = lambda: self.claims.holds(room.id)

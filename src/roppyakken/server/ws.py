@@ -124,6 +124,7 @@ class WebSocketClient:
                         return
                     self._queued -= len(item)
                     await ws.send_text(item)
+                    self._backlog.sends += 1
                     self._sending_since = None
         except (WebSocketDisconnect, RuntimeError, OSError):
             self._closing = True
