@@ -7,7 +7,7 @@ import asyncio
 import gc
 from typing import Any
 
-from roppyakken.server.collector import NEVER, Collector
+from roppyakken.server.collector import MIDDLE, NEVER, Collector
 
 
 class Cycle:
@@ -29,7 +29,7 @@ def test_full_passes_run_on_the_timer_only_and_the_settings_come_back() -> None:
         collector = Collector(every=0.5)
         collector.start()
         try:
-            assert gc.get_threshold() == (before[0], before[1], NEVER)
+            assert gc.get_threshold() == (before[0], MIDDLE, NEVER)
             gc.callbacks.append(watch)
             # enough long-lived objects to make the collector's own rule start full passes
             keep = [[object()] for _ in range(300_000)]
