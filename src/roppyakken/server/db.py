@@ -4,6 +4,15 @@ All database work runs on one worker thread, off the event loop.  Work queued
 while the thread is busy is done together in one transaction (group commit), so
 many games moving at once cost a few commits, and a move is committed before its
 result is sent to anyone: what a player saw survives a restart.
+
+On SQLite (WAL, ``synchronous=NORMAL``) a commit appends to the write-ahead log and
+does not wait for the disk; copying the log into the database file (a checkpoint)
+does, with an ``fsync`` of the file.  SQLite makes that copy inside whichever commit
+fills the log past 1,000 pages, so every few seconds one batch of moves waited for
+the disk (0.3 s and more on a busy virtual disk) and so did every move queued behind
+it.  While the writer runs, its connections do not checkpoint; a thread of its own
+does, every :data:`CHECKPOINT_EVERY` seconds, beside the writer (a passive
+checkpoint waits for no lock and holds none that a commit needs).
 """
 
 from __future__ import annotations
@@ -11,6 +20,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import sqlite3
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -67,6 +78,8 @@ def display_url(url: str) -> str:
         return "<database>"
 
 
+CHECKPOINT_EVERY: Final = 1.0
+"""Seconds between two checkpoints of a running server's SQLite write-ahead log."""
 DEFAULT_WRITE_TIMEOUT: Final = 2.0
 """Seconds a write may wait for a lock held elsewhere before it fails (and the move is refused)."""
 
@@ -81,23 +94,29 @@ class StaleRoom(StorageError):
     the same number.  The room in memory is behind: it must be loaded again, never written on."""
 
 
-def _sqlite_pragmas(write_timeout: float) -> Callable[[Any, Any], None]:
+def _sqlite_pragmas(write_timeout: float, checkpoints: Callable[[], bool]) -> Callable[[Any, Any], None]:
     def pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute(f"PRAGMA busy_timeout={max(1, int(write_timeout * 1000))}")
         cursor.execute("PRAGMA foreign_keys=ON")
+        if not checkpoints():  # another thread checkpoints (see the module docstring)
+            cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.close()
 
     return pragmas
 
 
-def open_engine(url: str, write_timeout: float = DEFAULT_WRITE_TIMEOUT) -> Engine:
+def open_engine(
+    url: str, write_timeout: float = DEFAULT_WRITE_TIMEOUT, checkpoints: Callable[[], bool] = lambda: True
+) -> Engine:
     """An engine for ``url``; a SQLite file's folder is created on first start.
 
     ``write_timeout`` bounds how long a write waits for a lock (SQLite's busy
-    timeout, PostgreSQL's ``lock_timeout`` and ``statement_timeout``).
+    timeout, PostgreSQL's ``lock_timeout`` and ``statement_timeout``); on SQLite,
+    a connection made while ``checkpoints()`` is false leaves the log's
+    checkpoints to someone else.
     """
     try:
         parsed = make_url(url)
@@ -107,7 +126,7 @@ def open_engine(url: str, write_timeout: float = DEFAULT_WRITE_TIMEOUT) -> Engin
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"check_same_thread": False})
-        event.listen(engine, "connect", _sqlite_pragmas(write_timeout))
+        event.listen(engine, "connect", _sqlite_pragmas(write_timeout, checkpoints))
         return engine
     millis = max(1, int(write_timeout * 1000))
     # A server frozen inside a transaction (a long pause, a stalled VM) holds its row locks until
@@ -199,7 +218,8 @@ class Database:
     def __init__(self, url: str | None = None, *, write_timeout: float = DEFAULT_WRITE_TIMEOUT) -> None:
         self.url = normalize_url(url)
         self.write_timeout = write_timeout
-        self.engine = open_engine(self.url, write_timeout)
+        self._checkpointer: Checkpointer | None = None
+        self.engine = open_engine(self.url, write_timeout, lambda: self._checkpointer is None)
         self._executor: ThreadPoolExecutor | None = None
         self._pending: list[tuple[Op | ActionRow, asyncio.Future[Any]]] = []
         self._wake: asyncio.Event | None = None
@@ -230,8 +250,14 @@ class Database:
         with self.engine.begin() as conn:
             return op(conn)
 
-    async def start(self) -> None:
-        """Start the writer task (call from the event loop that will use :meth:`run`)."""
+    async def start(self, checkpoint_every: float = CHECKPOINT_EVERY) -> None:
+        """Start the writer task (call from the event loop that will use :meth:`run`), and on a
+        SQLite file the thread that checkpoints its log every ``checkpoint_every`` seconds."""
+        path = self.engine.url.database
+        if self.dialect == "sqlite" and path and path != ":memory:" and self._checkpointer is None:
+            self._checkpointer = Checkpointer(path, checkpoint_every, self.write_timeout)
+            self.engine.dispose()  # the connections made from now on leave checkpoints to it
+            self._checkpointer.start()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="roppyakken-db")
         self._wake = asyncio.Event()
         self._closing = False
@@ -355,3 +381,45 @@ class Database:
             self._executor.shutdown(wait=True)
             self._executor = None
         self.engine.dispose()
+        if self._checkpointer is not None:
+            await asyncio.to_thread(self._checkpointer.stop)
+            self._checkpointer = None
+
+
+class Checkpointer:
+    """A thread that checkpoints a SQLite file's write-ahead log every ``every`` seconds, on its
+    own connection (see the module docstring); a last, whole checkpoint when stopped."""
+
+    def __init__(self, path: str, every: float, write_timeout: float = DEFAULT_WRITE_TIMEOUT) -> None:
+        self.path = path
+        self.every = every
+        self.write_timeout = write_timeout
+        self.passes = 0
+        """Checkpoints made so far."""
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="roppyakken-db-checkpoint", daemon=True)
+
+    def start(self) -> None:
+        """Start the thread."""
+        self._thread.start()
+
+    def _checkpoint(self, conn: sqlite3.Connection, mode: str) -> None:
+        try:
+            conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchall()
+            self.passes += 1
+        except sqlite3.Error as exc:  # (the next pass tries again; commits never wait for it)
+            log.warning("checkpoint of the database's log failed: %s", exc)
+
+    def _run(self) -> None:
+        conn = sqlite3.connect(self.path, timeout=self.write_timeout, check_same_thread=False)
+        try:
+            while not self._stopping.wait(self.every):
+                self._checkpoint(conn, "PASSIVE")
+            self._checkpoint(conn, "TRUNCATE")
+        finally:
+            conn.close()
+
+    def stop(self) -> None:
+        """Make the last checkpoint and end the thread (blocking)."""
+        self._stopping.set()
+        self._thread.join()
