@@ -48,6 +48,8 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
+from roppyakken.server.collector import MIDDLE, NEVER
+
 
 @dataclass
 class Results:
@@ -65,6 +67,9 @@ class Results:
     """This client process's CPU share (of one core) during the measured seconds."""
     server_cpu: float | None = None
     """The server's CPU share during the measured seconds (if its pid is known)."""
+    client_pauses: list[float] = field(default_factory=list)
+    """This client process's own garbage-collection passes over 10 ms in the measured seconds: while
+    one runs no client reads, so the moves waiting then look slower than the server made them."""
 
 
 class Clock:
@@ -242,11 +247,24 @@ async def _run(plan: Plan) -> Results:
         await clock.go.wait()
         out.setup_seconds = clock.start - began
         # The load generator is not what is measured: its thousands of connections made, their
-        # objects leave its collector's scans (a full pass over them pauses every client at once).
+        # objects leave its collector's scans (a full pass over them pauses every client at once),
+        # and its collector keeps the server's pace (server/collector.py: shorter middle passes,
+        # no full pass in the measured seconds).
         gc.freeze()
+        gc.set_threshold(gc.get_threshold()[0], MIDDLE, NEVER)
         await asyncio.sleep(plan.warmup)
         mine, server = time.process_time(), _cpu_seconds(plan.server_pid)
+        began_pass = [0.0]
+
+        def timed(phase: str, _info: dict[str, Any]) -> None:
+            if phase == "start":
+                began_pass[0] = time.perf_counter()
+            elif (took := time.perf_counter() - began_pass[0]) > 0.01:
+                out.client_pauses.append(took)
+
+        gc.callbacks.append(timed)
         await asyncio.sleep(plan.seconds)
+        gc.callbacks.remove(timed)
         out.client_cpu = (time.process_time() - mine) / plan.seconds
         if server is not None:
             after = _cpu_seconds(plan.server_pid)
@@ -297,6 +315,17 @@ def _server_lateness(url: str) -> dict[str, int] | None:
     except httpx.HTTPError:
         return None
     found = re.findall(r'roppyakken_clock_late_seconds_bucket\{le="([^"]+)"\} ([0-9.e+]+)', text)
+    return {f"<={le}s": int(float(n)) for le, n in found}
+
+
+def _server_move_seconds(url: str) -> dict[str, int] | None:
+    """The server's own move-time histogram (``/metrics``, a move's arrival to its result sent, the
+    store included, over the whole run): moves within each bound."""
+    try:
+        text = httpx.get(url + "/metrics", timeout=10).text
+    except httpx.HTTPError:
+        return None
+    found = re.findall(r'roppyakken_move_seconds_bucket\{le="([^"]+)"\} ([0-9.e+]+)', text)
     return {f"<={le}s": int(float(n)) for le, n in found}
 
 
@@ -367,6 +396,7 @@ def main() -> int:
             with ProcessPoolExecutor(len(plans)) as pool:
                 results = list(pool.map(run_clients, plans))
         server_late = _server_lateness(url) if args.clock != "none" else None
+        server_moves = _server_move_seconds(url)
     finally:
         if server is not None:
             server.terminate()
@@ -375,6 +405,7 @@ def main() -> int:
     latencies = sorted(x for r in results for x in r.latencies)
     lateness = sorted(x for r in results for x in r.lateness)
     moves = sum(r.moves for r in results)
+    pauses = [x for r in results for x in r.client_pauses]
     server_cpu = results[0].server_cpu
     figures: dict[str, Any] = {
         "games": args.games,
@@ -395,6 +426,10 @@ def main() -> int:
         "server_cpu_ms_per_move": round(1000 * server_cpu * args.seconds / moves, 2)
         if server_cpu is not None and moves
         else None,
+        "server_move_seconds": server_moves,
+        "client_gc_pauses": len(pauses),
+        "client_gc_pause_max_ms": round(1000 * max(pauses), 1) if pauses else 0.0,
+        "client_gc_pause_total_ms": round(1000 * sum(pauses), 1),
     }
     if args.clock != "none":
         figures.update(
@@ -421,6 +456,12 @@ def main() -> int:
             f"{figures['games_finished']} games finished, {figures['errors']} errors, "
             f"CPU (cores) server {figures['server_cpu_share']}, clients {figures['client_cpu_share']}; "
             f"set-up {figures['setup_seconds']} s; server CPU {figures['server_cpu_ms_per_move']} ms a move"
+        )
+        print(
+            f"the clients' own collector passes over 10 ms: {len(pauses)}, "
+            f"{figures['client_gc_pause_total_ms']} ms in all, "
+            f"the longest {figures['client_gc_pause_max_ms']} ms; "
+            f"the server's own move times (whole run): {server_moves}"
         )
         if args.clock != "none":
             print(

@@ -12,7 +12,9 @@ tick for ``STALL`` seconds (0.3), and writes the stall's length and its most
 frequent stacks to ``STALL_LOG`` (``stalls.log``), with every thread's stack for
 stalls over a second; every garbage collection over 50 ms and every database
 batch over 200 ms are written there too.  (A stall whose samples show only the
-loop's own C code is the process waiting for a core, or for the GIL.)
+loop's own C code is the process waiting for a core, for the GIL, or in a collection.)
+With ``YOUNG=1`` each pass of the middle generation is preceded by a line of what it
+is about to scan (its objects by type, its largest containers).
 """
 
 from __future__ import annotations
@@ -32,6 +34,15 @@ OUT: TextIO = open(os.environ.get("STALL_LOG", "stalls.log"), "a")  # noqa: SIM1
 _tick = [time.monotonic()]
 _loop_thread: list[int] = []
 _gc_began = [0.0]
+YOUNG = os.environ.get("YOUNG") == "1"
+"""Whether to write what each middle-generation pass is about to scan (costly: a diagnosis)."""
+
+
+def _young(objects: list[Any]) -> None:
+    kinds = collections.Counter(type(o).__name__ for o in objects)
+    sized = (list, dict, set, tuple, collections.deque)
+    sizes = sorted(((len(o), type(o).__name__) for o in objects if isinstance(o, sized)), reverse=True)[:5]
+    OUT.write(f"young: {len(objects)} objects, {kinds.most_common(8)}, largest {sizes}\n")
 
 
 def _ticking(loop: asyncio.AbstractEventLoop) -> None:
@@ -68,6 +79,8 @@ def _watch() -> None:
 
 def _collected(phase: str, info: dict[str, Any]) -> None:
     if phase == "start":
+        if YOUNG and info["generation"] == 1:
+            _young(gc.get_objects(0) + gc.get_objects(1))
         _gc_began[0] = time.perf_counter()
         return
     took = time.perf_counter() - _gc_began[0]
