@@ -67,6 +67,9 @@ class Results:
     """This client process's CPU share (of one core) during the measured seconds."""
     server_cpu: float | None = None
     """The server's CPU share during the measured seconds (if its pid is known)."""
+    server_faults: int | None = None
+    """The server's major page faults during the measured seconds (pages read back from disk: the
+    machine took them away; each stalls the server for a disk read)."""
     client_pauses: list[float] = field(default_factory=list)
     """This client process's own garbage-collection passes over 10 ms in the measured seconds: while
     one runs no client reads, so the moves waiting then look slower than the server made them."""
@@ -254,6 +257,7 @@ async def _run(plan: Plan) -> Results:
         gc.set_threshold(gc.get_threshold()[0], MIDDLE, NEVER)
         await asyncio.sleep(plan.warmup)
         mine, server = time.process_time(), _cpu_seconds(plan.server_pid)
+        faults = _major_faults(plan.server_pid)
         began_pass = [0.0]
 
         def timed(phase: str, _info: dict[str, Any]) -> None:
@@ -269,6 +273,9 @@ async def _run(plan: Plan) -> Results:
         if server is not None:
             after = _cpu_seconds(plan.server_pid)
             out.server_cpu = None if after is None else (after - server) / plan.seconds
+            faults_after = _major_faults(plan.server_pid)
+            if faults is not None and faults_after is not None:
+                out.server_faults = faults_after - faults
         await asyncio.gather(*slots)
     return out
 
@@ -327,6 +334,14 @@ def _server_move_seconds(url: str) -> dict[str, int] | None:
         return None
     found = re.findall(r'roppyakken_move_seconds_bucket\{le="([^"]+)"\} ([0-9.e+]+)', text)
     return {f"<={le}s": int(float(n)) for le, n in found}
+
+
+def _major_faults(pid: int | None) -> int | None:
+    """A process's major page faults so far (Linux /proc), or None."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[9])
+    except (OSError, TypeError):
+        return None
 
 
 def _cpu_seconds(pid: int | None) -> float | None:
@@ -427,6 +442,7 @@ def main() -> int:
         if server_cpu is not None and moves
         else None,
         "server_move_seconds": server_moves,
+        "server_major_faults": results[0].server_faults,
         "client_gc_pauses": len(pauses),
         "client_gc_pause_max_ms": round(1000 * max(pauses), 1) if pauses else 0.0,
         "client_gc_pause_total_ms": round(1000 * sum(pauses), 1),
@@ -461,6 +477,7 @@ def main() -> int:
             f"the clients' own collector passes over 10 ms: {len(pauses)}, "
             f"{figures['client_gc_pause_total_ms']} ms in all, "
             f"the longest {figures['client_gc_pause_max_ms']} ms; "
+            f"the server's major page faults: {results[0].server_faults}; "
             f"the server's own move times (whole run): {server_moves}"
         )
         if args.clock != "none":
