@@ -39,7 +39,7 @@ def test_commits_leave_the_log_to_the_checkpoint_thread(tmp_path: Path) -> None:
         before = _in_file(path)
         log_bytes = (tmp_path / "g.sqlite3-wal").stat().st_size
         await db.close()
-        return int(setting or -1), before, log_bytes, _in_file(path)
+        return -1 if setting is None else int(setting), before, log_bytes, _in_file(path)
 
     setting, before, log_bytes, after = asyncio.run(scenario())
     assert setting == 0
