@@ -94,6 +94,27 @@ def test_vector_env_follows_the_single_environments(players: int, opponents: str
     assert ends >= 10
 
 
+@pytest.mark.parametrize("players", [2, 3])
+def test_the_episodes_after_a_seeded_reset_follow_from_its_seed(players: int) -> None:
+    """``reset(seed)`` then episodes reset without a seed (the random opponents' generators going
+    on): the same seed gives the same episodes, a different one others."""
+
+    def episodes(seed: int) -> list[bytes]:
+        env = rgym.env(players=players, opponents="random")
+        obs, _ = env.reset(seed=seed)
+        rng = np.random.default_rng(3)
+        seen = []
+        for _ in range(300):
+            seen.append(obs["observation"].tobytes() + obs["action_mask"].tobytes())
+            obs, _, done, _, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            if done:
+                obs, _ = env.reset()
+        return seen
+
+    assert episodes(11) == episodes(11)
+    assert episodes(11) != episodes(12)
+
+
 def test_vector_env_writes_into_the_same_arrays_and_refuses_bad_seeds() -> None:
     vec = rgym.vector_env(3, opponents="random")
     obs, _ = vec.reset(seed=1)
