@@ -417,7 +417,7 @@ class RoppyakkenEnv:
         parts = game._last_parts
         if parts is None or parts is before:
             return rewards  # no round ended: nothing to reward
-        finals = [p.final for p in parts.public().players]
+        finals = [seat.final for seat in parts.seats]  # (not the public score: built on demand)
         if self.reward == "score":
             rewards = _differences(finals)
         if self.episode == "round" or game.over:

@@ -84,6 +84,9 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
         self.bots: list[Bot | None] = []
         self.draws: list[Callable[[int], int] | None] = []
         """Each seat's bot's ``choice_bits`` (:class:`~roppyakken.ai.base.IndexBot`), if it has one."""
+        self._random_only = False
+        """Whether :attr:`bots` are all random bots, kept from one episode to the next (see
+        :func:`_bot`)."""
         self.writer = ObservationWriter(self.game_env.rules, players)
 
     def agent_to_act(self) -> bool:
@@ -133,13 +136,16 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
             # the generator's next 64) without its per-call overhead (tests/test_env_fast.py)
             game_seed = int(self.np_random.bit_generator.random_raw()) >> 2
             self.game_env.reset(game_seed)
-            levels = iter(self.levels)
-            old = self.bots or [None] * self.game_env.players
-            self.bots = [
-                None if s == self.seat else _bot(next(levels), game_seed + s, old[s], seed is None)
-                for s in range(self.game_env.players)
-            ]
-            self.draws = [getattr(bot, "choice_bits", None) for bot in self.bots]
+            if seed is not None or not self._random_only:
+                levels = iter(self.levels)
+                old = self.bots or [None] * self.game_env.players
+                self.bots = [
+                    None if s == self.seat else _bot(next(levels), game_seed + s, old[s], seed is None)
+                    for s in range(self.game_env.players)
+                ]
+                self.draws = [getattr(bot, "choice_bits", None) for bot in self.bots]
+                # every opponent random: the next episodes without a seed keep these bots as they are
+                self._random_only = all(type(b) is RandomBot for b in self.bots if b is not None)
             self._opponents_play()
             if not self.game_env.done:  # a round an opponent won outright before any decision: redrawn
                 return
@@ -259,11 +265,12 @@ class RoppyakkenVectorEnv(gym.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.nda
         self.terminations = np.zeros(num_envs, np.bool_)
         self.truncations = np.zeros(num_envs, np.bool_)
         self._set = np.zeros(0, np.int64)
+        self._envs = [g.game_env for g in self.games]
         self._ended = [False] * num_envs
         self._outcomes = [PLAYED] * num_envs
 
     def _write(self) -> Obs:
-        envs = [g.game_env for g in self.games]
+        envs = self._envs
         games = [e.game for e in envs]
         self.writer.write_rows(games, self.seat, self.observations, range(self.num_envs))
         masks = self.masks.reshape(-1)
@@ -303,7 +310,7 @@ class RoppyakkenVectorEnv(gym.vector.VectorEnv[Obs, np.ndarray[Any, Any], np.nda
         rewards = [0.0] * n
         ended = [False] * n
         games = self.games
-        envs = [g.game_env for g in games]
+        envs = self._envs
         for e in envs:
             e._legal = e._moves = None  # (the engine's state changes below, without env.step)
         outcomes = self._outcomes
