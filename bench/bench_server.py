@@ -367,6 +367,7 @@ def main() -> int:
     parser.add_argument("--rules", default="classic", help="preset (classic)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--url", help="a running server (default: start one on a fresh SQLite file)")
+    parser.add_argument("--pid", type=int, help="the process id of the --url server (for its CPU figures)")
     parser.add_argument(
         "--database", help="database URL for the started server (default: a temporary SQLite file)"
     )
@@ -398,7 +399,7 @@ def main() -> int:
                 args.think,
                 args.seed * 1000 + i,
                 args.rules,
-                server.pid if server else None,
+                server.pid if server else args.pid,
                 args.clock,
                 args.idle_share,
             )
