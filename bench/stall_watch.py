@@ -11,7 +11,8 @@ A thread samples the event loop's thread whenever the loop has not run its 50 ms
 tick for ``STALL`` seconds (0.3), and writes the stall's length and its most
 frequent stacks to ``STALL_LOG`` (``stalls.log``), with every thread's stack for
 stalls over a second; every garbage collection over 50 ms and every database
-batch over 200 ms (with the kinds of work in it) are written there too.  (A stall whose samples show only the
+batch over 200 ms (with the kinds of work in it) and every checkpoint of the SQLite log
+over 100 ms are written there too.  (A stall whose samples show only the
 loop's own C code is the process waiting for a core, for the GIL, or in a collection.)
 With ``YOUNG=1`` each pass of the middle generation is preceded by a line of what it
 is about to scan (its objects by type, its largest containers).
@@ -116,6 +117,19 @@ def main() -> int:
                 OUT.flush()
 
     db.Database._run_batch = timed_batch  # type: ignore[method-assign]
+    checkpoint = db.Checkpointer._checkpoint
+
+    def timed_checkpoint(self: db.Checkpointer, conn: Any, mode: str) -> None:
+        began = time.perf_counter()
+        try:
+            checkpoint(self, conn, mode)
+        finally:
+            took = time.perf_counter() - began
+            if took > 0.1:
+                OUT.write(f"checkpoint ({mode}) took {took:.3f} s at {time.time():.1f}\n")
+                OUT.flush()
+
+    db.Checkpointer._checkpoint = timed_checkpoint  # type: ignore[method-assign]
     start = hub.Hub.start
 
     def started(self: hub.Hub) -> None:
