@@ -7,7 +7,8 @@ missing browser, service or package in CI either.
 
 from __future__ import annotations
 
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,3 +38,25 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, A
     """A module skipped under CI (a skip while importing it) fails."""
     outcome = yield
     _as_failure(outcome.get_result())
+
+
+@pytest.fixture(scope="module")
+def pg_cluster() -> Iterator[str]:
+    """A throwaway PostgreSQL cluster shared by a module's tests (started only when asked for);
+    its admin URL."""
+    from tests.services import postgres
+
+    with postgres() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, empty database of each kind: a SQLite file, or a new database on
+    :func:`pg_cluster`; its URL."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'test.sqlite3'}"
+    from tests.services import fresh_database
+
+    cluster: str = request.getfixturevalue("pg_cluster")
+    return fresh_database(cluster, request.module.__name__.rsplit(".", 1)[-1])

@@ -8,6 +8,7 @@ skipped on a developer's machine but fails in CI (``CI=true``): CI must run it.
 from __future__ import annotations
 
 import glob
+import itertools
 import os
 import pwd
 import random
@@ -353,6 +354,15 @@ def new_database(admin: str, name: str) -> str:
     with psycopg.connect(f"{admin}/postgres", autocommit=True) as conn:
         conn.execute(f'CREATE DATABASE "{name}"')
     return f"{admin}/{name}"
+
+
+_fresh = itertools.count()
+
+
+def fresh_database(admin: str, label: str) -> str:
+    """:func:`new_database` under a name of its own (``label``, this process, a count): a new
+    database for each test on a cluster shared by a module."""
+    return new_database(admin, f"roppyakken_{label}_{os.getpid()}_{next(_fresh)}")
 
 
 @contextmanager

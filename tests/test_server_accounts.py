@@ -6,9 +6,7 @@ knows, and deleting an account anonymises its games while every record still rep
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
-import os
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,7 +25,6 @@ from roppyakken.server.models import chat, players, rooms, seats
 from roppyakken.server.models import sessions as sessions_table
 from roppyakken.server.players import COOKIE
 from roppyakken.server.sessions import COOKIE as SESSION_COOKIE
-from tests import services
 from tests.server_harness import Player, ServerThread, play_to_end, running_server
 from tests.support import run_cli
 
@@ -44,26 +41,6 @@ def cheap_argon2(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     yield
     passwords.hasher.cache_clear()
     passwords.dummy_hash.cache_clear()
-
-
-@pytest.fixture(scope="module")
-def pg_cluster() -> Iterator[str]:
-    """A throwaway PostgreSQL cluster (started only for the PostgreSQL cases)."""
-    with services.postgres() as url:
-        yield url
-
-
-_numbers = itertools.count()
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh database: a SQLite file, or a new database on a real PostgreSQL."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'accounts.sqlite3'}"
-    cluster: str = request.getfixturevalue("pg_cluster")
-    name = f"roppyakken_accounts_{os.getpid()}_{next(_numbers)}"
-    return services.new_database(cluster, name)
 
 
 def _csrf(client: httpx.Client) -> str:

@@ -11,12 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import json
-import os
 import random
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -32,31 +29,11 @@ from roppyakken.server.db import Database
 from roppyakken.server.models import abandonments, reports, rooms, seat_players
 from roppyakken.server.players import COOKIE
 from tests.server_harness import Player, ServerThread, limits_for_tests, running_server
-from tests.services import new_database, postgres
 
 CSRF = "X-CSRF-Token"
 RULES = {"toml": 'preset = "classic"\ntarget = 100\n'}
 SCALE = 0.05
 """``15+60`` becomes 0.75 s a move and a 3 s bank; a 10-minute playban 30 s."""
-
-_numbers = itertools.count()
-
-
-@pytest.fixture(scope="module")
-def pg_cluster() -> Iterator[str]:
-    with postgres() as url:
-        yield url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh database: a SQLite file, or a new database on a throwaway PostgreSQL cluster."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'fair.sqlite3'}"
-
-    admin = request.getfixturevalue("pg_cluster")
-    name = f"roppyakken_fair_{os.getpid()}_{next(_numbers)}"
-    return new_database(admin, name)
 
 
 class Web:

@@ -6,8 +6,6 @@ another browser are refused, each in one line, and nothing changes."""
 
 from __future__ import annotations
 
-import itertools
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,28 +21,7 @@ from roppyakken.server.models import accounts, webauthn_challenges
 from roppyakken.server.models import passkeys as passkeys_table
 from roppyakken.server.models import players as players_table
 from tests.server_harness import ServerThread, limits_for_tests, running_server
-from tests.services import new_database, postgres
 from tests.soft_authenticator import SoftAuthenticator
-
-_numbers = itertools.count()
-
-
-@pytest.fixture(scope="module")
-def pg_cluster() -> Iterator[str]:
-    """A throwaway PostgreSQL cluster for this module."""
-    with postgres() as url:
-        yield url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """An empty database of each kind."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'passkeys.sqlite3'}"
-
-    cluster: str = request.getfixturevalue("pg_cluster")
-    name = f"roppyakken_passkeys_{os.getpid()}_{next(_numbers)}"
-    return new_database(cluster, name)
 
 
 @pytest.fixture

@@ -10,35 +10,21 @@ skipped on a developer's machine, but fail in CI (``CI=true``).
 from __future__ import annotations
 
 import asyncio
-import itertools
-import os
-from collections.abc import Iterator
 
 import psycopg
 import pytest
 
 from roppyakken.record import replay
 from tests.server_harness import Player, limits_for_tests, play_to_end, running_server
-from tests.services import new_database, postgres
+from tests.services import fresh_database
 from tests.test_server_db import check_schema
 from tests.test_server_restart import restart_scenario
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[str]:
-    """A running throwaway PostgreSQL cluster; its admin URL (trust authentication, loopback only)."""
-    with postgres() as url:
-        yield url
-
-
-_numbers = itertools.count()
-
-
 @pytest.fixture
-def pg_url(cluster: str) -> str:
-    """A fresh, empty database on the cluster."""
-    name = f"roppyakken_test_{os.getpid()}_{next(_numbers)}"
-    return new_database(cluster, name)
+def pg_url(pg_cluster: str) -> str:
+    """A fresh, empty database on the module's cluster."""
+    return fresh_database(pg_cluster, "test")
 
 
 def test_migrations_on_postgresql(pg_url: str) -> None:

@@ -4,9 +4,7 @@ seat summaries, a profile's totals, who sees which recent game, and the leaderbo
 from __future__ import annotations
 
 import functools
-import itertools
 import json
-import os
 import statistics
 from collections.abc import Iterator
 from datetime import timedelta
@@ -31,31 +29,15 @@ from roppyakken.server.players import COOKIE
 from roppyakken.server.ratings import display
 from tests.profile_seed import NOW, SECRET, add_account, add_game, add_player, add_rating, record, score
 from tests.server_harness import running_server
-from tests.services import new_database, postgres
-
-_numbers = itertools.count()
 
 
-@pytest.fixture(scope="module")
-def pg_cluster() -> Iterator[str]:
-    """A throwaway PostgreSQL cluster for this module."""
-    with postgres() as url:
-        yield url
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Database]:
+@pytest.fixture
+def db(database: str) -> Iterator[Database]:
     """A migrated, empty database of each kind."""
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'profiles.sqlite3'}"
-    else:
-        cluster = request.getfixturevalue("pg_cluster")
-        name = f"roppyakken_profiles_{os.getpid()}_{next(_numbers)}"
-        url = new_database(cluster, name)
-    database = Database(url)
-    database.open()
-    yield database
-    database.engine.dispose()
+    opened = Database(database)
+    opened.open()
+    yield opened
+    opened.engine.dispose()
 
 
 # --- seat summaries -------------------------------------------------------------------------------

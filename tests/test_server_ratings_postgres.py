@@ -5,11 +5,8 @@ the upgrade from the previous schema with games in it."""
 from __future__ import annotations
 
 import functools
-import itertools
-import os
 import threading
 import time
-from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import select
@@ -28,23 +25,14 @@ from tests.ratings_season import (
     stored,
     stored_history,
 )
-from tests.services import new_database, postgres
+from tests.services import fresh_database
 from tests.test_server_ratings import play_season, upgrade_with_games
 
 
-@pytest.fixture(scope="module")
-def cluster() -> Iterator[str]:
-    with postgres() as url:
-        yield url
-
-
-_numbers = itertools.count()
-
-
 @pytest.fixture
-def pg_url(cluster: str) -> str:
-    name = f"roppyakken_ratings_{os.getpid()}_{next(_numbers)}"
-    return new_database(cluster, name)
+def pg_url(pg_cluster: str) -> str:
+    """A fresh, empty database on the module's cluster."""
+    return fresh_database(pg_cluster, "ratings")
 
 
 def test_a_seeded_season_on_postgresql_equals_openskill_and_recomputes(pg_url: str) -> None:
