@@ -315,42 +315,40 @@ def _start_server(database: str, clock_scale: float = 1.0) -> tuple[subprocess.P
     return server, found.group(0)
 
 
-def _server_lateness(url: str) -> dict[str, int] | None:
-    """The server's timer lateness histogram (``/metrics``): timeouts fired within each bound."""
+def _metrics(url: str) -> str | None:
+    """The server's ``/metrics`` text, or None."""
     try:
-        text = httpx.get(url + "/metrics", timeout=10).text
+        return httpx.get(url + "/metrics", timeout=10).text
     except httpx.HTTPError:
         return None
-    found = re.findall(r'roppyakken_clock_late_seconds_bucket\{le="([^"]+)"\} ([0-9.e+]+)', text)
+
+
+def _histogram(metrics: str | None, name: str) -> dict[str, int] | None:
+    """A histogram of the server's ``metrics``: how many observations within each bound."""
+    if metrics is None:
+        return None
+    found = re.findall(rf'{name}_bucket\{{le="([^"]+)"\}} ([0-9.e+]+)', metrics)
     return {f"<={le}s": int(float(n)) for le, n in found}
 
 
-def _server_move_seconds(url: str) -> dict[str, int] | None:
-    """The server's own move-time histogram (``/metrics``, a move's arrival to its result sent, the
-    store included, over the whole run): moves within each bound."""
+def _stat(pid: int | None) -> list[str] | None:
+    """A process's ``/proc/PID/stat`` fields after its name (Linux), or None."""
     try:
-        text = httpx.get(url + "/metrics", timeout=10).text
-    except httpx.HTTPError:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, TypeError):
         return None
-    found = re.findall(r'roppyakken_move_seconds_bucket\{le="([^"]+)"\} ([0-9.e+]+)', text)
-    return {f"<={le}s": int(float(n)) for le, n in found}
 
 
 def _major_faults(pid: int | None) -> int | None:
-    """A process's major page faults so far (Linux /proc), or None."""
-    try:
-        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[9])
-    except (OSError, TypeError):
-        return None
+    """A process's major page faults so far, or None."""
+    fields = _stat(pid)
+    return None if fields is None else int(fields[9])
 
 
 def _cpu_seconds(pid: int | None) -> float | None:
-    """CPU seconds a process has used (Linux /proc), or None."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except (OSError, TypeError):
-        return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU seconds a process has used, or None."""
+    fields = _stat(pid)
+    return None if fields is None else (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> int:
@@ -411,8 +409,11 @@ def main() -> int:
         else:
             with ProcessPoolExecutor(len(plans)) as pool:
                 results = list(pool.map(run_clients, plans))
-        server_late = _server_lateness(url) if args.clock != "none" else None
-        server_moves = _server_move_seconds(url)
+        metrics = _metrics(url)
+        # the server's timer lateness (timeouts fired within each bound) and its own move times (a
+        # move's arrival to its result sent, the store included, over the whole run)
+        server_late = _histogram(metrics, "roppyakken_clock_late_seconds") if args.clock != "none" else None
+        server_moves = _histogram(metrics, "roppyakken_move_seconds")
     finally:
         if server is not None:
             server.terminate()
