@@ -43,12 +43,18 @@ def _pair() -> Iterator[tuple[socket.socket, socket.socket]]:
         reader.close()
 
 
-def _settled(backlog: Backlog, now: float) -> None:
-    """Wait until the kernel says the reader took everything (the acknowledgements are quick)."""
+def _sent_and_taken(server: socket.socket, reader: socket.socket, backlog: Backlog, size: int) -> None:
+    """Send ``size`` bytes as one message, have the reader take them all, and wait until the kernel
+    says so (the acknowledgements are quick); then a check at time 0 finds it not behind."""
+    server.send(b"x" * size)
+    backlog.sends += 1
+    got = b""
+    while len(got) < size:
+        got += reader.recv(4096)
     deadline = time.monotonic() + 10
     while backlog.pending() and time.monotonic() < deadline:
         time.sleep(0.01)
-    assert not backlog.behind(now, 0.5)
+    assert not backlog.behind(0.0, 0.5)
 
 
 def test_a_reader_that_took_everything_is_not_asked_about_until_something_is_sent() -> None:
@@ -57,12 +63,7 @@ def test_a_reader_that_took_everything_is_not_asked_about_until_something_is_sen
         asked = []
         kernel = backlog._kernel
         backlog._kernel = lambda: asked.append(1) or kernel()  # type: ignore[method-assign, func-returns-value]
-        server.send(b"x" * 1000)
-        backlog.sends += 1
-        got = b""
-        while len(got) < 1000:
-            got += reader.recv(4096)
-        _settled(backlog, 0.0)
+        _sent_and_taken(server, reader, backlog, 1000)
         before = len(asked)
         for tick in range(1, 50):  # the watchdog's checks while nothing is sent
             assert not backlog.behind(tick * 0.5, 0.5)
@@ -76,12 +77,7 @@ def test_a_reader_that_took_everything_is_not_asked_about_until_something_is_sen
 def test_a_reader_that_stops_after_a_quiet_spell_is_behind_within_the_send_timeout() -> None:
     with _pair() as (server, reader):
         backlog = Backlog(_Transport(server), send_timeout=10.0)
-        server.send(b"x" * 100)
-        backlog.sends += 1
-        got = b""
-        while len(got) < 100:
-            got += reader.recv(4096)
-        _settled(backlog, 0.0)
+        _sent_and_taken(server, reader, backlog, 100)
         for tick in range(1, 100):  # a quiet spell of 50 s, checked every half second
             assert not backlog.behind(tick * 0.5, 0.5)
         sent = 0
