@@ -94,29 +94,30 @@ class StaleRoom(StorageError):
     the same number.  The room in memory is behind: it must be loaded again, never written on."""
 
 
-def _sqlite_pragmas(write_timeout: float, checkpoints: Callable[[], bool]) -> Callable[[Any, Any], None]:
+def _sqlite_pragmas(write_timeout: float) -> Callable[[Any, Any], None]:
     def pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute(f"PRAGMA busy_timeout={max(1, int(write_timeout * 1000))}")
         cursor.execute("PRAGMA foreign_keys=ON")
-        if not checkpoints():  # another thread checkpoints (see the module docstring)
-            cursor.execute("PRAGMA wal_autocheckpoint=0")
         cursor.close()
 
     return pragmas
 
 
-def open_engine(
-    url: str, write_timeout: float = DEFAULT_WRITE_TIMEOUT, checkpoints: Callable[[], bool] = lambda: True
-) -> Engine:
+def _no_checkpoints(dbapi_connection: Any, _record: Any) -> None:
+    """A SQLite connection that leaves the log's checkpoints to :class:`Checkpointer`."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
+    cursor.close()
+
+
+def open_engine(url: str, write_timeout: float = DEFAULT_WRITE_TIMEOUT) -> Engine:
     """An engine for ``url``; a SQLite file's folder is created on first start.
 
     ``write_timeout`` bounds how long a write waits for a lock (SQLite's busy
-    timeout, PostgreSQL's ``lock_timeout`` and ``statement_timeout``); on SQLite,
-    a connection made while ``checkpoints()`` is false leaves the log's
-    checkpoints to someone else.
+    timeout, PostgreSQL's ``lock_timeout`` and ``statement_timeout``).
     """
     try:
         parsed = make_url(url)
@@ -126,7 +127,7 @@ def open_engine(
         if parsed.database and parsed.database != ":memory:":
             Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
         engine = create_engine(url, connect_args={"check_same_thread": False})
-        event.listen(engine, "connect", _sqlite_pragmas(write_timeout, checkpoints))
+        event.listen(engine, "connect", _sqlite_pragmas(write_timeout))
         return engine
     millis = max(1, int(write_timeout * 1000))
     # A server frozen inside a transaction (a long pause, a stalled VM) holds its row locks until
@@ -218,8 +219,8 @@ class Database:
     def __init__(self, url: str | None = None, *, write_timeout: float = DEFAULT_WRITE_TIMEOUT) -> None:
         self.url = normalize_url(url)
         self.write_timeout = write_timeout
+        self.engine = open_engine(self.url, write_timeout)
         self._checkpointer: Checkpointer | None = None
-        self.engine = open_engine(self.url, write_timeout, lambda: self._checkpointer is None)
         self._executor: ThreadPoolExecutor | None = None
         self._pending: list[tuple[Op | ActionRow, asyncio.Future[Any]]] = []
         self._wake: asyncio.Event | None = None
@@ -256,6 +257,7 @@ class Database:
         path = self.engine.url.database
         if self.dialect == "sqlite" and path and path != ":memory:" and self._checkpointer is None:
             self._checkpointer = Checkpointer(path, checkpoint_every, self.write_timeout)
+            event.listen(self.engine, "connect", _no_checkpoints)
             self.engine.dispose()  # the connections made from now on leave checkpoints to it
             self._checkpointer.start()
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="roppyakken-db")
@@ -382,6 +384,7 @@ class Database:
             self._executor = None
         self.engine.dispose()
         if self._checkpointer is not None:
+            event.remove(self.engine, "connect", _no_checkpoints)
             await asyncio.to_thread(self._checkpointer.stop)
             self._checkpointer = None
 
