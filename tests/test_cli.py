@@ -320,3 +320,15 @@ def test_simulate_records_onto_a_file_or_an_impossible_path(tmp_path: Path) -> N
         and err.startswith(f"roppyakken: error: --records: cannot make the directory {below_a_file}")
     )
     assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_the_command_line_starts_without_the_rules() -> None:
+    """``roppyakken --help`` is answered before anything a command needs is imported: the rules,
+    their TOML and JSON readers (bench/RESULTS-startup.md; importing them doubled its start-up)."""
+    code = (
+        "import sys; import roppyakken.cli; "
+        "heavy = sorted(m for m in ('roppyakken.rules', 'roppyakken.cards', 'tomllib', 'json', 'difflib', "
+        "'dataclasses', 'roppyakken.cli.common') if m in sys.modules); print(heavy)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout

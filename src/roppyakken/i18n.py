@@ -45,6 +45,10 @@ def N_(message: str) -> str:
     return message
 
 
+ERROR_LINE = N_("roppyakken: error: {message}")
+"""How every command says what went wrong: one line on standard error."""
+
+
 def _translation() -> gettext.NullTranslations:
     found = _state["translation"]
     assert isinstance(found, gettext.NullTranslations)

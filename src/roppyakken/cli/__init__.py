@@ -16,9 +16,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from roppyakken import i18n
-from roppyakken.cli.common import ERROR_LINE
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import LANGUAGES, N_, _, fill
+from roppyakken.i18n import ERROR_LINE, LANGUAGES, N_, _, fill
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("roppyakken.cli.score_cmd", N_("score a finished round from each player's captured cards")),

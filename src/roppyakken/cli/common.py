@@ -9,11 +9,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from roppyakken.errors import RoppyakkenError, RulesError
-from roppyakken.i18n import N_, _, fill, json_reason
+from roppyakken.i18n import ERROR_LINE, N_, _, fill, json_reason
 from roppyakken.rules import Rules, resolve
-
-ERROR_LINE = N_("roppyakken: error: {message}")
-"""How every command says what went wrong: one line on standard error."""
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
