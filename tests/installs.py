@@ -8,9 +8,11 @@ checkout (``build/``, ``*.egg-info``) while another test builds from it.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -32,9 +34,26 @@ def project_copy(into: Path) -> Path:
     return into
 
 
+def locked_constraints() -> Path:
+    """The exact versions of requirements/dev.lock as a pip constraints file (no hashes), so that a
+    build's isolated environment and every install of these tests take the locked versions of
+    setuptools, mypy and the extras, not whatever is newest that day."""
+    target = Path(tempfile.gettempdir()) / f"roppyakken-constraints-{os.getuid()}.txt"
+    lock = (ROOT / "requirements" / "dev.lock").read_text(encoding="utf-8")
+    pins = [line.split()[0] for line in lock.splitlines() if re.match(r"[A-Za-z0-9._-]+==", line)]
+    text = "\n".join(pins) + "\n"
+    if not target.exists() or target.read_text(encoding="utf-8") != text:
+        partial = target.with_suffix(f".{os.getpid()}")
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(target)
+    return target
+
+
 def clean_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment without what points Python at the checkout or the current venv, plus ``extra``."""
+    """The environment without what points Python at the checkout or the current venv, plus the
+    locked constraints and ``extra``."""
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "ROPPYAKKEN_PURE")}
+    env["PIP_CONSTRAINT"] = str(locked_constraints())
     env.update(extra or {})
     return env
 
@@ -49,7 +68,8 @@ def run(
 ) -> subprocess.CompletedProcess[str]:
     """Run ``argv`` in the clean environment plus ``extra`` (or, ``inherit``, in this one); fail the
     test with its output if it fails."""
-    env = {**os.environ, **(extra or {})} if inherit else clean_env(extra)
+    pins = {"PIP_CONSTRAINT": str(locked_constraints())}
+    env = {**os.environ, **pins, **(extra or {})} if inherit else clean_env(extra)
     done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
     assert done.returncode == 0, f"{' '.join(argv)}: exit {done.returncode}\n{done.stdout}\n{done.stderr}"
     return done
