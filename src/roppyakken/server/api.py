@@ -21,7 +21,7 @@ from roppyakken.documents import score_document
 from roppyakken.errors import Phrase, RoppyakkenError
 from roppyakken.i18n import N_
 from roppyakken.rules import PRESETS, preset
-from roppyakken.server import enforcement, jsonsafe, players, requests, storage, text, wording
+from roppyakken.server import enforcement, guests, jsonsafe, players, requests, storage, text, wording
 from roppyakken.server.hub import Hub
 from roppyakken.server.models import accounts
 from roppyakken.server.rooms import hash_token
@@ -196,7 +196,9 @@ async def get_me(request: Request) -> Response:
     """``GET /api/me``: the player of the cookie and its CSRF token, and the account signed in (or
     nulls: no cookie yet, not signed in)."""
     answer = await _me(request, await players.current(request))
-    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
+    response = JSONResponse(answer, headers={"Cache-Control": "no-store"})
+    players.mark_browser(response, request)
+    return response
 
 
 async def post_me(request: Request) -> Response:
@@ -206,15 +208,19 @@ async def post_me(request: Request) -> Response:
     name = requests.me(await _body(request))
     db = _hub(request).db
     if player is None:
+        await guests.may_create(request)
         made = await db.run(lambda c: players.create(c, name))
         response = JSONResponse(
             await _me(request, made), status_code=201, headers={"Cache-Control": "no-store"}
         )
         players.set_cookie(response, request, made)
+        players.mark_browser(response, request)
         return response
     known = player
     renamed = await db.run(lambda c: players.rename(c, known, name))
-    return JSONResponse(await _me(request, renamed), headers={"Cache-Control": "no-store"})
+    response = JSONResponse(await _me(request, renamed), headers={"Cache-Control": "no-store"})
+    players.mark_browser(response, request)
+    return response
 
 
 async def list_games(request: Request) -> Response:

@@ -31,6 +31,15 @@ class Limits:
     """Rooms held in memory at once (more: new rooms are refused with 503 until some go idle)."""
     rooms_per_minute: float = 20.0
     """Rooms one address may create per minute (burst: a third of it, at least 3)."""
+    guests_per_hour: float = 30.0
+    """New guest players (``POST /api/me`` without a player) one address may make per hour (burst: a
+    third of it, at least 3)."""
+    rated_same_address: bool = False
+    """Whether players of one address (or one browser) may be paired together in a rated pool (a club
+    on one network); by default they never are (server/pairing.py)."""
+    rated_accounts_only: bool = False
+    """Whether only players signed in to an account may play rated games (seek a game, take a seat in
+    a rated room), as on lichess; by default guests may too."""
     requests_per_minute: float = 600.0
     """HTTP requests one address may make per minute (burst: a sixth of it)."""
     connections_per_address: int = 32

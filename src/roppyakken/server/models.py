@@ -110,6 +110,9 @@ pairing = Table(
     Column("seat", Integer, nullable=True),
     Column("claimed_at", Float, nullable=True),
     Column("ready", Boolean, nullable=False, server_default=false()),  # the claimed game exists
+    # where the seek came from, hashed: rows of one address or one browser are never paired together
+    Column("address_hash", String(64), nullable=True),
+    Column("browser_hash", String(64), nullable=True),
     Index("ix_pairing_pool_joined", "pool", "joined_at"),
 )
 """The quick-pairing pool: one row per waiting player, shared by every member of a cluster."""

@@ -10,6 +10,11 @@ come from another site (``Origin``, ``Sec-Fetch-Site``): see docs/PROTOCOL.md.
 
 Seats a player takes are written to ``seat_players``: an account made later
 adopts a guest by pointing ``players.account_id`` at itself.
+
+The cookie ``rp_browser`` marks the browser itself: a random id given by ``/api/me``
+when the browser has none, kept when the player changes (a new guest, a sign-in).
+It names nobody; quick pairing never pairs two seats of one browser
+(server/pairing.py).
 """
 
 from __future__ import annotations
@@ -38,6 +43,8 @@ COOKIE: Final = "rp_player"
 CSRF_HEADER: Final = "x-csrf-token"
 COOKIE_MAX_AGE: Final = 400 * 86_400
 """Seconds the browser keeps the cookie (the most browsers allow)."""
+BROWSER_COOKIE: Final = "rp_browser"
+"""The cookie that marks one browser, whichever player it acts as."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +231,28 @@ def set_cookie(response: Response, request: HTTPConnection, player: Player) -> N
         httponly=True,
         samesite="lax",
     )
+
+
+def browser_of(conn: HTTPConnection) -> str | None:
+    """The browser's mark (its ``rp_browser`` cookie), or None if it has none (or not one of ours)."""
+    value = conn.cookies.get(BROWSER_COOKIE)
+    if not value or len(value) > 64 or not all(ch.isalnum() or ch in "-_" for ch in value):
+        return None
+    return value
+
+
+def mark_browser(response: Response, request: HTTPConnection) -> None:
+    """Give the browser its ``rp_browser`` mark if it has none."""
+    if browser_of(request) is None:
+        response.set_cookie(
+            BROWSER_COOKIE,
+            secrets.token_urlsafe(16),
+            max_age=COOKIE_MAX_AGE,
+            path="/",
+            secure=behind_tls(request),
+            httponly=True,
+            samesite="lax",
+        )
 
 
 async def handle_csrf(request: Request, exc: Exception) -> Response:

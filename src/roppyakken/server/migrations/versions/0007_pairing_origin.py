@@ -1,0 +1,29 @@
+"""Where each waiting row of the pairing pool came from (its address and browser, hashed).
+
+Revision ID: 0007_pairing_origin
+Revises: 0006_accounts
+Create Date: 2026-12-06
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0007_pairing_origin"
+down_revision: str | None = "0006_accounts"
+branch_labels: str | None = None
+depends_on: str | None = None
+
+
+def upgrade() -> None:
+    """Add ``pairing.address_hash`` and ``pairing.browser_hash`` (plain ADD COLUMNs: nullable)."""
+    op.add_column("pairing", sa.Column("address_hash", sa.String(64), nullable=True))
+    op.add_column("pairing", sa.Column("browser_hash", sa.String(64), nullable=True))
+
+
+def downgrade() -> None:
+    """Drop them again."""
+    with op.batch_alter_table("pairing") as batch:
+        batch.drop_column("browser_hash")
+        batch.drop_column("address_hash")
