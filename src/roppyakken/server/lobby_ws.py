@@ -31,7 +31,7 @@ from roppyakken.server.clocks import CONTROLS
 from roppyakken.server.db import StorageError
 from roppyakken.server.guard import MemoryRateLimiter, client_address
 from roppyakken.server.pairing import Pairing, Pool
-from roppyakken.server.protocol import MessageId, PlaybanInfo, ProtocolError
+from roppyakken.server.protocol import ErrorMessage, MessageId, PlaybanInfo, PongMessage, ProtocolError
 from roppyakken.server.ratings import store as rating_store
 from roppyakken.server.ratings.pools import FAMILIES
 from roppyakken.server.rooms import hash_token, new_token
@@ -155,7 +155,13 @@ class PlaybanMessage(PlaybanInfo):
 
 
 LobbyServerMessage = Annotated[
-    LobbyMessage | SeekingMessage | CancelledMessage | PairedMessage | PlaybanMessage,
+    LobbyMessage
+    | SeekingMessage
+    | CancelledMessage
+    | PairedMessage
+    | PlaybanMessage
+    | ErrorMessage
+    | PongMessage,
     Field(discriminator="type"),
 ]
 
@@ -195,7 +201,10 @@ def parse(raw: str) -> SeekMessage | CancelMessage | LobbyPingMessage:
             )
         raise ProtocolError(text.MESSAGE_FIELD, msg_id, type=kind, problem=problem) from None
     if isinstance(message, SeekMessage):
-        preset(message.preset).check_players(message.players)
+        try:
+            preset(message.preset).check_players(message.players)
+        except RoppyakkenError as exc:
+            raise ProtocolError.of(exc, message.id) from None
     return message
 
 
