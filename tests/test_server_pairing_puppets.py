@@ -264,3 +264,79 @@ def test_the_rating_window_widens_on_the_clock_scale(tmp_path: Path) -> None:
                 await lobby.ws.close()
 
         asyncio.run(run())
+
+
+def _rated_room(base: str, headers: dict[str, str], cookie: str, csrf: str) -> str:
+    """A public rated room (turn-based) made by the player of ``cookie``: its id."""
+    sent = {
+        **headers,
+        CSRF: csrf,
+        "Cookie": "; ".join(filter(None, (f"{COOKIE}={cookie}", headers.get("Cookie")))),
+    }
+    body = {"name": "Main", "clock": "1d", "public": True, "rated": True}
+    made = httpx.post(base + "/api/rooms", json=body, headers=sent, timeout=10)
+    assert made.status_code == 201, made.text
+    return str(made.json()["room"])
+
+
+def _join(base: str, room: str, headers: dict[str, str], name: str) -> httpx.Response:
+    """A new guest made with ``headers`` joins ``room`` with them."""
+    cookie, csrf = new_player(base, name, headers)
+    sent = {
+        **headers,
+        CSRF: csrf,
+        "Cookie": "; ".join(filter(None, (f"{COOKIE}={cookie}", headers.get("Cookie")))),
+    }
+    return httpx.post(f"{base}/api/rooms/{room}/join", json={"name": name}, headers=sent, timeout=10)
+
+
+def test_a_rated_room_gives_no_seat_to_the_same_address_or_browser(server: ServerThread) -> None:
+    browser = httpx.get(server.url + "/api/me", timeout=10).cookies[BROWSER_COOKIE]
+    main = _from(PUPPETS_ADDRESS, browser)
+    room = _rated_room(server.url, main, *new_player(server.url, "Main", main))
+    for puppet in (_from(PUPPETS_ADDRESS), _from("198.51.100.77", browser)):
+        refused = _join(server.url, room, puppet, "Puppet")
+        assert refused.status_code == 403, refused.text
+        line = refused.json()["error"]
+        assert "your address or browser" in line and "\n" not in line
+    assert _join(server.url, room, _from("192.0.2.77"), "Stranger").status_code == 200
+    unrated = httpx.post(
+        server.url + "/api/rooms",
+        json={"name": "Main", "clock": "1d", "public": True},
+        headers=main,
+        timeout=10,
+    ).json()["room"]
+    assert _join(server.url, unrated, _from(PUPPETS_ADDRESS), "Friend").status_code == 200
+
+
+def test_a_club_server_seats_one_address_in_a_rated_room(tmp_path: Path) -> None:
+    limits = _limits(rated_same_address=True)
+    with running_server(f"sqlite:///{tmp_path / 'club.sqlite3'}", limits=limits) as club:
+        one = _from(PUPPETS_ADDRESS)
+        room = _rated_room(club.url, one, *new_player(club.url, "Main", one))
+        assert _join(club.url, room, one, "Clubmate").status_code == 200
+
+
+def test_a_rated_game_between_two_seats_of_one_address_does_not_count(tmp_path: Path) -> None:
+    """The join's check reads the seats already taken: two puppets joining at once could both pass it,
+    so the game's end counts it only if no two seats were taken from one address or browser."""
+    from roppyakken.server import players
+    from roppyakken.server.ratings import store
+    from tests.ratings_season import START, Game, make_people, record, store_room
+
+    db = Database(f"sqlite:///{tmp_path / 'r.sqlite3'}")
+    db.open()
+    try:
+        a, b = db.run_now(lambda c: make_people(c, 2))
+        game = Game("twins", "classic-2", [a, b], 0, [600, 0], [0, 0], [False, False], START)
+        db.run_now(lambda c: store_room(c, game))
+        here, there = players.origin("203.0.113.7", None), players.origin("192.0.2.1", "other")
+        db.run_now(lambda c: players.link_seat(c, "twins", 0, a, here))
+        db.run_now(lambda c: players.link_seat(c, "twins", 1, b, here))
+        assert db.run_now(lambda c: store.seat_owners(c, "twins", 2)) is None
+        assert db.run_now(lambda c: record(c, game)) is None
+        db.run_now(lambda c: players.link_seat(c, "twins", 1, b, there))
+        assert db.run_now(lambda c: store.seat_owners(c, "twins", 2)) == [a, b]
+        assert db.run_now(lambda c: record(c, game)) == 1
+    finally:
+        db.engine.dispose()

@@ -84,8 +84,8 @@ def register(sub: Any, help_text: str) -> None:
     rated.add_argument(
         "--rated-same-address",
         action="store_true",
-        help="let players of one address or one browser be paired together in rated pools "
-        "(a club on one network); off by default",
+        help="let players of one address or one browser play each other rated (paired, or in one "
+        "rated room): a club on one network; off by default",
     )
     rated.add_argument(
         "--rated-accounts-only",

@@ -137,7 +137,8 @@ async def create_room(request: Request) -> Response:
     owner = request.client.host if request.client else None
     room, token = await _hub(request).create(asked, owner)
     if player is not None:
-        await players.remember_seat(_hub(request).db, room.id, 0, player)
+        came_from = _rated_origin(request) if asked.rated else players.NOWHERE
+        await players.remember_seat(_hub(request).db, room.id, 0, player, came_from)
     return JSONResponse(
         {"room": room.id, "seat": 0, "token": token, "invite": f"/r/{room.id}"},
         status_code=201,
@@ -150,11 +151,25 @@ async def join_room(request: Request) -> Response:
     name = requests.join_room(data)
     player = await players.acting(request)
     room_id = str(request.path_params["room"])
-    await enforcement.may_take_seat(_hub(request), player, room_id)
+    rated = await enforcement.may_take_seat(_hub(request), player, room_id)
+    came_from = _rated_origin(request) if rated else players.NOWHERE
+    if player is not None and came_from != players.NOWHERE:
+        known = player
+        taken = await _hub(request).db.run(lambda c: players.origin_seated(c, room_id, known.id, came_from))
+        if taken:  # one person's guests never meet in a rated game (docs/PROTOCOL.md, "Quick pairing")
+            raise enforcement.Barred(text.RATED_SAME_ORIGIN)
     joined = await _visit(request, room_id, "join", {"name": name})
     if player is not None:
-        await players.remember_seat(_hub(request).db, room_id, int(joined["seat"]), player)
+        await players.remember_seat(_hub(request).db, room_id, int(joined["seat"]), player, came_from)
     return JSONResponse({"room": room_id, "seat": joined["seat"], "token": joined["token"]})
+
+
+def _rated_origin(request: Request) -> players.Origin:
+    """Where a rated room's seat is taken from (kept apart from the other seats' unless the server
+    lets one address play itself: ``serve --rated-same-address``)."""
+    if _hub(request).limits.rated_same_address:
+        return players.NOWHERE
+    return players.origin_of(request)
 
 
 async def room_info(request: Request) -> Response:

@@ -35,8 +35,8 @@ class Limits:
     """New guest players (``POST /api/me`` without a player) one address may make per hour (burst: a
     third of it, at least 3)."""
     rated_same_address: bool = False
-    """Whether players of one address (or one browser) may be paired together in a rated pool (a club
-    on one network); by default they never are (server/pairing.py)."""
+    """Whether players of one address (or one browser) may play each other rated: be paired together
+    (server/pairing.py) or seated in one rated room (a club on one network); by default never."""
     rated_accounts_only: bool = False
     """Whether only players signed in to an account may play rated games (seek a game, take a seat in
     a rated room), as on lichess; by default guests may too."""

@@ -103,20 +103,22 @@ async def may_seek(hub: Hub, player: Player) -> None:
     await may_play_rated(hub, player)
 
 
-async def may_take_seat(hub: Hub, player: Player | None, room_id: str | None) -> None:
+async def may_take_seat(hub: Hub, player: Player | None, room_id: str | None) -> bool:
     """Refuse (:class:`Barred`) a suspended player making (``room_id`` None) or joining a room, and a
-    player under a playban (or a guest, when only accounts play rated games) joining a rated room."""
+    player under a playban (or a guest, when only accounts play rated games) joining a rated room;
+    whether the room joined is rated (False when making one, or without a player)."""
     if player is None and not hub.limits.rated_accounts_only:
-        return
+        return False
     if player is not None:
         suspension = await moderation.cache_for(hub.db).find(SUSPEND, player_id=player.id)
         if suspension is not None:
             raise suspension_barred(suspension)
     if room_id is None:
-        return
+        return False
     rated: bool = await hub.db.run(lambda c: playban.room_rated(c, room_id))
     if rated:
         await may_play_rated(hub, player)
+    return rated
 
 
 async def handle_barred(request: Request, exc: Exception) -> Response:

@@ -93,6 +93,9 @@ seat_players = Table(
     Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("player_id", String(32), ForeignKey("players.id"), nullable=False),
+    # where a rated room's seat was taken from, hashed: one address or browser counts once
+    Column("address_hash", String(64), nullable=True),
+    Column("browser_hash", String(64), nullable=True),
     Index("ix_seat_players_player", "player_id"),
 )
 """Which player took which seat (a player's history; an account adopts it through ``players``)."""

@@ -22,7 +22,7 @@ rating, so players never rated are all alike.
 **Puppets.**  Rows of one address (as the per-address bounds count it: an IPv6 client's
 /64, server/guard.py) or of one browser (its ``rp_browser`` cookie, server/players.py) are
 never grouped together: one person's guests cannot feed one another rated wins.  Each row
-keeps the SHA-256 of both (:func:`origin`); ``serve --rated-same-address``
+keeps the SHA-256 of both (server/players.py ``origin``); ``serve --rated-same-address``
 (``Limits.rated_same_address``, off by default) lets them be paired, for a club on one
 network.  Every pool is rated.
 
@@ -50,7 +50,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
 import math
@@ -67,7 +66,7 @@ from roppyakken.server import tables as listing
 from roppyakken.server.clocks import CONTROLS
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.models import pairing, rooms, seats
-from roppyakken.server.players import Player, link_seat
+from roppyakken.server.players import NOWHERE, Origin, Player, link_seat, origin
 from roppyakken.server.ratings import store as rating_store
 from roppyakken.server.ratings.pools import FAMILIES, pool_of
 from roppyakken.server.ratings.scale import skill_points
@@ -105,18 +104,8 @@ def window(waited: float, scale: float = 1.0) -> float:
     return WINDOW_START + WINDOW_GROWTH * max(0.0, waited)
 
 
-Origin = frozenset[str]
+Marks = frozenset[str]
 """Where a row came from: the hashes of its address and browser (those it has)."""
-
-
-def origin(address: str | None, browser: str | None) -> tuple[str | None, str | None]:
-    """The stored hashes (address, browser) of a seek from ``address`` (as the bounds count it) with
-    the browser cookie ``browser``; None for what is unknown."""
-
-    def hashed(kind: str, value: str | None) -> str | None:
-        return None if not value else hashlib.sha256(f"{kind}:{value}".encode()).hexdigest()
-
-    return hashed("address", address), hashed("browser", browser)
 
 
 def groups(
@@ -124,12 +113,12 @@ def groups(
     size: int,
     now: float,
     *,
-    origins: list[Origin] | None = None,
+    origins: list[Marks] | None = None,
     scale: float = 1.0,
 ) -> list[list[int]]:
     """Games to make from ``waiting`` ((joined at, skill points) oldest first): lists of ``size``
     indexes, each in age order, every two within each other's window and (with ``origins``, each
-    row's :data:`Origin`) of no common address or browser (see the module docstring)."""
+    row's :data:`Marks`) of no common address or browser (see the module docstring)."""
     free = list(range(len(waiting)))
     reach = [window(now - joined, scale) for joined, _ in waiting]
 
@@ -207,7 +196,7 @@ def enter(
     pool: Pool,
     token_hash: str,
     now: float,
-    came_from: tuple[str | None, str | None] = (None, None),
+    came_from: Origin = NOWHERE,
 ) -> None:
     """The player waits in ``pool`` (a row it had in any pool, not yet claimed, is replaced);
     ``came_from``: the hashes of its address and browser (:func:`origin`)."""
@@ -280,7 +269,7 @@ def claim(
             query = query.with_for_update(skip_locked=True)
         read = conn.execute(query).all()
         rows = [(str(r[0]), str(r[1]), str(r[2]), float(r[3])) for r in read]
-        origins = [Origin(m for m in (r[4], r[5]) if m) for r in read] if apart else None
+        origins = [Marks(m for m in (r[4], r[5]) if m) for r in read] if apart else None
         skill = rating_store.skills(conn, pool.rating_pool, [r[0] for r in rows])
         waiting = [(r[3], skill_points(skill[r[0]])) for r in rows]
         found = groups(waiting, pool.players, now, origins=origins, scale=scale)

@@ -1,4 +1,5 @@
-"""Where each waiting row of the pairing pool came from (its address and browser, hashed).
+"""Where each waiting row of the pairing pool, and each seat a player took, came from (its address and
+browser, hashed).
 
 Revision ID: 0007_pairing_origin
 Revises: 0006_accounts
@@ -17,13 +18,16 @@ depends_on: str | None = None
 
 
 def upgrade() -> None:
-    """Add ``pairing.address_hash`` and ``pairing.browser_hash`` (plain ADD COLUMNs: nullable)."""
-    op.add_column("pairing", sa.Column("address_hash", sa.String(64), nullable=True))
-    op.add_column("pairing", sa.Column("browser_hash", sa.String(64), nullable=True))
+    """Add ``address_hash`` and ``browser_hash`` to ``pairing`` and ``seat_players`` (plain ADD COLUMNs,
+    nullable: on SQLite a batch would copy ``seat_players`` and drop it)."""
+    for table in ("pairing", "seat_players"):
+        op.add_column(table, sa.Column("address_hash", sa.String(64), nullable=True))
+        op.add_column(table, sa.Column("browser_hash", sa.String(64), nullable=True))
 
 
 def downgrade() -> None:
     """Drop them again."""
-    with op.batch_alter_table("pairing") as batch:
-        batch.drop_column("browser_hash")
-        batch.drop_column("address_hash")
+    for table in ("seat_players", "pairing"):
+        with op.batch_alter_table(table) as batch:
+            batch.drop_column("browser_hash")
+            batch.drop_column("address_hash")
