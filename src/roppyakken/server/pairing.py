@@ -127,12 +127,27 @@ def groups(
             return False
         return abs(waiting[a][1] - waiting[b][1]) <= min(reach[a], reach[b])
 
+    sharing: dict[str, set[int]] = {}
+    for index, marks in enumerate(origins or ()):
+        for mark in marks:
+            sharing.setdefault(mark, set()).add(index)
+    stuck: set[int] = set()  # found no group: with fewer rows free it finds none either (this round)
     out: list[list[int]] = []
     while len(free) >= size:
         for at, first in enumerate(free):
+            if first in stuck:
+                continue
+            later = free[at + 1 :]
+            clash: set[int] = set()
+            if origins is not None and origins[first]:
+                # rows of one address or browser (puppets) are set aside in bulk, not pair by pair
+                clash = clash.union(*(sharing[m] for m in origins[first]))
+                if len(later) - len(clash.intersection(later)) < size - 1:
+                    stuck.add(first)
+                    continue
             group = [first]
-            for other in free[at + 1 :]:
-                if all(fits(other, member) for member in group):
+            for other in later:
+                if other not in clash and all(fits(other, member) for member in group):
                     group.append(other)
                     if len(group) == size:
                         break
@@ -140,6 +155,7 @@ def groups(
                 out.append(group)
                 free = [i for i in free if i not in group]
                 break
+            stuck.add(first)
         else:
             break
     return out
