@@ -17,12 +17,12 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import insert
+from sqlalchemy import insert, select
 
 from roppyakken.server import pairing
 from roppyakken.server.config import Limits
 from roppyakken.server.db import Database
-from roppyakken.server.models import ratings
+from roppyakken.server.models import ratings, seat_players
 from roppyakken.server.players import BROWSER_COOKIE, COOKIE
 from roppyakken.server.ratings.scale import MU0
 from tests.server_harness import ServerThread, limits_for_tests, running_server
@@ -338,5 +338,13 @@ def test_a_rated_game_between_two_seats_of_one_address_does_not_count(tmp_path: 
         db.run_now(lambda c: players.link_seat(c, "twins", 1, b, there))
         assert db.run_now(lambda c: store.seat_owners(c, "twins", 2)) == [a, b]
         assert db.run_now(lambda c: record(c, game)) == 1
+        kept = db.run_now(
+            lambda c: c.execute(
+                select(seat_players.c.address_hash, seat_players.c.browser_hash).where(
+                    seat_players.c.room_id == "twins"
+                )
+            ).all()
+        )
+        assert [tuple(r) for r in kept] == [(None, None), (None, None)]  # not kept past the game's end
     finally:
         db.engine.dispose()

@@ -95,11 +95,15 @@ def record_game(
 ) -> int | None:
     """Update the ratings for a rated room's game that ends in this transaction; its ``seq``, or None
     if it does not count (a seat without its own player, every seat abandoned, already counted)."""
-    places = finishing_order(winner, totals, legs, left)
-    if places is None:
-        return None
     owners = seat_owners(conn, room_id, len(totals))
-    if owners is None:
+    # where the seats were taken from served this check only: not kept with the finished game
+    conn.execute(
+        update(seat_players)
+        .where(seat_players.c.room_id == room_id)
+        .values(address_hash=None, browser_hash=None)
+    )
+    places = finishing_order(winner, totals, legs, left)
+    if places is None or owners is None:
         return None
     lock(conn)
     if conn.execute(select(rating_games.c.seq).where(rating_games.c.room_id == room_id)).first():
