@@ -110,7 +110,12 @@ BOUNDS: list[tuple[str, type, str, str]] = [
     ("header_timeout", float, "SECONDS", "time to send request headers; idle keep-alive limit"),
     ("send_timeout", float, "SECONDS", "a websocket that takes no message for this long is dropped"),
     ("bot_workers", int, "N", "processes thinking for bots; 0: threads"),
-    ("clock_scale", float, "FACTOR", "time controls' seconds are multiplied by this (tests, demonstrations)"),
+    (
+        "clock_scale",
+        float,
+        "FACTOR",
+        "the seconds of time controls, playbans and pairing's rating window are multiplied by this (tests)",
+    ),
     ("clock_horizon", float, "SECONDS", "a room is loaded this long before its clock's deadline"),
     ("hand_over_after", float, "SECONDS", "absence after which the others may hand a seat to a bot"),
     ("abandon_after", float, "SECONDS", "a game without a clock and with nobody connected ends this late"),

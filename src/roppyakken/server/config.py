@@ -55,7 +55,8 @@ class Limits:
     allowed_origins: tuple[str, ...] = ()
     """Extra websocket ``Origin`` values accepted besides the server's own address."""
     clock_scale: float = 1.0
-    """Every time control's seconds are multiplied by this when a room is made (tests, demonstrations)."""
+    """Every time control's seconds are multiplied by this when a room is made, and so are the playban's
+    durations and windows and pairing's rating window (tests, demonstrations)."""
     clock_horizon: float = 120.0
     """Seconds before a clock's deadline at which its room is loaded into memory (and kept there)."""
     hand_over_after: float = 60.0
