@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
 
 from roppyakken.server import pairing
 from roppyakken.server.config import Limits
@@ -347,4 +347,32 @@ def test_a_rated_game_between_two_seats_of_one_address_does_not_count(tmp_path: 
         )
         assert [tuple(r) for r in kept] == [(None, None), (None, None)]  # not kept past the game's end
     finally:
+        db.engine.dispose()
+
+
+def test_a_pool_of_one_address_says_why_in_the_log(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Behind a proxy that is not a --trusted-proxy every player has the proxy's address and nobody is
+    paired: the log says so (once an hour a pool), and not for players of several addresses."""
+    from roppyakken.server import players
+    from roppyakken.server.models import pairing as rows
+
+    db = Database(f"sqlite:///{tmp_path / 'hint.sqlite3'}")
+    db.open()
+    pairing._hinted.clear()
+    try:
+        now = time.time()
+        proxied, apart = pairing.Pool("classic", 2, "1d"), pairing.Pool("fuke", 2, "1d")
+        seeks = [(proxied, players.origin("127.0.0.1", f"b{i}"), now - 90 + i) for i in range(4)]
+        seeks += [(apart, players.origin(f"192.0.2.{i}", "one"), now - 90 + i) for i in range(4)]
+        for pool, came, joined in seeks:
+            made = db.run_now(lambda c: players.create(c, "p")).id
+            db.run_now(lambda c: pairing.enter(c, made, "p", pool, "h" + made, joined, came))  # noqa: B023
+        db.run_now(lambda c: c.execute(update(rows).values(seen_at=now)))  # every member alive
+        with caplog.at_level("WARNING", logger="roppyakken.server"):
+            assert db.run_now(lambda c: pairing.claim(c, now, postgres=False)) == []
+            assert db.run_now(lambda c: pairing.claim(c, now, postgres=False)) == []
+        hints = [r.getMessage() for r in caplog.records if "all from one address" in r.getMessage()]
+        assert len(hints) == 1 and "classic:2:1d" in hints[0] and "--trusted-proxy" in hints[0], hints
+    finally:
+        pairing._hinted.clear()
         db.engine.dispose()

@@ -289,6 +289,8 @@ def claim(
         skill = rating_store.skills(conn, pool.rating_pool, [r[0] for r in rows])
         waiting = [(r[3], skill_points(skill[r[0]])) for r in rows]
         found = groups(waiting, pool.players, now, origins=origins, scale=scale)
+        if not found and apart and rows:
+            _one_address_hint(pool, [r[4] for r in read], now - rows[0][3])
         for group in found:
             chosen = [rows[i][:3] for i in group]
             mark = "claim-" + secrets.token_hex(8)
@@ -311,6 +313,29 @@ def claim(
                 break
             out.append(Claimed(mark, pool, chosen))
     return out
+
+
+ONE_ADDRESS_HINT_AFTER: Final = 60.0
+"""Seconds a pool of several players all of one address waits before the log says why."""
+_hinted: dict[str, float] = {}
+
+
+def _one_address_hint(pool: Pool, addresses: list[str | None], waited: float) -> None:
+    """Say once an hour in the log when several players wait in a pool, all of one address (the
+    oldest for ``waited`` seconds): a proxy that is not a ``--trusted-proxy`` makes every player its
+    address, and nobody is ever paired."""
+    one = len(set(addresses)) == 1 and addresses[0] is not None
+    if len(addresses) < 2 * pool.players or not one or waited < ONE_ADDRESS_HINT_AFTER:
+        return
+    if time.monotonic() - _hinted.get(pool.key, -math.inf) < 3600:
+        return
+    _hinted[pool.key] = time.monotonic()
+    log.warning(
+        "%d players wait in pool %s, all from one address: players of one address are never paired "
+        "together; behind a proxy, name it with --trusted-proxy (or --rated-same-address for a club)",
+        len(addresses),
+        pool.key,
+    )
 
 
 def made(conn: Connection, claimed: Claimed, room_id: str) -> None:
