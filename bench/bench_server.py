@@ -304,6 +304,7 @@ def _start_server(database: str, clock_scale: float = 1.0) -> tuple[subprocess.P
     # Every bound stays on at its default except the per-address ones: all the load comes from
     # this one address (300 rooms and 900 websockets), which the defaults exist to refuse.
     command += ["--rooms-per-minute", "100000", "--requests-per-minute", "1000000"]
+    command += ["--guests-per-hour", "1000000", "--rated-same-address"]  # bench_pairing's players
     command += ["--connections-per-address", "5000"]
     server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
     assert server.stdout is not None

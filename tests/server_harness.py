@@ -27,9 +27,16 @@ from roppyakken.server.serving import Server, uvicorn_config
 
 
 def limits_for_tests(**changes: Any) -> Limits:
-    """The bounds of test servers: bots in threads, and no rate limits (tests make many rooms quickly)."""
+    """The bounds of test servers: bots in threads, and no rate limits (tests make many rooms and
+    guests quickly); every test client comes from 127.0.0.1, one network, so pairing may pair players of
+    one address (``rated_same_address``, as a club's server would: tests of the default turn it off)."""
     base = Limits(
-        bot_workers=0, rooms_per_minute=1e9, requests_per_minute=1e9, connections_per_address=10_000
+        bot_workers=0,
+        rooms_per_minute=1e9,
+        guests_per_hour=1e9,
+        requests_per_minute=1e9,
+        connections_per_address=10_000,
+        rated_same_address=True,
     )
     return dataclasses.replace(base, **changes)
 

@@ -226,6 +226,8 @@ def nginx_site(site: Callable[[int], str]) -> Iterator[int]:
 MEMBER_BOUNDS = [
     "--trusted-proxy",
     "127.0.0.1",
+    "--guests-per-hour",
+    "1000000",
     "--bot-workers",
     "0",
     "--rooms-per-minute",

@@ -32,9 +32,11 @@ def test_players_on_different_members_are_paired_by_the_pool() -> None:
             async def run() -> None:
                 urls = [m.url for m in started]
                 ws_urls = [u.replace("http://", "ws://") for u in urls]
-                cookies = [new_player(urls[i % 3], f"P{i}")[0] for i in range(4)]
+                # four players of four addresses (the members trust 127.0.0.1 as a proxy)
+                where = [{"X-Forwarded-For": f"192.0.2.{i + 1}"} for i in range(4)]
+                cookies = [new_player(urls[i % 3], f"P{i}", where[i])[0] for i in range(4)]
                 # each player's lobby on another member than the one before it
-                lobbies = [await Lobby.open(ws_urls[i % 3], cookies[i]) for i in range(4)]
+                lobbies = [await Lobby.open(ws_urls[i % 3], cookies[i], where[i]) for i in range(4)]
                 tokens = []
                 for lobby in lobbies:
                     tokens.append(await lobby.seek("classic", 2, "60+300"))
@@ -53,6 +55,51 @@ def test_players_on_different_members_are_paired_by_the_pool() -> None:
                     assert welcome["room_info"]["seats"][p["seat"]]["name"] == f"P{i}"
                     await player.close()
                 for lobby in lobbies:
+                    await lobby.ws.close()
+
+            asyncio.run(run())
+            assert not [e for m in started for e in m.errors()], [e for m in started for e in m.errors()]
+
+
+def test_puppets_of_one_address_are_never_paired_together_across_members() -> None:
+    """Guests of one address, their lobbies on different members, wait apart in the shared pool: a
+    player of another address is paired with the oldest; and the guests one address may make are
+    counted over every member (the shared Redis buckets)."""
+    with services.postgres() as pg, services.redis_server() as rd:
+        database = services.new_database(pg, "puppets")
+        bound = ["--guests-per-hour", "9"]  # a burst of 3 for the whole cluster
+        with services.members(database, rd, 3, extra=bound) as started:
+            urls = [m.url for m in started]
+            ws_urls = [u.replace("http://", "ws://") for u in urls]
+            puppet = {"X-Forwarded-For": "203.0.113.7"}
+            made = [
+                httpx.post(
+                    urls[i % 3] + "/api/me",
+                    json={"name": f"Puppet{i}"},
+                    headers={"X-CSRF-Token": "new", **puppet},
+                    timeout=10,
+                )
+                for i in range(5)
+            ]
+            assert [m.status_code for m in made] == [201, 201, 201, 429, 429]
+            assert "too many new players" in made[3].json()["error"] and made[3].headers["Retry-After"]
+            cookies = [m.cookies["rp_player"] for m in made[:3]]
+
+            async def run() -> None:
+                lobbies = [await Lobby.open(ws_urls[i], cookies[i], puppet) for i in range(3)]
+                for lobby in lobbies:
+                    await lobby.seek("classic", 2, "1d")
+                # eight rounds on each member: nobody paired
+                await asyncio.gather(*(lobby.none_of("paired", 2.0) for lobby in lobbies))
+                elsewhere = {"X-Forwarded-For": "192.0.2.99"}
+                stranger = await Lobby.open(
+                    ws_urls[2], new_player(urls[1], "Stranger", elsewhere)[0], elsewhere
+                )
+                await stranger.seek("classic", 2, "1d")
+                mine, theirs = await lobbies[0].expect("paired", 20), await stranger.expect("paired", 20)
+                assert mine["room"] == theirs["room"] and (mine["seat"], theirs["seat"]) == (0, 1)
+                await asyncio.gather(*(lobby.none_of("paired", 1.0) for lobby in lobbies[1:]))
+                for lobby in (*lobbies, stranger):
                     await lobby.ws.close()
 
             asyncio.run(run())

@@ -33,10 +33,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
         yield served
 
 
-def new_player(base: str, name: str) -> tuple[str, str]:
-    """A player made over HTTP: (its cookie value, its CSRF token)."""
+def new_player(base: str, name: str, headers: dict[str, str] | None = None) -> tuple[str, str]:
+    """A player made over HTTP (with ``headers`` besides the CSRF one): (its cookie value, its CSRF
+    token)."""
     with httpx.Client(base_url=base, timeout=10) as client:
-        made = client.post("/api/me", json={"name": name}, headers={CSRF: "new"})
+        made = client.post("/api/me", json={"name": name}, headers={CSRF: "new", **(headers or {})})
         assert made.status_code == 201
         return client.cookies[COOKIE], made.json()["csrf"]
 
@@ -49,9 +50,13 @@ class Lobby:
         self.log: list[dict[str, Any]] = []
 
     @classmethod
-    async def open(cls, ws_url: str, cookie: str | None) -> Lobby:
-        headers = {} if cookie is None else {"Cookie": f"{COOKIE}={cookie}"}
-        lobby = cls(await connect(f"{ws_url}/ws/lobby", additional_headers=headers, open_timeout=10))
+    async def open(cls, ws_url: str, cookie: str | None, headers: dict[str, str] | None = None) -> Lobby:
+        """The lobby of the player of ``cookie`` (None: nobody), ``headers`` added (a ``Cookie`` one
+        is joined to the player's)."""
+        sent = dict(headers or {})
+        if cookie is not None:
+            sent["Cookie"] = "; ".join(c for c in (f"{COOKIE}={cookie}", sent.get("Cookie")) if c)
+        lobby = cls(await connect(f"{ws_url}/ws/lobby", additional_headers=sent, open_timeout=10))
         await lobby.expect("lobby")
         return lobby
 

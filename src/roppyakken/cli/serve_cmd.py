@@ -80,6 +80,18 @@ def register(sub: Any, help_text: str) -> None:
         help="a reverse proxy's address or network (e.g. 127.0.0.1 for nginx on this machine): its "
         "X-Forwarded-For names the client the per-address bounds count; repeatable",
     )
+    rated = p.add_argument_group("rated games (docs/PROTOCOL.md, 'Ratings')")
+    rated.add_argument(
+        "--rated-same-address",
+        action="store_true",
+        help="let players of one address or one browser play each other rated (paired, or in one "
+        "rated room): a club on one network; off by default",
+    )
+    rated.add_argument(
+        "--rated-accounts-only",
+        action="store_true",
+        help="only players signed in to an account play rated games (seek, rated rooms); off by default",
+    )
     p.set_defaults(run=run)
 
 
@@ -91,13 +103,19 @@ BOUNDS: list[tuple[str, type, str, str]] = [
     ("guest_days", float, "DAYS", "guests without a game or an account, unseen this long, are forgotten"),
     ("max_rooms", int, "N", "rooms held in memory at once"),
     ("rooms_per_minute", float, "N", "rooms one address may create per minute"),
+    ("guests_per_hour", float, "N", "new guest players one address may make per hour"),
     ("requests_per_minute", float, "N", "API requests one address may make per minute"),
     ("connections_per_address", int, "N", "websockets (and, apart, HTTP connections) one address may hold"),
     ("max_connections", int, "N", "connections the server accepts at once"),
     ("header_timeout", float, "SECONDS", "time to send request headers; idle keep-alive limit"),
     ("send_timeout", float, "SECONDS", "a websocket that takes no message for this long is dropped"),
     ("bot_workers", int, "N", "processes thinking for bots; 0: threads"),
-    ("clock_scale", float, "FACTOR", "time controls' seconds are multiplied by this (tests, demonstrations)"),
+    (
+        "clock_scale",
+        float,
+        "FACTOR",
+        "the seconds of time controls, playbans and pairing's rating window are multiplied by this (tests)",
+    ),
     ("clock_horizon", float, "SECONDS", "a room is loaded this long before its clock's deadline"),
     ("hand_over_after", float, "SECONDS", "absence after which the others may hand a seat to a bot"),
     ("abandon_after", float, "SECONDS", "a game without a clock and with nobody connected ends this late"),
@@ -192,7 +210,11 @@ def run(args: argparse.Namespace) -> int:
         if value < 0 or (value == 0 and name != "bot_workers"):
             raise RoppyakkenError(N_("--{option} must be more than 0"), option=name.replace("_", "-"))
     limits = Limits(
-        **given, allowed_origins=tuple(args.allow_origin), trusted_proxies=tuple(args.trusted_proxy)
+        **given,
+        allowed_origins=tuple(args.allow_origin),
+        trusted_proxies=tuple(args.trusted_proxy),
+        rated_same_address=args.rated_same_address,
+        rated_accounts_only=args.rated_accounts_only,
     )
     from roppyakken.server.guard import proxy_networks
 

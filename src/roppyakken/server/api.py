@@ -21,7 +21,7 @@ from roppyakken.documents import score_document
 from roppyakken.errors import Phrase, RoppyakkenError
 from roppyakken.i18n import N_
 from roppyakken.rules import PRESETS, preset
-from roppyakken.server import enforcement, jsonsafe, players, requests, storage, text, wording
+from roppyakken.server import enforcement, guests, jsonsafe, players, requests, storage, text, wording
 from roppyakken.server.hub import Hub
 from roppyakken.server.models import accounts
 from roppyakken.server.rooms import hash_token
@@ -137,7 +137,8 @@ async def create_room(request: Request) -> Response:
     owner = request.client.host if request.client else None
     room, token = await _hub(request).create(asked, owner)
     if player is not None:
-        await players.remember_seat(_hub(request).db, room.id, 0, player)
+        came_from = _rated_origin(request) if asked.rated else players.NOWHERE
+        await players.remember_seat(_hub(request).db, room.id, 0, player, came_from)
     return JSONResponse(
         {"room": room.id, "seat": 0, "token": token, "invite": f"/r/{room.id}"},
         status_code=201,
@@ -150,11 +151,25 @@ async def join_room(request: Request) -> Response:
     name = requests.join_room(data)
     player = await players.acting(request)
     room_id = str(request.path_params["room"])
-    await enforcement.may_take_seat(_hub(request), player, room_id)
+    rated = await enforcement.may_take_seat(_hub(request), player, room_id)
+    came_from = _rated_origin(request) if rated else players.NOWHERE
+    if player is not None and came_from != players.NOWHERE:
+        known = player
+        taken = await _hub(request).db.run(lambda c: players.origin_seated(c, room_id, known.id, came_from))
+        if taken:  # one person's guests never meet in a rated game (docs/PROTOCOL.md, "Quick pairing")
+            raise enforcement.Barred(text.RATED_SAME_ORIGIN)
     joined = await _visit(request, room_id, "join", {"name": name})
     if player is not None:
-        await players.remember_seat(_hub(request).db, room_id, int(joined["seat"]), player)
+        await players.remember_seat(_hub(request).db, room_id, int(joined["seat"]), player, came_from)
     return JSONResponse({"room": room_id, "seat": joined["seat"], "token": joined["token"]})
+
+
+def _rated_origin(request: Request) -> players.Origin:
+    """Where a rated room's seat is taken from (kept apart from the other seats' unless the server
+    lets one address play itself: ``serve --rated-same-address``)."""
+    if _hub(request).limits.rated_same_address:
+        return players.NOWHERE
+    return players.origin_of(request)
 
 
 async def room_info(request: Request) -> Response:
@@ -196,7 +211,9 @@ async def get_me(request: Request) -> Response:
     """``GET /api/me``: the player of the cookie and its CSRF token, and the account signed in (or
     nulls: no cookie yet, not signed in)."""
     answer = await _me(request, await players.current(request))
-    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
+    response = JSONResponse(answer, headers={"Cache-Control": "no-store"})
+    players.mark_browser(response, request)
+    return response
 
 
 async def post_me(request: Request) -> Response:
@@ -206,15 +223,19 @@ async def post_me(request: Request) -> Response:
     name = requests.me(await _body(request))
     db = _hub(request).db
     if player is None:
+        await guests.may_create(request)
         made = await db.run(lambda c: players.create(c, name))
         response = JSONResponse(
             await _me(request, made), status_code=201, headers={"Cache-Control": "no-store"}
         )
         players.set_cookie(response, request, made)
+        players.mark_browser(response, request)
         return response
     known = player
     renamed = await db.run(lambda c: players.rename(c, known, name))
-    return JSONResponse(await _me(request, renamed), headers={"Cache-Control": "no-store"})
+    response = JSONResponse(await _me(request, renamed), headers={"Cache-Control": "no-store"})
+    players.mark_browser(response, request)
+    return response
 
 
 async def list_games(request: Request) -> Response:

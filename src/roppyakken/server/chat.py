@@ -76,14 +76,15 @@ PLAYERS: Final = "players"
 SPECTATORS: Final = "spectators"
 
 
-def clean_text(value: str) -> str:
-    """A chat line's text: spaces collapsed; refused (ProtocolError) if empty, too long, or with control
-    or format characters (which could reorder or hide what others read)."""
+def clean_text(value: str, msg_id: str | None = None) -> str:
+    """A chat line's text: spaces collapsed; refused (ProtocolError echoing ``msg_id``, the message's
+    ``id``) if empty, too long, or with control or format characters (which could reorder or hide
+    what others read)."""
     line = " ".join(value.split())
     if not line or len(line) > CHAT_MAX:
-        raise ProtocolError(text.CHAT_TEXT_RULE, max=CHAT_MAX)
+        raise ProtocolError(text.CHAT_TEXT_RULE, msg_id, max=CHAT_MAX)
     if any(unicodedata.category(ch).startswith("C") for ch in line):
-        raise ProtocolError(text.CHAT_TEXT_RULE, max=CHAT_MAX)
+        raise ProtocolError(text.CHAT_TEXT_RULE, msg_id, max=CHAT_MAX)
     return line
 
 
@@ -156,7 +157,9 @@ class ChatDesk:
 _DESKS: weakref.WeakKeyDictionary[Room, ChatDesk] = weakref.WeakKeyDictionary()
 
 
-async def _moderator_mute(room: Room, client: Client, chat_desk: ChatDesk) -> Sanction | None:
+async def _moderator_mute(
+    room: Room, client: Client, chat_desk: ChatDesk, msg_id: str | None
+) -> Sanction | None:
     """The moderators' mute in effect on the player writing (a seat's player, from ``seat_players``,
     read again after :data:`~roppyakken.server.moderation.REFRESH`; a spectator's, from its cookie)."""
     player_id: str | None
@@ -168,7 +171,7 @@ async def _moderator_mute(room: Room, client: Client, chat_desk: ChatDesk) -> Sa
             try:
                 found = await room.db.run(lambda c: _seat_player(c, room.id, seat))
             except StorageError:
-                raise ProtocolError(text.STORAGE_UNAVAILABLE) from None
+                raise ProtocolError(text.STORAGE_UNAVAILABLE, msg_id) from None
             known = chat_desk.seat_players[seat] = (found, time.monotonic())
         player_id = known[0]
     if player_id is None:
@@ -227,8 +230,8 @@ async def handle(room: Room, client: Client, message: Say | Mute | ChatHistory) 
         answer = {"type": "chat_history", "id": message.id, "channel": channel, "lines": shown}
         client.send(protocol.encode({**answer, "muted": sorted(muted)}))
         return
-    said = None if message.text is None else clean_text(message.text)
-    mute = await _moderator_mute(room, client, chat_desk)
+    said = None if message.text is None else clean_text(message.text, message.id)
+    mute = await _moderator_mute(room, client, chat_desk, message.id)
     if mute is not None:
         template, fields = moderation.worded(mute, text.MUTED, text.MUTED_UNTIL)
         raise ProtocolError(template, message.id, **fields)

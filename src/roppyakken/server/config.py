@@ -31,6 +31,15 @@ class Limits:
     """Rooms held in memory at once (more: new rooms are refused with 503 until some go idle)."""
     rooms_per_minute: float = 20.0
     """Rooms one address may create per minute (burst: a third of it, at least 3)."""
+    guests_per_hour: float = 30.0
+    """New guest players (``POST /api/me`` without a player) one address may make per hour (burst: a
+    third of it, at least 3)."""
+    rated_same_address: bool = False
+    """Whether players of one address (or one browser) may play each other rated: be paired together
+    (server/pairing.py) or seated in one rated room (a club on one network); by default never."""
+    rated_accounts_only: bool = False
+    """Whether only players signed in to an account may play rated games (seek a game, take a seat in
+    a rated room), as on lichess; by default guests may too."""
     requests_per_minute: float = 600.0
     """HTTP requests one address may make per minute (burst: a sixth of it)."""
     connections_per_address: int = 32
@@ -46,7 +55,8 @@ class Limits:
     allowed_origins: tuple[str, ...] = ()
     """Extra websocket ``Origin`` values accepted besides the server's own address."""
     clock_scale: float = 1.0
-    """Every time control's seconds are multiplied by this when a room is made (tests, demonstrations)."""
+    """Every time control's seconds are multiplied by this when a room is made, and so are the playban's
+    durations and windows and pairing's rating window (tests, demonstrations)."""
     clock_horizon: float = 120.0
     """Seconds before a clock's deadline at which its room is loaded into memory (and kept there)."""
     hand_over_after: float = 60.0

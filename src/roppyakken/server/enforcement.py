@@ -6,7 +6,9 @@
 - a suspended player (or a player of a suspended account) may not make or join a
   room nor seek a game (:func:`may_take_seat`, :func:`may_seek`);
 - a player under a playban (server/playban.py) may not seek a game in quick
-  pairing (every paired game is rated) nor take a seat in a rated room.
+  pairing (every paired game is rated) nor take a seat in a rated room;
+- with ``serve --rated-accounts-only`` (``Limits.rated_accounts_only``), neither may a
+  guest (a player not signed in to an account, or a request without a player).
 
 Refusals are :class:`Barred`: a template and its fields, which the browser says in its
 reader's language (server/wording.py), and structured fields (``playban``, ``sanction``).
@@ -82,8 +84,10 @@ async def current_playban(hub: Hub, player_id: str) -> playban.Playban | None:
 
 
 async def may_play_rated(hub: Hub, player: Player | None) -> None:
-    """Refuse (:class:`Barred`) a player under a playban a seat in a rated game (making a rated room
-    calls this before making it)."""
+    """Refuse (:class:`Barred`) a seat in a rated game to a player under a playban, and to a guest
+    when only accounts play rated games (making a rated room calls this before making it)."""
+    if hub.limits.rated_accounts_only and (player is None or player.account_id is None):
+        raise Barred(text.RATED_ACCOUNTS_ONLY)
     if player is None:
         return
     ban = await current_playban(hub, player.id)
@@ -99,19 +103,22 @@ async def may_seek(hub: Hub, player: Player) -> None:
     await may_play_rated(hub, player)
 
 
-async def may_take_seat(hub: Hub, player: Player | None, room_id: str | None) -> None:
+async def may_take_seat(hub: Hub, player: Player | None, room_id: str | None) -> bool:
     """Refuse (:class:`Barred`) a suspended player making (``room_id`` None) or joining a room, and a
-    player under a playban joining a rated room."""
-    if player is None:
-        return
-    suspension = await moderation.cache_for(hub.db).find(SUSPEND, player_id=player.id)
-    if suspension is not None:
-        raise suspension_barred(suspension)
+    player under a playban (or a guest, when only accounts play rated games) joining a rated room;
+    whether the room joined is rated (False when making one, or without a player)."""
+    if player is None and not hub.limits.rated_accounts_only:
+        return False
+    if player is not None:
+        suspension = await moderation.cache_for(hub.db).find(SUSPEND, player_id=player.id)
+        if suspension is not None:
+            raise suspension_barred(suspension)
     if room_id is None:
-        return
+        return False
     rated: bool = await hub.db.run(lambda c: playban.room_rated(c, room_id))
     if rated:
         await may_play_rated(hub, player)
+    return rated
 
 
 async def handle_barred(request: Request, exc: Exception) -> Response:

@@ -1,4 +1,13 @@
-"""Old guests are forgotten: players who never took a seat, have no account and were not seen for long.
+"""Guests: how fast one address may make them, and old ones forgotten.
+
+**Making.**  ``POST /api/me`` without a player makes a guest; one address may make
+``Limits.guests_per_hour`` (30 by default, a burst of a third of it, at least 3) a token
+bucket counted per address as the other bounds are (an IPv6 client's /64; in a cluster
+the shared Redis buckets, so the members count together).  Past it: 429 with
+``Retry-After`` and one line (:func:`may_create`).
+
+**Forgetting.**  Players who never took a seat, have no account and were not seen for long
+are forgotten.
 
 A visitor becomes a player at once (server/players.py) and keeps its cookie for
 400 days; most never play a game.  A player row is deleted once all of these hold:
@@ -24,11 +33,19 @@ member holds it; SQLite has one writer anyway.
 
 from __future__ import annotations
 
+import inspect
+import math
 from datetime import UTC, datetime
 from typing import Final
 
 from sqlalchemy import Column, ColumnElement, Connection, and_, delete, exists, or_, select, text, update
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import JSONResponse, Response
 
+from roppyakken.errors import RoppyakkenError
+from roppyakken.server import text as words
+from roppyakken.server import wording
+from roppyakken.server.guard import MemoryRateLimiter, RateLimiter, client_address
 from roppyakken.server.models import metadata, players
 
 SEEN_EVERY: Final = 3600.0
@@ -41,6 +58,43 @@ NAMES: Final = frozenset({"player_id", "reporter_id"})
 """Column names that name a player without a foreign key (ratings, fair play, moderation)."""
 LOCK_KEY: Final = 0x72705F67756573
 """The PostgreSQL advisory lock that lets one member at a time sweep."""
+
+
+class TooManyGuests(RoppyakkenError):
+    """One address made too many guests: 429, with the seconds to wait."""
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(words.GUESTS_LIMITED, minutes=max(1, math.ceil(seconds / 60)))
+        self.seconds = seconds
+
+
+def _limiter(conn: HTTPConnection) -> RateLimiter:
+    """The cluster's shared buckets, or this process's own."""
+    cluster = getattr(conn.app.state.hub, "cluster", None)
+    if cluster is not None:
+        shared: RateLimiter = cluster
+        return shared
+    found: RateLimiter | None = getattr(conn.app.state, "guest_limiter", None)
+    if found is None:
+        found = conn.app.state.guest_limiter = MemoryRateLimiter()
+    return found
+
+
+async def may_create(request: Request) -> None:
+    """Count one new guest of the request's address; :class:`TooManyGuests` past the bound."""
+    per_hour = float(request.app.state.hub.limits.guests_per_hour)
+    burst = max(3.0, per_hour / 3)
+    taken = _limiter(request).take(f"guest:{client_address(request.scope)}", per_hour / 60, burst)
+    wait = float(await taken) if inspect.isawaitable(taken) else float(taken)
+    if wait:
+        raise TooManyGuests(3600 if math.isinf(wait) else max(1, math.ceil(wait)))
+
+
+async def handle_too_many(request: Request, exc: Exception) -> Response:
+    """:class:`TooManyGuests` as a 429 ``{"error"}`` answer with ``Retry-After``."""
+    seconds = exc.seconds if isinstance(exc, TooManyGuests) else 3600
+    headers = {"Retry-After": str(seconds)}
+    return JSONResponse(wording.answer(exc if isinstance(exc, RoppyakkenError) else str(exc)), 429, headers)
 
 
 def seen(conn: Connection, player_id: str, last: float | None, now: float) -> None:

@@ -29,9 +29,9 @@ from roppyakken.rules import PRESETS, preset
 from roppyakken.server import enforcement, jsonsafe, players, protocol, text
 from roppyakken.server.clocks import CONTROLS
 from roppyakken.server.db import StorageError
-from roppyakken.server.guard import MemoryRateLimiter
+from roppyakken.server.guard import MemoryRateLimiter, client_address
 from roppyakken.server.pairing import Pairing, Pool
-from roppyakken.server.protocol import MessageId, PlaybanInfo, ProtocolError
+from roppyakken.server.protocol import ErrorMessage, MessageId, PlaybanInfo, PongMessage, ProtocolError
 from roppyakken.server.ratings import store as rating_store
 from roppyakken.server.ratings.pools import FAMILIES
 from roppyakken.server.rooms import hash_token, new_token
@@ -155,7 +155,13 @@ class PlaybanMessage(PlaybanInfo):
 
 
 LobbyServerMessage = Annotated[
-    LobbyMessage | SeekingMessage | CancelledMessage | PairedMessage | PlaybanMessage,
+    LobbyMessage
+    | SeekingMessage
+    | CancelledMessage
+    | PairedMessage
+    | PlaybanMessage
+    | ErrorMessage
+    | PongMessage,
     Field(discriminator="type"),
 ]
 
@@ -195,7 +201,10 @@ def parse(raw: str) -> SeekMessage | CancelMessage | LobbyPingMessage:
             )
         raise ProtocolError(text.MESSAGE_FIELD, msg_id, type=kind, problem=problem) from None
     if isinstance(message, SeekMessage):
-        preset(message.preset).check_players(message.players)
+        try:
+            preset(message.preset).check_players(message.players)
+        except RoppyakkenError as exc:
+            raise ProtocolError.of(exc, message.id) from None
     return message
 
 
@@ -237,6 +246,7 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
     await websocket.accept()
     client = WebSocketClient(websocket, None, pairing.hub.limits.send_timeout)
     pace = MemoryRateLimiter(max_keys=1)
+    address, browser = client_address(websocket.scope), players.browser_of(websocket)
     seeking: list[tuple[str, str]] = []
     """(token, its hash) of this connection's seek, if it waits in the pool."""
 
@@ -273,7 +283,9 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
             pool = Pool(message.preset, message.players, message.clock)
             token = new_token()
             seeking.append((token, hash_token(token)))
-            await pairing.seek(now, pool, seeking[0][1], paired)  # under the name it has now
+            await pairing.seek(  # under the name it has now
+                now, pool, seeking[0][1], paired, address=address, browser=browser
+            )
             client.send(
                 protocol.encode({"type": "seeking", "id": message.id, "pool": pool.key, "token": token})
             )

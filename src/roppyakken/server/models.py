@@ -93,6 +93,9 @@ seat_players = Table(
     Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
     Column("seat", Integer, primary_key=True),
     Column("player_id", String(32), ForeignKey("players.id"), nullable=False),
+    # where a rated room's seat was taken from, hashed: one address or browser counts once
+    Column("address_hash", String(64), nullable=True),
+    Column("browser_hash", String(64), nullable=True),
     Index("ix_seat_players_player", "player_id"),
 )
 """Which player took which seat (a player's history; an account adopts it through ``players``)."""
@@ -110,6 +113,9 @@ pairing = Table(
     Column("seat", Integer, nullable=True),
     Column("claimed_at", Float, nullable=True),
     Column("ready", Boolean, nullable=False, server_default=false()),  # the claimed game exists
+    # where the seek came from, hashed: rows of one address or one browser are never paired together
+    Column("address_hash", String(64), nullable=True),
+    Column("browser_hash", String(64), nullable=True),
     Index("ix_pairing_pool_joined", "pool", "joined_at"),
 )
 """The quick-pairing pool: one row per waiting player, shared by every member of a cluster."""

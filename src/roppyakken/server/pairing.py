@@ -19,6 +19,17 @@ both windows).  Groups are formed oldest first: the oldest waiting player with t
 next oldest players who fit (:func:`groups`); a newcomer's rating is the new-player
 rating, so players never rated are all alike.
 
+**Puppets.**  Rows of one address (as the per-address bounds count it: an IPv6 client's
+/64, server/guard.py) or of one browser (its ``rp_browser`` cookie, server/players.py) are
+never grouped together: one person's guests cannot feed one another rated wins.  Each row
+keeps the SHA-256 of both (server/players.py ``origin``); ``serve --rated-same-address``
+(``Limits.rated_same_address``, off by default) lets them be paired, for a club on one
+network.  Every pool is rated.
+
+**Time.**  The window's seconds are the server's ``--clock-scale`` times these (like the
+time controls and the playban's durations); the heartbeat, :data:`POOL_TTL` and
+:data:`CLAIM_TTL` are not scaled.
+
 Pairing is a claim in one transaction: the free rows of a pool are read
 (``FOR UPDATE SKIP LOCKED`` on PostgreSQL), grouped as above, and each group is taken
 with an ``UPDATE … WHERE room_id IS NULL`` that must change exactly as many rows as
@@ -55,7 +66,7 @@ from roppyakken.server import tables as listing
 from roppyakken.server.clocks import CONTROLS
 from roppyakken.server.db import Database, StorageError
 from roppyakken.server.models import pairing, rooms, seats
-from roppyakken.server.players import Player, link_seat
+from roppyakken.server.players import NOWHERE, Origin, Player, link_seat, origin
 from roppyakken.server.ratings import store as rating_store
 from roppyakken.server.ratings.pools import FAMILIES, pool_of
 from roppyakken.server.ratings.scale import skill_points
@@ -84,28 +95,59 @@ WINDOW_OPEN_AFTER: Final = 30.0
 """Seconds of waiting after which a player accepts any opponent."""
 
 
-def window(waited: float) -> float:
-    """The skill difference (display points) a player who waited ``waited`` seconds accepts."""
+def window(waited: float, scale: float = 1.0) -> float:
+    """The skill difference (display points) a player who waited ``waited`` seconds accepts (the
+    window's seconds times ``scale``, the server's ``--clock-scale``)."""
+    waited /= scale
     if waited >= WINDOW_OPEN_AFTER:
         return math.inf
     return WINDOW_START + WINDOW_GROWTH * max(0.0, waited)
 
 
-def groups(waiting: list[tuple[float, float]], size: int, now: float) -> list[list[int]]:
+Marks = frozenset[str]
+"""Where a row came from: the hashes of its address and browser (those it has)."""
+
+
+def groups(
+    waiting: list[tuple[float, float]],
+    size: int,
+    now: float,
+    *,
+    origins: list[Marks] | None = None,
+    scale: float = 1.0,
+) -> list[list[int]]:
     """Games to make from ``waiting`` ((joined at, skill points) oldest first): lists of ``size``
-    indexes, each in age order, every two within each other's window (see the module docstring)."""
+    indexes, each in age order, every two within each other's window and (with ``origins``, each
+    row's :data:`Marks`) of no common address or browser (see the module docstring)."""
     free = list(range(len(waiting)))
-    reach = [window(now - joined) for joined, _ in waiting]
+    reach = [window(now - joined, scale) for joined, _ in waiting]
 
     def fits(a: int, b: int) -> bool:
+        if origins is not None and origins[a] & origins[b]:
+            return False
         return abs(waiting[a][1] - waiting[b][1]) <= min(reach[a], reach[b])
 
+    sharing: dict[str, set[int]] = {}
+    for index, marks in enumerate(origins or ()):
+        for mark in marks:
+            sharing.setdefault(mark, set()).add(index)
+    stuck: set[int] = set()  # found no group: with fewer rows free it finds none either (this round)
     out: list[list[int]] = []
     while len(free) >= size:
         for at, first in enumerate(free):
+            if first in stuck:
+                continue
+            later = free[at + 1 :]
+            clash: set[int] = set()
+            if origins is not None and origins[first]:
+                # rows of one address or browser (puppets) are set aside in bulk, not pair by pair
+                clash = clash.union(*(sharing[m] for m in origins[first]))
+                if len(later) - len(clash.intersection(later)) < size - 1:
+                    stuck.add(first)
+                    continue
             group = [first]
-            for other in free[at + 1 :]:
-                if all(fits(other, member) for member in group):
+            for other in later:
+                if other not in clash and all(fits(other, member) for member in group):
                     group.append(other)
                     if len(group) == size:
                         break
@@ -113,6 +155,7 @@ def groups(waiting: list[tuple[float, float]], size: int, now: float) -> list[li
                 out.append(group)
                 free = [i for i in free if i not in group]
                 break
+            stuck.add(first)
         else:
             break
     return out
@@ -162,8 +205,17 @@ class Claimed:
     """(player id, name, seat token hash) in seat order."""
 
 
-def enter(conn: Connection, player_id: str, name: str, pool: Pool, token_hash: str, now: float) -> None:
-    """The player waits in ``pool`` (a row it had in any pool, not yet claimed, is replaced)."""
+def enter(
+    conn: Connection,
+    player_id: str,
+    name: str,
+    pool: Pool,
+    token_hash: str,
+    now: float,
+    came_from: Origin = NOWHERE,
+) -> None:
+    """The player waits in ``pool`` (a row it had in any pool, not yet claimed, is replaced);
+    ``came_from``: the hashes of its address and browser (:func:`origin`)."""
     conn.execute(delete(pairing).where(pairing.c.player_id == player_id, pairing.c.room_id.is_(None)))
     conn.execute(
         insert(pairing).values(
@@ -173,6 +225,8 @@ def enter(conn: Connection, player_id: str, name: str, pool: Pool, token_hash: s
             token_hash=token_hash,
             joined_at=now,
             seen_at=now,
+            address_hash=came_from[0],
+            browser_hash=came_from[1],
         )
     )
 
@@ -198,8 +252,12 @@ def expire(conn: Connection, now: float) -> None:
     )
 
 
-def claim(conn: Connection, now: float, postgres: bool) -> list[Claimed]:
-    """Claim, for each pool with enough free rows, its oldest rows as one game (see the module doc).
+def claim(
+    conn: Connection, now: float, postgres: bool, *, apart: bool = True, scale: float = 1.0
+) -> list[Claimed]:
+    """Claim, for each pool with enough free rows, its oldest rows as one game (see the module doc);
+    ``apart``: rows of one address or browser are never grouped together; ``scale``: the window's
+    seconds are times this.
 
     A row another member took meanwhile is not changed here: this claim's rows are given
     back in the same transaction, and the pool is tried again next round."""
@@ -212,15 +270,27 @@ def claim(conn: Connection, now: float, postgres: bool) -> list[Claimed]:
         if pool is None or int(waiting) < pool.players:
             continue
         query = (
-            select(pairing.c.player_id, pairing.c.name, pairing.c.token_hash, pairing.c.joined_at)
+            select(
+                pairing.c.player_id,
+                pairing.c.name,
+                pairing.c.token_hash,
+                pairing.c.joined_at,
+                pairing.c.address_hash,
+                pairing.c.browser_hash,
+            )
             .where(free, pairing.c.pool == pool.key)
             .order_by(pairing.c.joined_at, pairing.c.player_id)
         )
         if postgres:
             query = query.with_for_update(skip_locked=True)
-        rows = [(str(r[0]), str(r[1]), str(r[2]), float(r[3])) for r in conn.execute(query)]
+        read = conn.execute(query).all()
+        rows = [(str(r[0]), str(r[1]), str(r[2]), float(r[3])) for r in read]
+        origins = [Marks(m for m in (r[4], r[5]) if m) for r in read] if apart else None
         skill = rating_store.skills(conn, pool.rating_pool, [r[0] for r in rows])
-        found = groups([(r[3], skill_points(skill[r[0]])) for r in rows], pool.players, now)
+        waiting = [(r[3], skill_points(skill[r[0]])) for r in rows]
+        found = groups(waiting, pool.players, now, origins=origins, scale=scale)
+        if not found and apart and rows:
+            _one_address_hint(pool, [r[4] for r in read], now - rows[0][3])
         for group in found:
             chosen = [rows[i][:3] for i in group]
             mark = "claim-" + secrets.token_hex(8)
@@ -243,6 +313,29 @@ def claim(conn: Connection, now: float, postgres: bool) -> list[Claimed]:
                 break
             out.append(Claimed(mark, pool, chosen))
     return out
+
+
+ONE_ADDRESS_HINT_AFTER: Final = 60.0
+"""Seconds a pool of several players all of one address waits before the log says why."""
+_hinted: dict[str, float] = {}
+
+
+def _one_address_hint(pool: Pool, addresses: list[str | None], waited: float) -> None:
+    """Say once an hour in the log when several players wait in a pool, all of one address (the
+    oldest for ``waited`` seconds): a proxy that is not a ``--trusted-proxy`` makes every player its
+    address, and nobody is ever paired."""
+    one = len(set(addresses)) == 1 and addresses[0] is not None
+    if len(addresses) < 2 * pool.players or not one or waited < ONE_ADDRESS_HINT_AFTER:
+        return
+    if time.monotonic() - _hinted.get(pool.key, -math.inf) < 3600:
+        return
+    _hinted[pool.key] = time.monotonic()
+    log.warning(
+        "%d players wait in pool %s, all from one address: players of one address are never paired "
+        "together; behind a proxy, name it with --trusted-proxy (or --rated-same-address for a club)",
+        len(addresses),
+        pool.key,
+    )
 
 
 def made(conn: Connection, claimed: Claimed, room_id: str) -> None:
@@ -406,10 +499,21 @@ class Pairing:
                 await self._task
             self._task = None
 
-    async def seek(self, player: Player, pool: Pool, token_hash: str, deliver: Deliver) -> None:
-        """Put the player in ``pool`` (its page holds the token whose hash this is)."""
+    async def seek(
+        self,
+        player: Player,
+        pool: Pool,
+        token_hash: str,
+        deliver: Deliver,
+        *,
+        address: str | None = None,
+        browser: str | None = None,
+    ) -> None:
+        """Put the player in ``pool`` (its page holds the token whose hash this is); ``address``: the
+        seek's address as the bounds count it, ``browser``: its browser cookie (server/players.py)."""
         now = time.time()
-        await self.db.run(lambda c: enter(c, player.id, player.name, pool, token_hash, now))
+        came_from = origin(address, browser)
+        await self.db.run(lambda c: enter(c, player.id, player.name, pool, token_hash, now, came_from))
         for key in [k for k in self.seekers if k[0] == player.id]:
             del self.seekers[key]
         self.seekers[(player.id, token_hash)] = Seeker(player, pool, token_hash, deliver)
@@ -439,7 +543,11 @@ class Pairing:
         postgres = self.db.dialect == "postgresql"
         waiting = list(self.seekers)
         if waiting:  # only members with players waiting claim: an idle server writes nothing
-            claims: list[Claimed] = await self.db.run(lambda c: claim(c, now, postgres))
+            limits = self.hub.limits
+            apart, scale = not limits.rated_same_address, limits.clock_scale
+            claims: list[Claimed] = await self.db.run(
+                lambda c: claim(c, now, postgres, apart=apart, scale=scale)
+            )
             for claimed in claims:
                 await self._make(claimed)
             ready = await self.db.run(lambda c: refresh(c, waiting, time.time()))

@@ -10,6 +10,12 @@ come from another site (``Origin``, ``Sec-Fetch-Site``): see docs/PROTOCOL.md.
 
 Seats a player takes are written to ``seat_players``: an account made later
 adopts a guest by pointing ``players.account_id`` at itself.
+
+The cookie ``rp_browser`` marks the browser itself: a random id given by ``/api/me``
+when the browser has none, kept when the player changes (a new guest, a sign-in).
+It names nobody; quick pairing never pairs two seats of one browser
+(server/pairing.py), nor of one address, and a rated room seats neither twice
+(:func:`origin_seated`; ``serve --rated-same-address`` allows both).
 """
 
 from __future__ import annotations
@@ -23,14 +29,16 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Final
 
-from sqlalchemy import Connection, delete, insert, select, update
+from sqlalchemy import Connection, delete, insert, or_, select, update
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 
 from roppyakken.server import guests, sessions, text, wording
 from roppyakken.server.db import Database, StorageError
-from roppyakken.server.guard import header, origin_allowed
+from roppyakken.server.guard import client_address, header, origin_allowed
 from roppyakken.server.models import players, seat_players
+
+ORIGIN_COLUMNS: Final = (seat_players.c.address_hash, seat_players.c.browser_hash)
 
 log = logging.getLogger("roppyakken.server")
 
@@ -38,6 +46,8 @@ COOKIE: Final = "rp_player"
 CSRF_HEADER: Final = "x-csrf-token"
 COOKIE_MAX_AGE: Final = 400 * 86_400
 """Seconds the browser keeps the cookie (the most browsers allow)."""
+BROWSER_COOKIE: Final = "rp_browser"
+"""The cookie that marks one browser, whichever player it acts as."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,20 +136,62 @@ def rename(conn: Connection, player: Player, name: str) -> Player:
     return Player(player.id, name, player.secret, player.account_id)
 
 
-def link_seat(conn: Connection, room_id: str, seat: int, player_id: str) -> None:
+Origin = tuple[str | None, str | None]
+"""Where a seat or a seek came from: the SHA-256 of its address and of its browser mark (None: unknown)."""
+NOWHERE: Final[Origin] = (None, None)
+
+
+def origin(address: str | None, browser: str | None) -> Origin:
+    """The stored hashes of ``address`` (as the bounds count it) and of the browser mark ``browser``."""
+
+    def hashed(kind: str, value: str | None) -> str | None:
+        return None if not value else hashlib.sha256(f"{kind}:{value}".encode()).hexdigest()
+
+    return hashed("address", address), hashed("browser", browser)
+
+
+def origin_of(conn: HTTPConnection) -> Origin:
+    """The :func:`origin` of a request or websocket."""
+    return origin(client_address(conn.scope), browser_of(conn))
+
+
+def link_seat(conn: Connection, room_id: str, seat: int, player_id: str, came_from: Origin = NOWHERE) -> None:
     """Record that the player took this seat (the player's history; a seat given away and taken
-    again belongs to its new player)."""
+    again belongs to its new player), from where (:func:`origin`, kept for rated rooms)."""
     conn.execute(delete(seat_players).where(seat_players.c.room_id == room_id, seat_players.c.seat == seat))
-    conn.execute(insert(seat_players).values(room_id=room_id, seat=seat, player_id=player_id))
+    conn.execute(
+        insert(seat_players).values(
+            room_id=room_id,
+            seat=seat,
+            player_id=player_id,
+            address_hash=came_from[0],
+            browser_hash=came_from[1],
+        )
+    )
 
 
-async def remember_seat(db: Database, room_id: str, seat: int, player: Player) -> None:
+def origin_seated(conn: Connection, room_id: str, player_id: str, came_from: Origin) -> bool:
+    """Whether another player holds a seat of the room from the same address or browser."""
+    same = [column == value for column, value in zip(ORIGIN_COLUMNS, came_from, strict=True) if value]
+    if not same:
+        return False
+    found = conn.execute(
+        select(seat_players.c.seat).where(
+            seat_players.c.room_id == room_id, seat_players.c.player_id != player_id, or_(*same)
+        )
+    ).first()
+    return found is not None
+
+
+async def remember_seat(
+    db: Database, room_id: str, seat: int, player: Player, came_from: Origin = NOWHERE
+) -> None:
     """Record (after the fact: the seat is taken already) that ``player`` holds this seat.
 
     The seat is the player's whatever happens here: a write that fails is logged, not
     turned into an error for a join that succeeded."""
     try:
-        await db.run(lambda c: link_seat(c, room_id, seat, player.id))
+        await db.run(lambda c: link_seat(c, room_id, seat, player.id, came_from))
     except StorageError as exc:
         log.warning("the seat %s of room %s was not recorded for its player: %s", seat, room_id, exc)
 
@@ -224,6 +276,28 @@ def set_cookie(response: Response, request: HTTPConnection, player: Player) -> N
         httponly=True,
         samesite="lax",
     )
+
+
+def browser_of(conn: HTTPConnection) -> str | None:
+    """The browser's mark (its ``rp_browser`` cookie), or None if it has none (or not one of ours)."""
+    value = conn.cookies.get(BROWSER_COOKIE)
+    if not value or len(value) > 64 or not all(ch.isalnum() or ch in "-_" for ch in value):
+        return None
+    return value
+
+
+def mark_browser(response: Response, request: HTTPConnection) -> None:
+    """Give the browser its ``rp_browser`` mark if it has none."""
+    if browser_of(request) is None:
+        response.set_cookie(
+            BROWSER_COOKIE,
+            secrets.token_urlsafe(16),
+            max_age=COOKIE_MAX_AGE,
+            path="/",
+            secure=behind_tls(request),
+            httponly=True,
+            samesite="lax",
+        )
 
 
 async def handle_csrf(request: Request, exc: Exception) -> Response:

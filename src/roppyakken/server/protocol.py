@@ -434,7 +434,9 @@ class ClockView(BaseModel):
     banks: list[float] = Field(description="each seat's bank, in seconds (real time)")
     turn: int | None = Field(description="the seat whose clock runs (null: none runs)")
     remaining: float | None = Field(description="seconds left for that seat when this message was made")
-    away: list[bool] = Field(description="seats whose last move was played by the clock")
+    away: list[bool] = Field(
+        description="seats the clock played for, whose player has neither moved nor connected since"
+    )
     abandoned: list[bool] = Field(description="seats a bot plays for the rest of the game")
 
 

@@ -804,12 +804,14 @@ class Room:
         clock = self.clock
         if clock is None:
             return
-        changed = clock.away[seat]
+        changed = clock.away[seat]  # back: no longer marked away (its timeouts in a row still count)
         clock.away[seat] = False
         if clock.abandon_at is not None:
             clock.abandon_at = None
             self._store_clock_soon()
             self.arm_clock()
+        elif changed:
+            self._store_clock_soon()  # the mark is stored with the clock: a restart keeps it cleared
         if changed:
             self._send_states()
 

@@ -194,6 +194,11 @@ REPORT_NO_LINE: Final = N_("there is no chat line {idx} that you could see in th
 REPORT_NO_SEAT: Final = N_("seat {seat} of this room has no player to report")
 REPORT_SELF: Final = N_("you cannot report yourself")
 REPORT_WHAT: Final = N_('report either a chat line ("message") or a seat ("seat"), not both')
+GUESTS_LIMITED: Final = N_("too many new players from your address; try again in {minutes} min")
+RATED_ACCOUNTS_ONLY: Final = N_("on this server only players signed in to an account play rated games")
+RATED_SAME_ORIGIN: Final = N_(
+    "a player of this rated game plays from your address or browser: a rated game is between different people"
+)
 
 # ratings (server/ratings)
 RATED_NEEDS_PUBLIC_CLOCK: Final = N_(

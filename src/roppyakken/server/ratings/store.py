@@ -18,7 +18,9 @@ exactly the stored numbers: ``roppyakken ratings --recompute`` rewrites them fro
 **Which games.**  A room is rated when it is made (``rooms.rated``: quick-paired
 rooms, and public clocked rooms whose creator asked for it, on a preset's own rules).
 At its end the game counts only if every seat was a person from the start, each a
-different player known to the server (``seat_players``); its finishing order is
+different player known to the server (``seat_players``), no two of them seated from one
+address or browser (the hashes ``seat_players`` keeps for rated rooms unless the server
+runs with ``--rated-same-address``); its finishing order is
 :func:`~.order.finishing_order`'s.
 """
 
@@ -50,15 +52,24 @@ def lock(conn: Connection) -> None:
 
 
 def seat_owners(conn: Connection, room_id: str, players: int) -> list[str] | None:
-    """The player of each seat of a room, in seat order; None unless every seat has its own player."""
-    rows = dict(
-        conn.execute(
-            select(seat_players.c.seat, seat_players.c.player_id).where(seat_players.c.room_id == room_id)
-        ).all()
-    )
+    """The player of each seat of a room, in seat order; None unless every seat has its own player,
+    and no two seats were taken from one address or browser (the hashes kept for rated rooms)."""
+    found = conn.execute(
+        select(
+            seat_players.c.seat,
+            seat_players.c.player_id,
+            seat_players.c.address_hash,
+            seat_players.c.browser_hash,
+        ).where(seat_players.c.room_id == room_id)
+    ).all()
+    rows = {r[0]: r[1] for r in found}
     owners = [rows.get(seat) for seat in range(players)]
     if any(o is None for o in owners) or len(set(owners)) != players:
         return None
+    for column in (2, 3):  # joined at once, two puppets could both pass the join's check: not rated
+        marks = [r[column] for r in found if r[column] is not None]
+        if len(set(marks)) != len(marks):
+            return None
     return [str(o) for o in owners]
 
 
@@ -84,11 +95,15 @@ def record_game(
 ) -> int | None:
     """Update the ratings for a rated room's game that ends in this transaction; its ``seq``, or None
     if it does not count (a seat without its own player, every seat abandoned, already counted)."""
-    places = finishing_order(winner, totals, legs, left)
-    if places is None:
-        return None
     owners = seat_owners(conn, room_id, len(totals))
-    if owners is None:
+    # where the seats were taken from served this check only: not kept with the finished game
+    conn.execute(
+        update(seat_players)
+        .where(seat_players.c.room_id == room_id)
+        .values(address_hash=None, browser_hash=None)
+    )
+    places = finishing_order(winner, totals, legs, left)
+    if places is None or owners is None:
         return None
     lock(conn)
     if conn.execute(select(rating_games.c.seq).where(rating_games.c.room_id == room_id)).first():
