@@ -13,6 +13,7 @@ from typing import Any
 
 from roppyakken.ai.base import make_bot
 from roppyakken.ai.driver import game_seeds, play_out
+from roppyakken.ai.ray_backend import document_stdout
 from roppyakken.cli.common import add_rules_arguments, check_players, print_json, rules_from_args
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
@@ -129,37 +130,38 @@ def run(args: argparse.Namespace) -> int:
     seconds = 0.0
     progress = (not args.json and sys.stderr.isatty()) or (args.games >= 1000 and not args.json)
     seeds = game_seeds(args.seed, args.games)
-    keep = records is not None
-    if args.ray is None:
-        played: Iterator[list[GameSummary]] = (play_games(rules, levels, keep, [s]) for s in seeds)
-    else:
-        from roppyakken.ai.ray_backend import cluster_cpus, ordered_map
+    with document_stdout(args.ray):  # Ray's own messages go to stderr, not into the document
+        keep = records is not None
+        if args.ray is None:
+            played: Iterator[list[GameSummary]] = (play_games(rules, levels, keep, [s]) for s in seeds)
+        else:
+            from roppyakken.ai.ray_backend import cluster_cpus, ordered_map
 
-        size = max(1, min(64, args.games // (cluster_cpus(args.ray) * 4)))
-        chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
-        played = ordered_map(args.ray, play_games, (rules, levels, keep), chunks)
-    index = 0
-    for batch in played:
-        for summary in batch:
-            seconds += summary.seconds
-            if summary.winner is not None:
-                wins[summary.winner] += 1
-            rounds += summary.rounds
-            for seat in range(args.players):
-                score_sums[seat] += summary.score_sums[seat]
-            yaku_counts.update(summary.yaku)
-            lucky_counts.update(summary.lucky_hands)
-            if records is not None and summary.record is not None:
-                path = records / f"game-{index:06d}.json"
-                try:
-                    path.write_text(summary.record, encoding="utf-8")
-                except OSError as exc:
-                    raise RoppyakkenError(
-                        N_("--records: cannot write {path}: {error}"), path=path, error=exc.strerror
-                    ) from None
-            index += 1
-            if progress and index % max(1, args.games // 20) == 0:
-                print(f"\r{index}/{args.games} games", end="", file=sys.stderr, flush=True)
+            size = max(1, min(64, args.games // (cluster_cpus(args.ray) * 4)))
+            chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
+            played = ordered_map(args.ray, play_games, (rules, levels, keep), chunks)
+        index = 0
+        for batch in played:
+            for summary in batch:
+                seconds += summary.seconds
+                if summary.winner is not None:
+                    wins[summary.winner] += 1
+                rounds += summary.rounds
+                for seat in range(args.players):
+                    score_sums[seat] += summary.score_sums[seat]
+                yaku_counts.update(summary.yaku)
+                lucky_counts.update(summary.lucky_hands)
+                if records is not None and summary.record is not None:
+                    path = records / f"game-{index:06d}.json"
+                    try:
+                        path.write_text(summary.record, encoding="utf-8")
+                    except OSError as exc:
+                        raise RoppyakkenError(
+                            N_("--records: cannot write {path}: {error}"), path=path, error=exc.strerror
+                        ) from None
+                index += 1
+                if progress and index % max(1, args.games // 20) == 0:
+                    print(f"\r{index}/{args.games} games", end="", file=sys.stderr, flush=True)
     if progress:
         print(file=sys.stderr)
     player_rounds = max(1, rounds * args.players)

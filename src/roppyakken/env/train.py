@@ -32,6 +32,7 @@ import numpy as np
 from roppyakken.ai.arena import run_arena, summary
 from roppyakken.ai.base import make_bot
 from roppyakken.ai.driver import game_seeds
+from roppyakken.ai.ray_backend import document_stdout
 from roppyakken.env.core import RoppyakkenEnv, action_id
 from roppyakken.env.learned import WEIGHTS_PATH, FloatArray, LearnedBot, ValueNet, afterstate_features
 from roppyakken.errors import RoppyakkenError
@@ -408,7 +409,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(text, flush=True)
 
     try:
-        net, curve = train(args, log)
+        with document_stdout(args.ray) as out:  # Ray's own messages go to stderr, not into the log
+            net, curve = train(args, lambda text: print(text, file=out, flush=True))
     except RoppyakkenError as exc:
         print(f"train: {exc}", file=sys.stderr)
         return 1
