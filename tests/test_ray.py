@@ -10,6 +10,7 @@ metadata services what machine it runs on, and a test's traffic stays on loopbac
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -141,3 +142,15 @@ def test_ray_s_messages_go_to_stderr_and_stdout_keeps_the_document() -> None:
         "(raylet) held back until shutdown",
         "(raylet) again",
     ]
+
+
+def test_ray_md_names_every_field_that_may_differ_from_a_local_run() -> None:
+    """docs/RAY.md says which fields of a Ray run's document may differ from a local run's:
+    those the cluster suite allows to differ (tests/ray_suite.py), no fewer."""
+    from tests.ray_suite import DECISION_TIMES, RUN_TIMES
+
+    text = (ROOT / "docs" / "RAY.md").read_text(encoding="utf-8")
+    paragraph = next(p for p in text.split("\n\n") if "Only the timing fields differ" in p)
+    named = set(re.findall(r"`([a-z_0-9]+)`", paragraph))
+    assert {"decision_ms", *DECISION_TIMES, *RUN_TIMES} <= named
+    assert "decisions" in named  # named as the one field of decision_ms that does not differ
