@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import importlib
-import io
 import logging
 import os
 import socket
@@ -99,11 +98,8 @@ def document_stdout(address: str | None) -> Iterator[TextIO]:
     if saved is not None:
         os.dup2(2, 1)
         if _descriptor(original) == 1:
-            real = io.TextIOWrapper(
-                io.FileIO(saved, "w", closefd=False),
-                encoding=original.encoding,
-                errors=original.errors,
-                line_buffering=True,
+            real = open(  # noqa: SIM115 - closed when the block ends
+                saved, "w", buffering=1, encoding=original.encoding, errors=original.errors, closefd=False
             )
     sys.stdout = sys.stderr
     try:
@@ -113,14 +109,17 @@ def document_stdout(address: str | None) -> Iterator[TextIO]:
             if not connected_before and ray.is_initialized():
                 ray.shutdown()
         finally:
-            sys.stderr.flush()
-            real.flush()
             sys.stdout = original
-            if saved is not None:
-                os.dup2(saved, 1)
-                if real is not original:
-                    real.close()
-                os.close(saved)
+            try:
+                sys.stderr.flush()
+                real.flush()
+            finally:  # stdout comes back even when the flush fails (a reader gone: a broken pipe)
+                if saved is not None:
+                    if real is not original:
+                        with contextlib.suppress(OSError):  # flushed above, or its error raised
+                            real.close()
+                    os.dup2(saved, 1)
+                    os.close(saved)
 
 
 def _descriptor(stream: TextIO) -> int | None:
