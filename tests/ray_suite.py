@@ -15,17 +15,14 @@ import os
 import signal
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from roppyakken.ai.arena import ArenaTotals, run_arena, summary
 from roppyakken.ai.ray_backend import ray_module
-from roppyakken.rules import preset
 from tests.ray_cluster import AUTH_MODE, RayCluster, new_cluster, ray_available, wait_nodes, warm_every_node
 from tests.support import run_cli
 
@@ -147,15 +144,12 @@ KILLED_RUNS = {
 }
 
 
-@pytest.mark.parametrize("command", KILLED_RUNS)
-def test_a_worker_killed_mid_run_leaves_stdout_to_the_document(
-    cluster: RayCluster, tmp_path: Path, command: str
-) -> None:
-    """``roppyakken COMMAND --ray ADDRESS --json > out.json`` while a worker process playing its
-    games is killed: Ray says so (on stderr), and stdout is the document of a local run."""
-    args, title = KILLED_RUNS[command]
-    local = _document(args)
-    worker = cluster.nodes[-1]
+def _killed_run(
+    cluster: RayCluster, tmp_path: Path, args: list[str], title: str, kill: Callable[[list[int]], None]
+) -> tuple[Any, str]:
+    """Run ``roppyakken ARGS --json --ray ADDRESS`` as a command, stdout into a file; call ``kill``
+    with the worker node's processes titled ``title`` (playing its games) as soon as there are
+    some.  The document stdout holds (the test fails if it does not parse), and stderr."""
     out, err = tmp_path / "out.json", tmp_path / "err.txt"
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), RAY_AUTH_MODE=AUTH_MODE)
     with out.open("wb") as stdout, err.open("wb") as stderr:
@@ -166,13 +160,13 @@ def test_a_worker_killed_mid_run_leaves_stdout_to_the_document(
             env=env,
         )
     try:
-        victims: list[int] = []
+        playing: list[int] = []
         deadline = time.monotonic() + 180
-        while not victims and run.poll() is None and time.monotonic() < deadline:
-            victims = worker.pids(title)
+        while not playing and run.poll() is None and time.monotonic() < deadline:
+            playing = cluster.nodes[-1].pids(title)
             time.sleep(0.02)
-        assert victims, f"no {title} ran on the worker node before the run ended: {err.read_text()}"
-        os.kill(victims[0], signal.SIGKILL)
+        assert playing, f"no {title} ran on the worker node before the run ended: {err.read_text()}"
+        kill(playing)
         code = run.wait(300)
     finally:
         if run.poll() is None:
@@ -181,54 +175,40 @@ def test_a_worker_killed_mid_run_leaves_stdout_to_the_document(
     assert code == 0, err.read_text()
     text = out.read_text()
     try:
-        document = json.loads(text)
+        return json.loads(text), err.read_text()
     except json.JSONDecodeError as exc:
         pytest.fail(f"stdout is not the JSON document ({exc}):\n{text[:600]}")
+
+
+@pytest.mark.parametrize("command", KILLED_RUNS)
+def test_a_worker_killed_mid_run_leaves_stdout_to_the_document(
+    cluster: RayCluster, tmp_path: Path, command: str
+) -> None:
+    """``roppyakken COMMAND --ray ADDRESS --json > out.json`` while a worker process playing its
+    games is killed: Ray says so (on stderr), and stdout is the document of a local run."""
+    args, title = KILLED_RUNS[command]
+    local = _document(args)
+    document, err = _killed_run(cluster, tmp_path, args, title, lambda pids: os.kill(pids[0], signal.SIGKILL))
     assert untimed_differences(local, document) == []
-    assert "A worker died" in err.read_text()  # the failure happened, and Ray said so on stderr
+    assert "A worker died" in err  # the failure happened, and Ray said so on stderr
 
 
-def test_a_node_killed_mid_run_changes_nothing(cluster: RayCluster) -> None:
-    """Its tasks run again on the node left, and the totals are those of a local run (it runs
-    last in this module: it kills the worker node)."""
-    rules = preset("classic")
-    bots, deals, seed = ["expert", "greedy"], 150, 21
-    local = summary(run_arena(rules, bots, deals, seed), "classic")
+def test_a_node_killed_mid_run_changes_nothing(cluster: RayCluster, tmp_path: Path) -> None:
+    """``roppyakken arena --ray ADDRESS --json`` while the worker node is killed: its tasks run
+    again on the node left, and stdout is the document of a local run (this test runs last in
+    the module: it kills the worker node)."""
+    args = ["arena", "--bots", "expert,greedy", "--games", "300", "--seed", "21"]
+    local = _document(args)
     victim = cluster.nodes[-1]  # the worker node: the head is left to run its tasks again
     ray = ray_module()
     warm_every_node()
-
     victim_id = next(n["NodeID"] for n in ray.nodes() if n["Alive"] and str(victim.folder) in _node_dirs(n))
-    games_seen: list[int] = []
-    result: list[ArenaTotals] = []
-    failure: list[BaseException] = []
-
-    def progress(totals: ArenaTotals) -> None:
-        games_seen.append(totals.games)
-
-    def play() -> None:
-        try:
-            result.append(run_arena(rules, bots, deals, seed, progress=progress, ray=cluster.address))
-        except BaseException as exc:  # reported by the test thread
-            failure.append(exc)
-
-    runner = threading.Thread(target=play)
-    runner.start()
-    deadline = time.monotonic() + 300
-    playing = False
-    while not playing and runner.is_alive() and time.monotonic() < deadline:
-        playing = victim.running("ray::play_deals")
-    assert playing, "no task ran on the worker node before the run ended"
-    assert not games_seen or games_seen[-1] < deals * 2
-    victim.stop()  # killed while one of its tasks is playing deals
-    runner.join(600)
-    assert not failure, failure
-    assert not runner.is_alive()
+    document, _ = _killed_run(cluster, tmp_path, args, "ray::play_deals", lambda _: victim.stop())
     deadline = time.monotonic() + 120
     while any(n["Alive"] for n in ray.nodes() if n["NodeID"] == victim_id) and time.monotonic() < deadline:
         time.sleep(0.5)
     assert not any(n["Alive"] for n in ray.nodes() if n["NodeID"] == victim_id)
-    assert untimed_differences(local, summary(result[0], "classic")) == []
+    assert untimed_differences(local, document) == []
 
 
 def _node_dirs(node: dict[str, Any]) -> str:
