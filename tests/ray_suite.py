@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -24,7 +25,7 @@ import pytest
 
 from roppyakken.ai.ray_backend import ray_module
 from tests.ray_cluster import AUTH_MODE, RayCluster, new_cluster, ray_available, wait_nodes, warm_every_node
-from tests.support import run_cli
+from tests.support import require_module, run_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -144,21 +145,15 @@ KILLED_RUNS = {
 }
 
 
-def _killed_run(
-    cluster: RayCluster, tmp_path: Path, args: list[str], title: str, kill: Callable[[list[int]], None]
-) -> tuple[Any, str]:
-    """Run ``roppyakken ARGS --json --ray ADDRESS`` as a command, stdout into a file; call ``kill``
-    with the worker node's processes titled ``title`` (playing its games) as soon as there are
-    some.  The document stdout holds (the test fails if it does not parse), and stderr."""
-    out, err = tmp_path / "out.json", tmp_path / "err.txt"
+def _run_killing(
+    cluster: RayCluster, tmp_path: Path, argv: list[str], title: str, kill: Callable[[list[int]], None]
+) -> tuple[int, str, str]:
+    """Run ``python ARGV`` (from this checkout) and call ``kill`` with the worker node's processes
+    titled ``title`` as soon as there are some; its exit code, stdout and stderr."""
+    out, err = tmp_path / "out.txt", tmp_path / "err.txt"
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), RAY_AUTH_MODE=AUTH_MODE)
     with out.open("wb") as stdout, err.open("wb") as stderr:
-        run = subprocess.Popen(
-            [sys.executable, "-c", PROGRAM, *args, "--json", "--ray", cluster.address],
-            stdout=stdout,
-            stderr=stderr,
-            env=env,
-        )
+        run = subprocess.Popen([sys.executable, *argv], stdout=stdout, stderr=stderr, env=env)
     try:
         playing: list[int] = []
         deadline = time.monotonic() + 180
@@ -172,12 +167,22 @@ def _killed_run(
         if run.poll() is None:
             run.kill()
             run.wait()
-    assert code == 0, err.read_text()
-    text = out.read_text()
+    return code, out.read_text(), err.read_text()
+
+
+def _killed_run(
+    cluster: RayCluster, tmp_path: Path, args: list[str], title: str, kill: Callable[[list[int]], None]
+) -> tuple[Any, str]:
+    """Run ``roppyakken ARGS --json --ray ADDRESS`` as a command, stdout into a file, killing as
+    :func:`_run_killing` does: the document stdout holds (the test fails if it does not
+    parse), and stderr."""
+    argv = ["-c", PROGRAM, *args, "--json", "--ray", cluster.address]
+    code, out, err = _run_killing(cluster, tmp_path, argv, title, kill)
+    assert code == 0, err
     try:
-        return json.loads(text), err.read_text()
+        return json.loads(out), err
     except json.JSONDecodeError as exc:
-        pytest.fail(f"stdout is not the JSON document ({exc}):\n{text[:600]}")
+        pytest.fail(f"stdout is not the JSON document ({exc}):\n{out[:600]}")
 
 
 @pytest.mark.parametrize("command", KILLED_RUNS)
@@ -191,6 +196,26 @@ def test_a_worker_killed_mid_run_leaves_stdout_to_the_document(
     document, err = _killed_run(cluster, tmp_path, args, title, lambda pids: os.kill(pids[0], signal.SIGKILL))
     assert untimed_differences(local, document) == []
     assert "A worker died" in err  # the failure happened, and Ray said so on stderr
+
+
+def test_a_self_play_actor_lost_ends_the_training_in_one_line(cluster: RayCluster, tmp_path: Path) -> None:
+    """An actor is not restarted (it would start its rounds over): the training stops with one
+    line on stderr, and stdout holds only the training's log."""
+    require_module("numpy", "pip install 'roppyakken[train]'")
+    argv = ["-m", "roppyakken.env.train", "--ray", cluster.address, "--actors", "2", "--rounds", "3000"]
+    argv += ["--batch-rounds", "16", "--updates", "1", "--minibatch", "16", "--hidden", "4"]
+    argv += ["--eval-every", "100000", "--eval-deals", "1", "--deals", "1", "--no-report"]
+    argv += ["--out", str(tmp_path / "weights.npz")]
+    code, out, err = _run_killing(
+        cluster, tmp_path, argv, "ray::SelfPlayer", lambda pids: os.kill(pids[0], signal.SIGKILL)
+    )
+    assert code == 1, err
+    assert err.splitlines()[-1] == (
+        "train: a self-play actor was lost (its worker process or its node died); "
+        "the rounds it was playing cannot be played again: start the training again"
+    )
+    assert "Traceback" not in err
+    assert out and all(re.fullmatch(r" *\d+ rounds .* rounds/s", line) for line in out.splitlines()), out
 
 
 def test_a_node_killed_mid_run_changes_nothing(cluster: RayCluster, tmp_path: Path) -> None:

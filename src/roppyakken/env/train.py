@@ -208,7 +208,14 @@ class RayRounds:
             at += share
         xs: list[FloatArray] = []
         ys: list[float] = []
-        for part_x, part_y in self.ray.get(refs):
+        try:
+            parts = self.ray.get(refs)
+        except self.ray.exceptions.RayActorError:  # not restarted: it would start its rounds over
+            raise RoppyakkenError(
+                "a self-play actor was lost (its worker process or its node died); "
+                "the rounds it was playing cannot be played again: start the training again"
+            ) from None
+        for part_x, part_y in parts:
             xs.extend(part_x)
             ys.extend(part_y)
         return xs, ys
