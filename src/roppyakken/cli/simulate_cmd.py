@@ -15,7 +15,7 @@ from typing import Any
 
 from roppyakken.ai.base import make_bot
 from roppyakken.ai.driver import game_seeds, play_out
-from roppyakken.ai.ray_backend import document_stdout
+from roppyakken.ai.ray_backend import cluster_cpus, document_stdout, ordered_map
 from roppyakken.cli.common import add_rules_arguments, check_players, print_json, rules_from_args
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
@@ -124,8 +124,6 @@ def played(
     """The summaries of the games of ``seeds``, in order, a chunk at a time: played here, by
     ``jobs`` worker processes, or by the Ray cluster at ``ray``."""
     if ray is not None:
-        from roppyakken.ai.ray_backend import cluster_cpus, ordered_map
-
         size = chunk_size(len(seeds), cluster_cpus(ray))
         chunks = [list(seeds[i : i + size]) for i in range(0, len(seeds), size)]
         yield from ordered_map(ray, play_games, (rules, levels, records), chunks)
