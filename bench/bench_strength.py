@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from roppyakken.ai.arena import ArenaTotals, elapsed_text, run_arena, summary
+from roppyakken.ai.ray_backend import document_stdout
 from roppyakken.ai.stats import percentile
 from roppyakken.rules import preset
 
@@ -168,11 +169,12 @@ def main(argv: list[str] | None = None) -> int:
     start = time.monotonic()
     results = []
     done: dict[tuple[str, tuple[str, ...], int], tuple[dict[str, Any], ArenaTotals]] = {}
-    for line in plan(args):
-        key = (line.rules, line.bots, line.games)
-        if key not in done:  # the same arena twice (a target and its family line) is played once
-            done[key] = measure(line, args.seed, args.jobs, args.ray)
-        results.append((line, *done[key]))
+    with document_stdout(args.ray):  # Ray's own messages go to stderr, not into the report
+        for line in plan(args):
+            key = (line.rules, line.bots, line.games)
+            if key not in done:  # the same arena twice (a target and its family line) is played once
+                done[key] = measure(line, args.seed, args.jobs, args.ray)
+            results.append((line, *done[key]))
     spent = time.monotonic() - start
     report = render(results, args, spent, " ".join(sys.argv[1:] if argv is None else argv))
     print(report)

@@ -68,6 +68,11 @@ class Node:
 
     def running(self, title: str) -> bool:
         """Whether a process of the node (of its session) has the title ``title`` (a Ray task's)."""
+        return bool(self.pids(title))
+
+    def pids(self, title: str) -> list[int]:
+        """The processes of the node (of its session) whose title starts with ``title``."""
+        found = []
         for entry in Path("/proc").iterdir():
             if not entry.name.isdigit():
                 continue
@@ -78,8 +83,8 @@ class Node:
                 continue
             session = int(stat.rsplit(")", 1)[1].split()[3])
             if session == self.proc.pid and cmdline.startswith(title):
-                return True
-        return False
+                found.append(int(entry.name))
+        return found
 
     def stop(self) -> None:
         """Kill every process of the node: its session, then any that left it."""

@@ -4,29 +4,37 @@ Run by tests/test_ray.py inside a network namespace of its own, with loopback on
 otherwise gives its nodes this machine's network address and asks cloud metadata services
 what it runs on).  One cluster for the module (tests/ray_cluster.py): a head node and a worker
 node on loopback, one CPU each, started and stopped here.  Every comparison is of the JSON a
-command prints, less its timing fields (decision times, seconds: they differ between
-two local runs too), dumped again byte for byte.
+command prints, field by field: only the timing fields docs/RAY.md names may differ (as they
+do between two local runs).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import threading
+import re
+import signal
+import subprocess
+import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from roppyakken.ai.arena import ArenaTotals, run_arena, summary
 from roppyakken.ai.ray_backend import ray_module
-from roppyakken.rules import preset
 from tests.ray_cluster import AUTH_MODE, RayCluster, new_cluster, ray_available, wait_nodes, warm_every_node
-from tests.support import run_cli
+from tests.support import require_module, run_cli
 
-TIMING = ("decision_ms", "seconds", "rounds_per_second")
+ROOT = Path(__file__).resolve().parent.parent
+
+DECISION_TIMES = ("p50", "p99", "mean", "max")
+"""The fields of ``decision_ms`` that are times (its ``decisions`` is a count, the same everywhere)."""
+RUN_TIMES = ("seconds", "rounds_per_second")
+"""The top-level fields of ``simulate`` that are times."""
+PROGRAM = "import sys\nfrom roppyakken.cli import main\nsys.exit(main())\n"
+"""The ``roppyakken`` command, run by a new interpreter on this checkout's sources."""
 
 
 @pytest.fixture(scope="module")
@@ -48,36 +56,54 @@ def cluster() -> Iterator[RayCluster]:
         c.stop()
 
 
-def _untimed(doc: Any) -> Any:
-    if isinstance(doc, dict):
-        return {k: _untimed(v) for k, v in doc.items() if k not in TIMING}
-    if isinstance(doc, list):
-        return [_untimed(v) for v in doc]
-    return doc
-
-
-def _json(args: list[str]) -> str:
+def _document(args: list[str]) -> Any:
     code, out, err = run_cli([*args, "--json"])
     assert code == 0, err
-    return json.dumps(_untimed(json.loads(out)), sort_keys=True)
+    return json.loads(out)
+
+
+FieldPath = tuple[str | int, ...]
+
+
+def differing(a: Any, b: Any, at: FieldPath = ()) -> list[FieldPath]:
+    """The paths of the fields whose values differ between the documents ``a`` and ``b``."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [p for k in sorted(a.keys() | b.keys()) for p in differing(a.get(k), b.get(k), (*at, k))]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [p for i, (x, y) in enumerate(zip(a, b, strict=True)) for p in differing(x, y, (*at, i))]
+    return [] if a == b else [at]
+
+
+def timing(path: FieldPath) -> bool:
+    """Whether ``path`` is one of the fields docs/RAY.md says may differ from a local run: a
+    decision time of a bot (``decision_ms``, in an arena or a ladder's pair), or ``simulate``'s
+    ``seconds`` and ``rounds_per_second``."""
+    if len(path) >= 3 and path[-3] == "decision_ms":
+        return path[-1] in DECISION_TIMES
+    return len(path) == 1 and path[0] in RUN_TIMES
+
+
+def untimed_differences(local: Any, remote: Any) -> list[str]:
+    """The fields of a Ray run's document that differ from the local run's, timing fields aside."""
+    return [".".join(map(str, p)) for p in differing(local, remote) if not timing(p)]
 
 
 def test_arena_on_ray_is_the_local_arena(cluster: RayCluster) -> None:
     args = ["arena", "--bots", "greedy,random,expert", "--games", "12", "--seed", "5"]
-    local = _json(args)
-    remote = _json([*args, "--ray", cluster.address])
-    assert remote == local
-    assert json.loads(local)["games"] == 12
+    local = _document(args)
+    remote = _document([*args, "--ray", cluster.address])
+    assert untimed_differences(local, remote) == []
+    assert local["games"] == 12
 
 
 def test_ladder_and_simulate_on_ray_are_the_local_ones(cluster: RayCluster, tmp_path: Path) -> None:
     ladder = ["ladder", "--levels", "random,greedy,expert", "--games", "8", "--seed", "3"]
-    assert _json([*ladder, "--ray", cluster.address]) == _json(ladder)
+    assert untimed_differences(_document(ladder), _document([*ladder, "--ray", cluster.address])) == []
     simulate = ["simulate", "--games", "30", "--players", "3", "--bots", "greedy", "--seed", "9"]
     here, there = tmp_path / "here", tmp_path / "there"
-    local = _json([*simulate, "--records", str(here)])
-    remote = _json([*simulate, "--records", str(there), "--ray", cluster.address])
-    assert remote == local
+    local = _document([*simulate, "--records", str(here)])
+    remote = _document([*simulate, "--records", str(there), "--ray", cluster.address])
+    assert untimed_differences(local, remote) == []
     names = sorted(p.name for p in here.iterdir())
     assert len(names) == 30 and names == sorted(p.name for p in there.iterdir())
     for name in names:
@@ -112,47 +138,102 @@ def test_self_play_with_one_actor_gives_the_local_weights(cluster: RayCluster, t
         assert value.tobytes() == b.params()[key].tobytes(), key
 
 
-def test_a_node_killed_mid_run_changes_nothing(cluster: RayCluster) -> None:
-    """Its tasks run again on the node left, and the totals are those of a local run (it runs
-    last in this module: it kills the worker node)."""
-    rules = preset("classic")
-    bots, deals, seed = ["expert", "greedy"], 150, 21
-    local = summary(run_arena(rules, bots, deals, seed), "classic")
+KILLED_RUNS = {
+    "arena": (["arena", "--bots", "expert,greedy", "--games", "240", "--seed", "21"], "ray::play_deals"),
+    "ladder": (["ladder", "--levels", "greedy,expert", "--games", "200", "--seed", "4"], "ray::play_deals"),
+    "simulate": (["simulate", "--games", "400", "--bots", "expert", "--seed", "8"], "ray::play_games"),
+}
+
+
+def _run_killing(
+    cluster: RayCluster, tmp_path: Path, argv: list[str], title: str, kill: Callable[[list[int]], None]
+) -> tuple[int, str, str]:
+    """Run ``python ARGV`` (from this checkout) and call ``kill`` with the worker node's processes
+    titled ``title`` as soon as there are some; its exit code, stdout and stderr."""
+    out, err = tmp_path / "out.txt", tmp_path / "err.txt"
+    env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), RAY_AUTH_MODE=AUTH_MODE)
+    with out.open("wb") as stdout, err.open("wb") as stderr:
+        run = subprocess.Popen([sys.executable, *argv], stdout=stdout, stderr=stderr, env=env)
+    try:
+        playing: list[int] = []
+        deadline = time.monotonic() + 180
+        while not playing and run.poll() is None and time.monotonic() < deadline:
+            playing = cluster.nodes[-1].pids(title)
+            time.sleep(0.02)
+        assert playing, f"no {title} ran on the worker node before the run ended: {err.read_text()}"
+        kill(playing)
+        code = run.wait(300)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    return code, out.read_text(), err.read_text()
+
+
+def _killed_run(
+    cluster: RayCluster, tmp_path: Path, args: list[str], title: str, kill: Callable[[list[int]], None]
+) -> tuple[Any, str]:
+    """Run ``roppyakken ARGS --json --ray ADDRESS`` as a command, stdout into a file, killing as
+    :func:`_run_killing` does: the document stdout holds (the test fails if it does not
+    parse), and stderr."""
+    argv = ["-c", PROGRAM, *args, "--json", "--ray", cluster.address]
+    code, out, err = _run_killing(cluster, tmp_path, argv, title, kill)
+    assert code == 0, err
+    try:
+        return json.loads(out), err
+    except json.JSONDecodeError as exc:
+        pytest.fail(f"stdout is not the JSON document ({exc}):\n{out[:600]}")
+
+
+@pytest.mark.parametrize("command", KILLED_RUNS)
+def test_a_worker_killed_mid_run_leaves_stdout_to_the_document(
+    cluster: RayCluster, tmp_path: Path, command: str
+) -> None:
+    """``roppyakken COMMAND --ray ADDRESS --json > out.json`` while a worker process playing its
+    games is killed: Ray says so (on stderr), and stdout is the document of a local run."""
+    args, title = KILLED_RUNS[command]
+    local = _document(args)
+    document, err = _killed_run(cluster, tmp_path, args, title, lambda pids: os.kill(pids[0], signal.SIGKILL))
+    assert untimed_differences(local, document) == []
+    assert "A worker died" in err  # the failure happened, and Ray said so on stderr
+
+
+def test_a_self_play_actor_lost_ends_the_training_in_one_line(cluster: RayCluster, tmp_path: Path) -> None:
+    """An actor is not restarted (it would start its rounds over): the training stops with one
+    line on stderr, and stdout holds only the training's log."""
+    require_module("numpy", "pip install 'roppyakken[train]'")
+    argv = ["-m", "roppyakken.env.train", "--ray", cluster.address, "--actors", "2", "--rounds", "3000"]
+    argv += ["--batch-rounds", "16", "--updates", "1", "--minibatch", "16", "--hidden", "4"]
+    argv += ["--eval-every", "100000", "--eval-deals", "1", "--deals", "1", "--no-report"]
+    argv += ["--out", str(tmp_path / "weights.npz")]
+    code, out, err = _run_killing(
+        cluster, tmp_path, argv, "ray::SelfPlayer", lambda pids: os.kill(pids[0], signal.SIGKILL)
+    )
+    assert code == 1, err
+    assert err.splitlines()[-1] == (
+        "train: a self-play actor was lost (its worker process or its node died); "
+        "the rounds it was playing cannot be played again: start the training again"
+    )
+    assert "Traceback" not in err
+    assert out and all(re.fullmatch(r" *\d+ rounds .* rounds/s", line) for line in out.splitlines()), out
+
+
+def test_a_node_killed_mid_run_changes_nothing(cluster: RayCluster, tmp_path: Path) -> None:
+    """``roppyakken arena --ray ADDRESS --json`` while the worker node is killed: its tasks run
+    again on the node left, and stdout is the document of a local run (this test runs last in
+    the module: it kills the worker node)."""
+    args = ["arena", "--bots", "expert,greedy", "--games", "300", "--seed", "21"]
+    local = _document(args)
     victim = cluster.nodes[-1]  # the worker node: the head is left to run its tasks again
     ray = ray_module()
     warm_every_node()
-
     victim_id = next(n["NodeID"] for n in ray.nodes() if n["Alive"] and str(victim.folder) in _node_dirs(n))
-    games_seen: list[int] = []
-    result: list[ArenaTotals] = []
-    failure: list[BaseException] = []
-
-    def progress(totals: ArenaTotals) -> None:
-        games_seen.append(totals.games)
-
-    def play() -> None:
-        try:
-            result.append(run_arena(rules, bots, deals, seed, progress=progress, ray=cluster.address))
-        except BaseException as exc:  # reported by the test thread
-            failure.append(exc)
-
-    runner = threading.Thread(target=play)
-    runner.start()
-    deadline = time.monotonic() + 300
-    playing = False
-    while not playing and runner.is_alive() and time.monotonic() < deadline:
-        playing = victim.running("ray::play_deals")
-    assert playing, "no task ran on the worker node before the run ended"
-    assert not games_seen or games_seen[-1] < deals * 2
-    victim.stop()  # killed while one of its tasks is playing deals
-    runner.join(600)
-    assert not failure, failure
-    assert not runner.is_alive()
+    document, _ = _killed_run(cluster, tmp_path, args, "ray::play_deals", lambda _: victim.stop())
     deadline = time.monotonic() + 120
     while any(n["Alive"] for n in ray.nodes() if n["NodeID"] == victim_id) and time.monotonic() < deadline:
         time.sleep(0.5)
     assert not any(n["Alive"] for n in ray.nodes() if n["NodeID"] == victim_id)
-    assert json.dumps(_untimed(summary(result[0], "classic"))) == json.dumps(_untimed(local))
+    assert untimed_differences(local, document) == []
 
 
 def _node_dirs(node: dict[str, Any]) -> str:

@@ -178,6 +178,36 @@ def test_simulate_json_format_4_and_records(tmp_path: Path) -> None:
         assert code == 0 and out.startswith("verified:")
 
 
+def test_simulate_jobs_give_the_same_document_and_records(tmp_path: Path) -> None:
+    """``--jobs N`` plays the games in N worker processes: every field but the timing ones and
+    every record byte are those of one process."""
+    args = ["simulate", "--games", "40", "--players", "3", "--bots", "greedy,random,expert", "--seed", "7"]
+    here, there = tmp_path / "one", tmp_path / "three"
+    code, out, err = run([*args, "--json", "--records", str(here)])
+    assert code == 0, err
+    code, out3, err = run([*args, "--json", "--records", str(there), "--jobs", "3"])
+    assert code == 0, err
+    timing = ("seconds", "rounds_per_second")
+    one, three = json.loads(out), json.loads(out3)
+    assert {k: v for k, v in three.items() if k not in timing} == {
+        k: v for k, v in one.items() if k not in timing
+    }
+    names = sorted(p.name for p in here.iterdir())
+    assert len(names) == 40 and names == sorted(p.name for p in there.iterdir())
+    assert all((here / n).read_bytes() == (there / n).read_bytes() for n in names)
+
+
+def test_simulate_refuses_bad_jobs() -> None:
+    assert run(["simulate", "--games", "1", "--jobs", "0"])[1:] == (
+        "",
+        "roppyakken: error: --jobs must be at least 1\n",
+    )
+    code, out, err = run(["simulate", "--games", "1", "--jobs", "2", "--ray"])
+    assert (code, out) == (2, "") and err.splitlines() == [
+        "roppyakken: error: --jobs and --ray do not go together: --ray spreads the deals over the cluster"
+    ]
+
+
 def test_simulate_refuses_bad_options() -> None:
     assert "unknown bot level 'genius'" in run(["simulate", "--bots", "genius,random", "--games", "1"])[2]
     assert "names 2 bots for 3 players" in run(["simulate", "--players", "3", "--bots", "random,greedy"])[2]

@@ -10,6 +10,7 @@ metadata services what machine it runs on, and a test's traffic stays on loopbac
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -40,7 +41,7 @@ def test_the_ray_suite_passes_on_a_loopback_only_network() -> None:
         capture_output=True,
         text=True,
         timeout=1700,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+        env=dict(os.environ, PYTHONPATH=f"{ROOT}{os.pathsep}{ROOT / 'src'}"),  # this checkout's code
     )
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
     assert " passed" in done.stdout and " failed" not in done.stdout, done.stdout[-3000:]
@@ -89,3 +90,67 @@ def test_jobs_and_ray_together_are_refused_in_one_line() -> None:
     assert err.strip().splitlines() == [
         "roppyakken: error: --jobs and --ray do not go together: --ray spreads the deals over the cluster"
     ]
+
+
+STUB_RAY = """
+import os, subprocess, sys, threading, types
+ray = types.ModuleType("ray")
+up = [False]
+ray.is_initialized = lambda: up[0]
+def shutdown():
+    print("(raylet) held back until shutdown")
+    up[0] = False
+ray.shutdown = shutdown
+sys.modules["ray"] = ray
+from roppyakken.ai.ray_backend import document_stdout
+print("before")
+with document_stdout("auto") as out:
+    up[0] = True  # as ray.init
+    print("(raylet) printed by the driver")
+    thread = threading.Thread(target=lambda: print("(raylet) A worker died", flush=True))
+    thread.start()
+    thread.join()
+    os.write(1, b"(raylet) written on descriptor 1\\n")
+    subprocess.run(["sh", "-c", "echo '(raylet) from a process Ray started'"], check=True)
+    print('{"document": 1}', file=out)
+print("after")
+up[0] = True  # connected before the block: the block leaves the connection alone
+with document_stdout("auto") as out:
+    print("(raylet) again")
+    print("second", file=out)
+print("connected" if up[0] else "shut down")
+"""
+
+
+def test_ray_s_messages_go_to_stderr_and_stdout_keeps_the_document() -> None:
+    """What Ray prints (from the driver, its threads, descriptor 1, the processes it starts,
+    at shutdown) goes to stderr; stdout has only what the command prints."""
+    done = subprocess.run(
+        [sys.executable, "-c", STUB_RAY],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ, PYTHONPATH=str(ROOT / "src")),
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["before", '{"document": 1}', "after", "second", "connected"]
+    assert done.stderr.splitlines() == [
+        "(raylet) printed by the driver",
+        "(raylet) A worker died",
+        "(raylet) written on descriptor 1",
+        "(raylet) from a process Ray started",
+        "(raylet) held back until shutdown",
+        "(raylet) again",
+    ]
+
+
+def test_ray_md_names_every_field_that_may_differ_from_a_local_run() -> None:
+    """docs/RAY.md says which fields of a Ray run's document may differ from a local run's:
+    those the cluster suite allows to differ (tests/ray_suite.py), no fewer."""
+    from tests.ray_suite import DECISION_TIMES, RUN_TIMES
+
+    text = (ROOT / "docs" / "RAY.md").read_text(encoding="utf-8")
+    paragraph = next(p for p in text.split("\n\n") if "Only the timing fields differ" in p)
+    named = set(re.findall(r"`([a-z_0-9]+)`", paragraph))
+    assert {"decision_ms", *DECISION_TIMES, *RUN_TIMES} <= named
+    assert "decisions" in named  # named as the one field of decision_ms that does not differ

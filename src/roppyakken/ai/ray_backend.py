@@ -7,17 +7,25 @@ pure function of its seed, so the totals are those of a local run.  A task whose
 or node dies is run again elsewhere (Ray's retries of system failures); a task that
 raises is not retried: the error is the bot's or the rules', and would only repeat.
 
+Ray prints on the driver's standard output from threads of its own, whatever
+``log_to_driver`` says (``(raylet) A worker died…`` when a worker is lost), and the
+processes ``--ray local`` starts inherit it: a command runs its Ray part inside
+:func:`document_stdout`, which keeps standard output for the command's own document.
+
 Nothing in the core imports this module, and it imports Ray only when called, so the
 engine and the commands run without Ray installed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import logging
+import os
 import socket
+import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TextIO, TypeVar
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.i18n import N_
@@ -60,6 +68,66 @@ def connect(address: str) -> Any:
             N_("--ray {address}: cannot join a Ray cluster ({reason})"), address=address, reason=first
         ) from None
     return ray
+
+
+@contextlib.contextmanager
+def document_stdout(address: str | None) -> Iterator[TextIO]:
+    """Run a command's Ray part (``address``: its ``--ray``, None for no Ray) with Ray kept off stdout.
+
+    Inside the block, file descriptor 1 and ``sys.stdout`` both point at standard error, so
+    whatever Ray prints there (from its threads, from the processes it starts) goes to
+    standard error; the stream yielded is the real standard output, for what the command
+    prints while Ray runs.  On leaving the block, Ray is shut down if the block connected
+    it (its threads stop, and print what they held back, still on standard error), then
+    standard output is restored.  Without ``address`` the block changes nothing and
+    yields ``sys.stdout``.
+    """
+    if address is None:
+        yield sys.stdout
+        return
+    ray = ray_module()
+    connected_before = ray.is_initialized()
+    original = sys.stdout
+    original.flush()
+    sys.stderr.flush()
+    try:
+        saved: int | None = os.dup(1)
+    except OSError:  # no descriptor 1 at all: nothing to keep clean at that level
+        saved = None
+    real: TextIO = original
+    if saved is not None:
+        os.dup2(2, 1)
+        if _descriptor(original) == 1:
+            real = open(  # noqa: SIM115 - closed when the block ends
+                saved, "w", buffering=1, encoding=original.encoding, errors=original.errors, closefd=False
+            )
+    sys.stdout = sys.stderr
+    try:
+        yield real
+    finally:
+        try:
+            if not connected_before and ray.is_initialized():
+                ray.shutdown()
+        finally:
+            sys.stdout = original
+            try:
+                sys.stderr.flush()
+                real.flush()
+            finally:  # stdout comes back even when the flush fails (a reader gone: a broken pipe)
+                if saved is not None:
+                    if real is not original:
+                        with contextlib.suppress(OSError):  # flushed above, or its error raised
+                            real.close()
+                    os.dup2(saved, 1)
+                    os.close(saved)
+
+
+def _descriptor(stream: TextIO) -> int | None:
+    """The file descriptor ``stream`` writes to, or None (a StringIO, a test's capture)."""
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation is an OSError
+        return None
 
 
 def _check_reachable(address: str) -> None:

@@ -8,6 +8,7 @@ from typing import Any, Final
 
 from roppyakken.ai.arena import Progress, run_arena, summary
 from roppyakken.ai.base import BOT_LEVELS, BOT_OPTIONS
+from roppyakken.ai.ray_backend import document_stdout
 from roppyakken.cli.common import add_rules_arguments, check_players, print_json, rules_from_args
 from roppyakken.errors import RoppyakkenError
 from roppyakken.i18n import N_, _, cell_width, fill, pad, right
@@ -78,7 +79,9 @@ def run(args: argparse.Namespace) -> int:
     deals = -(-args.games // len(levels))
     show = not args.json or sys.stderr.isatty()
     progress = Progress(deals * len(levels), lambda s: print(s, end="", file=sys.stderr, flush=True))
-    totals = run_arena(rules, levels, deals, args.seed, args.jobs, progress if show else None, ray=args.ray)
+    report = progress if show else None
+    with document_stdout(args.ray):  # Ray's own messages go to stderr, not into the document
+        totals = run_arena(rules, levels, deals, args.seed, args.jobs, report, ray=args.ray)
     if show:
         print(file=sys.stderr)
     result = summary(totals, rules.preset)

@@ -8,6 +8,7 @@ from typing import Any, Final
 
 from roppyakken.ai.arena import ArenaTotals, elapsed_text
 from roppyakken.ai.ladder import DEFAULT_LEVELS, run_ladder
+from roppyakken.ai.ray_backend import document_stdout
 from roppyakken.cli.arena_cmd import COLUMN_CI, levels_help
 from roppyakken.cli.common import add_rules_arguments, print_json, rules_from_args
 from roppyakken.i18n import N_, _, cell_width, fill, pad, right
@@ -75,9 +76,10 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     levels = [s.strip() for s in args.levels.split(",") if s.strip()]
     show = not args.json or sys.stderr.isatty()
-    doc = run_ladder(
-        rules, levels, args.games, args.seed, args.jobs, _Progress() if show else None, ray=args.ray
-    )
+    with document_stdout(args.ray):  # Ray's own messages go to stderr, not into the document
+        doc = run_ladder(
+            rules, levels, args.games, args.seed, args.jobs, _Progress() if show else None, ray=args.ray
+        )
     if show:
         print(file=sys.stderr)
     if args.json:

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from roppyakken.ai.base import make_bot
 from roppyakken.ai.driver import game_seeds, play_out
+from roppyakken.ai.ray_backend import cluster_cpus, document_stdout, ordered_map
 from roppyakken.cli.common import add_rules_arguments, check_players, print_json, rules_from_args
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
@@ -38,6 +41,9 @@ def register(sub: Any, help_text: str) -> None:
         "--bots", default=None, help=_("bot levels, comma-separated, one per seat (one level: every seat)")
     )
     p.add_argument("--records", metavar="DIR", help=_("write one game record per game into DIR"))
+    p.add_argument(
+        "--jobs", type=int, default=1, metavar="N", help=_("worker processes (1); results do not change")
+    )
     p.add_argument(
         "--ray",
         nargs="?",
@@ -103,12 +109,51 @@ def play_games(rules: Rules, levels: Sequence[str], records: bool, seeds: Sequen
     return out
 
 
+def _play_chunk(args: tuple[Rules, list[str], bool, list[int]]) -> list[GameSummary]:
+    return play_games(*args)
+
+
+def chunk_size(games: int, workers: int) -> int:
+    """Games a task: about four tasks a worker (for balance), at most 64 games."""
+    return max(1, min(64, games // (workers * 4)))
+
+
+def played(
+    rules: Rules, levels: list[str], records: bool, seeds: Sequence[int], jobs: int, ray: str | None
+) -> Iterator[list[GameSummary]]:
+    """The summaries of the games of ``seeds``, in order, a chunk at a time: played here, by
+    ``jobs`` worker processes, or by the Ray cluster at ``ray``."""
+    if ray is not None:
+        size = chunk_size(len(seeds), cluster_cpus(ray))
+        chunks = [list(seeds[i : i + size]) for i in range(0, len(seeds), size)]
+        yield from ordered_map(ray, play_games, (rules, levels, records), chunks)
+    elif jobs == 1:
+        for seed in seeds:
+            yield play_games(rules, levels, records, [seed])
+    else:
+        size = chunk_size(len(seeds), jobs)
+        tasks = [(rules, levels, records, list(seeds[i : i + size])) for i in range(0, len(seeds), size)]
+        methods = multiprocessing.get_all_start_methods()
+        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        pool = ProcessPoolExecutor(max_workers=jobs, mp_context=ctx)
+        try:
+            yield from pool.map(_play_chunk, tasks)
+        finally:  # a run stopped early (an error, ^C) does not wait for the games queued
+            pool.shutdown(cancel_futures=True)
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``roppyakken simulate``."""
     rules = rules_from_args(args)
     check_players(args, rules, args.players)
     if args.games < 1:
         raise RoppyakkenError(N_("--games must be at least 1"))
+    if args.jobs < 1:
+        raise RoppyakkenError(N_("--jobs must be at least 1"))
+    if args.ray is not None and args.jobs != 1:
+        raise RoppyakkenError(
+            N_("--jobs and --ray do not go together: --ray spreads the deals over the cluster")
+        )
     levels = [s.strip() for s in (args.bots or "random").split(",")]
     if len(levels) == 1:
         levels *= args.players  # one level plays every seat, as `play` takes one for every opponent
@@ -129,37 +174,29 @@ def run(args: argparse.Namespace) -> int:
     seconds = 0.0
     progress = (not args.json and sys.stderr.isatty()) or (args.games >= 1000 and not args.json)
     seeds = game_seeds(args.seed, args.games)
-    keep = records is not None
-    if args.ray is None:
-        played: Iterator[list[GameSummary]] = (play_games(rules, levels, keep, [s]) for s in seeds)
-    else:
-        from roppyakken.ai.ray_backend import cluster_cpus, ordered_map
-
-        size = max(1, min(64, args.games // (cluster_cpus(args.ray) * 4)))
-        chunks = [seeds[i : i + size] for i in range(0, len(seeds), size)]
-        played = ordered_map(args.ray, play_games, (rules, levels, keep), chunks)
     index = 0
-    for batch in played:
-        for summary in batch:
-            seconds += summary.seconds
-            if summary.winner is not None:
-                wins[summary.winner] += 1
-            rounds += summary.rounds
-            for seat in range(args.players):
-                score_sums[seat] += summary.score_sums[seat]
-            yaku_counts.update(summary.yaku)
-            lucky_counts.update(summary.lucky_hands)
-            if records is not None and summary.record is not None:
-                path = records / f"game-{index:06d}.json"
-                try:
-                    path.write_text(summary.record, encoding="utf-8")
-                except OSError as exc:
-                    raise RoppyakkenError(
-                        N_("--records: cannot write {path}: {error}"), path=path, error=exc.strerror
-                    ) from None
-            index += 1
-            if progress and index % max(1, args.games // 20) == 0:
-                print(f"\r{index}/{args.games} games", end="", file=sys.stderr, flush=True)
+    with document_stdout(args.ray):  # Ray's own messages go to stderr, not into the document
+        for batch in played(rules, levels, records is not None, seeds, args.jobs, args.ray):
+            for summary in batch:
+                seconds += summary.seconds
+                if summary.winner is not None:
+                    wins[summary.winner] += 1
+                rounds += summary.rounds
+                for seat in range(args.players):
+                    score_sums[seat] += summary.score_sums[seat]
+                yaku_counts.update(summary.yaku)
+                lucky_counts.update(summary.lucky_hands)
+                if records is not None and summary.record is not None:
+                    path = records / f"game-{index:06d}.json"
+                    try:
+                        path.write_text(summary.record, encoding="utf-8")
+                    except OSError as exc:
+                        raise RoppyakkenError(
+                            N_("--records: cannot write {path}: {error}"), path=path, error=exc.strerror
+                        ) from None
+                index += 1
+                if progress and index % max(1, args.games // 20) == 0:
+                    print(f"\r{index}/{args.games} games", end="", file=sys.stderr, flush=True)
     if progress:
         print(file=sys.stderr)
     player_rounds = max(1, rounds * args.players)

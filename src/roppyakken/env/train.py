@@ -32,6 +32,7 @@ import numpy as np
 from roppyakken.ai.arena import run_arena, summary
 from roppyakken.ai.base import make_bot
 from roppyakken.ai.driver import game_seeds
+from roppyakken.ai.ray_backend import document_stdout
 from roppyakken.env.core import RoppyakkenEnv, action_id
 from roppyakken.env.learned import WEIGHTS_PATH, FloatArray, LearnedBot, ValueNet, afterstate_features
 from roppyakken.errors import RoppyakkenError
@@ -207,7 +208,14 @@ class RayRounds:
             at += share
         xs: list[FloatArray] = []
         ys: list[float] = []
-        for part_x, part_y in self.ray.get(refs):
+        try:
+            parts = self.ray.get(refs)
+        except self.ray.exceptions.RayActorError:  # not restarted: it would start its rounds over
+            raise RoppyakkenError(
+                "a self-play actor was lost (its worker process or its node died); "
+                "the rounds it was playing cannot be played again: start the training again"
+            ) from None
+        for part_x, part_y in parts:
             xs.extend(part_x)
             ys.extend(part_y)
         return xs, ys
@@ -408,7 +416,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(text, flush=True)
 
     try:
-        net, curve = train(args, log)
+        with document_stdout(args.ray) as out:  # Ray's own messages go to stderr, not into the log
+            net, curve = train(args, lambda text: print(text, file=out, flush=True))
     except RoppyakkenError as exc:
         print(f"train: {exc}", file=sys.stderr)
         return 1
