@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -185,10 +186,15 @@ def test_simulate_jobs_give_the_same_document_and_records(tmp_path: Path) -> Non
     here, there = tmp_path / "one", tmp_path / "three"
     code, out, err = run([*args, "--json", "--records", str(here)])
     assert code == 0, err
+    began = time.perf_counter()
     code, out3, err = run([*args, "--json", "--records", str(there), "--jobs", "3"])
+    elapsed = time.perf_counter() - began
     assert code == 0, err
     timing = ("seconds", "rounds_per_second")
     one, three = json.loads(out), json.loads(out3)
+    # FORMATS.md §4: `seconds` is the wall time of play, never the workers' times added up
+    assert 0 < three["seconds"] <= elapsed
+    assert three["rounds_per_second"] == pytest.approx(three["rounds"] / three["seconds"], rel=0.01)
     assert {k: v for k, v in three.items() if k not in timing} == {
         k: v for k, v in one.items() if k not in timing
     }
