@@ -240,6 +240,8 @@ def test_an_operator_issues_a_reset_link_used_once(tmp_path: Path) -> None:
         rows = db.run_now(lambda c: c.execute(select(password_resets)).all())
         db.engine.dispose()
         assert len(rows) == 1 and token not in str(tuple(rows[0])) and rows[0].created_by == "ops"
+        logged = run_cli(["admin", "log", "--database", url])[1]
+        assert "ops reset-link account:" in logged and token not in logged
         with httpx.Client(base_url=server.url, timeout=30) as locked_out:
             body = {"token": token, "new_password": "brand new password"}
             done = _send(locked_out, "POST", "/api/account/reset", body)

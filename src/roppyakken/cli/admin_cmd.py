@@ -327,7 +327,7 @@ def _reset_link(
     args: argparse.Namespace, do: Callable[[Callable[[Any], Any]], Any], actor: str, now: float
 ) -> dict[str, Any]:
     """Issue a reset link for ``args.login`` (server/recovery.py): what to print."""
-    from roppyakken.server import accounts, recovery
+    from roppyakken.server import accounts, moderation, recovery
 
     site = str(args.site).rstrip("/")
     if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", site):
@@ -338,7 +338,10 @@ def _reset_link(
         row = accounts.find_login(conn, args.login)
         if row is None or row.login is None:
             return None
-        return row.login, recovery.issue_reset(conn, row.id, now, seconds, actor)
+        token = recovery.issue_reset(conn, row.id, now, seconds, actor)
+        until = datetime.fromtimestamp(now + seconds, UTC).strftime("%Y-%m-%d %H:%M:%S")
+        moderation.log_action(conn, actor, "reset-link", f"account:{row.id}", f"until {until} UTC", now)
+        return row.login, token
 
     found = do(work)
     if found is None:
