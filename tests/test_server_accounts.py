@@ -517,6 +517,10 @@ def test_a_passkey_only_account_is_exported_and_deleted_after_a_recent_sign_in(t
                 refused = _send(stale, "DELETE", "/api/account", {})
                 assert refused.status_code == 403
                 assert refused.json()["error"] == text.CONFIRM_SIGN_IN.format(minutes=10)
+                # no sign-in name: no recovery codes, which go with one
+                assert recent.get("/api/account").json()["account"]["recovery_codes"] == 0
+                codes = _send(recent, "POST", "/api/account/recovery-codes", {})
+                assert codes.status_code == 409 and codes.json()["error"] == text.RECOVERY_NEEDS_LOGIN
                 assert _send(recent, "DELETE", "/api/account", {}).status_code == 200
             left = db.run_now(
                 lambda c: (c.execute(passkeys.select()).all(), accounts.find(c, account_id=account_id))

@@ -634,10 +634,13 @@ async def confirm(request: Request, player: players.Player, data: dict[str, Any]
 
 async def new_recovery_codes(request: Request) -> Response:
     """``POST /api/account/recovery-codes`` ``{"password"}``: new recovery codes for the signed-in
-    account, once confirmed (:func:`confirm`); the old ones end.  The codes are in this answer only."""
+    account, once confirmed (:func:`confirm`); the old ones end.  The codes are in this answer only.
+    An account without a sign-in name (passkeys only) has none: a code is used with the name."""
     player = await signed_in(request, change=True)
     data = await read_body(request)
     row = await confirm(request, player, data)
+    if row.login is None:  # a code is used with the sign-in name
+        raise ApiError(409, text.RECOVERY_NEEDS_LOGIN)
     codes = recovery.new_codes()
     hashed = await asyncio.to_thread(recovery.hashed_codes, codes)
     now = time.time()

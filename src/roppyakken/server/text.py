@@ -155,6 +155,7 @@ SIGN_IN_LIMITED: Final = N_("too many sign-in attempts; try again in {minutes} m
 NOT_SIGNED_IN: Final = N_("you are not signed in")
 PASSWORD_WRONG: Final = N_("wrong password")
 RECOVERY_FAILED: Final = N_("wrong sign-in name or recovery code")
+RECOVERY_NEEDS_LOGIN: Final = N_("recovery codes go with a sign-in name, and this account has none")
 RESET_LINK_INVALID: Final = N_("this reset link is unknown, used or expired: ask for a new one")
 NO_PASSWORD: Final = N_("this account has no password (it signs in with passkeys)")
 CONFIRM_SIGN_IN: Final = N_("sign in again (within the last {minutes} min) to delete this account")

@@ -351,7 +351,7 @@ async function signedIn(mine, redraw, show) {
     h("section", { class: "panel", "aria-labelledby": "account-games-title" }, h("h2", { id: "account-games-title" }, t("Your games")), games),
     h("section", { class: "panel", "aria-labelledby": "account-sessions-title" }, h("h2", { id: "account-sessions-title" }, t("Your sessions")), sessions),
     password,
-    codes,
+    mine.account.login ? codes : null,
     h(
       "section",
       { class: "panel", "aria-labelledby": "account-data-title" },
