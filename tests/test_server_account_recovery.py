@@ -7,8 +7,11 @@ before keep working after the migration."""
 from __future__ import annotations
 
 import re
+import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +19,14 @@ import httpx
 import pytest
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import select, text, update
+from sqlalchemy import Connection, select, text, update
+from sqlalchemy.exc import IntegrityError
 
 from roppyakken.server import accounts, logins, passwords, recovery
+from roppyakken.server import players as players_module
 from roppyakken.server import text as server_text
 from roppyakken.server.db import Database, migrate
+from roppyakken.server.models import accounts as accounts_table
 from roppyakken.server.models import password_resets, recovery_codes, sessions
 from tests.server_harness import running_server
 from tests.support import run_cli
@@ -125,9 +131,14 @@ def test_logins_stored_before_the_normalization_keep_working(tmp_path: Path) -> 
                     {"a": f"a{number}", "l": login, "h": hashed, "p": f"p{number}"},
                 )
         db.open()  # to the head
-        stored = db.run_now(lambda c: c.execute(text("SELECT id, login, login_skeleton FROM accounts")).all())
-        assert {(r[0], r[1]) for r in stored} == {("a0", "admin"), ("a1", "ａｄｍｉｎ")}  # kept as they were
-        assert {r[2] for r in stored} == {logins.skeleton("admin")}
+        stored = db.run_now(
+            lambda c: c.execute(text("SELECT id, login, login_skeleton FROM accounts ORDER BY id")).all()
+        )
+        # kept as they were; the skeleton is unique: the older of two lookalikes has it
+        assert [tuple(r) for r in stored] == [
+            ("a0", "admin", logins.skeleton("admin")),
+            ("a1", "ａｄｍｉｎ", None),
+        ]
     finally:
         db.engine.dispose()
     with running_server(url) as server:
@@ -300,3 +311,56 @@ def test_erasing_an_account_takes_its_codes_links_and_devices(tmp_path: Path) ->
     assert counts == [0, 0, 0]
     assert db.run_now(lambda c: c.execute(select(sessions)).all()) == []
     db.engine.dispose()
+
+
+def test_lookalike_logins_made_at_once_leave_one_account(database: str) -> None:
+    """Eight browsers make ``admin`` and lookalikes of it at the same moment: one account is made, every
+    other answer is 409."""
+    names = ["admin", "ＡＤＭＩＮ", "аdmin", "admіn", "Admin", "ａｄｍｉｎ", "аdmіn", "ADMIN"]
+    with running_server(database) as server:
+        clients = [httpx.Client(base_url=server.url, timeout=60) for _ in names]
+        try:
+            tokens = [
+                str(c.post("/api/me", json={"name": "x"}, headers={CSRF: "new"}).json()["csrf"])
+                for c in clients
+            ]
+            barrier = threading.Barrier(len(names))
+
+            def make(i: int) -> int:
+                barrier.wait()
+                body = {"login": names[i], "password": PASSWORD}
+                return clients[i].post("/api/account", json=body, headers={CSRF: tokens[i]}).status_code
+
+            with ThreadPoolExecutor(len(names)) as pool:
+                answers = sorted(pool.map(make, range(len(names))))
+        finally:
+            for c in clients:
+                c.close()
+    assert answers == [201] + [409] * (len(names) - 1)
+
+
+def test_the_skeleton_is_unique_in_the_database_too(database: str) -> None:
+    """Where two members of a cluster check a new login at the same moment, the unique index on the
+    skeleton refuses the second row."""
+    db = Database(database)
+    db.open()
+    try:
+
+        def make(conn: Connection, name: str, login: str) -> None:
+            player = players_module.create(conn, name)
+            conn.execute(
+                accounts_table.insert().values(
+                    id=name,
+                    login=login,
+                    password_hash=None,
+                    player_id=player.id,
+                    created_at=datetime.now(UTC),
+                    login_skeleton=logins.skeleton(login),
+                )
+            )
+
+        db.run_now(lambda c: make(c, "first", "admin"))
+        with pytest.raises(IntegrityError):
+            db.run_now(lambda c: make(c, "second", "аdmin"))
+    finally:
+        db.engine.dispose()

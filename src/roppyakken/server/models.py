@@ -139,7 +139,7 @@ accounts = Table(
     Column("player_id", ForeignKey("players.id"), nullable=False),  # the player it plays as
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("login_skeleton", String(256), nullable=True),  # UTS #39 skeleton of the login (logins.py)
-    Index("ix_accounts_login_skeleton", "login_skeleton"),
+    Index("ix_accounts_login_skeleton", "login_skeleton", unique=True),
 )
 """One row per account: a player who can sign in on any device (their guest players point here)."""
 

@@ -25,19 +25,30 @@ def _account_id() -> sa.Column[str]:
 
 
 def upgrade() -> None:
-    """Add ``accounts.login_skeleton`` (filled for the stored logins, which stay as they are) and the
-    tables ``recovery_codes``, ``password_resets`` and ``trusted_devices``."""
+    """Add ``accounts.login_skeleton``, unique (filled for the stored logins, which stay as they are;
+    of logins that already look alike only the oldest gets it), and the tables ``recovery_codes``,
+    ``password_resets`` and ``trusted_devices``."""
     # A plain ADD COLUMN (a batch would copy the table and drop the old one: see 0006).
     op.add_column("accounts", sa.Column("login_skeleton", sa.String(256), nullable=True))
-    op.create_index("ix_accounts_login_skeleton", "accounts", ["login_skeleton"])
     conn = op.get_bind()
-    table = sa.table("accounts", sa.column("id", sa.String), sa.column("login", sa.String))
-    rows = conn.execute(sa.select(table.c.id, table.c.login).where(table.c.login.is_not(None))).all()
-    for account_id, login in rows:
+    table = sa.table(
+        "accounts",
+        sa.column("id", sa.String),
+        sa.column("login", sa.String),
+        sa.column("created_at", sa.DateTime),
+    )
+    query = sa.select(table.c.id, table.c.login).where(table.c.login.is_not(None))
+    taken: set[str] = set()
+    for account_id, login in conn.execute(query.order_by(table.c.created_at, table.c.id)).all():
+        skeleton = logins.skeleton(logins.normalize(str(login)))
+        if skeleton in taken:  # a lookalike the old rules let in: the oldest keeps the skeleton
+            continue
+        taken.add(skeleton)
         conn.execute(
             sa.text("UPDATE accounts SET login_skeleton = :skeleton WHERE id = :id"),
-            {"skeleton": logins.skeleton(logins.normalize(str(login))), "id": account_id},
+            {"skeleton": skeleton, "id": account_id},
         )
+    op.create_index("ix_accounts_login_skeleton", "accounts", ["login_skeleton"], unique=True)
     op.create_table(
         "recovery_codes",
         sa.Column("id", sa.Integer(), primary_key=True, autoincrement=True),
