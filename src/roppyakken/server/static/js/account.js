@@ -101,7 +101,7 @@ function codesPanel(codes, done) {
     { class: "panel recovery-codes", id: "recovery-codes", "aria-labelledby": "recovery-codes-title" },
     h("h2", { id: "recovery-codes-title" }, t("Your recovery codes")),
     h("p", {}, t("Each code lets you in once if you forget your password, and sets a new one. Write them down or keep them somewhere safe: they are shown only now.")),
-    h("ol", { class: "recovery-code-list" }, codes.map((c) => h("li", {}, h("code", {}, c)))),
+    h("ol", { class: "recovery-code-list", translate: "no" }, codes.map((c) => h("li", {}, h("code", {}, c)))),
     h("p", {}, button),
   );
   queueMicrotask(() => button.focus());
