@@ -364,3 +364,31 @@ def test_the_skeleton_is_unique_in_the_database_too(database: str) -> None:
             db.run_now(lambda c: make(c, "second", "аdmin"))
     finally:
         db.engine.dispose()
+
+
+def test_the_new_requests_need_the_csrf_token_and_bad_bodies_get_one_line(tmp_path: Path) -> None:
+    with (
+        running_server(f"sqlite:///{tmp_path / 'x.sqlite3'}") as server,
+        httpx.Client(base_url=server.url, timeout=30) as client,
+    ):
+        assert _make(client, "kana").status_code == 201
+        recover = {"login": "kana", "code": "0000-0000-0000-0000", "new_password": "a new password"}
+        reset = {"token": "a" * 43, "new_password": "a new password"}
+        for path, body in (
+            ("/api/account/recover", recover),
+            ("/api/account/reset", reset),
+            ("/api/account/recovery-codes", {"password": PASSWORD}),
+        ):
+            assert client.post(path, json=body).status_code == 403, path  # no header
+            cross = {CSRF: client.get("/api/me").json()["csrf"], "Sec-Fetch-Site": "cross-site"}
+            assert client.post(path, json=body, headers=cross).status_code == 403, path
+        for path, body, words in (
+            ("/api/account/recover", {**recover, "code": 7}, "'code'"),
+            ("/api/account/recover", {**recover, "new_password": "short"}, "8 to 1024"),
+            ("/api/account/reset", {"new_password": "a new password"}, "'token'"),
+            ("/api/account/reset", {**reset, "token": "../../etc"}, "reset link"),
+            ("/api/account/recovery-codes", [1], "JSON object"),
+        ):
+            answer = _send(client, "POST", path, body)
+            error = answer.json()["error"]
+            assert answer.status_code == 400 and words in error and "\n" not in error, (path, error)
