@@ -382,13 +382,14 @@ def test_the_new_requests_need_the_csrf_token_and_bad_bodies_get_one_line(tmp_pa
             assert client.post(path, json=body).status_code == 403, path  # no header
             cross = {CSRF: client.get("/api/me").json()["csrf"], "Sec-Fetch-Site": "cross-site"}
             assert client.post(path, json=body, headers=cross).status_code == 403, path
-        for path, body, words in (
+        bad: list[tuple[str, Any, str]] = [
             ("/api/account/recover", {**recover, "code": 7}, "'code'"),
             ("/api/account/recover", {**recover, "new_password": "short"}, "8 to 1024"),
             ("/api/account/reset", {"new_password": "a new password"}, "'token'"),
             ("/api/account/reset", {**reset, "token": "../../etc"}, "reset link"),
             ("/api/account/recovery-codes", [1], "JSON object"),
-        ):
-            answer = _send(client, "POST", path, body)
+        ]
+        for path, wrong, words in bad:
+            answer = _send(client, "POST", path, wrong)
             error = answer.json()["error"]
             assert answer.status_code == 400 and words in error and "\n" not in error, (path, error)
