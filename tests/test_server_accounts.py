@@ -25,7 +25,7 @@ from roppyakken.server.models import chat, players, rooms, seats
 from roppyakken.server.models import sessions as sessions_table
 from roppyakken.server.players import COOKIE
 from roppyakken.server.sessions import COOKIE as SESSION_COOKIE
-from tests.server_harness import Player, ServerThread, play_to_end, running_server
+from tests.server_harness import Player, ServerThread, limits_for_tests, play_to_end, running_server
 from tests.support import run_cli
 
 CSRF = "X-CSRF-Token"
@@ -209,25 +209,76 @@ def test_changes_need_the_csrf_token_and_this_sites_origin(tmp_path: Path) -> No
         assert client.get("/api/me").json()["account"]["login"] == "sora"
 
 
-def test_sign_ins_are_limited_per_name_and_per_address(tmp_path: Path) -> None:
+def _from(client: httpx.Client, address: str, path: str, body: Any) -> httpx.Response:
+    """POST as a browser at ``address`` (the test server trusts 127.0.0.1 as a reverse proxy)."""
+    seen = {"X-Forwarded-For": address}
+    token = client.get("/api/me", headers=seen).json()["csrf"] or "new"
+    return client.post(path, json=body, headers={**seen, CSRF: token})
+
+
+def test_strangers_hammering_a_name_are_slowed_and_its_owner_on_their_device_is_not(
+    tmp_path: Path,
+) -> None:
+    limits = limits_for_tests(trusted_proxies=("127.0.0.1",))
+    with (
+        running_server(f"sqlite:///{tmp_path / 'r.sqlite3'}", limits=limits) as server,
+        httpx.Client(base_url=server.url, timeout=30) as owner,
+        httpx.Client(base_url=server.url, timeout=30) as attacker,
+        httpx.Client(base_url=server.url, timeout=30) as new_phone,
+    ):
+        home = "10.5.0.1"
+        made = _from(owner, home, "/api/account", {"login": "kai", "password": PASSWORD})
+        assert made.status_code == 201
+        device = next(c for c in made.headers.get_list("set-cookie") if c.startswith("rp_device="))
+        assert "httponly" in device.lower() and "samesite=lax" in device.lower()
+        owner.request("DELETE", "/api/session", headers={CSRF: _csrf(owner), "X-Forwarded-For": home})
+        assert owner.get("/api/me").json()["account"] is None
+        # the attacker, from a new address each time: the name's own limit slows them
+        wrong = {"login": "kai", "password": "wrong password"}
+        answers = [
+            _from(attacker, f"10.6.0.{i}", "/api/session", wrong).status_code
+            for i in range(accounts.LOGIN_ATTEMPTS)
+        ]
+        assert answers == [401] * accounts.LOGIN_ATTEMPTS
+        for i in range(3):  # still hammering: held, even with the right password
+            limited = _from(attacker, f"10.6.1.{i}", "/api/session", {"login": "KAI", "password": PASSWORD})
+            assert limited.status_code == 429
+            assert limited.json()["error"] == text.SIGN_IN_LIMITED.format(minutes=3)
+            assert int(limited.headers["retry-after"]) > 60
+        # a browser that never signed in to it is held too...
+        held = _from(new_phone, home, "/api/session", {"login": "kai", "password": PASSWORD})
+        assert held.status_code == 429
+        # ...but the owner's, with its device cookie, signs in, whatever the name's case or width
+        signed = _from(owner, home, "/api/session", {"login": "ＫＡＩ", "password": PASSWORD})
+        assert signed.status_code == 200, signed.text
+        assert signed.json()["account"]["login"] == "kai"
+        # the device has a limit of its own: its wrong passwords hold it, not the others
+        mine = [
+            _from(owner, home, "/api/session", wrong).status_code for _ in range(accounts.LOGIN_ATTEMPTS - 1)
+        ]
+        assert mine == [401] * (accounts.LOGIN_ATTEMPTS - 1)
+        assert _from(owner, home, "/api/session", wrong).status_code == 429
+        # a device cookie of another account does not let a browser past the name's limit
+        with httpx.Client(base_url=server.url, timeout=30) as other:
+            assert _from(other, "10.7.0.1", "/api/account", {"login": "ren", "password": PASSWORD}).is_success
+            assert (
+                _from(other, "10.7.0.1", "/api/session", {"login": "kai", "password": PASSWORD}).status_code
+                == 429
+            )
+
+
+def test_sign_ins_are_limited_per_address_and_the_owners_confirmations_apart(tmp_path: Path) -> None:
     with (
         running_server(f"sqlite:///{tmp_path / 'r.sqlite3'}") as server,
         httpx.Client(base_url=server.url, timeout=30) as client,
         httpx.Client(base_url=server.url, timeout=30) as owner,
     ):
-        assert (
-            _send(client, "POST", "/api/account", {"login": "kai", "password": PASSWORD}).status_code == 201
-        )
-        _send(client, "DELETE", "/api/session")
-        assert _sign_in(owner, "kai").status_code == 200
+        assert _send(owner, "POST", "/api/account", {"login": "kai", "password": PASSWORD}).status_code == 201
         answers = [
-            _sign_in(client, "kai", "wrong password").status_code for _ in range(accounts.LOGIN_ATTEMPTS - 1)
+            _sign_in(client, "kai", "wrong password").status_code for _ in range(accounts.LOGIN_ATTEMPTS)
         ]
-        assert answers == [401] * (accounts.LOGIN_ATTEMPTS - 1)
-        limited = _sign_in(client, "KAI")  # even the right password, once past the limit
-        assert limited.status_code == 429
-        assert limited.json()["error"] == text.SIGN_IN_LIMITED.format(minutes=3)
-        assert "\n" not in limited.json()["error"] and int(limited.headers["retry-after"]) > 60
+        assert answers == [401] * accounts.LOGIN_ATTEMPTS
+        assert _sign_in(client, "kai").status_code == 429
         # strangers' attempts do not stop the signed-in owner confirming with the password
         fresh = {"password": PASSWORD, "new_password": "another password"}
         assert _send(owner, "POST", "/api/account/password", fresh).status_code == 200
@@ -466,6 +517,10 @@ def test_a_passkey_only_account_is_exported_and_deleted_after_a_recent_sign_in(t
                 refused = _send(stale, "DELETE", "/api/account", {})
                 assert refused.status_code == 403
                 assert refused.json()["error"] == text.CONFIRM_SIGN_IN.format(minutes=10)
+                # no sign-in name: no recovery codes, which go with one
+                assert recent.get("/api/account").json()["account"]["recovery_codes"] == 0
+                codes = _send(recent, "POST", "/api/account/recovery-codes", {})
+                assert codes.status_code == 409 and codes.json()["error"] == text.RECOVERY_NEEDS_LOGIN
                 assert _send(recent, "DELETE", "/api/account", {}).status_code == 200
             left = db.run_now(
                 lambda c: (c.execute(passkeys.select()).all(), accounts.find(c, account_id=account_id))

@@ -1,6 +1,7 @@
 """Accounts in a cluster: two ``serve --redis`` members on one PostgreSQL and one Redis see one session
 store (signed in on one, signed in on the other; signed out everywhere on one, out on both) and count
-sign-in attempts together, per name and per address (the shared Redis buckets)."""
+sign-in attempts together, per name and per address (the shared Redis buckets), while the owner's browser,
+with its device cookie, is not held by strangers' attempts on the name on either member."""
 
 from __future__ import annotations
 
@@ -69,6 +70,7 @@ def test_sign_in_limits_are_counted_across_members(pair: list[services.Member]) 
         )
         assert made.status_code == 201
         _call(client, "DELETE", one + "/api/session", "10.2.0.1")
+        client.cookies.clear()  # a stranger's browser from here on (the maker's has its device cookie)
         # per name: five wrong attempts from five addresses, alternating members, and the name is limited
         for i in range(accounts.LOGIN_ATTEMPTS):
             base = (one, two)[i % 2]
@@ -100,3 +102,28 @@ def test_sign_in_limits_are_counted_across_members(pair: list[services.Member]) 
             client, "POST", two + "/api/session", "10.3.0.2", {"login": "fresh", "password": "z" * 8}
         )
         assert other.status_code == 401
+
+
+def test_the_owners_device_is_not_held_by_strangers_on_any_member(pair: list[services.Member]) -> None:
+    one, two = (m.url for m in pair)
+    home = "10.4.0.1"
+    with httpx.Client(timeout=30) as owner, httpx.Client(timeout=30) as attacker:
+        made = _call(owner, "POST", one + "/api/account", home, {"login": "umi", "password": PASSWORD})
+        assert made.status_code == 201
+        assert "rp_device" in owner.cookies
+        _call(owner, "DELETE", one + "/api/session", home)
+        wrong = {"login": "umi", "password": "not it at all"}
+        answers = [
+            _call(attacker, "POST", (one, two)[i % 2] + "/api/session", f"10.4.1.{i}", wrong).status_code
+            for i in range(accounts.LOGIN_ATTEMPTS + 2)
+        ]
+        assert answers == [401] * accounts.LOGIN_ATTEMPTS + [429, 429]  # slowed on both members
+        for base in (two, one):  # the owner, on either member, from home
+            signed = _call(owner, "POST", base + "/api/session", home, {"login": "UMI", "password": PASSWORD})
+            assert signed.status_code == 200, signed.text
+        # the device's own limit is shared by the members too
+        mine = [
+            _call(owner, "POST", (one, two)[i % 2] + "/api/session", home, wrong).status_code
+            for i in range(accounts.LOGIN_ATTEMPTS - 1)
+        ]
+        assert mine == [401] * (accounts.LOGIN_ATTEMPTS - 2) + [429]

@@ -33,7 +33,9 @@ def check_schema(url: str) -> None:
     with db.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), metadata)
         assert diff == []
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0007_pairing_origin"
+        assert (
+            conn.execute(text("select version_num from alembic_version")).scalar() == "0008_account_recovery"
+        )
     db.engine.dispose()
 
 

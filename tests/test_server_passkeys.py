@@ -6,6 +6,7 @@ another browser are refused, each in one line, and nothing changes."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -21,7 +22,7 @@ from roppyakken.server.models import accounts, webauthn_challenges
 from roppyakken.server.models import passkeys as passkeys_table
 from roppyakken.server.models import players as players_table
 from tests.server_harness import ServerThread, limits_for_tests, running_server
-from tests.soft_authenticator import SoftAuthenticator
+from tests.soft_authenticator import SoftAuthenticator, b64url
 
 
 @pytest.fixture
@@ -301,6 +302,58 @@ def test_another_accounts_passkey_is_refused(server: ServerThread) -> None:
         refused = phone.sign_in(stranger)
         assert refused.status_code == 400 and "not registered" in _one_line(refused)
     db.engine.dispose()
+
+
+def _shape(answer: httpx.Response) -> tuple[Any, ...]:
+    """What a sign-in options answer shows, its fresh random values (ceremony, challenge) masked:
+    status, headers, fields and their lengths."""
+    body = answer.json()
+    public = dict(body["publicKey"])
+    masked = json.dumps({**public, "challenge": len(public["challenge"])}, sort_keys=True)
+    headers = tuple(sorted((k, v) for k, v in answer.headers.items() if k.lower() != "date"))
+    return answer.status_code, headers, tuple(sorted(body)), len(body["ceremony"]), masked
+
+
+def test_sign_in_options_tell_nothing_of_who_has_an_account_or_a_passkey(server: ServerThread) -> None:
+    pk_key, other_key = SoftAuthenticator(), SoftAuthenticator()
+    with browsers(server, 4) as (pk, pw, attacker, other):
+        pk.become("Pk")
+        made = pk.post("/api/account", {"login": "pkey", "password": "correct horse battery"})
+        assert made.status_code == 201, made.text
+        pk.csrf = made.json()["csrf"]
+        assert pk.make_account(pk_key).status_code == 201  # a passkey added to the password account
+        assert len(pk.http.get("/api/passkeys").json()["passkeys"]) == 1
+        pw.become("Pw")
+        assert (
+            pw.post("/api/account", {"login": "pword", "password": "correct horse battery"}).status_code
+            == 201
+        )
+        other.become("Other")
+        assert other.make_account(other_key).status_code == 201
+        attacker.become("Mallory")
+        # the attacker asks for each login's options, twice, in any case
+        seen: dict[str, list[tuple[Any, ...]]] = {}
+        for login in ("pkey", "PKEY", "pword", "ghost", "pkey", "pword", "ghost"):
+            answer = attacker.post("/api/passkeys/signin/options", {"login": login})
+            assert answer.status_code == 200
+            assert answer.json()["publicKey"]["allowCredentials"] == [], login
+            assert pk_key.credential_id is not None
+            assert b64url(pk_key.credential_id) not in answer.text
+            seen.setdefault(login.lower(), []).append(_shape(answer))
+        shapes = {shape for found in seen.values() for shape in found}
+        assert len(shapes) == 1, shapes  # the same answer, whoever the login names
+        assert _shape(attacker.post("/api/passkeys/signin/options", {})) in shapes  # and as no login
+        # the passkey still signs in to its own account named by its login, and to no other
+        with browsers(server, 1) as (phone,):
+            refused = phone.sign_in(other_key, login="pkey")
+            assert (
+                refused.status_code == 403 and _one_line(refused) == "this passkey belongs to another account"
+            )
+            for login in ("pword", "ghost"):
+                assert phone.sign_in(pk_key, login=login).status_code == 403, login
+            signed = phone.sign_in(pk_key, login="PKEY")
+            assert signed.status_code == 200, signed.text
+            assert signed.json()["player"]["name"] == "Pk"
 
 
 def test_a_registration_is_finished_by_the_browser_that_began_it(server: ServerThread) -> None:

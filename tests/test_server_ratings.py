@@ -281,7 +281,7 @@ def upgrade_with_games(url: str) -> None:
         with db.engine.connect() as conn:
             assert (
                 conn.execute(text("select version_num from alembic_version")).scalar()
-                == "0007_pairing_origin"
+                == "0008_account_recovery"
             )
             assert conn.execute(select(rooms.c.id, rooms.c.rated).order_by(rooms.c.id)).all() == [
                 ("old1", False),

@@ -1,7 +1,9 @@
 """The account page in the browser (Debian's Chromium driven by Playwright, a real ``roppyakken serve``):
-a guest who played makes a password account; a second browser profile signs in and sees the same
-games; wrong passwords are refused until the sign-in name is rate-limited, with one line; the owner
-downloads their data and deletes the account.  The page's forms pass axe-core in every language."""
+a guest who played makes a password account and is shown its recovery codes once; a second browser
+profile signs in and sees the same games; wrong passwords are refused until the sign-in name is
+rate-limited, with one line; the owner downloads their data and deletes the account.  A player who
+forgot the password gets back in with a recovery code, makes new codes, and follows a reset link the
+operator issued.  The page's forms pass axe-core in every language."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from roppyakken.server import accounts, passwords
+from tests.support import run_cli
 from tests.test_web_a11y_browser import LANGUAGES, _in_language, _problems
 from tests.test_web_e2e_browser import (
     DESKTOP,
@@ -33,16 +36,22 @@ PASSWORD = "a password long enough"
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``roppyakken serve`` with the cheap argon2id parameters (passwords.SETTING)."""
     _need_browser()
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv(passwords.SETTING, "cheap")
         running = Server(tmp_path_factory.mktemp("web-account"))
     try:
-        yield running.url
+        yield running
     finally:
         running.stop()
+
+
+@pytest.fixture(scope="module")
+def server(served: Server) -> str:
+    """Its address."""
+    return served.url
 
 
 @pytest.fixture(scope="module")
@@ -56,6 +65,18 @@ def _sign_in(page: Page, login: str, password: str) -> None:
     page.fill("#sign-in-login", login)
     page.fill("#sign-in-password", password)
     page.click("#sign-in button[type=submit]")
+
+
+def _make_account(page: Page, login: str, password: str = PASSWORD) -> list[str]:
+    """Make an account on the account page: the recovery codes it shows, once dismissed."""
+    page.fill("#make-login", login)
+    page.fill("#make-password", password)
+    page.click("#make-account button[type=submit]")
+    page.wait_for_selector("#recovery-codes")
+    codes = page.locator(".recovery-code-list code").all_inner_texts()
+    page.click("#recovery-codes-done")
+    page.wait_for_selector("#signed-in-as")
+    return codes
 
 
 def _error(page: Page) -> str:
@@ -73,11 +94,10 @@ def test_a_password_account_from_making_to_deleting(server: str, browser: Browse
 
     # the guest makes an account: the game it played is the account's
     first.goto(server + "/#/account")
-    first.fill("#make-login", "Hana")
-    first.fill("#make-password", PASSWORD)
-    first.click("#make-account button[type=submit]")
-    first.wait_for_selector("#signed-in-as")
+    codes = _make_account(first, "Hana")
+    assert len(codes) == 10 and all(re.fullmatch(r"[0-9a-z]{4}(-[0-9a-z]{4}){3}", c) for c in codes)
     assert "hana" in first.inner_text("#signed-in-as")
+    assert first.locator("#recovery-codes").count() == 0  # shown once
     assert first.locator(f".account-games a:text-is('{room}')").count() == 1
 
     # another browser profile signs in and sees the same games
@@ -134,6 +154,78 @@ def test_the_account_pages_pass_axe_in_every_language(server: str, browser: Brow
     page.fill("#make-login", f"axe-{lang}")
     page.fill("#make-password", PASSWORD)
     page.click("#make-account button[type=submit]")
+    page.wait_for_selector("#recovery-codes")
+    problems += _problems(page, f"recovery codes ({lang})")
+    page.click("#recovery-codes-done")
     page.wait_for_selector("#signed-in-as")
     problems += _problems(page, f"account page, signed in ({lang})")
     assert problems == []
+
+
+def _recovery_error(page: Page) -> str:
+    wait_js(page, "!document.querySelector('#recover .error').hidden")
+    return page.locator("#recover .error").inner_text()
+
+
+def test_a_forgotten_password_a_recovery_code_new_codes_and_a_reset_link(
+    served: Server, browser: Browser
+) -> None:
+    server = served.url
+    errors: list[str] = []
+    owner = _context(browser, DESKTOP).new_page()
+    _watch_errors(owner, errors)
+    owner.goto(server + "/#/account")
+    codes = _make_account(owner, "Riku")
+    assert "10" in owner.inner_text("#recovery-codes-left")
+
+    # on a new device, the password forgotten: a wrong code is one line, a right one lets them in
+    lost_ctx = _context(browser, DESKTOP)
+    lost = lost_ctx.new_page()
+    _watch_errors(lost, errors)
+    lost.goto(server + "/#/account")
+    lost.fill("#recover-login", "riku")
+    lost.fill("#recover-code", "0000-0000-0000-0000")
+    lost.fill("#recover-password", "my new password")
+    lost.click("#recover button[type=submit]")
+    assert _recovery_error(lost) == "Wrong sign-in name or recovery code."
+    lost.fill("#recover-code", codes[2].upper())
+    lost.click("#recover button[type=submit]")
+    lost.wait_for_selector("#signed-in-as")
+    assert "riku" in lost.inner_text("#signed-in-as")
+    assert "9" in lost.inner_text("#recovery-codes-left")
+    owner.reload()  # every other session ended
+    owner.wait_for_selector("#sign-in")
+
+    # new codes, confirmed with the new password: shown once, and the old ones end
+    lost.fill("#codes-password", "my new password")
+    lost.click("#new-codes button[type=submit]")
+    lost.wait_for_selector("#recovery-codes")
+    fresh = lost.locator(".recovery-code-list code").all_inner_texts()
+    assert len(fresh) == 10 and not set(fresh) & set(codes)
+    lost.click("#recovery-codes-done")
+    lost.wait_for_selector("#signed-in-as")
+
+    # the operator's reset link, opened on a third device: the token leaves the address bar
+    code, out, err = run_cli(
+        ["admin", "reset-link", "riku", "--database", f"sqlite:///{served.db}", "--site", server]
+    )
+    assert code == 0, err
+    link = out.split(": ", 1)[1].strip()
+    third = _context(browser, DESKTOP).new_page()
+    _watch_errors(third, errors)
+    third.goto(link)
+    third.wait_for_selector("#reset-password")
+    assert "/reset/" not in third.url
+    assert _problems(third, "reset page") == []
+    third.fill("#reset-new-password", "reset password here")
+    third.click("#reset-password button[type=submit]")
+    third.wait_for_selector("#signed-in-as")
+    assert "riku" in third.inner_text("#signed-in-as")
+    # used once: the same link again says so in one line
+    again = _context(browser, DESKTOP).new_page()
+    again.goto(link)
+    again.fill("#reset-new-password", "another password here")
+    again.click("#reset-password button[type=submit]")
+    wait_js(again, "!document.querySelector('#reset-password .error').hidden")
+    assert "reset link" in again.locator("#reset-password .error").inner_text()
+    assert errors == []

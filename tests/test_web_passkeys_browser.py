@@ -145,3 +145,51 @@ def test_a_guest_keeps_their_history_on_another_device_with_a_passkey(server: st
         assert errors == []
         for ctx in (laptop_ctx, phone_ctx, stale_ctx):
             ctx.close()
+
+
+def test_a_passkey_signs_in_with_its_login_typed_while_the_options_name_no_credential(server: str) -> None:
+    """A password account adds a passkey; on another profile (a copy of the credential), the login typed
+    in: the sign-in options list no credential (they are the same for every login), and the browser's
+    discoverable passkey signs in to that account."""
+    errors: list[str] = []
+    with chromium() as browser:
+        laptop_ctx = _context(browser, DESKTOP)
+        laptop = laptop_ctx.new_page()
+        _watch_errors(laptop, errors)
+        laptop_cdp, laptop_auth = _authenticator(laptop_ctx, laptop)
+        laptop.goto(server + "/#/account")
+        laptop.fill("#make-login", "Sora")
+        laptop.fill("#make-password", "a password long enough")
+        laptop.click("#make-account button[type=submit]")
+        laptop.wait_for_selector("#recovery-codes-done")
+        laptop.click("#recovery-codes-done")
+        laptop.wait_for_selector("#signed-in-as")
+        laptop.click("#account-passkeys")
+        laptop.wait_for_selector("#passkey-add")
+        laptop.click("#passkey-add")
+        laptop.wait_for_selector(".passkey-list li")
+        stored = laptop_cdp.send("WebAuthn.getCredentials", {"authenticatorId": laptop_auth})["credentials"]
+        assert len(stored) == 1 and stored[0]["isResidentCredential"]
+
+        phone_ctx = _context(browser, DESKTOP)
+        phone = phone_ctx.new_page()
+        _watch_errors(phone, errors)
+        phone_cdp, phone_auth = _authenticator(phone_ctx, phone)
+        phone_cdp.send("WebAuthn.addCredential", {"authenticatorId": phone_auth, "credential": stored[0]})
+        options: list[dict[str, Any]] = []
+
+        def seen(response: Any) -> None:
+            if response.url.endswith("/api/passkeys/signin/options"):
+                options.append(response.json())
+
+        phone.on("response", seen)
+        phone.goto(server + "/#/signin")
+        phone.wait_for_selector("#passkey-signin")
+        phone.fill("#passkey-login", "SORA")
+        phone.click("#passkey-signin")
+        phone.wait_for_selector(".signed-in-as")
+        assert "Sora" in phone.locator(".signed-in-as").inner_text()
+        assert len(options) == 1 and options[0]["publicKey"]["allowCredentials"] == []
+        assert errors == []
+        for ctx in (laptop_ctx, phone_ctx):
+            ctx.close()

@@ -1,4 +1,5 @@
-"""``roppyakken admin``: moderation on the server's database — reports, mutes, suspensions, the log.
+"""``roppyakken admin``: moderation on the server's database — reports, mutes, suspensions, the log —
+and a password-reset link for a player locked out of their account.
 
 Each subcommand opens the database ``serve`` uses (``--database``, the same
 default), does its work in one transaction and writes the action to the
@@ -131,6 +132,27 @@ def register(sub: Any, help_text: str) -> None:
     playban.add_argument("player", metavar="PLAYER", help=_("the player's id"))
     playban.add_argument("--forgive", action="store_true", help=_("forget them: the playban ends"))
 
+    reset = actions.add_parser(
+        "reset-link",
+        parents=[shared],
+        help=_("a one-time link that lets an account's owner set a new password"),
+    )
+    reset.add_argument("login", metavar="LOGIN", help=_("the account's sign-in name"))
+    reset.add_argument(
+        "--for",
+        dest="seconds",
+        type=duration,
+        metavar="DURATION",
+        default=None,
+        help=_("how long the link works (default 24h)"),
+    )
+    reset.add_argument(
+        "--site",
+        metavar="URL",
+        default="http://127.0.0.1:8600",
+        help=_("the address players open the site at (default http://127.0.0.1:8600)"),
+    )
+
     log = actions.add_parser("log", parents=[shared], help=_("the moderation log, newest first"))
     log.add_argument("--limit", type=_positive, default=100, help=_("at most this many (100)"))
     p.set_defaults(run=run)
@@ -257,6 +279,17 @@ def run(args: argparse.Namespace) -> int:
             if ban is not None:
                 out.append({"player": player, "playban": ban.to_json(now)})
                 lines.append(fill(N_("playban until {until} UTC"), until=_when(ban.until)))
+        elif action == "reset-link":
+            out_line = _reset_link(args, do, actor, now)
+            out.append(out_line)
+            lines.append(
+                fill(
+                    N_("reset link for {login}, usable once until {until} UTC: {url}"),
+                    login=out_line["login"],
+                    until=_when(out_line["expires_at"]),
+                    url=out_line["url"],
+                )
+            )
         else:  # log
             for entry in do(lambda c: moderation.log_lines(c, args.limit)):
                 out.append(entry)
@@ -288,3 +321,30 @@ def _made(s: Any) -> str:
         target=s.target,
         until=_when(s.expires_at),
     )
+
+
+def _reset_link(
+    args: argparse.Namespace, do: Callable[[Callable[[Any], Any]], Any], actor: str, now: float
+) -> dict[str, Any]:
+    """Issue a reset link for ``args.login`` (server/recovery.py): what to print."""
+    from roppyakken.server import accounts, moderation, recovery
+
+    site = str(args.site).rstrip("/")
+    if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", site):
+        raise RoppyakkenError(N_("'{site}' is not a site address (e.g. https://example.org)"), site=site)
+    seconds = recovery.RESET_TTL if args.seconds is None else float(args.seconds)
+
+    def work(conn: Any) -> tuple[str, str] | None:
+        row = accounts.find_login(conn, args.login)
+        if row is None or row.login is None:
+            return None
+        token = recovery.issue_reset(conn, row.id, now, seconds, actor)
+        until = datetime.fromtimestamp(now + seconds, UTC).strftime("%Y-%m-%d %H:%M:%S")
+        moderation.log_action(conn, actor, "reset-link", f"account:{row.id}", f"until {until} UTC", now)
+        return row.login, token
+
+    found = do(work)
+    if found is None:
+        raise RoppyakkenError(N_("there is no account with the sign-in name '{login}'"), login=args.login)
+    login, token = found
+    return {"login": login, "url": f"{site}/#/reset/{token}", "expires_at": now + seconds}

@@ -14,18 +14,27 @@ For server/passkeys.py (a passkey verified, or a passkey-only account made):
   ``rp_session`` cookie set; the answer is ``/api/me``'s (with the new CSRF token).
 
 Routes (docs/PROTOCOL.md, "Accounts"): ``GET/POST/DELETE /api/account``,
-``GET /api/account/export``, ``POST /api/account/password``, ``POST/DELETE /api/session``,
-``GET/DELETE /api/sessions``, ``DELETE /api/sessions/<id>``.  Every change needs the
-``X-CSRF-Token`` header and a same-site origin (players.check_change).
+``GET /api/account/export``, ``POST /api/account/password``,
+``POST /api/account/recovery-codes``, ``POST /api/account/recover``,
+``POST /api/account/reset``, ``POST/DELETE /api/session``, ``GET/DELETE /api/sessions``,
+``DELETE /api/sessions/<id>``.  Every change needs the ``X-CSRF-Token`` header and a
+same-site origin (players.check_change).
 
-Signing in with a password is rate-limited by attempts, right or wrong:
-:data:`LOGIN_ATTEMPTS` per sign-in name and :data:`ADDRESS_ATTEMPTS` per address in
+Sign-in names are normalized and checked for lookalikes by server/logins.py; recovery
+codes, reset links and device cookies are server/recovery.py's.
+
+Signing in with a password is rate-limited by attempts, right or wrong, in
 :data:`WINDOW_MINUTES` (token buckets, refilled steadily; in a cluster they are the
-shared Redis buckets, so every member counts the same attempts).  A signed-in owner
-confirming with the password (a new one, deletion) counts in a bucket of the account's
-own, which strangers' sign-in attempts do not empty.  A name nobody has
-is limited and answered exactly as an account's: same status, same line, and one
-argon2 verification against a dummy hash (server/passwords.py).
+shared Redis buckets, so every member counts the same attempts): :data:`ADDRESS_ATTEMPTS`
+per address, and :data:`LOGIN_ATTEMPTS` per sign-in name and address.  A browser with
+the account's device cookie (it signed in to it before) then has :data:`LOGIN_ATTEMPTS`
+of its own; any other browser takes from the sign-in name's :data:`LOGIN_ATTEMPTS` too,
+which strangers hammering the name from many addresses empty: they are slowed, the
+owner on their own device is not held.  A recovery code is limited per address and per
+name and address (it has 80 random bits).  A signed-in owner confirming with the
+password (a new one, deletion, new recovery codes) counts in a bucket of the account's
+own.  A name nobody has is limited and answered exactly as an account's: same status,
+same line, and one argon2 verification against a dummy hash (server/passwords.py).
 """
 
 from __future__ import annotations
@@ -49,9 +58,11 @@ from starlette.responses import JSONResponse, Response
 from roppyakken.server import (
     enforcement,
     history,
+    logins,
     moderation,
     passwords,
     players,
+    recovery,
     sessions,
     text,
     wording,
@@ -64,7 +75,8 @@ from roppyakken.server.models import players as players_table
 from roppyakken.server.models import sessions as sessions_table
 
 LOGIN_ATTEMPTS: Final = 5
-"""Password sign-ins (right or wrong) one sign-in name may take in :data:`WINDOW_MINUTES`."""
+"""Password sign-ins (right or wrong) in :data:`WINDOW_MINUTES` for one sign-in name from one address,
+for one name from browsers it does not know, and for one trusted browser."""
 ADDRESS_ATTEMPTS: Final = 20
 """Password sign-ins (and accounts made) one address may take in :data:`WINDOW_MINUTES`."""
 WINDOW_MINUTES: Final = 15.0
@@ -73,7 +85,6 @@ RECENT_SIGN_IN: Final = 600.0
 SWEEP_AT_SIGN_IN: Final = 100
 HISTORY_LIMIT: Final = 200
 MAX_BODY: Final = 16_384
-_LOGIN = re.compile(r"[^\W_][\w.\-]{2,31}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,9 +99,8 @@ class AccountRow:
 
 
 def fold_login(value: str) -> str | None:
-    """The stored form of a sign-in name (case-folded, trimmed), or None if it cannot be one."""
-    folded = value.strip().casefold()
-    return folded if _LOGIN.fullmatch(folded) and folded.isprintable() else None
+    """The stored form of a new sign-in name (server/logins.py), or None if it cannot be one."""
+    return logins.fold(value)
 
 
 def _player_id(player: players.Player | str) -> str:
@@ -100,9 +110,9 @@ def _player_id(player: players.Player | str) -> str:
 def create_account(
     conn: Connection, player: players.Player | str, login: str | None, password_hash: str | None
 ) -> str | None:
-    """A new account playing as ``player`` (which it adopts); its id, or None if ``login`` is taken or
-    the guest belongs to an account already."""
-    if login is not None and conn.execute(select(accounts.c.id).where(accounts.c.login == login)).first():
+    """A new account playing as ``player`` (which it adopts); its id, or None if ``login`` is taken
+    (or looks like a login that is: :func:`login_taken`) or the guest belongs to an account already."""
+    if login is not None and login_taken(conn, login):
         return None
     account_id = secrets.token_hex(8)
     player_id = _player_id(player)
@@ -120,9 +130,16 @@ def create_account(
             password_hash=password_hash,
             player_id=player_id,
             created_at=datetime.now(UTC),
+            login_skeleton=None if login is None else logins.skeleton(login),
         )
     )
     return account_id
+
+
+def login_taken(conn: Connection, login: str) -> bool:
+    """Whether an account has the login ``login`` (folded), or one with the same skeleton."""
+    same = (accounts.c.login == login) | (accounts.c.login_skeleton == logins.skeleton(login))
+    return conn.execute(select(accounts.c.id).where(same).limit(1)).first() is not None
 
 
 def find(conn: Connection, *, login: str | None = None, account_id: str | None = None) -> AccountRow | None:
@@ -140,6 +157,22 @@ def find(conn: Connection, *, login: str | None = None, account_id: str | None =
     if row is None:
         return None
     return AccountRow(str(row[0]), row[1], row[2], str(row[3]), row[4])
+
+
+def find_login(conn: Connection, typed: str) -> AccountRow | None:
+    """The account of a typed sign-in name: its stored form before normalization first (an account
+    made before keeps its exact name), then its normalized one (server/logins.py)."""
+    for login in logins.candidates(typed):
+        row = find(conn, login=login)
+        if row is not None:
+            return row
+    return None
+
+
+def account_of_login(conn: Connection, typed: str) -> str | None:
+    """The id of the account of a typed sign-in name (:func:`find_login`), or None."""
+    row = find_login(conn, typed)
+    return None if row is None else row.id
 
 
 def set_password(conn: Connection, account_id: str, password_hash: str) -> None:
@@ -201,29 +234,35 @@ async def refuse_suspended(
         raise enforcement.suspension_barred(found)
 
 
-async def sign_in(request: Request, account_id: str, *, status_code: int = 200) -> JSONResponse:
-    """Sign the browser in as the account (see :func:`establish`): ``/api/me``'s answer, with the
-    session cookie set; refused if the account is suspended (:func:`refuse_suspended`)."""
+async def sign_in(
+    request: Request, account_id: str, *, status_code: int = 200, extra: dict[str, Any] | None = None
+) -> JSONResponse:
+    """Sign the browser in as the account (see :func:`establish`): ``/api/me``'s answer (and
+    ``extra``), with the session cookie and a device cookie (server/recovery.py) set; refused if the
+    account is suspended (:func:`refuse_suspended`)."""
     await refuse_suspended(request, account_id)
     old = sessions.from_cookie(request)
     cookie = request.cookies.get(players.COOKIE)
+    current_device = recovery.device_token(request)
     address = client_address(request.scope)
     agent = request.headers.get("user-agent")
     now = time.time()
 
-    def work(conn: Connection) -> tuple[str, players.Player | None, str | None]:
+    def work(conn: Connection) -> tuple[str, str, players.Player | None, str | None]:
         token = establish(
             conn, account_id, old_token=old, guest_cookie=cookie, now=now, address=address, agent=agent
         )
+        device = recovery.trust_device(conn, account_id, current_device, now)
         player = players.identify(conn, token, None, now)
         row = find(conn, account_id=account_id)
-        return token, player, None if row is None else row.login
+        return token, device, player, None if row is None else row.login
 
-    token, player, login = await _db(request).run(work)
-    response = JSONResponse(
-        me_answer(player, login), status_code=status_code, headers={"Cache-Control": "no-store"}
-    )
+    token, device, player, login = await _db(request).run(work)
+    answer = me_answer(player, login)
+    answer.update(extra or {})
+    response = JSONResponse(answer, status_code=status_code, headers={"Cache-Control": "no-store"})
     sessions.set_cookie(response, players.behind_tls(request), token)
+    recovery.set_device_cookie(response, players.behind_tls(request), device)
     return response
 
 
@@ -247,22 +286,37 @@ async def _take(limiter: RateLimiter, key: str, attempts: float) -> float:
     return float(await wait) if inspect.isawaitable(wait) else float(wait)
 
 
-async def check_attempt(request: Request, key: str | None) -> None:
-    """Count one password attempt from this address, and in the bucket ``key`` (a sign-in name's, see
-    :func:`name_bucket`, or an account's, :func:`account_bucket`): 429 with ``Retry-After`` and one line
-    once past the limits."""
+async def check_attempt(request: Request, *keys: str | None) -> None:
+    """Count one password attempt from this address, then in each bucket of ``keys`` in turn (a sign-in
+    name's, :func:`name_bucket`, a name's from this address, :func:`pair_bucket`, a trusted browser's,
+    :func:`~roppyakken.server.recovery.device_bucket`, or an account's, :func:`account_bucket`), each of
+    :data:`LOGIN_ATTEMPTS`: 429 with ``Retry-After`` and one line at the first one past its limit."""
     limiter = _limiter(request)
     wait = await _take(limiter, f"signin-addr:{client_address(request.scope)}", ADDRESS_ATTEMPTS)
-    if not wait and key is not None:
-        wait = await _take(limiter, key, LOGIN_ATTEMPTS)
+    for key in keys:
+        if wait:
+            break
+        if key is not None:
+            wait = await _take(limiter, key, LOGIN_ATTEMPTS)
     if wait:
         seconds = 3600 if math.isinf(wait) else max(1, math.ceil(wait))
         raise Limited(seconds)
 
 
 def name_bucket(login: str) -> str:
-    """The bucket of sign-ins with this name (hashed: the buckets never hold names)."""
+    """The bucket of sign-ins with this name from browsers it does not know (hashed: the buckets never
+    hold names)."""
     return "signin-login:" + hashlib.sha256(login.encode()).hexdigest()[:32]
+
+
+def pair_bucket(login: str, address: str) -> str:
+    """The bucket of sign-ins with this name from this address (hashed)."""
+    return "signin-pair:" + hashlib.sha256(f"{login}\n{address}".encode()).hexdigest()[:32]
+
+
+def _typed_name(raw_login: str) -> str:
+    """The form of a typed name its buckets are counted under (whatever its case or width)."""
+    return logins.normalize(raw_login)[: logins.MAX_TYPED]
 
 
 def account_bucket(account_id: str) -> str:
@@ -346,6 +400,7 @@ async def get_account(request: Request) -> Response:
                 "login": None if row is None else row.login,
                 "created_at": None if row is None else history.iso(row.created_at),
                 "password": row is not None and row.password_hash is not None,
+                "recovery_codes": recovery.codes_left(conn, account_id),
             },
             "player": player.public(),
             "games": history.games(conn, ids),
@@ -371,14 +426,20 @@ async def create(request: Request) -> Response:
     await refuse_suspended(request, player_id=None if player is None else player.id)
     await check_attempt(request, None)
     hashed = await asyncio.to_thread(passwords.make, password)
+    codes = recovery.new_codes()
+    hashed_codes = await asyncio.to_thread(recovery.hashed_codes, codes)
     guest = player
     display = raw_login.strip()[:24]  # a player's name has at most 24 characters
+    now = time.time()
 
     def work(conn: Connection) -> str | None:
-        if conn.execute(select(accounts.c.id).where(accounts.c.login == login)).first():
+        if login_taken(conn, login):
             return None
         owner = guest if guest is not None else players.create(conn, display)
-        return create_account(conn, owner, login, hashed)
+        made = create_account(conn, owner, login, hashed)
+        if made is not None:
+            recovery.store_codes(conn, made, hashed_codes, now)
+        return made
 
     try:
         account_id = await _db(request).run(work)
@@ -386,7 +447,7 @@ async def create(request: Request) -> Response:
         account_id = None
     if account_id is None:
         raise ApiError(409, text.LOGIN_TAKEN)
-    return await sign_in(request, account_id, status_code=201)
+    return await sign_in(request, account_id, status_code=201, extra={"recovery_codes": codes})
 
 
 async def start_session(request: Request) -> Response:
@@ -396,11 +457,21 @@ async def start_session(request: Request) -> Response:
     raw_login = _text(data, "login")
     password = _text(data, "password")
     assert raw_login is not None and password is not None
-    login = fold_login(raw_login)
-    await check_attempt(
-        request, name_bucket(login if login is not None else raw_login.strip().casefold()[:64])
-    )
-    row = None if login is None else await _db(request).run(lambda c: find(c, login=login))
+    typed = _typed_name(raw_login)
+    address = client_address(request.scope)
+    device = recovery.device_token(request)
+    now = time.time()
+
+    def look(conn: Connection) -> tuple[AccountRow | None, bool]:
+        found = find_login(conn, raw_login)
+        trusted = found is not None and recovery.device_account(conn, device, now) == found.id
+        return found, trusted
+
+    row, trusted = await _db(request).run(look)
+    if trusted and device is not None:
+        await check_attempt(request, recovery.device_bucket(device))
+    else:
+        await check_attempt(request, pair_bucket(typed, address), name_bucket(typed))
     stored = None if row is None else row.password_hash
     checked = await _check_password(stored, password)
     if row is None or checked is passwords.Checked.WRONG:
@@ -556,3 +627,97 @@ async def confirm(request: Request, player: players.Player, data: dict[str, Any]
     if await _check_password(row.password_hash, password) is passwords.Checked.WRONG:
         raise ApiError(403, text.PASSWORD_WRONG)
     return row
+
+
+# --- recovery --------------------------------------------------------------------------------------
+
+
+async def new_recovery_codes(request: Request) -> Response:
+    """``POST /api/account/recovery-codes`` ``{"password"}``: new recovery codes for the signed-in
+    account, once confirmed (:func:`confirm`); the old ones end.  The codes are in this answer only.
+    An account without a sign-in name (passkeys only) has none: a code is used with the name."""
+    player = await signed_in(request, change=True)
+    data = await read_body(request)
+    row = await confirm(request, player, data)
+    if row.login is None:  # a code is used with the sign-in name
+        raise ApiError(409, text.RECOVERY_NEEDS_LOGIN)
+    codes = recovery.new_codes()
+    hashed = await asyncio.to_thread(recovery.hashed_codes, codes)
+    now = time.time()
+    await _db(request).run(lambda c: recovery.store_codes(c, row.id, hashed, now))
+    return _no_store({"recovery_codes": codes})
+
+
+def _end_sessions_and_set(conn: Connection, account_id: str, password_hash: str) -> None:
+    set_password(conn, account_id, password_hash)
+    sessions.end_all(conn, account_id)
+
+
+async def recover(request: Request) -> Response:
+    """``POST /api/account/recover`` ``{"login", "code", "new_password"}``: a recovery code (spent) sets
+    a new password; every session of the account ends and this browser is signed in.  A wrong name
+    or code is answered alike, after the same argon2id verification."""
+    players.check_change(request, await players.current(request))
+    data = await read_body(request)
+    raw_login, raw_code = _text(data, "login"), _text(data, "code")
+    assert raw_login is not None and raw_code is not None
+    fresh = _new_password(data, "new_password")
+    typed = _typed_name(raw_login)
+    await check_attempt(request, pair_bucket(typed, client_address(request.scope)))
+    code = recovery.plain_code(raw_code)
+
+    def look(conn: Connection) -> tuple[AccountRow | None, list[tuple[int, str]]]:
+        found = find_login(conn, raw_login)
+        if found is None or code is None:
+            return found, []
+        return found, recovery.code_candidates(conn, found.id, code)
+
+    row, found = await _db(request).run(look)
+    matched: int | None = None
+    if not found:  # no such name or code: the same work as a real one
+        await asyncio.to_thread(recovery.check_code, None, code or "")
+    for code_id, code_hash in found:
+        if await asyncio.to_thread(recovery.check_code, code_hash, code or ""):
+            matched = code_id
+    if row is None or matched is None:
+        raise ApiError(401, text.RECOVERY_FAILED)
+    await refuse_suspended(request, row.id)
+    hashed = await asyncio.to_thread(passwords.make, fresh)
+    account_id, spent = row.id, matched
+
+    def work(conn: Connection) -> bool:
+        if not recovery.use_code(conn, spent):
+            return False
+        _end_sessions_and_set(conn, account_id, hashed)
+        return True
+
+    if not await _db(request).run(work):
+        raise ApiError(401, text.RECOVERY_FAILED)
+    left = await _db(request).run(lambda c: recovery.codes_left(c, account_id))
+    return await sign_in(request, account_id, extra={"recovery_codes_left": left})
+
+
+async def reset_password(request: Request) -> Response:
+    """``POST /api/account/reset`` ``{"token", "new_password"}``: a reset link (used once) sets a new
+    password; every session of the account ends and this browser is signed in."""
+    players.check_change(request, await players.current(request))
+    data = await read_body(request)
+    token = _text(data, "token")
+    assert token is not None
+    fresh = _new_password(data, "new_password")
+    await check_attempt(request)
+    if not recovery.valid_reset_token(token):
+        raise ApiError(400, text.RESET_LINK_INVALID)
+    hashed = await asyncio.to_thread(passwords.make, fresh)
+    now = time.time()
+
+    def work(conn: Connection) -> str | None:
+        account_id = recovery.take_reset(conn, token, now)
+        if account_id is not None and moderation.suspended(conn, account_id=account_id) is None:
+            _end_sessions_and_set(conn, account_id, hashed)
+        return account_id
+
+    account_id = await _db(request).run(work)
+    if account_id is None:
+        raise ApiError(400, text.RESET_LINK_INVALID)
+    return await sign_in(request, account_id)

@@ -7,7 +7,8 @@ wrote, their sessions, their place in the pairing pool, and every row of any
 other table keyed by their player id (ratings, rating history, …) or by the
 account id (passkeys, …), hashes and secrets left out.
 
-:func:`erase` deletes the account, its sessions, passkeys and open passkey ceremonies, and the chat
+:func:`erase` deletes the account, its sessions, passkeys, open passkey ceremonies, recovery codes,
+reset links and trusted devices, and the chat
 lines its players' seats wrote; the players stay (their seats and ratings refer
 to them) but are renamed to one anonymous label ``deleted-<8 hex digits>``, their
 cookie secrets replaced so no browser acts as them again.  The label replaces
@@ -54,7 +55,7 @@ from roppyakken.server.players import hash_secret
 FORMAT: Final = "roppyakken-account-export/1"
 LABEL_PREFIX: Final = "deleted-"
 _COVERED: Final = {"accounts", "players", "sessions", "seat_players", "seats", "chat", "pairing", "rooms"}
-_SECRET_WORDS: Final = ("hash", "secret", "token", "challenge")
+_SECRET_WORDS: Final = ("hash", "secret", "token", "challenge", "lookup")
 
 
 def _plain(value: Any) -> Any:
@@ -184,7 +185,7 @@ def erase(conn: Connection, account_id: str, label: str | None = None) -> str | 
                 .where(players.c.id == player_id)
                 .values(name=label, account_id=None, secret_hash=hash_secret(secrets.token_urlsafe(32)))
             )
-    for name in ("passkeys", "webauthn_challenges"):  # the passkeys section's tables, when there
+    for name in ("passkeys", "webauthn_challenges", "recovery_codes", "password_resets", "trusted_devices"):
         table = metadata.tables.get(name)
         if table is not None and "account_id" in table.c:
             conn.execute(table.delete().where(table.c.account_id == account_id))

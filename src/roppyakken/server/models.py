@@ -144,8 +144,44 @@ accounts = Table(
     Column("password_hash", String(256), nullable=True),  # argon2id; null: passkeys only
     Column("player_id", ForeignKey("players.id"), nullable=False),  # the player it plays as
     Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("login_skeleton", String(256), nullable=True),  # UTS #39 skeleton of the login (logins.py)
+    Index("ix_accounts_login_skeleton", "login_skeleton", unique=True),
 )
 """One row per account: a player who can sign in on any device (their guest players point here)."""
+
+recovery_codes = Table(
+    "recovery_codes",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("account_id", ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("lookup", String(8), nullable=False),  # the code's first characters, to find its hash
+    Column("code_hash", String(256), nullable=False),  # argon2id of the rest; deleted once used
+    Column("created_at", Float, nullable=False),
+    Index("ix_recovery_codes_account", "account_id", "lookup"),
+)
+"""An account's unused recovery codes (server/recovery.py)."""
+
+password_resets = Table(
+    "password_resets",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),  # sha256 of the link's token
+    Column("account_id", ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float, nullable=False),
+    Column("created_by", String(64), nullable=False),  # who ran roppyakken admin reset-link
+    Index("ix_password_resets_account", "account_id"),
+)
+"""Open password-reset links an operator issued (server/recovery.py); each is deleted when used."""
+
+trusted_devices = Table(
+    "trusted_devices",
+    metadata,
+    Column("token_hash", String(64), primary_key=True),  # sha256 of the device cookie's token
+    Column("account_id", ForeignKey("accounts.id", ondelete="CASCADE"), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Index("ix_trusted_devices_account", "account_id"),
+)
+"""Browsers that signed in to an account (server/recovery.py): not held by its sign-in name's limit."""
 
 sessions = Table(
     "sessions",

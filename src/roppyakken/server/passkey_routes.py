@@ -31,7 +31,7 @@ from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
 
 from roppyakken.errors import Phrase
 from roppyakken.i18n import N_
-from roppyakken.server import accounts, history, passkeys, players, sessions, text
+from roppyakken.server import accounts, history, passkeys, players, recovery, sessions, text
 from roppyakken.server.api import ApiError, read_json_object
 from roppyakken.server.db import Database
 from roppyakken.server.guard import MemoryRateLimiter, RateLimiter, client_address
@@ -201,9 +201,13 @@ def _client(request: Request) -> tuple[str | None, str | None]:
     return (request.client.host if request.client else None), request.headers.get("user-agent")
 
 
-def _signed_in(request: Request, signed: passkeys.SignedIn, db_answer: dict[str, Any]) -> Response:
+def _signed_in(
+    request: Request, signed: passkeys.SignedIn, device: str | None, db_answer: dict[str, Any]
+) -> Response:
     response = JSONResponse(db_answer, headers={"Cache-Control": "no-store"})
     sessions.set_cookie(response, players.behind_tls(request), signed.token)
+    if device is not None:
+        recovery.set_device_cookie(response, players.behind_tls(request), device)
     return response
 
 
@@ -258,23 +262,27 @@ async def register_verify(request: Request) -> Response:
         raise ApiError(400, new)
     address, agent = _client(request)
     old = sessions.from_cookie(request)
+    current_device = recovery.device_token(request)
 
-    def store(conn: Any) -> tuple[passkeys.SignedIn | passkeys.Refusal | None, players.Player | None]:
+    def store(
+        conn: Any,
+    ) -> tuple[passkeys.SignedIn | passkeys.Refusal | None, players.Player | None, str | None]:
         done = passkeys.finish_registration(
             conn, ceremony, new, now, old_token=old, address=address, agent=agent
         )
         if isinstance(done, passkeys.SignedIn):
-            return done, players.identify(conn, done.token, None, now)
-        return done, None
+            device = recovery.trust_device(conn, done.account_id, current_device, now)
+            return done, players.identify(conn, done.token, None, now), device
+        return done, None, None
 
-    done, me = await db.run(store)
+    done, me, device = await db.run(store)
     if isinstance(done, str | Phrase):
         raise ApiError(409, done)
     if done is None:
         return JSONResponse({"added": True, "signed_in": True}, status_code=201)
     answer = _me_of(me)
     answer["added"] = True
-    response = _signed_in(request, done, answer)
+    response = _signed_in(request, done, device, answer)
     response.status_code = 201
     return response
 
@@ -314,20 +322,24 @@ async def sign_in_verify(request: Request) -> Response:
     await accounts.refuse_suspended(request, passkey.account_id)
     address, agent = _client(request)
     old = sessions.from_cookie(request)
+    current_device = recovery.device_token(request)
     guest = request.cookies.get(players.COOKIE)
 
-    def finish(conn: Any) -> tuple[passkeys.SignedIn | passkeys.Refusal, players.Player | None]:
+    def finish(
+        conn: Any,
+    ) -> tuple[passkeys.SignedIn | passkeys.Refusal, players.Player | None, str | None]:
         done = passkeys.finish_sign_in(
             conn, passkey, counter, now, old_token=old, guest_cookie=guest, address=address, agent=agent
         )
         if isinstance(done, str | Phrase):
-            return done, None
-        return done, players.identify(conn, done.token, None, now)
+            return done, None, None
+        device = recovery.trust_device(conn, done.account_id, current_device, now)
+        return done, players.identify(conn, done.token, None, now), device
 
-    done, me = await db.run(finish)
+    done, me, device = await db.run(finish)
     if isinstance(done, str | Phrase):
         raise ApiError(400, done)
-    return _signed_in(request, done, _me_of(me))
+    return _signed_in(request, done, device, _me_of(me))
 
 
 async def list_passkeys(request: Request) -> Response:

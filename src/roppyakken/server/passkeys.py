@@ -224,22 +224,19 @@ def registration_options(
 
 
 def sign_in_options(conn: Connection, rp: RelyingParty, now: float, login: str | None) -> dict[str, Any]:
-    """Begin a sign-in: with any passkey of this site (``login`` None: the browser offers the
-    discoverable ones), or with one of the account of ``login``. An unknown login gets the same
-    answer as a known one without passkeys, and no passkey fits it."""
-    account_id: str | None = None
-    allowed: list[str] = []
-    if login is not None:
-        found = conn.execute(select(accounts.c.id).where(accounts.c.login == login.casefold())).scalar()
-        if found is not None:
-            account_id = str(found)
-            allowed = _credential_ids(conn, account_id)
+    """Begin a sign-in: with any passkey of this site (``login`` None), or with one of the account of
+    ``login``. The options are the same whoever ``login`` names, an account with passkeys, one
+    without, or nobody: ``allowCredentials`` is always empty (every passkey of this site is made
+    discoverable, so the browser offers the ones it holds), and only the ceremony, on the server,
+    remembers the account; a passkey of another account, or any for an unknown login, is refused at
+    the answer."""
+    account_id = None if login is None else accounts_module.account_of_login(conn, login)
     ceremony = _begin(conn, now, SIGN_IN, account_id=account_id, scoped=login is not None)
     options = generate_authentication_options(
         rp_id=rp.id,
         challenge=ceremony.challenge,
         timeout=TIMEOUT_MS,
-        allow_credentials=[PublicKeyCredentialDescriptor(id=base64url_to_bytes(c)) for c in allowed],
+        allow_credentials=[],
         user_verification=UserVerificationRequirement.PREFERRED,
     )
     return {"ceremony": ceremony.id, "publicKey": json.loads(options_to_json(options))}

@@ -1,6 +1,8 @@
-// The account page (#/account), docs/PROTOCOL.md "Accounts": signed out, sign in or make an account
-// (the guest's games on this device become the account's); signed in, your games, your sessions
-// (end one, sign out, sign out everywhere), a new password, your data as JSON, and deleting the account.
+// The account page (#/account), docs/PROTOCOL.md "Accounts": signed out, sign in, make an account
+// (the guest's games on this device become the account's; its recovery codes are shown once) or get
+// back in with a recovery code; signed in, your games, your sessions (end one, sign out, sign out
+// everywhere), a new password, new recovery codes, your data as JSON, and deleting the account.
+// The page #/reset/<token> sets a new password with a reset link the server's operator gave.
 
 import T from "./text.js";
 import { t } from "./i18n.js";
@@ -9,7 +11,8 @@ import { ApiError, deleteJSON, forgetCsrf, getJSON, postJSON, setCsrf } from "./
 import { setName } from "./store.js";
 
 /**
- * @typedef {{id: string, login: string|null, created_at: string|null, password: boolean}} Account
+ * @typedef {{id: string, login: string|null, created_at: string|null, password: boolean,
+ *   recovery_codes: number}} Account
  * @typedef {{room: string, seat: number, name: string|null, status: string, preset: string,
  *   created_at: string|null, finished_at: string|null, link: string}} AccountGame
  * @typedef {{id: string, created_at: string|null, seen_at: string|null, address: string|null,
@@ -20,7 +23,7 @@ import { setName } from "./store.js";
  * The line to show for a failed account request, in the page's language where the status says
  * what happened (the server's own lines are English: the protocol's).
  * @param {unknown} err
- * @param {"sign-in" | "create" | "password"} what
+ * @param {"sign-in" | "create" | "password" | "recover"} what
  * @returns {string}
  */
 function failure(err, what) {
@@ -30,6 +33,7 @@ function failure(err, what) {
       return t("Too many sign-in attempts: try again in {minutes} min.", { minutes });
     }
     if (err.status === 401 && what === "sign-in") return t("Wrong sign-in name or password.");
+    if (err.status === 401 && what === "recover") return t("Wrong sign-in name or recovery code.");
     if (err.status === 409 && what === "create") return t("This sign-in name is taken: choose another.");
     if (err.status === 403 && what === "password") return t("Wrong password.");
     if (err.status === 400 && what === "create") {
@@ -78,8 +82,54 @@ export async function accountPage(root) {
     }
   }
   const redraw = () => accountPage(root);
-  if (mine) replaceChildren(root, await signedIn(mine, redraw));
-  else replaceChildren(root, signedOut(redraw));
+  /** @param {HTMLElement} el */
+  const show = (el) => replaceChildren(root, h("section", { class: "account" }, h("h1", {}, t("Your account")), el));
+  if (mine) replaceChildren(root, await signedIn(mine, redraw, show));
+  else replaceChildren(root, signedOut(redraw, show));
+}
+
+/**
+ * Recovery codes, shown this once.
+ * @param {string[]} codes
+ * @param {() => void} done
+ * @returns {HTMLElement}
+ */
+function codesPanel(codes, done) {
+  const button = h("button", { type: "button", class: "primary", id: "recovery-codes-done", onclick: done }, t("I have saved them"));
+  const panel = h(
+    "section",
+    { class: "panel recovery-codes", id: "recovery-codes", "aria-labelledby": "recovery-codes-title" },
+    h("h2", { id: "recovery-codes-title" }, t("Your recovery codes")),
+    h("p", {}, t("Each code lets you in once if you forget your password, and sets a new one. Write them down or keep them somewhere safe: they are shown only now.")),
+    h("ol", { class: "recovery-code-list", translate: "no" }, codes.map((c) => h("li", {}, h("code", {}, c)))),
+    h("p", {}, button),
+  );
+  queueMicrotask(() => button.focus());
+  return panel;
+}
+
+/**
+ * The page #/reset/<token>: a new password with a reset link (the token leaves the address bar).
+ * @param {HTMLElement} root
+ * @param {string} token
+ */
+export function resetPage(root, token) {
+  history.replaceState(null, "", "/#/reset");
+  const form = accountForm(
+    "reset-password",
+    t("Set a new password"),
+    [
+      h("p", { class: "muted" }, t("This link from the site's operator works once: every device signed in to the account is signed out.")),
+      ...field("reset-new-password", t("New password"), { type: "password", autocomplete: "new-password", minlength: "8" }),
+    ],
+    t("Set the password"),
+    async (f) => {
+      adopt(await postJSON("/api/account/reset", { token, new_password: value(f, "reset-new-password") }));
+      location.hash = "#/account";
+    },
+    "password",
+  );
+  replaceChildren(root, h("section", { class: "account" }, h("h1", {}, t("Your account")), form));
 }
 
 /**
@@ -99,7 +149,7 @@ function adopt(me) {
  * @param {HTMLElement[]} fields
  * @param {string} submit
  * @param {(form: HTMLFormElement) => Promise<void>} action
- * @param {"sign-in" | "create" | "password"} what
+ * @param {"sign-in" | "create" | "password" | "recover"} what
  * @returns {HTMLFormElement}
  */
 function accountForm(id, title, fields, submit, action, what) {
@@ -122,11 +172,12 @@ function accountForm(id, title, fields, submit, action, what) {
 }
 
 /**
- * Signed out: sign in, or make an account.
+ * Signed out: sign in, make an account, or get back in with a recovery code.
  * @param {() => void} redraw
+ * @param {(el: HTMLElement) => void} show
  * @returns {HTMLElement}
  */
-function signedOut(redraw) {
+function signedOut(redraw, show) {
   const signIn = accountForm(
     "sign-in",
     t("Sign in"),
@@ -151,22 +202,46 @@ function signedOut(redraw) {
     ],
     t("Make an account"),
     async (form) => {
-      adopt(await postJSON("/api/account", { login: value(form, "make-login"), password: value(form, "make-password") }));
-      redraw();
+      const made = await postJSON("/api/account", { login: value(form, "make-login"), password: value(form, "make-password") });
+      adopt(made);
+      show(codesPanel(made.recovery_codes || [], redraw));
     },
     "create",
   );
+  const recover = accountForm(
+    "recover",
+    t("Forgot your password?"),
+    [
+      h("p", { class: "muted" }, t("Sign in with one of your recovery codes and choose a new password.")),
+      ...field("recover-login", t("Sign-in name"), { autocomplete: "username" }),
+      ...field("recover-code", t("Recovery code"), { autocomplete: "off", spellcheck: "false" }),
+      ...field("recover-password", t("New password"), { type: "password", autocomplete: "new-password", minlength: "8" }),
+    ],
+    t("Get back in"),
+    async (form) => {
+      adopt(
+        await postJSON("/api/account/recover", {
+          login: value(form, "recover-login"),
+          code: value(form, "recover-code"),
+          new_password: value(form, "recover-password"),
+        }),
+      );
+      redraw();
+    },
+    "recover",
+  );
   const passkey = h("p", {}, h("a", { href: "/#/signin", id: "account-passkeys" }, t("Sign in with a passkey")));
-  return h("section", { class: "account" }, h("h1", {}, t("Your account")), signIn, passkey, create);
+  return h("section", { class: "account" }, h("h1", {}, t("Your account")), signIn, passkey, create, recover);
 }
 
 /**
  * Signed in: who, your games, your sessions, a new password, your data, deleting the account.
  * @param {{account: Account, player: {id: string, name: string}, games: AccountGame[]}} mine
  * @param {() => void} redraw
+ * @param {(el: HTMLElement) => void} show
  * @returns {Promise<HTMLElement>}
  */
-async function signedIn(mine, redraw) {
+async function signedIn(mine, redraw, show) {
   /** @type {AccountSession[]} */
   const list = (await getJSON("/api/sessions")).sessions;
   const status = h("p", { class: "error", role: "alert", hidden: true });
@@ -236,6 +311,20 @@ async function signedIn(mine, redraw) {
     },
     "password",
   );
+  const codes = accountForm(
+    "new-codes",
+    t("Recovery codes"),
+    [
+      h("p", { id: "recovery-codes-left" }, t("Unused recovery codes: {count}. New ones replace them all.", { count: mine.account.recovery_codes })),
+      ...(mine.account.password ? field("codes-password", t("Password"), { type: "password", autocomplete: "current-password" }) : []),
+    ],
+    t("Make new recovery codes"),
+    async (form) => {
+      const made = await postJSON("/api/account/recovery-codes", { password: value(form, "codes-password") });
+      show(codesPanel(made.recovery_codes, redraw));
+    },
+    "password",
+  );
   const remove = accountForm(
     "delete-account",
     t("Delete your account"),
@@ -262,6 +351,7 @@ async function signedIn(mine, redraw) {
     h("section", { class: "panel", "aria-labelledby": "account-games-title" }, h("h2", { id: "account-games-title" }, t("Your games")), games),
     h("section", { class: "panel", "aria-labelledby": "account-sessions-title" }, h("h2", { id: "account-sessions-title" }, t("Your sessions")), sessions),
     password,
+    mine.account.login ? codes : null,
     h(
       "section",
       { class: "panel", "aria-labelledby": "account-data-title" },

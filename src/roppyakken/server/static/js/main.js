@@ -1,7 +1,8 @@
 // Entry point: the header and the router.  /r/<room> is a room (waiting room or game);
 // on / the hash picks the page: #/ start page, #/calc, #/replay[?room=…], #/rules[?preset=…],
 // #/learn (the guided first game), #/account (your account: password sign-in, sessions, your data),
-// #/signin (passkeys, reached from #/account: passkeys.js), #/leaders[?pool=…&page=…], #/player/<id>.
+// #/signin (passkeys, reached from #/account: passkeys.js), #/reset/<token> (a password-reset link),
+// #/leaders[?pool=…&page=…], #/player/<id>.
 
 import T from "./text.js";
 import { LANG, LANGUAGES, LANGUAGE_NAMES, setLanguage, t } from "./i18n.js";
@@ -13,7 +14,7 @@ import { replayPage } from "./replay.js";
 import { rulesPage } from "./rulespage.js";
 import { deckSwitch, deckUrl } from "./decks.js";
 import { tutorialPage } from "./tutorial.js";
-import { accountPage } from "./account.js";
+import { accountPage, resetPage } from "./account.js";
 import { signinPage } from "./passkeys.js";
 import { leadersPage, playerPage } from "./profiles.js";
 
@@ -65,7 +66,8 @@ function route() {
   const [page, query] = hash.split("?");
   const params = new URLSearchParams(query || "");
   const player = page.match(/^player\/([^/]+)$/);
-  document.body.dataset.page = player ? "player" : page || "home";
+  const reset = page.match(/^reset\/([A-Za-z0-9_-]+)$/);
+  document.body.dataset.page = player ? "player" : reset ? "reset" : page || "home";
   if (player) playerPage(root, decodeURIComponent(player[1]));
   else if (page === "leaders") leadersPage(root, params);
   else if (page === "calc") calcPage(root);
@@ -73,6 +75,7 @@ function route() {
   else if (page === "rules") rulesPage(root, params);
   else if (page === "learn") tutorialPage(root);
   else if (page === "account") accountPage(root);
+  else if (reset) resetPage(root, reset[1]);
   else if (page === "signin") signinPage(root);
   else lobbyPage(root);
   for (const a of document.querySelectorAll(".top-nav a")) {
