@@ -4,8 +4,8 @@ A running room is held by exactly one member: the one whose id is in the Redis k
 ``roppyakken:lease:<room>``.  The key is taken with ``SET NX PX`` (only if nobody
 holds it) and renewed by its holder every third of its lifetime with a
 compare-and-set script (only while it is still its own).  A member that dies stops
-renewing; the key expires and the next member asked for the room takes it and
-restores the game from the database.  A holder whose renewal failed, or whose link
+renewing; the key expires and a survivor takes the room and restores the game
+from the database, whether or not anyone asks for it (below).  A holder whose renewal failed, or whose link
 to Redis broke (Redis may come back empty, every lease forgotten), stops making
 moves at once and renews at once: the rooms whose leases are gone are let go.
 
@@ -19,6 +19,14 @@ claim that finds a stamp on a free lease therefore takes the room from a holder
 that died (or stopped renewing): the stamp is that holder's last sign of life,
 and the time since is time the room had no living holder, which the room's
 clock gives back to the player (:meth:`Leases.orphaned_since`).
+
+Every take and renewal also puts the room in the sorted set ``roppyakken:rooms``
+scored by its lease's end (Redis's clock), and a clean give-back removes it: the
+live scores count the rooms the cluster holds (``max_rooms``), and a score in the
+past is a room whose holder stopped renewing and that nobody took since.  Every
+member asks for those twice a second (:meth:`Leases.lapsed`) and takes them
+(server/members.py), so a dead member's rooms move within about a lease's life
+plus half a second, with nobody connected and whatever their clocks' deadlines.
 """
 
 from __future__ import annotations
@@ -56,10 +64,7 @@ if holder == ARGV[1] then
 end
 if holder then return {holder, -1} end
 local most = tonumber(ARGV[4])
-if most > 0 then
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-  if redis.call('ZCARD', KEYS[2]) >= most then return {'', -1} end
-end
+if most > 0 and redis.call('ZCOUNT', KEYS[2], '(' .. now, '+inf') >= most then return {'', -1} end
 local stamp = redis.call('HGET', KEYS[3], ARGV[3])
 local since = -1
 if stamp then since = math.max(0, now - tonumber(stamp)) end
@@ -85,6 +90,14 @@ for i, key in ipairs(KEYS) do
   end
 end
 return lost
+"""
+
+# KEYS[1] the set of held rooms; ARGV[1] most rooms.  The rooms whose lease lapsed unrenewed, the
+# longest lapsed first
+_LAPSED: Final = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
 """
 
 # KEYS[1] lease, KEYS[2] the set of held rooms, KEYS[3] the renewal stamps; ARGV[1] member, ARGV[2] room
@@ -123,6 +136,7 @@ class Leases:
         self._claim = redis.register_script(_CLAIM)
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
+        self._lapsed = redis.register_script(_LAPSED)
         self._releasing: dict[str, asyncio.Task[None]] = {}
         self._renew_now = asyncio.Event()
         """Set to renew the leases at once (the link to Redis broke: they may be gone)."""
@@ -161,6 +175,15 @@ class Leases:
                 return await self.claim(room)
             raise RoomsFull(room)
         return str(answer)
+
+    async def lapsed(self, most: int) -> list[str]:
+        """At most ``most`` rooms whose holder stopped renewing their leases (it died, or is paused or
+        cut off from Redis) and that nobody took or gave back since, the longest lapsed first."""
+        try:
+            rooms = await self._lapsed(keys=[self.ROOMS_KEY], args=[most])
+        except (RedisError, OSError) as exc:
+            raise ClusterUnavailable(str(exc)) from None
+        return [str(r) for r in rooms]
 
     def orphaned_since(self, room: str) -> float | None:
         """If this member's last claim of ``room`` took it from a holder that never gave it back (it
