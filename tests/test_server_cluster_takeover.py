@@ -140,3 +140,37 @@ def test_lapsed_leases_are_the_rooms_of_holders_that_stopped_renewing() -> None:
 
     with services.redis_server() as url:
         asyncio.run(scenario(url))
+
+
+def test_a_stopping_members_rooms_are_taken_at_once_with_nobody_connected() -> None:
+    """SIGTERM: the member pauses its clocks and hands its rooms over; a survivor takes them within
+    about half a second, and the clock runs on from what it had left (the stop charged to nobody)."""
+    with services.postgres() as pg, services.redis_server() as rd:
+        database = services.new_database(pg, "handover")
+        leases = redis.Redis.from_url(rd, decode_responses=True)
+        db = Database(database)
+        try:
+            with services.members(database, rd, 2, CLOCKS) as (first, second):
+                survivor = httpx.get(second.url + "/healthz", timeout=10).json()["member"]
+                room = _create(first.url, "60+300")  # alice never connects
+                before = _alices_clock_runs(db, room)
+                stopping = time.time()
+                first.stop()
+                stopped = time.time()
+                limit = time.monotonic() + 60
+                while leases.get(Leases.lease_key(room)) != survivor:
+                    assert time.monotonic() < limit, "not taken in 60 s"
+                    time.sleep(0.02)
+                taken = time.time() - stopped
+                # paused by the stop, resumed by the survivor: its deadline moved on by the time between
+                while (after := _clock(db, room))["deadline"] == before["deadline"] or after["paused"]:
+                    assert time.monotonic() < limit, "the clock was not resumed"
+                    time.sleep(0.05)
+                resumed = time.time()
+                assert not second.errors(), second.errors()
+        finally:
+            db.engine.dispose()
+    print(f"\ntaken {taken:.2f} s after the member stopped")
+    assert taken <= 2.0, taken
+    assert after["turn"] == 0 and after["banks"] == before["banks"]
+    assert 0 < after["deadline"] - before["deadline"] <= resumed - stopping, (after, before)

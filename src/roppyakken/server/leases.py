@@ -5,9 +5,10 @@ A running room is held by exactly one member: the one whose id is in the Redis k
 holds it) and renewed by its holder every third of its lifetime with a
 compare-and-set script (only while it is still its own).  A member that dies stops
 renewing; the key expires and a survivor takes the room and restores the game
-from the database, whether or not anyone asks for it (below).  A holder whose renewal failed, or whose link
-to Redis broke (Redis may come back empty, every lease forgotten), stops making
-moves at once and renews at once: the rooms whose leases are gone are let go.
+from the database, whether or not anyone asks for it (below).  A holder whose
+renewal failed, or whose link to Redis broke (Redis may come back empty, every
+lease forgotten), stops making moves at once and renews at once: the rooms whose
+leases are gone are let go.
 
 The lease is for liveness only (who should serve a room, and where relays find
 it): what stops a member that lost a room from writing in it is the holder epoch
@@ -23,10 +24,12 @@ clock gives back to the player (:meth:`Leases.orphaned_since`).
 Every take and renewal also puts the room in the sorted set ``roppyakken:rooms``
 scored by its lease's end (Redis's clock), and a clean give-back removes it: the
 live scores count the rooms the cluster holds (``max_rooms``), and a score in the
-past is a room whose holder stopped renewing and that nobody took since.  Every
-member asks for those twice a second (:meth:`Leases.lapsed`) and takes them
-(server/members.py), so a dead member's rooms move within about a lease's life
-plus half a second, with nobody connected and whatever their clocks' deadlines.
+past is a room whose holder stopped renewing and that nobody took since, or one
+a stopping member handed over (:meth:`Leases.hand_over`: score 0, no stamp).
+Every member asks for those twice a second (:meth:`Leases.lapsed`) and takes
+them (server/members.py), so a dead member's rooms move within about a lease's
+life plus half a second, and a stopping member's at once, with nobody connected
+and whatever their clocks' deadlines.
 """
 
 from __future__ import annotations
@@ -111,6 +114,17 @@ end
 return 0
 """
 
+# KEYS[1] lease, KEYS[2] the set of held rooms, KEYS[3] the renewal stamps; ARGV[1] member, ARGV[2] room
+_HAND_OVER: Final = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  redis.call('ZADD', KEYS[2], 0, ARGV[2])
+  redis.call('HDEL', KEYS[3], ARGV[2])
+  return 1
+end
+return 0
+"""
+
 
 class Leases:
     """This member's room leases (a :class:`~roppyakken.server.claims.RoomClaims`): the module docstring."""
@@ -137,6 +151,7 @@ class Leases:
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
         self._lapsed = redis.register_script(_LAPSED)
+        self._hand_over = redis.register_script(_HAND_OVER)
         self._releasing: dict[str, asyncio.Task[None]] = {}
         self._renew_now = asyncio.Event()
         """Set to renew the leases at once (the link to Redis broke: they may be gone)."""
@@ -205,6 +220,16 @@ class Leases:
                 keys=[self.lease_key(room), self.ROOMS_KEY, self.STAMPS_KEY], args=[self.member, room]
             )
 
+    async def hand_over(self, room: str) -> None:
+        """Give ``room``'s lease back (if still this member's) for another member to take at once:
+        listed as lapsed, with no stamp (nothing to give back to its clock: this member paused it)."""
+        self.held.pop(room, None)
+        self.orphans.pop(room, None)
+        with contextlib.suppress(RedisError, OSError):
+            await self._hand_over(
+                keys=[self.lease_key(room), self.ROOMS_KEY, self.STAMPS_KEY], args=[self.member, room]
+            )
+
     def release_soon(self, room: str) -> None:
         """Give ``room``'s lease back in the background (a claim of it waits for that first)."""
         self.held.pop(room, None)
@@ -218,9 +243,9 @@ class Leases:
             del self._releasing[room]
 
     async def release_all(self) -> None:
-        """Give back every lease (others take the rooms at once)."""
+        """Hand every lease over (others take the rooms at once)."""
         for room in list(self.held):
-            await self.release(room)
+            await self.hand_over(room)
 
     async def holder(self, room: str) -> str | None:
         """The member holding ``room`` now, or None."""
