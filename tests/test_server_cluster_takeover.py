@@ -1,6 +1,7 @@
 """A dead member's rooms are taken by a survivor within a lease's life plus a few seconds, with nobody
 connected and whatever their clocks' deadlines, and a clock's timeout fires that soon after its
-deadline (PostgreSQL, Redis and two real ``serve --redis`` members, the default ``--clock-horizon``).
+deadline; a stopping member's are taken at once (PostgreSQL, Redis and two real ``serve --redis``
+members, the default ``--clock-horizon``).
 
 The survivor learns which rooms lost their holder from the leases in Redis (a lease that lapsed
 without being given back), not from its scan of the database for clocks near their deadlines,
@@ -109,7 +110,8 @@ def test_a_dead_members_rooms_are_taken_with_nobody_connected() -> None:
 
 def test_lapsed_leases_are_the_rooms_of_holders_that_stopped_renewing() -> None:
     """What a member asks Redis for: the rooms whose leases lapsed unrenewed, not those given back nor
-    those renewed; a lapsed one stays listed until taken, and counts no more among the rooms held."""
+    those renewed; a lapsed one stays listed until taken, and counts no more among the rooms held.
+    A room handed over is listed at once."""
 
     async def scenario(url: str) -> None:
         dead_link, live_link = open_redis(url, 1.0), open_redis(url, 1.0)
@@ -133,6 +135,10 @@ def test_lapsed_leases_are_the_rooms_of_holders_that_stopped_renewing() -> None:
             assert await live.lapsed(10) == ["r2"]
             await asyncio.sleep(0.5)
             assert await live.lapsed(10) == ["r2"]  # r1, r4 and r5 are renewed
+            await live.hand_over("r5")  # a stopping member's room: first in line, nothing to give back
+            assert not live.holds("r5")
+            assert await live.lapsed(10) == ["r5", "r2"]
+            assert await dead.claim("r5") is None and dead.orphaned_since("r5") is None
         finally:
             renewing.cancel()
             await dead_link.aclose()
