@@ -33,9 +33,9 @@ CLOCKS = ["--clock-scale", "0.5"]
 twice that for which a room with nobody connected stays in memory (its holder's)."""
 LEASE = LEASE_MS / 1000
 FEW = 3.0
-"""Seconds allowed beyond the lease: the dead holder's last renewal up to a third of a lease before
-its death, the survivor's look at the leases every third of one, loading the room, and the noise
-of a loaded, shared machine."""
+"""Seconds allowed beyond the lease (both bounds are the lease's life after the dead holder's last
+renewal, which came before its death): half a second until a survivor looks, restoring the room,
+playing the timed-out move, and the noise of a loaded, shared machine."""
 
 
 def _clock(db: Database, room: str) -> dict[str, Any]:
