@@ -150,7 +150,10 @@ class Members:
         period = self.cluster.leases.lease_ms / 6000
         while True:
             await asyncio.sleep(period)
-            await self.take_lapsed()
+            try:
+                await self.take_lapsed()
+            except Exception:  # (never let the look stop for good)
+                log.exception("cluster: the rooms of members that died were not looked for")
 
     def handlers(self) -> Handlers:
         """The callbacks the cluster link calls."""
