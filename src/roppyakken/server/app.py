@@ -127,6 +127,7 @@ def create_app(
         if cluster is not None:
             members = Members(hub, cluster)
             await cluster.start(members.handlers())
+            members.start()
             held, incoming = cluster.leases.held, cluster.bus.incoming
             metrics.watch_cluster(lambda: len(held), lambda: len(hub.relayed), lambda: len(incoming))
         metrics.watch(lambda: len(hub.rooms), hub.connected, lambda: db.failed)

@@ -554,9 +554,13 @@ class Hub:
         if self.cluster is not None:
             await self._pause_clocks()  # before the leases go: the next holder finds the clocks paused
             # give the leases back now, so that the clients reconnecting elsewhere find the rooms free
-            # (a bot move still under way is then refused: this member no longer holds the room)
-            for room_id in list(self.rooms):
-                await self.cluster.leases.release(room_id)
+            # (a bot move still under way is then refused: this member no longer holds the room), and
+            # hand over the rooms that must run with nobody there (bots, a clock near its deadline)
+            for room_id, room in list(self.rooms.items()):
+                if room.idle():
+                    await self.cluster.leases.release(room_id)
+                else:
+                    await self.cluster.leases.hand_over(room_id)
 
     async def close(self) -> None:
         """Stop the sweeper and every bot loop (the rooms are all stored)."""

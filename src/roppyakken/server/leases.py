@@ -4,10 +4,11 @@ A running room is held by exactly one member: the one whose id is in the Redis k
 ``roppyakken:lease:<room>``.  The key is taken with ``SET NX PX`` (only if nobody
 holds it) and renewed by its holder every third of its lifetime with a
 compare-and-set script (only while it is still its own).  A member that dies stops
-renewing; the key expires and the next member asked for the room takes it and
-restores the game from the database.  A holder whose renewal failed, or whose link
-to Redis broke (Redis may come back empty, every lease forgotten), stops making
-moves at once and renews at once: the rooms whose leases are gone are let go.
+renewing; the key expires and a survivor takes the room and restores the game
+from the database, whether or not anyone asks for it (below).  A holder whose
+renewal failed, or whose link to Redis broke (Redis may come back empty, every
+lease forgotten), stops making moves at once and renews at once: the rooms whose
+leases are gone are let go.
 
 The lease is for liveness only (who should serve a room, and where relays find
 it): what stops a member that lost a room from writing in it is the holder epoch
@@ -19,6 +20,16 @@ claim that finds a stamp on a free lease therefore takes the room from a holder
 that died (or stopped renewing): the stamp is that holder's last sign of life,
 and the time since is time the room had no living holder, which the room's
 clock gives back to the player (:meth:`Leases.orphaned_since`).
+
+Every take and renewal also puts the room in the sorted set ``roppyakken:rooms``
+scored by its lease's end (Redis's clock), and a clean give-back removes it: the
+live scores count the rooms the cluster holds (``max_rooms``), and a score in the
+past is a room whose holder stopped renewing and that nobody took since, or one
+a stopping member handed over (:meth:`Leases.hand_over`: score 0, no stamp).
+Every member asks for those twice a second (:meth:`Leases.lapsed`) and takes
+them (server/members.py), so a dead member's rooms move within about a lease's
+life plus half a second, and a stopping member's at once, with nobody connected
+and whatever their clocks' deadlines.
 """
 
 from __future__ import annotations
@@ -56,10 +67,7 @@ if holder == ARGV[1] then
 end
 if holder then return {holder, -1} end
 local most = tonumber(ARGV[4])
-if most > 0 then
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
-  if redis.call('ZCARD', KEYS[2]) >= most then return {'', -1} end
-end
+if most > 0 and redis.call('ZCOUNT', KEYS[2], '(' .. now, '+inf') >= most then return {'', -1} end
 local stamp = redis.call('HGET', KEYS[3], ARGV[3])
 local since = -1
 if stamp then since = math.max(0, now - tonumber(stamp)) end
@@ -87,11 +95,30 @@ end
 return lost
 """
 
+# KEYS[1] the set of held rooms; ARGV[1] most rooms.  The rooms whose lease lapsed unrenewed, the
+# longest lapsed first
+_LAPSED: Final = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+return redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, tonumber(ARGV[1]))
+"""
+
 # KEYS[1] lease, KEYS[2] the set of held rooms, KEYS[3] the renewal stamps; ARGV[1] member, ARGV[2] room
 _RELEASE: Final = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('DEL', KEYS[1])
   redis.call('ZREM', KEYS[2], ARGV[2])
+  redis.call('HDEL', KEYS[3], ARGV[2])
+  return 1
+end
+return 0
+"""
+
+# KEYS[1] lease, KEYS[2] the set of held rooms, KEYS[3] the renewal stamps; ARGV[1] member, ARGV[2] room
+_HAND_OVER: Final = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  redis.call('ZADD', KEYS[2], 0, ARGV[2])
   redis.call('HDEL', KEYS[3], ARGV[2])
   return 1
 end
@@ -123,6 +150,8 @@ class Leases:
         self._claim = redis.register_script(_CLAIM)
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
+        self._lapsed = redis.register_script(_LAPSED)
+        self._hand_over = redis.register_script(_HAND_OVER)
         self._releasing: dict[str, asyncio.Task[None]] = {}
         self._renew_now = asyncio.Event()
         """Set to renew the leases at once (the link to Redis broke: they may be gone)."""
@@ -162,6 +191,15 @@ class Leases:
             raise RoomsFull(room)
         return str(answer)
 
+    async def lapsed(self, most: int) -> list[str]:
+        """At most ``most`` rooms whose holder stopped renewing their leases (it died, or is paused or
+        cut off from Redis) and that nobody took or gave back since, the longest lapsed first."""
+        try:
+            rooms = await self._lapsed(keys=[self.ROOMS_KEY], args=[most])
+        except (RedisError, OSError) as exc:
+            raise ClusterUnavailable(str(exc)) from None
+        return [str(r) for r in rooms]
+
     def orphaned_since(self, room: str) -> float | None:
         """If this member's last claim of ``room`` took it from a holder that never gave it back (it
         died, or stopped renewing), that holder's last renewal (epoch seconds): the room had no
@@ -182,6 +220,16 @@ class Leases:
                 keys=[self.lease_key(room), self.ROOMS_KEY, self.STAMPS_KEY], args=[self.member, room]
             )
 
+    async def hand_over(self, room: str) -> None:
+        """Give ``room``'s lease back (if still this member's) for another member to take at once:
+        listed as lapsed, with no stamp (nothing to give back to its clock: this member paused it)."""
+        self.held.pop(room, None)
+        self.orphans.pop(room, None)
+        with contextlib.suppress(RedisError, OSError):
+            await self._hand_over(
+                keys=[self.lease_key(room), self.ROOMS_KEY, self.STAMPS_KEY], args=[self.member, room]
+            )
+
     def release_soon(self, room: str) -> None:
         """Give ``room``'s lease back in the background (a claim of it waits for that first)."""
         self.held.pop(room, None)
@@ -195,9 +243,9 @@ class Leases:
             del self._releasing[room]
 
     async def release_all(self) -> None:
-        """Give back every lease (others take the rooms at once)."""
+        """Hand every lease over (others take the rooms at once)."""
         for room in list(self.held):
-            await self.release(room)
+            await self.hand_over(room)
 
     async def holder(self, room: str) -> str | None:
         """The member holding ``room`` now, or None."""

@@ -1,10 +1,20 @@
-"""The holder's side of a cluster: clients of other members, seated in this member's rooms.
+"""The holder's side of a cluster: clients of other members, seated in this member's rooms, and the
+rooms of members that died, taken over.
 
 A websocket that reached another member (a relay) is a :class:`RemoteClient`
 here: a room :class:`~roppyakken.server.rooms.Client` like a local socket, whose
 ``send`` publishes the message to the relay for that one connection.  So the
 room builds each message for the client's own seat, as for any client, and
 nothing meant for one seat goes to another's member.
+
+A member that dies leaves its rooms' leases to lapse.  Every member looks for
+lapsed leases twice a second and takes those rooms (:meth:`Members.take_lapsed`):
+it restores each from the database, gives its running clock back the time it
+had no living holder, and arms its timer, so a game nobody is connected to
+goes on within about a lease's life of its holder's death.  Members looking at
+once race for each room through its lease's claim: one takes it, the others
+find it held.  What keeps a holder that was only paused from writing in a room
+taken from it is the fencing epoch (server/storage.py), not this timing.
 """
 
 from __future__ import annotations
@@ -12,15 +22,18 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 from collections.abc import Callable
 from typing import Any
 
 from roppyakken.errors import Phrase
 from roppyakken.server import protocol, text, wording
 from roppyakken.server.claims import HeldElsewhere
-from roppyakken.server.cluster import Cluster, Handlers
-from roppyakken.server.hub import Hub
+from roppyakken.server.cluster import Cluster, ClusterUnavailable, Handlers
+from roppyakken.server.db import StorageError
+from roppyakken.server.hub import Hub, HubFull
 from roppyakken.server.protocol import Hello, ProtocolError, parse_client_message
+from roppyakken.server.redislink import stop_task
 from roppyakken.server.rooms import Room
 
 log = logging.getLogger("roppyakken.server")
@@ -28,6 +41,8 @@ log = logging.getLogger("roppyakken.server")
 CLOSE_BAD_TOKEN = 4003
 CLOSE_NO_ROOM = 4004
 CLOSE_TRY_AGAIN = 1013
+TAKE_AT_ONCE = 100
+"""Lapsed rooms a member asks for at each look (the rest at the next)."""
 
 
 class RemoteClient:
@@ -98,6 +113,47 @@ class Members:
         self.hub = hub
         self.cluster = cluster
         self.clients: dict[tuple[str, str], RemoteClient] = {}
+        self._taker: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start taking the rooms of members that died (:meth:`take_lapsed`, twice a second)."""
+        self._taker = asyncio.create_task(self._take_loop(), name="roppyakken-takeover")
+
+    async def take_lapsed(self) -> int:
+        """Take the rooms whose leases lapsed unrenewed (their holder died, or is paused) and that
+        nobody took since: each is restored from the database here (its clock given back the time
+        without a holder, its timer armed, its bots started).  How many were taken here."""
+        hub = self.hub
+        try:
+            lapsed = await self.cluster.leases.lapsed(TAKE_AT_ONCE)
+        except ClusterUnavailable:
+            return 0
+        random.shuffle(lapsed)  # members looking at the same moment mostly take different rooms
+        taken = 0
+        for room_id in lapsed:
+            if hub.stopping or len(hub.rooms) >= hub.limits.max_rooms:
+                break  # (full: the clock loader still brings in a room near its deadline)
+            if room_id in hub.rooms:
+                continue  # this member's own lease lapsed: its renewal finds out, and lets it go
+            try:
+                if await hub.get(room_id) is not None:
+                    taken += 1
+            except (HeldElsewhere, HubFull, StorageError):
+                continue
+            except Exception:
+                log.exception("room %s: could not be taken over", room_id)
+        if taken:
+            log.info("cluster: took %d rooms whose holder stopped renewing their leases", taken)
+        return taken
+
+    async def _take_loop(self) -> None:
+        period = self.cluster.leases.lease_ms / 6000
+        while True:
+            await asyncio.sleep(period)
+            try:
+                await self.take_lapsed()
+            except Exception:  # (never let the look stop for good)
+                log.exception("cluster: the rooms of members that died were not looked for")
 
     def handlers(self) -> Handlers:
         """The callbacks the cluster link calls."""
@@ -155,7 +211,9 @@ class Members:
             client.gone()
 
     async def close(self) -> None:
-        """Let every relayed client go."""
+        """Stop taking rooms over; let every relayed client go."""
+        if self._taker is not None:
+            await stop_task(self._taker)
         for client in list(self.clients.values()):
             client.gone()
             with contextlib.suppress(asyncio.CancelledError):
