@@ -116,7 +116,9 @@ def test_lapsed_leases_are_the_rooms_of_holders_that_stopped_renewing() -> None:
     async def scenario(url: str) -> None:
         dead_link, live_link = open_redis(url, 1.0), open_redis(url, 1.0)
         dead = Leases(dead_link, "dead", lease_ms=300, max_rooms=3)  # it never renews
-        live = Leases(live_link, "live", lease_ms=300, max_rooms=3)
+        # the live member's leases outlive any stall of a loaded machine (renewed every second):
+        # only the dead member's, 300 ms long, may lapse here
+        live = Leases(live_link, "live", lease_ms=3000, max_rooms=3)
         renewing = asyncio.create_task(live.renew_loop())
         try:
             for room in ("r1", "r2", "r3"):
