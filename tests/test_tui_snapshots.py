@@ -50,14 +50,23 @@ def check(name: str, text: str) -> None:
     assert text == path.read_text(encoding="utf-8"), f"screen differs from {path}"
 
 
-def shoot(app: RoppyakkenApp, until: Callable[[RoppyakkenApp], bool], keys: tuple[str, ...] = ()) -> str:
-    """Run ``app`` at 80×24, press Enter until ``until(app)``, then ``keys``; the screen's text."""
+def shoot(
+    app: RoppyakkenApp,
+    until: Callable[[RoppyakkenApp], bool],
+    keys: tuple[str, ...] = (),
+    then: tuple[str, ...] = (),
+) -> str:
+    """Run ``app`` at 80×24, press Enter until ``until(app)``, then ``keys``, then (once ``until``
+    holds again: the bots' moves are in, however loaded the machine) ``then``; the screen's text."""
 
     async def main() -> str:
         async with app.run_test(size=(80, 24)) as pilot:
             await drive(pilot, app, until)
             if keys:
                 await press(pilot, *keys)
+            if then:
+                await drive(pilot, app, until)
+                await press(pilot, *then)
             return await shown_text(pilot, app)
 
     return asyncio.run(main())
@@ -128,6 +137,6 @@ def test_snapshot_choosing_a_target() -> None:
 def test_snapshot_round_end_yaku_help_and_game_over() -> None:
     """The round's breakdown, the yaku panel, the help and the end of the game."""
     check("round_end", shoot(game_app(11, "sanbyakuken"), lambda app: isinstance(app.screen, RoundEndScreen)))
-    check("yaku", shoot(game_app(11, "sanbyakuken"), at_table, keys=("enter", "y")))
+    check("yaku", shoot(game_app(11, "sanbyakuken"), at_table, keys=("enter",), then=("y",)))
     check("help", shoot(game_app(11, "sanbyakuken"), at_table, keys=("question_mark",)))
     check("game_over", shoot(game_app(11, "sanbyakuken"), lambda app: isinstance(app.screen, GameOverScreen)))
