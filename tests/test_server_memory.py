@@ -12,10 +12,12 @@ flat, for lobby sockets and for a room's players and spectators alike.
 from __future__ import annotations
 
 import asyncio
+import gc
 import itertools
 import json
 import sys
 import time
+import weakref
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +26,11 @@ import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
+from roppyakken.rules import preset
+from roppyakken.server.db import Database
+from roppyakken.server.hub import Hub
+from roppyakken.server.requests import CreateRoom
+from tests.server_harness import limits_for_tests
 from tests.services import Member
 from tests.support import require
 
@@ -142,3 +149,30 @@ def test_websockets_that_come_and_go_leave_no_memory_behind(server: Member) -> N
             f"{ADDRESSES * PER_ADDRESS} sockets (at most {most / 2**20:.1f} MiB in all but the largest)"
         )
     assert server.errors() == []
+
+
+def test_a_room_let_go_is_freed_without_the_garbage_collector(tmp_path: Path) -> None:
+    """A room leaves memory once its last client has gone (and comes back with the next one); the
+    hub's hooks in it held it, a cycle, so every room let go stayed until the full collection."""
+
+    async def scenario() -> None:
+        db = Database(f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
+        db.open()
+        await db.start()
+        hub = Hub(db, limits=limits_for_tests())
+        try:
+            room, _ = await hub.create(CreateRoom("host", 3, preset("classic"), None, {}))
+            let_go = weakref.ref(room)
+            del room
+            await db.run(lambda c: None)  # the database's writer holds on to its last batch
+            gc.disable()
+            try:
+                assert hub.sweep(older_than=0.0) == 1
+                assert let_go() is None, "the room let go is still in memory"
+            finally:
+                gc.enable()
+        finally:
+            await hub.close()
+            await db.close()
+
+    asyncio.run(scenario())
