@@ -12,9 +12,10 @@ connection waited through it (bench/RESULTS-server.md).
 So the server keeps the young generations' automatic passes (they find the
 short-lived cycles) and makes the full pass itself every :data:`FULL_EVERY`
 seconds, from the event loop, logging it when it takes longer than 100 ms.
-Cyclic garbage that outlived the young passes (the rooms of finished games, whose
-callbacks refer back to them) is freed by that pass, so it waits at most that
-long.
+Cyclic garbage that outlived the young passes is freed by that pass, so it waits
+at most that long; so what each websocket and room leaves when it goes must not be
+cyclic (server/serving.py, server/guard.py, server/hub.py): thousands of closed
+connections held for ten minutes are hundreds of megabytes.
 
 The middle generation is passed over every :data:`MIDDLE` young passes rather
 than every 10: what survives a young pass is mostly the connections' keepalive

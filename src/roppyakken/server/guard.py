@@ -245,6 +245,13 @@ class Guard:
                 # the server's own connection object (uvicorn's protocol, whose ``send`` this is),
                 # before anything wraps ``send``: the endpoint measures what its reader has taken
                 scope[CONNECTION_KEY] = getattr(send, "__self__", None)
+                try:
+                    await self.app(scope, receive, send)
+                finally:
+                    # the connection object holds this scope: left here, the two would keep each
+                    # other (and the connection's buffers) until a full garbage collection
+                    scope.pop(CONNECTION_KEY, None)
+                return
             await self.app(scope, receive, send)
             return
         wait = 0.0

@@ -22,6 +22,7 @@ import math
 import re
 import secrets
 import time
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -147,12 +148,15 @@ class Hub:
                         check(now, period)
 
     def _adopt(self, room: Room) -> Room:
-        room.may_write = lambda: self.claims.holds(room.id)
+        # the hooks name the room by its id, or weakly: hooks that held it would make a cycle, and a
+        # room let go (its last client gone) would stay in memory until a full garbage collection
+        room.may_write = functools.partial(self._holds, room.id)
         room.on_idle = self._evict
         room.on_move = self.metrics.move
         room.on_bot = self.metrics.bot
         room.on_write_failed = lambda: self.metrics.refuse("write_failed")
-        room.on_unheld = lambda: self._unheld(room)
+        adopted = weakref.ref(room)
+        room.on_unheld = lambda: self._unheld(adopted())
         room.on_clock = self.metrics.clock_fired
         self.rooms[room.id] = room
         return room
@@ -164,11 +168,14 @@ class Hub:
             room.arm_clock()  # evicted: only stops the timer (the loader brings the room back in time)
             self.claims.release_soon(room.id)
 
-    def _unheld(self, room: Room) -> None:
+    def _holds(self, room_id: str) -> bool:
+        return self.claims.holds(room_id)
+
+    def _unheld(self, room: Room | None) -> None:
         """A move in ``room`` was refused: this member is no longer sure to hold it (its lease lapsed
         unrenewed, or was lost while the room was being loaded).  Let it go now, so that its clients
         reconnect and it is claimed and loaded again, rather than refuse every move in it for good."""
-        if self.rooms.get(room.id) is not room:
+        if room is None or self.rooms.get(room.id) is not room:
             return
         log.warning("room %s: no longer sure to hold it here; let go, its clients reconnect", room.id)
         self.drop([room.id])

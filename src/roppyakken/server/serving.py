@@ -19,6 +19,7 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from roppyakken.server.backlog import PING_SHARE
 from roppyakken.server.config import Limits
@@ -68,9 +69,14 @@ class BoundedHttp(HttpToolsProtocol):
                 self.open_by_address.pop(address, None)
 
     def handle_websocket_upgrade(self) -> None:
-        """From here on the connection is a websocket, counted by the websocket endpoint."""
+        """From here on the connection is a websocket, counted by the websocket endpoint.
+
+        The HTTP side is done with: its parser (which calls back into it) is let go, so that it
+        is freed now rather than by a full garbage collection (uvicorn lets it go only when the
+        connection is lost, which a websocket's HTTP side never hears of)."""
         self._uncount()
         super().handle_websocket_upgrade()
+        self.parser = None  # type: ignore[assignment]
 
     def _arm(self) -> None:
         self._header_timer = self.loop.call_later(self.header_timeout, self._expired)
@@ -101,6 +107,23 @@ class BoundedHttp(HttpToolsProtocol):
         self._disarm()
         self._uncount()
         super().connection_lost(exc)
+
+
+class FreedWebSocket(WebSocketsSansIOProtocol):
+    """uvicorn's websocket protocol, whose memory goes back as soon as the connection is lost.
+
+    The websockets library's protocol object holds the generator that parses what comes in,
+    and that generator holds the object: a cycle that only a full pass of the garbage collector
+    frees, and the server makes those only every few minutes (server/collector.py).  Each closed
+    websocket left its buffers and compression state (about 60 KiB) until then.  Once the
+    connection is lost nothing reads from it again, so the generator is closed here.
+    """
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """uvicorn's, then the parser let go (see the class docstring)."""
+        super().connection_lost(exc)
+        self.conn.parser.close()
+        self.conn.parser_exc = None  # its traceback holds the parser's frames
 
 
 class JsonFormatter(logging.Formatter):
@@ -155,6 +178,7 @@ def uvicorn_config(
     return uvicorn.Config(
         app,
         http=http,
+        ws=FreedWebSocket,
         log_level=log_level,
         log_config=log_config(log_level, log_format),
         access_log=log_level in ("info", "debug"),
