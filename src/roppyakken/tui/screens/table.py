@@ -61,7 +61,7 @@ from roppyakken.tui.widgets import (
     missing_lines,
     yaku_table,
 )
-from roppyakken.view import view_of
+from roppyakken.view import SeatView, view_of
 
 T = TypeVar("T")
 
@@ -176,6 +176,8 @@ class TableScreen(Screen[None]):
         self.replay_auto = False
         self.replay_done = False
         self._decision: asyncio.Future[Action] | None = None
+        self._decision_view: SeatView | None = None
+        """The view of the card-play decision awaited (None once it is made): what a hint answers."""
         self._skip = asyncio.Event()
         self._step = asyncio.Event()
 
@@ -286,11 +288,13 @@ class TableScreen(Screen[None]):
             self.targets = [c.action.target for c in found if isinstance(c.action, Take)]
             self.tsel = 0
             self.mode = CHOOSE_TAKE
+        self._decision_view = view
         self._refresh_all()
         try:
             return await self._decision
         finally:
             self._decision = None
+            self._decision_view = None
             self.mode = WAIT
             self.targets = []
 
@@ -439,6 +443,9 @@ class TableScreen(Screen[None]):
     def _decide(self, action: Action) -> None:
         if self._decision is not None and not self._decision.done():
             self._decision.set_result(action)
+            # Keys queued behind this one (a hint, a card) belong to no decision until the next.
+            self._decision_view = None
+            self.mode = WAIT
 
     # ----------------------------------------------------------------- log
 
@@ -735,11 +742,11 @@ class TableScreen(Screen[None]):
 
     def action_hint(self) -> None:
         """h: on your turn to play or take a card, the expert's best plays (worked out in a thread)."""
-        seat = self.game.to_act
-        if self.script is not None or self._decision is None or self.mode not in (CARD, TARGET, CHOOSE_TAKE):
+        view = self._decision_view
+        if self.script is not None or view is None or self.mode not in (CARD, TARGET, CHOOSE_TAKE):
             self.notify(t.HINT_NOT_NOW, timeout=3)
             return
-        self.app.push_screen(HintScreen(view_of(self.game, seat)))
+        self.app.push_screen(HintScreen(view))
 
     def action_yaku(self) -> None:
         """y: yaku progress (a sidebar on wide terminals, a screen otherwise)."""
