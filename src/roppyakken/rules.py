@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from roppyakken.cards import card_id
 from roppyakken.errors import RulesError
-from roppyakken.i18n import N_
+from roppyakken.i18n import N_, os_reason, toml_reason
 from roppyakken.nesting import nesting_depth
 from roppyakken.options import (
     CHOICES,
@@ -506,12 +506,12 @@ def load_rules_file(path: str | Path) -> Rules:
     except FileNotFoundError:
         raise RulesError(N_("rules file '{path}' not found"), path=str(p)) from None
     except OSError as exc:
-        raise RulesError(N_("rules file '{path}': {error}"), path=str(p), error=exc.strerror) from None
+        raise RulesError(N_("rules file '{path}': {error}"), path=str(p), error=os_reason(exc)) from None
     except UnicodeDecodeError:
         raise RulesError(N_("rules file '{path}' is not UTF-8 text"), path=str(p)) from None
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(
-            N_("rules file '{path}' is not valid TOML: {error}"), path=str(p), error=str(exc)
+            N_("rules file '{path}' is not valid TOML: {error}"), path=str(p), error=toml_reason(exc)
         ) from None
     except RecursionError:
         raise RulesError(N_("rules file '{path}' nests too deeply"), path=str(p)) from None

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from roppyakken.ai.base import BOT_LEVELS
-from roppyakken.cli.common import add_rules_arguments, check_players, rules_from_args
+from roppyakken.cli.common import add_rules_arguments, check_players, rules_from_args, seed_argument
 from roppyakken.errors import RoppyakkenError
 from roppyakken.i18n import N_, _, fill
 
@@ -42,7 +42,7 @@ def register(sub: Any, help_text: str) -> None:
             levels=", ".join(BOT_LEVELS),
         ),
     )
-    p.add_argument("--seed", type=int, help=_("deal a repeatable game from this seed"))
+    p.add_argument("--seed", type=seed_argument, help=_("deal a repeatable game from this seed"))
     p.add_argument("--name", default=None, help=_("your name at the table (default: You)"))
     p.add_argument("--resume", metavar="FILE", help=_("go on with a saved game"))
     p.add_argument("--pace", choices=PACES, default="normal", help=_("how fast bots' moves are shown"))

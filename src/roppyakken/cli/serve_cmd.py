@@ -10,7 +10,7 @@ import signal
 import socket
 from typing import Any
 
-from roppyakken.i18n import N_, _
+from roppyakken.i18n import N_, _, os_reason
 
 
 def register(sub: Any, help_text: str) -> None:
@@ -125,7 +125,7 @@ def _listen(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as exc:
         sock.close()
-        raise RoppyakkenError(text.PORT_IN_USE, host=host, port=port, reason=exc.strerror) from None
+        raise RoppyakkenError(text.PORT_IN_USE, host=host, port=port, reason=os_reason(exc)) from None
     sock.listen(2048)
     sock.set_inheritable(True)
     return sock
