@@ -68,7 +68,15 @@ def test_score_explain_is_readable() -> None:
         ('{"players": [{"captures": [], "lucky_hands": ["hand-five"]}, {}]}', "lucky hand 'hand-five'"),
         (
             '{"players": [{}, {"lucky_hands": ["hand-five"]}]}',
-            "error: player 2: lucky hand 'hand-five' does not score under these rules",
+            "error: player 2: unknown lucky hand 'hand-five' (did you mean hand-four?)",
+        ),
+        (
+            '{"players": [{"lucky_hands": ["hand-thre"]}, {}]}',
+            "error: player 1: unknown lucky hand 'hand-thre' (did you mean hand-three?)",
+        ),
+        (
+            '{"players": [{}, {"lucky_hands": ["hand-four"]}]}',
+            "error: player 2: lucky hand 'hand-four' does not score under these rules",
         ),
         ('{"players": [{}]}', "2 or 3 players"),
         ('{"players": [{"capture": []}, {}]}', "unknown key 'capture'"),

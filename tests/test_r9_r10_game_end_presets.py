@@ -347,7 +347,9 @@ def test_r10_house_rules_file_starts_from_a_preset_and_overrides(tmp_path: Path)
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("targt = 700\n", "unknown rule option 'targt'"),
+        ("targt = 700\n", "unknown rule option 'targt' (did you mean target?)"),
+        ("[lucky_hands]\nhand-thre = 100\n", "unknown lucky hand 'hand-thre' (did you mean hand-three?)"),
+        ('preset = "classik"\n', "unknown preset 'classik' (did you mean classic?)"),
         (
             'fuke = "sometimes"\n',
             "option 'fuke': 'sometimes' is not one of off, all, no-willow-paulownia, cards-only",

@@ -8,9 +8,10 @@ house rule is an option value, never code.
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Final
@@ -233,7 +234,7 @@ def option_names() -> tuple[str, ...]:
 def _coerce(base: Rules, name: str, value: Any) -> Any:
     """Turn a TOML/JSON value for option ``name`` into the field's type, or refuse it."""
     if name not in _OPTION_NAMES:
-        raise RulesError(N_("unknown rule option '{name}'"), name=name)
+        raise unknown_name(RulesError(N_("unknown rule option '{name}'"), name=name), name, _OPTION_NAMES)
     current = getattr(base, name)
     if isinstance(current, bool):
         if not isinstance(value, bool):
@@ -307,17 +308,25 @@ def _check(rules: Rules) -> None:
         raise RulesError(N_("option 'players': expected 2 and/or 3, got {value}"), value=list(rules.players))
     for slug, points in rules.yaku.items():
         if slug not in YAKU_SLUGS:
-            raise RulesError(N_("option 'yaku': unknown yaku '{slug}'"), slug=slug)
+            raise unknown_name(
+                RulesError(N_("option 'yaku': unknown yaku '{slug}'"), slug=slug), slug, YAKU_SLUGS
+            )
         if points <= 0:
             raise RulesError(N_("option 'yaku': '{slug}' must be worth more than 0 points"), slug=slug)
     for slug, points in rules.lucky_hands.items():
         if slug not in LUCKY_HAND_SLUGS:
-            raise RulesError(N_("option 'lucky_hands': unknown lucky hand '{slug}'"), slug=slug)
+            raise unknown_name(
+                RulesError(N_("option 'lucky_hands': unknown lucky hand '{slug}'"), slug=slug),
+                slug,
+                LUCKY_HAND_SLUGS,
+            )
         if points <= 0:
             raise RulesError(N_("option 'lucky_hands': '{slug}' must be worth more than 0 points"), slug=slug)
     for slug in rules.fuke_exempt:
         if slug not in YAKU_SLUGS:
-            raise RulesError(N_("option 'fuke_exempt': unknown yaku '{slug}'"), slug=slug)
+            raise unknown_name(
+                RulesError(N_("option 'fuke_exempt': unknown yaku '{slug}'"), slug=slug), slug, YAKU_SLUGS
+            )
     for name in ("fuke_threshold", "seven_ribbons_extra", "win_margin"):
         if getattr(rules, name) < 0:
             raise RulesError(N_("option '{name}' must not be negative"), name=name)
@@ -464,11 +473,30 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
 }
 
 
+def nearest(word: str, known: Iterable[str]) -> str | None:
+    """The known name a mistyped ``word`` most likely meant (``hand-thre``: ``hand-three``), or None."""
+    found = difflib.get_close_matches(word.strip().lower(), list(known), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def unknown_name(error: RulesError, word: str, known: Iterable[str]) -> RulesError:
+    """``error`` (an unknown name), with the name ``word`` most likely meant when one is near."""
+    near = nearest(word, known)
+    if near is None:
+        return error
+    return RulesError(N_("{error} (did you mean {near}?)"), error=error, near=near)
+
+
 def preset(name: str) -> Rules:
     """The rules of preset ``name`` (R-10); raise a clear error if unknown."""
     try:
         overrides = PRESETS[name]
     except KeyError:
+        near = nearest(name, PRESETS)
+        if near is not None:
+            raise RulesError(
+                N_("unknown preset '{name}' (did you mean {near}?)"), name=name, near=near
+            ) from None
         known = ", ".join(PRESETS)
         raise RulesError(N_("unknown preset '{name}' (known: {known})"), name=name, known=known) from None
     return Rules().with_options(overrides, preset=name)
