@@ -165,6 +165,11 @@ def toml_reason(exc: ValueError) -> str | Phrase:
     )
 
 
+def install_extra(extra: str) -> Phrase:
+    """How to install the optional ``extra`` (the README's command, run where the source is)."""
+    return Phrase(N_("in the roppyakken checkout, pip install '.[{extra}]'"), extra=extra)
+
+
 def fill(template: str, **fields: object) -> str:
     """Translate ``template`` and fill its named fields (in Korean, choosing each particle's form)."""
     return finish(_(template).format(**fields))

@@ -15,10 +15,10 @@ from typing import Any
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.cli.common import add_rules_arguments, check_players, rules_from_args, seed_argument
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import N_, _, fill
+from roppyakken.i18n import N_, _, fill, install_extra
 
 PACES = ("slow", "normal", "fast", "instant")
-TEXTUAL_MISSING = "the terminal game needs Textual: pip install 'roppyakken[tui]'"
+TEXTUAL_MISSING = N_("the terminal game needs Textual, the 'tui' extra: {install}")
 
 
 def register(sub: Any, help_text: str) -> None:
@@ -57,7 +57,7 @@ def textual_installed() -> bool:
 def require_textual() -> None:
     """Refuse with a one-line error when Textual is not installed."""
     if not textual_installed():
-        raise RoppyakkenError(N_(TEXTUAL_MISSING))
+        raise RoppyakkenError(TEXTUAL_MISSING, install=install_extra("tui"))
 
 
 def run(args: argparse.Namespace) -> int:

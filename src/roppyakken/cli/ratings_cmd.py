@@ -7,14 +7,12 @@ import time
 from typing import Any
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import N_, _, fill, nfill
+from roppyakken.i18n import N_, _, fill, install_extra, nfill
 
 RECOMPUTED = N_("{games} replayed in {seconds:.2f} s: {ratings} and {rows} rewritten")
 CHECKED_SAME = N_("{games} replayed in {seconds:.2f} s: every stored rating is exactly the same")
 CHECKED_DIFFERENT = N_("{games} replayed: the stored ratings differ ({count} shown):")
-NEEDS_OPENSKILL = N_(
-    "ratings need the 'web' extras (openskill): run ./scripts/setup, or pip install 'roppyakken[web]'"
-)
+NEEDS_OPENSKILL = N_("ratings need the 'web' extra (openskill): {install}")
 
 
 def register(sub: Any, help_text: str) -> None:
@@ -47,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         from roppyakken.server.db import Database
         from roppyakken.server.ratings import store
     except ImportError:
-        raise RoppyakkenError(NEEDS_OPENSKILL) from None
+        raise RoppyakkenError(NEEDS_OPENSKILL, install=install_extra("web")) from None
     db = Database(args.database)
     db.open()
     try:

@@ -10,7 +10,7 @@ import signal
 import socket
 from typing import Any
 
-from roppyakken.i18n import N_, _, os_reason
+from roppyakken.i18n import N_, _, install_extra, os_reason
 
 
 def register(sub: Any, help_text: str) -> None:
@@ -179,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         from roppyakken.server import text
 
-        raise RoppyakkenError(text.NEEDS_WEB_EXTRAS) from None
+        raise RoppyakkenError(text.NEEDS_WEB_EXTRAS, install=install_extra("web")) from None
     if not 0 <= args.port <= 65535:
         raise RoppyakkenError(N_("--port must be from 0 to 65535"))
     if args.bot_delay < 0:
