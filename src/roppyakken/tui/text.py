@@ -269,6 +269,8 @@ QUIT_SAVE: Final = "Save and quit"
 QUIT_NOSAVE: Final = "Quit without saving"
 QUIT_CANCEL: Final = "Cancel"
 QUIT_REPLAY: Final = "Quit"
+CTRL_C_TITLE: Final = "Do you want to quit?"
+CTRL_C_BODY: Final = "Press {key} to quit."
 
 DECLARE_TITLE: Final = "{name}: you hold a lucky hand"
 DECLARE_BODY: Final = (
