@@ -584,6 +584,22 @@ def test_help_scrolls_at_once_and_shows_every_option_whole() -> None:
     assert "choose a card in your hand (0 is the tenth)" in " ".join(keys.split())
 
 
+def test_help_opens_without_mounting_a_widget_per_paragraph() -> None:
+    """``?`` took 1–3 s to open: Textual's Markdown widget mounted over a thousand widgets (one per
+    paragraph, list item and table cell) for the five tabs.  Each tab is one widget now, so the help
+    opens in a fraction of that, however long the rules' text."""
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> int:
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        await press(pilot, "question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.pause()
+        return len(list(app.screen.walk_children()))
+
+    widgets = run(RoppyakkenApp(setup=vs_random("wikipedia", seed=1), pace="instant"), script)
+    assert widgets < 80, widgets
+
+
 def test_new_game_screen_keeps_tab_off_quit_and_the_last_choices(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
