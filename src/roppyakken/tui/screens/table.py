@@ -180,6 +180,7 @@ class TableScreen(Screen[None]):
         """The view of the card-play decision awaited (None once it is made): what a hint answers."""
         self._skip = asyncio.Event()
         self._step = asyncio.Event()
+        self._table_on_top = asyncio.Event()
 
     @property
     def game(self) -> Game:
@@ -341,10 +342,12 @@ class TableScreen(Screen[None]):
         await self._pause(seconds)
 
     async def replay_step(self) -> None:
-        """Wait for the next step of a replay: a key, or the pace when it plays on by itself."""
+        """Wait for the next step of a replay: a key, or the pace when it plays on by itself (not
+        while a dialog is open over the table: the quit dialog, the help)."""
         self._refresh_all()
         if self.replay_auto:
             await self._pause(PACES[self.pace])
+            await self._uncovered()
         else:
             self._step.clear()
             await self._step.wait()
@@ -375,7 +378,8 @@ class TableScreen(Screen[None]):
         captures = list(log.captures) if log is not None and log.captures else list(self.board.captures)
         leg = next((e for e in after if isinstance(e, LegWon)), None)
         last = any(isinstance(e, GameEnded) for e in after)
-        await self.app.push_screen_wait(
+        await self._uncovered()
+        choice = await self.app.push_screen_wait(
             RoundEndScreen(
                 rules=game.rules,
                 names=self.names,
@@ -390,6 +394,8 @@ class TableScreen(Screen[None]):
                 review=self.driver.take_review() if self.script is None else None,
             )
         )
+        if choice == "quit":
+            self.action_quit()
 
     async def game_over(self) -> None:
         """The table as it ends, and the game-over box."""
@@ -401,6 +407,7 @@ class TableScreen(Screen[None]):
             return
         on_save = None if self.script is not None else self._save_message
         totals = game.history[-1].totals if game.history and game.history[-1].totals else game.totals
+        await self._uncovered()
         choice = await self.app.push_screen_wait(
             GameOverScreen(
                 rules=game.rules,
@@ -430,6 +437,17 @@ class TableScreen(Screen[None]):
         self._refresh_all()
         if self.game.over:
             await self.game_over()
+
+    async def _uncovered(self) -> None:
+        """Wait until no dialog is open over the table (a round's scores never hide the quit
+        dialog, nor a replay playing on by itself run on behind it)."""
+        while self.app.screen is not self and self in self.app.screen_stack:
+            self._table_on_top.clear()
+            await self._table_on_top.wait()
+
+    def on_screen_resume(self) -> None:
+        """The table is on top again: what waited for the dialogs over it goes on."""
+        self._table_on_top.set()
 
     async def _pause(self, seconds: float) -> None:
         """Let a step be seen for ``seconds`` (Space skips it)."""
