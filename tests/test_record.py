@@ -73,7 +73,7 @@ def tampered(change: Any) -> dict[str, Any]:
         (lambda r: r.update(winner=None), ", the replay says "),
         (lambda r: r["rounds"][0]["events"][0].update(card="pine-dragon"), "unknown card 'pine-dragon'"),
         (lambda r: r["rounds"][0]["hands"][0].pop(), "does not hold each of the 48 cards"),
-        (lambda r: r.update(format="other/1"), 'not a roppyakken-record/1 record (format is "other/1")'),
+        (lambda r: r.update(format="other/1"), "not a roppyakken-record/1 record (format is 'other/1')"),
         (lambda r: r.pop("format"), "not a roppyakken-record/1 record: it has no 'format'"),
         (lambda r: r["rules"].update(preset="nope"), "unknown preset 'nope'"),
         (lambda r: r["rounds"][0]["events"].pop(0), "round 1 event 1"),

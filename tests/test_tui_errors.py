@@ -103,7 +103,7 @@ SPOIL: dict[str, tuple[str, object]] = {
 RECORD_ERRORS: list[tuple[str, list[str], tuple[str, ...]]] = [
     ("missing", ["replay", "{bad}"], ("missing.json",)),
     ("not-json", ["replay", "{bad}"], ("not-json.json", "2")),
-    ("format", ["replay", "{bad}"], ("roppyakken-record/1", '"other/1"')),
+    ("format", ["replay", "{bad}"], ("roppyakken-record/1", "'other/1'")),
     ("winner", ["replay", "{bad}"], ("bot:greedy", "1", "2")),
     ("totals", ["replay", "{bad}"], ("[1, 2]",)),
     ("card", ["replay", "{bad}"], ("1", "'maple-chaff'", "maple-chaff-1", "maple-chaff-2")),

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from roppyakken.cards import mask_of, parse_cards, slugs_of
-from roppyakken.errors import Phrase, RoppyakkenError, RulesError
+from roppyakken.errors import Phrase, RoppyakkenError, RulesError, shown
 from roppyakken.i18n import N_
 from roppyakken.kernel import capture_targets
 from roppyakken.rules import Rules, unknown_name
@@ -113,7 +113,9 @@ def targets_document(rules: Rules, data: Any) -> dict[str, Any]:
         raise RoppyakkenError(N_("card '{slug}' is also on the table"), slug=card_slug)
     source = doc.get("source", "hand")
     if source not in ("hand", "pile"):
-        raise RoppyakkenError(N_("input: 'source' must be 'hand' or 'pile', not {value}"), value=repr(source))
+        raise RoppyakkenError(
+            N_("input: 'source' must be 'hand' or 'pile', not {value}"), value=shown(source)
+        )
     for month in range(1, 13):
         if sum(1 for c in table if (c // 4) + 1 == month) == 4:
             raise RoppyakkenError(

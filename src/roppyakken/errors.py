@@ -8,7 +8,16 @@ and :class:`Phrase` words, translated too.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+
+
+def shown(value: object) -> str:
+    """A value from a document (JSON, TOML) as a message quotes it: a string in single quotes, anything
+    else as JSON writes it (``null``, ``true``, ``[1, 2]``: never Python's ``None`` or ``True``)."""
+    if isinstance(value, str):
+        return f"'{value}'"
+    return json.dumps(value, ensure_ascii=False, default=str)
 
 
 class Phrase:

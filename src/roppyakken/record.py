@@ -19,7 +19,7 @@ from typing import Any, Final
 from roppyakken.actions import DECLARE, PLAY, REDEAL, TAKE, CallRedeal, Declare, Play, Take
 from roppyakken.cards import NUM_CARDS, SLUGS, mask_of, parse_cards, slugs_of
 from roppyakken.engine import Game, RoundLog, check_seed, deal_sizes, deck_from_deal, seeded_deck
-from roppyakken.errors import IllegalActionError, Phrase, RecordError, RoppyakkenError
+from roppyakken.errors import IllegalActionError, Phrase, RecordError, RoppyakkenError, shown
 from roppyakken.i18n import N_, json_reason, os_reason
 from roppyakken.rules import Rules, from_options
 
@@ -44,7 +44,7 @@ def _event(index: int, event: int) -> Phrase:
 
 def _shown(value: object) -> str:
     """A value of the record as the record writes it (JSON: ``null``, not Python's ``None``)."""
-    return json.dumps(value, ensure_ascii=False)
+    return shown(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
 
 
 def _seat(seat: int) -> int:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from roppyakken.cards import card_id
-from roppyakken.errors import RulesError
+from roppyakken.errors import RulesError, shown
 from roppyakken.i18n import N_, os_reason, toml_reason
 from roppyakken.nesting import nesting_depth
 from roppyakken.options import (
@@ -239,25 +239,25 @@ def _coerce(base: Rules, name: str, value: Any) -> Any:
     if isinstance(current, bool):
         if not isinstance(value, bool):
             raise RulesError(
-                N_("option '{name}': expected true or false, got {value}"), name=name, value=repr(value)
+                N_("option '{name}': expected true or false, got {value}"), name=name, value=shown(value)
             )
         return value
     if isinstance(current, int):
         if isinstance(value, bool) or not isinstance(value, int):
             raise RulesError(
-                N_("option '{name}': expected a whole number, got {value}"), name=name, value=repr(value)
+                N_("option '{name}': expected a whole number, got {value}"), name=name, value=shown(value)
             )
         return value
     if isinstance(current, str):
         if not isinstance(value, str):
             raise RulesError(
-                N_("option '{name}': expected a string, got {value}"), name=name, value=repr(value)
+                N_("option '{name}': expected a string, got {value}"), name=name, value=shown(value)
             )
         return value
     if isinstance(current, tuple):
         if not isinstance(value, list | tuple):
             raise RulesError(
-                N_("option '{name}': expected a list, got {value}"), name=name, value=repr(value)
+                N_("option '{name}': expected a list, got {value}"), name=name, value=shown(value)
             )
         return tuple(value)
     if isinstance(current, dict):
@@ -274,7 +274,7 @@ def _merge_table(name: str, current: Mapping[str, int], value: Any) -> dict[str,
         raise RulesError(
             N_("option '{name}': expected a table of slug = points, got {value}"),
             name=name,
-            value=repr(value),
+            value=shown(value),
         )
     merged = {} if value.get("replace") is True else dict(current)
     for slug, points in value.items():
@@ -301,7 +301,7 @@ def _check(rules: Rules) -> None:
             raise RulesError(
                 N_("option '{name}': {value} is not one of {allowed}"),
                 name=name,
-                value=repr(value),
+                value=shown(value),
                 allowed=", ".join(allowed),
             )
     if not rules.players or any(p not in (2, 3) for p in rules.players):
