@@ -71,6 +71,7 @@ def tampered(change: Any) -> dict[str, Any]:
         (lambda r: r["rounds"][0].update(totals=[1, 2]), "round 1: totals"),
         (lambda r: r.update(winner=1 - r["winner"]), "(seat "),
         (lambda r: r.update(winner=None), ", the replay says "),
+        (lambda r: r.update(winner=7), "'winner' must be a seat number (0 to 1: records count seats from 0)"),
         (lambda r: r["rounds"][0]["events"][0].update(card="pine-dragon"), "unknown card 'pine-dragon'"),
         (lambda r: r["rounds"][0]["hands"][0].pop(), "does not hold each of the 48 cards"),
         (lambda r: r.update(format="other/1"), "not a roppyakken-record/1 record (format is 'other/1')"),

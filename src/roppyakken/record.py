@@ -222,8 +222,13 @@ def replay(record: dict[str, Any]) -> tuple[Game, list[str]]:
     except IllegalActionError as exc:
         raise RecordError(N_("record disagrees with the rules: {error}"), error=exc) from None
     winner = record["winner"]
-    if winner is not None and (not isinstance(winner, int) or isinstance(winner, bool)):
-        raise RecordError(N_("record: 'winner' must be a seat number or null"))
+    if winner is not None and (
+        not isinstance(winner, int) or isinstance(winner, bool) or not 0 <= winner < n
+    ):
+        raise RecordError(
+            N_("record: 'winner' must be a seat number (0 to {last}: records count seats from 0) or null"),
+            last=n - 1,
+        )
     if winner != game.winner:
         raise RecordError(
             N_("the record says {winner}, the replay says {replayed}"),
@@ -387,10 +392,11 @@ def _replay_round(game: Game, index: int, rnd: dict[str, Any], last: bool) -> bo
         if log.plays[i] != expected:
             seat, source, card, taken = log.plays[i]
             raise RecordError(
-                N_("{where}: the replay has seat {seat} {source} {card} taking {taken}"),
+                N_("{where}: in the replay seat {seat} plays {card} from the hand, taking {taken}")
+                if source == "hand"
+                else N_("{where}: in the replay seat {seat} turns up {card}, taking {taken}"),
                 where=_event(index, i),
                 seat=_seat(seat),
-                source=source,
                 card=SLUGS[card],
                 taken=_shown(slugs_of(taken)),
             )
