@@ -94,6 +94,17 @@ def test_a_count_chooses_the_form_of_its_language() -> None:
     assert i18n.nfill(one, many, 1) == i18n.nfill(one, many, 2).replace("2", "1")
 
 
+def test_the_terminal_says_counts_in_their_form() -> None:
+    from roppyakken.tui import text as t
+
+    assert t.REVIEW_LOST.format(points="1", pct=5).strip().startswith("1 point given up")
+    assert t.REVIEW_LOST.format(points="12", pct=5).strip().startswith("12 points given up")
+    assert [t.STRIP_POINTS.format(n=n) for n in (1, 50)] == ["1 pt", "50 pts"]
+    i18n.set_language("fr")
+    match = t.RULES_MATCH["first-to"]
+    assert "**1** partie gagne" in match.format(count=1) and "**3** parties gagne" in match.format(count=3)
+
+
 def test_placeholders_are_named_so_translations_may_reorder_them(template: Catalog) -> None:
     for m in template:
         if m.id and isinstance(m.id, str):
