@@ -80,6 +80,7 @@ def tampered(change: Any) -> dict[str, Any]:
         (lambda r: r["rounds"][0]["events"].pop(0), "round 1 event 1"),
         (lambda r: r["rounds"][0].update(dealer=7), "'dealer' is 7, not a seat (0 to 1"),
         (lambda r: r.pop("seed"), "missing 'seed'"),
+        (lambda r: r.update(seed=2**63), "record: the seed must be a whole number from 0 to 9223"),
     ],
 )
 def test_replay_fails_loudly_on_any_disagreement(change: Any, message: str) -> None:
