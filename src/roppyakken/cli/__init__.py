@@ -192,7 +192,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(fill(ERROR_LINE, message=exc.translated()), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("roppyakken: interrupted", file=sys.stderr)
+        print(fill(N_("roppyakken: interrupted")), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
