@@ -43,11 +43,11 @@ SCORE_INPUT = json.dumps(
 TARGETS_INPUT = json.dumps({"table": ["pine-chaff-1", "plum-chaff-1"], "card": "pine-crane"})
 
 EXTRAS: list[tuple[list[str], str]] = [
-    (["serve"], "pip install 'roppyakken[web]'"),
-    (["admin", "reports"], "pip install 'roppyakken[web]'"),
-    (["ratings", "--check"], "pip install 'roppyakken[web]'"),
-    (["play"], "pip install 'roppyakken[tui]'"),
-    (["simulate", "--games", "1", "--bots", "learned"], "pip install 'roppyakken[rl]'"),
+    (["serve"], "in the roppyakken checkout, pip install '.[web]'"),
+    (["admin", "reports"], "in the roppyakken checkout, pip install '.[web]'"),
+    (["ratings", "--check"], "in the roppyakken checkout, pip install '.[web]'"),
+    (["play"], "in the roppyakken checkout, pip install '.[tui]'"),
+    (["simulate", "--games", "1", "--bots", "learned"], "in the roppyakken checkout, pip install '.[rl]'"),
 ]
 """Commands of the extras, and what each says when its extra is not installed."""
 

@@ -69,8 +69,17 @@ def test_score_explain_is_readable() -> None:
         ('{"players": [{"captures": [], "lucky_hands": ["hand-five"]}, {}]}', "lucky hand 'hand-five'"),
         (
             '{"players": [{}, {"lucky_hands": ["hand-five"]}]}',
-            "error: player 2: lucky hand 'hand-five' does not score under these rules",
+            "error: player 2: unknown lucky hand 'hand-five' (did you mean hand-four?)",
         ),
+        (
+            '{"players": [{"lucky_hands": ["hand-thre"]}, {}]}',
+            "error: player 1: unknown lucky hand 'hand-thre' (did you mean hand-three?)",
+        ),
+        (
+            '{"players": [{}, {"lucky_hands": ["hand-four"]}]}',
+            "error: player 2: lucky hand 'hand-four' does not score under these rules",
+        ),
+        ('{"players": [{"captures": [null]}, {}]}', "player 1 captures: expected a card slug, got null"),
         ('{"players": [{}]}', "2 or 3 players"),
         ('{"players": [{"capture": []}, {}]}', "unknown key 'capture'"),
         ("[]", "input must be a JSON object"),
@@ -80,7 +89,7 @@ def test_score_explain_is_readable() -> None:
 def test_score_bad_input_one_line_error(doc: str, message: str) -> None:
     code, out, err = run(["score"], doc)
     assert code != 0 and out == ""
-    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err and "None" not in err
 
 
 def test_score_rules_file_and_unknown_preset(tmp_path: Path) -> None:

@@ -95,7 +95,7 @@ def test_learned_level_without_numpy_is_a_one_line_error() -> None:
         "    try:\n        make_bot(level)\n"
         "    except RoppyakkenError as e:\n        print(e)\n"
     )
-    message = "bot level learned needs numpy: pip install 'roppyakken[rl]'"
+    message = "bot level learned needs numpy, the 'rl' extra: in the roppyakken checkout, pip install '.[rl]'"
     assert run_python(program, pure=False, timeout=60).splitlines() == [message, message]
 
 

@@ -63,8 +63,8 @@ def test_the_template_holds_the_names_and_the_browser_strings(template: Catalog)
 @pytest.mark.parametrize("lang", build.TRANSLATED)
 def test_every_catalog_translates_every_message(lang: str, template: Catalog) -> None:
     catalog = build.read_catalog(lang)
-    found = build.translations(catalog)
-    missing = [m.id for m in template if m.id and m.id not in found]
+    found = {**build.translations(catalog), **build.plural_translations(catalog)}
+    missing = [m.id for m in template if m.id and (m.id[0] if isinstance(m.id, tuple) else m.id) not in found]
     assert not missing, f"{lang}: {len(missing)} untranslated, e.g. {missing[:3]} (run {REBUILD})"
     fuzzy = [m.id for m in catalog if m.id and m.fuzzy]
     assert not fuzzy, f"{lang}: fuzzy translations {fuzzy[:3]}"
@@ -74,8 +74,35 @@ def test_every_catalog_translates_every_message(lang: str, template: Catalog) ->
 
 @pytest.mark.parametrize("lang", build.TRANSLATED)
 def test_no_placeholder_is_lost_or_invented(lang: str) -> None:
-    for msgid, msgstr in build.translations(build.read_catalog(lang)).items():
+    catalog = build.read_catalog(lang)
+    for msgid, msgstr in build.translations(catalog).items():
         assert _placeholders(msgid) == _placeholders(msgstr), f"{lang}: {msgid!r} -> {msgstr!r}"
+    plural = {m.id[0]: m.id[1] for m in catalog if isinstance(m.id, tuple | list)}
+    for singular, forms in build.plural_translations(catalog).items():
+        for form in forms:  # every form fills the same fields as the English plural
+            assert _placeholders(plural[singular]) == _placeholders(form), f"{lang}: {singular!r} -> {form!r}"
+
+
+def test_a_count_chooses_the_form_of_its_language() -> None:
+    """Messages with a count take the form for it: one or several in English and French (0 and 1
+    are singular in French), one form in Japanese."""
+    one, many = "{n} game", "{n} games"
+    assert [i18n.nfill(one, many, n) for n in (0, 1, 2)] == ["0 games", "1 game", "2 games"]
+    i18n.set_language("fr")
+    assert [i18n.nfill(one, many, n) for n in (0, 1, 2)] == ["0 partie", "1 partie", "2 parties"]
+    i18n.set_language("ja")
+    assert i18n.nfill(one, many, 1) == i18n.nfill(one, many, 2).replace("2", "1")
+
+
+def test_the_terminal_says_counts_in_their_form() -> None:
+    from roppyakken.tui import text as t
+
+    assert t.REVIEW_LOST.format(points="1", pct=5).strip().startswith("1 point given up")
+    assert t.REVIEW_LOST.format(points="12", pct=5).strip().startswith("12 points given up")
+    assert [t.STRIP_POINTS.format(n=n) for n in (1, 50)] == ["1 pt", "50 pts"]
+    i18n.set_language("fr")
+    match = t.RULES_MATCH["first-to"]
+    assert "**1** partie gagne" in match.format(count=1) and "**3** parties gagne" in match.format(count=3)
 
 
 def test_placeholders_are_named_so_translations_may_reorder_them(template: Catalog) -> None:
@@ -252,6 +279,9 @@ def test_replay_and_simulate_in_japanese(tmp_path: Path) -> None:
     assert not re.search(r"\b(plays|turns up|takes|declares|totals|verified)\b", out)
     code, out, _ = _run(["simulate", "--games", "2", "--lang", "ko"])
     assert code == 0 and "2국" in out and "판 평균 점수" in out
+    # the preset by its name, seats numbered from 1
+    code, out, _ = _run(["simulate", "--games", "1", "--lang", "ja"])
+    assert code == 0 and "ルール 標準" in out and "classic" not in out and "0番席" not in out
 
 
 @pytest.mark.parametrize(

@@ -347,12 +347,15 @@ def test_r10_house_rules_file_starts_from_a_preset_and_overrides(tmp_path: Path)
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("targt = 700\n", "unknown rule option 'targt'"),
+        ("targt = 700\n", "unknown rule option 'targt' (did you mean target?)"),
+        ("[lucky_hands]\nhand-thre = 100\n", "unknown lucky hand 'hand-thre' (did you mean hand-three?)"),
+        ('preset = "classik"\n', "unknown preset 'classik' (did you mean classic?)"),
         (
             'fuke = "sometimes"\n',
             "option 'fuke': 'sometimes' is not one of off, all, no-willow-paulownia, cards-only",
         ),
-        ('target = "high"\n', "option 'target': expected a whole number"),
+        ('target = "high"\n', "option 'target': expected a whole number, got 'high'"),
+        ("target = true\n", "option 'target': expected a whole number, got true"),
         ("[yaku]\ndragon = 100\n", "unknown yaku 'dragon'"),
         ("[lucky_hands]\nhand-five = 100\n", "unknown lucky hand 'hand-five'"),
         ('match = "best-of 5"\n', "option 'match'"),

@@ -67,16 +67,20 @@ def tampered(change: Any) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda r: r["rounds"][0]["scores"][0].update(card_points=999), "round 1: seat 0 scores"),
+        (lambda r: r["rounds"][0]["scores"][0].update(card_points=999), "round 1: seat 1 scores"),
         (lambda r: r["rounds"][0].update(totals=[1, 2]), "round 1: totals"),
-        (lambda r: r.update(winner=1 - r["winner"]), "winner"),
+        (lambda r: r.update(winner=1 - r["winner"]), "(seat "),
+        (lambda r: r.update(winner=None), ", the replay says "),
+        (lambda r: r.update(winner=7), "'winner' must be a seat number (0 to 1: records count seats from 0)"),
         (lambda r: r["rounds"][0]["events"][0].update(card="pine-dragon"), "unknown card 'pine-dragon'"),
         (lambda r: r["rounds"][0]["hands"][0].pop(), "does not hold each of the 48 cards"),
-        (lambda r: r.update(format="other/1"), "not a roppyakken-record/1 record"),
+        (lambda r: r.update(format="other/1"), "not a roppyakken-record/1 record (format is 'other/1')"),
+        (lambda r: r.pop("format"), "not a roppyakken-record/1 record: it has no 'format'"),
         (lambda r: r["rules"].update(preset="nope"), "unknown preset 'nope'"),
-        (lambda r: r["rounds"][0]["events"].pop(0), "round 1 event 0"),
-        (lambda r: r["rounds"][0].update(dealer=7), "dealer 7 is not a seat"),
+        (lambda r: r["rounds"][0]["events"].pop(0), "round 1 event 1"),
+        (lambda r: r["rounds"][0].update(dealer=7), "'dealer' is 7, not a seat (0 to 1"),
         (lambda r: r.pop("seed"), "missing 'seed'"),
+        (lambda r: r.update(seed=2**63), "record: the seed must be a whole number from 0 to 9223"),
     ],
 )
 def test_replay_fails_loudly_on_any_disagreement(change: Any, message: str) -> None:
@@ -84,6 +88,7 @@ def test_replay_fails_loudly_on_any_disagreement(change: Any, message: str) -> N
         replay(tampered(change))
     assert message in str(info.value)
     assert "\n" not in str(info.value)
+    assert "None" not in str(info.value)
 
 
 def test_replay_refuses_a_capture_that_the_rules_forbid() -> None:

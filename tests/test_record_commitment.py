@@ -97,7 +97,7 @@ def _claim_seed_of_other_dealer(record: dict[str, Any]) -> dict[str, Any]:
         (lambda r: r.pop("salt"), "'salt'"),
         # rounds numbered from 1, as the replay shows them (and as its other errors say)
         (_claim_other_seed, "^round 1: the deal is not the one the revealed seed gives$"),
-        (_claim_seed_of_other_dealer, "^round 1: dealer [01] is not the one the seed draws"),
+        (_claim_seed_of_other_dealer, "^round 1: the dealer is seat [12], the seed draws seat [12]$"),
     ],
 )
 def test_a_record_whose_deals_are_not_the_committed_seeds_is_refused(change: Any, message: str) -> None:

@@ -442,6 +442,39 @@ def test_replay_watch_steps_through_a_record(tmp_path: Path) -> None:
     assert after.count("End of the record") == 1 and f"{winner} wins" in after, after
 
 
+def test_replay_playing_on_by_itself_quits_with_q_wherever_it_is() -> None:
+    """q during auto-play (p): the quit dialog stays on top (the replay waits behind it; a
+    round's scores never cover it), and q on a round's scores asks to quit too."""
+    from roppyakken.ai.base import make_bot
+    from roppyakken.ai.driver import play_out
+
+    game = play_out(Game(preset("classic"), 2, 8), [make_bot("random", 1), make_bot("random", 2)])
+    script_ = RecordScript(record_of(game, ["bot:random", "Ann"]))
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> list[str]:
+        seen = []
+        await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = table(app)
+        await press(pilot, "p", "q")  # at the instant pace the round ends within moments
+        await wait_until(pilot, lambda: isinstance(app.screen, QuitScreen))
+        events = len(screen.game.events)
+        for _ in range(20):
+            await pilot.pause(0.02)
+        seen.append(type(app.screen).__name__)
+        assert len(screen.game.events) == events  # the replay waits behind the dialog
+        await press(pilot, "escape")  # cancel: it plays on, to the round's scores
+        await wait_until(pilot, lambda: isinstance(app.screen, RoundEndScreen))
+        await press(pilot, "q")
+        await wait_until(pilot, lambda: isinstance(app.screen, QuitScreen))
+        seen.append(type(app.screen).__name__)
+        await press(pilot, "q")
+        await wait_until(pilot, lambda: not app.is_running)
+        return seen
+
+    seen = run(RoppyakkenApp(script=script_, pace="instant"), script)
+    assert seen == ["QuitScreen", "QuitScreen"]
+
+
 def test_replay_of_a_saved_unfinished_game_stops_at_its_end(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -582,6 +615,22 @@ def test_help_scrolls_at_once_and_shows_every_option_whole() -> None:
     flat = " ".join(options.split())
     assert "who deals the next round: top-scorer or rotate" in flat
     assert "choose a card in your hand (0 is the tenth)" in " ".join(keys.split())
+
+
+def test_help_opens_without_mounting_a_widget_per_paragraph() -> None:
+    """``?`` took 1–3 s to open: Textual's Markdown widget mounted over a thousand widgets (one per
+    paragraph, list item and table cell) for the five tabs.  Each tab is one widget now, so the help
+    opens in a fraction of that, however long the rules' text."""
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> int:
+        await wait_until(pilot, lambda: waiting_for_me(app))
+        await press(pilot, "question_mark")
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.pause()
+        return len(list(app.screen.walk_children()))
+
+    widgets = run(RoppyakkenApp(setup=vs_random("wikipedia", seed=1), pace="instant"), script)
+    assert widgets < 80, widgets
 
 
 def test_new_game_screen_keeps_tab_off_quit_and_the_last_choices(

@@ -60,8 +60,39 @@ def test_without_textual_play_says_what_to_install(
 ) -> None:
     """With Textual missing, the command says to install the tui extra."""
     monkeypatch.setattr(play_cmd, "textual_installed", lambda: False)
-    assert "pip install 'roppyakken[tui]'" in error_of(["play"], capsys)
-    assert "pip install 'roppyakken[tui]'" in error_of(["replay", "x.json", "--watch"], capsys)
+    install = "in the roppyakken checkout, pip install '.[tui]'"  # the README's command
+    assert install in error_of(["play"], capsys)
+    assert install in error_of(["replay", "x.json", "--watch"], capsys)
+
+
+BLOCKED_EXTRAS = """
+import sys
+class _Missing:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in {"textual", "starlette", "sqlalchemy", "uvicorn", "openskill", "numpy"}:
+            raise ImportError(f"No module named {name!r}")
+        return None
+sys.meta_path.insert(0, _Missing())
+import importlib.util
+_find = importlib.util.find_spec
+def _find_spec(name, package=None):
+    if name.split(".")[0] in {"textual", "starlette", "sqlalchemy", "uvicorn", "openskill", "numpy"}:
+        return None
+    return _find(name, package)
+importlib.util.find_spec = _find_spec
+"""
+
+
+def test_without_the_extras_each_command_says_the_readmes_install_command(tmp_path: Path) -> None:
+    """A bare install (no extra: their modules cannot be imported) names, in one line, the
+    README's command for each missing extra (tests/core_commands.py checks a real bare install)."""
+    from tests import core_commands
+
+    runner = BLOCKED_EXTRAS + core_commands.RUNNER
+    for argv, says in core_commands.EXTRAS:
+        code, _, err = core_commands.run(sys.executable, argv, "", tmp_path, runner=runner)
+        assert code != 0 and err.count("\n") == 1 and says in err, (argv, err)
+        assert "scripts/setup" not in err and "roppyakken[" not in err, err
 
 
 def test_the_core_command_line_does_not_import_textual() -> None:

@@ -104,10 +104,10 @@ RECORD_ERRORS: list[tuple[str, list[str], tuple[str, ...]]] = [
     ("missing", ["replay", "{bad}"], ("missing.json",)),
     ("not-json", ["replay", "{bad}"], ("not-json.json", "2")),
     ("format", ["replay", "{bad}"], ("roppyakken-record/1", "'other/1'")),
-    ("winner", ["replay", "{bad}"], ("1", "0")),
+    ("winner", ["replay", "{bad}"], ("bot:greedy", "1", "2")),
     ("totals", ["replay", "{bad}"], ("[1, 2]",)),
     ("card", ["replay", "{bad}"], ("1", "'maple-chaff'", "maple-chaff-1", "maple-chaff-2")),
-    ("turn", ["replay", "{bad}"], ("1", "0")),
+    ("turn", ["replay", "{bad}"], ("1", "2")),
 ]
 OPTION_ERRORS: list[tuple[list[str], tuple[str, ...]]] = [
     (["arena", "--bots", "master:foo=1,random"], ("master", "'foo'", "ms, iters, infer")),
@@ -232,3 +232,59 @@ def test_a_hint_refused_says_why_in_the_language(lang: str, words: str) -> None:
     finally:
         set_language("en")
     assert words in shown and "spectator" not in shown, shown
+
+
+SEED_AND_OPTION_ERRORS: list[tuple[list[str], tuple[str, ...]]] = [
+    (["--bogus"], ("--bogus",)),
+    (["--bogus=3", "score"], ("--bogus=3",)),
+    (["simulate", "--seed", "-1"], ("--seed", "-1", "9223372036854775807")),
+    (
+        ["arena", "--bots", "random,greedy", "--seed", "12345678901234567890123"],
+        ("--seed", "9223372036854775807"),
+    ),
+    (["simulate", "--seed", "9223372036854775808"], ("--seed", "9223372036854775808")),
+]
+
+
+@pytest.mark.parametrize(
+    ("argv", "fields"), SEED_AND_OPTION_ERRORS, ids=[" ".join(c[0]) for c in SEED_AND_OPTION_ERRORS]
+)
+def test_unknown_options_and_out_of_range_seeds_are_named(argv: list[str], fields: tuple[str, ...]) -> None:
+    """``roppyakken --bogus`` names the option (not a missing command); a seed outside 0 to 2**63-1
+    (what a random game's seed and the server's database hold) is refused, naming the bound."""
+    _assert_translated(argv, fields)
+
+
+def test_the_largest_seed_is_taken() -> None:
+    code, out, err = run_cli(["simulate", "--games", "1", "--seed", "9223372036854775807"])
+    assert code == 0, err
+    assert out.startswith("1 game, ")  # one game: the singular
+
+
+def test_file_errors_say_the_reason_and_the_place_in_the_language(tmp_path: Path) -> None:
+    """The operating system's and the TOML parser's messages are translated, the place kept; JSON
+    errors say "at" once and call standard input by a translated word."""
+    toml = tmp_path / "house.toml"
+    toml.write_text('preset = "classic"\nfoo = bar\n', encoding="utf-8")
+    record = tmp_path / "open.json"
+    record.write_text('{\n "format": "roppyakken-record/1", "players": ["a\n', encoding="utf-8")
+    cases = [
+        (["simulate", "--rules-file", str(toml)], "", ("2", "7")),
+        (["simulate", "--rules-file", str(tmp_path)], "", ()),
+        (["replay", str(tmp_path)], "", ()),
+        (["replay", str(record)], "", ("2",)),
+        (["score"], '{"players": [\n  "abc', ("2", "3")),
+    ]
+    english = [run_cli(argv, stdin)[2] for argv, stdin, _ in cases]
+    assert "invalid value (at line 2, column 7)" in english[0], english[0]
+    assert english[1].endswith(": it is a directory\n") and english[2].endswith(": it is a directory\n")
+    assert " at at " not in english[3] and " at at " not in english[4], english[3:]
+    for lang in ("ja", "ko", "fr"):
+        for (argv, stdin, fields), said in zip(cases, english, strict=True):
+            code, _, err = run_cli([*argv, "--lang", lang], stdin)
+            assert code == 2 and err.count("\n") == 1 and err.startswith(PREFIX[lang]), err
+            assert all(f in err for f in fields), (lang, err)
+            words = _trigrams(said.removeprefix("roppyakken: error: "), (str(tmp_path), *fields))
+            assert not words & _trigrams(err, (str(tmp_path), *fields)), (lang, said, err)
+            for english_word in ("input", "Invalid", "directory", "Unterminated", "Expecting"):
+                assert english_word not in err.replace(str(tmp_path), ""), (lang, err)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tests.support import require_module, run_python
 
 require_module("textual", "pip install 'roppyakken[tui]'")
@@ -115,3 +117,17 @@ def test_the_game_over_keys_fit_the_footer() -> None:
     shown = run_python(GAME_OVER_FOOTER, pure=False, timeout=300)
     footer = shown.rstrip("\n").splitlines()[-1]
     assert "n Nouvelle partie" in footer and footer.rstrip().endswith("q Quitter"), footer
+
+
+def test_ctrl_c_says_how_to_quit_in_the_language() -> None:
+    """Textual's own Ctrl-C toast ("Do you want to quit? Press q to quit the app") in the game's words."""
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> list[str]:
+        await _to_my_card(pilot, app)
+        await press(pilot, "ctrl+c")
+        await wait_until(pilot, lambda: bool(app._notifications))
+        return [f"{n.title} {n.message}" for n in app._notifications]
+
+    said = _in_french(script)
+    assert said and not re.search(r"\b(quit|Press|want|app)\b", " ".join(said)), said
+    assert all("q" in s for s in said), said

@@ -14,7 +14,7 @@ require_module("textual", "pip install 'roppyakken[tui]'")
 from textual.color import Color
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import Button, Input, Select
+from textual.widgets import Button, Input, Select, Static
 
 from roppyakken.tui.app import RoppyakkenApp
 from roppyakken.tui.screens.newgame import NewGameScreen
@@ -194,3 +194,21 @@ def test_a_long_saved_game_stays_on_its_line(tmp_path: Path, monkeypatch: pytest
         save_lines = [line for line in lines if "Aki" in line or "Maître" in line or "manche" in line]
         assert save_lines and all(date.search(line) for line in save_lines), screen
         assert "Aki" not in lines[-1] and "Maître" not in lines[-1], screen  # the footer is whole
+
+
+def test_a_seed_out_of_range_is_refused_naming_the_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> str:
+        await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        screen = app.screen
+        assert isinstance(screen, NewGameScreen)
+        screen.query_one("#seed", Input).value = "-3"
+        screen.action_start()
+        await pilot.pause()
+        return str(screen.query_one("#error", Static).render())
+
+    shown = run(RoppyakkenApp(pace="instant"), script)
+    assert "9223372036854775807" in shown and "-3" in shown, shown

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import Final
 
 from roppyakken.compiled import i64, swap_in
-from roppyakken.errors import Phrase, RoppyakkenError
+from roppyakken.errors import Phrase, RoppyakkenError, shown
 from roppyakken.i18n import N_
 
 BRIGHT: Final = "bright"
@@ -219,7 +219,7 @@ def parse_cards(slugs: Iterable[object], what: str | Phrase = "cards") -> list[i
     for slug in slugs:
         if not isinstance(slug, str):
             raise RoppyakkenError(
-                N_("{what}: expected a card slug, got {value}"), what=what, value=repr(slug)
+                N_("{what}: expected a card slug, got {value}"), what=what, value=shown(slug)
             )
         try:
             c = card_id(slug)

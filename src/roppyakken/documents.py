@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from roppyakken.cards import mask_of, parse_cards, slugs_of
-from roppyakken.errors import Phrase, RoppyakkenError
+from roppyakken.errors import Phrase, RoppyakkenError, RulesError, shown
 from roppyakken.i18n import N_
 from roppyakken.kernel import capture_targets
-from roppyakken.rules import Rules
+from roppyakken.rules import Rules, unknown_name
 from roppyakken.scoring import RoundScore, score_round
+from roppyakken.yaku import LUCKY_HAND_SLUGS
 
 INPUT = Phrase(N_("input"))
 
@@ -67,6 +68,12 @@ def parse_round(rules: Rules, data: Any) -> tuple[list[int], list[list[int]], li
         if len(set(lucky)) != len(lucky):
             raise RoppyakkenError(N_("{where}: a lucky hand is listed twice"), where=where)
         for slug in lucky:
+            if slug not in LUCKY_HAND_SLUGS:
+                raise unknown_name(
+                    RulesError(N_("{where}: unknown lucky hand '{slug}'"), where=where, slug=slug),
+                    slug,
+                    LUCKY_HAND_SLUGS,
+                )
             if slug not in rules.lucky_hands:  # said here, where the player is known
                 raise RoppyakkenError(
                     N_("{where}: lucky hand '{slug}' does not score under these rules"),
@@ -106,7 +113,9 @@ def targets_document(rules: Rules, data: Any) -> dict[str, Any]:
         raise RoppyakkenError(N_("card '{slug}' is also on the table"), slug=card_slug)
     source = doc.get("source", "hand")
     if source not in ("hand", "pile"):
-        raise RoppyakkenError(N_("input: 'source' must be 'hand' or 'pile', not {value}"), value=repr(source))
+        raise RoppyakkenError(
+            N_("input: 'source' must be 'hand' or 'pile', not {value}"), value=shown(source)
+        )
     for month in range(1, 13):
         if sum(1 for c in table if (c // 4) + 1 == month) == 4:
             raise RoppyakkenError(

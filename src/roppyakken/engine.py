@@ -69,6 +69,18 @@ DeckSource = Callable[[int, int], Sequence[int]]
 
 MAX_REDEALS: Final = 1000
 """A deck source that keeps dealing fours is refused after this many redeals."""
+MAX_SEED: Final = 2**63 - 1
+"""Seeds are whole numbers from 0 to this: a random game's seed is 63 random bits, and a signed
+64-bit integer (the server's database, most JSON readers of records) holds every one."""
+
+
+def check_seed(seed: int) -> int:
+    """``seed`` if it is in range (0 to :data:`MAX_SEED`); else a one-line error naming the bound."""
+    if not 0 <= seed <= MAX_SEED:
+        raise RoppyakkenError(
+            N_("the seed must be a whole number from 0 to {max}, not {seed}"), max=MAX_SEED, seed=seed
+        )
+    return seed
 
 
 def seeded_deck(seed: int, round_index: int, attempt: int) -> list[int]:
@@ -438,7 +450,7 @@ class Game(Round):
             card = action.card
             if not 0 <= card < NUM_CARDS or not self.hands[seat] >> card & 1:
                 name = SLUGS[card] if 0 <= card < NUM_CARDS else str(card)
-                raise IllegalActionError(N_("{card} is not in seat {seat}'s hand"), card=name, seat=seat)
+                raise IllegalActionError(N_("{card} is not in seat {seat}'s hand"), card=name, seat=seat + 1)
             self._check_target(card, action.target, False)
         elif isinstance(action, Take):
             if phase != TAKE:
@@ -455,7 +467,7 @@ class Game(Round):
             for slug in action.hands:
                 if slug not in held:
                     raise IllegalActionError(
-                        N_("seat {seat} does not hold lucky hand {hand}"), seat=seat, hand=repr(slug)
+                        N_("seat {seat} does not hold lucky hand {hand}"), seat=seat + 1, hand=repr(slug)
                     )
             if len(set(action.hands)) != len(action.hands):
                 raise IllegalActionError(N_("a lucky hand is declared twice"))
@@ -504,7 +516,7 @@ class Game(Round):
             DECLARE: N_("seat {seat} is to declare lucky hands"),
             REDEAL: N_("seat {seat} is to call a redeal or not"),
         }.get(self.phase, N_("the game is over"))
-        return Phrase(template, seat=self.to_act)
+        return Phrase(template, seat=self.to_act + 1)  # seats as people number them, from 1
 
     # ----------------------------------------------------------------- apply
 
@@ -515,7 +527,7 @@ class Game(Round):
         """
         if seat is not None and seat != self.to_act and self.phase != OVER:
             raise IllegalActionError(
-                N_("it is seat {to_act}'s turn, not seat {seat}'s"), to_act=self.to_act, seat=seat
+                N_("it is seat {to_act}'s turn, not seat {seat}'s"), to_act=self.to_act + 1, seat=seat + 1
             )
         self.check(action)
         start = len(self.events)
@@ -967,6 +979,7 @@ __all__ = [
     "DECLARE",
     "FOUR_BRIGHTS",
     "GAME_STATE",
+    "MAX_SEED",
     "OVER",
     "PLAY",
     "REDEAL",
@@ -974,6 +987,7 @@ __all__ = [
     "Game",
     "RoundLog",
     "capture_targets",
+    "check_seed",
     "deal_pattern",
     "deal_sizes",
     "deck_by_digest",

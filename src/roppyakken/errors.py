@@ -11,6 +11,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 
+def shown(value: object) -> str:
+    """A value from a document (JSON, TOML) as a message quotes it: a string in single quotes, anything
+    else as JSON writes it (``null``, ``true``, ``[1, 2]``: never Python's ``None`` or ``True``)."""
+    if isinstance(value, str):
+        return f"'{value}'"
+    import json  # (only when an error is said: --help does not load it)
+
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
 class Phrase:
     """Words inside a message (``player 1``, ``input``): English as text, translatable like it."""
 

@@ -12,8 +12,10 @@ translation may put them in any order: ``_("{name} wins!").format(name=...)``.
 
 from __future__ import annotations
 
+import errno
 import gettext
 import os
+import re
 import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
@@ -68,28 +70,145 @@ def finish(text: str) -> str:
 set_translator(_, finish)
 
 
-JSON_REASONS = frozenset(
-    {
-        N_("Expecting value"),
-        N_("Expecting property name enclosed in double quotes"),
-        N_("Expecting ':' delimiter"),
-        N_("Expecting ',' delimiter"),
-        N_("Unterminated string starting at"),
-        N_("Invalid control character at"),
-        N_("Extra data"),
-    }
-)
-"""What the standard library's JSON parser says of malformed text, translated where it says it."""
+JSON_REASONS: Final[dict[str, str]] = {
+    "Expecting value": N_("Expecting value"),
+    "Expecting property name enclosed in double quotes": N_(
+        "Expecting property name enclosed in double quotes"
+    ),
+    "Expecting ':' delimiter": N_("Expecting ':' delimiter"),
+    "Expecting ',' delimiter": N_("Expecting ',' delimiter"),
+    "Unterminated string starting at": N_("Unterminated string starting"),
+    "Invalid control character at": N_("Invalid control character"),
+    "Extra data": N_("Extra data"),
+}
+"""What the standard library's JSON parser says of malformed text, and the words translated in
+its place (without the parser's trailing "at": the message adds where)."""
 
 
 def json_reason(message: str) -> str | Phrase:
     """The JSON parser's ``message``, as words to translate when it is one of :data:`JSON_REASONS`."""
-    return Phrase(message) if message in JSON_REASONS else message
+    known = JSON_REASONS.get(message)
+    return Phrase(known) if known else message.removesuffix(" at")
+
+
+OS_REASONS: Final[dict[int, str]] = {
+    errno.ENOENT: N_("no such file or directory"),
+    errno.EISDIR: N_("it is a directory"),
+    errno.ENOTDIR: N_("a part of the path is not a directory"),
+    errno.EACCES: N_("permission denied"),
+    errno.EPERM: N_("operation not permitted"),
+    errno.EEXIST: N_("it already exists"),
+    errno.ENOSPC: N_("no space left on the device"),
+    errno.EROFS: N_("the file system is read-only"),
+    errno.ENAMETOOLONG: N_("the name is too long"),
+    errno.ELOOP: N_("too many symbolic links"),
+    errno.EADDRINUSE: N_("the address is already in use"),
+    errno.EADDRNOTAVAIL: N_("the address is not available on this machine"),
+    errno.ECONNREFUSED: N_("the connection was refused"),
+}
+"""The operating system's common errors, by errno, in words to translate."""
+
+
+def os_reason(exc: OSError) -> str | Phrase:
+    """Why an operating-system call failed, in words to translate (the system's own if uncommon)."""
+    known = OS_REASONS.get(exc.errno) if exc.errno is not None else None
+    if known:
+        return Phrase(known)
+    return exc.strerror or str(exc) or type(exc).__name__
+
+
+_TOML_REASONS: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
+    (re.compile(pattern), template)
+    for pattern, template in (
+        (r"Invalid value", N_("invalid value")),
+        (r"Invalid statement", N_("invalid statement")),
+        (r"Invalid initial character for a key part", N_("a key cannot start with this character")),
+        (r"Expected '=' after a key in a key/value pair", N_("expected '=' after a key")),
+        (r"Expected newline or end of document after a statement", N_("expected a new line after a value")),
+        (r"Expected '\]' at the end of a table declaration", N_("expected ']' to close the table name")),
+        (r"Expected '\]\]' at the end of an array declaration", N_("expected ']]' to close the array name")),
+        (r"Unterminated string", N_("unterminated string")),
+        (r"Unclosed array", N_("unclosed array")),
+        (r"Unclosed inline table", N_("unclosed inline table")),
+        (r"Cannot overwrite a value", N_("a value is given twice")),
+        (r"Cannot declare (?P<key>.+) twice", N_("{key} is declared twice")),
+        (r"Cannot (?:redefine|mutate immutable) namespace (?P<key>.+)", N_("{key} is declared twice")),
+        (r"Duplicate inline table key (?P<key>.+)", N_("{key} is declared twice")),
+        (r"(?:Illegal|Found invalid) character (?P<char>.+)", N_("invalid character {char}")),
+        (r"Expected (?P<char>'.*')", N_("expected {char}")),
+        (r"Invalid date or datetime", N_("invalid date or time")),
+        (r"Invalid hex value", N_("invalid hexadecimal value")),
+        (r"Unescaped '\\' in a string", N_("unescaped '\\' in a string")),
+    )
+)
+_TOML_WHERE: Final = re.compile(
+    r"(?P<reason>.*) \(at (?:line (?P<line>\d+), column (?P<column>\d+)|end of document)\)"
+)
+
+
+def toml_reason(exc: ValueError) -> str | Phrase:
+    """What :mod:`tomllib` says of malformed text, in words to translate, with where it is."""
+    text = str(exc)
+    where = _TOML_WHERE.fullmatch(text)
+    reason_text = where.group("reason") if where else text
+    reason: str | Phrase = reason_text
+    for pattern, template in _TOML_REASONS:
+        found = pattern.fullmatch(reason_text)
+        if found:
+            reason = Phrase(template, **found.groupdict())
+            break
+    if where is None:
+        return reason
+    if where.group("line") is None:
+        return Phrase(N_("{reason} (at the end of the document)"), reason=reason)
+    return Phrase(
+        N_("{reason} (at line {line}, column {column})"),
+        reason=reason,
+        line=int(where.group("line")),
+        column=int(where.group("column")),
+    )
+
+
+def install_extra(extra: str) -> Phrase:
+    """How to install the optional ``extra`` (the README's command, run where the source is)."""
+    return Phrase(N_("in the roppyakken checkout, pip install '.[{extra}]'"), extra=extra)
 
 
 def fill(template: str, **fields: object) -> str:
     """Translate ``template`` and fill its named fields (in Korean, choosing each particle's form)."""
     return finish(_(template).format(**fields))
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form of a message for the count ``n`` in the current language (``singular`` or
+    ``plural`` in English; a language may have one form, or more than two)."""
+    return _translation().ngettext(singular, plural, n)
+
+
+def nfill(singular: str, plural: str, n: int, **fields: object) -> str:
+    """:func:`fill` with the form for the count ``n``, which fills the field ``{n}``."""
+    return finish(ngettext(singular, plural, n).format(n=n, **fields))
+
+
+class Plural(Phrase):
+    """Words with a count (``3 games``) inside a message: English as text, the form for the count
+    in the current language when translated; the count fills ``{n}``."""
+
+    def __init__(self, singular: str, plural: str, n: int, /, **fields: object) -> None:
+        super().__init__(singular, n=n, **fields)
+        self.plural = plural
+        self.n = n
+
+    def __str__(self) -> str:
+        return (self.template if self.n == 1 else self.plural).format(**self.fields)
+
+    def translated(self) -> str:
+        """The words in the current language, in the form for the count."""
+        shown = {
+            name: value.translated() if isinstance(value, Phrase | RoppyakkenError) else value
+            for name, value in self.fields.items()
+        }
+        return finish(ngettext(self.template, self.plural, self.n).format(**shown))
 
 
 def cell_width(text: str) -> int:

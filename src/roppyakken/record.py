@@ -18,9 +18,9 @@ from typing import Any, Final
 
 from roppyakken.actions import DECLARE, PLAY, REDEAL, TAKE, CallRedeal, Declare, Play, Take
 from roppyakken.cards import NUM_CARDS, SLUGS, mask_of, parse_cards, slugs_of
-from roppyakken.engine import Game, RoundLog, deal_sizes, deck_from_deal, seeded_deck
-from roppyakken.errors import IllegalActionError, Phrase, RecordError, RoppyakkenError
-from roppyakken.i18n import N_, json_reason
+from roppyakken.engine import Game, RoundLog, check_seed, deal_sizes, deck_from_deal, seeded_deck
+from roppyakken.errors import IllegalActionError, Phrase, RecordError, RoppyakkenError, shown
+from roppyakken.i18n import N_, json_reason, os_reason
 from roppyakken.rules import Rules, from_options
 
 FORMAT: Final = "roppyakken-record/1"
@@ -39,7 +39,26 @@ def _round(index: int) -> Phrase:
 
 def _event(index: int, event: int) -> Phrase:
     """Where in a record: event ``event`` of round ``index``."""
-    return Phrase(N_("round {number} event {event}"), number=index + 1, event=event)
+    return Phrase(N_("round {number} event {event}"), number=index + 1, event=event + 1)
+
+
+def _shown(value: object) -> str:
+    """A value of the record as the record writes it (JSON: ``null``, not Python's ``None``)."""
+    return shown(value) if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _seat(seat: int) -> int:
+    """A seat as people number it, from 1 (records number seats from 0)."""
+    return seat + 1
+
+
+def _winner(names: Sequence[str], winner: int | None) -> Phrase:
+    """Who a record or a replay says won, by name and seat numbered from 1."""
+    if winner is None:
+        return Phrase(N_("nobody has won yet"))
+    if 0 <= winner < len(names):
+        return Phrase(N_("{name} (seat {n}) wins"), name=names[winner], n=_seat(winner))
+    return Phrase(N_("seat {n} wins"), n=_seat(winner))
 
 
 def _restated(exc: RoppyakkenError) -> RecordError:
@@ -114,7 +133,11 @@ def load(path: str | Path) -> dict[str, Any]:
     except FileNotFoundError:
         raise RecordError(N_("record '{path}' not found"), path=str(p)) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(N_("record '{path}' cannot be read: {reason}"), path=str(p), reason=exc) from None
+        raise RecordError(
+            N_("record '{path}' cannot be read: {reason}"),
+            path=str(p),
+            reason=os_reason(exc) if isinstance(exc, OSError) else Phrase(N_("it is not UTF-8 text")),
+        ) from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -154,14 +177,20 @@ def replay(record: dict[str, Any]) -> tuple[Game, list[str]]:
 
     Raises :class:`RecordError` naming the first thing that is malformed or disagrees.
     """
+    if "format" not in record:
+        raise RecordError(N_("not a {expected} record: it has no 'format'"), expected=FORMAT)
     if record.get("format") != FORMAT:
         raise RecordError(
             N_("not a {expected} record (format is {found})"),
             expected=FORMAT,
-            found=repr(record.get("format")),
+            found=_shown(record.get("format")),
         )
     rules = rules_of(record)
     seed = _field(record, "seed", int, RECORD)
+    try:
+        check_seed(seed)
+    except RoppyakkenError as exc:
+        raise RecordError(N_("record: {error}"), error=exc) from None
     names = _field(record, "players", list, RECORD)
     if not all(isinstance(n, str) for n in names):
         raise RecordError(N_("record: 'players' must be a list of names"))
@@ -193,13 +222,18 @@ def replay(record: dict[str, Any]) -> tuple[Game, list[str]]:
     except IllegalActionError as exc:
         raise RecordError(N_("record disagrees with the rules: {error}"), error=exc) from None
     winner = record["winner"]
-    if winner is not None and (not isinstance(winner, int) or isinstance(winner, bool)):
-        raise RecordError(N_("record: 'winner' must be a seat number or null"))
+    if winner is not None and (
+        not isinstance(winner, int) or isinstance(winner, bool) or not 0 <= winner < n
+    ):
+        raise RecordError(
+            N_("record: 'winner' must be a seat number (0 to {last}: records count seats from 0) or null"),
+            last=n - 1,
+        )
     if winner != game.winner:
         raise RecordError(
-            N_("record says the winner is {winner}, the replay says {replayed}"),
-            winner=winner,
-            replayed=game.winner,
+            N_("the record says {winner}, the replay says {replayed}"),
+            winner=_winner(names, winner),
+            replayed=_winner(names, game.winner),
         )
     if "commitment" in record:
         verify_deals(record, rules, n, seed)
@@ -238,10 +272,10 @@ def verify_deals(record: dict[str, Any], rules: Rules, n: int, seed: int) -> Non
         raise RecordError(N_("record: {error}"), error=exc) from None
     if game.dealer != rounds[0]["dealer"]:
         raise RecordError(
-            N_("{where}: dealer {dealer} is not the one the seed draws ({drawn})"),
+            N_("{where}: the dealer is seat {dealer}, the seed draws seat {drawn}"),
             where=_round(0),
-            dealer=rounds[0]["dealer"],
-            drawn=game.dealer,
+            dealer=_seat(rounds[0]["dealer"]),
+            drawn=_seat(game.dealer),
         )
     try:
         for index, rnd in enumerate(rounds):
@@ -277,7 +311,12 @@ def _deck_of(rules: Rules, n: int, rnd: Any, index: int) -> list[int]:
         raise RecordError(N_("{where}: not an object"), where=where)
     dealer = _field(rnd, "dealer", int, where)
     if not 0 <= dealer < n:
-        raise RecordError(N_("{where}: dealer {dealer} is not a seat"), where=where, dealer=dealer)
+        raise RecordError(
+            N_("{where}: 'dealer' is {dealer}, not a seat (0 to {last}: records count seats from 0)"),
+            where=where,
+            dealer=dealer,
+            last=n - 1,
+        )
     hands_json = _field(rnd, "hands", list, where)
     if len(hands_json) != n:
         raise RecordError(
@@ -308,10 +347,10 @@ def _replay_round(game: Game, index: int, rnd: dict[str, Any], last: bool) -> bo
         raise RecordError(N_("{where}: the replay is at round {number}"), where=where, number=game.round + 1)
     if game.dealer != rnd["dealer"]:
         raise RecordError(
-            N_("{where}: dealer is {dealer}, the rules say {ruled}"),
+            N_("{where}: the dealer is seat {dealer}, the rules say seat {ruled}"),
             where=where,
-            dealer=rnd["dealer"],
-            ruled=game.dealer,
+            dealer=_seat(rnd["dealer"]),
+            ruled=_seat(game.dealer),
         )
     declared = _field(rnd, "lucky_hands", list, where)
     if len(declared) != game.players:
@@ -325,12 +364,14 @@ def _replay_round(game: Game, index: int, rnd: dict[str, Any], last: bool) -> bo
         if choice is None:
             if not last or events:
                 raise RecordError(
-                    N_("{where}: seat {seat}'s lucky hands are missing"), where=where, seat=seat
+                    N_("{where}: seat {seat}'s lucky hands are missing"), where=where, seat=_seat(seat)
                 )
             return False
         if not isinstance(choice, list) or not all(isinstance(s, str) for s in choice):
             raise RecordError(
-                N_("{where}: seat {seat}'s lucky hands must be a list of slugs"), where=where, seat=seat
+                N_("{where}: seat {seat}'s lucky hands must be a list of slugs"),
+                where=where,
+                seat=_seat(seat),
             )
         game.apply(Declare(tuple(choice)))
     for seat in range(game.players):
@@ -338,9 +379,9 @@ def _replay_round(game: Game, index: int, rnd: dict[str, Any], last: bool) -> bo
             raise RecordError(
                 N_("{where}: seat {seat} declared {declared}, the replay has {replayed}"),
                 where=where,
-                seat=seat,
-                declared=declared[seat],
-                replayed=game.declared[seat],
+                seat=_seat(seat),
+                declared=_shown(declared[seat]),
+                replayed=_shown(game.declared[seat]),
             )
     log = game.history[index]
     for i, event in enumerate(events):
@@ -351,12 +392,13 @@ def _replay_round(game: Game, index: int, rnd: dict[str, Any], last: bool) -> bo
         if log.plays[i] != expected:
             seat, source, card, taken = log.plays[i]
             raise RecordError(
-                N_("{where}: the replay has seat {seat} {source} {card} taking {taken}"),
+                N_("{where}: in the replay seat {seat} plays {card} from the hand, taking {taken}")
+                if source == "hand"
+                else N_("{where}: in the replay seat {seat} turns up {card}, taking {taken}"),
                 where=_event(index, i),
-                seat=seat,
-                source=source,
+                seat=_seat(seat),
                 card=SLUGS[card],
-                taken=slugs_of(taken),
+                taken=_shown(slugs_of(taken)),
             )
     if len(log.plays) > len(events) and not (last and log.score is None):
         raise RecordError(N_("{where}: the record lists fewer plays than were made"), where=where)
@@ -376,17 +418,17 @@ def _replay_round(game: Game, index: int, rnd: dict[str, Any], last: bool) -> bo
                 raise RecordError(
                     N_("{where}: seat {seat} scores {theirs}, the replay scores {ours}"),
                     where=where,
-                    seat=seat,
-                    theirs=theirs,
-                    ours=ours,
+                    seat=_seat(seat),
+                    theirs=_shown(theirs),
+                    ours=_shown(ours),
                 )
         raise RecordError(N_("{where}: the scores do not match the replay"), where=where)
     if rnd.get("totals") != log.totals:
         raise RecordError(
             N_("{where}: totals {totals} but the replay has {replayed}"),
             where=where,
-            totals=rnd.get("totals"),
-            replayed=log.totals,
+            totals=_shown(rnd.get("totals")),
+            replayed=_shown(log.totals),
         )
     return True
 
@@ -410,7 +452,9 @@ def _replay_event(game: Game, where: Phrase, event: Any) -> None:
     seat, source, card, taken = _event_tuple(event, where)
     if source == "hand":
         if game.phase != PLAY or game.to_act != seat:
-            raise RecordError(N_("{where}: seat {seat} plays from hand out of turn"), where=where, seat=seat)
+            raise RecordError(
+                N_("{where}: seat {seat} plays from hand out of turn"), where=where, seat=_seat(seat)
+            )
         game.apply(Play(card, taken), seat)
     elif game.phase == TAKE:
         if game.turned != card or game.to_act != seat:

@@ -8,16 +8,17 @@ house rule is an option value, never code.
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Final
 
 from roppyakken.cards import card_id
-from roppyakken.errors import RulesError
-from roppyakken.i18n import N_
+from roppyakken.errors import RulesError, shown
+from roppyakken.i18n import N_, os_reason, toml_reason
 from roppyakken.nesting import nesting_depth
 from roppyakken.options import (
     CHOICES,
@@ -233,30 +234,30 @@ def option_names() -> tuple[str, ...]:
 def _coerce(base: Rules, name: str, value: Any) -> Any:
     """Turn a TOML/JSON value for option ``name`` into the field's type, or refuse it."""
     if name not in _OPTION_NAMES:
-        raise RulesError(N_("unknown rule option '{name}'"), name=name)
+        raise unknown_name(RulesError(N_("unknown rule option '{name}'"), name=name), name, _OPTION_NAMES)
     current = getattr(base, name)
     if isinstance(current, bool):
         if not isinstance(value, bool):
             raise RulesError(
-                N_("option '{name}': expected true or false, got {value}"), name=name, value=repr(value)
+                N_("option '{name}': expected true or false, got {value}"), name=name, value=shown(value)
             )
         return value
     if isinstance(current, int):
         if isinstance(value, bool) or not isinstance(value, int):
             raise RulesError(
-                N_("option '{name}': expected a whole number, got {value}"), name=name, value=repr(value)
+                N_("option '{name}': expected a whole number, got {value}"), name=name, value=shown(value)
             )
         return value
     if isinstance(current, str):
         if not isinstance(value, str):
             raise RulesError(
-                N_("option '{name}': expected a string, got {value}"), name=name, value=repr(value)
+                N_("option '{name}': expected a string, got {value}"), name=name, value=shown(value)
             )
         return value
     if isinstance(current, tuple):
         if not isinstance(value, list | tuple):
             raise RulesError(
-                N_("option '{name}': expected a list, got {value}"), name=name, value=repr(value)
+                N_("option '{name}': expected a list, got {value}"), name=name, value=shown(value)
             )
         return tuple(value)
     if isinstance(current, dict):
@@ -273,7 +274,7 @@ def _merge_table(name: str, current: Mapping[str, int], value: Any) -> dict[str,
         raise RulesError(
             N_("option '{name}': expected a table of slug = points, got {value}"),
             name=name,
-            value=repr(value),
+            value=shown(value),
         )
     merged = {} if value.get("replace") is True else dict(current)
     for slug, points in value.items():
@@ -300,24 +301,32 @@ def _check(rules: Rules) -> None:
             raise RulesError(
                 N_("option '{name}': {value} is not one of {allowed}"),
                 name=name,
-                value=repr(value),
+                value=shown(value),
                 allowed=", ".join(allowed),
             )
     if not rules.players or any(p not in (2, 3) for p in rules.players):
         raise RulesError(N_("option 'players': expected 2 and/or 3, got {value}"), value=list(rules.players))
     for slug, points in rules.yaku.items():
         if slug not in YAKU_SLUGS:
-            raise RulesError(N_("option 'yaku': unknown yaku '{slug}'"), slug=slug)
+            raise unknown_name(
+                RulesError(N_("option 'yaku': unknown yaku '{slug}'"), slug=slug), slug, YAKU_SLUGS
+            )
         if points <= 0:
             raise RulesError(N_("option 'yaku': '{slug}' must be worth more than 0 points"), slug=slug)
     for slug, points in rules.lucky_hands.items():
         if slug not in LUCKY_HAND_SLUGS:
-            raise RulesError(N_("option 'lucky_hands': unknown lucky hand '{slug}'"), slug=slug)
+            raise unknown_name(
+                RulesError(N_("option 'lucky_hands': unknown lucky hand '{slug}'"), slug=slug),
+                slug,
+                LUCKY_HAND_SLUGS,
+            )
         if points <= 0:
             raise RulesError(N_("option 'lucky_hands': '{slug}' must be worth more than 0 points"), slug=slug)
     for slug in rules.fuke_exempt:
         if slug not in YAKU_SLUGS:
-            raise RulesError(N_("option 'fuke_exempt': unknown yaku '{slug}'"), slug=slug)
+            raise unknown_name(
+                RulesError(N_("option 'fuke_exempt': unknown yaku '{slug}'"), slug=slug), slug, YAKU_SLUGS
+            )
     for name in ("fuke_threshold", "seven_ribbons_extra", "win_margin"):
         if getattr(rules, name) < 0:
             raise RulesError(N_("option '{name}' must not be negative"), name=name)
@@ -464,11 +473,30 @@ PRESETS: Final[dict[str, dict[str, Any]]] = {
 }
 
 
+def nearest(word: str, known: Iterable[str]) -> str | None:
+    """The known name a mistyped ``word`` most likely meant (``hand-thre``: ``hand-three``), or None."""
+    found = difflib.get_close_matches(word.strip().lower(), list(known), n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def unknown_name(error: RulesError, word: str, known: Iterable[str]) -> RulesError:
+    """``error`` (an unknown name), with the name ``word`` most likely meant when one is near."""
+    near = nearest(word, known)
+    if near is None:
+        return error
+    return RulesError(N_("{error} (did you mean {near}?)"), error=error, near=near)
+
+
 def preset(name: str) -> Rules:
     """The rules of preset ``name`` (R-10); raise a clear error if unknown."""
     try:
         overrides = PRESETS[name]
     except KeyError:
+        near = nearest(name, PRESETS)
+        if near is not None:
+            raise RulesError(
+                N_("unknown preset '{name}' (did you mean {near}?)"), name=name, near=near
+            ) from None
         known = ", ".join(PRESETS)
         raise RulesError(N_("unknown preset '{name}' (known: {known})"), name=name, known=known) from None
     return Rules().with_options(overrides, preset=name)
@@ -506,12 +534,12 @@ def load_rules_file(path: str | Path) -> Rules:
     except FileNotFoundError:
         raise RulesError(N_("rules file '{path}' not found"), path=str(p)) from None
     except OSError as exc:
-        raise RulesError(N_("rules file '{path}': {error}"), path=str(p), error=exc.strerror) from None
+        raise RulesError(N_("rules file '{path}': {error}"), path=str(p), error=os_reason(exc)) from None
     except UnicodeDecodeError:
         raise RulesError(N_("rules file '{path}' is not UTF-8 text"), path=str(p)) from None
     except tomllib.TOMLDecodeError as exc:
         raise RulesError(
-            N_("rules file '{path}' is not valid TOML: {error}"), path=str(p), error=str(exc)
+            N_("rules file '{path}' is not valid TOML: {error}"), path=str(p), error=toml_reason(exc)
         ) from None
     except RecursionError:
         raise RulesError(N_("rules file '{path}' nests too deeply"), path=str(p)) from None

@@ -313,8 +313,8 @@ def preset_name(slug: str) -> str:
 
 
 def preset_label(slug: str) -> str:
-    """A preset as running text names it: in English its slug (what the commands take), else its name."""
-    return slug if language() == SOURCE_LANGUAGE else preset_name(slug)
+    """A preset as running text names it: its name in the current language (the slug if unknown)."""
+    return preset_name(slug)
 
 
 def bot_label(level: str) -> str:

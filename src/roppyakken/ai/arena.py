@@ -24,7 +24,7 @@ from roppyakken.ai.driver import game_seeds, play_out
 from roppyakken.ai.stats import percentile, ratio_interval, wilson
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import N_, fill
+from roppyakken.i18n import N_, fill, nfill
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
 
@@ -242,7 +242,7 @@ def elapsed_text(seconds: float) -> str:
     return f"{s}s"
 
 
-PROGRESS: Final = N_("{done}/{total} games, {elapsed} elapsed, about {left} left")
+PROGRESS: Final = N_("{games}, {elapsed} elapsed, about {left} left")
 """The progress line, in the current language (``--lang``)."""
 
 
@@ -267,6 +267,9 @@ class Progress:
         left = spent / done * (self.total - done) if done else 0.0
         prefix = f"{self.label}: " if self.label else ""
         line = fill(
-            PROGRESS, done=done, total=self.total, elapsed=elapsed_text(spent), left=elapsed_text(left)
+            PROGRESS,
+            games=nfill("{done}/{n} game", "{done}/{n} games", self.total, done=done),
+            elapsed=elapsed_text(spent),
+            left=elapsed_text(left),
         )
         self.write(f"\r{prefix}{line} ")

@@ -10,7 +10,7 @@ from typing import Protocol, runtime_checkable
 
 from roppyakken.actions import Action
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import N_
+from roppyakken.i18n import N_, install_extra
 from roppyakken.indexed import choice_index
 from roppyakken.text import BOT_LEVEL_DESCRIPTIONS
 from roppyakken.view import SeatView
@@ -127,7 +127,7 @@ class ExtraLevel:
     module: str
     """The module that registers the level when imported."""
     extra: str
-    """The extra that installs what it needs (``pip install 'roppyakken[extra]'``)."""
+    """The extra that installs what it needs (``pip install '.[extra]'``)."""
     needs: str
     """What it needs, for the error message."""
     options_help: str
@@ -153,10 +153,11 @@ def _load_extra(name: str) -> None:
         importlib.import_module(level.module)
     except ImportError:
         raise RoppyakkenError(
-            N_("bot level {name} needs {needs}: pip install 'roppyakken[{extra}]'"),
+            N_("bot level {name} needs {needs}, the '{extra}' extra: {install}"),
             name=name,
             needs=level.needs,
             extra=level.extra,
+            install=install_extra(level.extra),
         ) from None
     if BOT_LEVELS[name][0] is _EXTRA_FACTORIES[name][0]:
         raise RoppyakkenError(

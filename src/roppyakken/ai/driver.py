@@ -63,7 +63,7 @@ def play_out(
             game.apply(action, seat)
         except IllegalActionError as exc:
             raise IllegalActionError(
-                N_("bot {name} at seat {seat}: {error}"), name=bots[seat].name, seat=seat, error=exc
+                N_("bot {name} at seat {seat}: {error}"), name=bots[seat].name, seat=seat + 1, error=exc
             ) from None
         if on_step is not None:
             on_step(game)

@@ -107,6 +107,29 @@ def command_argument(argv: Sequence[str]) -> str | None:
     return None
 
 
+TOP_OPTIONS: tuple[str, ...] = ("-h", "--help", "--version", "--lang")
+"""The options ``roppyakken`` takes before its command."""
+
+
+def unknown_top_option(argv: Sequence[str]) -> str | None:
+    """The first option before the command that ``roppyakken`` does not take (argparse would only
+    say that a command is required), or None."""
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+            continue
+        if arg == "--" or not arg.startswith("-"):
+            return None
+        name = arg.split("=", 1)[0]
+        if name == "--lang" and "=" not in arg:
+            skip = True
+        if name in TOP_OPTIONS or (len(name) > 2 and any(o.startswith(name) for o in TOP_OPTIONS)):
+            continue  # argparse takes an unambiguous prefix of a long option too
+        return arg
+    return None
+
+
 class _VersionAction(argparse.Action):
     """``--version``: the version and whether the compiled modules are in use (loaded only then)."""
 
@@ -158,6 +181,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     command = command_argument(args_list)
     parser = build_parser(command if command in COMMANDS else "")
+    unknown = unknown_top_option(args_list)
+    if unknown is not None:
+        parser.error(_("unrecognized arguments: %s") % unknown)
     args = parser.parse_args(args_list)
     try:
         code: int = args.run(args)
@@ -165,7 +191,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(fill(ERROR_LINE, message=exc.translated()), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("roppyakken: interrupted", file=sys.stderr)
+        print(fill(N_("roppyakken: interrupted")), file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import N_, _, fill
+from roppyakken.i18n import N_, _, fill, install_extra
 
 T = TypeVar("T")
 
@@ -68,10 +68,7 @@ def _shared_arguments(parser: argparse.ArgumentParser, default: Any) -> None:
     )
 
 
-NEEDS_WEB = N_(
-    "roppyakken admin works on the server's database and needs the 'web' extras: "
-    "run ./scripts/setup, or pip install 'roppyakken[web]'"
-)
+NEEDS_WEB = N_("roppyakken admin works on the server's database and needs the 'web' extra: {install}")
 
 
 def register(sub: Any, help_text: str) -> None:
@@ -179,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
         from roppyakken.server import moderation, playban
         from roppyakken.server.db import Database
     except ImportError:
-        raise RoppyakkenError(NEEDS_WEB) from None
+        raise RoppyakkenError(NEEDS_WEB, install=install_extra("web")) from None
 
     db = Database(args.database)
     db.open()

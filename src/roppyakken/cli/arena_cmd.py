@@ -9,9 +9,15 @@ from typing import Any, Final
 from roppyakken.ai.arena import Progress, run_arena, summary
 from roppyakken.ai.base import BOT_LEVELS, BOT_OPTIONS
 from roppyakken.ai.ray_backend import document_stdout
-from roppyakken.cli.common import add_rules_arguments, check_players, print_json, rules_from_args
+from roppyakken.cli.common import (
+    add_rules_arguments,
+    check_players,
+    print_json,
+    rules_from_args,
+    seed_argument,
+)
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import N_, _, cell_width, fill, pad, right
+from roppyakken.i18n import N_, Plural, _, cell_width, fill, nfill, pad, right
 from roppyakken.text import preset_label
 
 
@@ -48,7 +54,7 @@ def register(sub: Any, help_text: str) -> None:
     )
     p.add_argument("--players", type=int, choices=(2, 3), help=_("2 or 3 (the number of bots)"))
     add_rules_arguments(p)
-    p.add_argument("--seed", type=int, default=0, help=_("batch seed (0)"))
+    p.add_argument("--seed", type=seed_argument, default=0, help=_("batch seed (0)"))
     p.add_argument(
         "--jobs", type=int, default=1, metavar="N", help=_("worker processes (1); results do not change")
     )
@@ -68,10 +74,14 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     levels = [s.strip() for s in args.bots.split(",") if s.strip()]
     if len(levels) not in (2, 3):
-        raise RoppyakkenError(N_("--bots names {n} bots: an arena is for 2 or 3"), n=len(levels))
+        raise RoppyakkenError(
+            N_("--bots names {bots}: an arena is for 2 or 3"), bots=Plural("{n} bot", "{n} bots", len(levels))
+        )
     if args.players is not None and args.players != len(levels):
         raise RoppyakkenError(
-            N_("--bots names {n} bots for {players} players"), n=len(levels), players=args.players
+            N_("--bots names {bots} for {players}"),
+            bots=Plural("{n} bot", "{n} bots", len(levels)),
+            players=Plural("{n} player", "{n} players", args.players),
         )
     if args.games < 1:
         raise RoppyakkenError(N_("--games must be at least 1"))
@@ -92,9 +102,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-ARENA_HEAD: Final = N_(
-    "{games} games ({deals} deals x {seatings} seatings), {rules} rules, {players} players, seed {seed}"
-)
+ARENA_HEAD: Final = N_("{games} ({deals} x {seatings}), {rules} rules, {players}, seed {seed}")
 COLUMN_BOT: Final = N_("bot")
 COLUMN_WINS: Final = N_("wins")
 COLUMN_WIN_RATE: Final = N_("win rate")
@@ -113,11 +121,11 @@ def print_table(result: dict[str, Any], seed: int) -> None:
     print(
         fill(
             ARENA_HEAD,
-            games=result["games"],
-            deals=result["deals"],
-            seatings=n,
+            games=nfill("{n} game", "{n} games", result["games"]),
+            deals=nfill("{n} deal", "{n} deals", result["deals"]),
+            seatings=nfill("{n} seating", "{n} seatings", n),
             rules=preset_label(result["rules"]),
-            players=n,
+            players=nfill("{n} player", "{n} players", n),
             seed=seed,
         )
     )

@@ -8,9 +8,11 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from roppyakken.errors import RoppyakkenError, RulesError
+from roppyakken.errors import Phrase, RoppyakkenError, RulesError
 from roppyakken.i18n import ERROR_LINE, N_, _, fill, json_reason
 from roppyakken.rules import Rules, resolve
+
+INPUT = Phrase(N_("input"))
 
 
 def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
@@ -18,6 +20,19 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--rules", metavar="PRESET", help=_("a preset of RULES.md R-10 (classic)"))
     group.add_argument("--rules-file", metavar="FILE", help=_("a house-rules TOML file"))
+
+
+def seed_argument(text: str) -> int:
+    """``--seed``'s value: a whole number from 0 to :data:`~roppyakken.engine.MAX_SEED` (argparse
+    says which option it was given to)."""
+    from roppyakken.engine import check_seed
+
+    try:
+        return check_seed(int(text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(fill("not a whole number: {value}", value=repr(text))) from None
+    except RoppyakkenError as exc:
+        raise argparse.ArgumentTypeError(exc.translated()) from None
 
 
 def rules_from_args(args: argparse.Namespace) -> Rules:
@@ -36,7 +51,7 @@ def check_players(args: argparse.Namespace, rules: Rules, players: int) -> None:
         raise
 
 
-def parse_json(text: str, what: str = "input", *, one_line: bool = False) -> Any:
+def parse_json(text: str, what: str | Phrase = INPUT, *, one_line: bool = False) -> Any:
     """Parse JSON text or raise a one-line error naming where it is malformed (the column only
     when ``one_line``: the caller names the line, which is not the text's line 1)."""
     try:

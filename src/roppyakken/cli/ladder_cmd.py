@@ -10,8 +10,8 @@ from roppyakken.ai.arena import ArenaTotals, elapsed_text
 from roppyakken.ai.ladder import DEFAULT_LEVELS, run_ladder
 from roppyakken.ai.ray_backend import document_stdout
 from roppyakken.cli.arena_cmd import COLUMN_CI, levels_help
-from roppyakken.cli.common import add_rules_arguments, print_json, rules_from_args
-from roppyakken.i18n import N_, _, cell_width, fill, pad, right
+from roppyakken.cli.common import add_rules_arguments, print_json, rules_from_args, seed_argument
+from roppyakken.i18n import N_, _, cell_width, fill, nfill, pad, right
 from roppyakken.text import bot_level_description, preset_label
 
 
@@ -33,7 +33,7 @@ def register(sub: Any, help_text: str) -> None:
     )
     p.add_argument("--games", type=int, default=100, metavar="N", help=_("games per pair of levels (100)"))
     add_rules_arguments(p)
-    p.add_argument("--seed", type=int, default=0, help=_("batch seed (0)"))
+    p.add_argument("--seed", type=seed_argument, default=0, help=_("batch seed (0)"))
     p.add_argument(
         "--jobs", type=int, default=1, metavar="N", help=_("worker processes (1); results do not change")
     )
@@ -63,7 +63,12 @@ class _Progress:
         self.last = now
         print(
             "\r"
-            + fill(PROGRESS, label=label, games=totals.games, elapsed=elapsed_text(now - self.start))
+            + fill(
+                PROGRESS,
+                label=label,
+                games=nfill("{n} game", "{n} games", totals.games),
+                elapsed=elapsed_text(now - self.start),
+            )
             + "   ",
             end="",
             file=sys.stderr,
@@ -89,18 +94,25 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-LADDER_HEAD: Final = N_("ladder: {rules} rules, 2 players, {games} games per pair, seed {seed}")
+LADDER_HEAD: Final = N_("ladder: {rules} rules, 2 players, {games} per pair, seed {seed}")
 COLUMN_LEVEL: Final = N_("level")
 COLUMN_RATING: Final = N_("rating")
 COLUMN_DESCRIPTION: Final = N_("description")
 PAIRS: Final = N_("pairs (first level's wins):")
 PAIR: Final = N_("{first} vs {second}: {wins}/{games} = {rate} (95% CI {low} - {high})")
-PROGRESS: Final = N_("{label}: {games} games, {elapsed} elapsed")
+PROGRESS: Final = N_("{label}: {games}, {elapsed} elapsed")
 
 
 def print_ladder(doc: dict[str, Any]) -> None:
     """The ladder as readable tables, in the current language: ratings, then each pair."""
-    print(fill(LADDER_HEAD, rules=preset_label(doc["rules"]), games=doc["games_per_pair"], seed=doc["seed"]))
+    print(
+        fill(
+            LADDER_HEAD,
+            rules=preset_label(doc["rules"]),
+            games=nfill("{n} game", "{n} games", doc["games_per_pair"]),
+            seed=doc["seed"],
+        )
+    )
     level, rating, ci = _(COLUMN_LEVEL), _(COLUMN_RATING), _(COLUMN_CI)
     width = max(6, cell_width(level), *(len(r["level"]) for r in doc["ratings"]))
     rating_width, ci_width = max(7, cell_width(rating)), max(15, cell_width(ci))

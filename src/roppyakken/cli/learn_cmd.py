@@ -10,10 +10,9 @@ import argparse
 import importlib.util
 from typing import Any
 
+from roppyakken.cli.play_cmd import TEXTUAL_MISSING
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import N_, _
-
-TEXTUAL_MISSING = N_("the terminal game needs Textual: pip install 'roppyakken[tui]'")
+from roppyakken.i18n import _, install_extra
 
 
 def register(sub: Any, help_text: str) -> None:
@@ -33,7 +32,7 @@ def register(sub: Any, help_text: str) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``roppyakken learn``."""
     if importlib.util.find_spec("textual") is None:
-        raise RoppyakkenError(TEXTUAL_MISSING)
+        raise RoppyakkenError(TEXTUAL_MISSING, install=install_extra("tui"))
     from roppyakken.tui.app import RoppyakkenApp
 
     app = RoppyakkenApp(learn=True)

@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from roppyakken.ai.base import BOT_LEVELS
-from roppyakken.cli.common import add_rules_arguments, check_players, rules_from_args
+from roppyakken.cli.common import add_rules_arguments, check_players, rules_from_args, seed_argument
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import N_, _, fill
+from roppyakken.i18n import N_, _, fill, install_extra
 
 PACES = ("slow", "normal", "fast", "instant")
-TEXTUAL_MISSING = "the terminal game needs Textual: pip install 'roppyakken[tui]'"
+TEXTUAL_MISSING = N_("the terminal game needs Textual, the 'tui' extra: {install}")
 
 
 def register(sub: Any, help_text: str) -> None:
@@ -42,7 +42,7 @@ def register(sub: Any, help_text: str) -> None:
             levels=", ".join(BOT_LEVELS),
         ),
     )
-    p.add_argument("--seed", type=int, help=_("deal a repeatable game from this seed"))
+    p.add_argument("--seed", type=seed_argument, help=_("deal a repeatable game from this seed"))
     p.add_argument("--name", default=None, help=_("your name at the table (default: You)"))
     p.add_argument("--resume", metavar="FILE", help=_("go on with a saved game"))
     p.add_argument("--pace", choices=PACES, default="normal", help=_("how fast bots' moves are shown"))
@@ -57,7 +57,7 @@ def textual_installed() -> bool:
 def require_textual() -> None:
     """Refuse with a one-line error when Textual is not installed."""
     if not textual_installed():
-        raise RoppyakkenError(N_(TEXTUAL_MISSING))
+        raise RoppyakkenError(TEXTUAL_MISSING, install=install_extra("tui"))
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,16 +7,12 @@ import time
 from typing import Any
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import N_, _, fill
+from roppyakken.i18n import N_, _, fill, install_extra, nfill
 
-RECOMPUTED = N_(
-    "{games} rated games replayed in {seconds:.2f} s: {ratings} ratings and {rows} history rows rewritten"
-)
-CHECKED_SAME = N_("{games} rated games replayed in {seconds:.2f} s: every stored rating is exactly the same")
-CHECKED_DIFFERENT = N_("{games} rated games replayed: the stored ratings differ ({count} shown):")
-NEEDS_OPENSKILL = N_(
-    "ratings need the 'web' extras (openskill): run ./scripts/setup, or pip install 'roppyakken[web]'"
-)
+RECOMPUTED = N_("{games} replayed in {seconds:.2f} s: {ratings} and {rows} rewritten")
+CHECKED_SAME = N_("{games} replayed in {seconds:.2f} s: every stored rating is exactly the same")
+CHECKED_DIFFERENT = N_("{games} replayed: the stored ratings differ ({count} shown):")
+NEEDS_OPENSKILL = N_("ratings need the 'web' extra (openskill): {install}")
 
 
 def register(sub: Any, help_text: str) -> None:
@@ -49,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         from roppyakken.server.db import Database
         from roppyakken.server.ratings import store
     except ImportError:
-        raise RoppyakkenError(NEEDS_OPENSKILL) from None
+        raise RoppyakkenError(NEEDS_OPENSKILL, install=install_extra("web")) from None
     db = Database(args.database)
     db.open()
     try:
@@ -59,10 +55,10 @@ def run(args: argparse.Namespace) -> int:
             print(
                 fill(
                     RECOMPUTED,
-                    games=replayed.games,
+                    games=nfill("{n} rated game", "{n} rated games", replayed.games),
                     seconds=time.perf_counter() - began,
-                    ratings=len(replayed.ratings),
-                    rows=len(replayed.history),
+                    ratings=nfill("{n} rating", "{n} ratings", len(replayed.ratings)),
+                    rows=nfill("{n} history row", "{n} history rows", len(replayed.history)),
                 )
             )
             return 0
@@ -73,9 +69,17 @@ def run(args: argparse.Namespace) -> int:
 
         games, found = db.run_now(check)
         if not found:
-            print(fill(CHECKED_SAME, games=games, seconds=time.perf_counter() - began))
+            print(
+                fill(
+                    CHECKED_SAME,
+                    games=nfill("{n} rated game", "{n} rated games", games),
+                    seconds=time.perf_counter() - began,
+                )
+            )
             return 0
-        print(fill(CHECKED_DIFFERENT, games=games, count=len(found)))
+        print(
+            fill(CHECKED_DIFFERENT, games=nfill("{n} rated game", "{n} rated games", games), count=len(found))
+        )
         for line in found:
             print("  " + line)
         return 1

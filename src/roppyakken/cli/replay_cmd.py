@@ -7,7 +7,7 @@ from typing import Any, Final
 
 from roppyakken.cards import iter_cards
 from roppyakken.explain import explain_round
-from roppyakken.i18n import N_, SOURCE_LANGUAGE, _, fill, language
+from roppyakken.i18n import N_, SOURCE_LANGUAGE, _, fill, language, nfill
 from roppyakken.record import committed, load, replay
 from roppyakken.text import bot_label, card_name, yaku_name
 
@@ -72,14 +72,19 @@ def run(args: argparse.Namespace) -> int:
     if game.over and game.winner is not None:
         print(
             fill(
-                "verified: {name} wins ({reason}), {n} rounds",
+                "verified: {name} wins ({reason}), {rounds}",
                 name=names[game.winner],
                 reason=reason_phrase(game.end_reason),
-                n=len(game.history),
+                rounds=nfill("{n} round", "{n} rounds", len(game.history)),
             )
         )
     else:
-        print(fill("verified: unfinished game, {n} rounds so far", n=len(game.history)))
+        print(
+            fill(
+                "verified: unfinished game, {rounds} so far",
+                rounds=nfill("{n} round", "{n} rounds", len(game.history)),
+            )
+        )
     commitment = committed(record)
     if commitment is not None:
         print(

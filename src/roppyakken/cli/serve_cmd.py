@@ -10,7 +10,7 @@ import signal
 import socket
 from typing import Any
 
-from roppyakken.i18n import N_, _
+from roppyakken.i18n import N_, _, install_extra, os_reason
 
 
 def register(sub: Any, help_text: str) -> None:
@@ -143,7 +143,7 @@ def _listen(host: str, port: int) -> socket.socket:
         sock.bind((host, port))
     except OSError as exc:
         sock.close()
-        raise RoppyakkenError(text.PORT_IN_USE, host=host, port=port, reason=exc.strerror) from None
+        raise RoppyakkenError(text.PORT_IN_USE, host=host, port=port, reason=os_reason(exc)) from None
     sock.listen(2048)
     sock.set_inheritable(True)
     return sock
@@ -197,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError:
         from roppyakken.server import text
 
-        raise RoppyakkenError(text.NEEDS_WEB_EXTRAS) from None
+        raise RoppyakkenError(text.NEEDS_WEB_EXTRAS, install=install_extra("web")) from None
     if not 0 <= args.port <= 65535:
         raise RoppyakkenError(N_("--port must be from 0 to 65535"))
     if args.bot_delay < 0:

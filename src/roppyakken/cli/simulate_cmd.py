@@ -16,13 +16,19 @@ from typing import Any
 from roppyakken.ai.base import make_bot
 from roppyakken.ai.driver import game_seeds, play_out
 from roppyakken.ai.ray_backend import cluster_cpus, document_stdout, ordered_map
-from roppyakken.cli.common import add_rules_arguments, check_players, print_json, rules_from_args
+from roppyakken.cli.common import (
+    add_rules_arguments,
+    check_players,
+    print_json,
+    rules_from_args,
+    seed_argument,
+)
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import N_, _, fill
+from roppyakken.i18n import N_, Plural, _, fill, nfill, os_reason, pad
 from roppyakken.record import dumps, record_of
 from roppyakken.rules import Rules
-from roppyakken.text import yaku_name
+from roppyakken.text import bot_label, preset_label, yaku_name
 from roppyakken.yaku import LUCKY_HAND_SLUGS
 
 
@@ -36,7 +42,7 @@ def register(sub: Any, help_text: str) -> None:
     p.add_argument("--games", type=int, default=100, metavar="N", help=_("number of games (100)"))
     p.add_argument("--players", type=int, default=2, choices=(2, 3), help=_("2 or 3 (2)"))
     add_rules_arguments(p)
-    p.add_argument("--seed", type=int, default=0, help=_("batch seed (0)"))
+    p.add_argument("--seed", type=seed_argument, default=0, help=_("batch seed (0)"))
     p.add_argument(
         "--bots", default=None, help=_("bot levels, comma-separated, one per seat (one level: every seat)")
     )
@@ -63,7 +69,7 @@ def _records_dir(records: Path) -> None:
         records.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise RoppyakkenError(
-            N_("--records: cannot make the directory {path}: {error}"), path=records, error=exc.strerror
+            N_("--records: cannot make the directory {path}: {error}"), path=records, error=os_reason(exc)
         ) from None
 
 
@@ -159,7 +165,9 @@ def run(args: argparse.Namespace) -> int:
         levels *= args.players  # one level plays every seat, as `play` takes one for every opponent
     if len(levels) != args.players:
         raise RoppyakkenError(
-            N_("--bots names {n} bots for {players} players"), n=len(levels), players=args.players
+            N_("--bots names {bots} for {players}"),
+            bots=Plural("{n} bot", "{n} bots", len(levels)),
+            players=Plural("{n} player", "{n} players", args.players),
         )
     for level in levels:
         make_bot(level)  # refuse an unknown level before playing anything
@@ -199,12 +207,13 @@ def run(args: argparse.Namespace) -> int:
                         path.write_text(summary.record, encoding="utf-8")
                     except OSError as exc:
                         raise RoppyakkenError(
-                            N_("--records: cannot write {path}: {error}"), path=path, error=exc.strerror
+                            N_("--records: cannot write {path}: {error}"), path=path, error=os_reason(exc)
                         ) from None
                     writing += time.perf_counter() - wrote
                 index += 1
                 if progress and index % max(1, args.games // 20) == 0:
-                    print(f"\r{index}/{args.games} games", end="", file=sys.stderr, flush=True)
+                    done = nfill("{done}/{n} game", "{done}/{n} games", args.games, done=index)
+                    print(f"\r{done}", end="", file=sys.stderr, flush=True)
         if parallel:  # the workers play side by side: the wall time from the first game's start
             seconds = time.perf_counter() - began - writing
     if progress:
@@ -230,11 +239,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(
         fill(
-            "{games} games, {rounds} rounds, {preset} rules, {players} players",
-            games=args.games,
-            rounds=rounds,
-            preset=rules.preset,
-            players=args.players,
+            "{games}, {rounds}, {preset} rules, {players}",
+            games=nfill("{n} game", "{n} games", args.games),
+            rounds=nfill("{n} round", "{n} rounds", rounds),
+            preset=preset_label(rules.preset),
+            players=nfill("{n} player", "{n} players", args.players),
         )
     )
     elapsed = format(seconds, ".2f")
@@ -245,8 +254,8 @@ def run(args: argparse.Namespace) -> int:
         won, share = format(wins[seat], ">6"), format(wins[seat] / args.games, "6.1%")
         line = fill(
             "seat {seat} {level} wins {wins} ({share})  mean round score {mean}",
-            seat=seat,
-            level=level.ljust(8),
+            seat=seat + 1,
+            level=pad(bot_label(level), 10),
             wins=won,
             share=share,
             mean=result["mean_round_score"][seat],

@@ -20,7 +20,7 @@ import datetime as dt
 import io
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -98,7 +98,14 @@ browser says them in its language."""
 BROWSER_PYTHON: tuple[str, ...] = ("text.py", "ai/base.py", "tutorial.py", *SERVER_SAYS)
 """Python modules whose messages the browser shows too (the names, descriptions and the server's errors)."""
 
-PY_KEYWORDS = {"_": None, "N_": None, "fill": None}
+PY_KEYWORDS: dict[str, tuple[int, ...] | None] = {
+    "_": None,
+    "N_": None,
+    "fill": None,
+    "ngettext": (1, 2),
+    "nfill": (1, 2),
+    "Plural": (1, 2),
+}
 JS_KEYWORDS = {"t": None}
 FIXED_DATE = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 TRANSLATORS = "roppyakken contributors"
@@ -128,11 +135,19 @@ def js_sources() -> list[Path]:
     return sorted(p for p in STATIC_JS.glob("*.js") if p != CATALOG_JS)
 
 
-def _extract(path: Path, method: str, keywords: dict[str, None]) -> Iterator[tuple[str, str]]:
+Message = str | tuple[str, str]
+"""A message id: its text, or its singular and plural forms (a message with a count)."""
+
+
+def _extract(
+    path: Path, method: str, keywords: Mapping[str, tuple[int, ...] | None]
+) -> Iterator[tuple[str, Message]]:
     where = path.relative_to(PACKAGE).as_posix()
     for _lineno, message, _comments, _context in extract_from_file(method, path, keywords=keywords):
         if isinstance(message, str):
             yield where, message
+        elif isinstance(message, tuple) and len(message) == 2 and all(isinstance(m, str) for m in message):
+            yield where, (message[0], message[1])
 
 
 def extract() -> Catalog:
@@ -144,7 +159,7 @@ def extract() -> Catalog:
         revision_date=FIXED_DATE,
         fuzzy=False,
     )
-    found: list[tuple[str, str]] = []
+    found: list[tuple[str, Message]] = []
     for name in PYTHON_SOURCES:
         found.extend(_extract(PACKAGE / name, "python", PY_KEYWORDS))
     from roppyakken.tui import text as tui_text  # its constants are the messages (no markers)
@@ -153,8 +168,9 @@ def extract() -> Catalog:
     for path in js_sources():
         found.extend(_extract(path, "javascript", JS_KEYWORDS))
     for where, message in found:
-        if message in template:
-            template[message].locations.append((where, 0))
+        key = message[0] if isinstance(message, tuple) else message
+        if key in template:
+            template[key].locations.append((where, 0))
         else:
             template.add(message, locations=[(where, 0)])
     return template
@@ -215,6 +231,15 @@ def translations(catalog: Catalog) -> dict[str, str]:
         m.id: m.string
         for m in catalog
         if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string
+    }
+
+
+def plural_translations(catalog: Catalog) -> dict[str, tuple[str, ...]]:
+    """singular msgid -> its forms, for every message with a count translated in every form."""
+    return {
+        m.id[0]: tuple(m.string)
+        for m in catalog
+        if isinstance(m.id, tuple | list) and isinstance(m.string, tuple | list) and all(m.string)
     }
 
 

@@ -22,9 +22,7 @@ from roppyakken.i18n import N_
 SERVING: Final = N_("Roppyakken is being served at {url}  (press Ctrl-C to stop)")
 STOPPED: Final = N_("the server has stopped; every game is saved")
 DATABASE_IN_USE: Final = N_("games are stored in {database}")
-NEEDS_WEB_EXTRAS: Final = N_(
-    "the web server needs the 'web' extras: run ./scripts/setup, or pip install 'roppyakken[web]'"
-)
+NEEDS_WEB_EXTRAS: Final = N_("the web server needs the 'web' extra: {install}")
 PORT_IN_USE: Final = N_("cannot listen on {host}:{port}: {reason} (choose another --port)")
 BAD_DATABASE_URL: Final = N_(
     "unsupported database URL '{url}' (use sqlite:///FILE, a file path or postgresql://…)"

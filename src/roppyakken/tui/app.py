@@ -63,6 +63,14 @@ class RoppyakkenApp(App[None]):
         else:
             self.push_screen(NewGameScreen(self.start_game, self.resume_game))
 
+    def action_help_quit(self) -> None:
+        """Ctrl-C (which does not quit): say which key does, in the game's language."""
+        for active in self.active_bindings.values():
+            if active.binding.action in ("quit", "app.quit"):
+                key = self.get_key_display(active.binding)
+                self.notify(t.CTRL_C_BODY.format(key=f"[b]{key}[/b]"), title=t.CTRL_C_TITLE)
+                return
+
     def _table(
         self, game: Game, seats: list[Seat], save_path: Path | None, resumed: bool = False
     ) -> TableScreen:

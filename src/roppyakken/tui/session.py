@@ -21,7 +21,7 @@ from roppyakken.ai.base import BOT_LEVELS, Bot, make_bot
 from roppyakken.cards import cards_of
 from roppyakken.engine import Game, RoundLog, deal_pattern, seeded_deck
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import N_
+from roppyakken.i18n import N_, Plural, os_reason
 from roppyakken.phase import Phase
 from roppyakken.record import load, replay, save
 from roppyakken.rules import Rules
@@ -91,9 +91,9 @@ def parse_seats(bots: str | None, players: int, name: str = t.DEFAULT_HUMAN_NAME
         levels = levels * (players - 1)
     if len(levels) != players - 1:
         raise RoppyakkenError(
-            N_("--bots: give {wanted} opponent(s) for {players} players, got {given}"),
-            wanted=players - 1,
-            players=players,
+            N_("--bots: give {wanted} for {players}, got {given}"),
+            wanted=Plural("{n} opponent", "{n} opponents", players - 1),
+            players=Plural("{n} player", "{n} players", players),
             given=len(levels),
         )
     seats = [you]
@@ -173,7 +173,7 @@ def save_game(path: Path, game: Game, seats: Sequence[Seat]) -> Path:
         save(path, game, [s.record_name for s in seats])
     except OSError as exc:
         raise RoppyakkenError(
-            N_("cannot save to '{path}': {error}"), path=str(path), error=exc.strerror or exc
+            N_("cannot save to '{path}': {error}"), path=str(path), error=os_reason(exc)
         ) from None
     return path
 

@@ -15,12 +15,34 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from roppyakken.i18n import _, language
+from roppyakken.i18n import _, language, ngettext
 from roppyakken.korean import Template, particles
 from roppyakken.outcome import Termination
 from roppyakken.text import LUCKY_HAND_CONDITIONS, card_name, list_phrase
 
-__all__ = ["card_name", "cards_phrase", "say"]
+__all__ = ["Counted", "card_name", "cards_phrase", "say"]
+
+
+class Counted:
+    """A message with a count: the English singular and plural (message ids), and the field that
+    holds the count; :meth:`format` says it in the current language, in the form for the count."""
+
+    def __init__(self, singular: str, plural: str, count: str = "n") -> None:
+        self.singular = singular
+        self.plural = plural
+        self.count = count
+
+    def format(self, **fields: Any) -> str:
+        """The message filled with ``fields``, in the form for ``fields[count]`` (a number, or a
+        number as text; anything else takes the plural)."""
+        value = fields[self.count]
+        try:
+            n = int(float(value))
+        except (TypeError, ValueError):
+            n = 2
+        text = ngettext(self.singular, self.plural, n).format(**fields)
+        return particles(text) if language() == "ko" else text
+
 
 APP_TITLE: Final = "Roppyakken"
 APP_SUBTITLE: Final = "六百間 · Six Hundred"
@@ -130,7 +152,7 @@ STRIP_HAND: Final = "hand {n}"
 STRIP_DEALER: Final = "dealer"
 STRIP_TOTAL: Final = "total {n}"
 STRIP_LEGS: Final = "games won {n}"
-STRIP_POINTS: Final = "{n} pts"
+STRIP_POINTS: Final = Counted("{n} pt", "{n} pts")
 STRIP_TO_ACT: Final = "▶"
 STRIP_DECLARED: Final = "declared {hands}"
 STRIP_SHOWS: Final = "shows {cards}"
@@ -165,7 +187,7 @@ PROMPT_TARGET_NAMED: Final = (
 )
 TARGET_ITEM: Final = "{key}) {target}"
 TARGET_GIVES: Final = "{target} ({gives})"
-GIVES_POINTS: Final = "+{n} pts"
+GIVES_POINTS: Final = Counted("+{n} pt", "+{n} pts")
 GIVES_YAKU: Final = "{yaku} {held}/{need}"
 AUTO_TAKEN: Final = "The turned-up {card} takes {target}: its targets give the same, so it did not ask."
 PROMPT_TAKE: Final = "Your turned-up card can take one of several: ←/→ or Tab, a-{last}, Enter to take"
@@ -177,7 +199,7 @@ REPLAY_END: Final = "End of the record."
 REPLAY_END_KEYS: Final = "End of the record · l: the log · q: quit"
 REPLAY_UNFINISHED: Final = "End of the record: the game was saved unfinished."
 REPLAY_HAND_OF: Final = "Showing the hand of {name}."
-DETAIL_CARD: Final = "{card}: {kind}, {points} points"
+DETAIL_CARD: Final = Counted("{card}: {kind}, {points} point", "{card}: {kind}, {points} points", "points")
 DETAIL_TAKES_ONE: Final = " – takes {target}"
 DETAIL_TAKES_MANY: Final = " – can take one of {n}: {targets}"
 DETAIL_TO_TABLE: Final = " – no match: goes to the table"
@@ -251,7 +273,11 @@ REVIEW_TITLE: Final = "What the master would have played"
 REVIEW_WORKING: Final = "The master is looking at your round…"
 REVIEW_NONE: Final = "The master would have played as you did."
 REVIEW_ITEM: Final = "Your turn {n}: you played {played}; the master: {best}"
-REVIEW_LOST: Final = "   {points} points given up (chance to win −{pct}%)"
+REVIEW_LOST: Final = Counted(
+    "   {points} point given up (chance to win −{pct}%)",
+    "   {points} points given up (chance to win −{pct}%)",
+    "points",
+)
 REVIEW_CLOSE: Final = "Esc: back to the scores"
 ROUND_REVIEW_KEY: Final = "r: what the master would have played"
 
@@ -269,13 +295,17 @@ QUIT_SAVE: Final = "Save and quit"
 QUIT_NOSAVE: Final = "Quit without saving"
 QUIT_CANCEL: Final = "Cancel"
 QUIT_REPLAY: Final = "Quit"
+CTRL_C_TITLE: Final = "Do you want to quit?"
+CTRL_C_BODY: Final = "Press {key} to quit."
 
 DECLARE_TITLE: Final = "{name}: you hold a lucky hand"
 DECLARE_BODY: Final = (
     "Declared lucky hands score their points this round (R-4.1). Declaring shows the cards "
     "that form it to everyone. Space or a number toggles a hand; Enter confirms."
 )
-DECLARE_ITEM: Final = "{name}: {points} points – shows {cards}"
+DECLARE_ITEM: Final = Counted(
+    "{name}: {points} point – shows {cards}", "{name}: {points} points – shows {cards}", "points"
+)
 DECLARE_OK: Final = "Declare the ticked hands"
 DECLARE_NONE: Final = "Declare nothing"
 
@@ -410,20 +440,32 @@ RULES_GOAL: Final = (
     "Each round, capture cards to score points. After a round, if any total has reached "
     "**{target}**, the highest total wins (R-9.1)."
 )
-RULES_WIN_MARGIN: Final = (
-    "The leader must lead the second by at least **{margin}** points, or another round is played (R-9.2)."
+RULES_WIN_MARGIN: Final = Counted(
+    "The leader must lead the second by at least **{margin}** point, or another round is played (R-9.2).",
+    "The leader must lead the second by at least **{margin}** points, or another round is played (R-9.2).",
+    "margin",
 )
 RULES_TOP_TIE: Final[dict[str, str]] = {
     "another-round": "A tie for the top total: another round is played (R-9.1).",
     "play-order": "A tie for the top total goes to the tied player first in play order from the dealer "
     "(R-9.1).",
 }
-RULES_MATCH: Final[dict[str, str]] = {
-    "single": "",
-    "first-to": "This is a **match**: each game won resets every total to 0, and the first to win "
-    "**{count}** games wins the match (R-9.3).",
-    "rounds": "Exactly **{count}** rounds are played: each time a total reaches the target, that player "
-    "wins a game and every total resets; most games won wins, ties broken by total (R-9.3).",
+RULES_MATCH: Final[dict[str, Counted]] = {
+    "single": Counted("", "", "count"),
+    "first-to": Counted(
+        "This is a **match**: each game won resets every total to 0, and the first to win "
+        "**{count}** game wins the match (R-9.3).",
+        "This is a **match**: each game won resets every total to 0, and the first to win "
+        "**{count}** games wins the match (R-9.3).",
+        "count",
+    ),
+    "rounds": Counted(
+        "Exactly **{count}** round is played: each time a total reaches the target, that player "
+        "wins a game and every total resets; most games won wins, ties broken by total (R-9.3).",
+        "Exactly **{count}** rounds are played: each time a total reaches the target, that player "
+        "wins a game and every total resets; most games won wins, ties broken by total (R-9.3).",
+        "count",
+    ),
 }
 RULES_DEAL: Final = (
     "With {players} players each gets **{hand}** cards, **{table}** go face up to the table and "
@@ -625,7 +667,7 @@ def _translated(value: Any) -> Any:
 ENGLISH: Final[dict[str, Any]] = {
     name: value
     for name, value in globals().items()
-    if name.isupper() and name not in UNTRANSLATED and isinstance(value, str | tuple | dict)
+    if name.isupper() and name not in UNTRANSLATED and isinstance(value, str | tuple | dict | Counted)
 }
 """Every translatable constant by name, in English."""
 
@@ -642,12 +684,18 @@ def __getattr__(name: str) -> Any:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
 
 
-def messages() -> list[str]:
-    """Every message of this module (the English ids, in order), for the catalogs."""
-    out: list[str] = []
+def messages() -> list[str | tuple[str, str]]:
+    """Every message of this module (the English ids, in order; a message with a count as its
+    singular and plural), for the catalogs."""
+    out: list[str | tuple[str, str]] = []
 
     def add(value: Any) -> None:
-        if isinstance(value, str):
+        if isinstance(value, Counted):
+            if _has_words(value.singular) and all(
+                value.singular != m[0] for m in out if isinstance(m, tuple)
+            ):
+                out.append((value.singular, value.plural))
+        elif isinstance(value, str):
             if _has_words(value) and value not in out:
                 out.append(value)
         elif isinstance(value, tuple):

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from rich.markdown import Markdown as RichMarkdown
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Markdown, Static, TabbedContent, TabPane
+from textual.widgets import Footer, Static, TabbedContent, TabPane
 
 from roppyakken.rules import Rules
 from roppyakken.tui import helptext
@@ -30,7 +31,7 @@ class HelpScreen(ModalScreen[None]):
     HelpScreen { background: $background; }
     HelpScreen TabbedContent { height: 1fr; }
     HelpScreen TabPane { padding: 0 1; }
-    HelpScreen Markdown { margin: 0; padding: 0; }
+    HelpScreen .help-text { margin: 0; padding: 0; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark", "close", t.KEY_CLOSE),
@@ -52,19 +53,21 @@ class HelpScreen(ModalScreen[None]):
         self.start = start
 
     def compose(self) -> ComposeResult:
-        """One tab per part of the rules."""
+        """One tab per part of the rules, each one Static of Rich Markdown: Textual's Markdown
+        widget makes a widget of every paragraph and list item (over a thousand for the five tabs,
+        seconds to mount), one Static is one widget."""
         rules = self.rules
         with TabbedContent(initial=self.start):
             with TabPane(t.HELP_TAB_PLAY, id="play"), VerticalScroll():
-                yield Markdown(helptext.how_to_play(rules, self.players))
+                yield Static(RichMarkdown(helptext.how_to_play(rules, self.players)), classes="help-text")
             with TabPane(t.HELP_TAB_YAKU, id="yaku"), VerticalScroll():
-                yield Markdown(helptext.yaku_and_lucky_hands(rules))
+                yield Static(RichMarkdown(helptext.yaku_and_lucky_hands(rules)), classes="help-text")
             with TabPane(t.HELP_TAB_CARDS, id="cards"), VerticalScroll():
-                yield Markdown(helptext.card_values(rules))
+                yield Static(RichMarkdown(helptext.card_values(rules)), classes="help-text")
             with TabPane(t.HELP_TAB_OPTIONS, id="options"), VerticalScroll():
-                yield Markdown(helptext.all_options(rules))
+                yield Static(RichMarkdown(helptext.all_options(rules)), classes="help-text")
             with TabPane(t.HELP_TAB_KEYS, id="keys"), VerticalScroll():
-                yield Markdown(t.HELP_KEYS)
+                yield Static(RichMarkdown(t.HELP_KEYS), classes="help-text")
         yield Footer()
 
     def action_tab(self, delta: int) -> None:
@@ -80,7 +83,8 @@ class HelpScreen(ModalScreen[None]):
         if pane is None:
             return
         scroller = pane.query_one(VerticalScroll)
-        scroller.scroll_to(y=max(0, scroller.scroll_y + lines), animate=False)
+        # at once, not at the next refresh: keys pressed in a row add up
+        scroller.scroll_to(y=max(0, scroller.scroll_y + lines), animate=False, immediate=True)
 
     def action_close(self) -> None:
         """Back to the table."""

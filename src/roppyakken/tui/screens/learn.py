@@ -221,8 +221,10 @@ class LearnScreen(Screen[None]):
         if step.id == "round-end" and ended is not None:
             log = game.history[ended.round]
 
-            def scored(_: None) -> None:
+            def scored(choice: str | None) -> None:
                 self._acknowledge(step)
+                if choice == "quit":  # q on the scores leaves the lesson, as q at its table does
+                    self.action_leave()
 
             self.app.push_screen(
                 RoundEndScreen(

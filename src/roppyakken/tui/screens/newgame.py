@@ -15,6 +15,7 @@ from textual.widgets import Button, Footer, Input, Label, Select, Static
 from textual.widgets._select import SelectOverlay
 
 from roppyakken.ai.base import BOT_LEVELS
+from roppyakken.engine import check_seed
 from roppyakken.errors import RoppyakkenError, RulesError
 from roppyakken.i18n import N_
 from roppyakken.rules import PRESETS, resolve
@@ -182,7 +183,7 @@ class NewGameScreen(Screen[None]):
             seats.append(Seat(HUMAN, t.HUMAN_NAME_N.format(n=n + 1)) if value == HUMAN else Seat(value))
         text = self.query_one("#seed", Input).value.strip()
         try:
-            seed = int(text) if text else None
+            seed = check_seed(int(text)) if text else None
         except ValueError:
             raise RoppyakkenError(t.ERROR_SEED) from None
         return GameSetup(rules, tuple(name_seats(seats)), seed)

@@ -88,8 +88,8 @@ def round_notes(rules: Rules, score: RoundScore, names: Sequence[str]) -> list[s
     return notes
 
 
-class RoundEndScreen(ModalScreen[None]):
-    """A round's breakdown and the totals; Enter goes on."""
+class RoundEndScreen(ModalScreen[str | None]):
+    """A round's breakdown and the totals; Enter goes on, q closes it to quit (``'quit'``)."""
 
     DEFAULT_CSS = (
         """
@@ -100,6 +100,7 @@ class RoundEndScreen(ModalScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space,escape", "close", t.KEY_CONTINUE),
         Binding("r", "review", t.KEY_REVIEW),
+        Binding("q", "quit", t.KEY_QUIT, show=False),
     ]
 
     def __init__(
@@ -160,6 +161,10 @@ class RoundEndScreen(ModalScreen[None]):
     def action_close(self) -> None:
         """Go on."""
         self.dismiss(None)
+
+    def action_quit(self) -> None:
+        """q: close, for the table to ask whether to quit (as its own q does)."""
+        self.dismiss("quit")
 
 
 def end_reason_text(reason: str, name: str, rules: Rules, legs: int) -> str:

@@ -61,7 +61,7 @@ from roppyakken.tui.widgets import (
     missing_lines,
     yaku_table,
 )
-from roppyakken.view import view_of
+from roppyakken.view import SeatView, view_of
 
 T = TypeVar("T")
 
@@ -176,8 +176,11 @@ class TableScreen(Screen[None]):
         self.replay_auto = False
         self.replay_done = False
         self._decision: asyncio.Future[Action] | None = None
+        self._decision_view: SeatView | None = None
+        """The view of the card-play decision awaited (None once it is made): what a hint answers."""
         self._skip = asyncio.Event()
         self._step = asyncio.Event()
+        self._table_on_top = asyncio.Event()
 
     @property
     def game(self) -> Game:
@@ -286,11 +289,13 @@ class TableScreen(Screen[None]):
             self.targets = [c.action.target for c in found if isinstance(c.action, Take)]
             self.tsel = 0
             self.mode = CHOOSE_TAKE
+        self._decision_view = view
         self._refresh_all()
         try:
             return await self._decision
         finally:
             self._decision = None
+            self._decision_view = None
             self.mode = WAIT
             self.targets = []
 
@@ -337,10 +342,12 @@ class TableScreen(Screen[None]):
         await self._pause(seconds)
 
     async def replay_step(self) -> None:
-        """Wait for the next step of a replay: a key, or the pace when it plays on by itself."""
+        """Wait for the next step of a replay: a key, or the pace when it plays on by itself (not
+        while a dialog is open over the table: the quit dialog, the help)."""
         self._refresh_all()
         if self.replay_auto:
             await self._pause(PACES[self.pace])
+            await self._uncovered()
         else:
             self._step.clear()
             await self._step.wait()
@@ -371,7 +378,8 @@ class TableScreen(Screen[None]):
         captures = list(log.captures) if log is not None and log.captures else list(self.board.captures)
         leg = next((e for e in after if isinstance(e, LegWon)), None)
         last = any(isinstance(e, GameEnded) for e in after)
-        await self.app.push_screen_wait(
+        await self._uncovered()
+        choice = await self.app.push_screen_wait(
             RoundEndScreen(
                 rules=game.rules,
                 names=self.names,
@@ -386,6 +394,8 @@ class TableScreen(Screen[None]):
                 review=self.driver.take_review() if self.script is None else None,
             )
         )
+        if choice == "quit":
+            self.action_quit()
 
     async def game_over(self) -> None:
         """The table as it ends, and the game-over box."""
@@ -397,6 +407,7 @@ class TableScreen(Screen[None]):
             return
         on_save = None if self.script is not None else self._save_message
         totals = game.history[-1].totals if game.history and game.history[-1].totals else game.totals
+        await self._uncovered()
         choice = await self.app.push_screen_wait(
             GameOverScreen(
                 rules=game.rules,
@@ -427,6 +438,17 @@ class TableScreen(Screen[None]):
         if self.game.over:
             await self.game_over()
 
+    async def _uncovered(self) -> None:
+        """Wait until no dialog is open over the table (a round's scores never hide the quit
+        dialog, nor a replay playing on by itself run on behind it)."""
+        while self.app.screen is not self and self in self.app.screen_stack:
+            self._table_on_top.clear()
+            await self._table_on_top.wait()
+
+    def on_screen_resume(self) -> None:
+        """The table is on top again: what waited for the dialogs over it goes on."""
+        self._table_on_top.set()
+
     async def _pause(self, seconds: float) -> None:
         """Let a step be seen for ``seconds`` (Space skips it)."""
         if seconds <= 0:
@@ -439,6 +461,9 @@ class TableScreen(Screen[None]):
     def _decide(self, action: Action) -> None:
         if self._decision is not None and not self._decision.done():
             self._decision.set_result(action)
+            # Keys queued behind this one (a hint, a card) belong to no decision until the next.
+            self._decision_view = None
+            self.mode = WAIT
 
     # ----------------------------------------------------------------- log
 
@@ -735,11 +760,11 @@ class TableScreen(Screen[None]):
 
     def action_hint(self) -> None:
         """h: on your turn to play or take a card, the expert's best plays (worked out in a thread)."""
-        seat = self.game.to_act
-        if self.script is not None or self._decision is None or self.mode not in (CARD, TARGET, CHOOSE_TAKE):
+        view = self._decision_view
+        if self.script is not None or view is None or self.mode not in (CARD, TARGET, CHOOSE_TAKE):
             self.notify(t.HINT_NOT_NOW, timeout=3)
             return
-        self.app.push_screen(HintScreen(view_of(self.game, seat)))
+        self.app.push_screen(HintScreen(view))
 
     def action_yaku(self) -> None:
         """y: yaku progress (a sidebar on wide terminals, a screen otherwise)."""
