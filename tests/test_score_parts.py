@@ -30,7 +30,7 @@ def _scored(seed: int, players: int = 2, name: str = "classic") -> Game:
 @pytest.mark.parametrize("seed", range(6))
 def test_a_playout_does_not_build_the_public_score_until_it_is_read(seed: int) -> None:
     game = _scored(seed)
-    parts = game._last_parts
+    parts = game.last_parts
     assert parts is not None and parts._public is None  # not built by the playout
     score = game.last_score
     assert isinstance(score, RoundScore)
@@ -84,7 +84,7 @@ def test_parts_of_a_public_score_give_it_back_and_decide_alike() -> None:
     decided = set()
     for seed in range(40):
         game = _scored(seed)
-        parts = game._last_parts
+        parts = game.last_parts
         score = game.last_score
         assert parts is not None and score is not None
         back = parts_of(score)

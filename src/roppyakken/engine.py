@@ -304,8 +304,10 @@ class Game(Round):
     none): for batches that keep only records and results, such as ``simulate``.
     """
 
-    _last_parts: ScoreParts | None
-    """The last round's score as plain fields (:attr:`last_score` builds the public one)."""
+    last_parts: ScoreParts | None
+    """The last round's score as plain fields, None before the first (:attr:`last_score` builds
+    the public named tuples from it); a new object each time a round is scored, so a caller that
+    keeps the one it saw knows a round ended when it is no longer the same.  Read only."""
 
     def __init__(
         self,
@@ -377,12 +379,12 @@ class Game(Round):
         """The score of the last round scored, None before the first (the public named tuples,
         built from the score's parts when first read: a playout nobody reads does not build
         them; the same object at each read until the next round is scored)."""
-        parts = self._last_parts
+        parts = self.last_parts
         return None if parts is None else parts.public()
 
     @last_score.setter
     def last_score(self, score: RoundScore | None) -> None:
-        self._last_parts = None if score is None else parts_of(score)
+        self.last_parts = None if score is None else parts_of(score)
 
     @property
     def end_reason(self) -> str:
@@ -738,7 +740,7 @@ class Game(Round):
         """R-7.6: fuke, instant wins, round scoring, totals, then the end-of-game check (R-9)."""
         # The score's parts (the public RoundScore built only when read: last_score)
         score = score_parts(self._scoring, self.captures, self.orders, self.declared, instant)
-        self._last_parts = score
+        self.last_parts = score
         add_finals(self.totals, score)  # compiled with the kernel, as dealer_after below
         if self.log:
             log = self.history[-1]
@@ -902,7 +904,7 @@ class Game(Round):
         g.leg = self.leg
         g.dealer = self.dealer
         g._attempt = self._attempt
-        g._last_parts = self._last_parts  # (shared: never changed once scored)
+        g.last_parts = self.last_parts  # (shared: never changed once scored)
         g.winner = self.winner
         g.outcome = self.outcome  # (frozen: shared)
         g.stop_at_round_end = self.stop_at_round_end

@@ -371,6 +371,12 @@ class Round:
 
     # ----------------------------------------------------------------- moves
 
+    def target_set(self, card: Card, turned: bool) -> CardSet:
+        """The cards ``card`` may capture from the table now (R-5.3, the joker's R-6.4), as
+        :func:`targets_of` gives them: 0 when it goes to the table, the bit :data:`WHOLE` added
+        when it takes them all; ``turned`` for the turned-up card (it must take one if it can)."""
+        return targets_of(self.table, card, turned, self._joker, self._wild, self._higher)
+
     def moves(self) -> list[tuple[Card, CardSet]]:
         """Every legal card-play decision as ``(card, target)`` (target 0: to the table).
 

@@ -378,7 +378,7 @@ class RoppyakkenEnv:
             except TypeError:
                 raise RoppyakkenError(f"action id {aid!r} is not an integer") from None
         game = self.game
-        before = game._last_parts
+        before = game.last_parts
         if play_id(game, aid):  # a card-play decision, played by the compiled path
             return self._after_step(before)
         return self.step_action(self.action(aid))
@@ -389,7 +389,7 @@ class RoppyakkenEnv:
         if self.done:
             raise RoppyakkenError("the episode is over: reset the environment")
         game = self.game
-        before = game._last_parts
+        before = game.last_parts
         if game.phase == TAKE:
             game.take(target)
         else:
@@ -404,7 +404,7 @@ class RoppyakkenEnv:
         if self.done:
             raise RoppyakkenError("the episode is over: reset the environment")
         game = self.game
-        before = game._last_parts
+        before = game.last_parts
         game.apply(action)
         return self._after_step(before)
 
@@ -414,7 +414,7 @@ class RoppyakkenEnv:
         self._legal = None
         self._moves = None
         rewards = [0.0] * self.players
-        parts = game._last_parts
+        parts = game.last_parts
         if parts is None or parts is before:
             return rewards  # no round ended: nothing to reward
         finals = [seat.final for seat in parts.seats]  # (not the public score: built on demand)

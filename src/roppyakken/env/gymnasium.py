@@ -107,7 +107,7 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
         total = 0.0
         draws = self.draws
         while not env.done and game.to_act != me:
-            before = game._last_parts
+            before = game.last_parts
             if play_random(game, me, draws):  # the random seats' card plays, compiled
                 total += env._after_step(before)[me]
                 continue

@@ -38,7 +38,7 @@ from roppyakken.cards import (
 from roppyakken.compiled import swap_in
 from roppyakken.engine import Game
 from roppyakken.indexed import choice_index
-from roppyakken.kernel import WHOLE, targets_of
+from roppyakken.kernel import WHOLE
 from roppyakken.yaku import LUCKY_HAND_SLUGS
 
 PLAY_STRIDE: Final = NUM_CARDS + 1
@@ -269,9 +269,8 @@ def put_card_play_ids(game: Game, base: int, out: list[int]) -> None:
     """Append ``base +`` each of :func:`card_play_ids` to ``out``: the ids of
     :meth:`~roppyakken.kernel.Round.moves`, read from the same targets, without the moves."""
     phase = game.phase
-    table, joker, wild, higher = game.table, game._joker, game._wild, game._higher
     if phase == TAKE:
-        targets = targets_of(table, game.turned, True, joker, wild, higher)
+        targets = game.target_set(game.turned, True)
         if targets & WHOLE:
             out.append(base + TAKE_BASE + _low(targets ^ WHOLE))
             return
@@ -286,7 +285,7 @@ def put_card_play_ids(game: Game, base: int, out: list[int]) -> None:
     while hand:
         card = _low(hand)
         hand &= hand - 1
-        targets = targets_of(table, card, False, joker, wild, higher)
+        targets = game.target_set(card, False)
         start = base + PLAY_STRIDE * card
         if targets & WHOLE:
             out.append(start + _low(targets ^ WHOLE))
@@ -310,7 +309,7 @@ def play_id(game: Game, aid: int) -> bool:
         low = aid - TAKE_BASE
         if not 0 <= low < NUM_CARDS:
             return False
-        targets = targets_of(game.table, game.turned, True, game._joker, game._wild, game._higher)
+        targets = game.target_set(game.turned, True)
         target = _target_with(targets, low)
         if target <= 0:  # (the turned-up card always takes a target)
             return False
@@ -321,7 +320,7 @@ def play_id(game: Game, aid: int) -> bool:
     card = aid // PLAY_STRIDE
     if not game.hands[game.to_act] >> card & 1:
         return False
-    targets = targets_of(game.table, card, False, game._joker, game._wild, game._higher)
+    targets = game.target_set(card, False)
     target = _target_with(targets, aid - card * PLAY_STRIDE)
     if target < 0:
         return False
@@ -390,13 +389,13 @@ def step_cards(game: Game, aid: int, me: int, draws: list[Callable[[int], int] |
     phase = game.phase
     if phase != PLAY and phase != TAKE:
         return NOT_CARD_PLAY
-    before = game._last_parts
+    before = game.last_parts
     if not play_id(game, aid):
         return ILLEGAL
-    if game._last_parts is not before:
+    if game.last_parts is not before:
         return ENDED
     play_random(game, me, draws)
-    if game._last_parts is not before:
+    if game.last_parts is not before:
         return ENDED
     phase = game.phase
     if game.to_act != me or (phase != PLAY and phase != TAKE):
