@@ -232,11 +232,6 @@ def parse_cards(slugs: Iterable[object], what: str | Phrase = "cards") -> list[i
     return out
 
 
-def card_label(card: int) -> str:
-    """A short readable label: ``'pine-crane (1 Pine, bright, 50)'``."""
-    return f"{SLUGS[card]} ({MONTH[card]} {MONTH_NAMES[MONTH[card] - 1]}, {KIND[card]}, {POINTS[card]})"
-
-
 _NIBBLE_1: Final = 0x111111111111
 _NIBBLE_5: Final = 0x555555555555
 _NIBBLE_3: Final = 0x333333333333

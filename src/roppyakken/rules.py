@@ -226,11 +226,6 @@ _DERIVED: Final = ("preset", "table", "match_rule", "joker_card")
 _OPTION_NAMES: Final = tuple(f.name for f in fields(Rules) if f.name not in _DERIVED)
 
 
-def option_names() -> tuple[str, ...]:
-    """The names of every rule option, in declaration order."""
-    return _OPTION_NAMES
-
-
 def _coerce(base: Rules, name: str, value: Any) -> Any:
     """Turn a TOML/JSON value for option ``name`` into the field's type, or refuse it."""
     if name not in _OPTION_NAMES:

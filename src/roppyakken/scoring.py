@@ -58,11 +58,6 @@ class RoundScore(NamedTuple):
         }
 
 
-def lucky_points(rules: Rules, declared: Sequence[str]) -> tuple[tuple[str, int], ...]:
-    """The points of declared lucky hands; refuse one these rules do not score."""
-    return _lucky_points(rules.lucky_hands, declared)
-
-
 def _lucky_points(values: Mapping[str, int], declared: Sequence[str]) -> tuple[tuple[str, int], ...]:
     out = []
     for slug in declared:
@@ -98,11 +93,6 @@ _ROUND_SCORING: Final = {"round-up": _ROUND_UP, "difference": _DIFFERENCE}
 def round_up(score: int) -> int:
     """R-7.4 ``round-up``: to the next hundred (320 → 400, 600 → 600, 0 → 0)."""
     return -(-score // 100) * 100
-
-
-def apply_round_scoring(rules: Rules, scores: Sequence[int]) -> list[int]:
-    """R-7.4: what each round score adds to its player's total."""
-    return _finals(scoring_options(rules).round_scoring, scores)
 
 
 def _finals(mode: int, scores: Sequence[int]) -> list[int]:
@@ -386,11 +376,6 @@ _PLAYER_SCORE: Final[type] = PlayerScore
 _ROUND_SCORE: Final[type] = RoundScore
 """The named tuples' classes (compiled, a ``Final`` is a C static: not looked up in the
 module's dict at each use)."""
-
-
-def instant_winner(rules: Rules, captures: Sequence[int]) -> tuple[int, str] | None:
-    """R-8.5: the seat that completed Four Brights, failing that Seven Ribbons."""
-    return _instant_winner(scoring_options(rules), list(captures))
 
 
 def _instant_winner(options: ScoringOptions, captures: list[int]) -> tuple[int, str] | None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from roppyakken.cards import MONTH, SLUGS, card_id
+from roppyakken.cards import SLUGS, card_id
 from roppyakken.i18n import N_, SOURCE_LANGUAGE, _, fill, language
 
 YAKU_NAMES: Final[dict[str, str]] = {
@@ -279,11 +279,6 @@ def card_name(card: int | str) -> str:
 def month_name(month: int) -> str:
     """The name of month ``month`` (1..12) in the current language."""
     return _(MONTH_NAMES[month - 1])
-
-
-def card_month_name(card: int) -> str:
-    """The name of the month of card id ``card``."""
-    return month_name(MONTH[card])
 
 
 def kind_name(kind: str) -> str:

@@ -7,7 +7,7 @@ from itertools import combinations
 from typing import Any
 
 from roppyakken.ai.arena import ArenaTotals, run_arena, summary
-from roppyakken.ai.elo import PairResult, expected_score, ratings
+from roppyakken.ai.elo import PairResult, ratings
 from roppyakken.errors import RoppyakkenError
 from roppyakken.i18n import N_
 from roppyakken.rules import Rules
@@ -66,9 +66,3 @@ def run_ladder(
         ],
         "pairs": arenas,
     }
-
-
-def predicted(document: dict[str, Any], a: str, b: str) -> float:
-    """The chance the ratings of a ladder document give ``a`` against ``b``."""
-    rating = {r["level"]: r["rating"] for r in document["ratings"]}
-    return expected_score(rating[a], rating[b])

@@ -383,19 +383,6 @@ class RoppyakkenEnv:
             return self._after_step(before)
         return self.step_action(self.action(aid))
 
-    def step_move(self, card: int, target: int) -> list[float]:
-        """:meth:`step` with one of the engine's ``Game.moves()`` (a card-play decision, legal
-        by construction, so played unchecked as ``Game.apply`` plays it once checked)."""
-        if self.done:
-            raise RoppyakkenError("the episode is over: reset the environment")
-        game = self.game
-        before = game.last_parts
-        if game.phase == TAKE:
-            game.take(target)
-        else:
-            game.play_card(card, target)
-        return self._after_step(before)
-
     def step_action(self, action: Action) -> list[float]:
         """:meth:`step` with the engine action itself (a bot's choice), not its id.
 
