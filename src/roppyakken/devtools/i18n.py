@@ -23,7 +23,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_file
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
@@ -99,7 +99,14 @@ BROWSER_PYTHON: tuple[str, ...] = ("text.py", "ai/base.py", "tutorial.py", *SERV
 """Python modules whose messages the browser shows too (the names, descriptions and the server's errors)."""
 
 PY_KEYWORDS = {"_": None, "N_": None, "fill": None}
-JS_KEYWORDS = {"t": None}
+JS_KEYWORDS: dict[str, object] = {"t": None, "tc": ((1, "c"), 2)}
+"""``tc(context, message, fields)`` is a message in a context: a variant for a grammatical gender."""
+GENDER = "grammatical gender"
+"""The context of a card name's gender: the translation is one of :data:`GENDERS`."""
+GENDERS = ("masculine", "feminine", "masculine plural", "feminine plural", "none")
+"""A card name's gender and number in a language; each but ``none`` is also the context of the
+variants of a message that agrees with a card (``tc`` in the browser)."""
+GENDER_NOTE = "The grammatical gender of this card name: " + ", ".join(GENDERS) + "."
 FIXED_DATE = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 TRANSLATORS = "roppyakken contributors"
 HEADER = "Roppyakken's messages. English is the source language; see src/roppyakken/i18n.py."
@@ -128,11 +135,12 @@ def js_sources() -> list[Path]:
     return sorted(p for p in STATIC_JS.glob("*.js") if p != CATALOG_JS)
 
 
-def _extract(path: Path, method: str, keywords: dict[str, None]) -> Iterator[tuple[str, str]]:
+def _extract(path: Path, method: str, keywords: dict[str, object]) -> Iterator[tuple[str, str, str | None]]:
     where = path.relative_to(PACKAGE).as_posix()
-    for _lineno, message, _comments, _context in extract_from_file(method, path, keywords=keywords):
+    found = extract_from_file(method, path, keywords=keywords)  # type: ignore[arg-type]
+    for _lineno, message, _comments, context in found:
         if isinstance(message, str):
-            yield where, message
+            yield where, message, context
 
 
 def extract() -> Catalog:
@@ -144,27 +152,35 @@ def extract() -> Catalog:
         revision_date=FIXED_DATE,
         fuzzy=False,
     )
-    found: list[tuple[str, str]] = []
+    found: list[tuple[str, str, str | None]] = []
     for name in PYTHON_SOURCES:
-        found.extend(_extract(PACKAGE / name, "python", PY_KEYWORDS))
+        found.extend(_extract(PACKAGE / name, "python", dict(PY_KEYWORDS)))
     from roppyakken.tui import text as tui_text  # its constants are the messages (no markers)
 
-    found.extend(("tui/text.py", message) for message in tui_text.messages())
+    found.extend(("tui/text.py", message, None) for message in tui_text.messages())
     for path in js_sources():
         found.extend(_extract(path, "javascript", JS_KEYWORDS))
-    for where, message in found:
-        if message in template:
-            template[message].locations.append((where, 0))
+    for where, message, context in found:
+        known = template.get(message, context=context)
+        if known is not None:
+            known.locations.append((where, 0))
         else:
-            template.add(message, locations=[(where, 0)])
+            template.add(message, locations=[(where, 0)], context=context)
+    for name in dict.fromkeys(text.CARD_NAMES.values()):
+        template.add(name, locations=[("text.py", 0)], context=GENDER, auto_comments=[GENDER_NOTE])
     return template
+
+
+def message_key(message: Message) -> str:
+    """A message's key in the browser's catalog: its id, after its context and a U+0004 if it has one."""
+    return f"{message.context}\x04{message.id}" if message.context else str(message.id)
 
 
 def browser_messages(template: Catalog) -> list[str]:
     """The message ids the browser needs, in template order."""
     browser_files = {*BROWSER_PYTHON, *(p.relative_to(PACKAGE).as_posix() for p in js_sources())}
     return [
-        m.id
+        message_key(m)
         for m in template
         if m.id and isinstance(m.id, str) and any(where in browser_files for where, _ in m.locations)
     ]
@@ -210,9 +226,9 @@ def updated(lang: str, template: Catalog) -> Catalog:
 
 
 def translations(catalog: Catalog) -> dict[str, str]:
-    """msgid -> msgstr for every translated message of a catalog."""
+    """msgid (after its context and U+0004 if it has one) -> msgstr for every translated message."""
     return {
-        m.id: m.string
+        message_key(m): m.string
         for m in catalog
         if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string
     }

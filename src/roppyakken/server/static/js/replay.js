@@ -6,6 +6,7 @@ import {
   KINDS,
   SLUGS,
   cardElement,
+  cardGender,
   cardName,
   cardNames,
   monthOf,
@@ -20,7 +21,7 @@ import { usePreset } from "./decks.js";
 import { byKind } from "./yaku.js";
 import { renderBreakdown } from "./breakdown.js";
 import { fairText, verifyDeals } from "./fairdeal.js";
-import { t } from "./i18n.js";
+import { listText, t } from "./i18n.js";
 import { myGames } from "./mygames.js";
 
 const FORMAT = "roppyakken-record/1";
@@ -303,12 +304,12 @@ function mountViewer(viewer, record, rules) {
         ev.source === "pile",
       );
     } else {
-      caption.textContent = T.evPlayedToTable(names[ev.seat], cardName(ev.card), ev.source === "pile");
+      caption.textContent = T.evPlayedToTable(names[ev.seat], cardName(ev.card), ev.source === "pile", cardGender(ev.card));
     }
     const moved = new Set(ev ? [ev.card, ...ev.captured] : []);
     const seats = names.map((nm, seat) => {
       const groups = byKind(s.captures[seat]);
-      const declared = (s.declared[seat] || []).map(yakuName).join(", ");
+      const declared = listText((s.declared[seat] || []).map(yakuName));
       return h(
         "section",
         {

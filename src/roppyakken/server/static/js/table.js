@@ -7,6 +7,7 @@ import {
   KINDS,
   backElement,
   cardElement,
+  cardGender,
   cardName,
   cardNames,
   monthOf,
@@ -14,6 +15,7 @@ import {
   pointsOfAll,
   sortCards,
 } from "./deck.js";
+import { listText } from "./i18n.js";
 import T, { KIND_PLURALS, MONTH_NAMES, distinctNames, presetName, reasonText, yakuName } from "./text.js";
 import { h, openDialog, replaceChildren } from "./dom.js";
 import { byKind, yakuProgress } from "./yaku.js";
@@ -33,10 +35,11 @@ const fmtPoints = (x) => (x === null || x === undefined ? "?" : Math.round(x).to
 
 /**
  * What a table needs: its room, the viewer's seat (null for a spectator), the room's
- * connection, the rules, the preset's description, the room's info and a notice to show.
+ * connection, the rules, the preset's description, the room's info, a notice to show and the
+ * room's clocks (drawn beside each player's name and in the status line).
  * @typedef {{room: string, seat: number | null, conn: import("./types.js").TableConnection,
  *   rules: import("./types.js").RulesInfo, description?: string, roomInfo?: Json | null,
- *   notice?: string}} TableContext
+ *   notice?: string, clocks?: import("./clock.js").ClockBar}} TableContext
  */
 
 export class GameView {
@@ -74,6 +77,7 @@ export class GameView {
     this.description = ctx.description || "";
     this.roomInfo = ctx.roomInfo || null;
     this.notice = ctx.notice || "";
+    this.clocks = ctx.clocks || null;
     /** @type {Json | null} the seat's view of the game (docs/PROTOCOL.md "state") */
     this.view = null;
     this.seq = -1;
@@ -508,7 +512,7 @@ export class GameView {
               { class: "hint-facts" },
               h("li", {}, T.hintPointsNow(m.points_now)),
               m.yaku_now && m.yaku_now.length
-                ? h("li", {}, T.hintYakuNow(m.yaku_now.map((/** @type {string} */ y) => yakuName(y)).join(", ")))
+                ? h("li", {}, T.hintYakuNow(listText(m.yaku_now.map((/** @type {string} */ y) => yakuName(y)))))
                 : null,
               h("li", {}, T.hintExpected(fmtPoints(m.expected_score), fmtPoints(m.score_ci95))),
               top ? h("li", {}, T.hintYakuChance(yakuName(top.yaku), Math.round(top.chance * 100))) : null,
@@ -722,7 +726,7 @@ export class GameView {
         text = T.evDealerTook(n(ev.seat), cardNames(ev.cards));
         break;
       case "declared":
-        text = T.evDeclared(n(ev.seat), ev.hands.map((/** @type {Json} */ x) => `${yakuName(x.slug)} (${x.points})`).join(", "));
+        text = T.evDeclared(n(ev.seat), listText(ev.hands.map((/** @type {Json} */ x) => `${yakuName(x.slug)} (${x.points})`)));
         break;
       case "turned":
         text = T.evTurned(n(ev.seat), cardName(ev.card));
@@ -740,7 +744,7 @@ export class GameView {
         }
         text = ev.captured.length
           ? T.evPlayedTaking(n(ev.seat), cardName(ev.card), cardNames(ev.captured), ev.source === "pile")
-          : T.evPlayedToTable(n(ev.seat), cardName(ev.card), ev.source === "pile");
+          : T.evPlayedToTable(n(ev.seat), cardName(ev.card), ev.source === "pile", cardGender(ev.card));
         break;
       case "round-ended":
         text = T.evRoundEnded(ev.round);
@@ -789,6 +793,7 @@ export class GameView {
       this.statusBar,
       h("span", { class: "round-info" }, parts.join(" · ")),
       h("span", { class: "preset-name" }, presetName(this.rules.preset)),
+      this.clocks ? this.clocks.statusElement() : null,
       conn,
       this.roomInfo && this.roomInfo.hints
         ? h("span", { class: "badge hints-on", title: T.hintsOnTitle }, T.hintsOn)
@@ -870,6 +875,7 @@ export class GameView {
       "header",
       { class: "pheader" },
       h("span", { class: "pname" }, this.name(seat)),
+      this.clocks ? this.clocks.seatElement(seat) : null,
       badges,
       h("span", { class: "spacer" }),
       legs,
@@ -920,7 +926,7 @@ export class GameView {
       );
     }
     const declared = (v.declared[seat] || []).length
-      ? h("div", { class: "pdeclared" }, `${T.declaredHands}: `, v.declared[seat].map(yakuName).join(", "))
+      ? h("div", { class: "pdeclared" }, `${T.declaredHands}: `, listText(v.declared[seat].map(yakuName)))
       : null;
     const classes = ["player"];
     if (seat === this.seat) classes.push("me");

@@ -5,7 +5,7 @@
 // and the browser.  A new or changed string here needs "python -m roppyakken.devtools.i18n".
 
 import { NAMES } from "./catalog.js";
-import { t } from "./i18n.js";
+import { t, tc } from "./i18n.js";
 
 /** @param {Record<string, string>} obj @returns {Record<string, string>} */
 const mapValues = (obj) => Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, t(v)]));
@@ -130,6 +130,23 @@ export const BOT_PERSONAS = {
   learned: [t("Sora"), t("Kumo")],
   master: [t("Ryū"), t("Kame")],
 };
+
+/**
+ * "{who} turns up {card} to the table.", agreeing with the gender of the card's name (deck.js
+ * cardGender; in French "posé", "posée", "posés", "posées").
+ * @param {string | number} who
+ * @param {string | number} card
+ * @param {string} gender
+ * @returns {string}
+ */
+function turnedToTable(who, card, gender) {
+  const fields = { who, card };
+  if (gender === "masculine") return tc("masculine", "{who} turns up {card} to the table.", fields);
+  if (gender === "feminine") return tc("feminine", "{who} turns up {card} to the table.", fields);
+  if (gender === "masculine plural") return tc("masculine plural", "{who} turns up {card} to the table.", fields);
+  if (gender === "feminine plural") return tc("feminine plural", "{who} turns up {card} to the table.", fields);
+  return t("{who} turns up {card} to the table.", fields);
+}
 
 const T = {
   appName: "Roppyakken",
@@ -289,10 +306,8 @@ const T = {
     fromPile
       ? t("{who} turns up {card}, taking {taken}.", { who, card, taken })
       : t("{who} plays {card}, taking {taken}.", { who, card, taken }),
-  evPlayedToTable: (/** @type {string | number} */ who, /** @type {string | number} */ card, /** @type {boolean} */ fromPile) =>
-    fromPile
-      ? t("{who} turns up {card} to the table.", { who, card })
-      : t("{who} plays {card} to the table.", { who, card }),
+  evPlayedToTable: (/** @type {string | number} */ who, /** @type {string | number} */ card, /** @type {boolean} */ fromPile, gender = "none") =>
+    fromPile ? turnedToTable(who, card, gender) : t("{who} plays {card} to the table.", { who, card }),
   evTurnedTakes: (/** @type {string | number} */ who, /** @type {string | number} */ card, /** @type {string | number} */ taken) => t("{who} takes {taken} with the turned-up {card}.", { who, card, taken }),
   evRoundEnded: (/** @type {number} */ r) => t("Round {n} is scored.", { n: r + 1 }),
   evLegWon: (/** @type {string | number} */ who) => t("{who} wins this game of the match.", { who }),

@@ -1,0 +1,120 @@
+"""The game table drawn from real engine states in Debian's Chromium (through Playwright, against a
+real ``roppyakken serve``, as ``test_web_e2e_browser`` does; a missing browser fails in CI)."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Browser
+
+from roppyakken.rules import preset
+from roppyakken.server.clocks import Clock
+from tests.test_web_e2e_browser import (  # noqa: F401 - the fixtures are used by name
+    DESKTOP,
+    SHOW_STATE,
+    _state_where,
+    _table_page,
+    browser,
+    server,
+)
+
+SHOW_CLOCKED_STATE = """async ({msg, options, clock}) => {
+  const { GameView } = await import('/static/js/table.js');
+  const { ClockBar } = await import('/static/js/clock.js');
+  const conn = { open: true, backlog: 0, send: () => '1' };
+  window.clocks = new ClockBar('r', conn);
+  window.clocks.setSeat(msg.view.seat);
+  window.gv = new GameView(document.querySelector('#app'), { room: 'r', seat: msg.view.seat, conn,
+    rules: { preset: 'classic', options }, clocks: window.clocks });
+  await window.gv.onState(msg.view, msg.names, msg.seq, msg.choices);
+  window.clocks.update(clock, msg.names);
+}"""
+
+
+def test_each_clock_sits_beside_its_players_name_and_goes_when_the_game_ends(
+    server: str,  # noqa: F811
+    browser: Browser,  # noqa: F811
+) -> None:
+    page = _table_page(browser, server, DESKTOP)
+    msg = _state_where(lambda v: v.phase == "play", players=3)
+    msg["names"] = ["Alice", "Bob", "Carol"]
+    me = msg["view"]["seat"]
+    clock = Clock.new("15+60", 3)
+    clock.start_turn(me, 0, 100.0)
+    view = clock.view(100.0 + 70)  # 5 s left: the player to move is warned
+    page.evaluate(SHOW_CLOCKED_STATE, {"msg": msg, "options": preset("classic").options(), "clock": view})
+
+    beside = page.evaluate(
+        """() => [...document.querySelectorAll('.player')].map((p) => {
+             const c = p.querySelector('.pheader .clock-seat');
+             return [Number(p.dataset.seat), c && c.previousElementSibling.className,
+                     c && c.querySelector('.clock-time').textContent];
+           })"""
+    )
+    assert sorted(beside) == sorted([[s, "pname", "0:05" if s == me else "1:15"] for s in range(3)]), beside
+    running = page.locator(f".player[data-seat='{me}'] .clock-seat.running .clock-time")
+    other = page.locator(f".player[data-seat='{(me + 1) % 3}'] .clock-seat .clock-time")
+    size = "e => parseFloat(getComputedStyle(e).fontSize)"
+    assert running.evaluate(size) > other.evaluate(size), "the running clock stands out"
+    warning = page.locator(".player.me .clock-seat.clock-low .clock-warning")
+    assert warning.inner_text() == "Your time is running out!"
+    # Nothing floats over the header any more.
+    covered = page.evaluate(
+        """() => { const r = document.querySelector('#lang-select').getBoundingClientRect();
+                   return document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2).id; }"""
+    )
+    assert covered == "lang-select"
+    assert page.evaluate(
+        "[...document.querySelectorAll('.clock-seat, .clock-status')].every(e => e.closest('.game'))"
+    )
+
+    page.evaluate("() => window.clocks.onTimeout({type: 'timeout', seat: 1, abandoned: true})")
+    assert "Bob ran out of time again" in page.locator(".status-bar .clock-notice").inner_text()
+
+    page.evaluate(
+        """() => { window.clocks.end();
+                   window.gv.onGameEnd({type: 'game_end', winner: 0, reason: 'target',
+                                        totals: [120, 0, 0]}); }"""
+    )
+    page.wait_for_selector(".game-over:not([hidden])")
+    shown = page.evaluate(
+        "[...document.querySelectorAll('.clock-seat, .clock-status, .clock-notice')]"
+        ".filter(e => e.getClientRects().length).map(e => e.outerHTML)"
+    )
+    assert shown == []
+    page.context.close()
+
+
+LOG_LINE = """([card, captured]) => window.gv.eventText(
+  {type: 'played', seat: 1, card, captured, source: captured.length ? 'hand' : 'pile'}, undefined)"""
+
+
+def test_the_log_agrees_with_the_cards_gender_and_joins_lists_in_the_pages_language(
+    server: str,  # noqa: F811
+    browser: Browser,  # noqa: F811
+) -> None:
+    msg = _state_where(lambda v: v.phase == "play")
+    msg["names"] = ["Alice", "Bob"]
+    said = {}
+    for lang in ("fr", "ja"):
+        page = _table_page(browser, server, DESKTOP)
+        page.evaluate(f"localStorage.setItem('roppyakken-lang', '{lang}')")
+        page.reload()
+        page.wait_for_selector(".rules-table")
+        page.evaluate(SHOW_STATE, {"msg": msg, "options": preset("classic").options()})
+        said[lang] = {
+            card: page.evaluate(LOG_LINE, [card, captured])
+            for card, captured in (
+                ("cherry-curtain", []),
+                ("pine-crane", []),
+                ("peony-butterflies", []),
+                ("pampas-geese", []),
+                ("pine-ribbon", ["pine-chaff-1", "pine-chaff-2", "pine-crane"]),
+            )
+        }
+        page.context.close()
+    fr = said["fr"]
+    assert "Rideau du Cerisier, posé sur la table" in fr["cherry-curtain"], fr
+    assert "Grue du Pin, posée sur la table" in fr["pine-crane"], fr
+    assert "posés sur la table" in fr["peony-butterflies"] and "posées sur la table" in fr["pampas-geese"], fr
+    assert "Ivraie du Pin, Ivraie du Pin et Grue du Pin" in fr["pine-ribbon"], fr
+    ja = said["ja"]["pine-ribbon"]
+    assert "、" in ja and ", " not in ja, ja
