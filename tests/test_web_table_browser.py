@@ -3,13 +3,21 @@ real ``roppyakken serve``, as ``test_web_e2e_browser`` does; a missing browser f
 
 from __future__ import annotations
 
-from playwright.sync_api import Browser
+import json
+import random
+from typing import Any
 
+from playwright.sync_api import Browser, Page
+
+from roppyakken.cards import SLUGS, iter_cards
+from roppyakken.engine import Game
+from roppyakken.events import RoundEnded
 from roppyakken.rules import preset
 from roppyakken.server.clocks import Clock
 from tests.test_web_e2e_browser import (  # noqa: F401 - the fixtures are used by name
     DESKTOP,
     SHOW_STATE,
+    _round_end_message,
     _state_where,
     _table_page,
     browser,
@@ -118,3 +126,93 @@ def test_the_log_agrees_with_the_cards_gender_and_joins_lists_in_the_pages_langu
     assert "Ivraie du Pin, Ivraie du Pin et Grue du Pin" in fr["pine-ribbon"], fr
     ja = said["ja"]["pine-ribbon"]
     assert "、" in ja and ", " not in ja, ja
+
+
+def _round_end(name: str, players: int, seed: int) -> dict[str, Any]:
+    """A real round end of a game of preset ``name``, as the server sends it."""
+    game = Game(preset(name), players, seed)
+    rng = random.Random(seed)
+    while True:
+        for event in game.apply(rng.choice(game.legal_actions())):
+            if isinstance(event, RoundEnded):
+                captures = [
+                    [SLUGS[c] for c in iter_cards(m)] for m in game.history[event.round].captures or []
+                ]
+                return {
+                    "round": event.round,
+                    "score": event.score.to_json(),
+                    "totals": list(event.totals),
+                    "captures": captures,
+                }
+
+
+def _show_round_end(page: Page, msg: dict[str, Any]) -> str:
+    page.evaluate("(m) => { window.gv.shownNames = ['Alice', 'Ryū', 'Taka']; window.gv.onRoundEnd(m); }", msg)
+    page.wait_for_selector("dialog.round-end[open]")
+    text = page.locator("dialog.round-end .breakdown").inner_text()
+    page.locator("dialog.round-end .dialog-actions button").click()
+    page.wait_for_selector("dialog.round-end", state="detached")
+    return text
+
+
+def test_the_breakdowns_labels_never_run_into_the_scores_in_french(
+    server: str,  # noqa: F811
+    browser: Browser,  # noqa: F811
+) -> None:
+    page = _table_page(browser, server, DESKTOP)
+    page.evaluate("localStorage.setItem('roppyakken-lang', 'fr')")
+    page.reload()
+    page.wait_for_selector(".rules-table")
+    msg = _state_where(lambda v: v.phase == "play", players=3)
+    page.evaluate(SHOW_STATE, {"msg": msg, "options": preset("classic").options()})
+    page.evaluate("(m) => { window.gv.onRoundEnd(m); }", _round_end_message())
+    page.wait_for_selector("dialog.round-end[open]")
+    overlaps = page.evaluate(
+        """() => [...document.querySelectorAll('.bd-table tr')].flatMap((row) => {
+             const th = row.querySelector('th'), num = row.querySelector('td.num');
+             if (!th || !num) return [];
+             const spill = th.scrollWidth > th.clientWidth + 1;
+             const text = document.createRange(); text.selectNodeContents(th);
+             const right = Math.max(...[...text.getClientRects()].map((r) => r.right));
+             return spill || right > num.getBoundingClientRect().left + 1 ? [th.textContent] : [];
+           })"""
+    )
+    assert "Score de la manche" in page.locator("dialog.round-end").inner_text()
+    assert overlaps == []
+    page.context.close()
+
+
+def test_yukbaeks_round_scores_are_explained_and_the_end_shows_the_standings(
+    server: str,  # noqa: F811
+    browser: Browser,  # noqa: F811
+) -> None:
+    page = _table_page(browser, server, DESKTOP)
+    msg = _state_where(lambda v: v.phase == "play", players=3, name="yukbaek")
+    msg["names"] = ["Alice", "bot:master", "bot:expert"]
+    page.evaluate(SHOW_STATE, {"msg": msg, "options": preset("yukbaek").options()})
+    names = ["Alice", "Ryū", "Taka"]
+
+    end = _round_end("yukbaek", 3, 5)
+    scores = [p["round_score"] for p in end["score"]["players"]]
+    top, second = sorted(scores, reverse=True)[:2]
+    said = _show_round_end(page, end)
+    assert "only the top scorer scores, the difference to the next best" in said
+    if top > second:
+        leader = names[scores.index(top)]
+        assert f"{leader} adds {top} − {second} = {top - second}; the others add 0." in said
+    tie = json.loads(json.dumps(end))
+    for p, s in zip(tie["score"]["players"], (260, 60, 260), strict=True):
+        p["round_score"], p["final"] = s, 0
+    said = _show_round_end(page, tie)
+    assert "a tie at the top scores nothing. Alice and Taka tie with 260, so nobody adds anything" in said
+
+    page.evaluate(
+        """() => { window.gv.view.totals = [120, 610, 300];
+                   window.gv.onGameEnd({type: 'game_end', winner: 1, reason: 'target', record_url: ''}); }"""
+    )
+    rows = page.locator(".game-over .standings tbody tr").evaluate_all(
+        "rows => rows.map(r => [...r.children].map(c => c.textContent))"
+    )
+    assert rows == [["1", "Ryū", "610"], ["2", "Taka", "300"], ["3", "Alice", "120"]]
+    assert page.locator(".game-over .standings caption").inner_text() == "Final standings"
+    page.context.close()

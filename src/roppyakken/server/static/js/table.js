@@ -1366,6 +1366,63 @@ export class GameView {
     );
   }
 
+  /**
+   * The final standings: the winner first, then by games won (in a match) and total; equal
+   * players share a place.
+   * @param {number} winner
+   * @returns {HTMLElement | null}
+   */
+  standings(winner) {
+    const v = this.view;
+    if (!v || !v.totals) return null;
+    const match = Boolean((this.rules.options || {}).match && this.rules.options.match !== "single" && v.legs);
+    /** @param {number} s */
+    const key = (s) => [s === winner ? 1 : 0, match ? v.legs[s] : 0, v.totals[s]];
+    /** @type {number[]} */
+    const seats = v.totals.map((/** @type {number} */ _, /** @type {number} */ s) => s);
+    seats.sort((/** @type {number} */ a, /** @type {number} */ b) => {
+      const [x, y] = [key(a), key(b)];
+      return y[0] - x[0] || y[1] - x[1] || y[2] - x[2];
+    });
+    /** @type {number[]} */
+    const places = [];
+    seats.forEach((s, i) => {
+      const prev = seats[i - 1];
+      places.push(i > 0 && key(prev).join() === key(s).join() ? places[i - 1] : i + 1);
+    });
+    return h(
+      "table",
+      { class: "standings" },
+      h("caption", {}, T.standings),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, T.standingsPlace),
+          h("th", { scope: "col" }, T.standingsPlayer),
+          match ? h("th", { scope: "col", class: "num" }, T.standingsLegs) : null,
+          h("th", { scope: "col", class: "num" }, T.standingsTotal),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        seats.map((s, i) =>
+          h(
+            "tr",
+            { dataset: { seat: String(s) }, class: s === this.seat ? "mine" : "" },
+            h("td", { class: "place" }, String(places[i])),
+            h("th", { scope: "row" }, this.name(s)),
+            match ? h("td", { class: "num" }, String(v.legs[s])) : null,
+            h("td", { class: "num" }, String(v.totals[s])),
+          ),
+        ),
+      ),
+    );
+  }
+
   renderOver() {
     const v = /** @type {Json} */ (this.view);
     const winner = this.over ? this.over.winner : v && v.phase === "over" ? v.winner : null;
@@ -1385,6 +1442,7 @@ export class GameView {
       this.overBox,
       h("h2", {}, T.gameOver),
       h("p", { class: "winner" }, title, winner === this.seat && reason ? ` (${reason})` : ""),
+      this.standings(winner),
       h(
         "div",
         { class: "over-actions" },

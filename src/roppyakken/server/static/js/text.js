@@ -324,6 +324,11 @@ const T = {
   totalAfter: t("Total"),
   fukeVoid: t("Fuke: a counted score is too low, so every round score is void."),
   instantWin: (/** @type {string | number} */ who, /** @type {string | number} */ yaku) => t("Instant win: {who} with {yaku}.", { who, yaku }),
+  differenceTop: (/** @type {string} */ who, /** @type {number} */ top, /** @type {number} */ second) =>
+    t("Yukbaek scoring: only the top scorer scores, the difference to the next best. {who} adds {top} − {second} = {difference}; the others add 0.", { who, top, second, difference: top - second }),
+  differenceTie: (/** @type {string} */ who, /** @type {number} */ top) =>
+    t("Yukbaek scoring: only the top scorer scores, the difference to the next best, and a tie at the top scores nothing. {who} tie with {top}, so nobody adds anything this round.", { who, top }),
+  roundUp: t("Sambong scoring: each round score is rounded up to the next hundred."),
   continue: t("Continue"),
   hintButton: t("Hint"),
   hintTitle: t("Hint: what the expert would play"),
@@ -356,6 +361,11 @@ const T = {
   gameOver: t("Game over"),
   wins: (/** @type {string | number} */ who, /** @type {string | number} */ why) => t("{who} wins — {why}.", { who, why }),
   youWin: t("You win!"),
+  standings: t("Final standings"),
+  standingsPlace: t("Place"),
+  standingsPlayer: t("Player"),
+  standingsTotal: t("Total"),
+  standingsLegs: t("Games won"),
   downloadRecord: t("Download the game record"),
   newGame: t("New game"),
   instantReason: (/** @type {string | number} */ yaku) => t("instant win with {yaku}", { yaku }),
