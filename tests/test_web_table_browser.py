@@ -216,3 +216,35 @@ def test_yukbaeks_round_scores_are_explained_and_the_end_shows_the_standings(
     assert rows == [["1", "Ryū", "610"], ["2", "Taka", "300"], ["3", "Alice", "120"]]
     assert page.locator(".game-over .standings caption").inner_text() == "Final standings"
     page.context.close()
+
+
+FOCUSED = """() => { const e = document.activeElement;
+  return e === document.body ? 'body' : e.closest('.hand') ? 'hand' : e.closest('.prompt') ? 'prompt'
+    : e.closest('dialog') ? `dialog:${e.textContent}` : e.tagName; }"""
+
+
+def test_the_keyboard_focus_follows_the_game(server: str, browser: Browser) -> None:  # noqa: F811
+    """After a play the focus stays in the hand (never on the page's body), a new decision gets it,
+    and the round-end dialog focuses its Continue."""
+    page = _table_page(browser, server, DESKTOP)
+    msg = _state_where(lambda v: v.phase == "play")
+    msg["names"] = ["Alice", "Bob"]
+    page.evaluate(SHOW_STATE, {"msg": msg, "options": preset("classic").options()})
+    assert page.evaluate(FOCUSED) == "hand"
+    page.keyboard.press("Enter")  # selects the card: the focus goes to the prompt's first button
+    assert page.evaluate(FOCUSED) == "prompt"
+    page.keyboard.press("Enter")  # plays it
+    assert page.evaluate("window.sent.length") == 1
+    assert page.evaluate(FOCUSED) == "hand"
+    # The server's answer: someone else to move; the focus is still in the hand.
+    waiting = json.loads(json.dumps(msg))
+    waiting["view"]["legal"] = []
+    waiting["view"]["to_act"] = 1 - waiting["view"]["seat"]
+    page.evaluate("(m) => window.gv.onState(m.view, m.names, m.seq + 1, [])", waiting)
+    assert page.evaluate(FOCUSED) == "hand"
+    page.evaluate("(m) => { window.gv.onRoundEnd(m); }", _round_end_message())
+    page.wait_for_selector("dialog.round-end[open]")
+    assert page.evaluate(FOCUSED) == "dialog:Continue"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("dialog.round-end", state="detached")
+    page.context.close()

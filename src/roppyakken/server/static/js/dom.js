@@ -100,7 +100,8 @@ export function openDialog(title, body, { className = "", onClose = null, closeT
   });
   document.body.append(dlg);
   dlg.showModal();
-  dlg.querySelector("h2")?.focus({ preventScroll: true });
+  // The focus on the primary button: Enter or Space closes the dialog ("Continue") at once.
+  dlg.querySelector(".dialog-actions button")?.focus({ preventScroll: true });
   dlg.scrollTop = 0;
   return dlg;
 }

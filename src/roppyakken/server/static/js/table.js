@@ -765,6 +765,7 @@ export class GameView {
 
   render() {
     if (!this.view) return;
+    const focused = this.main.contains(document.activeElement);
     this.renderStatus();
     this.renderPlayers();
     this.renderField();
@@ -773,6 +774,24 @@ export class GameView {
     this.renderProgress();
     this.renderOver();
     this.markHint();
+    if (focused) this.keepFocus();
+  }
+
+  /**
+   * The control that had the keyboard focus was redrawn away (a card played, a prompt replaced):
+   * the focus goes to the decision at hand if there is one, else stays in the hand, never on the
+   * page's body.
+   */
+  keepFocus() {
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    const v = this.view;
+    if (v && v.legal.length && !this.pending && !this.spectator) this.focusDecision();
+    if (!this.main.contains(document.activeElement)) this.focusHand(true);
+    if (!this.main.contains(document.activeElement)) {
+      const control = this.main.querySelector(".prompt button, .game-over a");
+      if (control instanceof HTMLElement) control.focus({ preventScroll: true });
+    }
   }
 
   renderStatus() {
@@ -1189,9 +1208,11 @@ export class GameView {
     this.unsent = { action, seq: this.seq };
     const message = this.seq >= 0 ? { type: "act", action, seq: this.seq } : { type: "act", action };
     if (this.conn.open) this.conn.send(message);
+    const focused = this.main.contains(document.activeElement) || this.hintHost.contains(document.activeElement);
     this.renderField();
     this.renderHand();
     this.renderPrompt();
+    if (focused) this.keepFocus();
   }
 
   renderPrompt() {
