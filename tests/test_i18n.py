@@ -345,3 +345,25 @@ def test_every_card_name_has_its_grammatical_gender(lang: str) -> None:
     if lang == "fr":
         assert "none" not in genders.values()
         assert genders["Cherry Curtain"] == "masculine" and genders["Pine Crane"] == "feminine"
+
+
+def test_french_browser_text_keeps_french_typography(template: Catalog) -> None:
+    """In the browser's own French messages: a narrow no-break space before : ; ! ? and %, and the
+    typographic apostrophe ’ (never a straight ')."""
+    js = {p.relative_to(build.PACKAGE).as_posix() for p in build.js_sources()}
+    browser_only = {
+        build.message_key(m)
+        for m in template
+        if m.id and m.locations and all(where in js for where, _ in m.locations)
+    }
+    found = build.translations(build.read_catalog("fr"))
+    wrong = [
+        (key, msgstr)
+        for key, msgstr in found.items()
+        if key in browser_only
+        and (
+            re.search(r"\w'\w", msgstr)
+            or re.search(r"(?:[ \u00a0]|(?<=[^\s\u202f]))[:;!?%](?=\s|$|\))", msgstr)
+        )
+    ]
+    assert wrong == [], wrong[:5]

@@ -248,3 +248,34 @@ def test_the_keyboard_focus_follows_the_game(server: str, browser: Browser) -> N
     page.keyboard.press("Enter")
     page.wait_for_selector("dialog.round-end", state="detached")
     page.context.close()
+
+
+def test_the_review_never_shows_minus_zero(server: str, browser: Browser) -> None:  # noqa: F811
+    page = _table_page(browser, server, DESKTOP)
+    msg = _state_where(lambda v: v.phase == "play")
+    msg["names"] = ["Alice", "bot:master"]
+    page.evaluate(SHOW_STATE, {"msg": msg, "options": preset("classic").options()})
+    seats = [{"kind": "bot"}, {"kind": "bot"}]
+    seats[msg["view"]["seat"]] = {"kind": "human"}
+    end = _round_end_message()
+    page.evaluate(
+        """([seats, m]) => { window.gv.roomInfo = {seats}; window.gv.shownNames = ['Alice', 'Ryū', 'Taka'];
+                             window.gv.onRoundEnd(m); }""",
+        [seats, end],
+    )
+    page.wait_for_selector("dialog.round-end[open] .review")
+    play = {"card": "pine-crane", "target": []}
+    reviews = [
+        {"turn": 2, "played": play, "best": play, "points_lost": 3.2, "win_chance_lost": 0.004},
+        {"turn": 5, "played": play, "best": play, "points_lost": 0.2, "win_chance_lost": 0.001},
+        {"turn": 7, "played": play, "best": play, "points_lost": 12, "win_chance_lost": 0.06},
+    ]
+    page.evaluate(
+        "(m) => window.gv.onReview(m)", {"type": "review", "round": end["round"], "reviews": reviews}
+    )
+    lines = page.locator(".review-list .review-lost").all_inner_texts()
+    assert lines == [
+        "3 points given up (chance to win down by less than 1%)",
+        "12 points given up (chance to win −6%)",
+    ]
+    page.context.close()

@@ -86,7 +86,7 @@ export function renderBreakdown(score, { names, captures = null, totals = null, 
         { class: "bd-final" },
         h("th", { scope: "row" }, T.adds),
         h("td", { class: "num" }, p.final),
-        h("td", {}, totals ? `${T.totalAfter}: ${totals[seat]}` : ""),
+        h("td", {}, totals ? T.labelled(T.totalAfter, totals[seat]) : ""),
       ),
     );
     return h(

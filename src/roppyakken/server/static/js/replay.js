@@ -293,7 +293,7 @@ function mountViewer(viewer, record, rules) {
     counter.textContent = `${T.round(s.round)} · ${T.replayStep(index + 1, steps.length)}`;
     const ev = s.event;
     if (s.kind === "deal") {
-      caption.textContent = `${T.round(s.round)}: ${T.replayDeal} — ${T.dealer}: ${names[s.dealer]}`;
+      caption.textContent = T.labelled(T.round(s.round), `${T.replayDeal} — ${T.labelled(T.dealer, names[s.dealer])}`);
     } else if (s.kind === "scores" || !ev) {
       caption.textContent = T.replayScores;
     } else if (ev.captured.length) {
@@ -329,7 +329,7 @@ function mountViewer(viewer, record, rules) {
           { class: "replay-hand" },
           sortCards(s.hands[seat]).map((c) => cardElement(c, { size: "sm" })),
         ),
-        declared ? h("div", { class: "pdeclared" }, `${T.declaredHands}: ${declared}`) : null,
+        declared ? h("div", { class: "pdeclared" }, T.labelled(T.declaredHands, declared)) : null,
         h(
           "div",
           { class: "pcaptures" },

@@ -423,7 +423,10 @@ export class GameView {
   /** @param {Json | null} msg */
   fillReview(msg) {
     if (!this.reviewBox) return;
-    const items = msg ? msg.reviews || [] : [];
+    // A turn that gave up nothing that shows (0 points, under 1% of the chance to win) is no lesson.
+    const items = (msg ? msg.reviews || [] : []).filter(
+      (/** @type {Json} */ r) => Math.round(r.points_lost) > 0 || Math.round(r.win_chance_lost * 100) > 0,
+    );
     replaceChildren(
       this.reviewBox,
       h("h3", {}, T.reviewTitle),
@@ -905,7 +908,7 @@ export class GameView {
     const capEls = KINDS.filter((k) => groups[k].length).map((k) =>
       h(
         "div",
-        { class: `cgroup kind-${k}`, role: "group", "aria-label": `${KIND_PLURALS[k]}: ${pointsOfAll(groups[k])}` },
+        { class: `cgroup kind-${k}`, role: "group", "aria-label": T.labelled(KIND_PLURALS[k], pointsOfAll(groups[k])) },
         h("span", { class: "klabel" }, KIND_PLURALS[k], h("b", {}, ` ${pointsOfAll(groups[k])}`)),
         h(
           "div",
@@ -931,7 +934,7 @@ export class GameView {
         {
           class: "phand",
           role: "group",
-          "aria-label": `${T.handOf(this.name(seat))}: ${T.cardsInHand(v.hand_sizes[seat])}`,
+          "aria-label": T.labelled(T.handOf(this.name(seat)), T.cardsInHand(v.hand_sizes[seat])),
         },
         h("div", { class: "backs" }, backs),
         h("span", { class: "hand-count" }, T.cardsInHand(v.hand_sizes[seat])),
@@ -945,7 +948,7 @@ export class GameView {
       );
     }
     const declared = (v.declared[seat] || []).length
-      ? h("div", { class: "pdeclared" }, `${T.declaredHands}: `, listText(v.declared[seat].map(yakuName)))
+      ? h("div", { class: "pdeclared" }, T.labelled(T.declaredHands, listText(v.declared[seat].map(yakuName))))
       : null;
     const classes = ["player"];
     if (seat === this.seat) classes.push("me");

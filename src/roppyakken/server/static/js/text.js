@@ -348,7 +348,7 @@ const T = {
   hintWorlds: (/** @type {string | number} */ n) => t("Each play was played out in {n} imagined deals from what you can see.", { n }),
   hintPlayThis: t("Play this"),
   hintWhyDiffer: t(
-    "The expert's choice comes first: it is the expert's judgement of the position. The chances below come from those few imagined deals, so another play may show a higher chance by luck of the deals.",
+    "The expert's choice comes first: it is the expert's judgement of the position. These chances come from those few imagined deals, so another play may show a higher chance by luck of the deals.",
   ),
   reviewTitle: t("What the master would have played"),
   reviewWorking: t("The master is looking at your round…"),
@@ -356,8 +356,11 @@ const T = {
   reviewTurn: (/** @type {string | number} */ n) => t("Your turn {n}", { n }),
   reviewPlayed: (/** @type {string | number} */ what) => t("You: {play}", { play: what }),
   reviewBest: (/** @type {string | number} */ what) => t("Master: {play}", { play: what }),
-  reviewLost: (/** @type {string | number} */ points, /** @type {string | number} */ pct) =>
-    t("{points} points given up (chance to win −{pct}%)", { points, pct }),
+  reviewLost: (/** @type {string | number} */ points, /** @type {number} */ pct) =>
+    pct >= 1
+      ? t("{points} points given up (chance to win −{pct}%)", { points, pct })
+      : t("{points} points given up (chance to win down by less than 1%)", { points }),
+  labelled: (/** @type {string | number} */ label, /** @type {string | number} */ value) => t("{label}: {value}", { label, value }),
   gameOver: t("Game over"),
   wins: (/** @type {string | number} */ who, /** @type {string | number} */ why) => t("{who} wins — {why}.", { who, why }),
   youWin: t("You win!"),
