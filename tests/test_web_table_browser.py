@@ -15,9 +15,12 @@ from roppyakken.events import RoundEnded
 from roppyakken.rules import preset
 from roppyakken.server.clocks import Clock
 from tests.test_web_e2e_browser import (  # noqa: F401 - the fixtures are used by name
+    BOT_GAME_SEED,
     DESKTOP,
     SHOW_STATE,
+    _context,
     _round_end_message,
+    _start_bot_game,
     _state_where,
     _table_page,
     browser,
@@ -279,3 +282,12 @@ def test_the_review_never_shows_minus_zero(server: str, browser: Browser) -> Non
         "12 points given up (chance to win −6%)",
     ]
     page.context.close()
+
+
+def test_a_game_against_bots_shows_no_players_chat(server: str, browser: Browser) -> None:  # noqa: F811
+    ctx = _context(browser, DESKTOP)
+    page = ctx.new_page()
+    _start_bot_game(page, server, "Hanako", BOT_GAME_SEED)
+    page.wait_for_selector(".chat-panel", state="attached")
+    assert page.locator(".chat-panel").is_hidden(), "nobody to talk to"
+    ctx.close()
