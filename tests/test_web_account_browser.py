@@ -137,3 +137,21 @@ def test_the_account_pages_pass_axe_in_every_language(server: str, browser: Brow
     page.wait_for_selector("#signed-in-as")
     problems += _problems(page, f"account page, signed in ({lang})")
     assert problems == []
+
+
+def test_a_signed_out_visit_is_refused_nothing(server: str, browser: Browser) -> None:
+    """Signed out, the page asks for the account only with a session: no 401, no console error."""
+    page = _context(browser, DESKTOP).new_page()
+    said: list[str] = []
+    page.on("console", lambda m: said.append(m.text) if m.type == "error" else None)
+    page.on("response", lambda r: said.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.goto(server + "/#/account")  # a new visitor
+    page.wait_for_selector("#make-account")
+    page.goto(server + "/")
+    with page.expect_response(lambda r: r.url.endswith("/api/me") and r.request.method == "POST"):
+        page.fill("#player-name", "Eve")
+        page.locator("#player-name").dispatch_event("change")
+    page.goto(server + "/#/account")  # a guest with a player cookie
+    page.wait_for_selector("#make-account")
+    assert said == []
+    page.context.close()

@@ -70,7 +70,10 @@ export async function accountPage(root) {
   /** @type {{account: Account, player: {id: string, name: string}, games: AccountGame[]} | null} */
   let mine = null;
   try {
-    mine = await getJSON("/api/account");
+    // Asked only with a session (GET /api/me names the account or null): a signed-out visit
+    // gets no 401 for the console to log.
+    const me = await getJSON("/api/me");
+    if (me && me.account) mine = await getJSON("/api/account");
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 401)) {
       replaceChildren(root, h("p", { class: "error", role: "alert" }, T.errorPrefix + errorText(err)));
