@@ -39,4 +39,12 @@ def test_the_start_page_never_scrolls_sideways(server: str, browser: Browser, la
         assert page.evaluate("document.documentElement.lang") == lang
         scroll = page.evaluate("document.documentElement.scrollWidth")
         assert scroll <= width, (lang, width, scroll, page.evaluate(WIDER_THAN_THE_PAGE)[:5])
+        if phone:  # the header takes two rows of 44 px targets at most
+            rows = page.evaluate(
+                """() => new Set([...document.querySelectorAll('.top-nav a, .top-nav select')]
+                     .filter((e) => e.getClientRects().length)
+                     .map((e) => Math.round(e.getBoundingClientRect().top / 20))).size"""
+            )
+            height = page.evaluate("document.querySelector('#top').getBoundingClientRect().height")
+            assert rows <= 2 and height <= 2 * 44 + 20, (lang, rows, height)
         ctx.close()
