@@ -291,3 +291,29 @@ def test_a_game_against_bots_shows_no_players_chat(server: str, browser: Browser
     page.wait_for_selector(".chat-panel", state="attached")
     assert page.locator(".chat-panel").is_hidden(), "nobody to talk to"
     ctx.close()
+
+
+def test_the_progress_panels_yaku_names_clear_their_thumbnails(server: str, browser: Browser) -> None:  # noqa: F811
+    page = _table_page(browser, server, DESKTOP)
+    page.evaluate("localStorage.setItem('roppyakken-lang', 'ko')")
+    page.reload()
+    page.wait_for_selector(".rules-table")
+    msg = _state_where(
+        lambda v: v.phase == "play" and sum(c.bit_count() for c in v.captures) > 14, name="yukbaek"
+    )
+    msg["names"] = ["Alice", "bot:master"]
+    page.evaluate(SHOW_STATE, {"msg": msg, "options": preset("yukbaek").options()})
+    page.evaluate(
+        "() => document.querySelectorAll('.progress-host details').forEach((d) => { d.open = true; })"
+    )
+    # A thumbnail's outline is drawn 2 px outside it: the name's line ends above that.
+    touching = page.evaluate(
+        """() => [...document.querySelectorAll('.yaku-entry')].filter((e) => {
+             const name = e.querySelector('.yaku-name').getBoundingClientRect();
+             const chips = e.querySelector('.yaku-chips').getBoundingClientRect();
+             return chips.height && name.bottom + 2 > chips.top;
+           }).map((e) => e.querySelector('.yaku-name').textContent)"""
+    )
+    assert page.locator(".yaku-entry").count() > 5
+    assert touching == []
+    page.context.close()
