@@ -155,3 +155,36 @@ def test_a_signed_out_visit_is_refused_nothing(server: str, browser: Browser) ->
     page.wait_for_selector("#make-account")
     assert said == []
     page.context.close()
+
+
+def test_the_account_pages_labels_and_sessions_table_read_cleanly(server: str, browser: Browser) -> None:
+    """Every label stands clear of its input; every column of the sessions table has a visible
+    header, and its last cell ("이 기기") stays on one line."""
+    page = _context(browser, DESKTOP).new_page()
+    _in_language(page, "ko")
+    page.goto(server + "/#/account")
+    page.wait_for_selector("#make-account")
+    page.fill("#make-login", "layout-ko")
+    page.fill("#make-password", PASSWORD)
+    page.click("#make-account button[type=submit]")
+    page.wait_for_selector("#signed-in-as")
+    gaps = page.evaluate(
+        """() => [...document.querySelectorAll('.account-form label[for]')].map((label) => {
+             const input = document.getElementById(label.htmlFor).getBoundingClientRect();
+             const box = label.getBoundingClientRect();
+             return box.top >= input.bottom ? 99 : input.left - box.right;
+           })"""
+    )
+    assert gaps and min(gaps) >= 4, gaps
+    headers = page.locator(".account-sessions thead th").evaluate_all(
+        "ths => ths.map((th) => [th.innerText.trim(), th.getClientRects().length])"
+    )
+    assert all(text and shown == 1 for text, shown in headers), headers
+    lines = page.evaluate(
+        """() => { const cell = document.querySelector('.account-sessions tbody td:last-child');
+                   const range = document.createRange(); range.selectNodeContents(cell);
+                   return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size; }"""
+    )
+    assert page.locator(".account-sessions tbody td:last-child").inner_text() == "이 기기"
+    assert lines == 1
+    page.context.close()

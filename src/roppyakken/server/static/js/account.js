@@ -202,7 +202,7 @@ async function signedIn(mine, redraw) {
     "table",
     { class: "account-sessions" },
     h("caption", {}, t("Where you are signed in")),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Since")), h("th", { scope: "col" }, t("Last seen")), h("th", { scope: "col" }, t("Address")), h("th", { scope: "col" }, t("Browser")), h("th", { scope: "col" }, h("span", { class: "sr-only" }, t("End"))))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Since")), h("th", { scope: "col" }, t("Last seen")), h("th", { scope: "col" }, t("Address")), h("th", { scope: "col" }, t("Browser")), h("th", { scope: "col" }, t("Sign out")))),
     h(
       "tbody",
       {},
@@ -216,7 +216,7 @@ async function signedIn(mine, redraw) {
           h("td", {}, s.agent || ""),
           h(
             "td",
-            {},
+            { class: "session-end" },
             s.current
               ? t("This device")
               : h("button", { type: "button", class: "end-session", onclick: () => act(() => deleteJSON(`/api/sessions/${encodeURIComponent(s.id)}`)) }, t("End")),
