@@ -60,6 +60,7 @@ export class GameView {
   /** @type {HTMLElement} */ el;
   /** @type {HTMLElement} */ handLegend;
   /** @type {HTMLElement} */ hintHost;
+  /** @type {MediaQueryList} */ narrow;
   /** @type {string} */ connStatus = "";
   /** @type {number} */ reviewRound = -1;
   /** @type {string} */ autoNote = "";
@@ -168,7 +169,8 @@ export class GameView {
       this.hand,
       this.handLegend,
     );
-    // The hint panel sits beside the table (over it on a narrow screen), never above the hand.
+    // The hint panel sits beside the table; on a narrow screen under the hand (placeHint), so that
+    // it covers nothing and the hand stays where it is.
     this.hintHost = h("div", { class: "hint-host" });
     this.side = h(
       "aside",
@@ -179,6 +181,9 @@ export class GameView {
     );
     this.el = h("div", { class: "game" }, this.main, this.side);
     replaceChildren(this.root, this.el);
+    this.narrow = window.matchMedia("(max-width: 900px)");
+    this.narrow.addEventListener("change", () => this.placeHint());
+    this.placeHint();
     this.hand.addEventListener("keydown", (ev) => this.onHandKey(ev));
     this.el.addEventListener("keydown", (ev) => {
       if (ev.key === "Escape" && this.selected) {
@@ -1363,7 +1368,17 @@ export class GameView {
     );
     const hintShown = cardTurn && this.hint && this.hintClosed !== this.seq;
     const declareShown = v.phase === "declare" && this.hintsAllowed && this.declareHint === this.seq;
+    const wasEmpty = !this.hintHost.firstChild;
     replaceChildren(this.hintHost, hintShown ? this.renderHint() : declareShown ? this.renderDeclareHint() : null);
+    if (wasEmpty && this.hintHost.firstChild && this.narrow.matches)
+      this.hintHost.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }
+
+  /** The hint panel's place: first beside the table, under the hand on a narrow screen. */
+  placeHint() {
+    if (this.narrow.matches) {
+      if (this.hintHost.previousElementSibling !== this.handLegend) this.handLegend.after(this.hintHost);
+    } else if (this.side.firstElementChild !== this.hintHost) this.side.prepend(this.hintHost);
   }
 
   /**
