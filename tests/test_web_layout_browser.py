@@ -48,3 +48,28 @@ def test_the_start_page_never_scrolls_sideways(server: str, browser: Browser, la
             height = page.evaluate("document.querySelector('#top').getBoundingClientRect().height")
             assert rows <= 2 and height <= 2 * 44 + 20, (lang, rows, height)
         ctx.close()
+
+
+FRENCH_SLIPS = r"""(sel) => {
+  const text = [...document.querySelectorAll(sel)].map((e) => e.innerText).join('\n');
+  return [...text.matchAll(/.{0,20}(?:[ \u00a0][:;!?]|\p{L}'\p{L}).{0,10}/gu)].map((m) => m[0]);
+}"""
+
+
+def test_french_pages_keep_french_typography(server: str, browser: Browser) -> None:  # noqa: F811
+    """A narrow no-break space before : ; ! ? and the apostrophe ’, in the browser's own text and in
+    what it shares with the terminal (preset descriptions, card and yaku names)."""
+    ctx = _context(browser, {"width": 1366, "height": 900})
+    ctx.add_init_script(_in_language("fr"))
+    page = ctx.new_page()
+    slips: dict[str, list[str]] = {}
+    for path, ready in (
+        ("/", "#online-rated"),
+        ("/#/rules?preset=classic", ".rules-desc"),
+        ("/#/calc", ".calc-month"),
+    ):
+        page.goto(server + path)
+        page.wait_for_selector(ready)
+        slips[path] = page.evaluate(FRENCH_SLIPS, "#app, #top")
+    assert slips == {path: [] for path in slips}, slips
+    ctx.close()

@@ -46,7 +46,19 @@ export { LANGUAGES, LANGUAGE_NAMES };
  * @returns {string}
  */
 export function t(message, fields) {
-  return fill(TABLE[message] || message, fields);
+  return fill(typeset(TABLE[message] || message), fields);
+}
+
+/**
+ * French typography on a translated template (never on the values filled into it): a narrow
+ * no-break space before : ; ! ? and %, and the apostrophe ’.  The browser's own catalog entries
+ * are written so; this also sets those it shares with the terminal (names, descriptions, errors).
+ * @param {string} text
+ * @returns {string}
+ */
+function typeset(text) {
+  if (LANG !== "fr") return text;
+  return text.replace(/(?<=\p{L})'(?=\p{L})/gu, "\u2019").replace(/(?<=\S)[ \u00a0]?([:;!?%])(?=\s|$|\))/gu, "\u202f$1");
 }
 
 /**
@@ -57,7 +69,7 @@ export function t(message, fields) {
  * @returns {string}
  */
 export function tc(context, message, fields) {
-  return fill(TABLE[`${context}\u0004${message}`] || TABLE[message] || message, fields);
+  return fill(typeset(TABLE[`${context}\u0004${message}`] || TABLE[message] || message), fields);
 }
 
 /**
