@@ -537,7 +537,7 @@ export class GameView {
           );
         }),
       ),
-      h("p", { class: "muted hint-note" }, T.hintWorlds(msg.worlds), " ", T.hintWhyDiffer),
+      h("p", { class: "muted hint-note" }, T.hintNote(msg.worlds)),
       h(
         "button",
         {

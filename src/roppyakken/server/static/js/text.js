@@ -345,11 +345,12 @@ const T = {
   hintYakuChance: (/** @type {string | number} */ name, /** @type {string | number} */ pct) => t("Chance of {yaku}: {pct}%", { yaku: name, pct }),
   hintRisk: (/** @type {string | number} */ n) => t("Risk: the opponents expect {n} points", { n }),
   hintWinChance: (/** @type {string | number} */ pct) => t("Chance to win the game: {pct}%", { pct }),
-  hintWorlds: (/** @type {string | number} */ n) => t("Each play was played out in {n} imagined deals from what you can see.", { n }),
+  hintNote: (/** @type {string | number} */ n) =>
+    t(
+      "Each play was played out in {n} imagined deals from what you can see. The expert's choice comes first: it is the expert's judgement of the position. These chances come from those few imagined deals, so another play may show a higher chance by luck of the deals.",
+      { n },
+    ),
   hintPlayThis: t("Play this"),
-  hintWhyDiffer: t(
-    "The expert's choice comes first: it is the expert's judgement of the position. These chances come from those few imagined deals, so another play may show a higher chance by luck of the deals.",
-  ),
   reviewTitle: t("What the master would have played"),
   reviewWorking: t("The master is looking at your round…"),
   reviewNone: t("The master would have played as you did."),
