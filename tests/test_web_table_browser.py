@@ -14,6 +14,7 @@ from roppyakken.engine import Game
 from roppyakken.events import RoundEnded
 from roppyakken.rules import preset
 from roppyakken.server.clocks import Clock
+from tests.test_web_a11y_browser import _problems
 from tests.test_web_e2e_browser import (  # noqa: F401 - the fixtures are used by name
     BOT_GAME_SEED,
     DESKTOP,
@@ -79,6 +80,7 @@ def test_each_clock_sits_beside_its_players_name_and_goes_when_the_game_ends(
 
     page.evaluate("() => window.clocks.onTimeout({type: 'timeout', seat: 1, abandoned: true})")
     assert "Bob ran out of time again" in page.locator(".status-bar .clock-notice").inner_text()
+    assert _problems(page, "the table with its clocks") == []
 
     page.evaluate(
         """() => { window.clocks.end();

@@ -107,7 +107,7 @@ export class ClockBar {
     this.seats = [];
     this.control = h("span", { class: "clock-control" });
     this.live = h("span", { class: "clock-notice", role: "status", "aria-live": "polite" });
-    this.status = h("span", { class: "clock-status", "aria-label": t("Clocks") }, this.control, this.live);
+    this.status = h("span", { class: "clock-status" }, this.control, this.live);
     this.timer = window.setInterval(() => this.tick(), 200);
     document.addEventListener("visibilitychange", () => this.tick());
   }
