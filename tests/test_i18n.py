@@ -64,7 +64,7 @@ def test_the_template_holds_the_names_and_the_browser_strings(template: Catalog)
 def test_every_catalog_translates_every_message(lang: str, template: Catalog) -> None:
     catalog = build.read_catalog(lang)
     found = {**build.translations(catalog), **build.plural_translations(catalog)}
-    missing = [m.id for m in template if m.id and (m.id[0] if isinstance(m.id, tuple) else m.id) not in found]
+    missing = [build.message_key(m) for m in template if m.id and build.message_key(m) not in found]
     assert not missing, f"{lang}: {len(missing)} untranslated, e.g. {missing[:3]} (run {REBUILD})"
     fuzzy = [m.id for m in catalog if m.id and m.fuzzy]
     assert not fuzzy, f"{lang}: fuzzy translations {fuzzy[:3]}"
@@ -363,3 +363,37 @@ def test_an_errors_korean_particles_are_chosen_wherever_it_is_shown() -> None:
     assert shown == "규칙 파일 'house.toml'을 찾을 수 없습니다"
     phrase = Phrase(i18n.N_("{where} captures"), where=Phrase(i18n.N_("player {n}"), n=2)).translated()
     assert not any(form in phrase for form in KOREAN_FALLBACKS), phrase
+
+
+@pytest.mark.parametrize("lang", build.TRANSLATED)
+def test_every_card_name_has_its_grammatical_gender(lang: str) -> None:
+    """The browser makes a message agree with a card (French "posé"/"posée"): each card name's gender
+    is a message of the catalog, one of the known values, and never "none" in French."""
+    found = build.translations(build.read_catalog(lang))
+    genders = {name: found.get(f"{build.GENDER}\x04{name}") for name in text.CARD_NAMES.values()}
+    assert set(genders.values()) <= set(build.GENDERS), genders
+    if lang == "fr":
+        assert "none" not in genders.values()
+        assert genders["Cherry Curtain"] == "masculine" and genders["Pine Crane"] == "feminine"
+
+
+def test_french_browser_text_keeps_french_typography(template: Catalog) -> None:
+    """In the browser's own French messages: a narrow no-break space before : ; ! ? and %, and the
+    typographic apostrophe ’ (never a straight ')."""
+    js = {p.relative_to(build.PACKAGE).as_posix() for p in build.js_sources()}
+    browser_only = {
+        build.message_key(m)
+        for m in template
+        if m.id and m.locations and all(where in js for where, _ in m.locations)
+    }
+    found = build.translations(build.read_catalog("fr"))
+    wrong = [
+        (key, msgstr)
+        for key, msgstr in found.items()
+        if key in browser_only
+        and (
+            re.search(r"\w'\w", msgstr)
+            or re.search(r"(?:[ \u00a0]|(?<=[^\s\u202f]))[:;!?%](?=\s|$|\))", msgstr)
+        )
+    ]
+    assert wrong == [], wrong[:5]

@@ -229,3 +229,51 @@ def test_a_forgotten_password_a_recovery_code_new_codes_and_a_reset_link(
     wait_js(again, "!document.querySelector('#reset-password .error').hidden")
     assert "reset link" in again.locator("#reset-password .error").inner_text()
     assert errors == []
+
+
+def test_a_signed_out_visit_is_refused_nothing(server: str, browser: Browser) -> None:
+    """Signed out, the page asks for the account only with a session: no 401, no console error."""
+    page = _context(browser, DESKTOP).new_page()
+    said: list[str] = []
+    page.on("console", lambda m: said.append(m.text) if m.type == "error" else None)
+    page.on("response", lambda r: said.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.goto(server + "/#/account")  # a new visitor
+    page.wait_for_selector("#make-account")
+    page.goto(server + "/")
+    with page.expect_response(lambda r: r.url.endswith("/api/me") and r.request.method == "POST"):
+        page.fill("#player-name", "Eve")
+        page.locator("#player-name").dispatch_event("change")
+    page.goto(server + "/#/account")  # a guest with a player cookie
+    page.wait_for_selector("#make-account")
+    assert said == []
+    page.context.close()
+
+
+def test_the_account_pages_labels_and_sessions_table_read_cleanly(server: str, browser: Browser) -> None:
+    """Every label stands clear of its input; every column of the sessions table has a visible
+    header, and its last cell ("이 기기") stays on one line."""
+    page = _context(browser, DESKTOP).new_page()
+    _in_language(page, "ko")
+    page.goto(server + "/#/account")
+    page.wait_for_selector("#make-account")
+    _make_account(page, "layout-ko")
+    gaps = page.evaluate(
+        """() => [...document.querySelectorAll('.account-form label[for]')].map((label) => {
+             const input = document.getElementById(label.htmlFor).getBoundingClientRect();
+             const box = label.getBoundingClientRect();
+             return box.top >= input.bottom ? 99 : input.left - box.right;
+           })"""
+    )
+    assert gaps and min(gaps) >= 4, gaps
+    headers = page.locator(".account-sessions thead th").evaluate_all(
+        "ths => ths.map((th) => [th.innerText.trim(), th.getClientRects().length])"
+    )
+    assert all(text and shown == 1 for text, shown in headers), headers
+    lines = page.evaluate(
+        """() => { const cell = document.querySelector('.account-sessions tbody td:last-child');
+                   const range = document.createRange(); range.selectNodeContents(cell);
+                   return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size; }"""
+    )
+    assert page.locator(".account-sessions tbody td:last-child").inner_text() == "이 기기"
+    assert lines == 1
+    page.context.close()

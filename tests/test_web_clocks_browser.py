@@ -92,9 +92,9 @@ def test_a_player_who_closes_the_tab_is_played_for_and_the_game_ends(server: str
         for page in (host, bob, carol):
             page.wait_for_selector(".hand button.card")
 
-        # every seat's clock shows; the running one counts down
-        host.wait_for_selector(".clock-bar:not([hidden]) .clock-seat[data-seat='2'] .clock-time")
-        assert host.locator(".clock-bar .clock-seat").count() == 3
+        # every seat's clock shows beside the player's name; the running one counts down
+        host.wait_for_selector(".player[data-seat='2'] .pheader .clock-seat:not([hidden]) .clock-time")
+        assert host.locator(".player .pheader .clock-seat .clock-time").count() == 3
         first = host.locator(".clock-seat.running .clock-time").inner_text()
         host.wait_for_timeout(1200)
         assert host.locator(".clock-seat.running .clock-time").inner_text() != first or _step(host)
@@ -116,19 +116,30 @@ def test_a_player_who_closes_the_tab_is_played_for_and_the_game_ends(server: str
 
         # the others play on: they see Carol played for, then handed to a bot, and the game end
         notices: set[str] = set()
+        bot_badge = False
         deadline = time.monotonic() + 150
         over = False
         while not over:
             assert time.monotonic() < deadline, f"the game did not end (notices: {notices})"
             results = [_step(host), _step(bob)]
             notices.add(str(host.evaluate("document.querySelector('.clock-notice')?.textContent || ''")))
+            bot_badge = (
+                bot_badge or host.locator(".player[data-seat='2'] .clock-seat .badge.bot").count() == 1
+            )
             over = all(r == "over" for r in results)
             if all(r in (None, "over") for r in results):
                 time.sleep(0.05)
         assert "Carol ran out of time: the expert bot played for them" in notices, notices
         assert "Carol ran out of time again: a bot plays their seat to the end" in notices, notices
-        assert host.locator(".clock-seat[data-seat='2'] .badge.bot").count() == 1
+        assert bot_badge, "Carol's seat is shown as played by a bot"
         wait_js(bob, "document.querySelector('.game-over:not([hidden])') !== null")
+        # the game is over: no clock, badge or notice is left
+        gone = (
+            "[...document.querySelectorAll('.clock-seat, .clock-status')]"
+            + ".every(e => !e.getClientRects().length)"
+        )
+        for page in (host, bob):
+            wait_js(page, gone)
         assert errors == []
 
     record = httpx.get(f"{server}/api/games/{room}/record", timeout=10).json()

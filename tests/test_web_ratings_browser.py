@@ -1,6 +1,6 @@
 """Ratings in the lobby, in the browser (Debian's Chromium, headless, driven by Playwright): a newcomer
-sees that they are not rated yet and the bot level they are taken to play like, and "Play a bot at your
-level" starts a game against bots of that level."""
+sees that they are not rated yet (and is not told whom they play like before any rated game), and "Play
+a bot at your level" starts a game against bots of the starting rating's level."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ def test_the_lobby_shows_the_rating_and_offers_a_bot_at_your_level(server: str) 
         page.check("input[name=pair-players][value='3']")
         page.select_option("#pair-preset", "marguerite")
         wait_js(page, "document.querySelector('#pair-rating').textContent.includes('Not rated yet')")
+        assert "play like" not in page.locator("#pair-rating").inner_text()
         assert page.locator("#pair-bot-level").is_visible()
         page.click("#pair-bot-level")
         page.wait_for_url("**/r/*", timeout=15_000)

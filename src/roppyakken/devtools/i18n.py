@@ -20,10 +20,10 @@ import datetime as dt
 import io
 import json
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from babel.messages.catalog import Catalog
+from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_file
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
@@ -98,7 +98,7 @@ browser says them in its language."""
 BROWSER_PYTHON: tuple[str, ...] = ("text.py", "ai/base.py", "tutorial.py", *SERVER_SAYS)
 """Python modules whose messages the browser shows too (the names, descriptions and the server's errors)."""
 
-PY_KEYWORDS: dict[str, tuple[int, ...] | None] = {
+PY_KEYWORDS: dict[str, object] = {
     "_": None,
     "N_": None,
     "fill": None,
@@ -106,7 +106,14 @@ PY_KEYWORDS: dict[str, tuple[int, ...] | None] = {
     "nfill": (1, 2),
     "Plural": (1, 2),
 }
-JS_KEYWORDS = {"t": None}
+JS_KEYWORDS: dict[str, object] = {"t": None, "tc": ((1, "c"), 2)}
+"""``tc(context, message, fields)`` is a message in a context: a variant for a grammatical gender."""
+GENDER = "grammatical gender"
+"""The context of a card name's gender: the translation is one of :data:`GENDERS`."""
+GENDERS = ("masculine", "feminine", "masculine plural", "feminine plural", "none")
+"""A card name's gender and number in a language; each but ``none`` is also the context of the
+variants of a message that agrees with a card (``tc`` in the browser)."""
+GENDER_NOTE = "The grammatical gender of this card name: " + ", ".join(GENDERS) + "."
 FIXED_DATE = dt.datetime(2026, 1, 1, tzinfo=dt.UTC)
 TRANSLATORS = "roppyakken contributors"
 HEADER = "Roppyakken's messages. English is the source language; see src/roppyakken/i18n.py."
@@ -135,19 +142,20 @@ def js_sources() -> list[Path]:
     return sorted(p for p in STATIC_JS.glob("*.js") if p != CATALOG_JS)
 
 
-Message = str | tuple[str, str]
+MessageId = str | tuple[str, str]
 """A message id: its text, or its singular and plural forms (a message with a count)."""
 
 
 def _extract(
-    path: Path, method: str, keywords: Mapping[str, tuple[int, ...] | None]
-) -> Iterator[tuple[str, Message]]:
+    path: Path, method: str, keywords: dict[str, object]
+) -> Iterator[tuple[str, MessageId, str | None]]:
     where = path.relative_to(PACKAGE).as_posix()
-    for _lineno, message, _comments, _context in extract_from_file(method, path, keywords=keywords):
+    found = extract_from_file(method, path, keywords=keywords)  # type: ignore[arg-type]
+    for _lineno, message, _comments, context in found:
         if isinstance(message, str):
-            yield where, message
+            yield where, message, context
         elif isinstance(message, tuple) and len(message) == 2 and all(isinstance(m, str) for m in message):
-            yield where, (message[0], message[1])
+            yield where, (message[0], message[1]), context
 
 
 def extract() -> Catalog:
@@ -159,28 +167,36 @@ def extract() -> Catalog:
         revision_date=FIXED_DATE,
         fuzzy=False,
     )
-    found: list[tuple[str, Message]] = []
+    found: list[tuple[str, MessageId, str | None]] = []
     for name in PYTHON_SOURCES:
-        found.extend(_extract(PACKAGE / name, "python", PY_KEYWORDS))
+        found.extend(_extract(PACKAGE / name, "python", dict(PY_KEYWORDS)))
     from roppyakken.tui import text as tui_text  # its constants are the messages (no markers)
 
-    found.extend(("tui/text.py", message) for message in tui_text.messages())
+    found.extend(("tui/text.py", message, None) for message in tui_text.messages())
     for path in js_sources():
         found.extend(_extract(path, "javascript", JS_KEYWORDS))
-    for where, message in found:
-        key = message[0] if isinstance(message, tuple) else message
-        if key in template:
-            template[key].locations.append((where, 0))
+    for where, message, context in found:
+        known = template.get(message[0] if isinstance(message, tuple) else message, context=context)
+        if known is not None:
+            known.locations.append((where, 0))
         else:
-            template.add(message, locations=[(where, 0)])
+            template.add(message, locations=[(where, 0)], context=context)
+    for name in dict.fromkeys(text.CARD_NAMES.values()):
+        template.add(name, locations=[("text.py", 0)], context=GENDER, auto_comments=[GENDER_NOTE])
     return template
+
+
+def message_key(message: Message) -> str:
+    """A message's key in the browser's catalog: its id, after its context and a U+0004 if it has one."""
+    ident = message.id[0] if isinstance(message.id, tuple | list) else message.id  # (the singular)
+    return f"{message.context}\x04{ident}" if message.context else str(ident)
 
 
 def browser_messages(template: Catalog) -> list[str]:
     """The message ids the browser needs, in template order."""
     browser_files = {*BROWSER_PYTHON, *(p.relative_to(PACKAGE).as_posix() for p in js_sources())}
     return [
-        m.id
+        message_key(m)
         for m in template
         if m.id and isinstance(m.id, str) and any(where in browser_files for where, _ in m.locations)
     ]
@@ -226,9 +242,9 @@ def updated(lang: str, template: Catalog) -> Catalog:
 
 
 def translations(catalog: Catalog) -> dict[str, str]:
-    """msgid -> msgstr for every translated message of a catalog."""
+    """msgid (after its context and U+0004 if it has one) -> msgstr for every translated message."""
     return {
-        m.id: m.string
+        message_key(m): m.string
         for m in catalog
         if m.id and isinstance(m.id, str) and isinstance(m.string, str) and m.string
     }

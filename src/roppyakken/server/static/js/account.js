@@ -74,7 +74,10 @@ export async function accountPage(root) {
   /** @type {{account: Account, player: {id: string, name: string}, games: AccountGame[]} | null} */
   let mine = null;
   try {
-    mine = await getJSON("/api/account");
+    // Asked only with a session (GET /api/me names the account or null): a signed-out visit
+    // gets no 401 for the console to log.
+    const me = await getJSON("/api/me");
+    if (me && me.account) mine = await getJSON("/api/account");
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 401)) {
       replaceChildren(root, h("p", { class: "error", role: "alert" }, T.errorPrefix + errorText(err)));
@@ -274,7 +277,7 @@ async function signedIn(mine, redraw, show) {
     "table",
     { class: "account-sessions" },
     h("caption", {}, t("Where you are signed in")),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Since")), h("th", { scope: "col" }, t("Last seen")), h("th", { scope: "col" }, t("Address")), h("th", { scope: "col" }, t("Browser")), h("th", { scope: "col" }, h("span", { class: "sr-only" }, t("End"))))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Since")), h("th", { scope: "col" }, t("Last seen")), h("th", { scope: "col" }, t("Address")), h("th", { scope: "col" }, t("Browser")), h("th", { scope: "col" }, t("Sign out")))),
     h(
       "tbody",
       {},
@@ -288,7 +291,7 @@ async function signedIn(mine, redraw, show) {
           h("td", {}, s.agent || ""),
           h(
             "td",
-            {},
+            { class: "session-end" },
             s.current
               ? t("This device")
               : h("button", { type: "button", class: "end-session", onclick: () => act(() => deleteJSON(`/api/sessions/${encodeURIComponent(s.id)}`)) }, t("End")),

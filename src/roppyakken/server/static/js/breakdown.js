@@ -3,6 +3,7 @@
 import { KINDS, cardElement, pointsOf, pointsOfAll } from "./deck.js";
 import T, { KIND_PLURALS, yakuName } from "./text.js";
 import { h } from "./dom.js";
+import { listText } from "./i18n.js";
 import { byKind } from "./yaku.js";
 
 /**
@@ -85,7 +86,7 @@ export function renderBreakdown(score, { names, captures = null, totals = null, 
         { class: "bd-final" },
         h("th", { scope: "row" }, T.adds),
         h("td", { class: "num" }, p.final),
-        h("td", {}, totals ? `${T.totalAfter}: ${totals[seat]}` : ""),
+        h("td", {}, totals ? T.labelled(T.totalAfter, totals[seat]) : ""),
       ),
     );
     return h(
@@ -105,6 +106,20 @@ export function renderBreakdown(score, { names, captures = null, totals = null, 
         "p",
         { class: "bd-note strong" },
         T.instantWin(names[w.seat] || T.calcPlayer(w.seat), yakuName(w.yaku)),
+      ),
+    );
+  }
+  const scoring = options ? options.round_scoring : null;
+  if (scoring === "round-up") notes.push(h("p", { class: "bd-note bd-scoring" }, T.roundUp));
+  if (scoring === "difference" && !score.fuke && score.players.length > 1) {
+    const scores = score.players.map((/** @type {import("./types.js").Json} */ p) => p.round_score);
+    const [top, second] = [...scores].sort((a, b) => b - a);
+    const leaders = scores.flatMap((/** @type {number} */ s, /** @type {number} */ seat) => (s === top ? [names[seat] || T.calcPlayer(seat)] : []));
+    notes.push(
+      h(
+        "p",
+        { class: "bd-note bd-scoring" },
+        leaders.length > 1 ? T.differenceTie(listText(leaders), top) : T.differenceTop(leaders[0], top, second),
       ),
     );
   }

@@ -94,7 +94,7 @@ export async function calcPage(root) {
         el.setAttribute("aria-pressed", seat !== undefined ? "true" : "false");
         el.setAttribute(
           "aria-label",
-          seat !== undefined ? `${cardName(slug)}: ${T.calcPlayer(seat)}` : cardName(slug),
+          seat !== undefined ? T.labelled(cardName(slug), T.calcPlayer(seat)) : cardName(slug),
         );
         if (seat !== undefined)
           el.append(h("span", { class: "owner-badge", "aria-hidden": "true" }, T.calcOwner(seat)));

@@ -90,6 +90,14 @@ export class ChatPanel {
   setSeats(seats) {
     this.seats = seats;
     this.reportPlayer.hidden = !this.room || !this.others().length;
+    this.showIfSomeone();
+  }
+
+  /** A player alone with bots has nobody to talk to: the players' chat shows only with another person. */
+  showIfSomeone() {
+    const alone =
+      this.seat !== null && this.seats.length > 0 && this.seats.every((s, i) => i === this.seat || s.kind === "bot");
+    this.el.hidden = alone;
   }
 
   /** The human seats other than this client's: [seat, name]. @returns {[number, string][]} */
@@ -142,6 +150,7 @@ export class ChatPanel {
   welcome(seat) {
     this.seat = seat;
     this.title.textContent = seat === null ? t("Spectators' chat") : t("Players' chat");
+    this.showIfSomeone();
     this.send({ type: "chat_history" });
   }
 

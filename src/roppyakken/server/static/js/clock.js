@@ -73,7 +73,11 @@ export function formatClock(seconds) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-/** Every seat's clock at the table, counting down; notices of timeouts and hand-overs. */
+/**
+ * Every seat's clock, shown beside that player's name on the table (`seatElement`), counting down;
+ * the time control and the notices of timeouts and hand-overs in the table's status line
+ * (`statusElement`).  `end()` takes them all away when the game is over.
+ */
 export class ClockBar {
   /**
    * @param {string} room
@@ -99,11 +103,29 @@ export class ClockBar {
     this.notice = "";
     this.title = document.title;
     this.notified = -1;
-    this.el = h("aside", { class: "clock-bar", "aria-label": t("Clocks"), hidden: true });
-    this.live = h("p", { class: "clock-notice", role: "status", "aria-live": "polite" });
-    document.body.append(this.el);
+    /** @type {HTMLElement[]} each seat's clock, placed by the table beside the seat's name */
+    this.seats = [];
+    this.control = h("span", { class: "clock-control" });
+    this.live = h("span", { class: "clock-notice", role: "status", "aria-live": "polite" });
+    this.status = h("span", { class: "clock-status" }, this.control, this.live);
     this.timer = window.setInterval(() => this.tick(), 200);
     document.addEventListener("visibilitychange", () => this.tick());
+  }
+
+  /**
+   * Seat `i`'s clock (time, "away" or "bot", "Hand to a bot"): the same element at every redraw.
+   * @param {number} i
+   * @returns {HTMLElement}
+   */
+  seatElement(i) {
+    while (this.seats.length <= i)
+      this.seats.push(h("span", { class: "clock-seat", hidden: true, dataset: { seat: String(this.seats.length) } }));
+    return this.seats[i];
+  }
+
+  /** The time control and the latest notice, for the table's status line. @returns {HTMLElement} */
+  statusElement() {
+    return this.status;
   }
 
   /** @param {number|null} seat */
@@ -126,6 +148,15 @@ export class ClockBar {
     this.clock = clock || null;
     this.names = names || this.names;
     this.endsAt = clock && clock.remaining !== null ? performance.now() + clock.remaining * 1000 : 0;
+    this.render();
+  }
+
+  /** The game is over: no clock, badge, button or notice is left. */
+  end() {
+    this.clock = null;
+    this.endsAt = 0;
+    this.notice = "";
+    this.info = null;
     this.render();
   }
 
@@ -156,17 +187,20 @@ export class ClockBar {
   render() {
     const clock = this.clock;
     const info = this.info;
-    const rows = [];
-    const seats = info ? info.seats : this.names.map(() => null);
-    const timed = clock && clock.kind !== "none";
-    for (let i = 0; i < seats.length; i++) {
-      const seatInfo = seats[i];
-      const name = this.names[i] || (seatInfo && seatInfo.name) || t("Seat {n}", { n: i });
-      const badges = [];
-      if (clock && clock.abandoned[i]) badges.push(h("span", { class: "badge bot" }, t("bot")));
-      else if (clock && clock.away[i]) badges.push(h("span", { class: "badge offline" }, t("away")));
-      const running = timed && clock && clock.turn === i;
-      const time = timed && clock ? h("span", { class: "clock-time" }, this.shownTime(i)) : null;
+    const count = info ? info.seats.length : clock ? clock.banks.length : 0;
+    const timed = Boolean(clock && clock.kind !== "none");
+    for (let i = 0; i < Math.max(count, this.seats.length); i++) {
+      const el = this.seatElement(i);
+      const seatInfo = info && info.seats[i];
+      const parts = [];
+      if (clock && clock.abandoned[i]) parts.push(h("span", { class: "badge bot" }, t("bot")));
+      else if (clock && clock.away[i]) parts.push(h("span", { class: "badge offline" }, t("away")));
+      if (timed && clock && i < count) {
+        const name = this.names[i] || (seatInfo && seatInfo.name) || t("Seat {n}", { n: i });
+        parts.push(
+          h("span", { class: "clock-time", role: "timer", "aria-label": t("{name}'s clock", { name }) }, this.shownTime(i)),
+        );
+      }
       const canHand =
         !timed &&
         info &&
@@ -177,27 +211,22 @@ export class ClockBar {
         seatInfo.kind === "human" &&
         !seatInfo.connected &&
         !(clock && clock.abandoned[i]);
-      rows.push(
-        h(
-          "li",
-          { class: `clock-seat${running ? " running" : ""}${i === this.seat ? " mine" : ""}`, dataset: { seat: String(i) } },
-          h("span", { class: "clock-name" }, name),
-          badges,
-          time,
-          canHand
-            ? h(
-                "button",
-                { type: "button", class: "hand-over", onclick: () => this.conn.send({ type: "hand_over", seat: i }) },
-                t("Hand to a bot"),
-              )
-            : null,
-        ),
-      );
+      if (canHand)
+        parts.push(
+          h(
+            "button",
+            { type: "button", class: "hand-over", onclick: () => this.conn.send({ type: "hand_over", seat: i }) },
+            t("Hand to a bot"),
+          ),
+        );
+      const running = timed && clock && clock.turn === i;
+      el.className = `clock-seat${running ? " running" : ""}${i === this.seat ? " mine" : ""}`;
+      el.hidden = parts.length === 0;
+      replaceChildren(el, parts);
     }
+    this.control.textContent = timed && clock ? controlName(clock.control) : "";
     this.live.textContent = this.notice;
-    const show = Boolean(timed || (clock && clock.abandoned.some(Boolean)) || rows.some((r) => r.querySelector("button")) || this.notice);
-    this.el.hidden = !show;
-    replaceChildren(this.el, timed && clock ? h("p", { class: "clock-control muted" }, controlName(clock.control)) : null, h("ol", {}, rows), this.live);
+    this.status.hidden = !this.control.textContent && !this.notice;
     this.tick();
   }
 
@@ -216,22 +245,26 @@ export class ClockBar {
   tick() {
     const clock = this.clock;
     const left = this.left();
+    const mine = this.seat === null ? null : this.seats[this.seat] || null;
     if (clock && clock.turn !== null && left !== null) {
-      const running = this.el.querySelector(`li[data-seat="${clock.turn}"] .clock-time`);
+      const running = this.seats[clock.turn]?.querySelector(".clock-time");
       if (running) running.textContent = formatClock(left);
-      const mine = clock.turn === this.seat;
-      const low = mine && left <= (WARN_BELOW[clock.kind] || 10);
-      this.el.classList.toggle("clock-low", low);
-      const warning = this.el.querySelector(".clock-warning");
-      if (low && !warning) this.el.prepend(h("p", { class: "clock-warning", role: "alert" }, t("Your time is running out!")));
+      const myTurn = clock.turn === this.seat;
+      const low = myTurn && left <= (WARN_BELOW[clock.kind] || 10);
+      const warning = mine && mine.querySelector(".clock-warning");
+      if (mine) mine.classList.toggle("clock-low", low);
+      if (low && mine && !warning) mine.append(h("span", { class: "clock-warning", role: "alert" }, t("Your time is running out!")));
+      else if (!low && warning) warning.remove();
       if (low && this.warned !== this.endsAt) {
         this.warned = this.endsAt;
         this.onLow();
       }
-      else if (!low && warning) warning.remove();
-      this.remind(mine && clock.kind === "turn");
+      this.remind(myTurn && clock.kind === "turn");
     } else {
-      this.el.classList.remove("clock-low");
+      if (mine) {
+        mine.classList.remove("clock-low");
+        mine.querySelector(".clock-warning")?.remove();
+      }
       this.remind(false);
     }
   }
@@ -261,10 +294,10 @@ export class ClockBar {
     }
   }
 
-  /** Remove the bar (the page changes). */
+  /** Stop and remove the clocks (the page changes). */
   close() {
     window.clearInterval(this.timer);
-    this.el.remove();
+    for (const el of [...this.seats, this.status]) el.remove();
     document.title = this.title;
   }
 }

@@ -1,8 +1,8 @@
 // The 48-card deck (RULES.md R-1): slugs in id order, months, kinds, points, and card elements.
 
-import { DECK, KINDS as DECK_KINDS, POINTS } from "./catalog.js";
+import { DECK, KINDS as DECK_KINDS, NAMES, POINTS } from "./catalog.js";
 import { deckUrl, kindMarkElement } from "./decks.js";
-import { t } from "./i18n.js";
+import { genderOf, listText, t } from "./i18n.js";
 import { CARD_NAMES, KIND_NAMES } from "./text.js";
 
 // The deck itself (slugs in id order, with their kinds) is generated from roppyakken.cards.
@@ -86,6 +86,16 @@ export function cardName(slug) {
 }
 
 /**
+ * The grammatical gender and number of a card's name in the page's language (i18n.js `genderOf`):
+ * a message that agrees with the card is its variant in that context.
+ * @param {string} slug
+ * @returns {string}
+ */
+export function cardGender(slug) {
+  return genderOf(NAMES.cards[slug] || slug);
+}
+
+/**
  * A longer card description: "Pine Crane (bright, 50 points)".
  * @param {string} slug
  * @returns {string}
@@ -99,12 +109,12 @@ export function cardLabel(slug) {
 }
 
 /**
- * A list of card names joined for text.
+ * A list of card names joined as the page's language writes a list.
  * @param {readonly string[]} slugs
  * @returns {string}
  */
 export function cardNames(slugs) {
-  return slugs.map(cardName).join(", ");
+  return listText(slugs.map(cardName));
 }
 
 /**

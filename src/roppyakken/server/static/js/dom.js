@@ -82,6 +82,7 @@ export function showError(el, message) {
  * @returns {HTMLDialogElement}
  */
 export function openDialog(title, body, { className = "", onClose = null, closeText = t("Close") } = {}) {
+  const close = h("button", { class: "primary", value: "close" }, closeText);
   const dlg = h(
     "dialog",
     { class: `dialog ${className}`, "aria-label": title },
@@ -91,7 +92,7 @@ export function openDialog(title, body, { className = "", onClose = null, closeT
     h(
       "form",
       { method: "dialog", class: "dialog-actions" },
-      h("button", { class: "primary", value: "close" }, closeText),
+      close,
     ),
   );
   dlg.addEventListener("close", () => {
@@ -100,7 +101,8 @@ export function openDialog(title, body, { className = "", onClose = null, closeT
   });
   document.body.append(dlg);
   dlg.showModal();
-  dlg.querySelector("h2")?.focus({ preventScroll: true });
+  // The focus on the primary button: Enter or Space closes the dialog ("Continue") at once.
+  close.focus({ preventScroll: true });
   dlg.scrollTop = 0;
   return dlg;
 }

@@ -46,7 +46,58 @@ export { LANGUAGES, LANGUAGE_NAMES };
  * @returns {string}
  */
 export function t(message, fields) {
-  const text = TABLE[message] || message;
+  return fill(typeset(TABLE[message] || message), fields);
+}
+
+/**
+ * French typography on a translated template (never on the values filled into it): a narrow
+ * no-break space before : ; ! ? and %, and the apostrophe ’.  The browser's own catalog entries
+ * are written so; this also sets those it shares with the terminal (names, descriptions, errors).
+ * @param {string} text
+ * @returns {string}
+ */
+function typeset(text) {
+  if (LANG !== "fr") return text;
+  return text.replace(/(?<=\p{L})'(?=\p{L})/gu, "\u2019").replace(/(?<=\S)[ \u00a0]?([:;!?%])(?=\s|$|\))/gu, "\u202f$1");
+}
+
+/**
+ * `message` in a context (its variant for a grammatical gender: `tc("feminine", …)`), else as `t`.
+ * @param {string} context
+ * @param {string} message
+ * @param {Record<string, unknown>} [fields]
+ * @returns {string}
+ */
+export function tc(context, message, fields) {
+  return fill(typeset(TABLE[`${context}\u0004${message}`] || TABLE[message] || message), fields);
+}
+
+/**
+ * The grammatical gender and number of a name (an English message id) in the page's language, as
+ * the catalog says it: "masculine", "feminine", "masculine plural", "feminine plural" or "none".
+ * @param {string} name
+ * @returns {string}
+ */
+export function genderOf(name) {
+  return TABLE[`grammatical gender\u0004${name}`] || "none";
+}
+
+/**
+ * Items joined as a list is written in the page's language ("a, b and c", "a、b、c").
+ * @param {readonly string[]} items
+ * @returns {string}
+ */
+export function listText(items) {
+  return new Intl.ListFormat(LANG, { style: "long", type: "conjunction" }).format(items);
+}
+
+/**
+ * A translated text with its {named} fields filled (in Korean, each particle's form chosen).
+ * @param {string} text
+ * @param {Record<string, unknown>} [fields]
+ * @returns {string}
+ */
+function fill(text, fields) {
   if (!fields) return text;
   const filled = text.replace(/\{(\w+)\}/g, (/** @type {string} */ whole, /** @type {string} */ name) => (name in fields ? String(fields[name]) : whole));
   return LANG === "ko" ? particles(filled) : filled;

@@ -237,7 +237,9 @@ export function lobbyLive(presetList, currentName, playerReady) {
       parts.push(t("Your rating here: {rating} ± {uncertainty}", { rating: rating.rating, uncertainty: rating.uncertainty ?? 0 }));
       if (rating.provisional) parts.push(t("(provisional)"));
     }
-    if (rating.bot) parts.push(t("You play like a bot of level {level}.", { level: botName(rating.bot) }));
+    // Only a rating that rests on enough rated games says whom the player plays like.
+    if (rating.bot && rating.rating !== null && !rating.provisional)
+      parts.push(t("You play like a bot of level {level}.", { level: botName(rating.bot) }));
     ratingText.textContent = parts.join(" ");
   }
 

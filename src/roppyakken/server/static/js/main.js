@@ -41,14 +41,20 @@ function header() {
       "a",
       { href: "/", class: "brand" },
       h("img", { src: deckUrl("pine-crane"), alt: "", class: "brand-card", "data-card": "pine-crane" }),
-      T.appName,
+      h("span", { class: "brand-name" }, T.appName),
     ),
-    h("a", { href: "/#/" }, T.navHome),
-    h("a", { href: "/#/calc" }, T.navCalc),
-    h("a", { href: "/#/replay" }, T.navReplay),
-    h("a", { href: "/#/rules" }, T.navRules),
-    h("a", { href: "/#/leaders" }, t("Leaderboards")),
-    h("a", { href: "/#/account", id: "nav-account" }, t("Account")),
+    // On a phone the links are one row of their own (scrolling sideways if they must), under the
+    // brand and the two switches: the header takes two rows.
+    h(
+      "div",
+      { class: "nav-links" },
+      h("a", { href: "/#/" }, T.navHome),
+      h("a", { href: "/#/calc" }, T.navCalc),
+      h("a", { href: "/#/replay" }, T.navReplay),
+      h("a", { href: "/#/rules" }, T.navRules),
+      h("a", { href: "/#/leaders" }, t("Leaderboards")),
+      h("a", { href: "/#/account", id: "nav-account" }, t("Account")),
+    ),
     languageSwitch(),
     deckSwitch(),
   );

@@ -13,7 +13,7 @@ const STATE_TEXT = { held: T.progressHeld, missing: T.progressMissing, gone: T.p
 
 /** @param {import("./yaku.js").CardState} card */
 function chip(card) {
-  const label = `${cardName(card.slug)}: ${STATE_TEXT[card.state]}`;
+  const label = T.labelled(cardName(card.slug), STATE_TEXT[card.state]);
   return h(
     "span",
     { class: `chip ${card.state}`, title: label },

@@ -6,6 +6,7 @@ import {
   KINDS,
   SLUGS,
   cardElement,
+  cardGender,
   cardName,
   cardNames,
   monthOf,
@@ -20,7 +21,7 @@ import { usePreset } from "./decks.js";
 import { byKind } from "./yaku.js";
 import { renderBreakdown } from "./breakdown.js";
 import { fairText, verifyDeals } from "./fairdeal.js";
-import { t } from "./i18n.js";
+import { listText, t } from "./i18n.js";
 import { myGames } from "./mygames.js";
 
 const FORMAT = "roppyakken-record/1";
@@ -292,7 +293,7 @@ function mountViewer(viewer, record, rules) {
     counter.textContent = `${T.round(s.round)} · ${T.replayStep(index + 1, steps.length)}`;
     const ev = s.event;
     if (s.kind === "deal") {
-      caption.textContent = `${T.round(s.round)}: ${T.replayDeal} — ${T.dealer}: ${names[s.dealer]}`;
+      caption.textContent = T.labelled(T.round(s.round), `${T.replayDeal} — ${T.labelled(T.dealer, names[s.dealer])}`);
     } else if (s.kind === "scores" || !ev) {
       caption.textContent = T.replayScores;
     } else if (ev.captured.length) {
@@ -303,12 +304,12 @@ function mountViewer(viewer, record, rules) {
         ev.source === "pile",
       );
     } else {
-      caption.textContent = T.evPlayedToTable(names[ev.seat], cardName(ev.card), ev.source === "pile");
+      caption.textContent = T.evPlayedToTable(names[ev.seat], cardName(ev.card), ev.source === "pile", cardGender(ev.card));
     }
     const moved = new Set(ev ? [ev.card, ...ev.captured] : []);
     const seats = names.map((nm, seat) => {
       const groups = byKind(s.captures[seat]);
-      const declared = (s.declared[seat] || []).map(yakuName).join(", ");
+      const declared = listText((s.declared[seat] || []).map(yakuName));
       return h(
         "section",
         {
@@ -328,7 +329,7 @@ function mountViewer(viewer, record, rules) {
           { class: "replay-hand" },
           sortCards(s.hands[seat]).map((c) => cardElement(c, { size: "sm" })),
         ),
-        declared ? h("div", { class: "pdeclared" }, `${T.declaredHands}: ${declared}`) : null,
+        declared ? h("div", { class: "pdeclared" }, T.labelled(T.declaredHands, declared)) : null,
         h(
           "div",
           { class: "pcaptures" },

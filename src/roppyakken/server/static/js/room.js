@@ -362,6 +362,7 @@ function connect(root, room, token, notice = "") {
       description: state.description,
       roomInfo: state.info,
       notice: state.seat === null ? notice : "",
+      clocks: clockBar,
     });
     return state.game;
   };
@@ -424,7 +425,8 @@ function connect(root, room, token, notice = "") {
         case "state":
           if (!state.rules) await ensureRules(state.info);
           await ensureGame().onState(msg.view, msg.names, msg.seq, msg.choices || []);
-          clockBar.update(msg.clock, msg.names);
+          if (msg.view.phase === "over") clockBar.end();
+          else clockBar.update(msg.clock, msg.names);
           break;
         case "events":
           if (!state.rules) await ensureRules(state.info);
@@ -434,6 +436,7 @@ function connect(root, room, token, notice = "") {
           await ensureGame().onRoundEnd(msg);
           break;
         case "game_end":
+          clockBar.end();
           ensureGame().onGameEnd(msg);
           break;
         case "hint":

@@ -7,6 +7,7 @@ import {
   KINDS,
   backElement,
   cardElement,
+  cardGender,
   cardName,
   cardNames,
   monthOf,
@@ -14,6 +15,7 @@ import {
   pointsOfAll,
   sortCards,
 } from "./deck.js";
+import { listText } from "./i18n.js";
 import T, { KIND_PLURALS, MONTH_NAMES, distinctNames, presetName, reasonText, yakuName } from "./text.js";
 import { h, openDialog, replaceChildren } from "./dom.js";
 import { byKind, yakuProgress } from "./yaku.js";
@@ -33,10 +35,11 @@ const fmtPoints = (x) => (x === null || x === undefined ? "?" : Math.round(x).to
 
 /**
  * What a table needs: its room, the viewer's seat (null for a spectator), the room's
- * connection, the rules, the preset's description, the room's info and a notice to show.
+ * connection, the rules, the preset's description, the room's info, a notice to show and the
+ * room's clocks (drawn beside each player's name and in the status line).
  * @typedef {{room: string, seat: number | null, conn: import("./types.js").TableConnection,
  *   rules: import("./types.js").RulesInfo, description?: string, roomInfo?: Json | null,
- *   notice?: string}} TableContext
+ *   notice?: string, clocks?: import("./clock.js").ClockBar}} TableContext
  */
 
 export class GameView {
@@ -57,6 +60,7 @@ export class GameView {
   /** @type {HTMLElement} */ el;
   /** @type {HTMLElement} */ handLegend;
   /** @type {HTMLElement} */ hintHost;
+  /** @type {MediaQueryList} */ narrow;
   /** @type {string} */ connStatus = "";
   /** @type {number} */ reviewRound = -1;
   /** @type {string} */ autoNote = "";
@@ -74,6 +78,7 @@ export class GameView {
     this.description = ctx.description || "";
     this.roomInfo = ctx.roomInfo || null;
     this.notice = ctx.notice || "";
+    this.clocks = ctx.clocks || null;
     /** @type {Json | null} the seat's view of the game (docs/PROTOCOL.md "state") */
     this.view = null;
     this.seq = -1;
@@ -164,7 +169,8 @@ export class GameView {
       this.hand,
       this.handLegend,
     );
-    // The hint panel sits beside the table (over it on a narrow screen), never above the hand.
+    // The hint panel sits beside the table; on a narrow screen under the hand (placeHint), so that
+    // it covers nothing and the hand stays where it is.
     this.hintHost = h("div", { class: "hint-host" });
     this.side = h(
       "aside",
@@ -175,6 +181,9 @@ export class GameView {
     );
     this.el = h("div", { class: "game" }, this.main, this.side);
     replaceChildren(this.root, this.el);
+    this.narrow = window.matchMedia("(max-width: 900px)");
+    this.narrow.addEventListener("change", () => this.placeHint());
+    this.placeHint();
     this.hand.addEventListener("keydown", (ev) => this.onHandKey(ev));
     this.el.addEventListener("keydown", (ev) => {
       if (ev.key === "Escape" && this.selected) {
@@ -419,7 +428,10 @@ export class GameView {
   /** @param {Json | null} msg */
   fillReview(msg) {
     if (!this.reviewBox) return;
-    const items = msg ? msg.reviews || [] : [];
+    // A turn that gave up nothing that shows (0 points, under 1% of the chance to win) is no lesson.
+    const items = (msg ? msg.reviews || [] : []).filter(
+      (/** @type {Json} */ r) => Math.round(r.points_lost) > 0 || Math.round(r.win_chance_lost * 100) > 0,
+    );
     replaceChildren(
       this.reviewBox,
       h("h3", {}, T.reviewTitle),
@@ -508,7 +520,7 @@ export class GameView {
               { class: "hint-facts" },
               h("li", {}, T.hintPointsNow(m.points_now)),
               m.yaku_now && m.yaku_now.length
-                ? h("li", {}, T.hintYakuNow(m.yaku_now.map((/** @type {string} */ y) => yakuName(y)).join(", ")))
+                ? h("li", {}, T.hintYakuNow(listText(m.yaku_now.map((/** @type {string} */ y) => yakuName(y)))))
                 : null,
               h("li", {}, T.hintExpected(fmtPoints(m.expected_score), fmtPoints(m.score_ci95))),
               top ? h("li", {}, T.hintYakuChance(yakuName(top.yaku), Math.round(top.chance * 100))) : null,
@@ -525,7 +537,7 @@ export class GameView {
           );
         }),
       ),
-      h("p", { class: "muted hint-note" }, T.hintWorlds(msg.worlds), " ", T.hintWhyDiffer),
+      h("p", { class: "muted hint-note" }, T.hintNote(msg.worlds)),
       h(
         "button",
         {
@@ -722,7 +734,7 @@ export class GameView {
         text = T.evDealerTook(n(ev.seat), cardNames(ev.cards));
         break;
       case "declared":
-        text = T.evDeclared(n(ev.seat), ev.hands.map((/** @type {Json} */ x) => `${yakuName(x.slug)} (${x.points})`).join(", "));
+        text = T.evDeclared(n(ev.seat), listText(ev.hands.map((/** @type {Json} */ x) => `${yakuName(x.slug)} (${x.points})`)));
         break;
       case "turned":
         text = T.evTurned(n(ev.seat), cardName(ev.card));
@@ -740,7 +752,7 @@ export class GameView {
         }
         text = ev.captured.length
           ? T.evPlayedTaking(n(ev.seat), cardName(ev.card), cardNames(ev.captured), ev.source === "pile")
-          : T.evPlayedToTable(n(ev.seat), cardName(ev.card), ev.source === "pile");
+          : T.evPlayedToTable(n(ev.seat), cardName(ev.card), ev.source === "pile", cardGender(ev.card));
         break;
       case "round-ended":
         text = T.evRoundEnded(ev.round);
@@ -761,6 +773,7 @@ export class GameView {
 
   render() {
     if (!this.view) return;
+    const focused = this.main.contains(document.activeElement);
     this.renderStatus();
     this.renderPlayers();
     this.renderField();
@@ -769,6 +782,24 @@ export class GameView {
     this.renderProgress();
     this.renderOver();
     this.markHint();
+    if (focused) this.keepFocus();
+  }
+
+  /**
+   * The control that had the keyboard focus was redrawn away (a card played, a prompt replaced):
+   * the focus goes to the decision at hand if there is one, else stays in the hand, never on the
+   * page's body.
+   */
+  keepFocus() {
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected) return;
+    const v = this.view;
+    if (v && v.legal.length && !this.pending && !this.spectator) this.focusDecision();
+    if (!this.main.contains(document.activeElement)) this.focusHand(true);
+    if (!this.main.contains(document.activeElement)) {
+      const control = this.main.querySelector(".prompt button, .game-over a");
+      if (control instanceof HTMLElement) control.focus({ preventScroll: true });
+    }
   }
 
   renderStatus() {
@@ -789,6 +820,7 @@ export class GameView {
       this.statusBar,
       h("span", { class: "round-info" }, parts.join(" · ")),
       h("span", { class: "preset-name" }, presetName(this.rules.preset)),
+      this.clocks ? this.clocks.statusElement() : null,
       conn,
       this.roomInfo && this.roomInfo.hints
         ? h("span", { class: "badge hints-on", title: T.hintsOnTitle }, T.hintsOn)
@@ -870,6 +902,7 @@ export class GameView {
       "header",
       { class: "pheader" },
       h("span", { class: "pname" }, this.name(seat)),
+      this.clocks ? this.clocks.seatElement(seat) : null,
       badges,
       h("span", { class: "spacer" }),
       legs,
@@ -880,7 +913,7 @@ export class GameView {
     const capEls = KINDS.filter((k) => groups[k].length).map((k) =>
       h(
         "div",
-        { class: `cgroup kind-${k}`, role: "group", "aria-label": `${KIND_PLURALS[k]}: ${pointsOfAll(groups[k])}` },
+        { class: `cgroup kind-${k}`, role: "group", "aria-label": T.labelled(KIND_PLURALS[k], pointsOfAll(groups[k])) },
         h("span", { class: "klabel" }, KIND_PLURALS[k], h("b", {}, ` ${pointsOfAll(groups[k])}`)),
         h(
           "div",
@@ -906,7 +939,7 @@ export class GameView {
         {
           class: "phand",
           role: "group",
-          "aria-label": `${T.handOf(this.name(seat))}: ${T.cardsInHand(v.hand_sizes[seat])}`,
+          "aria-label": T.labelled(T.handOf(this.name(seat)), T.cardsInHand(v.hand_sizes[seat])),
         },
         h("div", { class: "backs" }, backs),
         h("span", { class: "hand-count" }, T.cardsInHand(v.hand_sizes[seat])),
@@ -920,7 +953,7 @@ export class GameView {
       );
     }
     const declared = (v.declared[seat] || []).length
-      ? h("div", { class: "pdeclared" }, `${T.declaredHands}: `, v.declared[seat].map(yakuName).join(", "))
+      ? h("div", { class: "pdeclared" }, T.labelled(T.declaredHands, listText(v.declared[seat].map(yakuName))))
       : null;
     const classes = ["player"];
     if (seat === this.seat) classes.push("me");
@@ -1183,9 +1216,11 @@ export class GameView {
     this.unsent = { action, seq: this.seq };
     const message = this.seq >= 0 ? { type: "act", action, seq: this.seq } : { type: "act", action };
     if (this.conn.open) this.conn.send(message);
+    const focused = this.main.contains(document.activeElement) || this.hintHost.contains(document.activeElement);
     this.renderField();
     this.renderHand();
     this.renderPrompt();
+    if (focused) this.keepFocus();
   }
 
   renderPrompt() {
@@ -1333,7 +1368,17 @@ export class GameView {
     );
     const hintShown = cardTurn && this.hint && this.hintClosed !== this.seq;
     const declareShown = v.phase === "declare" && this.hintsAllowed && this.declareHint === this.seq;
+    const wasEmpty = !this.hintHost.firstChild;
     replaceChildren(this.hintHost, hintShown ? this.renderHint() : declareShown ? this.renderDeclareHint() : null);
+    if (wasEmpty && this.hintHost.firstChild && this.narrow.matches)
+      this.hintHost.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  }
+
+  /** The hint panel's place: first beside the table, under the hand on a narrow screen. */
+  placeHint() {
+    if (this.narrow.matches) {
+      if (this.hintHost.previousElementSibling !== this.handLegend) this.handLegend.after(this.hintHost);
+    } else if (this.side.firstElementChild !== this.hintHost) this.side.prepend(this.hintHost);
   }
 
   /**
@@ -1360,6 +1405,63 @@ export class GameView {
     );
   }
 
+  /**
+   * The final standings: the winner first, then by games won (in a match) and total; equal
+   * players share a place.
+   * @param {number} winner
+   * @returns {HTMLElement | null}
+   */
+  standings(winner) {
+    const v = this.view;
+    if (!v || !v.totals) return null;
+    const match = Boolean((this.rules.options || {}).match && this.rules.options.match !== "single" && v.legs);
+    /** @param {number} s */
+    const key = (s) => [s === winner ? 1 : 0, match ? v.legs[s] : 0, v.totals[s]];
+    /** @type {number[]} */
+    const seats = v.totals.map((/** @type {number} */ _, /** @type {number} */ s) => s);
+    seats.sort((/** @type {number} */ a, /** @type {number} */ b) => {
+      const [x, y] = [key(a), key(b)];
+      return y[0] - x[0] || y[1] - x[1] || y[2] - x[2];
+    });
+    /** @type {number[]} */
+    const places = [];
+    seats.forEach((s, i) => {
+      const prev = seats[i - 1];
+      places.push(i > 0 && key(prev).join() === key(s).join() ? places[i - 1] : i + 1);
+    });
+    return h(
+      "table",
+      { class: "standings" },
+      h("caption", {}, T.standings),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col" }, T.standingsPlace),
+          h("th", { scope: "col" }, T.standingsPlayer),
+          match ? h("th", { scope: "col", class: "num" }, T.standingsLegs) : null,
+          h("th", { scope: "col", class: "num" }, T.standingsTotal),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        seats.map((s, i) =>
+          h(
+            "tr",
+            { dataset: { seat: String(s) }, class: s === this.seat ? "mine" : "" },
+            h("td", { class: "place" }, String(places[i])),
+            h("th", { scope: "row" }, this.name(s)),
+            match ? h("td", { class: "num" }, String(v.legs[s])) : null,
+            h("td", { class: "num" }, String(v.totals[s])),
+          ),
+        ),
+      ),
+    );
+  }
+
   renderOver() {
     const v = /** @type {Json} */ (this.view);
     const winner = this.over ? this.over.winner : v && v.phase === "over" ? v.winner : null;
@@ -1379,6 +1481,7 @@ export class GameView {
       this.overBox,
       h("h2", {}, T.gameOver),
       h("p", { class: "winner" }, title, winner === this.seat && reason ? ` (${reason})` : ""),
+      this.standings(winner),
       h(
         "div",
         { class: "over-actions" },

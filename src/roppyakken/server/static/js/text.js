@@ -5,7 +5,7 @@
 // and the browser.  A new or changed string here needs "python -m roppyakken.devtools.i18n".
 
 import { NAMES } from "./catalog.js";
-import { t } from "./i18n.js";
+import { t, tc } from "./i18n.js";
 
 /** @param {Record<string, string>} obj @returns {Record<string, string>} */
 const mapValues = (obj) => Object.fromEntries(Object.entries(obj).map(([k, v]) => [k, t(v)]));
@@ -130,6 +130,23 @@ export const BOT_PERSONAS = {
   learned: [t("Sora"), t("Kumo")],
   master: [t("Ryū"), t("Kame")],
 };
+
+/**
+ * "{who} turns up {card} to the table.", agreeing with the gender of the card's name (deck.js
+ * cardGender; in French "posé", "posée", "posés", "posées").
+ * @param {string | number} who
+ * @param {string | number} card
+ * @param {string} gender
+ * @returns {string}
+ */
+function turnedToTable(who, card, gender) {
+  const fields = { who, card };
+  if (gender === "masculine") return tc("masculine", "{who} turns up {card} to the table.", fields);
+  if (gender === "feminine") return tc("feminine", "{who} turns up {card} to the table.", fields);
+  if (gender === "masculine plural") return tc("masculine plural", "{who} turns up {card} to the table.", fields);
+  if (gender === "feminine plural") return tc("feminine plural", "{who} turns up {card} to the table.", fields);
+  return t("{who} turns up {card} to the table.", fields);
+}
 
 const T = {
   appName: "Roppyakken",
@@ -289,10 +306,8 @@ const T = {
     fromPile
       ? t("{who} turns up {card}, taking {taken}.", { who, card, taken })
       : t("{who} plays {card}, taking {taken}.", { who, card, taken }),
-  evPlayedToTable: (/** @type {string | number} */ who, /** @type {string | number} */ card, /** @type {boolean} */ fromPile) =>
-    fromPile
-      ? t("{who} turns up {card} to the table.", { who, card })
-      : t("{who} plays {card} to the table.", { who, card }),
+  evPlayedToTable: (/** @type {string | number} */ who, /** @type {string | number} */ card, /** @type {boolean} */ fromPile, gender = "none") =>
+    fromPile ? turnedToTable(who, card, gender) : t("{who} plays {card} to the table.", { who, card }),
   evTurnedTakes: (/** @type {string | number} */ who, /** @type {string | number} */ card, /** @type {string | number} */ taken) => t("{who} takes {taken} with the turned-up {card}.", { who, card, taken }),
   evRoundEnded: (/** @type {number} */ r) => t("Round {n} is scored.", { n: r + 1 }),
   evLegWon: (/** @type {string | number} */ who) => t("{who} wins this game of the match.", { who }),
@@ -309,6 +324,11 @@ const T = {
   totalAfter: t("Total"),
   fukeVoid: t("Fuke: a counted score is too low, so every round score is void."),
   instantWin: (/** @type {string | number} */ who, /** @type {string | number} */ yaku) => t("Instant win: {who} with {yaku}.", { who, yaku }),
+  differenceTop: (/** @type {string} */ who, /** @type {number} */ top, /** @type {number} */ second) =>
+    t("Yukbaek scoring: only the top scorer scores, the difference to the next best. {who} adds {top} − {second} = {difference}; the others add 0.", { who, top, second, difference: top - second }),
+  differenceTie: (/** @type {string} */ who, /** @type {number} */ top) =>
+    t("Yukbaek scoring: only the top scorer scores, the difference to the next best, and a tie at the top scores nothing. {who} tie with {top}, so nobody adds anything this round.", { who, top }),
+  roundUp: t("Sambong scoring: each round score is rounded up to the next hundred."),
   continue: t("Continue"),
   hintButton: t("Hint"),
   hintTitle: t("Hint: what the expert would play"),
@@ -325,22 +345,31 @@ const T = {
   hintYakuChance: (/** @type {string | number} */ name, /** @type {string | number} */ pct) => t("Chance of {yaku}: {pct}%", { yaku: name, pct }),
   hintRisk: (/** @type {string | number} */ n) => t("Risk: the opponents expect {n} points", { n }),
   hintWinChance: (/** @type {string | number} */ pct) => t("Chance to win the game: {pct}%", { pct }),
-  hintWorlds: (/** @type {string | number} */ n) => t("Each play was played out in {n} imagined deals from what you can see.", { n }),
+  hintNote: (/** @type {string | number} */ n) =>
+    t(
+      "Each play was played out in {n} imagined deals from what you can see. The expert's choice comes first: it is the expert's judgement of the position. These chances come from those few imagined deals, so another play may show a higher chance by luck of the deals.",
+      { n },
+    ),
   hintPlayThis: t("Play this"),
-  hintWhyDiffer: t(
-    "The expert's choice comes first: it is the expert's judgement of the position. The chances below come from those few imagined deals, so another play may show a higher chance by luck of the deals.",
-  ),
   reviewTitle: t("What the master would have played"),
   reviewWorking: t("The master is looking at your round…"),
   reviewNone: t("The master would have played as you did."),
   reviewTurn: (/** @type {string | number} */ n) => t("Your turn {n}", { n }),
   reviewPlayed: (/** @type {string | number} */ what) => t("You: {play}", { play: what }),
   reviewBest: (/** @type {string | number} */ what) => t("Master: {play}", { play: what }),
-  reviewLost: (/** @type {string | number} */ points, /** @type {string | number} */ pct) =>
-    t("{points} points given up (chance to win −{pct}%)", { points, pct }),
+  reviewLost: (/** @type {string | number} */ points, /** @type {number} */ pct) =>
+    pct >= 1
+      ? t("{points} points given up (chance to win −{pct}%)", { points, pct })
+      : t("{points} points given up (chance to win down by less than 1%)", { points }),
+  labelled: (/** @type {string | number} */ label, /** @type {string | number} */ value) => t("{label}: {value}", { label, value }),
   gameOver: t("Game over"),
   wins: (/** @type {string | number} */ who, /** @type {string | number} */ why) => t("{who} wins — {why}.", { who, why }),
   youWin: t("You win!"),
+  standings: t("Final standings"),
+  standingsPlace: t("Place"),
+  standingsPlayer: t("Player"),
+  standingsTotal: t("Total"),
+  standingsLegs: t("Games won"),
   downloadRecord: t("Download the game record"),
   newGame: t("New game"),
   instantReason: (/** @type {string | number} */ yaku) => t("instant win with {yaku}", { yaku }),
