@@ -1,0 +1,110 @@
+"""Lines of text that fit a terminal width, counted in cells, broken where each language allows.
+
+A wide (East Asian) character takes two cells.  Lines break at spaces, and in Japanese and
+Chinese also between two wide characters, except before closing punctuation and small kana
+(a line never starts with ``。``) or after opening punctuation (kinsoku).  Korean words are
+written with spaces between them and break only there.  A number stays with its unit,
+written after it with or without a space (``600点``, ``600 points``), and a word with the
+wide text right after it, and a no-break space
+joins what it stands between.  A word longer than the line is cut by cells.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from typing import Final
+
+NO_BREAK: Final = "\u00a0\u202f\u2060"
+"""Characters that join what they stand between (no-break spaces, the word joiner)."""
+
+_NO_START: Final = frozenset(
+    "、。，．,.：；:;！？!?）」』】〕〉》］｝)]}ー・…‥ゝゞヽヾ々"
+    "ぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ％%"
+)
+"""What may not start a line (closing punctuation, small kana, marks of repetition)."""
+_NO_END: Final = frozenset("（「『【〔〈《［｛([{")
+"""What may not end a line (opening punctuation)."""
+_SPACE: Final = re.compile(r"[ \t\n\r\f\v]+")
+
+
+def width(text: str) -> int:
+    """How many terminal cells ``text`` takes (wide and fullwidth characters take two)."""
+    return sum(_cells(ch) for ch in text)
+
+
+def _cells(ch: str) -> int:
+    if ch == "\u2060" or unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+
+
+def _hangul(ch: str) -> bool:
+    return "\uac00" <= ch <= "\ud7a3" or "\u1100" <= ch <= "\u11ff" or "\u3130" <= ch <= "\u318f"
+
+
+def _breaks_between(before: str, after: str) -> bool:
+    """Whether a line may break between two characters written with no space between them."""
+    if before in NO_BREAK or after in NO_BREAK or after in _NO_START or before in _NO_END:
+        return False
+    if _hangul(before) or _hangul(after) or _cells(before) != 2:
+        return False  # Korean breaks at spaces; a number stays with the unit after it
+    return _cells(after) == 2 or after.isalnum()
+
+
+def _words(text: str) -> list[tuple[str, bool]]:
+    """The unbreakable pieces of ``text``, each with whether a space came before it."""
+    pieces: list[tuple[str, bool]] = []
+    for chunk in _SPACE.split(text):
+        if not chunk:
+            continue
+        cuts = [0, *(i for i in range(1, len(chunk)) if _breaks_between(chunk[i - 1], chunk[i])), len(chunk)]
+        parts = [chunk[i:j] for i, j in itertools.pairwise(cuts)]
+        if pieces and pieces[-1][0][-1].isdigit() and not parts[0][0].isdigit():
+            # a number and the unit after it (``600 points``) break as one piece
+            last, spaced = pieces.pop()
+            parts[0] = f"{last}\u00a0{parts[0]}"
+            pieces.append((parts.pop(0), spaced))
+        else:
+            pieces.append((parts.pop(0), bool(pieces)))
+        pieces.extend((part, False) for part in parts)
+    return pieces
+
+
+def _cut(word: str, room: int) -> tuple[str, str]:
+    """The longest head of ``word`` that fits ``room`` cells (at least one character), and the rest."""
+    used = 0
+    for i, ch in enumerate(word):
+        used += _cells(ch)
+        if used > room and i > 0:
+            return word[:i], word[i:]
+    return word, ""
+
+
+def wrap(text: str, columns: int) -> list[str]:
+    """``text`` in lines of at most ``columns`` cells (spaces between words become one space).
+
+    No-break spaces joining pieces are shown as ordinary spaces.
+    """
+    columns = max(1, columns)
+    lines: list[str] = []
+    line, used = "", 0
+    for word, spaced in _words(text):
+        gap = 1 if spaced and line else 0
+        size = width(word)
+        if line and used + gap + size > columns:
+            lines.append(line)
+            line, used, gap = "", 0, 0
+        while size > columns - used and not line:
+            head, word = _cut(word, columns)
+            if not word:
+                word = head
+                break
+            lines.append(head)
+            size = width(word)
+        line += " " * gap + word
+        used += gap + size
+    if line:
+        lines.append(line)
+    return [ln.replace("\u00a0", " ").replace("\u202f", " ").replace("\u2060", "") for ln in lines]
