@@ -116,10 +116,14 @@ def reason_phrase(reason: str) -> str:
 
 def player_label(name: str) -> str:
     """A record's player name as running text says it: in English as the record has it
-    (``bot:master``, what the commands take), else the bot named in the language."""
-    if name.startswith("bot:") and language() != SOURCE_LANGUAGE:
-        return fill(BOT_NAME, level=bot_label(name[4:]))
-    return name
+    (``bot:master``, what the commands take), else the bot named in the language; the human
+    who gave no name (the terminal game's "You") in the language."""
+    from roppyakken.tui.session import BOT_PREFIX, UNNAMED, seat_from_record_name
+
+    if name.startswith(BOT_PREFIX):
+        return fill(BOT_NAME, level=bot_label(name[4:])) if language() != SOURCE_LANGUAGE else name
+    seat = seat_from_record_name(name)
+    return seat.shown_name if seat.name == UNNAMED else name
 
 
 def seat_labels(names: list[str]) -> list[str]:

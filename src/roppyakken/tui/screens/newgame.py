@@ -23,6 +23,7 @@ from roppyakken.text import bot_level_description as bot_description
 from roppyakken.tui import text as t
 from roppyakken.tui.session import (
     HUMAN,
+    UNNAMED,
     GameSetup,
     Seat,
     check_name,
@@ -83,7 +84,7 @@ class NewGameScreen(Screen[None]):
             if self.previous.rules.preset in PRESETS:
                 preset = self.previous.rules.preset
             if seats[0].human:
-                name = seats[0].name
+                name = seats[0].shown_name
             for i, seat in enumerate(seats[1:3]):
                 chosen[i] = HUMAN if seat.human else seat.kind
         form = VerticalScroll(id="form")
@@ -176,7 +177,8 @@ class NewGameScreen(Screen[None]):
             if rules_file:
                 raise RulesError(N_("{source}: {error}"), source=rules_file, error=exc) from None
             raise
-        seats = [Seat(HUMAN, check_name(self.query_one("#name", Input).value))]
+        name = check_name(self.query_one("#name", Input).value)
+        seats = [Seat(HUMAN, UNNAMED if name == t.DEFAULT_HUMAN_NAME else name)]
         for n in range(1, players):
             value = str(self.query_one(f"#opp{n}", Select).value)
             seats.append(Seat(HUMAN, t.HUMAN_NAME_N.format(n=n + 1)) if value == HUMAN else Seat(value))
