@@ -129,9 +129,8 @@ def print_table(result: dict[str, Any], seed: int, columns: int = 80) -> None:
     for i, name in enumerate(result["bots"]):
         lo, hi = result["ci95"][i]
         plo, phi = result["points_per_round_ci95"][i]
-        margin_ci = "-"
-        if plo is not None and phi is not None:
-            margin_ci = fill(INTERVAL, low=f"{plo:+.1f}", high=f"{phi:+.1f}")
+        low, high = ("", "") if plo is None or phi is None else (f"{plo:+.1f}", f"{phi:+.1f}")
+        margin_ci = fill(INTERVAL, low=low, high=high) if low else "-"
         cells = [
             str(result["wins"][i]),
             f"{result['win_rate'][i]:.1%}",

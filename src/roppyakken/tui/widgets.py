@@ -280,9 +280,11 @@ class PlayerStrip(Widget):
     PlayerStrip { height: auto; width: 1fr; }
     """
 
-    def __init__(self, id: str | None = None) -> None:
+    def __init__(self, id: str | None = None, *, compact: bool = False) -> None:
         super().__init__(id=id)
         self._parts: tuple[list[Text], list[Text], list[list[Text]]] = ([], [], [])
+        self.compact = compact
+        """Captures on the name's line when both fit the width (a small screen's strip)."""
 
     def show(
         self,
@@ -330,7 +332,16 @@ class PlayerStrip(Widget):
         """The strip laid out in ``width`` cells."""
         head, fields, extra = self._parts
         out = pack(head, width, sep=" · ", indent="")
-        out += pack(fields, width, sep=" │ ", indent="  ")
+        captures = pack(fields, width, sep=" │ ", indent="  ")
+        if (
+            self.compact
+            and len(out) == 1
+            and len(captures) == 1
+            and out[0].cell_len + captures[0].cell_len <= width
+        ):
+            out = [out[0] + captures[0]]
+        else:
+            out += captures
         for items in extra:
             label, *cards = items
             out += pack([label + Text(" ") + cards[0], *cards[1:]] if cards else [label], width, sep=", ",
