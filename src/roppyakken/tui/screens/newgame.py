@@ -46,7 +46,8 @@ class NewGameScreen(Screen[None]):
     .row Label { width: 14; }
     .row Select, .row Input { width: 1fr; }
     .hint { color: $text-muted; padding-left: 14; height: auto; }
-    #error { color: $error; height: auto; margin-top: 1; }
+    #error { color: $error; height: auto; margin-top: 1; display: none; }
+    #learn { margin-top: 1; }
     #buttons { height: auto; margin: 1 0; }
     #buttons Button { margin-right: 2; }
     #saves-row Button { margin-left: 2; }
@@ -194,9 +195,16 @@ class NewGameScreen(Screen[None]):
         try:
             setup = self.setup()
         except RoppyakkenError as exc:
-            self.query_one("#error", Static).update(exc.translated())
+            self._error(exc.translated())
             return
         self.on_start(setup)
+
+    def _error(self, message: str) -> None:
+        """Say what is wrong under the form (its line takes no room until then)."""
+        error = self.query_one("#error", Static)
+        error.update(message)
+        error.display = True
+        error.scroll_visible(animate=False)
 
     def action_quit(self) -> None:
         """Leave."""
@@ -229,4 +237,4 @@ class NewGameScreen(Screen[None]):
         try:
             self.on_resume(Path(str(value)))
         except RoppyakkenError as exc:
-            self.query_one("#error", Static).update(exc.translated())
+            self._error(exc.translated())
