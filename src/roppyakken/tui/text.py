@@ -234,7 +234,7 @@ KEY_DISMISS_MENU: Final = "Dismiss menu"
 
 # ---------------------------------------------------------------- hints and the round review
 
-HINT_TITLE: Final = "Hint: what the expert would play"
+HINT_TITLE: Final = "Hint: the best plays, by chance to win"
 HINT_WORKING: Final = "Working out a hint… (each play is played out in {n} imagined deals)"
 HINT_NOT_NOW: Final = "A hint is for your turn to play or take a card."
 HINT_FAILED: Final = "No hint: {error}"
