@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
 
+from roppyakken import text as text_module
 from roppyakken.ai.base import BOT_LEVELS, make_bot
 from roppyakken.ai.driver import play_out
 from roppyakken.cards import KIND, NUM_CARDS, POINTS, RIBBON_MASK, card_id, iter_cards, mask_of
@@ -468,4 +470,26 @@ def test_still_missing_marks_hand_cards_and_leaves_out_yaku_out_of_reach() -> No
     joined = "\n".join(lines)
     assert "Four Brights" not in joined  # needs the unreachable Cherry curtain
     moon = next(line for line in lines if line.startswith("Moon Viewing"))
-    assert "Pamp Moon (in hand)" in moon
+    assert "Pampas Moon (in hand)" in moon
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ko"])
+def test_still_missing_names_each_card_whole(lang: str) -> None:
+    """The lines of what a yaku still needs have the width to name each card whole
+    (Paulownia Phoenix, not the card face's "Paul Phoenix"; Glycine, not "Glyc")."""
+    from roppyakken import i18n
+    from roppyakken.text import card_name
+    from roppyakken.tui.widgets import missing_lines
+
+    rules = preset("classic")
+    captures = [mask_of([card_id("pine-crane"), card_id("cherry-curtain")]), 0]
+    i18n.set_language(lang)
+    try:
+        joined = "\n".join(missing_lines(rules, captures, "You", 0, mask_of([card_id("wisteria-ribbon")])))
+        for slug in ("paulownia-phoenix", "pampas-moon", "wisteria-ribbon"):
+            assert card_name(card_id(slug)) in joined, (slug, joined)
+        for short in t.MONTH_SHORT:
+            if short not in (i18n._(m) for m in text_module.MONTH_NAMES):  # a cut month name
+                assert not re.search(rf"(?<!\w){re.escape(short)}(?!\w)", joined), (short, joined)
+    finally:
+        i18n.set_language("en")

@@ -17,7 +17,7 @@ from textual.widget import Widget
 
 from roppyakken.cards import KIND, KINDS, MONTH, MONTH_MASK, NUM_CARDS, POINTS, WILLOW, iter_cards, points_of
 from roppyakken.rules import Rules
-from roppyakken.text import kind_mark, yaku_name
+from roppyakken.text import card_name, kind_mark, yaku_name
 from roppyakken.tui import text as t
 from roppyakken.tui.board import Board
 from roppyakken.tui.cardface import (
@@ -205,11 +205,6 @@ class RecentLog(Widget):
         return Text("\n".join(padded))
 
 
-def short_card(card: int) -> str:
-    """A card in a few letters: ``'Pine Crane'``, ``'Iris chaff'``."""
-    return f"{t.MONTH_SHORT[MONTH[card] - 1]} {t.CARD_SUBJECTS[card]}"
-
-
 def capture_fields(captured: int, fresh: int = 0) -> list[Text]:
     """Captured cards by kind, one field each: ``B Crane Moon``, ``A Boar``, ``C 5 +Yellow (1 new)``."""
     fields: list[Text] = []
@@ -318,10 +313,10 @@ class PlayerStrip(Widget):
         fields = [*capture_fields(captured, board.fresh), score]
         extra: list[list[Text]] = []
         if board.revealed[seat] and not show_hand:
-            cards = [Text(short_card(c), style=_DIM) for c in iter_cards(board.revealed[seat])]
+            cards = [Text(card_name(c), style=_DIM) for c in iter_cards(board.revealed[seat])]
             extra.append([Text(t.STRIP_SHOWS_LABEL, style=_DIM), *cards])
         if show_hand and board.hands[seat]:
-            cards = [Text(short_card(c), style=_DIM) for c in iter_cards(board.hands[seat])]
+            cards = [Text(card_name(c), style=_DIM) for c in iter_cards(board.hands[seat])]
             extra.append([Text(t.STRIP_HOLDS_LABEL, style=_DIM), *cards])
         parts = (head, fields, extra)
         if parts != self._parts:
@@ -431,7 +426,7 @@ def missing_lines(rules: Rules, captures: Sequence[int], name: str, seat: int, h
         elif missing & dead:
             continue
         cards = ", ".join(
-            t.MISSING_IN_HAND.format(card=short_card(c)) if hand >> c & 1 else short_card(c)
+            t.MISSING_IN_HAND.format(card=card_name(c)) if hand >> c & 1 else card_name(c)
             for c in iter_cards(missing)
         )
         if p.slug == "seven-ribbons":
