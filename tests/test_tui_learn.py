@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
 from tests.support import require_module
 
 require_module("textual", "pip install 'roppyakken[tui]'")
+
+import itertools
 
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
@@ -140,6 +143,13 @@ def test_the_guided_game_plays_through_by_keys(lang: str, declare: bool) -> None
     for text in shown:
         lines = text.splitlines()
         assert len(lines) <= SIZE[1] and all(len(line) <= SIZE[0] for line in lines)
+        for above, line in itertools.pairwise(lines):  # lines break where the language allows
+            start = line.strip(" │")
+            assert not start.startswith(("。", "、", "）", "」", ".", ",")), (lang, line)
+            assert not (re.search(r"\d$", above.rstrip(" │")) and re.match(r"[点枚回人점장]", start)), (
+                above,
+                line,
+            )
 
 
 def test_a_move_the_step_does_not_ask_for_is_refused() -> None:

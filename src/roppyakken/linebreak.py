@@ -108,3 +108,54 @@ def wrap(text: str, columns: int) -> list[str]:
     if line:
         lines.append(line)
     return [ln.replace("\u00a0", " ").replace("\u202f", " ").replace("\u2060", "") for ln in lines]
+
+
+def _opportunities(text: str) -> list[int]:
+    """Where a line of ``text`` may start (after spaces, or between characters that allow it)."""
+    found = []
+    token_end = ""  # the last character of the word before the spaces
+    for i in range(1, len(text)):
+        before, after = text[i - 1], text[i]
+        if _SPACE.match(after):
+            if not _SPACE.match(before):
+                token_end = before
+            continue
+        if _SPACE.match(before):
+            if not (token_end.isdigit() and not after.isdigit()):  # a number keeps its unit
+                found.append(i)
+        elif _breaks_between(before, after):
+            found.append(i)
+    return found
+
+
+def break_offsets(text: str, columns: int) -> list[int]:
+    """Where to break one line of ``text`` (indices of the lines' first characters, after the first
+    line) so that each line, trailing spaces left out, takes at most ``columns`` cells.
+
+    The same rules as :func:`wrap`, keeping the text as it is (its spaces stay at the end of
+    the line before a break), as Rich's and Textual's ``divide_line`` do.
+    """
+    columns = max(1, columns)
+    breaks: list[int] = []
+    start = 0
+    fits: int | None = None  # the furthest place to break that keeps the line within columns
+    ends = [*_opportunities(text), len(text)]
+    k = 0
+    while k < len(ends):
+        end = ends[k]
+        if width(text[start:end].rstrip()) <= columns:
+            fits, k = end, k + 1
+            continue
+        if fits is not None and fits > start:
+            breaks.append(fits)
+            start, fits = fits, None
+            continue  # the same piece again, on a line of its own
+        used = 0
+        for i in range(start, end):  # a piece wider than a line: cut it by cells
+            cells = _cells(text[i])
+            if used + cells > columns and i > start and not _SPACE.match(text[i]):
+                breaks.append(i)
+                start, used = i, 0
+            used += cells
+        fits, k = end, k + 1
+    return breaks
