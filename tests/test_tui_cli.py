@@ -115,10 +115,13 @@ def test_replay_names_the_unnamed_human_in_the_language_of_the_replay(
         save(path, game, [written, "bot:random"])
         assert main(["--lang", "en", "replay", str(path)]) == 0
         out = capsys.readouterr().out
-        assert "You plays " in out or "You turns up " in out, out
-        assert "나" not in out and " plays " in out
+        assert "  You play " in out and "  You turn up " in out, out  # said to "You", in English
+        assert "나" not in out and "You plays" not in out and "Random bot plays" not in out
         assert main(["--lang", "ja", "replay", str(path)]) == 0
-        assert "あなた" in capsys.readouterr().out
+        assert "あなたが" in capsys.readouterr().out
+        assert main(["--lang", "ko", "replay", str(path)]) == 0
+        out = capsys.readouterr().out
+        assert "내가 " in out and "나가 " not in out and "나이 " not in out, out
     save(path, game, ["Ann", "bot:random"])
     assert main(["--lang", "en", "replay", str(path)]) == 0
     assert "Ann plays " in capsys.readouterr().out
