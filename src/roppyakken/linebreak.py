@@ -121,7 +121,8 @@ def _opportunities(text: str) -> list[int]:
                 token_end = before
             continue
         if _SPACE.match(before):
-            if not (token_end.isdigit() and not after.isdigit()):  # a number keeps its unit
+            # not after the line's indent; a number keeps its unit
+            if token_end and not (token_end.isdigit() and not after.isdigit()):
                 found.append(i)
         elif _breaks_between(before, after):
             found.append(i)
