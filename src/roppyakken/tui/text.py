@@ -67,6 +67,21 @@ CARD_SUBJECTS: Final[tuple[str, ...]] = (
 )  # fmt: skip
 
 
+CARD_SUBJECT_WORDS: Final[tuple[str, ...]] = tuple(
+    {
+        "Warbler": "Bush warbler",
+        "Btrfly": "Butterflies",
+        "Boar": "Wild boar",
+        "RainMan": "Rain Man",
+        "Swallow": "Barn swallow",
+        "Lightng": "Lightning",
+    }.get(subject, subject)
+    for subject in CARD_SUBJECTS
+)
+"""What each card depicts in whole words, for lines with room for them (:data:`CARD_SUBJECTS` is
+cut to a card's width)."""
+
+
 def or_phrase(names: list[str]) -> str:
     """``'a'``, ``'a or b'``, ``'a, b or c'``."""
     if len(names) <= 1:
