@@ -3,10 +3,10 @@
 A wide (East Asian) character takes two cells.  Lines break at spaces, and in Japanese and
 Chinese also between two wide characters, except before closing punctuation and small kana
 (a line never starts with ``。``) or after opening punctuation (kinsoku).  Korean words are
-written with spaces between them and break only there.  A number stays with its unit,
-written after it with or without a space (``600点``, ``600 points``), and a word with the
-wide text right after it, and a no-break space
-joins what it stands between.  A word longer than the line is cut by cells.
+written with spaces between them and break only there.  A number stays with the unit
+written after it, with or without a space (``600点``, ``600 points``), a Latin word with the
+wide text right after it (``Kenjiが``), and a no-break space or word joiner joins what it
+stands between.  A word longer than the line is cut by cells.
 """
 
 from __future__ import annotations
@@ -53,61 +53,15 @@ def _breaks_between(before: str, after: str) -> bool:
     return _cells(after) == 2 or after.isalnum()
 
 
-def _words(text: str) -> list[tuple[str, bool]]:
-    """The unbreakable pieces of ``text``, each with whether a space came before it."""
-    pieces: list[tuple[str, bool]] = []
-    for chunk in _SPACE.split(text):
-        if not chunk:
-            continue
-        cuts = [0, *(i for i in range(1, len(chunk)) if _breaks_between(chunk[i - 1], chunk[i])), len(chunk)]
-        parts = [chunk[i:j] for i, j in itertools.pairwise(cuts)]
-        if pieces and pieces[-1][0][-1].isdigit() and not parts[0][0].isdigit():
-            # a number and the unit after it (``600 points``) break as one piece
-            last, spaced = pieces.pop()
-            parts[0] = f"{last}\u00a0{parts[0]}"
-            pieces.append((parts.pop(0), spaced))
-        else:
-            pieces.append((parts.pop(0), bool(pieces)))
-        pieces.extend((part, False) for part in parts)
-    return pieces
-
-
-def _cut(word: str, room: int) -> tuple[str, str]:
-    """The longest head of ``word`` that fits ``room`` cells (at least one character), and the rest."""
-    used = 0
-    for i, ch in enumerate(word):
-        used += _cells(ch)
-        if used > room and i > 0:
-            return word[:i], word[i:]
-    return word, ""
-
-
 def wrap(text: str, columns: int) -> list[str]:
-    """``text`` in lines of at most ``columns`` cells (spaces between words become one space).
-
-    No-break spaces joining pieces are shown as ordinary spaces.
-    """
-    columns = max(1, columns)
-    lines: list[str] = []
-    line, used = "", 0
-    for word, spaced in _words(text):
-        gap = 1 if spaced and line else 0
-        size = width(word)
-        if line and used + gap + size > columns:
-            lines.append(line)
-            line, used, gap = "", 0, 0
-        while size > columns - used and not line:
-            head, word = _cut(word, columns)
-            if not word:
-                word = head
-                break
-            lines.append(head)
-            size = width(word)
-        line += " " * gap + word
-        used += gap + size
-    if line:
-        lines.append(line)
-    return [ln.replace("\u00a0", " ").replace("\u202f", " ").replace("\u2060", "") for ln in lines]
+    """``text`` in lines of at most ``columns`` cells; each run of spaces becomes one space (or a
+    line break) and no-break spaces are shown as spaces."""
+    text = _SPACE.sub(" ", text).strip()
+    starts = [0, *break_offsets(text, columns), len(text)]
+    lines = [text[i:j].rstrip(" ") for i, j in itertools.pairwise(starts)]
+    return [
+        line.replace("\u00a0", " ").replace("\u202f", " ").replace("\u2060", "") for line in lines if line
+    ]
 
 
 def _opportunities(text: str) -> list[int]:
