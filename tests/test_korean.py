@@ -171,3 +171,11 @@ def test_the_korean_game_has_one_name() -> None:
     # Korean players and Korean Wikipedia's 육백 article call the game 육백 (六百).
     wrong = [msgstr for _msgid, msgstr in _korean_catalog() if "육백간" in msgstr]
     assert not wrong, wrong
+
+
+def test_the_pronouns_take_their_subject_form() -> None:
+    # 나 (the terminal game's "You" in Korean) with 이(가) is 내가, not 나가; a name ending in 나 is not.
+    assert particles("나이(가) 욘코(으)로 즉승") == "내가 욘코로 즉승"
+    assert particles("판: 나이(가) 이김") == "판: 내가 이김"
+    assert particles("하나이(가) 이김") == "하나가 이김"
+    assert particles("나은(는) 이김") == "나는 이김"
