@@ -3,12 +3,22 @@ count two columns) and breaks its lines where the language allows."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from roppyakken.cli import COMMANDS
-from roppyakken.i18n import LANGUAGES
+from roppyakken.i18n import LANGUAGES, set_language
 from roppyakken.linebreak import width, wrap
 from tests.support import run_cli
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    """Every test leaves the process in English, as it found it (``--lang`` sets the language)."""
+    yield
+    set_language("en")
+
 
 ADMIN_ACTIONS = ("reports", "mute", "suspend", "sanctions", "clear", "close-report", "playban", "log")
 HELPS = [[], *([name] for name in COMMANDS), *(["admin", action] for action in ADMIN_ACTIONS)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -13,6 +14,14 @@ from roppyakken.i18n import cell_width, set_language
 from roppyakken.rules import PRESETS
 from roppyakken.text import card_name, preset_description
 from tests.support import run_cli
+
+
+@pytest.fixture(autouse=True)
+def english_after() -> Iterator[None]:
+    """Every test leaves the process in English, as it found it (``--lang`` sets the language)."""
+    yield
+    set_language("en")
+
 
 CAPTURES = {
     "players": [
