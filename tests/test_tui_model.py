@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,16 @@ from roppyakken.tui.session import (
 )
 from roppyakken.view import view_of
 from tests.support import require_module
+
+
+@pytest.fixture(autouse=True)
+def in_english() -> Iterator[None]:
+    """Every test starts in English, whatever a test before it left (``--lang`` sets the language)."""
+    from roppyakken import i18n
+
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")
 
 
 def cards(*slugs: str) -> int:
