@@ -8,7 +8,7 @@ import pytest
 
 from roppyakken.actions import Action, Play, Take
 from roppyakken.ai.expert import ExpertBot
-from roppyakken.ai.hint import REVIEW_ITERS, hint, review
+from roppyakken.ai.hint import REVIEW_ITERS, REVIEW_MIN_LOSS, hint, review
 from roppyakken.ai.master import MasterBot
 from roppyakken.cards import POINTS, card_id, iter_cards
 from roppyakken.engine import Game
@@ -141,14 +141,56 @@ def test_the_review_shows_the_masters_own_move_not_the_hints_favourite() -> None
     """The review's "what the master would have played" is the master's own move from that view.
     It was the hint's favourite among the expert's three moves, which is another move at some
     turns (about a third on classic): the review named a move the master would not play."""
-    decisions = _first_round_decisions(7)
+    decisions = _first_round_decisions(9)
     found = review(decisions, top=len(decisions), worlds=8, seed=1)
     assert found
     favourite_differs = 0
     for r in found:
         master = MasterBot(1 * 1009 + r.index, ms=None, iters=REVIEW_ITERS)
         assert r.best.action == master.choose(r.view) != r.played.action
-        assert r.loss > 0 and r.best.win_chance - r.played.win_chance == r.loss
+        assert r.loss >= REVIEW_MIN_LOSS and r.best.win_chance - r.played.win_chance == r.loss
         h = hint(r.view, worlds=8, seed=1 * 1009 + r.index, include=r.played.action)
         favourite_differs += h.moves[0].action != r.best.action
     assert favourite_differs  # this round tells the two apart
+
+
+def test_a_review_leaves_out_a_move_that_cost_less_than_a_point_of_the_chance_to_win(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A move the master would not play but that gave up less than 1% of the chance to win is no
+    mistake to show ("0 points given up (chance to win −0%)"); one that gave up 1% is."""
+    from dataclasses import replace
+
+    from roppyakken.ai import hint as hint_module
+    from roppyakken.tui.screens.hint import review_text
+
+    decisions = _first_round_decisions(4)[:2]
+    real = hint(decisions[0][0], worlds=4, seed=1)
+    losses = iter([0.004, 0.012])
+
+    def fake_hint(view: SeatView, **kwargs: object) -> object:
+        include = kwargs["include"]
+        assert isinstance(include, tuple)
+        played, best = include
+        loss = next(losses)
+        moves = (
+            replace(real.moves[0], action=played, win_chance=0.5),
+            replace(real.moves[0], action=best, win_chance=0.5 + loss),
+        )
+        return replace(real, moves=moves)
+
+    class OtherMaster:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        def choose(self, view: SeatView) -> Action:
+            played = next(a for v, a in decisions if v == view)
+            return next(a for a in view.legal if a != played)
+
+    monkeypatch.setattr(hint_module, "hint", fake_hint)
+    monkeypatch.setattr(hint_module, "MasterBot", OtherMaster)
+    found = review(decisions, top=3, worlds=4)
+    assert [r.index for r in found] == [1] and found[0].loss == pytest.approx(0.012)
+    assert "−1%" in review_text(found, [3, 5])
+    shown = review_text([replace(found[0], loss=0.01, margin_loss=-3.0)], [3, 5])
+    assert "−0%" not in shown and "−1%" in shown and "0 points" in shown

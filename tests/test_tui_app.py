@@ -36,7 +36,7 @@ from roppyakken.tui.screens.table import (
     TableScreen,
     table_slots,
 )
-from roppyakken.tui.session import HUMAN, GameSetup, RecordScript, Seat, resume
+from roppyakken.tui.session import HUMAN, UNNAMED, GameSetup, RecordScript, Seat, resume
 from roppyakken.tui.testing import press, shown_text, wait_until
 
 T = TypeVar("T")
@@ -97,7 +97,7 @@ def first_seed(predicate: Callable[[Game], bool], rules_name: str = "classic") -
 
 def vs_random(rules_name: str = "classic", seed: int = 1, players: int = 2) -> GameSetup:
     """You against random bots."""
-    seats = (Seat(HUMAN, "You"), *(Seat("random") for _ in range(players - 1)))
+    seats = (Seat(HUMAN, UNNAMED), *(Seat("random") for _ in range(players - 1)))
     return GameSetup(preset(rules_name), seats, seed)
 
 
@@ -292,7 +292,7 @@ def test_save_and_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert len(saves) == 1
     game, seats = resume(saves[0])
     assert (game.hands[0], game.table) == (hand, table_cards)
-    assert seats == [Seat(HUMAN, "You"), Seat("random")]
+    assert seats == [Seat(HUMAN, UNNAMED), Seat("random")]
 
     async def resumed(pilot: Pilot[None], app: RoppyakkenApp) -> str:
         await wait_until(pilot, lambda: waiting_for_me(app))

@@ -132,3 +132,27 @@ def test_a_house_file_limiting_the_players_is_blamed_not_its_preset(
     assert str(house) in err and "not 3" in err
     err = error_of(["play", "--rules", "ten-card", "--players", "3"], capsys)
     assert "preset 'ten-card' is for 2 players only, not 3" in err
+
+
+def test_replay_names_the_unnamed_human_in_the_language_of_the_replay(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A record of the terminal game's "You" (the marker "", or "나" written by an older Korean
+    save) replays in English as "You", in Japanese as あなた; a given name stays."""
+    game = Game(preset("classic"), 2, 3)
+    play_out(game, [make_bot("random", 1), make_bot("random", 2)])
+    for written in ("", "나"):
+        path = tmp_path / "game.json"
+        save(path, game, [written, "bot:random"])
+        assert main(["--lang", "en", "replay", str(path)]) == 0
+        out = capsys.readouterr().out
+        assert "  You play " in out and "  You turn up " in out, out  # said to "You", in English
+        assert "나" not in out and "You plays" not in out and "Random bot plays" not in out
+        assert main(["--lang", "ja", "replay", str(path)]) == 0
+        assert "あなたが" in capsys.readouterr().out
+        assert main(["--lang", "ko", "replay", str(path)]) == 0
+        out = capsys.readouterr().out
+        assert "내가 " in out and "나가 " not in out and "나이 " not in out, out
+    save(path, game, ["Ann", "bot:random"])
+    assert main(["--lang", "en", "replay", str(path)]) == 0
+    assert "Ann plays " in capsys.readouterr().out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tests.support import require_module
 
 require_module("textual", "pip install 'roppyakken[tui]'")
@@ -26,7 +28,7 @@ async def _to_a_card_decision(pilot: Pilot[None], app: RoppyakkenApp) -> None:
 
 
 def test_h_opens_the_hint_panel_with_three_plays_that_fit_80x24() -> None:
-    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> tuple[str, str, int]:
+    async def script(pilot: Pilot[None], app: RoppyakkenApp) -> tuple[str, str, list[float]]:
         await _to_a_card_decision(pilot, app)
         before = table(app).mode
         await press(pilot, "h")
@@ -38,15 +40,18 @@ def test_h_opens_the_hint_panel_with_three_plays_that_fit_80x24() -> None:
         working = await shown_text(pilot, app)
         await wait_until(pilot, lambda: screen.result is not None, timeout=60)
         text = await shown_text(pilot, app)
-        moves = len(screen.result.moves) if screen.result else 0
+        chances = [m.win_chance for m in screen.result.moves] if screen.result else []
         await press(pilot, "escape")
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         assert table(app).mode == before  # still choosing a card: the hint changed nothing
-        return working, text, moves
+        return working, text, chances
 
-    working, text, moves = run(RoppyakkenApp(setup=vs_random("classic", seed=3), pace="instant"), script)
-    assert "Hint: what the expert would play" in working
-    assert moves == 3
+    working, text, chances = run(RoppyakkenApp(setup=vs_random("classic", seed=3), pace="instant"), script)
+    # the title says how the plays are ordered (the expert's quick choice is only starred)
+    assert "Hint: the best plays, by chance to win" in working and "expert" not in working.splitlines()[0]
+    assert len(chances) == 3 and chances == sorted(chances, reverse=True)
+    pcts = [int(p) for p in re.findall(r"win chance (\d+)%", text)]
+    assert pcts == sorted(pcts, reverse=True) and len(pcts) == 3, text
     assert "★ the expert's choice" in text
     for n in ("1. ", "2. ", "3. "):
         assert n in text, text

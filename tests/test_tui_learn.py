@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
@@ -10,16 +11,21 @@ from tests.support import require_module
 
 require_module("textual", "pip install 'roppyakken[tui]'")
 
+import itertools
+
+from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 
 from roppyakken.actions import Declare, Play, Take
 from roppyakken.cards import iter_cards
 from roppyakken.i18n import _, set_language
+from roppyakken.phase import Phase
 from roppyakken.tui.app import RoppyakkenApp
 from roppyakken.tui.screens.learn import LearnScreen
 from roppyakken.tui.screens.scores import RoundEndScreen
 from roppyakken.tui.screens.table import TARGET_KEYS
 from roppyakken.tui.testing import press, screen_text, shown_text, wait_until
+from roppyakken.tui.widgets import RecentLog
 from roppyakken.tutorial import LEARNER, STEPS
 
 SIZE = (80, 24)
@@ -47,8 +53,30 @@ def _keys_for(screen: LearnScreen, declare: bool) -> list[str]:
     return [*keys, "enter"]
 
 
-async def _play_through(pilot: Pilot[None], app: RoppyakkenApp, declare: bool) -> list[str]:
-    """Every step by keys; the screens' text at each step (the guide's message, then its explanation)."""
+def _fits(screen: LearnScreen) -> str | None:
+    """What does not fit the screen, if anything: the table scrolled, the recent moves hidden, keys
+    that are not the step's."""
+    play = screen.query_one("#play", VerticalScroll)
+    recent = screen.query_one("#recent", RecentLog)
+    if play.max_scroll_y:
+        return f"step {screen.lesson.index + 1}: the table scrolls by {play.max_scroll_y} lines"
+    if recent.size.height < 2 and screen.log_lines:
+        return f"step {screen.lesson.index + 1}: {recent.size.height} lines of recent moves"
+    text = screen_text(screen.app)
+    if "⏎" in text:  # a footer offering Enter, where the step may take only d or n
+        return f"step {screen.lesson.index + 1}: the keys of a footer"
+    hand = len(screen._hand())
+    keys = f"1-{hand}" if hand > 1 else "1"
+    if screen.step is not None and screen.step.accepts and screen._phase() == Phase.PLAY and keys not in text:
+        return f"step {screen.lesson.index + 1}: {hand} cards in hand, not {keys} to choose them"
+    return None
+
+
+async def _play_through(
+    pilot: Pilot[None], app: RoppyakkenApp, declare: bool, misfits: list[str] | None = None
+) -> list[str]:
+    """Every step by keys; the screens' text at each step (the guide's message, then its explanation);
+    what did not fit the screen at each, added to ``misfits``."""
     await wait_until(pilot, lambda: isinstance(app.screen, LearnScreen))
     screen = app.screen
     assert isinstance(screen, LearnScreen)
@@ -57,6 +85,8 @@ async def _play_through(pilot: Pilot[None], app: RoppyakkenApp, declare: bool) -
     for step in STEPS:
         assert screen.lesson.step == step and screen.explaining is None
         shown.append(await shown_text(pilot, app))
+        if misfits is not None and (misfit := _fits(screen)):
+            misfits.append(misfit)
         await press(pilot, *_keys_for(screen, declare))
         if step.id == "round-end":
             await wait_until(pilot, lambda: isinstance(app.screen, RoundEndScreen))
@@ -65,6 +95,8 @@ async def _play_through(pilot: Pilot[None], app: RoppyakkenApp, declare: bool) -
             await wait_until(pilot, lambda: app.screen is screen)
         await wait_until(pilot, lambda step=step: screen.explaining == step)  # type: ignore[misc]
         shown.append(await shown_text(pilot, app))
+        if misfits is not None and (misfit := _fits(screen)):
+            misfits.append(misfit)
         if step is not STEPS[-1]:
             await press(pilot, "enter")
     assert screen.lesson.done and screen.lesson.game.winner == LEARNER
@@ -73,13 +105,13 @@ async def _play_through(pilot: Pilot[None], app: RoppyakkenApp, declare: bool) -
     return shown
 
 
-def _run(lang: str, declare: bool) -> list[str]:
+def _run(lang: str, declare: bool, misfits: list[str] | None = None) -> list[str]:
     async def main() -> list[str]:
         set_language(lang)
         try:
             app = RoppyakkenApp(learn=True)
             async with app.run_test(size=SIZE) as pilot:
-                return await _play_through(pilot, app, declare)
+                return await _play_through(pilot, app, declare, misfits)
         finally:
             set_language("en")
 
@@ -92,7 +124,9 @@ def _flat(text: str) -> str:
 
 @pytest.mark.parametrize(("lang", "declare"), [("en", True), ("ja", False), ("ko", True), ("fr", False)])
 def test_the_guided_game_plays_through_by_keys(lang: str, declare: bool) -> None:
-    shown = _run(lang, declare)
+    misfits: list[str] = []
+    shown = _run(lang, declare, misfits)
+    assert not misfits, misfits  # at 80×24 every step fits: no scrolling, the recent moves in sight
     set_language(lang)
     try:
         guide = [_(s.message) for s in STEPS]
@@ -106,9 +140,21 @@ def test_the_guided_game_plays_through_by_keys(lang: str, declare: bool) -> None
     for explanation in told:
         head = explanation[:30].replace(" ", "")
         assert any(head in s.replace(" ", "") for s in flat), (lang, explanation)
+    if lang == "fr":  # the strips have room for whole words: Papillons, Glycine, not the faces' Papill, Glyc
+        strips = [line for text in shown for line in text.splitlines() if " │ " in line]
+        assert any("Papillons" in line for line in strips) and any("Glycine" in line for line in strips)
+        cut = [line for line in strips if re.search(r"(?<!\w)(Papill|Sangl|Glyc|Pivo|Parapl)(?!\w)", line)]
+        assert not cut, cut
     for text in shown:
         lines = text.splitlines()
         assert len(lines) <= SIZE[1] and all(len(line) <= SIZE[0] for line in lines)
+        for above, line in itertools.pairwise(lines):  # lines break where the language allows
+            start = line.strip(" │")
+            assert not start.startswith(("。", "、", "）", "」", ".", ",")), (lang, line)
+            assert not (re.search(r"\d$", above.rstrip(" │")) and re.match(r"[点枚回人점장]", start)), (
+                above,
+                line,
+            )
 
 
 def test_a_move_the_step_does_not_ask_for_is_refused() -> None:

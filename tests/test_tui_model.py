@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 import random
+import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from roppyakken import text as text_module
 from roppyakken.ai.base import BOT_LEVELS, make_bot
 from roppyakken.ai.driver import play_out
 from roppyakken.cards import KIND, NUM_CARDS, POINTS, RIBBON_MASK, card_id, iter_cards, mask_of
@@ -23,6 +26,7 @@ from roppyakken.tui.board import board_of, frames
 from roppyakken.tui.progress import DONE, GONE, OPEN, yaku_progress
 from roppyakken.tui.session import (
     HUMAN,
+    UNNAMED,
     RecordScript,
     Seat,
     display_names,
@@ -35,6 +39,16 @@ from roppyakken.tui.session import (
 )
 from roppyakken.view import view_of
 from tests.support import require_module
+
+
+@pytest.fixture(autouse=True)
+def in_english() -> Iterator[None]:
+    """Every test starts in English, whatever a test before it left (``--lang`` sets the language)."""
+    from roppyakken import i18n
+
+    i18n.set_language("en")
+    yield
+    i18n.set_language("en")
 
 
 def cards(*slugs: str) -> int:
@@ -207,7 +221,7 @@ def test_a_board_never_shows_another_seats_hand() -> None:
 def test_seats_from_the_command_line() -> None:
     """--bots: one level for every opponent, 'human' for hot seat, clear errors."""
     level = next(iter(BOT_LEVELS))
-    assert parse_seats(level, 3) == [Seat(HUMAN, "You"), Seat(level), Seat(level)]
+    assert parse_seats(level, 3) == [Seat(HUMAN, UNNAMED), Seat(level), Seat(level)]
     seats = parse_seats(f"{level},human", 3)
     assert seats == [Seat(HUMAN, "Player 1"), Seat(level), Seat(HUMAN, "Player 3")]
     with pytest.raises(RoppyakkenError, match="unknown opponent 'nobody'"):
@@ -228,6 +242,43 @@ def test_names_and_record_names() -> None:
         seat_from_record_name("bot:nonexistent")
     names = display_names([Seat(HUMAN, "Ann"), Seat(level), Seat(level)])
     assert names[0] == "Ann" and names[1] != names[2]
+
+
+def test_the_unnamed_human_is_saved_as_a_marker_and_called_you_in_the_language_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game saved in Japanese by the human who gave no name resumes in Korean calling them 나
+    (and lists as 나 대 …); older saves that wrote "You" in some language read the same."""
+    from roppyakken import i18n
+    from roppyakken.tui.session import resumable_saves
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    level = next(iter(BOT_LEVELS))
+    game = Game(preset("classic"), 2, 4)
+    rng = random.Random(4)
+    for _ in range(4):
+        game.apply(rng.choice(game.legal_actions()))
+    try:
+        i18n.set_language("ja")
+        seats = parse_seats(level, 2)
+        assert display_names(seats)[0] == "あなた"
+        path = save_game(save_dir() / "a.json", game, seats)
+        assert json.loads(path.read_text())["players"] == ["", f"bot:{level}"]
+        i18n.set_language("ko")
+        _game, resumed = resume(path)
+        assert resumed == seats and display_names(resumed)[0] == "나"
+        old = json.loads(path.read_text())
+        for written in ("あなた", "You", "Vous"):  # saved before the marker, in some language
+            old["players"][0] = written
+            path.write_text(json.dumps(old))
+            assert resume(path)[1][0] == Seat(HUMAN, UNNAMED), written
+            [(label, _path)] = resumable_saves()
+            assert label.split(" – ")[-1].startswith("나 대 "), label
+        i18n.set_language("en")
+        assert display_names(resume(path)[1])[0] == "You"
+        assert display_names([Seat(HUMAN, "Ann")]) == ["Ann"]
+    finally:
+        i18n.set_language("en")
 
 
 def test_saves_go_to_the_xdg_data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -430,4 +481,26 @@ def test_still_missing_marks_hand_cards_and_leaves_out_yaku_out_of_reach() -> No
     joined = "\n".join(lines)
     assert "Four Brights" not in joined  # needs the unreachable Cherry curtain
     moon = next(line for line in lines if line.startswith("Moon Viewing"))
-    assert "Pamp Moon (in hand)" in moon
+    assert "Pampas Moon (in hand)" in moon
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "ko"])
+def test_still_missing_names_each_card_whole(lang: str) -> None:
+    """The lines of what a yaku still needs have the width to name each card whole
+    (Paulownia Phoenix, not the card face's "Paul Phoenix"; Glycine, not "Glyc")."""
+    from roppyakken import i18n
+    from roppyakken.text import card_name
+    from roppyakken.tui.widgets import missing_lines
+
+    rules = preset("classic")
+    captures = [mask_of([card_id("pine-crane"), card_id("cherry-curtain")]), 0]
+    i18n.set_language(lang)
+    try:
+        joined = "\n".join(missing_lines(rules, captures, "You", 0, mask_of([card_id("wisteria-ribbon")])))
+        for slug in ("paulownia-phoenix", "pampas-moon", "wisteria-ribbon"):
+            assert card_name(card_id(slug)) in joined, (slug, joined)
+        for short in t.MONTH_SHORT:
+            if short not in (i18n._(m) for m in text_module.MONTH_NAMES):  # a cut month name
+                assert not re.search(rf"(?<!\w){re.escape(short)}(?!\w)", joined), (short, joined)
+    finally:
+        i18n.set_language("en")

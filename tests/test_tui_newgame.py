@@ -212,3 +212,53 @@ def test_a_seed_out_of_range_is_refused_naming_the_bound(
 
     shown = run(RoppyakkenApp(pace="instant"), script)
     assert "9223372036854775807" in shown and "-3" in shown, shown
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr"])
+def test_the_fullest_form_fits_80x24_with_its_saved_game(
+    lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Three players, the preset with the longest description and a saved game: nothing scrolls,
+    the saved game's row is on screen and every label fits its column (80×24)."""
+    import asyncio
+
+    from roppyakken.engine import Game
+    from roppyakken.i18n import cell_width, set_language
+    from roppyakken.rules import PRESETS, preset
+    from roppyakken.text import preset_description
+    from roppyakken.tui import text as t
+    from roppyakken.tui.session import HUMAN, Seat, new_save_path, save_game
+
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    path = new_save_path()
+    path.parent.mkdir(parents=True)
+    save_game(path, Game(preset("classic"), 2, 5), [Seat(HUMAN, "Aki"), Seat("expert")])
+
+    async def main() -> tuple[int, int, int]:
+        app = RoppyakkenApp(pace="instant")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_until(pilot, lambda: isinstance(app.screen, NewGameScreen))
+            app.screen.query_one("#players", Select).value = 3
+            app.screen.query_one("#preset", Select).value = longest
+            await pilot.pause(0.2)
+            saves = app.screen.query_one("#saves-row").region
+            return app.screen.query_one("#form").max_scroll_y, saves.y, saves.bottom
+
+    set_language(lang)
+    try:
+        longest = max(PRESETS, key=lambda name: cell_width(preset_description(name)))
+        labels = [
+            t.LABEL_PLAYERS,
+            t.LABEL_RULES,
+            t.LABEL_RULES_FILE,
+            t.LABEL_NAME,
+            t.LABEL_SEED,
+            t.LABEL_SAVES,
+        ]
+        labels += [t.LABEL_OPPONENT.format(n=n) for n in (1, 2)]
+        scrolls, top, bottom = asyncio.run(main())
+    finally:
+        set_language("en")
+    assert scrolls == 0, f"{lang}: the form scrolls by {scrolls} lines"
+    assert top > 0 and bottom <= 24 - 1, (top, bottom)  # above the footer
+    assert all(cell_width(label) <= 13 for label in labels), labels  # one line in the 14-cell column

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from roppyakken.cards import KIND, KINDS, POINTS, iter_cards
 from roppyakken.i18n import N_, _, cell_width, fill, pad
+from roppyakken.linebreak import wrap
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
 from roppyakken.text import card_name, kind_plural, option_description, preset_name, yaku_name
@@ -93,11 +94,15 @@ def option_value(value: object) -> str:
     return str(value)
 
 
-def describe_rules(rules: Rules) -> str:
-    """Every option of ``rules`` with its value and what it means, in the current language."""
+def describe_rules(rules: Rules, columns: int = 80) -> str:
+    """Every option of ``rules`` with its value and what it means, in the current language, in
+    lines of at most ``columns`` cells (the option names in a column of their own)."""
     lines = [fill("preset {preset} ({name})", preset=rules.preset, name=preset_name(rules.preset))]
-    for name, value in rules.options().items():
-        shown = option_value(value)
-        lines.append(f"  {name:28} {shown}")
-        lines.append(f"  {'':28} ({option_description(name)})")
+    options = rules.options()
+    indent = 2 + max(len(name) for name in options) + 2
+    room = max(20, columns - indent)
+    for name, value in options.items():
+        text = [*wrap(option_value(value), room), *wrap(f"({option_description(name)})", room)]
+        for i, line in enumerate(text):
+            lines.append(f"  {name if i == 0 else '':{indent - 2}}{line}")
     return "\n".join(lines)

@@ -5,8 +5,9 @@ forms of a particle: ``{name}이(가)``, ``{card}을(를)``, ``{name}은(는)``,
 ``{card}(으)로``.  Once the template is filled, :func:`particles` keeps the one form that
 fits the word before it: after a final consonant (batchim) 이, 을, 은, 과, 으로; after a
 vowel 가, 를, 는, 와, 로; after a final ㄹ, 로.  Digits are read as Korean numbers, Latin
-words by a rough English reading; after anything else both forms stay.  The browser does
-the same in ``static/js/korean.js``.
+words by a rough English reading; after anything else both forms stay.  The pronouns 나,
+너 and 저 with 가 make 내가, 네가, 제가.  The browser does the same in ``static/js/korean.js``
+(but for the pronouns: the terminal game's "You", 나, is not the browser's).
 """
 
 from __future__ import annotations
@@ -96,13 +97,22 @@ def particle(before: str, pair: str) -> str:
     return vowel if sound == "vowel" else consonant
 
 
+_PRONOUN_SUBJECT: Final = {"나": "내", "너": "네", "저": "제"}
+"""나, 너 and 저 before the subject particle 가 become 내가, 네가, 제가."""
+
+
 def particles(text: str) -> str:
     """``text`` with every two-form particle resolved by the word before it."""
     out: list[str] = []
     done = 0
     for found in _PARTICLE.finditer(text):
-        out.append(text[done : found.start()])
-        out.append(particle(text[: found.start()], found.group(0)))
+        before = text[done : found.start()]
+        form = particle(text[: found.start()], found.group(0))
+        pronoun = before[-1:]
+        if form == "가" and pronoun in _PRONOUN_SUBJECT and not text[: found.start() - 1][-1:].isalnum():
+            before = before[:-1] + _PRONOUN_SUBJECT[pronoun]
+        out.append(before)
+        out.append(form)
         done = found.end()
     out.append(text[done:])
     return "".join(out)

@@ -49,6 +49,10 @@ DEFAULT_WORLDS = 48
 DEFAULT_CANDIDATES = 3
 """How many of the expert's best moves a hint plays out, by default."""
 
+REVIEW_MIN_LOSS = 0.01
+"""The least chance of winning a reviewed move gave up: a move that cost less costs nothing a
+player is shown (it would read "−0%"), so a review leaves it out."""
+
 REVIEW_ITERS = 150
 """The rollouts a decision of the master that a round review asks (``master:iters=150``): a
 fixed number, not the default time budget, so that a review is the same on any machine."""
@@ -214,7 +218,8 @@ class Review:
     index: int
     """Where this decision is in the ``decisions`` given to :func:`review` (from 0)."""
     loss: float
-    """The chance of winning the game that ``played`` gave up against ``best`` (more than 0)."""
+    """The chance of winning the game that ``played`` gave up against ``best`` (at least
+    :data:`REVIEW_MIN_LOSS`)."""
     margin_loss: float
     """The round's expected points margin that ``played`` gave up against ``best``."""
 
@@ -234,7 +239,7 @@ def review(
     :data:`REVIEW_ITERS`) chooses from the same view; where it plays otherwise, both moves
     are played out in the same sampled worlds as a hint's candidates are.  A decision
     where the player did as the master, or where the master's move does not come out
-    better, is left out.
+    better by at least :data:`REVIEW_MIN_LOSS` of the chance to win, is left out.
     """
     out: list[Review] = []
     for k, (view, action) in enumerate(decisions):
@@ -247,7 +252,7 @@ def review(
         played = next(m for m in h.moves if m.action == action)
         best = next(m for m in h.moves if m.action == masters)
         loss = best.win_chance - played.win_chance
-        if loss <= 0.0:
+        if loss < REVIEW_MIN_LOSS:
             continue
         out.append(Review(view, played, best, k, loss, best.expected_margin - played.expected_margin))
     out.sort(key=lambda r: -r.loss)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -18,6 +19,8 @@ from typing import Any
 from roppyakken import i18n
 from roppyakken.errors import RoppyakkenError
 from roppyakken.i18n import ERROR_LINE, LANGUAGES, N_, _, fill
+from roppyakken.linebreak import width as cell_width
+from roppyakken.linebreak import wrap
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("roppyakken.cli.score_cmd", N_("score a finished round from each player's captured cards")),
@@ -88,7 +91,49 @@ def choose_language(argv: Sequence[str]) -> str:
     return i18n.set_language(asked if asked is not None else i18n.language_from_env())
 
 
+_USAGE_PARTS = re.compile(r"\(.*?\)+(?=\s|$)|\[.*?\]+(?=\s|$)|\S+")
+"""The pieces of a usage line that argparse keeps whole (its own pattern)."""
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, its lines wrapped by display width (a wide character takes two columns)
+    and broken where the language allows (:mod:`roppyakken.linebreak`)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return wrap(text, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(indent + line for line in wrap(text, width - len(indent)))
+
+    def _format_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None) -> str:
+        # argparse measures the prefix ("usage: ", translated) by characters: give it one of
+        # as many narrow characters as the real one has columns, then put the real one back.
+        shown = _("usage: ") if prefix is None else prefix
+        stand_in = "\0" * cell_width(shown)
+        formatted: str = super()._format_usage(usage, actions, groups, stand_in)
+        formatted = shown + formatted[len(stand_in) :]
+        if all(cell_width(line) <= self._width for line in formatted.splitlines()):
+            return formatted
+        # a part too long for argparse's indent: every part on lines under the prefix
+        width, self._width = self._width, sys.maxsize
+        try:
+            one_line: str = super()._format_usage(usage, actions, groups, "")
+        finally:
+            self._width = width
+        indent = " " * cell_width(shown)
+        lines = [shown.rstrip()]
+        for part in _USAGE_PARTS.findall(one_line.strip()):
+            if lines[-1].strip() and cell_width(lines[-1]) + 1 + cell_width(part) > width:
+                lines.append(indent)
+            lines[-1] += part if not lines[-1].strip() else " " + part
+        return "\n".join(lines) + "\n\n"
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         """Usage errors as one line, exit code 2."""
         self.exit(2, f"{fill(ERROR_LINE, message=message)}\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 from typing import Any, Final
 
@@ -98,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(result)
         return 0
-    print_table(result, args.seed)
+    print_table(result, args.seed, shutil.get_terminal_size().columns)
     return 0
 
 
@@ -115,8 +116,9 @@ DRAWS: Final = N_("draws: {n}")
 DECISION_TIME: Final = N_("decision time (ms):")
 
 
-def print_table(result: dict[str, Any], seed: int) -> None:
-    """The arena result as a readable table, in the current language (bot levels by slug)."""
+def print_table(result: dict[str, Any], seed: int, columns: int = 80) -> None:
+    """The arena result as a readable table, in the current language (bot levels by slug), as
+    narrow as its cells allow so that it fits ``columns`` cells."""
     n = result["players"]
     print(
         fill(
@@ -130,16 +132,11 @@ def print_table(result: dict[str, Any], seed: int) -> None:
         )
     )
     bot = _(COLUMN_BOT)
-    width = max(6, cell_width(bot), *(len(b) for b in result["bots"]))
-    heads = [_(h) for h in (COLUMN_WINS, COLUMN_WIN_RATE, COLUMN_CI, COLUMN_POINTS_GAME, COLUMN_MARGIN_ROUND)]
-    widths = [max(w, cell_width(h)) for w, h in zip((6, 8, 15, 11, 12), heads, strict=True)]
-    margin_width = max(17, cell_width(_(COLUMN_CI)))
-    print(
-        pad(bot, width + 1)
-        + " ".join(" " + right(h, w) for h, w in zip(heads, widths, strict=True))
-        + "  "
-        + right(_(COLUMN_CI), margin_width)
-    )
+    heads = [
+        _(h)
+        for h in (COLUMN_WINS, COLUMN_WIN_RATE, COLUMN_CI, COLUMN_POINTS_GAME, COLUMN_MARGIN_ROUND, COLUMN_CI)
+    ]
+    rows = []
     for i, name in enumerate(result["bots"]):
         lo, hi = result["ci95"][i]
         plo, phi = result["points_per_round_ci95"][i]
@@ -148,15 +145,21 @@ def print_table(result: dict[str, Any], seed: int) -> None:
         cells = [
             str(result["wins"][i]),
             f"{result['win_rate'][i]:.1%}",
-            f"{lo:.1%} - {hi:.1%}",
+            f"{100 * lo:.1f}-{hi:.1%}",  # 0.0-49.0%
             f"{result['mean_points_per_game'][i]:.1f}",
             f"{result['points_per_round'][i]:+.1f}",
+            margin_ci,
         ]
+        rows.append((name, cells))
+    width = max(cell_width(bot), *(len(name) for name, _cells in rows))
+    widths = [max(cell_width(h), *(cell_width(c[j]) for _n, c in rows)) for j, h in enumerate(heads)]
+    # two spaces between columns, one where two would not fit the terminal
+    gap = "  " if width + sum(widths) + 2 * len(widths) <= columns else " "
+    for first, cells in [(bot, heads), *rows]:
         print(
-            pad(name, width + 1)
-            + " ".join(" " + right(c, w) for c, w in zip(cells, widths, strict=True))
-            + "  "
-            + right(margin_ci, margin_width)
+            first
+            + " " * (width - cell_width(first))
+            + "".join(gap + right(c, w) for c, w in zip(cells, widths, strict=True))
         )
     if result["draws"]:
         print(fill(DRAWS, n=result["draws"]))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 from typing import Any, Final
 
@@ -12,6 +13,7 @@ from roppyakken.ai.ray_backend import document_stdout
 from roppyakken.cli.arena_cmd import COLUMN_CI, levels_help
 from roppyakken.cli.common import add_rules_arguments, print_json, rules_from_args, seed_argument
 from roppyakken.i18n import N_, _, cell_width, fill, nfill, pad, right
+from roppyakken.linebreak import wrap
 from roppyakken.text import bot_level_description, preset_label
 
 
@@ -90,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(doc)
         return 0
-    print_ladder(doc)
+    print_ladder(doc, shutil.get_terminal_size().columns)
     return 0
 
 
@@ -103,8 +105,9 @@ PAIR: Final = N_("{first} vs {second}: {wins}/{games} = {rate} (95% CI {low} - {
 PROGRESS: Final = N_("{label}: {games}, {elapsed} elapsed")
 
 
-def print_ladder(doc: dict[str, Any]) -> None:
-    """The ladder as readable tables, in the current language: ratings, then each pair."""
+def print_ladder(doc: dict[str, Any], columns: int = 80) -> None:
+    """The ladder as readable tables, in the current language: ratings, then each pair; the
+    descriptions wrapped to ``columns`` cells under their own column."""
     print(
         fill(
             LADDER_HEAD,
@@ -114,20 +117,23 @@ def print_ladder(doc: dict[str, Any]) -> None:
         )
     )
     level, rating, ci = _(COLUMN_LEVEL), _(COLUMN_RATING), _(COLUMN_CI)
-    width = max(6, cell_width(level), *(len(r["level"]) for r in doc["ratings"]))
-    rating_width, ci_width = max(7, cell_width(rating)), max(15, cell_width(ci))
-    print(
-        f"{pad(level, width + 1)} {right(rating, rating_width)}  {right(ci, ci_width)}  "
-        + _(COLUMN_DESCRIPTION)
-    )
+    rows = []
     for r in sorted(doc["ratings"], key=lambda r: -r["rating"]):
         lo, hi = r["ci95"]
         interval = f"{lo:.0f} .. {hi:.0f}"
-        value = f"{r['rating']:.0f}"
-        print(
-            f"{pad(r['level'], width + 1)} {right(value, rating_width)}  "
-            f"{right(interval, ci_width)}  {bot_level_description(r['level'])}"
-        )
+        rows.append((r["level"], f"{r['rating']:.0f}", interval, bot_level_description(r["level"])))
+    width = max(cell_width(level), *(len(row[0]) for row in rows))
+    rating_width = max(cell_width(rating), *(len(row[1]) for row in rows))
+    ci_width = max(cell_width(ci), *(len(row[2]) for row in rows))
+    head = f"{pad(level, width + 2)}{right(rating, rating_width)}  {right(ci, ci_width)}  "
+    indent = " " * cell_width(head)
+    room = max(20, columns - len(indent))
+    print(head + _(COLUMN_DESCRIPTION))
+    for name, value, interval, description in rows:
+        lines = wrap(description, room)
+        print(f"{pad(name, width + 2)}{right(value, rating_width)}  {right(interval, ci_width)}  {lines[0]}")
+        for line in lines[1:]:
+            print(indent + line)
     print(_(PAIRS))
     for arena in doc["pairs"]:
         a, b = arena["bots"]
@@ -135,4 +141,5 @@ def print_ladder(doc: dict[str, Any]) -> None:
         rate, low, high = f"{arena['win_rate'][0]:.1%}", f"{lo:.1%}", f"{hi:.1%}"
         games, wins = arena["games"], arena["wins"][0]
         line = fill(PAIR, first=a, second=b, wins=wins, games=games, rate=rate, low=low, high=high)
-        print("  " + line)
+        for i, part in enumerate(wrap(line, columns - 4)):
+            print(("  " if i == 0 else "    ") + part)

@@ -65,7 +65,6 @@ def run(args: argparse.Namespace) -> int:
     require_textual()
     from roppyakken.tui.app import RoppyakkenApp
     from roppyakken.tui.session import GameSetup, parse_seats, resume
-    from roppyakken.tui.text import DEFAULT_HUMAN_NAME
 
     game_options = (args.players, args.rules, args.rules_file, args.bots, args.seed, args.name)
     if args.resume is not None:
@@ -77,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         rules = rules_from_args(args)
         players = args.players or (2 if args.bots is None else len(args.bots.split(",")) + 1)
         check_players(args, rules, players)
-        seats = parse_seats(args.bots, players, args.name or DEFAULT_HUMAN_NAME)
+        seats = parse_seats(args.bots, players, args.name)
         app = RoppyakkenApp(setup=GameSetup(rules, tuple(seats), args.seed), pace=args.pace)
     else:
         app = RoppyakkenApp(pace=args.pace)

@@ -40,6 +40,19 @@ _PLAYS = {
     (False, False): N_("{name} turns up {card}, to the table"),
 }
 """What a play says, by (from the hand, captured something)."""
+_YOUR_PLAYS = {
+    (True, True): N_("You play {card}, take {taken}"),
+    (True, False): N_("You play {card}, to the table"),
+    (False, True): N_("You turn up {card}, take {taken}"),
+    (False, False): N_("You turn up {card}, to the table"),
+}
+"""What a play of the human who gave no name (the terminal game's "You") says."""
+_DECLARES: Final = (N_("{name} declares {hands}"), N_("You declare {hands}"))
+_WINS: Final = (
+    N_("verified: {name} wins ({reason}), {rounds}"),
+    N_("verified: you win ({reason}), {rounds}"),
+)
+"""What a declaration and the winner say: of a named player, of "You"."""
 
 
 def _cards(mask: int) -> str:
@@ -52,6 +65,7 @@ def run(args: argparse.Namespace) -> int:
         return watch(args.file)
     record = load(args.file)
     game, names = replay(record)
+    you = [unnamed(name) for name in names]
     names = seat_labels(names)
     if not args.quiet:
         for index, log in enumerate(game.history):
@@ -60,9 +74,9 @@ def run(args: argparse.Namespace) -> int:
             for seat, decl in enumerate(log.declared):
                 if decl:
                     hands = _(", ").join(yaku_name(slug) for slug in decl)
-                    print("  " + fill("{name} declares {hands}", name=names[seat], hands=hands))
+                    print("  " + fill(_DECLARES[you[seat]], name=names[seat], hands=hands))
             for seat, source, card, taken in log.plays:
-                play = _PLAYS[(source == "hand", bool(taken))]
+                play = (_YOUR_PLAYS if you[seat] else _PLAYS)[(source == "hand", bool(taken))]
                 print("  " + fill(play, name=names[seat], card=card_name(card), taken=_cards(taken)))
             if log.score is not None:
                 captures = log.captures or [0] * game.players
@@ -72,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
     if game.over and game.winner is not None:
         print(
             fill(
-                "verified: {name} wins ({reason}), {rounds}",
+                _WINS[you[game.winner]],
                 name=names[game.winner],
                 reason=reason_phrase(game.end_reason),
                 rounds=nfill("{n} round", "{n} rounds", len(game.history)),
@@ -119,12 +133,22 @@ def reason_phrase(reason: str) -> str:
     return _(phrase) if phrase else reason
 
 
+def unnamed(name: str) -> bool:
+    """Whether a record's player name stands for the terminal game's human who gave no name."""
+    from roppyakken.tui.session import BOT_PREFIX, UNNAMED, seat_from_record_name
+
+    return not name.startswith(BOT_PREFIX) and seat_from_record_name(name).name == UNNAMED
+
+
 def player_label(name: str) -> str:
     """A record's player name as running text says it: in English as the record has it
-    (``bot:master``, what the commands take), else the bot named in the language."""
-    if name.startswith("bot:") and language() != SOURCE_LANGUAGE:
-        return fill(BOT_NAME, level=bot_label(name[4:]))
-    return name
+    (``bot:master``, what the commands take), else the bot named in the language; the human
+    who gave no name (the terminal game's "You") in the language."""
+    from roppyakken.tui.session import HUMAN, Seat
+
+    if name.startswith("bot:"):
+        return fill(BOT_NAME, level=bot_label(name[4:])) if language() != SOURCE_LANGUAGE else name
+    return Seat(HUMAN).shown_name if unnamed(name) else name
 
 
 def seat_labels(names: list[str]) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shutil
 from typing import Any
 
 from roppyakken.cli.common import print_json
@@ -38,5 +39,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"preset": rules.preset, "options": rules.options()})
     else:
-        print(describe_rules(rules))
+        print(describe_rules(rules, shutil.get_terminal_size().columns))
     return 0

@@ -7,6 +7,7 @@ from pathlib import Path
 from textual.app import App
 
 from roppyakken.engine import Game
+from roppyakken.tui import linebreaking
 from roppyakken.tui import text as t
 from roppyakken.tui.screens.newgame import NewGameScreen
 from roppyakken.tui.screens.table import TableScreen
@@ -37,6 +38,7 @@ class RoppyakkenApp(App[None]):
         learn: bool = False,
     ) -> None:
         super().__init__()
+        linebreaking.install()
         self.start_setup = setup
         self.start_resumed = resumed
         self.start_save_path = save_path

@@ -2,11 +2,14 @@
 
 Nothing here imports Textual: it is the terminal game's plain model, tested on
 its own.  Bots are named ``bot:LEVEL`` in records (FORMATS.md §3), so a saved
-game resumes with the same opponents.
+game resumes with the same opponents.  The human who gave no name is stored as
+``""`` (:data:`UNNAMED`) and called "You" in the language of the screen showing it.
 """
 
 from __future__ import annotations
 
+import functools
+import gettext
 import json
 import os
 import random
@@ -21,7 +24,7 @@ from roppyakken.ai.base import BOT_LEVELS, Bot, make_bot
 from roppyakken.cards import cards_of
 from roppyakken.engine import Game, RoundLog, deal_pattern, seeded_deck
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import N_, Plural, os_reason
+from roppyakken.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, N_, SOURCE_LANGUAGE, Plural, os_reason
 from roppyakken.phase import Phase
 from roppyakken.record import load, replay, save
 from roppyakken.rules import Rules
@@ -31,14 +34,17 @@ from roppyakken.tui import text as t
 HUMAN: Final = "human"
 BOT_PREFIX: Final = "bot:"
 MAX_NAME: Final = 20
+UNNAMED: Final = ""
+"""The record name of the human who gave no name (a name is never empty), shown as "You"."""
 
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """A seat: ``kind`` is :data:`HUMAN` or a bot level; ``name`` is a human's name."""
+    """A seat: ``kind`` is :data:`HUMAN` or a bot level; ``name`` is a human's name
+    (:data:`UNNAMED` for "You")."""
 
     kind: str
-    name: str = ""
+    name: str = UNNAMED
 
     @property
     def human(self) -> bool:
@@ -50,6 +56,11 @@ class Seat:
         """The name stored in a record: the human's name, or ``bot:LEVEL``."""
         return self.name if self.human else f"{BOT_PREFIX}{self.kind}"
 
+    @property
+    def shown_name(self) -> str:
+        """The human's name as shown: "You", in the current language, if none was given."""
+        return self.name or t.DEFAULT_HUMAN_NAME
+
 
 def check_name(name: str) -> str:
     """A human's name, stripped; a clear error if empty, too long or looking like a bot."""
@@ -59,8 +70,21 @@ def check_name(name: str) -> str:
     return name
 
 
+@functools.cache
+def default_names() -> frozenset[str]:
+    """ "You" in every language: what older saves stored for the human who gave no name."""
+    english = t.ENGLISH["DEFAULT_HUMAN_NAME"]
+    found = {english}
+    for lang in LANGUAGES:
+        if lang != SOURCE_LANGUAGE:
+            catalog = gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+            found.add(catalog.gettext(english))
+    return frozenset(found)
+
+
 def seat_from_record_name(name: str) -> Seat:
-    """The seat a record's player name stands for (``bot:LEVEL`` is a bot)."""
+    """The seat a record's player name stands for (``bot:LEVEL`` is a bot; :data:`UNNAMED`, or
+    "You" in any language as older saves wrote it, is the human who gave no name)."""
     if name.startswith(BOT_PREFIX):
         level = name[len(BOT_PREFIX) :]
         if level not in BOT_LEVELS:
@@ -71,19 +95,20 @@ def seat_from_record_name(name: str) -> Seat:
                 known=known,
             )
         return Seat(level)
-    return Seat(HUMAN, name)
+    return Seat(HUMAN, UNNAMED if name in default_names() else name)
 
 
 def display_names(seats: Sequence[Seat]) -> list[str]:
     """What the table calls each seat; equal names get their seat number."""
-    names = [s.name if s.human else t.BOT_NAME.format(level=bot_label(s.kind)) for s in seats]
+    names = [s.shown_name if s.human else t.BOT_NAME.format(level=bot_label(s.kind)) for s in seats]
     repeated = {name for name in names if names.count(name) > 1}
     return [f"{name} {i + 1}" if name in repeated else name for i, name in enumerate(names)]
 
 
-def parse_seats(bots: str | None, players: int, name: str = t.DEFAULT_HUMAN_NAME) -> list[Seat]:
-    """Seat 0 is the human ``name``; ``bots`` lists the opponents (levels or ``human``), comma-separated."""
-    you = Seat(HUMAN, check_name(name))
+def parse_seats(bots: str | None, players: int, name: str | None = None) -> list[Seat]:
+    """Seat 0 is the human ``name`` (None: "You"); ``bots`` lists the opponents (levels or ``human``),
+    comma-separated."""
+    you = Seat(HUMAN, UNNAMED if name is None else check_name(name))
     if bots is None:
         return [you] + [Seat(default_level()) for _ in range(players - 1)]
     levels = [b.strip() for b in bots.split(",") if b.strip()]
@@ -128,7 +153,7 @@ def make_bots(game: Game, seats: Sequence[Seat]) -> dict[int, Bot]:
 def name_seats(seats: Sequence[Seat]) -> list[Seat]:
     """With several people at the keyboard, the default "You" of seat 0 becomes "Player 1"."""
     out = list(seats)
-    if sum(s.human for s in out) > 1 and out[0].human and out[0].name == t.DEFAULT_HUMAN_NAME:
+    if sum(s.human for s in out) > 1 and out[0].human and out[0].name == UNNAMED:
         out[0] = Seat(HUMAN, t.HUMAN_NAME_N.format(n=1))
     return out
 
@@ -223,7 +248,7 @@ def resume(path: str | Path) -> tuple[Game, list[Seat]]:
         )
     seats = [seat_from_record_name(n) for n in names]
     if not any(s.human for s in seats):
-        seats[0] = Seat(HUMAN, t.DEFAULT_HUMAN_NAME)
+        seats[0] = Seat(HUMAN, UNNAMED)
     return game, seats
 
 

@@ -89,6 +89,21 @@ CARD_SUBJECTS: Final[tuple[str, ...]] = (
 )  # fmt: skip
 
 
+CARD_SUBJECT_WORDS: Final[tuple[str, ...]] = tuple(
+    {
+        "Warbler": "Bush warbler",
+        "Btrfly": "Butterflies",
+        "Boar": "Wild boar",
+        "RainMan": "Rain Man",
+        "Swallow": "Barn swallow",
+        "Lightng": "Lightning",
+    }.get(subject, subject)
+    for subject in CARD_SUBJECTS
+)
+"""What each card depicts in whole words, for lines with room for them (:data:`CARD_SUBJECTS` is
+cut to a card's width)."""
+
+
 def or_phrase(names: list[str]) -> str:
     """``'a'``, ``'a or b'``, ``'a, b or c'``."""
     if len(names) <= 1:
@@ -256,7 +271,7 @@ KEY_DISMISS_MENU: Final = "Dismiss menu"
 
 # ---------------------------------------------------------------- hints and the round review
 
-HINT_TITLE: Final = "Hint: what the expert would play"
+HINT_TITLE: Final = "Hint: the best plays, by chance to win"
 HINT_WORKING: Final = "Working out a hint… (each play is played out in {n} imagined deals)"
 HINT_NOT_NOW: Final = "A hint is for your turn to play or take a card."
 HINT_FAILED: Final = "No hint: {error}"
@@ -631,7 +646,7 @@ LEARN_TITLE: Final = "Guided first game · step {n} of {total}"
 LEARN_OPPONENT: Final = "Opponent"
 LEARN_GUIDE: Final = "Guide"
 LEARN_DONE_LABEL: Final = "Done:"
-LEARN_KEYS_PLAY: Final = "1-8: choose a card · Enter: play it · a, b: choose what it takes · q: quit"
+LEARN_KEYS_PLAY: Final = "{keys}: choose a card · Enter: play it · a, b: choose what it takes · q: quit"
 LEARN_KEYS_TAKE: Final = "a, b or ←/→ and Enter: choose what the turned-up card takes · q: quit"
 LEARN_KEYS_DECLARE: Final = "d: declare it · n: keep it secret · q: quit"
 LEARN_KEYS_READ: Final = "Enter: go on · q: quit"

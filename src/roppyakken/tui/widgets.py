@@ -17,7 +17,7 @@ from textual.widget import Widget
 
 from roppyakken.cards import KIND, KINDS, MONTH, MONTH_MASK, NUM_CARDS, POINTS, WILLOW, iter_cards, points_of
 from roppyakken.rules import Rules
-from roppyakken.text import kind_mark, yaku_name
+from roppyakken.text import card_name, kind_mark, month_name, yaku_name
 from roppyakken.tui import text as t
 from roppyakken.tui.board import Board
 from roppyakken.tui.cardface import (
@@ -205,15 +205,13 @@ class RecentLog(Widget):
         return Text("\n".join(padded))
 
 
-def short_card(card: int) -> str:
-    """A card in a few letters: ``'Pine Crane'``, ``'Iris chaff'``."""
-    return f"{t.MONTH_SHORT[MONTH[card] - 1]} {t.CARD_SUBJECTS[card]}"
-
-
-def capture_fields(captured: int, fresh: int = 0) -> list[Text]:
-    """Captured cards by kind, one field each: ``B Crane Moon``, ``A Boar``, ``C 5 +Yellow (1 new)``."""
+def capture_fields(captured: int, fresh: int = 0, *, whole: bool = False) -> list[Text]:
+    """Captured cards by kind, one field each: ``B Crane Moon``, ``A Boar``, ``C 5 +Yellow (1 new)``;
+    ``whole``: in whole words, comma-separated (``A Wild boar, Butterflies``, ``R Bush clover``)."""
     fields: list[Text] = []
     subjects = t.ENGLISH["CARD_SUBJECTS"]  # compared in English: the shown words are translated
+    words = t.CARD_SUBJECT_WORDS if whole else t.CARD_SUBJECTS
+    between = ", " if whole else " "
     for kind in KINDS:
         cards = [c for c in iter_cards(captured) if KIND[c] == kind]
         out = Text()
@@ -224,18 +222,21 @@ def capture_fields(captured: int, fresh: int = 0) -> list[Text]:
             out.append(str(len(cards)))
             extra = [c for c in cards if POINTS[c] or subjects[c] != "chaff"]
             if extra:
-                names = "+".join(t.CARD_SUBJECTS[c] for c in extra)
+                names = "+".join(words[c] for c in extra)
                 out.append(" " + t.STRIP_CHAFF_EXTRA.format(names=names), style=_DIM)
             new = sum(fresh >> c & 1 for c in cards)
             if new:
                 out.append(" " + t.STRIP_CHAFF_NEW.format(n=new), style=_MARK_STYLE)
         else:
             for i, c in enumerate(cards):
-                word = t.CARD_SUBJECTS[c] if kind != "ribbon" else t.MONTH_SHORT[MONTH[c] - 1]
+                if kind != "ribbon":
+                    word = words[c]
+                else:
+                    word = month_name(MONTH[c]) if whole else t.MONTH_SHORT[MONTH[c] - 1]
                 if kind == "ribbon" and subjects[c] in ("Poem", "Blue"):
                     word += "·" + t.CARD_SUBJECTS[c][0].lower()
                 style = _MARK_STYLE if fresh >> c & 1 else Style()
-                out.append(("" if i == 0 else " ") + word, style=style)
+                out.append(("" if i == 0 else between) + word, style=style)
         fields.append(out)
     return fields
 
@@ -280,9 +281,13 @@ class PlayerStrip(Widget):
     PlayerStrip { height: auto; width: 1fr; }
     """
 
-    def __init__(self, id: str | None = None) -> None:
+    def __init__(self, id: str | None = None, *, compact: bool = False) -> None:
         super().__init__(id=id)
         self._parts: tuple[list[Text], list[Text], list[list[Text]]] = ([], [], [])
+        self._whole: list[Text] = []
+        """The captures in whole words, shown instead when they take no more lines."""
+        self.compact = compact
+        """Captures on the name's line when both fit the width (a small screen's strip)."""
 
     def show(
         self,
@@ -314,23 +319,39 @@ class PlayerStrip(Widget):
         order += [c for c in iter_cards(captured) if c not in order]
         score = Text(round_score_text(rules, captured, order, board.declared[seat]), style=_LABEL_STYLE)
         fields = [*capture_fields(captured, board.fresh), score]
+        whole = [*capture_fields(captured, board.fresh, whole=True), score]
         extra: list[list[Text]] = []
         if board.revealed[seat] and not show_hand:
-            cards = [Text(short_card(c), style=_DIM) for c in iter_cards(board.revealed[seat])]
+            cards = [Text(card_name(c), style=_DIM) for c in iter_cards(board.revealed[seat])]
             extra.append([Text(t.STRIP_SHOWS_LABEL, style=_DIM), *cards])
         if show_hand and board.hands[seat]:
-            cards = [Text(short_card(c), style=_DIM) for c in iter_cards(board.hands[seat])]
+            cards = [Text(card_name(c), style=_DIM) for c in iter_cards(board.hands[seat])]
             extra.append([Text(t.STRIP_HOLDS_LABEL, style=_DIM), *cards])
         parts = (head, fields, extra)
-        if parts != self._parts:
+        if parts != self._parts or whole != self._whole:
             self._parts = parts
+            self._whole = whole
             self.refresh(layout=True)
 
     def lines(self, width: int) -> list[Text]:
-        """The strip laid out in ``width`` cells."""
-        head, fields, extra = self._parts
+        """The strip laid out in ``width`` cells (the captures in whole words if they fit as many lines)."""
+        whole = self._lines(width, self._whole)
+        cut = self._lines(width, self._parts[1])
+        return whole if self._whole and len(whole) <= len(cut) else cut
+
+    def _lines(self, width: int, fields: list[Text]) -> list[Text]:
+        head, _fields, extra = self._parts
         out = pack(head, width, sep=" · ", indent="")
-        out += pack(fields, width, sep=" │ ", indent="  ")
+        captures = pack(fields, width, sep=" │ ", indent="  ")
+        if (
+            self.compact
+            and len(out) == 1
+            and len(captures) == 1
+            and out[0].cell_len + captures[0].cell_len <= width
+        ):
+            out = [out[0] + captures[0]]
+        else:
+            out += captures
         for items in extra:
             label, *cards = items
             out += pack([label + Text(" ") + cards[0], *cards[1:]] if cards else [label], width, sep=", ",
@@ -420,7 +441,7 @@ def missing_lines(rules: Rules, captures: Sequence[int], name: str, seat: int, h
         elif missing & dead:
             continue
         cards = ", ".join(
-            t.MISSING_IN_HAND.format(card=short_card(c)) if hand >> c & 1 else short_card(c)
+            t.MISSING_IN_HAND.format(card=card_name(c)) if hand >> c & 1 else card_name(c)
             for c in iter_cards(missing)
         )
         if p.slug == "seven-ribbons":

@@ -81,7 +81,8 @@ def review_text(reviews: Sequence[Review], turns: Sequence[int]) -> str:
         lines.append(
             t.REVIEW_ITEM.format(n=turns[r.index], played=play_text(r.played), best=play_text(r.best))
         )
-        lines.append(t.REVIEW_LOST.format(points=_num(max(0.0, r.margin_loss)), pct=round(r.loss * 100)))
+        pct = max(1, math.floor(r.loss * 100 + 0.5))  # a review's loss is at least 1% (never "−0%")
+        lines.append(t.REVIEW_LOST.format(points=_num(max(0.0, r.margin_loss)), pct=pct))
     return "\n".join(lines)
 
 

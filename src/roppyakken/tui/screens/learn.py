@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from roppyakken.actions import Action, Declare, Play, Take
 from roppyakken.cards import KIND, POINTS, iter_cards
@@ -80,19 +80,18 @@ class LearnScreen(Screen[None]):
     # ----------------------------------------------------------------- layout
 
     def compose(self) -> ComposeResult:
-        """Title, guide, opponent, table, hand, own strip, status, keys."""
+        """Title, guide, opponent, table, hand, own strip, recent moves, status with the keys."""
         yield Static(id="title")
         yield Static(id="guide")
         with VerticalScroll(id="play"):
-            yield PlayerStrip(id="opp")
+            yield PlayerStrip(id="opp", compact=True)
             with Horizontal(id="tablearea"):
                 yield PileSlot(id="pile")
                 yield CardRow(id="table", empty="")
             yield CardRow(id="hand", label_above=True)
-            yield PlayerStrip(id="me")
+            yield PlayerStrip(id="me", compact=True)
             yield RecentLog(id="recent")
-        yield Static(id="status")
-        yield Footer()
+        yield Static(id="status")  # the keys the step takes (no footer: it would offer keys that do nothing)
 
     def on_mount(self) -> None:
         """Draw the first step (once the widgets are laid out)."""
@@ -333,7 +332,7 @@ class LearnScreen(Screen[None]):
                     )
                     + "\n"
                 )
-            keys = t.LEARN_KEYS_PLAY
+            keys = t.LEARN_KEYS_PLAY.format(keys=f"1-{len(hand)}" if len(hand) > 1 else "1")
         text.append(keys, style="bold")
         return text
 

@@ -24,6 +24,7 @@ from roppyakken.text import bot_level_description as bot_description
 from roppyakken.tui import text as t
 from roppyakken.tui.session import (
     HUMAN,
+    UNNAMED,
     GameSetup,
     Seat,
     check_name,
@@ -46,7 +47,8 @@ class NewGameScreen(Screen[None]):
     .row Label { width: 14; }
     .row Select, .row Input { width: 1fr; }
     .hint { color: $text-muted; padding-left: 14; height: auto; }
-    #error { color: $error; height: auto; margin-top: 1; }
+    #error { color: $error; height: auto; margin-top: 1; display: none; }
+    #learn { margin-top: 1; }
     #buttons { height: auto; margin: 1 0; }
     #buttons Button { margin-right: 2; }
     #saves-row Button { margin-left: 2; }
@@ -84,7 +86,7 @@ class NewGameScreen(Screen[None]):
             if self.previous.rules.preset in PRESETS:
                 preset = self.previous.rules.preset
             if seats[0].human:
-                name = seats[0].name
+                name = seats[0].shown_name
             for i, seat in enumerate(seats[1:3]):
                 chosen[i] = HUMAN if seat.human else seat.kind
         form = VerticalScroll(id="form")
@@ -177,7 +179,8 @@ class NewGameScreen(Screen[None]):
             if rules_file:
                 raise RulesError(N_("{source}: {error}"), source=rules_file, error=exc) from None
             raise
-        seats = [Seat(HUMAN, check_name(self.query_one("#name", Input).value))]
+        name = check_name(self.query_one("#name", Input).value)
+        seats = [Seat(HUMAN, UNNAMED if name == t.DEFAULT_HUMAN_NAME else name)]
         for n in range(1, players):
             value = str(self.query_one(f"#opp{n}", Select).value)
             seats.append(Seat(HUMAN, t.HUMAN_NAME_N.format(n=n + 1)) if value == HUMAN else Seat(value))
@@ -193,9 +196,16 @@ class NewGameScreen(Screen[None]):
         try:
             setup = self.setup()
         except RoppyakkenError as exc:
-            self.query_one("#error", Static).update(exc.translated())
+            self._error(exc.translated())
             return
         self.on_start(setup)
+
+    def _error(self, message: str) -> None:
+        """Say what is wrong under the form (its line takes no room until then)."""
+        error = self.query_one("#error", Static)
+        error.update(message)
+        error.display = True
+        error.scroll_visible(animate=False)
 
     def action_quit(self) -> None:
         """Leave."""
@@ -228,4 +238,4 @@ class NewGameScreen(Screen[None]):
         try:
             self.on_resume(Path(str(value)))
         except RoppyakkenError as exc:
-            self.query_one("#error", Static).update(exc.translated())
+            self._error(exc.translated())
