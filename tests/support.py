@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import importlib
 import io
+import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -182,3 +185,18 @@ def run_python(program: str, *args: str, pure: bool, timeout: float) -> str:
     )
     assert done.returncode == 0, done.stderr
     return done.stdout
+
+
+def run_node_module(script: str, module: Path, payload: object, tmp_path: Path) -> Any:
+    """Run ``script`` in Node (``%s`` in it: the file URL of the browser module ``module`` to import),
+    ``payload`` as JSON on its standard input; what it prints, parsed as JSON.  Node is a test tool
+    here (scripts/setup installs it)."""
+    node = shutil.which("node")
+    require(node, "node is not installed (scripts/setup installs it)")
+    assert node is not None
+    path = tmp_path / "check.mjs"
+    path.write_text(script % json.dumps(module.as_uri()), encoding="utf-8")
+    feed = json.dumps(payload)
+    done = subprocess.run([node, str(path)], input=feed, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)

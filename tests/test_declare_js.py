@@ -4,10 +4,7 @@ Node (a test tool here: scripts/setup installs it; under CI=true a missing Node 
 
 from __future__ import annotations
 
-import json
 import random
-import shutil
-import subprocess
 from pathlib import Path
 
 from roppyakken.ai.expert import declare_choice
@@ -15,9 +12,8 @@ from roppyakken.ai.weights import DEFAULT_WEIGHTS
 from roppyakken.cards import SLUGS
 from roppyakken.server.app import STATIC
 from roppyakken.yaku import LUCKY_HAND_SLUGS
-from tests.support import require
+from tests.support import run_node_module
 
-NODE = shutil.which("node")
 SCRIPT = """
 import { REVEAL_COST, expertDeclares } from %s;
 import { readFileSync } from "node:fs";
@@ -46,24 +42,9 @@ def _cases(count: int, seed: int) -> list[list[tuple[str, int, list[int]]]]:
 
 
 def test_the_browser_declares_as_the_expert(tmp_path: Path) -> None:
-    require(NODE, "node is not installed (scripts/setup installs it)")
-    assert NODE is not None
     cases = _cases(3000, 11)
-    script = tmp_path / "declare.mjs"
-    script.write_text(SCRIPT % json.dumps((STATIC / "js" / "declare.js").as_uri()))
-    payload = [
-        [{"slug": s, "points": p, "cards": [SLUGS[c] for c in cards]} for s, p, cards in held]
-        for held in cases
-    ]
-    done = subprocess.run(
-        [NODE, str(script)],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    got = json.loads(done.stdout)
+    hands = [[{"slug": s, "points": p, "cards": [SLUGS[c] for c in cs]} for s, p, cs in h] for h in cases]
+    got = run_node_module(SCRIPT, STATIC / "js" / "declare.js", hands, tmp_path)
     assert got["cost"] == DEFAULT_WEIGHTS.reveal_cost
     want = [
         list(declare_choice([(s, p, sum(1 << c for c in cards)) for s, p, cards in held])) for held in cases

@@ -8,8 +8,6 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +16,9 @@ from roppyakken.engine import Game
 from roppyakken.record import deal_commitment, dumps, record_of
 from roppyakken.rules import preset, rules_from_mapping
 from roppyakken.server.app import STATIC
-from tests.support import require
+from tests.support import run_node_module
 from tests.test_record_commitment import SALT, played
 
-NODE = shutil.which("node")
 SCRIPT = """
 import { verifyDeals, sha256Hex, shake128 } from %s;
 import { readFileSync } from "node:fs";
@@ -36,19 +33,7 @@ console.log(JSON.stringify({
 
 
 def _node(payload: dict[str, Any], tmp_path: Path) -> dict[str, Any]:
-    require(NODE, "node is not installed (scripts/setup installs it)")
-    assert NODE is not None
-    script = tmp_path / "check.mjs"
-    script.write_text(SCRIPT % json.dumps((STATIC / "js" / "fairdeal.js").as_uri()))
-    done = subprocess.run(
-        [NODE, str(script)],
-        input=json.dumps(payload),
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    out: dict[str, Any] = json.loads(done.stdout)
+    out: dict[str, Any] = run_node_module(SCRIPT, STATIC / "js" / "fairdeal.js", payload, tmp_path)
     return out
 
 

@@ -654,10 +654,11 @@ def test_the_declare_prompt_shows_the_cards_of_each_lucky_hand(server: str, brow
     page.context.close()
 
 
-def _round_end_message() -> dict[str, Any]:
-    """A real round end of a 3-player game (a long breakdown), as the server sends it."""
-    game = Game(preset("classic"), 3, 11)
-    rng = random.Random(11)
+def _round_end_message(name: str = "classic", players: int = 3, seed: int = 11) -> dict[str, Any]:
+    """A real round end of a game of preset ``name`` (by default a 3-player game: a long
+    breakdown), as the server sends it."""
+    game = Game(preset(name), players, seed)
+    rng = random.Random(seed)
     while True:
         for event in game.apply(rng.choice(game.legal_actions())):
             if isinstance(event, RoundEnded):

@@ -4,14 +4,10 @@ real ``roppyakken serve``, as ``test_web_e2e_browser`` does; a missing browser f
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 from playwright.sync_api import Browser, Page
 
-from roppyakken.cards import SLUGS, iter_cards
-from roppyakken.engine import Game
-from roppyakken.events import RoundEnded
 from roppyakken.rules import preset
 from roppyakken.server.clocks import Clock
 from tests.test_web_a11y_browser import _problems
@@ -133,24 +129,6 @@ def test_the_log_agrees_with_the_cards_gender_and_joins_lists_in_the_pages_langu
     assert "、" in ja and ", " not in ja, ja
 
 
-def _round_end(name: str, players: int, seed: int) -> dict[str, Any]:
-    """A real round end of a game of preset ``name``, as the server sends it."""
-    game = Game(preset(name), players, seed)
-    rng = random.Random(seed)
-    while True:
-        for event in game.apply(rng.choice(game.legal_actions())):
-            if isinstance(event, RoundEnded):
-                captures = [
-                    [SLUGS[c] for c in iter_cards(m)] for m in game.history[event.round].captures or []
-                ]
-                return {
-                    "round": event.round,
-                    "score": event.score.to_json(),
-                    "totals": list(event.totals),
-                    "captures": captures,
-                }
-
-
 def _show_round_end(page: Page, msg: dict[str, Any]) -> str:
     page.evaluate("(m) => { window.gv.shownNames = ['Alice', 'Ryū', 'Taka']; window.gv.onRoundEnd(m); }", msg)
     page.wait_for_selector("dialog.round-end[open]")
@@ -197,7 +175,7 @@ def test_yukbaeks_round_scores_are_explained_and_the_end_shows_the_standings(
     page.evaluate(SHOW_STATE, {"msg": msg, "options": preset("yukbaek").options()})
     names = ["Alice", "Ryū", "Taka"]
 
-    end = _round_end("yukbaek", 3, 5)
+    end = _round_end_message("yukbaek", 3, 5)
     scores = [p["round_score"] for p in end["score"]["players"]]
     top, second = sorted(scores, reverse=True)[:2]
     said = _show_round_end(page, end)
