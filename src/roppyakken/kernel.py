@@ -377,6 +377,12 @@ class Round:
         when it takes them all; ``turned`` for the turned-up card (it must take one if it can)."""
         return targets_of(self.table, card, turned, self._joker, self._wild, self._higher)
 
+    def card_play_options(self) -> tuple[Card, int, bool]:
+        """The options :func:`targets_of` takes after the table, the card and ``turned``: the joker
+        (-1 without one), R-6.4's wild mode (:data:`WILD_MODES`) and R-5.3 ``auto_capture_higher``
+        (for a caller that asks for the targets of many cards of one table)."""
+        return self._joker, self._wild, self._higher
+
     def moves(self) -> list[tuple[Card, CardSet]]:
         """Every legal card-play decision as ``(card, target)`` (target 0: to the table).
 

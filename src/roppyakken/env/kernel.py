@@ -38,7 +38,7 @@ from roppyakken.cards import (
 from roppyakken.compiled import swap_in
 from roppyakken.engine import Game
 from roppyakken.indexed import choice_index
-from roppyakken.kernel import WHOLE
+from roppyakken.kernel import WHOLE, targets_of
 from roppyakken.yaku import LUCKY_HAND_SLUGS
 
 PLAY_STRIDE: Final = NUM_CARDS + 1
@@ -269,8 +269,10 @@ def put_card_play_ids(game: Game, base: int, out: list[int]) -> None:
     """Append ``base +`` each of :func:`card_play_ids` to ``out``: the ids of
     :meth:`~roppyakken.kernel.Round.moves`, read from the same targets, without the moves."""
     phase = game.phase
+    table = game.table
+    joker, wild, higher = game.card_play_options()
     if phase == TAKE:
-        targets = game.target_set(game.turned, True)
+        targets = targets_of(table, game.turned, True, joker, wild, higher)
         if targets & WHOLE:
             out.append(base + TAKE_BASE + _low(targets ^ WHOLE))
             return
@@ -285,7 +287,7 @@ def put_card_play_ids(game: Game, base: int, out: list[int]) -> None:
     while hand:
         card = _low(hand)
         hand &= hand - 1
-        targets = game.target_set(card, False)
+        targets = targets_of(table, card, False, joker, wild, higher)
         start = base + PLAY_STRIDE * card
         if targets & WHOLE:
             out.append(start + _low(targets ^ WHOLE))
