@@ -37,6 +37,7 @@ def server(tmp_path: Path) -> Iterator[str]:
     _need_browser()
     log = tmp_path / "serve.log"
     args = ["serve", "--port", "0", "--database", f"sqlite:///{tmp_path / 'games.db'}", "--bot-delay", "0"]
+    args += ["--guests-per-hour", "1000000"]  # every browser context is a new guest of 127.0.0.1
     args.append("--rated-same-address")  # every browser profile comes from 127.0.0.1: one network
     with log.open("w") as out:
         proc = subprocess.Popen(
