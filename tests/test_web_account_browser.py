@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from roppyakken.server import accounts, passwords
+from roppyakken.server import accounts
 from tests.support import run_cli
 from tests.test_web_a11y_browser import LANGUAGES, _in_language, _problems
 from tests.test_web_e2e_browser import (
@@ -26,6 +26,7 @@ from tests.test_web_e2e_browser import (
     _start_bot_game,
     _watch_errors,
     chromium,
+    serving,
     wait_js,
 )
 
@@ -39,13 +40,8 @@ PASSWORD = "a password long enough"
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """``roppyakken serve`` with the cheap argon2id parameters (passwords.SETTING)."""
     _need_browser()
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(passwords.SETTING, "cheap")
-        running = Server(tmp_path_factory.mktemp("web-account"))
-    try:
+    with serving(tmp_path_factory.mktemp("web-account"), cheap_passwords=True) as running:
         yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture(scope="module")

@@ -10,10 +10,15 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from roppyakken.server import passwords
 from tests.test_web_a11y_browser import _in_language
 from tests.test_web_account_browser import _make_account
-from tests.test_web_e2e_browser import DESKTOP, Server, _context, _need_browser, chromium
+from tests.test_web_e2e_browser import (  # noqa: F401 - the browser fixture is used by name
+    DESKTOP,
+    _context,
+    _need_browser,
+    browser,
+    serving,
+)
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -21,25 +26,13 @@ if TYPE_CHECKING:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``roppyakken serve`` with the cheap argon2id parameters (passwords.SETTING): its address."""
+    """``roppyakken serve`` with the cheap argon2id parameters: its address."""
     _need_browser()
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv(passwords.SETTING, "cheap")
-        running = Server(tmp_path_factory.mktemp("web-account-layout"))
-    try:
+    with serving(tmp_path_factory.mktemp("web-account-layout"), cheap_passwords=True) as running:
         yield running.url
-    finally:
-        running.stop()
 
 
-@pytest.fixture(scope="module")
-def browser(server: str) -> Iterator[Browser]:
-    """Headless Debian Chromium."""
-    with chromium() as b:
-        yield b
-
-
-def test_a_signed_out_visit_is_refused_nothing(server: str, browser: Browser) -> None:
+def test_a_signed_out_visit_is_refused_nothing(server: str, browser: Browser) -> None:  # noqa: F811
     """Signed out, the page asks for the account only with a session: no 401, no console error."""
     page = _context(browser, DESKTOP).new_page()
     said: list[str] = []
@@ -57,7 +50,10 @@ def test_a_signed_out_visit_is_refused_nothing(server: str, browser: Browser) ->
     page.context.close()
 
 
-def test_the_account_pages_labels_and_sessions_table_read_cleanly(server: str, browser: Browser) -> None:
+def test_the_account_pages_labels_and_sessions_table_read_cleanly(
+    server: str,
+    browser: Browser,  # noqa: F811
+) -> None:
     """Every label stands clear of its input; every column of the sessions table has a visible
     header, and its last cell ("이 기기") stays on one line."""
     page = _context(browser, DESKTOP).new_page()

@@ -27,6 +27,7 @@ from roppyakken.choices import automatic, choices
 from roppyakken.engine import Game
 from roppyakken.events import RoundEnded
 from roppyakken.rules import preset
+from roppyakken.server import passwords
 from roppyakken.server.views import StateMessages
 from roppyakken.view import SeatView, view_of
 from tests.support import require
@@ -122,6 +123,20 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     running = Server(tmp_path_factory.mktemp("web-e2e"))
     try:
         yield running.url
+    finally:
+        running.stop()
+
+
+@contextlib.contextmanager
+def serving(directory: Path, *, cheap_passwords: bool = False) -> Iterator[Server]:
+    """A :class:`Server` over a database in ``directory`` while the block runs, with argon2id's
+    cheap test parameters (``passwords.SETTING``) when ``cheap_passwords``."""
+    with pytest.MonkeyPatch.context() as mp:
+        if cheap_passwords:
+            mp.setenv(passwords.SETTING, "cheap")
+        running = Server(directory)
+    try:
+        yield running
     finally:
         running.stop()
 

@@ -15,7 +15,7 @@ from roppyakken.server.db import Database
 from tests.profile_seed import add_player, add_rating
 from tests.test_server_profiles import seed_people
 from tests.test_web_a11y_browser import LANGUAGES, _in_language, _problems
-from tests.test_web_e2e_browser import DESKTOP, Server, _context, _need_browser, _watch_errors, chromium
+from tests.test_web_e2e_browser import DESKTOP, _context, _need_browser, _watch_errors, chromium, serving
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
@@ -45,11 +45,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     db.run_now(ratings)
     db.engine.dispose()
-    running = Server(directory)
-    try:
+    with serving(directory) as running:
         yield running.url
-    finally:
-        running.stop()
 
 
 @pytest.fixture(scope="module")
