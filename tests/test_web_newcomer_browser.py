@@ -261,7 +261,10 @@ def test_the_hint_panel_never_moves_the_hand(server: str, browser: Browser, phon
     wait_js(page, "document.querySelectorAll('.hint-panel .hint-move').length > 0", timeout=60)
     page.evaluate("window.scrollTo(0, 0)")
     after = _settled_hand(page)
-    assert after == before, (before, after)
+    # the panel never pushes the hand (a line of it would be 18 px and more); a pixel or two of
+    # the prompt's own height between its two states is not the panel's doing
+    moved = max(abs(after[k] - before[k]) for k in ("x", "y", "width", "height"))
+    assert moved <= 2, (before, after)
     panel = page.locator(".hint-host").bounding_box()
     assert panel is not None
     if phone:
