@@ -41,12 +41,10 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import inspect
 import math
 import re
 import secrets
 import time
-from collections.abc import Awaitable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Final
@@ -69,7 +67,7 @@ from roppyakken.server import (
 )
 from roppyakken.server.api import ApiError, me_answer, read_json_object
 from roppyakken.server.db import Database, StaleRoom
-from roppyakken.server.guard import MemoryRateLimiter, RateLimiter, client_address
+from roppyakken.server.guard import RateLimiter, app_limiter, client_address, take_token
 from roppyakken.server.models import accounts, seat_players
 from roppyakken.server.models import players as players_table
 from roppyakken.server.models import sessions as sessions_table
@@ -269,21 +267,8 @@ async def sign_in(
 # --- rate limits -------------------------------------------------------------------------------
 
 
-def _limiter(request: Request) -> RateLimiter:
-    cluster = getattr(request.app.state.hub, "cluster", None)
-    if cluster is not None:
-        limiter: RateLimiter = cluster
-        return limiter
-    found: RateLimiter | None = getattr(request.app.state, "signin_limiter", None)
-    if found is None:
-        found = MemoryRateLimiter()
-        request.app.state.signin_limiter = found
-    return found
-
-
 async def _take(limiter: RateLimiter, key: str, attempts: float) -> float:
-    wait: float | Awaitable[float] = limiter.take(key, attempts / WINDOW_MINUTES, attempts)
-    return float(await wait) if inspect.isawaitable(wait) else float(wait)
+    return await take_token(limiter, key, attempts / WINDOW_MINUTES, attempts)
 
 
 async def check_attempt(request: Request, *keys: str | None) -> None:
@@ -291,7 +276,7 @@ async def check_attempt(request: Request, *keys: str | None) -> None:
     name's, :func:`name_bucket`, a name's from this address, :func:`pair_bucket`, a trusted browser's,
     :func:`~roppyakken.server.recovery.device_bucket`, or an account's, :func:`account_bucket`), each of
     :data:`LOGIN_ATTEMPTS`: 429 with ``Retry-After`` and one line at the first one past its limit."""
-    limiter = _limiter(request)
+    limiter = app_limiter(request.app, "signin_limiter")
     wait = await _take(limiter, f"signin-addr:{client_address(request.scope)}", ADDRESS_ATTEMPTS)
     for key in keys:
         if wait:

@@ -41,6 +41,26 @@ class RateLimiter(Protocol):
         ...
 
 
+def app_limiter(app: Any, name: str) -> RateLimiter:
+    """The buckets a limit of ``app`` counts in: the cluster's shared ones (Redis) when the server
+    is a cluster member, else this process's own, kept on ``app.state`` as ``name`` (one per limit)."""
+    cluster = getattr(app.state.hub, "cluster", None)
+    if cluster is not None:
+        shared: RateLimiter = cluster
+        return shared
+    found: RateLimiter | None = getattr(app.state, name, None)
+    if found is None:
+        found = MemoryRateLimiter()
+        setattr(app.state, name, found)
+    return found
+
+
+async def take_token(limiter: RateLimiter, key: str, per_minute: float, burst: float) -> float:
+    """:meth:`RateLimiter.take`, awaited when the limiter is shared: 0, or the seconds to wait."""
+    wait = limiter.take(key, per_minute, burst)
+    return float(await wait) if inspect.isawaitable(wait) else float(wait)
+
+
 class MemoryRateLimiter:
     """:class:`RateLimiter` in this process's memory (the least recently used keys past ``max_keys`` go)."""
 

@@ -33,19 +33,18 @@ member holds it; SQLite has one writer anyway.
 
 from __future__ import annotations
 
-import inspect
 import math
 from datetime import UTC, datetime
 from typing import Final
 
 from sqlalchemy import Column, ColumnElement, Connection, and_, delete, exists, or_, select, text, update
-from starlette.requests import HTTPConnection, Request
+from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.server import text as words
 from roppyakken.server import wording
-from roppyakken.server.guard import MemoryRateLimiter, RateLimiter, client_address
+from roppyakken.server.guard import app_limiter, client_address, take_token
 from roppyakken.server.models import metadata, players
 
 SEEN_EVERY: Final = 3600.0
@@ -68,24 +67,12 @@ class TooManyGuests(RoppyakkenError):
         self.seconds = seconds
 
 
-def _limiter(conn: HTTPConnection) -> RateLimiter:
-    """The cluster's shared buckets, or this process's own."""
-    cluster = getattr(conn.app.state.hub, "cluster", None)
-    if cluster is not None:
-        shared: RateLimiter = cluster
-        return shared
-    found: RateLimiter | None = getattr(conn.app.state, "guest_limiter", None)
-    if found is None:
-        found = conn.app.state.guest_limiter = MemoryRateLimiter()
-    return found
-
-
 async def may_create(request: Request) -> None:
     """Count one new guest of the request's address; :class:`TooManyGuests` past the bound."""
     per_hour = float(request.app.state.hub.limits.guests_per_hour)
     burst = max(3.0, per_hour / 3)
-    taken = _limiter(request).take(f"guest:{client_address(request.scope)}", per_hour / 60, burst)
-    wait = float(await taken) if inspect.isawaitable(taken) else float(taken)
+    limiter = app_limiter(request.app, "guest_limiter")
+    wait = await take_token(limiter, f"guest:{client_address(request.scope)}", per_hour / 60, burst)
     if wait:
         raise TooManyGuests(3600 if math.isinf(wait) else max(1, math.ceil(wait)))
 

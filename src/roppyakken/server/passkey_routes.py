@@ -34,7 +34,7 @@ from roppyakken.i18n import N_
 from roppyakken.server import accounts, history, passkeys, players, recovery, sessions, text
 from roppyakken.server.api import ApiError, read_json_object
 from roppyakken.server.db import Database
-from roppyakken.server.guard import MemoryRateLimiter, RateLimiter, client_address
+from roppyakken.server.guard import app_limiter, client_address, take_token
 from roppyakken.server.protocol import what
 
 CEREMONY_SHARE: Final = 20.0
@@ -160,27 +160,13 @@ def _db(request: Request) -> Database:
     return db
 
 
-def _limiter(request: Request) -> RateLimiter:
-    cluster = request.app.state.hub.cluster
-    if cluster is not None:
-        shared: RateLimiter = cluster
-        return shared
-    state = request.app.state
-    limiter: RateLimiter | None = getattr(state, "passkey_limiter", None)
-    if limiter is None:
-        limiter = MemoryRateLimiter()
-        state.passkey_limiter = limiter
-    return limiter
-
-
 async def _ceremony_start(request: Request) -> tuple[players.Player | None, passkeys.RelyingParty]:
     """The bounds every options and verify request passes: the rate, the CSRF check, the host."""
     limits = getattr(request.app.state, "limits", None)
     per_minute = (600.0 if limits is None else float(limits.requests_per_minute)) / CEREMONY_SHARE
-    taken = _limiter(request).take(
-        f"passkey:{client_address(request.scope)}", per_minute, max(5.0, per_minute / 3)
-    )
-    wait = taken if isinstance(taken, float | int) else await taken
+    limiter = app_limiter(request.app, "passkey_limiter")
+    key = f"passkey:{client_address(request.scope)}"
+    wait = await take_token(limiter, key, per_minute, max(5.0, per_minute / 3))
     if wait:
         request.app.state.metrics.refuse("rate_limited")
         raise ApiError(429, text.RATE_LIMITED)
