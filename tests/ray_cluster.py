@@ -202,10 +202,17 @@ def _pid() -> int:
     return os.getpid()
 
 
-def warm_every_node() -> None:
-    """Run a task on every live node, so that each has a worker process started (a node
-    without one takes seconds to start one, and a short run may end before it does)."""
+def warm_every_node(timeout: float = 120.0) -> None:
+    """Wait until every CPU of the cluster is free (an actor killed by an earlier run gives its
+    CPU back a moment later), then run a task on every live node, so that each has an idle
+    worker process (a node without one takes seconds to start one, and a short run may end,
+    its tasks all played elsewhere, before it does)."""
     ray = ray_module()
+    deadline = time.monotonic() + timeout
+    while ray.available_resources().get("CPU", 0) < ray.cluster_resources().get("CPU", 0):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"the Ray cluster's CPUs never came free: {ray.available_resources()}")
+        time.sleep(0.1)
     affinity = importlib.import_module("ray.util.scheduling_strategies").NodeAffinitySchedulingStrategy
     task = ray.remote(num_cpus=1)(_pid)
     refs = [

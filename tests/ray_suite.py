@@ -150,6 +150,7 @@ def _run_killing(
 ) -> tuple[int, str, str]:
     """Run ``python ARGV`` (from this checkout) and call ``kill`` with the worker node's processes
     titled ``title`` as soon as there are some; its exit code, stdout and stderr."""
+    warm_every_node()  # every CPU free and every node with a worker: the run's tasks reach the worker node
     out, err = tmp_path / "out.txt", tmp_path / "err.txt"
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"), RAY_AUTH_MODE=AUTH_MODE)
     with out.open("wb") as stdout, err.open("wb") as stderr:
