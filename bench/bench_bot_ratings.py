@@ -1,5 +1,5 @@
 """The bot levels on the players' rating scale: OpenSkill ratings from bot-vs-bot games on duplicate
-deals, anchored, written to ``src/roppyakken/server/ratings/bot_ratings.json``.
+deals, anchored, written to ``src/roppyakken/server/club/ratings/bot_ratings.json``.
 
 Run by hand (not a test; these machines are shared and noisy)::
 
@@ -11,8 +11,8 @@ Method (bench/RESULTS-ratings.md, "Bots on the same scale"):
   ``marguerite``) and its player count;
 - every group of distinct levels (pairs for 2 players, triples for 3) plays each deal of
   the batch seed once from every seating (duplicate deals, as ``roppyakken ladder``);
-- each game's finishing order is the server's (server/ratings/order.py) and moves the
-  levels' ratings exactly as a rated game moves people's (server/ratings/model.py),
+- each game's finishing order is the server's (server/club/ratings/order.py) and moves the
+  levels' ratings exactly as a rated game moves people's (server/club/ratings/model.py),
   games in deal order; ``--passes`` replays the whole list that many times from the
   last pass's ratings (the deals' order then matters less);
 - the anchor: the levels' ratings are shifted together so that ``--anchor`` (``greedy``)
@@ -39,11 +39,11 @@ from roppyakken.ai.base import make_bot
 from roppyakken.ai.driver import game_seeds, play_out
 from roppyakken.engine import Game
 from roppyakken.rules import preset
-from roppyakken.server.ratings.model import new_rating, rate
-from roppyakken.server.ratings.order import finishing_order
-from roppyakken.server.ratings.scale import MU0, display, uncertainty
+from roppyakken.server.club.ratings.model import new_rating, rate
+from roppyakken.server.club.ratings.order import finishing_order
+from roppyakken.server.club.ratings.scale import MU0, display, uncertainty
 
-TABLE = Path(__file__).resolve().parent.parent / "src/roppyakken/server/ratings/bot_ratings.json"
+TABLE = Path(__file__).resolve().parent.parent / "src/roppyakken/server/club/ratings/bot_ratings.json"
 POOL_PRESETS = {
     "classic-2": ("classic", 2),
     "classic-3": ("classic", 3),

@@ -44,9 +44,9 @@ from roppyakken.ai.driver import play_out
 from roppyakken.engine import Game
 from roppyakken.record import dumps, record_of
 from roppyakken.rules import preset
-from roppyakken.server import profiles
-from roppyakken.server.db import Database
-from roppyakken.server.models import (
+from roppyakken.server.club import profiles
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.tables import (
     game_seats,
     players,
     rating_games,

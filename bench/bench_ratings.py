@@ -8,7 +8,7 @@ It makes a fresh database (a SQLite file; ``--postgresql URL`` an empty PostgreS
 database as well), stores ``--games`` rated games among ``--players`` players (2 and
 3 players, every pool, ties and leavers; the same seeded season for every database):
 all but the last ``--incremental`` as stored results (rated by a first recompute),
-the last ones through the server's own update (server/ratings/store.py
+the last ones through the server's own update (server/club/ratings/store.py
 ``record_game``: the update in each game's transaction, ``--batch`` games a
 transaction as the server's group commit does; timed), then runs ``roppyakken
 ratings --recompute``'s work (replay every stored game in ``seq`` order and rewrite
@@ -31,12 +31,12 @@ from pathlib import Path
 
 from sqlalchemy import Connection, insert
 
-from roppyakken.server.db import Database
-from roppyakken.server.models import players, rating_games, rooms, seat_players
-from roppyakken.server.ratings import store
-from roppyakken.server.ratings.model import new_rating, rate
-from roppyakken.server.ratings.order import finishing_order
-from roppyakken.server.ratings.pools import POOLS
+from roppyakken.server.club.ratings import store
+from roppyakken.server.club.ratings.model import new_rating, rate
+from roppyakken.server.club.ratings.order import finishing_order
+from roppyakken.server.club.ratings.pools import POOLS
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.tables import players, rating_games, rooms, seat_players
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 Season = list[tuple[str, str, list[str], int, list[int], list[int], list[bool], datetime]]

@@ -1,5 +1,6 @@
 """What the moderation checks cost each request: the address check every HTTP request and websocket
-passes (server/enforcement.py ``AddressBans``), against the sanctions' cache (server/moderation.py),
+passes (server/people/enforcement.py ``AddressBans``), against the sanctions' cache
+(server/people/moderation.py),
 with 0, 10, 100 and 1,000 sanctions in effect.
 
     .venv/bin/python bench/bench_sanctions.py [--calls 20000]
@@ -16,8 +17,8 @@ import asyncio
 import time
 from typing import Any
 
-from roppyakken.server import moderation
-from roppyakken.server.moderation import Sanction, SanctionCache
+from roppyakken.server.people import moderation
+from roppyakken.server.people.moderation import Sanction, SanctionCache
 
 
 class _Unused:

@@ -48,7 +48,7 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from roppyakken.server.collector import MIDDLE, NEVER
+from roppyakken.server.web.collector import MIDDLE, NEVER
 
 
 @dataclass
@@ -251,7 +251,7 @@ async def _run(plan: Plan) -> Results:
         out.setup_seconds = clock.start - began
         # The load generator is not what is measured: its thousands of connections made, their
         # objects leave its collector's scans (a full pass over them pauses every client at once),
-        # and its collector keeps the server's pace (server/collector.py: shorter middle passes,
+        # and its collector keeps the server's pace (server/web/collector.py: shorter middle passes,
         # no full pass in the measured seconds).
         gc.freeze()
         gc.set_threshold(gc.get_threshold()[0], MIDDLE, NEVER)

@@ -97,7 +97,8 @@ def _collected(phase: str, info: dict[str, Any]) -> None:
 def main() -> int:
     """Install the watchers, then run the command line as ``roppyakken`` would."""
     from roppyakken.cli import main as cli
-    from roppyakken.server import db, hub
+    from roppyakken.server.play import hub
+    from roppyakken.server.store import database as db
 
     gc.callbacks.append(_collected)
     run_batch = db.Database._run_batch

@@ -1,7 +1,7 @@
 """Stored games, players, accounts and ratings for the tests of leaderboards and profiles.
 
-Games are stored as the server stores them (``storage.insert_room``, ``players.link_seat``,
-``storage.finish_room``), so their seat summaries come from the real hook; ratings rows are
+Games are stored as the server stores them (``room_store.insert_room``, ``players.link_seat``,
+``room_store.finish_room``), so their seat summaries come from the real hook; ratings rows are
 written as the ratings module writes them.
 """
 
@@ -15,10 +15,10 @@ from typing import Any
 from sqlalchemy import Connection, insert
 
 from roppyakken.record import FORMAT
-from roppyakken.server import storage
-from roppyakken.server.models import accounts, players, rating_history, ratings, rooms
-from roppyakken.server.players import hash_secret, link_seat
-from roppyakken.server.storage import RoomRow, SeatRow
+from roppyakken.server.people.players import hash_secret, link_seat
+from roppyakken.server.store import room_store
+from roppyakken.server.store.room_store import RoomRow, SeatRow
+from roppyakken.server.store.tables import accounts, players, rating_history, ratings, rooms
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
@@ -96,13 +96,13 @@ def add_game(
         SeatRow(i, "human" if pid else "bot", name if pid else None, None if pid else "greedy")
         for i, (name, pid) in enumerate(seats)
     ]
-    storage.insert_room(conn, room, rows)
+    room_store.insert_room(conn, room, rows)
     if rated:
         conn.execute(rooms.update().where(rooms.c.id == room_id).values(rated=True))
     for i, (_, pid) in enumerate(seats):
         if pid is not None:
             link_seat(conn, room_id, i, pid)
-    storage.finish_room(conn, room_id, game.get("winner"), json.dumps(game), at)
+    room_store.finish_room(conn, room_id, game.get("winner"), json.dumps(game), at)
 
 
 def add_rating(

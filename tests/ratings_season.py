@@ -1,6 +1,6 @@
 """A seeded season of rated games for the ratings tests, and the reference computation they are checked
 against: ``openskill``'s own PlackettLuce, called here directly, on a finishing order worked out here
-(not with server/ratings' functions)."""
+(not with server/club/ratings' functions)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ from typing import Any
 from openskill.models import PlackettLuce, PlackettLuceRating
 from sqlalchemy import Connection, select
 
-from roppyakken.server import players, storage
-from roppyakken.server.models import rating_history, ratings
-from roppyakken.server.ratings.pools import POOLS
-from roppyakken.server.ratings.store import record_game
+from roppyakken.server.club.ratings.pools import POOLS
+from roppyakken.server.club.ratings.store import record_game
+from roppyakken.server.people import players
+from roppyakken.server.store import room_store
+from roppyakken.server.store.tables import rating_history, ratings
 
 START = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -94,8 +95,8 @@ def make_people(conn: Connection, count: int) -> list[str]:
 def store_room(conn: Connection, game: Game) -> None:
     """The game's room with its seats, every seat a person linked to its player."""
     n = len(game.owners)
-    row = storage.RoomRow(game.room, game.at, n, "classic", {}, 1, "playing", rated=True)
-    storage.insert_room(conn, row, [storage.SeatRow(i, "human", f"p{i}", None, "h") for i in range(n)])
+    row = room_store.RoomRow(game.room, game.at, n, "classic", {}, 1, "playing", rated=True)
+    room_store.insert_room(conn, row, [room_store.SeatRow(i, "human", f"p{i}", None, "h") for i in range(n)])
     for seat, owner in enumerate(game.owners):
         players.link_seat(conn, game.room, seat, owner)
 

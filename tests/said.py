@@ -1,11 +1,11 @@
 """Helpers for the tests of what the server says: an error's ``text`` (template and fields) read
-back and said in English or in a language, as a client would (server/wording.py)."""
+back and said in English or in a language, as a client would (server/wire/wording.py)."""
 
 from __future__ import annotations
 
 from roppyakken import i18n
 from roppyakken.errors import Phrase
-from roppyakken.server import wording
+from roppyakken.server.wire import wording
 
 
 def phrase(data: object) -> Phrase:

@@ -20,10 +20,10 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from roppyakken.server.app import create_app
 from roppyakken.server.config import Limits
-from roppyakken.server.db import Database
-from roppyakken.server.serving import Server, uvicorn_config
+from roppyakken.server.store.database import Database
+from roppyakken.server.web.app import create_app
+from roppyakken.server.web.serving import Server, uvicorn_config
 
 
 def limits_for_tests(**changes: Any) -> Limits:
@@ -118,7 +118,7 @@ def running_server(
 
 def stored_actions(database: str, room: str) -> list[dict[str, Any]]:
     """The actions stored for ``room`` (JSON), read straight from the database."""
-    from roppyakken.server.storage import load_room
+    from roppyakken.server.store.room_store import load_room
 
     db = Database(database)
     try:

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from sqlalchemy import Connection, insert, select, update
 
-from roppyakken.server import moderation
-from roppyakken.server.db import Database
-from roppyakken.server.models import abandonments, moderation_log, players, reports, sanctions
+from roppyakken.server.people import moderation
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.tables import abandonments, moderation_log, players, reports, sanctions
 from tests.support import run_cli
 
 
@@ -141,7 +141,7 @@ def test_a_sanction_cleared_twice_is_refused(database: str) -> None:
 
 def test_suspended_answers_for_a_player_its_account_and_an_address(database: str) -> None:
     """What sign-in asks (server.moderation.suspended): an account's suspension covers its players."""
-    from roppyakken.server.models import accounts
+    from roppyakken.server.store.tables import accounts
 
     db = Database(database)
     db.open()

@@ -1,5 +1,5 @@
 """``python -m roppyakken.devtools.confusables``: Unicode's confusables.txt becomes the table that
-server/logins.py reads (the shipped one is such a table, of Unicode 13.0)."""
+server/people/logins.py reads (the shipped one is such a table, of Unicode 13.0)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from roppyakken.devtools import confusables
-from roppyakken.server import logins
+from roppyakken.server.people import logins
 
 SAMPLE = """\ufeff# confusables.txt
 # Date: 2020-02-13, 01:38:49 GMT

@@ -10,7 +10,7 @@ from pathlib import Path
 from roppyakken.ai.expert import declare_choice
 from roppyakken.ai.weights import DEFAULT_WEIGHTS
 from roppyakken.cards import SLUGS
-from roppyakken.server.app import STATIC
+from roppyakken.server.web.app import STATIC
 from roppyakken.yaku import LUCKY_HAND_SLUGS
 from tests.support import run_node_module
 

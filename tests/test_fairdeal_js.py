@@ -15,7 +15,7 @@ from roppyakken.cards import SLUGS
 from roppyakken.engine import Game
 from roppyakken.record import deal_commitment, dumps, record_of
 from roppyakken.rules import preset, rules_from_mapping
-from roppyakken.server.app import STATIC
+from roppyakken.server.web.app import STATIC
 from tests.support import run_node_module
 from tests.test_record_commitment import SALT, played
 

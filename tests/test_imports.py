@@ -116,8 +116,8 @@ def test_a_wrong_way_is_seen() -> None:
     """(So that the next test can fail.)"""
     assert _wrong_way(Import("roppyakken.ai.base", "roppyakken.env.learned", False))
     assert _wrong_way(Import("roppyakken.engine", "roppyakken.ai.base", False))
-    assert _wrong_way(Import("roppyakken.tui.app", "roppyakken.server.rooms", False))
-    assert _wrong_way(Import("roppyakken.server.app", "roppyakken.cli.main", False))
+    assert _wrong_way(Import("roppyakken.tui.app", "roppyakken.server.play.room", False))
+    assert _wrong_way(Import("roppyakken.server.web.app", "roppyakken.cli.main", False))
     assert not _wrong_way(Import("roppyakken.cli.play_cmd", "roppyakken.tui.app", False))
     assert not _wrong_way(Import("roppyakken.env.learned", "roppyakken.ai.base", True))
 

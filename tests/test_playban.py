@@ -1,11 +1,11 @@
-"""The playban ladder (server/playban.py): a warning first, then bans that grow when repeated soon,
+"""The playban ladder (server/people/playban.py): a warning first, then bans that grow when repeated soon,
 shrink after a clean stretch, stay within 10 minutes and 3 days, and scale with ``--clock-scale``."""
 
 from __future__ import annotations
 
 import pytest
 
-from roppyakken.server.playban import (
+from roppyakken.server.people.playban import (
     BASE_MINUTES,
     CAP_MINUTES,
     HISTORY,

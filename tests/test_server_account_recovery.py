@@ -22,12 +22,12 @@ from alembic.config import Config
 from sqlalchemy import Connection, select, text, update
 from sqlalchemy.exc import IntegrityError
 
-from roppyakken.server import accounts, logins, passwords, recovery
-from roppyakken.server import players as players_module
-from roppyakken.server import text as server_text
-from roppyakken.server.db import Database, migrate
-from roppyakken.server.models import accounts as accounts_table
-from roppyakken.server.models import password_resets, recovery_codes, sessions
+from roppyakken.server.people import accounts, logins, passwords, recovery
+from roppyakken.server.people import players as players_module
+from roppyakken.server.store.database import Database, migrate
+from roppyakken.server.store.tables import accounts as accounts_table
+from roppyakken.server.store.tables import password_resets, recovery_codes, sessions
+from roppyakken.server.wire import text as server_text
 from tests.server_harness import running_server
 from tests.support import run_cli
 

@@ -18,13 +18,14 @@ from argon2 import PasswordHasher
 from sqlalchemy import Connection
 
 from roppyakken.record import committed, replay
-from roppyakken.server import accounts, passwords, sessions, text
-from roppyakken.server import players as players_module
-from roppyakken.server.db import Database
-from roppyakken.server.models import chat, players, rooms, seats
-from roppyakken.server.models import sessions as sessions_table
-from roppyakken.server.players import COOKIE
-from roppyakken.server.sessions import COOKIE as SESSION_COOKIE
+from roppyakken.server.people import accounts, passwords, sessions
+from roppyakken.server.people import players as players_module
+from roppyakken.server.people.players import COOKIE
+from roppyakken.server.people.sessions import COOKIE as SESSION_COOKIE
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.tables import chat, players, rooms, seats
+from roppyakken.server.store.tables import sessions as sessions_table
+from roppyakken.server.wire import text
 from tests.server_harness import Player, ServerThread, limits_for_tests, play_to_end, running_server
 from tests.support import run_cli
 
@@ -466,7 +467,7 @@ def test_a_sign_in_sweeps_sessions_that_ended(tmp_path: Path) -> None:
 
 
 def test_a_passkey_only_account_is_exported_and_deleted_after_a_recent_sign_in(tmp_path: Path) -> None:
-    from roppyakken.server.models import passkeys
+    from roppyakken.server.store.tables import passkeys
 
     url = f"sqlite:///{tmp_path / 'k.sqlite3'}"
     with running_server(url) as server:
@@ -533,7 +534,7 @@ def test_a_passkey_only_account_is_exported_and_deleted_after_a_recent_sign_in(t
 def test_a_suspended_account_cannot_sign_in_and_a_wrong_password_says_nothing_of_it(tmp_path: Path) -> None:
     """Sign-in asks the moderation store once the password is proven: a suspended account gets the
     suspension's line, a wrong password the usual one (so a suspension reveals no account)."""
-    from roppyakken.server import moderation
+    from roppyakken.server.people import moderation
 
     path = tmp_path / "s.sqlite3"
     with (

@@ -9,8 +9,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from roppyakken.server.db import Database
-from roppyakken.server.storage import load_room
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.room_store import load_room
 from tests.server_harness import Player, limits_for_tests, running_server
 
 SCALE = 0.05

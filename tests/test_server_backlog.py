@@ -1,4 +1,4 @@
-"""How far behind a websocket's reader is (server/backlog.py), on a real loopback TCP connection:
+"""How far behind a websocket's reader is (server/web/backlog.py), on a real loopback TCP connection:
 a reader that has taken everything costs no system call until something new is sent to it, and
 a reader that stops reading after a quiet spell is still found within ``send_timeout``."""
 
@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from roppyakken.server.backlog import Backlog
+from roppyakken.server.web.backlog import Backlog
 
 
 class _Transport:

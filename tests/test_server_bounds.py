@@ -21,8 +21,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from roppyakken.server import text
-from roppyakken.server.ws import WebSocketClient
+from roppyakken.server.web.room_socket import WebSocketClient
+from roppyakken.server.wire import text
 from tests.server_harness import Player, limits_for_tests, play_to_end, running_server
 
 
@@ -302,7 +302,7 @@ def test_heavy_bots_take_turns_between_the_clients_that_made_them() -> None:
     """One client's crowd of rooms does not make another client's bot wait behind all of it."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from roppyakken.server.bots import FairPool
+    from roppyakken.server.play.bots import FairPool
 
     def job(name: str) -> str:
         time.sleep(0.02)

@@ -8,8 +8,8 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from roppyakken.server import storage
-from roppyakken.server.db import Database
+from roppyakken.server.store import room_store
+from roppyakken.server.store.database import Database
 from tests.server_harness import Player, running_server
 
 
@@ -92,7 +92,7 @@ def test_chat_channels_limits_and_mutes(tmp_path: Path) -> None:
         assert conn.execute("select count(*) from chat where room_id = ?", (room,)).fetchone() == (8,)
     db = Database(database)
     try:
-        db.run_now(lambda c: storage.delete_unfinished(c, datetime.now(UTC) + timedelta(days=1)))
+        db.run_now(lambda c: room_store.delete_unfinished(c, datetime.now(UTC) + timedelta(days=1)))
     finally:
         db.engine.dispose()
     with sqlite3.connect(path) as conn:

@@ -1,4 +1,5 @@
-"""A running server's SQLite log is checkpointed by a thread of its own (server/db.py), never inside
+"""A running server's SQLite log is checkpointed by a thread of its own (server/store/database.py), never
+inside
 the commit of a batch of moves: commits append to the log, the thread copies it into the file."""
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from pathlib import Path
 
 from sqlalchemy import Connection, text
 
-from roppyakken.server.db import Database
+from roppyakken.server.store.database import Database
 
 
 def _in_file(path: Path) -> int:

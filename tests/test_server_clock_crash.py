@@ -21,10 +21,10 @@ import pytest
 import redis
 from websockets.sync.client import ClientConnection, connect
 
-from roppyakken.server.db import Database
-from roppyakken.server.heartbeat import PERIOD
-from roppyakken.server.leases import LEASE_MS, Leases
-from roppyakken.server.storage import load_room
+from roppyakken.server.cluster.leases import LEASE_MS, Leases
+from roppyakken.server.play.downtime import PERIOD
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.room_store import load_room
 from tests import services
 
 pytestmark = pytest.mark.slow

@@ -1,8 +1,8 @@
-"""The clock's arithmetic (server/clocks.py): banks, timeouts in a row, pauses, copies."""
+"""The clock's arithmetic (server/play/clocks.py): banks, timeouts in a row, pauses, copies."""
 
 from __future__ import annotations
 
-from roppyakken.server.clocks import CONTROLS, Clock
+from roppyakken.server.play.clocks import CONTROLS, Clock
 
 
 def test_a_move_beyond_its_own_time_comes_out_of_the_bank() -> None:

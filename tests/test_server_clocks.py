@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from roppyakken.record import replay
-from roppyakken.server.db import Database
-from roppyakken.server.storage import game_record, load_room
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.room_store import game_record, load_room
 from tests.server_harness import (
     Player,
     ServerThread,

@@ -583,7 +583,7 @@ def test_a_holder_that_lost_its_link_to_redis_makes_no_move_until_renewed() -> N
     its rooms at once, not only when its last renewal grows old (for up to 0.8 of a lease's life,
     while another member may already have taken the room: two would move in it); once Redis is back
     the renewal finds the lease gone and the room is let go."""
-    from roppyakken.server.cluster import Cluster, Handlers
+    from roppyakken.server.cluster.link import Cluster, Handlers
 
     lost: list[list[str]] = []
 
@@ -626,10 +626,10 @@ def test_a_room_refused_a_move_for_want_of_its_lease_is_let_go(tmp_path: Any) ->
     go at the first refused move: its clients are told to reconnect, the lease is given back,
     nothing is stored."""
     from roppyakken.rules import preset
-    from roppyakken.server.db import Database
-    from roppyakken.server.hub import CLOSE_RESTARTING, Hub
-    from roppyakken.server.requests import CreateRoom
-    from roppyakken.server.rooms import WriteFailed
+    from roppyakken.server.play.hub import CLOSE_RESTARTING, Hub
+    from roppyakken.server.play.room import WriteFailed
+    from roppyakken.server.store.database import Database
+    from roppyakken.server.wire.bodies import CreateRoom
     from roppyakken.view import view_of
     from tests.server_harness import limits_for_tests
 
@@ -699,10 +699,10 @@ def test_a_room_refused_a_move_for_want_of_its_lease_is_let_go(tmp_path: Any) ->
             await hub.close()
             await db.close()
 
-    from roppyakken.server import storage
+    from roppyakken.server.store import room_store
 
     def stored(c: Any, room_id: str) -> list[Any]:
-        loaded = storage.load_room(c, room_id)
+        loaded = room_store.load_room(c, room_id)
         assert loaded is not None
         return list(loaded.actions)
 
@@ -714,7 +714,7 @@ def test_a_renewal_that_never_answers_is_given_up_and_logged(caplog: pytest.LogC
     """A renewal round that hung (a Redis connection that never answers) held up every later
     renewal: the leases lapsed and the rooms refused every move, with nothing logged.  A round
     now gives up after a lease's life, logs it, and the next one is tried."""
-    from roppyakken.server.cluster import Cluster
+    from roppyakken.server.cluster.link import Cluster
 
     tries: list[float] = []
 

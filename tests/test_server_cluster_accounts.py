@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from roppyakken.server import accounts, passwords
+from roppyakken.server.people import accounts, passwords
 from tests import services
 
 pytestmark = pytest.mark.slow

@@ -10,8 +10,8 @@ import httpx
 import pytest
 
 from roppyakken.record import replay
-from roppyakken.server.db import Database
-from roppyakken.server.storage import load_room
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.room_store import load_room
 from tests import services
 
 pytestmark = pytest.mark.slow

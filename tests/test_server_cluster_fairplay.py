@@ -1,6 +1,7 @@
 """Fair play and moderation across a cluster (PostgreSQL, Redis, two real ``serve --redis`` members):
 every member sees the same playbans, mutes and suspensions, the sanctions within
-:data:`~roppyakken.server.moderation.REFRESH` seconds of ``roppyakken admin`` setting or clearing them."""
+:data:`~roppyakken.server.people.moderation.REFRESH` seconds of ``roppyakken admin`` setting or clearing
+them."""
 
 from __future__ import annotations
 
@@ -17,10 +18,10 @@ import pytest
 from sqlalchemy import insert
 
 from roppyakken.cli import main as cli_main
-from roppyakken.server import moderation
-from roppyakken.server.db import Database
-from roppyakken.server.models import abandonments
-from roppyakken.server.players import COOKIE
+from roppyakken.server.people import moderation
+from roppyakken.server.people.players import COOKIE
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.tables import abandonments
 from tests import services
 from tests.server_harness import Player
 from tests.test_server_pairing import Lobby, new_player

@@ -393,8 +393,8 @@ def test_the_database_refuses_a_write_of_a_holder_whose_room_was_taken(
     """Fencing in the database itself: a server that takes a room raises its holder epoch, and
     every write of a server still on the older epoch is refused (the move and the finish alike),
     in bulk with other rooms' moves, which are stored; the taker's writes go through."""
-    from roppyakken.server import storage
-    from roppyakken.server.db import ActionRow, Database, StaleRoom
+    from roppyakken.server.store import room_store
+    from roppyakken.server.store.database import ActionRow, Database, StaleRoom
 
     url = (
         services.new_database(postgres, "fence_direct")
@@ -404,20 +404,20 @@ def test_the_database_refuses_a_write_of_a_holder_whose_room_was_taken(
     old, new = Database(url), Database(url)
     old.open()
 
-    def room(room_id: str) -> storage.RoomRow:
+    def room(room_id: str) -> room_store.RoomRow:
         from datetime import UTC, datetime
 
-        return storage.RoomRow(room_id, datetime.now(UTC), 2, "classic", {}, 1, "playing")
+        return room_store.RoomRow(room_id, datetime.now(UTC), 2, "classic", {}, 1, "playing")
 
     async def scenario() -> None:
         await old.start()
         await new.start()
         try:
-            seat = storage.SeatRow(0, "human", "p")
+            seat = room_store.SeatRow(0, "human", "p")
             for row in (room("r1"), room("r2")):
-                await old.run(functools.partial(storage.insert_room, room=row, room_seats=[seat]))
+                await old.run(functools.partial(room_store.insert_room, room=row, room_seats=[seat]))
             await old.submit(ActionRow("r1", 0, 0, "{}", 1))
-            taken = await new.run(lambda c: storage.load_room(c, "r1", take=True))
+            taken = await new.run(lambda c: room_store.load_room(c, "r1", take=True))
             assert taken is not None and taken.room.epoch == 2 and taken.actions == ["{}"]
             stale = old.submit(ActionRow("r1", 1, 0, '"old"', 1))
             other = old.submit(ActionRow("r2", 0, 0, "{}", 1))  # the same batch: stored
@@ -425,9 +425,9 @@ def test_the_database_refuses_a_write_of_a_holder_whose_room_was_taken(
                 await stale
             await other
             with pytest.raises(StaleRoom):
-                await old.run(lambda c: storage.fence(c, "r1", 1))
+                await old.run(lambda c: room_store.fence(c, "r1", 1))
             await new.submit(ActionRow("r1", 1, 1, '"new"', 2))
-            stored = await new.run(lambda c: storage.load_room(c, "r1"))
+            stored = await new.run(lambda c: room_store.load_room(c, "r1"))
             assert stored is not None and stored.actions == ["{}", '"new"'] and stored.room.epoch == 2
         finally:
             await old.close()

@@ -142,10 +142,11 @@ def test_two_members_claiming_at_once_never_pair_a_row_twice() -> None:
 
     from sqlalchemy import update
 
-    from roppyakken.server import pairing, players
-    from roppyakken.server.db import Database
-    from roppyakken.server.models import pairing as table
-    from roppyakken.server.pairing import Pool
+    from roppyakken.server.club import pairing
+    from roppyakken.server.club.pairing import Pool
+    from roppyakken.server.people import players
+    from roppyakken.server.store.database import Database
+    from roppyakken.server.store.tables import pairing as table
 
     with services.postgres() as pg:
         db = Database(services.new_database(pg, "claims"))

@@ -18,11 +18,11 @@ import httpx
 import pytest
 import redis
 
-from roppyakken.server.claims import RoomsFull
-from roppyakken.server.db import Database
-from roppyakken.server.leases import LEASE_MS, Leases
-from roppyakken.server.redislink import open_redis
-from roppyakken.server.storage import load_room
+from roppyakken.server.cluster.leases import LEASE_MS, Leases
+from roppyakken.server.cluster.redislink import open_redis
+from roppyakken.server.play.claims import RoomsFull
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.room_store import load_room
 from tests import services
 
 pytestmark = pytest.mark.slow

@@ -1,4 +1,4 @@
-"""The server's garbage collector pace (server/collector.py): no full pass by the collector's own
+"""The server's garbage collector pace (server/web/collector.py): no full pass by the collector's own
 rule while the server runs, one on the server's timer instead, and the settings put back after."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import asyncio
 import gc
 from typing import Any
 
-from roppyakken.server.collector import MIDDLE, NEVER, Collector
+from roppyakken.server.web.collector import MIDDLE, NEVER, Collector
 
 
 class Cycle:

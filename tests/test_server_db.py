@@ -13,7 +13,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import Connection, func, select, text
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server.db import (
+from roppyakken.server.store.database import (
     ActionRow,
     Database,
     StorageError,
@@ -21,7 +21,7 @@ from roppyakken.server.db import (
     normalize_url,
     table_names,
 )
-from roppyakken.server.models import actions, metadata
+from roppyakken.server.store.tables import actions, metadata
 
 
 def check_schema(url: str) -> None:
@@ -126,7 +126,7 @@ def test_serve_refuses_a_bad_database_in_one_line(tmp_path: Path) -> None:
 def test_upgrading_a_sqlite_database_from_the_first_schema_keeps_every_row(tmp_path: Path) -> None:
     """Migrations that rebuild ``rooms`` on SQLite (batch mode) must not cascade its drop into the
     seats and actions that refer to it."""
-    from roppyakken.server.db import migrate, open_engine
+    from roppyakken.server.store.database import migrate, open_engine
 
     engine = open_engine(f"sqlite:///{tmp_path / 'old.sqlite3'}")
     migrate(engine, "0001")

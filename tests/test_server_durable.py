@@ -25,7 +25,7 @@ from websockets.asyncio.client import connect
 
 from roppyakken.engine import Game
 from roppyakken.rules import preset
-from roppyakken.server import text
+from roppyakken.server.wire import text
 from tests.server_harness import Player, ServerThread, limits_for_tests, running_server, stored_actions
 
 LIMITS = limits_for_tests(write_timeout=0.3)

@@ -24,10 +24,11 @@ from sqlalchemy import insert, select, update
 from websockets.asyncio.client import connect
 
 from roppyakken.cli import main as cli_main
-from roppyakken.server import moderation, text
-from roppyakken.server.db import Database
-from roppyakken.server.models import abandonments, reports, rooms, seat_players
-from roppyakken.server.players import COOKIE
+from roppyakken.server.people import moderation
+from roppyakken.server.people.players import COOKIE
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.tables import abandonments, reports, rooms, seat_players
+from roppyakken.server.wire import text
 from tests.server_harness import Player, ServerThread, limits_for_tests, running_server
 
 CSRF = "X-CSRF-Token"
@@ -168,7 +169,7 @@ def test_an_abandoned_rated_seat_is_counted_and_a_repeat_bars_rated_play(databas
         ban_seconds = 10 * 60 * SCALE
         assert 0 < notice["seconds"] <= ban_seconds and notice["recent"] == 2
         assert refused["id"] == "s1" and refused["playban"]["recent"] == 2
-        # the line as a template and fields, for each reader's language (server/wording.py)
+        # the line as a template and fields, for each reader's language (server/wire/wording.py)
         assert refused["text"] == {"template": text.PLAYBAN, "fields": {"recent": 2, "wait": 1}}
         assert "\n" not in refused["message"] and "rated games again in 1 min" in refused["message"]
         assert seeking["pool"] == "classic:2:15+60"
@@ -219,8 +220,8 @@ def test_a_player_handed_to_a_bot_in_a_rated_room_is_counted(tmp_path: Path) -> 
 
 
 def test_only_rated_rooms_and_known_players_count(tmp_path: Path) -> None:
-    from roppyakken.server import playban
-    from roppyakken.server.models import players
+    from roppyakken.server.people import playban
+    from roppyakken.server.store.tables import players
 
     database = f"sqlite:///{tmp_path / 'count.sqlite3'}"
     db = Database(database)
@@ -450,7 +451,7 @@ def test_a_suspended_address_is_refused_at_admission(database: str) -> None:
 )
 def test_addresses_match_as_the_bounds_count_them(client: str, suspended: str, expected: bool) -> None:
     """The database's answer (sign-in) and each server's indexed copy (admission) agree."""
-    from roppyakken.server.moderation import Sanction, SanctionCache
+    from roppyakken.server.people.moderation import Sanction, SanctionCache
 
     assert moderation.address_matches(client, suspended) is expected
     cache = SanctionCache(None, refresh=1e9, loaded=time.monotonic())  # type: ignore[arg-type]
@@ -462,8 +463,8 @@ def test_addresses_match_as_the_bounds_count_them(client: str, suspended: str, e
 
 
 def test_the_sanction_cache_keeps_its_copy_while_the_database_is_away() -> None:
-    from roppyakken.server.db import StorageError
-    from roppyakken.server.moderation import Sanction, SanctionCache
+    from roppyakken.server.people.moderation import Sanction, SanctionCache
+    from roppyakken.server.store.database import StorageError
 
     class Away:
         calls = 0
@@ -481,7 +482,7 @@ def test_the_sanction_cache_keeps_its_copy_while_the_database_is_away() -> None:
 
 def test_a_suspended_account_is_refused_on_any_device(tmp_path: Path) -> None:
     """A suspension of an account reaches a browser signed in to it (its session, no player cookie)."""
-    from roppyakken.server.sessions import COOKIE as SESSION
+    from roppyakken.server.people.sessions import COOKIE as SESSION
 
     database = f"sqlite:///{tmp_path / 'account.sqlite3'}"
     with running_server(database) as server:

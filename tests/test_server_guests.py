@@ -1,4 +1,4 @@
-"""Old guests are forgotten (server/guests.py): only players with no seat, no account and nothing
+"""Old guests are forgotten (server/people/guests.py): only players with no seat, no account and nothing
 pointing at them, unseen for ``guest_days``; a bounded batch a round; one PostgreSQL member at a time."""
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection, insert, select, update
 
-from roppyakken.server import guests, players
-from roppyakken.server.db import Database
-from roppyakken.server.models import accounts, pairing, sanctions, seat_players
-from roppyakken.server.models import players as table
-from roppyakken.server.storage import RoomRow, SeatRow, insert_room
+from roppyakken.server.people import guests, players
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.room_store import RoomRow, SeatRow, insert_room
+from roppyakken.server.store.tables import accounts, pairing, sanctions, seat_players
+from roppyakken.server.store.tables import players as table
 from tests import services
 
 DAY = 86_400.0
@@ -169,7 +169,7 @@ def test_the_hub_sweeps_with_its_documented_time(tmp_path: Path) -> None:
     """``Limits.guest_days`` (``--guest-days``) is the time the server's own sweep uses."""
     import asyncio
 
-    from roppyakken.server.hub import Hub
+    from roppyakken.server.play.hub import Hub
     from tests.server_harness import limits_for_tests
 
     async def run() -> tuple[int, int]:

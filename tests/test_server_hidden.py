@@ -308,7 +308,7 @@ def test_clock_and_hand_over_messages_show_no_hand(tmp_path: Path) -> None:
 def test_the_checker_catches_a_leak() -> None:
     """The check above would fail if a seat were sent another seat's view."""
     from roppyakken.rules import preset
-    from roppyakken.server import protocol
+    from roppyakken.server.wire import protocol
     from roppyakken.view import view_of
 
     game = Game(preset("classic"), 2, 7)

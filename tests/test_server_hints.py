@@ -14,7 +14,7 @@ from roppyakken.actions import action_from_json
 from roppyakken.cards import iter_cards
 from roppyakken.engine import Game
 from roppyakken.rules import from_options
-from roppyakken.server import hints
+from roppyakken.server.play import hints
 from roppyakken.view import view_of
 from tests.server_harness import Player, ServerThread, running_server, stored_actions
 

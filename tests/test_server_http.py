@@ -13,7 +13,7 @@ import pytest
 
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.rules import PRESETS
-from roppyakken.server.app import STATIC
+from roppyakken.server.web.app import STATIC
 from tests.said import said_in_english
 from tests.server_harness import running_server
 

@@ -19,8 +19,9 @@ from typing import Any
 import httpx
 import pytest
 
-from roppyakken.server import lobby_ws, passkey_routes, protocol, requests
-from roppyakken.server.protocol import ProtocolError, parse_client_message
+from roppyakken.server.web import lobby_socket, passkey_routes
+from roppyakken.server.wire import bodies, protocol
+from roppyakken.server.wire.protocol import ProtocolError, parse_client_message
 from tests.said import said_in_english
 from tests.server_harness import ServerThread, running_server
 
@@ -175,9 +176,9 @@ def test_the_schema_is_published_and_matches_protocol_md(server: ServerThread) -
     assert published["protocol_version"] == protocol.VERSION
     # what the server publishes is the schema of the models it declares, every part of it (as JSON)
     declared = {
-        "http": {**requests.schemas(), **passkey_routes.schemas()},
+        "http": {**bodies.schemas(), **passkey_routes.schemas()},
         **protocol.schemas(),
-        **lobby_ws.schemas(),
+        **lobby_socket.schemas(),
     }
     assert published == {"protocol_version": protocol.VERSION, **json.loads(json.dumps(declared))}
     client = _properties(published["client_message"])

@@ -27,9 +27,9 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from roppyakken.rules import preset
-from roppyakken.server.db import Database
-from roppyakken.server.hub import Hub
-from roppyakken.server.requests import CreateRoom
+from roppyakken.server.play.hub import Hub
+from roppyakken.server.store.database import Database
+from roppyakken.server.wire.bodies import CreateRoom
 from tests.server_harness import limits_for_tests
 from tests.services import Member
 from tests.support import require

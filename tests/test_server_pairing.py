@@ -16,11 +16,11 @@ import pytest
 from sqlalchemy import update
 from websockets.asyncio.client import ClientConnection, connect
 
-from roppyakken.server import pairing
-from roppyakken.server.db import Database
-from roppyakken.server.models import pairing as table
-from roppyakken.server.pairing import POOL_TTL, Pool
-from roppyakken.server.players import COOKIE
+from roppyakken.server.club import pairing
+from roppyakken.server.club.pairing import POOL_TTL, Pool
+from roppyakken.server.people.players import COOKIE
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.tables import pairing as table
 from tests.server_harness import Player, ServerThread, running_server
 
 CSRF = "X-CSRF-Token"
@@ -225,7 +225,7 @@ def test_the_lobby_lists_open_public_tables_and_joins_in_one_click(server: Serve
 def test_the_pool_claims_oldest_first_and_expires_silent_rows(tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path / 'pool.sqlite3'}")
     db.open()
-    from roppyakken.server import players
+    from roppyakken.server.people import players
 
     def made(name: str) -> str:
         return db.run_now(lambda c: players.create(c, name)).id
@@ -279,7 +279,7 @@ def test_the_lobby_lists_a_table_while_its_host_is_there(
 ) -> None:
     """A table is listed while its host has the room open, however old it is; once the host left (or
     never came), it leaves the list within the grace."""
-    from roppyakken.server import tables
+    from roppyakken.server.club import open_tables as tables
 
     monkeypatch.setattr(tables, "HOST_GRACE", 1.5)
     monkeypatch.setattr(tables, "HOST_REFRESH", 0.2)

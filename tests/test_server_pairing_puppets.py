@@ -19,12 +19,12 @@ import httpx
 import pytest
 from sqlalchemy import insert, select, update
 
-from roppyakken.server import pairing
+from roppyakken.server.club import pairing
+from roppyakken.server.club.ratings.scale import MU0
 from roppyakken.server.config import Limits
-from roppyakken.server.db import Database
-from roppyakken.server.models import ratings, seat_players
-from roppyakken.server.players import BROWSER_COOKIE, COOKIE
-from roppyakken.server.ratings.scale import MU0
+from roppyakken.server.people.players import BROWSER_COOKIE, COOKIE
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.tables import ratings, seat_players
 from tests.server_harness import ServerThread, limits_for_tests, running_server
 from tests.test_server_pairing import CSRF, Lobby, new_player
 
@@ -320,8 +320,8 @@ def test_a_club_server_seats_one_address_in_a_rated_room(tmp_path: Path) -> None
 def test_a_rated_game_between_two_seats_of_one_address_does_not_count(tmp_path: Path) -> None:
     """The join's check reads the seats already taken: two puppets joining at once could both pass it,
     so the game's end counts it only if no two seats were taken from one address or browser."""
-    from roppyakken.server import players
-    from roppyakken.server.ratings import store
+    from roppyakken.server.club.ratings import store
+    from roppyakken.server.people import players
     from tests.ratings_season import START, Game, make_people, record, store_room
 
     db = Database(f"sqlite:///{tmp_path / 'r.sqlite3'}")
@@ -353,8 +353,8 @@ def test_a_rated_game_between_two_seats_of_one_address_does_not_count(tmp_path: 
 def test_a_pool_of_one_address_says_why_in_the_log(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """Behind a proxy that is not a --trusted-proxy every player has the proxy's address and nobody is
     paired: the log says so (once an hour a pool), and not for players of several addresses."""
-    from roppyakken.server import players
-    from roppyakken.server.models import pairing as rows
+    from roppyakken.server.people import players
+    from roppyakken.server.store.tables import pairing as rows
 
     db = Database(f"sqlite:///{tmp_path / 'hint.sqlite3'}")
     db.open()

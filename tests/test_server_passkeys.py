@@ -1,4 +1,5 @@
-"""Passkeys (server/passkeys.py, server/passkey_routes.py) through the real server, on SQLite and on
+"""Passkeys (server/people/passkeys.py, server/web/passkey_routes.py) through the real server, on SQLite
+and on
 PostgreSQL, with a software authenticator (tests/soft_authenticator.py): a guest makes an account with a
 passkey and signs in on another device with the same history; a wrong origin, a replayed or expired
 challenge, a signature counter that went back, another account's passkey and a ceremony finished by
@@ -16,11 +17,11 @@ import httpx
 import pytest
 from sqlalchemy import select, update
 
-from roppyakken.server import passkeys, sessions
-from roppyakken.server.db import Database
-from roppyakken.server.models import accounts, webauthn_challenges
-from roppyakken.server.models import passkeys as passkeys_table
-from roppyakken.server.models import players as players_table
+from roppyakken.server.people import passkeys, sessions
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.tables import accounts, webauthn_challenges
+from roppyakken.server.store.tables import passkeys as passkeys_table
+from roppyakken.server.store.tables import players as players_table
 from tests.server_harness import ServerThread, limits_for_tests, running_server
 from tests.soft_authenticator import SoftAuthenticator, b64url
 

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from roppyakken.server.players import COOKIE
+from roppyakken.server.people.players import COOKIE
 from tests.server_harness import ServerThread, running_server
 
 CSRF = "X-CSRF-Token"
@@ -53,7 +53,7 @@ def test_the_cookie_is_httponly_lax_and_only_its_hash_is_stored(served: tuple[Se
 
 def test_secure_behind_tls(tmp_path: Path) -> None:
     """Over https (what uvicorn makes of a trusted proxy's X-Forwarded-Proto) the cookie is Secure."""
-    from roppyakken.server.app import create_app
+    from roppyakken.server.web.app import create_app
     from tests.server_harness import limits_for_tests
 
     async def run() -> str:

@@ -1,4 +1,4 @@
-"""Leaderboards and profiles (server/profiles.py) over stored games, on SQLite and PostgreSQL: the
+"""Leaderboards and profiles (server/club/profiles.py) over stored games, on SQLite and PostgreSQL: the
 seat summaries, a profile's totals, who sees which recent game, and the leaderboard's pages."""
 
 from __future__ import annotations
@@ -22,11 +22,12 @@ from roppyakken.ai.driver import play_out
 from roppyakken.engine import Game
 from roppyakken.record import record_of
 from roppyakken.rules import preset
-from roppyakken.server import profiles, storage
-from roppyakken.server.db import Database, migrate
-from roppyakken.server.models import game_seats
-from roppyakken.server.players import COOKIE
-from roppyakken.server.ratings import display
+from roppyakken.server.club import profiles
+from roppyakken.server.club.ratings import display
+from roppyakken.server.people.players import COOKIE
+from roppyakken.server.store import room_store
+from roppyakken.server.store.database import Database, migrate
+from roppyakken.server.store.tables import game_seats
 from tests.profile_seed import NOW, SECRET, add_account, add_game, add_player, add_rating, record, score
 from tests.server_harness import running_server
 
@@ -336,7 +337,7 @@ def test_the_api_answers_pages_and_profiles_and_refuses_bad_input_in_one_line(tm
 
 def test_the_finished_games_lists_name_each_seats_player(db: Database) -> None:
     seed_people(db)
-    listed = {g["room"]: g for g in db.run_now(lambda c: storage.finished_games(c, 10))}
+    listed = {g["room"]: g for g in db.run_now(lambda c: room_store.finished_games(c, 10))}
     assert set(listed) == {"g1", "g3"}  # private games are not listed
     assert listed["g3"]["player_ids"] == ["cy", "ann", None]
     assert listed["g1"]["player_ids"] == ["annguest", "bob"]

@@ -11,8 +11,16 @@ import pytest
 from roppyakken.actions import CallRedeal, Declare, Play, Take
 from roppyakken.cards import card_id, mask_of
 from roppyakken.nesting import nesting_depth
-from roppyakken.server import jsonsafe, protocol
-from roppyakken.server.protocol import Act, Hello, Ping, ProtocolError, SetSeat, Start, parse_client_message
+from roppyakken.server.wire import jsonsafe, protocol
+from roppyakken.server.wire.protocol import (
+    Act,
+    Hello,
+    Ping,
+    ProtocolError,
+    SetSeat,
+    Start,
+    parse_client_message,
+)
 from tests.said import said_in_english
 
 

@@ -21,15 +21,17 @@ from sqlalchemy import Connection, Engine, insert, select, text, update
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import PRESETS, preset
-from roppyakken.server import pairing, players, requests
-from roppyakken.server.db import Database
-from roppyakken.server.models import pairing as pairing_table
-from roppyakken.server.models import rating_games, ratings, rooms
-from roppyakken.server.pairing import Pool
-from roppyakken.server.ratings import FAMILIES, POOLS, display, nearest_bot, pool_of, provisional, store
-from roppyakken.server.ratings.order import finishing_order
-from roppyakken.server.ratings.scale import SIGMA0, bot_table, skill_points
-from roppyakken.server.storage import load_room
+from roppyakken.server.club import pairing
+from roppyakken.server.club.pairing import Pool
+from roppyakken.server.club.ratings import FAMILIES, POOLS, display, nearest_bot, pool_of, provisional, store
+from roppyakken.server.club.ratings.order import finishing_order
+from roppyakken.server.club.ratings.scale import SIGMA0, bot_table, skill_points
+from roppyakken.server.people import players
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.room_store import load_room
+from roppyakken.server.store.tables import pairing as pairing_table
+from roppyakken.server.store.tables import rating_games, ratings, rooms
+from roppyakken.server.wire import bodies
 from tests.ratings_season import (
     START,
     Game,
@@ -210,9 +212,9 @@ def rated_body(**changes: Any) -> dict[str, Any]:
 
 
 def test_a_rated_room_must_be_public_clocked_people_only_on_a_preset() -> None:
-    made = requests.create_room(rated_body())
+    made = bodies.create_room(rated_body())
     assert made.rated and made.public and made.clock == "15+60"
-    assert not requests.create_room(rated_body(rated=False)).rated
+    assert not bodies.create_room(rated_body(rated=False)).rated
     for bad, words in [
         (rated_body(public=False), "public"),
         (rated_body(clock="none"), "clock"),
@@ -221,7 +223,7 @@ def test_a_rated_room_must_be_public_clocked_people_only_on_a_preset() -> None:
         (rated_body(rated="yes"), "rated"),
     ]:
         with pytest.raises(RoppyakkenError) as caught:
-            requests.create_room(bad)
+            bodies.create_room(bad)
         assert words in str(caught.value) and "\n" not in str(caught.value)
 
 
@@ -230,7 +232,7 @@ def test_a_rated_room_must_be_public_clocked_people_only_on_a_preset() -> None:
 
 def migrate_to(engine: Engine, revision: str) -> None:
     config = Config()
-    location = ROOT / "src" / "roppyakken" / "server" / "migrations"
+    location = ROOT / "src" / "roppyakken" / "server" / "store" / "migrations"
     config.set_main_option("script_location", str(location))
     with engine.begin() as conn:
         config.attributes["connection"] = conn
@@ -363,9 +365,9 @@ def test_a_rated_rooms_end_counts_its_leavers_and_only_people() -> None:
     from typing import cast
 
     from roppyakken.engine import Game as EngineGame
-    from roppyakken.server.bots import BotRunner
-    from roppyakken.server.clocks import Clock
-    from roppyakken.server.rooms import BOT, HUMAN, Room, Seat
+    from roppyakken.server.play.bots import BotRunner
+    from roppyakken.server.play.clocks import Clock
+    from roppyakken.server.play.room import BOT, HUMAN, Room, Seat
 
     def room(kinds: list[str], rated: bool = True) -> Room:
         seats = [Seat(kind, f"p{i}", "expert" if kind == BOT else None, "h") for i, kind in enumerate(kinds)]

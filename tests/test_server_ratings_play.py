@@ -11,10 +11,10 @@ import httpx
 from openskill.models import PlackettLuce
 from sqlalchemy import Connection, select
 
-from roppyakken.server.db import Database
-from roppyakken.server.models import rating_games, ratings, rooms
-from roppyakken.server.players import COOKIE
-from roppyakken.server.ratings import display, nearest_bot
+from roppyakken.server.club.ratings import display, nearest_bot
+from roppyakken.server.people.players import COOKIE
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.tables import rating_games, ratings, rooms
 from tests.ratings_season import START, Game, expected_places, result_json, store_room
 from tests.server_harness import Player, play_to_end, running_server
 from tests.test_server_pairing import Lobby, new_player
@@ -143,7 +143,7 @@ def test_a_public_rated_room_takes_no_bot_and_its_game_moves_both_ratings(tmp_pa
 def test_a_player_under_a_playban_cannot_make_a_rated_room(tmp_path: Path) -> None:
     import time
 
-    from roppyakken.server import playban
+    from roppyakken.server.people import playban
 
     database = f"sqlite:///{tmp_path / 'ban.sqlite3'}"
     with running_server(database) as server:

@@ -11,9 +11,9 @@ import time
 import pytest
 from sqlalchemy import select
 
-from roppyakken.server.db import Database
-from roppyakken.server.models import rating_games
-from roppyakken.server.ratings import store
+from roppyakken.server.club.ratings import store
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.tables import rating_games
 from tests.ratings_season import (
     Reference,
     as_reference,

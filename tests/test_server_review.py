@@ -18,13 +18,13 @@ from websockets.exceptions import InvalidStatus
 from roppyakken.actions import Action
 from roppyakken.engine import Game
 from roppyakken.rules import PRESETS, preset
-from roppyakken.server import storage
-from roppyakken.server.bots import BotRunner
-from roppyakken.server.cluster import Cluster, Relayed
-from roppyakken.server.db import Database
-from roppyakken.server.guard import client_address
-from roppyakken.server.protocol import Act, ProtocolError, parse_client_message
-from roppyakken.server.rooms import HUMAN, Room, Seat, hash_token
+from roppyakken.server.addresses import client_address
+from roppyakken.server.cluster.link import Cluster, Relayed
+from roppyakken.server.play.bots import BotRunner
+from roppyakken.server.play.room import HUMAN, Room, Seat, hash_token
+from roppyakken.server.store import room_store
+from roppyakken.server.store.database import Database
+from roppyakken.server.wire.protocol import Act, ProtocolError, parse_client_message
 from tests import services
 from tests.server_harness import limits_for_tests, running_server
 
@@ -75,7 +75,7 @@ def test_two_acts_for_the_same_seq_cannot_both_be_made(tmp_path: Path) -> None:
         seats = [Seat(HUMAN, "a", None, hash_token("ta")), Seat(HUMAN, "b", None, hash_token("tb"))]
         room = Room("seqrace", 2, preset(name), 7, seats, db=db, bots=bots, bot_delay=0.0)
         room.start_now()
-        await db.run(lambda c: storage.insert_room(c, room.row(), [s.row(i) for i, s in enumerate(seats)]))
+        await db.run(lambda c: room_store.insert_room(c, room.row(), [s.row(i) for i, s in enumerate(seats)]))
         for action in before:
             assert room.game is not None
             await room.apply(room.game.to_act, action)
@@ -247,7 +247,7 @@ def test_a_bye_that_could_not_be_published_is_published_again(monkeypatch: pytes
     """A relayed client left while Redis was away longer than the publish retries: its bye was
     dropped, and in a quiet room nothing made the relay say it again (a ghost seated for good).
     The dropped bye is now queued again at the next renewal."""
-    from roppyakken.server import relaybus
+    from roppyakken.server.cluster import bus as relaybus
 
     monkeypatch.setattr(relaybus, "PUBLISH_RETRIES", (0.0,))
 
@@ -273,10 +273,10 @@ def test_a_bye_that_could_not_be_published_is_published_again(monkeypatch: pytes
 def test_a_join_retried_through_the_cluster_takes_one_seat(tmp_path: Path) -> None:
     """A holder that answers a forwarded join after the asking member gave up (it was slow) is asked
     again: the second try must give the same seat and token, not take a second seat."""
-    from roppyakken.server.claims import HeldElsewhere
-    from roppyakken.server.cluster import ClusterUnavailable
-    from roppyakken.server.hub import Hub
-    from roppyakken.server.requests import CreateRoom
+    from roppyakken.server.cluster.link import ClusterUnavailable
+    from roppyakken.server.play.claims import HeldElsewhere
+    from roppyakken.server.play.hub import Hub
+    from roppyakken.server.wire.bodies import CreateRoom
 
     async def scenario() -> tuple[list[dict[str, object]], list[str]]:
         db = Database(f"sqlite:///{tmp_path / 'r.sqlite3'}")

@@ -1,4 +1,4 @@
-"""Sessions (server/sessions.py): a signed-in browser acts as its account's player until the session
+"""Sessions (server/people/sessions.py): a signed-in browser acts as its account's player until the session
 ends, idles out or is revoked; an adopted guest's own cookie no longer acts."""
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from pathlib import Path
 
 from sqlalchemy import insert, select, update
 
-from roppyakken.server import players, sessions
-from roppyakken.server.db import Database
-from roppyakken.server.models import accounts
-from roppyakken.server.models import players as players_table
-from roppyakken.server.models import sessions as sessions_table
+from roppyakken.server.people import players, sessions
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.tables import accounts
+from roppyakken.server.store.tables import players as players_table
+from roppyakken.server.store.tables import sessions as sessions_table
 
 NOW = 1_800_000_000.0
 

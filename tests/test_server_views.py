@@ -10,7 +10,7 @@ import pytest
 from roppyakken.choices import choices
 from roppyakken.engine import Game
 from roppyakken.rules import preset
-from roppyakken.server.views import StateMessages
+from roppyakken.server.play.seat_views import StateMessages
 from roppyakken.view import view_of
 
 

@@ -1,6 +1,6 @@
-"""Every error the server sends can be said in the reader's language (server/wording.py).
+"""Every error the server sends can be said in the reader's language (server/wire/wording.py).
 
-Each message of server/text.py is a msgid of every catalog (and of the browser's) with the
+Each message of server/wire/text.py is a msgid of every catalog (and of the browser's) with the
 same placeholders; an error carries its template and fields, nested ones nested; and an
 illegal move sent over a real websocket comes back with a template whose French rendering
 leaves no English word.
@@ -21,8 +21,8 @@ from babel.messages.catalog import Catalog
 from roppyakken import i18n
 from roppyakken.devtools import i18n as build
 from roppyakken.errors import IllegalActionError, Phrase
-from roppyakken.server import protocol, text, wording
-from roppyakken.server.protocol import ProtocolError, parse_client_message
+from roppyakken.server.wire import protocol, text, wording
+from roppyakken.server.wire.protocol import ProtocolError, parse_client_message
 from tests.said import phrase, said_in, said_in_english
 from tests.server_harness import Player, ServerThread, running_server
 
@@ -44,7 +44,7 @@ def template() -> Catalog:
 
 
 def _server_messages() -> dict[str, str]:
-    """Every message constant of server/text.py, by name."""
+    """Every message constant of server/wire/text.py, by name."""
     return {name: value for name, value in vars(text).items() if name.isupper() and isinstance(value, str)}
 
 
@@ -55,7 +55,7 @@ def _fields(message: str) -> list[str]:
 def test_every_server_message_is_a_msgid_of_every_catalog_with_its_placeholders(template: Catalog) -> None:
     messages = _server_messages()
     assert len(messages) > 80
-    marked = {m.id for m in template if any(where == "server/text.py" for where, _ in m.locations)}
+    marked = {m.id for m in template if any(where == "server/wire/text.py" for where, _ in m.locations)}
     browser = set(build.browser_messages(template))
     catalogs = {lang: build.translations(build.read_catalog(lang)) for lang in build.TRANSLATED}
     for name, message in messages.items():

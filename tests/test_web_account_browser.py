@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from roppyakken.server import accounts
+from roppyakken.server.people import accounts
 from tests.support import run_cli
 from tests.test_web_a11y_browser import LANGUAGES, _in_language, _problems
 from tests.test_web_e2e_browser import (

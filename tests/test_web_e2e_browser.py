@@ -27,8 +27,8 @@ from roppyakken.choices import automatic, choices
 from roppyakken.engine import Game
 from roppyakken.events import RoundEnded
 from roppyakken.rules import preset
-from roppyakken.server import passwords
-from roppyakken.server.views import StateMessages
+from roppyakken.server.people import passwords
+from roppyakken.server.play.seat_views import StateMessages
 from roppyakken.view import SeatView, view_of
 from tests.support import require
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from roppyakken.server.db import Database
+from roppyakken.server.store.database import Database
 from tests.profile_seed import add_player, add_rating
 from tests.test_server_profiles import seed_people
 from tests.test_web_a11y_browser import LANGUAGES, _in_language, _problems

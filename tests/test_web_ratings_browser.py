@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import httpx
 
-from roppyakken.server.ratings import nearest_bot
-from roppyakken.server.ratings.scale import MU0
+from roppyakken.server.club.ratings import nearest_bot
+from roppyakken.server.club.ratings.scale import MU0
 from tests.test_web_clocks_browser import server as clocked_server
 from tests.test_web_e2e_browser import DESKTOP, _context, _watch_errors, chromium, wait_js
 

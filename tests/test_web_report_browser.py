@@ -16,9 +16,9 @@ import pytest
 from sqlalchemy import insert, select
 
 from roppyakken.cli import main as cli_main
-from roppyakken.server.db import Database
-from roppyakken.server.models import abandonments, reports
-from roppyakken.server.players import COOKIE
+from roppyakken.server.people.players import COOKIE
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.tables import abandonments, reports
 from tests.test_web_e2e_browser import (
     DESKTOP,
     Server,

@@ -12,7 +12,7 @@ import httpx
 from playwright.sync_api import Browser
 
 from roppyakken.errors import Phrase
-from roppyakken.server import text, wording
+from roppyakken.server.wire import text, wording
 from tests.said import said_in
 from tests.test_web_e2e_browser import DESKTOP, _context, _watch_errors, browser, server  # noqa: F401
 

@@ -9,7 +9,7 @@ from typing import Any
 from playwright.sync_api import Browser, Page
 
 from roppyakken.rules import preset
-from roppyakken.server.clocks import Clock
+from roppyakken.server.play.clocks import Clock
 from tests.test_web_a11y_browser import _problems
 from tests.test_web_e2e_browser import (  # noqa: F401 - the fixtures are used by name
     BOT_GAME_SEED,

@@ -5,7 +5,7 @@ Each subcommand opens the database ``serve`` uses (``--database``, the same
 default), does its work in one transaction and writes the action to the
 moderation log with its actor (``--as``, default the operating-system user).
 Servers see a new or cleared sanction within
-:data:`~roppyakken.server.moderation.REFRESH` seconds.
+:data:`~roppyakken.server.people.moderation.REFRESH` seconds.
 """
 
 from __future__ import annotations
@@ -173,8 +173,8 @@ def _actor(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     """Run one admin action."""
     try:
-        from roppyakken.server import moderation, playban
-        from roppyakken.server.db import Database
+        from roppyakken.server.people import moderation, playban
+        from roppyakken.server.store.database import Database
     except ImportError:
         raise RoppyakkenError(NEEDS_WEB, install=install_extra("web")) from None
 
@@ -323,8 +323,8 @@ def _made(s: Any) -> str:
 def _reset_link(
     args: argparse.Namespace, do: Callable[[Callable[[Any], Any]], Any], actor: str, now: float
 ) -> dict[str, Any]:
-    """Issue a reset link for ``args.login`` (server/recovery.py): what to print."""
-    from roppyakken.server import accounts, moderation, recovery
+    """Issue a reset link for ``args.login`` (server/people/recovery.py): what to print."""
+    from roppyakken.server.people import accounts, moderation, recovery
 
     site = str(args.site).rstrip("/")
     if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", site):

@@ -42,8 +42,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         import openskill  # noqa: F401  (the web extras are installed)
 
-        from roppyakken.server.db import Database
-        from roppyakken.server.ratings import store
+        from roppyakken.server.club.ratings import store
+        from roppyakken.server.store.database import Database
     except ImportError:
         raise RoppyakkenError(NEEDS_OPENSKILL, install=install_extra("web")) from None
     db = Database(args.database)

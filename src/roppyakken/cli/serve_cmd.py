@@ -134,7 +134,7 @@ def _defaults() -> dict[str, str]:
 
 def _listen(host: str, port: int) -> socket.socket:
     from roppyakken.errors import RoppyakkenError
-    from roppyakken.server import text
+    from roppyakken.server.wire import text
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -169,8 +169,8 @@ def _check_redis(url: str, dialect: str) -> None:
     import redis
 
     from roppyakken.errors import RoppyakkenError
-    from roppyakken.server import text
-    from roppyakken.server.cluster import check_url
+    from roppyakken.server.cluster.link import check_url
+    from roppyakken.server.wire import text
 
     if dialect != "postgresql":
         raise RoppyakkenError(text.REDIS_NEEDS_POSTGRESQL)
@@ -191,11 +191,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn  # noqa: F401  (the web extras are installed)
 
-        from roppyakken.server import text
-        from roppyakken.server.app import create_app
-        from roppyakken.server.db import Database, display_url
+        from roppyakken.server.store.database import Database, display_url
+        from roppyakken.server.web.app import create_app
+        from roppyakken.server.wire import text
     except ImportError:
-        from roppyakken.server import text
+        from roppyakken.server.wire import text
 
         raise RoppyakkenError(text.NEEDS_WEB_EXTRAS, install=install_extra("web")) from None
     if not 0 <= args.port <= 65535:
@@ -203,7 +203,7 @@ def run(args: argparse.Namespace) -> int:
     if args.bot_delay < 0:
         raise RoppyakkenError(N_("--bot-delay must not be negative"))
     from roppyakken.server.config import Limits
-    from roppyakken.server.serving import Server, uvicorn_config
+    from roppyakken.server.web.serving import Server, uvicorn_config
 
     given = {name: getattr(args, name) for name, *_ in BOUNDS if getattr(args, name) is not None}
     for name, value in given.items():
@@ -216,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
         rated_same_address=args.rated_same_address,
         rated_accounts_only=args.rated_accounts_only,
     )
-    from roppyakken.server.guard import proxy_networks
+    from roppyakken.server.addresses import proxy_networks
 
     proxy_networks(limits.trusted_proxies)  # refused in one line before anything starts
     descriptors = _raise_file_limit(limits.max_connections + 256)

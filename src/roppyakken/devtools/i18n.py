@@ -71,28 +71,28 @@ PYTHON_SOURCES: tuple[str, ...] = (
     "cli/ladder_cmd.py",
     "cli/admin_cmd.py",
     "cli/ratings_cmd.py",
-    "server/text.py",
-    "server/protocol.py",
-    "server/lobby_ws.py",
-    "server/requests.py",
-    "server/api.py",
-    "server/moderation.py",
+    "server/wire/text.py",
+    "server/wire/protocol.py",
+    "server/web/lobby_socket.py",
+    "server/wire/bodies.py",
+    "server/web/api.py",
+    "server/people/moderation.py",
 )
 """Modules (under the package) whose marked messages are translated (``tui/text.py`` is read apart)."""
 
 SERVER_SAYS: tuple[str, ...] = (
-    "server/text.py",
-    "server/protocol.py",
-    "server/lobby_ws.py",
-    "server/requests.py",
-    "server/api.py",
+    "server/wire/text.py",
+    "server/wire/protocol.py",
+    "server/web/lobby_socket.py",
+    "server/wire/bodies.py",
+    "server/web/api.py",
     "engine.py",
     "rules.py",
     "documents.py",
     "cards.py",
     "i18n.py",
 )
-"""Modules whose messages the web server sends as errors' templates (server/wording.py): the
+"""Modules whose messages the web server sends as errors' templates (server/wire/wording.py): the
 browser says them in its language."""
 
 BROWSER_PYTHON: tuple[str, ...] = ("text.py", "ai/base.py", "tutorial.py", *SERVER_SAYS)

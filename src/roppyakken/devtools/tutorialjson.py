@@ -5,8 +5,8 @@ browser's table will receive is known in advance. This tool plays the script thr
 engine once for each answer to the lucky-hand question (declare it, or keep it secret) and
 records, after each of the learner's moves and each of the opponent's, the messages the
 server would send the learner's seat (``events``, ``round_end``, ``game_end``, ``state``,
-built by the server's own :mod:`roppyakken.server.protocol` and
-:class:`~roppyakken.server.views.StateMessages`). The page feeds them to the real table
+built by the server's own :mod:`roppyakken.server.wire.protocol` and
+:class:`~roppyakken.server.play.seat_views.StateMessages`). The page feeds them to the real table
 (``static/js/tutorial.js``), which so looks and plays exactly like a game, and checks each
 move against the step's accepted actions. The file is generated, not served by code, and
 a test checks it is current:
@@ -28,8 +28,8 @@ from roppyakken.actions import Action, Declare
 from roppyakken.cards import slugs_of
 from roppyakken.engine import Game
 from roppyakken.events import Event, GameEnded, RoundEnded
-from roppyakken.server import protocol
-from roppyakken.server.views import StateMessages
+from roppyakken.server.play.seat_views import StateMessages
+from roppyakken.server.wire import protocol
 
 OUTPUT: Final = Path(__file__).resolve().parents[1] / "server" / "static" / "tutorial.json"
 NAMES: Final = ("", "")

@@ -1,6 +1,6 @@
 """Every bound the server keeps, with its default: one place, one ``serve`` option each.
 
-:class:`Limits` is handed to :func:`~roppyakken.server.app.create_app`; the
+:class:`Limits` is handed to :func:`~roppyakken.server.web.app.create_app`; the
 defaults are documented in the README and bench/RESULTS-server.md.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 
-from roppyakken.server.db import DEFAULT_WRITE_TIMEOUT
+from roppyakken.server.store.database import DEFAULT_WRITE_TIMEOUT
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +26,7 @@ class Limits:
     """Days an unfinished room is kept restorable after its last activity (then it is gone)."""
     guest_days: float = 30.0
     """Days after which a guest player who never took a seat, has no account and was not seen is
-    forgotten (server/guests.py)."""
+    forgotten (server/people/guests.py)."""
     max_rooms: int = 5_000
     """Rooms held in memory at once (more: new rooms are refused with 503 until some go idle)."""
     rooms_per_minute: float = 20.0
@@ -36,7 +36,7 @@ class Limits:
     third of it, at least 3)."""
     rated_same_address: bool = False
     """Whether players of one address (or one browser) may play each other rated: be paired together
-    (server/pairing.py) or seated in one rated room (a club on one network); by default never."""
+    (server/club/pairing.py) or seated in one rated room (a club on one network); by default never."""
     rated_accounts_only: bool = False
     """Whether only players signed in to an account may play rated games (seek a game, take a seat in
     a rated room), as on lichess; by default guests may too."""

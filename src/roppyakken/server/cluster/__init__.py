@@ -1,0 +1,1 @@
+"""Several servers as one: the Redis link, leases, the bus between members, shared limits."""

@@ -1,0 +1,371 @@
+"""Messages between cluster members through Redis: relayed clients, calls, byes.
+
+* **Relays.**  A member asked for a room that another member holds becomes a
+  relay: the client's messages go to the holder on the holder's Redis channel,
+  and the holder's messages for that one connection come back on the relay's
+  channel (``roppyakken:member:<id>``, one channel per member).  The holder
+  builds every message for the connection's own seat, exactly as for a socket
+  of its own, so a relay never holds anything but what its client may see.
+* **Losing a member.**  Redis answers each ``PUBLISH`` with the number of
+  subscribers that got it: a member whose channel has nobody is gone, and the
+  connections it relayed are let go at once.  A relay checks the leases of the
+  rooms it relays about twice a second; when the holder changed or vanished it
+  tells its clients that the server is restarting and closes them, and they
+  reconnect through the balancer to whichever member now holds the room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+import time
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Final, Protocol
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from roppyakken.server.cluster.redislink import PREFIX, ClusterUnavailable, stop_task
+
+log = logging.getLogger("roppyakken.server")
+
+CALL_TIMEOUT: Final = 3.0
+"""Seconds a member waits for another member's answer before asking again (or taking the room)."""
+PUBLISH_RETRIES: Final = (0.1, 0.3, 1.0)
+"""Seconds waited after each failed attempt to publish a batch (then it is dropped)."""
+PUBLISH_BATCH: Final = 500
+"""The most messages published in one round trip to Redis."""
+WATCH_PERIOD: Final = 0.5
+"""Seconds between a relay's checks that the rooms it relays are still held where they were."""
+GONE_KEPT: Final = 10_000
+"""Connections of this member that went away, remembered (with their holder) to say bye again."""
+_BYE: Final = 'j {"k":"bye",'
+"""How a published bye begins (:meth:`RelayBus.send` writes ``k`` first)."""
+
+
+@dataclass(slots=True)
+class Relayed:
+    """A connection of this member to a room held by another: where its messages go and come from."""
+
+    conn: str
+    room: str
+    holder: str
+    deliver: Callable[[str], None]
+    """Hand a message from the holder to the local websocket."""
+    close: Callable[[int, str], None]
+    """Close the local websocket (the holder said so, or it is gone)."""
+    attached: bool = False
+    """Whether the holder took it (before that, a lost holder only fails the call, and it is asked again)."""
+
+
+@dataclass(slots=True)
+class _Incoming:
+    """What the holder side keeps of a connection relayed from another member."""
+
+    member: str
+    conn: str
+    room: str
+
+
+@dataclass(slots=True)
+class Handlers:
+    """What a member does with requests from other members (set by the hub)."""
+
+    call: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
+    """Answer a call (``attach``, ``info``, ``join``) from member ``from`` about a room held here."""
+    message: Callable[[str, str, str], Awaitable[None]]
+    """A relayed client's message: (member, connection, raw text)."""
+    gone: Callable[[str, str], None]
+    """A relayed client went away: (member, connection)."""
+    lost: Callable[[list[str]], None]
+    """Leases this member no longer holds (renewal failed): let those rooms go."""
+
+
+@dataclass(slots=True)
+class _Outbox:
+    """Messages to publish, in order, by one task (so that a connection's messages keep their order)."""
+
+    queue: asyncio.Queue[tuple[str, str]] = field(default_factory=asyncio.Queue)
+
+
+class LeaseView(Protocol):
+    """What the relays need of the leases: who holds rooms, and saying the link to Redis broke."""
+
+    async def holders(self, rooms: list[str]) -> list[str | None]:
+        """The members holding ``rooms`` now, in order."""
+        ...
+
+    def unsure(self) -> None:
+        """The link to Redis broke: the leases may be gone."""
+        ...
+
+
+class RelayBus:
+    """One member's messages to and from the others (its Redis channel); see the module docstring."""
+
+    def __init__(self, redis: aioredis.Redis, member: str, leases: LeaseView) -> None:
+        self.redis = redis
+        self.member = member
+        self.leases = leases
+        self.handlers: Handlers | None = None
+        self.relayed: dict[str, Relayed] = {}
+        """Connections here to rooms held elsewhere, by connection id."""
+        self.incoming: dict[tuple[str, str], _Incoming] = {}
+        """Connections elsewhere to rooms held here, by (member, connection)."""
+        self._calls: dict[str, tuple[str, asyncio.Future[dict[str, Any]]]] = {}
+        self._outbox = _Outbox()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._pubsub: Any = None
+        self._answering: set[asyncio.Task[None]] = set()
+        self._early_byes: deque[tuple[str, str]] = deque(maxlen=1000)
+        self._gone: OrderedDict[str, str] = OrderedDict()
+        """Relayed connections that went away here: their holder, by connection id (the latest)."""
+        self._dropped_byes: deque[tuple[str, str]] = deque(maxlen=GONE_KEPT)
+        """Byes that could not be published (Redis away): published again at each renewal."""
+
+    def channel(self, member: str) -> str:
+        """A member's Redis channel."""
+        return f"{PREFIX}member:{member}"
+
+    async def start(self, handlers: Handlers) -> None:
+        """Subscribe to this member's channel; start listening, publishing and watching the relays."""
+        self.handlers = handlers
+        self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        await self._pubsub.subscribe(self.channel(self.member))
+        loops = (self._listen(), self._publish_loop(), self._watch_loop())
+        self._tasks = [asyncio.create_task(c, name=f"roppyakken-relays-{i}") for i, c in enumerate(loops)]
+
+    async def close(self) -> None:
+        """Let the last messages (closes for relayed clients) go out, then stop."""
+        deadline = time.monotonic() + 1.0
+        while not self._outbox.queue.empty() and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        for task in self._tasks:
+            await stop_task(task)
+        if self._pubsub is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await self._pubsub.aclose()
+
+    async def repeat_dropped_byes(self) -> None:
+        """Queue again the byes that could not be published (after each renewal)."""
+        self._repeat_dropped_byes()
+
+    def _repeat_dropped_byes(self) -> None:
+        """Queue again the byes that could not be published."""
+        while self._dropped_byes:
+            self._outbox.queue.put_nowait(self._dropped_byes.popleft())
+
+    async def check_relays(self) -> None:
+        """Let go of the clients relayed by members that are gone (nobody on their channel).
+
+        Usually a publish finds that out first; this is for rooms where nothing happens."""
+        members = sorted({member for member, _ in self.incoming})
+        if not members:
+            return
+        try:
+            counts = await self.redis.pubsub_numsub(*(self.channel(m) for m in members))
+        except (RedisError, OSError) as exc:
+            log.error("cluster: could not check the other members: %s", exc)
+            return
+        for member, (_, count) in zip(members, counts, strict=True):
+            if int(count) == 0:
+                self._member_gone(member)
+
+    # ----------------------------------------------------------------- messages
+
+    def send(self, member: str, message: dict[str, Any]) -> None:
+        """Publish ``message`` to ``member`` (queued: messages keep their order)."""
+        self._outbox.queue.put_nowait((member, "j " + json.dumps(message, separators=(",", ":"))))
+
+    async def _publish_loop(self) -> None:
+        """Publish the queued messages in order, as many as are waiting in one round trip."""
+        queue = self._outbox.queue
+        while True:
+            batch = [await queue.get()]
+            while not queue.empty() and len(batch) < PUBLISH_BATCH:
+                batch.append(queue.get_nowait())
+            got = None
+            for delay in PUBLISH_RETRIES:
+                try:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for member, data in batch:
+                            pipe.publish(self.channel(member), data)
+                        got = await pipe.execute()
+                    break
+                except (RedisError, OSError) as exc:
+                    # a lost message could leave a client waiting for good; one sent twice carries
+                    # the seq it had, so try again (the connection to Redis is made anew)
+                    log.error("cluster: could not publish %d messages: %s", len(batch), exc)
+                    await asyncio.sleep(delay)
+            if got is None:
+                # a bye dropped here would leave a ghost in a quiet room (nothing written to the
+                # client, so nothing makes this member say it again): keep it for the next renewal
+                self._dropped_byes.extend((m, d) for m, d in batch if d.startswith(_BYE))
+                continue
+            gone = {member for (member, _), count in zip(batch, got, strict=True) if count == 0}
+            for member in gone:
+                self._member_gone(member)
+
+    def _member_gone(self, member: str) -> None:
+        """Nobody listens on ``member``'s channel: it is dead; let go of what it relayed or held."""
+        for key in [k for k in self.incoming if k[0] == member]:
+            self.incoming.pop(key, None)
+            if self.handlers is not None:
+                self.handlers.gone(*key)
+        for relayed in [r for r in self.relayed.values() if r.holder == member]:
+            self._holder_lost(relayed)
+        for to, future in list(self._calls.values()):
+            if to == member and not future.done():
+                future.set_exception(ClusterUnavailable(member))
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                message = await self._pubsub.get_message(timeout=1.0)
+            except (RedisError, OSError) as exc:
+                log.error("cluster: lost the Redis subscription: %s", exc)
+                self.leases.unsure()
+                # messages for the relayed clients may have been lost meanwhile: they reconnect
+                # (and get the whole state again) rather than wait for what will not come
+                for relayed in list(self.relayed.values()):
+                    self._holder_lost(relayed)
+                await asyncio.sleep(0.5)
+                with contextlib.suppress(RedisError, OSError):
+                    await self._pubsub.subscribe(self.channel(self.member))
+                continue
+            if message is None or message.get("type") != "message":
+                continue
+            try:
+                await self._receive(str(message["data"]))
+            except Exception:
+                log.exception("cluster: a message from another member could not be handled")
+
+    async def _receive(self, text: str) -> None:
+        """One message from another member: ``o CONN DATA`` (to a relayed client), ``i MEMBER CONN
+        DATA`` (from one), or ``j JSON`` (the rest): the frequent two without a second JSON layer."""
+        if text.startswith("o "):
+            _, conn, data = text.split(" ", 2)
+            relayed = self.relayed.get(conn)
+            if relayed is not None:
+                relayed.deliver(data)
+            elif (holder := self._gone.get(conn)) is not None:
+                # the holder still serves a client that left here: its bye was lost (a
+                # publish dropped while Redis was away); say it again, or the holder keeps a
+                # ghost in the room (seen as connected, its lease held) for good
+                self.send(holder, {"k": "bye", "from": self.member, "conn": conn})
+        elif text.startswith("i "):
+            _, member, conn, data = text.split(" ", 3)
+            if (member, conn) in self.incoming and self.handlers is not None:
+                await self.handlers.message(member, conn, data)
+        elif text.startswith("j "):
+            await self._dispatch(json.loads(text[2:]))
+
+    async def _dispatch(self, data: dict[str, Any]) -> None:
+        kind = data.get("k")
+        if kind == "close":
+            relayed = self.relayed.pop(str(data["conn"]), None)
+            if relayed is not None:
+                relayed.close(int(data["code"]), str(data["reason"]))
+        elif kind == "reply":
+            waiting = self._calls.pop(str(data["id"]), None)
+            if waiting is not None and not waiting[1].done():
+                waiting[1].set_result(data)
+        elif kind == "call":
+            task = asyncio.create_task(self._answer(data))
+            self._answering.add(task)
+            task.add_done_callback(self._answering.discard)
+        elif kind == "bye":
+            key = (str(data["from"]), str(data["conn"]))
+            if self.incoming.pop(key, None) is not None and self.handlers is not None:
+                self.handlers.gone(*key)
+            elif key not in self.incoming:
+                self._early_byes.append(key)  # before its attach was answered: refuse that attach
+
+    async def _answer(self, data: dict[str, Any]) -> None:
+        assert self.handlers is not None
+        member = str(data["from"])
+        try:
+            answer = await self.handlers.call(member, data)
+        except Exception as exc:
+            log.exception("cluster: a call from %s failed", member)
+            answer = {"error": str(exc) or type(exc).__name__, "status": 500}
+        self.send(member, {"k": "reply", "id": data["id"], **answer})
+
+    async def call(self, member: str, op: str, room: str, **args: Any) -> dict[str, Any]:
+        """Ask ``member`` (holding ``room``) to do ``op``; its answer (ClusterUnavailable after a while)."""
+        call_id = secrets.token_hex(8)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._calls[call_id] = (member, future)
+        self.send(member, {"k": "call", "id": call_id, "from": self.member, "op": op, "room": room, **args})
+        try:
+            return await asyncio.wait_for(future, CALL_TIMEOUT)
+        except TimeoutError:
+            raise ClusterUnavailable(member) from None
+        finally:
+            self._calls.pop(call_id, None)
+
+    # ----------------------------------------------------------------- the holder's side of a relay
+
+    def accept_incoming(self, member: str, conn: str, room: str) -> bool:
+        """Count a connection relayed from ``member`` (being attached); False if it already said bye
+        (its relay stopped waiting for the answer)."""
+        if (member, conn) in self._early_byes:
+            self._early_byes.remove((member, conn))
+            return False
+        self.incoming[(member, conn)] = _Incoming(member, conn, room)
+        return True
+
+    def to_relay(self, member: str, conn: str, message: str) -> None:
+        """Send one message to a relayed connection."""
+        self._outbox.queue.put_nowait((member, f"o {conn} {message}"))
+
+    def close_relay(self, member: str, conn: str, code: int, reason: str) -> None:
+        """Close a relayed connection."""
+        self.incoming.pop((member, conn), None)
+        self.send(member, {"k": "close", "conn": conn, "code": code, "reason": reason})
+
+    # ----------------------------------------------------------------- the relay's side
+
+    def open_relay(self, relayed: Relayed) -> None:
+        """Route the holder's messages for ``relayed.conn`` to it (before asking the holder to attach)."""
+        self.relayed[relayed.conn] = relayed
+
+    def forward(self, conn: str, raw: str) -> None:
+        """A local client's message for the holder."""
+        relayed = self.relayed.get(conn)
+        if relayed is not None:
+            self._outbox.queue.put_nowait((relayed.holder, f"i {self.member} {conn} {raw}"))
+
+    def close_relayed(self, conn: str) -> None:
+        """The local client went away: tell the holder."""
+        relayed = self.relayed.pop(conn, None)
+        if relayed is not None:
+            self.send(relayed.holder, {"k": "bye", "from": self.member, "conn": conn})
+            self._gone[conn] = relayed.holder
+            while len(self._gone) > GONE_KEPT:
+                self._gone.popitem(last=False)
+
+    def _holder_lost(self, relayed: Relayed) -> None:
+        if relayed.attached and self.relayed.pop(relayed.conn, None) is not None:
+            relayed.close(0, "")
+
+    async def _watch_loop(self) -> None:
+        while True:
+            await asyncio.sleep(WATCH_PERIOD)
+            rooms = sorted({r.room for r in self.relayed.values()})
+            if not rooms:
+                continue
+            try:
+                holders = await self.leases.holders(rooms)
+            except (RedisError, OSError) as exc:
+                log.error("cluster: could not check the leases: %s", exc)
+                continue
+            now_held = dict(zip(rooms, holders, strict=True))
+            for relayed in list(self.relayed.values()):
+                if now_held.get(relayed.room) != relayed.holder:
+                    self._holder_lost(relayed)

@@ -1,0 +1,1 @@
+"""Players, guests, accounts, sessions, passwords, passkeys, moderation, playbans, erasure."""

@@ -1,0 +1,301 @@
+"""Hints and round reviews for one seat, worked out off the event loop from that seat's view only.
+
+A player asks for a hint with a ``hint`` message on its own turn to play or take a
+card; the server answers with a ``hint`` message built from
+:func:`roppyakken.ai.hint.hint` over ``view_of(game, seat)`` — the very view the
+seat was sent, never the game — computed where the masters think (the bot runner's fair pool).  After each
+round, each seat that may have hints gets a ``review`` message:
+:func:`roppyakken.ai.hint.review` over the views that seat was sent at its own
+decisions of the round and the moves it made.
+
+Who may have hints: a person playing alone against bots always; in a room with
+other people only if it was created with ``hints`` on (every player sees it in
+``room_info``).  Bounds: one hint being worked out at a time per seat, the hint
+for a decision worked out once (asked again, it is sent again), at most
+:data:`HINTS_PER_MINUTE` asks per connection, and :data:`HINT_WORLDS` worlds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import time
+import zlib
+from collections import deque
+from collections.abc import Sequence
+from typing import Any, Final, Protocol
+
+from roppyakken.actions import Action, Play, Take
+from roppyakken.ai.hint import MoveHint, hint, review
+from roppyakken.cards import SLUGS, slugs_of
+from roppyakken.engine import Game
+from roppyakken.errors import RoppyakkenError
+from roppyakken.server.play.bots import BotRunner
+from roppyakken.server.wire import protocol, text
+from roppyakken.server.wire.protocol import ProtocolError
+from roppyakken.view import SeatView, view_of
+
+log = logging.getLogger("roppyakken.server")
+
+HINT_WORLDS: Final = 48
+"""Worlds a hint plays each candidate in (about 0.2 s of one core)."""
+REVIEW_WORLDS: Final = 24
+"""Worlds a review plays each decision of the round in."""
+REVIEW_TOP: Final = 3
+"""Decisions a review shows at most."""
+HINTS_PER_MINUTE: Final = 20
+"""Hints one connection may ask for in a minute."""
+OPTION_KEY: Final = "room:hints"
+"""Where the room's ``hints`` option is kept in the stored options (beside the rules' own)."""
+
+
+class Client(Protocol):
+    """A connected client as a room holds it (rooms.Client: its seat, a way to send to it)."""
+
+    seat: int | None
+
+    def send(self, message: str) -> None:
+        """Queue one message for this client."""
+        ...
+
+
+class SeatLike(Protocol):
+    """A room's seat: its kind (``human``, ``bot`` or ``empty``)."""
+
+    kind: str
+
+
+class Room(Protocol):
+    """What the hints read of a room (rooms.Room; not imported, so that the modules do not cycle)."""
+
+    id: str
+    actions: int
+    owner: str
+    bots: BotRunner
+
+    @property
+    def seats(self) -> Sequence[SeatLike]:
+        """The seats in order."""
+        ...
+
+    @property
+    def game(self) -> Game | None:
+        """The running game, if any."""
+        ...
+
+    @property
+    def clients(self) -> Sequence[Client]:
+        """The connected clients."""
+        ...
+
+
+def _round(x: float, digits: int = 2) -> float | None:
+    return round(x, digits) if math.isfinite(x) else None
+
+
+def move_json(move: MoveHint) -> dict[str, Any]:
+    """One candidate of a hint as the protocol sends it (docs/PROTOCOL.md, ``hint``)."""
+    return {
+        "action": move.action.to_json(),
+        "card": SLUGS[move.card],
+        "target": slugs_of(move.target),
+        "expert_choice": move.expert_choice,
+        "points_now": move.points_now,
+        "yaku_now": list(move.yaku_now),
+        "expected_score": _round(move.expected_score, 1),
+        "score_ci95": _round(move.score_ci95, 1),
+        "expected_margin": _round(move.expected_margin, 1),
+        "margin_ci95": _round(move.margin_ci95, 1),
+        "risk": _round(move.risk, 1),
+        "win_chance": _round(move.win_chance, 3),
+        "yaku_chances": [{"yaku": slug, "chance": round(p, 2)} for slug, p in move.yaku_chances],
+    }
+
+
+def compute_hint(view: SeatView, worlds: int, seed: int) -> dict[str, Any]:
+    """The hint for ``view`` as the protocol's fields (runs in a worker)."""
+    h = hint(view, worlds=max(1, min(worlds, HINT_WORLDS)), seed=seed)
+    return {"worlds": h.worlds, "moves": [move_json(m) for m in h.moves]}
+
+
+def compute_review(
+    decisions: Sequence[tuple[int, SeatView, Action]], worlds: int, seed: int
+) -> list[dict[str, Any]]:
+    """The review of one seat's round as the protocol's items (runs in a worker).
+
+    ``decisions`` are ``(turn, view, action)``: the seat's turn number in the round (1
+    for its first card-play decision), the view it was sent then, the move it made.
+    """
+    reviews = review(
+        [(view, action) for _, view, action in decisions],
+        top=REVIEW_TOP,
+        worlds=max(1, min(worlds, HINT_WORLDS)),
+        seed=seed,
+    )
+    return [
+        {
+            "turn": decisions[r.index][0],
+            "phase": r.view.phase.value,
+            "played": move_json(r.played),
+            "best": move_json(r.best),
+            "win_chance_lost": round(r.loss, 3),
+            "points_lost": round(r.margin_loss, 1),
+        }
+        for r in reviews
+    ]
+
+
+def hint_message(seq: int, seat: int, payload: dict[str, Any], msg_id: str | None) -> str:
+    """``hint``: the answer to a ``hint`` request, to the sender only."""
+    out: dict[str, Any] = {"type": "hint", "seq": seq, "seat": seat, **payload}
+    if msg_id is not None:
+        out["id"] = msg_id
+    return protocol.encode(out)
+
+
+def review_message(round_index: int, seat: int, items: list[dict[str, Any]]) -> str:
+    """``review``: after a round, what the master would have played, to that seat only."""
+    return protocol.encode({"type": "review", "round": round_index, "seat": seat, "reviews": items})
+
+
+def _seed(room_id: str, n: int) -> int:
+    """A seed for sampling worlds, from public facts only (never the room's secret deal seed)."""
+    return zlib.crc32(f"{room_id}:{n}".encode())
+
+
+def _decides(view: SeatView) -> bool:
+    """Whether the view's seat has a card to play or take now (the decisions hints are for)."""
+    return any(isinstance(a, (Play, Take)) for a in view.legal)
+
+
+class HintDesk:
+    """A room's hints: who may have them, the ones being worked out, the decisions of the round."""
+
+    def __init__(self, enabled: bool = False) -> None:
+        self.enabled = enabled
+        """The room option: hints for everyone even with other people at the table."""
+        self._busy: set[int] = set()
+        self._cache: dict[int, tuple[int, dict[str, Any]]] = {}
+        self._asks: dict[int, deque[float]] = {}
+        self._decisions: dict[int, list[tuple[int, SeatView, Action]]] = {}
+        self._turns: dict[int, int] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    # ----------------------------------------------------------------- who may
+
+    def allowed(self, room: Room, seat: int | None) -> bool:
+        """Whether ``seat`` may have hints: a person alone against bots, or anyone if the room allows."""
+        if seat is None or not 0 <= seat < len(room.seats) or room.seats[seat].kind != "human":
+            return False
+        if self.enabled:
+            return True
+        return all(s.kind == "bot" for i, s in enumerate(room.seats) if i != seat)
+
+    # ----------------------------------------------------------------- hints
+
+    def _rate_ok(self, client: Client) -> bool:
+        now = time.monotonic()
+        asks = self._asks.setdefault(id(client), deque())
+        while asks and now - asks[0] > 60.0:
+            asks.popleft()
+        if len(asks) >= HINTS_PER_MINUTE:
+            return False
+        asks.append(now)
+        return True
+
+    def forget(self, client: Client) -> None:
+        """The client went away."""
+        self._asks.pop(id(client), None)
+
+    async def ask(self, room: Room, client: Client, msg_id: str | None) -> None:
+        """Answer a ``hint`` request (raise ProtocolError to refuse it with one line)."""
+        seat = client.seat
+        if seat is None:
+            raise ProtocolError(text.HINT_SPECTATOR, msg_id)
+        if not self.allowed(room, seat):
+            raise ProtocolError(text.HINTS_OFF, msg_id)
+        game = room.game
+        if game is None or game.over:
+            raise ProtocolError(text.HINT_NOT_YOUR_TURN, msg_id)
+        seq = room.actions
+        view = view_of(game, seat)
+        if not _decides(view):
+            raise ProtocolError(text.HINT_NOT_YOUR_TURN, msg_id)
+        cached = self._cache.get(seat)
+        if cached is not None and cached[0] == seq:
+            client.send(hint_message(seq, seat, cached[1], msg_id))
+            return
+        if seat in self._busy:
+            raise ProtocolError(text.HINT_BUSY, msg_id)
+        if not self._rate_ok(client):
+            raise ProtocolError(text.HINT_TOO_MANY, msg_id, n=HINTS_PER_MINUTE)
+        self._busy.add(seat)  # worked out in a task: the connection's other messages go on meanwhile
+        task = asyncio.create_task(self._answer(room, client, seat, seq, view, msg_id))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _answer(
+        self, room: Room, client: Client, seat: int, seq: int, view: SeatView, msg_id: str | None
+    ) -> None:
+        try:
+            payload = await room.bots.run_heavy(
+                room.owner, compute_hint, view, HINT_WORLDS, _seed(room.id, seq)
+            )
+        except RoppyakkenError as exc:
+            client.send(protocol.error(exc, msg_id))
+            return
+        except Exception:
+            log.exception("room %s: the hint for seat %d failed", room.id, seat)
+            client.send(protocol.error(text.HINT_FAILED, msg_id))
+            return
+        finally:
+            self._busy.discard(seat)
+        self._cache[seat] = (seq, payload)
+        if room.actions == seq:  # still that decision: a hint for a past one would mislead
+            client.send(hint_message(seq, seat, payload, msg_id))
+
+    # ----------------------------------------------------------------- reviews
+
+    def before(self, room: Room, game: Game, seat: int, action: Action) -> SeatView | None:
+        """Before ``action`` is applied for ``seat``: the view it was sent, if the review will want it."""
+        if not isinstance(action, (Play, Take)) or not self.allowed(room, seat):
+            return None
+        view = view_of(game, seat)
+        return view if len(view.legal) >= 2 else None  # nothing to choose: nothing to review
+
+    def made(self, seat: int, view: SeatView | None, action: Action) -> None:
+        """``action`` was applied (and stored) for ``seat``: keep its decision for the round's review."""
+        if view is None:
+            return
+        turn = self._turns.get(seat, 0) + 1
+        self._turns[seat] = turn
+        self._decisions.setdefault(seat, []).append((turn, view, action))
+
+    def round_ended(self, room: Room, round_index: int) -> None:
+        """A round was scored: work out each seat's review and send it to that seat's clients only."""
+        decisions, self._decisions, self._turns = self._decisions, {}, {}
+        for seat, made in decisions.items():
+            if made:
+                task = asyncio.create_task(self._review(room, seat, round_index, made))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+    async def _review(
+        self, room: Room, seat: int, round_index: int, made: list[tuple[int, SeatView, Action]]
+    ) -> None:
+        try:
+            seed = _seed(room.id, round_index * 10_000 + seat)
+            items = await room.bots.run_heavy(room.owner, compute_review, made, REVIEW_WORLDS, seed)
+        except Exception:
+            log.exception("room %s: the review of seat %d failed", room.id, seat)
+            return
+        message = review_message(round_index, seat, items)
+        for client in room.clients:
+            if client.seat == seat:
+                client.send(message)
+
+    async def stop(self) -> None:
+        """Cancel the reviews being worked out (server shutdown)."""
+        for task in list(self._tasks):
+            task.cancel()

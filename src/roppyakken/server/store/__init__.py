@@ -1,0 +1,1 @@
+"""The database: its engine, its tables, the room store and the migrations."""

@@ -1,0 +1,428 @@
+"""The data layer: one SQLAlchemy 2 engine (SQLite file or PostgreSQL), Alembic migrations, a batching writer.
+
+All database work runs on one worker thread, off the event loop.  Work queued
+while the thread is busy is done together in one transaction (group commit), so
+many games moving at once cost a few commits, and a move is committed before its
+result is sent to anyone: what a player saw survives a restart.
+
+On SQLite (WAL, ``synchronous=NORMAL``) a commit appends to the write-ahead log and
+does not wait for the disk; copying the log into the database file (a checkpoint)
+does, with an ``fsync`` of the file.  SQLite makes that copy inside whichever commit
+fills the log past 1,000 pages, so every few seconds one batch of moves waited for
+the disk (0.3 s and more on a busy virtual disk) and so did every move queued behind
+it.  While the writer runs, its connections do not checkpoint; a thread of its own
+does, every :data:`CHECKPOINT_EVERY` seconds, beside the writer (a passive
+checkpoint waits for no lock and holds none that a commit needs).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sqlite3
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final, TypeVar, cast
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, bindparam, create_engine, event, inspect, update
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
+
+from roppyakken.errors import RoppyakkenError
+from roppyakken.server.store.room_store import Fenced, fenced
+from roppyakken.server.store.tables import actions, rooms
+from roppyakken.server.wire import text
+
+log = logging.getLogger("roppyakken.server")
+
+T = TypeVar("T")
+Op = Callable[[Connection], Any]
+"""A piece of database work: runs inside the batch's transaction."""
+
+
+def default_database_path() -> Path:
+    """``$XDG_DATA_HOME/roppyakken/roppyakken.sqlite3`` (default ``~/.local/share/...``)."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "roppyakken" / "roppyakken.sqlite3"
+
+
+def normalize_url(url: str | None) -> str:
+    """The SQLAlchemy URL for a ``--database`` value (None: the default SQLite file).
+
+    ``postgresql://`` and ``postgres://`` use the psycopg 3 driver; a value
+    without a scheme is a SQLite file path.
+    """
+    if url is None:
+        return f"sqlite:///{default_database_path()}"
+    if "://" not in url:
+        return f"sqlite:///{Path(url).expanduser().resolve()}"
+    scheme, rest = url.split("://", 1)
+    if scheme in ("postgresql", "postgres"):
+        return f"postgresql+psycopg://{rest}"
+    if scheme in ("postgresql+psycopg", "sqlite"):
+        return url
+    raise RoppyakkenError(text.BAD_DATABASE_URL, url=url)
+
+
+def display_url(url: str) -> str:
+    """The URL without its password, for messages."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "<database>"
+
+
+CHECKPOINT_EVERY: Final = 1.0
+"""Seconds between two checkpoints of a running server's SQLite write-ahead log."""
+DEFAULT_WRITE_TIMEOUT: Final = 2.0
+"""Seconds a write may wait for a lock held elsewhere before it fails (and the move is refused)."""
+
+
+class StorageError(Exception):
+    """Database work that failed (locked, disk full, connection lost): nothing of it was stored."""
+
+
+class StaleRoom(StorageError):
+    """A write refused because the stored room moved on without this server: another server took
+    it (a newer holder epoch, :func:`~roppyakken.server.store.room_store.fence`), or stored a move under
+    the same number.  The room in memory is behind: it must be loaded again, never written on."""
+
+
+def _sqlite_pragmas(write_timeout: float) -> Callable[[Any, Any], None]:
+    def pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute(f"PRAGMA busy_timeout={max(1, int(write_timeout * 1000))}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.close()
+
+    return pragmas
+
+
+def _no_checkpoints(dbapi_connection: Any, _record: Any) -> None:
+    """A SQLite connection that leaves the log's checkpoints to :class:`Checkpointer`."""
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
+    cursor.close()
+
+
+def open_engine(url: str, write_timeout: float = DEFAULT_WRITE_TIMEOUT) -> Engine:
+    """An engine for ``url``; a SQLite file's folder is created on first start.
+
+    ``write_timeout`` bounds how long a write waits for a lock (SQLite's busy
+    timeout, PostgreSQL's ``lock_timeout`` and ``statement_timeout``).
+    """
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise RoppyakkenError(text.BAD_DATABASE_URL, url=url) from None
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database and parsed.database != ":memory:":
+            Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False})
+        event.listen(engine, "connect", _sqlite_pragmas(write_timeout))
+        return engine
+    millis = max(1, int(write_timeout * 1000))
+    # A server frozen inside a transaction (a long pause, a stalled VM) holds its row locks until
+    # PostgreSQL ends its session: the room's next holder waits for no longer than this.
+    options = (
+        f"-c lock_timeout={millis} -c statement_timeout={millis * 5}"
+        f" -c idle_in_transaction_session_timeout={millis * 5}"
+    )
+    try:
+        return create_engine(
+            url, pool_pre_ping=True, pool_size=2, connect_args={"options": options, "connect_timeout": 5}
+        )
+    except (ArgumentError, ImportError) as exc:
+        raise RoppyakkenError(text.DATABASE_UNREACHABLE, url=display_url(url), reason=exc) from None
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema to ``revision`` (the newest by default; Alembic, run programmatically: no
+    alembic.ini).
+
+    On SQLite a migration that changes a table copies it and drops the old one ("batch" mode);
+    with foreign keys enforced, that drop would delete every row referring to the table (a room's
+    seats, actions, chat) by their ON DELETE CASCADE.  So foreign keys are off while migrating, as
+    SQLite's documentation prescribes for such changes, and checked afterwards."""
+    config = Config()
+    location = str(Path(__file__).parent / "migrations")
+    config.set_main_option("script_location", location.replace("%", "%%"))
+    with engine.connect() as conn:
+        sqlite = conn.dialect.name == "sqlite"
+        if sqlite:  # outside any transaction, where SQLite heeds it
+            conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+            conn.commit()
+        try:
+            with conn.begin():
+                config.attributes["connection"] = conn
+                command.upgrade(config, revision)
+                if sqlite and conn.exec_driver_sql("PRAGMA foreign_key_check").first() is not None:
+                    raise RuntimeError("a migration left rows that refer to no row (foreign_key_check)")
+        finally:
+            if sqlite:
+                conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+                conn.commit()
+
+
+def table_names(engine: Engine) -> set[str]:
+    """The tables that exist (for tests of the migrations)."""
+    return set(inspect(engine).get_table_names())
+
+
+def _one_line(exc: BaseException) -> str:
+    orig = getattr(exc, "orig", None)
+    message = str(orig if orig is not None else exc).strip()
+    return message.splitlines()[0] if message else type(exc).__name__
+
+
+def _whole_database(exc: BaseException) -> bool:
+    """Whether ``exc`` is the database failing (not one piece of work's data)."""
+    if isinstance(exc, IntegrityError):
+        return False
+    return isinstance(exc, DBAPIError | OSError)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRow:
+    """An applied action to append: queued like any work, inserted in bulk."""
+
+    room_id: str
+    idx: int
+    seat: int
+    action: str
+    epoch: int | None = None
+    """The writer's holder epoch of the room, checked in the same transaction (None: unchecked)."""
+    clock: str | None = None
+    """The room's clock after the action (JSON), stored in the same transaction; None: unchanged."""
+    clock_deadline: float | None = None
+
+
+CLOCK_UPDATE: Final = (
+    update(rooms)
+    .where(rooms.c.id == bindparam("b_id"))
+    .values(clock=bindparam("b_clock"), clock_deadline=bindparam("b_deadline"))
+)
+"""A room's clock after a move (:class:`ActionRow`), updated in bulk with the batch's other moves."""
+
+
+class Database:
+    """The server's database: open and migrated by :meth:`open`, then used through :meth:`run`."""
+
+    def __init__(self, url: str | None = None, *, write_timeout: float = DEFAULT_WRITE_TIMEOUT) -> None:
+        self.url = normalize_url(url)
+        self.write_timeout = write_timeout
+        self.engine = open_engine(self.url, write_timeout)
+        self._checkpointer: Checkpointer | None = None
+        self._executor: ThreadPoolExecutor | None = None
+        self._pending: list[tuple[Op | ActionRow, asyncio.Future[Any]]] = []
+        self._wake: asyncio.Event | None = None
+        self._writer: asyncio.Task[None] | None = None
+        self._closing = False
+        self.batches = 0
+        """How many transactions the writer committed (for the benchmark)."""
+        self.failed = 0
+        """How many pieces of work failed (for the metrics)."""
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.engine.dialect.name
+
+    def open(self) -> None:
+        """Connect and migrate (blocking); a clear one-line error if the database cannot be used."""
+        try:
+            migrate(self.engine)
+        except SQLAlchemyError as exc:
+            reason = _one_line(exc)
+            raise RoppyakkenError(
+                text.DATABASE_UNREACHABLE, url=display_url(self.url), reason=reason
+            ) from None
+
+    def run_now(self, op: Callable[[Connection], T]) -> T:
+        """Run ``op`` in its own transaction on the calling thread (start-up, tests, tools)."""
+        with self.engine.begin() as conn:
+            return op(conn)
+
+    async def start(self, checkpoint_every: float = CHECKPOINT_EVERY) -> None:
+        """Start the writer task (call from the event loop that will use :meth:`run`), and on a
+        SQLite file the thread that checkpoints its log every ``checkpoint_every`` seconds."""
+        path = self.engine.url.database
+        if self.dialect == "sqlite" and path and path != ":memory:" and self._checkpointer is None:
+            self._checkpointer = Checkpointer(path, checkpoint_every, self.write_timeout)
+            event.listen(self.engine, "connect", _no_checkpoints)
+            self.engine.dispose()  # the connections made from now on leave checkpoints to it
+            self._checkpointer.start()
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="roppyakken-db")
+        self._wake = asyncio.Event()
+        self._closing = False
+        self._writer = asyncio.create_task(self._write_loop(), name="roppyakken-db-writer")
+
+    async def run(self, op: Callable[[Connection], T]) -> T:
+        """Run ``op`` on the database thread, in a transaction shared with other queued work."""
+        return cast(T, await self.submit(op))
+
+    def submit(self, work: Op | ActionRow) -> asyncio.Future[Any]:
+        """Queue ``work`` now (so queued work keeps its order); the future is done once committed."""
+        if self._wake is None or self._closing:
+            raise RuntimeError("the database is not open for work (start() not called, or closed)")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._pending.append((work, future))
+        self._wake.set()
+        return future
+
+    async def _write_loop(self) -> None:
+        assert self._wake is not None
+        loop = asyncio.get_running_loop()
+        while True:
+            if not self._pending:
+                if self._closing:
+                    return
+                await self._wake.wait()
+                self._wake.clear()
+                continue
+            batch, self._pending = self._pending, []
+            try:
+                results = await loop.run_in_executor(self._executor, self._run_batch, [w for w, _ in batch])
+            except Exception as exc:  # the executor itself failed: fail the whole batch
+                results = [(False, exc)] * len(batch)
+            for (_, future), (ok, value) in zip(batch, results, strict=True):
+                if not ok:
+                    self.failed += 1
+                if future.done():
+                    continue
+                if ok:
+                    future.set_result(value)
+                elif isinstance(value, Fenced | IntegrityError):
+                    future.set_exception(StaleRoom(_one_line(value)))
+                else:
+                    future.set_exception(StorageError(_one_line(value)))
+
+    def _run_batch(self, works: list[Op | ActionRow]) -> list[tuple[bool, Any]]:
+        """Run a batch in one transaction; if it fails, split it in halves to isolate the failing work.
+
+        A failure of the database itself (locked past the write timeout, disk full,
+        connection lost) fails the whole batch at once: splitting would only wait
+        the timeout again for each half while every room waits behind it.
+        """
+        try:
+            with self.engine.begin() as conn:
+                results = self._execute(conn, works)
+            self.batches += 1
+            return results
+        except Exception as exc:
+            if len(works) == 1 or _whole_database(exc):
+                log.error("database work failed (%d pieces): %s", len(works), _one_line(exc))
+                return [(False, exc)] * len(works)
+        middle = len(works) // 2
+        return self._run_batch(works[:middle]) + self._run_batch(works[middle:])
+
+    @staticmethod
+    def _execute(conn: Connection, works: list[Op | ActionRow]) -> list[tuple[bool, Any]]:
+        results: list[tuple[bool, Any]] = []
+        rows: list[tuple[int, ActionRow]] = []
+
+        def flush() -> None:
+            if not rows:
+                return
+            # fenced, all in one statement: a row of a room taken by another server fails alone
+            epochs = {row.room_id: row.epoch for _, row in rows if row.epoch is not None}
+            stale = fenced(conn, epochs) if epochs else set()
+            kept = []
+            clocks = []
+            for at, row in rows:
+                if row.room_id in stale:
+                    results[at] = (False, Fenced(row.room_id))
+                else:
+                    kept.append(
+                        {"room_id": row.room_id, "idx": row.idx, "seat": row.seat, "action": row.action}
+                    )
+                    if row.clock is not None:
+                        clocks.append(
+                            {"b_id": row.room_id, "b_clock": row.clock, "b_deadline": row.clock_deadline}
+                        )
+            if kept:
+                conn.execute(actions.insert(), kept)
+            if clocks:
+                conn.execute(CLOCK_UPDATE, clocks)
+            rows.clear()
+
+        for work in works:
+            if isinstance(work, ActionRow):
+                rows.append((len(results), work))
+                results.append((True, None))
+            else:
+                flush()
+                results.append((True, work(conn)))
+        flush()
+        return results
+
+    async def ping(self) -> bool:
+        """Whether the database answers a trivial query (``/readyz``)."""
+        try:
+            await self.run(lambda c: c.exec_driver_sql("select 1").scalar())
+        except StorageError:
+            return False
+        return True
+
+    async def close(self) -> None:
+        """Finish the queued work, stop the writer and release the connections."""
+        if self._writer is not None and self._wake is not None:
+            self._closing = True
+            self._wake.set()
+            await self._writer
+            self._writer = None
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None
+        self.engine.dispose()
+        if self._checkpointer is not None:
+            event.remove(self.engine, "connect", _no_checkpoints)
+            await asyncio.to_thread(self._checkpointer.stop)
+            self._checkpointer = None
+
+
+class Checkpointer:
+    """A thread that checkpoints a SQLite file's write-ahead log every ``every`` seconds, on its
+    own connection (see the module docstring); a last, whole checkpoint when stopped."""
+
+    def __init__(self, path: str, every: float, write_timeout: float = DEFAULT_WRITE_TIMEOUT) -> None:
+        self.path = path
+        self.every = every
+        self.write_timeout = write_timeout
+        self.passes = 0
+        """Checkpoints made so far."""
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="roppyakken-db-checkpoint", daemon=True)
+
+    def start(self) -> None:
+        """Start the thread."""
+        self._thread.start()
+
+    def _checkpoint(self, conn: sqlite3.Connection, mode: str) -> None:
+        try:
+            conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchall()
+            self.passes += 1
+        except sqlite3.Error as exc:  # (the next pass tries again; commits never wait for it)
+            log.warning("checkpoint of the database's log failed: %s", exc)
+
+    def _run(self) -> None:
+        conn = sqlite3.connect(self.path, timeout=self.write_timeout, check_same_thread=False)
+        try:
+            while not self._stopping.wait(self.every):
+                self._checkpoint(conn, "PASSIVE")
+            self._checkpoint(conn, "TRUNCATE")
+        finally:
+            conn.close()
+
+    def stop(self) -> None:
+        """Make the last checkpoint and end the thread (blocking)."""
+        self._stopping.set()
+        self._thread.join()

@@ -1,0 +1,1 @@
+"""The web application: its routes, websockets, guards, request bodies, serving, metrics, config."""

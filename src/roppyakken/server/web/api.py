@@ -1,0 +1,337 @@
+"""The HTTP JSON API of docs/PROTOCOL.md: presets, bots, rooms, finished games and records, scoring.
+
+Every error is a 4xx answer ``{"error": "one line", "text": {"template", "fields"}}`` (the
+line in English, and as a template for the client to say in its language: server/wire/wording.py);
+nothing here ever shows
+a seat token other than to the client that takes the seat.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any, Final
+
+from sqlalchemy import select
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from roppyakken.ai.base import BOT_LEVELS
+from roppyakken.documents import score_document
+from roppyakken.errors import Phrase, RoppyakkenError
+from roppyakken.i18n import N_
+from roppyakken.rules import PRESETS, preset
+from roppyakken.server.people import enforcement, guests, players
+from roppyakken.server.play.hub import Hub
+from roppyakken.server.play.room import hash_token
+from roppyakken.server.store import room_store
+from roppyakken.server.store.tables import accounts
+from roppyakken.server.wire import bodies, jsonsafe, text, wording
+from roppyakken.text import PRESET_DESCRIPTIONS
+
+MAX_BODY: Final = 65_536
+GAMES_LIMIT: Final = 50
+GAMES_LIMIT_MAX: Final = 500
+
+
+class ApiError(RoppyakkenError):
+    """An HTTP error answer: status and one line (a template and its fields, like every error)."""
+
+    def __init__(self, status: int, message: object, /, **fields: object) -> None:
+        super().__init__(message, **fields)
+        self.status = status
+
+    @classmethod
+    def saying(cls, status: int, said: wording.Said) -> ApiError:
+        """An answer with ``status`` saying ``said`` (an error or words, with their fields)."""
+        if isinstance(said, str):
+            return cls(status, said)
+        return cls(status, said.template, **said.fields)
+
+
+def error_response(status: int, message: wording.Said) -> JSONResponse:
+    """``{"error": message, "text": its template and fields}`` with ``status``."""
+    return JSONResponse(wording.answer(message), status_code=status)
+
+
+def _hub(request: Request) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+def _max_body(request: Request) -> int:
+    limits = getattr(request.app.state, "limits", None)
+    return MAX_BODY if limits is None else int(limits.max_body)
+
+
+async def read_capped(request: Request, limit: int) -> bytes:
+    """The request body, refused with 413 as soon as it is known to be over ``limit`` bytes.
+
+    A ``Content-Length`` over the limit is refused before a byte is read; a body
+    without one (chunked) is read only up to the limit.
+    """
+    length = request.headers.get("content-length")
+    if length is not None:
+        if not re.fullmatch(r"[0-9]{1,18}", length.strip()):
+            raise ApiError(400, text.BAD_CONTENT_LENGTH)
+        if int(length) > limit:
+            request.app.state.metrics.refuse("body_too_large")
+            raise ApiError(413, text.BODY_TOO_LARGE)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            request.app.state.metrics.refuse("body_too_large")
+            raise ApiError(413, text.BODY_TOO_LARGE)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    return await read_json_object(request, _max_body(request))
+
+
+async def read_json_object(request: Request, limit: int) -> dict[str, Any]:
+    """The request's JSON object body (at most ``limit`` bytes), or an :class:`ApiError` of one line."""
+    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if kind != "application/json":
+        raise ApiError(415, text.BODY_NOT_JSON_TYPE)
+    raw = await read_capped(request, limit)
+    try:
+        data = jsonsafe.loads(raw or b"{}")
+    except (ValueError, RecursionError):  # bad JSON, bad UTF-8, integers too long to convert
+        raise ApiError(400, text.BODY_NOT_JSON) from None
+    if not isinstance(data, dict):
+        raise ApiError(400, text.BODY_NOT_OBJECT)
+    return data
+
+
+async def list_presets(request: Request) -> Response:
+    """``GET /api/presets``."""
+    out = []
+    for name in PRESETS:
+        rules = preset(name)
+        out.append(
+            {
+                "name": name,
+                "description": PRESET_DESCRIPTIONS.get(name, ""),
+                "players": list(rules.players),
+                "options": rules.options(),
+            }
+        )
+    return JSONResponse({"presets": out})
+
+
+async def list_bots(request: Request) -> Response:
+    """``GET /api/bots``."""
+    return JSONResponse({"bots": [{"level": lv, "description": d} for lv, (_, d) in BOT_LEVELS.items()]})
+
+
+async def create_room(request: Request) -> Response:
+    """``POST /api/rooms``: the creator gets seat 0 and its token."""
+    data = await _body(request)
+    player = await players.acting(request)
+    await enforcement.may_take_seat(_hub(request), player, None)
+    asked = bodies.create_room(data)
+    if asked.rated:  # making a rated room takes a rated seat: a playban refuses it
+        await enforcement.may_play_rated(_hub(request), player)
+    owner = request.client.host if request.client else None
+    room, token = await _hub(request).create(asked, owner)
+    if player is not None:
+        came_from = _rated_origin(request) if asked.rated else players.NOWHERE
+        await players.remember_seat(_hub(request).db, room.id, 0, player, came_from)
+    return JSONResponse(
+        {"room": room.id, "seat": 0, "token": token, "invite": f"/r/{room.id}"},
+        status_code=201,
+    )
+
+
+async def join_room(request: Request) -> Response:
+    """``POST /api/rooms/<room>/join``: the first empty seat and its token (409 if none)."""
+    data = await _body(request)
+    name = bodies.join_room(data)
+    player = await players.acting(request)
+    room_id = str(request.path_params["room"])
+    rated = await enforcement.may_take_seat(_hub(request), player, room_id)
+    came_from = _rated_origin(request) if rated else players.NOWHERE
+    if player is not None and came_from != players.NOWHERE:
+        known = player
+        taken = await _hub(request).db.run(lambda c: players.origin_seated(c, room_id, known.id, came_from))
+        if taken:  # one person's guests never meet in a rated game (docs/PROTOCOL.md, "Quick pairing")
+            raise enforcement.Barred(text.RATED_SAME_ORIGIN)
+    joined = await _visit(request, room_id, "join", {"name": name})
+    if player is not None:
+        await players.remember_seat(_hub(request).db, room_id, int(joined["seat"]), player, came_from)
+    return JSONResponse({"room": room_id, "seat": joined["seat"], "token": joined["token"]})
+
+
+def _rated_origin(request: Request) -> players.Origin:
+    """Where a rated room's seat is taken from (kept apart from the other seats' unless the server
+    lets one address play itself: ``serve --rated-same-address``)."""
+    if _hub(request).limits.rated_same_address:
+        return players.NOWHERE
+    return players.origin_of(request)
+
+
+async def room_info(request: Request) -> Response:
+    """``GET /api/rooms/<room>``."""
+    answer = await _visit(request, str(request.path_params["room"]), "info", {})
+    return JSONResponse(answer["info"])
+
+
+async def _visit(request: Request, room_id: str, op: str, args: dict[str, Any]) -> dict[str, Any]:
+    """``op`` on the room wherever it is held (this server, or another member of the cluster)."""
+    answer = await _hub(request).visit(room_id, op, args)
+    if answer is None:
+        raise ApiError(404, text.NO_ROOM, room=room_id)
+    if "error" in answer:
+        said = wording.from_json(answer.get("text"), str(answer["error"]))
+        raise ApiError.saying(int(answer.get("status", 500)), said)
+    return answer
+
+
+def me_answer(player: players.Player | None, login: str | None) -> dict[str, Any]:
+    """``/api/me``'s answer: the player, its CSRF token, and the account signed in (or null)."""
+    if player is None:
+        return {"player": None, "csrf": None, "account": None}
+    account = None if player.account_id is None else {"id": player.account_id, "login": login}
+    return {"player": player.public(), "csrf": player.csrf, "account": account}
+
+
+async def _me(request: Request, player: players.Player | None) -> dict[str, Any]:
+    """:func:`me_answer` for ``player``, its account's sign-in name read from the database."""
+    if player is None or player.account_id is None:
+        return me_answer(player, None)
+    account_id = player.account_id
+    query = select(accounts.c.login).where(accounts.c.id == account_id)
+    login = await _hub(request).db.run(lambda c: c.execute(query).scalar())
+    return me_answer(player, None if login is None else str(login))
+
+
+async def get_me(request: Request) -> Response:
+    """``GET /api/me``: the player of the cookie and its CSRF token, and the account signed in (or
+    nulls: no cookie yet, not signed in)."""
+    answer = await _me(request, await players.current(request))
+    response = JSONResponse(answer, headers={"Cache-Control": "no-store"})
+    players.mark_browser(response, request)
+    return response
+
+
+async def post_me(request: Request) -> Response:
+    """``POST /api/me`` ``{"name"}``: become a player (a new cookie), or change the player's name."""
+    player = await players.current(request)
+    players.check_change(request, player)
+    name = bodies.me(await _body(request))
+    db = _hub(request).db
+    if player is None:
+        await guests.may_create(request)
+        made = await db.run(lambda c: players.create(c, name))
+        response = JSONResponse(
+            await _me(request, made), status_code=201, headers={"Cache-Control": "no-store"}
+        )
+        players.set_cookie(response, request, made)
+        players.mark_browser(response, request)
+        return response
+    known = player
+    renamed = await db.run(lambda c: players.rename(c, known, name))
+    response = JSONResponse(await _me(request, renamed), headers={"Cache-Control": "no-store"})
+    players.mark_browser(response, request)
+    return response
+
+
+async def list_games(request: Request) -> Response:
+    """``GET /api/games``: finished games, newest first (``?limit=N``)."""
+    raw = request.query_params.get("limit", str(GAMES_LIMIT))
+    if not re.fullmatch(r"[0-9]{1,4}", raw) or not 1 <= int(raw) <= GAMES_LIMIT_MAX:
+        what = Phrase(N_("a number from 1 to {max}"), max=GAMES_LIMIT_MAX)
+        raise ApiError(400, text.FIELD_TYPE, field="limit", what=what)
+    limit = int(raw)
+    games = await _hub(request).db.run(lambda c: room_store.finished_games(c, limit))
+    return JSONResponse({"games": games})
+
+
+async def my_games(request: Request) -> Response:
+    """``POST /api/my-games``: the games whose seat tokens the client holds, with whose move it is."""
+    wanted = bodies.my_games(await _body(request))
+    hashes = {room: hash_token(token) for room, token in wanted.items()}
+    now = time.time()
+    games = await _hub(request).db.run(lambda c: room_store.my_games(c, hashes, now))
+    return JSONResponse({"games": games})
+
+
+async def game_record(request: Request) -> Response:
+    """``GET /api/games/<room>/record``: the FORMATS.md §3 record of a finished game, as a download."""
+    room_id = str(request.path_params["room"])
+    record = await _hub(request).db.run(lambda c: room_store.game_record(c, room_id))
+    if record is None:
+        if not await _hub(request).exists(room_id):
+            raise ApiError(404, text.NO_ROOM, room=room_id)
+        raise ApiError(404, text.NO_RECORD, room=room_id)
+    safe = "".join(ch for ch in room_id if ch.isalnum() or ch in "-_")
+    return Response(
+        record,
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="roppyakken-{safe}.json"'},
+    )
+
+
+async def score(request: Request) -> Response:
+    """``POST /api/score``: FORMATS.md §1 input plus ``rules``; the §1 output."""
+    data = await _body(request)
+    rules, document = bodies.score_request(data)
+    return JSONResponse(score_document(rules, document).to_json())
+
+
+async def handle_api_error(request: Request, exc: Exception) -> Response:
+    """ApiError and RoppyakkenError (bad input) as ``{"error", "text"}`` answers."""
+    if isinstance(exc, ApiError):
+        return error_response(exc.status, exc)
+    if isinstance(exc, RoppyakkenError):
+        return error_response(400, exc)
+    return error_response(400, str(exc))
+
+
+async def handle_storage_error(request: Request, exc: Exception) -> Response:
+    """A write that failed: 503 with ``Retry-After``; nothing was changed."""
+    answer = error_response(503, text.STORAGE_UNAVAILABLE)
+    answer.headers["Retry-After"] = "1"
+    return answer
+
+
+async def handle_hub_full(request: Request, exc: Exception) -> Response:
+    """No room can be made now (the server is full or stopping): 503 with ``Retry-After``."""
+    answer = error_response(503, exc if isinstance(exc, RoppyakkenError) else str(exc))
+    answer.headers["Retry-After"] = "5"
+    return answer
+
+
+async def metrics(request: Request) -> Response:
+    """``GET /metrics``: Prometheus metrics."""
+    from roppyakken.server.web.metrics import CONTENT_TYPE
+
+    return Response(request.app.state.metrics.render(), media_type=CONTENT_TYPE)
+
+
+async def handle_restore_error(request: Request, exc: Exception) -> Response:
+    """A stored room that cannot be rebuilt: say so in one line."""
+    said = getattr(exc, "said", None)
+    return error_response(500, said if isinstance(said, Phrase) else str(exc))
+
+
+async def healthz(request: Request) -> Response:
+    """``GET /healthz``: the process answers (in a cluster, with its member id)."""
+    cluster = _hub(request).cluster
+    if cluster is not None:
+        return JSONResponse({"status": "ok", "member": cluster.member})
+    return JSONResponse({"status": "ok"})
+
+
+async def readyz(request: Request) -> Response:
+    """``GET /readyz``: the database answers too (503 if not, or while stopping)."""
+    hub = _hub(request)
+    if hub.stopping:
+        return JSONResponse({"status": "stopping"}, status_code=503)
+    if not await hub.db.ping():
+        return JSONResponse({"status": "database unreachable"}, status_code=503)
+    return JSONResponse({"status": "ready"})

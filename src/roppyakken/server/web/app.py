@@ -1,0 +1,218 @@
+"""The web application (Starlette): the browser client's pages and files, the JSON API, the websocket.
+
+:func:`create_app` builds it over a database (opened and migrated at start-up
+unless already open); ``roppyakken serve`` runs it with uvicorn.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Final
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from roppyakken.errors import RoppyakkenError
+from roppyakken.server.club.pairing import Pairing
+from roppyakken.server.cluster.link import Cluster
+from roppyakken.server.cluster.members import Members
+from roppyakken.server.config import Limits
+from roppyakken.server.people import accounts, enforcement, erasure, guests, players, reporting
+from roppyakken.server.play.hub import Hub, HubFull
+from roppyakken.server.play.room import RestoreError
+from roppyakken.server.store.database import Database, StorageError
+from roppyakken.server.web import api, passkey_routes, profile_routes, rating_routes, schema
+from roppyakken.server.web.collector import Collector
+from roppyakken.server.web.guard import Guard
+from roppyakken.server.web.lobby_socket import lobby_endpoint
+from roppyakken.server.web.metrics import Metrics
+from roppyakken.server.web.room_socket import websocket_endpoint
+from roppyakken.server.wire import text
+
+STATIC: Final = Path(__file__).parent.parent / "static"
+"""The browser client: plain HTML, JavaScript and CSS, no build step."""
+
+
+async def page(request: Request) -> Response:
+    """Any page address (``/``, ``/r/<room>``, ``/replay/<room>``, ...) answers the client's index.html.
+
+    The client reads ``location.pathname`` to know what to show.  Addresses that
+    look like files, or under ``/api``, are not pages: 404.
+    """
+    path = str(request.path_params.get("path", ""))
+    last = path.rsplit("/", 1)[-1]
+    if path.startswith(("api/", "ws/", "static/")) or path in ("api", "ws", "static") or "." in last:
+        return api.error_response(404, text.NOT_FOUND)
+    index = STATIC / "index.html"
+    if not index.is_file():
+        return PlainTextResponse(text.NO_CLIENT, status_code=503)
+    return FileResponse(index, headers={"Cache-Control": "no-cache"})
+
+
+async def favicon(request: Request) -> Response:
+    """``/favicon.ico`` from the client's files if it has one."""
+    for name in ("favicon.ico", "favicon.svg"):
+        icon = STATIC / name
+        if icon.is_file():
+            return FileResponse(icon)
+    return Response(status_code=404)
+
+
+async def not_found(request: Request, exc: Exception) -> Response:
+    """Unknown API addresses answer JSON."""
+    return api.error_response(404, text.NOT_FOUND)
+
+
+def create_app(
+    database: Database | str | None = None,
+    *,
+    bot_delay: float = 0.6,
+    bot_threads: int = 4,
+    limits: Limits | None = None,
+    draw_seed: Callable[[], int] | None = None,
+    redis: str | None = None,
+) -> Starlette:
+    """The application over ``database`` (a :class:`Database`, a URL, or None: the default SQLite file).
+
+    ``bot_delay`` is the pause in seconds before each bot decision, so that people
+    can follow the game (0 in tests and benchmarks); ``limits`` are the server's
+    bounds (:class:`~roppyakken.server.config.Limits`, defaults if None);
+    ``draw_seed`` replaces the secret random seeds of rooms (tests only);
+    ``redis`` (a ``redis://`` URL, with a PostgreSQL database) makes this server
+    one member of a cluster (server/cluster/link.py).
+    """
+    limits = limits or Limits()
+    metrics = Metrics()
+    cluster = None if redis is None else Cluster(redis, max_rooms=limits.max_rooms)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        db = (
+            database
+            if isinstance(database, Database)
+            else Database(database, write_timeout=limits.write_timeout)
+        )
+        if not isinstance(database, Database):
+            db.open()
+        await db.start()
+        hub = Hub(
+            db,
+            bot_delay=bot_delay,
+            bot_threads=bot_threads,
+            draw_seed=draw_seed,
+            limits=limits,
+            metrics=metrics,
+            cluster=cluster,
+            connections=None if cluster is None else cluster.connections,
+        )
+        members = None
+        if cluster is not None:
+            members = Members(hub, cluster)
+            await cluster.start(members.handlers())
+            members.start()
+            held, incoming = cluster.leases.held, cluster.bus.incoming
+            metrics.watch_cluster(lambda: len(held), lambda: len(hub.relayed), lambda: len(incoming))
+        metrics.watch(lambda: len(hub.rooms), hub.connected, lambda: db.failed)
+        hub.start()
+        pairing = Pairing(hub)
+        pairing.start()
+        app.state.pairing = pairing
+        app.state.hub = hub
+        app.state.limits = limits
+        app.state.metrics = metrics
+        # The code and data loaded so far live as long as the server: keep them out of
+        # the garbage collector's full passes, which otherwise pause every game.
+        gc.collect()
+        gc.freeze()
+        collector = Collector()  # full collections on a timer (server/web/collector.py)
+        collector.start()
+        try:
+            yield
+        finally:
+            await collector.stop()
+            await pairing.close()
+            await hub.close()
+            if members is not None and cluster is not None:
+                await members.close()
+                await cluster.close()
+            await db.close()
+
+    routes = [
+        Route("/api/presets", api.list_presets, methods=["GET"]),
+        Route("/api/bots", api.list_bots, methods=["GET"]),
+        Route("/api/rooms", api.create_room, methods=["POST"]),
+        Route("/api/rooms/{room}", api.room_info, methods=["GET"]),
+        Route("/api/rooms/{room}/join", api.join_room, methods=["POST"]),
+        Route("/api/games", api.list_games, methods=["GET"]),
+        Route("/api/my-games", api.my_games, methods=["POST"]),
+        Route("/api/games/{room}/record", api.game_record, methods=["GET"]),
+        Route("/api/score", api.score, methods=["POST"]),
+        Route("/api/me", api.get_me, methods=["GET"]),
+        Route("/api/me", api.post_me, methods=["POST"]),
+        Route("/api/schema", schema.schema, methods=["GET"]),
+        # accounts and sessions (server/people/accounts.py, server/people/erasure.py)
+        Route("/api/account", accounts.get_account, methods=["GET"]),
+        Route("/api/account", accounts.create, methods=["POST"]),
+        Route("/api/account", erasure.delete_account, methods=["DELETE"]),
+        Route("/api/account/export", erasure.export_account, methods=["GET"]),
+        Route("/api/account/password", accounts.change_password, methods=["POST"]),
+        Route("/api/account/recovery-codes", accounts.new_recovery_codes, methods=["POST"]),
+        Route("/api/account/recover", accounts.recover, methods=["POST"]),
+        Route("/api/account/reset", accounts.reset_password, methods=["POST"]),
+        Route("/api/session", accounts.start_session, methods=["POST"]),
+        Route("/api/session", accounts.end_session, methods=["DELETE"]),
+        Route("/api/sessions", accounts.list_sessions, methods=["GET"]),
+        Route("/api/sessions", accounts.end_all_sessions, methods=["DELETE"]),
+        Route("/api/sessions/{session}", accounts.end_one_session, methods=["DELETE"]),
+        # passkeys (server/web/passkey_routes.py) and the player's history across devices
+        Route("/api/passkeys", passkey_routes.list_passkeys, methods=["GET"]),
+        Route("/api/passkeys/register/options", passkey_routes.register_options, methods=["POST"]),
+        Route("/api/passkeys/register/verify", passkey_routes.register_verify, methods=["POST"]),
+        Route("/api/passkeys/signin/options", passkey_routes.sign_in_options, methods=["POST"]),
+        Route("/api/passkeys/signin/verify", passkey_routes.sign_in_verify, methods=["POST"]),
+        Route("/api/passkeys/remove", passkey_routes.remove_passkey, methods=["POST"]),
+        Route("/api/me/games", passkey_routes.my_history, methods=["GET"]),
+        # fair play and moderation
+        Route("/api/rooms/{room}/report", reporting.report_room, methods=["POST"]),
+        # --- ratings ---
+        Route("/api/me/ratings", rating_routes.my_ratings, methods=["GET"]),
+        # leaderboards and profiles
+        Route("/api/leaderboard/{pool}", profile_routes.get_leaderboard, methods=["GET"]),
+        Route("/api/players/{player}", profile_routes.get_profile, methods=["GET"]),
+        Route("/healthz", api.healthz, methods=["GET"]),
+        Route("/readyz", api.readyz, methods=["GET"]),
+        Route("/metrics", api.metrics, methods=["GET"]),
+        WebSocketRoute("/ws/lobby", lobby_endpoint),
+        WebSocketRoute("/ws/{room}", websocket_endpoint),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+        Route("/favicon.ico", favicon, methods=["GET"]),
+        Route("/", page, methods=["GET"]),
+        Route("/{path:path}", page, methods=["GET"]),
+    ]
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[
+            Middleware(Guard, limits=limits, limiter=cluster, on_refusal=metrics.refuse),
+            Middleware(enforcement.AddressBans),  # suspended addresses (fair play and moderation)
+        ],
+        exception_handlers={
+            HubFull: api.handle_hub_full,
+            api.ApiError: api.handle_api_error,
+            RoppyakkenError: api.handle_api_error,
+            StorageError: api.handle_storage_error,
+            RestoreError: api.handle_restore_error,
+            players.CsrfRefused: players.handle_csrf,
+            accounts.Limited: accounts.handle_limited,
+            guests.TooManyGuests: guests.handle_too_many,
+            enforcement.Barred: enforcement.handle_barred,
+            404: not_found,
+        },
+    )

@@ -1,0 +1,22 @@
+"""``GET /api/me/ratings``: the player's ratings in every pool, with the bot level nearest each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from roppyakken.server.club.ratings import store
+from roppyakken.server.club.ratings.pools import FAMILIES
+from roppyakken.server.people import players
+from roppyakken.server.store.database import Database
+
+
+async def my_ratings(request: Request) -> Response:
+    """The cookie's player's ratings (:func:`~.store.standing`); a newcomer's without a cookie."""
+    player = await players.current(request)
+    db: Database = request.app.state.hub.db
+    player_id = None if player is None else player.id
+    standing: dict[str, Any] = await db.run(lambda c: store.standing(c, player_id))
+    return JSONResponse({"player": player_id, "ratings": standing, "families": FAMILIES})

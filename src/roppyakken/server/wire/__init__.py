@@ -1,0 +1,1 @@
+"""Messages: what clients and members send and receive, as declared models and message data."""
