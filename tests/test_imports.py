@@ -199,3 +199,53 @@ def test_no_import_cycles() -> None:
         if i.target in modules and i.target != i.module:
             graph[i.module].add(i.target)
     assert _cycles(graph) == []
+
+
+SERVER_RANK = {"": 0, "wire": 0, "store": 1, "people": 2, "play": 3, "club": 4, "cluster": 5, "web": 6}
+"""The server's folders by concern, from the ground up (docs/SERVER.md): a module of the server
+imports only its own folder and those of lower rank.  The ground (``limits``, ``addresses``,
+``config``) and the messages (``wire``) hold no state and run no I/O of their own; ``store`` is
+the database; ``people`` and ``play`` decide; ``club`` (pairing, ratings, profiles) and
+``cluster`` (several servers as one) build on rooms; ``web`` serves them all."""
+
+
+def _concern(module: str) -> str | None:
+    """The server folder of ``module`` (``""`` for the ground), or None outside the server."""
+    parts = module.split(".")
+    if parts[:2] != ["roppyakken", "server"] or len(parts) < 3:
+        return None
+    if parts[2] in SERVER_RANK and len(parts) > 3:
+        return parts[2]
+    return ""
+
+
+def _server_wrong_way(imp: Import) -> bool:
+    source, target = _concern(imp.module), _concern(imp.target)
+    if source is None or target is None or source == target:
+        return False
+    return SERVER_RANK[target] > SERVER_RANK[source]
+
+
+def test_the_server_folders_are_found() -> None:
+    """Every folder of the server is read (so that the next tests can fail)."""
+    folders = {_concern(m) for m in _modules()} - {None}
+    assert folders == set(SERVER_RANK)
+    assert _server_wrong_way(Import("roppyakken.server.play.room", "roppyakken.server.web.app", False))
+    assert _server_wrong_way(Import("roppyakken.server.store.tables", "roppyakken.server.play.clocks", False))
+    assert not _server_wrong_way(Import("roppyakken.server.web.app", "roppyakken.server.play.room", True))
+
+
+def test_the_server_imports_run_down_its_folders() -> None:
+    """web -> cluster -> club -> play -> people -> store -> wire and the ground, never back up."""
+    wrong = [f"{i.module} imports {i.target}" for i in _all_imports() if _server_wrong_way(i)]
+    assert wrong == []
+
+
+def test_only_the_web_folder_imports_starlette() -> None:
+    """Rooms, people, clubs and the cluster know nothing of HTTP: the routes live in ``web``."""
+    wrong = [
+        f"{i.module} imports {i.target}"
+        for i in _all_imports()
+        if _concern(i.module) not in (None, "web") and i.target.split(".")[0] == "starlette"
+    ]
+    assert wrong == []
