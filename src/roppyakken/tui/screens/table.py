@@ -44,7 +44,7 @@ from roppyakken.tui.board import Board, board_of, frames
 from roppyakken.tui.driver import TableDriver
 from roppyakken.tui.eventlog import event_line
 from roppyakken.tui.screens.dialogs import DeclareScreen, HandoffScreen, QuitScreen, RedealScreen
-from roppyakken.tui.screens.hint import HintScreen
+from roppyakken.tui.screens.hint import HintScreen, review_work
 from roppyakken.tui.screens.info import HelpScreen, LogScreen, YakuScreen
 from roppyakken.tui.screens.scores import GameOverScreen, RoundEndScreen
 from roppyakken.tui.session import (
@@ -378,6 +378,7 @@ class TableScreen(Screen[None]):
         captures = list(log.captures) if log is not None and log.captures else list(self.board.captures)
         leg = next((e for e in after if isinstance(e, LegWon)), None)
         last = any(isinstance(e, GameEnded) for e in after)
+        work = self.driver.take_review() if self.script is None else None
         await self._uncovered()
         choice = await self.app.push_screen_wait(
             RoundEndScreen(
@@ -391,7 +392,7 @@ class TableScreen(Screen[None]):
                 leg_winner=leg.seat if leg is not None else None,
                 leg_number=sum(leg.legs) if leg is not None else 0,
                 last=last,
-                review=self.driver.take_review() if self.script is None else None,
+                review=review_work(work) if work is not None else None,
             )
         )
         if choice == "quit":
