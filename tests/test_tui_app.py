@@ -27,16 +27,9 @@ from roppyakken.tui.screens.dialogs import DeclareScreen, HandoffScreen, QuitScr
 from roppyakken.tui.screens.info import HelpScreen, LogScreen, YakuScreen
 from roppyakken.tui.screens.newgame import NewGameScreen
 from roppyakken.tui.screens.scores import GameOverScreen, RoundEndScreen
-from roppyakken.tui.screens.table import (
-    CARD,
-    CHOOSE_TAKE,
-    TARGET,
-    TARGET_KEYS,
-    WAIT,
-    TableScreen,
-    table_slots,
-)
+from roppyakken.tui.screens.table import TableScreen
 from roppyakken.tui.session import HUMAN, UNNAMED, GameSetup, RecordScript, Seat, resume
+from roppyakken.tui.table.choosing import CARD, CHOOSE_TAKE, TARGET, TARGET_KEYS, WAIT, table_slots
 from roppyakken.tui.testing import press, shown_text, wait_until
 
 T = TypeVar("T")
@@ -172,10 +165,10 @@ def test_choosing_among_two_targets() -> None:
         await wait_until(pilot, lambda: waiting_for_me(app))
         screen = table(app)
         game = screen.game
-        hand = screen.hand_cards
-        index = next(i for i, c in enumerate(hand) if len(screen.legal_by_card[c]) == 2)
+        hand = screen.state.choosing.hand_cards
+        index = next(i for i, c in enumerate(hand) if len(screen.state.choosing.legal_by_card[c]) == 2)
         card = hand[index]
-        second = screen.legal_by_card[card][1]
+        second = screen.state.choosing.legal_by_card[card][1]
         await press(pilot, str(index + 1))
         assert "can take one of 2" in await shown_text(pilot, app)
         await press(pilot, "enter")
@@ -300,7 +293,7 @@ def test_save_and_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
 
     async def resumed_log(pilot: Pilot[None], app: RoppyakkenApp) -> list[str]:
         await wait_until(pilot, lambda: waiting_for_me(app))
-        return list(table(app).log_lines)
+        return list(table(app).state.log_lines)
 
     text = run(RoppyakkenApp(resumed=(game, seats), save_path=saves[0], pace="instant"), resumed)
     assert "Game resumed" in text
@@ -498,7 +491,7 @@ def test_replay_of_a_saved_unfinished_game_stops_at_its_end(
         await wait_until(pilot, lambda: isinstance(app.screen, TableScreen))
         screen = table(app)
         app.screen.action_auto()  # type: ignore[attr-defined]
-        await wait_until(pilot, lambda: screen.replay_done)
+        await wait_until(pilot, lambda: screen.state.replay_done)
         assert screen.game.hands == game.hands and screen.game.table == game.table
         return await shown_text(pilot, app)
 
@@ -523,11 +516,15 @@ def test_mouse_chooses_a_card_then_its_target() -> None:
         await wait_until(pilot, lambda: waiting_for_me(app))
         screen = table(app)
         game = screen.game
-        index = next(i for i, c in enumerate(screen.hand_cards) if len(screen.legal_by_card[c]) == 2)
-        card = screen.hand_cards[index]
-        second = screen.legal_by_card[card][1]
+        index = next(
+            i
+            for i, c in enumerate(screen.state.choosing.hand_cards)
+            if len(screen.state.choosing.legal_by_card[c]) == 2
+        )
+        card = screen.state.choosing.hand_cards[index]
+        second = screen.state.choosing.legal_by_card[card][1]
         await pilot.click("#hand", offset=(index * 8 + 2, 2))
-        assert screen.sel == index and screen.mode == CARD
+        assert screen.state.choosing.sel == index and screen.mode == CARD
         slots = table_slots(game.table)
         where = slots.index(second)
         await pilot.click("#table", offset=(where * 8 + 2, 1))
@@ -589,7 +586,7 @@ def test_turned_up_card_between_equivalent_targets_takes_by_itself() -> None:
         await press(pilot, "enter")  # an Iris chaff to the table; the Plum ribbon is turned up
         await wait_until(pilot, lambda: bool(game.captures[0]))
         assert game.captures[0] in (mask_of([ribbon, chaff1]), mask_of([ribbon, chaff2]))
-        assert any("did not ask" in line for line in table(app).log_lines)
+        assert any("did not ask" in line for line in table(app).state.log_lines)
 
     run(RoppyakkenApp(resumed=(game, [Seat(HUMAN, "You"), Seat("random")]), pace="instant"), script)
 
@@ -685,9 +682,9 @@ def test_the_jokers_many_targets_are_named_whole_at_80_columns() -> None:
     async def script(pilot: Pilot[None], app: RoppyakkenApp) -> str:
         await wait_until(pilot, lambda: waiting_for_me(app))
         screen = table(app)
-        index = screen.hand_cards.index(joker)
+        index = screen.state.choosing.hand_cards.index(joker)
         await press(pilot, str(index + 1), "enter")
-        assert screen.mode == TARGET and len(screen.targets) >= len(targets)
+        assert screen.mode == TARGET and len(screen.state.choosing.targets) >= len(targets)
         return await shown_text(pilot, app)
 
     text = run(RoppyakkenApp(resumed=(game, [Seat(HUMAN, "You"), Seat("random")]), pace="instant"), script)

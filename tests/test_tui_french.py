@@ -15,7 +15,8 @@ from roppyakken.text import yaku_name
 from roppyakken.tui import text as t
 from roppyakken.tui.app import RoppyakkenApp
 from roppyakken.tui.screens.info import HelpScreen, YakuScreen
-from roppyakken.tui.screens.table import CARD, TableScreen
+from roppyakken.tui.screens.table import TableScreen
+from roppyakken.tui.table.choosing import CARD
 from roppyakken.tui.testing import press, shown_text, wait_until
 from tests.test_tui_app import run, table, vs_random, waiting_for_me
 
@@ -81,8 +82,8 @@ def test_a_long_message_line_is_shown_whole() -> None:
     async def script(pilot: Pilot[None], app: RoppyakkenApp) -> str:
         await _to_my_card(pilot, app)
         screen = table(app)
-        screen._log(long)
-        screen._refresh_all()
+        screen.state.log(long)
+        screen.refresh_table()
         return await shown_text(pilot, app)
 
     shown = _in_french(script)

@@ -13,7 +13,8 @@ from textual.pilot import Pilot
 from roppyakken.tui.app import RoppyakkenApp
 from roppyakken.tui.screens.hint import HintScreen, ReviewScreen
 from roppyakken.tui.screens.scores import RoundEndScreen
-from roppyakken.tui.screens.table import CARD, TableScreen
+from roppyakken.tui.screens.table import TableScreen
+from roppyakken.tui.table.choosing import CARD
 from roppyakken.tui.testing import press, shown_text, wait_until
 from roppyakken.view import view_of
 from tests.test_tui_app import SIZE, enter_until, run, table, vs_random, waiting_for_me

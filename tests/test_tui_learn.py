@@ -23,7 +23,7 @@ from roppyakken.phase import Phase
 from roppyakken.tui.app import RoppyakkenApp
 from roppyakken.tui.screens.learn import LearnScreen
 from roppyakken.tui.screens.scores import RoundEndScreen
-from roppyakken.tui.screens.table import TARGET_KEYS
+from roppyakken.tui.table.choosing import TARGET_KEYS
 from roppyakken.tui.testing import press, screen_text, shown_text, wait_until
 from roppyakken.tui.widgets import RecentLog
 from roppyakken.tutorial import LEARNER, STEPS

@@ -18,8 +18,9 @@ from roppyakken.rules import preset
 from roppyakken.tui.app import RoppyakkenApp
 from roppyakken.tui.screens.hint import HintScreen
 from roppyakken.tui.screens.scores import RoundEndScreen
-from roppyakken.tui.screens.table import CARD, TableScreen
+from roppyakken.tui.screens.table import TableScreen
 from roppyakken.tui.session import HUMAN, GameSetup, Seat
+from roppyakken.tui.table.choosing import CARD
 from roppyakken.tui.testing import press, wait_until
 from tests.test_tui_app import enter_until, run, table, vs_random, waiting_for_me
 
@@ -69,7 +70,7 @@ def test_h_right_after_playing_a_card_opens_no_hint_for_the_move_already_made() 
         if not isinstance(shown, HintScreen):
             return "no hint"
         at = table(app)
-        if at.mode == CARD and shown.view is at._decision_view:
+        if at.mode == CARD and shown.view is at.state.choosing.view:
             return "hint for the decision awaited"
         return f"hint for seat {shown.view.seat} while seat {at.game.to_act} is to act"
 

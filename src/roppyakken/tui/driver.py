@@ -5,9 +5,9 @@ player — a person through the :class:`TableView` (keys or mouse), a bot (its `
 in a thread on the seat's :class:`~roppyakken.view.SeatView`, never on the game) or, in a
 replay, the record — applies the action and hands the events to the view to show.  It also
 keeps what outlives a screen: how many actions were applied, when the game was last saved,
-and the lone person's decisions of the round for the review.  The view
-(:class:`~roppyakken.tui.screens.table.TableScreen`) draws and takes input only, as the
-browser's client does against the server.
+and the lone person's decisions of the round for the review.  The view (the table screen)
+draws, words and takes input only, as the browser's client does against the server: the
+driver imports no screen.
 """
 
 from __future__ import annotations
@@ -19,15 +19,18 @@ from typing import Protocol, TypeVar
 
 from roppyakken.actions import Action, Play, Take
 from roppyakken.ai.base import Bot
-from roppyakken.ai.hint import review
+from roppyakken.ai.hint import Review, review
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.events import Event
-from roppyakken.tui.screens.hint import review_text
 from roppyakken.tui.session import RecordScript, Seat, display_names, make_bots, new_save_path, save_game
 from roppyakken.view import SeatView, view_of
 
 T = TypeVar("T")
+
+RoundReview = tuple[list[Review], list[int]]
+"""A round's review: the decisions that gave up the most, and the seat's turn numbers in the
+round of the decisions reviewed (``Review.index`` is a place in them)."""
 
 REVIEW_WORLDS = 24
 """Worlds the round review plays each decision in (a few seconds for a round, in a thread)."""
@@ -138,16 +141,16 @@ class TableDriver:
             return
         self.round_decisions.append((len(self.round_decisions) + 1, seen, action))
 
-    def take_review(self) -> Callable[[], str] | None:
+    def take_review(self) -> Callable[[], RoundReview] | None:
         """The review of the round's decisions (to run in a thread), and a fresh round; None if
         there is nothing to review."""
         made, self.round_decisions = self.round_decisions, []
         if not made:
             return None
 
-        def work() -> str:
+        def work() -> RoundReview:
             found = review([(view, action) for _, view, action in made], top=3, worlds=REVIEW_WORLDS)
-            return review_text(found, [turn for turn, _, _ in made])
+            return found, [turn for turn, _, _ in made]
 
         return work
 

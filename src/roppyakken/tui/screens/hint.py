@@ -86,6 +86,12 @@ def review_text(reviews: Sequence[Review], turns: Sequence[int]) -> str:
     return "\n".join(lines)
 
 
+def review_work(work: Callable[[], tuple[Sequence[Review], Sequence[int]]]) -> Callable[[], str]:
+    """The round review's text, from ``work`` that finds the reviews and their turns (both to
+    run in a thread)."""
+    return lambda: review_text(*work())
+
+
 class HintScreen(ModalScreen[None]):
     """The expert's three best plays for the decision at hand; Esc or h closes it."""
 

@@ -30,7 +30,7 @@ from roppyakken.tui import text as t
 from roppyakken.tui.board import board_of
 from roppyakken.tui.eventlog import event_line
 from roppyakken.tui.screens.scores import RoundEndScreen
-from roppyakken.tui.screens.table import TARGET_KEYS, table_slots
+from roppyakken.tui.table.choosing import TARGET_KEYS, table_slots
 from roppyakken.tui.widgets import CardRow, PileSlot, PlayerStrip, RecentLog, Slot
 from roppyakken.tutorial import LEARNER, OPPONENT, STEPS, Lesson, Step
 

@@ -14,6 +14,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from roppyakken.cards import KIND, KINDS, POINTS, iter_cards
+from roppyakken.engine import Game
+from roppyakken.events import Event, GameEnded, LegWon, RoundEnded
 from roppyakken.outcome import termination_of
 from roppyakken.rules import Rules
 from roppyakken.scoring import RoundScore
@@ -246,3 +248,51 @@ class GameOverScreen(ModalScreen[str]):
         """Save the record of the finished game and say where."""
         if self.on_save is not None:
             self.query_one("#keys", Static).update(self.on_save() + "\n" + t.GAME_OVER_KEYS)
+
+
+def round_end_of(
+    game: Game,
+    event: RoundEnded,
+    after: Sequence[Event],
+    names: Sequence[str],
+    shown: Sequence[int],
+    review: Callable[[], str] | None,
+) -> RoundEndScreen:
+    """The scores of the round ``event`` ended in ``game``; ``after`` are the events that
+    followed it in the same move (a leg won, the game's end), ``shown`` the captures on the
+    table in case the game's history has none."""
+    log = game.history[event.round] if event.round < len(game.history) else None
+    captures = list(log.captures) if log is not None and log.captures else list(shown)
+    leg = next((e for e in after if isinstance(e, LegWon)), None)
+    return RoundEndScreen(
+        rules=game.rules,
+        names=names,
+        round_index=event.round,
+        score=event.score,
+        captures=captures,
+        totals=event.totals,
+        legs=leg.legs if leg is not None else game.legs,
+        leg_winner=leg.seat if leg is not None else None,
+        leg_number=sum(leg.legs) if leg is not None else 0,
+        last=any(isinstance(e, GameEnded) for e in after),
+        review=review,
+    )
+
+
+def game_over_of(
+    game: Game, names: Sequence[str], on_save: Callable[[], str] | None
+) -> GameOverScreen | None:
+    """The end of ``game`` (None if it has no winner); ``on_save`` saves its record."""
+    if game.winner is None:
+        return None
+    totals = game.history[-1].totals if game.history and game.history[-1].totals else game.totals
+    return GameOverScreen(
+        rules=game.rules,
+        names=names,
+        winner=game.winner,
+        reason=game.end_reason,
+        totals=totals,
+        legs=game.legs,
+        rounds=len(game.history),
+        on_save=on_save,
+    )
