@@ -51,7 +51,3 @@ def pool_of(preset_name: str, players: int) -> str:
         raise ValueError(f"no rating pool for {preset_name!r} with {players} players")
     return f"{family}-{players}"
 
-
-def players_of(pool: str) -> int:
-    """How many players a pool's games have."""
-    return int(pool.rsplit("-", 1)[1])
