@@ -50,8 +50,11 @@ def test_the_check_sees_a_module_from_outside(tmp_path: Path) -> None:
 
 def test_version_says_whether_the_compiled_modules_are_in_use(monkeypatch: pytest.MonkeyPatch) -> None:
     code, out, err = run_cli(["--version"])
-    in_use = "compiled modules in use" if kernel.COMPILED else "pure Python"
-    assert code == 0 and err == "" and out == f"roppyakken {__version__} ({in_use})\n"
+    assert code == 0 and err == ""
+    if kernel.COMPILED:
+        assert out == f"roppyakken {__version__} (compiled modules in use)\n"
+    else:  # none built, or built from other sources: either way the pure modules run, and it says why
+        assert out.startswith(f"roppyakken {__version__} (pure Python: ") and out.endswith(")\n")
     monkeypatch.setenv("ROPPYAKKEN_PURE", "1")
     code, out, _ = run_cli(["--version"])
     assert out == f"roppyakken {__version__} (pure Python: ROPPYAKKEN_PURE is set)\n"
