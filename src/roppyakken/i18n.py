@@ -226,12 +226,26 @@ def right(text: str, width: int) -> str:
     return " " * max(0, width - cell_width(text)) + text
 
 
+VARIANTS: Final[dict[str, str]] = {"pt": "pt-BR", "zh": "zh-Hant"}
+"""The one variant of a language this project speaks, by its base code: Brazilian Portuguese
+for every Portuguese locale, Traditional Chinese for every Chinese one."""
+
+
 def normalize(code: str) -> str | None:
-    """The supported language a code or locale names (``'ja_JP.UTF-8'`` is ``'ja'``), or None."""
+    """The supported language a code or locale names (``'ja_JP.UTF-8'`` is ``'ja'``,
+    ``'pt_PT'`` and ``'pt-br'`` are ``'pt-BR'``, ``'zh_TW'`` is ``'zh-Hant'``), or None."""
     base = code.strip().split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
     if base in ("c", "posix"):
         return SOURCE_LANGUAGE
-    return base if base in LANGUAGES else None
+    if base in LANGUAGES:
+        return base
+    variant = VARIANTS.get(base)
+    return variant if variant in LANGUAGES else None
+
+
+def catalog_name(lang: str) -> str:
+    """The folder of ``lang``'s catalog under ``locale/`` (gettext's form: ``pt_BR``, ``zh_Hant``)."""
+    return lang.replace("-", "_")
 
 
 def language_from_env(environ: Mapping[str, str] | None = None) -> str:
@@ -262,7 +276,7 @@ def set_language(code: str) -> str:
     if lang == SOURCE_LANGUAGE:
         translation = gettext.NullTranslations()
     else:
-        translation = gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+        translation = gettext.translation(DOMAIN, LOCALE_DIR, languages=[catalog_name(lang)], fallback=True)
     _state["lang"] = lang
     _state["translation"] = translation
     return lang

@@ -30,7 +30,7 @@ from babel.messages.pofile import read_po, write_po
 
 from roppyakken import cards, text, yaku
 from roppyakken.ai.base import bot_description
-from roppyakken.i18n import DOMAIN, LANGUAGE_NAMES, LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE
+from roppyakken.i18n import DOMAIN, LANGUAGE_NAMES, LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE, catalog_name
 
 PACKAGE = Path(__file__).resolve().parents[1]
 STATIC_JS = PACKAGE / "server" / "static" / "js"
@@ -204,7 +204,7 @@ def browser_messages(template: Catalog) -> list[str]:
 
 def po_path(lang: str) -> Path:
     """The ``.po`` file of a language."""
-    return LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    return LOCALE_DIR / catalog_name(lang) / "LC_MESSAGES" / f"{DOMAIN}.po"
 
 
 def mo_path(lang: str) -> Path:
@@ -222,9 +222,9 @@ def read_catalog(lang: str) -> Catalog:
     """A language's catalog as committed (an empty one if it has none yet)."""
     path = po_path(lang)
     if not path.exists():
-        return _stable(Catalog(locale=lang, project="roppyakken", creation_date=FIXED_DATE))
+        return _stable(Catalog(locale=catalog_name(lang), project="roppyakken", creation_date=FIXED_DATE))
     with path.open("rb") as f:
-        return _stable(read_po(f, locale=lang))
+        return _stable(read_po(f, locale=catalog_name(lang)))
 
 
 def updated(lang: str, template: Catalog) -> Catalog:

@@ -24,7 +24,16 @@ from roppyakken.ai.base import BOT_LEVELS, Bot, make_bot
 from roppyakken.cards import cards_of
 from roppyakken.engine import Game, RoundLog, deal_pattern, seeded_deck
 from roppyakken.errors import RoppyakkenError
-from roppyakken.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, N_, SOURCE_LANGUAGE, Plural, os_reason
+from roppyakken.i18n import (
+    DOMAIN,
+    LANGUAGES,
+    LOCALE_DIR,
+    N_,
+    SOURCE_LANGUAGE,
+    Plural,
+    catalog_name,
+    os_reason,
+)
 from roppyakken.phase import Phase
 from roppyakken.record import load, replay, save
 from roppyakken.rules import Rules
@@ -77,7 +86,7 @@ def default_names() -> frozenset[str]:
     found = {english}
     for lang in LANGUAGES:
         if lang != SOURCE_LANGUAGE:
-            catalog = gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang], fallback=True)
+            catalog = gettext.translation(DOMAIN, LOCALE_DIR, languages=[catalog_name(lang)], fallback=True)
             found.add(catalog.gettext(english))
     return frozenset(found)
 

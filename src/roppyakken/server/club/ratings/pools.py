@@ -50,4 +50,3 @@ def pool_of(preset_name: str, players: int) -> str:
     if family is None or players not in (2, 3):
         raise ValueError(f"no rating pool for {preset_name!r} with {players} players")
     return f"{family}-{players}"
-

@@ -15,10 +15,20 @@ function stored() {
   }
 }
 
-/** The supported language a code names ("ja-JP" is "ja"), or null. @param {unknown} code @returns {string | null} */
+/** The one variant of a language spoken here, by its base code (i18n.py VARIANTS). */
+const VARIANTS = /** @type {Record<string, string>} */ ({ pt: "pt-BR", zh: "zh-Hant" });
+
+/**
+ * The supported language a code names ("ja-JP" is "ja", "pt-PT" is "pt-BR", "zh-TW" is
+ * "zh-Hant"), or null.
+ * @param {unknown} code
+ * @returns {string | null}
+ */
 export function normalize(code) {
   const base = String(code || "").toLowerCase().split(/[-_]/)[0];
-  return LANGUAGES.includes(base) ? base : null;
+  if (LANGUAGES.includes(base)) return base;
+  const variant = VARIANTS[base];
+  return variant && LANGUAGES.includes(variant) ? variant : null;
 }
 
 function choose() {
