@@ -120,3 +120,16 @@ def test_every_readme_figure_is_the_results_page_figure() -> None:
                 f"README figure {figure!r} is not in the results it cites: {block.strip()[:160]}"
             )
     assert cited >= 10, "the README cites fewer figures than it did: is the link pattern still right?"
+
+
+def test_the_translators_guide_lists_every_language() -> None:
+    """docs/TRANSLATING.md's table has one row per language of ``LANGUAGES``, each with its catalog."""
+    from roppyakken.i18n import LANGUAGES, SOURCE_LANGUAGE, catalog_name
+
+    guide = (ROOT / "docs" / "TRANSLATING.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([A-Za-z-]+)` \|[^|]*\| (.*?) \|$", guide, re.M)
+    assert [code for code, _ in rows] == list(LANGUAGES)
+    for code, catalog in rows:
+        if code != SOURCE_LANGUAGE:
+            assert catalog == f"`src/roppyakken/locale/{catalog_name(code)}/LC_MESSAGES/roppyakken.po`"
+            assert (ROOT / catalog.strip("`")).is_file()
