@@ -1,21 +1,18 @@
 // The game table's driver: it takes the messages of its move source (the room's websocket, the
 // tutorial's script; types.js MoveSource), keeps the seat's view (SeatView.to_json()) and the
-// flow of the game (a move in flight, the round's end, the game's end), sends the actions chosen
-// among the view's legal actions, and has its views draw: the status line (tablestatus.js), the
-// players (tableplayers.js), the field (tablefield.js), the hand (tablehand.js), the prompt
+// flow of the game (the round's end, the game's end), has the seat's moves sent (tablemoves.js)
+// and its views draw: the status line (tablestatus.js), the players and the yaku progress
+// (tableplayers.js), the field (tablefield.js), the hand (tablehand.js), the prompt
 // (tableprompt.js), hints and the round's review (tablehints.js, tablereview.js), the log
-// (tablelog.js), the round's end and the game's end (tableend.js).
+// (tablelog.js), the round's end and the game's end (tableend.js); with its sounds
+// (tablecues.js) and the keyboard focus (tablefocus.js).
 
 import T, { distinctNames } from "./text.js";
 import { h, replaceChildren } from "./dom.js";
-import { yakuProgress } from "./yaku.js";
-import { renderProgress } from "./progress.js";
 import { flip, snapshot } from "./animate.js";
-import { Sounds } from "./sound.js";
-import { distinct, takesOf, viewAtRoundEnd } from "./seatview.js";
-import { cardName, cardNames } from "./deck.js";
+import { viewAtRoundEnd } from "./seatview.js";
 import { StatusBar } from "./tablestatus.js";
-import { PlayersView } from "./tableplayers.js";
+import { PlayersView, ProgressPanel } from "./tableplayers.js";
 import { FieldView } from "./tablefield.js";
 import { HandView } from "./tablehand.js";
 import { PromptView } from "./tableprompt.js";
@@ -23,6 +20,9 @@ import { HintsView } from "./tablehints.js";
 import { ReviewBox } from "./tablereview.js";
 import { LogView } from "./tablelog.js";
 import { GameOver, showRoundEnd } from "./tableend.js";
+import { TableCues } from "./tablecues.js";
+import { TableFocus } from "./tablefocus.js";
+import { TableMoves } from "./tablemoves.js";
 
 /**
  * @typedef {import("./types.js").SeatView} SeatView
@@ -42,10 +42,9 @@ import { GameOver, showRoundEnd } from "./tableend.js";
  */
 
 export class GameView {
-  /** @type {HTMLElement} the table's side of the decisions: everything but the side panels */ main;
+  /** @type {HTMLElement} the table itself: everything but the side panels */ main;
   /** @type {HTMLElement} */ side;
   /** @type {HTMLElement} */ el;
-  /** @type {HTMLElement} */ progressHost;
   /** @type {MediaQueryList} */ narrow;
   /** @type {string} */ connStatus = "";
 
@@ -82,11 +81,6 @@ export class GameView {
     this.over = null;
     /** @type {Map<string, DOMRect>} where cards that just moved were drawn (they glide from there) */
     this.origins = new Map();
-    /** @type {Record<string, boolean>} */
-    this.progressOpen = {};
-    this.sounds = new Sounds(this.spectator);
-    /** @type {Set<string> | null} the yaku complete at the last state, by "seat:slug" */
-    this.yakuDone = null;
     /** @type {GameEvent[]} the events since the last state */
     this.sinceState = [];
     /** @type {number | null} */
@@ -100,6 +94,10 @@ export class GameView {
     this.review = new ReviewBox(this);
     this.log = new LogView(this);
     this.gameOver = new GameOver(this);
+    this.progress = new ProgressPanel(this);
+    this.cues = new TableCues(this);
+    this.focus = new TableFocus(this);
+    this.moves = new TableMoves(this);
     this.build();
   }
 
@@ -120,7 +118,6 @@ export class GameView {
   }
 
   build() {
-    this.progressHost = h("div", { class: "progress-host" });
     this.main = h(
       "div",
       { class: "game-main" },
@@ -137,7 +134,7 @@ export class GameView {
       "aside",
       { class: "game-side" },
       this.hints.host,
-      h("section", { class: "panel" }, h("h2", {}, T.progress), this.progressHost),
+      h("section", { class: "panel" }, h("h2", {}, T.progress), this.progress.el),
       h("section", { class: "panel" }, h("h2", {}, T.log), this.log.list),
     );
     this.el = h("div", { class: "game" }, this.main, this.side);
@@ -215,35 +212,6 @@ export class GameView {
   }
 
   /**
-   * A move chosen when the server had the state `seq`: still unanswered when a state comes.
-   * The same `seq` again means the server never applied it (the connection was lost):
-   * send it again if it is still legal, or say that it was not made.
-   * @param {SeatView} view
-   * @param {number} seq
-   * @returns {boolean}
-   */
-  settleUnsent(view, seq) {
-    const move = this.unsent;
-    if (!move) return false;
-    if (seq !== move.seq || !view.legal.length) {
-      this.unsent = null;
-      if (this.notice === T.moveResent) this.notice = "";
-      return false;
-    }
-    const wanted = JSON.stringify(move.action);
-    const still = view.legal.find((a) => JSON.stringify(a) === wanted);
-    if (!still || !this.source.open) {
-      this.unsent = null;
-      this.notice = T.moveOutdated;
-      return false;
-    }
-    // With the state's seq: should the first one have been made after all, the server refuses this one.
-    this.source.send({ type: "act", action: still, seq: move.seq });
-    this.notice = T.moveResent;
-    return true;
-  }
-
-  /**
    * @param {SeatView} view
    * @param {string[]} names
    * @param {number} [seq]
@@ -262,58 +230,19 @@ export class GameView {
       this.shownNames = distinctNames(names);
       this.log.render();
     }
-    this.pending = this.settleUnsent(view, seq);
+    this.pending = this.moves.settle(view, seq);
     this.error = "";
     this.hints.newState(seq);
     if (this.selected && (!view.hand.includes(this.selected) || !view.legal.length)) this.selected = null;
     this.el.dataset.players = String(view.players);
-    this.soundCues(prev, view);
+    this.cues.state(prev, view);
     this.render();
     // The focus goes to the decision at once, while the cards still glide into place.
-    if (view.legal.length && !this.selected && !this.spectator) this.focusDecision();
+    if (view.legal.length && !this.selected && !this.spectator) this.focus.decision();
     const sameRound = prev && prev.round === view.round && prev.leg === view.leg;
     if (sameRound && !this.fast()) await flip(this.main, before, this.origins);
     this.origins.clear();
-    this.autoTake();
-  }
-
-  /**
-   * A decision is this seat's: bring the keyboard focus to it (the hand for a play, the first
-   * answer for a lucky hand, a redeal call or a turned-up card's target), unless the focus is
-   * somewhere of the player's own choosing (a side panel, the header).
-   * @returns {void}
-   */
-  focusDecision() {
-    const active = document.activeElement;
-    if (active && active !== document.body && !this.main.contains(active)) return;
-    if (this.view?.phase === "play") {
-      if (!this.hand.el.contains(active)) this.focusHand(true);
-      return;
-    }
-    const first = this.prompt.el.querySelector(".prompt-actions button.act");
-    if (first instanceof HTMLElement && !this.prompt.el.contains(active)) first.focus({ preventScroll: true });
-  }
-
-  /**
-   * The sounds of a new state: your turn to play, a yaku just completed by anyone.
-   * @param {SeatView | null} prev  the state before
-   * @param {SeatView} view
-   */
-  soundCues(prev, view) {
-    /** @type {Set<string>} */
-    const done = new Set();
-    (view.captures || []).forEach((_, seat) => {
-      for (const e of yakuProgress(this.rules.options || {}, view.captures, seat)) if (e.done) done.add(`${seat}:${e.slug}`);
-    });
-    const sameRound = prev && prev.round === view.round && prev.leg === view.leg;
-    const before = this.yakuDone;
-    const fresh = before && sameRound ? [...done].filter((k) => !before.has(k)) : [];
-    this.yakuDone = done;
-    if (this.fast()) return;
-    if (fresh.length) this.sounds.play("yaku");
-    const mine = !this.spectator && view.legal.length > 0 && view.phase === "play";
-    const wasMine = prev && prev.legal.length > 0 && prev.phase === "play";
-    if (mine && !wasMine) this.sounds.play("turn");
+    this.moves.autoTake();
   }
 
   /**
@@ -321,7 +250,7 @@ export class GameView {
    * @returns {void}
    */
   clockRunningOut() {
-    this.sounds.play("clock");
+    this.cues.clockRunningOut();
   }
 
   /** @param {GameEvent[]} events */
@@ -329,7 +258,7 @@ export class GameView {
     for (const ev of events) {
       this.log.add(ev);
       this.sinceState.push(ev);
-      if (ev.type === "played" && !this.fast()) this.sounds.play(ev.captured.length ? "capture" : "place");
+      this.cues.event(ev);
       if (this.fast() || !this.view) continue;
       if (ev.type === "played") await this.field.animatePlayed(ev);
       else if (ev.type === "turned") await this.field.animateTurned(ev);
@@ -415,40 +344,6 @@ export class GameView {
     return this.log.text(ev, prev);
   }
 
-  // ------------------------------------------------------------------ moves
-
-  /** @param {Action} action */
-  act(action) {
-    if (this.pending) return;
-    this.pending = true;
-    this.selected = null;
-    this.error = "";
-    this.notice = "";
-    // Kept until the server answers: a move made while the connection is down is sent once it is back.
-    this.unsent = { action, seq: this.seq };
-    /** @type {import("./wire").ActMessage} */
-    const message = this.seq >= 0 ? { type: "act", action, seq: this.seq } : { type: "act", action };
-    if (this.source.open) this.source.send(message);
-    const focused = this.main.contains(document.activeElement) || this.hints.host.contains(document.activeElement);
-    this.field.render();
-    this.hand.render();
-    this.prompt.render();
-    if (focused) this.keepFocus();
-  }
-
-  /** A turned-up card whose targets are all equivalent takes one of them without asking. */
-  autoTake() {
-    const v = /** @type {SeatView} */ (this.view);
-    if (this.pending || this.spectator || v.phase !== "take" || v.legal.length < 2) return false;
-    const takes = distinct(v, this.choices, takesOf(v));
-    if (takes.length !== 1 || takes.length === v.legal.length) return false;
-    const note = T.autoTaken(cardName(/** @type {string} */ (v.turned)), cardNames(takes[0].target));
-    this.act(takes[0]);
-    this.notice = note;
-    this.prompt.render();
-    return true;
-  }
-
   // ------------------------------------------------------------------ drawing
 
   render() {
@@ -459,39 +354,14 @@ export class GameView {
     this.field.render();
     this.hand.render();
     this.prompt.render();
-    this.renderProgress();
+    this.progress.render();
     this.gameOver.render();
     this.hints.mark();
-    if (focused) this.keepFocus();
-  }
-
-  /**
-   * The control that had the keyboard focus was redrawn away (a card played, a prompt replaced):
-   * the focus goes to the decision at hand if there is one, else stays in the hand, never on the
-   * page's body.
-   */
-  keepFocus() {
-    const active = document.activeElement;
-    if (active && active !== document.body && active.isConnected) return;
-    const v = this.view;
-    if (v && v.legal.length && !this.pending && !this.spectator) this.focusDecision();
-    if (!this.main.contains(document.activeElement)) this.focusHand(true);
-    if (!this.main.contains(document.activeElement)) {
-      const control = this.main.querySelector(".prompt button, .game-over a");
-      if (control instanceof HTMLElement) control.focus({ preventScroll: true });
-    }
+    if (focused) this.focus.keep();
   }
 
   /** @param {boolean} [force] */
   focusHand(force = true) {
     this.hand.focus(force);
-  }
-
-  renderProgress() {
-    const v = /** @type {SeatView} */ (this.view);
-    replaceChildren(
-      this.progressHost,
-      renderProgress(this.rules.options || {}, v.captures, this.shownNames, this.me, this.progressOpen),
-    );
   }
 }

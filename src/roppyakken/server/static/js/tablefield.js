@@ -60,7 +60,7 @@ export class FieldView {
           const wild = monthOf(s) !== actorMonth;
           const el = cardElement(s, { button: true, extraClass: `target${wild ? " wild" : ""}` });
           el.setAttribute("aria-label", `${T.playCapture(cardNames(t.target))}${wild ? ` (${T.wild})` : ""}`);
-          el.addEventListener("click", () => game.act(t.action));
+          el.addEventListener("click", () => game.moves.act(t.action));
           el.addEventListener("mouseenter", () => this.hover(t.target, true));
           el.addEventListener("mouseleave", () => this.hover(t.target, false));
           return el;

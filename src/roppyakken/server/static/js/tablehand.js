@@ -53,7 +53,7 @@ export class HandView {
       el.addEventListener("click", (ev) => this.onClick(s, ev));
       el.addEventListener("dblclick", () => {
         const p = canPlay ? distinct(v, game.choices, playsOf(v, s)) : [];
-        if (p.length === 1) game.act(p[0]);
+        if (p.length === 1) game.moves.act(p[0]);
       });
       el.addEventListener("focus", () => {
         this.focusIndex = i;
@@ -75,7 +75,7 @@ export class HandView {
     if (!(v.phase === "play" && v.legal.length && !game.pending)) return;
     const plays = distinct(v, game.choices, playsOf(v, slug));
     if (game.selected === slug && plays.length === 1) {
-      game.act(plays[0]);
+      game.moves.act(plays[0]);
       return;
     }
     game.selected = slug;

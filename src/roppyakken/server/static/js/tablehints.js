@@ -200,7 +200,7 @@ export class HintsView {
         h("li", {}, T.hintWinChance(Math.round((m.win_chance || 0) * 100))),
       ),
       playable
-        ? h("button", { type: "button", class: "act hint-play", onclick: () => this.game.act(action) }, T.hintPlayThis)
+        ? h("button", { type: "button", class: "act hint-play", onclick: () => this.game.moves.act(action) }, T.hintPlayThis)
         : null,
     );
   }

@@ -1,11 +1,13 @@
 // The players' areas of the table: each player's name, clock, badges (you, dealer, to act, bot,
-// offline), games won and total, hand (backs and shown cards), declared hands and captures by kind.
+// offline), games won and total, hand (backs and shown cards), declared hands and captures by kind;
+// and the panel of the yaku those captures make or come near.
 
 import { KINDS, backElement, cardElement, pointsOf, pointsOfAll, sortCards } from "./deck.js";
 import { listText } from "./i18n.js";
 import T, { KIND_PLURALS, yakuName } from "./text.js";
 import { h, replaceChildren } from "./dom.js";
 import { byKind } from "./yaku.js";
+import { renderProgress } from "./progress.js";
 
 export class PlayersView {
   /** @param {import("./table.js").GameView} game */
@@ -150,5 +152,22 @@ export class PlayersView {
           )
         : null,
     );
+  }
+}
+
+/** The yaku progress panel: for each player, how near each yaku is (its sections folded or not). */
+export class ProgressPanel {
+  /** @param {import("./table.js").GameView} game */
+  constructor(game) {
+    this.game = game;
+    this.el = h("div", { class: "progress-host" });
+    /** @type {Record<string, boolean>} which sections are open, kept across redraws */
+    this.open = {};
+  }
+
+  render() {
+    const game = this.game;
+    const v = /** @type {import("./types.js").SeatView} */ (game.view);
+    replaceChildren(this.el, renderProgress(game.rules.options || {}, v.captures, game.shownNames, game.me, this.open));
   }
 }

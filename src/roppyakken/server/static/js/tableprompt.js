@@ -177,7 +177,7 @@ export class PromptView {
   actionButton(label, action, cls, gives = "") {
     return h(
       "button",
-      { type: "button", class: `act ${cls}`.trim(), onclick: () => this.game.act(action) },
+      { type: "button", class: `act ${cls}`.trim(), onclick: () => this.game.moves.act(action) },
       label,
       gives ? h("small", { class: "gives" }, gives) : null,
     );

@@ -47,7 +47,7 @@ export class StatusBar {
    * @returns {HTMLButtonElement}
    */
   soundSwitch() {
-    const sounds = this.game.sounds;
+    const sounds = this.game.cues.sounds;
     return h(
       "button",
       {
