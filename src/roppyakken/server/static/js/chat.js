@@ -7,10 +7,7 @@ import { h, openDialog as openDialogOf, replaceChildren } from "./dom.js";
 import { t } from "./i18n.js";
 import { openReport } from "./report.js";
 
-/**
- * @typedef {{type: "chat", channel: string, idx: number, author: string, name: string,
- *   text: string|null, phrase: string|null, at: number}} ChatLine
- */
+/** @typedef {import("./wire").ChatLine} ChatLine */
 
 /** The quick phrases' ids and their text in this reader's language. */
 export const PHRASES = {
@@ -55,7 +52,7 @@ export class ChatPanel {
     );
     this.title = h("span", {}, t("Chat"));
     const phrases = Object.entries(PHRASES).map(([id, label]) =>
-      h("button", { type: "button", class: "chat-phrase", "data-phrase": id, onclick: () => this.say({ phrase: id }) }, label),
+      h("button", { type: "button", class: "chat-phrase", "data-phrase": id, onclick: () => this.say({ phrase: /** @type {keyof typeof PHRASES} */ (id) }) }, label),
     );
     this.el = /** @type {HTMLDetailsElement} */ (
       h(
@@ -138,7 +135,7 @@ export class ChatPanel {
     const dialog = /** @type {HTMLDialogElement} */ (openDialogOf(t("Report a player…"), list));
   }
 
-  /** @param {{text: string}|{phrase: string}} line */
+  /** @param {{text: string}|{phrase: import("./wire").ChatSayMessage["phrase"]}} line */
   say(line) {
     this.send({ type: "chat", ...line });
   }
@@ -154,23 +151,22 @@ export class ChatPanel {
     this.send({ type: "chat_history" });
   }
 
-  /** @param {import("./types.js").ServerMessage} msg a `chat_history`: `lines` (ChatLine[]), `muted` */
+  /** @param {import("./wire").ChatHistoryAnswer} msg */
   onHistory(msg) {
     this.muted = new Set(msg.muted);
     this.lines = msg.lines.slice(-MAX_LINES);
     this.render();
   }
 
-  /** @param {import("./types.js").ServerMessage} msg a `chat` line (ChatLine) */
-  onLine(msg) {
-    const line = /** @type {ChatLine} */ (msg);
+  /** @param {ChatLine} line */
+  onLine(line) {
     if (this.muted.has(line.author)) return;
     this.lines.push(line);
     if (this.lines.length > MAX_LINES) this.lines.shift();
     this.render();
   }
 
-  /** @param {import("./types.js").ServerMessage} msg a `muted`: `muted` (the authors muted) */
+  /** @param {import("./wire").MutedMessage} msg */
   onMuted(msg) {
     this.muted = new Set(msg.muted);
     this.lines = this.lines.filter((line) => !this.muted.has(line.author));

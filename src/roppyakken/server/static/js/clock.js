@@ -9,10 +9,8 @@ import { h, replaceChildren } from "./dom.js";
 import { t } from "./i18n.js";
 
 /**
- * @typedef {{control: string, kind: "realtime"|"turn"|"none", per_move: number, banks: number[],
- *   turn: number|null, remaining: number|null, away: boolean[], abandoned: boolean[]}} ClockView
- * @typedef {{name: string|null, kind: string, connected: boolean}} SeatInfo
- * @typedef {{seats: SeatInfo[], clock?: string, status: string}} RoomInfo
+ * @typedef {import("./wire").ClockView} ClockView
+ * @typedef {import("./wire").RoomInfo} RoomInfo
  * @typedef {{send: (message: import("./types.js").ClientMessage) => unknown}} Sender
  */
 
@@ -141,7 +139,7 @@ export class ClockBar {
 
   /**
    * A new state: its clock (absent in a room without one) and the players' names.
-   * @param {ClockView|undefined} clock
+   * @param {ClockView|null|undefined} clock
    * @param {string[]} names
    */
   update(clock, names) {
@@ -160,7 +158,7 @@ export class ClockBar {
     this.render();
   }
 
-  /** @param {import("./types.js").ServerMessage} msg a ``timeout``: {seat, abandoned} */
+  /** @param {import("./wire").TimeoutMessage} msg */
   onTimeout(msg) {
     const name = this.names[msg.seat] || t("Seat {n}", { n: msg.seat });
     this.notice = msg.abandoned
@@ -169,7 +167,7 @@ export class ClockBar {
     this.render();
   }
 
-  /** @param {import("./types.js").ServerMessage} msg a ``handed``: {seat, votes, done} */
+  /** @param {import("./wire").HandedMessage} msg */
   onHanded(msg) {
     const name = this.names[msg.seat] || t("Seat {n}", { n: msg.seat });
     this.notice = msg.done

@@ -151,7 +151,7 @@ function say(words) {
  * What the server said (an `error` message, an HTTP `{"error"}` answer, a `restarting` message)
  * in the page's language: its `text` template filled with its fields; the English line
  * (`message` or `error`) when the catalog does not know that template (or there is none).
- * @param {Record<string, unknown> | null | undefined} msg
+ * @param {{message?: unknown, error?: unknown, text?: unknown} | null | undefined} msg
  * @returns {string}
  */
 export function serverText(msg) {

@@ -95,11 +95,11 @@ export function rulesChooser(prefix, list, onChange = () => {}) {
 
 /**
  * @param {string} prefix
- * @param {(n: number) => void} onChange
+ * @param {(n: 2 | 3) => void} onChange
  * @returns {HTMLElement}
  */
 function playersChooser(prefix, onChange) {
-  const radios = [2, 3].map((n) =>
+  const radios = /** @type {(2 | 3)[]} */ ([2, 3]).map((n) =>
     h(
       "label",
       { class: "inline" },
@@ -163,6 +163,7 @@ export async function lobbyPage(root) {
   });
 
   // Play against bots.
+  /** @type {2 | 3} */
   let botPlayers = 2;
   const botRules = rulesChooser("bots", presetList);
   const botSeats = h("div", { class: "bot-seats" });
@@ -209,10 +210,12 @@ export async function lobbyPage(root) {
       id: "play-bots",
       onsubmit: async (/** @type {SubmitEvent} */ ev) => {
         ev.preventDefault();
-        /** @type {import("./types.js").Json} */
-        const body = { name: currentName(), players: botPlayers, rules: botRules.value(), bots: {} };
+        /** @type {Record<string, string>} */
+        const levels = {};
+        /** @type {import("./wire").CreateRoomBody} */
+        const body = { name: currentName(), players: botPlayers, rules: botRules.value(), bots: levels };
         botSeats.querySelectorAll("select").forEach((s, i) => {
-          body.bots[String(i + 1)] = s.value;
+          levels[String(i + 1)] = s.value;
         });
         if (seed.value !== "") body.seed = Number(seed.value);
         await createRoom(body, botError, botForm);
@@ -220,7 +223,7 @@ export async function lobbyPage(root) {
     },
     h("h2", {}, T.playBots),
     h("p", { class: "muted" }, T.playBotsIntro),
-    playersChooser("bots", (/** @type {number} */ n) => {
+    playersChooser("bots", (n) => {
       botPlayers = n;
       botRules.setPlayers(n);
       drawBotSeats();
@@ -233,6 +236,7 @@ export async function lobbyPage(root) {
   );
 
   // Play online.
+  /** @type {2 | 3} */
   let onlinePlayers = 2;
   const onlineRules = rulesChooser("online", presetList);
   const onlineError = h("p", { class: "error", role: "alert", hidden: true });
@@ -246,7 +250,7 @@ export async function lobbyPage(root) {
       id: "play-online",
       onsubmit: async (/** @type {SubmitEvent} */ ev) => {
         ev.preventDefault();
-        /** @type {import("./types.js").Json} */
+        /** @type {import("./wire").CreateRoomBody} */
         const body = { name: currentName(), players: onlinePlayers, rules: onlineRules.value() };
         if (onlineHints.checked) body.hints = true;
         Object.assign(body, onlineClock.value());
@@ -258,7 +262,7 @@ export async function lobbyPage(root) {
     },
     h("h2", {}, T.playOnline),
     h("p", { class: "muted" }, T.playOnlineIntro),
-    playersChooser("online", (/** @type {number} */ n) => {
+    playersChooser("online", (n) => {
       onlinePlayers = n;
       onlineRules.setPlayers(n);
     }),
@@ -304,7 +308,7 @@ function seedInput(id) {
 }
 
 /**
- * @param {import("./types.js").Json} body
+ * @param {import("./wire").CreateRoomBody} body
  * @param {HTMLElement} errorEl
  * @param {HTMLFormElement} form
  */

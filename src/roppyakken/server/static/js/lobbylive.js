@@ -15,14 +15,7 @@ const PAIRING_CONTROLS = ["15+60", "30+120", "60+300", "1d", "2d", "3d", "7d"];
 
 /**
  * @typedef {{id: string, name: string}} Me
- * @typedef {{room: string, preset: string, players: number, clock: string, rated: boolean,
- *   taken: number, host: string|null}} Table
- * @typedef {{room: string, preset: string, players: string[], clock: string}} LiveGame
- * @typedef {{pool: string, rating: number|null, uncertainty: number|null, provisional: boolean,
- *   games: number, bot: string|null}} Rating
- * @typedef {{type: "lobby", tables: Table[], games: LiveGame[], pools: Record<string, number>,
- *   waiting: number, playing: number, player: Me|null, ratings: Record<string, Rating>,
- *   families: Record<string, string>}} LobbyMessage
+ * @typedef {import("./wire").LobbyMessage} LobbyMessage
  */
 
 /**
@@ -174,7 +167,8 @@ export function lobbyLive(presetList, currentName, playerReady) {
         // the socket knows the player of the cookie it was opened with: a new player needs a new one
         if (!ws || ws.readyState > WebSocket.OPEN || wsPlayer !== me.id) connect();
         whenOpen(() =>
-          send({ type: "seek", preset: presetSelect.value, players, clock: clockSelect.value }),
+          // The selects offer only the presets, sizes and clocks the schema allows.
+          send(/** @type {import("./wire").SeekMessage} */ ({ type: "seek", preset: presetSelect.value, players, clock: clockSelect.value })),
         );
       },
     },
@@ -198,7 +192,7 @@ export function lobbyLive(presetList, currentName, playerReady) {
     h("section", { class: "card-panel" }, h("h2", {}, t("Games being played")), games),
   );
 
-  /** @param {object} message */
+  /** @param {import("./wire").LobbyClientMessage} message */
   function send(message) {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
   }
@@ -357,6 +351,7 @@ export function lobbyLive(presetList, currentName, playerReady) {
     ws = socket;
     socket.addEventListener("message", (ev) => {
       /** @type {any} */
+      /** @type {import("./wire").LobbyServerMessage} */
       const msg = JSON.parse(String(ev.data));
       if (!section.isConnected && section.dataset.drawn) {
         closed = true; // the page moved on (another view of the app): leave the pool
@@ -377,7 +372,7 @@ export function lobbyLive(presetList, currentName, playerReady) {
         seekToken = null;
         showSeeking();
       } else if (msg.type === "paired") {
-        setToken(msg.room, msg.token || seekToken);
+        setToken(msg.room, /** @type {string} */ (msg.token || seekToken));
         closed = true;
         socket.close();
         location.assign(`/r/${encodeURIComponent(msg.room)}`);

@@ -76,9 +76,12 @@ function requestOptions(json) {
   };
 }
 
+/** How a passkey is attached (WebAuthn's two values). @typedef {"platform" | "cross-platform" | undefined} Attachment */
+
 /**
  * What the server reads of a new credential.
  * @param {PublicKeyCredential} credential
+ * @returns {import("./wire").RegistrationCredential}
  */
 function registrationJSON(credential) {
   const response = /** @type {AuthenticatorAttestationResponse} */ (credential.response);
@@ -87,7 +90,7 @@ function registrationJSON(credential) {
     id: credential.id,
     rawId: toBase64url(credential.rawId),
     type: "public-key",
-    authenticatorAttachment: credential.authenticatorAttachment || undefined,
+    authenticatorAttachment: /** @type {Attachment} */ (credential.authenticatorAttachment || undefined),
     clientExtensionResults: {},
     response: {
       clientDataJSON: toBase64url(response.clientDataJSON),
@@ -100,6 +103,7 @@ function registrationJSON(credential) {
 /**
  * What the server reads of a credential's signature.
  * @param {PublicKeyCredential} credential
+ * @returns {import("./wire").AuthenticationCredential}
  */
 function assertionJSON(credential) {
   const response = /** @type {AuthenticatorAssertionResponse} */ (credential.response);
@@ -107,7 +111,7 @@ function assertionJSON(credential) {
     id: credential.id,
     rawId: toBase64url(credential.rawId),
     type: "public-key",
-    authenticatorAttachment: credential.authenticatorAttachment || undefined,
+    authenticatorAttachment: /** @type {Attachment} */ (credential.authenticatorAttachment || undefined),
     clientExtensionResults: {},
     response: {
       clientDataJSON: toBase64url(response.clientDataJSON),

@@ -15,6 +15,8 @@ import { serverText, t } from "./i18n.js";
 import { ClockBar } from "./clock.js";
 import { ChatPanel } from "./chat.js";
 
+/** @typedef {import("./wire").RoomInfo} RoomInfo */
+
 /**
  * Show the room page for `room` in `root`.
  * @param {HTMLElement} root
@@ -28,7 +30,7 @@ export async function roomPage(root, room, notice = "") {
     return;
   }
   replaceChildren(root, h("p", { class: "muted" }, T.loading));
-  /** @type {import("./types.js").Json} */
+  /** @type {RoomInfo} */
   let info;
   try {
     info = await getJSON(`/api/rooms/${encodeURIComponent(room)}`);
@@ -45,7 +47,7 @@ export async function roomPage(root, room, notice = "") {
     );
     return;
   }
-  const open = info.status === "waiting" && info.seats.some((/** @type {import("./types.js").Json} */ s) => s.kind === "empty");
+  const open = info.status === "waiting" && info.seats.some((s) => s.kind === "empty");
   if (!open) {
     // Someone opening the invite link of a full or running room watches: say why.
     /** @type {Record<string, string>} */
@@ -70,7 +72,7 @@ export async function roomPage(root, room, notice = "") {
 /**
  * What an invited player should know before joining: the rules (their summary, the whole help
  * folded away), whether hints are on, and the server's commitment to a fair deal.
- * @param {any} info  the room's info (GET /api/rooms/<room>)
+ * @param {RoomInfo} info  the room's info (GET /api/rooms/<room>)
  * @param {{preset: string, options: any} | null} rules
  * @param {string} description
  * @returns {HTMLElement}
@@ -103,7 +105,7 @@ function tableTerms(info, rules, description) {
 /**
  * @param {HTMLElement} root
  * @param {string} room
- * @param {import("./types.js").Json} info
+ * @param {RoomInfo} info
  * @param {string} notice
  * @param {import("./types.js").RulesInfo | null} [rules]
  * @param {string} [description]
@@ -154,19 +156,19 @@ function joinForm(root, room, info, notice, rules = null, description = "") {
 }
 
 /**
- * @param {import("./types.js").Json} info
+ * @param {RoomInfo} info
  * @param {number | null} mySeat
  * @param {boolean} [host]
  * @param {Connection | null} [conn]
- * @param {import("./types.js").Json[]} [levels]
+ * @param {import("./types.js").Json[]} [levels]  the bot levels (GET /api/bots: not in the schema)
  * @returns {HTMLElement}
  */
 function seatList(info, mySeat, host = false, conn = null, levels = []) {
-  const shown = playerNames(info.seats.map((/** @type {import("./types.js").Json} */ s) => s.name));
+  const shown = playerNames(info.seats.map((s) => s.name));
   return h(
     "ol",
     { class: "seats" },
-    info.seats.map((/** @type {import("./types.js").Json} */ s, /** @type {number} */ i) => {
+    info.seats.map((s, i) => {
       let what;
       if (s.kind === "empty") what = h("span", { class: "muted" }, T.seatEmpty);
       else if (s.kind === "bot")
@@ -243,7 +245,7 @@ function seatList(info, mySeat, host = false, conn = null, levels = []) {
  */
 function connect(root, room, token, notice = "") {
   /**
-   * @type {{seat: number | null, info: import("./types.js").Json | null, game: GameView | null,
+   * @type {{seat: number | null, info: RoomInfo | null, game: GameView | null,
    *   rules: import("./types.js").RulesInfo | null, description: string, levels: import("./types.js").Json[]}}
    */
   const state = { seat: null, info: null, game: null, rules: null, description: "", levels: [] };
@@ -264,7 +266,7 @@ function connect(root, room, token, notice = "") {
     })
     .catch(() => {});
 
-  /** @param {import("./types.js").Json | null} info */
+  /** @param {RoomInfo | null} info */
   const ensureRules = async (info) => {
     if (state.rules) return;
     const rules = await resolveRules(info?.rules);
@@ -307,7 +309,7 @@ function connect(root, room, token, notice = "") {
       },
       T.copy,
     );
-    const full = info.seats.every((/** @type {import("./types.js").Json} */ s) => s.kind !== "empty");
+    const full = info.seats.every((s) => s.kind !== "empty");
     const startBtn = host
       ? h(
           "button",
@@ -391,7 +393,7 @@ function connect(root, room, token, notice = "") {
       }
     },
     onAside: (msg) => {
-      if (state.game) state.game.onReview(msg);
+      if (state.game) state.game.receive(msg);
     },
     onMessage: async (msg) => {
       switch (msg.type) {
@@ -420,27 +422,27 @@ function connect(root, room, token, notice = "") {
           break;
         case "history":
           if (!state.rules) await ensureRules(state.info);
-          ensureGame().onHistory(msg.events || []);
+          await ensureGame().receive(msg);
           break;
         case "state":
           if (!state.rules) await ensureRules(state.info);
-          await ensureGame().onState(msg.view, msg.names, msg.seq, msg.choices || []);
+          await ensureGame().receive(msg);
           if (msg.view.phase === "over") clockBar.end();
           else clockBar.update(msg.clock, msg.names);
           break;
         case "events":
           if (!state.rules) await ensureRules(state.info);
-          await ensureGame().onEvents(msg.events || []);
+          await ensureGame().receive(msg);
           break;
         case "round_end":
-          await ensureGame().onRoundEnd(msg);
+          await ensureGame().receive(msg);
           break;
         case "game_end":
           clockBar.end();
-          ensureGame().onGameEnd(msg);
+          await ensureGame().receive(msg);
           break;
         case "hint":
-          if (state.game) state.game.onHint(msg);
+          if (state.game) await state.game.receive(msg);
           break;
         case "timeout":
           clockBar.onTimeout(msg);

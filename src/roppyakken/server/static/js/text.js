@@ -437,7 +437,7 @@ export function botLevel(name) {
 /**
  * The display name of each player: a bot ("bot:<level>") gets a proper name (BOT_PERSONAS; a
  * second bot of the same level the second name), and with withLevel its level too.
- * @param {string[]} names
+ * @param {(string | null)[]} names  (null: an empty seat)
  * @param {{withLevel?: boolean}} [options]
  * @returns {string[]}
  */

@@ -15,8 +15,7 @@ import { getName } from "./store.js";
 import { GameView } from "./table.js";
 
 /**
- * @typedef {{type: string, [key: string]: any}} Message  A server message (docs/PROTOCOL.md).
- * @typedef {Message[]} Batch  The messages of one change.
+ * @typedef {import("./wire").ServerMessage[]} Batch  The server's messages of one change (tutorial.json).
  * @typedef {{id: string, message: string, explanation: string, accepts: object[], cards: string[]}} Step
  * @typedef {{preset: string, learner: number, steps: Step[], paths: Record<string, Batch[][]>}} Script
  */
@@ -107,7 +106,7 @@ class Tutorial {
     const conn = {
       open: true,
       backlog: 0,
-      /** @param {Message} msg */
+      /** @param {import("./wire").ClientMessage} msg */
       send: (msg) => this.onSend(msg),
     };
     this.game = new GameView(host, { room: "tutorial", seat: script.learner, conn, rules, description: "" });
@@ -196,7 +195,7 @@ class Tutorial {
 
   /**
    * A message from the table: a move (anything else, such as a hint request, is ignored).
-   * @param {Message} msg
+   * @param {import("./wire").ClientMessage} msg
    */
   onSend(msg) {
     if (msg.type !== "act" || this.busy) return;
@@ -217,7 +216,7 @@ class Tutorial {
     this.busy = true;
     this.feedback.hidden = true;
     if (msg.action.type === "declare") {
-      this.path = msg.action.hands.length ? this.script.paths.declare : this.script.paths.keep;
+      this.path = msg.action.hands?.length ? this.script.paths.declare : this.script.paths.keep;
     }
     this.moves += 1;
     const batches = this.path[this.moves];
@@ -239,27 +238,8 @@ class Tutorial {
    * @param {Batch} batch
    */
   async deliver(batch) {
-    for (const msg of batch) {
-      switch (msg.type) {
-        case "history":
-          this.game.onHistory(msg.events || []);
-          break;
-        case "state":
-          await this.game.onState(msg.view, this.names, msg.seq, msg.choices || []);
-          break;
-        case "events":
-          await this.game.onEvents(msg.events || []);
-          break;
-        case "round_end":
-          await this.game.onRoundEnd(msg);
-          break;
-        case "game_end":
-          this.game.onGameEnd(msg);
-          break;
-        default:
-          break;
-      }
-    }
+    // The players are named on this page (the learner's own name), not by the script.
+    for (const msg of batch) await this.game.receive(msg.type === "state" ? { ...msg, names: this.names } : msg);
     this.point();
   }
 }
