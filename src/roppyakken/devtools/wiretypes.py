@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from starlette.requests import Request
 
-from roppyakken.server import schema as schema_route
+from roppyakken.server.web import schema as schema_route
 
 TARGET: Final = Path(__file__).resolve().parents[1] / "server" / "static" / "js" / "wire.d.ts"
 COMMAND: Final = "python -m roppyakken.devtools.wiretypes"
@@ -44,7 +44,7 @@ _IDENTIFIER: Final = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$]*$")
 
 
 def published() -> dict[str, Any]:
-    """The protocol's JSON Schema: the body that the ``GET /api/schema`` route (server/schema.py) answers."""
+    """The protocol's JSON Schema: the body the ``GET /api/schema`` route (server/web/schema.py) answers."""
     request = Request(
         {"type": "http", "method": "GET", "path": "/api/schema", "headers": [], "query_string": b""}
     )

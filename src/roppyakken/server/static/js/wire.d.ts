@@ -235,7 +235,7 @@ export interface MutedMessage {
   muted: string[];
 }
 
-/** A playban in effect (server/playban.py): seconds left, its end, rated games left recently. */
+/** A playban in effect (server/people/playban.py): seconds left, its end, rated games left recently. */
 export interface PlaybanInfo {
   seconds: number;
   until: number;
@@ -413,7 +413,7 @@ export interface LobbyMessage {
   families: { [field: string]: string };
 }
 
-/** The player's rating in one rating pool (server/ratings/store.py ``standing``). */
+/** The player's rating in one rating pool (server/club/ratings/store.py ``standing``). */
 export interface LobbyRating {
   pool: string;
   /** the conservative display rating; null: not rated there yet */
@@ -445,7 +445,7 @@ export interface PairedMessage {
   token: string;
 }
 
-/** ``playban``: sent on connecting to a player under a playban (server/playban.py). */
+/** ``playban``: sent on connecting to a player under a playban (server/people/playban.py). */
 export interface PlaybanMessage {
   seconds: number;
   until: number;
