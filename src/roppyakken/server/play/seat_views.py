@@ -17,7 +17,7 @@ from typing import Any, Final
 from roppyakken.cards import slugs_of
 from roppyakken.choices import choices
 from roppyakken.engine import Game
-from roppyakken.server.wire.server import ClockView, fragment
+from roppyakken.server.wire.server import ClockView, compact
 from roppyakken.view import SeatView, view_of
 
 SEAT_FIELDS: Final = ("seat", "hand", "legal", "lucky_hands")
@@ -41,19 +41,19 @@ class StateMessages:
 
     def __init__(self, game: Game, names: Sequence[str], seq: int, clock: ClockView | None = None) -> None:
         self.game = game
-        self._tail = "}" if clock is None else f',"clock":{fragment(clock)}}}'
+        self._tail = "}" if clock is None else f',"clock":{compact(clock)}}}'
         """The end of every message: the room's clock (public) if it has one."""
         spectator = view_of(game, None)
         public = spectator.to_json()
         for key in SEAT_FIELDS:
             del public[key]
-        self._public = fragment(public)[1:-1]
-        self._head = f'{{"type":"state","seq":{seq},"names":{fragment(list(names))},"view":{{'
+        self._public = compact(public)[1:-1]
+        self._head = f'{{"type":"state","seq":{seq},"names":{compact(list(names))},"view":{{'
         self._cache: dict[int | None, str] = {None: self._message(spectator)}
 
     def _message(self, view: SeatView) -> str:
-        own = fragment(seat_fields(view))[1:-1]
-        extra = fragment([c.to_json() for c in choices(view)])
+        own = compact(seat_fields(view))[1:-1]
+        extra = compact([c.to_json() for c in choices(view)])
         return f'{self._head}{own},{self._public}}},"choices":{extra}{self._tail}'
 
     def for_seat(self, seat: int | None) -> str:

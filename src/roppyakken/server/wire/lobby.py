@@ -2,7 +2,7 @@
 
 The client's messages (``seek``, ``cancel``, ``ping``) are pydantic models, checked by
 :func:`parse`; the server's are ``TypedDict`` with one builder each, encoded by
-:func:`~roppyakken.server.wire.server.encode` (``error`` and ``pong`` are those of ``/ws/<room>``).
+:func:`encode` (``error`` and ``pong`` are those of ``/ws/<room>``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from roppyakken.i18n import N_
 from roppyakken.rules import PRESETS, preset
 from roppyakken.server.wire import jsonsafe, text
 from roppyakken.server.wire.protocol import MessageId, ProtocolError, what
-from roppyakken.server.wire.server import ErrorMessage, PlaybanInfo, PongMessage, encode
+from roppyakken.server.wire.server import ErrorMessage, PlaybanInfo, PongMessage, compact
 
 MAX_LOBBY_MESSAGE: Final = 1024
 """The largest lobby message a client may send (bytes)."""
@@ -221,6 +221,11 @@ def schemas() -> dict[str, Any]:
             Annotated[LobbyServerMessage, Field(discriminator="type")]
         ).json_schema(),
     }
+
+
+def encode(message: LobbyServerMessage) -> str:
+    """A lobby message as compact JSON text, written as those of ``/ws/<room>`` are."""
+    return compact(message)
 
 
 def lobby(

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Annotated, Any, Final, Literal, NotRequired
+from typing import Annotated, Any, Final, Literal, NotRequired
 
 from pydantic import Field, TypeAdapter
 from typing_extensions import TypedDict  # pydantic needs it for a TypedDict before Python 3.12
@@ -26,9 +26,6 @@ from typing_extensions import TypedDict  # pydantic needs it for a TypedDict bef
 from roppyakken.server.wire import wording
 from roppyakken.server.wire.protocol import VERSION
 from roppyakken.server.wire.wording import Said
-
-if TYPE_CHECKING:
-    from roppyakken.server.wire.lobby import LobbyServerMessage
 
 _JSON: Final = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)
 
@@ -354,14 +351,15 @@ def schema() -> dict[str, Any]:
     return TypeAdapter(Annotated[ServerMessage, Field(discriminator="type")]).json_schema()
 
 
-def encode(message: ServerMessage | LobbyServerMessage) -> str:
-    """A server message (of either websocket) as compact JSON text: the one place messages become text."""
-    return _JSON.encode(message)
+def encode(message: ServerMessage) -> str:
+    """A server message as compact JSON text: the one place ``/ws/<room>``'s messages become text."""
+    return compact(message)
 
 
-def fragment(value: object) -> str:
-    """A part of a message as :func:`encode` writes it, for a message assembled from parts encoded
-    once for many receivers (server/play/seat_views.py, checked to equal :func:`state`)."""
+def compact(value: object) -> str:
+    """A JSON value as every message is written (compact, non-ASCII kept): the encoder behind
+    :func:`encode` and the lobby's (server/wire/lobby.py), and that of the parts of a message
+    assembled once for many receivers (server/play/seat_views.py, checked to equal :func:`state`)."""
     return _JSON.encode(value)
 
 
