@@ -308,18 +308,18 @@ def test_clock_and_hand_over_messages_show_no_hand(tmp_path: Path) -> None:
 def test_the_checker_catches_a_leak() -> None:
     """The check above would fail if a seat were sent another seat's view."""
     from roppyakken.rules import preset
-    from roppyakken.server.wire import protocol
+    from roppyakken.server.wire import server as to_client
     from roppyakken.view import view_of
 
     game = Game(preset("classic"), 2, 7)
     truth = Truth(preset("classic"), 2, 7, [])
     import json
 
-    wrong = json.loads(protocol.state(view_of(game, 1).to_json(), ["a", "b"], 0))
+    wrong = json.loads(to_client.state(["a", "b"], 0, view_of(game, 1).to_json(), []))
     wrong["view"]["seat"] = 0
     with pytest.raises(AssertionError):
         truth.check(0, wrong)
-    right = json.loads(protocol.state(view_of(game, 0).to_json(), ["a", "b"], 0))
+    right = json.loads(to_client.state(["a", "b"], 0, view_of(game, 0).to_json(), []))
     truth.check(0, right)
     pile = [SLUGS[c] for c in game.pile[game.pile_pos : game.pile_pos + 2]]
     with pytest.raises(AssertionError):

@@ -19,9 +19,12 @@ from typing import Any
 import httpx
 import pytest
 
-from roppyakken.server.web import lobby_socket, passkey_routes
-from roppyakken.server.wire import bodies, protocol
-from roppyakken.server.wire.protocol import ProtocolError, parse_client_message
+from roppyakken.server.web import passkey_routes
+from roppyakken.server.wire import bodies, lobby, protocol
+from roppyakken.server.wire import client as wire_client
+from roppyakken.server.wire import server as wire_server
+from roppyakken.server.wire.client import parse_client_message
+from roppyakken.server.wire.protocol import ProtocolError
 from tests.said import said_in_english
 from tests.server_harness import ServerThread, running_server
 
@@ -177,8 +180,9 @@ def test_the_schema_is_published_and_matches_protocol_md(server: ServerThread) -
     # what the server publishes is the schema of the models it declares, every part of it (as JSON)
     declared = {
         "http": {**bodies.schemas(), **passkey_routes.schemas()},
-        **protocol.schemas(),
-        **lobby_socket.schemas(),
+        "client_message": wire_client.schema(),
+        "server_message": wire_server.schema(),
+        **lobby.schemas(),
     }
     assert published == {"protocol_version": protocol.VERSION, **json.loads(json.dumps(declared))}
     client = _properties(published["client_message"])

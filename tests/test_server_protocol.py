@@ -11,20 +11,21 @@ import pytest
 from roppyakken.actions import CallRedeal, Declare, Play, Take
 from roppyakken.cards import card_id, mask_of
 from roppyakken.nesting import nesting_depth
-from roppyakken.server.wire import jsonsafe, protocol
-from roppyakken.server.wire.protocol import (
+from roppyakken.server.wire import client, jsonsafe
+from roppyakken.server.wire import server as to_client
+from roppyakken.server.wire.client import (
     Act,
     Hello,
     Ping,
-    ProtocolError,
     SetSeat,
     Start,
     parse_client_message,
 )
+from roppyakken.server.wire.protocol import ProtocolError
 from tests.said import said_in_english
 
 
-def _parse(message: dict[str, Any]) -> protocol.ClientMessage:
+def _parse(message: dict[str, Any]) -> client.ClientMessage:
     return parse_client_message(json.dumps(message))
 
 
@@ -55,7 +56,7 @@ BAD: list[tuple[str, str]] = [
     ("", "not valid JSON"),
     ("{", "not valid JSON"),
     ("[" * 4000 + "]" * 4000, "not valid JSON"),
-    ("x" * (protocol.MAX_MESSAGE_BYTES + 1), "too large"),
+    ("x" * (client.MAX_MESSAGE_BYTES + 1), "too large"),
     ("[]", "JSON object"),
     ("42", "JSON object"),
     ('{"id": "a"}', "needs a 'type'"),
@@ -112,7 +113,7 @@ def test_errors_echo_a_valid_id() -> None:
     with pytest.raises(ProtocolError) as caught:
         parse_client_message('{"type": "act", "id": "m7", "action": {"type": "fly"}}')
     assert caught.value.msg_id == "m7"
-    answer = json.loads(protocol.error(caught.value, caught.value.msg_id))
+    answer = json.loads(to_client.error(caught.value, caught.value.msg_id))
     assert answer == {"type": "error", "message": str(caught.value), "text": answer["text"], "id": "m7"}
     assert said_in_english(answer["text"]) == answer["message"]
-    assert json.loads(protocol.pong()) == {"type": "pong"}
+    assert json.loads(to_client.pong()) == {"type": "pong"}

@@ -24,7 +24,8 @@ from roppyakken.server.play.bots import BotRunner
 from roppyakken.server.play.room import HUMAN, Room, Seat, hash_token
 from roppyakken.server.store import room_store
 from roppyakken.server.store.database import Database
-from roppyakken.server.wire.protocol import Act, ProtocolError, parse_client_message
+from roppyakken.server.wire.client import Act, parse_client_message
+from roppyakken.server.wire.protocol import ProtocolError
 from tests import services
 from tests.server_harness import limits_for_tests, running_server
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # via ray in the dev lock
 
-from tests.server_harness import Player, ServerThread, running_server
+from tests.server_harness import Player, ServerThread, play_to_end, running_server
 from tests.test_server_pairing import Lobby, new_player
 
 
@@ -104,3 +104,43 @@ def test_the_lobby_messages_documented_are_those_published(server: ServerThread,
     docs = (Path(__file__).resolve().parent.parent / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
     lobby = docs.split("## The lobby: `/ws/lobby`")[1].split("\n## ")[0]
     assert all(f"`{kind}`" in lobby for kind in kinds), [k for k in kinds if f"`{k}`" not in lobby]
+
+
+def test_every_message_of_a_whole_game_validates(server: ServerThread) -> None:
+    """A game against a bot with a clock, chat, mutes, hints and pings: every message the server
+    sends (one of a type the schema lacks included) validates against the published schema."""
+    validator = _validator(server, "server_message")
+    made = server.post(
+        "/api/rooms", {"name": "Ann", "bots": {"1": "random"}, "hints": True, "clock": "1d"}
+    ).json()
+
+    async def run() -> list[dict[str, Any]]:
+        ann = await Player.join(server, made["room"], made["token"])
+        watcher = await Player.join(server, made["room"], None)
+        await ann.send({"type": "start", "id": "s"})  # refused: a full room starts by itself
+        while (await ann.recv())["type"] != "error":
+            pass
+        await ann.send({"type": "ping", "id": "p"})
+        await ann.expect("pong")
+        await ann.send({"type": "chat", "phrase": "good_luck", "id": "c"})
+        await ann.expect("chat")
+        await ann.send({"type": "chat", "text": "hello there"})
+        await ann.expect("chat")
+        await ann.send({"type": "chat_history", "id": "h"})
+        await ann.expect("chat_history")
+        await ann.send({"type": "mute", "author": "seat:1", "id": "m"})
+        await ann.expect("muted")
+        await play_to_end([ann], seed=5)
+        await ann.quiet()
+        await watcher.quiet()
+        await ann.close()
+        await watcher.close()
+        return ann.log + watcher.log
+
+    sent = asyncio.run(run())
+    kinds = {m["type"] for m in sent}
+    expected = {"welcome", "room", "history", "state", "events", "round_end", "game_end", "pong", "error"}
+    assert kinds >= expected | {"chat", "chat_history", "muted"}, kinds
+    for message in sent:
+        _valid(validator, message)
+    assert not validator.is_valid({"type": "undeclared"})  # a type the schema lacks fails

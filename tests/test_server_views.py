@@ -10,7 +10,9 @@ import pytest
 from roppyakken.choices import choices
 from roppyakken.engine import Game
 from roppyakken.rules import preset
-from roppyakken.server.play.seat_views import StateMessages
+from roppyakken.server.play.seat_views import SEAT_FIELDS, StateMessages
+from roppyakken.server.wire import server as to_client
+from roppyakken.server.wire.server import ClockView
 from roppyakken.view import view_of
 
 
@@ -40,3 +42,29 @@ def test_state_messages_equal_the_engine_views_at_every_step(name: str, players:
         game.apply(rng.choice(game.legal_actions()))
         seq += 1
     assert seq > 20
+
+
+def test_state_messages_are_the_state_builders_bytes() -> None:
+    """The parts encoded once per change make the very text the ``state`` builder makes of each view."""
+    game = Game(preset("classic"), 3, seed=5)
+    rng = random.Random(5)
+    names = ["a", "b", "bot:expert"]
+    clock = ClockView(
+        control="15+60", kind="realtime", per_move=15.0, banks=[60.0, 1e-05, 0.5], turn=1,
+        remaining=12.25, away=[False, True, False], abandoned=[False, False, True],
+    )  # fmt: skip
+    for seq in range(40):
+        messages = StateMessages(game, names, seq, clock if seq % 2 else None)
+        for seat in [None, 0, 1, 2]:
+            view = view_of(game, seat)
+            fields = view.to_json()  # sent with the seat's own fields first
+            ordered = {key: fields[key] for key in SEAT_FIELDS} | {
+                key: value for key, value in fields.items() if key not in SEAT_FIELDS
+            }
+            made = to_client.state(
+                names, seq, ordered, [c.to_json() for c in choices(view)], clock if seq % 2 else None
+            )
+            assert messages.for_seat(seat) == made
+        if game.over:
+            break
+        game.apply(rng.choice(game.legal_actions()))

@@ -21,8 +21,10 @@ from babel.messages.catalog import Catalog
 from roppyakken import i18n
 from roppyakken.devtools import i18n as build
 from roppyakken.errors import IllegalActionError, Phrase
-from roppyakken.server.wire import protocol, text, wording
-from roppyakken.server.wire.protocol import ProtocolError, parse_client_message
+from roppyakken.server.wire import server as to_client
+from roppyakken.server.wire import text, wording
+from roppyakken.server.wire.client import parse_client_message
+from roppyakken.server.wire.protocol import ProtocolError
 from tests.said import phrase, said_in, said_in_english
 from tests.server_harness import Player, ServerThread, running_server
 
@@ -86,7 +88,7 @@ def test_no_server_module_fills_a_message_before_sending_it() -> None:
 def test_an_error_carries_its_template_and_nested_fields() -> None:
     waiting = Phrase(i18n.N_("seat {seat} is to play a card"), seat=1)
     illegal = IllegalActionError(i18n.N_("not the time to play a card: {waiting}"), waiting=waiting)
-    answer = json.loads(protocol.error(ProtocolError.of(illegal, "m1"), "m1"))
+    answer = json.loads(to_client.error(ProtocolError.of(illegal, "m1"), "m1"))
     assert answer["message"] == "not the time to play a card: seat 1 is to play a card"
     assert answer["text"] == {
         "template": "not the time to play a card: {waiting}",

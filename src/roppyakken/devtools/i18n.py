@@ -72,8 +72,9 @@ PYTHON_SOURCES: tuple[str, ...] = (
     "cli/admin_cmd.py",
     "cli/ratings_cmd.py",
     "server/wire/text.py",
+    "server/wire/client.py",
     "server/wire/protocol.py",
-    "server/web/lobby_socket.py",
+    "server/wire/lobby.py",
     "server/wire/bodies.py",
     "server/web/api.py",
     "server/people/moderation.py",
@@ -82,8 +83,9 @@ PYTHON_SOURCES: tuple[str, ...] = (
 
 SERVER_SAYS: tuple[str, ...] = (
     "server/wire/text.py",
+    "server/wire/client.py",
     "server/wire/protocol.py",
-    "server/web/lobby_socket.py",
+    "server/wire/lobby.py",
     "server/wire/bodies.py",
     "server/web/api.py",
     "engine.py",

@@ -5,7 +5,7 @@ browser's table will receive is known in advance. This tool plays the script thr
 engine once for each answer to the lucky-hand question (declare it, or keep it secret) and
 records, after each of the learner's moves and each of the opponent's, the messages the
 server would send the learner's seat (``events``, ``round_end``, ``game_end``, ``state``,
-built by the server's own :mod:`roppyakken.server.wire.protocol` and
+built by the server's own :mod:`roppyakken.server.wire.server` and
 :class:`~roppyakken.server.play.seat_views.StateMessages`). The page feeds them to the real table
 (``static/js/tutorial.js``), which so looks and plays exactly like a game, and checks each
 move against the step's accepted actions. The file is generated, not served by code, and
@@ -29,7 +29,7 @@ from roppyakken.cards import slugs_of
 from roppyakken.engine import Game
 from roppyakken.events import Event, GameEnded, RoundEnded
 from roppyakken.server.play.seat_views import StateMessages
-from roppyakken.server.wire import protocol
+from roppyakken.server.wire import server as to_client
 
 OUTPUT: Final = Path(__file__).resolve().parents[1] / "server" / "static" / "tutorial.json"
 NAMES: Final = ("", "")
@@ -45,14 +45,14 @@ def _change(game: Game, events: list[Event], seq: int) -> Batch:
     """What the server sends every seat after one action, for the learner's seat (see rooms.py)."""
     out: Batch = []
     if events:
-        out.append(json.loads(protocol.events([e.to_json() for e in events], seq)))
+        out.append(json.loads(to_client.events([e.to_json() for e in events], seq)))
     for event in events:
         if isinstance(event, RoundEnded):
             captures = [slugs_of(m) for m in game.history[event.round].captures or []]
             score = event.score.to_json()
-            out.append(json.loads(protocol.round_end(event.round, score, event.totals, captures, seq)))
+            out.append(json.loads(to_client.round_end(event.round, score, event.totals, captures, seq)))
         elif isinstance(event, GameEnded):
-            out.append(json.loads(protocol.game_end(event.winner, event.reason, "", seq)))
+            out.append(json.loads(to_client.game_end(event.winner, event.reason, "", seq)))
     out.append(json.loads(StateMessages(game, NAMES, seq).for_seat(tutorial.LEARNER)))
     return out
 
@@ -67,7 +67,7 @@ def _path(declare: Declare) -> list[list[Batch]]:
     seq = 0
     first: list[Batch] = [
         [
-            json.loads(protocol.history([e.to_json() for e in game.events], seq, 0)),
+            json.loads(to_client.history([e.to_json() for e in game.events], seq, 0)),
             json.loads(StateMessages(game, NAMES, seq).for_seat(tutorial.LEARNER)),
         ]
     ]

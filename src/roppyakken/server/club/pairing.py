@@ -57,7 +57,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
@@ -71,6 +71,7 @@ from roppyakken.server.play.clocks import CONTROLS
 from roppyakken.server.store.database import Database, StorageError
 from roppyakken.server.store.tables import pairing, rooms, seats
 from roppyakken.server.wire.bodies import CreateRoom
+from roppyakken.server.wire.lobby import LobbyGame, LobbyOverview, LobbyTable
 
 if TYPE_CHECKING:
     from roppyakken.server.play.hub import Hub
@@ -392,7 +393,7 @@ def _seat_names(conn: Connection, ids: list[str]) -> dict[str, list[tuple[str, s
     return out
 
 
-def overview(conn: Connection, now: float) -> dict[str, Any]:
+def overview(conn: Connection, now: float) -> LobbyOverview:
     """What the lobby shows: open public tables, public games being played, waiting and playing counts."""
     here = listing.listed_since(now)  # tables whose host is still there (server/club/open_tables.py)
     open_rows = conn.execute(
@@ -412,30 +413,30 @@ def overview(conn: Connection, now: float) -> dict[str, Any]:
     def control(raw: str | None) -> str:
         return "none" if raw is None else str(json.loads(raw).get("control", "none"))
 
-    tables = []
+    tables: list[LobbyTable] = []
     for room_id, preset_name, players, clock, rated in open_rows:
         taken = [n for kind, n in names[room_id] if kind != "empty"]
         host = names[room_id][0][1] if names[room_id] else None
         if len(taken) >= int(players):
             continue
         tables.append(
-            {
-                "room": room_id,
-                "preset": preset_name,
-                "players": int(players),
-                "clock": control(clock),
-                "rated": bool(rated),
-                "taken": len(taken),
-                "host": host,
-            }
+            LobbyTable(
+                room=room_id,
+                preset=preset_name,
+                players=int(players),
+                clock=control(clock),
+                rated=bool(rated),
+                taken=len(taken),
+                host=host,
+            )
         )
     games = [
-        {
-            "room": room_id,
-            "preset": preset_name,
-            "players": [n or "" for _, n in names[room_id]],
-            "clock": control(clock),
-        }
+        LobbyGame(
+            room=room_id,
+            preset=preset_name,
+            players=[n or "" for _, n in names[room_id]],
+            clock=control(clock),
+        )
         for room_id, preset_name, _players, clock in live_rows
     ]
     pools = {
@@ -447,13 +448,9 @@ def overview(conn: Connection, now: float) -> dict[str, Any]:
     playing = int(
         conn.execute(select(func.count()).select_from(rooms).where(rooms.c.status == "playing")).scalar() or 0
     )
-    return {
-        "tables": tables,
-        "games": games,
-        "pools": pools,
-        "waiting": sum(pools.values()),
-        "playing": playing,
-    }
+    return LobbyOverview(
+        tables=tables, games=games, pools=pools, waiting=sum(pools.values()), playing=playing
+    )
 
 
 Deliver = Callable[[str, int], None]
@@ -479,9 +476,9 @@ class Pairing:
         self.tick = tick
         self.seekers: dict[tuple[str, str], Seeker] = {}
         """This member's waiting players by (player id, token hash)."""
-        self.snapshot: dict[str, Any] = {"tables": [], "games": [], "pools": {}, "waiting": 0, "playing": 0}
+        self.snapshot = LobbyOverview(tables=[], games=[], pools={}, waiting=0, playing=0)
         """The lobby's latest overview (refreshed about every :data:`OVERVIEW_EVERY` seconds)."""
-        self.listeners: set[Callable[[dict[str, Any]], None]] = set()
+        self.listeners: set[Callable[[LobbyOverview], None]] = set()
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._last_overview = -1e9

@@ -33,8 +33,10 @@ from roppyakken.server.play.claims import HeldElsewhere
 from roppyakken.server.play.hub import Hub, HubFull
 from roppyakken.server.play.room import Room
 from roppyakken.server.store.database import StorageError
-from roppyakken.server.wire import protocol, text, wording
-from roppyakken.server.wire.protocol import Hello, ProtocolError, parse_client_message
+from roppyakken.server.wire import server as to_client
+from roppyakken.server.wire import text, wording
+from roppyakken.server.wire.client import Hello, parse_client_message
+from roppyakken.server.wire.protocol import ProtocolError
 
 log = logging.getLogger("roppyakken.server")
 
@@ -97,7 +99,7 @@ class RemoteClient:
                         raise ProtocolError(text.HELLO_AGAIN, message.id)
                     await self.room.handle(self, message)
                 except ProtocolError as exc:
-                    self.send(protocol.error(exc, exc.msg_id))
+                    self.send(to_client.error(exc, exc.msg_id))
                 except Exception:
                     log.exception("room %s: a relayed message failed", self.room.id)
         finally:

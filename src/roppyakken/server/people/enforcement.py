@@ -32,7 +32,8 @@ from roppyakken.server.addresses import Scope, client_address
 from roppyakken.server.people import moderation, playban
 from roppyakken.server.people.moderation import SUSPEND, Sanction
 from roppyakken.server.web.guard import ASGIApp, Receive, Send
-from roppyakken.server.wire import protocol, text, wording
+from roppyakken.server.wire import server as to_client
+from roppyakken.server.wire import text, wording
 
 if TYPE_CHECKING:
     from roppyakken.server.people.players import Player
@@ -152,7 +153,7 @@ class AddressBans:
             if (await receive())["type"] != "websocket.connect":
                 return
             await send({"type": "websocket.accept"})
-            await send({"type": "websocket.send", "text": protocol.error(barred, None, barred.extra)})
+            await send({"type": "websocket.send", "text": to_client.error(barred, None, **barred.extra)})
             await send({"type": "websocket.close", "code": 1008, "reason": str(barred)[:120]})
             return
         data = json.dumps(barred.to_json()).encode()

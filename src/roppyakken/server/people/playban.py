@@ -37,6 +37,7 @@ from typing import Final
 from sqlalchemy import Connection, and_, insert, select
 
 from roppyakken.server.store.tables import abandonments, rooms, seat_players
+from roppyakken.server.wire.server import PlaybanInfo
 
 BASE_MINUTES: Final = 10.0
 """The first ban's length, and the shortest."""
@@ -63,9 +64,9 @@ class Playban:
         """Seconds left."""
         return max(0.0, self.until - now)
 
-    def to_json(self, now: float) -> dict[str, float | int]:
+    def to_json(self, now: float) -> PlaybanInfo:
         """What clients are told (``playban`` of an error or of the lobby)."""
-        return {"seconds": math.ceil(self.left(now)), "until": round(self.until, 3), "recent": self.recent}
+        return PlaybanInfo(seconds=math.ceil(self.left(now)), until=round(self.until, 3), recent=self.recent)
 
 
 def next_minutes(previous: float | None, hours_since_end: float) -> float:

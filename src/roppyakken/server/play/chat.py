@@ -1,8 +1,8 @@
 """Each room's chat: players talk among themselves and, apart, spectators among themselves.
 
-A line is plain text (at most :data:`~roppyakken.server.wire.protocol.CHAT_MAX`
+A line is plain text (at most :data:`~roppyakken.server.wire.client.CHAT_MAX`
 characters, no control characters; clients show it as text, never as markup) or
-a quick phrase's id (:data:`~roppyakken.server.wire.protocol.PHRASES`) that each
+a quick phrase's id (:data:`~roppyakken.server.wire.client.PHRASES`) that each
 reader's client shows in its own language.  Each author may send
 :data:`LINES_PER_MINUTE` lines a minute (a burst of :data:`LINE_BURST`), and each
 channel carries at most :data:`CHANNEL_PER_MINUTE`.  Each reader may mute an
@@ -32,8 +32,11 @@ from roppyakken.server.people import moderation
 from roppyakken.server.people.moderation import Sanction
 from roppyakken.server.store.database import Database, StorageError
 from roppyakken.server.store.tables import chat, seat_players
-from roppyakken.server.wire import protocol, text
-from roppyakken.server.wire.protocol import CHAT_MAX, ChatHistory, Mute, ProtocolError, Say
+from roppyakken.server.wire import server as to_client
+from roppyakken.server.wire import text
+from roppyakken.server.wire.client import CHAT_MAX, ChatHistory, Mute, Say
+from roppyakken.server.wire.protocol import ProtocolError
+from roppyakken.server.wire.server import Channel, ChatLine
 
 
 class Client(Protocol):
@@ -89,7 +92,7 @@ def clean_text(value: str, msg_id: str | None = None) -> str:
     return line
 
 
-def _store(conn: Connection, room_id: str, line: dict[str, Any]) -> None:
+def _store(conn: Connection, room_id: str, line: ChatLine) -> None:
     conn.execute(
         insert(chat).values(
             room_id=room_id,
@@ -109,7 +112,7 @@ def _next_index(conn: Connection, room_id: str) -> int:
     return 0 if last is None else int(last) + 1
 
 
-def recent(conn: Connection, room_id: str, channel: str, limit: int = HISTORY) -> list[dict[str, Any]]:
+def recent(conn: Connection, room_id: str, channel: Channel, limit: int = HISTORY) -> list[ChatLine]:
     """The newest ``limit`` lines of a room's channel, oldest first."""
     rows = conn.execute(
         select(chat.c.idx, chat.c.at, chat.c.author, chat.c.name, chat.c.text, chat.c.phrase)
@@ -118,16 +121,16 @@ def recent(conn: Connection, room_id: str, channel: str, limit: int = HISTORY) -
         .limit(limit)
     ).all()
     return [
-        {
-            "type": "chat",
-            "channel": channel,
-            "idx": int(r[0]),
-            "author": r[2],
-            "name": r[3],
-            "text": r[4],
-            "phrase": r[5],
-            "at": float(r[1]),
-        }
+        ChatLine(
+            type="chat",
+            channel=channel,
+            idx=int(r[0]),
+            author=r[2],
+            name=r[3],
+            text=r[4],
+            phrase=r[5],
+            at=float(r[1]),
+        )
         for r in reversed(rows)
     ]
 
@@ -195,7 +198,7 @@ def desk(room: Room) -> ChatDesk:
     return found
 
 
-def _channel(client: Client) -> str:
+def _channel(client: Client) -> Channel:
     return PLAYERS if client.seat is not None else SPECTATORS
 
 
@@ -219,7 +222,7 @@ async def handle(room: Room, client: Client, message: Say | Mute | ChatHistory) 
                 muted.add(message.author)
         else:
             muted.discard(message.author)
-        client.send(protocol.encode({"type": "muted", "id": message.id, "muted": sorted(muted)}))
+        client.send(to_client.muted(message.id, muted))
         return
     if isinstance(message, ChatHistory):
         try:
@@ -228,8 +231,7 @@ async def handle(room: Room, client: Client, message: Say | Mute | ChatHistory) 
             raise ProtocolError(text.STORAGE_UNAVAILABLE, message.id) from None
         muted = chat_desk.mutes.get(me, set())
         shown = [line for line in lines if line["author"] not in muted]
-        answer = {"type": "chat_history", "id": message.id, "channel": channel, "lines": shown}
-        client.send(protocol.encode({**answer, "muted": sorted(muted)}))
+        client.send(to_client.chat_history(message.id, channel, shown, muted))
         return
     said = None if message.text is None else clean_text(message.text, message.id)
     mute = await _moderator_mute(room, client, chat_desk, message.id)
@@ -244,22 +246,22 @@ async def handle(room: Room, client: Client, message: Say | Mute | ChatHistory) 
         try:
             if chat_desk.next_idx is None:
                 chat_desk.next_idx = await room.db.run(lambda c: _next_index(c, room.id))
-            line = {
-                "type": "chat",
-                "channel": channel,
-                "idx": chat_desk.next_idx,
-                "author": me,
-                "name": _name(room, client),
-                "text": said,
-                "phrase": message.phrase,
-                "at": round(time.time(), 3),
-            }
+            line = ChatLine(
+                type="chat",
+                channel=channel,
+                idx=chat_desk.next_idx,
+                author=me,
+                name=_name(room, client),
+                text=said,
+                phrase=message.phrase,
+                at=round(time.time(), 3),
+            )
             await room.db.run(lambda c: _store(c, room.id, line))
         except StorageError:
             chat_desk.next_idx = None  # read again from the database next time
             raise ProtocolError(text.STORAGE_UNAVAILABLE, message.id) from None
         chat_desk.next_idx += 1
-    encoded = protocol.encode(line)
+    encoded = to_client.chat_line(line)
     for reader in list(room.clients):
         if _channel(reader) != channel:
             continue

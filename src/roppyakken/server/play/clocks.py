@@ -28,6 +28,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from roppyakken.server.wire.server import ClockView
+
 REALTIME: Final = "realtime"
 TURN: Final = "turn"
 NONE: Final = "none"
@@ -245,19 +247,19 @@ class Clock:
             return None
         return max(0.0, self.deadline - now)
 
-    def view(self, now: float) -> dict[str, Any]:
+    def view(self, now: float) -> ClockView:
         """The ``clock`` of a ``state`` message (public: every seat's clock, no secrets)."""
         left = self.remaining(now)
-        return {
-            "control": self.control,
-            "kind": self.kind,
-            "per_move": _round(self.per_move),
-            "banks": [_round(b) for b in self.banks],
-            "turn": self.turn,
-            "remaining": None if left is None else _round(left),
-            "away": list(self.away),
-            "abandoned": list(self.abandoned),
-        }
+        return ClockView(
+            control=self.control,
+            kind=self.kind,  # type: ignore[typeddict-item]  # REALTIME, TURN or NONE
+            per_move=_round(self.per_move),
+            banks=[_round(b) for b in self.banks],
+            turn=self.turn,
+            remaining=None if left is None else _round(left),
+            away=list(self.away),
+            abandoned=list(self.abandoned),
+        )
 
     def record_fields(self) -> dict[str, Any]:
         """The record's ``online`` extension (docs/FORMATS-EXTENSIONS.md)."""

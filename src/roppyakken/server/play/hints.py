@@ -32,8 +32,10 @@ from roppyakken.cards import SLUGS, slugs_of
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.server.play.bots import BotRunner
-from roppyakken.server.wire import protocol, text
+from roppyakken.server.wire import server as to_client
+from roppyakken.server.wire import text
 from roppyakken.server.wire.protocol import ProtocolError
+from roppyakken.server.wire.server import HintMove, ReviewItem, YakuChance
 from roppyakken.view import SeatView, view_of
 
 log = logging.getLogger("roppyakken.server")
@@ -94,23 +96,23 @@ def _round(x: float, digits: int = 2) -> float | None:
     return round(x, digits) if math.isfinite(x) else None
 
 
-def move_json(move: MoveHint) -> dict[str, Any]:
+def move_json(move: MoveHint) -> HintMove:
     """One candidate of a hint as the protocol sends it (docs/PROTOCOL.md, ``hint``)."""
-    return {
-        "action": move.action.to_json(),
-        "card": SLUGS[move.card],
-        "target": slugs_of(move.target),
-        "expert_choice": move.expert_choice,
-        "points_now": move.points_now,
-        "yaku_now": list(move.yaku_now),
-        "expected_score": _round(move.expected_score, 1),
-        "score_ci95": _round(move.score_ci95, 1),
-        "expected_margin": _round(move.expected_margin, 1),
-        "margin_ci95": _round(move.margin_ci95, 1),
-        "risk": _round(move.risk, 1),
-        "win_chance": _round(move.win_chance, 3),
-        "yaku_chances": [{"yaku": slug, "chance": round(p, 2)} for slug, p in move.yaku_chances],
-    }
+    return HintMove(
+        action=move.action.to_json(),
+        card=SLUGS[move.card],
+        target=slugs_of(move.target),
+        expert_choice=move.expert_choice,
+        points_now=move.points_now,
+        yaku_now=list(move.yaku_now),
+        expected_score=_round(move.expected_score, 1),
+        score_ci95=_round(move.score_ci95, 1),
+        expected_margin=_round(move.expected_margin, 1),
+        margin_ci95=_round(move.margin_ci95, 1),
+        risk=_round(move.risk, 1),
+        win_chance=_round(move.win_chance, 3),
+        yaku_chances=[YakuChance(yaku=slug, chance=round(p, 2)) for slug, p in move.yaku_chances],
+    )
 
 
 def compute_hint(view: SeatView, worlds: int, seed: int) -> dict[str, Any]:
@@ -121,7 +123,7 @@ def compute_hint(view: SeatView, worlds: int, seed: int) -> dict[str, Any]:
 
 def compute_review(
     decisions: Sequence[tuple[int, SeatView, Action]], worlds: int, seed: int
-) -> list[dict[str, Any]]:
+) -> list[ReviewItem]:
     """The review of one seat's round as the protocol's items (runs in a worker).
 
     ``decisions`` are ``(turn, view, action)``: the seat's turn number in the round (1
@@ -134,29 +136,21 @@ def compute_review(
         seed=seed,
     )
     return [
-        {
-            "turn": decisions[r.index][0],
-            "phase": r.view.phase.value,
-            "played": move_json(r.played),
-            "best": move_json(r.best),
-            "win_chance_lost": round(r.loss, 3),
-            "points_lost": round(r.margin_loss, 1),
-        }
+        ReviewItem(
+            turn=decisions[r.index][0],
+            phase=r.view.phase.value,  # type: ignore[typeddict-item]  # a card-play decision: play or take
+            played=move_json(r.played),
+            best=move_json(r.best),
+            win_chance_lost=round(r.loss, 3),
+            points_lost=round(r.margin_loss, 1),
+        )
         for r in reviews
     ]
 
 
 def hint_message(seq: int, seat: int, payload: dict[str, Any], msg_id: str | None) -> str:
-    """``hint``: the answer to a ``hint`` request, to the sender only."""
-    out: dict[str, Any] = {"type": "hint", "seq": seq, "seat": seat, **payload}
-    if msg_id is not None:
-        out["id"] = msg_id
-    return protocol.encode(out)
-
-
-def review_message(round_index: int, seat: int, items: list[dict[str, Any]]) -> str:
-    """``review``: after a round, what the master would have played, to that seat only."""
-    return protocol.encode({"type": "review", "round": round_index, "seat": seat, "reviews": items})
+    """``hint``: the answer to a ``hint`` request (``payload``: :func:`compute_hint`'s), to its sender."""
+    return to_client.hint(seq, seat, payload["worlds"], payload["moves"], msg_id)
 
 
 def _seed(room_id: str, n: int) -> int:
@@ -243,11 +237,11 @@ class HintDesk:
                 room.owner, compute_hint, view, HINT_WORLDS, _seed(room.id, seq)
             )
         except RoppyakkenError as exc:
-            client.send(protocol.error(exc, msg_id))
+            client.send(to_client.error(exc, msg_id))
             return
         except Exception:
             log.exception("room %s: the hint for seat %d failed", room.id, seat)
-            client.send(protocol.error(text.HINT_FAILED, msg_id))
+            client.send(to_client.error(text.HINT_FAILED, msg_id))
             return
         finally:
             self._busy.discard(seat)
@@ -290,7 +284,7 @@ class HintDesk:
         except Exception:
             log.exception("room %s: the review of seat %d failed", room.id, seat)
             return
-        message = review_message(round_index, seat, items)
+        message = to_client.review(round_index, seat, items)
         for client in room.clients:
             if client.seat == seat:
                 client.send(message)

@@ -52,7 +52,8 @@ from roppyakken.server.play.room import (
 from roppyakken.server.store import room_store
 from roppyakken.server.store.database import Database, StorageError
 from roppyakken.server.web.metrics import Metrics
-from roppyakken.server.wire import protocol, text, wording
+from roppyakken.server.wire import server as to_client
+from roppyakken.server.wire import text, wording
 from roppyakken.server.wire.bodies import CreateRoom
 
 if TYPE_CHECKING:
@@ -187,7 +188,7 @@ class Hub:
 
     def drop(self, room_ids: list[str]) -> None:
         """Let rooms go at once (their leases were lost): clients are told to reconnect, bots stop."""
-        message = protocol.restarting(text.RESTARTING)
+        message = to_client.restarting(text.RESTARTING)
         for room_id in room_ids:
             room = self.rooms.pop(room_id, None)
             if room is None:
@@ -557,7 +558,7 @@ class Hub:
     async def begin_shutdown(self, grace: float = 1.0) -> None:
         """Stop taking rooms, tell every client the server is restarting, and close their connections."""
         self.stopping = True
-        message = protocol.restarting(text.RESTARTING)
+        message = to_client.restarting(text.RESTARTING)
         clients = [c for room in self.rooms.values() for c in room.clients] + list(self.relayed)
         for client in clients:
             client.send(message)

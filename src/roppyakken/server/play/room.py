@@ -44,8 +44,9 @@ from roppyakken.server.play.hints import OPTION_KEY, HintDesk
 from roppyakken.server.play.seat_views import StateMessages
 from roppyakken.server.store import room_store
 from roppyakken.server.store.database import ActionRow, Database, StaleRoom, StorageError
-from roppyakken.server.wire import protocol, text
-from roppyakken.server.wire.protocol import (
+from roppyakken.server.wire import server as to_client
+from roppyakken.server.wire import text
+from roppyakken.server.wire.client import (
     Act,
     AskHint,
     ChatHistory,
@@ -54,11 +55,12 @@ from roppyakken.server.wire.protocol import (
     Hello,
     Mute,
     Ping,
-    ProtocolError,
     Say,
     SetSeat,
     Start,
 )
+from roppyakken.server.wire.protocol import ProtocolError
+from roppyakken.server.wire.server import ClockView, RoomInfo, RoomSeat
 from roppyakken.view import view_of
 
 log = logging.getLogger("roppyakken.server")
@@ -322,31 +324,31 @@ class Room:
 
     # ----------------------------------------------------------------- queries
 
-    def info(self) -> dict[str, Any]:
+    def info(self) -> RoomInfo:
         """The room as ``GET /api/rooms/<room>`` and ``room_info`` show it (no tokens)."""
         connected = {c.seat for c in self.clients}
-        seats: list[dict[str, Any]] = []
+        seats: list[RoomSeat] = []
         for index, seat in enumerate(self.seats):
-            entry: dict[str, Any] = {
-                "name": seat.display_name if seat.kind != EMPTY else None,
-                "kind": seat.kind,
-                "connected": seat.kind == BOT or index in connected,
-            }
+            entry = RoomSeat(
+                name=seat.display_name if seat.kind != EMPTY else None,
+                kind=seat.kind,  # type: ignore[typeddict-item]  # human, bot or empty
+                connected=seat.kind == BOT or index in connected,
+            )
             if seat.kind == BOT:
                 entry["level"] = seat.level
             seats.append(entry)
-        return {
-            "room": self.id,
-            "players": self.players,
-            "rules": self._rules_json,
-            "seats": seats,
-            "status": self.status,
-            "commitment": self.commitment,
-            "hints": self.hint_desk.enabled,
-            "clock": NONE if self.clock is None else self.clock.control,
-            "public": self.public,
-            "rated": self.rated,
-        }
+        return RoomInfo(
+            room=self.id,
+            players=self.players,
+            rules=self._rules_json,
+            seats=seats,
+            status=self.status,  # type: ignore[typeddict-item]  # waiting, playing or over
+            commitment=self.commitment,
+            hints=self.hint_desk.enabled,
+            clock=NONE if self.clock is None else self.clock.control,
+            public=self.public,
+            rated=self.rated,
+        )
 
     def names(self) -> list[str]:
         """The seats' names, for views and records."""
@@ -387,22 +389,22 @@ class Room:
         """The ``history`` message: the public events so far (every seat saw them), the latest ones."""
         assert self.game is not None
         first = max(0, len(self.game.events) - HISTORY_EVENTS)
-        return protocol.history([e.to_json() for e in self.game.events[first:]], self.actions, first)
+        return to_client.history([e.to_json() for e in self.game.events[first:]], self.actions, first)
 
     def _send_room(self) -> None:
-        self._send_all(protocol.room_changed(self.info()))
+        self._send_all(to_client.room_changed(self.info()))
 
     def _send_change(self, new_events: list[Event]) -> None:
         """After a change: the public events, round and game ends, then each client's own state."""
         seq = self.actions
         if new_events:
-            self._send_all(protocol.events([e.to_json() for e in new_events], seq))
+            self._send_all(to_client.events([e.to_json() for e in new_events], seq))
         assert self.game is not None
         for event in new_events:
             if isinstance(event, RoundEnded):
                 captures = [slugs_of(m) for m in self.game.history[event.round].captures or []]
                 score = event.score.to_json()
-                self._send_all(protocol.round_end(event.round, score, event.totals, captures, seq))
+                self._send_all(to_client.round_end(event.round, score, event.totals, captures, seq))
                 self.hint_desk.round_ended(self, event.round)
             elif isinstance(event, GameEnded):
                 self._send_all(self._game_end(event, seq))
@@ -410,7 +412,7 @@ class Room:
 
     def _game_end(self, event: GameEnded, seq: int) -> str:
         """The ``game_end`` message of ``event``, with the record's address."""
-        return protocol.game_end(event.winner, event.reason, f"/api/games/{self.id}/record", seq)
+        return to_client.game_end(event.winner, event.reason, f"/api/games/{self.id}/record", seq)
 
     def _ended(self) -> GameEnded | None:
         """The game's end, if it is over (its last event)."""
@@ -425,7 +427,7 @@ class Room:
         """The ``game_end`` of a game that ended with nobody there, if this one did."""
         if self.clock is None or self.clock.ended is None:
             return None
-        return protocol.game_end(None, self.clock.ended, f"/api/games/{self.id}/record", self.actions)
+        return to_client.game_end(None, self.clock.ended, f"/api/games/{self.id}/record", self.actions)
 
     # ----------------------------------------------------------------- connections
 
@@ -436,7 +438,7 @@ class Room:
                 return False
             first = client.seat is not None and all(c.seat != client.seat for c in self.clients)
             self.clients.append(client)
-            client.send(protocol.welcome(self.id, client.seat, self.info()))
+            client.send(to_client.welcome(self.id, client.seat, self.info()))
             if self.game is not None:
                 client.send(self._history())
                 ended = self._ended()
@@ -472,7 +474,7 @@ class Room:
     async def handle(self, client: Client, message: ClientMessage) -> None:
         """Answer one parsed client message (after ``hello``); raise ProtocolError to refuse it."""
         if isinstance(message, Ping):
-            client.send(protocol.pong(message.id))
+            client.send(to_client.pong(message.id))
         elif isinstance(message, Act):
             if client.seat is None:
                 raise ProtocolError(text.SPECTATOR_CANNOT_ACT, message.id)
@@ -550,7 +552,7 @@ class Room:
             self.seats[index] = new
             if old.kind == HUMAN:
                 for other in [c for c in self.clients if c.seat == index]:
-                    other.send(protocol.error(text.SEAT_GIVEN_AWAY))
+                    other.send(to_client.error(text.SEAT_GIVEN_AWAY))
                     other.close(4001, text.SEAT_GIVEN_AWAY)
                     self.clients.remove(other)
             self._send_room()
@@ -726,7 +728,7 @@ class Room:
             if new_clock is not None:
                 self.clock = new_clock
             if by_clock:
-                self._send_all(protocol.timeout(seat, self.actions, gave_up))
+                self._send_all(to_client.timeout(seat, self.actions, gave_up))
             self._send_change(new_events)
             self.arm_clock()
         if self.on_move is not None:
@@ -761,7 +763,7 @@ class Room:
             return None
         return seat
 
-    def _clock_view(self) -> dict[str, Any] | None:
+    def _clock_view(self) -> ClockView | None:
         """The ``clock`` of state messages: shown once the room has a clock or a seat was handed over."""
         clock = self.clock
         if clock is None or not (clock.timed or any(clock.abandoned)):
@@ -929,7 +931,9 @@ class Room:
             self.clock = ended
             self.status = OVER
             log.info("room %s: ended as abandoned (nobody came back)", self.id)
-            self._send_all(protocol.game_end(None, "abandoned", f"/api/games/{self.id}/record", self.actions))
+            self._send_all(
+                to_client.game_end(None, "abandoned", f"/api/games/{self.id}/record", self.actions)
+            )
             self._send_room()
 
     async def hand_over(self, client: Client, message: HandOver) -> None:
@@ -986,7 +990,7 @@ class Room:
                     raise WriteFailed(text.WRITE_FAILED, msg_id) from None
                 self.clock = new
                 del self.hand_votes[seat]
-            self._send_all(protocol.handed(seat, votes, done))
+            self._send_all(to_client.handed(seat, votes, done))
             if done:
                 self._send_states()
         self.kick_bots()

@@ -33,8 +33,10 @@ from roppyakken.server.play.hub import CLAIM_PATIENCE, CLOSE_RESTARTING, Hub, Hu
 from roppyakken.server.play.room import RestoreError
 from roppyakken.server.store.database import StorageError
 from roppyakken.server.web.backlog import CONNECTION_KEY, MAX_PENDING_BYTES, Backlog
-from roppyakken.server.wire import protocol, text, wording
-from roppyakken.server.wire.protocol import Act, Hello, ProtocolError, parse_client_message
+from roppyakken.server.wire import server as to_client
+from roppyakken.server.wire import text, wording
+from roppyakken.server.wire.client import Act, Hello, parse_client_message
+from roppyakken.server.wire.protocol import ProtocolError
 from roppyakken.server.wire.wording import Said
 
 log = logging.getLogger("roppyakken.server")
@@ -192,12 +194,12 @@ async def _each_message(
                     return
                 await handle(raw)
             except ProtocolError as exc:
-                client.send(protocol.error(exc, exc.msg_id))
+                client.send(to_client.error(exc, exc.msg_id))
 
 
 async def _refuse(websocket: WebSocket, message: Said, code: int, msg_id: str | None = None) -> None:
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-        await websocket.send_text(protocol.error(message, msg_id))
+        await websocket.send_text(to_client.error(message, msg_id))
         await websocket.close(code, str(message)[:120])
 
 
@@ -262,9 +264,9 @@ async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, hol
     def give_up(why: str) -> None:
         """Tell the client its moves on the way were not confirmed, and make it reconnect."""
         for msg_id, _ in in_flight:
-            client.send(protocol.error(why, msg_id))
+            client.send(to_client.error(why, msg_id))
         in_flight.clear()
-        client.send(protocol.restarting(text.RESTARTING))
+        client.send(to_client.restarting(text.RESTARTING))
         client.close(CLOSE_RESTARTING, "restarting")
 
     def holder_lost(code: int, reason: str) -> None:

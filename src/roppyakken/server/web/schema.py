@@ -2,19 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from roppyakken.server.web import lobby_socket, passkey_routes
-from roppyakken.server.wire import bodies, protocol
+from roppyakken.server.web import passkey_routes
+from roppyakken.server.wire import bodies, client, lobby, protocol, server
+
+
+def published() -> dict[str, Any]:
+    """The JSON Schema of every declared message: the HTTP request bodies, the client and server
+    messages of ``/ws/<room>`` (server/wire/client.py, server/wire/server.py) and both directions
+    of ``/ws/lobby`` (server/wire/lobby.py)."""
+    return {
+        "protocol_version": protocol.VERSION,
+        "http": {**bodies.schemas(), **passkey_routes.schemas()},
+        "client_message": client.schema(),
+        "server_message": server.schema(),
+        **lobby.schemas(),
+    }
 
 
 async def schema(request: Request) -> Response:
     """``GET /api/schema``: the JSON Schema of the request bodies and of every websocket message."""
-    published = {
-        "protocol_version": protocol.VERSION,
-        "http": {**bodies.schemas(), **passkey_routes.schemas()},
-        **protocol.schemas(),
-        **lobby_socket.schemas(),
-    }
-    return JSONResponse(published)
+    return JSONResponse(published())

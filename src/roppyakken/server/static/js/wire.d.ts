@@ -146,10 +146,13 @@ export interface ErrorMessage {
   /** the error in English, one line */
   message: string;
   /** the same error as a template and fields */
-  text?: Wording | null;
-  id?: string | null;
+  text: Wording;
+  /** the id of the message refused, if it had one */
+  id?: string;
   /** a seek or seat refused by a playban: how long it lasts */
-  playban?: PlaybanInfo | null;
+  playban?: PlaybanInfo;
+  /** a connection refused by a suspension: which and until when */
+  sanction?: SanctionInfo;
 }
 
 /** ``events``: the public events of the last change. */
@@ -187,7 +190,8 @@ export interface HintMessage {
   /** the worlds each play was played out in */
   worlds: number;
   moves: HintMove[];
-  id?: string | null;
+  /** the request's id, if it had one */
+  id?: string;
 }
 
 /** One candidate play of a hint and what it is expected to bring. */
@@ -245,14 +249,15 @@ export interface PlaybanInfo {
 /** ``pong``: the answer to ``ping``. */
 export interface PongMessage {
   type: "pong";
-  id?: string | null;
+  /** the ping's id, if it had one */
+  id?: string;
 }
 
 /** ``restarting``: the server is stopping; reconnect in a moment (the game is saved). */
 export interface RestartingMessage {
   type: "restarting";
   message: string;
-  text?: Wording | null;
+  text: Wording;
 }
 
 /** One decision of the round where the move played gave up the most. */
@@ -285,11 +290,13 @@ export interface RoomInfo {
   /** SHA-256 of the secret seed and salt (null: a chosen seed) */
   commitment: string | null;
   /** hints are on for every player (the room's option) */
-  hints?: boolean;
+  hints: boolean;
   /** the time control: none, 15+60, 30+120, 60+300, 1d … 7d */
-  clock?: string;
+  clock: string;
   /** the finished game is listed for everyone */
-  public?: boolean;
+  public: boolean;
+  /** the game moves its players' ratings */
+  rated: boolean;
 }
 
 /** ``room``: the room changed. */
@@ -303,6 +310,7 @@ export interface RoomSeat {
   name: string | null;
   kind: "human" | "bot" | "empty";
   connected: boolean;
+  /** a bot's level (bots only) */
   level?: string | null;
 }
 
@@ -316,17 +324,24 @@ export interface RoundEndMessage {
   captures: string[][];
 }
 
+/** A sanction in effect (server/people/moderation.py): its kind, end (null: until cleared), reason. */
+export interface SanctionInfo {
+  kind: string;
+  until: number | null;
+  reason: string | null;
+}
+
 /** ``state``: the receiver's own view after ``seq`` applied actions. */
 export interface StateMessage {
   type: "state";
   seq: number;
+  names: string[];
   /** the seat's SeatView.to_json() */
   view: JsonObject;
-  names: string[];
   /** beside each legal action: its points, the yaku it brings closer, and which earlier action it is equivalent to (roppyakken.choices) */
-  choices?: JsonObject[];
+  choices: JsonObject[];
   /** every seat's clock (absent in a room without a clock and no seat handed over) */
-  clock?: ClockView | null;
+  clock?: ClockView;
 }
 
 /** ``timeout``: a seat's time ran out and the server played its move (action ``seq - 1``). */
@@ -352,7 +367,7 @@ export interface Wording {
   /** a message id of the catalogs (English, with {named} fields) */
   template: string;
   /** each field's value: a string, a number, or a nested {template, fields} */
-  fields?: JsonObject;
+  fields: JsonObject;
 }
 
 /** How often a yaku ends up completed, in the sampled worlds. */
@@ -447,10 +462,10 @@ export interface PairedMessage {
 
 /** ``playban``: sent on connecting to a player under a playban (server/people/playban.py). */
 export interface PlaybanMessage {
+  type: "playban";
   seconds: number;
   until: number;
   recent: number;
-  type: "playban";
 }
 
 /** ``seeking``: the player waits in ``pool``; ``token`` is the seat token it will hold. */
