@@ -54,9 +54,17 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from roppyakken.server.addresses import client_address
-from roppyakken.server.club import history
 from roppyakken.server.limits import RateLimiter, take_token
-from roppyakken.server.people import enforcement, logins, moderation, passwords, players, recovery, sessions
+from roppyakken.server.people import (
+    enforcement,
+    history,
+    logins,
+    moderation,
+    passwords,
+    players,
+    recovery,
+    sessions,
+)
 from roppyakken.server.store.database import Database, StaleRoom
 from roppyakken.server.store.tables import accounts, seat_players
 from roppyakken.server.store.tables import players as players_table

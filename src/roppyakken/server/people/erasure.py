@@ -33,8 +33,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from roppyakken.record import dumps
-from roppyakken.server.club import history
 from roppyakken.server.people import accounts as accounts_module
+from roppyakken.server.people import history
 from roppyakken.server.people import players as players_module
 from roppyakken.server.people import sessions as sessions_module
 from roppyakken.server.people.players import hash_secret

@@ -33,9 +33,8 @@ from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
 from roppyakken.errors import Phrase
 from roppyakken.i18n import N_
 from roppyakken.server.addresses import client_address
-from roppyakken.server.club import history
 from roppyakken.server.limits import take_token
-from roppyakken.server.people import accounts, passkeys, players, recovery, sessions
+from roppyakken.server.people import accounts, history, passkeys, players, recovery, sessions
 from roppyakken.server.store.database import Database
 from roppyakken.server.web.api import ApiError, read_json_object
 from roppyakken.server.web.guard import app_limiter

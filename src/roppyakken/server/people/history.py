@@ -1,8 +1,8 @@
-"""A player's games from the server's side: the rooms whose seats the player took (``seat_players``).
+"""A person's games from the server's side: the rooms whose seats their players took (``seat_players``).
 
 An account's history is that of its player and of every guest it adopted, so it is
 the same on every device the account signs in on, whatever seat tokens that
-browser keeps.
+browser keeps; the account's page, its export and its erasure read it.
 """
 
 from __future__ import annotations
