@@ -35,6 +35,7 @@ from roppyakken.server.people import enforcement, players
 from roppyakken.server.play.clocks import CONTROLS
 from roppyakken.server.play.room import hash_token, new_token
 from roppyakken.server.store.database import StorageError
+from roppyakken.server.web import identity
 from roppyakken.server.web.room_socket import WebSocketClient, admission
 from roppyakken.server.wire import jsonsafe, protocol, text
 from roppyakken.server.wire.protocol import ErrorMessage, MessageId, PlaybanInfo, PongMessage, ProtocolError
@@ -241,14 +242,14 @@ async def lobby_endpoint(websocket: WebSocket) -> None:
 
 
 async def _session(websocket: WebSocket, pairing: Pairing) -> None:
-    player = await players.current(websocket)
+    player = await identity.current(websocket)
     standing: dict[str, Any] = await pairing.db.run(
         lambda c: rating_store.standing(c, None if player is None else player.id)
     )
     await websocket.accept()
     client = WebSocketClient(websocket, None, pairing.hub.limits.send_timeout)
     pace = MemoryRateLimiter(max_keys=1)
-    address, browser = client_address(websocket.scope), players.browser_of(websocket)
+    address, browser = client_address(websocket.scope), identity.browser_of(websocket)
     seeking: list[tuple[str, str]] = []
     """(token, its hash) of this connection's seek, if it waits in the pool."""
 
@@ -275,7 +276,7 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
             if now is None:
                 raise ProtocolError(text.NO_PLAYER, message.id)
             try:
-                await enforcement.may_seek(pairing.hub, now)
+                await enforcement.may_seek(pairing.db, pairing.hub.limits, now)
             except enforcement.Barred as exc:
                 client.send(protocol.error(exc, message.id, exc.extra))
                 return
@@ -300,7 +301,7 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
     client.send(_lobby(pairing.snapshot, player, standing))
     if player is not None:  # fair play: a player under a playban is told so on arrival
         with contextlib.suppress(StorageError):
-            ban = await enforcement.current_playban(pairing.hub, player.id)
+            ban = await enforcement.current_playban(pairing.db, pairing.hub.limits, player.id)
             if ban is not None:
                 client.send(protocol.encode({"type": "playban", **ban.to_json(time.time())}))
     pairing.listeners.add(listen)
