@@ -31,9 +31,8 @@ from roppyakken.server.play.claims import HeldElsewhere
 from roppyakken.server.play.hub import CLAIM_PATIENCE, CLOSE_RESTARTING, Hub, HubFull
 from roppyakken.server.play.room import RestoreError
 from roppyakken.server.store.database import StorageError
+from roppyakken.server.web import identity
 from roppyakken.server.web.backlog import CONNECTION_KEY, MAX_PENDING_BYTES, Backlog
-from roppyakken.server.web.identity import current as current_player
-from roppyakken.server.web.identity import session_token
 from roppyakken.server.wire import protocol, text, wording
 from roppyakken.server.wire.protocol import Act, Hello, ProtocolError, parse_client_message
 from roppyakken.server.wire.wording import Said
@@ -327,9 +326,9 @@ async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, hol
 async def _player_of(websocket: WebSocket) -> str | None:
     """The player a room's websocket comes from, for moderation: the signed-in account's player (its
     session, read from the database), else the player cookie's id (not proven: used only to refuse)."""
-    if session_token(websocket) is not None:
+    if identity.session_token(websocket) is not None:
         try:
-            player = await current_player(websocket)
+            player = await identity.current(websocket)
         except StorageError:
             player = None
         if player is not None:
