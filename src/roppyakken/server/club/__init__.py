@@ -1,1 +1,1 @@
-"""What players share: quick pairing, the lobby's open tables, ratings, profiles, history."""
+"""What players share: quick pairing, the lobby's open tables, ratings, profiles."""

@@ -1,1 +1,1 @@
-"""Players, guests, accounts, sessions, passwords, passkeys, moderation, playbans, erasure."""
+"""Players, guests, accounts, sessions, passwords, passkeys, history, moderation, playbans, erasure."""

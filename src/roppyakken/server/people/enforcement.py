@@ -1,7 +1,7 @@
 """Where fair play and moderation are enforced: taking a seat, seeking a rated game, and admission.
 
 - a suspended address is refused every HTTP request and websocket
-  (:class:`AddressBans`, ASGI middleware: 403 with one line; a websocket is told
+  (server/web/fair_play.py: 403 with :func:`address_barred`'s line; a websocket is told
   the line in an ``error`` and closed with 1008);
 - a suspended player (or a player of a suspended account) may not make or join a
   room nor seek a game (:func:`may_take_seat`, :func:`may_seek`);
@@ -19,25 +19,17 @@ database each time (a seek or a join).
 
 from __future__ import annotations
 
-import json
 import math
 import time
-from typing import TYPE_CHECKING, Any
-
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from typing import Any
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server.addresses import Scope, client_address
+from roppyakken.server.config import Limits
 from roppyakken.server.people import moderation, playban
 from roppyakken.server.people.moderation import SUSPEND, Sanction
-from roppyakken.server.web.guard import ASGIApp, Receive, Send
-from roppyakken.server.wire import server as to_client
+from roppyakken.server.people.players import Player
+from roppyakken.server.store.database import Database
 from roppyakken.server.wire import text, wording
-
-if TYPE_CHECKING:
-    from roppyakken.server.people.players import Player
-    from roppyakken.server.play.hub import Hub
 
 
 class Barred(RoppyakkenError):
@@ -79,84 +71,46 @@ def playban_barred(ban: playban.Playban, now: float) -> Barred:
     return Barred(text.PLAYBAN, {"playban": ban.to_json(now)}, recent=ban.recent, wait=wait)
 
 
-async def current_playban(hub: Hub, player_id: str) -> playban.Playban | None:
+async def current_playban(db: Database, limits: Limits, player_id: str) -> playban.Playban | None:
     """The player's playban in effect now (read from the database), or None."""
-    now, scale = time.time(), hub.limits.clock_scale
-    found: playban.Playban | None = await hub.db.run(lambda c: playban.current(c, player_id, now, scale))
+    now, scale = time.time(), limits.clock_scale
+    found: playban.Playban | None = await db.run(lambda c: playban.current(c, player_id, now, scale))
     return found
 
 
-async def may_play_rated(hub: Hub, player: Player | None) -> None:
+async def may_play_rated(db: Database, limits: Limits, player: Player | None) -> None:
     """Refuse (:class:`Barred`) a seat in a rated game to a player under a playban, and to a guest
     when only accounts play rated games (making a rated room calls this before making it)."""
-    if hub.limits.rated_accounts_only and (player is None or player.account_id is None):
+    if limits.rated_accounts_only and (player is None or player.account_id is None):
         raise Barred(text.RATED_ACCOUNTS_ONLY)
     if player is None:
         return
-    ban = await current_playban(hub, player.id)
+    ban = await current_playban(db, limits, player.id)
     if ban is not None:
         raise playban_barred(ban, time.time())
 
 
-async def may_seek(hub: Hub, player: Player) -> None:
+async def may_seek(db: Database, limits: Limits, player: Player) -> None:
     """Refuse (:class:`Barred`) a suspended player or one under a playban entering quick pairing."""
-    suspension = await moderation.cache_for(hub.db).find(SUSPEND, player_id=player.id)
+    suspension = await moderation.cache_for(db).find(SUSPEND, player_id=player.id)
     if suspension is not None:
         raise suspension_barred(suspension)
-    await may_play_rated(hub, player)
+    await may_play_rated(db, limits, player)
 
 
-async def may_take_seat(hub: Hub, player: Player | None, room_id: str | None) -> bool:
+async def may_take_seat(db: Database, limits: Limits, player: Player | None, room_id: str | None) -> bool:
     """Refuse (:class:`Barred`) a suspended player making (``room_id`` None) or joining a room, and a
     player under a playban (or a guest, when only accounts play rated games) joining a rated room;
     whether the room joined is rated (False when making one, or without a player)."""
-    if player is None and not hub.limits.rated_accounts_only:
+    if player is None and not limits.rated_accounts_only:
         return False
     if player is not None:
-        suspension = await moderation.cache_for(hub.db).find(SUSPEND, player_id=player.id)
+        suspension = await moderation.cache_for(db).find(SUSPEND, player_id=player.id)
         if suspension is not None:
             raise suspension_barred(suspension)
     if room_id is None:
         return False
-    rated: bool = await hub.db.run(lambda c: playban.room_rated(c, room_id))
+    rated: bool = await db.run(lambda c: playban.room_rated(c, room_id))
     if rated:
-        await may_play_rated(hub, player)
+        await may_play_rated(db, limits, player)
     return rated
-
-
-async def handle_barred(request: Request, exc: Exception) -> Response:
-    """:class:`Barred` as its HTTP answer."""
-    assert isinstance(exc, Barred)
-    return JSONResponse(exc.to_json(), status_code=exc.status)
-
-
-class AddressBans:
-    """ASGI middleware: a suspended address gets 403 (HTTP) or an ``error`` and a close (websocket)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Refuse a suspended address, else pass the request on."""
-        kind = scope["type"]
-        hub = getattr(getattr(scope.get("app"), "state", None), "hub", None)
-        if kind not in ("http", "websocket") or hub is None:
-            await self.app(scope, receive, send)
-            return
-        address = client_address(scope)
-        sanction = await moderation.cache_for(hub.db).find(SUSPEND, address=address)
-        if sanction is None:
-            await self.app(scope, receive, send)
-            return
-        barred = address_barred(sanction)
-        if kind == "websocket":
-            if (await receive())["type"] != "websocket.connect":
-                return
-            await send({"type": "websocket.accept"})
-            await send({"type": "websocket.send", "text": to_client.error(barred, None, **barred.extra)})
-            await send({"type": "websocket.close", "code": 1008, "reason": str(barred)[:120]})
-            return
-        data = json.dumps(barred.to_json()).encode()
-        headers = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
-        await send({"type": "http.response.start", "status": 403, "headers": headers})
-        await send({"type": "http.response.body", "body": data})

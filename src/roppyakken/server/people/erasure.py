@@ -29,29 +29,11 @@ from datetime import UTC, datetime
 from typing import Any, Final
 
 from sqlalchemy import Connection, Table, select, update
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
 
 from roppyakken.record import dumps
-from roppyakken.server.club import history
-from roppyakken.server.people import accounts as accounts_module
-from roppyakken.server.people import players as players_module
-from roppyakken.server.people import sessions as sessions_module
+from roppyakken.server.people import accounts, history, sessions
 from roppyakken.server.people.players import hash_secret
-from roppyakken.server.store.database import Database
-from roppyakken.server.store.tables import (
-    accounts,
-    chat,
-    metadata,
-    pairing,
-    players,
-    rooms,
-    seat_players,
-    seats,
-    sessions,
-)
-from roppyakken.server.web.api import ApiError
-from roppyakken.server.wire import text
+from roppyakken.server.store import tables
 
 FORMAT: Final = "roppyakken-account-export/1"
 LABEL_PREFIX: Final = "deleted-"
@@ -79,21 +61,19 @@ def _rows(conn: Connection, table: Table, column: str, keys: list[str]) -> list[
 def _seats_of(conn: Connection, ids: list[str]) -> list[tuple[str, int]]:
     if not ids:
         return []
-    rows = conn.execute(
-        select(seat_players.c.room_id, seat_players.c.seat).where(seat_players.c.player_id.in_(ids))
-    )
+    c = tables.seat_players.c
+    rows = conn.execute(select(c.room_id, c.seat).where(c.player_id.in_(ids)))
     return [(str(r[0]), int(r[1])) for r in rows]
 
 
 def _chat_lines(conn: Connection, taken: list[tuple[str, int]]) -> list[dict[str, Any]]:
     lines: list[dict[str, Any]] = []
+    c = tables.chat.c
     for room_id, seat in taken:
         rows = conn.execute(
-            select(
-                chat.c.room_id, chat.c.idx, chat.c.channel, chat.c.at, chat.c.name, chat.c.text, chat.c.phrase
-            )
-            .where(chat.c.room_id == room_id, chat.c.author == f"seat:{seat}")
-            .order_by(chat.c.idx)
+            select(c.room_id, c.idx, c.channel, c.at, c.name, c.text, c.phrase)
+            .where(c.room_id == room_id, c.author == f"seat:{seat}")
+            .order_by(c.idx)
         )
         for r in rows:
             lines.append(
@@ -112,12 +92,12 @@ def _chat_lines(conn: Connection, taken: list[tuple[str, int]]) -> list[dict[str
 
 def export(conn: Connection, account_id: str, current_hash: str | None) -> dict[str, Any] | None:
     """Everything the server holds about the account and its players (None: no such account)."""
-    row = accounts_module.find(conn, account_id=account_id)
+    row = accounts.find(conn, account_id=account_id)
     if row is None:
         return None
-    ids = accounts_module.player_ids(conn, account_id)
+    ids = accounts.player_ids(conn, account_id)
     other: dict[str, list[dict[str, Any]]] = {}
-    for name, table in sorted(metadata.tables.items()):
+    for name, table in sorted(tables.metadata.tables.items()):
         if name in _COVERED:
             continue
         if "player_id" in table.c:
@@ -133,11 +113,11 @@ def export(conn: Connection, account_id: str, current_hash: str | None) -> dict[
             "created_at": _plain(row.created_at),
             "password": row.password_hash is not None,
         },
-        "players": _rows(conn, players, "id", ids),
+        "players": _rows(conn, tables.players, "id", ids),
         "games": history.games(conn, ids, limit=1_000_000),
         "chat": _chat_lines(conn, _seats_of(conn, ids)),
-        "sessions": accounts_module.session_rows(conn, account_id, current_hash),
-        "pairing": _rows(conn, pairing, "player_id", ids),
+        "sessions": sessions.listing(conn, account_id, current_hash),
+        "pairing": _rows(conn, tables.pairing, "player_id", ids),
         **other,
     }
 
@@ -159,75 +139,45 @@ def rename_in_record(record: str, seat: int, label: str) -> str:
 def erase(conn: Connection, account_id: str, label: str | None = None) -> str | None:
     """Erase the account (see the module's docstring); the players' anonymous label, or None if there
     was no such account."""
-    if accounts_module.find(conn, account_id=account_id) is None:
+    if accounts.find(conn, account_id=account_id) is None:
         return None
     label = label or anonymous_label()
-    ids = accounts_module.player_ids(conn, account_id)
+    ids = accounts.player_ids(conn, account_id)
     taken = _seats_of(conn, ids)
     for room_id, seat in taken:
         conn.execute(
-            update(seats)
-            .where(seats.c.room_id == room_id, seats.c.seat == seat, seats.c.kind == "human")
+            update(tables.seats)
+            .where(
+                tables.seats.c.room_id == room_id, tables.seats.c.seat == seat, tables.seats.c.kind == "human"
+            )
             .values(name=label)
         )
-        conn.execute(chat.delete().where(chat.c.room_id == room_id, chat.c.author == f"seat:{seat}"))
-        stored = conn.execute(select(rooms.c.record).where(rooms.c.id == room_id)).scalar()
+        conn.execute(
+            tables.chat.delete().where(
+                tables.chat.c.room_id == room_id, tables.chat.c.author == f"seat:{seat}"
+            )
+        )
+        stored = conn.execute(select(tables.rooms.c.record).where(tables.rooms.c.id == room_id)).scalar()
         if stored:
             conn.execute(
-                update(rooms)
-                .where(rooms.c.id == room_id)
+                update(tables.rooms)
+                .where(tables.rooms.c.id == room_id)
                 .values(record=rename_in_record(stored, seat, label))
             )
     if ids:
-        conn.execute(pairing.delete().where(pairing.c.player_id.in_(ids)))
+        conn.execute(tables.pairing.delete().where(tables.pairing.c.player_id.in_(ids)))
         for player_id in ids:
             conn.execute(
-                update(players)
-                .where(players.c.id == player_id)
+                update(tables.players)
+                .where(tables.players.c.id == player_id)
                 .values(name=label, account_id=None, secret_hash=hash_secret(secrets.token_urlsafe(32)))
             )
     for name in ("passkeys", "webauthn_challenges", "recovery_codes", "password_resets", "trusted_devices"):
-        table = metadata.tables.get(name)
+        table = tables.metadata.tables.get(name)
         if table is not None and "account_id" in table.c:
             conn.execute(table.delete().where(table.c.account_id == account_id))
         if table is not None and "player_id" in table.c and ids:
             conn.execute(table.delete().where(table.c.player_id.in_(ids)))
-    conn.execute(sessions.delete().where(sessions.c.account_id == account_id))
-    conn.execute(accounts.delete().where(accounts.c.id == account_id))
+    conn.execute(tables.sessions.delete().where(tables.sessions.c.account_id == account_id))
+    conn.execute(tables.accounts.delete().where(tables.accounts.c.id == account_id))
     return label
-
-
-async def export_account(request: Request) -> Response:
-    """``GET /api/account/export``: :func:`export` as a JSON download."""
-    player = await accounts_module.signed_in(request, change=False)
-    account_id = str(player.account_id)
-    current = sessions_module.hash_token(player.secret)
-    db: Database = request.app.state.hub.db
-    data = await db.run(lambda c: export(c, account_id, current))
-    if data is None:
-        raise ApiError(401, text.NOT_SIGNED_IN)
-    return Response(
-        json.dumps(data, ensure_ascii=False, indent=1),
-        media_type="application/json",
-        headers={
-            "Content-Disposition": f'attachment; filename="roppyakken-account-{account_id}.json"',
-            "Cache-Control": "no-store",
-        },
-    )
-
-
-async def delete_account(request: Request) -> Response:
-    """``DELETE /api/account`` ``{"password"}``: :func:`erase` the account signed in, once confirmed
-    (:func:`~roppyakken.server.people.accounts.confirm`); the browser is signed out."""
-    player = await accounts_module.signed_in(request, change=True)
-    data = await accounts_module.read_body(request)
-    row = await accounts_module.confirm(request, player, data)
-    db: Database = request.app.state.hub.db
-    label = await db.run(lambda c: erase(c, row.id))
-    if label is None:
-        raise ApiError(401, text.NOT_SIGNED_IN)
-    response = JSONResponse({"deleted": True, "label": label}, headers={"Cache-Control": "no-store"})
-    secure = players_module.behind_tls(request)
-    sessions_module.clear_cookie(response, secure)
-    response.delete_cookie(players_module.COOKIE, path="/", secure=secure, httponly=True, samesite="lax")
-    return response

@@ -4,7 +4,8 @@
 ``Limits.guests_per_hour`` (30 by default, a burst of a third of it, at least 3) a token
 bucket counted per address as the other bounds are (an IPv6 client's /64; in a cluster
 the shared Redis buckets, so the members count together).  Past it: 429 with
-``Retry-After`` and one line (:func:`may_create`).
+``Retry-After`` and one line (:class:`TooManyGuests`; counted by server/web/player_routes.py in
+the bucket :func:`bucket` describes).
 
 **Forgetting.**  Players who never took a seat, have no account and were not seen for long
 are forgotten.
@@ -37,17 +38,12 @@ import math
 from datetime import UTC, datetime
 from typing import Final
 
-from sqlalchemy import Column, ColumnElement, Connection, and_, delete, exists, or_, select, text, update
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+import sqlalchemy
+from sqlalchemy import Column, ColumnElement, Connection, and_, delete, exists, or_, select, update
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server.addresses import client_address
-from roppyakken.server.limits import take_token
-from roppyakken.server.store.tables import metadata, players
-from roppyakken.server.web.guard import app_limiter
-from roppyakken.server.wire import text as words
-from roppyakken.server.wire import wording
+from roppyakken.server.store import tables
+from roppyakken.server.wire import text
 
 SEEN_EVERY: Final = 3600.0
 """Seconds between two refreshes of a player's ``seen_at`` (a write at most hourly per player)."""
@@ -65,42 +61,31 @@ class TooManyGuests(RoppyakkenError):
     """One address made too many guests: 429, with the seconds to wait."""
 
     def __init__(self, seconds: int) -> None:
-        super().__init__(words.GUESTS_LIMITED, minutes=max(1, math.ceil(seconds / 60)))
+        super().__init__(text.GUESTS_LIMITED, minutes=max(1, math.ceil(seconds / 60)))
         self.seconds = seconds
 
 
-async def may_create(request: Request) -> None:
-    """Count one new guest of the request's address; :class:`TooManyGuests` past the bound."""
-    per_hour = float(request.app.state.hub.limits.guests_per_hour)
-    burst = max(3.0, per_hour / 3)
-    limiter = app_limiter(request.app, "guest_limiter")
-    wait = await take_token(limiter, f"guest:{client_address(request.scope)}", per_hour / 60, burst)
-    if wait:
-        raise TooManyGuests(3600 if math.isinf(wait) else max(1, math.ceil(wait)))
-
-
-async def handle_too_many(request: Request, exc: Exception) -> Response:
-    """:class:`TooManyGuests` as a 429 ``{"error"}`` answer with ``Retry-After``."""
-    seconds = exc.seconds if isinstance(exc, TooManyGuests) else 3600
-    headers = {"Retry-After": str(seconds)}
-    return JSONResponse(wording.answer(exc if isinstance(exc, RoppyakkenError) else str(exc)), 429, headers)
+def bucket(per_hour: float) -> tuple[float, float]:
+    """The token bucket of one address's new guests when it may make ``per_hour`` an hour: its refill
+    per minute and its size (a third of the hour's, at least 3)."""
+    return per_hour / 60, max(3.0, per_hour / 3)
 
 
 def seen(conn: Connection, player_id: str, last: float | None, now: float) -> None:
     """The player was seen at ``now`` (its stored ``seen_at`` is ``last``): stored if it is older than
     :data:`SEEN_EVERY`, so that a player's requests write at most hourly."""
     if last is None or now - last >= SEEN_EVERY:
-        conn.execute(update(players).where(players.c.id == player_id).values(seen_at=now))
+        conn.execute(update(tables.players).where(tables.players.c.id == player_id).values(seen_at=now))
 
 
 def _references() -> list[Column[str]]:
     """Every column that may name a player: a foreign key to ``players.id``, or one of :data:`NAMES`."""
     found = []
-    for table in metadata.sorted_tables:
-        if table is players:
+    for table in tables.metadata.sorted_tables:
+        if table is tables.players:
             continue
         for column in table.columns:
-            points = any(fk.column is players.c.id for fk in column.foreign_keys)
+            points = any(fk.column is tables.players.c.id for fk in column.foreign_keys)
             if points or column.name in NAMES:
                 found.append(column)
     return found
@@ -110,16 +95,21 @@ def forgettable(now: float, days: float) -> ColumnElement[bool]:
     """The condition a forgotten guest meets (see the module docstring)."""
     cutoff = now - days * 86_400
     unseen = or_(
-        players.c.seen_at < cutoff,
-        and_(players.c.seen_at.is_(None), players.c.created_at < datetime.fromtimestamp(cutoff, UTC)),
+        tables.players.c.seen_at < cutoff,
+        and_(
+            tables.players.c.seen_at.is_(None),
+            tables.players.c.created_at < datetime.fromtimestamp(cutoff, UTC),
+        ),
     )
-    kept = [exists().where(column == players.c.id) for column in _references()]
-    return and_(players.c.account_id.is_(None), unseen, *[~k for k in kept])
+    kept = [exists().where(column == tables.players.c.id) for column in _references()]
+    return and_(tables.players.c.account_id.is_(None), unseen, *[~k for k in kept])
 
 
 def _sweep_lock(conn: Connection) -> bool:
     """Take the sweep's advisory lock for this transaction; False if another member holds it."""
-    return bool(conn.execute(text("select pg_try_advisory_xact_lock(:key)"), {"key": LOCK_KEY}).scalar())
+    return bool(
+        conn.execute(sqlalchemy.text("select pg_try_advisory_xact_lock(:key)"), {"key": LOCK_KEY}).scalar()
+    )
 
 
 def sweep(conn: Connection, now: float, days: float, *, batch: int = BATCH) -> int:
@@ -127,9 +117,9 @@ def sweep(conn: Connection, now: float, days: float, *, batch: int = BATCH) -> i
     if conn.dialect.name == "postgresql" and not _sweep_lock(conn):
         return 0
     condition = forgettable(now, days)
-    ids = [r[0] for r in conn.execute(select(players.c.id).where(condition).limit(batch))]
+    ids = [r[0] for r in conn.execute(select(tables.players.c.id).where(condition).limit(batch))]
     if not ids:
         return 0
     # the condition again: a guest seated or seen since the select is kept
-    done = conn.execute(delete(players).where(players.c.id.in_(ids), condition))
+    done = conn.execute(delete(tables.players).where(tables.players.c.id.in_(ids), condition))
     return int(done.rowcount or 0)

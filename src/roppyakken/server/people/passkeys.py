@@ -56,8 +56,8 @@ from webauthn.helpers.structs import (
 )
 
 from roppyakken.errors import Phrase
-from roppyakken.server.people import accounts as accounts_module
-from roppyakken.server.store.tables import accounts, passkeys, webauthn_challenges
+from roppyakken.server.people import accounts
+from roppyakken.server.store import tables
 from roppyakken.server.wire import text
 
 CHALLENGE_TTL: Final = 300.0
@@ -118,12 +118,12 @@ class Ceremony:
 
 
 def _begin(conn: Connection, now: float, purpose: str, **fields: Any) -> Ceremony:
-    conn.execute(delete(webauthn_challenges).where(webauthn_challenges.c.expires_at <= now))
+    conn.execute(delete(tables.webauthn_challenges).where(tables.webauthn_challenges.c.expires_at <= now))
     ceremony = Ceremony(
         secrets.token_urlsafe(32), secrets.token_bytes(32), purpose, now + CHALLENGE_TTL, **fields
     )
     conn.execute(
-        insert(webauthn_challenges).values(
+        insert(tables.webauthn_challenges).values(
             id=ceremony.id,
             challenge=bytes_to_base64url(ceremony.challenge),
             purpose=purpose,
@@ -141,7 +141,7 @@ def _begin(conn: Connection, now: float, purpose: str, **fields: Any) -> Ceremon
 def take(conn: Connection, ceremony_id: str, purpose: str, now: float) -> Ceremony | None:
     """The open ceremony of this id and purpose, deleted (so it is used once), or None (unknown, already
     taken, of another purpose, or expired)."""
-    t = webauthn_challenges.c
+    t = tables.webauthn_challenges.c
     row = conn.execute(
         select(
             t.challenge, t.purpose, t.expires_at, t.account_id, t.scoped, t.player_id, t.user_handle, t.name
@@ -149,7 +149,7 @@ def take(conn: Connection, ceremony_id: str, purpose: str, now: float) -> Ceremo
     ).first()
     if row is None:
         return None
-    if conn.execute(delete(webauthn_challenges).where(t.id == ceremony_id)).rowcount != 1:
+    if conn.execute(delete(tables.webauthn_challenges).where(t.id == ceremony_id)).rowcount != 1:
         return None  # another request took it meanwhile
     if row.purpose != purpose or now >= float(row.expires_at):
         return None
@@ -167,13 +167,13 @@ def take(conn: Connection, ceremony_id: str, purpose: str, now: float) -> Ceremo
 
 
 def _handle_of(conn: Connection, account_id: str) -> str | None:
-    query = select(passkeys.c.user_handle).where(passkeys.c.account_id == account_id).limit(1)
+    query = select(tables.passkeys.c.user_handle).where(tables.passkeys.c.account_id == account_id).limit(1)
     found = conn.execute(query).scalar()
     return None if found is None else str(found)
 
 
 def _credential_ids(conn: Connection, account_id: str) -> list[str]:
-    query = select(passkeys.c.credential_id).where(passkeys.c.account_id == account_id)
+    query = select(tables.passkeys.c.credential_id).where(tables.passkeys.c.account_id == account_id)
     return [str(r) for r in conn.execute(query).scalars()]
 
 
@@ -230,7 +230,7 @@ def sign_in_options(conn: Connection, rp: RelyingParty, now: float, login: str |
     discoverable, so the browser offers the ones it holds), and only the ceremony, on the server,
     remembers the account; a passkey of another account, or any for an unknown login, is refused at
     the answer."""
-    account_id = None if login is None else accounts_module.account_of_login(conn, login)
+    account_id = None if login is None else accounts.account_of_login(conn, login)
     ceremony = _begin(conn, now, SIGN_IN, account_id=account_id, scoped=login is not None)
     options = generate_authentication_options(
         rp_id=rp.id,
@@ -292,7 +292,7 @@ class StoredPasskey:
 
 def stored(conn: Connection, credential_id: str) -> StoredPasskey | None:
     """The passkey of this credential id (base64url), or None."""
-    p = passkeys.c
+    p = tables.passkeys.c
     row = conn.execute(
         select(p.account_id, p.user_handle, p.public_key, p.sign_count).where(
             p.credential_id == credential_id
@@ -340,7 +340,7 @@ def _insert_passkey(
     conn: Connection, account_id: str, handle: str, new: NewPasskey, name: str | None, now: float
 ) -> None:
     conn.execute(
-        insert(passkeys).values(
+        insert(tables.passkeys).values(
             credential_id=new.credential_id,
             account_id=account_id,
             user_handle=handle,
@@ -374,7 +374,7 @@ def _sign_in(
 ) -> SignedIn:
     """Sign the browser in as the account (server/people/accounts.py :func:`establish`: rotation,
     adoption)."""
-    token = accounts_module.establish(
+    token = accounts.establish(
         conn,
         account_id,
         old_token=old_token,
@@ -406,7 +406,7 @@ def finish_registration(
         return None
     if ceremony.player_id is None:
         return text.PASSKEY_CEREMONY_GONE
-    account_id = accounts_module.create_account(conn, ceremony.player_id, None, None)
+    account_id = accounts.create_account(conn, ceremony.player_id, None, None)
     if account_id is None:
         return text.PASSKEY_GUEST_TAKEN
     _insert_passkey(conn, account_id, handle, new, ceremony.name, now)
@@ -428,9 +428,9 @@ def finish_sign_in(
 ) -> SignedIn | str:
     """Record the passkey's use (its counter moved from the value the check saw, else refused: two
     answers raced) and start a session of its account (:func:`_sign_in`)."""
-    p = passkeys.c
+    p = tables.passkeys.c
     moved = conn.execute(
-        update(passkeys)
+        update(tables.passkeys)
         .where(p.credential_id == passkey.credential_id, p.sign_count == passkey.sign_count)
         .values(sign_count=counter, last_used_at=now)
     ).rowcount
@@ -449,7 +449,7 @@ def finish_sign_in(
 
 def listing(conn: Connection, account_id: str) -> list[dict[str, Any]]:
     """The account's passkeys for its owner: id, name, when made and last used (epoch seconds)."""
-    p = passkeys.c
+    p = tables.passkeys.c
     rows = conn.execute(
         select(p.credential_id, p.name, p.created_at, p.last_used_at)
         .where(p.account_id == account_id)
@@ -461,13 +461,15 @@ def listing(conn: Connection, account_id: str) -> list[dict[str, Any]]:
 def remove(conn: Connection, account_id: str, credential_id: str) -> str | None:
     """Remove one of the account's passkeys; None, or a refusal (not the account's, or its last way
     to sign in)."""
-    p = passkeys.c
+    p = tables.passkeys.c
     mine = p.account_id == account_id
     if conn.execute(select(p.credential_id).where(mine, p.credential_id == credential_id)).first() is None:
         return text.PASSKEY_NOT_FOUND
-    count = int(conn.execute(select(func.count()).select_from(passkeys).where(mine)).scalar() or 0)
-    password = conn.execute(select(accounts.c.password_hash).where(accounts.c.id == account_id)).scalar()
+    count = int(conn.execute(select(func.count()).select_from(tables.passkeys).where(mine)).scalar() or 0)
+    password = conn.execute(
+        select(tables.accounts.c.password_hash).where(tables.accounts.c.id == account_id)
+    ).scalar()
     if count <= 1 and password is None:
         return text.PASSKEY_LAST
-    conn.execute(delete(passkeys).where(mine, p.credential_id == credential_id))
+    conn.execute(delete(tables.passkeys).where(mine, p.credential_id == credential_id))
     return None

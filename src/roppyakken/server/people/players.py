@@ -7,6 +7,8 @@ only the secret's SHA-256.  Every change made on the cookie's authority must
 carry the header ``X-CSRF-Token`` with the player's CSRF token (derived from the
 secret, given only by ``GET``/``POST /api/me`` to pages of this site) and must not
 come from another site (``Origin``, ``Sec-Fetch-Site``): see docs/PROTOCOL.md.
+Reading the cookies of a request and setting them on an answer is the web's
+(server/web/identity.py); their values, and what they prove, are here.
 
 Seats a player takes are written to ``seat_players``: an account made later
 adopts a guest by pointing ``players.account_id`` at itself.
@@ -30,16 +32,12 @@ from datetime import UTC, datetime
 from typing import Final
 
 from sqlalchemy import Connection, delete, insert, or_, select, update
-from starlette.requests import HTTPConnection, Request
-from starlette.responses import JSONResponse, Response
 
-from roppyakken.server.addresses import client_address, header, origin_allowed
 from roppyakken.server.people import guests, sessions
+from roppyakken.server.store import tables
 from roppyakken.server.store.database import Database, StorageError
-from roppyakken.server.store.tables import players, seat_players
-from roppyakken.server.wire import text, wording
 
-ORIGIN_COLUMNS: Final = (seat_players.c.address_hash, seat_players.c.browser_hash)
+ORIGIN_COLUMNS: Final = (tables.seat_players.c.address_hash, tables.seat_players.c.browser_hash)
 
 log = logging.getLogger("roppyakken.server")
 
@@ -95,10 +93,9 @@ def parse_cookie(value: str | None) -> tuple[str, str] | None:
 def load(conn: Connection, player_id: str, secret: str) -> Player | None:
     """The guest player whose id and secret these are, or None (also for a guest an account adopted:
     only a session acts for an account); seen now (server/people/guests.py)."""
+    p = tables.players.c
     row = conn.execute(
-        select(players.c.secret_hash, players.c.name, players.c.account_id, players.c.seen_at).where(
-            players.c.id == player_id
-        )
+        select(p.secret_hash, p.name, p.account_id, p.seen_at).where(p.id == player_id)
     ).first()
     if row is None or row[2] is not None or not hmac.compare_digest(row[0], hash_secret(secret)):
         return None
@@ -120,7 +117,7 @@ def create(conn: Connection, name: str) -> Player:
     """A new player named ``name`` with a fresh secret (stored hashed)."""
     player = Player(secrets.token_hex(8), name, secrets.token_urlsafe(32))
     conn.execute(
-        insert(players).values(
+        insert(tables.players).values(
             id=player.id,
             secret_hash=hash_secret(player.secret),
             name=name,
@@ -133,7 +130,7 @@ def create(conn: Connection, name: str) -> Player:
 
 def rename(conn: Connection, player: Player, name: str) -> Player:
     """The player with its new name (stored)."""
-    conn.execute(update(players).where(players.c.id == player.id).values(name=name))
+    conn.execute(update(tables.players).where(tables.players.c.id == player.id).values(name=name))
     return Player(player.id, name, player.secret, player.account_id)
 
 
@@ -151,17 +148,16 @@ def origin(address: str | None, browser: str | None) -> Origin:
     return hashed("address", address), hashed("browser", browser)
 
 
-def origin_of(conn: HTTPConnection) -> Origin:
-    """The :func:`origin` of a request or websocket."""
-    return origin(client_address(conn.scope), browser_of(conn))
-
-
 def link_seat(conn: Connection, room_id: str, seat: int, player_id: str, came_from: Origin = NOWHERE) -> None:
     """Record that the player took this seat (the player's history; a seat given away and taken
     again belongs to its new player), from where (:func:`origin`, kept for rated rooms)."""
-    conn.execute(delete(seat_players).where(seat_players.c.room_id == room_id, seat_players.c.seat == seat))
     conn.execute(
-        insert(seat_players).values(
+        delete(tables.seat_players).where(
+            tables.seat_players.c.room_id == room_id, tables.seat_players.c.seat == seat
+        )
+    )
+    conn.execute(
+        insert(tables.seat_players).values(
             room_id=room_id,
             seat=seat,
             player_id=player_id,
@@ -177,8 +173,8 @@ def origin_seated(conn: Connection, room_id: str, player_id: str, came_from: Ori
     if not same:
         return False
     found = conn.execute(
-        select(seat_players.c.seat).where(
-            seat_players.c.room_id == room_id, seat_players.c.player_id != player_id, or_(*same)
+        select(tables.seat_players.c.seat).where(
+            tables.seat_players.c.room_id == room_id, tables.seat_players.c.player_id != player_id, or_(*same)
         )
     ).first()
     return found is not None
@@ -201,11 +197,13 @@ class CsrfRefused(Exception):
     """A change on a cookie's authority without the CSRF token, or from another site (HTTP 403)."""
 
 
-def from_another_site(conn: HTTPConnection, allowed: tuple[str, ...]) -> bool:
-    """Whether the browser says the request comes from another site (``Origin``, ``Sec-Fetch-Site``)."""
-    if header(conn.scope, b"sec-fetch-site") == "cross-site":
-        return True
-    return not origin_allowed(conn.scope, allowed)
+def csrf_matches(player: Player | None, given: str | None) -> bool:
+    """Whether a change carrying ``given`` in its ``X-CSRF-Token`` header may act on ``player``'s
+    cookie: the player's CSRF token; without a player, any non-empty value (a custom header, which a
+    cross-site form or image cannot send)."""
+    if player is None:
+        return bool(given)
+    return given is not None and hmac.compare_digest(given, player.csrf)
 
 
 def identify(conn: Connection, session_token: str | None, cookie: str | None, now: float) -> Player | None:
@@ -221,86 +219,18 @@ def identify(conn: Connection, session_token: str | None, cookie: str | None, no
     return load(conn, parsed[0], parsed[1])
 
 
-async def current(conn: HTTPConnection) -> Player | None:
-    """The player this request acts as (:func:`identify`), or None (no cookie, unknown, wrong secret)."""
-    token = sessions.from_cookie(conn)
-    cookie = conn.cookies.get(COOKIE)
-    if token is None and parse_cookie(cookie) is None:
-        return None
-    db: Database = conn.app.state.hub.db
-    player: Player | None = await db.run(lambda c: identify(c, token, cookie, time.time()))
-    return player
-
-
-def _allowed(conn: HTTPConnection) -> tuple[str, ...]:
-    limits = getattr(conn.app.state, "limits", None)
-    return () if limits is None else tuple(limits.allowed_origins)
-
-
-def check_change(request: Request, player: Player | None) -> None:
-    """Refuse (:class:`CsrfRefused`) a change on a cookie's authority that a page of this site did not
-    make: another site's request, or, with a player's cookie, no matching ``X-CSRF-Token``."""
-    if from_another_site(request, _allowed(request)):
-        raise CsrfRefused(text.CSRF_REFUSED)
-    given = request.headers.get(CSRF_HEADER)
-    if player is None:
-        if not given:  # a custom header: a cross-site form or image cannot send one
-            raise CsrfRefused(text.CSRF_REFUSED)
-        return
-    if given is None or not hmac.compare_digest(given, player.csrf):
-        raise CsrfRefused(text.CSRF_REFUSED)
-
-
-async def acting(request: Request) -> Player | None:
-    """The player a changing request acts for: None without a (valid) cookie, as before there were
-    players; with one, the CSRF check must pass (else :class:`CsrfRefused`)."""
-    player = await current(request)
-    if player is not None:
-        check_change(request, player)
-    return player
-
-
-def behind_tls(conn: HTTPConnection) -> bool:
-    """Whether the browser reached the server over TLS (uvicorn takes ``X-Forwarded-Proto`` from
-    trusted proxies only, into the scheme)."""
-    return conn.url.scheme in ("https", "wss")
-
-
-def set_cookie(response: Response, request: HTTPConnection, player: Player) -> None:
-    """Give the browser the player's cookie."""
-    response.set_cookie(
-        COOKIE,
-        f"{player.id}.{player.secret}",
-        max_age=COOKIE_MAX_AGE,
-        path="/",
-        secure=behind_tls(request),
-        httponly=True,
-        samesite="lax",
-    )
-
-
-def browser_of(conn: HTTPConnection) -> str | None:
-    """The browser's mark (its ``rp_browser`` cookie), or None if it has none (or not one of ours)."""
-    value = conn.cookies.get(BROWSER_COOKIE)
+def valid_browser_mark(value: str | None) -> str | None:
+    """``value`` if it can be a browser's mark (what :func:`new_browser_mark` makes), else None."""
     if not value or len(value) > 64 or not all(ch.isalnum() or ch in "-_" for ch in value):
         return None
     return value
 
 
-def mark_browser(response: Response, request: HTTPConnection) -> None:
-    """Give the browser its ``rp_browser`` mark if it has none."""
-    if browser_of(request) is None:
-        response.set_cookie(
-            BROWSER_COOKIE,
-            secrets.token_urlsafe(16),
-            max_age=COOKIE_MAX_AGE,
-            path="/",
-            secure=behind_tls(request),
-            httponly=True,
-            samesite="lax",
-        )
+def new_browser_mark() -> str:
+    """A fresh browser mark (the value of the ``rp_browser`` cookie)."""
+    return secrets.token_urlsafe(16)
 
 
-async def handle_csrf(request: Request, exc: Exception) -> Response:
-    """:class:`CsrfRefused` as a 403 ``{"error"}`` answer."""
-    return JSONResponse(wording.answer(str(exc)), status_code=403)
+def cookie_value(player: Player) -> str:
+    """The value of the player's ``rp_player`` cookie (:func:`parse_cookie` reads it)."""
+    return f"{player.id}.{player.secret}"

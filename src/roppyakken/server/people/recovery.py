@@ -32,8 +32,6 @@ from typing import Final
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import Connection, delete, func, insert, select
-from starlette.requests import HTTPConnection
-from starlette.responses import Response
 
 from roppyakken.server.people import passwords
 from roppyakken.server.store.tables import password_resets, recovery_codes, trusted_devices
@@ -174,9 +172,8 @@ def valid_reset_token(value: str) -> bool:
 # --- device cookies ------------------------------------------------------------------------------
 
 
-def device_token(conn: HTTPConnection) -> str | None:
-    """The device cookie's token, if the request carries one that looks like one."""
-    value = conn.cookies.get(DEVICE_COOKIE)
+def valid_device_token(value: str | None) -> str | None:
+    """The device cookie's value if it can be a device token, else None."""
     if (
         not value
         or len(value) > 100
@@ -228,10 +225,3 @@ def trust_device(conn: Connection, account_id: str, current: str | None, now: fl
     if current is not None and device_account(conn, current, now) == account_id:
         return current
     return remember_device(conn, account_id, now)
-
-
-def set_device_cookie(response: Response, secure: bool, token: str) -> None:
-    """Give the browser its device cookie (HttpOnly, SameSite=Lax, Secure over TLS)."""
-    response.set_cookie(
-        DEVICE_COOKIE, token, max_age=int(DEVICE_TTL), path="/", secure=secure, httponly=True, samesite="lax"
-    )

@@ -1,6 +1,7 @@
-"""``POST /api/rooms/<room>/report``: a player reports a chat line they could read, or a player of the room.
+"""Reports: a player reports a chat line they could read, or a player of the room.
 
-The reporter is the player of the cookie (with the CSRF header, server/people/players.py).
+The reporter is the player of the cookie (with the CSRF header, server/people/players.py),
+through ``POST /api/rooms/<room>/report`` (server/web/report_routes.py).
 A player who holds a seat of the room (its seat token in the body, or the seat
 taken under its cookie) may report the players' lines; anyone else the spectators'
 lines.  The report keeps a snapshot of the line (its text or
@@ -13,22 +14,21 @@ Moderators read them with ``roppyakken admin reports``.
 
 from __future__ import annotations
 
-import time
-from typing import Any
-
 from sqlalchemy import Connection, select
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server.addresses import client_address
-from roppyakken.server.people import moderation, players
+from roppyakken.server.people import moderation
 from roppyakken.server.people.moderation import Report
-from roppyakken.server.play.chat import PLAYERS, SPECTATORS
-from roppyakken.server.play.room import hash_token
-from roppyakken.server.store.tables import chat, rooms, seat_players, seats
-from roppyakken.server.web import api
-from roppyakken.server.wire import bodies, text, wording
+from roppyakken.server.store.seat_tokens import hash_token
+from roppyakken.server.store.tables import (
+    PLAYERS_CHANNEL,
+    SPECTATORS_CHANNEL,
+    chat,
+    rooms,
+    seat_players,
+    seats,
+)
+from roppyakken.server.wire import bodies, text
 
 
 class ReportRefused(RoppyakkenError):
@@ -64,7 +64,7 @@ def _what(conn: Connection, room_id: str, reporter: str, body: bodies.ReportBody
             )
         ).first()
     if body.message is not None:
-        channel = PLAYERS if mine is not None else SPECTATORS
+        channel = PLAYERS_CHANNEL if mine is not None else SPECTATORS_CHANNEL
         line = conn.execute(
             select(chat.c.author, chat.c.name, chat.c.text, chat.c.phrase).where(
                 chat.c.room_id == room_id, chat.c.idx == body.message, chat.c.channel == channel
@@ -106,20 +106,3 @@ def file_report(
     except ReportRefused as exc:
         return exc
     return moderation.store_report(conn, reporter, address, report, now)
-
-
-async def report_room(request: Request) -> Response:
-    """``POST /api/rooms/<room>/report`` ``{"message": idx}`` or ``{"seat": n}``, ``"reason"``."""
-    data: dict[str, Any] = await api._body(request)
-    body = bodies.report(data)
-    player = await players.acting(request)
-    if player is None:
-        raise api.ApiError(403, text.NO_PLAYER)
-    room_id = str(request.path_params["room"])
-    address = client_address(request.scope)
-    reporter, now = player.id, time.time()
-    db = request.app.state.hub.db
-    made: int | ReportRefused = await db.run(lambda c: file_report(c, room_id, reporter, address, body, now))
-    if isinstance(made, ReportRefused):
-        return JSONResponse(wording.answer(made), status_code=made.status)
-    return JSONResponse({"report": made}, status_code=201)

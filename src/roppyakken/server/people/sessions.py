@@ -20,13 +20,12 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from sqlalchemy import Connection, delete, func, insert, select, update
-from starlette.requests import HTTPConnection
-from starlette.responses import Response
 
-from roppyakken.server.store.tables import accounts, players, sessions
+from roppyakken.server.people import history
+from roppyakken.server.store import tables
 
 COOKIE: Final = "rp_session"
 IDLE_TTL: Final = 30 * 86_400.0
@@ -36,6 +35,10 @@ MAX_TTL: Final = 400 * 86_400.0
 TOUCH_EVERY: Final = 600.0
 """Seconds between two writes of a session's ``seen_at``."""
 AGENT_CHARS: Final = 200
+SESSION_ID_CHARS: Final = 16
+"""Hex digits of a token's hash that name a session in its account's list (never the token)."""
+
+_c = tables.sessions.c
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +67,7 @@ def start(conn: Connection, account_id: str, now: float, *, address: str | None,
     """A new session of the account (stored hashed); returns its token, for the cookie."""
     token = secrets.token_urlsafe(32)
     conn.execute(
-        insert(sessions).values(
+        insert(tables.sessions).values(
             token_hash=hash_token(token),
             account_id=account_id,
             created_at=now,
@@ -81,15 +84,15 @@ def load(conn: Connection, token: str, now: float) -> Session | None:
     """The valid session of this token, or None (unknown, ended, idle too long, too old)."""
     row = conn.execute(
         select(
-            sessions.c.account_id,
-            sessions.c.seen_at,
-            sessions.c.expires_at,
-            accounts.c.player_id,
-            players.c.name,
+            _c.account_id,
+            _c.seen_at,
+            _c.expires_at,
+            tables.accounts.c.player_id,
+            tables.players.c.name,
         )
-        .join(accounts, accounts.c.id == sessions.c.account_id)
-        .join(players, players.c.id == accounts.c.player_id)
-        .where(sessions.c.token_hash == hash_token(token))
+        .join(tables.accounts, tables.accounts.c.id == _c.account_id)
+        .join(tables.players, tables.players.c.id == tables.accounts.c.player_id)
+        .where(_c.token_hash == hash_token(token))
     ).first()
     if row is None:
         return None
@@ -98,51 +101,78 @@ def load(conn: Connection, token: str, now: float) -> Session | None:
         end(conn, token)
         return None
     if now >= float(seen_at) + TOUCH_EVERY:
-        conn.execute(update(sessions).where(sessions.c.token_hash == hash_token(token)).values(seen_at=now))
+        conn.execute(update(tables.sessions).where(_c.token_hash == hash_token(token)).values(seen_at=now))
     return Session(token, str(account_id), str(player_id), str(name))
 
 
 def end(conn: Connection, token: str) -> bool:
     """End one session; whether it existed."""
-    return bool(conn.execute(delete(sessions).where(sessions.c.token_hash == hash_token(token))).rowcount)
+    return bool(conn.execute(delete(tables.sessions).where(_c.token_hash == hash_token(token))).rowcount)
 
 
 def end_all(conn: Connection, account_id: str) -> int:
     """End every session of the account ("sign out everywhere"); how many there were."""
-    return int(conn.execute(delete(sessions).where(sessions.c.account_id == account_id)).rowcount or 0)
+    return int(conn.execute(delete(tables.sessions).where(_c.account_id == account_id)).rowcount or 0)
 
 
 def count(conn: Connection, account_id: str) -> int:
     """How many sessions the account has (valid or not yet swept)."""
-    query = select(func.count()).select_from(sessions).where(sessions.c.account_id == account_id)
+    query = select(func.count()).select_from(tables.sessions).where(_c.account_id == account_id)
     return int(conn.execute(query).scalar() or 0)
 
 
 def sweep(conn: Connection, now: float, limit: int = 1000) -> int:
     """Delete up to ``limit`` ended sessions; how many."""
-    stale = (
-        select(sessions.c.token_hash)
-        .where((sessions.c.expires_at <= now) | (sessions.c.seen_at <= now - IDLE_TTL))
-        .limit(limit)
-    )
+    stale = select(_c.token_hash).where((_c.expires_at <= now) | (_c.seen_at <= now - IDLE_TTL)).limit(limit)
     hashes = [str(r[0]) for r in conn.execute(stale)]
     if not hashes:
         return 0
-    return int(conn.execute(delete(sessions).where(sessions.c.token_hash.in_(hashes))).rowcount or 0)
+    return int(conn.execute(delete(tables.sessions).where(_c.token_hash.in_(hashes))).rowcount or 0)
 
 
-def from_cookie(conn: HTTPConnection) -> str | None:
-    """The session token the request carries, if it looks like one."""
-    return valid_token(conn.cookies.get(COOKIE))
+def listing(conn: Connection, account_id: str, current_hash: str | None) -> list[dict[str, Any]]:
+    """The account's sessions, newest first; ``id`` is a prefix of the token's hash (never the token),
+    ``current`` marks the one whose hash is ``current_hash``."""
+    rows = conn.execute(
+        select(_c.token_hash, _c.created_at, _c.seen_at, _c.expires_at, _c.address, _c.agent)
+        .where(_c.account_id == account_id)
+        .order_by(_c.created_at.desc())
+    ).all()
+    return [
+        {
+            "id": str(r[0])[:SESSION_ID_CHARS],
+            "created_at": history.iso(r[1]),
+            "seen_at": history.iso(r[2]),
+            "expires_at": history.iso(r[3]),
+            "address": r[4],
+            "agent": r[5],
+            "current": r[0] == current_hash,
+        }
+        for r in rows
+    ]
 
 
-def set_cookie(response: Response, secure: bool, token: str) -> None:
-    """Give the browser its session cookie (HttpOnly, SameSite=Lax, Secure over TLS)."""
-    response.set_cookie(
-        COOKIE, token, max_age=int(MAX_TTL), path="/", secure=secure, httponly=True, samesite="lax"
+def valid_id(value: str) -> bool:
+    """Whether ``value`` can name a session of :func:`listing`."""
+    return len(value) == SESSION_ID_CHARS and all(ch in "0123456789abcdef" for ch in value)
+
+
+def end_listed(conn: Connection, account_id: str, session_id: str) -> int:
+    """End the account's session named ``session_id`` in :func:`listing` (:func:`valid_id`); how many
+    ended (0: none of the account's)."""
+    found = delete(tables.sessions).where(_c.account_id == account_id, _c.token_hash.like(f"{session_id}%"))
+    return int(conn.execute(found).rowcount or 0)
+
+
+def end_others(conn: Connection, account_id: str, keep_token: str) -> int:
+    """End every session of the account but the one of ``keep_token``; how many."""
+    others = delete(tables.sessions).where(
+        _c.account_id == account_id, _c.token_hash != hash_token(keep_token)
     )
+    return int(conn.execute(others).rowcount or 0)
 
 
-def clear_cookie(response: Response, secure: bool) -> None:
-    """Make the browser forget its session cookie."""
-    response.delete_cookie(COOKIE, path="/", secure=secure, httponly=True, samesite="lax")
+def started_at(conn: Connection, token: str) -> float | None:
+    """When the session of ``token`` began (epoch seconds), or None if there is none."""
+    began = conn.execute(select(_c.created_at).where(_c.token_hash == hash_token(token))).scalar()
+    return None if began is None else float(began)

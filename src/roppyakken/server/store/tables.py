@@ -7,6 +7,8 @@ must match the newest migration (a test checks that).
 
 from __future__ import annotations
 
+from typing import Final
+
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -125,7 +127,7 @@ chat = Table(
     metadata,
     Column("room_id", String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
     Column("idx", Integer, primary_key=True),
-    Column("channel", String(16), nullable=False),  # players, spectators
+    Column("channel", String(16), nullable=False),  # PLAYERS_CHANNEL or SPECTATORS_CHANNEL
     Column("at", Float, nullable=False),
     Column("author", String(32), nullable=False),  # who wrote it (a player id or seat/spectator key)
     Column("name", String(64), nullable=False),
@@ -133,6 +135,11 @@ chat = Table(
     Column("phrase", String(32), nullable=True),  # a quick phrase's id instead of text
 )
 """Each room's chat, kept with the room and removed with it."""
+
+PLAYERS_CHANNEL: Final = "players"
+"""The ``chat.channel`` of the lines the seated players read."""
+SPECTATORS_CHANNEL: Final = "spectators"
+"""The ``chat.channel`` of the lines the spectators read."""
 
 # --- accounts and sessions ----------------------------------------------------------------------
 

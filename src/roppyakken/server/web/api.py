@@ -12,7 +12,6 @@ import re
 import time
 from typing import Any, Final
 
-from sqlalchemy import select
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -21,11 +20,11 @@ from roppyakken.documents import score_document
 from roppyakken.errors import Phrase, RoppyakkenError
 from roppyakken.i18n import N_
 from roppyakken.rules import PRESETS, preset
-from roppyakken.server.people import enforcement, guests, players
+from roppyakken.server.people import enforcement, players
 from roppyakken.server.play.hub import Hub
 from roppyakken.server.play.room import hash_token
 from roppyakken.server.store import room_store
-from roppyakken.server.store.tables import accounts
+from roppyakken.server.web import identity
 from roppyakken.server.wire import bodies, jsonsafe, text, wording
 from roppyakken.text import PRESET_DESCRIPTIONS
 
@@ -88,7 +87,8 @@ async def read_capped(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def read_body(request: Request) -> dict[str, Any]:
+    """The request's JSON object body (at most ``Limits.max_body`` bytes), or an :class:`ApiError`."""
     return await read_json_object(request, _max_body(request))
 
 
@@ -130,12 +130,13 @@ async def list_bots(request: Request) -> Response:
 
 async def create_room(request: Request) -> Response:
     """``POST /api/rooms``: the creator gets seat 0 and its token."""
-    data = await _body(request)
-    player = await players.acting(request)
-    await enforcement.may_take_seat(_hub(request), player, None)
+    data = await read_body(request)
+    player = await identity.acting(request)
+    hub = _hub(request)
+    await enforcement.may_take_seat(hub.db, hub.limits, player, None)
     asked = bodies.create_room(data)
     if asked.rated:  # making a rated room takes a rated seat: a playban refuses it
-        await enforcement.may_play_rated(_hub(request), player)
+        await enforcement.may_play_rated(hub.db, hub.limits, player)
     owner = request.client.host if request.client else None
     room, token = await _hub(request).create(asked, owner)
     if player is not None:
@@ -149,11 +150,12 @@ async def create_room(request: Request) -> Response:
 
 async def join_room(request: Request) -> Response:
     """``POST /api/rooms/<room>/join``: the first empty seat and its token (409 if none)."""
-    data = await _body(request)
+    data = await read_body(request)
     name = bodies.join_room(data)
-    player = await players.acting(request)
+    player = await identity.acting(request)
     room_id = str(request.path_params["room"])
-    rated = await enforcement.may_take_seat(_hub(request), player, room_id)
+    hub = _hub(request)
+    rated = await enforcement.may_take_seat(hub.db, hub.limits, player, room_id)
     came_from = _rated_origin(request) if rated else players.NOWHERE
     if player is not None and came_from != players.NOWHERE:
         known = player
@@ -171,7 +173,7 @@ def _rated_origin(request: Request) -> players.Origin:
     lets one address play itself: ``serve --rated-same-address``)."""
     if _hub(request).limits.rated_same_address:
         return players.NOWHERE
-    return players.origin_of(request)
+    return identity.origin_of(request)
 
 
 async def room_info(request: Request) -> Response:
@@ -191,55 +193,6 @@ async def _visit(request: Request, room_id: str, op: str, args: dict[str, Any]) 
     return answer
 
 
-def me_answer(player: players.Player | None, login: str | None) -> dict[str, Any]:
-    """``/api/me``'s answer: the player, its CSRF token, and the account signed in (or null)."""
-    if player is None:
-        return {"player": None, "csrf": None, "account": None}
-    account = None if player.account_id is None else {"id": player.account_id, "login": login}
-    return {"player": player.public(), "csrf": player.csrf, "account": account}
-
-
-async def _me(request: Request, player: players.Player | None) -> dict[str, Any]:
-    """:func:`me_answer` for ``player``, its account's sign-in name read from the database."""
-    if player is None or player.account_id is None:
-        return me_answer(player, None)
-    account_id = player.account_id
-    query = select(accounts.c.login).where(accounts.c.id == account_id)
-    login = await _hub(request).db.run(lambda c: c.execute(query).scalar())
-    return me_answer(player, None if login is None else str(login))
-
-
-async def get_me(request: Request) -> Response:
-    """``GET /api/me``: the player of the cookie and its CSRF token, and the account signed in (or
-    nulls: no cookie yet, not signed in)."""
-    answer = await _me(request, await players.current(request))
-    response = JSONResponse(answer, headers={"Cache-Control": "no-store"})
-    players.mark_browser(response, request)
-    return response
-
-
-async def post_me(request: Request) -> Response:
-    """``POST /api/me`` ``{"name"}``: become a player (a new cookie), or change the player's name."""
-    player = await players.current(request)
-    players.check_change(request, player)
-    name = bodies.me(await _body(request))
-    db = _hub(request).db
-    if player is None:
-        await guests.may_create(request)
-        made = await db.run(lambda c: players.create(c, name))
-        response = JSONResponse(
-            await _me(request, made), status_code=201, headers={"Cache-Control": "no-store"}
-        )
-        players.set_cookie(response, request, made)
-        players.mark_browser(response, request)
-        return response
-    known = player
-    renamed = await db.run(lambda c: players.rename(c, known, name))
-    response = JSONResponse(await _me(request, renamed), headers={"Cache-Control": "no-store"})
-    players.mark_browser(response, request)
-    return response
-
-
 async def list_games(request: Request) -> Response:
     """``GET /api/games``: finished games, newest first (``?limit=N``)."""
     raw = request.query_params.get("limit", str(GAMES_LIMIT))
@@ -253,7 +206,7 @@ async def list_games(request: Request) -> Response:
 
 async def my_games(request: Request) -> Response:
     """``POST /api/my-games``: the games whose seat tokens the client holds, with whose move it is."""
-    wanted = bodies.my_games(await _body(request))
+    wanted = bodies.my_games(await read_body(request))
     hashes = {room: hash_token(token) for room, token in wanted.items()}
     now = time.time()
     games = await _hub(request).db.run(lambda c: room_store.my_games(c, hashes, now))
@@ -278,7 +231,7 @@ async def game_record(request: Request) -> Response:
 
 async def score(request: Request) -> Response:
     """``POST /api/score``: FORMATS.md §1 input plus ``rules``; the §1 output."""
-    data = await _body(request)
+    data = await read_body(request)
     rules, document = bodies.score_request(data)
     return JSONResponse(score_document(rules, document).to_json())
 

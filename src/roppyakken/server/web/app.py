@@ -24,11 +24,23 @@ from roppyakken.server.club.pairing import Pairing
 from roppyakken.server.cluster.link import Cluster
 from roppyakken.server.cluster.members import Members
 from roppyakken.server.config import Limits
-from roppyakken.server.people import accounts, enforcement, erasure, guests, players, reporting
+from roppyakken.server.people import enforcement, guests, players
 from roppyakken.server.play.hub import Hub, HubFull
 from roppyakken.server.play.room import RestoreError
 from roppyakken.server.store.database import Database, StorageError
-from roppyakken.server.web import api, passkey_routes, profile_routes, rating_routes, schema
+from roppyakken.server.web import (
+    account_routes,
+    api,
+    fair_play,
+    identity,
+    passkey_routes,
+    player_routes,
+    profile_routes,
+    rating_routes,
+    report_routes,
+    schema,
+    session_routes,
+)
 from roppyakken.server.web.collector import Collector
 from roppyakken.server.web.guard import Guard
 from roppyakken.server.web.lobby_socket import lobby_endpoint
@@ -154,33 +166,34 @@ def create_app(
         Route("/api/my-games", api.my_games, methods=["POST"]),
         Route("/api/games/{room}/record", api.game_record, methods=["GET"]),
         Route("/api/score", api.score, methods=["POST"]),
-        Route("/api/me", api.get_me, methods=["GET"]),
-        Route("/api/me", api.post_me, methods=["POST"]),
         Route("/api/schema", schema.schema, methods=["GET"]),
-        # accounts and sessions (server/people/accounts.py, server/people/erasure.py)
-        Route("/api/account", accounts.get_account, methods=["GET"]),
-        Route("/api/account", accounts.create, methods=["POST"]),
-        Route("/api/account", erasure.delete_account, methods=["DELETE"]),
-        Route("/api/account/export", erasure.export_account, methods=["GET"]),
-        Route("/api/account/password", accounts.change_password, methods=["POST"]),
-        Route("/api/account/recovery-codes", accounts.new_recovery_codes, methods=["POST"]),
-        Route("/api/account/recover", accounts.recover, methods=["POST"]),
-        Route("/api/account/reset", accounts.reset_password, methods=["POST"]),
-        Route("/api/session", accounts.start_session, methods=["POST"]),
-        Route("/api/session", accounts.end_session, methods=["DELETE"]),
-        Route("/api/sessions", accounts.list_sessions, methods=["GET"]),
-        Route("/api/sessions", accounts.end_all_sessions, methods=["DELETE"]),
-        Route("/api/sessions/{session}", accounts.end_one_session, methods=["DELETE"]),
-        # passkeys (server/web/passkey_routes.py) and the player's history across devices
+        # the player of this browser and its games across devices (server/web/player_routes.py)
+        Route("/api/me", player_routes.get_me, methods=["GET"]),
+        Route("/api/me", player_routes.post_me, methods=["POST"]),
+        Route("/api/me/games", player_routes.my_history, methods=["GET"]),
+        # accounts and sessions (server/web/account_routes.py, server/web/session_routes.py)
+        Route("/api/account", account_routes.get_account, methods=["GET"]),
+        Route("/api/account", account_routes.create, methods=["POST"]),
+        Route("/api/account", account_routes.delete_account, methods=["DELETE"]),
+        Route("/api/account/export", account_routes.export_account, methods=["GET"]),
+        Route("/api/account/password", account_routes.change_password, methods=["POST"]),
+        Route("/api/account/recovery-codes", account_routes.new_recovery_codes, methods=["POST"]),
+        Route("/api/account/recover", account_routes.recover, methods=["POST"]),
+        Route("/api/account/reset", account_routes.reset_password, methods=["POST"]),
+        Route("/api/session", session_routes.start_session, methods=["POST"]),
+        Route("/api/session", session_routes.end_session, methods=["DELETE"]),
+        Route("/api/sessions", session_routes.list_sessions, methods=["GET"]),
+        Route("/api/sessions", session_routes.end_all_sessions, methods=["DELETE"]),
+        Route("/api/sessions/{session}", session_routes.end_one_session, methods=["DELETE"]),
+        # passkeys (server/web/passkey_routes.py)
         Route("/api/passkeys", passkey_routes.list_passkeys, methods=["GET"]),
         Route("/api/passkeys/register/options", passkey_routes.register_options, methods=["POST"]),
         Route("/api/passkeys/register/verify", passkey_routes.register_verify, methods=["POST"]),
         Route("/api/passkeys/signin/options", passkey_routes.sign_in_options, methods=["POST"]),
         Route("/api/passkeys/signin/verify", passkey_routes.sign_in_verify, methods=["POST"]),
         Route("/api/passkeys/remove", passkey_routes.remove_passkey, methods=["POST"]),
-        Route("/api/me/games", passkey_routes.my_history, methods=["GET"]),
         # fair play and moderation
-        Route("/api/rooms/{room}/report", reporting.report_room, methods=["POST"]),
+        Route("/api/rooms/{room}/report", report_routes.report_room, methods=["POST"]),
         # --- ratings ---
         Route("/api/me/ratings", rating_routes.my_ratings, methods=["GET"]),
         # leaderboards and profiles
@@ -201,7 +214,7 @@ def create_app(
         lifespan=lifespan,
         middleware=[
             Middleware(Guard, limits=limits, limiter=cluster, on_refusal=metrics.refuse),
-            Middleware(enforcement.AddressBans),  # suspended addresses (fair play and moderation)
+            Middleware(fair_play.AddressBans),  # suspended addresses (fair play and moderation)
         ],
         exception_handlers={
             HubFull: api.handle_hub_full,
@@ -209,10 +222,10 @@ def create_app(
             RoppyakkenError: api.handle_api_error,
             StorageError: api.handle_storage_error,
             RestoreError: api.handle_restore_error,
-            players.CsrfRefused: players.handle_csrf,
-            accounts.Limited: accounts.handle_limited,
-            guests.TooManyGuests: guests.handle_too_many,
-            enforcement.Barred: enforcement.handle_barred,
+            players.CsrfRefused: identity.handle_csrf,
+            session_routes.Limited: session_routes.handle_limited,
+            guests.TooManyGuests: player_routes.handle_too_many,
+            enforcement.Barred: fair_play.handle_barred,
             404: not_found,
         },
     )

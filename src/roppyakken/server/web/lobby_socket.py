@@ -31,6 +31,7 @@ from roppyakken.server.limits import MemoryRateLimiter
 from roppyakken.server.people import enforcement, players
 from roppyakken.server.play.room import hash_token, new_token
 from roppyakken.server.store.database import StorageError
+from roppyakken.server.web import identity
 from roppyakken.server.web.room_socket import WebSocketClient, admission
 from roppyakken.server.wire import lobby as to_lobby
 from roppyakken.server.wire import server as to_client
@@ -57,14 +58,14 @@ async def lobby_endpoint(websocket: WebSocket) -> None:
 
 
 async def _session(websocket: WebSocket, pairing: Pairing) -> None:
-    player = await players.current(websocket)
+    player = await identity.current(websocket)
     standing: dict[str, Any] = await pairing.db.run(
         lambda c: rating_store.standing(c, None if player is None else player.id)
     )
     await websocket.accept()
     client = WebSocketClient(websocket, None, pairing.hub.limits.send_timeout)
     pace = MemoryRateLimiter(max_keys=1)
-    address, browser = client_address(websocket.scope), players.browser_of(websocket)
+    address, browser = client_address(websocket.scope), identity.browser_of(websocket)
     seeking: list[tuple[str, str]] = []
     """(token, its hash) of this connection's seek, if it waits in the pool."""
 
@@ -91,7 +92,7 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
             if now is None:
                 raise ProtocolError(text.NO_PLAYER, message.id)
             try:
-                await enforcement.may_seek(pairing.hub, now)
+                await enforcement.may_seek(pairing.db, pairing.hub.limits, now)
             except enforcement.Barred as exc:
                 client.send(to_client.error(exc, message.id, **exc.extra))
                 return
@@ -114,7 +115,7 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
     client.send(_lobby(pairing.snapshot, player, standing))
     if player is not None:  # fair play: a player under a playban is told so on arrival
         with contextlib.suppress(StorageError):
-            ban = await enforcement.current_playban(pairing.hub, player.id)
+            ban = await enforcement.current_playban(pairing.db, pairing.hub.limits, player.id)
             if ban is not None:
                 client.send(to_lobby.playban(ban.to_json(time.time())))
     pairing.listeners.add(listen)

@@ -1,5 +1,4 @@
-"""The passkey endpoints (docs/PROTOCOL.md, "Passkeys") over server/people/passkeys.py, and a player's
-history.
+"""The passkey endpoints (docs/PROTOCOL.md, "Passkeys") over server/people/passkeys.py.
 
 =======================================  ===============================================================
 ``POST /api/passkeys/register/options``  ``{"name"?}``: begin making an account for this browser's guest
@@ -11,11 +10,10 @@ history.
 ``POST /api/passkeys/signin/verify``     ``{"ceremony", "credential"}``: finish it: a new session
 ``GET /api/passkeys``                    the signed-in account's passkeys
 ``POST /api/passkeys/remove``            ``{"id"}``: remove one of them
-``GET /api/me/games``                    the games of this browser's player (an account's: all of them)
 =======================================  ===============================================================
 
 Every body is checked against a declared model (one line for the first problem);
-every change needs the ``X-CSRF-Token`` header (server/people/players.py) and a page of
+every change needs the ``X-CSRF-Token`` header (server/web/identity.py) and a page of
 this site; the options and verify endpoints are rate-limited per address
 (:data:`CEREMONY_SHARE`) on top of the server's own bounds.
 """
@@ -33,12 +31,12 @@ from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
 from roppyakken.errors import Phrase
 from roppyakken.i18n import N_
 from roppyakken.server.addresses import client_address
-from roppyakken.server.club import history
 from roppyakken.server.limits import take_token
-from roppyakken.server.people import accounts, passkeys, players, recovery, sessions
-from roppyakken.server.store.database import Database
+from roppyakken.server.people import passkeys, players, recovery
+from roppyakken.server.web import identity
 from roppyakken.server.web.api import ApiError, read_json_object
 from roppyakken.server.web.guard import app_limiter
+from roppyakken.server.web.session_routes import refuse_suspended
 from roppyakken.server.wire import text
 from roppyakken.server.wire.protocol import what
 
@@ -160,11 +158,6 @@ async def _body(request: Request) -> dict[str, Any]:
     return await read_json_object(request, MAX_BODY)
 
 
-def _db(request: Request) -> Database:
-    db: Database = request.app.state.hub.db
-    return db
-
-
 async def _ceremony_start(request: Request) -> tuple[players.Player | None, passkeys.RelyingParty]:
     """The bounds every options and verify request passes: the rate, the CSRF check, the host."""
     limits = getattr(request.app.state, "limits", None)
@@ -175,17 +168,14 @@ async def _ceremony_start(request: Request) -> tuple[players.Player | None, pass
     if wait:
         request.app.state.metrics.refuse("rate_limited")
         raise ApiError(429, text.RATE_LIMITED)
-    player = await players.current(request)
-    players.check_change(request, player)
-    rp = passkeys.relying_party(request.headers.get("host"), players.behind_tls(request), _allowed(request))
+    player = await identity.current(request)
+    identity.check_change(request, player)
+    rp = passkeys.relying_party(
+        request.headers.get("host"), identity.behind_tls(request), identity.allowed_origins(request)
+    )
     if rp is None:
         raise ApiError(400, text.PASSKEY_NO_HOST)
     return player, rp
-
-
-def _allowed(request: Request) -> tuple[str, ...]:
-    limits = getattr(request.app.state, "limits", None)
-    return () if limits is None else tuple(limits.allowed_origins)
 
 
 def _client(request: Request) -> tuple[str | None, str | None]:
@@ -196,9 +186,9 @@ def _signed_in(
     request: Request, signed: passkeys.SignedIn, device: str | None, db_answer: dict[str, Any]
 ) -> Response:
     response = JSONResponse(db_answer, headers={"Cache-Control": "no-store"})
-    sessions.set_cookie(response, players.behind_tls(request), signed.token)
+    identity.set_session_cookie(response, request, signed.token)
     if device is not None:
-        recovery.set_device_cookie(response, players.behind_tls(request), device)
+        identity.set_device_cookie(response, request, device)
     return response
 
 
@@ -216,7 +206,7 @@ async def register_options(request: Request) -> Response:
     if player is None:
         raise ApiError(400, text.NO_PLAYER)
     known = player
-    answer = await _db(request).run(
+    answer = await identity.database(request).run(
         lambda c: passkeys.registration_options(
             c,
             rp,
@@ -236,7 +226,7 @@ async def register_verify(request: Request) -> Response:
     """``POST /api/passkeys/register/verify``: store the passkey; a new account is signed in."""
     player, rp = await _ceremony_start(request)
     body = check(RegisterVerifyBody, await _body(request))
-    db = _db(request)
+    db = identity.database(request)
     now = time.time()
     ceremony = await db.run(lambda c: passkeys.take(c, body.ceremony, passkeys.REGISTER, now))
     if ceremony is None:
@@ -252,8 +242,8 @@ async def register_verify(request: Request) -> Response:
     if isinstance(new, str | Phrase):
         raise ApiError(400, new)
     address, agent = _client(request)
-    old = sessions.from_cookie(request)
-    current_device = recovery.device_token(request)
+    old = identity.session_token(request)
+    current_device = identity.device_token(request)
 
     def store(
         conn: Any,
@@ -282,7 +272,9 @@ async def sign_in_options(request: Request) -> Response:
     """``POST /api/passkeys/signin/options``: the options for ``navigator.credentials.get``."""
     _, rp = await _ceremony_start(request)
     body = check(SignInOptionsBody, await _body(request))
-    answer = await _db(request).run(lambda c: passkeys.sign_in_options(c, rp, time.time(), body.login))
+    answer = await identity.database(request).run(
+        lambda c: passkeys.sign_in_options(c, rp, time.time(), body.login)
+    )
     return JSONResponse(answer, headers={"Cache-Control": "no-store"})
 
 
@@ -290,7 +282,7 @@ async def sign_in_verify(request: Request) -> Response:
     """``POST /api/passkeys/signin/verify``: check the signature; a new session (the old one ended)."""
     _, rp = await _ceremony_start(request)
     body = check(SignInVerifyBody, await _body(request))
-    db = _db(request)
+    db = identity.database(request)
     now = time.time()
     try:  # the stored form: base64url without padding
         credential_id = bytes_to_base64url(base64url_to_bytes(body.credential.rawId))
@@ -310,10 +302,10 @@ async def sign_in_verify(request: Request) -> Response:
         raise ApiError(403 if counter == text.PASSKEY_OTHER_ACCOUNT else 400, counter)
     assert stored is not None
     passkey = stored
-    await accounts.refuse_suspended(request, passkey.account_id)
+    await refuse_suspended(request, passkey.account_id)
     address, agent = _client(request)
-    old = sessions.from_cookie(request)
-    current_device = recovery.device_token(request)
+    old = identity.session_token(request)
+    current_device = identity.device_token(request)
     guest = request.cookies.get(players.COOKIE)
 
     def finish(
@@ -335,11 +327,11 @@ async def sign_in_verify(request: Request) -> Response:
 
 async def list_passkeys(request: Request) -> Response:
     """``GET /api/passkeys``: whether this browser is signed in, and the account's passkeys."""
-    player = await players.current(request)
+    player = await identity.current(request)
     if player is None or player.account_id is None:
         return JSONResponse({"signed_in": False, "passkeys": []}, headers={"Cache-Control": "no-store"})
     account_id = player.account_id
-    found = await _db(request).run(lambda c: passkeys.listing(c, account_id))
+    found = await identity.database(request).run(lambda c: passkeys.listing(c, account_id))
     return JSONResponse(
         {"signed_in": True, "player": player.public(), "passkeys": found},
         headers={"Cache-Control": "no-store"},
@@ -348,26 +340,16 @@ async def list_passkeys(request: Request) -> Response:
 
 async def remove_passkey(request: Request) -> Response:
     """``POST /api/passkeys/remove`` ``{"id"}``: remove one of the signed-in account's passkeys."""
-    player = await players.current(request)
-    players.check_change(request, player)
+    player = await identity.current(request)
+    identity.check_change(request, player)
     body = check(RemoveBody, await _body(request))
     if player is None or player.account_id is None:
         raise ApiError(403, text.PASSKEY_SIGNED_OUT)
     account_id = player.account_id
-    refused = await _db(request).run(lambda c: passkeys.remove(c, account_id, body.id))
+    refused = await identity.database(request).run(lambda c: passkeys.remove(c, account_id, body.id))
     if refused is not None:
         raise ApiError(404 if refused == text.PASSKEY_NOT_FOUND else 409, refused)
     return JSONResponse({"removed": body.id})
-
-
-async def my_history(request: Request) -> Response:
-    """``GET /api/me/games``: the games of this browser's player; for an account, of all its guests."""
-    player = await players.current(request)
-    if player is None:
-        return JSONResponse({"games": []}, headers={"Cache-Control": "no-store"})
-    known = player
-    games = await _db(request).run(lambda c: history.player_games(c, known.id, known.account_id))
-    return JSONResponse({"games": games}, headers={"Cache-Control": "no-store"})
 
 
 def schemas() -> dict[str, Any]:

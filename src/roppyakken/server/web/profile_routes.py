@@ -19,8 +19,8 @@ from roppyakken.errors import Phrase
 from roppyakken.i18n import N_
 from roppyakken.server.club import profiles
 from roppyakken.server.club.ratings import POOLS
-from roppyakken.server.people import players
 from roppyakken.server.play.hub import Hub
+from roppyakken.server.web import identity
 from roppyakken.server.web.api import ApiError
 from roppyakken.server.wire import text
 
@@ -59,7 +59,7 @@ async def get_profile(request: Request) -> Response:
     player_id = str(request.path_params["player"])
     if not _PLAYER_ID.fullmatch(player_id):
         raise ApiError(404, text.NO_PLAYER_ID, player=player_id[:40])
-    viewer = await players.current(request)
+    viewer = await identity.current(request)
     viewer_id = None if viewer is None else viewer.id
     hub: Hub = request.app.state.hub
     found = await hub.db.run(lambda c: profiles.profile(c, player_id, viewer_id))

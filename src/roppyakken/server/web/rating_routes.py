@@ -9,13 +9,13 @@ from starlette.responses import JSONResponse, Response
 
 from roppyakken.server.club.ratings import store
 from roppyakken.server.club.ratings.pools import FAMILIES
-from roppyakken.server.people import players
 from roppyakken.server.store.database import Database
+from roppyakken.server.web import identity
 
 
 async def my_ratings(request: Request) -> Response:
     """The cookie's player's ratings (:func:`~.store.standing`); a newcomer's without a cookie."""
-    player = await players.current(request)
+    player = await identity.current(request)
     db: Database = request.app.state.hub.db
     player_id = None if player is None else player.id
     standing: dict[str, Any] = await db.run(lambda c: store.standing(c, player_id))

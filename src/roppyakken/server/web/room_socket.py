@@ -24,14 +24,14 @@ from roppyakken.errors import Phrase
 from roppyakken.server.addresses import client_address, origin_allowed
 from roppyakken.server.cluster.link import ClusterUnavailable, Relayed
 from roppyakken.server.limits import MemoryRateLimiter
-from roppyakken.server.people import moderation, sessions
+from roppyakken.server.people import moderation
 from roppyakken.server.people.enforcement import suspension_barred
 from roppyakken.server.people.players import COOKIE, parse_cookie
-from roppyakken.server.people.players import current as current_player
 from roppyakken.server.play.claims import HeldElsewhere
 from roppyakken.server.play.hub import CLAIM_PATIENCE, CLOSE_RESTARTING, Hub, HubFull
 from roppyakken.server.play.room import RestoreError
 from roppyakken.server.store.database import StorageError
+from roppyakken.server.web import identity
 from roppyakken.server.web.backlog import CONNECTION_KEY, MAX_PENDING_BYTES, Backlog
 from roppyakken.server.wire import server as to_client
 from roppyakken.server.wire import text, wording
@@ -328,9 +328,9 @@ async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, hol
 async def _player_of(websocket: WebSocket) -> str | None:
     """The player a room's websocket comes from, for moderation: the signed-in account's player (its
     session, read from the database), else the player cookie's id (not proven: used only to refuse)."""
-    if sessions.from_cookie(websocket) is not None:
+    if identity.session_token(websocket) is not None:
         try:
-            player = await current_player(websocket)
+            player = await identity.current(websocket)
         except StorageError:
             player = None
         if player is not None:

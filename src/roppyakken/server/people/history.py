@@ -1,8 +1,8 @@
-"""A player's games from the server's side: the rooms whose seats the player took (``seat_players``).
+"""A person's games from the server's side: the rooms whose seats their players took (``seat_players``).
 
 An account's history is that of its player and of every guest it adopted, so it is
 the same on every device the account signs in on, whatever seat tokens that
-browser keeps.
+browser keeps; the account's page, its export and its erasure read it.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from sqlalchemy import Connection, select
 
-from roppyakken.server.store.tables import accounts, players, rooms, seat_players, seats
+from roppyakken.server.store import tables
 
 HISTORY_LIMIT: Final = 50
 """The most games the history lists (the newest)."""
@@ -34,8 +34,10 @@ def player_ids(conn: Connection, player_id: str, account_id: str | None) -> list
     account adopted (the account's own player first)."""
     if account_id is None:
         return [player_id]
-    own = conn.execute(select(accounts.c.player_id).where(accounts.c.id == account_id)).scalar()
-    adopted = conn.execute(select(players.c.id).where(players.c.account_id == account_id)).scalars()
+    own = conn.execute(select(tables.accounts.c.player_id).where(tables.accounts.c.id == account_id)).scalar()
+    adopted = conn.execute(
+        select(tables.players.c.id).where(tables.players.c.account_id == account_id)
+    ).scalars()
     found = [] if own is None else [str(own)]
     return found + sorted(str(p) for p in adopted if p != own)
 
@@ -47,27 +49,27 @@ def games(conn: Connection, ids: list[str], limit: int = HISTORY_LIMIT) -> list[
         return []
     rows = conn.execute(
         select(
-            seat_players.c.room_id,
-            seat_players.c.seat,
-            seat_players.c.player_id,
-            rooms.c.status,
-            rooms.c.preset,
-            rooms.c.created_at,
-            rooms.c.finished_at,
-            rooms.c.winner,
+            tables.seat_players.c.room_id,
+            tables.seat_players.c.seat,
+            tables.seat_players.c.player_id,
+            tables.rooms.c.status,
+            tables.rooms.c.preset,
+            tables.rooms.c.created_at,
+            tables.rooms.c.finished_at,
+            tables.rooms.c.winner,
         )
-        .join(rooms, rooms.c.id == seat_players.c.room_id)
-        .where(seat_players.c.player_id.in_(ids))
-        .order_by(rooms.c.created_at.desc(), seat_players.c.room_id)
+        .join(tables.rooms, tables.rooms.c.id == tables.seat_players.c.room_id)
+        .where(tables.seat_players.c.player_id.in_(ids))
+        .order_by(tables.rooms.c.created_at.desc(), tables.seat_players.c.room_id)
         .limit(limit)
     ).all()
     room_ids = sorted({r[0] for r in rows})
     names: dict[str, list[str]] = {i: [] for i in room_ids}
     if room_ids:
         for r in conn.execute(
-            select(seats.c.room_id, seats.c.name, seats.c.level)
-            .where(seats.c.room_id.in_(room_ids))
-            .order_by(seats.c.room_id, seats.c.seat)
+            select(tables.seats.c.room_id, tables.seats.c.name, tables.seats.c.level)
+            .where(tables.seats.c.room_id.in_(room_ids))
+            .order_by(tables.seats.c.room_id, tables.seats.c.seat)
         ):
             names[r[0]].append(r[1] or (f"bot:{r[2]}" if r[2] else ""))
     out = []
