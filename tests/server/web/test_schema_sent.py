@@ -1,0 +1,107 @@
+"""What the server really sends validates against the JSON Schema it publishes (``GET /api/schema``):
+the lobby's ``error`` and ``pong``, and chat errors, each echoing the ``id`` of the message it answers
+(a client matches errors to its requests by it)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # via ray in the dev lock
+
+from tests.harness.lobby import Lobby, new_player
+from tests.harness.server_harness import Player, ServerThread, running_server
+from tests.harness.support import ROOT
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    path = tmp_path_factory.mktemp("schema") / "s.sqlite3"
+    with running_server(f"sqlite:///{path}") as served:
+        yield served
+
+
+def _validator(server: ServerThread, name: str) -> Draft202012Validator:
+    published = server.get("/api/schema").json()
+    return Draft202012Validator(published[name])
+
+
+def _valid(validator: Draft202012Validator, message: dict[str, Any]) -> None:
+    problems = [e.message for e in validator.iter_errors(message)]
+    assert problems == [], (message, problems)
+
+
+def test_the_lobby_error_and_pong_validate_and_echo_the_id(server: ServerThread) -> None:
+    validator = _validator(server, "lobby_server_message")
+
+    async def run() -> list[dict[str, Any]]:
+        anonymous = await Lobby.open(server.ws_url, None)
+        await anonymous.send({"type": "seek", "id": "who", "preset": "classic", "players": 2, "clock": "1d"})
+        nobody = await anonymous.expect("error")
+        lobby = await Lobby.open(server.ws_url, new_player(server.url, "Schema")[0])
+        await lobby.send({"type": "ping", "id": "p1"})
+        pong = await lobby.expect("pong")
+        await lobby.send({"type": "ping"})
+        bare = await lobby.expect("pong")
+        await lobby.send({"type": "seek", "id": "bad", "preset": "nope", "players": 2, "clock": "1d"})
+        malformed = await lobby.expect("error")
+        await lobby.send({"type": "seek", "id": "three", "preset": "yamayaku", "players": 3, "clock": "1d"})
+        refused = await lobby.expect("error")
+        await lobby.seek("classic", 2, "1d")
+        await lobby.send({"type": "cancel", "id": "c"})
+        await lobby.expect("cancelled")
+        for each in (anonymous, lobby):
+            await each.ws.close()
+        assert [nobody["id"], pong["id"], malformed["id"], refused["id"]] == ["who", "p1", "bad", "three"]
+        assert "id" not in bare and "2 players" in refused["message"]
+        return anonymous.log + lobby.log
+
+    sent = asyncio.run(run())
+    assert {m["type"] for m in sent} >= {"lobby", "error", "pong", "seeking", "cancelled"}
+    for message in sent:
+        _valid(validator, message)
+    assert not validator.is_valid({"type": "error", "id": "x"})  # the schema says what an error holds
+
+
+def test_chat_errors_validate_and_echo_the_id(server: ServerThread) -> None:
+    validator = _validator(server, "server_message")
+    made = server.post("/api/rooms", {"name": "Ann"}).json()
+    room = made["room"]
+
+    async def run() -> list[dict[str, Any]]:
+        ann = await Player.join(server, room, made["token"])
+        errors = []
+        for index, bad in enumerate(
+            (
+                {"type": "chat", "text": "   "},  # only spaces: nothing to say
+                {"type": "chat", "text": "a\x07b"},  # a control character
+                {"type": "chat", "text": "a\u202eb"},  # a format character
+                {"type": "chat", "text": "x" * 201},
+                {"type": "chat", "phrase": "insult"},
+            )
+        ):
+            await ann.send({**bad, "id": f"c{index}"})
+            errors.append(await ann.expect("error"))
+        await ann.close()
+        assert [e["id"] for e in errors] == [f"c{i}" for i in range(5)], errors
+        return ann.log
+
+    for message in asyncio.run(run()):
+        _valid(validator, message)
+
+
+def test_the_lobby_messages_documented_are_those_published(server: ServerThread, tmp_path: Path) -> None:
+    """docs/PROTOCOL.md names every message the lobby sends, as the schema declares them."""
+    published = server.get("/api/schema").json()["lobby_server_message"]
+    kinds = {
+        definition["properties"]["type"]["const"]
+        for definition in published["$defs"].values()
+        if "type" in definition.get("properties", {}) and "const" in definition["properties"]["type"]
+    }
+    assert kinds == {"lobby", "seeking", "cancelled", "paired", "playban", "error", "pong"}
+    docs = (ROOT / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
+    lobby = docs.split("## The lobby: `/ws/lobby`")[1].split("\n## ")[0]
+    assert all(f"`{kind}`" in lobby for kind in kinds), [k for k in kinds if f"`{k}`" not in lobby]
