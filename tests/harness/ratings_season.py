@@ -11,6 +11,7 @@ import json
 import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from alembic import command
@@ -262,3 +263,9 @@ def migrate_to(engine: Engine, revision: str) -> None:
     with engine.begin() as conn:
         config.attributes["connection"] = conn
         command.upgrade(config, revision)
+
+
+def sqlite_database(tmp_path: Path, name: str = "r.sqlite3") -> Database:
+    db = Database(f"sqlite_database:///{tmp_path / name}")
+    db.open()
+    return db

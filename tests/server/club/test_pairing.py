@@ -1,35 +1,36 @@
 """Quick pairing and the lobby's websocket: players paired into one game, oldest first, never with
-themselves; cancelling and closing the page leave the pool; the lobby lists open public tables."""
+themselves; cancelling and closing the page leave the pool; the lobby lists open public tables; by
+rating, within a window that widens with waiting."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
+import math
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from sqlalchemy import update
+from sqlalchemy import Connection, insert, update
 from websockets.asyncio.client import connect
 
-from roppyakken.server import pairing
+from roppyakken.server import pairing, players
 from roppyakken.server.db import Database
 from roppyakken.server.models import pairing as table
+from roppyakken.server.models import ratings
 from roppyakken.server.pairing import POOL_TTL, Pool
 from roppyakken.server.players import COOKIE
 from tests.harness.lobby import CSRF, Lobby, new_player
+from tests.harness.ratings_season import (
+    START,
+    make_people,
+    sqlite_database,
+)
 from tests.harness.server_harness import Player, ServerThread, running_server
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    path = tmp_path_factory.mktemp("pairing") / "p.sqlite3"
-    with running_server(f"sqlite:///{path}") as served:
-        yield served
 
 
 async def _welcomed(server: ServerThread, paired: dict[str, Any], token: str) -> dict[str, Any]:
@@ -176,7 +177,6 @@ def test_the_lobby_lists_open_public_tables_and_joins_in_one_click(server: Serve
 def test_the_pool_claims_oldest_first_and_expires_silent_rows(tmp_path: Path) -> None:
     db = Database(f"sqlite:///{tmp_path / 'pool.sqlite3'}")
     db.open()
-    from roppyakken.server import players
 
     def made(name: str) -> str:
         return db.run_now(lambda c: players.create(c, name)).id
@@ -267,3 +267,50 @@ def test_the_lobby_lists_a_table_while_its_host_is_there(
             await watcher.ws.close()
 
         asyncio.run(run())
+
+
+# ------------------------------------------------------------------ quick pairing by rating
+
+
+def test_the_window_widens_with_waiting_and_opens() -> None:
+    assert pairing.window(0.0) == pairing.WINDOW_START
+    assert pairing.window(5.0) == pairing.WINDOW_START + 5 * pairing.WINDOW_GROWTH
+    assert pairing.window(pairing.WINDOW_OPEN_AFTER) == math.inf
+    now = 1000.0
+    # a strong player waiting alone with two far weaker ones: the two weaker play together
+    assert pairing.groups([(now - 1, 2000.0), (now - 1, 1500.0), (now, 1520.0)], 2, now) == [[1, 2]]
+    # far apart: nobody is paired until the newer one's window reaches the gap too
+    far = [(now - 2, 1500.0), (now - 1, 1500.0 + pairing.WINDOW_START + 60)]
+    assert pairing.groups(far, 2, now) == []
+    assert pairing.groups(far, 2, now + 5) == [[0, 1]]  # 150 + 10*6 s, 150 + 10*6 s
+    # three players: every two must accept each other
+    three = [(now, 1500.0), (now, 1640.0), (now, 1400.0), (now, 1560.0)]
+    assert pairing.groups(three, 3, now) == [[0, 1, 3]]
+    assert pairing.groups([(now - 40, 0.0), (now - 40, 3000.0)], 2, now) == [[0, 1]]
+
+
+def test_the_claim_pairs_by_rating(tmp_path: Path) -> None:
+    db = sqlite_database(tmp_path)
+    pool = Pool("classic", 2, "15+60")
+    try:
+        ids = db.run_now(lambda c: make_people(c, 3))
+        now = time.time()
+
+        def rated(conn: Connection, player_id: str, mu: float) -> None:
+            row = {"pool": "classic-2", "sigma": 2.0, "games": 30, "last_seq": 0, "last_played": START}
+            conn.execute(insert(ratings).values(player_id=player_id, mu=mu, **row))
+
+        def waiting(conn: Connection, player_id: str, joined: float) -> None:
+            pairing.enter(conn, player_id, player_id, pool, "h" + player_id, joined)
+            conn.execute(update(table).where(table.c.player_id == player_id).values(seen_at=now))
+
+        for player_id, mu in zip(ids, (40.0, 25.0, 24.0), strict=True):
+            db.run_now(functools.partial(rated, player_id=player_id, mu=mu))
+        for player_id, joined in zip(ids, (now - 3, now - 2, now - 1), strict=True):
+            db.run_now(functools.partial(waiting, player_id=player_id, joined=joined))
+        claims = db.run_now(lambda c: pairing.claim(c, now, postgres=False))
+        # the oldest (mu 40, 450 points above) waits; the two of about the same rating play
+        assert [[p[0] for p in c.players] for c in claims] == [[ids[1], ids[2]]]
+        assert db.run_now(lambda c: pairing.claim(c, now, postgres=False)) == []
+    finally:
+        db.engine.dispose()

@@ -40,7 +40,7 @@ def _limits(**changes: Any) -> Limits:
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+def proxied_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     """A server with the default protection (``rated_same_address`` off) behind a trusted proxy."""
     path = tmp_path_factory.mktemp("puppets") / "p.sqlite3"
     with running_server(f"sqlite:///{path}", limits=_limits()) as served:
@@ -74,15 +74,15 @@ def test_rows_of_one_address_or_browser_are_never_grouped() -> None:
     assert pairing.groups(waiting, 3, now, origins=[one] * 4) == []
 
 
-def test_guests_of_one_address_are_never_paired_together(server: ServerThread) -> None:
+def test_guests_of_one_address_are_never_paired_together(proxied_server: ServerThread) -> None:
     async def run() -> None:
-        puppets = [new_player(server.url, f"Puppet{i}", _from(PUPPETS_ADDRESS))[0] for i in range(4)]
-        watcher = await Lobby.open(server.ws_url, None)
-        lobbies = [await Lobby.open(server.ws_url, c, _from(PUPPETS_ADDRESS)) for c in puppets]
+        puppets = [new_player(proxied_server.url, f"Puppet{i}", _from(PUPPETS_ADDRESS))[0] for i in range(4)]
+        watcher = await Lobby.open(proxied_server.ws_url, None)
+        lobbies = [await Lobby.open(proxied_server.ws_url, c, _from(PUPPETS_ADDRESS)) for c in puppets]
         tokens = [await lobby.seek(*POOL) for lobby in lobbies]
         await _waiting(watcher, 4)
         await asyncio.gather(*(lobby.none_of("paired", 1.5) for lobby in lobbies))  # six rounds: nobody
-        stranger = await Lobby.open(server.ws_url, new_player(server.url, "Stranger")[0])
+        stranger = await Lobby.open(proxied_server.ws_url, new_player(proxied_server.url, "Stranger")[0])
         theirs = await stranger.seek(*POOL)
         mine, paired = await lobbies[0].expect("paired"), await stranger.expect("paired")
         assert mine["room"] == paired["room"] and (mine["seat"], paired["seat"]) == (0, 1)
@@ -94,14 +94,18 @@ def test_guests_of_one_address_are_never_paired_together(server: ServerThread) -
     asyncio.run(run())
 
 
-def test_guests_of_one_browser_are_never_paired_together_from_any_address(server: ServerThread) -> None:
+def test_guests_of_one_browser_are_never_paired_together_from_any_address(
+    proxied_server: ServerThread,
+) -> None:
     async def run() -> None:
-        browser = httpx.get(server.url + "/api/me", timeout=10).cookies[BROWSER_COOKIE]
+        browser = httpx.get(proxied_server.url + "/api/me", timeout=10).cookies[BROWSER_COOKIE]
         addresses = [f"198.51.100.{i}" for i in range(1, 4)]
-        made = [new_player(server.url, f"Tab{i}", _from(a, browser))[0] for i, a in enumerate(addresses)]
-        watcher = await Lobby.open(server.ws_url, None)
+        made = [
+            new_player(proxied_server.url, f"Tab{i}", _from(a, browser))[0] for i, a in enumerate(addresses)
+        ]
+        watcher = await Lobby.open(proxied_server.ws_url, None)
         lobbies = [
-            await Lobby.open(server.ws_url, c, _from(a, browser))
+            await Lobby.open(proxied_server.ws_url, c, _from(a, browser))
             for c, a in zip(made, addresses, strict=True)
         ]
         for lobby in lobbies:
@@ -109,7 +113,9 @@ def test_guests_of_one_browser_are_never_paired_together_from_any_address(server
         await _waiting(watcher, 3)
         await asyncio.gather(*(lobby.none_of("paired", 1.5) for lobby in lobbies))
         elsewhere = _from("192.0.2.50")
-        stranger = await Lobby.open(server.ws_url, new_player(server.url, "Other", elsewhere)[0], elsewhere)
+        stranger = await Lobby.open(
+            proxied_server.ws_url, new_player(proxied_server.url, "Other", elsewhere)[0], elsewhere
+        )
         await stranger.seek(*POOL)
         mine, paired = await lobbies[0].expect("paired"), await stranger.expect("paired")
         assert mine["room"] == paired["room"]
@@ -120,8 +126,8 @@ def test_guests_of_one_browser_are_never_paired_together_from_any_address(server
     asyncio.run(run())
 
 
-def test_the_browser_mark_is_given_once_and_kept_across_new_guests(server: ServerThread) -> None:
-    with httpx.Client(base_url=server.url, timeout=10) as client:
+def test_the_browser_mark_is_given_once_and_kept_across_new_guests(proxied_server: ServerThread) -> None:
+    with httpx.Client(base_url=proxied_server.url, timeout=10) as client:
         client.get("/api/me")
         mark = client.cookies[BROWSER_COOKIE]
         client.post("/api/me", json={"name": "First"}, headers={CSRF: "new"})
@@ -129,7 +135,7 @@ def test_the_browser_mark_is_given_once_and_kept_across_new_guests(server: Serve
         again = client.post("/api/me", json={"name": "Second"}, headers={CSRF: "new"})
         assert again.status_code == 201 and BROWSER_COOKIE not in again.cookies
         assert client.cookies[BROWSER_COOKIE] == mark
-        set_cookie = httpx.get(server.url + "/api/me", timeout=10).headers["set-cookie"]
+        set_cookie = httpx.get(proxied_server.url + "/api/me", timeout=10).headers["set-cookie"]
         assert "HttpOnly" in set_cookie and "SameSite=lax" in set_cookie
 
 
@@ -290,23 +296,23 @@ def _join(base: str, room: str, headers: dict[str, str], name: str) -> httpx.Res
     return httpx.post(f"{base}/api/rooms/{room}/join", json={"name": name}, headers=sent, timeout=10)
 
 
-def test_a_rated_room_gives_no_seat_to_the_same_address_or_browser(server: ServerThread) -> None:
-    browser = httpx.get(server.url + "/api/me", timeout=10).cookies[BROWSER_COOKIE]
+def test_a_rated_room_gives_no_seat_to_the_same_address_or_browser(proxied_server: ServerThread) -> None:
+    browser = httpx.get(proxied_server.url + "/api/me", timeout=10).cookies[BROWSER_COOKIE]
     main = _from(PUPPETS_ADDRESS, browser)
-    room = _rated_room(server.url, main, *new_player(server.url, "Main", main))
+    room = _rated_room(proxied_server.url, main, *new_player(proxied_server.url, "Main", main))
     for puppet in (_from(PUPPETS_ADDRESS), _from("198.51.100.77", browser)):
-        refused = _join(server.url, room, puppet, "Puppet")
+        refused = _join(proxied_server.url, room, puppet, "Puppet")
         assert refused.status_code == 403, refused.text
         line = refused.json()["error"]
         assert "your address or browser" in line and "\n" not in line
-    assert _join(server.url, room, _from("192.0.2.77"), "Stranger").status_code == 200
+    assert _join(proxied_server.url, room, _from("192.0.2.77"), "Stranger").status_code == 200
     unrated = httpx.post(
-        server.url + "/api/rooms",
+        proxied_server.url + "/api/rooms",
         json={"name": "Main", "clock": "1d", "public": True},
         headers=main,
         timeout=10,
     ).json()["room"]
-    assert _join(server.url, unrated, _from(PUPPETS_ADDRESS), "Friend").status_code == 200
+    assert _join(proxied_server.url, unrated, _from(PUPPETS_ADDRESS), "Friend").status_code == 200
 
 
 def test_a_club_server_seats_one_address_in_a_rated_room(tmp_path: Path) -> None:

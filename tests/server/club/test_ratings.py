@@ -1,29 +1,24 @@
 """Ratings on SQLite: pools, finishing orders, a seeded season against openskill's own computation,
 the replay that rebuilds every rating exactly (``roppyakken ratings``), what is rated, the upgrade
-from the previous schema, and quick pairing by rating."""
+from the previous schema."""
 
 from __future__ import annotations
 
-import functools
 import json
-import math
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import Connection, insert, select, update
+from sqlalchemy import select, update
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.rules import PRESETS, preset
-from roppyakken.server import pairing, players, requests
+from roppyakken.server import players, requests
 from roppyakken.server.db import Database
-from roppyakken.server.models import pairing as pairing_table
 from roppyakken.server.models import rating_games, ratings
-from roppyakken.server.pairing import Pool
 from roppyakken.server.ratings import FAMILIES, POOLS, display, nearest_bot, pool_of, provisional, store
 from roppyakken.server.ratings.order import finishing_order
 from roppyakken.server.ratings.scale import SIGMA0, bot_table, skill_points
@@ -37,6 +32,7 @@ from tests.harness.ratings_season import (
     play_season,
     record,
     result_json,
+    sqlite_database,
     store_room,
     stored,
     stored_history,
@@ -45,12 +41,6 @@ from tests.harness.ratings_season import (
 from tests.harness.support import ROOT
 
 RATINGS = [sys.executable, "-c", "from roppyakken.cli import main; raise SystemExit(main())", "ratings"]
-
-
-def sqlite(tmp_path: Path, name: str = "r.sqlite3") -> Database:
-    db = Database(f"sqlite:///{tmp_path / name}")
-    db.open()
-    return db
 
 
 # ------------------------------------------------------------------ pools and orders
@@ -117,7 +107,7 @@ def check_season(db: Database, ref: Reference) -> None:
 
 
 def test_a_seeded_season_equals_openskill_and_recomputes_exactly(tmp_path: Path) -> None:
-    db = sqlite(tmp_path)
+    db = sqlite_database(tmp_path)
     try:
         ref = play_season(db, 7, 400, 14)
         check_season(db, ref)
@@ -141,7 +131,7 @@ def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_ratings_command_checks_and_rebuilds(tmp_path: Path) -> None:
-    db = sqlite(tmp_path)
+    db = sqlite_database(tmp_path)
     try:
         ref = play_season(db, 11, 120, 8)
         path = str(tmp_path / "r.sqlite3")
@@ -170,7 +160,7 @@ def test_the_ratings_command_checks_and_rebuilds(tmp_path: Path) -> None:
 
 
 def test_a_game_counts_only_with_a_different_known_player_in_every_seat(tmp_path: Path) -> None:
-    db = sqlite(tmp_path)
+    db = sqlite_database(tmp_path)
     try:
         a, b = db.run_now(lambda c: make_people(c, 2))
         game = Game("solo", "classic-2", [a, b], 0, [600, 0], [0, 0], [False, False], START)
@@ -209,56 +199,7 @@ def test_a_rated_room_must_be_public_clocked_people_only_on_a_preset() -> None:
 
 
 def test_upgrading_from_0005_with_games_in_it(tmp_path: Path) -> None:
-    upgrade_with_games(f"sqlite:///{tmp_path / 'old.sqlite3'}")
-
-
-# ------------------------------------------------------------------ quick pairing by rating
-
-
-def test_the_window_widens_with_waiting_and_opens() -> None:
-    assert pairing.window(0.0) == pairing.WINDOW_START
-    assert pairing.window(5.0) == pairing.WINDOW_START + 5 * pairing.WINDOW_GROWTH
-    assert pairing.window(pairing.WINDOW_OPEN_AFTER) == math.inf
-    now = 1000.0
-    # a strong player waiting alone with two far weaker ones: the two weaker play together
-    assert pairing.groups([(now - 1, 2000.0), (now - 1, 1500.0), (now, 1520.0)], 2, now) == [[1, 2]]
-    # far apart: nobody is paired until the newer one's window reaches the gap too
-    far = [(now - 2, 1500.0), (now - 1, 1500.0 + pairing.WINDOW_START + 60)]
-    assert pairing.groups(far, 2, now) == []
-    assert pairing.groups(far, 2, now + 5) == [[0, 1]]  # 150 + 10*6 s, 150 + 10*6 s
-    # three players: every two must accept each other
-    three = [(now, 1500.0), (now, 1640.0), (now, 1400.0), (now, 1560.0)]
-    assert pairing.groups(three, 3, now) == [[0, 1, 3]]
-    assert pairing.groups([(now - 40, 0.0), (now - 40, 3000.0)], 2, now) == [[0, 1]]
-
-
-def test_the_claim_pairs_by_rating(tmp_path: Path) -> None:
-    db = sqlite(tmp_path)
-    pool = Pool("classic", 2, "15+60")
-    try:
-        ids = db.run_now(lambda c: make_people(c, 3))
-        now = time.time()
-
-        def rated(conn: Connection, player_id: str, mu: float) -> None:
-            row = {"pool": "classic-2", "sigma": 2.0, "games": 30, "last_seq": 0, "last_played": START}
-            conn.execute(insert(ratings).values(player_id=player_id, mu=mu, **row))
-
-        def waiting(conn: Connection, player_id: str, joined: float) -> None:
-            pairing.enter(conn, player_id, player_id, pool, "h" + player_id, joined)
-            conn.execute(
-                update(pairing_table).where(pairing_table.c.player_id == player_id).values(seen_at=now)
-            )
-
-        for player_id, mu in zip(ids, (40.0, 25.0, 24.0), strict=True):
-            db.run_now(functools.partial(rated, player_id=player_id, mu=mu))
-        for player_id, joined in zip(ids, (now - 3, now - 2, now - 1), strict=True):
-            db.run_now(functools.partial(waiting, player_id=player_id, joined=joined))
-        claims = db.run_now(lambda c: pairing.claim(c, now, postgres=False))
-        # the oldest (mu 40, 450 points above) waits; the two of about the same rating play
-        assert [[p[0] for p in c.players] for c in claims] == [[ids[1], ids[2]]]
-        assert db.run_now(lambda c: pairing.claim(c, now, postgres=False)) == []
-    finally:
-        db.engine.dispose()
+    upgrade_with_games(f"sqlite_database:///{tmp_path / 'old.sqlite3'}")
 
 
 # ------------------------------------------------------------------ a room's end

@@ -5,6 +5,7 @@ every member sees the same playbans, mutes and suspensions, the sanctions within
 from __future__ import annotations
 
 import asyncio
+import functools
 import io
 import json
 import time
@@ -23,6 +24,7 @@ from roppyakken.server.models import abandonments
 from roppyakken.server.players import COOKIE
 from tests.harness import services
 from tests.harness.lobby import Lobby, new_player
+from tests.harness.poll import until
 from tests.harness.server_harness import Player
 
 pytestmark = pytest.mark.slow
@@ -45,13 +47,9 @@ def _admin(database: str, *args: str) -> str:
     return out.getvalue()
 
 
-def _until(check: Any, seconds: float) -> float:
-    """Poll ``check`` until true; the seconds it took (fails after ``seconds``)."""
-    started = time.monotonic()
-    while not check():
-        assert time.monotonic() - started < seconds, "not seen in time"
-        time.sleep(0.1)
-    return time.monotonic() - started
+def _answers(url: str, status: int) -> bool:
+    """Whether the member at ``url`` answers a plain request with ``status``."""
+    return httpx.get(url + "/api/presets", timeout=10).status_code == status
 
 
 def test_every_member_enforces_the_same_playbans_and_sanctions() -> None:
@@ -143,12 +141,22 @@ def test_every_member_enforces_the_same_playbans_and_sanctions() -> None:
             _admin(database, "suspend", "--address", "127.0.0.1", "--for", "1h")
             bound = moderation.REFRESH + 2
             for url in urls:
-                _until(lambda u=url: httpx.get(u + "/api/presets", timeout=10).status_code == 403, bound)
+                until(
+                    functools.partial(_answers, url, 403),
+                    bound,
+                    f"{url} refuses the suspended address",
+                    every=0.1,
+                )
             listed = _admin(database, "sanctions").splitlines()
             sanction = next(line for line in listed if "address:" in line).split()[0].lstrip("#")
             _admin(database, "clear", sanction)
             for url in urls:
-                _until(lambda u=url: httpx.get(u + "/api/presets", timeout=10).status_code == 200, bound)
+                until(
+                    functools.partial(_answers, url, 200),
+                    bound,
+                    f"{url} serves the cleared address",
+                    every=0.1,
+                )
             log = _admin(database, "log")
             assert "ops suspend address:127.0.0.1/32" in log and "ops clear address:127.0.0.1/32" in log
             assert not [e for m in started for e in m.errors()], [e for m in started for e in m.errors()]

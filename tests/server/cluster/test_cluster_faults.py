@@ -56,13 +56,6 @@ def _seqs(log: list[dict[str, Any]]) -> list[int]:
     return [int(m["seq"]) for m in log if "seq" in m]
 
 
-def _until(check: Any, seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < deadline, what
-        time.sleep(0.02)
-
-
 def test_a_paused_holder_cannot_write_once_another_member_took_its_room(postgres: str) -> None:
     """The holder sends a move's write, which waits on a row lock (held here); the holder is frozen
     (SIGSTOP) past its lease; the other member takes the room; the lock is let go and the holder
@@ -105,8 +98,13 @@ def test_a_paused_holder_cannot_write_once_another_member_took_its_room(postgres
                 await asyncio.sleep(0.01)
             for s in seats:
                 s.paused = True
-            await asyncio.sleep(0.3)  # a move already sent is made; then both hold their next
-            while (mover := to_act()) is None or mover.last_seq() != max(s.last_seq() for s in seats):
+            # A move already sent is made (the state after it is in: a seat records a move before
+            # sending it, and sends none once paused); then both hold their next.
+            while (
+                any(max(s.sent, default=-1) >= s.last_seq() for s in seats)
+                or (mover := to_act()) is None
+                or mover.last_seq() != max(s.last_seq() for s in seats)
+            ):
                 assert time.monotonic() < deadline
                 await asyncio.sleep(0.01)
             seq = mover.last_seq()
@@ -129,10 +127,15 @@ def test_a_paused_holder_cannot_write_once_another_member_took_its_room(postgres
                 while _lease(rd.url, room) != b_id:  # the other member takes the room
                     assert time.monotonic() < deadline, "the other member never took the room"
                     await asyncio.sleep(0.02)
+                held = await asyncio.to_thread(services.lock_waiters, database)
                 await lock.rollback()  # the holder's write goes on (it is still frozen)
             finally:
                 await lock.close()
-            await asyncio.sleep(0.3)
+            # The holder's write, first in the lock's queue, takes the row (the takeover, if it is
+            # queued too, now waits on that write's transaction): one waiter fewer.
+            while await asyncio.to_thread(services.lock_waiters, database) >= held:
+                assert time.monotonic() < deadline, "the holder's write never took the row"
+                await asyncio.sleep(0.01)
             os.kill(a.proc.pid, signal.SIGCONT)
             # whichever member each reconnection reaches, from now on
             target[0] = a.url

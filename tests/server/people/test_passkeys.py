@@ -26,7 +26,7 @@ from tests.harness.soft_authenticator import SoftAuthenticator, b64url
 
 
 @pytest.fixture
-def server(database: str) -> Iterator[ServerThread]:
+def database_server(database: str) -> Iterator[ServerThread]:
     """The server over that database."""
     with running_server(database) as running:
         yield running
@@ -113,9 +113,11 @@ def _count(db: Database, table: Any) -> int:
     return len(db.run_now(lambda c: c.execute(select(table)).all()))
 
 
-def test_a_guest_makes_a_passkey_account_and_signs_in_on_another_device(server: ServerThread) -> None:
+def test_a_guest_makes_a_passkey_account_and_signs_in_on_another_device(
+    database_server: ServerThread,
+) -> None:
     key = SoftAuthenticator()
-    with browsers(server, 3) as (laptop, phone, thief):
+    with browsers(database_server, 3) as (laptop, phone, thief):
         guest = laptop.become("Ann")["player"]
         room = _bot_game(laptop, "Ann")
         assert [g["room"] for g in laptop.http.get("/api/me/games").json()["games"]] == [room]
@@ -152,9 +154,9 @@ def test_a_guest_makes_a_passkey_account_and_signs_in_on_another_device(server: 
         assert laptop.me()["player"]["id"] == guest["id"]
 
 
-def test_signing_in_adopts_the_browsers_guest_if_it_played(server: ServerThread) -> None:
+def test_signing_in_adopts_the_browsers_guest_if_it_played(database_server: ServerThread) -> None:
     key = SoftAuthenticator()
-    with browsers(server, 3) as (laptop, phone, idle):
+    with browsers(database_server, 3) as (laptop, phone, idle):
         laptop.become("Ivo")
         first = _bot_game(laptop, "Ivo")
         assert laptop.make_account(key).status_code == 201
@@ -168,10 +170,10 @@ def test_signing_in_adopts_the_browsers_guest_if_it_played(server: ServerThread)
             assert sorted(g["room"] for g in games) == sorted([first, second])
 
 
-def test_a_wrong_origin_is_refused_at_registration_and_sign_in(server: ServerThread) -> None:
-    db = Database(server.database)
+def test_a_wrong_origin_is_refused_at_registration_and_sign_in(database_server: ServerThread) -> None:
+    db = Database(database_server.database)
     key = SoftAuthenticator()
-    with browsers(server, 2) as (laptop, phone):
+    with browsers(database_server, 2) as (laptop, phone):
         laptop.become("Bo")
         refused = laptop.make_account(key, origin="https://evil.example")
         assert refused.status_code == 400 and "origin" in _one_line(refused)
@@ -194,10 +196,10 @@ def test_a_wrong_origin_is_refused_at_registration_and_sign_in(server: ServerThr
     db.engine.dispose()
 
 
-def test_a_challenge_is_used_once_and_expires(server: ServerThread) -> None:
-    db = Database(server.database)
+def test_a_challenge_is_used_once_and_expires(database_server: ServerThread) -> None:
+    db = Database(database_server.database)
     key = SoftAuthenticator()
-    with browsers(server, 2) as (laptop, phone):
+    with browsers(database_server, 2) as (laptop, phone):
         laptop.become("Cy")
         assert laptop.make_account(key).status_code == 201
         options = phone.post("/api/passkeys/signin/options", {}).json()
@@ -247,10 +249,10 @@ def test_a_challenge_is_used_once_and_expires(server: ServerThread) -> None:
     db.engine.dispose()
 
 
-def test_a_signature_counter_that_goes_back_is_refused(server: ServerThread) -> None:
-    db = Database(server.database)
+def test_a_signature_counter_that_goes_back_is_refused(database_server: ServerThread) -> None:
+    db = Database(database_server.database)
     key = SoftAuthenticator()
-    with browsers(server, 2) as (laptop, phone):
+    with browsers(database_server, 2) as (laptop, phone):
         laptop.become("Dee")
         assert laptop.make_account(key).status_code == 201
         assert phone.sign_in(key, counter=5).status_code == 200
@@ -263,10 +265,10 @@ def test_a_signature_counter_that_goes_back_is_refused(server: ServerThread) -> 
     db.engine.dispose()
 
 
-def test_another_accounts_passkey_is_refused(server: ServerThread) -> None:
-    db = Database(server.database)
+def test_another_accounts_passkey_is_refused(database_server: ServerThread) -> None:
+    db = Database(database_server.database)
     ann_key, bo_key = SoftAuthenticator(), SoftAuthenticator()
-    with browsers(server, 3) as (ann, bo, phone):
+    with browsers(database_server, 3) as (ann, bo, phone):
         ann.become("Ann")
         bo.become("Bo")
         assert ann.make_account(ann_key).status_code == 201
@@ -314,9 +316,11 @@ def _shape(answer: httpx.Response) -> tuple[Any, ...]:
     return answer.status_code, headers, tuple(sorted(body)), len(body["ceremony"]), masked
 
 
-def test_sign_in_options_tell_nothing_of_who_has_an_account_or_a_passkey(server: ServerThread) -> None:
+def test_sign_in_options_tell_nothing_of_who_has_an_account_or_a_passkey(
+    database_server: ServerThread,
+) -> None:
     pk_key, other_key = SoftAuthenticator(), SoftAuthenticator()
-    with browsers(server, 4) as (pk, pw, attacker, other):
+    with browsers(database_server, 4) as (pk, pw, attacker, other):
         pk.become("Pk")
         made = pk.post("/api/account", {"login": "pkey", "password": "correct horse battery"})
         assert made.status_code == 201, made.text
@@ -344,7 +348,7 @@ def test_sign_in_options_tell_nothing_of_who_has_an_account_or_a_passkey(server:
         assert len(shapes) == 1, shapes  # the same answer, whoever the login names
         assert _shape(attacker.post("/api/passkeys/signin/options", {})) in shapes  # and as no login
         # the passkey still signs in to its own account named by its login, and to no other
-        with browsers(server, 1) as (phone,):
+        with browsers(database_server, 1) as (phone,):
             refused = phone.sign_in(other_key, login="pkey")
             assert (
                 refused.status_code == 403 and _one_line(refused) == "this passkey belongs to another account"
@@ -356,10 +360,10 @@ def test_sign_in_options_tell_nothing_of_who_has_an_account_or_a_passkey(server:
             assert signed.json()["player"]["name"] == "Pk"
 
 
-def test_a_registration_is_finished_by_the_browser_that_began_it(server: ServerThread) -> None:
-    db = Database(server.database)
+def test_a_registration_is_finished_by_the_browser_that_began_it(database_server: ServerThread) -> None:
+    db = Database(database_server.database)
     key = SoftAuthenticator()
-    with browsers(server, 2) as (ann, eve):
+    with browsers(database_server, 2) as (ann, eve):
         ann.become("Ann")
         eve.become("Eve")
         options = ann.post("/api/passkeys/register/options", {}).json()
@@ -378,15 +382,15 @@ def test_a_registration_is_finished_by_the_browser_that_began_it(server: ServerT
         )
         assert other_site.status_code == 403
         # a browser with no player cannot make an account
-        with browsers(server, 1) as (nobody,):
+        with browsers(database_server, 1) as (nobody,):
             answer = nobody.post("/api/passkeys/register/options", {})
             assert answer.status_code == 400 and "POST /api/me" in _one_line(answer)
     db.engine.dispose()
 
 
-def test_a_signed_in_account_adds_lists_and_removes_passkeys(server: ServerThread) -> None:
+def test_a_signed_in_account_adds_lists_and_removes_passkeys(database_server: ServerThread) -> None:
     first, second = SoftAuthenticator(), SoftAuthenticator()
-    with browsers(server, 2) as (laptop, phone):
+    with browsers(database_server, 2) as (laptop, phone):
         laptop.become("Fay")
         assert laptop.make_account(first).status_code == 201
         session = laptop.http.cookies.get(sessions.COOKIE)
@@ -406,7 +410,7 @@ def test_a_signed_in_account_adds_lists_and_removes_passkeys(server: ServerThrea
         gone = laptop.post("/api/passkeys/remove", {"id": listed[0]["id"]})
         assert gone.status_code == 404
         # the removed passkey no longer signs in
-        with browsers(server, 1) as (other,):
+        with browsers(database_server, 1) as (other,):
             assert other.sign_in(first).status_code == 400
             assert other.http.get("/api/passkeys").json() == {"signed_in": False, "passkeys": []}
             assert other.post("/api/passkeys/remove", {"id": listed[1]["id"]}).status_code == 403
@@ -492,10 +496,10 @@ def test_the_relying_party_is_the_pages_address() -> None:
 
 
 def test_an_adopted_guests_cookie_no_longer_acts_and_the_account_keeps_its_player(
-    server: ServerThread,
+    database_server: ServerThread,
 ) -> None:
-    db = Database(server.database)
-    with browsers(server, 1) as (laptop,):
+    db = Database(database_server.database)
+    with browsers(database_server, 1) as (laptop,):
         guest = laptop.become("Hal")["player"]
         cookie = laptop.http.cookies.get("rp_player")
         assert laptop.make_account(SoftAuthenticator()).status_code == 201
@@ -505,7 +509,7 @@ def test_an_adopted_guests_cookie_no_longer_acts_and_the_account_keeps_its_playe
             ).scalar()
         )
         assert adopted is not None
-        with browsers(server, 1) as (copy,):
+        with browsers(database_server, 1) as (copy,):
             copy.http.cookies.set("rp_player", str(cookie))
             assert copy.me()["player"] is None
     db.engine.dispose()

@@ -54,7 +54,7 @@ SEEDS: list[int] = []
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+def seeded_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     path = tmp_path_factory.mktemp("hidden") / "games.sqlite3"
     with running_server(f"sqlite:///{path}", draw_seed=SEEDS.pop) as s:
         yield s
@@ -62,21 +62,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
 
 @pytest.mark.parametrize(("body", "bots"), GAMES)
 def test_no_message_shows_another_hand_or_the_pile(
-    server: ServerThread, body: dict[str, Any], bots: int
+    seeded_server: ServerThread, body: dict[str, Any], bots: int
 ) -> None:
     n = body["players"]
     bot_seats = {str(n - 1 - i): "random" for i in range(bots)}
     SEEDS.append(body["seed"])
-    answer = server.post("/api/rooms", {"name": "p0", **{k: v for k, v in body.items() if k != "seed"}})
+    answer = seeded_server.post(
+        "/api/rooms", {"name": "p0", **{k: v for k, v in body.items() if k != "seed"}}
+    )
     created = answer.json()
     room = created["room"]
     tokens = [created["token"]]
     for seat in range(1, n - bots):
-        tokens.append(server.post(f"/api/rooms/{room}/join", {"name": f"p{seat}"}).json()["token"])
+        tokens.append(seeded_server.post(f"/api/rooms/{room}/join", {"name": f"p{seat}"}).json()["token"])
 
     async def scenario() -> list[Player]:
-        players = [await Player.join(server, room, t) for t in tokens]
-        watcher = await Player.join(server, room, None)
+        players = [await Player.join(seeded_server, room, t) for t in tokens]
+        watcher = await Player.join(seeded_server, room, None)
         host = players[0]
         for seat, level in bot_seats.items():
             await host.send({"type": "seat", "seat": int(seat), "kind": "bot", "level": level})
@@ -86,7 +88,10 @@ def test_no_message_shows_another_hand_or_the_pile(
             # A spectator and a second connection of seat 0 arrive mid-game: each gets the history.
             while watcher.last_state is None or watcher.last_state["seq"] < 12:
                 await asyncio.sleep(0.01)
-            late = [await Player.join(server, room, None), await Player.join(server, room, tokens[0])]
+            late = [
+                await Player.join(seeded_server, room, None),
+                await Player.join(seeded_server, room, tokens[0]),
+            ]
             for p in late:
                 first = await p.recv()
                 assert first["type"] == "history" and first["seq"] >= 12, first
@@ -105,10 +110,10 @@ def test_no_message_shows_another_hand_or_the_pile(
         return [*players, watcher, *late]
 
     clients = asyncio.run(scenario())
-    info = server.get(f"/api/rooms/{room}").json()
+    info = seeded_server.get(f"/api/rooms/{room}").json()
     rules = from_options(info["rules"]["preset"], info["rules"]["options"])
-    actions = stored_actions(server.database, room)
-    record = server.get(f"/api/games/{room}/record").json()
+    actions = stored_actions(seeded_server.database, room)
+    record = seeded_server.get(f"/api/games/{room}/record").json()
     assert record["seed"] == body["seed"]  # revealed at the end, and only then
     truth = Truth(rules, n, record["seed"], actions)
     checked = 0

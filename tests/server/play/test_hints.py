@@ -5,10 +5,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import random
-from collections.abc import Iterator
 from typing import Any
-
-import pytest
 
 from roppyakken.actions import action_from_json
 from roppyakken.cards import iter_cards
@@ -17,13 +14,6 @@ from roppyakken.rules import from_options
 from roppyakken.server import hints
 from roppyakken.view import view_of
 from tests.harness.server_harness import Player, ServerThread, running_server, stored_actions
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    path = tmp_path_factory.mktemp("hints") / "games.sqlite3"
-    with running_server(f"sqlite:///{path}") as s:
-        yield s
 
 
 def _my_card_turn(state: dict[str, Any] | None, seat: int | None) -> bool:
@@ -209,7 +199,9 @@ def test_hints_on_for_everyone_and_the_review_goes_only_to_its_seat(server: Serv
         for p in players:
             if not any(m["type"] == "review" for m in p.log):
                 await p.expect("review", timeout=120)
-        await asyncio.sleep(0.5)
+        # Each seat's review is sent, to that seat's clients, by the task that worked it out: both
+        # tasks are done once both reviews are in, and whatever they sent to any connection is in
+        # before the pong that each quiet() waits for.
         for p in [*players, watcher]:
             await p.quiet()
             await p.close()

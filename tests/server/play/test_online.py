@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,13 +11,7 @@ from websockets.exceptions import ConnectionClosed
 
 from roppyakken.record import replay
 from tests.harness.said import said_in_english
-from tests.harness.server_harness import Player, ServerThread, play_to_end, running_server
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerThread]:
-    with running_server(f"sqlite:///{tmp_path / 'games.sqlite3'}") as s:
-        yield s
+from tests.harness.server_harness import Player, ServerThread, play_to_end
 
 
 def _create(server: ServerThread, **body: Any) -> dict[str, Any]:
@@ -29,17 +21,17 @@ def _create(server: ServerThread, **body: Any) -> dict[str, Any]:
     return data
 
 
-def test_an_online_game_between_two_clients_and_a_bot(server: ServerThread) -> None:
-    created = _create(server, players=3, rules={"preset": "classic"}, public=True)
+def test_an_online_game_between_two_clients_and_a_bot(fresh_server: ServerThread) -> None:
+    created = _create(fresh_server, players=3, rules={"preset": "classic"}, public=True)
     room = created["room"]
     assert created["invite"] == f"/r/{room}"
-    joined = server.post(f"/api/rooms/{room}/join", {"name": "bob"}).json()
+    joined = fresh_server.post(f"/api/rooms/{room}/join", {"name": "bob"}).json()
     assert joined["seat"] == 1 and joined["token"] != created["token"]
 
     async def scenario() -> None:
-        alice = await Player.join(server, room, created["token"])
-        bob = await Player.join(server, room, joined["token"])
-        watcher = await Player.join(server, room, None)
+        alice = await Player.join(fresh_server, room, created["token"])
+        bob = await Player.join(fresh_server, room, joined["token"])
+        watcher = await Player.join(fresh_server, room, None)
         assert (alice.seat, bob.seat, watcher.seat) == (0, 1, None)
         # the host fills the last seat with a bot, then starts
         await alice.send({"type": "seat", "seat": 2, "kind": "bot", "level": "random", "id": "s"})
@@ -64,24 +56,24 @@ def test_an_online_game_between_two_clients_and_a_bot(server: ServerThread) -> N
         return None
 
     asyncio.run(scenario())
-    info = server.get(f"/api/rooms/{room}").json()
+    info = fresh_server.get(f"/api/rooms/{room}").json()
     assert info["status"] == "over"
-    record = server.get(f"/api/games/{room}/record")
+    record = fresh_server.get(f"/api/games/{room}/record")
     assert record.status_code == 200
     assert "attachment" in record.headers["content-disposition"]
     game, names = replay(record.json())
     assert names == ["alice", "bob", "bot:random"]
     assert game.over and game.winner == record.json()["winner"]
-    listed = server.get("/api/games").json()["games"]
+    listed = fresh_server.get("/api/games").json()["games"]
     assert listed[0]["room"] == room and listed[0]["players"] == names
     assert listed[0]["winner"] == game.winner and listed[0]["finished_at"].endswith("Z")
 
 
-def test_play_against_bots_starts_at_once(server: ServerThread) -> None:
-    created = _create(server, players=2, seed=3, bots={"1": "random"})
+def test_play_against_bots_starts_at_once(fresh_server: ServerThread) -> None:
+    created = _create(fresh_server, players=2, seed=3, bots={"1": "random"})
 
     async def scenario() -> None:
-        alice = await Player.join(server, created["room"], created["token"])
+        alice = await Player.join(fresh_server, created["room"], created["token"])
         state = await alice.expect("state")
         assert state["view"]["seat"] == 0 and len(state["view"]["hand"]) in (7, 8, 10)
         assert alice.log[0]["room_info"]["status"] == "playing"
@@ -89,21 +81,21 @@ def test_play_against_bots_starts_at_once(server: ServerThread) -> None:
         await alice.close()
 
     asyncio.run(scenario())
-    assert server.get(f"/api/rooms/{created['room']}").json()["status"] == "over"
+    assert fresh_server.get(f"/api/rooms/{created['room']}").json()["status"] == "over"
 
 
-def test_a_client_that_comes_after_the_end_is_told_the_result(server: ServerThread) -> None:
-    created = _create(server, players=2, seed=3, bots={"1": "random"})
+def test_a_client_that_comes_after_the_end_is_told_the_result(fresh_server: ServerThread) -> None:
+    created = _create(fresh_server, players=2, seed=3, bots={"1": "random"})
 
     async def scenario() -> None:
-        alice = await Player.join(server, created["room"], created["token"])
+        alice = await Player.join(fresh_server, created["room"], created["token"])
         await alice.expect("state")
         ended = (await play_to_end([alice], seed=2))[0]
         await alice.close()
         # a reload of seat 0's page and a spectator, both after the end: history, the same
         # game_end as seen when it happened (winner, reason, record), then the final state
         for token in (created["token"], None):
-            late = await Player.join(server, created["room"], token)
+            late = await Player.join(fresh_server, created["room"], token)
             kinds = [(await late.recv())["type"] for _ in range(3)]
             assert kinds == ["history", "game_end", "state"], kinds
             assert late.log[2] == ended  # (log[0] is the welcome)
@@ -127,15 +119,17 @@ async def _error(player: Player, message: dict[str, Any] | str) -> dict[str, Any
     return answer
 
 
-def test_illegal_malformed_out_of_turn_and_wrong_seat_messages_change_nothing(server: ServerThread) -> None:
-    created = _create(server, players=2)
+def test_illegal_malformed_out_of_turn_and_wrong_seat_messages_change_nothing(
+    fresh_server: ServerThread,
+) -> None:
+    created = _create(fresh_server, players=2)
     room = created["room"]
-    joined = server.post(f"/api/rooms/{room}/join", {"name": "bob"}).json()
+    joined = fresh_server.post(f"/api/rooms/{room}/join", {"name": "bob"}).json()
 
     async def scenario() -> None:
-        alice = await Player.join(server, room, created["token"])
-        bob = await Player.join(server, room, joined["token"])
-        watcher = await Player.join(server, room, None)
+        alice = await Player.join(fresh_server, room, created["token"])
+        bob = await Player.join(fresh_server, room, joined["token"])
+        watcher = await Player.join(fresh_server, room, None)
         for p in (alice, bob, watcher):
             await p.quiet()  # the room messages of the others' arrival
         # before the start: nobody can act; only the host may seat or start
@@ -195,15 +189,15 @@ def test_illegal_malformed_out_of_turn_and_wrong_seat_messages_change_nothing(se
     asyncio.run(scenario())
 
 
-def test_hello_is_checked_and_bad_tokens_are_refused(server: ServerThread) -> None:
-    created = _create(server, players=2)
+def test_hello_is_checked_and_bad_tokens_are_refused(fresh_server: ServerThread) -> None:
+    created = _create(fresh_server, players=2)
     room = created["room"]
-    other = _create(server, players=2)
+    other = _create(fresh_server, players=2)
 
     async def refused(room_id: str, hello: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
         from websockets.asyncio.client import connect
 
-        async with connect(f"{server.ws_url}/ws/{room_id}") as ws:
+        async with connect(f"{fresh_server.ws_url}/ws/{room_id}") as ws:
             import json
 
             await ws.send(json.dumps(hello))
@@ -225,12 +219,12 @@ def test_hello_is_checked_and_bad_tokens_are_refused(server: ServerThread) -> No
     asyncio.run(scenario())
 
 
-def test_a_player_who_reconnects_gets_the_seat_and_the_whole_state_back(server: ServerThread) -> None:
-    created = _create(server, players=2, seed=21, bots={"1": "random"})
+def test_a_player_who_reconnects_gets_the_seat_and_the_whole_state_back(fresh_server: ServerThread) -> None:
+    created = _create(fresh_server, players=2, seed=21, bots={"1": "random"})
     room = created["room"]
 
     async def scenario() -> None:
-        alice = await Player.join(server, room, created["token"])
+        alice = await Player.join(fresh_server, room, created["token"])
         # play a few moves, then drop the connection
         for _ in range(6):
             state = alice.last_state
@@ -245,32 +239,32 @@ def test_a_player_who_reconnects_gets_the_seat_and_the_whole_state_back(server: 
         # The server sees the connection go in its own time: wait for it (a busy machine
         # may take long), rather than sleeping a fixed time and racing it.
         deadline = time.monotonic() + 10.0
-        while server.get(f"/api/rooms/{room}").json()["seats"][0]["connected"] is not False:
+        while fresh_server.get(f"/api/rooms/{room}").json()["seats"][0]["connected"] is not False:
             assert time.monotonic() < deadline, "the server still shows the player connected after 10 s"
             await asyncio.sleep(0.02)
-        again = await Player.join(server, room, created["token"])
+        again = await Player.join(fresh_server, room, created["token"])
         assert again.seat == 0
         resumed = await again.expect("state")
         assert resumed == before
-        assert server.get(f"/api/rooms/{room}").json()["seats"][0]["connected"] is True
+        assert fresh_server.get(f"/api/rooms/{room}").json()["seats"][0]["connected"] is True
         await play_to_end([again], seed=4)
         await again.close()
 
     asyncio.run(scenario())
 
 
-def test_the_host_can_give_a_seat_away_before_the_start(server: ServerThread) -> None:
-    created = _create(server, players=3)
+def test_the_host_can_give_a_seat_away_before_the_start(fresh_server: ServerThread) -> None:
+    created = _create(fresh_server, players=3)
     room = created["room"]
-    bob_token = server.post(f"/api/rooms/{room}/join", {"name": "bob"}).json()["token"]
-    carol = server.post(f"/api/rooms/{room}/join", {"name": "carol"}).json()
+    bob_token = fresh_server.post(f"/api/rooms/{room}/join", {"name": "bob"}).json()["token"]
+    carol = fresh_server.post(f"/api/rooms/{room}/join", {"name": "carol"}).json()
     assert carol["seat"] == 2
-    full = server.post(f"/api/rooms/{room}/join", {"name": "dave"})
+    full = fresh_server.post(f"/api/rooms/{room}/join", {"name": "dave"})
     assert full.status_code == 409 and "no empty seat" in full.json()["error"]
 
     async def scenario() -> None:
-        alice = await Player.join(server, room, created["token"])
-        bob = await Player.join(server, room, bob_token)
+        alice = await Player.join(fresh_server, room, created["token"])
+        bob = await Player.join(fresh_server, room, bob_token)
         await alice.send({"type": "seat", "seat": 1, "kind": "bot", "level": "random"})
         with pytest.raises(ConnectionClosed):
             while True:
@@ -281,7 +275,7 @@ def test_the_host_can_give_a_seat_away_before_the_start(server: ServerThread) ->
         await alice.close()
 
     asyncio.run(scenario())
-    info = server.get(f"/api/rooms/{room}").json()
+    info = fresh_server.get(f"/api/rooms/{room}").json()
     assert info["status"] == "playing" and info["seats"][1]["kind"] == "bot"
-    late = server.post(f"/api/rooms/{room}/join", {"name": "erin"})
+    late = fresh_server.post(f"/api/rooms/{room}/join", {"name": "erin"})
     assert late.status_code == 409 and "already started" in late.json()["error"]

@@ -12,7 +12,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from roppyakken.server import text
 from roppyakken.server.ws import WebSocketClient
+from tests.harness.poll import until
 from tests.harness.server_harness import Player, limits_for_tests, play_to_end, running_server
 
 
@@ -162,26 +162,20 @@ def test_a_reader_that_never_reads_is_dropped_after_the_send_timeout() -> None:
     assert asyncio.run(scenario()) == (True, True)
 
 
-def _until(check: Callable[[], bool], seconds: float = 20.0) -> bool:
-    """Whether ``check()`` comes true within ``seconds`` (polled: the machine may be busy)."""
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.05)
-    return True
-
-
 def test_idle_rooms_leave_memory_and_come_back_and_stale_ones_are_forgotten(tmp_path: Path) -> None:
     with running_server(_db(tmp_path), limits=limits_for_tests(room_idle=2.0)) as server:
         room = server.post("/api/rooms", {"name": "a"}).json()["room"]
         assert _metric(server.get("/metrics").text, "roppyakken_rooms") == 1
-        assert _until(lambda: _metric(server.get("/metrics").text, "roppyakken_rooms") == 0)
+        until(
+            lambda: _metric(server.get("/metrics").text, "roppyakken_rooms") == 0,
+            20,
+            "the idle room left memory",
+        )
         assert server.get(f"/api/rooms/{room}").json()["seats"][0]["name"] == "a"  # loaded again
         assert _metric(server.get("/metrics").text, "roppyakken_rooms") == 1
     limits = limits_for_tests(room_idle=2.0, retention_days=0.5 / 86400)
     with running_server(_db(tmp_path), limits=limits) as server:
-        assert _until(lambda: server.get(f"/api/rooms/{room}").status_code == 404)
+        until(lambda: server.get(f"/api/rooms/{room}").status_code == 404, 20, "the stale room was forgotten")
 
 
 def test_a_full_server_refuses_new_rooms_with_503(tmp_path: Path) -> None:

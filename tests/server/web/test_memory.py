@@ -68,7 +68,7 @@ def _settled(pid: int) -> int:
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[Member]:
+def served_process(tmp_path: Path) -> Iterator[Member]:
     require(sys.platform.startswith("linux"), "the server's memory is read from /proc (Linux only)")
     member = Member(
         str(tmp_path / "memory.sqlite3"), None, extra=["--connections-per-address", str(PER_ADDRESS)]
@@ -113,15 +113,17 @@ def _room_visit(token: str) -> Visit:
     return visit
 
 
-def test_websockets_that_come_and_go_leave_no_memory_behind(server: Member) -> None:
+def test_websockets_that_come_and_go_leave_no_memory_behind(served_process: Member) -> None:
     created = httpx.post(
-        f"{server.url}/api/rooms", json={"name": "alice", "players": 2, "bots": {"1": "random"}}, timeout=30
+        f"{served_process.url}/api/rooms",
+        json={"name": "alice", "players": 2, "bots": {"1": "random"}},
+        timeout=30,
     )
     assert created.status_code == 201, created.text
     room, token = created.json()["room"], created.json()["token"]
-    base = server.url.replace("http://", "ws://")
-    assert server.proc is not None
-    pid = server.proc.pid
+    base = served_process.url.replace("http://", "ws://")
+    assert served_process.proc is not None
+    pid = served_process.proc.pid
 
     def waves(url: str, visit: Visit) -> list[int]:
         """The server's memory before and after each of :data:`WAVES` waves."""
@@ -148,7 +150,7 @@ def test_websockets_that_come_and_go_leave_no_memory_behind(server: Member) -> N
             f"{kind} sockets: the server grew by {shown} MiB at each of {WAVES} waves of "
             f"{ADDRESSES * PER_ADDRESS} sockets (at most {most / 2**20:.1f} MiB in all but the largest)"
         )
-    assert server.errors() == []
+    assert served_process.errors() == []
 
 
 def test_a_room_let_go_is_freed_without_the_garbage_collector(tmp_path: Path) -> None:

@@ -5,23 +5,14 @@ the lobby's ``error`` and ``pong``, and chat errors, each echoing the ``id`` of 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # via ray in the dev lock
 
 from tests.harness.lobby import Lobby, new_player
-from tests.harness.server_harness import Player, ServerThread, running_server
+from tests.harness.server_harness import Player, ServerThread
 from tests.harness.support import ROOT
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
-    path = tmp_path_factory.mktemp("schema") / "s.sqlite3"
-    with running_server(f"sqlite:///{path}") as served:
-        yield served
 
 
 def _validator(server: ServerThread, name: str) -> Draft202012Validator:

@@ -12,7 +12,6 @@ import asyncio
 import json
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,7 +23,7 @@ from roppyakken.errors import IllegalActionError, Phrase
 from roppyakken.server import protocol, text, wording
 from roppyakken.server.protocol import ProtocolError, parse_client_message
 from tests.harness.said import phrase, said_in, said_in_english
-from tests.harness.server_harness import Player, ServerThread, running_server
+from tests.harness.server_harness import Player, ServerThread
 from tests.harness.support import ROOT
 
 SERVER = ROOT / "src" / "roppyakken" / "server"
@@ -144,16 +143,10 @@ def _words(line: str) -> set[str]:
     return {w.lower() for w in re.findall(r"[A-Za-z]{3,}", SLUG.sub("", line))}
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerThread]:
-    with running_server(f"sqlite:///{tmp_path / 'games.sqlite3'}") as s:
-        yield s
-
-
-def test_an_illegal_move_over_a_websocket_is_said_in_french(server: ServerThread) -> None:
-    created = server.post("/api/rooms", {"name": "alice", "players": 2}).json()
+def test_an_illegal_move_over_a_websocket_is_said_in_french(fresh_server: ServerThread) -> None:
+    created = fresh_server.post("/api/rooms", {"name": "alice", "players": 2}).json()
     room = created["room"]
-    joined = server.post(f"/api/rooms/{room}/join", {"name": "bob"}).json()
+    joined = fresh_server.post(f"/api/rooms/{room}/join", {"name": "bob"}).json()
     answers: list[dict[str, Any]] = []
 
     async def refused(player: Player, message: dict[str, Any]) -> None:
@@ -163,8 +156,8 @@ def test_an_illegal_move_over_a_websocket_is_said_in_french(server: ServerThread
         answers.append(answer)
 
     async def scenario() -> None:
-        alice = await Player.join(server, room, created["token"])
-        bob = await Player.join(server, room, joined["token"])
+        alice = await Player.join(fresh_server, room, created["token"])
+        bob = await Player.join(fresh_server, room, joined["token"])
         await alice.quiet()
         await bob.quiet()
         await alice.send({"type": "start"})
