@@ -266,6 +266,6 @@ def migrate_to(engine: Engine, revision: str) -> None:
 
 
 def sqlite_database(tmp_path: Path, name: str = "r.sqlite3") -> Database:
-    db = Database(f"sqlite_database:///{tmp_path / name}")
+    db = Database(f"sqlite:///{tmp_path / name}")
     db.open()
     return db

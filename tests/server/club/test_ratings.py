@@ -199,7 +199,7 @@ def test_a_rated_room_must_be_public_clocked_people_only_on_a_preset() -> None:
 
 
 def test_upgrading_from_0005_with_games_in_it(tmp_path: Path) -> None:
-    upgrade_with_games(f"sqlite_database:///{tmp_path / 'old.sqlite3'}")
+    upgrade_with_games(f"sqlite:///{tmp_path / 'old.sqlite3'}")
 
 
 # ------------------------------------------------------------------ a room's end
