@@ -5,7 +5,7 @@ Run by hand (not a test; the machine is shared and noisy)::
     nice -n 10 .venv/bin/python bench/bench_cluster.py [--games 30] [--seconds 15] [--think 0.05]
 
 It starts a throwaway PostgreSQL, a redis-server, three ``roppyakken serve
---redis`` members and nginx in front of them (tests/services.py: the same
+--redis`` members and nginx in front of them (tests/harness/services.py: the same
 services and nginx configuration as the tests), then runs the same load four
 ways, each for ``--seconds``:
 
@@ -46,7 +46,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests import services  # (the repository's root, just added)
+from tests.harness import services  # (the repository's root, just added)
 
 RULES = {"toml": 'preset = "classic"\ninstant_win = "off"\ntarget = 10000\n'}
 """Games that do not end during a run (the load stays the same)."""

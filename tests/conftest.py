@@ -1,6 +1,6 @@
-"""Under CI (``CI=true``, :func:`tests.support.in_ci`) a skip of any origin is a failure.
+"""Under CI (``CI=true``, :func:`tests.harness.support.in_ci`) a skip of any origin is a failure.
 
-Tests decide what they need with :func:`tests.support.require`; this is the net under it,
+Tests decide what they need with :func:`tests.harness.support.require`; this is the net under it,
 so that a skip written some other way (``pytest.importorskip``, a marker) cannot hide a
 missing browser, service or package in CI either.
 """
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from _pytest.reports import CollectReport, TestReport
 
-from tests.support import in_ci
+from tests.harness.support import in_ci
 
 
 def _as_failure(report: CollectReport | TestReport) -> None:
@@ -44,7 +44,7 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, A
 def pg_cluster() -> Iterator[str]:
     """A throwaway PostgreSQL cluster shared by a module's tests (started only when asked for);
     its admin URL."""
-    from tests.services import postgres
+    from tests.harness.services import postgres
 
     with postgres() as url:
         yield url
@@ -56,7 +56,7 @@ def database(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     :func:`pg_cluster`; its URL."""
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'test.sqlite3'}"
-    from tests.services import fresh_database
+    from tests.harness.services import fresh_database
 
     cluster: str = request.getfixturevalue("pg_cluster")
     return fresh_database(cluster, request.module.__name__.rsplit(".", 1)[-1])

@@ -137,7 +137,7 @@ BIT50: Final = 1 << 50
 """``BIT50 >> (50 - n)`` is ``1 << n`` (``0 <= n <= 50``), the form the compiled modules write a
 one-bit mask in: with ``n`` an ``i64``, mypyc compiles ``1 << n`` as a 32-bit C shift, while a
 constant above 32 bits is a 64-bit C literal (:mod:`roppyakken.compiled`;
-``tests/test_compiled_shifts.py`` refuses the other form)."""
+``tests/core/test_compiled_shifts.py`` refuses the other form)."""
 _MONTH44: Final = 15 << 44
 """``_MONTH44 >> (44 - 4 * m)`` is ``15 << 4 * m``, the four cards of the month at ids ``4 * m``."""
 
@@ -267,5 +267,5 @@ count_by_arithmetic: Final = card_count
 if not _COMPILED:
     # Interpreted, int's own bit_count is one C call where the arithmetic is a dozen Python
     # operations (pure search playouts ran ~13% slower with it): the same count for every
-    # mask, which tests/test_kernel_ints.py checks; compiled code keeps the arithmetic.
+    # mask, which tests/core/test_kernel_ints.py checks; compiled code keeps the arithmetic.
     globals()["card_count"] = int.bit_count

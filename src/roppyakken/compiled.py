@@ -10,7 +10,7 @@ At the end of each of these modules, :func:`swap_in` replaces the functions and
 classes it defines by the compiled ones -- when the compiled module is there, was
 built from the sources as they are now, and ``ROPPYAKKEN_PURE`` is not set.  The pure
 Python modules stay the reference (one source of the rules); the compiled build must
-give identical results (``tests/test_compiled_kernel.py``).  Standard library only.
+give identical results (``tests/core/test_compiled_kernel.py``).  Standard library only.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ this type unboxed, a C ``int64_t``: no Python int object per card set stored.  U
 annotations only.  Beware: mypyc compiles a shift of a small constant by an ``i64``
 (``1 << card``) as a 32-bit C shift; the group writes ``BIT50 >> (50 - card)`` instead (a
 constant above 32 bits is a 64-bit C literal, :data:`roppyakken.cards.BIT50`), and
-``tests/test_compiled_shifts.py`` refuses any constant shifted left by a variable in it."""
+``tests/core/test_compiled_shifts.py`` refuses any constant shifted left by a variable in it."""
 
 NATIVE_INT_IMPORT: Final = "from mypy_extensions import i64"
 """What the compiled copy of a module imports ``i64`` from instead of this module."""

@@ -1,5 +1,5 @@
 """A seeded deck's order by a sorting network: ``python -m roppyakken.devtools.decknet`` writes it
-(not by hand: ``tests/test_seeded_deck_native.py`` checks it is what that tool writes).
+(not by hand: ``tests/core/test_seeded_deck_native.py`` checks it is what that tool writes).
 
 :func:`deck_by_network` is ``engine.deck_by_digest`` (FORMATS.md §3) as straight-line native
 code: compiled with the engine, each card's ``key * 64 + id`` is a native int in a local (mypyc

@@ -150,7 +150,7 @@ are then ordered by :func:`roppyakken.decknet.deck_by_network` (a sorting networ
 locals) and the first-dealer draw by :func:`_top_native` (native loops), fast compiled and slow
 interpreted; the pure module orders them by :func:`deck_by_digest` and :func:`top_by_digest`
 (C calls, no Python-level loop).  Both give the same order, FORMATS.md §3
-(``tests/test_seeded_deck_native.py`` checks each against the other on either build)."""
+(``tests/core/test_seeded_deck_native.py`` checks each against the other on either build)."""
 
 
 def _key(digest: bytes, card: i64) -> i64:
@@ -291,7 +291,7 @@ GAME_STATE: Final = (
 )
 """The attributes of a :class:`Game` besides those of its round (:data:`ROUND_STATE`): what
 :meth:`Game._setup` sets, :meth:`Game.clone` copies and ``copy`` and ``pickle`` take by
-name (``tests/test_game_copy.py`` checks it against ``_setup``)."""
+name (``tests/core/test_game_copy.py`` checks it against ``_setup``)."""
 
 
 class Game(Round):

@@ -28,7 +28,7 @@ Picker = Callable[[int], int]
 def choice_index(getrandbits: Callable[[int], int], count: int) -> int:
     """The index ``Random.choice`` draws from a sequence of ``count`` items, given the
     generator's ``getrandbits``: ``count.bit_length()`` bits, drawn again until below ``count``
-    (CPython's ``Random._randbelow``; ``tests/test_ai_bots.py`` holds the two together)."""
+    (CPython's ``Random._randbelow``; ``tests/ai/test_ai_bots.py`` holds the two together)."""
     k = count.bit_length()
     r = getrandbits(k)
     while r >= count:

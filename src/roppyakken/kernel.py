@@ -139,7 +139,7 @@ def capture_targets(rules: Rules, table: CardSet, card: Card, from_pile: bool = 
     joker = rules.joker_card
     if joker < 0 or not (card == joker or table >> joker & 1):
         # targets_of's first case, answered here without the call (the API lists targets
-        # card by card; tests/test_kernel_ints.py checks the two against each other).
+        # card by card; tests/core/test_kernel_ints.py checks the two against each other).
         month_cards = table & _MONTH_OF_CARD[card]
         if not month_cards & (month_cards - 1):
             return [month_cards] if month_cards else []
@@ -272,7 +272,7 @@ ROUND_STATE: Final = (
 )
 """The attributes of a :class:`Round`, as the class declares them: the one list of them (a
 compiled Round keeps them outside ``__dict__``, so ``Game`` copies and pickles them by name).
-``tests/test_game_copy.py`` checks it against the class."""
+``tests/core/test_game_copy.py`` checks it against the class."""
 
 
 class Round:

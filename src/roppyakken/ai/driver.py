@@ -39,7 +39,7 @@ def play_out(
     ]
     # Bots that choose by the number of legal actions alone (the random bot) have their
     # decisions played by the game itself, without actions built, checked and applied:
-    # the same games (tests/test_simulate_pinned.py).  Not when each decision is timed or
+    # the same games (tests/core/test_simulate_pinned.py).  Not when each decision is timed or
     # watched.
     indexed: list[Picker | None] = [None] * len(bots)
     bits: list[Callable[[int], int] | None] = [None] * len(bots)

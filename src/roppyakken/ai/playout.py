@@ -9,7 +9,7 @@ At the end of the round it scores it (R-7.6) and keeps the score;
 whether the game ended and who won.
 
 It is never shown to a bot: it lives inside a search, built from a sampled world.
-``tests/test_ai_playout.py`` checks it against :class:`roppyakken.engine.Game`.
+``tests/ai/test_ai_playout.py`` checks it against :class:`roppyakken.engine.Game`.
 """
 
 from __future__ import annotations

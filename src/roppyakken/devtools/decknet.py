@@ -9,7 +9,7 @@ SHAKE-128 keys, the lower id first among equal keys) by one straight-line functi
 locals), the ids read back.  mypyc has no native array the core may use (its ``vec``
 needs ``librt``), and a list of native ints boxes each int it stores; locals stay native.
 Written out, the network is hundreds of lines no one should edit by hand: this tool
-writes them; ``tests/test_seeded_deck_native.py`` checks the file is what it writes.
+writes them; ``tests/core/test_seeded_deck_native.py`` checks the file is what it writes.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ def merge_exchange(count: int) -> list[tuple[int, int]]:
 
 
 HEADER = '''"""A seeded deck's order by a sorting network: ``python -m roppyakken.devtools.decknet`` writes it
-(not by hand: ``tests/test_seeded_deck_native.py`` checks it is what that tool writes).
+(not by hand: ``tests/core/test_seeded_deck_native.py`` checks it is what that tool writes).
 
 :func:`deck_by_network` is ``engine.deck_by_digest`` (FORMATS.md §3) as straight-line native
 code: compiled with the engine, each card's ``key * 64 + id`` is a native int in a local (mypyc

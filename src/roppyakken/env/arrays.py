@@ -3,7 +3,7 @@
 :func:`roppyakken.env.core.observe_view` builds a seat's observation as a list of floats
 from a :class:`~roppyakken.view.SeatView`; the environments need it as numpy arrays, a
 step at a time or for hundreds of games at once.  :class:`ObservationWriter` writes the
-very same values (``tests/test_env_fast.py`` compares them) from the bytes that
+very same values (``tests/env/test_env_fast.py`` compares them) from the bytes that
 :class:`roppyakken.env.kernel.SeatEncoder` (compiled with the rules) builds from the
 game's state, reading only what the seat may see: one :func:`numpy.frombuffer` a step,
 or a batch.

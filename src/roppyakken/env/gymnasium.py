@@ -133,7 +133,7 @@ class RoppyakkenGym(gym.Env[Obs, np.int64]):
         super().reset(seed=seed)
         while True:
             # self.np_random.integers(0, 2**62), drawn as numpy draws it (the top 62 bits of
-            # the generator's next 64) without its per-call overhead (tests/test_env_fast.py)
+            # the generator's next 64) without its per-call overhead (tests/env/test_env_fast.py)
             game_seed = int(self.np_random.bit_generator.random_raw()) >> 2
             self.game_env.reset(game_seed)
             if seed is not None or not self._random_only:

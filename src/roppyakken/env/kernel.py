@@ -15,7 +15,7 @@ mypyc compiles well:
   very choice of their generator (:func:`~roppyakken.indexed.choice_index` over the moves).
 
 Standard library only.  The pure module is the reference; the compiled one must give the
-same bytes, ids and games (``tests/test_env_kernel.py``).
+same bytes, ids and games (``tests/env/test_env_kernel.py``).
 """
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""The bots: levels, expert, master, playouts, hints, hidden information, arena and Ray runs."""

@@ -1,0 +1,1 @@
+"""The browser client in Chromium through Playwright, against a real server."""

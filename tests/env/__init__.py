@@ -1,0 +1,1 @@
+"""The research environments: observations, masks, fast arrays, the compiled kernel, the learned baseline."""

@@ -1,0 +1,1 @@
+"""What the tests share and nothing they test: servers, services, clients, seeds, polls."""

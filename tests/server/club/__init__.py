@@ -1,0 +1,1 @@
+"""The club: pairing, ratings, profiles, history, the lobby."""

@@ -1,0 +1,1 @@
+"""Several members: PostgreSQL, Redis, leases, takeovers, faults."""

@@ -1,0 +1,1 @@
+"""People: accounts, sessions, guests, passkeys, players, playbans, moderation, recovery."""

@@ -1,0 +1,1 @@
+"""Playing a room: clocks, hints, chat, bots, durability, restarts, fairness, hidden information."""

@@ -1,0 +1,156 @@
+"""The deployment files docs/DEPLOY.md ships, run as they are: the systemd units' command lines and the
+TLS nginx configuration (the cluster's nginx configuration runs in test_server_cluster.py).
+
+The package is installed as docs/DEPLOY.md says, with its web extra into a new virtual
+environment (``pip install '.[web]'``; compiling skipped, which the wheel's test covers).
+A unit's ``ExecStart`` is started with that environment's program and only the port
+and the storage replaced (systemd itself does not run here); the single-machine nginx
+configuration serves it over TLS with a throwaway certificate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import configparser
+import json
+import shlex
+import shutil
+import signal
+import ssl
+import subprocess
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.asyncio.client import connect
+
+from tests.harness import installs, services
+from tests.harness.support import ROOT
+
+pytestmark = pytest.mark.timeout(1200)  # the first test installs the package and its web extra
+
+DEPLOY = ROOT / "docs" / "deploy"
+PROGRAM = "/opt/roppyakken/.venv/bin/roppyakken"
+
+
+@pytest.fixture(scope="module")
+def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``roppyakken`` installed with its web extra into a new virtual environment, as docs/DEPLOY.md does."""
+    tmp = tmp_path_factory.mktemp("deploy")
+    project = installs.project_copy(tmp / "project")
+    python = installs.new_venv(tmp / "venv")
+    installs.pip_install(python, f"{project}[web]", extra={"ROPPYAKKEN_COMPILE": "0"})
+    return python.parent / "roppyakken"
+
+
+def exec_start(unit: str, replace: dict[str, str], program: Path) -> list[str]:
+    """A unit's ``ExecStart`` as argv, with ``replace``'s texts replaced and the program made ``program``."""
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    parser.read_string((DEPLOY / unit).read_text())
+    line = parser["Service"]["ExecStart"]
+    for old, new in replace.items():
+        assert old in line, f"{unit}: {old} not in ExecStart"
+        line = line.replace(old, new)
+    argv = shlex.split(line)
+    assert argv[0] == PROGRAM
+    return [str(program), *argv[1:]]
+
+
+@contextmanager
+def started(argv: list[str], port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """The command running (until it is stopped with SIGTERM, as systemd does)."""
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        services.wait_port(port, proc=proc)
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def _stop_like_systemd(proc: subprocess.Popen[bytes]) -> None:
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=20) == 0  # within TimeoutStopSec, and a clean exit (no restart)
+    assert proc.stderr is not None
+    assert b"Traceback" not in proc.stderr.read()
+
+
+@contextmanager
+def certificate(tmp: Path) -> Iterator[tuple[Path, Path]]:
+    """A throwaway self-signed certificate for 127.0.0.1 and its key."""
+    openssl = shutil.which("openssl")
+    services.need("openssl", openssl, "apt-get install openssl")
+    assert openssl is not None
+    cert, key = tmp / "cert.pem", tmp / "key.pem"
+    request = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1"]
+    subprocess.run(
+        [openssl, *request, "-keyout", str(key), "-out", str(cert)],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    yield cert, key
+
+
+def test_one_machine_the_systemd_unit_behind_nginx_with_tls(tmp_path: Path, program: Path) -> None:
+    port = services.free_port()
+    argv = exec_start(
+        "roppyakken.service",
+        {"--port 8600": f"--port {port}", "/var/lib/roppyakken/": f"{tmp_path}/"},
+        program,
+    )
+    template = (DEPLOY / "nginx-single.conf").read_text()
+    with certificate(tmp_path) as (cert, key), started(argv, port) as proc:
+
+        def site(listen: int) -> str:
+            filled = template.replace("@LISTEN@", f"127.0.0.1:{listen}")
+            filled = filled.replace("@SERVER@", f"127.0.0.1:{port}")
+            return filled.replace("@CERTIFICATE@", str(cert)).replace("@KEY@", str(key))
+
+        with services.nginx_site(site) as tls:
+            base = f"https://127.0.0.1:{tls}"
+            context = ssl.create_default_context(cafile=str(cert))
+            context.check_hostname = False
+            answer = httpx.get(base + "/api/presets", verify=context, timeout=10)
+            assert answer.status_code == 200 and answer.headers["strict-transport-security"]
+            body = {"name": "a", "bots": {"1": "random"}}
+            created = httpx.post(base + "/api/rooms", json=body, verify=context, timeout=10).json()
+
+            async def play() -> str:
+                # a browser's websocket: wss, with the page's origin (checked against the Host nginx passes)
+                url = f"wss://127.0.0.1:{tls}/ws/{created['room']}"
+                async with connect(url, ssl=context, origin=base) as ws:  # type: ignore[arg-type]
+                    await ws.send(json.dumps({"type": "hello", "v": 1, "token": created["token"]}))
+                    while (message := json.loads(await ws.recv()))["type"] != "state":
+                        pass
+                    return str(message["view"]["phase"])
+
+            assert asyncio.run(play())
+        assert (tmp_path / "roppyakken.sqlite3").exists()  # the database is where the unit says
+        _stop_like_systemd(proc)
+
+
+def test_a_cluster_member_by_its_systemd_unit(program: Path) -> None:
+    with services.postgres() as pg, services.redis_server() as rd:
+        database = services.new_database(pg, "deploy")
+        port = services.free_port()
+        argv = exec_start(
+            "roppyakken@.service",
+            {"%i": str(port), "${ROPPYAKKEN_DATABASE}": database, "${ROPPYAKKEN_REDIS}": rd},
+            program,
+        )
+        with started(argv, port) as proc:
+            health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10).json()
+            assert health["status"] == "ok" and len(health["member"]) == 16
+            _stop_like_systemd(proc)
+
+
+def test_the_documented_files_are_the_shipped_ones() -> None:
+    """docs/DEPLOY.md shows the shipped files whole, so that what is read is what the tests run."""
+    text = (ROOT / "docs" / "DEPLOY.md").read_text()
+    for name in ("roppyakken.service", "roppyakken@.service", "nginx-single.conf", "nginx-cluster.conf"):
+        shipped = (DEPLOY / name).read_text().strip()
+        assert shipped in text, f"docs/DEPLOY.md does not show docs/deploy/{name} as it is"
