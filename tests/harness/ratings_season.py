@@ -259,7 +259,7 @@ def upgrade_with_games(url: str) -> None:
 
 def migrate_to(engine: Engine, revision: str) -> None:
     config = Config()
-    location = ROOT / "src" / "roppyakken" / "server" / "migrations"
+    location = ROOT / "src" / "roppyakken" / "server" / "store" / "migrations"
     config.set_main_option("script_location", str(location))
     with engine.begin() as conn:
         config.attributes["connection"] = conn
