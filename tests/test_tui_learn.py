@@ -153,9 +153,7 @@ def test_the_guided_game_plays_through_by_keys(lang: str, declare: bool) -> None
         for above, line in itertools.pairwise(lines):  # lines break where the language allows
             start = line.strip(" │")
             assert not start.startswith(("。", "、", "）", "」", ".", ",")), (lang, line)
-            assert not (
-                re.search(r"\d$", above.rstrip(" │")) and re.match(r"[点枚回人점장分張]", start)
-            ), (
+            assert not (re.search(r"\d$", above.rstrip(" │")) and re.match(r"[点枚回人점장分張]", start)), (
                 above,
                 line,
             )
