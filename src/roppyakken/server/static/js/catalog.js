@@ -4264,7 +4264,7 @@ export const MESSAGES = {
   "{name} ran out of time: the expert bot played for them": "{name}超時：由高手電腦代打",
   "A bot plays {name}'s seat from now on": "從現在起由電腦代打{name}的座位",
   "Handing {name}'s seat to a bot: {count} agreed so far": "將{name}的座位交給電腦：目前已有 {count} 人同意",
-  "away": "離開",
+  "away": "離席",
   "{name}'s clock": "{name}的計時",
   "Hand to a bot": "交給電腦",
   "Your time is running out!": "你的時間快用完了！",
