@@ -1,4 +1,4 @@
-"""Languages of the human-readable text: English (the source), Japanese, Korean, French.
+"""Languages of the human-readable text: English (the source) and the languages of :data:`LANGUAGES`.
 
 Messages are written in English in the code, marked with :func:`N_` where they
 are defined and translated with :func:`_` where they are shown.  Translations
@@ -27,12 +27,13 @@ from roppyakken.korean import particles
 DOMAIN: Final = "roppyakken"
 LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
 SOURCE_LANGUAGE: Final = "en"
-LANGUAGES: Final[tuple[str, ...]] = ("en", "ja", "ko", "fr")
+LANGUAGES: Final[tuple[str, ...]] = ("en", "ja", "ko", "fr", "zh-Hant")
 LANGUAGE_NAMES: Final[dict[str, str]] = {
     "en": "English",
     "ja": "日本語",
     "ko": "한국어",
     "fr": "Français",
+    "zh-Hant": "繁體中文",
 }
 """Each language's name in itself, for language switchers."""
 

@@ -8,7 +8,7 @@ from playwright.sync_api import Browser
 
 from tests.harness.browser import new_context
 
-LANGUAGES = ["en", "fr", "ja", "ko"]
+LANGUAGES = ["en", "fr", "ja", "ko", "zh-Hant"]
 WIDTHS = [360, 768, 1366]
 
 WIDER_THAN_THE_PAGE = """() => {
@@ -68,4 +68,25 @@ def test_french_pages_keep_french_typography(server: str, browser: Browser) -> N
         page.wait_for_selector(ready)
         slips[path] = page.evaluate(FRENCH_SLIPS, "#app, #top")
     assert slips == {path: [] for path in slips}, slips
+    ctx.close()
+
+
+def test_traditional_chinese_is_set_in_a_traditional_chinese_face(server: str, browser: Browser) -> None:
+    """Han characters shared with Japanese take their Traditional Chinese forms: the page's font
+    stack names a Traditional face first for zh-Hant (Noto Sans CJK TC here)."""
+    ctx = new_context(browser, {"width": 1366, "height": 900})
+    ctx.add_init_script(_in_language("zh-Hant"))
+    page = ctx.new_page()
+    page.goto(server + "/")
+    page.wait_for_selector("#online-rated")
+    cdp = ctx.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
+    used = {}
+    for selector in ("h2", "label", "button"):
+        node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+        fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+        used[selector] = [font["familyName"] for font in fonts]
+    assert all("Noto Sans CJK TC" in names for names in used.values()), used
     ctx.close()

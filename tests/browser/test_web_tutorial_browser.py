@@ -20,7 +20,12 @@ from roppyakken.devtools import tutorialjson
 from tests.harness.browser import DESKTOP, PHONE, new_context, wait_js, watch_errors
 from tests.harness.support import require_module
 
-SCRIPT = {"ja": r"[\u3040-\u30ff\u4e00-\u9fff]", "ko": r"[\uac00-\ud7a3]", "fr": r"[éèàç]|\b(les?|la|vous)\b"}
+SCRIPT = {
+    "ja": r"[\u3040-\u30ff\u4e00-\u9fff]",
+    "ko": r"[\uac00-\ud7a3]",
+    "fr": r"[éèàç]|\b(les?|la|vous)\b",
+    "zh-Hant": r"[\u4e00-\u9fff]",
+}
 
 
 def _typeset(text: str) -> str:
@@ -167,7 +172,7 @@ def test_play_the_tutorial_through_declaring(server: str, browser: Browser) -> N
 
 
 def test_play_the_tutorial_through_in_each_language(server: str, browser: Browser) -> None:
-    for lang, viewport in (("ja", DESKTOP), ("ko", PHONE), ("fr", DESKTOP)):
+    for lang, viewport in (("ja", DESKTOP), ("ko", PHONE), ("fr", DESKTOP), ("zh-Hant", PHONE)):
         page = _open(browser, server, lang, viewport)
         errors: list[str] = []
         watch_errors(page, errors)

@@ -191,6 +191,8 @@ def test_python_sentences_are_not_concatenated() -> None:
         ({}, "en"),
         ({"LANG": "ja_JP.UTF-8"}, "ja"),
         ({"LANG": "ko_KR.UTF-8"}, "ko"),
+        ({"LANG": "zh_TW.UTF-8"}, "zh-Hant"),
+        ({"LANGUAGE": "zh_HK"}, "zh-Hant"),
         ({"LANG": "de_DE.UTF-8"}, "en"),
         ({"LANG": "en_US.UTF-8", "LC_ALL": "fr_FR.UTF-8"}, "fr"),
         ({"LANG": "ja_JP.UTF-8", "LC_MESSAGES": "ko_KR.UTF-8"}, "ko"),

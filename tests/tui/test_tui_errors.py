@@ -130,8 +130,17 @@ SERVE_ERRORS: list[tuple[list[str], tuple[str, ...]]] = [
     (["serve", "--trusted-proxy", "nope"], ("--trusted-proxy", "'nope'", "127.0.0.1", "10.0.0.0/24")),
     (["serve", "--redis", "redis://127.0.0.1:1/0"], ("--redis", "--database", "SQLite")),
 ]
-PREFIX = {"ja": "roppyakken: エラー: ", "ko": "roppyakken: 오류: ", "fr": "roppyakken : erreur : "}
-SCRIPT = {"ja": re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]"), "ko": re.compile(r"[\uac00-\ud7a3]")}
+PREFIX = {
+    "ja": "roppyakken: エラー: ",
+    "ko": "roppyakken: 오류: ",
+    "fr": "roppyakken : erreur : ",
+    "zh-Hant": "roppyakken：錯誤：",
+}
+SCRIPT = {
+    "ja": re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]"),
+    "ko": re.compile(r"[\uac00-\ud7a3]"),
+    "zh-Hant": re.compile(r"[\u4e00-\u9fff]"),
+}
 FALLBACKS = ("(가)", "(이)", "(를)", "(을)", "(는)", "(은)", "(과)", "(와)", "(으)로")
 
 
@@ -279,7 +288,7 @@ def test_file_errors_say_the_reason_and_the_place_in_the_language(tmp_path: Path
     assert "invalid value (at line 2, column 7)" in english[0], english[0]
     assert english[1].endswith(": it is a directory\n") and english[2].endswith(": it is a directory\n")
     assert " at at " not in english[3] and " at at " not in english[4], english[3:]
-    for lang in ("ja", "ko", "fr"):
+    for lang in ("ja", "ko", "fr", "zh-Hant"):
         for (argv, stdin, fields), said in zip(cases, english, strict=True):
             code, _, err = run_cli([*argv, "--lang", lang], stdin)
             assert code == 2 and err.count("\n") == 1 and err.startswith(PREFIX[lang]), err

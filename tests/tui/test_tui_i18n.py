@@ -39,7 +39,11 @@ print(shoot(game_app(11, "sanbyakuken"), lambda app: isinstance(app.screen, Game
 # Key names, the command's name and arguments, and the test's player "You" stay as they are.
 ALLOWED = {"You", "Yo", "Enter", "Esc", "esc", "Space", "Tab", "FILE", "roppyakken", "replay", "watch"}
 WORDS = re.compile(r"[A-Za-z]{2,}")
-SCRIPT_OF = {"ja": re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]"), "ko": re.compile(r"[\uac00-\ud7a3]")}
+SCRIPT_OF = {
+    "ja": re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]"),
+    "ko": re.compile(r"[\uac00-\ud7a3]"),
+    "zh-Hant": re.compile(r"[\u4e00-\u9fff]"),
+}
 
 
 def _screens(lang: str) -> str:
@@ -50,7 +54,7 @@ def _screens(lang: str) -> str:
     return done.stdout
 
 
-@pytest.mark.parametrize("lang", ["ja", "ko"])
+@pytest.mark.parametrize("lang", ["ja", "ko", "zh-Hant"])
 def test_the_terminal_screens_speak_the_language(lang: str) -> None:
     shown = _screens(lang)
     assert len(SCRIPT_OF[lang].findall(shown)) > 500
@@ -97,7 +101,7 @@ def test_english_constants_are_the_message_ids() -> None:
     assert t.NEW_GAME_TITLE == ENGLISH["NEW_GAME_TITLE"] == "New game of Roppyakken"
 
 
-@pytest.mark.parametrize("lang", ["ja", "ko"])
+@pytest.mark.parametrize("lang", ["ja", "ko", "zh-Hant"])
 def test_the_rules_help_of_every_preset_is_translated(lang: str) -> None:
     """The help screen's tabs (but the option table, whose names and values are identifiers)."""
     from roppyakken.rules import PRESETS, preset

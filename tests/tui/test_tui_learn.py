@@ -122,7 +122,9 @@ def _flat(text: str) -> str:
     return "".join(line.strip("│ ") for line in text.splitlines())
 
 
-@pytest.mark.parametrize(("lang", "declare"), [("en", True), ("ja", False), ("ko", True), ("fr", False)])
+@pytest.mark.parametrize(
+    ("lang", "declare"), [("en", True), ("ja", False), ("ko", True), ("fr", False), ("zh-Hant", True)]
+)
 def test_the_guided_game_plays_through_by_keys(lang: str, declare: bool) -> None:
     misfits: list[str] = []
     shown = _run(lang, declare, misfits)
@@ -151,7 +153,7 @@ def test_the_guided_game_plays_through_by_keys(lang: str, declare: bool) -> None
         for above, line in itertools.pairwise(lines):  # lines break where the language allows
             start = line.strip(" │")
             assert not start.startswith(("。", "、", "）", "」", ".", ",")), (lang, line)
-            assert not (re.search(r"\d$", above.rstrip(" │")) and re.match(r"[点枚回人점장]", start)), (
+            assert not (re.search(r"\d$", above.rstrip(" │")) and re.match(r"[点枚回人점장分張]", start)), (
                 above,
                 line,
             )
