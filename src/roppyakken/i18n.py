@@ -288,3 +288,13 @@ def language() -> str:
     lang = _state["lang"]
     assert isinstance(lang, str)
     return lang
+
+
+DECIMAL_COMMA: Final = frozenset({"pt-BR"})
+"""The languages that write a decimal comma (CLDR): ``12,5`` where English writes ``12.5``."""
+
+
+def decimal(number: str) -> str:
+    """A number formatted with a decimal point (``f"{x:.1f}"``, ``f"{x:.1%}"``), written with the
+    current language's decimal separator."""
+    return number.replace(".", ",") if language() in DECIMAL_COMMA else number
