@@ -103,7 +103,7 @@ def test_the_log_agrees_with_the_cards_gender_and_joins_lists_in_the_pages_langu
     msg = _state_where(lambda v: v.phase == "play")
     msg["names"] = ["Alice", "Bob"]
     said = {}
-    for lang in ("fr", "ja"):
+    for lang in ("fr", "ja", "pt-BR"):
         page = _table_page(browser, server, DESKTOP)
         page.evaluate(f"localStorage.setItem('roppyakken-lang', '{lang}')")
         page.reload()
@@ -127,6 +127,9 @@ def test_the_log_agrees_with_the_cards_gender_and_joins_lists_in_the_pages_langu
     assert "Ivraie du Pin, Ivraie du Pin et Grue du Pin" in fr["pine-ribbon"], fr
     ja = said["ja"]["pine-ribbon"]
     assert "、" in ja and ", " not in ja, ja
+    pt = said["pt-BR"]
+    assert "Cortina da Cerejeira na mesa" in pt["cherry-curtain"], pt
+    assert "Comum do Pinheiro, Comum do Pinheiro e Grou do Pinheiro" in pt["pine-ribbon"], pt
 
 
 def _show_round_end(page: Page, msg: dict[str, Any]) -> str:
