@@ -27,12 +27,13 @@ from roppyakken.korean import particles
 DOMAIN: Final = "roppyakken"
 LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
 SOURCE_LANGUAGE: Final = "en"
-LANGUAGES: Final[tuple[str, ...]] = ("en", "ja", "ko", "fr", "zh-Hant")
+LANGUAGES: Final[tuple[str, ...]] = ("en", "ja", "ko", "fr", "pt-BR", "zh-Hant")
 LANGUAGE_NAMES: Final[dict[str, str]] = {
     "en": "English",
     "ja": "日本語",
     "ko": "한국어",
     "fr": "Français",
+    "pt-BR": "Português (Brasil)",
     "zh-Hant": "繁體中文",
 }
 """Each language's name in itself, for language switchers."""
@@ -288,3 +289,13 @@ def language() -> str:
     lang = _state["lang"]
     assert isinstance(lang, str)
     return lang
+
+
+DECIMAL_COMMA: Final = frozenset({"pt-BR"})
+"""The languages that write a decimal comma (CLDR): ``12,5`` where English writes ``12.5``."""
+
+
+def decimal(number: str) -> str:
+    """A number formatted with a decimal point (``f"{x:.1f}"``, ``f"{x:.1%}"``), written with the
+    current language's decimal separator."""
+    return number.replace(".", ",") if language() in DECIMAL_COMMA else number

@@ -50,7 +50,13 @@ def _lang_context(
 
 
 def test_the_skip_link_speaks_the_pages_language(server: str, browser: Browser) -> None:
-    for lang, words in (("ko", "게임"), ("fr", "partie"), ("ja", "対局"), ("zh-Hant", "對局")):
+    for lang, words in (
+        ("ko", "게임"),
+        ("fr", "partie"),
+        ("ja", "対局"),
+        ("pt-BR", "jogo"),
+        ("zh-Hant", "對局"),
+    ):
         ctx = _lang_context(browser, lang)
         page = ctx.new_page()
         page.goto(server + "/")
@@ -414,7 +420,13 @@ def test_every_control_on_a_phone_is_at_least_44_px(server: str, browser: Browse
         small = page.evaluate(SMALL_TARGETS)
         assert small == [], (path, small)
     ctx.close()
-    for lang in ("fr", "ko", "ja", "zh-Hant"):  # "cards left" stays inside the table in every language
+    for lang in (
+        "fr",
+        "ko",
+        "ja",
+        "pt-BR",
+        "zh-Hant",
+    ):  # "cards left" stays inside the table in every language
         ctx = _lang_context(browser, lang, PHONE, phone=True)
         page = _table_page_in(ctx, server)
         msg = state_where(lambda v: v.phase == "play" and v.pile_count > 9)

@@ -101,7 +101,7 @@ def test_the_log_agrees_with_the_cards_gender_and_joins_lists_in_the_pages_langu
     msg = state_where(lambda v: v.phase == "play")
     msg["names"] = ["Alice", "Bob"]
     said = {}
-    for lang in ("fr", "ja", "zh-Hant"):
+    for lang in ("fr", "ja", "pt-BR", "zh-Hant"):
         page = table_page(browser, server, DESKTOP)
         page.evaluate(f"localStorage.setItem('roppyakken-lang', '{lang}')")
         page.reload()
@@ -125,6 +125,9 @@ def test_the_log_agrees_with_the_cards_gender_and_joins_lists_in_the_pages_langu
     assert "Ivraie du Pin, Ivraie du Pin et Grue du Pin" in fr["pine-ribbon"], fr
     ja = said["ja"]["pine-ribbon"]
     assert "、" in ja and ", " not in ja, ja
+    pt = said["pt-BR"]
+    assert "Cortina da Cerejeira na mesa" in pt["cherry-curtain"], pt
+    assert "Comum do Pinheiro, Comum do Pinheiro e Grou do Pinheiro" in pt["pine-ribbon"], pt
     zh = said["zh-Hant"]["pine-ribbon"]
     assert "松素札、松素札和松鶴" in zh and ", " not in zh, zh
 

@@ -24,6 +24,7 @@ SCRIPT = {
     "ja": r"[\u3040-\u30ff\u4e00-\u9fff]",
     "ko": r"[\uac00-\ud7a3]",
     "fr": r"[éèàç]|\b(les?|la|vous)\b",
+    "pt-BR": r"[ãõçáéíóúâêô]|\b(você|sua|seu|uma)\b",
     "zh-Hant": r"[\u4e00-\u9fff]",
 }
 
@@ -172,11 +173,17 @@ def test_play_the_tutorial_through_declaring(server: str, browser: Browser) -> N
 
 
 def test_play_the_tutorial_through_in_each_language(server: str, browser: Browser) -> None:
-    for lang, viewport in (("ja", DESKTOP), ("ko", PHONE), ("fr", DESKTOP), ("zh-Hant", PHONE)):
+    for lang, viewport in (
+        ("ja", DESKTOP),
+        ("ko", PHONE),
+        ("fr", DESKTOP),
+        ("pt-BR", PHONE),
+        ("zh-Hant", PHONE),
+    ):
         page = _open(browser, server, lang, viewport)
         errors: list[str] = []
         watch_errors(page, errors)
         invite = page.locator("#tutorial-panel h1").inner_text()
-        assert re.search(SCRIPT[lang], invite) or lang == "fr", invite
+        assert re.search(SCRIPT[lang], invite) or lang in ("fr", "pt-BR"), invite
         _play_through(page, lang, False, errors, eager="match-month" if lang == "fr" else "")
         page.context.close()

@@ -23,6 +23,7 @@ FOREIGN = {
     "ja": ("hangul",),
     "ko": ("kana",),
     "fr": ("kana", "hangul", "han"),
+    "pt-BR": ("kana", "hangul", "han"),
     "zh-Hant": ("kana", "hangul"),
 }
 
@@ -59,7 +60,13 @@ def test_the_check_sees_a_foreign_script(lang: str, msgstr: str, found: list[str
 
 
 # One word per language for the instant win, wherever it is said.
-INSTANT_WIN = {"ja": "即勝ち", "ko": "즉승", "fr": r"victoires? immédiates?", "zh-Hant": "即勝"}
+INSTANT_WIN = {
+    "ja": "即勝ち",
+    "ko": "즉승",
+    "fr": r"victoires? immédiates?",
+    "pt-BR": r"vitórias? imediatas?",
+    "zh-Hant": "即勝",
+}
 
 
 @pytest.mark.parametrize("lang", sorted(INSTANT_WIN))

@@ -123,7 +123,8 @@ def _flat(text: str) -> str:
 
 
 @pytest.mark.parametrize(
-    ("lang", "declare"), [("en", True), ("ja", False), ("ko", True), ("fr", False), ("zh-Hant", True)]
+    ("lang", "declare"),
+    [("en", True), ("ja", False), ("ko", True), ("fr", False), ("pt-BR", True), ("zh-Hant", True)],
 )
 def test_the_guided_game_plays_through_by_keys(lang: str, declare: bool) -> None:
     misfits: list[str] = []

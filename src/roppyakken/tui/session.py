@@ -32,6 +32,7 @@ from roppyakken.i18n import (
     SOURCE_LANGUAGE,
     Plural,
     catalog_name,
+    language,
     os_reason,
 )
 from roppyakken.phase import Phase
@@ -231,7 +232,8 @@ def save_label(path: Path) -> str | None:
             return None
         names = display_names([seat_from_record_name(str(n)) for n in data["players"]])
         rounds = max(1, len(data.get("rounds") or []))
-        when = time.strftime(t.SAVE_TIME, time.localtime(path.stat().st_mtime))
+        form = t.SAVE_TIME_DAY_FIRST if language() in t.DAY_FIRST else t.SAVE_TIME
+        when = time.strftime(form, time.localtime(path.stat().st_mtime))
     except (OSError, ValueError, KeyError, TypeError, RoppyakkenError):
         return None
     return t.SAVE_LABEL.format(when=when, players=t.SAVE_VS.join(names), round=rounds)

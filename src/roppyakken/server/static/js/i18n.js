@@ -101,6 +101,18 @@ export function listText(items) {
   return new Intl.ListFormat(LANG, { style: "long", type: "conjunction" }).format(items);
 }
 
+const DECIMALS = new Intl.NumberFormat(LANG, { useGrouping: false, maximumFractionDigits: 20 });
+
+/**
+ * A field's text: a number with a fraction written with the page's language's decimal separator
+ * (12,5 in Portuguese), anything else as it is.
+ * @param {unknown} value
+ * @returns {string}
+ */
+function shown(value) {
+  return typeof value === "number" && !Number.isInteger(value) ? DECIMALS.format(value) : String(value);
+}
+
 /**
  * A translated text with its {named} fields filled (in Korean, each particle's form chosen).
  * @param {string} text
@@ -109,7 +121,7 @@ export function listText(items) {
  */
 function fill(text, fields) {
   if (!fields) return text;
-  const filled = text.replace(/\{(\w+)\}/g, (/** @type {string} */ whole, /** @type {string} */ name) => (name in fields ? String(fields[name]) : whole));
+  const filled = text.replace(/\{(\w+)\}/g, (/** @type {string} */ whole, /** @type {string} */ name) => (name in fields ? shown(fields[name]) : whole));
   return LANG === "ko" ? particles(filled) : filled;
 }
 
