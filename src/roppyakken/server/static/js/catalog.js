@@ -3989,6 +3989,12 @@ export const MESSAGES = {
   "card": "carta",
   "card '{slug}' is also on the table": "la carta '{slug}' también está en la mesa",
   "input: 'source' must be 'hand' or 'pile', not {value}": "entrada: 'source' debe ser 'hand' o 'pile', no {value}",
-  "table: four cards of month {month} cannot lie on the table": "mesa: no puede haber cuatro cartas del mes {month} en la mesa"
+  "table: four cards of month {month} cannot lie on the table": "mesa: no puede haber cuatro cartas del mes {month} en la mesa",
+  "reached the target": "alcanzó el objetivo",
+  "won the match": "ganó el encuentro",
+  "won the most games": "ganó más partidas",
+  "{level} bot": "bot {level}",
+  "a preset name": "un nombre de preajuste",
+  "bot": "bot"
  }
 };
