@@ -4157,6 +4157,26 @@ export const MESSAGES = {
   "Rules": "Reglas",
   "Your name": "Tu nombre",
   "dealer": "reparte",
-  "Hand of {name}": "Mano de {name}"
+  "Hand of {name}": "Mano de {name}",
+  "Play": "Jugar",
+  "Yaku": "Yaku",
+  "Close": "Cerrar",
+  "Next": "Siguiente",
+  "Continue": "Continuar",
+  "New game": "Nueva partida",
+  "Hint": "Pista",
+  "{card} to the table": "{card} a la mesa",
+  "{card} takes {cards}": "{card} toma {cards}",
+  "the expert's choice": "la elección del experto",
+  "What the master would have played": "Lo que habría jugado el maestro",
+  "The master is looking at your round…": "El maestro está revisando tu ronda…",
+  "The master would have played as you did.": "El maestro habría jugado como tú.",
+  "Cancel": "Cancelar",
+  "Declare nothing": "No declarar nada",
+  "Round score": "Puntos de la ronda",
+  "Total": "Total",
+  "Games won": "Partidas ganadas",
+  "How to play": "Cómo jugar",
+  "Card values": "Valores"
  }
 };
