@@ -23,6 +23,7 @@ FOREIGN = {
     "ja": ("hangul",),
     "ko": ("kana",),
     "fr": ("kana", "hangul", "han"),
+    "es": ("kana", "hangul", "han"),
 }
 
 
@@ -58,7 +59,7 @@ def test_the_check_sees_a_foreign_script(lang: str, msgstr: str, found: list[str
 
 
 # One word per language for the instant win, wherever it is said.
-INSTANT_WIN = {"ja": "即勝ち", "ko": "즉승", "fr": r"victoires? immédiates?"}
+INSTANT_WIN = {"ja": "即勝ち", "ko": "즉승", "fr": r"victoires? immédiates?", "es": r"victorias? inmediatas?"}
 
 
 @pytest.mark.parametrize("lang", sorted(INSTANT_WIN))
