@@ -52,7 +52,7 @@ def _lang_context(
 
 
 def test_the_skip_link_speaks_the_pages_language(server: str, browser: Browser) -> None:  # noqa: F811
-    for lang, words in (("ko", "게임"), ("fr", "partie"), ("ja", "対局")):
+    for lang, words in (("ko", "게임"), ("fr", "partie"), ("ja", "対局"), ("es", "partida")):
         ctx = _lang_context(browser, lang)
         page = ctx.new_page()
         page.goto(server + "/")
@@ -350,21 +350,22 @@ def test_words_the_newcomer_found_untranslated_or_cut(server: str, browser: Brow
     badge = page.locator(".calc-grid .owner-badge").first.inner_text()
     assert "P" not in badge, badge
     ctx.close()
-    ctx = _lang_context(browser, "fr")
-    page = ctx.new_page()
-    page.goto(server + "/")
-    page.wait_for_selector("#bot-seat-1")
-    cut = page.evaluate(
-        """() => [...document.querySelectorAll('#play-bots select, #play-bots .bot-desc')].filter((e) => {
-             const form = document.querySelector('#play-bots').getBoundingClientRect();
-             const r = e.getBoundingClientRect();
-             return r.right > form.right + 0.5 || e.scrollWidth > e.clientWidth + 1;
-           }).map((e) => e.id || e.className)"""
-    )
-    assert cut == [], cut
-    assert page.locator("#bot-seat-1 option").first.inner_text().count("—") == 0
-    assert page.locator("#play-bots .bot-desc").first.inner_text()  # the description, whole, below
-    ctx.close()
+    for lang in ("fr", "es"):
+        ctx = _lang_context(browser, lang)
+        page = ctx.new_page()
+        page.goto(server + "/")
+        page.wait_for_selector("#bot-seat-1")
+        cut = page.evaluate(
+            """() => [...document.querySelectorAll('#play-bots select, #play-bots .bot-desc')].filter((e) => {
+                 const form = document.querySelector('#play-bots').getBoundingClientRect();
+                 const r = e.getBoundingClientRect();
+                 return r.right > form.right + 0.5 || e.scrollWidth > e.clientWidth + 1;
+               }).map((e) => e.id || e.className)"""
+        )
+        assert cut == [], (lang, cut)
+        assert page.locator("#bot-seat-1 option").first.inner_text().count("—") == 0
+        assert page.locator("#play-bots .bot-desc").first.inner_text()  # the description, whole, below
+        ctx.close()
 
 
 SMALL_TARGETS = """() => {
@@ -416,7 +417,7 @@ def test_every_control_on_a_phone_is_at_least_44_px(server: str, browser: Browse
         small = page.evaluate(SMALL_TARGETS)
         assert small == [], (path, small)
     ctx.close()
-    for lang in ("fr", "ko", "ja"):  # "cards left" stays inside the table in every language
+    for lang in ("fr", "ko", "ja", "es"):  # "cards left" stays inside the table in every language
         ctx = _lang_context(browser, lang, PHONE, phone=True)
         page = _table_page_in(ctx, server)
         msg = _state_where(lambda v: v.phase == "play" and v.pile_count > 9)

@@ -103,7 +103,7 @@ def test_the_log_agrees_with_the_cards_gender_and_joins_lists_in_the_pages_langu
     msg = _state_where(lambda v: v.phase == "play")
     msg["names"] = ["Alice", "Bob"]
     said = {}
-    for lang in ("fr", "ja"):
+    for lang in ("fr", "ja", "es"):
         page = _table_page(browser, server, DESKTOP)
         page.evaluate(f"localStorage.setItem('roppyakken-lang', '{lang}')")
         page.reload()
@@ -125,6 +125,9 @@ def test_the_log_agrees_with_the_cards_gender_and_joins_lists_in_the_pages_langu
     assert "Grue du Pin, posée sur la table" in fr["pine-crane"], fr
     assert "posés sur la table" in fr["peony-butterflies"] and "posées sur la table" in fr["pampas-geese"], fr
     assert "Ivraie du Pin, Ivraie du Pin et Grue du Pin" in fr["pine-ribbon"], fr
+    es = said["es"]
+    assert "Básica del Pino, Básica del Pino y Grulla del Pino" in es["pine-ribbon"], es
+    assert "Telón del Cerezo, que queda en la mesa" in es["cherry-curtain"], es
     ja = said["ja"]["pine-ribbon"]
     assert "、" in ja and ", " not in ja, ja
 
