@@ -64,6 +64,20 @@ def test_the_skip_link_speaks_the_pages_language(server: str, browser: Browser) 
         ctx.close()
 
 
+def test_a_decimal_number_takes_the_pages_mark(server: str, browser: Browser) -> None:  # noqa: F811
+    for lang, want in (("es", "12,5 en 3 rondas"), ("en", "12.5 over 3 rounds")):
+        ctx = _lang_context(browser, lang)
+        page = ctx.new_page()
+        page.goto(server + "/")
+        page.wait_for_selector(".top-nav")
+        said = page.evaluate(
+            """async () => (await import('/static/js/i18n.js'))
+                 .t('{mean} over {rounds} rounds', {mean: 12.5, rounds: 3})"""
+        )
+        assert said == want, (lang, said)
+        ctx.close()
+
+
 def test_korean_particles_in_the_browser(server: str, browser: Browser) -> None:  # noqa: F811
     ctx = _lang_context(browser, "ko")
     page = ctx.new_page()

@@ -23,6 +23,7 @@ from roppyakken.cli.common import (
     rules_from_args,
     seed_argument,
 )
+from roppyakken.decimals import decimal
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.i18n import N_, Plural, _, fill, nfill, os_reason, pad
@@ -246,28 +247,27 @@ def run(args: argparse.Namespace) -> int:
             players=nfill("{n} player", "{n} players", args.players),
         )
     )
-    elapsed = format(seconds, ".2f")
-    print(
-        fill("played in {seconds} s ({speed} rounds/s)", seconds=elapsed, speed=result["rounds_per_second"])
-    )
+    elapsed = decimal(format(seconds, ".2f"))
+    speed = decimal(result["rounds_per_second"])
+    print(fill("played in {seconds} s ({speed} rounds/s)", seconds=elapsed, speed=speed))
     for seat, level in enumerate(levels):
-        won, share = format(wins[seat], ">6"), format(wins[seat] / args.games, "6.1%")
+        won, share = format(wins[seat], ">6"), decimal(format(wins[seat] / args.games, "6.1%"))
         line = fill(
             "seat {seat} {level} wins {wins} ({share})  mean round score {mean}",
             seat=seat + 1,
             level=pad(bot_label(level), 10),
             wins=won,
             share=share,
-            mean=result["mean_round_score"][seat],
+            mean=decimal(result["mean_round_score"][seat]),
         )
         print("  " + line)
     print(_("yaku per player-round:"))
     for slug, freq in sorted(result["yaku_frequency"].items(), key=lambda kv: -kv[1]):
-        print(f"  {freq:8.4f}  {yaku_name(slug)}")
+        print(f"  {decimal(f'{freq:8.4f}')}  {yaku_name(slug)}")
     if result["lucky_hand_frequency"]:
         print(_("lucky hands per player-round:"))
         for slug, freq in result["lucky_hand_frequency"].items():
-            print(f"  {freq:8.4f}  {yaku_name(slug)}")
+            print(f"  {decimal(f'{freq:8.4f}')}  {yaku_name(slug)}")
     if records is not None:
         print(fill("records written to {directory}", directory=records))
     return 0

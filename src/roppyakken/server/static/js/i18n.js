@@ -101,6 +101,21 @@ export function listText(items) {
   return new Intl.ListFormat(LANG, { style: "long", type: "conjunction" }).format(items);
 }
 
+/** The languages whose decimal mark is a comma (CLDR's decimal symbol: Spanish 12,5). */
+const DECIMAL_COMMA = new Set(["es"]);
+
+/**
+ * A field's value as written in the page's language: a decimal number with the language's mark.
+ * @param {unknown} value
+ * @returns {string}
+ */
+function shown(value) {
+  if (typeof value === "number" && !Number.isInteger(value) && DECIMAL_COMMA.has(LANG)) {
+    return String(value).replace(".", ",");
+  }
+  return String(value);
+}
+
 /**
  * A translated text with its {named} fields filled (in Korean, each particle's form chosen).
  * @param {string} text
@@ -109,7 +124,7 @@ export function listText(items) {
  */
 function fill(text, fields) {
   if (!fields) return text;
-  const filled = text.replace(/\{(\w+)\}/g, (/** @type {string} */ whole, /** @type {string} */ name) => (name in fields ? String(fields[name]) : whole));
+  const filled = text.replace(/\{(\w+)\}/g, (/** @type {string} */ whole, /** @type {string} */ name) => (name in fields ? shown(fields[name]) : whole));
   return LANG === "ko" ? particles(filled) : filled;
 }
 

@@ -346,7 +346,7 @@ async function drawGames(section, running) {
     const shown = playerNames(g.players);
     const winner = g.winner === null || g.winner === undefined ? "" : shown[g.winner];
     const when = g.finished_at
-      ? new Date(typeof g.finished_at === "number" ? g.finished_at * 1000 : g.finished_at).toLocaleString()
+      ? new Date(typeof g.finished_at === "number" ? g.finished_at * 1000 : g.finished_at).toLocaleString(document.documentElement.lang || undefined)
       : "";
     return h(
       "li",

@@ -171,7 +171,7 @@ export async function signInWithPasskey(login) {
  */
 function shownTime(when) {
   if (when === null || when === undefined) return "";
-  return new Date(typeof when === "number" ? when * 1000 : when).toLocaleString();
+  return new Date(typeof when === "number" ? when * 1000 : when).toLocaleString(document.documentElement.lang || undefined);
 }
 
 /**

@@ -60,7 +60,7 @@ export function linkedNames(names, ids) {
 
 /** A date for people, in the page's language. @param {string|null} iso @returns {string} */
 function when(iso) {
-  return iso ? new Date(iso).toLocaleString() : "";
+  return iso ? new Date(iso).toLocaleString(document.documentElement.lang || undefined) : "";
 }
 
 /**
