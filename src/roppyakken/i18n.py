@@ -27,13 +27,14 @@ from roppyakken.korean import particles
 DOMAIN: Final = "roppyakken"
 LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
 SOURCE_LANGUAGE: Final = "en"
-LANGUAGES: Final[tuple[str, ...]] = ("en", "ja", "ko", "fr", "pt-BR", "zh-Hant")
+LANGUAGES: Final[tuple[str, ...]] = ("en", "ja", "ko", "fr", "pt-BR", "es", "zh-Hant")
 LANGUAGE_NAMES: Final[dict[str, str]] = {
     "en": "English",
     "ja": "日本語",
     "ko": "한국어",
     "fr": "Français",
     "pt-BR": "Português (Brasil)",
+    "es": "Español",
     "zh-Hant": "繁體中文",
 }
 """Each language's name in itself, for language switchers."""
@@ -291,7 +292,7 @@ def language() -> str:
     return lang
 
 
-DECIMAL_COMMA: Final = frozenset({"pt-BR"})
+DECIMAL_COMMA: Final = frozenset({"pt-BR", "es"})
 """The languages that write a decimal comma (CLDR): ``12,5`` where English writes ``12.5``."""
 
 

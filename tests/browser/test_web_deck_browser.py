@@ -27,6 +27,7 @@ MARKS = {
     "ko": {"bright": "광", "animal": "열끗", "ribbon": "띠", "chaff": "피"},
     "fr": {"bright": "L", "animal": "A", "ribbon": "R", "chaff": "I"},
     "pt-BR": {"bright": "B", "animal": "A", "ribbon": "F", "chaff": "C"},
+    "es": {"bright": "L", "animal": "A", "ribbon": "C", "chaff": "B"},
 }
 SCRIPT = {
     "ja": r"[\u3040-\u30ff\u4e00-\u9fff]",
@@ -34,6 +35,7 @@ SCRIPT = {
     "en": r"^[ -~]+$",
     "fr": r"[A-Za-z]",
     "pt-BR": r"[A-Za-z]",
+    "es": r"[A-Za-z]",
 }
 
 
@@ -113,7 +115,13 @@ def test_calculator_defaults_switch_and_memory(server: str, browser: Browser) ->
 
 
 def test_korean_page_defaults_to_hwatu_and_marks_in_each_language(server: str, browser: Browser) -> None:
-    for lang, folder in (("ko", "cards-hwatu"), ("ja", "cards"), ("fr", "cards"), ("pt-BR", "cards")):
+    for lang, folder in (
+        ("ko", "cards-hwatu"),
+        ("ja", "cards"),
+        ("fr", "cards"),
+        ("pt-BR", "cards"),
+        ("es", "cards"),
+    ):
         page = _page_in(browser, lang)
         errors: list[str] = []
         watch_errors(page, errors)

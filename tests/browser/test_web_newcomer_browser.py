@@ -55,6 +55,7 @@ def test_the_skip_link_speaks_the_pages_language(server: str, browser: Browser) 
         ("fr", "partie"),
         ("ja", "対局"),
         ("pt-BR", "jogo"),
+        ("es", "partida"),
         ("zh-Hant", "對局"),
     ):
         ctx = _lang_context(browser, lang)
@@ -65,6 +66,20 @@ def test_the_skip_link_speaks_the_pages_language(server: str, browser: Browser) 
         assert words in text, (lang, text)
         if lang != "ja":
             assert not KANA.search(text), (lang, text)
+        ctx.close()
+
+
+def test_a_decimal_number_takes_the_pages_mark(server: str, browser: Browser) -> None:
+    for lang, want in (("es", "12,5 en 3 rondas"), ("en", "12.5 over 3 rounds")):
+        ctx = _lang_context(browser, lang)
+        page = ctx.new_page()
+        page.goto(server + "/")
+        page.wait_for_selector(".top-nav")
+        said = page.evaluate(
+            """async () => (await import('/static/js/i18n.js'))
+                 .t('{mean} over {rounds} rounds', {mean: 12.5, rounds: 3})"""
+        )
+        assert said == want, (lang, said)
         ctx.close()
 
 
@@ -354,21 +369,22 @@ def test_words_the_newcomer_found_untranslated_or_cut(server: str, browser: Brow
     badge = page.locator(".calc-grid .owner-badge").first.inner_text()
     assert "P" not in badge, badge
     ctx.close()
-    ctx = _lang_context(browser, "fr")
-    page = ctx.new_page()
-    page.goto(server + "/")
-    page.wait_for_selector("#bot-seat-1")
-    cut = page.evaluate(
-        """() => [...document.querySelectorAll('#play-bots select, #play-bots .bot-desc')].filter((e) => {
-             const form = document.querySelector('#play-bots').getBoundingClientRect();
-             const r = e.getBoundingClientRect();
-             return r.right > form.right + 0.5 || e.scrollWidth > e.clientWidth + 1;
-           }).map((e) => e.id || e.className)"""
-    )
-    assert cut == [], cut
-    assert page.locator("#bot-seat-1 option").first.inner_text().count("—") == 0
-    assert page.locator("#play-bots .bot-desc").first.inner_text()  # the description, whole, below
-    ctx.close()
+    for lang in ("fr", "es"):
+        ctx = _lang_context(browser, lang)
+        page = ctx.new_page()
+        page.goto(server + "/")
+        page.wait_for_selector("#bot-seat-1")
+        cut = page.evaluate(
+            """() => [...document.querySelectorAll('#play-bots select, #play-bots .bot-desc')].filter((e) => {
+                 const form = document.querySelector('#play-bots').getBoundingClientRect();
+                 const r = e.getBoundingClientRect();
+                 return r.right > form.right + 0.5 || e.scrollWidth > e.clientWidth + 1;
+               }).map((e) => e.id || e.className)"""
+        )
+        assert cut == [], (lang, cut)
+        assert page.locator("#bot-seat-1 option").first.inner_text().count("—") == 0
+        assert page.locator("#play-bots .bot-desc").first.inner_text()  # the description, whole, below
+        ctx.close()
 
 
 SMALL_TARGETS = """() => {
@@ -425,6 +441,7 @@ def test_every_control_on_a_phone_is_at_least_44_px(server: str, browser: Browse
         "ko",
         "ja",
         "pt-BR",
+        "es",
         "zh-Hant",
     ):  # "cards left" stays inside the table in every language
         ctx = _lang_context(browser, lang, PHONE, phone=True)

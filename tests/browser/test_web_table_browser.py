@@ -101,7 +101,7 @@ def test_the_log_agrees_with_the_cards_gender_and_joins_lists_in_the_pages_langu
     msg = state_where(lambda v: v.phase == "play")
     msg["names"] = ["Alice", "Bob"]
     said = {}
-    for lang in ("fr", "ja", "pt-BR", "zh-Hant"):
+    for lang in ("fr", "ja", "pt-BR", "es", "zh-Hant"):
         page = table_page(browser, server, DESKTOP)
         page.evaluate(f"localStorage.setItem('roppyakken-lang', '{lang}')")
         page.reload()
@@ -123,6 +123,9 @@ def test_the_log_agrees_with_the_cards_gender_and_joins_lists_in_the_pages_langu
     assert "Grue du Pin, posée sur la table" in fr["pine-crane"], fr
     assert "posés sur la table" in fr["peony-butterflies"] and "posées sur la table" in fr["pampas-geese"], fr
     assert "Ivraie du Pin, Ivraie du Pin et Grue du Pin" in fr["pine-ribbon"], fr
+    es = said["es"]
+    assert "Básica del Pino, Básica del Pino y Grulla del Pino" in es["pine-ribbon"], es
+    assert "Telón del Cerezo, que queda en la mesa" in es["cherry-curtain"], es
     ja = said["ja"]["pine-ribbon"]
     assert "、" in ja and ", " not in ja, ja
     pt = said["pt-BR"]

@@ -25,6 +25,7 @@ SCRIPT = {
     "ko": r"[\uac00-\ud7a3]",
     "fr": r"[éèàç]|\b(les?|la|vous)\b",
     "pt-BR": r"[ãõçáéíóúâêô]|\b(você|sua|seu|uma)\b",
+    "es": r"[áéíóúñ¿¡]|\b(las?|el|tu|partida)\b",
     "zh-Hant": r"[\u4e00-\u9fff]",
 }
 
@@ -178,6 +179,7 @@ def test_play_the_tutorial_through_in_each_language(server: str, browser: Browse
         ("ko", PHONE),
         ("fr", DESKTOP),
         ("pt-BR", PHONE),
+        ("es", PHONE),
         ("zh-Hant", PHONE),
     ):
         page = _open(browser, server, lang, viewport)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import time
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.engine import Game
 from roppyakken.rules import preset
 from roppyakken.tui.session import parse_seats, resumable_saves, save_dir, save_game
+from tests.harness.support import run_cli
 
 
 @pytest.mark.parametrize(
@@ -46,3 +48,16 @@ def test_a_saved_game_is_dated_as_the_language_writes_dates(
         assert label.startswith(stamp + " – "), label
     finally:
         i18n.set_language("en")
+
+
+@pytest.mark.parametrize("lang", sorted(i18n.DECIMAL_COMMA))
+def test_the_arena_table_writes_decimals_with_a_comma_where_the_language_does(lang: str) -> None:
+    outputs = {}
+    for shown in ("en", lang):
+        code, out, err = run_cli(
+            ["--lang", shown, "arena", "--bots", "random,greedy", "--games", "2", "--seed", "1"]
+        )
+        assert code == 0, err
+        outputs[shown] = out
+    assert re.search(r"\d+\.\d%", outputs["en"]) and not re.search(r"\d+,\d%", outputs["en"])
+    assert re.search(r"\d+,\d%", outputs[lang]) and not re.search(r"\d+\.\d%", outputs[lang])

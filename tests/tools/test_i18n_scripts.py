@@ -24,6 +24,7 @@ FOREIGN = {
     "ko": ("kana",),
     "fr": ("kana", "hangul", "han"),
     "pt-BR": ("kana", "hangul", "han"),
+    "es": ("kana", "hangul", "han"),
     "zh-Hant": ("kana", "hangul"),
 }
 
@@ -65,6 +66,7 @@ INSTANT_WIN = {
     "ko": "즉승",
     "fr": r"victoires? immédiates?",
     "pt-BR": r"vitórias? imediatas?",
+    "es": r"victorias? inmediatas?",
     "zh-Hant": "即勝",
 }
 

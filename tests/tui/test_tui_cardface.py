@@ -22,6 +22,7 @@ MARKS = {
     "ko": {"bright": "광", "animal": "열끗", "ribbon": "띠", "chaff": "피"},
     "fr": {"bright": "L", "animal": "A", "ribbon": "R", "chaff": "I"},
     "pt-BR": {"bright": "B", "animal": "A", "ribbon": "F", "chaff": "C"},
+    "es": {"bright": "L", "animal": "A", "ribbon": "C", "chaff": "B"},
     "zh-Hant": {"bright": "光", "animal": "種", "ribbon": "短", "chaff": "素"},
 }
 

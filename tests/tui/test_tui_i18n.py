@@ -73,6 +73,14 @@ def test_the_terminal_screens_in_french() -> None:
         assert english not in shown
 
 
+def test_the_terminal_screens_in_spanish() -> None:
+    shown = _screens("es")
+    for words in ("Ronda 1", "Progreso de los yaku", "Yaku y manos", "gana la partida"):
+        assert words in shown
+    for english in ("Round 1", "Yaku progress", "How to play", "wins the game"):
+        assert english not in shown
+
+
 @pytest.mark.parametrize("lang", ["en", *i18n.LANGUAGES])
 def test_cards_keep_their_width_in_every_language(lang: str) -> None:
     """A card is 7 terminal cells wide whatever the language (CJK characters take two)."""

@@ -124,7 +124,15 @@ def _flat(text: str) -> str:
 
 @pytest.mark.parametrize(
     ("lang", "declare"),
-    [("en", True), ("ja", False), ("ko", True), ("fr", False), ("pt-BR", True), ("zh-Hant", True)],
+    [
+        ("en", True),
+        ("ja", False),
+        ("ko", True),
+        ("fr", False),
+        ("pt-BR", True),
+        ("es", True),
+        ("zh-Hant", True),
+    ],
 )
 def test_the_guided_game_plays_through_by_keys(lang: str, declare: bool) -> None:
     misfits: list[str] = []
