@@ -207,7 +207,7 @@ def establish(
 
 
 def _db(request: Request) -> Database:
-    db: Database = request.app.state.hub.db
+    db: Database = request.app.state.services.db
     return db
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import math
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -35,8 +35,16 @@ from roppyakken.server.web.guard import ASGIApp, Receive, Send
 from roppyakken.server.wire import protocol, text, wording
 
 if TYPE_CHECKING:
+    from roppyakken.server.config import Limits
     from roppyakken.server.people.players import Player
-    from roppyakken.server.play.hub import Hub
+    from roppyakken.server.store.database import Database
+
+
+class Reach(Protocol):
+    """What the checks read: the database and the bounds (server/web/services.py ``Services`` has them)."""
+
+    db: Database
+    limits: Limits
 
 
 class Barred(RoppyakkenError):
@@ -78,14 +86,14 @@ def playban_barred(ban: playban.Playban, now: float) -> Barred:
     return Barred(text.PLAYBAN, {"playban": ban.to_json(now)}, recent=ban.recent, wait=wait)
 
 
-async def current_playban(hub: Hub, player_id: str) -> playban.Playban | None:
+async def current_playban(hub: Reach, player_id: str) -> playban.Playban | None:
     """The player's playban in effect now (read from the database), or None."""
     now, scale = time.time(), hub.limits.clock_scale
     found: playban.Playban | None = await hub.db.run(lambda c: playban.current(c, player_id, now, scale))
     return found
 
 
-async def may_play_rated(hub: Hub, player: Player | None) -> None:
+async def may_play_rated(hub: Reach, player: Player | None) -> None:
     """Refuse (:class:`Barred`) a seat in a rated game to a player under a playban, and to a guest
     when only accounts play rated games (making a rated room calls this before making it)."""
     if hub.limits.rated_accounts_only and (player is None or player.account_id is None):
@@ -97,7 +105,7 @@ async def may_play_rated(hub: Hub, player: Player | None) -> None:
         raise playban_barred(ban, time.time())
 
 
-async def may_seek(hub: Hub, player: Player) -> None:
+async def may_seek(hub: Reach, player: Player) -> None:
     """Refuse (:class:`Barred`) a suspended player or one under a playban entering quick pairing."""
     suspension = await moderation.cache_for(hub.db).find(SUSPEND, player_id=player.id)
     if suspension is not None:
@@ -105,7 +113,7 @@ async def may_seek(hub: Hub, player: Player) -> None:
     await may_play_rated(hub, player)
 
 
-async def may_take_seat(hub: Hub, player: Player | None, room_id: str | None) -> bool:
+async def may_take_seat(hub: Reach, player: Player | None, room_id: str | None) -> bool:
     """Refuse (:class:`Barred`) a suspended player making (``room_id`` None) or joining a room, and a
     player under a playban (or a guest, when only accounts play rated games) joining a rated room;
     whether the room joined is rated (False when making one, or without a player)."""
@@ -138,7 +146,7 @@ class AddressBans:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Refuse a suspended address, else pass the request on."""
         kind = scope["type"]
-        hub = getattr(getattr(scope.get("app"), "state", None), "hub", None)
+        hub = getattr(getattr(scope.get("app"), "state", None), "services", None)
         if kind not in ("http", "websocket") or hub is None:
             await self.app(scope, receive, send)
             return

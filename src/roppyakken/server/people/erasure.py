@@ -202,7 +202,7 @@ async def export_account(request: Request) -> Response:
     player = await accounts_module.signed_in(request, change=False)
     account_id = str(player.account_id)
     current = sessions_module.hash_token(player.secret)
-    db: Database = request.app.state.hub.db
+    db: Database = request.app.state.services.db
     data = await db.run(lambda c: export(c, account_id, current))
     if data is None:
         raise ApiError(401, text.NOT_SIGNED_IN)
@@ -222,7 +222,7 @@ async def delete_account(request: Request) -> Response:
     player = await accounts_module.signed_in(request, change=True)
     data = await accounts_module.read_body(request)
     row = await accounts_module.confirm(request, player, data)
-    db: Database = request.app.state.hub.db
+    db: Database = request.app.state.services.db
     label = await db.run(lambda c: erase(c, row.id))
     if label is None:
         raise ApiError(401, text.NOT_SIGNED_IN)

@@ -71,7 +71,7 @@ class TooManyGuests(RoppyakkenError):
 
 async def may_create(request: Request) -> None:
     """Count one new guest of the request's address; :class:`TooManyGuests` past the bound."""
-    per_hour = float(request.app.state.hub.limits.guests_per_hour)
+    per_hour = float(request.app.state.services.limits.guests_per_hour)
     burst = max(3.0, per_hour / 3)
     limiter = app_limiter(request.app, "guest_limiter")
     wait = await take_token(limiter, f"guest:{client_address(request.scope)}", per_hour / 60, burst)

@@ -227,7 +227,7 @@ async def current(conn: HTTPConnection) -> Player | None:
     cookie = conn.cookies.get(COOKIE)
     if token is None and parse_cookie(cookie) is None:
         return None
-    db: Database = conn.app.state.hub.db
+    db: Database = conn.app.state.services.db
     player: Player | None = await db.run(lambda c: identify(c, token, cookie, time.time()))
     return player
 

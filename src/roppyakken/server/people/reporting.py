@@ -118,7 +118,7 @@ async def report_room(request: Request) -> Response:
     room_id = str(request.path_params["room"])
     address = client_address(request.scope)
     reporter, now = player.id, time.time()
-    db = request.app.state.hub.db
+    db = request.app.state.services.db
     made: int | ReportRefused = await db.run(lambda c: file_report(c, room_id, reporter, address, body, now))
     if isinstance(made, ReportRefused):
         return JSONResponse(wording.answer(made), status_code=made.status)

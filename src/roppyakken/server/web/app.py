@@ -20,12 +20,10 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server.club.pairing import Pairing
 from roppyakken.server.cluster.link import Cluster
-from roppyakken.server.cluster.members import Members
 from roppyakken.server.config import Limits
 from roppyakken.server.people import accounts, enforcement, erasure, guests, players, reporting
-from roppyakken.server.play.hub import Hub, HubFull
+from roppyakken.server.play.registry import HubFull
 from roppyakken.server.play.room import RestoreError
 from roppyakken.server.store.database import Database, StorageError
 from roppyakken.server.web import api, passkey_routes, profile_routes, rating_routes, schema
@@ -34,6 +32,7 @@ from roppyakken.server.web.guard import Guard
 from roppyakken.server.web.lobby_socket import lobby_endpoint
 from roppyakken.server.web.metrics import Metrics
 from roppyakken.server.web.room_socket import websocket_endpoint
+from roppyakken.server.web.services import Services
 from roppyakken.server.wire import text
 
 STATIC: Final = Path(__file__).parent.parent / "static"
@@ -102,29 +101,17 @@ def create_app(
         if not isinstance(database, Database):
             db.open()
         await db.start()
-        hub = Hub(
+        services = Services.build(
             db,
+            limits,
+            metrics,
+            cluster=cluster,
             bot_delay=bot_delay,
             bot_threads=bot_threads,
             draw_seed=draw_seed,
-            limits=limits,
-            metrics=metrics,
-            cluster=cluster,
-            connections=None if cluster is None else cluster.connections,
         )
-        members = None
-        if cluster is not None:
-            members = Members(hub, cluster)
-            await cluster.start(members.handlers())
-            members.start()
-            held, incoming = cluster.leases.held, cluster.bus.incoming
-            metrics.watch_cluster(lambda: len(held), lambda: len(hub.relayed), lambda: len(incoming))
-        metrics.watch(lambda: len(hub.rooms), hub.connected, lambda: db.failed)
-        hub.start()
-        pairing = Pairing(hub)
-        pairing.start()
-        app.state.pairing = pairing
-        app.state.hub = hub
+        await services.start()
+        app.state.services = services
         app.state.limits = limits
         app.state.metrics = metrics
         # The code and data loaded so far live as long as the server: keep them out of
@@ -137,11 +124,7 @@ def create_app(
             yield
         finally:
             await collector.stop()
-            await pairing.close()
-            await hub.close()
-            if members is not None and cluster is not None:
-                await members.close()
-                await cluster.close()
+            await services.close()
             await db.close()
 
     routes = [

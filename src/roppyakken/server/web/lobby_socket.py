@@ -233,9 +233,9 @@ def _lobby(snapshot: dict[str, Any], player: players.Player | None, standing: di
 
 async def lobby_endpoint(websocket: WebSocket) -> None:
     """``/ws/lobby``: see docs/PROTOCOL.md."""
-    hub = websocket.app.state.hub
-    pairing: Pairing = websocket.app.state.pairing
-    async with admission(websocket, hub) as admitted:
+    services = websocket.app.state.services
+    pairing: Pairing = services.pairing
+    async with admission(websocket, services) as admitted:
         if admitted:
             await _session(websocket, pairing)
 
@@ -246,7 +246,7 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
         lambda c: rating_store.standing(c, None if player is None else player.id)
     )
     await websocket.accept()
-    client = WebSocketClient(websocket, None, pairing.hub.limits.send_timeout)
+    client = WebSocketClient(websocket, None, pairing.registry.limits.send_timeout)
     pace = MemoryRateLimiter(max_keys=1)
     address, browser = client_address(websocket.scope), players.browser_of(websocket)
     seeking: list[tuple[str, str]] = []
@@ -275,7 +275,7 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
             if now is None:
                 raise ProtocolError(text.NO_PLAYER, message.id)
             try:
-                await enforcement.may_seek(pairing.hub, now)
+                await enforcement.may_seek(pairing.registry, now)
             except enforcement.Barred as exc:
                 client.send(protocol.error(exc, message.id, exc.extra))
                 return
@@ -300,7 +300,7 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
     client.send(_lobby(pairing.snapshot, player, standing))
     if player is not None:  # fair play: a player under a playban is told so on arrival
         with contextlib.suppress(StorageError):
-            ban = await enforcement.current_playban(pairing.hub, player.id)
+            ban = await enforcement.current_playban(pairing.registry, player.id)
             if ban is not None:
                 client.send(protocol.encode({"type": "playban", **ban.to_json(time.time())}))
     pairing.listeners.add(listen)
