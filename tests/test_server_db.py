@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import Connection, func, select, text
+from sqlalchemy import Connection, Engine, event, func, inspect, select, text
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.server.store.database import (
@@ -19,9 +19,13 @@ from roppyakken.server.store.database import (
     StorageError,
     default_database_path,
     normalize_url,
-    table_names,
 )
 from roppyakken.server.store.tables import actions, metadata
+
+
+def table_names(engine: Engine) -> set[str]:
+    """The tables that exist."""
+    return set(inspect(engine).get_table_names())
 
 
 def check_schema(url: str) -> None:
@@ -88,6 +92,12 @@ def test_the_writer_batches_and_isolates_a_failure(tmp_path: Path) -> None:
                 )
             )
         )
+        commits = [0]  # the transactions the writer commits from here on
+
+        def committed(conn: Connection) -> None:
+            commits[0] += 1
+
+        event.listen(db.engine, "commit", committed)
         futures = [db.submit(ActionRow("r", i, 0, "{}")) for i in range(200)]
         failing = db.submit(boom)
         futures += [db.submit(ActionRow("r", i, 0, "{}")) for i in range(200, 300)]
@@ -97,8 +107,8 @@ def test_the_writer_batches_and_isolates_a_failure(tmp_path: Path) -> None:
             await failing
         except StorageError as exc:
             error = exc
+        batches = commits[0]
         total = await db.run(count)
-        batches = db.batches
         await db.close()
         return total, batches, error
 

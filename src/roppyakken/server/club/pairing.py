@@ -600,8 +600,3 @@ class Pairing:
 
 OVERVIEW_EVERY: Final = 1.0
 """Seconds between two reads of the lobby's overview by one member (only while someone watches)."""
-
-
-def count_rows(conn: Connection) -> int:
-    """Rows in the pool (tests)."""
-    return int(conn.execute(select(func.count()).select_from(pairing)).scalar() or 0)

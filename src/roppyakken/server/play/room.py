@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import json
+import logging
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -91,6 +92,8 @@ __all__ = [
     "new_salt",
     "new_token",
 ]
+
+log = logging.getLogger("roppyakken.server")
 
 HISTORY_EVENTS: Final = 600
 """The most events a ``history`` message carries (the latest; a round has well under 100)."""
@@ -465,9 +468,7 @@ class Room:
         again from the database wherever it is held (its clients reconnect)."""
         if exc is not None and not isinstance(exc, StaleRoom):
             return
-        runner.log.warning(
-            "room %s: the stored game moved on without this server; let go, loaded again", self.id
-        )
+        log.warning("room %s: the stored game moved on without this server; let go, loaded again", self.id)
         self.hooks.unheld(self)
 
     # ----------------------------------------------------------------- play

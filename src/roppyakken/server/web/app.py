@@ -16,7 +16,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from roppyakken.errors import RoppyakkenError
@@ -67,6 +67,62 @@ async def favicon(request: Request) -> Response:
 async def not_found(request: Request, exc: Exception) -> Response:
     """Unknown API addresses answer JSON."""
     return api.error_response(404, text.NOT_FOUND)
+
+
+def routes() -> list[BaseRoute]:
+    """Every address the application answers."""
+    return [
+        Route("/api/presets", api.list_presets, methods=["GET"]),
+        Route("/api/bots", api.list_bots, methods=["GET"]),
+        Route("/api/rooms", api.create_room, methods=["POST"]),
+        Route("/api/rooms/{room}", api.room_info, methods=["GET"]),
+        Route("/api/rooms/{room}/join", api.join_room, methods=["POST"]),
+        Route("/api/games", api.list_games, methods=["GET"]),
+        Route("/api/my-games", api.my_games, methods=["POST"]),
+        Route("/api/games/{room}/record", api.game_record, methods=["GET"]),
+        Route("/api/score", api.score, methods=["POST"]),
+        Route("/api/me", api.get_me, methods=["GET"]),
+        Route("/api/me", api.post_me, methods=["POST"]),
+        Route("/api/schema", schema.schema, methods=["GET"]),
+        # accounts and sessions (server/people/accounts.py, server/people/erasure.py)
+        Route("/api/account", accounts.get_account, methods=["GET"]),
+        Route("/api/account", accounts.create, methods=["POST"]),
+        Route("/api/account", erasure.delete_account, methods=["DELETE"]),
+        Route("/api/account/export", erasure.export_account, methods=["GET"]),
+        Route("/api/account/password", accounts.change_password, methods=["POST"]),
+        Route("/api/account/recovery-codes", accounts.new_recovery_codes, methods=["POST"]),
+        Route("/api/account/recover", accounts.recover, methods=["POST"]),
+        Route("/api/account/reset", accounts.reset_password, methods=["POST"]),
+        Route("/api/session", accounts.start_session, methods=["POST"]),
+        Route("/api/session", accounts.end_session, methods=["DELETE"]),
+        Route("/api/sessions", accounts.list_sessions, methods=["GET"]),
+        Route("/api/sessions", accounts.end_all_sessions, methods=["DELETE"]),
+        Route("/api/sessions/{session}", accounts.end_one_session, methods=["DELETE"]),
+        # passkeys (server/web/passkey_routes.py) and the player's history across devices
+        Route("/api/passkeys", passkey_routes.list_passkeys, methods=["GET"]),
+        Route("/api/passkeys/register/options", passkey_routes.register_options, methods=["POST"]),
+        Route("/api/passkeys/register/verify", passkey_routes.register_verify, methods=["POST"]),
+        Route("/api/passkeys/signin/options", passkey_routes.sign_in_options, methods=["POST"]),
+        Route("/api/passkeys/signin/verify", passkey_routes.sign_in_verify, methods=["POST"]),
+        Route("/api/passkeys/remove", passkey_routes.remove_passkey, methods=["POST"]),
+        Route("/api/me/games", passkey_routes.my_history, methods=["GET"]),
+        # fair play and moderation
+        Route("/api/rooms/{room}/report", reporting.report_room, methods=["POST"]),
+        # --- ratings ---
+        Route("/api/me/ratings", rating_routes.my_ratings, methods=["GET"]),
+        # leaderboards and profiles
+        Route("/api/leaderboard/{pool}", profile_routes.get_leaderboard, methods=["GET"]),
+        Route("/api/players/{player}", profile_routes.get_profile, methods=["GET"]),
+        Route("/healthz", api.healthz, methods=["GET"]),
+        Route("/readyz", api.readyz, methods=["GET"]),
+        Route("/metrics", api.metrics, methods=["GET"]),
+        WebSocketRoute("/ws/lobby", lobby_endpoint),
+        WebSocketRoute("/ws/{room}", websocket_endpoint),
+        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
+        Route("/favicon.ico", favicon, methods=["GET"]),
+        Route("/", page, methods=["GET"]),
+        Route("/{path:path}", page, methods=["GET"]),
+    ]
 
 
 def create_app(
@@ -127,60 +183,8 @@ def create_app(
             await services.close()
             await db.close()
 
-    routes = [
-        Route("/api/presets", api.list_presets, methods=["GET"]),
-        Route("/api/bots", api.list_bots, methods=["GET"]),
-        Route("/api/rooms", api.create_room, methods=["POST"]),
-        Route("/api/rooms/{room}", api.room_info, methods=["GET"]),
-        Route("/api/rooms/{room}/join", api.join_room, methods=["POST"]),
-        Route("/api/games", api.list_games, methods=["GET"]),
-        Route("/api/my-games", api.my_games, methods=["POST"]),
-        Route("/api/games/{room}/record", api.game_record, methods=["GET"]),
-        Route("/api/score", api.score, methods=["POST"]),
-        Route("/api/me", api.get_me, methods=["GET"]),
-        Route("/api/me", api.post_me, methods=["POST"]),
-        Route("/api/schema", schema.schema, methods=["GET"]),
-        # accounts and sessions (server/people/accounts.py, server/people/erasure.py)
-        Route("/api/account", accounts.get_account, methods=["GET"]),
-        Route("/api/account", accounts.create, methods=["POST"]),
-        Route("/api/account", erasure.delete_account, methods=["DELETE"]),
-        Route("/api/account/export", erasure.export_account, methods=["GET"]),
-        Route("/api/account/password", accounts.change_password, methods=["POST"]),
-        Route("/api/account/recovery-codes", accounts.new_recovery_codes, methods=["POST"]),
-        Route("/api/account/recover", accounts.recover, methods=["POST"]),
-        Route("/api/account/reset", accounts.reset_password, methods=["POST"]),
-        Route("/api/session", accounts.start_session, methods=["POST"]),
-        Route("/api/session", accounts.end_session, methods=["DELETE"]),
-        Route("/api/sessions", accounts.list_sessions, methods=["GET"]),
-        Route("/api/sessions", accounts.end_all_sessions, methods=["DELETE"]),
-        Route("/api/sessions/{session}", accounts.end_one_session, methods=["DELETE"]),
-        # passkeys (server/web/passkey_routes.py) and the player's history across devices
-        Route("/api/passkeys", passkey_routes.list_passkeys, methods=["GET"]),
-        Route("/api/passkeys/register/options", passkey_routes.register_options, methods=["POST"]),
-        Route("/api/passkeys/register/verify", passkey_routes.register_verify, methods=["POST"]),
-        Route("/api/passkeys/signin/options", passkey_routes.sign_in_options, methods=["POST"]),
-        Route("/api/passkeys/signin/verify", passkey_routes.sign_in_verify, methods=["POST"]),
-        Route("/api/passkeys/remove", passkey_routes.remove_passkey, methods=["POST"]),
-        Route("/api/me/games", passkey_routes.my_history, methods=["GET"]),
-        # fair play and moderation
-        Route("/api/rooms/{room}/report", reporting.report_room, methods=["POST"]),
-        # --- ratings ---
-        Route("/api/me/ratings", rating_routes.my_ratings, methods=["GET"]),
-        # leaderboards and profiles
-        Route("/api/leaderboard/{pool}", profile_routes.get_leaderboard, methods=["GET"]),
-        Route("/api/players/{player}", profile_routes.get_profile, methods=["GET"]),
-        Route("/healthz", api.healthz, methods=["GET"]),
-        Route("/readyz", api.readyz, methods=["GET"]),
-        Route("/metrics", api.metrics, methods=["GET"]),
-        WebSocketRoute("/ws/lobby", lobby_endpoint),
-        WebSocketRoute("/ws/{room}", websocket_endpoint),
-        Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
-        Route("/favicon.ico", favicon, methods=["GET"]),
-        Route("/", page, methods=["GET"]),
-        Route("/{path:path}", page, methods=["GET"]),
-    ]
     return Starlette(
-        routes=routes,
+        routes=routes(),
         lifespan=lifespan,
         middleware=[
             Middleware(Guard, limits=limits, limiter=cluster, on_refusal=metrics.refuse),
