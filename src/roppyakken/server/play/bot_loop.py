@@ -8,17 +8,14 @@ import contextlib
 import logging
 import time
 import weakref
-from typing import TYPE_CHECKING
 
 from roppyakken.server.play.bots import decision_seed
 from roppyakken.server.play.clocks import CLOCK_BOT
 from roppyakken.server.play.runner import BOT_RETRY_DELAYS, WriteFailed
 from roppyakken.server.play.seats import BOT, PLAYING
+from roppyakken.server.play.state import RoomState
 from roppyakken.server.wire.protocol import ProtocolError
 from roppyakken.view import view_of
-
-if TYPE_CHECKING:
-    from roppyakken.server.play.room import Room
 
 log = logging.getLogger("roppyakken.server")
 
@@ -29,7 +26,7 @@ class BotLoop:
     It names its room weakly (a room let go is freed at once, without a cycle to collect); the
     running loop holds it."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: RoomState) -> None:
         self._room = weakref.ref(room)
         self._task: asyncio.Task[None] | None = None
 
@@ -61,7 +58,7 @@ class BotLoop:
         if self.to_act() is not None and not room.evicted:
             self._task = asyncio.create_task(self._loop(room), name=f"bots-{room.id}")
 
-    async def _loop(self, room: Room) -> None:
+    async def _loop(self, room: RoomState) -> None:
         """While a bot is to act: wait the pacing delay, let it choose off the event loop, apply."""
         failures = 0
         while (level := self.to_act()) is not None and room.game is not None:

@@ -5,10 +5,10 @@ The functional core (server/play/moves.py) decides a move and returns
 performs them in order: the write (fenced, in one transaction), then, once it is
 durable, the room's new state, the messages and the clock's timer.
 
-A room's collaborators are given to it when it is made (:class:`RoomHooks`): the
-room cache that holds it, the metrics, and the work done above ``play`` when a
-game is created or ends (:class:`RoomRecords`: open tables, profiles, ratings),
-which runs in the same transaction as the room's own write.
+The work done above ``play`` when a room is created or its game ends
+(:class:`RoomRecords`: open tables, profiles, ratings) runs in the same
+transaction as the room's own write; the room is given it with its other
+collaborators (server/play/state.py).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from sqlalchemy import Connection
 if TYPE_CHECKING:
     from roppyakken.actions import Action
     from roppyakken.server.play.clocks import Clock
-    from roppyakken.server.play.room import Room
     from roppyakken.view import SeatView
 
 Work = Callable[[Connection], None]
@@ -139,68 +138,3 @@ class NoRecords:
     def ended(self, ending: Ending) -> Work | None:
         """Nothing."""
         return None
-
-
-class RoomHooks(Protocol):
-    """A room's collaborators, given when it is made: whoever holds it, the metrics, the records."""
-
-    records: RoomRecords
-
-    def may_write(self, room_id: str) -> bool:
-        """Whether this server may still make moves in the room (a cluster member whose lease is sure)."""
-        ...
-
-    def unheld(self, room: Room) -> None:
-        """A change was refused because this server is no longer sure to hold the room, or the database
-        refused it (another server took the room since): let the room go, so that its clients reconnect
-        and it is loaded again, wherever it is held."""
-        ...
-
-    def idle(self, room: Room) -> None:
-        """The room may be idle now (nobody connected, nothing running)."""
-        ...
-
-    def moved(self, seconds: float) -> None:
-        """A move was made, ``seconds`` from its arrival to its result sent."""
-        ...
-
-    def write_failed(self) -> None:
-        """A change could not be stored."""
-        ...
-
-    def bot_decided(self, level: str, thinking: float, waiting: float) -> None:
-        """A bot decision: its level, thinking and waiting seconds."""
-        ...
-
-    def clock_fired(self, late: float) -> None:
-        """A clock deadline's timer fired ``late`` seconds after it."""
-        ...
-
-
-class QuietHooks:
-    """:class:`RoomHooks` for a room held on its own: every write allowed, nothing told."""
-
-    def __init__(self, records: RoomRecords | None = None) -> None:
-        self.records: RoomRecords = records or NoRecords()
-
-    def may_write(self, room_id: str) -> bool:
-        """Always."""
-        return True
-
-    def unheld(self, room: Room) -> None:
-        """Nothing."""
-
-    def idle(self, room: Room) -> None:
-        """Nothing."""
-
-    def moved(self, seconds: float) -> None:
-        """Nothing."""
-
-    def write_failed(self) -> None:
-        """Nothing."""
-
-    def bot_decided(self, level: str, thinking: float, waiting: float) -> None:
-        """Nothing."""
-
-    def clock_fired(self, late: float) -> None:
-        """Nothing."""

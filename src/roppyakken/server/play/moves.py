@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import TYPE_CHECKING
 
 from roppyakken.actions import Action
 from roppyakken.cards import slugs_of
@@ -32,11 +31,9 @@ from roppyakken.server.play.effects import (
     Tell,
 )
 from roppyakken.server.play.seats import HUMAN, OVER
+from roppyakken.server.play.state import RoomState
 from roppyakken.server.wire import protocol, text
 from roppyakken.server.wire.protocol import ProtocolError
-
-if TYPE_CHECKING:
-    from roppyakken.server.play.room import Room
 
 
 def record_address(room_id: str) -> str:
@@ -44,7 +41,7 @@ def record_address(room_id: str) -> str:
     return f"/api/games/{room_id}/record"
 
 
-def clock_seat(room: Room, game: Game, clock: Clock) -> int | None:
+def clock_seat(room: RoomState, game: Game, clock: Clock) -> int | None:
     """The seat whose clock runs now: the seat to act if a person plays it (not a bot)."""
     if game.over:
         return None
@@ -55,7 +52,7 @@ def clock_seat(room: Room, game: Game, clock: Clock) -> int | None:
 
 
 def clock_after(
-    room: Room, game: Game, seat: int, index: int, now: float, by_clock: bool, by_bot: bool
+    room: RoomState, game: Game, seat: int, index: int, now: float, by_clock: bool, by_bot: bool
 ) -> tuple[Clock | None, bool]:
     """The clock once action ``index`` (already applied to ``game``) is made; and whether ``seat``
     was given up by it.  A copy: the room's clock changes only once the move is stored."""
@@ -69,7 +66,7 @@ def clock_after(
     return clock, gave_up
 
 
-def rated_result(room: Room, game: Game, clock: Clock | None) -> Result | None:
+def rated_result(room: RoomState, game: Game, clock: Clock | None) -> Result | None:
     """For a rated room whose game just ended with every seat a person: how it ended; else None."""
     if not room.rated or any(s.kind != HUMAN for s in room.seats):
         return None
@@ -77,7 +74,7 @@ def rated_result(room: Room, game: Game, clock: Clock | None) -> Result | None:
     return Result(game.winner, list(game.totals), list(game.legs), left)
 
 
-def ending_of(room: Room, game: Game, clock: Clock | None, at: datetime) -> Ending:
+def ending_of(room: RoomState, game: Game, clock: Clock | None, at: datetime) -> Ending:
     """The end of ``room``'s game that just ended, as stored."""
     fields = record_of(game, room.names(), salt=room.salt)
     if clock is not None:
@@ -105,7 +102,7 @@ def tells(room_id: str, game: Game, new_events: list[Event], seq: int) -> list[T
 
 
 def check_move(
-    room: Room, seat: int, msg_id: str | None, seq: int | None, now: float, by_clock: bool, by_bot: bool
+    room: RoomState, seat: int, msg_id: str | None, seq: int | None, now: float, by_clock: bool, by_bot: bool
 ) -> Game:
     """The room's game if ``seat`` may move now; else the refusal (:class:`ProtocolError`)."""
     game = room.game
@@ -125,7 +122,7 @@ def check_move(
 
 
 def decide_move(
-    room: Room,
+    room: RoomState,
     seat: int,
     action: Action,
     msg_id: str | None,

@@ -9,7 +9,7 @@ In a cluster the registry holds only the rooms whose claim it took
 :class:`~roppyakken.server.play.claims.HeldElsewhere`, and a room whose lease is
 lost is let go at once (:meth:`Registry.drop`).
 
-The registry is every room's collaborator (:class:`~roppyakken.server.play.effects.RoomHooks`):
+The registry is every room's collaborator (:class:`~roppyakken.server.play.state.RoomHooks`):
 it lets a room go when it is idle or no longer held here, counts its moves in the
 metrics, and hands the work stored with a game's creation and end to the
 :class:`~roppyakken.server.play.effects.RoomRecords` given from above.
@@ -44,6 +44,7 @@ from roppyakken.server.play.seats import (
     new_salt,
     new_token,
 )
+from roppyakken.server.play.state import RoomState
 from roppyakken.server.store import room_store
 from roppyakken.server.store.database import Database, StorageError
 from roppyakken.server.wire import protocol, text
@@ -139,14 +140,14 @@ class Registry:
     # ----------------------------------------------------------------- the rooms' collaborator
 
     def may_write(self, room_id: str) -> bool:
-        """See :meth:`~roppyakken.server.play.effects.RoomHooks.may_write`."""
+        """See :meth:`~roppyakken.server.play.state.RoomHooks.may_write`."""
         return self.claims.holds(room_id)
 
-    def idle(self, room: Room) -> None:
-        """See :meth:`~roppyakken.server.play.effects.RoomHooks.idle`: an idle room leaves memory."""
+    def idle(self, room: RoomState) -> None:
+        """See :meth:`~roppyakken.server.play.state.RoomHooks.idle`: an idle room leaves memory."""
         self.evict(room)
 
-    def unheld(self, room: Room) -> None:
+    def unheld(self, room: RoomState) -> None:
         """A move in ``room`` was refused: this member is no longer sure to hold it (its lease lapsed
         unrenewed, or was lost while the room was being loaded).  Let it go now, so that its clients
         reconnect and it is claimed and loaded again, rather than refuse every move in it for good."""
@@ -157,24 +158,24 @@ class Registry:
         self.claims.release_soon(room.id)
 
     def moved(self, seconds: float) -> None:
-        """See :meth:`~roppyakken.server.play.effects.RoomHooks.moved`."""
+        """See :meth:`~roppyakken.server.play.state.RoomHooks.moved`."""
         self.metrics.move(seconds)
 
     def write_failed(self) -> None:
-        """See :meth:`~roppyakken.server.play.effects.RoomHooks.write_failed`."""
+        """See :meth:`~roppyakken.server.play.state.RoomHooks.write_failed`."""
         self.metrics.refuse("write_failed")
 
     def bot_decided(self, level: str, thinking: float, waiting: float) -> None:
-        """See :meth:`~roppyakken.server.play.effects.RoomHooks.bot_decided`."""
+        """See :meth:`~roppyakken.server.play.state.RoomHooks.bot_decided`."""
         self.metrics.bot(level, thinking, waiting)
 
     def clock_fired(self, late: float) -> None:
-        """See :meth:`~roppyakken.server.play.effects.RoomHooks.clock_fired`."""
+        """See :meth:`~roppyakken.server.play.state.RoomHooks.clock_fired`."""
         self.metrics.clock_fired(late)
 
     # ----------------------------------------------------------------- letting go
 
-    def evict(self, room: Room) -> None:
+    def evict(self, room: RoomState) -> None:
         """Let ``room`` leave memory if it is idle (it is all stored)."""
         if self.rooms.get(room.id) is room and room.idle():
             del self.rooms[room.id]

@@ -34,7 +34,6 @@ from roppyakken.server.play import chat, runner, seating, timer
 from roppyakken.server.play.bot_loop import BotLoop
 from roppyakken.server.play.bots import BotRunner
 from roppyakken.server.play.clocks import NONE, Clock, Timing
-from roppyakken.server.play.effects import QuietHooks, RoomHooks
 from roppyakken.server.play.hints import OPTION_KEY, HintDesk
 from roppyakken.server.play.moves import clock_seat, record_address, tells
 from roppyakken.server.play.runner import BOT_RETRY_DELAYS, WriteFailed
@@ -54,6 +53,7 @@ from roppyakken.server.play.seats import (
     new_salt,
     new_token,
 )
+from roppyakken.server.play.state import QuietHooks, RoomHooks
 from roppyakken.server.store import room_store
 from roppyakken.server.store.database import Database, StaleRoom
 from roppyakken.server.wire import protocol, text
@@ -146,7 +146,7 @@ class Room:
         self.db = db
         self.bots = bots
         self.hooks: RoomHooks = hooks or QuietHooks()
-        """Whoever holds the room, the metrics, the work stored with a game's end (server/play/effects.py)."""
+        """Whoever holds the room, the metrics, the work stored with a game's end (server/play/state.py)."""
         self.owner = room_id
         """Whose turn this room's heavy bots take in the pool: the creator's address (else the room)."""
         self.bot_delay = bot_delay

@@ -14,7 +14,7 @@ import json
 import logging
 import time
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from roppyakken.actions import Action
 from roppyakken.server.people import playban
@@ -29,13 +29,11 @@ from roppyakken.server.play.effects import (
 )
 from roppyakken.server.play.moves import decide_move
 from roppyakken.server.play.seats import OVER
+from roppyakken.server.play.state import RoomState
 from roppyakken.server.store import room_store
 from roppyakken.server.store.database import ActionRow, StorageError
 from roppyakken.server.wire import text
 from roppyakken.server.wire.protocol import ProtocolError
-
-if TYPE_CHECKING:
-    from roppyakken.server.play.room import Room
 
 log = logging.getLogger("roppyakken.server")
 
@@ -48,7 +46,7 @@ class WriteFailed(ProtocolError):
     """The change could not be stored, so it was not made (the sender may try again)."""
 
 
-def write_of(room: Room, store: StoreMove) -> ActionRow | Work:
+def write_of(room: RoomState, store: StoreMove) -> ActionRow | Work:
     """The write of one move: a plain action (and clock) row, inserted in bulk and fenced by the
     writer, or fenced work in one transaction when the move gives a seat up or ends the game."""
     room_id, index, seat, data = store.room_id, store.index, store.seat, store.action
@@ -74,7 +72,7 @@ def write_of(room: Room, store: StoreMove) -> ActionRow | Work:
     return room.fenced(work)
 
 
-def perform(room: Room, tells: tuple[Tell, ...] | list[Tell]) -> None:
+def perform(room: RoomState, tells: tuple[Tell, ...] | list[Tell]) -> None:
     """Tell the room's clients what a change comes to."""
     for tell in tells:
         if isinstance(tell, Broadcast):
@@ -85,7 +83,7 @@ def perform(room: Room, tells: tuple[Tell, ...] | list[Tell]) -> None:
             room.send_states()
 
 
-def commit(room: Room, effects: MoveEffects) -> None:
+def commit(room: RoomState, effects: MoveEffects) -> None:
     """The room takes a stored move."""
     room.actions += 1
     room.applied.append((effects.seat, effects.action))
@@ -98,7 +96,7 @@ def commit(room: Room, effects: MoveEffects) -> None:
 
 
 async def apply(
-    room: Room,
+    room: RoomState,
     seat: int,
     action: Action,
     msg_id: str | None = None,

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import math
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.server.people import playban
@@ -26,16 +26,14 @@ from roppyakken.server.play.seats import (
     hash_token,
     new_token,
 )
+from roppyakken.server.play.state import RoomState
 from roppyakken.server.store import room_store
 from roppyakken.server.store.database import StaleRoom, StorageError
 from roppyakken.server.wire import protocol, text
 from roppyakken.server.wire.protocol import HandOver, ProtocolError, SetSeat
 
-if TYPE_CHECKING:
-    from roppyakken.server.play.room import Room
 
-
-async def join(room: Room, name: str, token_hash: str | None = None) -> tuple[int, str] | None:
+async def join(room: RoomState, name: str, token_hash: str | None = None) -> tuple[int, str] | None:
     """Seat a new player in the first empty seat: (seat, token), or None if there is none."""
     async with room.lock:
         if room.status != WAITING:
@@ -58,7 +56,7 @@ async def join(room: Room, name: str, token_hash: str | None = None) -> tuple[in
     return None
 
 
-def check_host(room: Room, client: Client, msg_id: str | None) -> None:
+def check_host(room: RoomState, client: Client, msg_id: str | None) -> None:
     """Refuse what only the host may do, and only before the start."""
     if client.seat != 0:
         raise ProtocolError(text.HOST_ONLY, msg_id)
@@ -66,7 +64,7 @@ def check_host(room: Room, client: Client, msg_id: str | None) -> None:
         raise ProtocolError(text.ONLY_BEFORE_START, msg_id)
 
 
-async def set_seat(room: Room, client: Client, message: SetSeat) -> None:
+async def set_seat(room: RoomState, client: Client, message: SetSeat) -> None:
     """Host only, before the start: put a bot in a seat, or empty it."""
     async with room.lock:
         check_host(room, client, message.id)
@@ -99,7 +97,7 @@ async def set_seat(room: Room, client: Client, message: SetSeat) -> None:
         room.send_room()
 
 
-async def start(room: Room, client: Client | None, msg_id: str | None = None) -> None:
+async def start(room: RoomState, client: Client | None, msg_id: str | None = None) -> None:
     """Host only: start the game once every seat has a player or a bot."""
     async with room.lock:
         if client is not None:
@@ -111,7 +109,7 @@ async def start(room: Room, client: Client | None, msg_id: str | None = None) ->
     room.kick_bots()
 
 
-async def _begin(room: Room, msg_id: str | None) -> None:
+async def _begin(room: RoomState, msg_id: str | None) -> None:
     game = room.new_game()
     clock = None if room.clock is None else room.clock.copy()
     if clock is not None:
@@ -136,7 +134,7 @@ async def _begin(room: Room, msg_id: str | None) -> None:
     room.send_change(list(game.events))
 
 
-def _check_hand_over(room: Room, client: Client, seat: int, msg_id: str | None) -> None:
+def _check_hand_over(room: RoomState, client: Client, seat: int, msg_id: str | None) -> None:
     """Refuse a hand-over the sender may not ask for."""
     if client.seat is None:
         raise ProtocolError(text.SPECTATOR_CANNOT_ACT, msg_id)
@@ -162,7 +160,7 @@ def _check_hand_over(room: Room, client: Client, seat: int, msg_id: str | None) 
         raise ProtocolError(text.HAND_OVER_WAIT, msg_id, seat=seat, after=after, wait=math.ceil(wait))
 
 
-async def hand_over(room: Room, client: Client, message: HandOver) -> None:
+async def hand_over(room: RoomState, client: Client, message: HandOver) -> None:
     """No clock: the sender agrees to hand the absent player of ``message.seat`` to a bot; once every
     connected player agreed, a bot plays that seat to the end (stored, then told)."""
     seat, msg_id = message.seat, message.id

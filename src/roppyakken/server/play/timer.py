@@ -15,7 +15,7 @@ import logging
 import time
 import weakref
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from roppyakken.record import dumps, record_of
 from roppyakken.server.play.bots import decision_seed
@@ -24,14 +24,12 @@ from roppyakken.server.play.effects import Ending
 from roppyakken.server.play.moves import record_address
 from roppyakken.server.play.runner import BOT_RETRY_DELAYS, WriteFailed
 from roppyakken.server.play.seats import OVER, PLAYING
+from roppyakken.server.play.state import RoomState
 from roppyakken.server.store import room_store
 from roppyakken.server.store.database import StaleRoom, StorageError
 from roppyakken.server.wire import protocol
 from roppyakken.server.wire.protocol import ProtocolError
 from roppyakken.view import view_of
-
-if TYPE_CHECKING:
-    from roppyakken.server.play.room import Room
 
 log = logging.getLogger("roppyakken.server")
 
@@ -42,7 +40,7 @@ class ClockTimer:
     It names its room weakly (a room let go is freed at once, without a cycle to collect); an armed
     timer and a move under way hold it."""
 
-    def __init__(self, room: Room) -> None:
+    def __init__(self, room: RoomState) -> None:
         self._room = weakref.ref(room)
         self._timer: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[None] | None = None
@@ -80,7 +78,7 @@ class ClockTimer:
         loop = asyncio.get_running_loop()
         self._timer = loop.call_at(loop.time() + max(0.0, at - time.time()), self._fired, room, at)
 
-    def _fired(self, room: Room, at: float) -> None:
+    def _fired(self, room: RoomState, at: float) -> None:
         self._timer = None
         if room.evicted:
             return
@@ -91,7 +89,7 @@ class ClockTimer:
             return
         self._task = asyncio.create_task(self._due(room, at), name=f"clock-{room.id}")
 
-    async def _due(self, room: Room, at: float) -> None:
+    async def _due(self, room: RoomState, at: float) -> None:
         """The deadline ``at`` passed: play the move of the seat whose time ran out, or end a game
         left alone."""
         clock = room.clock
@@ -104,7 +102,7 @@ class ClockTimer:
         if room.idle():
             room.hooks.idle(room)
 
-    async def _play_for(self, room: Room, seat: int, move: int) -> None:
+    async def _play_for(self, room: RoomState, seat: int, move: int) -> None:
         """The clock plays ``seat``'s move ``move`` with the expert bot (stored before anyone sees it)."""
         failures = 0
         while not room.evicted:
@@ -151,7 +149,7 @@ class ClockTimer:
                 await task
 
 
-def store_clock_soon(room: Room) -> None:
+def store_clock_soon(room: RoomState) -> None:
     """Queue the clock's write (ordered with every other write of the room); a failure is logged."""
     clock = room.clock
     if clock is None:
@@ -164,7 +162,7 @@ def store_clock_soon(room: Room) -> None:
     stored.add_done_callback(lambda f: f.cancelled() or f.exception())
 
 
-def came_back(room: Room, seat: int) -> None:
+def came_back(room: RoomState, seat: int) -> None:
     """A client of ``seat`` connected: the seat is no longer absent, and the game not left alone."""
     room.absent_since.pop(seat, None)
     room.hand_votes.pop(seat, None)
@@ -183,7 +181,7 @@ def came_back(room: Room, seat: int) -> None:
         room.send_states()
 
 
-def nobody_left(room: Room) -> None:
+def nobody_left(room: RoomState) -> None:
     """The last player went away: a game without a clock ends as abandoned if nobody comes back."""
     if room.status != PLAYING or room.game is None or room.game.over:
         return
@@ -198,7 +196,7 @@ def nobody_left(room: Room) -> None:
     room.arm_clock()
 
 
-async def end_abandoned(room: Room) -> None:
+async def end_abandoned(room: RoomState) -> None:
     """Nobody came back to a game without a clock: it ends as abandoned (stored, then told)."""
     async with room.lock:
         game, clock = room.game, room.clock
