@@ -133,7 +133,7 @@ class Members:
         """Take the rooms whose leases lapsed unrenewed (their holder died, or is paused) and that
         nobody took since: each is restored from the database here (its clock given back the time
         without a holder, its timer armed, its bots started).  How many were taken here."""
-        hub = self.registry
+        registry = self.registry
         try:
             lapsed = await self.cluster.leases.lapsed(TAKE_AT_ONCE)
         except ClusterUnavailable:
@@ -141,12 +141,12 @@ class Members:
         random.shuffle(lapsed)  # members looking at the same moment mostly take different rooms
         taken = 0
         for room_id in lapsed:
-            if hub.stopping or len(hub.rooms) >= hub.limits.max_rooms:
+            if registry.stopping or len(registry.rooms) >= registry.limits.max_rooms:
                 break  # (full: the clock loader still brings in a room near its deadline)
-            if room_id in hub.rooms:
+            if room_id in registry.rooms:
                 continue  # this member's own lease lapsed: its renewal finds out, and lets it go
             try:
-                if await hub.get(room_id) is not None:
+                if await registry.get(room_id) is not None:
                     taken += 1
             except (HeldElsewhere, HubFull, StorageError):
                 continue
