@@ -97,8 +97,8 @@ def _collected(phase: str, info: dict[str, Any]) -> None:
 def main() -> int:
     """Install the watchers, then run the command line as ``roppyakken`` would."""
     from roppyakken.cli import main as cli
-    from roppyakken.server.play import hub
     from roppyakken.server.store import database as db
+    from roppyakken.server.web import services
 
     gc.callbacks.append(_collected)
     run_batch = db.Database._run_batch
@@ -131,14 +131,14 @@ def main() -> int:
                 OUT.flush()
 
     db.Checkpointer._checkpoint = timed_checkpoint  # type: ignore[method-assign]
-    start = hub.Hub.start
+    start = services.Services.start
 
-    def started(self: hub.Hub) -> None:
+    async def started(self: services.Services) -> None:
         _loop_thread.append(threading.get_ident())
         _ticking(asyncio.get_running_loop())
-        start(self)
+        await start(self)
 
-    hub.Hub.start = started  # type: ignore[method-assign]
+    services.Services.start = started  # type: ignore[method-assign]
     threading.Thread(target=_watch, name="stall-watch", daemon=True).start()
     code: int = cli()
     return code

@@ -1,7 +1,8 @@
 """Stored games, players, accounts and ratings for the tests of leaderboards and profiles.
 
 Games are stored as the server stores them (``room_store.insert_room``, ``players.link_seat``,
-``room_store.finish_room``), so their seat summaries come from the real hook; ratings rows are
+``room_store.finish_room`` and the club's work at a game's end, ``ClubRecords.ended``), so their
+seat summaries come from the real hook; ratings rows are
 written as the ratings module writes them.
 """
 
@@ -15,7 +16,9 @@ from typing import Any
 from sqlalchemy import Connection, insert
 
 from roppyakken.record import FORMAT
+from roppyakken.server.club.game_end import ClubRecords
 from roppyakken.server.people.players import hash_secret, link_seat
+from roppyakken.server.play.effects import Ending
 from roppyakken.server.store import room_store
 from roppyakken.server.store.database import Database
 from roppyakken.server.store.room_store import RoomRow, SeatRow
@@ -103,7 +106,11 @@ def add_game(
     for i, (_, pid) in enumerate(seats):
         if pid is not None:
             link_seat(conn, room_id, i, pid)
-    room_store.finish_room(conn, room_id, game.get("winner"), json.dumps(game), at)
+    record = json.dumps(game)
+    room_store.finish_room(conn, room_id, game.get("winner"), record, at)
+    ended = ClubRecords().ended(Ending(room_id, record, "classic", len(seats), at, None))
+    assert ended is not None
+    ended(conn)
 
 
 def add_rating(

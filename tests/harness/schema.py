@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
-from sqlalchemy import text
+from sqlalchemy import Engine, inspect, text
 
-from roppyakken.server.store.database import (
-    Database,
-    table_names,
-)
+from roppyakken.server.store.database import Database
 from roppyakken.server.store.tables import metadata
+
+
+def table_names(engine: Engine) -> set[str]:
+    """The tables that exist."""
+    return set(inspect(engine).get_table_names())
 
 
 def check_schema(url: str) -> None:

@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import Final
 
-from roppyakken.server.store.database import DEFAULT_WRITE_TIMEOUT
+DEFAULT_WRITE_TIMEOUT: Final = 2.0
+"""Seconds a write may wait for a lock held elsewhere before it fails (and the move is refused)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,10 +22,9 @@ from roppyakken.ai.driver import play_out
 from roppyakken.engine import Game
 from roppyakken.record import record_of
 from roppyakken.rules import preset
-from roppyakken.server.club import profiles
+from roppyakken.server.club import listings, profiles
 from roppyakken.server.club.ratings import display
 from roppyakken.server.people.players import COOKIE
-from roppyakken.server.store import room_store
 from roppyakken.server.store.database import Database, migrate
 from roppyakken.server.store.tables import game_seats
 from tests.harness.profile_seed import (
@@ -290,7 +289,7 @@ def test_the_api_answers_pages_and_profiles_and_refuses_bad_input_in_one_line(tm
 
 def test_the_finished_games_lists_name_each_seats_player(db: Database) -> None:
     seed_people(db)
-    listed = {g["room"]: g for g in db.run_now(lambda c: room_store.finished_games(c, 10))}
+    listed = {g["room"]: g for g in db.run_now(lambda c: listings.finished_games(c, 10))}
     assert set(listed) == {"g1", "g3"}  # private games are not listed
     assert listed["g3"]["player_ids"] == ["cy", "ann", None]
     assert listed["g1"]["player_ids"] == ["annguest", "bob"]

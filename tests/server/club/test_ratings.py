@@ -207,12 +207,16 @@ def test_upgrading_from_0005_with_games_in_it(tmp_path: Path) -> None:
 
 
 def test_a_rated_rooms_end_counts_its_leavers_and_only_people() -> None:
+    from datetime import UTC, datetime
     from types import SimpleNamespace
     from typing import cast
 
     from roppyakken.engine import Game as EngineGame
+    from roppyakken.server.club.game_end import rated_pool
     from roppyakken.server.play.bots import BotRunner
     from roppyakken.server.play.clocks import Clock
+    from roppyakken.server.play.effects import Ending
+    from roppyakken.server.play.moves import rated_result
     from roppyakken.server.play.room import BOT, HUMAN, Room, Seat
 
     def room(kinds: list[str], rated: bool = True) -> Room:
@@ -232,14 +236,21 @@ def test_a_rated_rooms_end_counts_its_leavers_and_only_people() -> None:
     ended = cast(EngineGame, SimpleNamespace(winner=1, totals=[300, 650, 0], legs=[0, 0, 0]))
     clock = Clock.new("15+60", 3)
     clock.abandoned[1] = True  # the winner's seat was left to a bot
-    end = room([HUMAN] * 3)._rated_end(ended, clock)
+
+    def rated_end(room: Room) -> tuple[str, dict[str, object]] | None:
+        """The pool and the outcome the game's end stores for the ratings (None: it does not count)."""
+        result = rated_result(room, ended, clock)
+        pool = rated_pool(Ending(room.id, "{}", room.rules.preset, room.players, datetime.now(UTC), result))
+        return None if pool is None or result is None else (pool, result.fields())
+
+    end = rated_end(room([HUMAN] * 3))
     assert end == (
         "classic-3",
         {"winner": 1, "totals": [300, 650, 0], "legs": [0, 0, 0], "left": [False, True, False]},
     )
     assert finishing_order(1, [300, 650, 0], [0, 0, 0], [False, True, False]) == [1, 3, 2]
-    assert room([HUMAN, HUMAN, BOT])._rated_end(ended, clock) is None
-    assert room([HUMAN] * 3, rated=False)._rated_end(ended, clock) is None
+    assert rated_end(room([HUMAN, HUMAN, BOT])) is None
+    assert rated_end(room([HUMAN] * 3, rated=False)) is None
 
 
 def test_the_bot_ratings_bench_writes_a_table(tmp_path: Path) -> None:

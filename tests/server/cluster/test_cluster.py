@@ -492,11 +492,12 @@ def test_a_holder_that_lost_its_link_to_redis_makes_no_move_until_renewed() -> N
     while another member may already have taken the room: two would move in it); once Redis is back
     the renewal finds the lease gone and the room is let go."""
     from roppyakken.server.cluster.link import Cluster, Handlers
+    from roppyakken.server.wire.member import MemberAnswer, MemberCall, Moved
 
     lost: list[list[str]] = []
 
-    async def call(member: str, data: dict[str, Any]) -> dict[str, Any]:
-        return {}
+    async def call(member: str, call: MemberCall) -> MemberAnswer:
+        return Moved(moved="")
 
     async def message(member: str, conn: str, raw: str) -> None:
         return None
@@ -534,7 +535,7 @@ def test_a_room_refused_a_move_for_want_of_its_lease_is_let_go(tmp_path: Any) ->
     go at the first refused move: its clients are told to reconnect, the lease is given back,
     nothing is stored."""
     from roppyakken.rules import preset
-    from roppyakken.server.play.hub import CLOSE_RESTARTING, Hub
+    from roppyakken.server.play.registry import CLOSE_RESTARTING, Registry
     from roppyakken.server.play.room import WriteFailed
     from roppyakken.server.store.database import Database
     from roppyakken.server.wire.bodies import CreateRoom
@@ -560,6 +561,11 @@ def test_a_room_refused_a_move_for_want_of_its_lease_is_let_go(tmp_path: Any) ->
         def orphaned_since(self, room_id: str) -> float | None:
             return None
 
+        shared = False
+
+        async def give_back(self, room_id: str, *, busy: bool) -> None:
+            return None
+
     class Client:
         seat: int | None = 0
 
@@ -578,7 +584,7 @@ def test_a_room_refused_a_move_for_want_of_its_lease_is_let_go(tmp_path: Any) ->
         db.open()
         await db.start()
         claims = Claims()
-        hub = Hub(db, limits=limits_for_tests(), claims=claims, bot_delay=0)
+        hub = Registry(db, limits=limits_for_tests(), claims=claims, bot_delay=0)
         try:
             for seed in range(100):
                 room, _ = await hub.create(CreateRoom("host", 2, preset("classic"), seed, {1: "random"}))
@@ -602,7 +608,7 @@ def test_a_room_refused_a_move_for_want_of_its_lease_is_let_go(tmp_path: Any) ->
             assert room.id in claims.released and room.actions == 0
             assert await db.run(lambda c: len(stored(c, room.id))) == 0
             await asyncio.sleep(0.05)
-            assert room._bot_task is None or room._bot_task.done(), "the bot still retries"
+            assert not room.bot_loop.busy(), "the bot still retries"
         finally:
             await hub.close()
             await db.close()

@@ -169,7 +169,8 @@ def test_the_hub_sweeps_with_its_documented_time(tmp_path: Path) -> None:
     """``Limits.guest_days`` (``--guest-days``) is the time the server's own sweep uses."""
     import asyncio
 
-    from roppyakken.server.play.hub import Hub
+    from roppyakken.server.play.registry import Registry
+    from roppyakken.server.play.sweeper import Sweeper
     from tests.harness.server_harness import limits_for_tests
 
     async def run() -> tuple[int, int]:
@@ -179,8 +180,8 @@ def test_the_hub_sweeps_with_its_documented_time(tmp_path: Path) -> None:
         try:
             now = time.time()
             await db.run(lambda c: _population(c, now))
-            patient = Hub(db, limits=limits_for_tests(guest_days=60.0))
-            eager = Hub(db, limits=limits_for_tests(guest_days=30.0))
+            patient = Sweeper(Registry(db, limits=limits_for_tests(guest_days=60.0)))
+            eager = Sweeper(Registry(db, limits=limits_for_tests(guest_days=30.0)))
             return await patient.forget_guests(), await eager.forget_guests()
         finally:
             await db.close()

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Connection, func, select, text
+from sqlalchemy import Connection, event, func, select, text
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.server.store.database import (
@@ -71,6 +71,12 @@ def test_the_writer_batches_and_isolates_a_failure(tmp_path: Path) -> None:
                 )
             )
         )
+        commits = [0]  # the transactions the writer commits from here on
+
+        def committed(conn: Connection) -> None:
+            commits[0] += 1
+
+        event.listen(db.engine, "commit", committed)
         futures = [db.submit(ActionRow("r", i, 0, "{}")) for i in range(200)]
         failing = db.submit(boom)
         futures += [db.submit(ActionRow("r", i, 0, "{}")) for i in range(200, 300)]
@@ -80,8 +86,8 @@ def test_the_writer_batches_and_isolates_a_failure(tmp_path: Path) -> None:
             await failing
         except StorageError as exc:
             error = exc
+        batches = commits[0]
         total = await db.run(count)
-        batches = db.batches
         await db.close()
         return total, batches, error
 

@@ -27,7 +27,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from roppyakken.rules import preset
-from roppyakken.server.play.hub import Hub
+from roppyakken.server.play.registry import Registry
 from roppyakken.server.store.database import Database
 from roppyakken.server.wire.bodies import CreateRoom
 from tests.harness.server_harness import limits_for_tests
@@ -155,13 +155,13 @@ def test_websockets_that_come_and_go_leave_no_memory_behind(served_process: Memb
 
 def test_a_room_let_go_is_freed_without_the_garbage_collector(tmp_path: Path) -> None:
     """A room leaves memory once its last client has gone (and comes back with the next one); the
-    hub's hooks in it held it, a cycle, so every room let go stayed until the full collection."""
+    registry's hooks in it held it, a cycle, so every room let go stayed until the full collection."""
 
     async def scenario() -> None:
         db = Database(f"sqlite:///{tmp_path / 'rooms.sqlite3'}")
         db.open()
         await db.start()
-        hub = Hub(db, limits=limits_for_tests())
+        hub = Registry(db, limits=limits_for_tests())
         try:
             room, _ = await hub.create(CreateRoom("host", 3, preset("classic"), None, {}))
             let_go = weakref.ref(room)

@@ -275,27 +275,31 @@ def test_a_join_retried_through_the_cluster_takes_one_seat(tmp_path: Path) -> No
     """A holder that answers a forwarded join after the asking member gave up (it was slow) is asked
     again: the second try must give the same seat and token, not take a second seat."""
     from roppyakken.server.cluster.link import ClusterUnavailable
+    from roppyakken.server.cluster.visits import Visits
     from roppyakken.server.play.claims import HeldElsewhere
-    from roppyakken.server.play.hub import Hub
+    from roppyakken.server.play.registry import Registry
     from roppyakken.server.wire.bodies import CreateRoom
+    from roppyakken.server.wire.member import AttachCall, JoinCall, MemberAnswer, MemberCall
 
-    async def scenario() -> tuple[list[dict[str, object]], list[str]]:
+    async def scenario() -> tuple[list[object], list[str]]:
         db = Database(f"sqlite:///{tmp_path / 'r.sqlite3'}")
         db.open()
         await db.start()
-        holder = Hub(db, limits=limits_for_tests())
+        holder = Registry(db, limits=limits_for_tests())
+        holder_visits = Visits(holder)
         room, _ = await holder.create(CreateRoom("host", 3, preset("classic"), None, {}))
-        asker = Hub(db, limits=limits_for_tests())
-        answers: list[dict[str, object]] = []
+        asker = Registry(db, limits=limits_for_tests())
+        answers: list[object] = []
 
         class SlowHolder:
             """The relays' call to the holder: it does the join, but the first answer comes too late."""
 
             calls = 0
 
-            async def call(self, member: str, op: str, room_id: str, **args: object) -> dict[str, object]:
+            async def call(self, member: str, call: MemberCall) -> MemberAnswer:
                 self.calls += 1
-                answer = await holder.do(holder.rooms[room_id], op, dict(args))
+                assert not isinstance(call, AttachCall)
+                answer = await holder_visits.do(holder.rooms[call.room], call)
                 answers.append(answer)
                 if self.calls == 1:
                     raise ClusterUnavailable(member)
@@ -304,9 +308,9 @@ def test_a_join_retried_through_the_cluster_takes_one_seat(tmp_path: Path) -> No
         async def elsewhere(room_id: str) -> None:
             raise HeldElsewhere(room_id, "holder")
 
-        asker.cluster = SimpleNamespace(bus=SlowHolder())  # type: ignore[assignment]
         asker.get = elsewhere  # type: ignore[method-assign]
-        joined = await asker.visit(room.id, "join", {"name": "guest"})
+        visits = Visits(asker, SimpleNamespace(bus=SlowHolder()))  # type: ignore[arg-type]
+        joined = await visits.visit(JoinCall(room=room.id, name="guest"))
         assert joined is not None
         names = [seat.name or "" for seat in room.seats]
         await db.close()

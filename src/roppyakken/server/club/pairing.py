@@ -74,7 +74,7 @@ from roppyakken.server.wire.bodies import CreateRoom
 from roppyakken.server.wire.lobby import LobbyGame, LobbyOverview, LobbyTable
 
 if TYPE_CHECKING:
-    from roppyakken.server.play.hub import Hub
+    from roppyakken.server.play.registry import Registry
 
 log = logging.getLogger("roppyakken.server")
 
@@ -470,9 +470,9 @@ class Seeker:
 class Pairing:
     """This member's share of the pairing work: its seekers' heartbeats and hand-outs, and claims."""
 
-    def __init__(self, hub: Hub, *, tick: float = TICK) -> None:
-        self.hub = hub
-        self.db: Database = hub.db
+    def __init__(self, registry: Registry, *, tick: float = TICK) -> None:
+        self.registry = registry
+        self.db: Database = registry.db
         self.tick = tick
         self.seekers: dict[tuple[str, str], Seeker] = {}
         """This member's waiting players by (player id, token hash)."""
@@ -540,7 +540,7 @@ class Pairing:
         postgres = self.db.dialect == "postgresql"
         waiting = list(self.seekers)
         if waiting:  # only members with players waiting claim: an idle server writes nothing
-            limits = self.hub.limits
+            limits = self.registry.limits
             apart, scale = not limits.rated_same_address, limits.clock_scale
             claims: list[Claimed] = await self.db.run(
                 lambda c: claim(c, now, postgres, apart=apart, scale=scale)
@@ -554,7 +554,7 @@ class Pairing:
                     seeker.deliver(room_id, seat)
         if time.monotonic() - self._last_hosts >= listing.HOST_REFRESH:
             self._last_hosts = time.monotonic()
-            hosted = listing.hosted(self.hub.rooms.values())
+            hosted = listing.hosted(self.registry.rooms.values())
             if hosted:
                 await self.db.run(lambda c: listing.stamp(c, hosted, time.time()))
         if self.listeners and time.monotonic() - self._last_overview >= OVERVIEW_EVERY:
@@ -581,7 +581,7 @@ class Pairing:
             rated=True,
         )
         try:
-            room, _ = await self.hub.create(request)
+            room, _ = await self.registry.create(request)
             for _, name, token_hash in claimed.players[1:]:
                 if await room.join(name, token_hash) is None:
                     raise RuntimeError("a new paired room refused a seat")
@@ -597,8 +597,3 @@ class Pairing:
 
 OVERVIEW_EVERY: Final = 1.0
 """Seconds between two reads of the lobby's overview by one member (only while someone watches)."""
-
-
-def count_rows(conn: Connection) -> int:
-    """Rows in the pool (tests)."""
-    return int(conn.execute(select(func.count()).select_from(pairing)).scalar() or 0)

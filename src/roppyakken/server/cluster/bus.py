@@ -31,6 +31,7 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from roppyakken.server.cluster.redislink import PREFIX, ClusterUnavailable, stop_task
+from roppyakken.server.wire.member import MemberAnswer, MemberCall, Refused, parse_answer, parse_call
 
 log = logging.getLogger("roppyakken.server")
 
@@ -45,6 +46,8 @@ WATCH_PERIOD: Final = 0.5
 GONE_KEPT: Final = 10_000
 """Connections of this member that went away, remembered (with their holder) to say bye again."""
 _BYE: Final = 'j {"k":"bye",'
+_ENVELOPE: Final = ("k", "id", "from")
+"""The bus's own fields around a call or its answer (server/wire/member.py)."""
 """How a published bye begins (:meth:`RelayBus.send` writes ``k`` first)."""
 
 
@@ -74,10 +77,10 @@ class _Incoming:
 
 @dataclass(slots=True)
 class Handlers:
-    """What a member does with requests from other members (set by the hub)."""
+    """What a member does with requests from other members (server/cluster/members.py)."""
 
-    call: Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
-    """Answer a call (``attach``, ``info``, ``join``) from member ``from`` about a room held here."""
+    call: Callable[[str, MemberCall], Awaitable[MemberAnswer]]
+    """Answer a call (server/wire/member.py) from a member about a room held here."""
     message: Callable[[str, str, str], Awaitable[None]]
     """A relayed client's message: (member, connection, raw text)."""
     gone: Callable[[str, str], None]
@@ -289,27 +292,32 @@ class RelayBus:
     async def _answer(self, data: dict[str, Any]) -> None:
         assert self.handlers is not None
         member = str(data["from"])
+        answer: MemberAnswer
         try:
-            answer = await self.handlers.call(member, data)
+            call = parse_call({k: v for k, v in data.items() if k not in _ENVELOPE})
+            answer = await self.handlers.call(member, call)
         except Exception as exc:
             log.exception("cluster: a call from %s failed", member)
-            answer = {"error": str(exc) or type(exc).__name__, "status": 500}
-        self.send(member, {"k": "reply", "id": data["id"], **answer})
+            answer = Refused(error=str(exc) or type(exc).__name__, status=500)
+        self.send(member, {"k": "reply", "id": data["id"], **answer.to_json()})
 
-    async def call(self, member: str, op: str, room: str, **args: Any) -> dict[str, Any]:
-        """Ask ``member`` (holding ``room``) to do ``op``; its answer (ClusterUnavailable after a while)."""
+    async def call(self, member: str, call: MemberCall) -> MemberAnswer:
+        """Ask ``member`` (holding the room of ``call``) to do it; its answer (ClusterUnavailable after
+        a while, or if the answer is not understood)."""
         call_id = secrets.token_hex(8)
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self._calls[call_id] = (member, future)
-        self.send(member, {"k": "call", "id": call_id, "from": self.member, "op": op, "room": room, **args})
+        self.send(member, {"k": "call", "id": call_id, "from": self.member, **call.to_json()})
         try:
-            return await asyncio.wait_for(future, CALL_TIMEOUT)
+            data = await asyncio.wait_for(future, CALL_TIMEOUT)
         except TimeoutError:
             raise ClusterUnavailable(member) from None
         finally:
             self._calls.pop(call_id, None)
-
-    # ----------------------------------------------------------------- the holder's side of a relay
+        try:
+            return parse_answer({k: v for k, v in data.items() if k not in _ENVELOPE})
+        except ValueError:
+            raise ClusterUnavailable(member) from None
 
     def accept_incoming(self, member: str, conn: str, room: str) -> bool:
         """Count a connection relayed from ``member`` (being attached); False if it already said bye

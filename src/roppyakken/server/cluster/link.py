@@ -87,6 +87,17 @@ class Cluster:
 
     # the parts' interfaces the server uses through the cluster
 
+    shared = True
+    """Every member holds rooms of the one database (:class:`~roppyakken.server.play.claims.RoomClaims`)."""
+
+    async def give_back(self, room_id: str, *, busy: bool) -> None:
+        """See :meth:`~roppyakken.server.play.claims.RoomClaims.give_back`: the lease released, or handed
+        over (:meth:`Leases.hand_over`) if the room is busy."""
+        if busy:
+            await self.leases.hand_over(room_id)
+        else:
+            await self.leases.release(room_id)
+
     async def claim(self, room_id: str) -> str | None:
         """See :meth:`Leases.claim`."""
         return await self.leases.claim(room_id)

@@ -24,18 +24,27 @@ import contextlib
 import logging
 import random
 from collections.abc import Callable
-from typing import Any
 
 from roppyakken.errors import Phrase
 from roppyakken.server.cluster.link import Cluster, ClusterUnavailable, Handlers
 from roppyakken.server.cluster.redislink import stop_task
+from roppyakken.server.cluster.visits import Visits
 from roppyakken.server.play.claims import HeldElsewhere
-from roppyakken.server.play.hub import Hub, HubFull
+from roppyakken.server.play.registry import HubFull, Registry
 from roppyakken.server.play.room import Room
 from roppyakken.server.store.database import StorageError
 from roppyakken.server.wire import server as to_client
 from roppyakken.server.wire import text, wording
 from roppyakken.server.wire.client import Hello, parse_client_message
+from roppyakken.server.wire.member import (
+    AttachCall,
+    Attached,
+    InfoCall,
+    JoinCall,
+    MemberAnswer,
+    Moved,
+    Refused,
+)
 from roppyakken.server.wire.protocol import ProtocolError
 
 log = logging.getLogger("roppyakken.server")
@@ -111,9 +120,10 @@ class RemoteClient:
 class Members:
     """This member's answers to the others: calls, relayed messages, lost leases."""
 
-    def __init__(self, hub: Hub, cluster: Cluster) -> None:
-        self.hub = hub
+    def __init__(self, registry: Registry, cluster: Cluster, visits: Visits) -> None:
+        self.registry = registry
         self.cluster = cluster
+        self.visits = visits
         self.clients: dict[tuple[str, str], RemoteClient] = {}
         self._taker: asyncio.Task[None] | None = None
 
@@ -125,7 +135,7 @@ class Members:
         """Take the rooms whose leases lapsed unrenewed (their holder died, or is paused) and that
         nobody took since: each is restored from the database here (its clock given back the time
         without a holder, its timer armed, its bots started).  How many were taken here."""
-        hub = self.hub
+        registry = self.registry
         try:
             lapsed = await self.cluster.leases.lapsed(TAKE_AT_ONCE)
         except ClusterUnavailable:
@@ -133,12 +143,12 @@ class Members:
         random.shuffle(lapsed)  # members looking at the same moment mostly take different rooms
         taken = 0
         for room_id in lapsed:
-            if hub.stopping or len(hub.rooms) >= hub.limits.max_rooms:
+            if registry.stopping or len(registry.rooms) >= registry.limits.max_rooms:
                 break  # (full: the clock loader still brings in a room near its deadline)
-            if room_id in hub.rooms:
+            if room_id in registry.rooms:
                 continue  # this member's own lease lapsed: its renewal finds out, and lets it go
             try:
-                if await hub.get(room_id) is not None:
+                if await registry.get(room_id) is not None:
                     taken += 1
             except (HeldElsewhere, HubFull, StorageError):
                 continue
@@ -159,42 +169,39 @@ class Members:
 
     def handlers(self) -> Handlers:
         """The callbacks the cluster link calls."""
-        return Handlers(call=self.call, message=self.message, gone=self.gone, lost=self.hub.drop)
+        return Handlers(call=self.call, message=self.message, gone=self.gone, lost=self.registry.drop)
 
-    async def call(self, member: str, data: dict[str, Any]) -> dict[str, Any]:
+    async def call(self, member: str, call: InfoCall | JoinCall | AttachCall) -> MemberAnswer:
         """A request from ``member`` about a room it believes is held here."""
-        room_id, op = str(data["room"]), str(data["op"])
-        if self.hub.stopping:
-            return {"moved": ""}  # this member is going: the caller waits for the lease to come free
+        room_id = call.room
+        if self.registry.stopping:
+            return Moved(moved="")  # this member is going: the caller waits for the lease to come free
         try:
-            room = await self.hub.get(room_id)
+            room = await self.registry.get(room_id)
         except HeldElsewhere as exc:
-            return {"moved": exc.holder}
+            return Moved(moved=exc.holder)
         if room is None:
-            return {
-                "status": 404,
-                **wording.answer(Phrase(text.NO_ROOM, room=room_id)),
-                "code": CLOSE_NO_ROOM,
-            }
-        if op != "attach":
-            return await self.hub.do(room, op, data)
-        token = data.get("token")
+            said = wording.answer(Phrase(text.NO_ROOM, room=room_id))
+            return Refused(status=404, error=said["error"], text=said["text"], code=CLOSE_NO_ROOM)
+        if not isinstance(call, AttachCall):
+            return await self.visits.do(room, call)
         seat = None
-        if token is not None:
-            seat = room.seat_for_token(str(token))
+        if call.token is not None:
+            seat = room.seat_for_token(call.token)
             if seat is None:
-                return {**wording.answer(Phrase(text.BAD_TOKEN, room=room_id)), "code": CLOSE_BAD_TOKEN}
-        conn = str(data["conn"])
+                said = wording.answer(Phrase(text.BAD_TOKEN, room=room_id))
+                return Refused(error=said["error"], text=said["text"], code=CLOSE_BAD_TOKEN)
+        conn = call.conn
         key = (member, conn)
         if not self.cluster.bus.accept_incoming(member, conn, room_id):
-            return {"moved": ""}  # the relay gave up waiting and said bye: it asks again
+            return Moved(moved="")  # the relay gave up waiting and said bye: it asks again
         client = RemoteClient(self.cluster, member, conn, room, seat, self._done)
         self.clients[key] = client
         if not await room.attach(client):  # the room left memory meanwhile: the relay asks again
             self.clients.pop(key, None)
             client.gone()
-            return {"moved": ""}
-        return {"ok": True, "seat": seat}
+            return Moved(moved="")
+        return Attached(seat=seat)
 
     def _done(self, client: RemoteClient) -> None:
         if self.clients.get((client.member, client.conn)) is client:

@@ -11,6 +11,12 @@ from typing import Protocol
 class RoomClaims(Protocol):
     """Which server holds a room: a cluster lets one member at a time hold it (Redis leases)."""
 
+    @property
+    def shared(self) -> bool:
+        """Whether other servers hold rooms of the same database (a cluster): a room in memory may
+        have been taken since, and a stopping server gives its rooms back."""
+        ...
+
     async def claim(self, room_id: str) -> str | None:
         """Hold ``room_id`` here: None if held here now, else the id of the member that holds it."""
         ...
@@ -28,9 +34,17 @@ class RoomClaims(Protocol):
         holder's last sign of life (the room had no living holder since then at most); else None."""
         ...
 
+    async def give_back(self, room_id: str, *, busy: bool) -> None:
+        """This server stops: another may take ``room_id`` at once; ``busy``: it must run with nobody
+        there (bots, a clock near its deadline), so another member takes it without being asked."""
+        ...
+
 
 class LocalClaims:
     """:class:`RoomClaims` for a single server: every room is held here."""
+
+    shared = False
+    """A single server holds every room of its database."""
 
     def __init__(self) -> None:
         self.held: set[str] = set()
@@ -51,6 +65,10 @@ class LocalClaims:
     def orphaned_since(self, room_id: str) -> float | None:
         """See :meth:`RoomClaims.orphaned_since` (a single server's crash is found at its start)."""
         return None
+
+    async def give_back(self, room_id: str, *, busy: bool) -> None:
+        """See :meth:`RoomClaims.give_back`."""
+        self.held.discard(room_id)
 
 
 class HeldElsewhere(Exception):

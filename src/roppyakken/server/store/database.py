@@ -30,11 +30,12 @@ from typing import Any, Final, TypeVar, cast
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, bindparam, create_engine, event, inspect, update
+from sqlalchemy import Connection, Engine, bindparam, create_engine, event, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
 
 from roppyakken.errors import RoppyakkenError
+from roppyakken.server.config import DEFAULT_WRITE_TIMEOUT
 from roppyakken.server.store.room_store import Fenced, fenced
 from roppyakken.server.store.tables import actions, rooms
 from roppyakken.server.wire import text
@@ -80,8 +81,6 @@ def display_url(url: str) -> str:
 
 CHECKPOINT_EVERY: Final = 1.0
 """Seconds between two checkpoints of a running server's SQLite write-ahead log."""
-DEFAULT_WRITE_TIMEOUT: Final = 2.0
-"""Seconds a write may wait for a lock held elsewhere before it fails (and the move is refused)."""
 
 
 class StorageError(Exception):
@@ -172,11 +171,6 @@ def migrate(engine: Engine, revision: str = "head") -> None:
                 conn.commit()
 
 
-def table_names(engine: Engine) -> set[str]:
-    """The tables that exist (for tests of the migrations)."""
-    return set(inspect(engine).get_table_names())
-
-
 def _one_line(exc: BaseException) -> str:
     orig = getattr(exc, "orig", None)
     message = str(orig if orig is not None else exc).strip()
@@ -226,8 +220,6 @@ class Database:
         self._wake: asyncio.Event | None = None
         self._writer: asyncio.Task[None] | None = None
         self._closing = False
-        self.batches = 0
-        """How many transactions the writer committed (for the benchmark)."""
         self.failed = 0
         """How many pieces of work failed (for the metrics)."""
 
@@ -315,7 +307,6 @@ class Database:
         try:
             with self.engine.begin() as conn:
                 results = self._execute(conn, works)
-            self.batches += 1
             return results
         except Exception as exc:
             if len(works) == 1 or _whole_database(exc):
@@ -397,8 +388,6 @@ class Checkpointer:
         self.path = path
         self.every = every
         self.write_timeout = write_timeout
-        self.passes = 0
-        """Checkpoints made so far."""
         self._stopping = threading.Event()
         self._thread = threading.Thread(target=self._run, name="roppyakken-db-checkpoint", daemon=True)
 
@@ -409,7 +398,6 @@ class Checkpointer:
     def _checkpoint(self, conn: sqlite3.Connection, mode: str) -> None:
         try:
             conn.execute(f"PRAGMA wal_checkpoint({mode})").fetchall()
-            self.passes += 1
         except sqlite3.Error as exc:  # (the next pass tries again; commits never wait for it)
             log.warning("checkpoint of the database's log failed: %s", exc)
 

@@ -14,18 +14,13 @@ database itself, whatever the clocks or pauses (docs/DEPLOY.md, "Fencing").
 from __future__ import annotations
 
 import json
-import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Connection, delete, select, update
 
-from roppyakken.server.club import profiles
-from roppyakken.server.play.clocks import Clock
 from roppyakken.server.store.tables import actions, rooms, seats
-
-log = logging.getLogger("roppyakken.server")
 
 
 class Fenced(Exception):
@@ -160,49 +155,23 @@ def due_rooms(conn: Connection, before: float, limit: int) -> list[str]:
     return [r[0] for r in rows]
 
 
-def running_clocks(conn: Connection) -> list[tuple[str, Clock]]:
-    """Every unfinished room's stored clock that has a deadline: (room, clock)."""
+def running_clocks(conn: Connection) -> list[tuple[str, dict[str, Any]]]:
+    """Every unfinished room's stored clock that has a deadline: (room, the clock as stored, JSON)."""
     rows = conn.execute(
         select(rooms.c.id, rooms.c.clock).where(
             rooms.c.clock_deadline.is_not(None), rooms.c.status == "playing"
         )
     )
-    return [(r[0], Clock.from_json(json.loads(r[1]))) for r in rows if r[1] is not None]
-
-
-def pause_clocks(conn: Connection, now: float) -> int:
-    """The server stops: every running clock keeps what it has left (see :func:`resume_clocks`); how many."""
-    paused = 0
-    for room_id, clock in running_clocks(conn):
-        if clock.turn is not None and clock.paused is None and clock.timed:
-            clock.pause(now)
-            save_clock(conn, room_id, clock.to_json(), clock.next_deadline())
-            paused += 1
-    return paused
-
-
-def resume_clocks(conn: Connection, now: float) -> int:
-    """The server starts again: every paused clock runs on from what it had left; how many."""
-    resumed = 0
-    for room_id, clock in running_clocks(conn):
-        if clock.resume(now):
-            save_clock(conn, room_id, clock.to_json(), clock.next_deadline())
-            resumed += 1
-    return resumed
+    return [(r[0], json.loads(r[1])) for r in rows if r[1] is not None]
 
 
 def finish_room(conn: Connection, room_id: str, winner: int | None, record: str, at: datetime) -> None:
-    """Store a finished game: status ``over``, its winner and its record, and its seats' summaries for
-    the players' profiles (server/club/profiles.py)."""
+    """Store a finished game: status ``over``, its winner and its record."""
     conn.execute(
         update(rooms)
         .where(rooms.c.id == room_id)
         .values(status="over", winner=winner, record=record, finished_at=at)
     )
-    try:
-        profiles.store_game(conn, room_id, record)
-    except (ValueError, TypeError, KeyError, AttributeError) as exc:  # never keeps the game from ending
-        log.error("room %s: its seats' summaries were not stored: %s", room_id, exc)
 
 
 def fence(conn: Connection, room_id: str, epoch: int) -> None:
@@ -283,42 +252,6 @@ def room_epoch(conn: Connection, room_id: str) -> int | None:
     return conn.execute(select(rooms.c.epoch).where(rooms.c.id == room_id)).scalar()
 
 
-def finished_games(conn: Connection, limit: int) -> list[dict[str, Any]]:
-    """The newest finished public games: room, player names, winner, finish time (ISO 8601, UTC).
-
-    Games of private rooms are never listed: only their players and whoever has the room's
-    link know of them."""
-    rows = conn.execute(
-        select(rooms.c.id, rooms.c.winner, rooms.c.finished_at)
-        .where(rooms.c.status == "over", rooms.c.public.is_(True))
-        .order_by(rooms.c.finished_at.desc(), rooms.c.id)
-        .limit(limit)
-    ).all()
-    ids = [r[0] for r in rows]
-    names: dict[str, list[str]] = {i: [] for i in ids}
-    if ids:
-        for r in conn.execute(
-            select(seats.c.room_id, seats.c.name, seats.c.kind, seats.c.level)
-            .where(seats.c.room_id.in_(ids))
-            .order_by(seats.c.room_id, seats.c.seat)
-        ):
-            names[r[0]].append(r[1] or f"bot:{r[3]}")
-    owners = profiles.seat_owners(conn, ids)
-    out = []
-    for room_id, winner, finished_at in rows:
-        at = utc(finished_at)
-        out.append(
-            {
-                "room": room_id,
-                "players": names[room_id],
-                "player_ids": [owners.get((room_id, s)) for s in range(len(names[room_id]))],
-                "winner": winner,
-                "finished_at": at.isoformat().replace("+00:00", "Z") if at else None,
-            }
-        )
-    return out
-
-
 def game_record(conn: Connection, room_id: str) -> str | None:
     """The stored record of a finished game, or None (no such room, or not finished)."""
     row = conn.execute(select(rooms.c.record).where(rooms.c.id == room_id, rooms.c.status == "over")).first()
@@ -334,50 +267,3 @@ def delete_unfinished(conn: Connection, before: datetime) -> int:
         conn.execute(delete(seats).where(seats.c.room_id.in_(ids)))
         conn.execute(delete(rooms).where(rooms.c.id.in_(ids)))
     return len(ids)
-
-
-def my_games(conn: Connection, wanted: dict[str, str], now: float) -> list[dict[str, Any]]:
-    """The rooms of ``wanted`` (room id to a seat token's hash) whose seat that token holds, newest first:
-    the seat, the players, the status, and for a running clock whose move it is and the seconds left."""
-    if not wanted:
-        return []
-    held: dict[str, int] = {}
-    names: dict[str, list[str]] = {}
-    for r in conn.execute(
-        select(seats.c.room_id, seats.c.seat, seats.c.name, seats.c.level, seats.c.token_hash)
-        .where(seats.c.room_id.in_(list(wanted)))
-        .order_by(seats.c.room_id, seats.c.seat)
-    ):
-        names.setdefault(r[0], []).append(r[2] or (f"bot:{r[3]}" if r[3] else ""))
-        if r[4] is not None and r[4] == wanted[r[0]]:
-            held[r[0]] = r[1]
-    if not held:
-        return []
-    rows = conn.execute(
-        select(
-            rooms.c.id, rooms.c.created_at, rooms.c.status, rooms.c.winner, rooms.c.finished_at, rooms.c.clock
-        )
-        .where(rooms.c.id.in_(list(held)))
-        .order_by(rooms.c.created_at.desc())
-    ).all()
-    out = []
-    for room_id, _created, status, winner, finished_at, clock_text in rows:
-        clock = None if clock_text is None else Clock.from_json(json.loads(clock_text))
-        left = None
-        if clock is not None and status == "playing":
-            left = clock.paused if clock.paused is not None else clock.remaining(now)
-        at = utc(finished_at)
-        out.append(
-            {
-                "room": room_id,
-                "seat": held[room_id],
-                "players": names[room_id],
-                "status": status,
-                "winner": winner,
-                "finished_at": at.isoformat().replace("+00:00", "Z") if at else None,
-                "clock": "none" if clock is None else clock.control,
-                "turn": None if clock is None or status != "playing" else clock.turn,
-                "remaining": None if left is None else round(left, 3),
-            }
-        )
-    return out

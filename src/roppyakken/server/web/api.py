@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -20,13 +20,17 @@ from roppyakken.documents import score_document
 from roppyakken.errors import Phrase, RoppyakkenError
 from roppyakken.i18n import N_
 from roppyakken.rules import PRESETS, preset
+from roppyakken.server.club import listings
 from roppyakken.server.people import enforcement, players
-from roppyakken.server.play.hub import Hub
 from roppyakken.server.play.room import hash_token
 from roppyakken.server.store import room_store
 from roppyakken.server.web import identity
 from roppyakken.server.wire import bodies, jsonsafe, text, wording
+from roppyakken.server.wire.member import InfoCall, JoinCall, Joined, Refused, RoomInfo
 from roppyakken.text import PRESET_DESCRIPTIONS
+
+if TYPE_CHECKING:
+    from roppyakken.server.web.services import Services
 
 MAX_BODY: Final = 65_536
 GAMES_LIMIT: Final = 50
@@ -53,9 +57,9 @@ def error_response(status: int, message: wording.Said) -> JSONResponse:
     return JSONResponse(wording.answer(message), status_code=status)
 
 
-def _hub(request: Request) -> Hub:
-    hub: Hub = request.app.state.hub
-    return hub
+def _services(request: Request) -> Services:
+    services: Services = request.app.state.services
+    return services
 
 
 def _max_body(request: Request) -> int:
@@ -74,14 +78,14 @@ async def read_capped(request: Request, limit: int) -> bytes:
         if not re.fullmatch(r"[0-9]{1,18}", length.strip()):
             raise ApiError(400, text.BAD_CONTENT_LENGTH)
         if int(length) > limit:
-            request.app.state.metrics.refuse("body_too_large")
+            request.app.state.services.metrics.refuse("body_too_large")
             raise ApiError(413, text.BODY_TOO_LARGE)
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > limit:
-            request.app.state.metrics.refuse("body_too_large")
+            request.app.state.services.metrics.refuse("body_too_large")
             raise ApiError(413, text.BODY_TOO_LARGE)
         chunks.append(chunk)
     return b"".join(chunks)
@@ -132,16 +136,16 @@ async def create_room(request: Request) -> Response:
     """``POST /api/rooms``: the creator gets seat 0 and its token."""
     data = await read_body(request)
     player = await identity.acting(request)
-    hub = _hub(request)
+    hub = _services(request)
     await enforcement.may_take_seat(hub.db, hub.limits, player, None)
     asked = bodies.create_room(data)
     if asked.rated:  # making a rated room takes a rated seat: a playban refuses it
         await enforcement.may_play_rated(hub.db, hub.limits, player)
     owner = request.client.host if request.client else None
-    room, token = await _hub(request).create(asked, owner)
+    room, token = await _services(request).registry.create(asked, owner)
     if player is not None:
         came_from = _rated_origin(request) if asked.rated else players.NOWHERE
-        await players.remember_seat(_hub(request).db, room.id, 0, player, came_from)
+        await players.remember_seat(_services(request).db, room.id, 0, player, came_from)
     return JSONResponse(
         {"room": room.id, "seat": 0, "token": token, "invite": f"/r/{room.id}"},
         status_code=201,
@@ -154,42 +158,48 @@ async def join_room(request: Request) -> Response:
     name = bodies.join_room(data)
     player = await identity.acting(request)
     room_id = str(request.path_params["room"])
-    hub = _hub(request)
+    hub = _services(request)
     rated = await enforcement.may_take_seat(hub.db, hub.limits, player, room_id)
     came_from = _rated_origin(request) if rated else players.NOWHERE
     if player is not None and came_from != players.NOWHERE:
         known = player
-        taken = await _hub(request).db.run(lambda c: players.origin_seated(c, room_id, known.id, came_from))
+        taken = await _services(request).db.run(
+            lambda c: players.origin_seated(c, room_id, known.id, came_from)
+        )
         if taken:  # one person's guests never meet in a rated game (docs/PROTOCOL.md, "Quick pairing")
             raise enforcement.Barred(text.RATED_SAME_ORIGIN)
-    joined = await _visit(request, room_id, "join", {"name": name})
+    joined = await _visit(request, JoinCall(room=room_id, name=name))
+    if not isinstance(joined, Joined):
+        raise ApiError(500, text.STORAGE_UNAVAILABLE)
     if player is not None:
-        await players.remember_seat(_hub(request).db, room_id, int(joined["seat"]), player, came_from)
-    return JSONResponse({"room": room_id, "seat": joined["seat"], "token": joined["token"]})
+        await players.remember_seat(_services(request).db, room_id, joined.seat, player, came_from)
+    return JSONResponse({"room": room_id, "seat": joined.seat, "token": joined.token})
 
 
 def _rated_origin(request: Request) -> players.Origin:
     """Where a rated room's seat is taken from (kept apart from the other seats' unless the server
     lets one address play itself: ``serve --rated-same-address``)."""
-    if _hub(request).limits.rated_same_address:
+    if _services(request).limits.rated_same_address:
         return players.NOWHERE
     return identity.origin_of(request)
 
 
 async def room_info(request: Request) -> Response:
     """``GET /api/rooms/<room>``."""
-    answer = await _visit(request, str(request.path_params["room"]), "info", {})
-    return JSONResponse(answer["info"])
+    answer = await _visit(request, InfoCall(room=str(request.path_params["room"])))
+    if not isinstance(answer, RoomInfo):
+        raise ApiError(500, text.STORAGE_UNAVAILABLE)
+    return JSONResponse(answer.info)
 
 
-async def _visit(request: Request, room_id: str, op: str, args: dict[str, Any]) -> dict[str, Any]:
-    """``op`` on the room wherever it is held (this server, or another member of the cluster)."""
-    answer = await _hub(request).visit(room_id, op, args)
+async def _visit(request: Request, call: InfoCall | JoinCall) -> RoomInfo | Joined:
+    """``call`` on its room wherever it is held (this server, or another member of the cluster)."""
+    answer = await _services(request).visits.visit(call)
     if answer is None:
-        raise ApiError(404, text.NO_ROOM, room=room_id)
-    if "error" in answer:
-        said = wording.from_json(answer.get("text"), str(answer["error"]))
-        raise ApiError.saying(int(answer.get("status", 500)), said)
+        raise ApiError(404, text.NO_ROOM, room=call.room)
+    if isinstance(answer, Refused):
+        said = wording.from_json(answer.text, answer.error)
+        raise ApiError.saying(500 if answer.status is None else answer.status, said)
     return answer
 
 
@@ -200,7 +210,7 @@ async def list_games(request: Request) -> Response:
         what = Phrase(N_("a number from 1 to {max}"), max=GAMES_LIMIT_MAX)
         raise ApiError(400, text.FIELD_TYPE, field="limit", what=what)
     limit = int(raw)
-    games = await _hub(request).db.run(lambda c: room_store.finished_games(c, limit))
+    games = await _services(request).db.run(lambda c: listings.finished_games(c, limit))
     return JSONResponse({"games": games})
 
 
@@ -209,16 +219,16 @@ async def my_games(request: Request) -> Response:
     wanted = bodies.my_games(await read_body(request))
     hashes = {room: hash_token(token) for room, token in wanted.items()}
     now = time.time()
-    games = await _hub(request).db.run(lambda c: room_store.my_games(c, hashes, now))
+    games = await _services(request).db.run(lambda c: listings.my_games(c, hashes, now))
     return JSONResponse({"games": games})
 
 
 async def game_record(request: Request) -> Response:
     """``GET /api/games/<room>/record``: the FORMATS.md §3 record of a finished game, as a download."""
     room_id = str(request.path_params["room"])
-    record = await _hub(request).db.run(lambda c: room_store.game_record(c, room_id))
+    record = await _services(request).db.run(lambda c: room_store.game_record(c, room_id))
     if record is None:
-        if not await _hub(request).exists(room_id):
+        if not await _services(request).registry.exists(room_id):
             raise ApiError(404, text.NO_ROOM, room=room_id)
         raise ApiError(404, text.NO_RECORD, room=room_id)
     safe = "".join(ch for ch in room_id if ch.isalnum() or ch in "-_")
@@ -263,7 +273,7 @@ async def metrics(request: Request) -> Response:
     """``GET /metrics``: Prometheus metrics."""
     from roppyakken.server.web.metrics import CONTENT_TYPE
 
-    return Response(request.app.state.metrics.render(), media_type=CONTENT_TYPE)
+    return Response(request.app.state.services.metrics.render(), media_type=CONTENT_TYPE)
 
 
 async def handle_restore_error(request: Request, exc: Exception) -> Response:
@@ -274,7 +284,7 @@ async def handle_restore_error(request: Request, exc: Exception) -> Response:
 
 async def healthz(request: Request) -> Response:
     """``GET /healthz``: the process answers (in a cluster, with its member id)."""
-    cluster = _hub(request).cluster
+    cluster = _services(request).cluster
     if cluster is not None:
         return JSONResponse({"status": "ok", "member": cluster.member})
     return JSONResponse({"status": "ok"})
@@ -282,9 +292,9 @@ async def healthz(request: Request) -> Response:
 
 async def readyz(request: Request) -> Response:
     """``GET /readyz``: the database answers too (503 if not, or while stopping)."""
-    hub = _hub(request)
-    if hub.stopping:
+    services = _services(request)
+    if services.registry.stopping:
         return JSONResponse({"status": "stopping"}, status_code=503)
-    if not await hub.db.ping():
+    if not await services.db.ping():
         return JSONResponse({"status": "database unreachable"}, status_code=503)
     return JSONResponse({"status": "ready"})

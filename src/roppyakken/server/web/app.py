@@ -16,16 +16,14 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, PlainTextResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server.club.pairing import Pairing
 from roppyakken.server.cluster.link import Cluster
-from roppyakken.server.cluster.members import Members
 from roppyakken.server.config import Limits
 from roppyakken.server.people import enforcement, guests, players
-from roppyakken.server.play.hub import Hub, HubFull
+from roppyakken.server.play.registry import HubFull
 from roppyakken.server.play.room import RestoreError
 from roppyakken.server.store.database import Database, StorageError
 from roppyakken.server.web import (
@@ -46,6 +44,7 @@ from roppyakken.server.web.guard import Guard
 from roppyakken.server.web.lobby_socket import lobby_endpoint
 from roppyakken.server.web.metrics import Metrics
 from roppyakken.server.web.room_socket import websocket_endpoint
+from roppyakken.server.web.services import Services
 from roppyakken.server.wire import text
 
 STATIC: Final = Path(__file__).parent.parent / "static"
@@ -82,81 +81,9 @@ async def not_found(request: Request, exc: Exception) -> Response:
     return api.error_response(404, text.NOT_FOUND)
 
 
-def create_app(
-    database: Database | str | None = None,
-    *,
-    bot_delay: float = 0.6,
-    bot_threads: int = 4,
-    limits: Limits | None = None,
-    draw_seed: Callable[[], int] | None = None,
-    redis: str | None = None,
-) -> Starlette:
-    """The application over ``database`` (a :class:`Database`, a URL, or None: the default SQLite file).
-
-    ``bot_delay`` is the pause in seconds before each bot decision, so that people
-    can follow the game (0 in tests and benchmarks); ``limits`` are the server's
-    bounds (:class:`~roppyakken.server.config.Limits`, defaults if None);
-    ``draw_seed`` replaces the secret random seeds of rooms (tests only);
-    ``redis`` (a ``redis://`` URL, with a PostgreSQL database) makes this server
-    one member of a cluster (server/cluster/link.py).
-    """
-    limits = limits or Limits()
-    metrics = Metrics()
-    cluster = None if redis is None else Cluster(redis, max_rooms=limits.max_rooms)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        db = (
-            database
-            if isinstance(database, Database)
-            else Database(database, write_timeout=limits.write_timeout)
-        )
-        if not isinstance(database, Database):
-            db.open()
-        await db.start()
-        hub = Hub(
-            db,
-            bot_delay=bot_delay,
-            bot_threads=bot_threads,
-            draw_seed=draw_seed,
-            limits=limits,
-            metrics=metrics,
-            cluster=cluster,
-            connections=None if cluster is None else cluster.connections,
-        )
-        members = None
-        if cluster is not None:
-            members = Members(hub, cluster)
-            await cluster.start(members.handlers())
-            members.start()
-            held, incoming = cluster.leases.held, cluster.bus.incoming
-            metrics.watch_cluster(lambda: len(held), lambda: len(hub.relayed), lambda: len(incoming))
-        metrics.watch(lambda: len(hub.rooms), hub.connected, lambda: db.failed)
-        hub.start()
-        pairing = Pairing(hub)
-        pairing.start()
-        app.state.pairing = pairing
-        app.state.hub = hub
-        app.state.limits = limits
-        app.state.metrics = metrics
-        # The code and data loaded so far live as long as the server: keep them out of
-        # the garbage collector's full passes, which otherwise pause every game.
-        gc.collect()
-        gc.freeze()
-        collector = Collector()  # full collections on a timer (server/web/collector.py)
-        collector.start()
-        try:
-            yield
-        finally:
-            await collector.stop()
-            await pairing.close()
-            await hub.close()
-            if members is not None and cluster is not None:
-                await members.close()
-                await cluster.close()
-            await db.close()
-
-    routes = [
+def routes() -> list[BaseRoute]:
+    """Every address the application answers."""
+    return [
         Route("/api/presets", api.list_presets, methods=["GET"]),
         Route("/api/bots", api.list_bots, methods=["GET"]),
         Route("/api/rooms", api.create_room, methods=["POST"]),
@@ -209,8 +136,68 @@ def create_app(
         Route("/", page, methods=["GET"]),
         Route("/{path:path}", page, methods=["GET"]),
     ]
+
+
+def create_app(
+    database: Database | str | None = None,
+    *,
+    bot_delay: float = 0.6,
+    bot_threads: int = 4,
+    limits: Limits | None = None,
+    draw_seed: Callable[[], int] | None = None,
+    redis: str | None = None,
+) -> Starlette:
+    """The application over ``database`` (a :class:`Database`, a URL, or None: the default SQLite file).
+
+    ``bot_delay`` is the pause in seconds before each bot decision, so that people
+    can follow the game (0 in tests and benchmarks); ``limits`` are the server's
+    bounds (:class:`~roppyakken.server.config.Limits`, defaults if None);
+    ``draw_seed`` replaces the secret random seeds of rooms (tests only);
+    ``redis`` (a ``redis://`` URL, with a PostgreSQL database) makes this server
+    one member of a cluster (server/cluster/link.py).
+    """
+    limits = limits or Limits()
+    metrics = Metrics()
+    cluster = None if redis is None else Cluster(redis, max_rooms=limits.max_rooms)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        db = (
+            database
+            if isinstance(database, Database)
+            else Database(database, write_timeout=limits.write_timeout)
+        )
+        if not isinstance(database, Database):
+            db.open()
+        await db.start()
+        services = Services.build(
+            db,
+            limits,
+            metrics,
+            cluster=cluster,
+            bot_delay=bot_delay,
+            bot_threads=bot_threads,
+            draw_seed=draw_seed,
+        )
+        await services.start()
+        app.state.services = services
+        app.state.limits = limits
+        app.state.metrics = metrics
+        # The code and data loaded so far live as long as the server: keep them out of
+        # the garbage collector's full passes, which otherwise pause every game.
+        gc.collect()
+        gc.freeze()
+        collector = Collector()  # full collections on a timer (server/web/collector.py)
+        collector.start()
+        try:
+            yield
+        finally:
+            await collector.stop()
+            await services.close()
+            await db.close()
+
     return Starlette(
-        routes=routes,
+        routes=routes(),
         lifespan=lifespan,
         middleware=[
             Middleware(Guard, limits=limits, limiter=cluster, on_refusal=metrics.refuse),

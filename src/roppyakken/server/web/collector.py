@@ -14,7 +14,7 @@ short-lived cycles) and makes the full pass itself every :data:`FULL_EVERY`
 seconds, from the event loop, logging it when it takes longer than 100 ms.
 Cyclic garbage that outlived the young passes is freed by that pass, so it waits
 at most that long; so what each websocket and room leaves when it goes must not be
-cyclic (server/web/serving.py, server/web/guard.py, server/play/hub.py): thousands of closed
+cyclic (server/web/serving.py, server/web/guard.py, server/play/registry.py): thousands of closed
 connections held for ten minutes are hundreds of megabytes.
 
 The middle generation is passed over every :data:`MIDDLE` young passes rather

@@ -38,7 +38,7 @@ class AddressBans:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Refuse a suspended address, else pass the request on."""
         kind = scope["type"]
-        hub = getattr(getattr(scope.get("app"), "state", None), "hub", None)
+        hub = getattr(getattr(scope.get("app"), "state", None), "services", None)
         if kind not in ("http", "websocket") or hub is None:
             await self.app(scope, receive, send)
             return

@@ -30,7 +30,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 def app_limiter(app: Any, name: str) -> RateLimiter:
     """The buckets a limit of ``app`` counts in: the cluster's shared ones (Redis) when the server
     is a cluster member, else this process's own, kept on ``app.state`` as ``name`` (one per limit)."""
-    cluster = getattr(app.state.hub, "cluster", None)
+    cluster = getattr(app.state.services, "cluster", None)
     if cluster is not None:
         shared: RateLimiter = cluster
         return shared

@@ -24,7 +24,7 @@ from roppyakken.server.wire import text, wording
 
 def database(conn: HTTPConnection) -> Database:
     """The server's database."""
-    db: Database = conn.app.state.hub.db
+    db: Database = conn.app.state.services.db
     return db
 
 

@@ -50,9 +50,9 @@ def _lobby(snapshot: LobbyOverview, player: players.Player | None, standing: dic
 
 async def lobby_endpoint(websocket: WebSocket) -> None:
     """``/ws/lobby``: see docs/PROTOCOL.md."""
-    hub = websocket.app.state.hub
-    pairing: Pairing = websocket.app.state.pairing
-    async with admission(websocket, hub) as admitted:
+    services = websocket.app.state.services
+    pairing: Pairing = services.pairing
+    async with admission(websocket, services) as admitted:
         if admitted:
             await _session(websocket, pairing)
 
@@ -63,7 +63,7 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
         lambda c: rating_store.standing(c, None if player is None else player.id)
     )
     await websocket.accept()
-    client = WebSocketClient(websocket, None, pairing.hub.limits.send_timeout)
+    client = WebSocketClient(websocket, None, pairing.registry.limits.send_timeout)
     pace = MemoryRateLimiter(max_keys=1)
     address, browser = client_address(websocket.scope), identity.browser_of(websocket)
     seeking: list[tuple[str, str]] = []
@@ -92,7 +92,7 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
             if now is None:
                 raise ProtocolError(text.NO_PLAYER, message.id)
             try:
-                await enforcement.may_seek(pairing.db, pairing.hub.limits, now)
+                await enforcement.may_seek(pairing.db, pairing.registry.limits, now)
             except enforcement.Barred as exc:
                 client.send(to_client.error(exc, message.id, **exc.extra))
                 return
@@ -115,7 +115,7 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
     client.send(_lobby(pairing.snapshot, player, standing))
     if player is not None:  # fair play: a player under a playban is told so on arrival
         with contextlib.suppress(StorageError):
-            ban = await enforcement.current_playban(pairing.db, pairing.hub.limits, player.id)
+            ban = await enforcement.current_playban(pairing.db, pairing.registry.limits, player.id)
             if ban is not None:
                 client.send(to_lobby.playban(ban.to_json(time.time())))
     pairing.listeners.add(listen)

@@ -93,8 +93,6 @@ class Metrics:
             registry=self.registry,
             buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0),
         )
-        self.clock_lateness: list[float] = []
-        """The latest lateness figures (seconds), for the benchmark."""
         self.bot_wait = Histogram(
             "roppyakken_bot_wait_seconds",
             "Seconds a bot decision waited for a worker (and travelled to it and back), by level",
@@ -137,9 +135,6 @@ class Metrics:
     def clock_fired(self, late: float) -> None:
         """Count one clock deadline and how late its timer fired."""
         self.clock_late.observe(max(0.0, late))
-        self.clock_lateness.append(late)
-        if len(self.clock_lateness) > 100_000:
-            del self.clock_lateness[:50_000]
 
     def render(self) -> bytes:
         """The text exposition format."""

@@ -166,7 +166,7 @@ async def _ceremony_start(request: Request) -> tuple[players.Player | None, pass
     key = f"passkey:{client_address(request.scope)}"
     wait = await take_token(limiter, key, per_minute, max(5.0, per_minute / 3))
     if wait:
-        request.app.state.metrics.refuse("rate_limited")
+        request.app.state.services.metrics.refuse("rate_limited")
         raise ApiError(429, text.RATE_LIMITED)
     player = await identity.current(request)
     identity.check_change(request, player)

@@ -52,7 +52,7 @@ async def _me(request: Request, player: players.Player | None) -> dict[str, Any]
 async def may_create(request: Request) -> None:
     """Count one new guest of the request's address; :class:`~roppyakken.server.people.guests.TooManyGuests`
     past the bound."""
-    refill, burst = guests.bucket(float(request.app.state.hub.limits.guests_per_hour))
+    refill, burst = guests.bucket(float(request.app.state.services.limits.guests_per_hour))
     limiter = app_limiter(request.app, "guest_limiter")
     wait = await take_token(limiter, f"guest:{client_address(request.scope)}", refill, burst)
     if wait:

@@ -16,7 +16,7 @@ from roppyakken.server.web import identity
 async def my_ratings(request: Request) -> Response:
     """The cookie's player's ratings (:func:`~.store.standing`); a newcomer's without a cookie."""
     player = await identity.current(request)
-    db: Database = request.app.state.hub.db
+    db: Database = request.app.state.services.db
     player_id = None if player is None else player.id
     standing: dict[str, Any] = await db.run(lambda c: store.standing(c, player_id))
     return JSONResponse({"player": player_id, "ratings": standing, "families": FAMILIES})

@@ -16,19 +16,20 @@ import logging
 import secrets
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from roppyakken.errors import Phrase
 from roppyakken.server.addresses import client_address, origin_allowed
 from roppyakken.server.cluster.link import ClusterUnavailable, Relayed
+from roppyakken.server.cluster.visits import CLAIM_PATIENCE
 from roppyakken.server.limits import MemoryRateLimiter
 from roppyakken.server.people import moderation
 from roppyakken.server.people.enforcement import suspension_barred
 from roppyakken.server.people.players import COOKIE, parse_cookie
 from roppyakken.server.play.claims import HeldElsewhere
-from roppyakken.server.play.hub import CLAIM_PATIENCE, CLOSE_RESTARTING, Hub, HubFull
+from roppyakken.server.play.registry import CLOSE_RESTARTING, HubFull
 from roppyakken.server.play.room import RestoreError
 from roppyakken.server.store.database import StorageError
 from roppyakken.server.web import identity
@@ -36,8 +37,12 @@ from roppyakken.server.web.backlog import CONNECTION_KEY, MAX_PENDING_BYTES, Bac
 from roppyakken.server.wire import server as to_client
 from roppyakken.server.wire import text, wording
 from roppyakken.server.wire.client import Act, Hello, parse_client_message
+from roppyakken.server.wire.member import AttachCall, Attached, MemberAnswer, Moved, Refused
 from roppyakken.server.wire.protocol import ProtocolError
 from roppyakken.server.wire.wording import Said
+
+if TYPE_CHECKING:
+    from roppyakken.server.web.services import Services
 
 log = logging.getLogger("roppyakken.server")
 
@@ -204,7 +209,7 @@ async def _refuse(websocket: WebSocket, message: Said, code: int, msg_id: str | 
 
 
 @contextlib.asynccontextmanager
-async def admission(websocket: WebSocket, hub: Hub) -> AsyncIterator[bool]:
+async def admission(websocket: WebSocket, hub: Services) -> AsyncIterator[bool]:
     """Whether a websocket may go on (yielded): its origin is allowed, the server is not
     stopping and its address is under its connection bound; otherwise it is closed with the
     reason.  An admitted connection's slot is released when the block ends."""
@@ -214,7 +219,7 @@ async def admission(websocket: WebSocket, hub: Hub) -> AsyncIterator[bool]:
         await websocket.close(CLOSE_POLICY, text.ORIGIN_REFUSED)  # before the handshake: HTTP 403
         yield False
         return
-    if hub.stopping:
+    if hub.registry.stopping:
         await websocket.close(CLOSE_TRY_AGAIN, text.RESTARTING)
         yield False
         return
@@ -237,14 +242,14 @@ async def admission(websocket: WebSocket, hub: Hub) -> AsyncIterator[bool]:
 
 async def websocket_endpoint(websocket: WebSocket) -> None:
     """``/ws/<room>``: see docs/PROTOCOL.md."""
-    hub: Hub = websocket.app.state.hub
+    hub: Services = websocket.app.state.services
     room_id = str(websocket.path_params["room"])
     async with admission(websocket, hub) as admitted:
         if admitted:
             await _session(websocket, hub, room_id)
 
 
-async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, holder: str) -> bool:
+async def _relay(websocket: WebSocket, hub: Services, room_id: str, hello: Hello, holder: str) -> bool:
     """Serve a client of a room held by another member (cluster): its messages go there, the
     holder's messages for it come back.  False if the holder did not take it (ask again)."""
     cluster = hub.cluster
@@ -285,20 +290,21 @@ async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, hol
 
     relayed = Relayed(conn, room_id, holder, deliver, holder_lost)
     cluster.bus.open_relay(relayed)
+    answer: MemberAnswer
     try:
-        answer = await cluster.bus.call(holder, "attach", room_id, conn=conn, token=hello.token)
+        answer = await cluster.bus.call(holder, AttachCall(room=room_id, conn=conn, token=hello.token))
     except ClusterUnavailable:
-        answer = {"moved": holder}
-    if "moved" in answer or "ok" not in answer:
+        answer = Moved(moved=holder)
+    if not isinstance(answer, Attached):
         cluster.bus.close_relayed(conn)  # (in case the holder took it after all: it lets it go)
         await client.finish()
-        if "moved" in answer:
+        if not isinstance(answer, Refused):
             return False
-        said = wording.from_json(answer.get("text"), str(answer.get("error")))
-        await _refuse(websocket, said, int(answer.get("code", CLOSE_TRY_AGAIN)), hello.id)
+        said = wording.from_json(answer.text, answer.error)
+        await _refuse(websocket, said, CLOSE_TRY_AGAIN if answer.code is None else answer.code, hello.id)
         return True
     relayed.attached = True
-    hub.relayed.add(client)
+    hub.registry.relayed.add(client)
     pace = MemoryRateLimiter(max_keys=1)
 
     async def relay(raw: str) -> None:
@@ -317,7 +323,7 @@ async def _relay(websocket: WebSocket, hub: Hub, room_id: str, hello: Hello, hol
     try:
         await _each_message(websocket, client, relay)
     finally:
-        hub.relayed.discard(client)
+        hub.registry.relayed.discard(client)
         cluster.bus.close_relayed(conn)
         await client.finish()
         if client.dropped:
@@ -339,7 +345,7 @@ async def _player_of(websocket: WebSocket) -> str | None:
     return None if cookie is None else cookie[0]
 
 
-async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
+async def _session(websocket: WebSocket, hub: Services, room_id: str) -> None:
     await websocket.accept()
     try:
         raw = await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
@@ -365,7 +371,7 @@ async def _session(websocket: WebSocket, hub: Hub, room_id: str) -> None:
     deadline = asyncio.get_running_loop().time() + CLAIM_PATIENCE
     while True:
         try:
-            room = await hub.get(room_id)
+            room = await hub.registry.get(room_id)
         except HeldElsewhere as exc:
             if await _relay(websocket, hub, room_id, hello, exc.holder):
                 return

@@ -209,7 +209,7 @@ class Server(uvicorn.Server):
         """Stop accepting, say ``restarting`` to every player, then uvicorn's shutdown (writes finish)."""
         for server in self.servers:
             server.close()
-        hub = getattr(self.app.state, "hub", None)
-        if hub is not None:
-            await hub.begin_shutdown()
+        services = getattr(self.app.state, "services", None)
+        if services is not None:
+            await services.begin_shutdown()
         await super().shutdown(sockets)
