@@ -27,12 +27,13 @@ from roppyakken.korean import particles
 DOMAIN: Final = "roppyakken"
 LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
 SOURCE_LANGUAGE: Final = "en"
-LANGUAGES: Final[tuple[str, ...]] = ("en", "ja", "ko", "fr")
+LANGUAGES: Final[tuple[str, ...]] = ("en", "ja", "ko", "fr", "de")
 LANGUAGE_NAMES: Final[dict[str, str]] = {
     "en": "English",
     "ja": "日本語",
     "ko": "한국어",
     "fr": "Français",
+    "de": "Deutsch",
 }
 """Each language's name in itself, for language switchers."""
 
