@@ -19,6 +19,7 @@ from roppyakken.cli.common import (
 )
 from roppyakken.errors import RoppyakkenError
 from roppyakken.i18n import N_, Plural, _, cell_width, fill, nfill, pad, right
+from roppyakken.numerals import LocalFloat
 from roppyakken.text import preset_label
 
 
@@ -140,14 +141,16 @@ def print_table(result: dict[str, Any], seed: int, columns: int = 80) -> None:
     for i, name in enumerate(result["bots"]):
         lo, hi = result["ci95"][i]
         plo, phi = result["points_per_round_ci95"][i]
-        low, high = ("", "") if plo is None or phi is None else (f"{plo:+.1f}", f"{phi:+.1f}")
+        low, high = (
+            ("", "") if plo is None or phi is None else (f"{LocalFloat(plo):+.1f}", f"{LocalFloat(phi):+.1f}")
+        )
         margin_ci = fill(INTERVAL, low=low, high=high) if low else "-"
         cells = [
             str(result["wins"][i]),
-            f"{result['win_rate'][i]:.1%}",
-            f"{100 * lo:.1f}-{hi:.1%}",  # 0.0-49.0%
-            f"{result['mean_points_per_game'][i]:.1f}",
-            f"{result['points_per_round'][i]:+.1f}",
+            f"{LocalFloat(result['win_rate'][i]):.1%}",
+            f"{LocalFloat(100 * lo):.1f}-{LocalFloat(hi):.1%}",  # 0.0-49.0%
+            f"{LocalFloat(result['mean_points_per_game'][i]):.1f}",
+            f"{LocalFloat(result['points_per_round'][i]):+.1f}",
             margin_ci,
         ]
         rows.append((name, cells))
@@ -168,7 +171,8 @@ def print_table(result: dict[str, Any], seed: int, columns: int = 80) -> None:
     dwidth = max(9, cell_width(decisions))
     print(f"{pad(bot, width + 1)} {'p50':>8}  {'p99':>8}  {'max':>8}  {right(decisions, dwidth)}")
     for name, t in result["decision_ms"].items():
+        p50, p99, most = (LocalFloat(t[k]) for k in ("p50", "p99", "max"))
         print(
-            f"{pad(name, width + 1)} {t['p50']:>8.2f}  {t['p99']:>8.2f}  {t['max']:>8.2f}  "
+            f"{pad(name, width + 1)} {p50:>8.2f}  {p99:>8.2f}  {most:>8.2f}  "
             f"{right(str(t['decisions']), dwidth)}"
         )

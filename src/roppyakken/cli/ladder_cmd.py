@@ -14,6 +14,7 @@ from roppyakken.cli.arena_cmd import COLUMN_CI, levels_help
 from roppyakken.cli.common import add_rules_arguments, print_json, rules_from_args, seed_argument
 from roppyakken.i18n import N_, _, cell_width, fill, nfill, pad, right
 from roppyakken.linebreak import wrap
+from roppyakken.numerals import LocalFloat
 from roppyakken.text import bot_level_description, preset_label
 
 
@@ -138,7 +139,7 @@ def print_ladder(doc: dict[str, Any], columns: int = 80) -> None:
     for arena in doc["pairs"]:
         a, b = arena["bots"]
         lo, hi = arena["ci95"][0]
-        rate, low, high = f"{arena['win_rate'][0]:.1%}", f"{lo:.1%}", f"{hi:.1%}"
+        rate, low, high = (f"{LocalFloat(x):.1%}" for x in (arena["win_rate"][0], lo, hi))
         games, wins = arena["games"], arena["wins"][0]
         line = fill(PAIR, first=a, second=b, wins=wins, games=games, rate=rate, low=low, high=high)
         for i, part in enumerate(wrap(line, columns - 4)):

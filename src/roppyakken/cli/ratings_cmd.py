@@ -8,6 +8,7 @@ from typing import Any
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.i18n import N_, _, fill, install_extra, nfill
+from roppyakken.numerals import LocalFloat
 
 RECOMPUTED = N_("{games} replayed in {seconds:.2f} s: {ratings} and {rows} rewritten")
 CHECKED_SAME = N_("{games} replayed in {seconds:.2f} s: every stored rating is exactly the same")
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
                 fill(
                     RECOMPUTED,
                     games=nfill("{n} rated game", "{n} rated games", replayed.games),
-                    seconds=time.perf_counter() - began,
+                    seconds=LocalFloat(time.perf_counter() - began),
                     ratings=nfill("{n} rating", "{n} ratings", len(replayed.ratings)),
                     rows=nfill("{n} history row", "{n} history rows", len(replayed.history)),
                 )
@@ -73,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
                 fill(
                     CHECKED_SAME,
                     games=nfill("{n} rated game", "{n} rated games", games),
-                    seconds=time.perf_counter() - began,
+                    seconds=LocalFloat(time.perf_counter() - began),
                 )
             )
             return 0

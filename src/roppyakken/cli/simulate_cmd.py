@@ -26,6 +26,7 @@ from roppyakken.cli.common import (
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.i18n import N_, Plural, _, fill, nfill, os_reason, pad
+from roppyakken.numerals import LocalFloat
 from roppyakken.record import dumps, record_of
 from roppyakken.rules import Rules
 from roppyakken.text import bot_label, preset_label, yaku_name
@@ -246,28 +247,32 @@ def run(args: argparse.Namespace) -> int:
             players=nfill("{n} player", "{n} players", args.players),
         )
     )
-    elapsed = format(seconds, ".2f")
+    elapsed = format(LocalFloat(seconds), ".2f")
     print(
-        fill("played in {seconds} s ({speed} rounds/s)", seconds=elapsed, speed=result["rounds_per_second"])
+        fill(
+            "played in {seconds} s ({speed} rounds/s)",
+            seconds=elapsed,
+            speed=LocalFloat(result["rounds_per_second"]),
+        )
     )
     for seat, level in enumerate(levels):
-        won, share = format(wins[seat], ">6"), format(wins[seat] / args.games, "6.1%")
+        won, share = format(wins[seat], ">6"), format(LocalFloat(wins[seat] / args.games), "6.1%")
         line = fill(
             "seat {seat} {level} wins {wins} ({share})  mean round score {mean}",
             seat=seat + 1,
             level=pad(bot_label(level), 10),
             wins=won,
             share=share,
-            mean=result["mean_round_score"][seat],
+            mean=LocalFloat(result["mean_round_score"][seat]),
         )
         print("  " + line)
     print(_("yaku per player-round:"))
     for slug, freq in sorted(result["yaku_frequency"].items(), key=lambda kv: -kv[1]):
-        print(f"  {freq:8.4f}  {yaku_name(slug)}")
+        print(f"  {LocalFloat(freq):8.4f}  {yaku_name(slug)}")
     if result["lucky_hand_frequency"]:
         print(_("lucky hands per player-round:"))
         for slug, freq in result["lucky_hand_frequency"].items():
-            print(f"  {freq:8.4f}  {yaku_name(slug)}")
+            print(f"  {LocalFloat(freq):8.4f}  {yaku_name(slug)}")
     if records is not None:
         print(fill("records written to {directory}", directory=records))
     return 0

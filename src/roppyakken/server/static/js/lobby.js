@@ -5,7 +5,7 @@ import T, { botName, botDescription, playerNames, presetDescription, presetName 
 import { errorText, h, replaceChildren, showError } from "./dom.js";
 import { bots, getJSON, postJSON, presets } from "./api.js";
 import { clockChooser } from "./clock.js";
-import { t } from "./i18n.js";
+import { LANG, t } from "./i18n.js";
 import { myGames, showRunning } from "./mygames.js";
 import { getName, setName, setToken } from "./store.js";
 import { tutorialInvite } from "./tutorial.js";
@@ -346,7 +346,7 @@ async function drawGames(section, running) {
     const shown = playerNames(g.players);
     const winner = g.winner === null || g.winner === undefined ? "" : shown[g.winner];
     const when = g.finished_at
-      ? new Date(typeof g.finished_at === "number" ? g.finished_at * 1000 : g.finished_at).toLocaleString()
+      ? new Date(typeof g.finished_at === "number" ? g.finished_at * 1000 : g.finished_at).toLocaleString(LANG)
       : "";
     return h(
       "li",

@@ -4,7 +4,7 @@
 // its games as the server knows them (GET /api/me/games).
 
 import { h, replaceChildren, showError, errorText } from "./dom.js";
-import { t } from "./i18n.js";
+import { LANG, t } from "./i18n.js";
 import { getJSON, postJSON, setCsrf } from "./api.js";
 import { ensurePlayer } from "./lobbylive.js";
 import { getName, setName } from "./store.js";
@@ -171,7 +171,7 @@ export async function signInWithPasskey(login) {
  */
 function shownTime(when) {
   if (when === null || when === undefined) return "";
-  return new Date(typeof when === "number" ? when * 1000 : when).toLocaleString();
+  return new Date(typeof when === "number" ? when * 1000 : when).toLocaleString(LANG);
 }
 
 /**

@@ -3,7 +3,7 @@
 
 import { errorText, h, replaceChildren } from "./dom.js";
 import { getJSON } from "./api.js";
-import { t } from "./i18n.js";
+import { LANG, t } from "./i18n.js";
 import T, { LUCKY_HAND_NAMES, playerNames, presetName, yakuName } from "./text.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -58,9 +58,17 @@ export function linkedNames(names, ids) {
   return out;
 }
 
+/**
+ * A number with up to one decimal, with the page's language's decimal separator ("12.5", "12,5").
+ * @param {number} x @returns {string}
+ */
+function decimal(x) {
+  return x.toLocaleString(LANG, { maximumFractionDigits: 1, useGrouping: false });
+}
+
 /** A date for people, in the page's language. @param {string|null} iso @returns {string} */
 function when(iso) {
-  return iso ? new Date(iso).toLocaleString() : "";
+  return iso ? new Date(iso).toLocaleString(LANG) : "";
 }
 
 /**
@@ -256,11 +264,11 @@ export async function playerPage(root, id) {
   if (pts) {
     pointsText =
       pts.low === null || pts.high === null
-        ? t("{mean} over {rounds} rounds", { mean: pts.mean, rounds: pts.rounds })
+        ? t("{mean} over {rounds} rounds", { mean: decimal(pts.mean), rounds: pts.rounds })
         : t("{mean} ({low} to {high} at 95%) over {rounds} rounds", {
-            mean: pts.mean,
-            low: pts.low,
-            high: pts.high,
+            mean: decimal(pts.mean),
+            low: decimal(pts.low),
+            high: decimal(pts.high),
             rounds: pts.rounds,
           });
   }
