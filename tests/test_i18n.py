@@ -192,10 +192,11 @@ def test_python_sentences_are_not_concatenated() -> None:
         ({}, "en"),
         ({"LANG": "ja_JP.UTF-8"}, "ja"),
         ({"LANG": "ko_KR.UTF-8"}, "ko"),
-        ({"LANG": "de_DE.UTF-8"}, "en"),
+        ({"LANG": "sv_SE.UTF-8"}, "en"),
+        ({"LANG": "de_AT.UTF-8"}, "de"),
         ({"LANG": "en_US.UTF-8", "LC_ALL": "fr_FR.UTF-8"}, "fr"),
         ({"LANG": "ja_JP.UTF-8", "LC_MESSAGES": "ko_KR.UTF-8"}, "ko"),
-        ({"LANG": "fr_FR.UTF-8", "LANGUAGE": "de:ja"}, "ja"),
+        ({"LANG": "fr_FR.UTF-8", "LANGUAGE": "sv:ja"}, "ja"),
         ({"LC_ALL": "C", "LANGUAGE": "ja"}, "en"),
     ],
 )

@@ -23,6 +23,7 @@ FOREIGN = {
     "ja": ("hangul",),
     "ko": ("kana",),
     "fr": ("kana", "hangul", "han"),
+    "de": ("kana", "hangul", "han"),
 }
 
 
@@ -51,6 +52,7 @@ def test_every_entry_is_in_its_languages_script(lang: str) -> None:
         ("ja", "대국으로 이동", ["hangul"]),
         ("ko", "대국으로 이동", []),
         ("fr", "Aller à la partie", []),
+        ("de", "Zur Partie springen", []),
     ],
 )
 def test_the_check_sees_a_foreign_script(lang: str, msgstr: str, found: list[str]) -> None:
@@ -58,7 +60,7 @@ def test_the_check_sees_a_foreign_script(lang: str, msgstr: str, found: list[str
 
 
 # One word per language for the instant win, wherever it is said.
-INSTANT_WIN = {"ja": "即勝ち", "ko": "즉승", "fr": r"victoires? immédiates?"}
+INSTANT_WIN = {"ja": "即勝ち", "ko": "즉승", "fr": r"victoires? immédiates?", "de": r"Sofortsiege?"}
 
 
 @pytest.mark.parametrize("lang", sorted(INSTANT_WIN))

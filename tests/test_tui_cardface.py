@@ -21,6 +21,7 @@ MARKS = {
     "ja": {"bright": "光", "animal": "種", "ribbon": "短", "chaff": "カス"},
     "ko": {"bright": "광", "animal": "열끗", "ribbon": "띠", "chaff": "피"},
     "fr": {"bright": "L", "animal": "A", "ribbon": "R", "chaff": "I"},
+    "de": {"bright": "L", "animal": "T", "ribbon": "B", "chaff": "K"},
 }
 
 
