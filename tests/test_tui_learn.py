@@ -122,7 +122,9 @@ def _flat(text: str) -> str:
     return "".join(line.strip("│ ") for line in text.splitlines())
 
 
-@pytest.mark.parametrize(("lang", "declare"), [("en", True), ("ja", False), ("ko", True), ("fr", False), ("de", True)])
+@pytest.mark.parametrize(
+    ("lang", "declare"), [("en", True), ("ja", False), ("ko", True), ("fr", False), ("de", True)]
+)
 def test_the_guided_game_plays_through_by_keys(lang: str, declare: bool) -> None:
     misfits: list[str] = []
     shown = _run(lang, declare, misfits)
