@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
 
 
-LANGUAGES = ("en", "ja", "ko", "fr")
+LANGUAGES = ("en", "ja", "ko", "fr", "de")
 SERIOUS = ("serious", "critical")
 
 

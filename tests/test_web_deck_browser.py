@@ -33,12 +33,14 @@ MARKS = {
     "ja": {"bright": "光", "animal": "種", "ribbon": "短", "chaff": "カス"},
     "ko": {"bright": "광", "animal": "열끗", "ribbon": "띠", "chaff": "피"},
     "fr": {"bright": "L", "animal": "A", "ribbon": "R", "chaff": "I"},
+    "de": {"bright": "L", "animal": "T", "ribbon": "B", "chaff": "K"},
 }
 SCRIPT = {
     "ja": r"[\u3040-\u30ff\u4e00-\u9fff]",
     "ko": r"[\uac00-\ud7a3]",
     "en": r"^[ -~]+$",
     "fr": r"[A-Za-z]",
+    "de": r"[A-Za-z]",
 }
 
 
@@ -118,7 +120,7 @@ def test_calculator_defaults_switch_and_memory(server: str, browser: Browser) ->
 
 
 def test_korean_page_defaults_to_hwatu_and_marks_in_each_language(server: str, browser: Browser) -> None:  # noqa: F811
-    for lang, folder in (("ko", "cards-hwatu"), ("ja", "cards"), ("fr", "cards")):
+    for lang, folder in (("ko", "cards-hwatu"), ("ja", "cards"), ("fr", "cards"), ("de", "cards")):
         page = _page_in(browser, lang)
         errors: list[str] = []
         _watch_errors(page, errors)

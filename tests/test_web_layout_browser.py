@@ -12,7 +12,7 @@ from tests.test_web_e2e_browser import (  # noqa: F401 - the fixtures are used b
     server,
 )
 
-LANGUAGES = ["en", "fr", "ja", "ko"]
+LANGUAGES = ["en", "fr", "ja", "ko", "de"]
 WIDTHS = [360, 768, 1366]
 
 WIDER_THAN_THE_PAGE = """() => {

@@ -52,7 +52,7 @@ def _lang_context(
 
 
 def test_the_skip_link_speaks_the_pages_language(server: str, browser: Browser) -> None:  # noqa: F811
-    for lang, words in (("ko", "게임"), ("fr", "partie"), ("ja", "対局")):
+    for lang, words in (("ko", "게임"), ("fr", "partie"), ("ja", "対局"), ("de", "Partie")):
         ctx = _lang_context(browser, lang)
         page = ctx.new_page()
         page.goto(server + "/")
@@ -416,7 +416,7 @@ def test_every_control_on_a_phone_is_at_least_44_px(server: str, browser: Browse
         small = page.evaluate(SMALL_TARGETS)
         assert small == [], (path, small)
     ctx.close()
-    for lang in ("fr", "ko", "ja"):  # "cards left" stays inside the table in every language
+    for lang in ("fr", "ko", "ja", "de"):  # "cards left" stays inside the table in every language
         ctx = _lang_context(browser, lang, PHONE, phone=True)
         page = _table_page_in(ctx, server)
         msg = _state_where(lambda v: v.phase == "play" and v.pile_count > 9)

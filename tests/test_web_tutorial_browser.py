@@ -28,7 +28,12 @@ from tests.test_web_e2e_browser import (  # noqa: F401 - the fixtures are used b
     wait_js,
 )
 
-SCRIPT = {"ja": r"[\u3040-\u30ff\u4e00-\u9fff]", "ko": r"[\uac00-\ud7a3]", "fr": r"[éèàç]|\b(les?|la|vous)\b"}
+SCRIPT = {
+    "ja": r"[\u3040-\u30ff\u4e00-\u9fff]",
+    "ko": r"[\uac00-\ud7a3]",
+    "fr": r"[éèàç]|\b(les?|la|vous)\b",
+    "de": r"[äöüß]|\b(der|die|das|du)\b",
+}
 
 
 def _typeset(text: str) -> str:
@@ -175,7 +180,7 @@ def test_play_the_tutorial_through_declaring(server: str, browser: Browser) -> N
 
 
 def test_play_the_tutorial_through_in_each_language(server: str, browser: Browser) -> None:  # noqa: F811
-    for lang, viewport in (("ja", DESKTOP), ("ko", PHONE), ("fr", DESKTOP)):
+    for lang, viewport in (("ja", DESKTOP), ("ko", PHONE), ("fr", DESKTOP), ("de", PHONE)):
         page = _open(browser, server, lang, viewport)
         errors: list[str] = []
         _watch_errors(page, errors)
