@@ -27,7 +27,7 @@ from roppyakken.korean import particles
 DOMAIN: Final = "roppyakken"
 LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
 SOURCE_LANGUAGE: Final = "en"
-LANGUAGES: Final[tuple[str, ...]] = ("en", "ja", "ko", "fr", "pt-BR", "es", "zh-Hant")
+LANGUAGES: Final[tuple[str, ...]] = ("en", "ja", "ko", "fr", "pt-BR", "es", "de", "zh-Hant")
 LANGUAGE_NAMES: Final[dict[str, str]] = {
     "en": "English",
     "ja": "日本語",
@@ -35,6 +35,7 @@ LANGUAGE_NAMES: Final[dict[str, str]] = {
     "fr": "Français",
     "pt-BR": "Português (Brasil)",
     "es": "Español",
+    "de": "Deutsch",
     "zh-Hant": "繁體中文",
 }
 """Each language's name in itself, for language switchers."""
@@ -292,7 +293,7 @@ def language() -> str:
     return lang
 
 
-DECIMAL_COMMA: Final = frozenset({"pt-BR", "es"})
+DECIMAL_COMMA: Final = frozenset({"pt-BR", "es", "de"})
 """The languages that write a decimal comma (CLDR): ``12,5`` where English writes ``12.5``."""
 
 

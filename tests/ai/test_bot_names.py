@@ -42,7 +42,7 @@ def test_every_level_is_named_and_described_in_the_browser() -> None:
         assert 20 <= len(description) <= 100 and description.endswith("."), description
 
 
-@pytest.mark.parametrize("lang", ["ja", "ko", "fr", "pt-BR", "es", "zh-Hant"])
+@pytest.mark.parametrize("lang", ["ja", "ko", "fr", "pt-BR", "es", "de", "zh-Hant"])
 def test_every_level_is_named_and_described_in_each_language(lang: str, english: None) -> None:
     i18n.set_language("en")
     english_names = {level: bot_level_name(level) for level in BOT_LEVELS}

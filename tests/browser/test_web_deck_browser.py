@@ -28,6 +28,7 @@ MARKS = {
     "fr": {"bright": "L", "animal": "A", "ribbon": "R", "chaff": "I"},
     "pt-BR": {"bright": "B", "animal": "A", "ribbon": "F", "chaff": "C"},
     "es": {"bright": "L", "animal": "A", "ribbon": "C", "chaff": "B"},
+    "de": {"bright": "L", "animal": "T", "ribbon": "B", "chaff": "K"},
 }
 SCRIPT = {
     "ja": r"[\u3040-\u30ff\u4e00-\u9fff]",
@@ -36,6 +37,7 @@ SCRIPT = {
     "fr": r"[A-Za-z]",
     "pt-BR": r"[A-Za-z]",
     "es": r"[A-Za-z]",
+    "de": r"[A-Za-z]",
 }
 
 
@@ -121,6 +123,7 @@ def test_korean_page_defaults_to_hwatu_and_marks_in_each_language(server: str, b
         ("fr", "cards"),
         ("pt-BR", "cards"),
         ("es", "cards"),
+        ("de", "cards"),
     ):
         page = _page_in(browser, lang)
         errors: list[str] = []

@@ -8,7 +8,7 @@ from playwright.sync_api import Browser
 
 from tests.harness.browser import new_context
 
-LANGUAGES = ["en", "fr", "ja", "ko", "pt-BR", "zh-Hant"]
+LANGUAGES = ["en", "fr", "ja", "ko", "pt-BR", "de", "zh-Hant"]
 WIDTHS = [360, 768, 1366]
 
 WIDER_THAN_THE_PAGE = """() => {

@@ -56,6 +56,7 @@ def test_the_skip_link_speaks_the_pages_language(server: str, browser: Browser) 
         ("ja", "対局"),
         ("pt-BR", "jogo"),
         ("es", "partida"),
+        ("de", "Partie"),
         ("zh-Hant", "對局"),
     ):
         ctx = _lang_context(browser, lang)
@@ -442,6 +443,7 @@ def test_every_control_on_a_phone_is_at_least_44_px(server: str, browser: Browse
         "ja",
         "pt-BR",
         "es",
+        "de",
         "zh-Hant",
     ):  # "cards left" stays inside the table in every language
         ctx = _lang_context(browser, lang, PHONE, phone=True)

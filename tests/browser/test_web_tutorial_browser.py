@@ -26,6 +26,7 @@ SCRIPT = {
     "fr": r"[éèàç]|\b(les?|la|vous)\b",
     "pt-BR": r"[ãõçáéíóúâêô]|\b(você|sua|seu|uma)\b",
     "es": r"[áéíóúñ¿¡]|\b(las?|el|tu|partida)\b",
+    "de": r"[äöüß]|\b(der|die|das|du)\b",
     "zh-Hant": r"[\u4e00-\u9fff]",
 }
 
@@ -180,6 +181,7 @@ def test_play_the_tutorial_through_in_each_language(server: str, browser: Browse
         ("fr", DESKTOP),
         ("pt-BR", PHONE),
         ("es", PHONE),
+        ("de", PHONE),
         ("zh-Hant", PHONE),
     ):
         page = _open(browser, server, lang, viewport)

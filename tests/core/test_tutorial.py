@@ -197,7 +197,7 @@ def test_the_deck_deals_what_the_script_says() -> None:
     assert sorted(tutorial.deck()) == list(range(48))
 
 
-@pytest.mark.parametrize("lang", ["ja", "ko", "fr", "pt-BR", "es", "zh-Hant"])
+@pytest.mark.parametrize("lang", ["ja", "ko", "fr", "pt-BR", "es", "de", "zh-Hant"])
 def test_every_message_is_translated(lang: str) -> None:
     set_language(lang)
     try:

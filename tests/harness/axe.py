@@ -9,7 +9,7 @@ from tests.harness.support import require_module
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
-LANGUAGES = ("en", "ja", "ko", "fr", "pt-BR", "es", "zh-Hant")
+LANGUAGES = ("en", "ja", "ko", "fr", "pt-BR", "es", "de", "zh-Hant")
 
 
 SERIOUS = ("serious", "critical")

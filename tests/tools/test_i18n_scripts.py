@@ -25,6 +25,7 @@ FOREIGN = {
     "fr": ("kana", "hangul", "han"),
     "pt-BR": ("kana", "hangul", "han"),
     "es": ("kana", "hangul", "han"),
+    "de": ("kana", "hangul", "han"),
     "zh-Hant": ("kana", "hangul"),
 }
 
@@ -54,6 +55,7 @@ def test_every_entry_is_in_its_languages_script(lang: str) -> None:
         ("ja", "대국으로 이동", ["hangul"]),
         ("ko", "대국으로 이동", []),
         ("fr", "Aller à la partie", []),
+        ("de", "Zur Partie springen", []),
     ],
 )
 def test_the_check_sees_a_foreign_script(lang: str, msgstr: str, found: list[str]) -> None:
@@ -67,6 +69,7 @@ INSTANT_WIN = {
     "fr": r"victoires? immédiates?",
     "pt-BR": r"vitórias? imediatas?",
     "es": r"victorias? inmediatas?",
+    "de": r"Sofortsiege?",
     "zh-Hant": "即勝",
 }
 

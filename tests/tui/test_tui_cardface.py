@@ -23,6 +23,7 @@ MARKS = {
     "fr": {"bright": "L", "animal": "A", "ribbon": "R", "chaff": "I"},
     "pt-BR": {"bright": "B", "animal": "A", "ribbon": "F", "chaff": "C"},
     "es": {"bright": "L", "animal": "A", "ribbon": "C", "chaff": "B"},
+    "de": {"bright": "L", "animal": "T", "ribbon": "B", "chaff": "K"},
     "zh-Hant": {"bright": "光", "animal": "種", "ribbon": "短", "chaff": "素"},
 }
 

@@ -34,7 +34,7 @@ CAPTURES = {
 }
 
 
-@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr", "pt-BR", "es", "zh-Hant"])
+@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr", "pt-BR", "es", "de", "zh-Hant"])
 def test_the_preset_list_starts_every_description_in_one_column(lang: str) -> None:
     code, out, _ = run_cli(["rules", "--lang", lang])
     assert code == 0
@@ -49,7 +49,7 @@ def test_the_preset_list_starts_every_description_in_one_column(lang: str) -> No
     assert len(columns) == 1, (lang, columns, out)
 
 
-@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr", "pt-BR", "es", "zh-Hant"])
+@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr", "pt-BR", "es", "de", "zh-Hant"])
 def test_score_explain_puts_every_number_in_one_column(lang: str) -> None:
     code, out, _ = run_cli(["score", "--explain", "--lang", lang], json.dumps(CAPTURES))
     assert code == 0
@@ -63,7 +63,7 @@ def test_score_explain_puts_every_number_in_one_column(lang: str) -> None:
     assert len(ends) == 1, (lang, ends, out)
 
 
-@pytest.mark.parametrize("lang", ["ja", "ko", "fr", "pt-BR", "es", "zh-Hant"])
+@pytest.mark.parametrize("lang", ["ja", "ko", "fr", "pt-BR", "es", "de", "zh-Hant"])
 def test_targets_explain_names_the_cards_in_the_language(lang: str) -> None:
     doc = {"table": ["pine-crane", "pine-chaff-1", "maple-deer"], "card": "pine-ribbon"}
     code, out, _ = run_cli(["targets", "--explain", "--lang", lang], json.dumps(doc))
@@ -76,7 +76,7 @@ def test_targets_explain_names_the_cards_in_the_language(lang: str) -> None:
     assert "[pine-crane]" in out  # each target keeps its slug beside its name
 
 
-@pytest.mark.parametrize("lang", ["ja", "ko", "fr", "pt-BR", "es", "zh-Hant"])
+@pytest.mark.parametrize("lang", ["ja", "ko", "fr", "pt-BR", "es", "de", "zh-Hant"])
 def test_replay_quiet_names_bots_and_the_reason_in_the_language(lang: str, tmp_path: Path) -> None:
     from roppyakken.ai.base import make_bot
     from roppyakken.ai.driver import play_out
@@ -97,7 +97,7 @@ def _too_wide(out: str, columns: int = 80) -> list[str]:
     return [f"{cell_width(line)}: {line}" for line in out.splitlines() if cell_width(line) > columns]
 
 
-@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr", "pt-BR", "es", "zh-Hant"])
+@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr", "pt-BR", "es", "de", "zh-Hant"])
 def test_arena_ladder_and_rules_fit_80_columns(lang: str, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "80")
     outputs = []
@@ -120,7 +120,7 @@ def test_arena_ladder_and_rules_fit_80_columns(lang: str, monkeypatch: pytest.Mo
     assert not wide, "\n".join(wide)
 
 
-@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr", "pt-BR", "es", "zh-Hant"])
+@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr", "pt-BR", "es", "de", "zh-Hant"])
 def test_the_ladder_wraps_every_levels_description_in_its_column(
     lang: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

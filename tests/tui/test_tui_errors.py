@@ -20,6 +20,7 @@ BAD_CARD = json.dumps({"players": [{"captures": ["maple-chaff"]}, {}]})
         ("ja", ("エラー", "プレイヤー1", "存在しない")),
         ("ko", ("오류", "플레이어 1", "알 수 없는 패")),
         ("fr", ("erreur", "joueur 1", "carte inconnue")),
+        ("de", ("Fehler", "Spieler 1", "unbekannte Karte")),
     ],
 )
 def test_cli_errors_are_in_the_language(lang: str, words: tuple[str, ...], tmp_path: Path) -> None:
@@ -79,6 +80,7 @@ def test_the_new_game_form_says_its_errors_in_the_language(
         (["play", "--bots", "nobody", "--lang", "ko"], ("오류", "알 수 없는 상대")),
         (["simulate", "--games", "0", "--lang", "fr"], ("erreur", "doit valoir au moins 1")),
         (["arena", "--bots", "random", "--lang", "ja"], ("エラー", "対戦場は2体か3体")),
+        (["simulate", "--games", "0", "--lang", "de"], ("Fehler", "muss mindestens 1 sein")),
     ],
 )
 def test_command_option_errors_are_in_the_language(argv: list[str], words: tuple[str, ...]) -> None:
@@ -134,6 +136,7 @@ PREFIX = {
     "ja": "roppyakken: エラー: ",
     "ko": "roppyakken: 오류: ",
     "fr": "roppyakken : erreur : ",
+    "de": "roppyakken: Fehler: ",
     "zh-Hant": "roppyakken：錯誤：",
 }
 SCRIPT = {
@@ -222,7 +225,9 @@ def test_a_records_round_is_named_in_the_language(records: Path) -> None:
     assert run_cli(["replay", bad, "--lang", "fr"])[2].startswith("roppyakken : erreur : manche 1 : ")
 
 
-@pytest.mark.parametrize(("lang", "words"), [("ja", "観戦者"), ("ko", "관전자"), ("fr", "spectateur")])
+@pytest.mark.parametrize(
+    ("lang", "words"), [("ja", "観戦者"), ("ko", "관전자"), ("fr", "spectateur"), ("de", "Zuschauer")]
+)
 def test_a_hint_refused_says_why_in_the_language(lang: str, words: str) -> None:
     """The hint panel shows ``error.translated()``: a hint nobody can have, refused in the language."""
     from roppyakken.ai.hint import hint
@@ -288,7 +293,7 @@ def test_file_errors_say_the_reason_and_the_place_in_the_language(tmp_path: Path
     assert "invalid value (at line 2, column 7)" in english[0], english[0]
     assert english[1].endswith(": it is a directory\n") and english[2].endswith(": it is a directory\n")
     assert " at at " not in english[3] and " at at " not in english[4], english[3:]
-    for lang in ("ja", "ko", "fr", "zh-Hant"):
+    for lang in ("ja", "ko", "fr", "de", "zh-Hant"):
         for (argv, stdin, fields), said in zip(cases, english, strict=True):
             code, _, err = run_cli([*argv, "--lang", lang], stdin)
             assert code == 2 and err.count("\n") == 1 and err.startswith(PREFIX[lang]), err

@@ -131,6 +131,7 @@ def _flat(text: str) -> str:
         ("fr", False),
         ("pt-BR", True),
         ("es", True),
+        ("de", True),
         ("zh-Hant", True),
     ],
 )

@@ -384,7 +384,7 @@ def test_strip_lines_break_between_fields_only() -> None:
     assert len(pack([Text("a"), Text("b")], 80, sep=" · ")) == 1
 
 
-@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr", "pt-BR", "es", "zh-Hant"])
+@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr", "pt-BR", "es", "de", "zh-Hant"])
 def test_the_chaff_field_names_only_the_special_chaff_in_every_language(lang: str) -> None:
     """plain chaff is counted, not named (``+ivraie+ivraie`` filled French lines), in each language."""
     from roppyakken.i18n import set_language
@@ -484,7 +484,7 @@ def test_still_missing_marks_hand_cards_and_leaves_out_yaku_out_of_reach() -> No
     assert "Pampas Moon (in hand)" in moon
 
 
-@pytest.mark.parametrize("lang", ["en", "fr", "ko", "pt-BR", "es", "zh-Hant"])
+@pytest.mark.parametrize("lang", ["en", "fr", "ko", "pt-BR", "es", "de", "zh-Hant"])
 def test_still_missing_names_each_card_whole(lang: str) -> None:
     """The lines of what a yaku still needs have the width to name each card whole
     (Paulownia Phoenix, not the card face's "Paul Phoenix"; Glycine, not "Glyc")."""

@@ -118,7 +118,7 @@ def test_the_saved_games_drop_down_speaks_french(tmp_path: Path, monkeypatch: py
     assert re.search(r"\d\d-\d\d \d\d:\d\d", shown)
 
 
-@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr", "es", "zh-Hant"])
+@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr", "es", "de", "zh-Hant"])
 def test_the_forms_placeholders_fit_their_field_at_80_columns(lang: str) -> None:
     from roppyakken.i18n import cell_width, set_language
     from roppyakken.tui import text as t
@@ -214,7 +214,7 @@ def test_a_seed_out_of_range_is_refused_naming_the_bound(
     assert "9223372036854775807" in shown and "-3" in shown, shown
 
 
-@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr", "es", "zh-Hant"])
+@pytest.mark.parametrize("lang", ["en", "ja", "ko", "fr", "es", "de", "zh-Hant"])
 def test_the_fullest_form_fits_80x24_with_its_saved_game(
     lang: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
