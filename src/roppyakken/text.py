@@ -341,6 +341,17 @@ def bot_level_description(level: str) -> str:
     return _(description) if description else level
 
 
+def enumeration(items: list[str]) -> str:
+    """Items listed one after the other with the language's separator ('a, b, c'; 'a、b、c' in
+    Japanese and Chinese), no 'and' before the last: for lists of names in a table or a log."""
+    if not items:
+        return ""
+    joined = items[0]
+    for item in items[1:]:
+        joined = fill(LIST_SEPARATOR, items=joined, item=item)
+    return joined
+
+
 def list_phrase(items: list[str]) -> str:
     """Items joined as a sentence says them: 'a', 'a and b', 'a, b and c' (in the current language)."""
     if not items:

@@ -401,3 +401,18 @@ def test_french_browser_text_keeps_french_typography(template: Catalog) -> None:
         )
     ]
     assert wrong == [], wrong[:5]
+
+
+@pytest.mark.parametrize(
+    ("lang", "shown"), [("en", "A, B, C"), ("ja", "A、B、C"), ("zh-Hant", "A、B、C"), ("de", "A, B, C")]
+)
+def test_a_list_of_names_takes_the_languages_separator(lang: str, shown: str) -> None:
+    """The terminal's lists of cards and yaku (the log, the dialogs, the hints) are enumerated with
+    the language's own separator: Japanese and Chinese write 、."""
+    from roppyakken.text import enumeration
+
+    try:
+        i18n.set_language(lang)
+        assert enumeration(["A", "B", "C"]) == shown and enumeration(["A"]) == "A" and enumeration([]) == ""
+    finally:
+        i18n.set_language("en")

@@ -18,7 +18,7 @@ from roppyakken.events import (
     RoundStarted,
     Turned,
 )
-from roppyakken.text import month_name, yaku_name
+from roppyakken.text import enumeration, month_name, yaku_name
 from roppyakken.tui import text as t
 
 
@@ -39,8 +39,8 @@ def event_line(event: Event, names: Sequence[str]) -> str | None:
     if isinstance(event, Declared):
         if not event.hands:
             return None
-        hands = ", ".join(f"{yaku_name(s)} ({p})" for s, p in event.hands)
-        cards = ", ".join(t.card_name(c) for c in iter_cards(event.cards))
+        hands = enumeration([f"{yaku_name(s)} ({p})" for s, p in event.hands])
+        cards = enumeration([t.card_name(c) for c in iter_cards(event.cards)])
         return t.say(t.EVENT_DECLARED, names[event.seat], hands=hands, cards=cards)
     if isinstance(event, Turned):
         return t.say(t.EVENT_TURNED_CHOICE, names[event.seat], card=t.card_name(event.card))

@@ -17,7 +17,7 @@ from textual.widget import Widget
 
 from roppyakken.cards import KIND, KINDS, MONTH, MONTH_MASK, NUM_CARDS, POINTS, WILLOW, iter_cards, points_of
 from roppyakken.rules import Rules
-from roppyakken.text import card_name, kind_mark, month_name, yaku_name
+from roppyakken.text import card_name, enumeration, kind_mark, month_name, yaku_name
 from roppyakken.tui import text as t
 from roppyakken.tui.board import Board
 from roppyakken.tui.cardface import (
@@ -311,7 +311,7 @@ class PlayerStrip(Widget):
         if rules.match_rule.kind != "single":
             head.append(Text(t.STRIP_LEGS.format(n=board.legs[seat])))
         if board.declared[seat]:
-            hands = ", ".join(yaku_name(s) for s in board.declared[seat])
+            hands = enumeration([yaku_name(s) for s in board.declared[seat]])
             head.append(Text(t.STRIP_DECLARED.format(hands=hands)))
         captured = board.captures[seat]
         known = board.orders[seat] if seat < len(board.orders) else ()
@@ -440,9 +440,11 @@ def missing_lines(rules: Rules, captures: Sequence[int], name: str, seat: int, h
                 continue
         elif missing & dead:
             continue
-        cards = ", ".join(
-            t.MISSING_IN_HAND.format(card=card_name(c)) if hand >> c & 1 else card_name(c)
-            for c in iter_cards(missing)
+        cards = enumeration(
+            [
+                t.MISSING_IN_HAND.format(card=card_name(c)) if hand >> c & 1 else card_name(c)
+                for c in iter_cards(missing)
+            ]
         )
         if p.slug == "seven-ribbons":
             lines.append(t.MISSING_SEVEN.format(yaku=label, n=p.needed - p.held[seat], cards=cards))

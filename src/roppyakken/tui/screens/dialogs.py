@@ -14,7 +14,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Static
 
 from roppyakken.cards import iter_cards
-from roppyakken.text import month_name, yaku_name
+from roppyakken.text import enumeration, month_name, yaku_name
 from roppyakken.tui import text as t
 from roppyakken.yaku import LuckyHand
 
@@ -159,7 +159,7 @@ class DeclareScreen(ModalScreen[tuple[str, ...]]):
         for i, hand in enumerate(self.hands):
             box = "[x]" if self.ticked[i] else "[ ]"
             pointer = "▶" if i == self.cursor else " "
-            cards = ", ".join(t.card_name(c) for c in iter_cards(hand.cards))
+            cards = enumeration([t.card_name(c) for c in iter_cards(hand.cards)])
             item = t.DECLARE_ITEM.format(name=yaku_name(hand.slug), points=hand.points, cards=cards)
             lines.append(Text(f"{pointer} {box} {i + 1}. {item}", style="bold" if i == self.cursor else ""))
         return Text("\n").join(lines)

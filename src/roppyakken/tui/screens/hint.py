@@ -21,7 +21,7 @@ from textual.worker import WorkerCancelled, WorkerFailed
 from roppyakken.ai.hint import DEFAULT_WORLDS, Hint, MoveHint, Review, hint
 from roppyakken.cards import iter_cards
 from roppyakken.errors import RoppyakkenError
-from roppyakken.text import card_name, yaku_name
+from roppyakken.text import card_name, enumeration, yaku_name
 from roppyakken.tui import text as t
 from roppyakken.view import SeatView
 
@@ -49,7 +49,7 @@ def move_lines(move: MoveHint, number: int) -> list[str]:
         head += f"  ★ {t.HINT_EXPERT}"
     now = [t.HINT_NOW.format(n=move.points_now)]
     if move.yaku_now:
-        now.append(t.HINT_YAKU_NOW.format(yaku=", ".join(yaku_name(s) for s in move.yaku_now)))
+        now.append(t.HINT_YAKU_NOW.format(yaku=enumeration([yaku_name(s) for s in move.yaku_now])))
     if move.yaku_chances:
         slug, chance = move.yaku_chances[0]
         now.append(t.HINT_YAKU_CHANCE.format(yaku=yaku_name(slug), pct=round(chance * 100)))

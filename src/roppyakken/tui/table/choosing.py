@@ -15,7 +15,7 @@ from roppyakken.cards import MONTH, iter_cards
 from roppyakken.choices import Choice
 from roppyakken.engine import stacks_of
 from roppyakken.phase import Phase
-from roppyakken.text import month_name, yaku_name
+from roppyakken.text import enumeration, month_name, yaku_name
 from roppyakken.tui import text as t
 from roppyakken.view import SeatView
 
@@ -48,7 +48,7 @@ def target_name(mask: int) -> str:
     if len(cards) == 1:
         return t.card_name(cards[0])
     month = month_name(MONTH[cards[0]])
-    return t.STACK_NAME.format(month=month, cards=", ".join(t.card_name(c) for c in cards))
+    return t.STACK_NAME.format(month=month, cards=enumeration([t.card_name(c) for c in cards]))
 
 
 def gives_of(found: list[Choice]) -> dict[tuple[int, int], str]:
@@ -72,7 +72,7 @@ def gives_of(found: list[Choice]) -> dict[tuple[int, int], str]:
                     for s in c.steps
                 ]
             target = c.action.target if isinstance(c.action, Play | Take) else 0
-            out[(card, target)] = ", ".join(parts)
+            out[(card, target)] = enumeration(parts)
     return out
 
 
