@@ -10,6 +10,7 @@ import asyncio
 import dataclasses
 import json
 import random
+import re
 import socket
 import threading
 import time
@@ -18,12 +19,14 @@ from contextlib import contextmanager
 from typing import Any
 
 import httpx
+import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from roppyakken.server.config import Limits
 from roppyakken.server.store.database import Database
 from roppyakken.server.web.app import create_app
 from roppyakken.server.web.serving import Server, uvicorn_config
+from roppyakken.server.wire import text
 
 
 def limits_for_tests(**changes: Any) -> Limits:
@@ -39,6 +42,13 @@ def limits_for_tests(**changes: Any) -> Limits:
         rated_same_address=True,
     )
     return dataclasses.replace(base, **changes)
+
+
+def metric(body: str, name: str) -> float:
+    """The value of the metric ``name`` (with its labels, as exposed) in a ``/metrics`` body."""
+    match = re.search(rf"^{re.escape(name)} ([0-9.e+-]+)$", body, re.MULTILINE)
+    assert match, name
+    return float(match.group(1))
 
 
 class ServerThread:
@@ -182,6 +192,29 @@ class Player:
     async def close(self) -> None:
         """Disconnect."""
         await self.ws.close()
+
+
+async def hand_over_when_open(player: Player, seat: int, seconds: float = 30.0) -> dict[str, Any]:
+    """``player`` asks for ``seat`` to be handed to a bot until the server agrees; the ``handed`` message.
+
+    A seat may be handed over once the server has seen its player go and ``hand_over_after`` has
+    passed since: an ask before that is refused (the player is connected, or wait) and changes
+    nothing, so asking again is the poll.  The refusals, answers to the poll only, are not kept in
+    ``player.log``.  The test fails if it is still refused after ``seconds``.
+    """
+    deadline = time.monotonic() + seconds
+    while True:
+        await player.send({"type": "hand_over", "seat": seat})
+        answer = await player.recv()
+        while answer["type"] not in ("handed", "error"):
+            answer = await player.recv()
+        if answer["type"] == "handed":
+            return answer
+        assert answer["text"]["template"] in (text.HAND_OVER_PRESENT, text.HAND_OVER_WAIT), answer
+        assert player.log.pop() is answer
+        if time.monotonic() > deadline:
+            pytest.fail(f"not within {seconds:g} s: seat {seat} could be handed over ({answer['message']})")
+        await asyncio.sleep(0.05)
 
 
 async def play_to_end(

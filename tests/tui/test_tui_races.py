@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 
 from tests.harness.support import require_module
@@ -34,10 +32,11 @@ def _send_at_once(app: RoppyakkenApp, *keys: str) -> None:
 
 
 async def _settle(pilot: Pilot[None], app: RoppyakkenApp) -> None:
-    """Let the keys be handled and any worker they started be cancelled."""
+    """Let the keys be handled, and every worker they cancelled end."""
     for _ in range(30):
         await pilot.pause(0.02)
-    await asyncio.sleep(0.2)
+    # a cancelled worker stays listed until its work has ended
+    await wait_until(pilot, lambda: not any(w.is_cancelled for w in app.workers), timeout=30)
     assert app.is_running and app._exception is None, app._exception
 
 

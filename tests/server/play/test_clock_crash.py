@@ -22,10 +22,11 @@ import redis
 from websockets.sync.client import ClientConnection, connect
 
 from roppyakken.server.cluster.leases import LEASE_MS, Leases
-from roppyakken.server.play.downtime import PERIOD
+from roppyakken.server.play.downtime import PERIOD, last_beat
 from roppyakken.server.store.database import Database
 from roppyakken.server.store.room_store import load_room
 from tests.harness import services
+from tests.harness.poll import until
 
 pytestmark = pytest.mark.slow
 
@@ -47,6 +48,22 @@ def _clock(database: str, room: str) -> dict[str, Any]:
         db.engine.dispose()
     assert stored is not None and stored.room.clock is not None
     return stored.room.clock
+
+
+def _beat_since(database: str, when: float) -> bool:
+    """Whether the single server's stored heartbeat was written after ``when`` (epoch seconds)."""
+    db = Database(database)
+    try:
+        beat = db.run_now(last_beat)
+    finally:
+        db.engine.dispose()
+    return beat is not None and beat > when
+
+
+def _renewed_since(leases: redis.Redis, room: str, when: float) -> bool:
+    """Whether the holder's last renewal of ``room``'s lease (Redis's stamp) came after ``when``."""
+    stamp = leases.hget(Leases.STAMPS_KEY, room)
+    return stamp is not None and int(str(stamp)) / 1000 > when
 
 
 def _alices_clock_runs(database: str, room: str) -> dict[str, Any]:
@@ -104,10 +121,14 @@ def test_a_single_server_killed_gives_the_outage_back_to_the_clock(tmp_path: Pat
         room = created["room"]
         with _join(first.url, room, created["token"]):
             before = _alices_clock_runs(database, room)
-            time.sleep(2 * PERIOD)  # a heartbeat was written after the clock started
+            until(
+                lambda: _beat_since(database, before["started"]),
+                30,
+                "a heartbeat written after the clock started",
+            )
             killed = time.time()
             first.kill()
-        time.sleep(DOWN)
+        time.sleep(DOWN)  # the outage (the subject): what the clock must get back
         launched = time.time()
         second = _server(database).start()
         servers.append(second)
@@ -136,12 +157,12 @@ def test_a_clean_stop_is_not_given_back_twice(tmp_path: Path) -> None:
         created = _create(first.url)
         room = created["room"]
         with _join(first.url, room, created["token"]):
-            _alices_clock_runs(database, room)
-            time.sleep(2 * PERIOD)
+            started = _alices_clock_runs(database, room)["started"]
+            until(lambda: _beat_since(database, started), 30, "a heartbeat written after the clock started")
         first.stop()
         paused = _clock(database, room)
         assert paused["paused"] is not None
-        time.sleep(1.0)
+        time.sleep(1.0)  # the server stays down (the subject): a time the clock must not get back
         second = _server(database).start()
         servers.append(second)
         assert httpx.get(second.url + f"/api/rooms/{room}", timeout=10).json()["status"] == "playing"
@@ -166,7 +187,11 @@ def test_a_member_killed_gives_the_time_without_a_holder_back_to_the_clock() -> 
             room = created["room"]
             with _join(first.url, room, created["token"]):
                 before = _alices_clock_runs(database, room)
-                time.sleep(1.0)
+                until(
+                    lambda: _renewed_since(leases, room, before["started"]),
+                    30,
+                    "the holder renewed the room's lease after the clock started",
+                )
                 killed = time.time()
                 first.kill()
             # the lease lapses, then the survivor takes it: the last look before that is a time the

@@ -26,10 +26,12 @@ from websockets.asyncio.client import connect
 from roppyakken.engine import Game
 from roppyakken.rules import preset
 from roppyakken.server.wire import text
+from tests.harness.poll import until_async
 from tests.harness.server_harness import (
     Player,
     ServerThread,
     limits_for_tests,
+    metric,
     running_server,
     stored_actions,
 )
@@ -152,7 +154,12 @@ def test_a_bot_whose_move_cannot_be_stored_tries_again(tmp_path: Path) -> None:
                 alice = await Player.join(server, created["room"], created["token"])
                 state = await alice.expect("state")
                 assert not state["view"]["legal"]
-                await asyncio.sleep(1.0)  # the bot's move fails (write timeout 0.3 s) and it waits to retry
+                # the bot's move fails (write timeout 0.3 s) and it waits to retry: the server counts
+                # a move it could not store (and only the bot has a move to make)
+                failed = 'roppyakken_requests_refused_total{reason="write_failed"}'
+                await until_async(
+                    lambda: metric(server.get("/metrics").text, failed) >= 1, 30, "the bot's move failed"
+                )
                 assert [m["type"] for m in await alice.quiet() if m["type"] != "room"] == []
             finally:
                 lock.release()

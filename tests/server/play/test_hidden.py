@@ -20,9 +20,11 @@ import pytest
 from roppyakken.cards import SLUGS
 from roppyakken.engine import Game
 from roppyakken.rules import from_options
+from tests.harness.poll import until_async
 from tests.harness.server_harness import (
     Player,
     ServerThread,
+    hand_over_when_open,
     limits_for_tests,
     play_to_end,
     running_server,
@@ -86,8 +88,12 @@ def test_no_message_shows_another_hand_or_the_pile(
 
         async def arrive_late() -> list[Player]:
             # A spectator and a second connection of seat 0 arrive mid-game: each gets the history.
-            while watcher.last_state is None or watcher.last_state["seq"] < 12:
-                await asyncio.sleep(0.01)
+            await until_async(
+                lambda: watcher.last_state is not None and watcher.last_state["seq"] >= 12,
+                120,
+                "the watcher saw move 12",
+                every=0.01,  # they arrive mid-game: soon after move 12, before the game ends
+            )
             late = [
                 await Player.join(seeded_server, room, None),
                 await Player.join(seeded_server, room, tokens[0]),
@@ -174,9 +180,7 @@ def test_clock_and_hand_over_messages_show_no_hand(tmp_path: Path) -> None:
             watcher = await Player.join(server, handed["room"], None)
             await players[0].send({"type": "start"})
             await players[1].close()
-            await asyncio.sleep(0.4)
-            await players[0].send({"type": "hand_over", "seat": 1})
-            assert (await players[0].expect("handed"))["done"]
+            assert (await hand_over_when_open(players[0], 1))["done"]
             await players[0].expect("state")
             await asyncio.gather(play_to_end(players[:1], seed=9), watcher.expect("game_end"))
             await watcher.expect("state")

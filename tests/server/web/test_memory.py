@@ -62,7 +62,7 @@ def _settled(pid: int) -> int:
     deadline = time.monotonic() + 15
     readings = [_resident(pid)]
     while time.monotonic() < deadline and not (len(readings) >= 5 and len(set(readings[-5:])) == 1):
-        time.sleep(0.2)
+        time.sleep(0.2)  # the next sample: memory holding still is what is waited for
         readings.append(_resident(pid))
     return readings[-1]
 
