@@ -168,7 +168,12 @@ def _context(
     ``wait_for_function`` needs: contexts bypass it unless ``csp`` is set
     (:func:`test_the_client_runs_under_its_content_security_policy` keeps it).
     """
-    ctx = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone, bypass_csp=not csp)
+    # The service worker precaches the whole offline client (Pyodide: megabytes) in every fresh
+    # profile; these tests are about the pages, so it is blocked here (test_web_offline_browser.py
+    # tests it).
+    ctx = browser.new_context(
+        viewport=viewport, is_mobile=phone, has_touch=phone, bypass_csp=not csp, service_workers="block"
+    )
     ctx.add_init_script(FAST_ANIMATIONS)
     ctx.set_default_timeout(15_000)
     return ctx
