@@ -169,3 +169,18 @@ def test_the_stored_record_is_the_engines_own(server: ServerThread, tmp_path: Pa
     from roppyakken.record import replay
 
     assert record_of(*replay(stored)) == stored
+
+
+def test_the_runtime_is_served_gzipped_to_browsers_that_take_it(server: ServerThread) -> None:
+    if not offline_routes.build_client().runtime:
+        pytest.skip("the Pyodide runtime is missing (./scripts/offline-runtime)")
+    url = server.url + "/static/offline/pyodide/pyodide.asm.wasm"
+    plain = httpx.get(url, headers={"Accept-Encoding": "identity"}, timeout=30)
+    assert plain.status_code == 200 and plain.headers["content-type"] == "application/wasm"
+    assert plain.content == (offline_routes.RUNTIME_DIR / "pyodide.asm.wasm").read_bytes()
+    if (offline_routes.RUNTIME_DIR / "pyodide.asm.wasm.gz").is_file():
+        with httpx.stream("GET", url, headers={"Accept-Encoding": "gzip"}, timeout=30) as packed:
+            assert packed.headers["content-encoding"] == "gzip"
+            assert int(packed.headers["content-length"]) < len(plain.content) / 2
+            assert packed.read() == plain.content  # httpx undoes the gzip
+    assert httpx.get(server.url + "/static/offline/pyodide/other.js", timeout=10).status_code == 404

@@ -18,7 +18,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -160,7 +160,12 @@ def browser(server: str) -> Iterator[Browser]:
 
 
 def _context(
-    browser: Browser, viewport: ViewportSize, *, phone: bool = False, csp: bool = False
+    browser: Browser,
+    viewport: ViewportSize,
+    *,
+    phone: bool = False,
+    csp: bool = False,
+    service_workers: Literal["allow", "block"] = "block",
 ) -> BrowserContext:
     """A fresh browser profile (its own localStorage) with fast animations.
 
@@ -169,10 +174,13 @@ def _context(
     (:func:`test_the_client_runs_under_its_content_security_policy` keeps it).
     """
     # The service worker precaches the whole offline client (Pyodide: megabytes) in every fresh
-    # profile; these tests are about the pages, so it is blocked here (test_web_offline_browser.py
-    # tests it).
+    # profile; the tests of the pages block it (test_web_offline_browser.py allows it).
     ctx = browser.new_context(
-        viewport=viewport, is_mobile=phone, has_touch=phone, bypass_csp=not csp, service_workers="block"
+        viewport=viewport,
+        is_mobile=phone,
+        has_touch=phone,
+        bypass_csp=not csp,
+        service_workers=service_workers,
     )
     ctx.add_init_script(FAST_ANIMATIONS)
     ctx.set_default_timeout(15_000)

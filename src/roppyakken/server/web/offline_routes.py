@@ -10,6 +10,9 @@ Offline play runs the core and the bots on Pyodide in a Web Worker
 * ``GET /api/offline``: where the runtime and the zip are, whether the Pyodide runtime is
   installed (``./scripts/offline-runtime`` copies it into ``static/offline/pyodide/``), and
   the client's version;
+* ``GET /static/offline/pyodide/<file>``: the Pyodide runtime, gzipped for browsers that take
+  it when ``./scripts/offline-runtime`` made the ``.gz`` copies (the WebAssembly is a third
+  of its size so), as any static file otherwise;
 * ``GET /sw.js``: the service worker (``static/sw.js``), at the site's root so that its scope
   is the whole site, with the client's version and the list of what it precaches written in;
   the version is a digest of every file it caches, so a new server is a new cache.
@@ -26,7 +29,7 @@ from pathlib import Path
 from typing import Final
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 import roppyakken
@@ -194,6 +197,29 @@ async def core_zip(request: Request) -> Response:
     )
 
 
+RUNTIME_TYPES: Final = {
+    ".wasm": "application/wasm",
+    ".mjs": "text/javascript",
+    ".json": "application/json",
+    ".zip": "application/zip",
+}
+
+
+async def runtime_file(request: Request) -> Response:
+    """``GET /static/offline/pyodide/<file>``: a runtime file, its gzip copy if the browser takes gzip."""
+    name = str(request.path_params["name"])
+    if name not in RUNTIME_FILES or not (RUNTIME_DIR / name).is_file():
+        return JSONResponse({"error": "not found"}, status_code=404)
+    media = RUNTIME_TYPES.get(Path(name).suffix, "application/octet-stream")
+    packed = RUNTIME_DIR / f"{name}.gz"
+    takes_gzip = "gzip" in request.headers.get("accept-encoding", "").lower()
+    if takes_gzip and packed.is_file():
+        return FileResponse(
+            packed, media_type=media, headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"}
+        )
+    return FileResponse(RUNTIME_DIR / name, media_type=media, headers={"Vary": "Accept-Encoding"})
+
+
 async def service_worker(request: Request) -> Response:
     """``GET /sw.js``: the service worker with this client's version and precache list written in."""
     source = STATIC / "sw.js"
@@ -218,4 +244,5 @@ def routes() -> list[BaseRoute]:
         Route("/api/offline", offline_info, methods=["GET"]),
         Route("/offline/core-{digest}.zip", core_zip, methods=["GET"]),
         Route("/sw.js", service_worker, methods=["GET"]),
+        Route(RUNTIME_URL + "{name}", runtime_file, methods=["GET"]),
     ]
