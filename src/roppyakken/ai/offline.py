@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 import tomllib
 import zlib
 from collections.abc import Sequence
@@ -306,6 +307,35 @@ def presets_json() -> list[dict[str, Any]]:
     ]
 
 
+def decision_times(
+    level: str, *, decisions: int, seed: int = 1, rules_name: str = "classic", players: int = 2
+) -> dict[str, list[float]]:
+    """Milliseconds each of ``decisions`` bot decisions with a choice (two legal actions or more)
+    took, bots of ``level`` in every seat of
+    games seeded from ``seed`` (as :func:`decision_seed` seeds them): the same positions wherever
+    it runs, for comparing the browser with CPython (bench/bench_offline.py).  ``ms``: the times;
+    ``rollouts``: the playouts a searching bot made in each (its ``last_rollouts``; 0 for others)."""
+    out: list[float] = []
+    rollouts: list[float] = []
+    game_seed = seed
+    while len(out) < decisions:
+        game = Game(preset(rules_name), players, game_seed)
+        moves = 0
+        while not game.over and len(out) < decisions:
+            index = game.to_act
+            view = view_of(game, index)
+            bot = make_bot(level, decision_seed(game_seed, index, moves))
+            began = time.perf_counter()
+            action = bot.choose(view)
+            if len(view.legal) >= 2:  # a decision with a choice (a forced move is not one)
+                out.append((time.perf_counter() - began) * 1000.0)
+                rollouts.append(float(getattr(bot, "last_rollouts", 0)))
+            game.apply(action, index)
+            moves += 1
+        game_seed += 1
+    return {"ms": out, "rollouts": rollouts}
+
+
 class Bridge:
     """The worker's state: at most one offline game at a time."""
 
@@ -333,6 +363,14 @@ class Bridge:
             return score_document(rules, document).to_json()
         if op == "presets":
             return presets_json()
+        if op == "decision_times":
+            return decision_times(
+                str(request["level"]),
+                decisions=int(request["decisions"]),
+                seed=int(request.get("seed", 1)),
+                rules_name=str(request.get("preset", "classic")),
+                players=int(request.get("players", 2)),
+            )
         table = self.table
         if table is None:
             raise ValueError("no offline game is running")
