@@ -254,7 +254,8 @@ def test_the_app_plays_offline_and_uploads_back_online(
     page.goto(base + "/#/offline")
     page.reload()  # a new page load: the worker's script is checked for a new version
     page.wait_for_selector("#update-banner", timeout=120_000)
-    page.click("#update-reload")
+    with page.expect_navigation(timeout=60_000):  # the new worker takes over, the page reloads
+        page.click("#update-reload")
     wait_js(page, f"caches.keys().then(ks => !ks.includes('{first_cache}'))", 60)
     second_cache = _installed(page)
     assert second_cache != first_cache

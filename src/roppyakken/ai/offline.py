@@ -4,9 +4,10 @@ The browser's offline mode runs this module on Pyodide in a Web Worker
 (``static/js/offline/worker.js``): the same engine and the same bots as the server, from the
 same source.  :class:`OfflineTable` holds one :class:`~roppyakken.engine.Game`; the person's
 moves go in through :meth:`OfflineTable.act` and every change comes back as the messages the
-server sends that seat (docs/PROTOCOL.md): ``events``, ``round_end``, ``review``,
-``game_end`` and the seat's ``state`` (its view, with its choices), built from the same
-builders (:func:`~roppyakken.view.view_of`, :meth:`~roppyakken.view.SeatView.to_json`,
+server sends that seat (docs/PROTOCOL.md): ``events``, ``round_end``, ``game_end`` and the
+seat's ``state`` (its view, with its choices), and each round's ``review``, asked apart
+(:meth:`OfflineTable.reviews`) as the server sends it apart; all built from the same builders
+(:func:`~roppyakken.view.view_of`, :meth:`~roppyakken.view.SeatView.to_json`,
 :func:`~roppyakken.choices.choices`, the events' ``to_json``).  The bots' seats are played
 in the same call, each decision seeded as the server seeds it (:func:`decision_seed`), so a
 seed and the person's moves give the same game, and the same record
@@ -160,9 +161,12 @@ class OfflineTable:
         self.game = Game(rules, players, seed)
         self.actions = 0
         self.names = [f"bot:{lv}" if lv is not None else name for lv in levels]
-        self.reviews = review
+        self.review = review
+        """Whether the person's decisions of each round are reviewed when it ends."""
         self._decisions: list[tuple[int, SeatView, Action]] = []
         self._turns = 0
+        self._due: list[tuple[int, list[tuple[int, SeatView, Action]]]] = []
+        """Rounds ended whose review is not worked out yet, with the person's decisions."""
 
     # ----------------------------------------------------------------- messages
 
@@ -230,7 +234,7 @@ class OfflineTable:
                         "captures": captures,
                     }
                 )
-                out.extend(self._review(event.round))
+                self._round_ended(event.round)
             elif isinstance(event, GameEnded):
                 out.append(
                     {
@@ -244,13 +248,23 @@ class OfflineTable:
         out.append(self.state())
         return out
 
-    def _review(self, round_index: int) -> list[dict[str, Any]]:
+    def _round_ended(self, round_index: int) -> None:
         made, self._decisions, self._turns = self._decisions, [], 0
-        if not made or not self.reviews:
-            return []
-        seed = _public_seed("offline", round_index * 10_000 + self.seat)
-        items = review_items(made, seed)
-        return [{"type": "review", "round": round_index, "seat": self.seat, "reviews": items}]
+        if made and self.review:
+            self._due.append((round_index, made))
+
+    def reviews(self) -> list[dict[str, Any]]:
+        """The ``review`` messages of the rounds ended since the last call.
+
+        Worked out apart from the move that ended the round (as the server sends them after
+        the round's end), so that the round's end is shown while the master reviews it."""
+        due, self._due = self._due, []
+        out = []
+        for round_index, made in due:
+            seed = _public_seed("offline", round_index * 10_000 + self.seat)
+            items = review_items(made, seed)
+            out.append({"type": "review", "round": round_index, "seat": self.seat, "reviews": items})
+        return out
 
     # ----------------------------------------------------------------- moves
 
@@ -378,6 +392,8 @@ class Bridge:
             return {"messages": table.act(request.get("action"))}
         if op == "hint":
             return {"messages": [table.hint()]}
+        if op == "reviews":
+            return {"messages": table.reviews()}
         if op == "record":
             return table.record()
         if op == "state":

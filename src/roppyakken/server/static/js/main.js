@@ -53,7 +53,7 @@ function header() {
       h("a", { href: "/#/" }, T.navHome),
       h("a", { href: "/#/calc" }, T.navCalc),
       h("a", { href: "/#/replay" }, T.navReplay),
-      h("a", { href: "/#/offline" }, t("Play offline")),
+      h("a", { href: "/#/offline" }, t("Offline")),
       h("a", { href: "/#/rules" }, T.navRules),
       h("a", { href: "/#/leaders" }, t("Leaderboards")),
       h("a", { href: "/#/account", id: "nav-account" }, t("Account")),

@@ -179,8 +179,11 @@ export class OfflineSource {
           this.backlog -= 1;
           await this.deliver(msg);
         }
+        // a round ended: its review is worked out now, after the round's end is shown (as the
+        // server sends it, apart)
+        if (out.messages.some((/** @type {{type: string}} */ m) => m.type === "round_end")) this.run({ op: "reviews" });
       } catch (err) {
-        this.refused(err instanceof Error ? err.message : String(err));
+        if (request.op !== "reviews") this.refused(err instanceof Error ? err.message : String(err));
       } finally {
         this.backlog -= 1;
       }

@@ -218,6 +218,11 @@ export async function offlinePage(root, params = new URLSearchParams()) {
     if (!info.runtime) {
       start.disabled = true;
       showError(error, t("Offline play is not installed on this server: its Pyodide runtime is missing."));
+    } else {
+      // the engine starts while the player chooses (Pyodide takes seconds): Start is then quick
+      engine()
+        .start()
+        .catch(() => {});
     }
   } catch (err) {
     showError(error, T.errorPrefix + errorText(err));
