@@ -195,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         ctx.set_offline(True)
         firsts: list[float] = []
         from_start: list[float] = []
+        boots: list[dict[str, float]] = []
         for run in range(args.runs):
             tab = ctx.new_page()
             began = time.monotonic()
@@ -202,7 +203,11 @@ def main(argv: list[str] | None = None) -> int:
             tab.wait_for_selector("#offline-form")
             tab.select_option("#offline-bot-1", "expert")
             # the page starts the engine when it opens; the player's choosing takes that long
-            tab.evaluate("import('/static/js/offlineengine.js').then(m => m.engine().start())")
+            took = tab.evaluate(
+                "import('/static/js/offlineengine.js')"
+                ".then(m => m.engine().start().then(() => m.engine().took))"
+            )
+            boots.append(took)
             clicked = time.monotonic()
             tab.click("#offline-start")
             tab.wait_for_selector("#offline-table .hand button.card", timeout=300_000)
@@ -213,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
                 tab.close()
         results["first_offline_game_s"] = firsts
         results["from_start_click_s"] = from_start
+        results["worker_start_ms"] = boots
 
         browser_expert = worker_call(
             tab, {"op": "decision_times", "level": "expert", "decisions": args.expert}

@@ -42,6 +42,8 @@ export class OfflineEngine {
     this.next = 1;
     /** @type {Promise<void> | null} */
     this.ready = null;
+    /** @type {Record<string, number> | null} how long each part of the worker's start took (ms) */
+    this.took = null;
   }
 
   /** Start the worker and its runtime (once); rejects, saying why, if offline play is not installed. */
@@ -55,7 +57,8 @@ export class OfflineEngine {
       worker.onmessage = (/** @type {MessageEvent} */ e) => this.answered(e.data);
       worker.onerror = (/** @type {ErrorEvent} */ e) => this.failAll(e.message || "worker error");
       this.worker = worker;
-      await this.post({ boot: { pyodide: info.pyodide, core: info.core } });
+      const started = await this.post({ boot: { pyodide: info.pyodide, core: info.core } });
+      this.took = started ? started.ok : null;
     })();
     this.ready.catch(() => {
       this.ready = null;

@@ -3,13 +3,16 @@
 // answers the page's calls through the bridge, roppyakken.ai.offline.call (JSON in, JSON out).
 // Its script is served with a policy that lets it compile WebAssembly (server/web/guard.py).
 //
-// The page posts {id, boot: {pyodide, core}} once, then {id, request}; each is answered with
-// {id, answer} (the bridge's JSON text) or {id, failure} (the runtime could not start).
+// The page posts {id, boot: {pyodide, core}} once (answered with how long each part of the start
+// took), then {id, request}; each is answered with {id, answer} (the bridge's JSON text) or
+// {id, failure} (the runtime could not start).
 
 /** @typedef {{pyodide: string, core: string}} Boot */
 
 /** @type {Promise<(request: string) => string> | null} */
 let bridge = null;
+/** @type {Record<string, number>} how long each part of the start took, in ms (bench/bench_offline.py) */
+const took = {};
 
 /**
  * Load Pyodide from this server, unpack the core's zip and import the bridge.
@@ -17,17 +20,26 @@ let bridge = null;
  * @returns {Promise<(request: string) => string>}
  */
 async function start(boot) {
+  let mark = performance.now();
+  const lap = (/** @type {string} */ name) => {
+    const now = performance.now();
+    took[name] = now - mark;
+    mark = now;
+  };
   const runtime = await import(boot.pyodide + "pyodide.mjs");
   const pyodide = await runtime.loadPyodide({
     indexURL: boot.pyodide,
     // the pure modules: a browser has no compiled ones (roppyakken.compiled)
     env: { HOME: "/home/pyodide", ROPPYAKKEN_PURE: "1" },
   });
+  lap("pyodide");
   const zip = await fetch(boot.core);
   if (!zip.ok) throw new Error(`${boot.core}: ${zip.status}`);
   pyodide.unpackArchive(await zip.arrayBuffer(), "zip", { extractDir: "/home/pyodide/core" });
   pyodide.runPython("import sys\nsys.path.insert(0, '/home/pyodide/core')\n");
+  lap("core");
   const module = pyodide.pyimport("roppyakken.ai.offline");
+  lap("import");
   const call = module.call;
   return (/** @type {string} */ request) => String(call(request));
 }
@@ -39,7 +51,7 @@ self.onmessage = async (/** @type {MessageEvent} */ event) => {
     if (data.boot) {
       bridge ||= start(data.boot);
       await bridge;
-      self.postMessage({ id, answer: JSON.stringify({ ok: true }) });
+      self.postMessage({ id, answer: JSON.stringify({ ok: took }) });
       return;
     }
     if (!bridge) throw new Error("the offline engine was not started");
