@@ -5,13 +5,14 @@ and its cache are shared by the steps of one test): the service worker installs 
 the client; the network goes (``context.set_offline(True)``) and the page, reloaded, says so;
 a whole game against the master is played on the table, its record saved in the browser and
 replayed; a seeded game against the expert gives the record the server's engine and bots give
-for the same seed and moves; the guided first game, the calculator and the rules work; back
-online, the saved game is uploaded and shown on the player's profile; and a new version of the
-client replaces the old cache once the page is told to reload.  The server runs in this process
-(tests/server_harness.py), so that the test can make it serve a new client version.
+for the same seed and moves; the guided first game is played through, the calculator scores in
+the worker and the rules show; back online, the saved game is uploaded and shown on the
+player's profile (the offline page and the profile audited by axe-core); and a new version of
+the client replaces the old cache once the page is told to reload.  The server runs in this
+process (tests/server_harness.py), so that the test can make it serve a new client version.
 
-Takes about two to four minutes on a loaded two-core machine (Pyodide starts twice; the master
-thinks its default budget per move).
+Takes 40 to 90 s on the loaded two-core development machine (Pyodide starts three times; the
+master thinks its default budget per move).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from roppyakken.server.play.bots import think
 from roppyakken.server.web import offline_routes
 from roppyakken.view import view_of
 from tests.server_harness import ServerThread, limits_for_tests, running_server
+from tests.test_web_a11y_browser import _problems
 from tests.test_web_e2e_browser import (
     DESKTOP,
     FAST_ANIMATIONS,
@@ -42,6 +44,7 @@ from tests.test_web_e2e_browser import (
     chromium,
     wait_js,
 )
+from tests.test_web_tutorial_browser import _play_through
 
 if HAVE_PLAYWRIGHT:
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -198,6 +201,7 @@ def test_the_app_plays_offline_and_uploads_back_online(
     page.wait_for_selector("#offline-status")
     assert "You are offline." in page.locator("#offline-status").inner_text()
     assert "the scoring calculator" in page.locator("#offline-banner").inner_text()
+    problems = _problems(page, "offline page")
 
     # A whole game against the master, on the table; its record saved and replayed.
     _start(page, 3, "master")
@@ -219,6 +223,7 @@ def test_the_app_plays_offline_and_uploads_back_online(
     # The guided first game, the calculator (scored by the engine in the worker) and the rules.
     page.goto(base + "/#/learn")
     page.wait_for_selector("#tutorial-panel[data-step='welcome']")
+    _play_through(page, "en", True, errors)
     page.goto(base + "/#/calc")
     for slug in ("pine-crane", "cherry-curtain", "pampas-moon", "paulownia-phoenix"):
         page.click(f".calc-grid [data-slug='{slug}']")
@@ -247,6 +252,8 @@ def test_the_app_plays_offline_and_uploads_back_online(
         )
     )
     assert listed["games"][0]["opponents"] == ["master"] and listed["games"][0]["rated"] is False
+    problems += _problems(page, "profile with offline games")
+    assert problems == [], "\n".join(problems)
     assert errors == []
 
     # A new version of the client: the page offers it, and once taken the old cache is gone.
