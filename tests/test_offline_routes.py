@@ -12,14 +12,13 @@ import io
 import json
 import zipfile
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from roppyakken.ai.offline import OfflineTable
-from roppyakken.record import record_of
+from roppyakken.record import record_of, replay
 from roppyakken.rules import preset
 from roppyakken.server.people.players import COOKIE, CSRF_HEADER
 from roppyakken.server.web import offline_routes
@@ -119,7 +118,7 @@ def test_an_offline_game_is_uploaded_once_and_shown_unrated(server: ServerThread
     assert game["rated"] is False and game["opponents"] == ["random"] and game["seat"] == 0
     assert game["won"] == (record["winner"] == 0)
     stored = server.get(game["record"]).json()
-    assert stored == record
+    assert stored == record  # the player is Ann: the record names the player as the profile does
     profile = server.get(f"/api/players/{me}").json()
     assert all(g.get("rated") is not True for g in profile.get("recent", []))
 
@@ -157,18 +156,20 @@ def test_uploading_needs_a_player(server: ServerThread) -> None:
     assert answer.status_code == 401
 
 
-def test_the_stored_record_is_the_engines_own(server: ServerThread, tmp_path: Path) -> None:
-    """What is stored is written again from the replayed game: extra fields sent are not kept."""
+def test_the_stored_record_is_the_engines_own_with_the_players_name(server: ServerThread) -> None:
+    """What is stored is written again from the replayed game (a field the upload added is not
+    kept), and is served with the player's name as it is then (a rename, an erasure follow)."""
     record = finished_record(seed=13, level="greedy")
     sent = {**record, "note": "not part of a record"}
     with _client(server, "Cy") as cy:
         made = cy.post("/api/me/offline-games", json={"record": sent})
-    assert made.status_code == 201, made.text
-    stored = server.get(made.json()["record"]).json()
-    assert "note" not in stored and stored == record
-    from roppyakken.record import replay
-
-    assert record_of(*replay(stored)) == stored
+        assert made.status_code == 201, made.text
+        stored = server.get(made.json()["record"]).json()
+        assert stored["players"] == ["Cy", "bot:greedy"]  # the player's own name, not the upload's
+        assert stored == {**record, "players": ["Cy", "bot:greedy"]}
+        assert record_of(*replay(stored)) == stored
+        assert cy.post("/api/me", json={"name": "Cyril"}).status_code == 200
+        assert server.get(made.json()["record"]).json()["players"][0] == "Cyril"
 
 
 def test_the_runtime_is_served_gzipped_to_browsers_that_take_it(server: ServerThread) -> None:

@@ -4,7 +4,9 @@ A player (a guest or signed in) who played against bots in the browser without a
 uploads the game's record once back online.  The server believes nothing of it until
 :func:`roppyakken.record.replay` has played it through the engine: a record that does not
 replay, or whose game is not over, or that is not one person against bots, is refused with
-one line.  What is stored is the record as the engine writes it again from the replayed game.
+one line.  What is stored is the record as the engine writes it again from the replayed game,
+the person's seat named :data:`PERSON`: the record is served with the player's name as it is
+then (so a renamed or erased player's offline games follow their name, as their rooms do).
 Offline games are shown on the player's profile (``GET /api/players/<id>/offline-games``)
 and are never rated.
 """
@@ -29,6 +31,7 @@ from roppyakken.record import dumps, record_of, replay
 from roppyakken.server.people import players
 from roppyakken.server.play.hub import Hub
 from roppyakken.server.store.tables import offline_games
+from roppyakken.server.store.tables import players as players_table
 from roppyakken.server.web.api import ApiError, read_json_object
 from roppyakken.server.wire import text
 
@@ -37,6 +40,8 @@ MAX_RECORD_BYTES: Final = 512 * 1024
 LISTED: Final = 20
 """Offline games a profile lists (the latest)."""
 BOT_PREFIX: Final = "bot:"
+PERSON: Final = "player"
+"""The person's seat name in a stored record (the player's name is put in when it is served)."""
 NOT_REPLAYED: Final = N_("this record does not replay: {error}")
 NOT_OVER: Final = N_("this record's game is not over")
 NOT_AGAINST_BOTS: Final = N_("an offline game is one player against bots")
@@ -45,9 +50,9 @@ _ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
 def checked(record: Any) -> tuple[dict[str, Any], int, list[str]]:
-    """The record as the engine writes it again after replaying it, the person's seat and the
-    bots' levels; :class:`ApiError` (400) if it does not replay, is not over, or is not one
-    person against bots."""
+    """The record as the engine writes it again after replaying it (the person's seat named
+    :data:`PERSON`), the person's seat and the bots' levels; :class:`ApiError` (400) if it does
+    not replay, is not over, or is not one person against bots."""
     if not isinstance(record, dict):
         raise ApiError(400, NO_RECORD)
     try:
@@ -60,7 +65,9 @@ def checked(record: Any) -> tuple[dict[str, Any], int, list[str]]:
     levels = [name[len(BOT_PREFIX) :] for name in names if name.startswith(BOT_PREFIX)]
     if len(people) != 1 or not all(level in BOT_LEVELS for level in levels):
         raise ApiError(400, NOT_AGAINST_BOTS)
-    return record_of(game, names), people[0], levels
+    seat = people[0]
+    names[seat] = PERSON
+    return record_of(game, names), seat, levels
 
 
 def _store(conn: Connection, row: dict[str, Any]) -> tuple[str, bool]:
@@ -155,9 +162,14 @@ async def offline_record(request: Request) -> Response:
     hub: Hub = request.app.state.hub
     found = None
     if _ID.fullmatch(game_id):
-        found = await hub.db.run(
-            lambda c: c.execute(select(offline_games.c.record).where(offline_games.c.id == game_id)).scalar()
+        query = (
+            select(offline_games.c.record, offline_games.c.seat, players_table.c.name)
+            .join(players_table, players_table.c.id == offline_games.c.player_id)
+            .where(offline_games.c.id == game_id)
         )
+        found = await hub.db.run(lambda c: c.execute(query).first())
     if found is None:
         raise ApiError(404, text.NOT_FOUND)
-    return Response(str(found), media_type="application/json")
+    record = json.loads(found.record)
+    record["players"][found.seat] = found.name
+    return Response(dumps(record), media_type="application/json")
