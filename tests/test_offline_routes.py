@@ -24,6 +24,7 @@ from roppyakken.server.people.players import COOKIE, CSRF_HEADER
 from roppyakken.server.web import offline_routes
 from roppyakken.view import view_of
 from tests.server_harness import ServerThread, running_server
+from tests.support import require
 from tests.test_server_pairing import new_player
 
 
@@ -173,8 +174,9 @@ def test_the_stored_record_is_the_engines_own_with_the_players_name(server: Serv
 
 
 def test_the_runtime_is_served_gzipped_to_browsers_that_take_it(server: ServerThread) -> None:
-    if not offline_routes.build_client().runtime:
-        pytest.skip("the Pyodide runtime is missing (./scripts/offline-runtime)")
+    require(
+        offline_routes.build_client().runtime, "the Pyodide runtime is missing (./scripts/offline-runtime)"
+    )
     url = server.url + "/static/offline/pyodide/pyodide.asm.wasm"
     plain = httpx.get(url, headers={"Accept-Encoding": "identity"}, timeout=30)
     assert plain.status_code == 200 and plain.headers["content-type"] == "application/wasm"

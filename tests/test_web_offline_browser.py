@@ -33,6 +33,7 @@ from roppyakken.server.play.bots import think
 from roppyakken.server.web import offline_routes
 from roppyakken.view import view_of
 from tests.server_harness import ServerThread, limits_for_tests, running_server
+from tests.support import require
 from tests.test_web_a11y_browser import _problems
 from tests.test_web_e2e_browser import (
     DESKTOP,
@@ -58,11 +59,9 @@ BOOT_SECONDS = 120.0
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     _need_browser()
-    if not offline_routes.build_client().runtime:
-        message = "the Pyodide runtime is missing (./scripts/offline-runtime)"
-        if __import__("os").environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+    require(
+        offline_routes.build_client().runtime, "the Pyodide runtime is missing (./scripts/offline-runtime)"
+    )
     path = tmp_path_factory.mktemp("offline-web") / "s.sqlite3"
     with running_server(f"sqlite:///{path}", limits=limits_for_tests()) as served:
         yield served
