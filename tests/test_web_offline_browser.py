@@ -3,12 +3,13 @@
 One browser profile goes through it in order (Pyodide's start is the slow part, so the profile
 and its cache are shared by the steps of one test): the service worker installs and precaches
 the client; the network goes (``context.set_offline(True)``) and the page, reloaded, says so;
-a whole game against the master is played on the table, its record saved in the browser and
-replayed; a seeded game against the expert gives the record the server's engine and bots give
-for the same seed and moves; the guided first game is played through, the calculator scores in
-the worker and the rules show; back online, the saved game is uploaded and shown on the
-player's profile (the offline page and the profile audited by axe-core); and a new version of
-the client replaces the old cache once the page is told to reload.  The server runs in this
+a whole game against the master is played on the table (a hint asked, the round's review
+shown), its record saved in the browser and replayed; a seeded game against the expert gives
+the record the server's engine and bots give for the same seed and moves; the guided first
+game is played through, the calculator scores in the worker and the rules show; back online,
+the saved game is uploaded and shown on the player's profile (the offline page and the profile
+audited by axe-core); and a new version of the client replaces the old cache once the page is
+told to reload.  The server runs in this
 process (tests/server_harness.py), so that the test can make it serve a new client version.
 
 Takes 40 to 90 s on the loaded two-core development machine (Pyodide starts three times; the
@@ -41,6 +42,8 @@ from tests.test_web_e2e_browser import (
     HAVE_PLAYWRIGHT,
     _need_browser,
     _play_out,
+    _play_to_round_end,
+    _until_my_play,
     _watch_errors,
     chromium,
     wait_js,
@@ -205,6 +208,14 @@ def test_the_app_plays_offline_and_uploads_back_online(
     # A whole game against the master, on the table; its record saved and replayed.
     _start(page, 3, "master")
     assert page.locator(".opponents .pname").count() == 1
+    # a hint, worked out in the worker; the round's end shows the master's review
+    _until_my_play(page)
+    page.locator(".prompt .hint-button").click()
+    wait_js(page, "document.querySelectorAll('.hint-panel .hint-move').length === 3", timeout=120)
+    _play_to_round_end(page)
+    review = page.locator("dialog.round-end[open] .review")
+    assert "What the master would have played" in review.inner_text()
+    wait_js(page, "!document.querySelector('.review .muted')", timeout=180)
     _play_out([page], 600)
     record = _saved_record(page)
     assert record["players"] == ["Ann", "bot:master"] and record["winner"] in (0, 1)

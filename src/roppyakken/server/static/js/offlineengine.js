@@ -174,6 +174,14 @@ export class OfflineSource {
   run(request) {
     this.backlog += 1;
     const answer = this.engine.call(request);
+    answer
+      .then((out) => {
+        // A round ended: the worker works out its review next, and it is handed to the table at
+        // once, not after the messages before it (the round's end waits for its dialog to be
+        // closed, and shows the review): as conn.js hands the server's `review` aside.
+        if (out.messages.some((/** @type {{type: string}} */ m) => m.type === "round_end")) this.aside({ op: "reviews" });
+      })
+      .catch(() => {});
     this.queue = this.queue.then(async () => {
       try {
         const out = await answer;
@@ -182,15 +190,25 @@ export class OfflineSource {
           this.backlog -= 1;
           await this.deliver(msg);
         }
-        // a round ended: its review is worked out now, after the round's end is shown (as the
-        // server sends it, apart)
-        if (out.messages.some((/** @type {{type: string}} */ m) => m.type === "round_end")) this.run({ op: "reviews" });
       } catch (err) {
-        if (request.op !== "reviews") this.refused(err instanceof Error ? err.message : String(err));
+        this.refused(err instanceof Error ? err.message : String(err));
       } finally {
         this.backlog -= 1;
       }
     });
+  }
+
+  /**
+   * A request whose messages go to the table as soon as they come (a round's review).
+   * @param {import("./types.js").Json} request
+   */
+  aside(request) {
+    this.engine
+      .call(request)
+      .then((out) => {
+        for (const msg of out.messages) this.deliver(msg);
+      })
+      .catch(() => {});
   }
 
   /** @param {import("./types.js").ServerMessage[]} messages */
