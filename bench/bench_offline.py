@@ -2,7 +2,7 @@
 
 Run by hand (not a test; these machines are shared and noisy)::
 
-    .venv/bin/python bench/bench_offline.py [--runs 3] [--expert 300] [--master 30]
+    .venv/bin/python bench/bench_offline.py [--runs 3] [--expert 300] [--master 30] [--hints 10]
 
 It starts ``roppyakken serve`` (a fresh SQLite file) behind a small TCP proxy that counts the
 bytes the server sends, and drives Debian's Chromium through Playwright with the browser
@@ -21,7 +21,9 @@ tests' launch flags (tests/test_web_e2e_browser.py):
   (:func:`roppyakken.ai.offline.decision_times`: bots in every seat of games seeded alike,
   decisions with a choice only): ``--expert`` expert decisions and ``--master`` master
   decisions with its default budget (230 ms, three times that on a close call).  CPython here
-  runs the pure modules (``ROPPYAKKEN_PURE=1``), the browser's, and, if built, the compiled ones.
+  runs the pure modules (``ROPPYAKKEN_PURE=1``), the browser's, and, if built, the compiled ones;
+* **hints**: ``--hints`` hints (48 worlds, as the server's) at the person's card plays of seeded
+  games, in the worker (timed around the call from the page) and in CPython.
 """
 
 from __future__ import annotations
@@ -156,6 +158,61 @@ def summary(found: dict[str, list[float]]) -> dict[str, float]:
     }
 
 
+HINT_TIMES = """async (count) => {
+    const m = await import('/static/js/offlineengine.js');
+    const engine = m.engine();
+    const out = [];
+    for (let seed = 1; out.length < count; seed++) {
+        let msgs = (await engine.call({op: 'start', rules: {preset: 'classic'}, players: 2,
+                                       bots: {'1': 'greedy'}, seed, review: false})).messages;
+        for (;;) {
+            const state = msgs.filter((x) => x.type === 'state').pop();
+            if (state.view.phase === 'over') break;
+            if (state.view.legal.some((a) => a.type === 'play')) {
+                const began = performance.now();
+                await engine.call({op: 'hint'});
+                out.push(performance.now() - began);
+                if (out.length >= count) break;
+            }
+            msgs = (await engine.call({op: 'act', action: state.view.legal[0]})).messages;
+        }
+    }
+    return out;
+}"""
+"""Milliseconds of ``count`` hints in the page's worker, at the person's card plays of seeded games."""
+
+CPYTHON_HINTS = """
+import json, sys, time
+from roppyakken.ai.offline import OfflineTable
+from roppyakken.rules import preset
+from roppyakken.view import view_of
+count, out, seed = int(sys.argv[1]), [], 1
+while len(out) < count:
+    table = OfflineTable(preset("classic"), 2, 0, [None, "greedy"], seed, "you", review=False)
+    table.opening()
+    while not table.game.over and len(out) < count:
+        view = view_of(table.game, 0)
+        if any(a.to_json()["type"] == "play" for a in view.legal):
+            began = time.perf_counter()
+            table.hint()
+            out.append((time.perf_counter() - began) * 1000)
+        table.act(view.legal[0].to_json())
+    seed += 1
+print(json.dumps(out))
+"""
+"""The same hints in CPython."""
+
+
+def cpython_hints(count: int) -> list[float]:
+    """The same hints as :data:`HINT_TIMES`, in CPython on the pure modules."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "ROPPYAKKEN_PURE": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", CPYTHON_HINTS, str(count)], env=env, capture_output=True, text=True, check=True
+    )
+    found: list[float] = json.loads(out.stdout)
+    return found
+
+
 def cpython_times(level: str, decisions: int, pure: bool) -> dict[str, list[float]]:
     """The same decisions in CPython, in a fresh interpreter (pure or compiled modules)."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
@@ -177,6 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="times to the first offline game")
     parser.add_argument("--expert", type=int, default=300, help="expert decisions timed")
     parser.add_argument("--master", type=int, default=30, help="master decisions timed")
+    parser.add_argument("--hints", type=int, default=10, help="hints timed")
     args = parser.parse_args(argv)
     results: dict[str, Any] = {"load": os.getloadavg()}
     with serve() as port, sync_playwright() as p:
@@ -220,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
         results["from_start_click_s"] = from_start
         results["worker_start_ms"] = boots
 
+        browser_hints = tab.evaluate(HINT_TIMES, args.hints)
         browser_expert = worker_call(
             tab, {"op": "decision_times", "level": "expert", "decisions": args.expert}
         )
@@ -236,6 +295,10 @@ def main(argv: list[str] | None = None) -> int:
         "browser": summary(browser_master),
         "cpython_pure": summary(cpython_times("master", args.master, pure=True)),
         "cpython": summary(cpython_times("master", args.master, pure=False)),
+    }
+    results["hint"] = {
+        "browser": summary({"ms": browser_hints, "rollouts": [0.0]}),
+        "cpython_pure": summary({"ms": cpython_hints(args.hints), "rollouts": [0.0]}),
     }
     results["load_after"] = os.getloadavg()
     print(json.dumps(results, indent=2))
