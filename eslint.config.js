@@ -24,4 +24,10 @@ export default [
       "no-param-reassign": "off",
     },
   },
+  {
+    // the service worker (served at /sw.js): its own globals
+    files: ["src/roppyakken/server/static/sw.js"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "script", globals: { ...globals.serviceworker } },
+    rules: { eqeqeq: ["error", "always"], "no-var": "error", "prefer-const": "error", "no-shadow": "error" },
+  },
 ];

@@ -53,7 +53,12 @@ PLAYED = "async () => (await import('/static/js/sound.js')).played.slice()"
 
 
 def _watched(chrome: Browser, *, reduced: bool = False) -> BrowserContext:
-    ctx = chrome.new_context(viewport=DESKTOP, bypass_csp=True, reduced_motion="reduce" if reduced else None)
+    ctx = chrome.new_context(
+        viewport=DESKTOP,
+        bypass_csp=True,
+        reduced_motion="reduce" if reduced else None,
+        service_workers="block",  # its precache is megabytes (test_web_offline_browser.py tests it)
+    )
     ctx.add_init_script(FAST_ANIMATIONS)
     ctx.add_init_script(WATCH)
     ctx.set_default_timeout(15_000)
@@ -107,7 +112,11 @@ def test_card_sounds_play_and_the_mute_switch_is_remembered(server: str, browser
     assert page.locator(".status-bar .sound-toggle").get_attribute("aria-pressed") == "false"
 
     # A spectator of the same game starts muted.
-    watcher = ctx.browser.new_context(viewport=DESKTOP, bypass_csp=True) if ctx.browser else None
+    watcher = (
+        ctx.browser.new_context(viewport=DESKTOP, bypass_csp=True, service_workers="block")
+        if ctx.browser
+        else None
+    )
     assert watcher is not None
     watcher.add_init_script(WATCH)
     spectator = watcher.new_page()

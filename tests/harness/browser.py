@@ -12,7 +12,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 
@@ -164,7 +164,12 @@ def chromium() -> Iterator[Browser]:
 
 
 def new_context(
-    browser: Browser, viewport: ViewportSize, *, phone: bool = False, csp: bool = False
+    browser: Browser,
+    viewport: ViewportSize,
+    *,
+    phone: bool = False,
+    csp: bool = False,
+    service_workers: Literal["allow", "block"] = "block",
 ) -> BrowserContext:
     """A fresh browser profile (its own localStorage) with fast animations.
 
@@ -172,7 +177,15 @@ def new_context(
     ``wait_for_function`` needs: contexts bypass it unless ``csp`` is set
     (:func:`test_the_client_runs_under_its_content_security_policy` keeps it).
     """
-    ctx = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone, bypass_csp=not csp)
+    # The service worker precaches the whole offline client (Pyodide: megabytes) in every fresh
+    # profile; the tests of the pages block it (browser/test_web_offline_browser.py allows it).
+    ctx = browser.new_context(
+        viewport=viewport,
+        is_mobile=phone,
+        has_touch=phone,
+        bypass_csp=not csp,
+        service_workers=service_workers,
+    )
     ctx.add_init_script(FAST_ANIMATIONS)
     ctx.set_default_timeout(15_000)
     return ctx

@@ -77,6 +77,8 @@ PYTHON_SOURCES: tuple[str, ...] = (
     "server/wire/lobby.py",
     "server/wire/bodies.py",
     "server/web/api.py",
+    "server/web/offline_games.py",
+    "ai/offline.py",
     "server/people/moderation.py",
 )
 """Modules (under the package) whose marked messages are translated (``tui/text.py`` is read apart)."""

@@ -429,3 +429,27 @@ Index(
 
 Index("ix_players_account", players.c.account_id)
 """An account's adopted guests (a profile's games, and the guests a leaderboard leaves out)."""
+
+# --- offline games ------------------------------------------------------------------------------
+
+offline_games = Table(
+    "offline_games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("uploaded_at", DateTime(timezone=True), nullable=False),
+    Column("digest", String(64), nullable=False),  # sha256 of the record as stored: one upload per game
+    Column("preset", String(64), nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),  # the uploader's seat (every other is a bot)
+    Column("opponents", Text, nullable=False),  # JSON: the bots' levels, in seat order
+    Column("winner", Integer, nullable=True),
+    Column("rounds", Integer, nullable=False),
+    Column("totals", Text, nullable=False),  # JSON: each seat's final total
+    Column("record", Text, nullable=False),  # the record (FORMATS.md §3), checked by replaying it
+)
+"""Games a player played offline in the browser against bots and uploaded (server/web/offline_games.py):
+shown on the player's profile, never rated."""
+
+Index("ix_offline_games_player", offline_games.c.player_id, offline_games.c.uploaded_at)
+Index("ux_offline_games_digest", offline_games.c.player_id, offline_games.c.digest, unique=True)

@@ -31,6 +31,8 @@ from roppyakken.server.web import (
     api,
     fair_play,
     identity,
+    offline_games,
+    offline_routes,
     passkey_routes,
     player_routes,
     profile_routes,
@@ -126,11 +128,17 @@ def routes() -> list[BaseRoute]:
         # leaderboards and profiles
         Route("/api/leaderboard/{pool}", profile_routes.get_leaderboard, methods=["GET"]),
         Route("/api/players/{player}", profile_routes.get_profile, methods=["GET"]),
+        # games played offline and uploaded (server/web/offline_games.py): on the profile, never rated
+        Route("/api/me/offline-games", offline_games.upload, methods=["POST"]),
+        Route("/api/players/{player}/offline-games", offline_games.player_offline_games, methods=["GET"]),
+        Route("/api/offline-games/{game}/record", offline_games.offline_record, methods=["GET"]),
         Route("/healthz", api.healthz, methods=["GET"]),
         Route("/readyz", api.readyz, methods=["GET"]),
         Route("/metrics", api.metrics, methods=["GET"]),
         WebSocketRoute("/ws/lobby", lobby_endpoint),
         WebSocketRoute("/ws/{room}", websocket_endpoint),
+        # the installable, offline client (server/web/offline_routes.py)
+        *offline_routes.routes(),
         Mount("/static", StaticFiles(directory=STATIC, check_dir=False), name="static"),
         Route("/favicon.ico", favicon, methods=["GET"]),
         Route("/", page, methods=["GET"]),

@@ -42,18 +42,24 @@ def app_limiter(app: Any, name: str) -> RateLimiter:
 
 
 CSP: Final = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "default-src 'self'; script-src 'self'{wasm}; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self' {ws}; object-src 'none'; base-uri 'none'; form-action 'self'; "
     "frame-ancestors 'none'"
 )
+
+
+WASM_SCRIPTS: Final = "/static/js/offline/"
+"""Where the offline worker's scripts are: it runs Pyodide, so its policy (a worker's is its
+script's) lets it compile WebAssembly; no page's does."""
 
 
 def security_headers(scope: Scope) -> list[tuple[bytes, bytes]]:
     """The headers every HTTP answer carries."""
     host = header(scope, b"host") or ""
     ws = f"ws://{host} wss://{host}" if host and all(c not in host for c in " ;,'\"") else ""
+    wasm = " 'wasm-unsafe-eval'" if str(scope.get("path", "")).startswith(WASM_SCRIPTS) else ""
     return [
-        (b"content-security-policy", CSP.format(ws=ws).encode("latin-1")),
+        (b"content-security-policy", CSP.format(ws=ws, wasm=wasm).encode("latin-1")),
         (b"x-content-type-options", b"nosniff"),
         (b"x-frame-options", b"DENY"),
         (b"referrer-policy", b"no-referrer"),

@@ -5,10 +5,27 @@
 import { SLUGS, cardElement, cardName, pointsOfAll } from "./deck.js";
 import T, { LUCKY_HAND_NAMES, MONTH_NAMES, yakuName } from "./text.js";
 import { errorText, h, replaceChildren, showError } from "./dom.js";
-import { postJSON, presets, resolveRules } from "./api.js";
+import { ApiError, postJSON, presets, resolveRules } from "./api.js";
+import { isOffline } from "./appshell.js";
+import { scoreOffline } from "./offlineengine.js";
 import { usePreset } from "./decks.js";
 import { rulesChooser } from "./lobby.js";
 import { renderBreakdown } from "./breakdown.js";
+
+/**
+ * POST /api/score's answer: from the server, or, offline or when it cannot be reached, from the
+ * offline engine (the same scoring, run in this browser).
+ * @param {import("./types.js").Json} body
+ */
+async function scoreAnywhere(body) {
+  if (isOffline()) return scoreOffline(body);
+  try {
+    return await postJSON("/api/score", body);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 0) return scoreOffline(body);
+    throw err;
+  }
+}
 
 /**
  * Draw the calculator page.
@@ -201,7 +218,7 @@ export async function calcPage(root) {
       rules: rules.value(),
     };
     try {
-      const res = await postJSON("/api/score", body);
+      const res = await scoreAnywhere(body);
       const names = Array.from({ length: state.players }, (_, i) => T.calcPlayer(i));
       let options = null;
       if (body.rules.preset) options = (await resolveRules({ preset: body.rules.preset })).options;

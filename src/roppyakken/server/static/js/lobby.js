@@ -98,7 +98,7 @@ export function rulesChooser(prefix, list, onChange = () => {}) {
  * @param {(n: 2 | 3) => void} onChange
  * @returns {HTMLElement}
  */
-function playersChooser(prefix, onChange) {
+export function playersChooser(prefix, onChange) {
   const radios = /** @type {(2 | 3)[]} */ ([2, 3]).map((n) =>
     h(
       "label",
@@ -303,7 +303,7 @@ export async function lobbyPage(root) {
  * @param {string} id
  * @returns {HTMLInputElement}
  */
-function seedInput(id) {
+export function seedInput(id) {
   return h("input", { id, type: "number", min: "0", step: "1", inputmode: "numeric", "aria-label": T.seed });
 }
 

@@ -17,6 +17,8 @@ import { tutorialPage } from "./tutorial.js";
 import { accountPage, resetPage } from "./account.js";
 import { signinPage } from "./passkeys.js";
 import { leadersPage, playerPage } from "./profiles.js";
+import { isOffline, onConnectivity, startApp } from "./appshell.js";
+import { offlinePage } from "./offlinepage.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 
@@ -51,6 +53,7 @@ function header() {
       h("a", { href: "/#/" }, T.navHome),
       h("a", { href: "/#/calc" }, T.navCalc),
       h("a", { href: "/#/replay" }, T.navReplay),
+      h("a", { href: "/#/offline" }, t("Offline")),
       h("a", { href: "/#/rules" }, T.navRules),
       h("a", { href: "/#/leaders" }, t("Leaderboards")),
       h("a", { href: "/#/account", id: "nav-account" }, t("Account")),
@@ -83,6 +86,8 @@ function route() {
   else if (page === "account") accountPage(root);
   else if (reset) resetPage(root, reset[1]);
   else if (page === "signin") signinPage(root);
+  else if (page === "offline") offlinePage(root, params);
+  else if (isOffline()) offlinePage(root, params); // the start page needs the server: what works without it
   else lobbyPage(root);
   for (const a of document.querySelectorAll(".top-nav a")) {
     const target = (a.getAttribute("href") ?? "").replace(/^\/#\/?/, "");
@@ -91,6 +96,12 @@ function route() {
 }
 
 header();
+startApp();
+// the start page becomes the offline page when the server goes (and back when it returns)
+onConnectivity(() => {
+  const page = location.hash.replace(/^#\/?/, "").split("?")[0];
+  if (!location.pathname.startsWith("/r/") && (page === "" || page === "/")) route();
+});
 window.addEventListener("hashchange", () => {
   if (!location.pathname.startsWith("/r/")) route();
 });

@@ -4,7 +4,7 @@
 import { errorText, h, replaceChildren } from "./dom.js";
 import { getJSON } from "./api.js";
 import { t } from "./i18n.js";
-import T, { LUCKY_HAND_NAMES, playerNames, presetName, yakuName } from "./text.js";
+import T, { LUCKY_HAND_NAMES, botName, playerNames, presetName, yakuName } from "./text.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -307,6 +307,7 @@ export async function playerPage(root, id) {
         ),
       )
     : h("p", { class: "muted" }, t("No finished game to show."));
+  const offline = h("section", { class: "offline-games-section", id: "offline-games" });
   replaceChildren(
     section,
     h("h1", {}, p.name || p.player),
@@ -322,5 +323,42 @@ export async function playerPage(root, id) {
     ),
     h("h2", {}, t("Recent games")),
     recent,
+    offline,
+  );
+  drawOfflineGames(offline, id);
+}
+
+/**
+ * The player's games played offline against bots and uploaded (never rated).
+ * @param {HTMLElement} host
+ * @param {string} id  the player's id
+ */
+async function drawOfflineGames(host, id) {
+  /** @type {import("./types.js").Json[]} */
+  let games;
+  try {
+    games = (await getJSON(`/api/players/${encodeURIComponent(id)}/offline-games`)).games;
+  } catch {
+    return;
+  }
+  if (!games.length) return;
+  replaceChildren(
+    host,
+    h("h2", {}, t("Offline games")),
+    h("p", { class: "muted" }, t("Played in the browser against bots, without a network: never rated.")),
+    h(
+      "ul",
+      { class: "game-list offline-games" },
+      games.map((g) =>
+        h(
+          "li",
+          { dataset: { offline: g.id } },
+          h("span", {}, `${presetName(g.preset)} · ${g.opponents.map(botName).join(" · ")}`),
+          h("span", { class: "muted" }, ` ${g.won ? t("won") : t("lost")} · ${when(g.uploaded_at)}`),
+          h("span", { class: "spacer" }),
+          h("a", { href: `/#/replay?uploaded=${encodeURIComponent(g.id)}` }, T.watchReplay),
+        ),
+      ),
+    ),
   );
 }

@@ -23,6 +23,7 @@ import { renderBreakdown } from "./breakdown.js";
 import { fairText, verifyDeals } from "./fairdeal.js";
 import { listText, t } from "./i18n.js";
 import { myGames } from "./mygames.js";
+import { savedGame } from "./offlinestore.js";
 
 const FORMAT = "roppyakken-record/1";
 
@@ -156,7 +157,20 @@ export async function replayPage(root, params) {
     ),
   );
   const room = params.get("room");
-  if (room) {
+  const saved = params.get("saved");
+  const uploaded = params.get("uploaded");
+  if (saved) {
+    // a game played offline, kept in this browser (offlinestore.js)
+    const entry = await savedGame(Number(saved)).catch(() => undefined);
+    if (entry) await show(entry.record);
+    else showError(error, T.errorPrefix + t("This game is not saved in this browser."));
+  } else if (uploaded) {
+    try {
+      await show(await getJSON(`/api/offline-games/${encodeURIComponent(uploaded)}/record`));
+    } catch (err) {
+      showError(error, T.errorPrefix + errorText(err));
+    }
+  } else if (room) {
     try {
       await show(await getJSON(`/api/games/${encodeURIComponent(room)}/record`));
     } catch (err) {
