@@ -36,6 +36,14 @@ ScoreDocument = Annotated[
 ]
 """``POST /api/score``'s answer: FORMATS.md §1's output document."""
 
+ProtocolSchema = Annotated[
+    dict[str, Any],
+    Field(
+        title="ProtocolSchema", description="the JSON Schema of every declared request, answer and message"
+    ),
+]
+"""``GET /api/schema``'s answer: a JSON Schema document (server/web/schema.py)."""
+
 AccountExport = Annotated[
     dict[str, Any],
     Field(
@@ -430,6 +438,7 @@ ANSWERS: Final[dict[str, Any]] = {
     "POST /api/my-games": HeldGames,
     "GET /api/games/{room}/record": GameRecord,
     "POST /api/score": ScoreDocument,
+    "GET /api/schema": ProtocolSchema,
     "GET /api/me": MeAnswer,
     "POST /api/me": MeAnswer,
     "GET /api/me/games": PlayerGames,

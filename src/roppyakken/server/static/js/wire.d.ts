@@ -693,6 +693,9 @@ export type GameRecord = JsonObject;
 /** the scoring output, as FORMATS.md §1 defines it */
 export type ScoreDocument = JsonObject;
 
+/** the JSON Schema of every declared request, answer and message */
+export type ProtocolSchema = JsonObject;
+
 /** The account signed in, as ``/api/me`` shows it. */
 export interface AccountRef {
   id: string;
@@ -1041,6 +1044,7 @@ export interface Answers {
   "POST /api/my-games": HeldGames;
   "GET /api/games/{room}/record": GameRecord;
   "POST /api/score": ScoreDocument;
+  "GET /api/schema": ProtocolSchema;
   "GET /api/me": MeAnswer;
   "POST /api/me": MeAnswer;
   "GET /api/me/games": PlayerGames;
