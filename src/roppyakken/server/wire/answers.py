@@ -157,7 +157,7 @@ class PlayerGame(TypedDict):
     name: Annotated[str | None, Field(description="that seat's name")]
     players: list[str]
     status: Literal["waiting", "playing", "over"]
-    preset: str | None
+    preset: str
     created_at: Annotated[str | None, Field(description="ISO 8601, UTC")]
     finished_at: Annotated[str | None, Field(description="ISO 8601, UTC")]
     winner: int | None
@@ -356,7 +356,7 @@ class RatingPoint(TypedDict):
     seq: int
     rating: int
     uncertainty: int
-    place: int | None
+    place: Annotated[int, Field(description="the player's place in that game, from 1")]
 
 
 class ProfileRating(TypedDict):
