@@ -5,7 +5,7 @@
 import { SLUGS, cardElement, cardName, pointsOfAll } from "./deck.js";
 import T, { LUCKY_HAND_NAMES, MONTH_NAMES, yakuName } from "./text.js";
 import { errorText, h, replaceChildren, showError } from "./dom.js";
-import { postJSON, presets, resolveRules } from "./api.js";
+import { ask, presets, resolveRules } from "./api.js";
 import { usePreset } from "./decks.js";
 import { rulesChooser } from "./lobby.js";
 import { renderBreakdown } from "./breakdown.js";
@@ -201,7 +201,7 @@ export async function calcPage(root) {
       rules: rules.value(),
     };
     try {
-      const res = await postJSON("/api/score", body);
+      const res = await ask("POST /api/score", "/api/score", body);
       const names = Array.from({ length: state.players }, (_, i) => T.calcPlayer(i));
       let options = null;
       if (body.rules.preset) options = (await resolveRules({ preset: body.rules.preset })).options;

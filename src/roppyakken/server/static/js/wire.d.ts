@@ -725,7 +725,7 @@ export interface PlayerGame {
   name: string | null;
   players: string[];
   status: "waiting" | "playing" | "over";
-  preset: string | null;
+  preset: string;
   /** ISO 8601, UTC */
   created_at: string | null;
   /** ISO 8601, UTC */
@@ -915,7 +915,8 @@ export interface RatingPoint {
   seq: number;
   rating: number;
   uncertainty: number;
-  place: number | null;
+  /** the player's place in that game, from 1 */
+  place: number;
 }
 
 /** One recent game of a profile. */
