@@ -81,13 +81,6 @@ async function call(method, path, body) {
   return data;
 }
 
-/** GET `path`: the JSON answer, or an ApiError with the server's one line. @param {string} path */
-export const getJSON = (path) => call("GET", path);
-/** POST `body` as JSON to `path`. @param {string} path @param {unknown} body */
-export const postJSON = (path, body) => call("POST", path, body);
-/** DELETE `path` (with `body` as JSON, if any). @param {string} path @param {unknown} [body] */
-export const deleteJSON = (path, body) => call("DELETE", path, body);
-
 /**
  * The declared answer of `route` (wire.d.ts `Answers`, from the schema's `http_answers`), asked at
  * `path` with the route's method (and `body` as JSON, if any); an ApiError as `call` raises.
