@@ -27,6 +27,7 @@ from roppyakken.server.club.ratings import display
 from roppyakken.server.people.players import COOKIE
 from roppyakken.server.store.database import Database, migrate
 from roppyakken.server.store.tables import game_seats
+from roppyakken.server.wire.answers import BoardEntry, ProfileAnswer
 from tests.harness.profile_seed import (
     NOW,
     SECRET,
@@ -80,7 +81,7 @@ def test_a_real_games_summary_adds_up_its_rounds() -> None:
 # --- profiles -------------------------------------------------------------------------------------
 
 
-def view(db: Database, player: str, viewer: str | None) -> dict[str, Any]:
+def view(db: Database, player: str, viewer: str | None) -> ProfileAnswer:
     """``player``'s profile as ``viewer`` sees it (which must exist)."""
     got = db.run_now(lambda c: profiles.profile(c, player, viewer))
     assert got is not None
@@ -96,6 +97,7 @@ def test_a_profile_adds_up_every_game_of_the_account_and_its_guests(db: Database
         assert got["places"] == {"1": 1, "2": 2, "3": 0}
         finals = [100, 0, 300, -20, 150]
         points = got["points"]
+        assert points is not None
         mean, half = statistics.mean(finals), 1.96 * statistics.stdev(finals) / len(finals) ** 0.5
         assert points["rounds"] == 5 and points["mean"] == pytest.approx(mean, abs=0.05)
         assert points["low"] == pytest.approx(mean - half, abs=0.1)
@@ -216,7 +218,7 @@ def test_leaderboard_pages_are_disjoint_ordered_and_complete(db: Database) -> No
     first = db.run_now(lambda c: profiles.leaderboard(c, "classic-2", 1, size, NOW))
     assert first["total"] == len(expected) == 27
     assert first["pages"] == 7
-    seen: list[dict[str, Any]] = []
+    seen: list[BoardEntry] = []
     for page in range(1, first["pages"] + 2):
         got = db.run_now(
             functools.partial(profiles.leaderboard, pool="classic-2", page=page, size=size, now=NOW)

@@ -202,8 +202,9 @@ def test_the_schema_is_published_and_matches_protocol_md(server: ServerThread) -
     published = server.get("/api/schema").json()
     assert published["protocol_version"] == protocol.VERSION
     parts = ["client_message", "server_message", "lobby_client_message", "lobby_server_message"]
-    assert set(published) == {"protocol_version", "http", *parts}
-    for schema in [*(published[p] for p in parts), *published["http"].values()]:
+    assert set(published) == {"protocol_version", "http", "http_answers", "http_error", *parts}
+    answers = [*published["http_answers"].values(), published["http_error"]]
+    for schema in [*(published[p] for p in parts), *published["http"].values(), *answers]:
         Draft202012Validator.check_schema(schema)  # each part is a JSON Schema
     # the published schema holds a message to what the server's own parser does: it takes the
     # messages the parser takes and refuses those the parser refuses

@@ -17,13 +17,11 @@ from typing import Any
 import httpx
 import pytest
 
-from roppyakken.ai.offline import OfflineTable
 from roppyakken.record import record_of, replay
-from roppyakken.rules import preset
 from roppyakken.server.people.players import COOKIE, CSRF_HEADER
 from roppyakken.server.web import offline_routes
-from roppyakken.view import view_of
 from tests.harness.lobby import new_player
+from tests.harness.offline_games import finished_record
 from tests.harness.server_harness import ServerThread, running_server
 from tests.harness.support import require
 
@@ -33,15 +31,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     path = tmp_path_factory.mktemp("offline") / "s.sqlite3"
     with running_server(f"sqlite:///{path}") as served:
         yield served
-
-
-def finished_record(seed: int = 4, level: str = "random") -> dict[str, Any]:
-    """A finished offline game's record, played through the bridge (first legal moves)."""
-    table = OfflineTable(preset("classic"), 2, 0, [None, level], seed, "Ann", review=False)
-    table.opening()
-    while not table.game.over:
-        table.act(view_of(table.game, 0).legal[0].to_json())
-    return table.record()
 
 
 def test_the_core_zip_is_the_packages_own_pure_source(server: ServerThread) -> None:

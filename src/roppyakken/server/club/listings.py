@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from sqlalchemy import Connection, select
 
@@ -12,9 +11,10 @@ from roppyakken.server.club import profiles
 from roppyakken.server.play.clocks import Clock
 from roppyakken.server.store.room_store import utc
 from roppyakken.server.store.tables import rooms, seats
+from roppyakken.server.wire.answers import FinishedGame, HeldGame
 
 
-def finished_games(conn: Connection, limit: int) -> list[dict[str, Any]]:
+def finished_games(conn: Connection, limit: int) -> list[FinishedGame]:
     """The newest finished public games: room, player names, winner, finish time (ISO 8601, UTC).
 
     Games of private rooms are never listed: only their players and whoever has the room's
@@ -35,7 +35,7 @@ def finished_games(conn: Connection, limit: int) -> list[dict[str, Any]]:
         ):
             names[r[0]].append(r[1] or f"bot:{r[3]}")
     owners = profiles.seat_owners(conn, ids)
-    out = []
+    out: list[FinishedGame] = []
     for room_id, winner, finished_at in rows:
         at = utc(finished_at)
         out.append(
@@ -50,7 +50,7 @@ def finished_games(conn: Connection, limit: int) -> list[dict[str, Any]]:
     return out
 
 
-def my_games(conn: Connection, wanted: dict[str, str], now: float) -> list[dict[str, Any]]:
+def my_games(conn: Connection, wanted: dict[str, str], now: float) -> list[HeldGame]:
     """The rooms of ``wanted`` (room id to a seat token's hash) whose seat that token holds, newest first:
     the seat, the players, the status, and for a running clock whose move it is and the seconds left."""
     if not wanted:
@@ -74,7 +74,7 @@ def my_games(conn: Connection, wanted: dict[str, str], now: float) -> list[dict[
         .where(rooms.c.id.in_(list(held)))
         .order_by(rooms.c.created_at.desc())
     ).all()
-    out = []
+    out: list[HeldGame] = []
     for room_id, _created, status, winner, finished_at, clock_text in rows:
         clock = None if clock_text is None else Clock.from_json(json.loads(clock_text))
         left = None

@@ -58,6 +58,15 @@ from roppyakken.server.store.tables import (
     seat_players,
     seats,
 )
+from roppyakken.server.wire.answers import (
+    BoardEntry,
+    LeaderboardAnswer,
+    PointsInterval,
+    ProfileAnswer,
+    ProfileRating,
+    RecentGame,
+    SlugCount,
+)
 
 ACTIVE_DAYS: Final = 90
 """A player is on a pool's leaderboard if they played a rated game in it within this many days."""
@@ -260,7 +269,7 @@ def _iso(moment: datetime | None) -> str | None:
     return text.replace("+00:00", "Z")
 
 
-def leaderboard(conn: Connection, pool: str, page: int, size: int, now: datetime) -> dict[str, Any]:
+def leaderboard(conn: Connection, pool: str, page: int, size: int, now: datetime) -> LeaderboardAnswer:
     """Page ``page`` (from 1) of ``pool``'s leaderboard, ``size`` players a page, as of ``now``
     (see the module docstring); with the number of players on the board and of pages.
 
@@ -271,7 +280,7 @@ def leaderboard(conn: Connection, pool: str, page: int, size: int, now: datetime
     total = int(conn.execute(_BOARD_COUNT, where).scalar_one())
     rows = conn.execute(_BOARD_PAGE, {**where, "skip": (page - 1) * size, "take": size}).all()
     names = _names(conn, [r[0] for r in rows])
-    entries = [
+    entries: list[BoardEntry] = [
         {
             "rank": (page - 1) * size + i + 1,
             "player": player_id,
@@ -406,7 +415,7 @@ def identity(conn: Connection, player_id: str) -> Identity | None:
     return Identity(own, str(name or ""), tuple(sorted({own, *adopted})))
 
 
-def _interval(rounds: int, points: int, squares: float) -> dict[str, Any] | None:
+def _interval(rounds: int, points: int, squares: float) -> PointsInterval | None:
     """The mean points a round with its 95% interval (normal approximation; none under two rounds)."""
     if rounds == 0:
         return None
@@ -423,7 +432,7 @@ def _interval(rounds: int, points: int, squares: float) -> dict[str, Any] | None
     }
 
 
-def _ratings(conn: Connection, who: Identity) -> list[dict[str, Any]]:
+def _ratings(conn: Connection, who: Identity) -> list[ProfileRating]:
     """The player's rating in each pool they played, with its history (oldest point first)."""
     chosen: dict[str, tuple[Any, ...]] = {}
     for r in conn.execute(_RATINGS, {"ids": list(who.ids)}):
@@ -431,7 +440,7 @@ def _ratings(conn: Connection, who: Identity) -> list[dict[str, Any]]:
         # several of an account's players rated in one pool: the account's own, else the most played
         if known is None or (r[1] == who.player) or (known[1] != who.player and r[4] > known[4]):
             chosen[r[0]] = tuple(r)
-    out = []
+    out: list[ProfileRating] = []
     for pool in sorted(chosen, key=lambda p: POOLS.index(p) if p in POOLS else len(POOLS)):
         _, owner, mu, sigma, games, last_played = chosen[pool]
         points = conn.execute(_HISTORY, {"player": owner, "pool": pool}).all()
@@ -452,7 +461,7 @@ def _ratings(conn: Connection, who: Identity) -> list[dict[str, Any]]:
     return out
 
 
-def profile(conn: Connection, player_id: str, viewer: str | None) -> dict[str, Any] | None:
+def profile(conn: Connection, player_id: str, viewer: str | None) -> ProfileAnswer | None:
     """The profile of ``player_id`` as ``viewer`` (a player id, or None: nobody known) may see it; None if
     there is no such player.  See the module docstring for what it covers."""
     who = identity(conn, player_id)
@@ -479,11 +488,11 @@ def profile(conn: Connection, player_id: str, viewer: str | None) -> dict[str, A
         "games": int(games),
         "places": {str(p): int(n) for p, n in zip((1, 2, 3), places, strict=True)},
         "points": _interval(int(rounds), int(points), float(squares)),
-        "yaku": [{"slug": s, "rounds": n} for s, n in sorted(yaku.items(), key=lambda i: (-i[1], i[0]))][
+        "yaku": [SlugCount(slug=s, rounds=n) for s, n in sorted(yaku.items(), key=lambda i: (-i[1], i[0]))][
             :TOP_YAKU
         ],
         "lucky_hands": [
-            {"slug": s, "rounds": n} for s, n in sorted(lucky.items(), key=lambda i: (-i[1], i[0]))
+            SlugCount(slug=s, rounds=n) for s, n in sorted(lucky.items(), key=lambda i: (-i[1], i[0]))
         ],
         "abandoned": int(abandoned),
         "recent": _recent(conn, recent),
@@ -498,7 +507,7 @@ def seat_owners(conn: Connection, room_ids: Sequence[str]) -> dict[tuple[str, in
     return {(str(r[0]), int(r[1])): str(r[2]) for r in conn.execute(_OWNERS, {"rooms": list(room_ids)})}
 
 
-def _recent(conn: Connection, rows: Sequence[Any]) -> list[dict[str, Any]]:
+def _recent(conn: Connection, rows: Sequence[Any]) -> list[RecentGame]:
     """The recent games' lines: the room, when, the rules, every seat's name and player, the place."""
     ids = [r.room_id for r in rows]
     names: dict[str, list[str]] = {i: [] for i in ids}

@@ -8,11 +8,12 @@ browser keeps; the account's page, its export and its erasure read it.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any, Final
+from typing import Final
 
 from sqlalchemy import Connection, select
 
 from roppyakken.server.store import tables
+from roppyakken.server.wire.answers import PlayerGame
 
 HISTORY_LIMIT: Final = 50
 """The most games the history lists (the newest)."""
@@ -42,7 +43,7 @@ def player_ids(conn: Connection, player_id: str, account_id: str | None) -> list
     return found + sorted(str(p) for p in adopted if p != own)
 
 
-def games(conn: Connection, ids: list[str], limit: int = HISTORY_LIMIT) -> list[dict[str, Any]]:
+def games(conn: Connection, ids: list[str], limit: int = HISTORY_LIMIT) -> list[PlayerGame]:
     """The games these players took a seat in, newest first: room, seat, the player and its name there,
     every seat's name, status, preset, times, winner, and where to open it."""
     if not ids:
@@ -72,7 +73,7 @@ def games(conn: Connection, ids: list[str], limit: int = HISTORY_LIMIT) -> list[
             .order_by(tables.seats.c.room_id, tables.seats.c.seat)
         ):
             names[r[0]].append(r[1] or (f"bot:{r[2]}" if r[2] else ""))
-    out = []
+    out: list[PlayerGame] = []
     for room_id, seat, player_id, status, preset, created_at, finished_at, winner in rows:
         shown = names[room_id]
         over = status == "over"
@@ -97,6 +98,6 @@ def games(conn: Connection, ids: list[str], limit: int = HISTORY_LIMIT) -> list[
 
 def player_games(
     conn: Connection, player_id: str, account_id: str | None, limit: int = HISTORY_LIMIT
-) -> list[dict[str, Any]]:
+) -> list[PlayerGame]:
     """The newest games of the player (and, for an account, of every guest it adopted)."""
     return games(conn, player_ids(conn, player_id, account_id), limit)

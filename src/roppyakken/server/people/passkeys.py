@@ -59,6 +59,7 @@ from roppyakken.errors import Phrase
 from roppyakken.server.people import accounts
 from roppyakken.server.store import tables
 from roppyakken.server.wire import text
+from roppyakken.server.wire.answers import PasskeyEntry, PasskeyOptions, passkey_options
 
 CHALLENGE_TTL: Final = 300.0
 """Seconds a ceremony may take from its options to its answer."""
@@ -186,7 +187,7 @@ def registration_options(
     player_name: str,
     account_id: str | None,
     name: str | None,
-) -> dict[str, Any] | Refusal:
+) -> PasskeyOptions | Refusal:
     """Begin a registration: for a new account of the guest ``player_id`` (``account_id`` None), or
     another passkey of ``account_id``. ``{"ceremony", "publicKey"}`` for the browser, or a refusal."""
     excluded: list[str] = []
@@ -220,10 +221,10 @@ def registration_options(
         ),
         exclude_credentials=[PublicKeyCredentialDescriptor(id=base64url_to_bytes(c)) for c in excluded],
     )
-    return {"ceremony": ceremony.id, "publicKey": json.loads(options_to_json(options))}
+    return passkey_options(ceremony.id, json.loads(options_to_json(options)))
 
 
-def sign_in_options(conn: Connection, rp: RelyingParty, now: float, login: str | None) -> dict[str, Any]:
+def sign_in_options(conn: Connection, rp: RelyingParty, now: float, login: str | None) -> PasskeyOptions:
     """Begin a sign-in: with any passkey of this site (``login`` None), or with one of the account of
     ``login``. The options are the same whoever ``login`` names, an account with passkeys, one
     without, or nobody: ``allowCredentials`` is always empty (every passkey of this site is made
@@ -239,7 +240,7 @@ def sign_in_options(conn: Connection, rp: RelyingParty, now: float, login: str |
         allow_credentials=[],
         user_verification=UserVerificationRequirement.PREFERRED,
     )
-    return {"ceremony": ceremony.id, "publicKey": json.loads(options_to_json(options))}
+    return passkey_options(ceremony.id, json.loads(options_to_json(options)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -447,7 +448,7 @@ def finish_sign_in(
     )
 
 
-def listing(conn: Connection, account_id: str) -> list[dict[str, Any]]:
+def listing(conn: Connection, account_id: str) -> list[PasskeyEntry]:
     """The account's passkeys for its owner: id, name, when made and last used (epoch seconds)."""
     p = tables.passkeys.c
     rows = conn.execute(
@@ -455,7 +456,7 @@ def listing(conn: Connection, account_id: str) -> list[dict[str, Any]]:
         .where(p.account_id == account_id)
         .order_by(p.created_at, p.credential_id)
     )
-    return [{"id": r[0], "name": r[1], "created_at": r[2], "last_used_at": r[3]} for r in rows]
+    return [PasskeyEntry(id=r[0], name=r[1], created_at=r[2], last_used_at=r[3]) for r in rows]
 
 
 def remove(conn: Connection, account_id: str, credential_id: str) -> str | None:

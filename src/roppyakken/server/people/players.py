@@ -36,6 +36,7 @@ from sqlalchemy import Connection, delete, insert, or_, select, update
 from roppyakken.server.people import guests, sessions
 from roppyakken.server.store import tables
 from roppyakken.server.store.database import Database, StorageError
+from roppyakken.server.wire.lobby import PublicPlayer
 
 ORIGIN_COLUMNS: Final = (tables.seat_players.c.address_hash, tables.seat_players.c.browser_hash)
 
@@ -65,9 +66,9 @@ class Player:
         """The token that must accompany every change made on this player's cookie."""
         return csrf_token(self.secret)
 
-    def public(self) -> dict[str, str]:
+    def public(self) -> PublicPlayer:
         """What ``/api/me`` shows of the player."""
-        return {"id": self.id, "name": self.name}
+        return PublicPlayer(id=self.id, name=self.name)
 
 
 def hash_secret(secret: str) -> str:

@@ -20,12 +20,13 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from sqlalchemy import Connection, delete, func, insert, select, update
 
 from roppyakken.server.people import history
 from roppyakken.server.store import tables
+from roppyakken.server.wire.answers import SessionEntry
 
 COOKIE: Final = "rp_session"
 IDLE_TTL: Final = 30 * 86_400.0
@@ -130,7 +131,7 @@ def sweep(conn: Connection, now: float, limit: int = 1000) -> int:
     return int(conn.execute(delete(tables.sessions).where(_c.token_hash.in_(hashes))).rowcount or 0)
 
 
-def listing(conn: Connection, account_id: str, current_hash: str | None) -> list[dict[str, Any]]:
+def listing(conn: Connection, account_id: str, current_hash: str | None) -> list[SessionEntry]:
     """The account's sessions, newest first; ``id`` is a prefix of the token's hash (never the token),
     ``current`` marks the one whose hash is ``current_hash``."""
     rows = conn.execute(

@@ -42,7 +42,7 @@ from roppyakken.server.web.session_routes import (
     signed_in,
     text_field,
 )
-from roppyakken.server.wire import text
+from roppyakken.server.wire import answers, text
 
 
 def _new_password(data: dict[str, Any], field: str) -> str:
@@ -83,20 +83,17 @@ async def get_account(request: Request) -> Response:
     player = await signed_in(request, change=False)
     account_id = str(player.account_id)
 
-    def work(conn: Any) -> dict[str, Any]:
+    def work(conn: Any) -> answers.AccountAnswer:
         row = accounts.find(conn, account_id=account_id)
         ids = accounts.player_ids(conn, account_id)
-        return {
-            "account": {
-                "id": account_id,
-                "login": None if row is None else row.login,
-                "created_at": None if row is None else history.iso(row.created_at),
-                "password": row is not None and row.password_hash is not None,
-                "recovery_codes": recovery.codes_left(conn, account_id),
-            },
-            "player": player.public(),
-            "games": history.games(conn, ids),
-        }
+        info = answers.AccountInfo(
+            id=account_id,
+            login=None if row is None else row.login,
+            created_at=None if row is None else history.iso(row.created_at),
+            password=row is not None and row.password_hash is not None,
+            recovery_codes=recovery.codes_left(conn, account_id),
+        )
+        return answers.account(info, player.public(), history.games(conn, ids))
 
     return no_store(await identity.database(request).run(work))
 
@@ -130,7 +127,7 @@ async def create(request: Request) -> Response:
         account_id = None
     if account_id is None:
         raise ApiError(409, text.LOGIN_TAKEN)
-    return await sign_in(request, account_id, status_code=201, extra={"recovery_codes": codes})
+    return await sign_in(request, account_id, status_code=201, codes=codes)
 
 
 async def change_password(request: Request) -> Response:
@@ -155,7 +152,7 @@ async def change_password(request: Request) -> Response:
     hashed = await asyncio.to_thread(passwords.make, fresh)
     keep = player.secret
     await db.run(lambda c: accounts.change_password(c, account_id, hashed, keep))
-    return no_store({"changed": True})
+    return no_store(answers.password_changed())
 
 
 async def new_recovery_codes(request: Request) -> Response:
@@ -171,7 +168,7 @@ async def new_recovery_codes(request: Request) -> Response:
     hashed = await asyncio.to_thread(recovery.hashed_codes, codes)
     now = time.time()
     await identity.database(request).run(lambda c: recovery.store_codes(c, row.id, hashed, now))
-    return no_store({"recovery_codes": codes})
+    return no_store(answers.recovery_codes(codes))
 
 
 async def recover(request: Request) -> Response:
@@ -209,7 +206,7 @@ async def recover(request: Request) -> Response:
     if not await db.run(lambda c: accounts.recover(c, account_id, spent, hashed)):
         raise ApiError(401, text.RECOVERY_FAILED)
     left = await db.run(lambda c: recovery.codes_left(c, account_id))
-    return await sign_in(request, account_id, extra={"recovery_codes_left": left})
+    return await sign_in(request, account_id, codes_left=left)
 
 
 async def reset_password(request: Request) -> Response:
@@ -259,7 +256,7 @@ async def delete_account(request: Request) -> Response:
     label = await identity.database(request).run(lambda c: erasure.erase(c, row.id))
     if label is None:
         raise ApiError(401, text.NOT_SIGNED_IN)
-    response = JSONResponse({"deleted": True, "label": label}, headers={"Cache-Control": "no-store"})
+    response = JSONResponse(answers.account_deleted(label), headers={"Cache-Control": "no-store"})
     identity.clear_session_cookie(response, request)
     identity.clear_player_cookie(response, request)
     return response

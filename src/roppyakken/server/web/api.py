@@ -25,7 +25,7 @@ from roppyakken.server.people import enforcement, players
 from roppyakken.server.play.room import hash_token
 from roppyakken.server.store import room_store
 from roppyakken.server.web import identity
-from roppyakken.server.wire import bodies, jsonsafe, text, wording
+from roppyakken.server.wire import answers, bodies, jsonsafe, text, wording
 from roppyakken.server.wire.member import InfoCall, JoinCall, Joined, Refused, RoomInfo
 from roppyakken.text import PRESET_DESCRIPTIONS
 
@@ -117,19 +117,16 @@ async def list_presets(request: Request) -> Response:
     for name in PRESETS:
         rules = preset(name)
         out.append(
-            {
-                "name": name,
-                "description": PRESET_DESCRIPTIONS.get(name, ""),
-                "players": list(rules.players),
-                "options": rules.options(),
-            }
+            answers.preset_entry(
+                name, PRESET_DESCRIPTIONS.get(name, ""), list(rules.players), rules.options()
+            )
         )
-    return JSONResponse({"presets": out})
+    return JSONResponse(answers.presets(out))
 
 
 async def list_bots(request: Request) -> Response:
     """``GET /api/bots``."""
-    return JSONResponse({"bots": [{"level": lv, "description": d} for lv, (_, d) in BOT_LEVELS.items()]})
+    return JSONResponse(answers.bots([(lv, d) for lv, (_, d) in BOT_LEVELS.items()]))
 
 
 async def create_room(request: Request) -> Response:
@@ -146,10 +143,7 @@ async def create_room(request: Request) -> Response:
     if player is not None:
         came_from = _rated_origin(request) if asked.rated else players.NOWHERE
         await players.remember_seat(_services(request).db, room.id, 0, player, came_from)
-    return JSONResponse(
-        {"room": room.id, "seat": 0, "token": token, "invite": f"/r/{room.id}"},
-        status_code=201,
-    )
+    return JSONResponse(answers.room_created(room.id, token), status_code=201)
 
 
 async def join_room(request: Request) -> Response:
@@ -173,7 +167,7 @@ async def join_room(request: Request) -> Response:
         raise ApiError(500, text.STORAGE_UNAVAILABLE)
     if player is not None:
         await players.remember_seat(_services(request).db, room_id, joined.seat, player, came_from)
-    return JSONResponse({"room": room_id, "seat": joined.seat, "token": joined.token})
+    return JSONResponse(answers.room_joined(room_id, joined.seat, joined.token))
 
 
 def _rated_origin(request: Request) -> players.Origin:
@@ -211,7 +205,7 @@ async def list_games(request: Request) -> Response:
         raise ApiError(400, text.FIELD_TYPE, field="limit", what=what)
     limit = int(raw)
     games = await _services(request).db.run(lambda c: listings.finished_games(c, limit))
-    return JSONResponse({"games": games})
+    return JSONResponse(answers.finished_games(games))
 
 
 async def my_games(request: Request) -> Response:
@@ -220,7 +214,7 @@ async def my_games(request: Request) -> Response:
     hashes = {room: hash_token(token) for room, token in wanted.items()}
     now = time.time()
     games = await _services(request).db.run(lambda c: listings.my_games(c, hashes, now))
-    return JSONResponse({"games": games})
+    return JSONResponse(answers.held_games(games))
 
 
 async def game_record(request: Request) -> Response:
@@ -286,15 +280,15 @@ async def healthz(request: Request) -> Response:
     """``GET /healthz``: the process answers (in a cluster, with its member id)."""
     cluster = _services(request).cluster
     if cluster is not None:
-        return JSONResponse({"status": "ok", "member": cluster.member})
-    return JSONResponse({"status": "ok"})
+        return JSONResponse(answers.health("ok", cluster.member))
+    return JSONResponse(answers.health("ok"))
 
 
 async def readyz(request: Request) -> Response:
     """``GET /readyz``: the database answers too (503 if not, or while stopping)."""
     services = _services(request)
     if services.registry.stopping:
-        return JSONResponse({"status": "stopping"}, status_code=503)
+        return JSONResponse(answers.health("stopping"), status_code=503)
     if not await services.db.ping():
-        return JSONResponse({"status": "database unreachable"}, status_code=503)
-    return JSONResponse({"status": "ready"})
+        return JSONResponse(answers.health("database unreachable"), status_code=503)
+    return JSONResponse(answers.health("ready"))

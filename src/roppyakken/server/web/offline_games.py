@@ -35,6 +35,7 @@ from roppyakken.server.store.tables import players as players_table
 from roppyakken.server.web import identity
 from roppyakken.server.web.api import ApiError, read_json_object
 from roppyakken.server.wire import text
+from roppyakken.server.wire.answers import OfflineGame, OfflineGames, OfflineUploaded
 
 MAX_RECORD_BYTES: Final = 512 * 1024
 """The largest upload (a long match's record is well under 100 KB)."""
@@ -121,17 +122,13 @@ async def upload(request: Request) -> Response:
         "record": stored,
     }
     game_id, new = await _database(request).run(lambda c: _store(c, row))
-    return JSONResponse(
-        {
-            "id": game_id,
-            "profile": f"/#/player/{player.id}",
-            "record": f"/api/offline-games/{game_id}/record",
-        },
-        status_code=201 if new else 200,
+    answer = OfflineUploaded(
+        id=game_id, profile=f"/#/player/{player.id}", record=f"/api/offline-games/{game_id}/record"
     )
+    return JSONResponse(answer, status_code=201 if new else 200)
 
 
-def _listed(conn: Connection, player_id: str) -> list[dict[str, Any]]:
+def _listed(conn: Connection, player_id: str) -> list[OfflineGame]:
     rows = conn.execute(
         select(offline_games)
         .where(offline_games.c.player_id == player_id)
@@ -139,20 +136,20 @@ def _listed(conn: Connection, player_id: str) -> list[dict[str, Any]]:
         .limit(LISTED)
     ).mappings()
     return [
-        {
-            "id": r["id"],
-            "uploaded_at": r["uploaded_at"].replace(tzinfo=UTC).isoformat().replace("+00:00", "Z"),
-            "preset": r["preset"],
-            "players": r["players"],
-            "seat": r["seat"],
-            "opponents": json.loads(r["opponents"]),
-            "winner": r["winner"],
-            "won": r["winner"] == r["seat"],
-            "rounds": r["rounds"],
-            "totals": json.loads(r["totals"]),
-            "rated": False,
-            "record": f"/api/offline-games/{r['id']}/record",
-        }
+        OfflineGame(
+            id=r["id"],
+            uploaded_at=r["uploaded_at"].replace(tzinfo=UTC).isoformat().replace("+00:00", "Z"),
+            preset=r["preset"],
+            players=r["players"],
+            seat=r["seat"],
+            opponents=json.loads(r["opponents"]),
+            winner=r["winner"],
+            won=r["winner"] == r["seat"],
+            rounds=r["rounds"],
+            totals=json.loads(r["totals"]),
+            rated=False,
+            record=f"/api/offline-games/{r['id']}/record",
+        )
         for r in rows
     ]
 
@@ -163,7 +160,7 @@ async def player_offline_games(request: Request) -> Response:
     if not _ID.fullmatch(player_id):
         raise ApiError(404, text.NO_PLAYER_ID, player=player_id[:40])
     games = await _database(request).run(lambda c: _listed(c, player_id))
-    return JSONResponse({"games": games}, headers={"Cache-Control": "private, no-cache"})
+    return JSONResponse(OfflineGames(games=games), headers={"Cache-Control": "private, no-cache"})
 
 
 async def offline_record(request: Request) -> Response:

@@ -37,7 +37,7 @@ from roppyakken.server.web import identity
 from roppyakken.server.web.api import ApiError, read_json_object
 from roppyakken.server.web.guard import app_limiter
 from roppyakken.server.web.session_routes import refuse_suspended
-from roppyakken.server.wire import text
+from roppyakken.server.wire import answers, text
 from roppyakken.server.wire.protocol import what
 
 CEREMONY_SHARE: Final = 20.0
@@ -183,7 +183,7 @@ def _client(request: Request) -> tuple[str | None, str | None]:
 
 
 def _signed_in(
-    request: Request, signed: passkeys.SignedIn, device: str | None, db_answer: dict[str, Any]
+    request: Request, signed: passkeys.SignedIn, device: str | None, db_answer: answers.PasskeySignedIn
 ) -> Response:
     response = JSONResponse(db_answer, headers={"Cache-Control": "no-store"})
     identity.set_session_cookie(response, request, signed.token)
@@ -192,11 +192,11 @@ def _signed_in(
     return response
 
 
-def _me_of(me: players.Player | None) -> dict[str, Any]:
+def _me_of(me: players.Player | None) -> answers.PasskeySignedIn:
     """What ``/api/me`` now says (the session was made in the same transaction: never None)."""
     if me is None:
-        return {"player": None, "csrf": None, "signed_in": True}
-    return {"player": me.public(), "csrf": me.csrf, "signed_in": True}
+        return answers.passkey_signed_in(None, None)
+    return answers.passkey_signed_in(me.public(), me.csrf)
 
 
 async def register_options(request: Request) -> Response:
@@ -260,7 +260,7 @@ async def register_verify(request: Request) -> Response:
     if isinstance(done, str | Phrase):
         raise ApiError(409, done)
     if done is None:
-        return JSONResponse({"added": True, "signed_in": True}, status_code=201)
+        return JSONResponse(answers.passkey_added(), status_code=201)
     answer = _me_of(me)
     answer["added"] = True
     response = _signed_in(request, done, device, answer)
@@ -329,11 +329,11 @@ async def list_passkeys(request: Request) -> Response:
     """``GET /api/passkeys``: whether this browser is signed in, and the account's passkeys."""
     player = await identity.current(request)
     if player is None or player.account_id is None:
-        return JSONResponse({"signed_in": False, "passkeys": []}, headers={"Cache-Control": "no-store"})
+        return JSONResponse(answers.passkeys(None, []), headers={"Cache-Control": "no-store"})
     account_id = player.account_id
     found = await identity.database(request).run(lambda c: passkeys.listing(c, account_id))
     return JSONResponse(
-        {"signed_in": True, "player": player.public(), "passkeys": found},
+        answers.passkeys(player.public(), found),
         headers={"Cache-Control": "no-store"},
     )
 
@@ -349,7 +349,7 @@ async def remove_passkey(request: Request) -> Response:
     refused = await identity.database(request).run(lambda c: passkeys.remove(c, account_id, body.id))
     if refused is not None:
         raise ApiError(404 if refused == text.PASSKEY_NOT_FOUND else 409, refused)
-    return JSONResponse({"removed": body.id})
+    return JSONResponse(answers.passkey_removed(body.id))
 
 
 def schemas() -> dict[str, Any]:

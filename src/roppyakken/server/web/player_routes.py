@@ -15,7 +15,6 @@ it, 429 with ``Retry-After`` and one line.
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from sqlalchemy import select
 from starlette.requests import Request
@@ -29,18 +28,17 @@ from roppyakken.server.people.guests import TooManyGuests
 from roppyakken.server.store import tables
 from roppyakken.server.web import api, identity
 from roppyakken.server.web.guard import app_limiter
-from roppyakken.server.wire import bodies, wording
+from roppyakken.server.wire import answers, bodies, wording
 
 
-def me_answer(player: players.Player | None, login: str | None) -> dict[str, Any]:
+def me_answer(player: players.Player | None, login: str | None) -> answers.MeAnswer:
     """``/api/me``'s answer: the player, its CSRF token, and the account signed in (or null)."""
     if player is None:
-        return {"player": None, "csrf": None, "account": None}
-    account = None if player.account_id is None else {"id": player.account_id, "login": login}
-    return {"player": player.public(), "csrf": player.csrf, "account": account}
+        return answers.me(None, None, None, None)
+    return answers.me(player.public(), player.csrf, player.account_id, login)
 
 
-async def _me(request: Request, player: players.Player | None) -> dict[str, Any]:
+async def _me(request: Request, player: players.Player | None) -> answers.MeAnswer:
     """:func:`me_answer` for ``player``, its account's sign-in name read from the database."""
     if player is None or player.account_id is None:
         return me_answer(player, None)
@@ -102,9 +100,9 @@ async def my_history(request: Request) -> Response:
     """``GET /api/me/games``: the games of this browser's player; for an account, of all its guests."""
     player = await identity.current(request)
     if player is None:
-        return JSONResponse({"games": []}, headers={"Cache-Control": "no-store"})
+        return JSONResponse(answers.player_games([]), headers={"Cache-Control": "no-store"})
     known = player
     games = await identity.database(request).run(
         lambda c: history.player_games(c, known.id, known.account_id)
     )
-    return JSONResponse({"games": games}, headers={"Cache-Control": "no-store"})
+    return JSONResponse(answers.player_games(games), headers={"Cache-Control": "no-store"})

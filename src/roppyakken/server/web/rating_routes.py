@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -11,6 +9,7 @@ from roppyakken.server.club.ratings import store
 from roppyakken.server.club.ratings.pools import FAMILIES
 from roppyakken.server.store.database import Database
 from roppyakken.server.web import identity
+from roppyakken.server.wire import answers
 
 
 async def my_ratings(request: Request) -> Response:
@@ -18,5 +17,5 @@ async def my_ratings(request: Request) -> Response:
     player = await identity.current(request)
     db: Database = request.app.state.services.db
     player_id = None if player is None else player.id
-    standing: dict[str, Any] = await db.run(lambda c: store.standing(c, player_id))
-    return JSONResponse({"player": player_id, "ratings": standing, "families": FAMILIES})
+    standing = await db.run(lambda c: store.standing(c, player_id))
+    return JSONResponse(answers.ratings(player_id, standing, dict(FAMILIES)))

@@ -16,7 +16,7 @@ from starlette.responses import JSONResponse, Response
 from roppyakken.server.addresses import client_address
 from roppyakken.server.people.reporting import ReportRefused, file_report
 from roppyakken.server.web import api, identity
-from roppyakken.server.wire import bodies, text, wording
+from roppyakken.server.wire import answers, bodies, text, wording
 
 
 async def report_room(request: Request) -> Response:
@@ -34,4 +34,4 @@ async def report_room(request: Request) -> Response:
     )
     if isinstance(made, ReportRefused):
         return JSONResponse(wording.answer(made), status_code=made.status)
-    return JSONResponse({"report": made}, status_code=201)
+    return JSONResponse(answers.report_filed(made), status_code=201)

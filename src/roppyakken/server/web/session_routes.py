@@ -34,7 +34,7 @@ from roppyakken.server.web import identity
 from roppyakken.server.web.api import ApiError, read_json_object
 from roppyakken.server.web.guard import app_limiter
 from roppyakken.server.web.player_routes import me_answer
-from roppyakken.server.wire import text, wording
+from roppyakken.server.wire import answers, text, wording
 
 MAX_BODY: Final = 16_384
 """Bytes an account or session request's body may have."""
@@ -96,10 +96,16 @@ async def refuse_suspended(
 
 
 async def sign_in(
-    request: Request, account_id: str, *, status_code: int = 200, extra: dict[str, Any] | None = None
+    request: Request,
+    account_id: str,
+    *,
+    status_code: int = 200,
+    codes: list[str] | None = None,
+    codes_left: int | None = None,
 ) -> JSONResponse:
     """Sign the browser in as the account (:func:`~roppyakken.server.people.accounts.sign_in`):
-    ``/api/me``'s answer (and ``extra``), with the session cookie and a device cookie
+    ``/api/me``'s answer (with a new account's recovery ``codes``, or the ``codes_left`` after one
+    was used), with the session cookie and a device cookie
     (server/people/recovery.py) set; refused if the account is suspended (:func:`refuse_suspended`)."""
     await refuse_suspended(request, account_id)
     old = identity.session_token(request)
@@ -121,7 +127,10 @@ async def sign_in(
         )
     )
     answer = me_answer(done.player, done.login)
-    answer.update(extra or {})
+    if codes is not None:
+        answer["recovery_codes"] = codes
+    if codes_left is not None:
+        answer["recovery_codes_left"] = codes_left
     response = no_store(answer, status_code)
     identity.set_session_cookie(response, request, done.token)
     identity.set_device_cookie(response, request, done.device)
@@ -211,7 +220,7 @@ async def end_session(request: Request) -> Response:
     token = identity.session_token(request)
     if token is not None:
         await identity.database(request).run(lambda c: sessions.end(c, token))
-    response = no_store({"signed_in": False})
+    response = no_store(answers.signed_out())
     identity.clear_session_cookie(response, request)
     return response
 
@@ -222,7 +231,7 @@ async def list_sessions(request: Request) -> Response:
     account_id = str(player.account_id)
     mine = sessions.hash_token(player.secret)
     found = await identity.database(request).run(lambda c: sessions.listing(c, account_id, mine))
-    return no_store({"sessions": found})
+    return no_store(answers.sessions(found))
 
 
 async def end_all_sessions(request: Request) -> Response:
@@ -230,7 +239,7 @@ async def end_all_sessions(request: Request) -> Response:
     player = await signed_in(request, change=True)
     account_id = str(player.account_id)
     ended = await identity.database(request).run(lambda c: sessions.end_all(c, account_id))
-    response = no_store({"signed_in": False, "ended": ended})
+    response = no_store(answers.signed_out(ended))
     identity.clear_session_cookie(response, request)
     return response
 
@@ -244,4 +253,4 @@ async def end_one_session(request: Request) -> Response:
         raise ApiError(404, text.NO_SESSION)
     if not await identity.database(request).run(lambda c: sessions.end_listed(c, account_id, wanted)):
         raise ApiError(404, text.NO_SESSION)
-    return no_store({"ended": 1})
+    return no_store(answers.session_ended())

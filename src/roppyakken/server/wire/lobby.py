@@ -138,6 +138,13 @@ class LobbyOverview(TypedDict):
     playing: int
 
 
+class PublicPlayer(TypedDict):
+    """A player as others may see it: its id (its profile's address) and name (``/api/me``, the lobby)."""
+
+    id: str
+    name: str
+
+
 class LobbyRating(TypedDict):
     """The player's rating in one rating pool (server/club/ratings/store.py ``standing``)."""
 
@@ -160,7 +167,7 @@ class LobbyMessage(TypedDict):
     pools: dict[str, int]
     waiting: int
     playing: int
-    player: Annotated[dict[str, str] | None, Field(description="the connection's player (id, name), if any")]
+    player: Annotated[PublicPlayer | None, Field(description="the connection's player (id, name), if any")]
     ratings: Annotated[dict[str, LobbyRating], Field(description="the player's rating in every rating pool")]
     families: Annotated[
         dict[str, str], Field(description="each preset's rating family (pool: family-players)")
@@ -230,7 +237,7 @@ def encode(message: LobbyServerMessage) -> str:
 
 def lobby(
     overview: LobbyOverview,
-    player: dict[str, str] | None,
+    player: PublicPlayer | None,
     ratings: Mapping[str, Any],
     families: Mapping[str, str],
 ) -> str:

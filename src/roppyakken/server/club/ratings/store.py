@@ -40,6 +40,7 @@ from roppyakken.server.club.ratings.pools import POOLS
 from roppyakken.server.club.ratings.scale import MU0, display, nearest_bot, provisional, uncertainty
 from roppyakken.server.store.room_store import utc
 from roppyakken.server.store.tables import rating_games, rating_history, ratings, seat_players
+from roppyakken.server.wire.lobby import LobbyRating
 
 LOCK_KEY: Final = 0x5249_4E47  # "RING": the PostgreSQL advisory lock of rating updates
 """The advisory lock every rating update takes on PostgreSQL (see the module docstring)."""
@@ -292,7 +293,7 @@ def recompute(conn: Connection) -> Replayed:
     return replayed
 
 
-def shown(pool: str, mu: float, sigma: float, games: int) -> dict[str, Any]:
+def shown(pool: str, mu: float, sigma: float, games: int) -> LobbyRating:
     """A rating as the API and the lobby show it."""
     return {
         "pool": pool,
@@ -304,7 +305,7 @@ def shown(pool: str, mu: float, sigma: float, games: int) -> dict[str, Any]:
     }
 
 
-def player_ratings(conn: Connection, player_id: str) -> dict[str, dict[str, Any]]:
+def player_ratings(conn: Connection, player_id: str) -> dict[str, LobbyRating]:
     """A player's ratings by pool, as :func:`shown` (pools the player never played are absent)."""
     rows = conn.execute(
         select(ratings.c.pool, ratings.c.mu, ratings.c.sigma, ratings.c.games)
@@ -314,7 +315,7 @@ def player_ratings(conn: Connection, player_id: str) -> dict[str, dict[str, Any]
     return {str(r[0]): shown(str(r[0]), float(r[1]), float(r[2]), int(r[3])) for r in rows}
 
 
-def standing(conn: Connection, player_id: str | None) -> dict[str, dict[str, Any]]:
+def standing(conn: Connection, player_id: str | None) -> dict[str, LobbyRating]:
     """A player's rating in every pool (:func:`shown`; ``rating`` None in a pool never played, with
     the bot a newcomer is taken to play like): what the lobby and ``/api/me/ratings`` give."""
     known = {} if player_id is None else player_ratings(conn, player_id)

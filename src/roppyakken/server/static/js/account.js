@@ -7,16 +7,14 @@
 import T from "./text.js";
 import { t } from "./i18n.js";
 import { errorText, h, replaceChildren, showError } from "./dom.js";
-import { ApiError, deleteJSON, forgetCsrf, getJSON, postJSON, setCsrf } from "./api.js";
+import { ApiError, ask, forgetCsrf, setCsrf } from "./api.js";
 import { setName } from "./store.js";
 
 /**
- * @typedef {{id: string, login: string|null, created_at: string|null, password: boolean,
- *   recovery_codes: number}} Account
- * @typedef {{room: string, seat: number, name: string|null, status: string, preset: string,
- *   created_at: string|null, finished_at: string|null, link: string}} AccountGame
- * @typedef {{id: string, created_at: string|null, seen_at: string|null, address: string|null,
- *   agent: string|null, current: boolean}} AccountSession
+ * The account's answers, as the protocol declares them (wire.d.ts).
+ * @typedef {import("./wire").AccountInfo} Account
+ * @typedef {import("./wire").PlayerGame} AccountGame
+ * @typedef {import("./wire").SessionEntry} AccountSession
  */
 
 /**
@@ -71,13 +69,13 @@ function value(form, id) {
  */
 export async function accountPage(root) {
   replaceChildren(root, h("p", { class: "muted" }, T.loading));
-  /** @type {{account: Account, player: {id: string, name: string}, games: AccountGame[]} | null} */
+  /** @type {import("./wire").AccountAnswer | null} */
   let mine = null;
   try {
     // Asked only with a session (GET /api/me names the account or null): a signed-out visit
     // gets no 401 for the console to log.
-    const me = await getJSON("/api/me");
-    if (me && me.account) mine = await getJSON("/api/account");
+    const me = await ask("GET /api/me", "/api/me");
+    if (me && me.account) mine = await ask("GET /api/account", "/api/account");
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 401)) {
       replaceChildren(root, h("p", { class: "error", role: "alert" }, T.errorPrefix + errorText(err)));
@@ -127,7 +125,7 @@ export function resetPage(root, token) {
     ],
     t("Set the password"),
     async (f) => {
-      adopt(await postJSON("/api/account/reset", { token, new_password: value(f, "reset-new-password") }));
+      adopt(await ask("POST /api/account/reset", "/api/account/reset", { token, new_password: value(f, "reset-new-password") }));
       location.hash = "#/account";
     },
     "password",
@@ -137,7 +135,7 @@ export function resetPage(root, token) {
 
 /**
  * The browser is now signed in (or out): the CSRF token and the lobby's name follow.
- * @param {{csrf: string|null, player: {name: string}|null} | null} me
+ * @param {import("./wire").MeAnswer | null} me  an answer that signs in, or null: signed out
  */
 function adopt(me) {
   if (me && me.csrf) setCsrf(Promise.resolve(me.csrf));
@@ -190,7 +188,7 @@ function signedOut(redraw, show) {
     ],
     t("Sign in"),
     async (form) => {
-      adopt(await postJSON("/api/session", { login: value(form, "sign-in-login"), password: value(form, "sign-in-password") }));
+      adopt(await ask("POST /api/session", "/api/session", { login: value(form, "sign-in-login"), password: value(form, "sign-in-password") }));
       redraw();
     },
     "sign-in",
@@ -205,7 +203,7 @@ function signedOut(redraw, show) {
     ],
     t("Make an account"),
     async (form) => {
-      const made = await postJSON("/api/account", { login: value(form, "make-login"), password: value(form, "make-password") });
+      const made = await ask("POST /api/account", "/api/account", { login: value(form, "make-login"), password: value(form, "make-password") });
       adopt(made);
       show(codesPanel(made.recovery_codes || [], redraw));
     },
@@ -223,7 +221,7 @@ function signedOut(redraw, show) {
     t("Get back in"),
     async (form) => {
       adopt(
-        await postJSON("/api/account/recover", {
+        await ask("POST /api/account/recover", "/api/account/recover", {
           login: value(form, "recover-login"),
           code: value(form, "recover-code"),
           new_password: value(form, "recover-password"),
@@ -246,7 +244,7 @@ function signedOut(redraw, show) {
  */
 async function signedIn(mine, redraw, show) {
   /** @type {AccountSession[]} */
-  const list = (await getJSON("/api/sessions")).sessions;
+  const list = (await ask("GET /api/sessions", "/api/sessions")).sessions;
   const status = h("p", { class: "error", role: "alert", hidden: true });
   /** @param {() => Promise<unknown>} work */
   const act = async (work) => {
@@ -258,10 +256,10 @@ async function signedIn(mine, redraw, show) {
       showError(status, T.errorPrefix + errorText(err));
     }
   };
-  const signOut = h("button", { type: "button", id: "sign-out", onclick: () => act(async () => adopt(await deleteJSON("/api/session"))) }, t("Sign out"));
+  const signOut = h("button", { type: "button", id: "sign-out", onclick: () => act(async () => { await ask("DELETE /api/session", "/api/session"); adopt(null); }) }, t("Sign out"));
   const everywhere = h(
     "button",
-    { type: "button", id: "sign-out-everywhere", onclick: () => act(async () => adopt(await deleteJSON("/api/sessions"))) },
+    { type: "button", id: "sign-out-everywhere", onclick: () => act(async () => { await ask("DELETE /api/sessions", "/api/sessions"); adopt(null); }) },
     t("Sign out everywhere"),
   );
   const games = mine.games.length
@@ -294,7 +292,7 @@ async function signedIn(mine, redraw, show) {
             { class: "session-end" },
             s.current
               ? t("This device")
-              : h("button", { type: "button", class: "end-session", onclick: () => act(() => deleteJSON(`/api/sessions/${encodeURIComponent(s.id)}`)) }, t("End")),
+              : h("button", { type: "button", class: "end-session", onclick: () => act(() => ask("DELETE /api/sessions/{session}", `/api/sessions/${encodeURIComponent(s.id)}`)) }, t("End")),
           ),
         ),
       ),
@@ -309,7 +307,7 @@ async function signedIn(mine, redraw, show) {
     ],
     t("Change the password"),
     async (form) => {
-      await postJSON("/api/account/password", { password: value(form, "current-password"), new_password: value(form, "fresh-password") });
+      await ask("POST /api/account/password", "/api/account/password", { password: value(form, "current-password"), new_password: value(form, "fresh-password") });
       redraw();
     },
     "password",
@@ -323,7 +321,7 @@ async function signedIn(mine, redraw, show) {
     ],
     t("Make new recovery codes"),
     async (form) => {
-      const made = await postJSON("/api/account/recovery-codes", { password: value(form, "codes-password") });
+      const made = await ask("POST /api/account/recovery-codes", "/api/account/recovery-codes", { password: value(form, "codes-password") });
       show(codesPanel(made.recovery_codes, redraw));
     },
     "password",
@@ -338,7 +336,8 @@ async function signedIn(mine, redraw, show) {
     ],
     t("Delete my account"),
     async (form) => {
-      adopt(await deleteJSON("/api/account", { password: value(form, "delete-password") }));
+      await ask("DELETE /api/account", "/api/account", { password: value(form, "delete-password") });
+      adopt(null);
       replaceChildren(/** @type {HTMLElement} */ (form.closest("section")), h("h1", {}, t("Your account")), h("p", { role: "status", id: "account-deleted" }, t("Your account is deleted.")));
     },
     "password",

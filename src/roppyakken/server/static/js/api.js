@@ -81,27 +81,33 @@ async function call(method, path, body) {
   return data;
 }
 
-/** GET `path`: the JSON answer, or an ApiError with the server's one line. @param {string} path */
-export const getJSON = (path) => call("GET", path);
-/** POST `body` as JSON to `path`. @param {string} path @param {unknown} body */
-export const postJSON = (path, body) => call("POST", path, body);
-/** DELETE `path` (with `body` as JSON, if any). @param {string} path @param {unknown} [body] */
-export const deleteJSON = (path, body) => call("DELETE", path, body);
+/**
+ * The declared answer of `route` (wire.d.ts `Answers`, from the schema's `http_answers`), asked at
+ * `path` with the route's method (and `body` as JSON, if any); an ApiError as `call` raises.
+ * @template {keyof import("./wire").Answers} R
+ * @param {R} route  the method and route as the schema names them, e.g. "GET /api/rooms/{room}"
+ * @param {string} path  the address asked, the route's parameters filled in
+ * @param {unknown} [body]
+ * @returns {Promise<import("./wire").Answers[R]>}
+ */
+export function ask(route, path, body) {
+  return call(route.slice(0, route.indexOf(" ")), path, body);
+}
 
-/** @type {Promise<import("./types.js").Json[]> | null} */
+/** @type {Promise<import("./wire").PresetEntry[]> | null} */
 let presetsPromise = null;
-/** @type {Promise<import("./types.js").Json[]> | null} */
+/** @type {Promise<import("./wire").BotEntry[]> | null} */
 let botsPromise = null;
 
-/** GET /api/presets, cached. @returns {Promise<import("./types.js").Json[]>} */
+/** GET /api/presets, cached. @returns {Promise<import("./wire").PresetEntry[]>} */
 export function presets() {
-  presetsPromise ||= getJSON("/api/presets").then((d) => d.presets);
+  presetsPromise ||= ask("GET /api/presets", "/api/presets").then((d) => d.presets);
   return presetsPromise;
 }
 
-/** GET /api/bots, cached. @returns {Promise<import("./types.js").Json[]>} */
+/** GET /api/bots, cached. @returns {Promise<import("./wire").BotEntry[]>} */
 export function bots() {
-  botsPromise ||= getJSON("/api/bots").then((d) => d.bots);
+  botsPromise ||= ask("GET /api/bots", "/api/bots").then((d) => d.bots);
   return botsPromise;
 }
 
@@ -109,7 +115,7 @@ export function bots() {
  * The rule options of a room or record, whatever shape the server sent:
  * {preset, options}, a bare options object with "preset", or just a preset name.
  * Returns {preset, options}; options may be looked up from /api/presets.
- * @param {string | import("./types.js").Json | null | undefined} rules
+ * @param {string | import("./types.js").RulesInfo | import("./types.js").RuleOptions | null | undefined} rules
  * @returns {Promise<import("./types.js").RulesInfo>}
  */
 export async function resolveRules(rules) {
@@ -123,7 +129,7 @@ export async function resolveRules(rules) {
   return { preset: "classic", options: await presetOptions("classic") };
 }
 
-/** @param {string} name @returns {Promise<import("./types.js").Json>} */
+/** @param {string} name @returns {Promise<import("./types.js").RuleOptions>} */
 async function presetOptions(name) {
   const list = await presets();
   const found = list.find((p) => p.name === name);

@@ -7,13 +7,13 @@ import { listText } from "./i18n.js";
 import { byKind } from "./yaku.js";
 
 /**
- * @param {import("./types.js").Json} score   FORMATS.md §1 output
+ * @param {import("./types.js").ScoreDocument} score   FORMATS.md §1 output
  * @param {{names: string[], captures?: string[][] | null, totals?: number[] | null,
- *   options?: import("./types.js").Json | null}} ctx  slugs per seat, totals per seat, rule options
+ *   options?: import("./types.js").RuleOptions | null}} ctx  slugs per seat, totals per seat, rule options
  */
 export function renderBreakdown(score, { names, captures = null, totals = null, options = null }) {
   const fukeOn = options && options.fuke && options.fuke !== "off";
-  const players = score.players.map((/** @type {import("./types.js").Json} */ p, /** @type {number} */ seat) => {
+  const players = score.players.map((/** @type {import("./types.js").ScoreDocument} */ p, /** @type {number} */ seat) => {
     /** @type {HTMLElement[]} */
     const rows = [];
     if (captures && captures[seat]) {
@@ -112,7 +112,7 @@ export function renderBreakdown(score, { names, captures = null, totals = null, 
   const scoring = options ? options.round_scoring : null;
   if (scoring === "round-up") notes.push(h("p", { class: "bd-note bd-scoring" }, T.roundUp));
   if (scoring === "difference" && !score.fuke && score.players.length > 1) {
-    const scores = score.players.map((/** @type {import("./types.js").Json} */ p) => p.round_score);
+    const scores = score.players.map((/** @type {import("./types.js").ScoreDocument} */ p) => p.round_score);
     const [top, second] = [...scores].sort((a, b) => b - a);
     const leaders = scores.flatMap((/** @type {number} */ s, /** @type {number} */ seat) => (s === top ? [names[seat] || T.calcPlayer(seat)] : []));
     notes.push(

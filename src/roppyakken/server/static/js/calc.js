@@ -5,7 +5,7 @@
 import { SLUGS, cardElement, cardName, pointsOfAll } from "./deck.js";
 import T, { LUCKY_HAND_NAMES, MONTH_NAMES, yakuName } from "./text.js";
 import { errorText, h, replaceChildren, showError } from "./dom.js";
-import { ApiError, postJSON, presets, resolveRules } from "./api.js";
+import { ApiError, ask, presets, resolveRules } from "./api.js";
 import { isOffline } from "./appshell.js";
 import { scoreOffline } from "./offlineengine.js";
 import { usePreset } from "./decks.js";
@@ -20,7 +20,7 @@ import { renderBreakdown } from "./breakdown.js";
 async function scoreAnywhere(body) {
   if (isOffline()) return scoreOffline(body);
   try {
-    return await postJSON("/api/score", body);
+    return await ask("POST /api/score", "/api/score", body);
   } catch (err) {
     if (err instanceof ApiError && err.status === 0) return scoreOffline(body);
     throw err;

@@ -279,7 +279,7 @@ function firstDealer(seed, players) {
 /**
  * Check a record's deal commitment: null when it has none (an older record, a solo game's chosen seed),
  * else {ok, message}.  ``slugs`` are the card slugs in id order; ``text`` says it (fairText(t)).
- * @param {import("./types.js").Json} record
+ * @param {import("./types.js").GameRecord} record
  * @param {readonly string[]} slugs
  * @param {FairText} [text]
  * @returns {{ok: boolean, message: string} | null}

@@ -3,7 +3,7 @@
 
 import T, { botName, botDescription, playerNames, presetDescription, presetName } from "./text.js";
 import { errorText, h, replaceChildren, showError } from "./dom.js";
-import { bots, getJSON, postJSON, presets } from "./api.js";
+import { ask, bots, presets } from "./api.js";
 import { clockChooser } from "./clock.js";
 import { t } from "./i18n.js";
 import { myGames, showRunning } from "./mygames.js";
@@ -23,7 +23,7 @@ import { ensurePlayer, lobbyLive } from "./lobbylive.js";
  * A rules chooser: a preset select with its description, or house rules in TOML.
  * Returns {el, value(): {preset}|{toml}, setPlayers(n)}.
  * @param {string} prefix
- * @param {import("./types.js").Json[]} list
+ * @param {import("./wire").PresetEntry[]} list
  * @param {() => void} [onChange]
  * @returns {RulesChooser}
  */
@@ -317,7 +317,7 @@ async function createRoom(body, errorEl, form) {
   const submit = /** @type {HTMLButtonElement} */ (form.querySelector("button[type=submit]"));
   submit.disabled = true;
   try {
-    const res = await postJSON("/api/rooms", body);
+    const res = await ask("POST /api/rooms", "/api/rooms", body);
     setToken(res.room, res.token);
     location.assign(res.invite || `/r/${encodeURIComponent(res.room)}`);
   } catch (err) {
@@ -331,11 +331,11 @@ async function createRoom(body, errorEl, form) {
  * @param {HTMLElement} running
  */
 async function drawGames(section, running) {
-  /** @type {import("./types.js").Json[]} */
+  /** @type {(import("./wire").FinishedGame | import("./wire").HeldGame)[]} */
   let list;
   const mine = myGames();
   try {
-    list = (await getJSON("/api/games")).games;
+    list = (await ask("GET /api/games", "/api/games")).games;
   } catch (err) {
     replaceChildren(section, h("h2", {}, T.finishedGames), h("p", { class: "error" }, errorText(err)));
     return;
@@ -355,7 +355,7 @@ async function drawGames(section, running) {
     return h(
       "li",
       {},
-      h("span", { class: "g-players" }, linkedNames(playerNames(g.players, { withLevel: true }), g.player_ids)),
+      h("span", { class: "g-players" }, linkedNames(playerNames(g.players, { withLevel: true }), "player_ids" in g ? g.player_ids : undefined)),
       winner ? h("span", { class: "g-winner" }, ` — ${T.evGameEnded(winner)}`) : null,
       h("span", { class: "muted g-when" }, ` ${when}`),
       h("span", { class: "spacer" }),

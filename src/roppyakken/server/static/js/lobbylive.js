@@ -4,7 +4,7 @@
 
 import { h, replaceChildren, showError } from "./dom.js";
 import { serverText, t } from "./i18n.js";
-import { forgetCsrf, postJSON, setCsrf } from "./api.js";
+import { ask, forgetCsrf, setCsrf } from "./api.js";
 import { controlName } from "./clock.js";
 import { botName, presetName } from "./text.js";
 import { setToken } from "./store.js";
@@ -59,7 +59,7 @@ export function ensurePlayer(name) {
 
 /**
  * The live lobby section.
- * @param {import("./types.js").Json[]} presetList the presets (GET /api/presets: name, players)
+ * @param {import("./wire").PresetEntry[]} presetList the presets (GET /api/presets: name, players)
  * @param {() => string} currentName the name the player chose on the page
  * @param {Promise<unknown>} playerReady settles once the page has made sure of its player
  * @returns {HTMLElement}
@@ -301,7 +301,7 @@ export function lobbyLive(presetList, currentName, playerReady) {
     try {
       const body = { name: currentName(), players, rules: { preset: presetSelect.value }, bots: botSeats(players, rating.bot) };
       /** @type {{room: string, token: string}} */
-      const res = await postJSON("/api/rooms", body);
+      const res = await ask("POST /api/rooms", "/api/rooms", body);
       setToken(res.room, res.token);
       location.assign(`/r/${encodeURIComponent(res.room)}`);
     } catch (err) {
@@ -316,7 +316,7 @@ export function lobbyLive(presetList, currentName, playerReady) {
     try {
       const body = { name: currentName(), players, rules: { preset: presetSelect.value }, bots: botSeats(players, level) };
       /** @type {{room: string, token: string}} */
-      const res = await postJSON("/api/rooms", body);
+      const res = await ask("POST /api/rooms", "/api/rooms", body);
       setToken(res.room, res.token);
       if (tab) tab.location.href = `/r/${encodeURIComponent(res.room)}`;
     } catch (err) {
@@ -331,7 +331,7 @@ export function lobbyLive(presetList, currentName, playerReady) {
     try {
       await ensurePlayer(currentName());
       /** @type {{room: string, token: string}} */
-      const res = await postJSON(`/api/rooms/${encodeURIComponent(room)}/join`, { name: currentName() });
+      const res = await ask("POST /api/rooms/{room}/join", `/api/rooms/${encodeURIComponent(room)}/join`, { name: currentName() });
       setToken(res.room, res.token);
       location.assign(`/r/${encodeURIComponent(res.room)}`);
     } catch (err) {

@@ -4,17 +4,14 @@
 
 import { h, replaceChildren } from "./dom.js";
 import { t } from "./i18n.js";
-import { postJSON } from "./api.js";
+import { ask } from "./api.js";
 import { playerNames } from "./text.js";
 import { formatClock } from "./clock.js";
 
 const PREFIX = "roppyakken:";
 const MAX_ROOMS = 100;
 
-/**
- * @typedef {{room: string, seat: number, players: string[], status: string, winner: number|null,
- *   finished_at: string|null, clock: string, turn: number|null, remaining: number|null}} MyGame
- */
+/** A game of POST /api/my-games, as the protocol declares it (wire.d.ts). @typedef {import("./wire").HeldGame} MyGame */
 
 /**
  * The seat tokens this browser keeps, by room (the newest 100 the storage lists).
@@ -45,7 +42,7 @@ export async function myGames() {
   const rooms = heldTokens();
   if (!Object.keys(rooms).length) return [];
   try {
-    const answer = await postJSON("/api/my-games", { rooms });
+    const answer = await ask("POST /api/my-games", "/api/my-games", { rooms });
     return answer.games || [];
   } catch {
     return [];

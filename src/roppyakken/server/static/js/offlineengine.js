@@ -3,12 +3,12 @@
 // move source that feeds a game table from it (OfflineSource: types.js MoveSource), so that an
 // offline game is drawn by the very table online games are.
 
-import { getJSON } from "./api.js";
+import { ask } from "./api.js";
 import { serverText, t } from "./i18n.js";
 
 /**
  * GET /api/offline: where the runtime and the core's zip are, and whether the runtime is there.
- * @typedef {{runtime: boolean, pyodide: string, core: string, levels: string[], version: string}} OfflineInfo
+ * @typedef {import("./wire").OfflineInfo} OfflineInfo
  */
 
 /** @type {Promise<OfflineInfo> | null} */
@@ -16,7 +16,7 @@ let infoPromise = null;
 
 /** What the server says of its offline client (cached by the service worker for offline use). */
 export function offlineInfo() {
-  infoPromise ||= /** @type {Promise<OfflineInfo>} */ (getJSON("/api/offline"));
+  infoPromise ||= ask("GET /api/offline", "/api/offline");
   infoPromise.catch(() => {
     infoPromise = null;
   });

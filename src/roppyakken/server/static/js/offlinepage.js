@@ -6,7 +6,7 @@
 
 import T, { botDescription, botName, playerNames, presetName } from "./text.js";
 import { errorText, h, replaceChildren, showError } from "./dom.js";
-import { postJSON, presets, resolveRules } from "./api.js";
+import { ask, presets, resolveRules } from "./api.js";
 import { usePreset } from "./decks.js";
 import { t } from "./i18n.js";
 import { getName, setName } from "./store.js";
@@ -36,7 +36,7 @@ function recordHref(record) {
  */
 export async function uploadSaved(saved) {
   await ensurePlayer(getName() || T.defaultName);
-  const answer = await postJSON("/api/me/offline-games", { record: saved.record });
+  const answer = await ask("POST /api/me/offline-games", "/api/me/offline-games", { record: saved.record });
   if (saved.id !== undefined) await markUploaded(saved.id, answer);
   return answer;
 }

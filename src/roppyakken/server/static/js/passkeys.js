@@ -5,18 +5,18 @@
 
 import { h, replaceChildren, showError, errorText } from "./dom.js";
 import { t } from "./i18n.js";
-import { getJSON, postJSON, setCsrf } from "./api.js";
+import { ask, setCsrf } from "./api.js";
 import { ensurePlayer } from "./lobbylive.js";
 import { getName, setName } from "./store.js";
 import T, { playerNames } from "./text.js";
 
 /**
- * @typedef {{id: string, name: string}} Me
- * @typedef {{player: Me|null, csrf: string|null, signed_in?: boolean}} SignedIn
- * @typedef {{id: string, name: string|null, created_at: number, last_used_at: number|null}} Passkey
- * @typedef {{room: string, seat: number, players: string[], status: string, winner: number|null,
- *   finished_at: string|null}} HistoryGame
- * @typedef {{ceremony: string, publicKey: any}} Options
+ * The passkey answers, as the protocol declares them (wire.d.ts).
+ * @typedef {import("./wire").PublicPlayer} Me
+ * @typedef {import("./wire").PasskeySignedIn} SignedIn
+ * @typedef {import("./wire").PasskeyEntry} Passkey
+ * @typedef {import("./wire").PlayerGame} HistoryGame
+ * @typedef {import("./wire").PasskeyOptions} Options
  */
 
 /**
@@ -127,7 +127,7 @@ function assertionJSON(credential) {
  * @param {SignedIn} answer
  */
 function adopt(answer) {
-  setCsrf(Promise.resolve(answer.csrf));
+  setCsrf(Promise.resolve(answer.csrf ?? null));
   if (answer.player) setName(answer.player.name);
 }
 
@@ -135,18 +135,18 @@ function adopt(answer) {
  * A passkey made by this browser's authenticator: a new account for this browser's guest (made first
  * if there is none), or another passkey of the signed-in account.
  * @param {string|null} label the passkey's name, if the person gave one
- * @returns {Promise<SignedIn & {added: boolean}>}
+ * @returns {Promise<SignedIn>}
  */
 export async function registerPasskey(label) {
-  const me = await getJSON("/api/me");
+  const me = await ask("GET /api/me", "/api/me");
   if (!me.player) await ensurePlayer(getName() || T.defaultName);
   /** @type {Options} */
-  const options = await postJSON("/api/passkeys/register/options", label ? { name: label } : {});
+  const options = await ask("POST /api/passkeys/register/options", "/api/passkeys/register/options", label ? { name: label } : {});
   const credential = /** @type {PublicKeyCredential|null} */ (
     await navigator.credentials.create({ publicKey: creationOptions(options.publicKey) })
   );
   if (!credential) throw new Error(t("No passkey was made."));
-  const answer = await postJSON("/api/passkeys/register/verify", { ceremony: options.ceremony, credential: registrationJSON(credential) });
+  const answer = await ask("POST /api/passkeys/register/verify", "/api/passkeys/register/verify", { ceremony: options.ceremony, credential: registrationJSON(credential) });
   if (answer.csrf) adopt(answer);
   return answer;
 }
@@ -158,13 +158,13 @@ export async function registerPasskey(label) {
  */
 export async function signInWithPasskey(login) {
   /** @type {Options} */
-  const options = await postJSON("/api/passkeys/signin/options", login ? { login } : {});
+  const options = await ask("POST /api/passkeys/signin/options", "/api/passkeys/signin/options", login ? { login } : {});
   const credential = /** @type {PublicKeyCredential|null} */ (
     await navigator.credentials.get({ publicKey: requestOptions(options.publicKey) })
   );
   if (!credential) throw new Error(t("No passkey was chosen."));
   /** @type {SignedIn} */
-  const answer = await postJSON("/api/passkeys/signin/verify", { ceremony: options.ceremony, credential: assertionJSON(credential) });
+  const answer = await ask("POST /api/passkeys/signin/verify", "/api/passkeys/signin/verify", { ceremony: options.ceremony, credential: assertionJSON(credential) });
   adopt(answer);
   return answer;
 }
@@ -231,7 +231,7 @@ async function drawSignedIn(panel, player, keys) {
           onclick: async () => {
             showError(error, "");
             try {
-              await postJSON("/api/passkeys/remove", { id: k.id });
+              await ask("POST /api/passkeys/remove", "/api/passkeys/remove", { id: k.id });
               await drawPanel(panel);
             } catch (err) {
               showError(error, errorText(err));
@@ -274,7 +274,7 @@ async function drawSignedIn(panel, player, keys) {
     games,
   );
   try {
-    const answer = await getJSON("/api/me/games");
+    const answer = await ask("GET /api/me/games", "/api/me/games");
     replaceChildren(games, historyList(answer.games || []));
   } catch (err) {
     replaceChildren(games, h("p", { class: "error" }, errorText(err)));
@@ -332,7 +332,7 @@ function drawGuest(panel) {
  */
 async function drawPanel(panel) {
   try {
-    const state = await getJSON("/api/passkeys");
+    const state = await ask("GET /api/passkeys", "/api/passkeys");
     if (state.signed_in && state.player) await drawSignedIn(panel, state.player, state.passkeys || []);
     else drawGuest(panel);
   } catch (err) {

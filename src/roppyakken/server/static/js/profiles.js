@@ -2,7 +2,7 @@
 // and GET /api/players/<id>.  The rating chart is an SVG drawn here, with no outside service.
 
 import { errorText, h, replaceChildren } from "./dom.js";
-import { getJSON } from "./api.js";
+import { ask } from "./api.js";
 import { t } from "./i18n.js";
 import T, { LUCKY_HAND_NAMES, botName, playerNames, presetName, yakuName } from "./text.js";
 
@@ -12,20 +12,13 @@ const SVG = "http://www.w3.org/2000/svg";
 export const POOLS = ["classic-2", "classic-3", "korean-2", "korean-3", "match-2", "match-3"];
 
 /**
- * @typedef {{rank: number, player: string, name: string, rating: number, uncertainty: number, games: number,
- *   last_played: string|null}} BoardEntry
- * @typedef {{pool: string, page: number, size: number, total: number, pages: number, active_days: number,
- *   players: BoardEntry[]}} Board
- * @typedef {{seq: number, rating: number, uncertainty: number, place: number}} HistoryPoint
- * @typedef {{pool: string, rating: number, uncertainty: number, provisional: boolean, games: number,
- *   last_played: string|null, history: HistoryPoint[]}} PoolRating
- * @typedef {{room: string, finished_at: string|null, preset: string, seat: number, players: string[],
- *   player_ids: (string|null)[], place: number|null, points: number, rated: boolean, public: boolean,
- *   replay: string}} RecentGame
- * @typedef {{player: string, name: string, ratings: PoolRating[], games: number, places: Record<string, number>,
- *   points: {rounds: number, mean: number, low: number|null, high: number|null} | null,
- *   yaku: {slug: string, rounds: number}[], lucky_hands: {slug: string, rounds: number}[], abandoned: number,
- *   recent: RecentGame[]}} Profile
+ * The leaderboard's and the profile's answers, as the protocol declares them (wire.d.ts).
+ * @typedef {import("./wire").BoardEntry} BoardEntry
+ * @typedef {import("./wire").LeaderboardAnswer} Board
+ * @typedef {import("./wire").RatingPoint} HistoryPoint
+ * @typedef {import("./wire").ProfileRating} PoolRating
+ * @typedef {import("./wire").RecentGame} RecentGame
+ * @typedef {import("./wire").ProfileAnswer} Profile
  */
 
 /** A pool's name for people ("Classic, 2 players"). @param {string} pool @returns {string} */
@@ -86,7 +79,7 @@ export async function leadersPage(root, params) {
   /** @type {Board} */
   let board;
   try {
-    board = await getJSON(`/api/leaderboard/${encodeURIComponent(pool)}?page=${page}`);
+    board = await ask("GET /api/leaderboard/{pool}", `/api/leaderboard/${encodeURIComponent(pool)}?page=${page}`);
   } catch (err) {
     replaceChildren(body, h("p", { class: "error", role: "alert" }, errorText(err)));
     return;
@@ -228,7 +221,7 @@ export async function playerPage(root, id) {
   /** @type {Profile} */
   let p;
   try {
-    p = await getJSON(`/api/players/${encodeURIComponent(id)}`);
+    p = await ask("GET /api/players/{player}", `/api/players/${encodeURIComponent(id)}`);
   } catch (err) {
     replaceChildren(section, h("h1", {}, t("Player")), h("p", { class: "error", role: "alert" }, errorText(err)));
     return;
@@ -337,7 +330,7 @@ async function drawOfflineGames(host, id) {
   /** @type {import("./types.js").Json[]} */
   let games;
   try {
-    games = (await getJSON(`/api/players/${encodeURIComponent(id)}/offline-games`)).games;
+    games = (await ask("GET /api/players/{player}/offline-games", `/api/players/${encodeURIComponent(id)}/offline-games`)).games;
   } catch {
     return;
   }

@@ -70,7 +70,7 @@ function group(title, cls, entries, key, openState, openByDefault = false) {
 
 /**
  * Render the panel.  `openSeat` is the player whose list is open at first (the viewer's own).
- * @param {import("./types.js").Json} options   rule options (yaku table and R-8.4 options)
+ * @param {import("./types.js").RuleOptions} options   rule options (yaku table and R-8.4 options)
  * @param {string[][]} captures  slugs per seat
  * @param {string[]} names  the players' display names
  * @param {number | null} openSeat

@@ -16,7 +16,7 @@ import {
 } from "./deck.js";
 import T, { KIND_PLURALS, distinctNames, playerNames, presetName, yakuName } from "./text.js";
 import { errorText, h, replaceChildren, showError } from "./dom.js";
-import { getJSON, resolveRules } from "./api.js";
+import { ask, resolveRules } from "./api.js";
 import { usePreset } from "./decks.js";
 import { byKind } from "./yaku.js";
 import { renderBreakdown } from "./breakdown.js";
@@ -31,14 +31,14 @@ const FORMAT = "roppyakken-record/1";
  * One step of a replay: where every card is after it, and what it was ("deal", "play" with
  * its record event, or "scores" with the round's scores and the totals before them).
  * @typedef {{round: number, dealer: number, hands: string[][], table: string[], captures: string[][],
- *   pile: number, declared: import("./types.js").Json[], totals: number[], kind: "deal" | "play" | "scores",
- *   event?: import("./types.js").Json, scores?: import("./types.js").Json, before?: number[]}} ReplayStep
+ *   pile: number, declared: import("./types.js").GameRecord[], totals: number[], kind: "deal" | "play" | "scores",
+ *   event?: import("./types.js").GameRecord, scores?: import("./types.js").ScoreDocument, before?: number[]}} ReplayStep
  */
 
 /**
  * Every step of a record: the deal of each round, each card played, each round's scores.
- * @param {import("./types.js").Json} record
- * @param {import("./types.js").Json | null | undefined} options
+ * @param {import("./types.js").GameRecord} record
+ * @param {import("./types.js").RuleOptions | null | undefined} options
  * @returns {ReplayStep[]}
  */
 export function buildSteps(record, options) {
@@ -47,7 +47,7 @@ export function buildSteps(record, options) {
   const steps = [];
   /** @type {number[]} */
   let totals = new Array(n).fill(0);
-  record.rounds.forEach((/** @type {import("./types.js").Json} */ rnd, /** @type {number} */ index) => {
+  record.rounds.forEach((/** @type {import("./types.js").GameRecord} */ rnd, /** @type {number} */ index) => {
     /** @type {string[][]} */
     const hands = rnd.hands.map((/** @type {string[]} */ hand) => [...hand]);
     /** @type {string[]} */
@@ -124,7 +124,7 @@ export async function replayPage(root, params) {
       showError(error, T.replayBadFile);
     }
   });
-  /** @param {import("./types.js").Json} record */
+  /** @param {import("./types.js").GameRecord} record */
   const show = async (record) => {
     if (
       !record ||
@@ -166,21 +166,20 @@ export async function replayPage(root, params) {
     else showError(error, T.errorPrefix + t("This game is not saved in this browser."));
   } else if (uploaded) {
     try {
-      await show(await getJSON(`/api/offline-games/${encodeURIComponent(uploaded)}/record`));
+      await show(await ask("GET /api/offline-games/{game}/record", `/api/offline-games/${encodeURIComponent(uploaded)}/record`));
     } catch (err) {
       showError(error, T.errorPrefix + errorText(err));
     }
   } else if (room) {
     try {
-      await show(await getJSON(`/api/games/${encodeURIComponent(room)}/record`));
+      await show(await ask("GET /api/games/{room}/record", `/api/games/${encodeURIComponent(room)}/record`));
     } catch (err) {
       showError(error, T.errorPrefix + errorText(err));
     }
   } else {
     try {
       // the public games, and this browser's own (private games are listed only to their players)
-      const [shared, own] = await Promise.all([getJSON("/api/games"), myGames()]);
-      /** @type {import("./types.js").Json[]} */
+      const [shared, own] = await Promise.all([ask("GET /api/games", "/api/games"), myGames()]);
       const sharedGames = shared.games;
       const listed = new Set(sharedGames.map((g) => g.room));
       const mine = own.filter((g) => g.status === "over" && !listed.has(g.room));
@@ -189,7 +188,7 @@ export async function replayPage(root, params) {
         .slice(0, 10);
       replaceChildren(
         games,
-        list.map((/** @type {import("./types.js").Json} */ g) =>
+        list.map((g) =>
           h(
             "li",
             {},
@@ -212,7 +211,7 @@ export async function replayPage(root, params) {
 
 /**
  * @param {HTMLElement} viewer
- * @param {import("./types.js").Json} record
+ * @param {import("./types.js").GameRecord} record
  * @param {import("./types.js").RulesInfo} rules
  */
 function mountViewer(viewer, record, rules) {

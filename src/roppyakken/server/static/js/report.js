@@ -3,7 +3,7 @@
 // The playban notice of the lobby is here too: both say in the reader's language what the server's
 // structured answer means.
 
-import { ApiError, postJSON, setCsrf } from "./api.js";
+import { ApiError, ask, setCsrf } from "./api.js";
 import { h, openDialog, showError } from "./dom.js";
 import { t } from "./i18n.js";
 import { getName, getToken } from "./store.js";
@@ -84,7 +84,7 @@ export function openReport(room, target, what) {
             await havePlayer();
             const token = getToken(room);
             const body = { ...target, reason: select.value, ...(token ? { token } : {}) };
-            await postJSON(`/api/rooms/${encodeURIComponent(room)}/report`, body);
+            await ask("POST /api/rooms/{room}/report", `/api/rooms/${encodeURIComponent(room)}/report`, body);
             status.textContent = t("Thank you: a moderator will read your report.");
           } catch (err) {
             showError(error, reportError(err));

@@ -4,7 +4,7 @@
 
 import T, { botName, playerNames, presetDescription, presetName } from "./text.js";
 import { errorText, h, replaceChildren, showError } from "./dom.js";
-import { ApiError, bots, getJSON, postJSON, presets, resolveRules } from "./api.js";
+import { ApiError, ask, bots, presets, resolveRules } from "./api.js";
 import { usePreset } from "./decks.js";
 import { dropToken, getName, getToken, setName, setToken } from "./store.js";
 import { Connection } from "./conn.js";
@@ -33,7 +33,7 @@ export async function roomPage(root, room, notice = "") {
   /** @type {RoomInfo} */
   let info;
   try {
-    info = await getJSON(`/api/rooms/${encodeURIComponent(room)}`);
+    info = await ask("GET /api/rooms/{room}", `/api/rooms/${encodeURIComponent(room)}`);
   } catch (err) {
     const msg = err instanceof ApiError && err.status === 404 ? T.roomNotFound : T.errorPrefix + errorText(err);
     replaceChildren(
@@ -129,7 +129,7 @@ function joinForm(root, room, info, notice, rules = null, description = "") {
         const who = name.value.trim() || T.defaultName;
         setName(who);
         try {
-          const res = await postJSON(`/api/rooms/${encodeURIComponent(room)}/join`, { name: who });
+          const res = await ask("POST /api/rooms/{room}/join", `/api/rooms/${encodeURIComponent(room)}/join`, { name: who });
           setToken(room, res.token);
           connect(root, room, res.token);
         } catch (err) {
@@ -160,7 +160,7 @@ function joinForm(root, room, info, notice, rules = null, description = "") {
  * @param {number | null} mySeat
  * @param {boolean} [host]
  * @param {Connection | null} [conn]
- * @param {import("./types.js").Json[]} [levels]  the bot levels (GET /api/bots: not in the schema)
+ * @param {import("./wire").BotEntry[]} [levels]  the bot levels (GET /api/bots)
  * @returns {HTMLElement}
  */
 function seatList(info, mySeat, host = false, conn = null, levels = []) {
@@ -246,7 +246,7 @@ function seatList(info, mySeat, host = false, conn = null, levels = []) {
 function connect(root, room, token, notice = "") {
   /**
    * @type {{seat: number | null, info: RoomInfo | null, game: GameView | null,
-   *   rules: import("./types.js").RulesInfo | null, description: string, levels: import("./types.js").Json[]}}
+   *   rules: import("./types.js").RulesInfo | null, description: string, levels: import("./wire").BotEntry[]}}
    */
   const state = { seat: null, info: null, game: null, rules: null, description: "", levels: [] };
   const errorBox = h("p", { class: "error", role: "alert", hidden: true });

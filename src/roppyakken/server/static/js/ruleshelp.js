@@ -27,7 +27,7 @@ function showValue(value) {
 
 /**
  * The rules help for {preset, options}, with the preset's description if known.
- * @param {{preset: string, options: import("./types.js").Json, description?: string}} rules
+ * @param {{preset: string, options: import("./types.js").RuleOptions, description?: string}} rules
  * @returns {HTMLElement}
  */
 export function renderRules({ preset, options, description = "" }) {

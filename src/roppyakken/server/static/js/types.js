@@ -1,20 +1,38 @@
 // Shared JSDoc types of the browser client, for `tsc --checkJs` (docs/WEB.md); no runtime code.
-// The websocket messages and request bodies are typed in wire.d.ts, generated from the protocol's
-// JSON Schema (`python -m roppyakken.devtools.wiretypes`). Typed here: what that schema leaves open
-// (`dict[str, Any]`: the seat's view, the events, the choices) and the answers it does not declare.
+// The websocket messages, request bodies and HTTP answers are typed in wire.d.ts, generated from the
+// protocol's JSON Schema (`python -m roppyakken.devtools.wiretypes`; api.js `ask` gives each answer
+// its type). Typed here: what that schema leaves open (`dict[str, Any]`: the seat's view, the
+// events, the choices, the documents of FORMATS.md, the rule options).
 
 /**
- * A JSON object the protocol's schema does not declare: the answers of GET /api/presets,
- * /api/bots, /api/rules and /api/games/…/record, a rule set's options, a score (FORMATS.md §1
- * output). Its shape is the server's to keep (docs/PROTOCOL.md, docs/FORMATS.md).
+ * A JSON object whose fields the protocol leaves open: used only through the names below, each
+ * saying why it is open.
  * @typedef {Record<string, any>} Json
+ */
+
+/**
+ * A rule set's options: open because they are the rules' data (RULES.md), not the protocol's; a
+ * house rule is an option value, and the yaku table is keyed by slug (wire.d.ts PresetEntry.options).
+ * @typedef {Json} RuleOptions
+ */
+
+/**
+ * A game record: FORMATS.md §3's document, which the schema names (wire.d.ts GameRecord) but
+ * leaves to FORMATS.md rather than declare it twice; so are its rounds and events.
+ * @typedef {Json} GameRecord
+ */
+
+/**
+ * A score: FORMATS.md §1's output (POST /api/score, a round's end), left to FORMATS.md as a record
+ * is (wire.d.ts ScoreDocument); so is each player's part of it.
+ * @typedef {Json} ScoreDocument
  */
 
 /** A websocket message from a room (wire.d.ts). @typedef {import("./wire").ServerMessage} ServerMessage */
 
 /** A websocket message to a room (wire.d.ts). @typedef {import("./wire").ClientMessage} ClientMessage */
 
-/** A rule set: the preset's slug and every option's value. @typedef {{preset: string, options: Json}} RulesInfo */
+/** A rule set: the preset's slug and every option's value. @typedef {{preset: string, options: RuleOptions}} RulesInfo */
 
 /**
  * A legal action as a seat's view lists it (FORMATS.md §2: every field present), fit to send in
@@ -52,7 +70,7 @@
  *   | {type: "declared", seat: number, hands: {slug: string, points: number}[], cards: string[]}
  *   | {type: "turned", seat: number, card: string}
  *   | {type: "played", seat: number, source: "hand" | "pile", card: string, captured: string[]}
- *   | {type: "round-ended", round: number, score: Json, totals: number[]}
+ *   | {type: "round-ended", round: number, score: ScoreDocument, totals: number[]}
  *   | {type: "leg-won", seat: number, reason: string, legs: number[]}
  *   | {type: "game-ended", winner: number, reason: string}} GameEvent
  */

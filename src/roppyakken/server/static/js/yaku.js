@@ -26,7 +26,7 @@ export const RIBBONS = SLUGS.filter((s) => kindOf(s) === "ribbon");
 /**
  * The cards a yaku needs under these options (R-8.4: the warbler may join Four Brights).
  * @param {string} slug
- * @param {import("./types.js").Json | null | undefined} options
+ * @param {import("./types.js").RuleOptions | null | undefined} options
  * @returns {string[]}
  */
 export function yakuCards(slug, options) {
@@ -40,7 +40,7 @@ export function yakuCards(slug, options) {
 
 /**
  * The ribbons that count towards Seven Ribbons (R-8.4 seven_ribbons_willow).
- * @param {import("./types.js").Json | null | undefined} options
+ * @param {import("./types.js").RuleOptions | null | undefined} options
  * @returns {string[]}
  */
 export function sevenRibbonCards(options) {
@@ -50,7 +50,7 @@ export function sevenRibbonCards(options) {
 
 /**
  * The enabled yaku with their values, in display order.
- * @param {import("./types.js").Json | null | undefined} options
+ * @param {import("./types.js").RuleOptions | null | undefined} options
  * @returns {{slug: string, points: number}[]}
  */
 export function enabledYaku(options) {
@@ -63,7 +63,7 @@ export function enabledYaku(options) {
  * `captures` is one list of slugs per seat.  Each entry has the cards with a state —
  * "held" (captured by this seat), "gone" (captured by someone else) or "missing" — and
  * `done` / `impossible` flags.
- * @param {import("./types.js").Json} options
+ * @param {import("./types.js").RuleOptions} options
  * @param {string[][]} captures
  * @param {number} seat
  * @returns {ProgressEntry[]}
