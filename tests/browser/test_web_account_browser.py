@@ -174,7 +174,7 @@ def test_a_forgotten_password_a_recovery_code_new_codes_and_a_reset_link(
     assert _recovery_error(lost) == "Wrong sign-in name or recovery code."
     lost.fill("#recover-code", codes[2].upper())
     lost.click("#recover button[type=submit]")
-    lost.wait_for_selector("#signed-in-as")
+    lost.wait_for_selector("#signed-in-as", timeout=60_000)  # a code is checked against argon2id hashes
     assert "riku" in lost.inner_text("#signed-in-as")
     assert "9" in lost.inner_text("#recovery-codes-left")
     owner.reload()  # every other session ended
@@ -187,7 +187,7 @@ def test_a_forgotten_password_a_recovery_code_new_codes_and_a_reset_link(
     fresh = lost.locator(".recovery-code-list code").all_inner_texts()
     assert len(fresh) == 10 and not set(fresh) & set(codes)
     lost.click("#recovery-codes-done")
-    lost.wait_for_selector("#signed-in-as")
+    lost.wait_for_selector("#signed-in-as", timeout=60_000)  # a code is checked against argon2id hashes
 
     # the operator's reset link, opened on a third device: the token leaves the address bar
     code, out, err = run_cli(
