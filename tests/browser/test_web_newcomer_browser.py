@@ -434,6 +434,7 @@ def test_every_control_on_a_phone_is_at_least_44_px(server: str, browser: Browse
     ):
         page.goto(server + path)
         page.wait_for_selector(ready)
+        wait_js(page, "Array.from(document.images).every(i => i.complete)")  # the cards' faces laid out
         small = page.evaluate(SMALL_TARGETS)
         assert small == [], (path, small)
     ctx.close()
