@@ -28,8 +28,6 @@ from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.errors import RecordError
 from roppyakken.i18n import N_
 from roppyakken.record import dumps, record_of, replay
-from roppyakken.server.people.players import Player
-from roppyakken.server.store.database import Database
 from roppyakken.server.store.tables import offline_games
 from roppyakken.server.store.tables import players as players_table
 from roppyakken.server.web import identity
@@ -72,17 +70,6 @@ def checked(record: Any) -> tuple[dict[str, Any], int, list[str]]:
     return record_of(game, names), seat, levels
 
 
-def _database(request: Request) -> Database:
-    """The server's database (the one place this module reaches the application's state)."""
-    db: Database = request.app.state.services.db
-    return db
-
-
-async def _acting(request: Request) -> Player | None:
-    """The player a changing request acts for (its cookie, the CSRF check passed), or None."""
-    return await identity.acting(request)
-
-
 def _store(conn: Connection, row: dict[str, Any]) -> tuple[str, bool]:
     """Insert ``row`` unless the player uploaded the same record before: (its id, whether new)."""
     found = conn.execute(
@@ -100,7 +87,7 @@ async def upload(request: Request) -> Response:
     """``POST /api/me/offline-games`` ``{"record": ...}``: 201 ``{"id", "profile", "record"}``
     (200 if this player uploaded that game before)."""
     data = await read_json_object(request, MAX_RECORD_BYTES)
-    player = await _acting(request)
+    player = await identity.acting(request)
     if player is None:
         raise ApiError(401, text.NO_PLAYER)
     record, seat, levels = checked(data.get("record"))
@@ -121,7 +108,7 @@ async def upload(request: Request) -> Response:
         "totals": json.dumps(totals if isinstance(totals, list) else []),
         "record": stored,
     }
-    game_id, new = await _database(request).run(lambda c: _store(c, row))
+    game_id, new = await identity.database(request).run(lambda c: _store(c, row))
     answer = OfflineUploaded(
         id=game_id, profile=f"/#/player/{player.id}", record=f"/api/offline-games/{game_id}/record"
     )
@@ -159,7 +146,7 @@ async def player_offline_games(request: Request) -> Response:
     player_id = str(request.path_params["player"])
     if not _ID.fullmatch(player_id):
         raise ApiError(404, text.NO_PLAYER_ID, player=player_id[:40])
-    games = await _database(request).run(lambda c: _listed(c, player_id))
+    games = await identity.database(request).run(lambda c: _listed(c, player_id))
     return JSONResponse(OfflineGames(games=games), headers={"Cache-Control": "private, no-cache"})
 
 
@@ -173,7 +160,7 @@ async def offline_record(request: Request) -> Response:
             .join(players_table, players_table.c.id == offline_games.c.player_id)
             .where(offline_games.c.id == game_id)
         )
-        found = await _database(request).run(lambda c: c.execute(query).first())
+        found = await identity.database(request).run(lambda c: c.execute(query).first())
     if found is None:
         raise ApiError(404, text.NOT_FOUND)
     record = json.loads(found.record)

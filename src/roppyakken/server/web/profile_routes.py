@@ -19,7 +19,6 @@ from roppyakken.errors import Phrase
 from roppyakken.i18n import N_
 from roppyakken.server.club import profiles
 from roppyakken.server.club.ratings import POOLS
-from roppyakken.server.store.database import Database
 from roppyakken.server.web import identity
 from roppyakken.server.web.api import ApiError
 from roppyakken.server.wire import text
@@ -48,7 +47,7 @@ async def get_leaderboard(request: Request) -> Response:
         raise ApiError(404, text.NO_POOL, pool=pool[:40], known=", ".join(POOLS))
     page = _number(request, "page", 1, profiles.MAX_PAGE)
     size = _number(request, "size", profiles.PAGE_SIZE, profiles.MAX_PAGE_SIZE)
-    db: Database = request.app.state.services.db
+    db = identity.database(request)
     now = datetime.now(UTC)
     board = await db.run(lambda c: profiles.leaderboard(c, pool, page, size, now))
     return JSONResponse(board, headers={"Cache-Control": BOARD_CACHE})
@@ -61,7 +60,7 @@ async def get_profile(request: Request) -> Response:
         raise ApiError(404, text.NO_PLAYER_ID, player=player_id[:40])
     viewer = await identity.current(request)
     viewer_id = None if viewer is None else viewer.id
-    db: Database = request.app.state.services.db
+    db = identity.database(request)
     found = await db.run(lambda c: profiles.profile(c, player_id, viewer_id))
     if found is None:
         raise ApiError(404, text.NO_PLAYER_ID, player=player_id)

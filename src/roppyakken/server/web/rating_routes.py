@@ -7,7 +7,6 @@ from starlette.responses import JSONResponse, Response
 
 from roppyakken.server.club.ratings import store
 from roppyakken.server.club.ratings.pools import FAMILIES
-from roppyakken.server.store.database import Database
 from roppyakken.server.web import identity
 from roppyakken.server.wire import answers
 
@@ -15,7 +14,7 @@ from roppyakken.server.wire import answers
 async def my_ratings(request: Request) -> Response:
     """The cookie's player's ratings (:func:`~.store.standing`); a newcomer's without a cookie."""
     player = await identity.current(request)
-    db: Database = request.app.state.services.db
+    db = identity.database(request)
     player_id = None if player is None else player.id
     standing = await db.run(lambda c: store.standing(c, player_id))
     return JSONResponse(answers.ratings(player_id, standing, dict(FAMILIES)))
