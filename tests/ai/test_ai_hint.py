@@ -122,7 +122,7 @@ def test_include_refuses_an_illegal_move() -> None:
 def test_the_expected_score_carries_its_own_interval() -> None:
     """What the players see beside the expected round points is that score's interval, not the
     margin's (they were shown the margin's, which is wider: it adds the others' spread)."""
-    from roppyakken.server.play.hints import move_json
+    from roppyakken.ai.offline import move_json
     from roppyakken.tui.screens.hint import move_lines
 
     differ = 0

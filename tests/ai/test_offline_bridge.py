@@ -16,11 +16,20 @@ import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # via ray in the dev lock
 
 from roppyakken.actions import Action, action_from_json
-from roppyakken.ai.offline import OfflineTable, call, decision_seed, hint_payload, rules_from_json
+from roppyakken.ai.offline import (
+    HINT_WORLDS,
+    REVIEW_WORLDS,
+    OfflineTable,
+    call,
+    decision_seed,
+    hint_payload,
+    public_seed,
+    rules_from_json,
+)
 from roppyakken.engine import Game
 from roppyakken.record import record_of
 from roppyakken.rules import preset
-from roppyakken.server.play import bots, hints
+from roppyakken.server.play import bot_loop, bots, hints, timer
 from roppyakken.server.play.seat_views import StateMessages
 from roppyakken.server.wire import server as to_client
 from roppyakken.view import SeatView, view_of
@@ -52,7 +61,7 @@ def server_game(
             action = decide(view)
         else:
             assert level is not None
-            action = bots.think(level, bots.decision_seed(seed, index, moves), view)[0]
+            action = bots.think(level, decision_seed(seed, index, moves), view)[0]
         game.apply(action, index)
         moves += 1
     return game
@@ -91,8 +100,8 @@ def test_a_seeded_game_gives_the_servers_record(
 
 
 def test_the_decision_seed_is_the_servers() -> None:
-    for room_seed, seat, move in [(0, 0, 0), (7, 2, 31), (2**62, 1, 500)]:
-        assert decision_seed(room_seed, seat, move) == bots.decision_seed(room_seed, seat, move)
+    """The server's bots and the clock's bot seed their decisions with the offline table's function."""
+    assert vars(bot_loop)["decision_seed"] is decision_seed and vars(timer)["decision_seed"] is decision_seed
 
 
 def test_every_message_validates_against_the_published_schema() -> None:
@@ -136,7 +145,7 @@ def test_hints_and_reviews_are_the_servers() -> None:
     while not any(a.to_json()["type"] == "play" for a in view.legal):
         table.act(first_legal(view).to_json())
         view = view_of(table.game, 0)
-    assert hint_payload(view, 77) == hints.compute_hint(view, hints.HINT_WORLDS, 77)
+    assert hint_payload(view, 77) == hints.compute_hint(view, HINT_WORLDS, 77)
     decisions = []
     turn = 0
     while table.game.round == 0 and not table.game.over:
@@ -149,8 +158,8 @@ def test_hints_and_reviews_are_the_servers() -> None:
         assert not [m for m in sent if m["type"] == "review"]  # asked apart
         reviews = table.reviews()
         if reviews:
-            seed = hints._seed("offline", 0)  # the server's seed rule, with the offline table's label
-            assert reviews[0]["reviews"] == hints.compute_review(decisions, hints.REVIEW_WORLDS, seed)
+            seed = public_seed("offline", 0)  # the server's seed rule, with the offline table's label
+            assert reviews[0]["reviews"] == hints.compute_review(decisions, REVIEW_WORLDS, seed)
             return
     pytest.fail("the first round ended without a review")
 

@@ -45,24 +45,26 @@ from roppyakken.view import SeatView, view_of
 OFFLINE_LEVELS: Final = ("random", "greedy", "expert", "master")
 """The bot levels offline play offers: those of the core (the ``learned`` level needs numpy)."""
 HINT_WORLDS: Final = 48
-"""Worlds a hint plays each candidate in (the server's, server/play/hints.py)."""
+"""Worlds a hint plays each candidate in (about 0.2 s of one core), offline and on the server."""
 REVIEW_WORLDS: Final = 24
-"""Worlds a review plays each decision of the round in (the server's)."""
+"""Worlds a review plays each decision of the round in."""
 REVIEW_TOP: Final = 3
-"""Decisions a review shows at most (the server's)."""
+"""Decisions a review shows at most."""
 RECORD_URL: Final = "offline:record"
 """The ``record_url`` of an offline ``game_end``: the page keeps the record itself
 (:meth:`OfflineTable.record`)."""
 
 
 def decision_seed(room_seed: int, seat: int, move: int) -> int:
-    """The seed of one bot decision: the server's formula (server/play/bots.py), so that a seed
-    and the person's moves give the same bots' moves offline as on the server."""
+    """The seed of one decision of the bot in ``seat`` at move ``move`` of a game: the server's bots
+    (server/play/bots.py) and the offline table's alike, so that a seed and the person's moves give
+    the same bots' moves offline as on the server."""
     return (room_seed + 7919 * (seat + 1) + 104_729 * move) % 2**63
 
 
-def _public_seed(label: str, n: int) -> int:
-    """A seed for sampling hint worlds, from public facts only (as the server's hints)."""
+def public_seed(label: str, n: int) -> int:
+    """A seed for sampling hint worlds, from public facts only (a room's id or 'offline', a count):
+    never a deal's secret seed."""
     return zlib.crc32(f"{label}:{n}".encode())
 
 
@@ -127,7 +129,7 @@ def rules_from_json(value: Any) -> Rules:
     return preset(name) if options is None else from_options(name, options)
 
 
-def _decides(view: SeatView) -> bool:
+def decides(view: SeatView) -> bool:
     return any(isinstance(a, (Play, Take)) for a in view.legal)
 
 
@@ -261,7 +263,7 @@ class OfflineTable:
         due, self._due = self._due, []
         out = []
         for round_index, made in due:
-            seed = _public_seed("offline", round_index * 10_000 + self.seat)
+            seed = public_seed("offline", round_index * 10_000 + self.seat)
             items = review_items(made, seed)
             out.append({"type": "review", "round": round_index, "seat": self.seat, "reviews": items})
         return out
@@ -303,9 +305,9 @@ class OfflineTable:
     def hint(self) -> dict[str, Any]:
         """The ``hint`` message for the person's decision at hand."""
         view = view_of(self.game, self.seat)
-        if self.game.over or not _decides(view):
+        if self.game.over or not decides(view):
             raise RoppyakkenError(N_("a hint is for your own turn to play or take a card"))
-        payload = hint_payload(view, _public_seed("offline", self.actions))
+        payload = hint_payload(view, public_seed("offline", self.actions))
         return {"type": "hint", "seq": self.actions, "seat": self.seat, **payload}
 
     def record(self) -> dict[str, Any]:

@@ -8,6 +8,7 @@ import random
 from typing import Any
 
 from roppyakken.actions import action_from_json
+from roppyakken.ai.offline import HINT_WORLDS, public_seed
 from roppyakken.cards import iter_cards
 from roppyakken.engine import Game
 from roppyakken.rules import from_options
@@ -101,17 +102,17 @@ def test_a_hint_shows_nothing_hidden(server: ServerThread) -> None:
     assert all(m["action"] in legal for m in answer["moves"])
     game = _rebuild(server, room, state["seq"])
     assert view_of(game, 0).to_json() == state["view"]
-    seed = hints._seed(room, state["seq"])
+    seed = public_seed(room, state["seq"])
     payload = {k: v for k, v in answer.items() if k in ("worlds", "moves")}
     changed = 0
     for k in range(3):
         other = poisoned(game, 0, random.Random(k))
         assert view_of(other, 0).to_json() == view_of(game, 0).to_json()
         changed += other.pile != game.pile or other.hands != game.hands
-        assert hints.compute_hint(view_of(other, 0), hints.HINT_WORLDS, seed) == payload
+        assert hints.compute_hint(view_of(other, 0), HINT_WORLDS, seed) == payload
     assert changed, "the poisoned games hid different cards"
     # The comparison can fail: other sampled worlds give other figures.
-    assert hints.compute_hint(view_of(game, 0), hints.HINT_WORLDS, seed + 1) != payload
+    assert hints.compute_hint(view_of(game, 0), HINT_WORLDS, seed + 1) != payload
 
 
 def test_hints_are_refused_with_one_line(server: ServerThread) -> None:

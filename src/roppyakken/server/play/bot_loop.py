@@ -9,7 +9,7 @@ import logging
 import time
 import weakref
 
-from roppyakken.server.play.bots import decision_seed
+from roppyakken.ai.offline import decision_seed
 from roppyakken.server.play.clocks import CLOCK_BOT
 from roppyakken.server.play.runner import BOT_RETRY_DELAYS, WriteFailed
 from roppyakken.server.play.seats import BOT, PLAYING

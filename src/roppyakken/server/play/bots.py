@@ -41,11 +41,6 @@ def think(level: str, seed: int, view: SeatView) -> tuple[Action, float]:
     return action, time.perf_counter() - began
 
 
-def decision_seed(room_seed: int, seat: int, move: int) -> int:
-    """The seed of one decision of the bot in ``seat`` at move ``move`` of a room."""
-    return (room_seed + 7919 * (seat + 1) + 104_729 * move) % 2**63
-
-
 def _warm(alive: Connection | None = None) -> None:
     """Start a new worker: watch the server (``alive``), import the bots before the first decision."""
     if alive is not None:

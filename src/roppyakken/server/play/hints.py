@@ -19,33 +19,31 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import time
-import zlib
 from collections import deque
 from collections.abc import Sequence
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, cast
 
 from roppyakken.actions import Action, Play, Take
-from roppyakken.ai.hint import MoveHint, hint, review
-from roppyakken.cards import SLUGS, slugs_of
+from roppyakken.ai.offline import (
+    HINT_WORLDS,
+    REVIEW_WORLDS,
+    decides,
+    hint_payload,
+    public_seed,
+    review_items,
+)
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.server.play.bots import BotRunner
 from roppyakken.server.wire import server as to_client
 from roppyakken.server.wire import text
 from roppyakken.server.wire.protocol import ProtocolError
-from roppyakken.server.wire.server import HintMove, ReviewItem, YakuChance
+from roppyakken.server.wire.server import ReviewItem
 from roppyakken.view import SeatView, view_of
 
 log = logging.getLogger("roppyakken.server")
 
-HINT_WORLDS: Final = 48
-"""Worlds a hint plays each candidate in (about 0.2 s of one core)."""
-REVIEW_WORLDS: Final = 24
-"""Worlds a review plays each decision of the round in."""
-REVIEW_TOP: Final = 3
-"""Decisions a review shows at most."""
 HINTS_PER_MINUTE: Final = 20
 """Hints one connection may ask for in a minute."""
 OPTION_KEY: Final = "room:hints"
@@ -92,33 +90,9 @@ class Room(Protocol):
         ...
 
 
-def _round(x: float, digits: int = 2) -> float | None:
-    return round(x, digits) if math.isfinite(x) else None
-
-
-def move_json(move: MoveHint) -> HintMove:
-    """One candidate of a hint as the protocol sends it (docs/PROTOCOL.md, ``hint``)."""
-    return HintMove(
-        action=move.action.to_json(),
-        card=SLUGS[move.card],
-        target=slugs_of(move.target),
-        expert_choice=move.expert_choice,
-        points_now=move.points_now,
-        yaku_now=list(move.yaku_now),
-        expected_score=_round(move.expected_score, 1),
-        score_ci95=_round(move.score_ci95, 1),
-        expected_margin=_round(move.expected_margin, 1),
-        margin_ci95=_round(move.margin_ci95, 1),
-        risk=_round(move.risk, 1),
-        win_chance=_round(move.win_chance, 3),
-        yaku_chances=[YakuChance(yaku=slug, chance=round(p, 2)) for slug, p in move.yaku_chances],
-    )
-
-
 def compute_hint(view: SeatView, worlds: int, seed: int) -> dict[str, Any]:
     """The hint for ``view`` as the protocol's fields (runs in a worker)."""
-    h = hint(view, worlds=max(1, min(worlds, HINT_WORLDS)), seed=seed)
-    return {"worlds": h.worlds, "moves": [move_json(m) for m in h.moves]}
+    return hint_payload(view, seed, min(worlds, HINT_WORLDS))
 
 
 def compute_review(
@@ -129,38 +103,12 @@ def compute_review(
     ``decisions`` are ``(turn, view, action)``: the seat's turn number in the round (1
     for its first card-play decision), the view it was sent then, the move it made.
     """
-    reviews = review(
-        [(view, action) for _, view, action in decisions],
-        top=REVIEW_TOP,
-        worlds=max(1, min(worlds, HINT_WORLDS)),
-        seed=seed,
-    )
-    return [
-        ReviewItem(
-            turn=decisions[r.index][0],
-            phase=r.view.phase.value,  # type: ignore[typeddict-item]  # a card-play decision: play or take
-            played=move_json(r.played),
-            best=move_json(r.best),
-            win_chance_lost=round(r.loss, 3),
-            points_lost=round(r.margin_loss, 1),
-        )
-        for r in reviews
-    ]
+    return cast(list[ReviewItem], review_items(decisions, seed, min(worlds, HINT_WORLDS)))
 
 
 def hint_message(seq: int, seat: int, payload: dict[str, Any], msg_id: str | None) -> str:
     """``hint``: the answer to a ``hint`` request (``payload``: :func:`compute_hint`'s), to its sender."""
     return to_client.hint(seq, seat, payload["worlds"], payload["moves"], msg_id)
-
-
-def _seed(room_id: str, n: int) -> int:
-    """A seed for sampling worlds, from public facts only (never the room's secret deal seed)."""
-    return zlib.crc32(f"{room_id}:{n}".encode())
-
-
-def _decides(view: SeatView) -> bool:
-    """Whether the view's seat has a card to play or take now (the decisions hints are for)."""
-    return any(isinstance(a, (Play, Take)) for a in view.legal)
 
 
 class HintDesk:
@@ -214,7 +162,7 @@ class HintDesk:
             raise ProtocolError(text.HINT_NOT_YOUR_TURN, msg_id)
         seq = room.actions
         view = view_of(game, seat)
-        if not _decides(view):
+        if not decides(view):
             raise ProtocolError(text.HINT_NOT_YOUR_TURN, msg_id)
         cached = self._cache.get(seat)
         if cached is not None and cached[0] == seq:
@@ -234,7 +182,7 @@ class HintDesk:
     ) -> None:
         try:
             payload = await room.bots.run_heavy(
-                room.owner, compute_hint, view, HINT_WORLDS, _seed(room.id, seq)
+                room.owner, compute_hint, view, HINT_WORLDS, public_seed(room.id, seq)
             )
         except RoppyakkenError as exc:
             client.send(to_client.error(exc, msg_id))
@@ -279,7 +227,7 @@ class HintDesk:
         self, room: Room, seat: int, round_index: int, made: list[tuple[int, SeatView, Action]]
     ) -> None:
         try:
-            seed = _seed(room.id, round_index * 10_000 + seat)
+            seed = public_seed(room.id, round_index * 10_000 + seat)
             items = await room.bots.run_heavy(room.owner, compute_review, made, REVIEW_WORLDS, seed)
         except Exception:
             log.exception("room %s: the review of seat %d failed", room.id, seat)

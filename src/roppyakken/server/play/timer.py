@@ -17,8 +17,8 @@ import weakref
 from datetime import UTC, datetime
 from typing import Any
 
+from roppyakken.ai.offline import decision_seed
 from roppyakken.record import dumps, record_of
-from roppyakken.server.play.bots import decision_seed
 from roppyakken.server.play.clocks import CLOCK_BOT, NONE, Clock
 from roppyakken.server.play.effects import Ending
 from roppyakken.server.play.moves import record_address
