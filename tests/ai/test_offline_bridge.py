@@ -16,9 +16,9 @@ import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # via ray in the dev lock
 
 from roppyakken.actions import Action, action_from_json
+from roppyakken.ai.hint import REVIEW_WORLDS
 from roppyakken.ai.offline import (
     HINT_WORLDS,
-    REVIEW_WORLDS,
     OfflineTable,
     call,
     decision_seed,

@@ -49,6 +49,13 @@ DEFAULT_WORLDS = 48
 DEFAULT_CANDIDATES = 3
 """How many of the expert's best moves a hint plays out, by default."""
 
+REVIEW_WORLDS = 24
+"""Sampled worlds a round's review plays each decision in (the terminal's, the server's and the
+offline table's: a few seconds for a round)."""
+
+REVIEW_TOP = 3
+"""Decisions a round's review shows at most."""
+
 REVIEW_MIN_LOSS = 0.01
 """The least chance of winning a reviewed move gave up: a move that cost less costs nothing a
 player is shown (it would read "−0%"), so a review leaves it out."""
@@ -227,7 +234,7 @@ class Review:
 def review(
     decisions: Sequence[tuple[SeatView, Action]],
     *,
-    top: int = 3,
+    top: int = REVIEW_TOP,
     worlds: int = DEFAULT_WORLDS,
     seed: int = 0,
 ) -> list[Review]:

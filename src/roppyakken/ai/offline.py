@@ -30,7 +30,7 @@ from typing import Any, Final
 
 from roppyakken.actions import Action, Play, Take, action_from_json
 from roppyakken.ai.base import BOT_LEVELS, make_bot
-from roppyakken.ai.hint import MoveHint, hint, review
+from roppyakken.ai.hint import DEFAULT_WORLDS, REVIEW_TOP, REVIEW_WORLDS, MoveHint, hint, review
 from roppyakken.cards import SLUGS, slugs_of
 from roppyakken.choices import choices
 from roppyakken.documents import score_document
@@ -44,12 +44,8 @@ from roppyakken.view import SeatView, view_of
 
 OFFLINE_LEVELS: Final = ("random", "greedy", "expert", "master")
 """The bot levels offline play offers: those of the core (the ``learned`` level needs numpy)."""
-HINT_WORLDS: Final = 48
-"""Worlds a hint plays each candidate in (about 0.2 s of one core), offline and on the server."""
-REVIEW_WORLDS: Final = 24
-"""Worlds a review plays each decision of the round in."""
-REVIEW_TOP: Final = 3
-"""Decisions a review shows at most."""
+HINT_WORLDS: Final = DEFAULT_WORLDS
+"""Worlds a hint plays each candidate in, offline and on the server."""
 RECORD_URL: Final = "offline:record"
 """The ``record_url`` of an offline ``game_end``: the page keeps the record itself
 (:meth:`OfflineTable.record`)."""

@@ -19,7 +19,7 @@ from typing import Protocol, TypeVar
 
 from roppyakken.actions import Action, Play, Take
 from roppyakken.ai.base import Bot
-from roppyakken.ai.hint import Review, review
+from roppyakken.ai.hint import REVIEW_WORLDS, Review, review
 from roppyakken.engine import Game
 from roppyakken.errors import RoppyakkenError
 from roppyakken.events import Event
@@ -31,9 +31,6 @@ T = TypeVar("T")
 RoundReview = tuple[list[Review], list[int]]
 """A round's review: the decisions that gave up the most, and the seat's turn numbers in the
 round of the decisions reviewed (``Review.index`` is a place in them)."""
-
-REVIEW_WORLDS = 24
-"""Worlds the round review plays each decision in (a few seconds for a round, in a thread)."""
 
 
 class TableView(Protocol):
@@ -149,7 +146,7 @@ class TableDriver:
             return None
 
         def work() -> RoundReview:
-            found = review([(view, action) for _, view, action in made], top=3, worlds=REVIEW_WORLDS)
+            found = review([(view, action) for _, view, action in made], worlds=REVIEW_WORLDS)
             return found, [turn for turn, _, _ in made]
 
         return work

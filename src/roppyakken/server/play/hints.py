@@ -25,9 +25,9 @@ from collections.abc import Sequence
 from typing import Any, Final, Protocol, cast
 
 from roppyakken.actions import Action, Play, Take
+from roppyakken.ai.hint import REVIEW_WORLDS
 from roppyakken.ai.offline import (
     HINT_WORLDS,
-    REVIEW_WORLDS,
     decides,
     hint_payload,
     public_seed,
