@@ -4,7 +4,7 @@
 ``n`` is odd) there are ``n - 1`` rounds (``n`` when odd); every pair meets exactly once and, when
 ``n`` is odd, every player has exactly one bye.
 
-**Tables of 3**: for 3, 9, 15, 27 or 81 players a *Kirkman* schedule (a resolvable Steiner triple
+**Tables of 3**: for 3, 9, 15 or 27 players a *Kirkman* schedule (a resolvable Steiner triple
 system: the lines of the affine space over the field of three elements by parallel classes, and
 for 15 the packing of the projective space PG(3, 2)): ``(n - 1) / 2`` rounds, no byes, every pair
 meets exactly once.  For any other count the rounds go on until every pair has met: each round
@@ -25,8 +25,12 @@ from typing import Final
 from roppyakken.server.club.tournaments.records import TABLE_SIZES, SwissRound
 from roppyakken.server.club.tournaments.swiss import Pair, group_in_threes, met_pairs
 
-MAX_ROUND_ROBIN: Final = 81
-"""The most players a round robin schedules (a club's event; 81 is a Kirkman count)."""
+COVERING_BUDGET: Final = 2_000
+"""The steps each round's search for a grouping without met pairs may take (past the first rounds
+there is rarely one: the swaps then do the work)."""
+
+MAX_ROUND_ROBIN: Final = 32
+"""The most players a round robin schedules (a club's event: 16 rounds by 3, 31 by 2)."""
 
 _KIRKMAN_15: Final = (
     ((3, 9, 13), (5, 10, 12), (4, 8, 11), (6, 7, 14), (0, 1, 2)),
@@ -123,7 +127,7 @@ def _covering(order: list[str]) -> list[SwissRound]:
         seated = [p for p in order if p not in byes]
         # The players with most pairs left first, so the search seats them together.
         seated.sort(key=lambda p: (-len(unmet[p]), rank[p]))
-        tables = group_in_threes(seated, halves, met)
+        tables = group_in_threes(seated, halves, met, COVERING_BUDGET)
         for p in byes:
             byes_had[p] += 1
         for table in tables:

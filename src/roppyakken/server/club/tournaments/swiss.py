@@ -34,11 +34,11 @@ every size while tiers 2-5 are exact within each block.
 **Tables of 3.**  After the byes, the players in order are grouped by a depth-first search that
 takes the first player not yet seated and the nearest two after them in order with whom no pair
 has met; it backtracks, and so finds a repeat-free grouping whenever one exists, within a budget
-of :data:`SEARCH_BUDGET` steps (enough for every round of up to 15 players, checked against an
-exhaustive search for up to 12).  When none is found the grouping in order is improved by swaps
-minimising repeated pairs.  Either way swaps of two players between nearby tables then improve
-(repeated pairs, tables of mixed scores, the sum of each table's squared score spread), in that
-order, never making a higher one worse.
+of :data:`SEARCH_BUDGET` steps, for rounds of up to :data:`SEARCH_MOST` players (checked against
+an exhaustive search for every round of up to 12).  When none is found the grouping in order is
+improved by swaps minimising repeated pairs.  Either way swaps of two players between nearby
+tables then improve (repeated pairs, tables of mixed scores, the sum of each table's squared score
+spread), in that order, never making a higher one worse.
 """
 
 from __future__ import annotations
@@ -59,6 +59,9 @@ BLOCK: Final = 32
 
 SEARCH_BUDGET: Final = 50_000
 """The steps the search for a repeat-free grouping in threes may take."""
+
+SEARCH_MOST: Final = 1_500
+"""Tables of 3: rounds of more players skip the search (its depth is a table) for the swaps alone."""
 
 SWAP_REACH: Final = 6
 """Tables of 3: swaps are tried between tables at most this many apart in order."""
@@ -239,11 +242,14 @@ def _triples(
 
 
 def group_in_threes(
-    seated: Sequence[str], halves: Mapping[str, int], pairs: set[Pair]
+    seated: Sequence[str],
+    halves: Mapping[str, int],
+    pairs: set[Pair],
+    budget: int = SEARCH_BUDGET,
 ) -> list[tuple[str, str, str]]:
     """Tables of 3 for ``seated`` (in order; a multiple of 3): repeat-free when the search finds
-    one, then improved by swaps (see the module's docstring)."""
-    found = _repeat_free(list(seated), pairs)
+    one within ``budget`` steps, then improved by swaps (see the module's docstring)."""
+    found = _repeat_free(list(seated), pairs, budget) if len(seated) <= SEARCH_MOST else None
     tables = found if found is not None else [tuple(seated[i : i + 3]) for i in range(0, len(seated), 3)]
     rank = {p: i for i, p in enumerate(seated)}
     improved = _improve([list(t) for t in tables], halves, pairs)
@@ -252,7 +258,7 @@ def group_in_threes(
     return [(t[0], t[1], t[2]) for t in ordered]
 
 
-def _repeat_free(seated: list[str], pairs: set[Pair]) -> list[tuple[str, str, str]] | None:
+def _repeat_free(seated: list[str], pairs: set[Pair], budget: int) -> list[tuple[str, str, str]] | None:
     """The first repeat-free grouping of the depth-first search, or None (none, or over budget)."""
     steps = 0
 
@@ -273,7 +279,7 @@ def _repeat_free(seated: list[str], pairs: set[Pair]) -> list[tuple[str, str, st
                 if met(q, r):
                     continue
                 steps += 1
-                if steps > SEARCH_BUDGET:
+                if steps > budget:
                     raise _OverBudget
                 below = search([x for x in others if x is not q and x is not r])
                 if below is not None:
