@@ -404,6 +404,8 @@ def test_round_robin_by_three_covers_every_pair_with_byes_and_games_spread(n: in
 def test_a_round_robin_refuses_repeated_players_odd_table_sizes_and_too_many_players() -> None:
     with pytest.raises(ValueError, match="distinct"):
         round_robin_schedule(["a", "a", "b"], 2)
+    with pytest.raises(ValueError, match="non-empty"):
+        round_robin_schedule(["a", "", "b"], 2)
     with pytest.raises(ValueError, match="a table seats 2 or 3"):
         round_robin_schedule(["a", "b"], 4)
     with pytest.raises(ValueError, match="at most 32 players, not 33"):

@@ -49,8 +49,8 @@ def round_robin_schedule(players: Sequence[str], table_size: int, seed: int = 0)
     ``seed`` shuffles who is who in the schedule."""
     if table_size not in TABLE_SIZES:
         raise ValueError(f"a table seats 2 or 3 players, not {table_size}")
-    if len(set(players)) != len(players):
-        raise ValueError("a round robin's players must be distinct")
+    if len(set(players)) != len(players) or "" in players:
+        raise ValueError("a round robin's players must be distinct, non-empty ids")
     if len(players) > MAX_ROUND_ROBIN:
         raise ValueError(f"a round robin has at most {MAX_ROUND_ROBIN} players, not {len(players)}")
     order = list(players)

@@ -258,12 +258,13 @@ def group_in_threes(
     return [(t[0], t[1], t[2]) for t in ordered]
 
 
+class _OverBudget(Exception):
+    """The search took its budget of steps."""
+
+
 def _repeat_free(seated: list[str], pairs: set[Pair], budget: int) -> list[tuple[str, str, str]] | None:
     """The first repeat-free grouping of the depth-first search, or None (none, or over budget)."""
     steps = 0
-
-    class _OverBudget(Exception):
-        pass
 
     def met(a: str, b: str) -> bool:
         return frozenset((a, b)) in pairs
