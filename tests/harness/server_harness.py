@@ -56,7 +56,7 @@ class ServerThread:
 
     def __init__(
         self,
-        database: str,
+        database: str | Database,
         *,
         bot_delay: float = 0.0,
         limits: Limits | None = None,
@@ -112,7 +112,7 @@ class ServerThread:
 
 @contextmanager
 def running_server(
-    database: str,
+    database: str | Database,
     *,
     bot_delay: float = 0.0,
     limits: Limits | None = None,
