@@ -54,7 +54,7 @@ class Replica:
                     *self.prefix,
                     str(bindir / "pg_basebackup"),
                     *("-h", "127.0.0.1", "-p", str(primary_port), "-U", "postgres"),
-                    *("-D", str(self.data), "-R", "-X", "stream", "--no-sync"),
+                    *("-D", str(self.data), "-R", "-X", "stream", "-c", "fast", "--no-sync"),
                 ],
                 check=True,
                 capture_output=True,
