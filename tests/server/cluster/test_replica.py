@@ -148,6 +148,9 @@ def test_lag_tolerant_reads_run_on_the_replica_and_a_players_own_reads_stay_fres
             replica.wait_caught_up(database)
             assert where(db, lambda: ann.rooms("/api/me/games")) == "replica"
             assert second in bob.rooms("/api/games")
+            scraped = server.get("/metrics").text
+            assert f'roppyakken_db_reads_total{{where="replica"}} {db.reads["replica"]}.0' in scraped
+            assert f'roppyakken_db_reads_total{{where="primary"}} {db.reads["primary"]}.0' in scraped
 
 
 def _warnings(member: Member) -> list[str]:
