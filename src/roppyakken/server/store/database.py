@@ -44,6 +44,7 @@ from roppyakken.server.config import (
     DEFAULT_WRITE_TIMEOUT,
     READ_WORKERS,
     REPLICA_CONNECT_TIMEOUT,
+    REPLICA_MAX_LAG,
     REPLICA_RETRY,
 )
 from roppyakken.server.store.room_store import Fenced, fenced
@@ -275,6 +276,7 @@ class Database:
         write_timeout: float = DEFAULT_WRITE_TIMEOUT,
         replica: str | None = None,
         replica_retry: float = REPLICA_RETRY,
+        replica_max_lag: float = REPLICA_MAX_LAG,
     ) -> None:
         self.url = normalize_url(url)
         self.write_timeout = write_timeout
@@ -293,6 +295,7 @@ class Database:
                 pool_size=READ_WORKERS,
             )
         self.replica_retry = replica_retry
+        self.replica_max_lag = replica_max_lag
         self._replica_down_until = 0.0
         self._reader: ThreadPoolExecutor | None = None
         self.reads: dict[str, int] = {"replica": 0, "primary": 0}
@@ -358,10 +361,12 @@ class Database:
         """Run a read that tolerates a little lag: on the read replica when one is configured and
         answers, otherwise (or if it fails) on the primary like :meth:`run`.
 
-        ``op`` must only read.  ``own``: the asker reads their own data (their games, their
-        profile), so the replica serves it only if it has replayed everything the primary had
-        written when the read began (``pg_last_wal_replay_lsn() >= pg_current_wal_lsn()``): a
-        player sees the game they just finished and the name they just chose.  ``missing``: an
+        ``op`` must only read.  The replica serves it only if it replayed a transaction of the
+        primary within :attr:`replica_max_lag` seconds.  ``own``: the asker reads their own data
+        (their games, their profile), so the replica serves it only if it has replayed everything
+        the primary had written when the read began (``pg_last_wal_replay_lsn() >=
+        pg_current_wal_lsn()``): a player sees the game they just finished and the name they just
+        chose.  ``missing``: an
         answer for which the primary is asked again (a game or player not found on the replica
         may be one it has not replayed yet).  A failing replica is logged once and left alone
         for :attr:`replica_retry` seconds; the reader never sees its errors.
@@ -395,19 +400,21 @@ class Database:
 
     def _read_replica(self, op: Callable[[Connection], T], own: bool) -> tuple[bool, T | None]:
         """On the reader thread: ``(True, op's answer)`` from the replica, or ``(False, None)`` when
-        an ``own`` read finds the replica behind the primary."""
+        the replica is too far behind (for an ``own`` read: behind the primary at all)."""
         assert self.replica is not None
         written = None
         if own:
             with self.engine.connect() as conn:
                 written = conn.exec_driver_sql("select pg_current_wal_lsn()::text").scalar()
+        fresh = "now() - pg_last_xact_replay_timestamp() <= make_interval(secs => %(lag)s)"
+        if written is not None:
+            fresh += " and pg_last_wal_replay_lsn() >= %(lsn)s::pg_lsn"
         with self.replica.begin() as conn:
-            if written is not None:
-                caught_up = conn.exec_driver_sql(
-                    "select coalesce(pg_last_wal_replay_lsn() >= %(lsn)s::pg_lsn, false)", {"lsn": written}
-                ).scalar()
-                if not caught_up:
-                    return False, None
+            ok = conn.exec_driver_sql(
+                f"select coalesce({fresh}, false)", {"lag": self.replica_max_lag, "lsn": written}
+            ).scalar()
+            if not ok:
+                return False, None
             return True, op(conn)
 
     def submit(self, work: Op | ActionRow) -> asyncio.Future[Any]:
