@@ -62,7 +62,8 @@ class ServerThread:
         limits: Limits | None = None,
         draw_seed: Callable[[], int] | None = None,
     ) -> None:
-        self.database = database
+        self.database: str = database.url if isinstance(database, Database) else database
+        """The database's URL."""
         self.bot_delay = bot_delay
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
