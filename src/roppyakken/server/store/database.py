@@ -194,14 +194,6 @@ def open_engine(
     return engine
 
 
-def pooled(url: str) -> bool:
-    """Whether ``url`` names a pooler (``?pooler=…``)."""
-    try:
-        return make_url(url).query.get(POOLER) is not None
-    except ArgumentError:
-        return False
-
-
 def migrate(engine: Engine, revision: str = "head") -> None:
     """Bring the schema to ``revision`` (the newest by default; Alembic, run programmatically: no
     alembic.ini).
