@@ -56,13 +56,14 @@ class ServerThread:
 
     def __init__(
         self,
-        database: str,
+        database: str | Database,
         *,
         bot_delay: float = 0.0,
         limits: Limits | None = None,
         draw_seed: Callable[[], int] | None = None,
     ) -> None:
-        self.database = database
+        self.database: str = database.url if isinstance(database, Database) else database
+        """The database's URL."""
         self.bot_delay = bot_delay
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -112,7 +113,7 @@ class ServerThread:
 
 @contextmanager
 def running_server(
-    database: str,
+    database: str | Database,
     *,
     bot_delay: float = 0.0,
     limits: Limits | None = None,

@@ -57,3 +57,17 @@ def test_serve_refuses_a_port_in_use(tmp_path: Path) -> None:
         )
     assert done.returncode == 2 and "choose another --port" in done.stderr
     assert done.stderr.count("\n") == 1
+
+
+def test_serve_refuses_a_replica_or_a_pooler_it_cannot_use(tmp_path: Path) -> None:
+    cases = [
+        (
+            ["--database", str(tmp_path / "x.sqlite3"), "--database-replica", "postgresql://127.0.0.1:1/x"],
+            "a read replica needs a PostgreSQL database",
+        ),
+        (["--database", "postgresql://127.0.0.1:1/x?pooler=statement"], "unsupported pooler 'statement'"),
+    ]
+    for options, said in cases:
+        done = subprocess.run([*SERVE, "--port", "0", *options], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and said in done.stderr, done.stderr
+        assert done.stderr.count("\n") == 1

@@ -34,6 +34,14 @@ def register(sub: Any, help_text: str) -> None:
         ),
     )
     p.add_argument(
+        "--database-replica",
+        metavar="URL",
+        help=_(
+            "postgresql://…: a streaming replica of the PostgreSQL --database for the reads that "
+            "tolerate a little lag (leaderboards, profiles, histories, finished games); see docs/DEPLOY.md"
+        ),
+    )
+    p.add_argument(
         "--redis",
         metavar="URL",
         help=_(
@@ -224,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
     if capped and descriptors is not None:
         # the cap must bind before the descriptors run out, or every new request fails
         limits = dataclasses.replace(limits, max_connections=max(16, descriptors - 64))
-    db = Database(args.database, write_timeout=limits.write_timeout)
+    db = Database(args.database, write_timeout=limits.write_timeout, replica=args.database_replica)
     if args.redis is not None:
         _check_redis(args.redis, db.dialect)
     db.open()

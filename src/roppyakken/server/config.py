@@ -13,6 +13,17 @@ from typing import Final
 DEFAULT_WRITE_TIMEOUT: Final = 2.0
 """Seconds a write may wait for a lock held elsewhere before it fails (and the move is refused)."""
 
+REPLICA_RETRY: Final = 5.0
+"""Seconds the reads stay on the primary after the read replica failed (``--database-replica``),
+before the replica is tried again."""
+REPLICA_CONNECT_TIMEOUT: Final = 2
+"""Seconds a connection to the read replica may take before the read goes to the primary."""
+REPLICA_MAX_LAG: Final = 30.0
+"""Seconds since the read replica last replayed a transaction of the primary past which its reads go
+to the primary (a replica paused, cut off or far behind; on a primary idle that long, too)."""
+READ_WORKERS: Final = 2
+"""Threads (and replica connections) that run the lag-tolerant reads on the read replica."""
+
 
 @dataclass(frozen=True, slots=True)
 class Limits:

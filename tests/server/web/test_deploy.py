@@ -148,9 +148,40 @@ def test_a_cluster_member_by_its_systemd_unit(program: Path) -> None:
             _stop_like_systemd(proc)
 
 
+def test_a_member_behind_pgbouncer_with_a_read_replica_by_its_systemd_unit(program: Path) -> None:
+    """The larger cluster of docs/DEPLOY.md: writes through PgBouncer (the shipped pgbouncer.ini),
+    lag-tolerant reads on a streaming replica."""
+    from tests.harness.replica import pgbouncer, replica_of
+
+    with services.postgres() as pg, services.redis_server() as rd:
+        name = services.new_database(pg, "scaled").rsplit("/", 1)[1]
+        with pgbouncer(pg) as pooler, replica_of(pg) as replica:
+            replica.wait_caught_up(name)
+            port = services.free_port()
+            urls = {
+                "${ROPPYAKKEN_DATABASE}": f"{pooler}/{name}?pooler=transaction",
+                "${ROPPYAKKEN_DATABASE_REPLICA}": f"{replica.admin}/{name}",
+                "${ROPPYAKKEN_REDIS}": rd,
+            }
+            argv = exec_start("roppyakken-replicated@.service", {"%i": str(port), **urls}, program)
+            with started(argv, port) as proc:
+                base = f"http://127.0.0.1:{port}"
+                assert httpx.get(base + "/readyz", timeout=10).status_code == 200
+                made = httpx.post(
+                    base + "/api/me", json={"name": "Ann"}, headers={"X-CSRF-Token": "new"}, timeout=10
+                )
+                assert made.status_code == 201, made.text
+                player = made.json()["player"]["id"]
+                replica.wait_caught_up(name)
+                assert httpx.get(f"{base}/api/players/{player}", timeout=10).json()["name"] == "Ann"
+                assert httpx.get(base + "/api/leaderboard/classic-2", timeout=10).status_code == 200
+                _stop_like_systemd(proc)
+
+
 def test_the_documented_files_are_the_shipped_ones() -> None:
     """docs/DEPLOY.md shows the shipped files whole, so that what is read is what the tests run."""
     text = (ROOT / "docs" / "DEPLOY.md").read_text()
-    for name in ("roppyakken.service", "roppyakken@.service", "nginx-single.conf", "nginx-cluster.conf"):
+    shown = ("roppyakken.service", "roppyakken@.service", "nginx-single.conf", "nginx-cluster.conf")
+    for name in (*shown, "roppyakken-replicated@.service", "pgbouncer.ini"):
         shipped = (DEPLOY / name).read_text().strip()
         assert shipped in text, f"docs/DEPLOY.md does not show docs/deploy/{name} as it is"

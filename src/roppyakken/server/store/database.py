@@ -13,6 +13,10 @@ the disk (0.3 s and more on a busy virtual disk) and so did every move queued be
 it.  While the writer runs, its connections do not checkpoint; a thread of its own
 does, every :data:`CHECKPOINT_EVERY` seconds, beside the writer (a passive
 checkpoint waits for no lock and holds none that a commit needs).
+
+On PostgreSQL, reads that tolerate a little lag may go to a streaming replica
+(:meth:`Database.read`, ``--database-replica``), and either URL may name a pooler in
+transaction mode (``?pooler=transaction``, :func:`open_engine`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import logging
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -35,7 +40,13 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemyError
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server.config import DEFAULT_WRITE_TIMEOUT
+from roppyakken.server.config import (
+    DEFAULT_WRITE_TIMEOUT,
+    READ_WORKERS,
+    REPLICA_CONNECT_TIMEOUT,
+    REPLICA_MAX_LAG,
+    REPLICA_RETRY,
+)
 from roppyakken.server.store.room_store import Fenced, fenced
 from roppyakken.server.store.tables import actions, rooms
 from roppyakken.server.wire import text
@@ -112,11 +123,47 @@ def _no_checkpoints(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def open_engine(url: str, write_timeout: float = DEFAULT_WRITE_TIMEOUT) -> Engine:
+POOLER: Final = "pooler"
+"""The URL's query parameter naming a pooler in front of PostgreSQL (``?pooler=transaction``)."""
+POOLER_MODES: Final = ("transaction",)
+"""The pooling modes the server works under (PgBouncer's ``pool_mode``; session pooling needs no hint)."""
+
+
+def _timeouts(write_timeout: float) -> dict[str, str]:
+    millis = max(1, int(write_timeout * 1000))
+    # A server frozen inside a transaction (a long pause, a stalled VM) holds its row locks until
+    # PostgreSQL ends its session: the room's next holder waits for no longer than this.
+    return {
+        "lock_timeout": str(millis),
+        "statement_timeout": str(millis * 5),
+        "idle_in_transaction_session_timeout": str(millis * 5),
+    }
+
+
+def _local_timeouts(settings: dict[str, str]) -> Callable[[Connection], None]:
+    """Each transaction's first statement sets the timeouts for that transaction only: behind a pooler
+    in transaction mode the server's session is shared, and the pooler refuses ``options``."""
+    statement = "select " + ", ".join(
+        f"set_config('{name}', '{value}', true)" for name, value in settings.items()
+    )
+
+    def begin(conn: Connection) -> None:
+        conn.exec_driver_sql(statement)
+
+    return begin
+
+
+def open_engine(
+    url: str, write_timeout: float = DEFAULT_WRITE_TIMEOUT, *, connect_timeout: int = 5, pool_size: int = 2
+) -> Engine:
     """An engine for ``url``; a SQLite file's folder is created on first start.
 
     ``write_timeout`` bounds how long a write waits for a lock (SQLite's busy
-    timeout, PostgreSQL's ``lock_timeout`` and ``statement_timeout``).
+    timeout, PostgreSQL's ``lock_timeout`` and ``statement_timeout``).  A PostgreSQL
+    URL ending in ``?pooler=transaction`` goes through a pooler in transaction mode
+    (PgBouncer's ``pool_mode = transaction``): no server-side prepared statements
+    (psycopg prepares none) and no session settings (the timeouts are set in each
+    transaction instead of at connection).
     """
     try:
         parsed = make_url(url)
@@ -128,19 +175,23 @@ def open_engine(url: str, write_timeout: float = DEFAULT_WRITE_TIMEOUT) -> Engin
         engine = create_engine(url, connect_args={"check_same_thread": False})
         event.listen(engine, "connect", _sqlite_pragmas(write_timeout))
         return engine
-    millis = max(1, int(write_timeout * 1000))
-    # A server frozen inside a transaction (a long pause, a stalled VM) holds its row locks until
-    # PostgreSQL ends its session: the room's next holder waits for no longer than this.
-    options = (
-        f"-c lock_timeout={millis} -c statement_timeout={millis * 5}"
-        f" -c idle_in_transaction_session_timeout={millis * 5}"
-    )
+    pooler = parsed.query.get(POOLER)
+    if pooler is not None and pooler not in POOLER_MODES:
+        raise RoppyakkenError(text.BAD_POOLER, pooler=str(pooler)[:40], modes=", ".join(POOLER_MODES))
+    settings = _timeouts(write_timeout)
+    connect_args: dict[str, Any] = {"connect_timeout": connect_timeout}
+    if pooler is None:
+        connect_args["options"] = " ".join(f"-c {name}={value}" for name, value in settings.items())
+    else:
+        connect_args["prepare_threshold"] = None
+        parsed = parsed.difference_update_query([POOLER])
     try:
-        return create_engine(
-            url, pool_pre_ping=True, pool_size=2, connect_args={"options": options, "connect_timeout": 5}
-        )
+        engine = create_engine(parsed, pool_pre_ping=True, pool_size=pool_size, connect_args=connect_args)
     except (ArgumentError, ImportError) as exc:
         raise RoppyakkenError(text.DATABASE_UNREACHABLE, url=display_url(url), reason=exc) from None
+    if pooler is not None:
+        event.listen(engine, "begin", _local_timeouts(settings))
+    return engine
 
 
 def migrate(engine: Engine, revision: str = "head") -> None:
@@ -210,10 +261,37 @@ CLOCK_UPDATE: Final = (
 class Database:
     """The server's database: open and migrated by :meth:`open`, then used through :meth:`run`."""
 
-    def __init__(self, url: str | None = None, *, write_timeout: float = DEFAULT_WRITE_TIMEOUT) -> None:
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        write_timeout: float = DEFAULT_WRITE_TIMEOUT,
+        replica: str | None = None,
+        replica_retry: float = REPLICA_RETRY,
+        replica_max_lag: float = REPLICA_MAX_LAG,
+    ) -> None:
         self.url = normalize_url(url)
         self.write_timeout = write_timeout
         self.engine = open_engine(self.url, write_timeout)
+        self.replica_url: str | None = None
+        """The read replica's URL (``--database-replica``), None without one."""
+        self.replica: Engine | None = None
+        if replica is not None:
+            self.replica_url = normalize_url(replica)
+            if self.dialect != "postgresql" or not self.replica_url.startswith("postgresql"):
+                raise RoppyakkenError(text.REPLICA_NEEDS_POSTGRESQL)
+            self.replica = open_engine(
+                self.replica_url,
+                write_timeout,
+                connect_timeout=REPLICA_CONNECT_TIMEOUT,
+                pool_size=READ_WORKERS,
+            )
+        self.replica_retry = replica_retry
+        self.replica_max_lag = replica_max_lag
+        self._replica_down_until = 0.0
+        self._reader: ThreadPoolExecutor | None = None
+        self.reads: dict[str, int] = {"replica": 0, "primary": 0}
+        """Lag-tolerant reads (:meth:`read`) by where they ran (for the metrics and tests)."""
         self._checkpointer: Checkpointer | None = None
         self._executor: ThreadPoolExecutor | None = None
         self._pending: list[tuple[Op | ActionRow, asyncio.Future[Any]]] = []
@@ -256,10 +334,80 @@ class Database:
         self._wake = asyncio.Event()
         self._closing = False
         self._writer = asyncio.create_task(self._write_loop(), name="roppyakken-db-writer")
+        if self.replica is not None:
+            self._reader = ThreadPoolExecutor(
+                max_workers=READ_WORKERS, thread_name_prefix="roppyakken-db-read"
+            )
 
     async def run(self, op: Callable[[Connection], T]) -> T:
         """Run ``op`` on the database thread, in a transaction shared with other queued work."""
         return cast(T, await self.submit(op))
+
+    async def read(
+        self,
+        op: Callable[[Connection], T],
+        *,
+        own: bool = False,
+        missing: Callable[[T], bool] | None = None,
+    ) -> T:
+        """Run a read that tolerates a little lag: on the read replica when one is configured and
+        answers, otherwise (or if it fails) on the primary like :meth:`run`.
+
+        ``op`` must only read.  The replica serves it only if it replayed a transaction of the
+        primary within :attr:`replica_max_lag` seconds.  ``own``: the asker reads their own data
+        (their games, their profile), so the replica serves it only if it has replayed everything
+        the primary had written when the read began (``pg_last_wal_replay_lsn() >=
+        pg_current_wal_lsn()``): a player sees the game they just finished and the name they just
+        chose.  ``missing``: an
+        answer for which the primary is asked again (a game or player not found on the replica
+        may be one it has not replayed yet).  A failing replica is logged once and left alone
+        for :attr:`replica_retry` seconds; the reader never sees its errors.
+        """
+        if self.replica is None or self._reader is None or time.monotonic() < self._replica_down_until:
+            return await self._read_primary(op)
+        loop = asyncio.get_running_loop()
+        try:
+            served, value = await loop.run_in_executor(self._reader, self._read_replica, op, own)
+        except (DBAPIError, OSError) as exc:
+            if self._replica_down_until == 0.0:
+                log.warning(
+                    "the read replica %s failed (reads go to the primary; tried again in %g s): %s",
+                    display_url(self.replica_url or ""),
+                    self.replica_retry,
+                    _one_line(exc),
+                )
+            self._replica_down_until = time.monotonic() + self.replica_retry
+            return await self._read_primary(op)
+        if self._replica_down_until:
+            log.warning("the read replica %s answers again", display_url(self.replica_url or ""))
+            self._replica_down_until = 0.0
+        if not served or (missing is not None and missing(cast(T, value))):
+            return await self._read_primary(op)
+        self.reads["replica"] += 1
+        return cast(T, value)
+
+    async def _read_primary(self, op: Callable[[Connection], T]) -> T:
+        self.reads["primary"] += 1
+        return await self.run(op)
+
+    def _read_replica(self, op: Callable[[Connection], T], own: bool) -> tuple[bool, T | None]:
+        """On the reader thread: ``(True, op's answer)`` from the replica, or ``(False, None)`` when
+        the replica is too far behind (for an ``own`` read: behind the primary at all)."""
+        assert self.replica is not None
+        written = None
+        if own:
+            with self.engine.connect() as conn:
+                written = conn.exec_driver_sql("select pg_current_wal_lsn()::text").scalar()
+        fresh = "now() - pg_last_xact_replay_timestamp() <= make_interval(secs => %(lag)s)"
+        if written is not None:
+            fresh += " and pg_last_wal_replay_lsn() >= %(lsn)s::pg_lsn"
+        with self.replica.begin() as conn:
+            ok = conn.exec_driver_sql(
+                f"select coalesce({fresh}, false)", {"lag": self.replica_max_lag, "lsn": written}
+            ).scalar()
+            if not ok:
+                return False, None
+            return True, op(conn)
 
     def submit(self, work: Op | ActionRow) -> asyncio.Future[Any]:
         """Queue ``work`` now (so queued work keeps its order); the future is done once committed."""
@@ -376,7 +524,12 @@ class Database:
         if self._executor is not None:
             self._executor.shutdown(wait=True)
             self._executor = None
+        if self._reader is not None:
+            self._reader.shutdown(wait=True)
+            self._reader = None
         self.engine.dispose()
+        if self.replica is not None:
+            self.replica.dispose()
         if self._checkpointer is not None:
             event.remove(self.engine, "connect", _no_checkpoints)
             await asyncio.to_thread(self._checkpointer.stop)

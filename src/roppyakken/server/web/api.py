@@ -204,7 +204,7 @@ async def list_games(request: Request) -> Response:
         what = Phrase(N_("a number from 1 to {max}"), max=GAMES_LIMIT_MAX)
         raise ApiError(400, text.FIELD_TYPE, field="limit", what=what)
     limit = int(raw)
-    games = await _services(request).db.run(lambda c: listings.finished_games(c, limit))
+    games = await _services(request).db.read(lambda c: listings.finished_games(c, limit))
     return JSONResponse(answers.finished_games(games))
 
 
@@ -220,7 +220,9 @@ async def my_games(request: Request) -> Response:
 async def game_record(request: Request) -> Response:
     """``GET /api/games/<room>/record``: the FORMATS.md §3 record of a finished game, as a download."""
     room_id = str(request.path_params["room"])
-    record = await _services(request).db.run(lambda c: room_store.game_record(c, room_id))
+    record = await _services(request).db.read(
+        lambda c: room_store.game_record(c, room_id), missing=lambda found: found is None
+    )
     if record is None:
         if not await _services(request).registry.exists(room_id):
             raise ApiError(404, text.NO_ROOM, room=room_id)

@@ -43,6 +43,23 @@ class _Live(Collector):
         )
 
 
+class _Reads(Collector):
+    """The lag-tolerant reads by where they ran (a read replica's share)."""
+
+    def __init__(self, reads: Callable[[], dict[str, int]]) -> None:
+        self.reads = reads
+
+    def collect(self) -> Iterator[Metric]:
+        family = CounterMetricFamily(
+            "roppyakken_db_reads",
+            "Lag-tolerant reads, by where they ran (replica, or primary: none, failing or behind)",
+            labels=["where"],
+        )
+        for where, count in sorted(self.reads().items()):
+            family.add_metric([where], count)
+        yield family
+
+
 class _Cluster(Collector):
     """A cluster member's values: leases held, clients relayed out and in."""
 
@@ -111,6 +128,10 @@ class Metrics:
     ) -> None:
         """Read these when scraped."""
         self.registry.register(_Live(rooms, connections, failed))
+
+    def watch_reads(self, reads: Callable[[], dict[str, int]]) -> None:
+        """The lag-tolerant reads by where they ran, read when scraped (with a read replica)."""
+        self.registry.register(_Reads(reads))
 
     def watch_cluster(
         self, leases: Callable[[], int], relayed: Callable[[], int], incoming: Callable[[], int]

@@ -102,7 +102,7 @@ async def my_history(request: Request) -> Response:
     if player is None:
         return JSONResponse(answers.player_games([]), headers={"Cache-Control": "no-store"})
     known = player
-    games = await identity.database(request).run(
-        lambda c: history.player_games(c, known.id, known.account_id)
+    games = await identity.database(request).read(
+        lambda c: history.player_games(c, known.id, known.account_id), own=True
     )
     return JSONResponse(answers.player_games(games), headers={"Cache-Control": "no-store"})

@@ -49,7 +49,7 @@ async def get_leaderboard(request: Request) -> Response:
     size = _number(request, "size", profiles.PAGE_SIZE, profiles.MAX_PAGE_SIZE)
     db = identity.database(request)
     now = datetime.now(UTC)
-    board = await db.run(lambda c: profiles.leaderboard(c, pool, page, size, now))
+    board = await db.read(lambda c: profiles.leaderboard(c, pool, page, size, now))
     return JSONResponse(board, headers={"Cache-Control": BOARD_CACHE})
 
 
@@ -61,7 +61,11 @@ async def get_profile(request: Request) -> Response:
     viewer = await identity.current(request)
     viewer_id = None if viewer is None else viewer.id
     db = identity.database(request)
-    found = await db.run(lambda c: profiles.profile(c, player_id, viewer_id))
+    found = await db.read(
+        lambda c: profiles.profile(c, player_id, viewer_id),
+        own=viewer_id == player_id,
+        missing=lambda answer: answer is None,
+    )
     if found is None:
         raise ApiError(404, text.NO_PLAYER_ID, player=player_id)
     return JSONResponse(found, headers={"Cache-Control": PROFILE_CACHE, "Vary": "Cookie"})

@@ -100,6 +100,8 @@ class Services:
             metrics.watch_cluster(lambda: len(held), lambda: len(registry.relayed), lambda: len(incoming))
         db = self.db
         metrics.watch(lambda: len(registry.rooms), registry.connected, lambda: db.failed)
+        if db.replica is not None:
+            metrics.watch_reads(lambda: dict(db.reads))
         if self.recovery is not None:
             self.recovery.start()
         self.sweeper.start()

@@ -28,6 +28,10 @@ BAD_DATABASE_URL: Final = N_(
     "unsupported database URL '{url}' (use sqlite:///FILE, a file path or postgresql://…)"
 )
 DATABASE_UNREACHABLE: Final = N_("cannot open the database {url}: {reason}")
+BAD_POOLER: Final = N_("unsupported pooler '{pooler}' in the database URL (use ?pooler={modes})")
+REPLICA_NEEDS_POSTGRESQL: Final = N_(
+    "a read replica needs a PostgreSQL database and a postgresql:// replica URL (--database-replica)"
+)
 NO_CLIENT: Final = N_("the browser client is missing from this installation (static/index.html)")
 
 # HTTP errors
