@@ -40,6 +40,7 @@ from roppyakken.server.web import (
     report_routes,
     schema,
     session_routes,
+    tournament_routes,
 )
 from roppyakken.server.web.collector import Collector
 from roppyakken.server.web.guard import Guard
@@ -135,6 +136,8 @@ def routes() -> list[BaseRoute]:
         Route("/healthz", api.healthz, methods=["GET"]),
         Route("/readyz", api.readyz, methods=["GET"]),
         Route("/metrics", api.metrics, methods=["GET"]),
+        # tournaments (server/web/tournament_routes.py)
+        *tournament_routes.routes(),
         WebSocketRoute("/ws/lobby", lobby_endpoint),
         WebSocketRoute("/ws/{room}", websocket_endpoint),
         # the installable, offline client (server/web/offline_routes.py)
