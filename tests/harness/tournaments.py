@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 import pytest
@@ -15,11 +15,19 @@ from tests.harness.server_harness import Player, ServerThread, play_to_end
 PASSWORD = "correct horse battery"
 
 
+class Served(Protocol):
+    """A server's address (a test server, or a cluster member)."""
+
+    @property
+    def url(self) -> str:
+        """``http://HOST:PORT``."""
+        ...
+
+
 class Entrant:
     """A player (its own cookies) with the seat token of its tournament."""
 
-    def __init__(self, server: ServerThread, name: str, *, account: bool = False) -> None:
-        self.server = server
+    def __init__(self, server: Served, name: str, *, account: bool = False) -> None:
         self.name = name
         self.client = httpx.Client(base_url=server.url, timeout=30)
         made = self.client.post("/api/me", json={"name": name}, headers={CSRF: "new"})

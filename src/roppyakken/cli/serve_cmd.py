@@ -119,6 +119,9 @@ BOUNDS: list[tuple[str, type, str, str]] = [
     ("clock_horizon", float, "SECONDS", "a room is loaded this long before its clock's deadline"),
     ("hand_over_after", float, "SECONDS", "absence after which the others may hand a seat to a bot"),
     ("abandon_after", float, "SECONDS", "a game without a clock and with nobody connected ends this late"),
+    ("tournaments_per_day", int, "N", "tournaments one player may make in 24 hours"),
+    ("open_tournaments", int, "N", "tournaments not over the server holds at once"),
+    ("tournament_entries", int, "N", "players one tournament takes"),
 ]
 
 

@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("roppyakken.server")
 
-TICK: Final = 0.5
+TICK: Final = 1.0
 """Seconds between two looks of a director at its tournaments (it is also woken by a game's end)."""
 LEASE: Final = 5.0
 """Seconds a director's hold on a tournament lasts unrenewed: how soon another member takes over
