@@ -8,12 +8,13 @@ Routes and sockets reach what they need here (``request.app.state.services.db``,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from roppyakken.server.club.game_end import ClubRecords
 from roppyakken.server.club.pairing import Pairing
 from roppyakken.server.club.tournaments.director import Director
+from roppyakken.server.club.tournaments.schedules import Schedule
 from roppyakken.server.cluster.link import Cluster
 from roppyakken.server.cluster.members import Members
 from roppyakken.server.cluster.visits import Visits
@@ -62,6 +63,7 @@ class Services:
         bot_delay: float = 0.6,
         bot_threads: int = 4,
         draw_seed: Callable[[], int] | None = None,
+        tournaments: Sequence[Schedule] = (),
     ) -> Services:
         """The services over ``db`` (started by :meth:`start`)."""
         records = ClubRecords()
@@ -75,7 +77,8 @@ class Services:
             claims=cluster,
             records=records,
         )
-        director = Director(registry, member=None if cluster is None else cluster.member)
+        member = None if cluster is None else cluster.member
+        director = Director(registry, member=member, scheduled=tournaments)
         records.tournament_ended = director.wake_soon
         recovery = None if cluster is not None else Recovery(db)
         if recovery is not None:

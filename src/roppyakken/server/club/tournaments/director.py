@@ -27,6 +27,7 @@ import asyncio
 import contextlib
 import functools
 import logging
+import math
 import secrets
 import time
 from collections.abc import Callable, Sequence
@@ -36,7 +37,7 @@ from typing import TYPE_CHECKING, Final
 from sqlalchemy import Connection, select
 
 from roppyakken.rules import preset
-from roppyakken.server.club.tournaments import model, store
+from roppyakken.server.club.tournaments import model, schedules, store
 from roppyakken.server.club.tournaments.store import Entry, TableRow, Tournament
 from roppyakken.server.people.players import link_seat
 from roppyakken.server.play.seats import WAITING
@@ -58,6 +59,8 @@ SOON: Final = 60.0
 """Seconds before its start from which a tournament is looked after."""
 AT_ONCE: Final = 200
 """Tournaments one director looks at in one round (the soonest first)."""
+SCHEDULES_EVERY: Final = 30.0
+"""Seconds between two looks of a director at the operator's schedules (schedules.py)."""
 STUCK_AFTER: Final = 10.0
 """Seconds after which a tournament room still waiting for its players (its director died between
 making it and seating them) is seated and started by the director now holding the tournament."""
@@ -242,7 +245,13 @@ class Director:
     """This member's director: the tournaments it holds and their rooms."""
 
     def __init__(
-        self, registry: Registry, *, member: str | None = None, tick: float = TICK, lease: float = LEASE
+        self,
+        registry: Registry,
+        *,
+        member: str | None = None,
+        tick: float = TICK,
+        lease: float = LEASE,
+        scheduled: Sequence[schedules.Schedule] = (),
     ) -> None:
         self.registry = registry
         self.db = registry.db
@@ -251,6 +260,9 @@ class Director:
         self.lease = lease
         self.held: dict[str, int] = {}
         """The tournaments this director holds, with the epoch it took each at."""
+        self.scheduled = list(scheduled)
+        """The operator's recurring tournaments (``serve --tournaments FILE``)."""
+        self._last_schedules = -math.inf
         self.listeners: set[Listener] = set()
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
@@ -300,6 +312,13 @@ class Director:
         """Look at every tournament due: take those nobody holds, step those held here."""
         if self.registry.stopping:
             return
+        if self.scheduled and time.monotonic() - self._last_schedules >= SCHEDULES_EVERY:
+            self._last_schedules = time.monotonic()
+            wanted = self.scheduled
+            try:  # every member makes them; an id made twice at once fails the second transaction
+                await self.db.run(lambda c: schedules.make_due(c, wanted, time.time()))
+            except StorageError as exc:
+                log.info("scheduled tournaments not made this time: %s", exc)
         now = time.time()
         due: list[str] = await self.db.run(lambda c: store.due(c, now, SOON, AT_ONCE))
         for tournament_id in due:
