@@ -8,6 +8,8 @@ import re
 import time
 from pathlib import Path
 
+from roppyakken.server.club.tournaments import schedules
+from roppyakken.server.store.database import Database
 from tests.harness.axe import axe_problems
 from tests.harness.browser import (
     DESKTOP,
@@ -80,3 +82,27 @@ def test_four_browsers_play_a_two_round_swiss_to_its_final_standings(tmp_path: P
         assert sum(points) == 8.0 and points == sorted(points, reverse=True)
         assert ann.locator(".tournament-games li a", has_text="Replay").count() == 4
         assert not errors, errors
+
+
+def test_the_lobby_lists_the_tournaments_about_to_start(tmp_path: Path) -> None:
+    need_browser()
+    with serving(tmp_path) as server, chromium() as browser:
+        db = Database(f"sqlite:///{server.db}")
+        try:
+            wanted = schedules.parse(
+                '[[tournament]]\nname = "Hourly arena"\nformat = "arena"\nclock = "15+60"\n'
+                'minutes = 50\nevery = "1h"\n'
+            )
+            made = db.run_now(lambda c: schedules.make_due(c, wanted, time.time(), 3600))
+        finally:
+            db.engine.dispose()
+        page = new_context(browser, PHONE, phone=True).new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector(".tournaments-soon:not([hidden])")
+        link = page.locator(".tournaments-soon a", has_text="Hourly arena")
+        assert link.get_attribute("href") == f"/#/tournament/{made[0]}"
+        assert "Starts in" in page.locator(".tournaments-soon").inner_text()
+        assert not axe_problems(page, "lobby with tournaments")
+        link.click()
+        page.locator(".tournament h1", has_text="Hourly arena").wait_for()
+        assert page.get_by_role("button", name="Join").count() == 1
