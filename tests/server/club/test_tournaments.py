@@ -1,14 +1,23 @@
 """Tournaments on one server through the API: made by an account, joined, started by the director,
 paired by the rules of club/tournaments/model.py, played over the rooms' websockets to the final
-standings (JSON and CSV); withdrawing, pausing, and two abandoned games withdrawing a player."""
+standings (JSON and CSV); withdrawing, pausing, and two abandoned games withdrawing a player; the
+live socket of a tournament's page."""
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
+import json
 from pathlib import Path
+from typing import Any
 
+import httpx
+import pytest
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
 from sqlalchemy import func, select
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 from roppyakken.server.store.database import Database
 from roppyakken.server.store.tables import rating_games, ratings, rooms, tournament_tables
@@ -133,3 +142,42 @@ def test_two_abandoned_games_withdraw_a_player_and_a_paused_one_is_not_paired(tm
         assert len(ann.view(tid)["tables"]) == 2
         for entrant in (ann, bo, cy):
             entrant.close()
+
+
+def test_the_tournament_socket_sends_the_page_and_its_changes(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'w.sqlite3'}"
+    with running_server(database) as server:
+        ann, bo = Entrant(server, "Ann", account=True), Entrant(server, "Bo")
+        made = ann.post(
+            "/api/tournaments",
+            {"name": "Later", "format": "swiss", "rounds": 3, "clock": "1d", "starts_in": 3600},
+        )
+        tid = made.json()["id"]
+        ann.join(tid)
+        schema = Draft202012Validator(
+            httpx.get(server.url + "/api/schema").json()["tournament_server_message"]
+        )
+
+        async def run() -> list[dict[str, Any]]:
+            # the account's session and the player's cookies, as the browser sends them
+            cookie = {"Cookie": "; ".join(f"{name}={value}" for name, value in ann.client.cookies.items())}
+            async with connect(f"{server.ws_url}/ws/tournament/{tid}", additional_headers=cookie) as ws:
+                first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                bo.join(tid)  # another player joins: the page changes
+                second = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                await ws.send(json.dumps({"type": "ping", "id": "p"}))
+                pong = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                await ws.send("x" * 1000)
+                with pytest.raises(ConnectionClosed):
+                    await asyncio.wait_for(ws.recv(), 10)
+            return [first, second, pong]
+
+        first, second, pong = asyncio.run(run())
+        for message in (first, second, pong):
+            assert schema.is_valid(message), message
+        assert first["type"] == "tournament" and first["tournament"]["me"]["entered"] is True
+        assert [s["name"] for s in first["tournament"]["standings"]] == ["Ann"]
+        assert sorted(s["name"] for s in second["tournament"]["standings"]) == ["Ann", "Bo"]
+        assert pong == {"type": "pong", "id": "p"}
+        ann.close()
+        bo.close()
