@@ -49,6 +49,9 @@ def test_a_rated_swiss_of_four_is_played_two_rounds_to_its_standings(tmp_path: P
             "/api/tournaments", {"name": "Cup", "format": "swiss", "clock": "15+60", "starts_in": 1}
         )
         assert bad.status_code == 400 and "'rounds'" in bad.json()["error"]
+        clubless = {"name": "Club", "format": "arena", "minutes": 5, "clock": "15+60", "starts_in": 9}
+        refused = ann.post("/api/tournaments", {**clubless, "visibility": "club"})
+        assert refused.status_code == 400 and "club" in refused.json()["error"]
         made = ann.post(
             "/api/tournaments",
             {"name": "Cup", "format": "swiss", "rounds": 2, "clock": "15+60", "starts_in": 1.5},

@@ -50,6 +50,7 @@ from roppyakken.server.wire.answers import (
     TournamentJoined,
     TournamentList,
 )
+from roppyakken.server.wire.protocol import what
 
 TOURNAMENT_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 LISTED: Final = 50
@@ -109,6 +110,8 @@ async def create_tournament(request: Request) -> Response:
     if player.account_id is None:
         raise ApiError(403, text.TOURNAMENT_NEEDS_ACCOUNT)
     body = bodies.create_tournament(data)
+    if body.visibility == "club" and body.club is None:
+        raise ApiError(400, text.FIELD_TYPE, field="club", what=what("club", {}))
     if body.preset not in FAMILIES:
         raise ApiError(
             400, text.TOURNAMENT_PRESET, preset=body.preset[:64], known=", ".join(sorted(FAMILIES))
