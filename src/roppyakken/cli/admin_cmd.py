@@ -150,6 +150,27 @@ def register(sub: Any, help_text: str) -> None:
         help=_("the address players open the site at (default http://127.0.0.1:8600)"),
     )
 
+    tours = actions.add_parser(
+        "tournaments",
+        parents=[shared],
+        help=_("the tournaments not over; make a schedule's next ones, or cancel one"),
+    )
+    tours.add_argument(
+        "--schedule",
+        metavar="FILE",
+        help=_("make the tournaments of this schedule file (TOML, as serve --tournaments) starting soon"),
+    )
+    tours.add_argument(
+        "--ahead",
+        type=duration,
+        metavar="DURATION",
+        default=3600.0,
+        help=_("with --schedule: those starting within this (default 1h)"),
+    )
+    tours.add_argument(
+        "--cancel", metavar="ID", help=_("cancel this tournament (its games already paired go on)")
+    )
+
     log = actions.add_parser("log", parents=[shared], help=_("the moderation log, newest first"))
     log.add_argument("--limit", type=_positive, default=100, help=_("at most this many (100)"))
     p.set_defaults(run=run)
@@ -287,6 +308,8 @@ def run(args: argparse.Namespace) -> int:
                     url=out_line["url"],
                 )
             )
+        elif action == "tournaments":
+            _tournaments(args, do, now, out, lines)
         else:  # log
             for entry in do(lambda c: moderation.log_lines(c, args.limit)):
                 out.append(entry)
@@ -303,6 +326,66 @@ def run(args: argparse.Namespace) -> int:
         for line in lines:
             print(line)
     return 0
+
+
+def _tournaments(
+    args: argparse.Namespace,
+    do: Callable[[Callable[[Any], Any]], Any],
+    now: float,
+    out: list[dict[str, Any]],
+    lines: list[str],
+) -> None:
+    """``admin tournaments``: make a schedule's next tournaments, cancel one, list those not over."""
+    from pathlib import Path
+
+    from sqlalchemy import select, update
+
+    from roppyakken.server.club.tournaments import schedules, store
+    from roppyakken.server.store.tables import tournaments
+
+    if args.schedule is not None:
+        try:
+            text = Path(args.schedule).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RoppyakkenError(
+                N_("cannot read the tournament schedules {path}: {reason}"), path=args.schedule, reason=exc
+            ) from None
+        wanted = schedules.parse(text)
+        made = do(lambda c: schedules.make_due(c, wanted, now, args.ahead))
+        lines.append(fill(N_("{count} scheduled tournaments made"), count=len(made)))
+    if args.cancel is not None:
+        cancelled = do(
+            lambda c: (
+                c.execute(
+                    update(tournaments)
+                    .where(tournaments.c.id == args.cancel, tournaments.c.status.in_(store.OPEN))
+                    .values(status=store.CANCELLED, finished_at=now)
+                ).rowcount
+            )
+        )
+        if not cancelled:
+            raise RoppyakkenError(
+                N_("there is no tournament '{tournament}' not over"), tournament=args.cancel
+            )
+        lines.append(fill(N_("tournament {tournament} cancelled"), tournament=args.cancel))
+    query = (
+        select(
+            tournaments.c.id,
+            tournaments.c.name,
+            tournaments.c.format,
+            tournaments.c.status,
+            tournaments.c.starts_at,
+            tournaments.c.schedule,
+        )
+        .where(tournaments.c.status.in_(store.OPEN))
+        .order_by(tournaments.c.starts_at)
+    )
+    for row in do(lambda c: [dict(r._mapping) for r in c.execute(query)]):
+        out.append(row)
+        lines.append(
+            f"{row['id']} {_when(row['starts_at'])} {row['format']} {row['status']} {row['name']}"
+            + (f" (schedule: {row['schedule']})" if row["schedule"] else "")
+        )
 
 
 def _made(s: Any) -> str:

@@ -8,6 +8,7 @@ import dataclasses
 import re
 import signal
 import socket
+from pathlib import Path
 from typing import Any
 
 from roppyakken.i18n import N_, _, install_extra, os_reason
@@ -100,6 +101,11 @@ def register(sub: Any, help_text: str) -> None:
         action="store_true",
         help="only players signed in to an account play rated games (seek, rated rooms); off by default",
     )
+    p.add_argument(
+        "--tournaments",
+        metavar="FILE",
+        help=_("recurring tournaments to run (TOML: docs/TOURNAMENTS.md, 'Running tournaments')"),
+    )
     p.set_defaults(run=run)
 
 
@@ -127,6 +133,9 @@ BOUNDS: list[tuple[str, type, str, str]] = [
     ("clock_horizon", float, "SECONDS", "a room is loaded this long before its clock's deadline"),
     ("hand_over_after", float, "SECONDS", "absence after which the others may hand a seat to a bot"),
     ("abandon_after", float, "SECONDS", "a game without a clock and with nobody connected ends this late"),
+    ("tournaments_per_day", int, "N", "tournaments one player may make in 24 hours"),
+    ("open_tournaments", int, "N", "tournaments not over the server holds at once"),
+    ("tournament_entries", int, "N", "players one tournament takes"),
 ]
 
 
@@ -227,6 +236,7 @@ def run(args: argparse.Namespace) -> int:
     from roppyakken.server.addresses import proxy_networks
 
     proxy_networks(limits.trusted_proxies)  # refused in one line before anything starts
+    scheduled = _schedules(args.tournaments)
     descriptors = _raise_file_limit(limits.max_connections + 256)
     capped = descriptors is not None and descriptors - 64 < limits.max_connections
     if capped and descriptors is not None:
@@ -247,7 +257,7 @@ def run(args: argparse.Namespace) -> int:
     print(_(text.DATABASE_IN_USE).format(database=display_url(db.url)), flush=True)
     if capped:
         print(_(text.CONNECTION_CAP).format(cap=limits.max_connections, descriptors=descriptors), flush=True)
-    app = create_app(db, bot_delay=args.bot_delay, limits=limits, redis=args.redis)
+    app = create_app(db, bot_delay=args.bot_delay, limits=limits, redis=args.redis, tournaments=scheduled)
     config = uvicorn_config(app, limits, log_level=args.log_level, log_format=args.log_format)
     # uvicorn handles SIGTERM like Ctrl-C (a clean stop), then raises the signal again once it is
     # done: a no-op handler lets the stop end here, with the message below and status 0.
@@ -256,3 +266,19 @@ def run(args: argparse.Namespace) -> int:
         Server(config, app).run(sockets=[sock])
     print(_(text.STOPPED), flush=True)
     return 0
+
+
+def _schedules(path: str | None) -> list[Any]:
+    """The recurring tournaments of ``serve --tournaments FILE`` (one line naming a problem)."""
+    if path is None:
+        return []
+    from roppyakken.errors import RoppyakkenError
+    from roppyakken.server.club.tournaments import schedules
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RoppyakkenError(
+            N_("cannot read the tournament schedules {path}: {reason}"), path=path, reason=exc
+        ) from None
+    return list(schedules.parse(text))

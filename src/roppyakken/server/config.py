@@ -77,6 +77,12 @@ class Limits:
     to a bot."""
     abandon_after: float = 86_400.0
     """Seconds a game without a clock waits with no player connected before it ends as abandoned."""
+    tournaments_per_day: int = 5
+    """Tournaments one player (signed in to an account) may make in 24 hours."""
+    open_tournaments: int = 200
+    """Tournaments not over the server holds at once (made by players or by its schedules)."""
+    tournament_entries: int = 500
+    """Players one tournament takes."""
     trusted_proxies: tuple[str, ...] = ()
     """Addresses of reverse proxies (a balancer) whose ``X-Forwarded-For`` names the client: the
     per-address bounds count that client, and the proxy's own connections are not capped."""

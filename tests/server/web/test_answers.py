@@ -32,6 +32,7 @@ NOT_JSON = {
     "GET /offline/core-{digest}.zip",
     "GET /sw.js",
     "GET /static/offline/pyodide/{name}",
+    "GET /api/tournaments/{tournament}/standings.csv",
 }
 """The routes whose answer is not JSON: Prometheus text, the client's files and pages."""
 
@@ -206,6 +207,19 @@ def test_every_declared_answer_is_what_the_schema_says(server: ServerThread, bro
     account = check.answer("GET /api/account", get("/api/account"))
     assert account["games"]
     check.answer("GET /api/account/export", get("/api/account/export"))
+
+    # a tournament: made by the account, listed, joined, paused, read, left
+    arena = {"name": "Cup", "format": "arena", "minutes": 30, "clock": "15+60", "starts_in": 3600}
+    cup = check.answer("POST /api/tournaments", post("POST", "/api/tournaments", arena), 201)
+    assert cup["id"] in [
+        t["id"] for t in check.answer("GET /api/tournaments", get("/api/tournaments"))["tournaments"]
+    ]
+    at = f"/api/tournaments/{cup['id']}"
+    check.answer("POST /api/tournaments/{tournament}/join", post("POST", f"{at}/join", {}))
+    check.answer("POST /api/tournaments/{tournament}/pause", post("POST", f"{at}/pause", {"paused": True}))
+    assert check.answer("GET /api/tournaments/{tournament}", get(at))["standings"][0]["paused"] is True
+    check.answer("POST /api/tournaments/{tournament}/withdraw", post("POST", f"{at}/withdraw", {}))
+    check.refused(get("/api/tournaments/nowhere"), 404)
     new_password = "another long password"
     changed = post("POST", "/api/account/password", {"password": password, "new_password": new_password})
     check.answer("POST /api/account/password", changed)

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from roppyakken.server.club import open_tables, profiles
 from roppyakken.server.club.ratings import store as rating_store
 from roppyakken.server.club.ratings.pools import pool_of
+from roppyakken.server.club.tournaments import store as tournament_store
 from roppyakken.server.play.effects import Ending, Work
 
 log = logging.getLogger("roppyakken.server")
@@ -32,7 +34,11 @@ def rated_pool(ending: Ending) -> str | None:
 
 
 class ClubRecords:
-    """Open tables, profiles and ratings, stored with the rooms' writes."""
+    """Open tables, profiles, ratings and tournament results, stored with the rooms' writes."""
+
+    def __init__(self) -> None:
+        self.tournament_ended: Callable[[], None] | None = None
+        """Called (on the database's thread) when a tournament's game ended: its director pairs again."""
 
     def created(self, room_id: str, public: bool) -> Work | None:
         """A public room is listed while its host comes to it."""
@@ -56,5 +62,10 @@ class ClubRecords:
                 log.error("room %s: its seats' summaries were not stored: %s", ending.room_id, exc)
             if pool is not None and ending.result is not None:
                 rating_store.record_game(c, ending.room_id, pool, ending.at, **ending.result.fields())
+            # a tournament's table: its result is stored with the game's end, never apart from it
+            if tournament_store.record_end(c, ending.room_id, ending.record, ending.at.timestamp()):
+                told = self.tournament_ended
+                if told is not None:
+                    told()
 
         return work

@@ -271,6 +271,8 @@ class Registry:
             room_store.insert_room(c, row, seat_rows)
             if more is not None:
                 more(c)
+            if request.linked is not None:
+                request.linked(c, room.id)
 
         try:
             await self.db.run(insert)

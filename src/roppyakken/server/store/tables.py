@@ -453,3 +453,76 @@ shown on the player's profile, never rated."""
 
 Index("ix_offline_games_player", offline_games.c.player_id, offline_games.c.uploaded_at)
 Index("ux_offline_games_digest", offline_games.c.player_id, offline_games.c.digest, unique=True)
+
+# --- tournaments --------------------------------------------------------------------------------
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("format", String(16), nullable=False),  # arena, swiss, round_robin (club/tournaments/model.py)
+    Column("preset", String(64), nullable=False),
+    Column("players", Integer, nullable=False),  # players a table: 2 or 3
+    Column("clock", String(16), nullable=False),  # a play/clocks.py CONTROLS name
+    Column("rated", Boolean, nullable=False),
+    Column("visibility", String(8), nullable=False),  # public, club, private (only with its link)
+    Column("club_id", String(32), nullable=True),  # club-only: the club whose members may join
+    Column("creator", String(32), nullable=True),  # the player who made it (null: the server's schedule)
+    Column("schedule", String(64), nullable=True),  # the recurring schedule that made it, if any
+    Column("created_at", Float, nullable=False),  # epoch seconds, like every time of a tournament
+    Column("starts_at", Float, nullable=False),
+    Column("duration", Float, nullable=True),  # arena: seconds of pairing from its start
+    Column("rounds", Integer, nullable=True),  # swiss: rounds; round robin: set at its start
+    Column("round", Integer, nullable=False, server_default="0"),  # swiss, round robin: the round paired last
+    Column("status", String(12), nullable=False),  # scheduled, running, finished, cancelled
+    Column("finished_at", Float, nullable=True),
+    # the director's lease: who pairs now, until when; every write of the director checks the epoch
+    Column("director", String(64), nullable=True),
+    Column("director_epoch", Integer, nullable=False, server_default="0"),
+    Column("director_until", Float, nullable=False, server_default="0"),
+    Index("ix_tournaments_status_start", "status", "starts_at"),
+    Index("ix_tournaments_creator", "creator", "created_at"),
+)
+"""One row per tournament (server/club/tournaments/store.py)."""
+
+tournament_entries = Table(
+    "tournament_entries",
+    metadata,
+    Column("tournament_id", String(32), ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("rating", Float, nullable=False),  # display points when they joined (seeds pairings)
+    Column("token_hash", String(64), nullable=False),  # the seat token of every table they get, hashed
+    Column("joined_at", Float, nullable=False),
+    Column("free_since", Float, nullable=False),  # arena: when they last became free to be paired
+    Column("paused", Boolean, nullable=False, server_default=false()),
+    Column("withdrawn", Boolean, nullable=False, server_default=false()),
+    Column("abandonments", Integer, nullable=False, server_default="0"),
+)
+"""A player in a tournament."""
+
+tournament_tables = Table(
+    "tournament_tables",
+    metadata,
+    Column("tournament_id", String(32), ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    Column("number", Integer, primary_key=True),  # 1, 2, ... in the order paired
+    Column("round", Integer, nullable=False),  # 0 in an arena
+    Column("players", Text, nullable=False),  # JSON: player ids in seat order
+    Column("paired_at", Float, nullable=False),
+    Column("room_id", String(32), nullable=True),  # set in the transaction that makes the room
+    Column("finished_at", Float, nullable=True),
+    Column("places", Text, nullable=True),  # JSON: each seat's place (1 first), written with the game's end
+    Column("abandoned", Text, nullable=True),  # JSON: the player ids who abandoned
+    Index("ux_tournament_tables_room", "room_id", unique=True),
+)
+"""A table a tournament paired, and once its game ended, its result."""
+
+tournament_byes = Table(
+    "tournament_byes",
+    metadata,
+    Column("tournament_id", String(32), ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("player_id", String(32), primary_key=True),
+)
+"""A Swiss or round-robin round's byes."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -20,6 +20,7 @@ from starlette.routing import BaseRoute, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from roppyakken.errors import RoppyakkenError
+from roppyakken.server.club.tournaments.schedules import Schedule
 from roppyakken.server.cluster.link import Cluster
 from roppyakken.server.config import Limits
 from roppyakken.server.people import enforcement, guests, players
@@ -40,6 +41,7 @@ from roppyakken.server.web import (
     report_routes,
     schema,
     session_routes,
+    tournament_routes,
 )
 from roppyakken.server.web.collector import Collector
 from roppyakken.server.web.guard import Guard
@@ -135,6 +137,8 @@ def routes() -> list[BaseRoute]:
         Route("/healthz", api.healthz, methods=["GET"]),
         Route("/readyz", api.readyz, methods=["GET"]),
         Route("/metrics", api.metrics, methods=["GET"]),
+        # tournaments (server/web/tournament_routes.py)
+        *tournament_routes.routes(),
         WebSocketRoute("/ws/lobby", lobby_endpoint),
         WebSocketRoute("/ws/{room}", websocket_endpoint),
         # the installable, offline client (server/web/offline_routes.py)
@@ -154,8 +158,11 @@ def create_app(
     limits: Limits | None = None,
     draw_seed: Callable[[], int] | None = None,
     redis: str | None = None,
+    tournaments: Sequence[Schedule] = (),
 ) -> Starlette:
     """The application over ``database`` (a :class:`Database`, a URL, or None: the default SQLite file).
+
+    ``tournaments``: the operator's recurring tournaments (``serve --tournaments FILE``).
 
     ``bot_delay`` is the pause in seconds before each bot decision, so that people
     can follow the game (0 in tests and benchmarks); ``limits`` are the server's
@@ -186,6 +193,7 @@ def create_app(
             bot_delay=bot_delay,
             bot_threads=bot_threads,
             draw_seed=draw_seed,
+            tournaments=tournaments,
         )
         await services.start()
         app.state.services = services

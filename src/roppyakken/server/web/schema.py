@@ -8,14 +8,15 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from roppyakken.server.web import passkey_routes
-from roppyakken.server.wire import answers, bodies, client, lobby, protocol, server
+from roppyakken.server.wire import answers, bodies, client, lobby, protocol, server, tournament
 
 
 def published() -> dict[str, Any]:
     """The JSON Schema of every declared message: the HTTP request bodies and answers (and the
     error answer: server/wire/bodies.py, server/wire/answers.py), the client and server messages of
     ``/ws/<room>`` (server/wire/client.py, server/wire/server.py) and both directions of
-    ``/ws/lobby`` (server/wire/lobby.py)."""
+    ``/ws/lobby`` (server/wire/lobby.py), and what ``/ws/tournament/<id>`` sends
+    (server/wire/tournament.py)."""
     return {
         "protocol_version": protocol.VERSION,
         "http": {**bodies.schemas(), **passkey_routes.schemas()},
@@ -24,6 +25,7 @@ def published() -> dict[str, Any]:
         "client_message": client.schema(),
         "server_message": server.schema(),
         **lobby.schemas(),
+        **tournament.schemas(),
     }
 
 

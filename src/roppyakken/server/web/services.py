@@ -8,11 +8,13 @@ Routes and sockets reach what they need here (``request.app.state.services.db``,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from roppyakken.server.club.game_end import ClubRecords
 from roppyakken.server.club.pairing import Pairing
+from roppyakken.server.club.tournaments.director import Director
+from roppyakken.server.club.tournaments.schedules import Schedule
 from roppyakken.server.cluster.link import Cluster
 from roppyakken.server.cluster.members import Members
 from roppyakken.server.cluster.visits import Visits
@@ -42,6 +44,8 @@ class Services:
     """Open websockets by address (counted in Redis in a cluster)."""
     sweeper: Sweeper
     watchdog: SendWatchdog
+    director: Director | None = None
+    """This member's tournament director (server/club/tournaments/director.py)."""
     cluster: Cluster | None = None
     """The cluster this server is a member of (None: a single server)."""
     members: Members | None = None
@@ -59,8 +63,10 @@ class Services:
         bot_delay: float = 0.6,
         bot_threads: int = 4,
         draw_seed: Callable[[], int] | None = None,
+        tournaments: Sequence[Schedule] = (),
     ) -> Services:
         """The services over ``db`` (started by :meth:`start`)."""
+        records = ClubRecords()
         registry = Registry(
             db,
             bot_delay=bot_delay,
@@ -69,8 +75,11 @@ class Services:
             limits=limits,
             metrics=metrics,
             claims=cluster,
-            records=ClubRecords(),
+            records=records,
         )
+        member = None if cluster is None else cluster.member
+        director = Director(registry, member=member, scheduled=tournaments)
+        records.tournament_ended = director.wake_soon
         recovery = None if cluster is not None else Recovery(db)
         if recovery is not None:
             registry.ready = recovery.ready
@@ -82,6 +91,7 @@ class Services:
             registry=registry,
             visits=visits,
             pairing=Pairing(registry),
+            director=director,
             connections=MemoryConnectionCounter() if cluster is None else cluster.connections,
             sweeper=Sweeper(registry, None if recovery is None else recovery.ready),
             watchdog=SendWatchdog(registry),
@@ -107,6 +117,8 @@ class Services:
         self.sweeper.start()
         self.watchdog.start()
         self.pairing.start()
+        if self.director is not None:
+            self.director.start()
 
     async def begin_shutdown(self) -> None:
         """Stop taking rooms and tell every client the server is restarting (server/web/serving.py)."""
@@ -115,6 +127,8 @@ class Services:
     async def close(self) -> None:
         """Stop everything (the rooms are all stored); the database is the caller's to close."""
         await self.pairing.close()
+        if self.director is not None:
+            await self.director.close()
         self.registry.stopping = True
         await self.sweeper.stop()
         await self.watchdog.stop()

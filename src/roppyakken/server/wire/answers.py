@@ -470,6 +470,136 @@ class OfflineGames(TypedDict):
     games: list[OfflineGame]
 
 
+# --- tournaments (server/web/tournament_routes.py) ------------------------------------------------
+
+
+class TournamentSummary(TypedDict):
+    """A tournament as lists show it (``GET /api/tournaments``, the lobby)."""
+
+    id: str
+    name: str
+    format: Annotated[str, Field(description="arena, swiss or round_robin")]
+    preset: str
+    players: Annotated[int, Field(description="players a table: 2 or 3")]
+    clock: str
+    rated: bool
+    visibility: Annotated[str, Field(description="public, club or private (only with its link)")]
+    status: Annotated[str, Field(description="scheduled, running, finished or cancelled")]
+    starts_at: Annotated[float, Field(description="epoch seconds")]
+    ends_at: Annotated[float | None, Field(description="an arena's end of pairing (epoch seconds)")]
+    rounds: Annotated[int | None, Field(description="Swiss and round robin: the rounds")]
+    round: Annotated[int, Field(description="the round paired last (0: none yet, and in an arena)")]
+    entries: int
+    page: str
+
+
+class TournamentList(TypedDict):
+    """``GET /api/tournaments``: public tournaments not over (soonest first), then the latest finished."""
+
+    tournaments: list[TournamentSummary]
+    now: Annotated[float, Field(description="the server's time (epoch seconds), for countdowns")]
+
+
+class TournamentCreated(TypedDict):
+    """``POST /api/tournaments``: the new tournament's id and page (a private one's page is its link)."""
+
+    id: str
+    page: str
+
+
+class TournamentStanding(TypedDict):
+    """One line of a tournament's standings (server/club/tournaments/model.py ``Standing``)."""
+
+    rank: int
+    player: str
+    name: str
+    points: float
+    buchholz: float
+    wins: int
+    games: int
+    byes: int
+    streak: bool
+    withdrawn: bool
+    paused: bool
+    tie_break: Annotated[str | None, Field(description="what set them apart from the line above")]
+
+
+class TournamentTable(TypedDict):
+    """A table a tournament paired: its room (to watch or play) and, once over, its places."""
+
+    number: int
+    round: int
+    room: str | None
+    players: list[str]
+    names: list[str]
+    places: list[int] | None
+    abandoned: list[str]
+    watch: Annotated[str | None, Field(description="the room's page")]
+    record: Annotated[str | None, Field(description="the finished game's record")]
+
+
+class TournamentBye(TypedDict):
+    """A Swiss or round-robin round's bye."""
+
+    round: int
+    player: str
+
+
+class TournamentSeat(TypedDict):
+    """The player's table now: where to play."""
+
+    room: str
+    seat: int
+
+
+class TournamentMe(TypedDict):
+    """The asking player's part of a tournament."""
+
+    entered: bool
+    paused: bool
+    withdrawn: bool
+    abandonments: int
+    table: TournamentSeat | None
+
+
+class TournamentAnswer(TypedDict):
+    """``GET /api/tournaments/<id>`` (and the ``tournament`` message of ``/ws/tournament/<id>``)."""
+
+    tournament: TournamentSummary
+    club: str | None
+    standings: list[TournamentStanding]
+    tables: list[TournamentTable]
+    byes: list[TournamentBye]
+    me: TournamentMe
+    now: Annotated[float, Field(description="the server's time (epoch seconds), for countdowns")]
+
+
+class TournamentJoined(TypedDict):
+    """``POST /api/tournaments/<id>/join``: the seat token of every table the player gets (keep it)."""
+
+    tournament: str
+    token: str
+    me: TournamentMe
+
+
+class TournamentEntryAnswer(TypedDict):
+    """``POST /api/tournaments/<id>/withdraw`` and ``/pause``: the player's entry now."""
+
+    tournament: str
+    me: TournamentMe
+
+
+TOURNAMENT_ANSWERS: Final[dict[str, Any]] = {
+    "GET /api/tournaments": TournamentList,
+    "POST /api/tournaments": TournamentCreated,
+    "GET /api/tournaments/{tournament}": TournamentAnswer,
+    "POST /api/tournaments/{tournament}/join": TournamentJoined,
+    "POST /api/tournaments/{tournament}/withdraw": TournamentEntryAnswer,
+    "POST /api/tournaments/{tournament}/pause": TournamentEntryAnswer,
+}
+"""The tournaments' answers, by method and route (part of :data:`ANSWERS`)."""
+
+
 ANSWERS: Final[dict[str, Any]] = {
     "GET /api/presets": PresetsAnswer,
     "GET /api/bots": BotsAnswer,
@@ -513,6 +643,7 @@ ANSWERS: Final[dict[str, Any]] = {
     "GET /api/players/{player}": ProfileAnswer,
     "GET /healthz": HealthAnswer,
     "GET /readyz": HealthAnswer,
+    **TOURNAMENT_ANSWERS,
 }
 """Each JSON answer's declaration, by method and route (the routes of server/web/app.py)."""
 

@@ -75,6 +75,9 @@ class CreateRoom:
     """The hash of a seat token the creator already holds (quick pairing); None: a new token."""
     rated: bool = False
     """Whether the game's result moves the players' ratings (server/club/ratings)."""
+    linked: Callable[[Any, str], None] | None = None
+    """More to store in the transaction that inserts the room, given its id (a tournament's table
+    takes the room there, or the room is never made)."""
 
 
 def player_name(value: Any) -> str:
@@ -339,6 +342,8 @@ def schemas() -> dict[str, Any]:
         "POST /api/my-games": MyGamesBody.model_json_schema(),
         "POST /api/me": MeBody.model_json_schema(),
         "POST /api/rooms/<room>/report": ReportBody.model_json_schema(),
+        "POST /api/tournaments": CreateTournamentBody.model_json_schema(),
+        "POST /api/tournaments/<id>/pause": PauseTournamentBody.model_json_schema(),
     }
 
 
@@ -380,3 +385,79 @@ def report(data: dict[str, Any]) -> ReportBody:
     if (body.message is None) == (body.seat is None):
         raise RequestError(text.REPORT_WHAT)
     return body
+
+
+# --- tournaments (server/web/tournament_routes.py) ---------------------------------------------
+
+MAX_TOURNAMENT_NAME: Final = 48
+MAX_TOURNAMENT_START: Final = 30 * 86_400.0
+"""The latest start a tournament may be given (seconds from now)."""
+MAX_ARENA_MINUTES: Final = 24 * 60
+MAX_SWISS_ROUNDS: Final = 30
+
+
+class CreateTournamentBody(_Body):
+    """``POST /api/tournaments``: what the tournament is and when it starts."""
+
+    name: PlayerName = Field(description=f"at most {MAX_NAME} characters")
+    format: Literal["arena", "swiss", "round_robin"]
+    preset: str = Field(default="classic", max_length=64, description="a preset with a rating pool")
+    players: Literal[2, 3] = Field(default=2, description="players a table")
+    clock: Literal["15+60", "30+120", "60+300", "1d", "2d", "3d", "7d"] = Field(
+        description="the time control of every game (required)"
+    )
+    rated: bool = True
+    visibility: Literal["public", "club", "private"] = Field(
+        default="public", description="private: only those given its link find it"
+    )
+    club: str | None = Field(
+        default=None,
+        pattern=r"^[A-Za-z0-9_-]{1,32}$",
+        description="club-only: the club whose members may join",
+    )
+    starts_in: float = Field(ge=0, le=MAX_TOURNAMENT_START, description="seconds from now to its start")
+    minutes: float | None = Field(default=None, gt=0, le=MAX_ARENA_MINUTES, description="an arena's duration")
+    rounds: int | None = Field(
+        default=None, ge=1, le=MAX_SWISS_ROUNDS, description="a Swiss tournament's rounds"
+    )
+
+
+_TOURNAMENT_MESSAGES: Final[dict[str, RoppyakkenError | str]] = {
+    "name": RoppyakkenError(text.NAME_RULE, max=MAX_NAME),
+    "players": RoppyakkenError(text.PLAYERS_RULE),
+    "rated": RoppyakkenError(text.FIELD_TYPE, field="rated", what=Phrase(N_("true or false"))),
+    "minutes": RoppyakkenError(text.TOURNAMENT_SHAPE),
+    "rounds": RoppyakkenError(text.TOURNAMENT_SHAPE),
+}
+
+
+def create_tournament(data: dict[str, Any]) -> CreateTournamentBody:
+    """Check a ``POST /api/tournaments`` body: an arena has ``minutes``, a Swiss ``rounds``, a round
+    robin neither (its rounds follow from its players) and tables of 2 (the route checks the preset)."""
+    try:
+        body = CreateTournamentBody.model_validate(data)
+    except ValidationError as exc:
+        raise RequestError.of(one_line(exc, _TOURNAMENT_MESSAGES)) from None
+    shapes = {"arena": (True, False), "swiss": (False, True), "round_robin": (False, False)}
+    if shapes[body.format] != (body.minutes is not None, body.rounds is not None):
+        raise RequestError(text.TOURNAMENT_SHAPE)
+    if body.format == "round_robin" and body.players != 2:
+        raise RequestError(text.TOURNAMENT_ROUND_ROBIN)
+    return body
+
+
+class PauseTournamentBody(_Body):
+    """``POST /api/tournaments/<id>/pause``: pause (or come back to) an arena."""
+
+    paused: bool
+
+
+def pause_tournament(data: dict[str, Any]) -> bool:
+    """Check a ``POST /api/tournaments/<id>/pause`` body; whether to pause."""
+    try:
+        return PauseTournamentBody.model_validate(data).paused
+    except ValidationError as exc:
+        messages: dict[str, RoppyakkenError | str] = {
+            "paused": RoppyakkenError(text.FIELD_TYPE, field="paused", what=Phrase(N_("true or false")))
+        }
+        raise RequestError.of(one_line(exc, messages)) from None

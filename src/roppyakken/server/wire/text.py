@@ -216,3 +216,22 @@ RATED_PRESET_ONLY: Final = N_("a rated game uses a preset's rules, not house rul
 # leaderboards and profiles (server/web/profile_routes.py)
 NO_POOL: Final = N_("there is no rating pool '{pool}' (pools: {known})")
 NO_PLAYER_ID: Final = N_("there is no player '{player}'")
+
+# tournaments (server/web/tournament_routes.py)
+NO_TOURNAMENT: Final = N_("there is no tournament '{tournament}'")
+TOURNAMENT_NEEDS_ACCOUNT: Final = N_("sign in to an account to make a tournament")
+TOURNAMENTS_PER_DAY: Final = N_("you may make {count} tournaments a day; try again later")
+TOURNAMENTS_FULL: Final = N_("this server runs {count} tournaments already; try again later")
+TOURNAMENT_FULL: Final = N_("this tournament is full ({count} players)")
+TOURNAMENT_CLOSED: Final = N_("this tournament takes no more players")
+TOURNAMENT_NOT_ENTERED: Final = N_("you are not in this tournament")
+TOURNAMENT_CLUB_ONLY: Final = N_("only the members of its club may join this tournament")
+TOURNAMENT_ABANDONED: Final = N_("you abandoned two games of this tournament: you may not join it again")
+TOURNAMENT_PAUSE_ARENA: Final = N_("only an arena's players may pause")
+TOURNAMENT_SHAPE: Final = N_(
+    "an arena needs 'minutes' (its duration), a Swiss tournament 'rounds', a round robin neither"
+)
+TOURNAMENT_PRESET: Final = N_("there is no preset '{preset}' for tournaments (presets: {known})")
+TOURNAMENT_ROUND_ROBIN: Final = N_("a round robin is played by tables of 2")
+TOURNAMENT_SCHEDULE: Final = N_("tournament schedule {number} ('{name}'): {problem}")
+TOURNAMENT_SCHEDULES_FILE: Final = N_("the tournament schedules are not valid TOML: {reason}")

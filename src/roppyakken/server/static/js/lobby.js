@@ -11,6 +11,7 @@ import { getName, setName, setToken } from "./store.js";
 import { tutorialInvite } from "./tutorial.js";
 import { linkedNames, profileHref } from "./profiles.js";
 import { ensurePlayer, lobbyLive } from "./lobbylive.js";
+import { upcomingTournaments } from "./tournaments.js";
 
 /**
  * What rulesChooser() returns: its element, the chosen rules ({preset} or {toml}), the
@@ -292,6 +293,7 @@ export async function lobbyPage(root) {
     ),
     h("div", { class: "lobby-grid" }, botForm, onlineForm),
     lobbyLive(presetList, currentName, playerReady),
+    upcomingTournaments(),
     running,
     games,
   );

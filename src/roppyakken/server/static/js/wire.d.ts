@@ -483,6 +483,104 @@ export interface SeekingMessage {
   token: string;
 }
 
+/** ``GET /api/tournaments/<id>`` (and the ``tournament`` message of ``/ws/tournament/<id>``). */
+export interface TournamentAnswer {
+  tournament: TournamentSummary;
+  club: string | null;
+  standings: TournamentStanding[];
+  tables: TournamentTable[];
+  byes: TournamentBye[];
+  me: TournamentMe;
+  /** the server's time (epoch seconds), for countdowns */
+  now: number;
+}
+
+/** A Swiss or round-robin round's bye. */
+export interface TournamentBye {
+  round: number;
+  player: string;
+}
+
+/** The asking player's part of a tournament. */
+export interface TournamentMe {
+  entered: boolean;
+  paused: boolean;
+  withdrawn: boolean;
+  abandonments: number;
+  table: TournamentSeat | null;
+}
+
+/** ``tournament``: the tournament as its page shows it to this player, sent whenever it changes. */
+export interface TournamentMessage {
+  type: "tournament";
+  tournament: TournamentAnswer;
+}
+
+/** The player's table now: where to play. */
+export interface TournamentSeat {
+  room: string;
+  seat: number;
+}
+
+/** One line of a tournament's standings (server/club/tournaments/model.py ``Standing``). */
+export interface TournamentStanding {
+  rank: number;
+  player: string;
+  name: string;
+  points: number;
+  buchholz: number;
+  wins: number;
+  games: number;
+  byes: number;
+  streak: boolean;
+  withdrawn: boolean;
+  paused: boolean;
+  /** what set them apart from the line above */
+  tie_break: string | null;
+}
+
+/** A tournament as lists show it (``GET /api/tournaments``, the lobby). */
+export interface TournamentSummary {
+  id: string;
+  name: string;
+  /** arena, swiss or round_robin */
+  format: string;
+  preset: string;
+  /** players a table: 2 or 3 */
+  players: number;
+  clock: string;
+  rated: boolean;
+  /** public, club or private (only with its link) */
+  visibility: string;
+  /** scheduled, running, finished or cancelled */
+  status: string;
+  /** epoch seconds */
+  starts_at: number;
+  /** an arena's end of pairing (epoch seconds) */
+  ends_at: number | null;
+  /** Swiss and round robin: the rounds */
+  rounds: number | null;
+  /** the round paired last (0: none yet, and in an arena) */
+  round: number;
+  entries: number;
+  page: string;
+}
+
+/** A table a tournament paired: its room (to watch or play) and, once over, its places. */
+export interface TournamentTable {
+  number: number;
+  round: number;
+  room: string | null;
+  players: string[];
+  names: string[];
+  places: number[] | null;
+  abandoned: string[];
+  /** the room's page */
+  watch: string | null;
+  /** the finished game's record */
+  record: string | null;
+}
+
 /** ``POST /api/rooms``. */
 export interface CreateRoomBody {
   /** 1 to 24 characters; not blank, not 'bot:…' */
@@ -538,6 +636,35 @@ export interface ReportBody {
   reason?: "abuse" | "spam" | "cheating" | "other";
   /** the reporter's seat token, if it holds a seat */
   token?: string | null;
+}
+
+/** ``POST /api/tournaments``: what the tournament is and when it starts. */
+export interface CreateTournamentBody {
+  /** at most 24 characters */
+  name: string;
+  format: "arena" | "swiss" | "round_robin";
+  /** a preset with a rating pool */
+  preset?: string;
+  /** players a table */
+  players?: 2 | 3;
+  /** the time control of every game (required) */
+  clock: "15+60" | "30+120" | "60+300" | "1d" | "2d" | "3d" | "7d";
+  rated?: boolean;
+  /** private: only those given its link find it */
+  visibility?: "public" | "club" | "private";
+  /** club-only: the club whose members may join */
+  club?: string | null;
+  /** seconds from now to its start */
+  starts_in: number;
+  /** an arena's duration */
+  minutes?: number | null;
+  /** a Swiss tournament's rounds */
+  rounds?: number | null;
+}
+
+/** ``POST /api/tournaments/<id>/pause``: pause (or come back to) an arena. */
+export interface PauseTournamentBody {
+  paused: boolean;
 }
 
 /** ``POST /api/passkeys/register/options``. */
@@ -1003,6 +1130,32 @@ export interface HealthAnswer {
   member?: string;
 }
 
+/** ``GET /api/tournaments``: public tournaments not over (soonest first), then the latest finished. */
+export interface TournamentList {
+  tournaments: TournamentSummary[];
+  /** the server's time (epoch seconds), for countdowns */
+  now: number;
+}
+
+/** ``POST /api/tournaments``: the new tournament's id and page (a private one's page is its link). */
+export interface TournamentCreated {
+  id: string;
+  page: string;
+}
+
+/** ``POST /api/tournaments/<id>/join``: the seat token of every table the player gets (keep it). */
+export interface TournamentJoined {
+  tournament: string;
+  token: string;
+  me: TournamentMe;
+}
+
+/** ``POST /api/tournaments/<id>/withdraw`` and ``/pause``: the player's entry now. */
+export interface TournamentEntryAnswer {
+  tournament: string;
+  me: TournamentMe;
+}
+
 /** Every 4xx and 5xx answer: the error in English and as a template with its fields. */
 export interface ErrorAnswer {
   /** the error in English, one line */
@@ -1059,6 +1212,11 @@ export type LobbyServerMessage =
   | ErrorMessage
   | PongMessage;
 
+/** Every message of the schema's ``tournament_server_message``, told apart by ``type``. */
+export type TournamentServerMessage =
+  | TournamentMessage
+  | PongMessage;
+
 /** Each declared HTTP request's JSON body, by method and route. */
 export interface RequestBodies {
   "POST /api/rooms": CreateRoomBody;
@@ -1067,6 +1225,8 @@ export interface RequestBodies {
   "POST /api/my-games": MyGamesBody;
   "POST /api/me": MeBody;
   "POST /api/rooms/<room>/report": ReportBody;
+  "POST /api/tournaments": CreateTournamentBody;
+  "POST /api/tournaments/<id>/pause": PauseTournamentBody;
   "POST /api/passkeys/register/options": RegisterOptionsBody;
   "POST /api/passkeys/register/verify": RegisterVerifyBody;
   "POST /api/passkeys/signin/options": SignInOptionsBody;
@@ -1118,4 +1278,10 @@ export interface Answers {
   "GET /api/players/{player}": ProfileAnswer;
   "GET /healthz": HealthAnswer;
   "GET /readyz": HealthAnswer;
+  "GET /api/tournaments": TournamentList;
+  "POST /api/tournaments": TournamentCreated;
+  "GET /api/tournaments/{tournament}": TournamentAnswer;
+  "POST /api/tournaments/{tournament}/join": TournamentJoined;
+  "POST /api/tournaments/{tournament}/withdraw": TournamentEntryAnswer;
+  "POST /api/tournaments/{tournament}/pause": TournamentEntryAnswer;
 }

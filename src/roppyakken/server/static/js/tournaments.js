@@ -1,0 +1,455 @@
+// Tournaments: the list and the form to make one (#/tournaments), a tournament's page
+// (#/tournament/<id>: countdown, join / withdraw / pause, standings, games to watch, the player's
+// table), and the lobby's list of those about to start.  The page is live over /ws/tournament/<id>;
+// when the player is paired it says so and takes them to their table, as quick pairing does.
+
+import { errorText, h, replaceChildren, showError } from "./dom.js";
+import { ask } from "./api.js";
+import { t } from "./i18n.js";
+import { presetName } from "./text.js";
+import { getName, getToken, setToken } from "./store.js";
+import { ensurePlayer } from "./lobbylive.js";
+import { profileHref } from "./profiles.js";
+
+/**
+ * @typedef {import("./wire").TournamentSummary} Summary
+ * @typedef {import("./wire").TournamentAnswer} Answer
+ * @typedef {import("./wire").TournamentServerMessage} Message
+ */
+
+const CLOCKS = ["15+60", "30+120", "60+300", "1d", "2d", "3d", "7d"];
+/** Presets a tournament may use (a rating pool's: server/club/ratings/pools.py FAMILIES). */
+const PRESETS = ["classic", "online", "ten-card", "lightning", "yukbaek", "marguerite"];
+
+/** Where the seat token of a tournament is kept (its tables' seats). @param {string} id */
+const tokenKey = (id) => `tournament:${id}`;
+
+/** A tournament's page. @param {string} id */
+export const tournamentHref = (id) => `/#/tournament/${encodeURIComponent(id)}`;
+
+/** A format for people. @param {string} format */
+function formatName(format) {
+  /** @type {Record<string, string>} */
+  const names = { arena: t("Arena"), swiss: t("Swiss"), round_robin: t("Round robin") };
+  return names[format] || format;
+}
+
+/** A status for people. @param {string} status */
+function statusName(status) {
+  /** @type {Record<string, string>} */
+  const names = { scheduled: t("Starts soon"), running: t("Under way"), finished: t("Finished"), cancelled: t("Cancelled") };
+  return names[status] || status;
+}
+
+/** Seconds as m:ss (or h:mm:ss). @param {number} seconds */
+function duration(seconds) {
+  const s = Math.max(0, Math.round(seconds));
+  const hh = Math.floor(s / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, "0");
+  return hh ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
+}
+
+/** What a tournament is, in one line. @param {Summary} s */
+function describe(s) {
+  const shape = s.format === "arena" ? "" : ` · ${t("{rounds} rounds", { rounds: s.rounds ?? "?" })}`;
+  return `${formatName(s.format)} · ${presetName(s.preset)} · ${t("{players} a table", { players: s.players })} · ${s.clock}${
+    s.rated ? ` · ${t("rated")}` : ""
+  }${shape}`;
+}
+
+/** The line saying when: the countdown to the start or an arena's end, the round. @param {Summary} s @param {number} skew */
+function countdown(s, skew) {
+  const now = Date.now() / 1000 + skew;
+  if (s.status === "scheduled") return t("Starts in {time}", { time: duration(s.starts_at - now) });
+  if (s.status === "running" && s.ends_at !== null) return t("Ends in {time}", { time: duration(s.ends_at - now) });
+  if (s.status === "running") return t("Round {round} of {rounds}", { round: s.round, rounds: s.rounds ?? "?" });
+  return statusName(s.status);
+}
+
+/**
+ * The tournaments about to start, for the lobby (nothing if there are none).
+ * @returns {HTMLElement}
+ */
+export function upcomingTournaments() {
+  const section = h("section", { class: "card-panel tournaments-soon", hidden: true, "aria-labelledby": "tournaments-soon-h" });
+  ask("GET /api/tournaments", "/api/tournaments")
+    .then((list) => {
+      const soon = list.tournaments.filter((s) => s.status === "scheduled").slice(0, 5);
+      if (!soon.length) return;
+      replaceChildren(
+        section,
+        h("h2", { id: "tournaments-soon-h" }, t("Tournaments about to start")),
+        h(
+          "ul",
+          { class: "plain-list" },
+          soon.map((s) =>
+            h(
+              "li",
+              {},
+              h("a", { href: tournamentHref(s.id) }, s.name),
+              " ",
+              h("span", { class: "muted" }, `${describe(s)} · ${countdown(s, list.now - Date.now() / 1000)}`),
+            ),
+          ),
+        ),
+        h("p", {}, h("a", { href: "/#/tournaments" }, t("All tournaments"))),
+      );
+      section.hidden = false;
+    })
+    .catch(() => {});
+  return section;
+}
+
+/**
+ * The list of tournaments and the form to make one.
+ * @param {HTMLElement} root
+ */
+export async function tournamentsPage(root) {
+  const listing = h("div", { "aria-live": "polite" }, h("p", { class: "muted" }, t("Loading…")));
+  replaceChildren(root, h("section", { class: "card-panel tournaments" }, h("h1", {}, t("Tournaments")), listing), createForm());
+  try {
+    const list = await ask("GET /api/tournaments", "/api/tournaments");
+    if (!list.tournaments.length) {
+      replaceChildren(listing, h("p", {}, t("No tournament yet.")));
+      return;
+    }
+    const skew = list.now - Date.now() / 1000;
+    replaceChildren(
+      listing,
+      h(
+        "ul",
+        { class: "plain-list tournament-list" },
+        list.tournaments.map((s) =>
+          h(
+            "li",
+            { dataset: { tournament: s.id } },
+            h("a", { href: tournamentHref(s.id) }, s.name),
+            " ",
+            h("span", { class: "muted" }, `${describe(s)} · ${countdown(s, skew)} · ${t("{count} players", { count: s.entries })}`),
+          ),
+        ),
+      ),
+    );
+  } catch (err) {
+    replaceChildren(listing, h("p", { class: "error", role: "alert" }, errorText(err)));
+  }
+}
+
+/**
+ * A labelled field.
+ * @param {string} id
+ * @param {string} label
+ * @param {HTMLElement} input
+ */
+function field(id, label, input) {
+  input.id = id;
+  return h("div", { class: "field-row" }, h("label", { for: id }, label), input);
+}
+
+/** @param {string} name @param {[string, string][]} options */
+function select(name, options) {
+  return /** @type {HTMLSelectElement} */ (h("select", { name }, options.map(([value, label]) => h("option", { value }, label))));
+}
+
+/** @param {string} name @param {string} value @param {number} min @param {number} max */
+function number(name, value, min, max) {
+  return /** @type {HTMLInputElement} */ (h("input", { name, type: "number", value, min: String(min), max: String(max), inputmode: "numeric" }));
+}
+
+/** The form that makes a tournament (signed-in accounts only: the server says so otherwise). */
+function createForm() {
+  const name = /** @type {HTMLInputElement} */ (h("input", { name: "name", maxlength: "24", required: true, autocomplete: "off" }));
+  const format = select("format", [["arena", formatName("arena")], ["swiss", formatName("swiss")], ["round_robin", formatName("round_robin")]]);
+  const preset = select("preset", PRESETS.map((p) => [p, presetName(p)]));
+  const players = select("players", [["2", "2"], ["3", "3"]]);
+  const clock = select("clock", CLOCKS.map((c) => [c, c]));
+  const startsIn = number("starts_in", "10", 0, 43200);
+  startsIn.step = "any";
+  const minutes = number("minutes", "60", 1, 1440);
+  const rounds = number("rounds", "5", 1, 30);
+  const rated = /** @type {HTMLInputElement} */ (h("input", { type: "checkbox", name: "rated", checked: true }));
+  const visibility = select("visibility", [["public", t("Public")], ["private", t("Private (with its link)")]]);
+  const minutesRow = field("t-minutes", t("Duration (minutes)"), minutes);
+  const roundsRow = field("t-rounds", t("Rounds"), rounds);
+  const shape = () => {
+    minutesRow.hidden = format.value !== "arena";
+    roundsRow.hidden = format.value !== "swiss";
+  };
+  format.addEventListener("change", shape);
+  shape();
+  const error = h("p", { class: "error", role: "alert", hidden: true });
+  const form = h(
+    "form",
+    {
+      class: "card-panel",
+      id: "make-tournament",
+      onsubmit: async (/** @type {SubmitEvent} */ ev) => {
+        ev.preventDefault();
+        showError(error, "");
+        /** @type {Record<string, unknown>} */
+        const body = {
+          name: name.value.trim(),
+          format: format.value,
+          preset: preset.value,
+          players: Number(players.value),
+          clock: clock.value,
+          rated: rated.checked,
+          visibility: visibility.value,
+          starts_in: Number(startsIn.value) * 60,
+        };
+        if (format.value === "arena") body.minutes = Number(minutes.value);
+        if (format.value === "swiss") body.rounds = Number(rounds.value);
+        try {
+          const made = await ask("POST /api/tournaments", "/api/tournaments", body);
+          location.hash = made.page.replace(/^\/#/, "#");
+        } catch (err) {
+          showError(error, errorText(err));
+        }
+      },
+    },
+    h("h2", {}, t("Make a tournament")),
+    h("p", { class: "muted" }, t("Players signed in to an account may make tournaments.")),
+    field("t-name", t("Name"), name),
+    field("t-format", t("Format"), format),
+    field("t-preset", t("Rules"), preset),
+    field("t-players", t("Players a table"), players),
+    field("t-clock", t("Clock"), clock),
+    field("t-starts", t("Starts in (minutes)"), startsIn),
+    minutesRow,
+    roundsRow,
+    h("div", { class: "field-row" }, rated, h("label", { for: "t-rated" }, t("Rated"))),
+    field("t-visibility", t("Who sees it"), visibility),
+    error,
+    h("div", { class: "form-actions" }, h("button", { type: "submit", class: "primary" }, t("Make the tournament"))),
+  );
+  rated.id = "t-rated";
+  return form;
+}
+
+/**
+ * A tournament's page, live.
+ * @param {HTMLElement} root
+ * @param {string} id
+ */
+export async function tournamentPage(root, id) {
+  const title = h("h1", {}, t("Tournament"));
+  const about = h("p", { class: "muted" });
+  const when = h("p", { class: "countdown", "aria-live": "off" });
+  const notice = h("p", { class: "notice", role: "status", "aria-live": "polite" });
+  const error = h("p", { class: "error", role: "alert", hidden: true });
+  const actions = h("div", { class: "form-actions" });
+  const standings = h("div", {});
+  const games = h("div", {});
+  replaceChildren(
+    root,
+    h(
+      "section",
+      { class: "card-panel tournament", dataset: { tournament: id } },
+      title,
+      about,
+      when,
+      notice,
+      error,
+      actions,
+      h("h2", {}, t("Standings")),
+      standings,
+      h("p", {}, h("a", { href: `/api/tournaments/${encodeURIComponent(id)}/standings.csv`, download: "" }, t("Standings as CSV"))),
+      h("h2", {}, t("Games")),
+      games,
+    ),
+  );
+  /** @type {Answer | null} */
+  let last = null;
+  let skew = 0;
+  /** @type {string | null} */
+  let seatedRoom = null;
+  /** @type {WebSocket | null} */
+  let socket = null;
+
+  const tick = () => {
+    if (!root.contains(when)) return;
+    if (last) when.textContent = countdown(last.tournament, skew);
+    setTimeout(tick, 1000);
+  };
+
+  /** @param {string} path @param {unknown} [body] */
+  const act = async (path, body) => {
+    showError(error, "");
+    try {
+      if (path.endsWith("/join")) {
+        await ensurePlayer(getName() || t("Player"));
+        const joined = await ask("POST /api/tournaments/{tournament}/join", path, body ?? {});
+        setToken(tokenKey(id), joined.token);
+        socket?.close(); // the socket says who the player is when it opens: a new player reconnects
+      } else if (path.endsWith("/pause")) {
+        await ask("POST /api/tournaments/{tournament}/pause", path, body);
+      } else {
+        await ask("POST /api/tournaments/{tournament}/withdraw", path, body ?? {});
+      }
+      draw(await ask("GET /api/tournaments/{tournament}", `/api/tournaments/${encodeURIComponent(id)}`));
+    } catch (err) {
+      showError(error, errorText(err));
+    }
+  };
+
+  /** @param {Answer} answer */
+  const draw = (answer) => {
+    last = answer;
+    skew = answer.now - Date.now() / 1000;
+    const s = answer.tournament;
+    title.textContent = s.name;
+    about.textContent = describe(s);
+    when.textContent = countdown(s, skew);
+    const base = `/api/tournaments/${encodeURIComponent(id)}`;
+    const me = answer.me;
+    /** @type {HTMLElement[]} */
+    const buttons = [];
+    const open = s.status === "scheduled" || (s.status === "running" && s.format === "arena");
+    if (open && (!me.entered || me.withdrawn)) buttons.push(h("button", { type: "button", class: "primary", onclick: () => act(`${base}/join`) }, t("Join")));
+    if (me.entered && !me.withdrawn && s.status !== "finished" && s.status !== "cancelled") {
+      if (s.format === "arena") {
+        buttons.push(
+          h("button", { type: "button", onclick: () => act(`${base}/pause`, { paused: !me.paused }) }, me.paused ? t("Come back") : t("Pause")),
+        );
+      }
+      buttons.push(h("button", { type: "button", onclick: () => act(`${base}/withdraw`) }, t("Withdraw")));
+    }
+    if (me.table) {
+      const href = `/r/${encodeURIComponent(me.table.room)}`;
+      buttons.push(h("a", { href, class: "button primary", id: "tournament-table" }, t("Go to your table")));
+    }
+    replaceChildren(actions, buttons);
+    if (me.table && me.table.room !== seatedRoom) {
+      seatedRoom = me.table.room;
+      const token = getToken(tokenKey(id));
+      if (token) {
+        setToken(me.table.room, token);
+        notice.textContent = t("You are paired: to your table!");
+        location.assign(`/r/${encodeURIComponent(me.table.room)}`);
+      } else notice.textContent = t("You are paired, but this browser does not hold your seat: join again here.");
+    }
+    drawStandings(standings, answer);
+    drawGames(games, answer);
+  };
+
+  try {
+    draw(await ask("GET /api/tournaments/{tournament}", `/api/tournaments/${encodeURIComponent(id)}`));
+  } catch (err) {
+    showError(error, errorText(err));
+    return;
+  }
+  tick();
+  live(id, root, draw, (ws) => {
+    socket = ws;
+  });
+}
+
+/**
+ * Follow the tournament over its websocket while its page is shown (reconnecting after a drop).
+ * @param {string} id
+ * @param {HTMLElement} root
+ * @param {(answer: Answer) => void} draw
+ * @param {(socket: WebSocket) => void} opened  told each socket opened (closing it reconnects)
+ */
+function live(id, root, draw, opened) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const page = root.firstElementChild;
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/tournament/${encodeURIComponent(id)}`);
+  opened(socket);
+  socket.addEventListener("message", (ev) => {
+    if (!page || !root.contains(page)) {
+      socket.close();
+      return;
+    }
+    /** @type {Message} */
+    const msg = JSON.parse(String(ev.data));
+    if (msg.type === "tournament") draw(msg.tournament);
+  });
+  socket.addEventListener("close", () => {
+    if (page && root.contains(page)) setTimeout(() => live(id, root, draw, opened), 500);
+  });
+}
+
+/** @param {HTMLElement} el @param {Answer} answer */
+function drawStandings(el, answer) {
+  if (!answer.standings.length) {
+    replaceChildren(el, h("p", { class: "muted" }, t("Nobody has joined yet.")));
+    return;
+  }
+  const arena = answer.tournament.format === "arena";
+  replaceChildren(
+    el,
+    h(
+      "table",
+      { class: "board standings" },
+      h("caption", { class: "sr-only" }, t("Standings")),
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          h("th", { scope: "col", class: "num" }, t("Rank")),
+          h("th", { scope: "col" }, t("Player")),
+          h("th", { scope: "col", class: "num" }, t("Points")),
+          h("th", { scope: "col", class: "num" }, arena ? t("Games") : t("Buchholz")),
+          h("th", { scope: "col", class: "num" }, t("Wins")),
+        ),
+      ),
+      h(
+        "tbody",
+        {},
+        answer.standings.map((line) =>
+          h(
+            "tr",
+            { dataset: { player: line.player } },
+            h("td", { class: "num" }, line.rank),
+            h(
+              "td",
+              {},
+              h("a", { href: profileHref(line.player) }, line.name),
+              line.streak ? ` 🔥` : "",
+              line.withdrawn ? h("span", { class: "muted" }, ` (${t("withdrawn")})`) : line.paused ? h("span", { class: "muted" }, ` (${t("paused")})`) : "",
+            ),
+            h("td", { class: "num" }, line.points),
+            h("td", { class: "num" }, arena ? line.games : line.buchholz),
+            h("td", { class: "num" }, line.wins),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+/** @param {HTMLElement} el @param {Answer} answer */
+function drawGames(el, answer) {
+  if (!answer.tables.length) {
+    replaceChildren(el, h("p", { class: "muted" }, t("No game yet.")));
+    return;
+  }
+  replaceChildren(
+    el,
+    h(
+      "ul",
+      { class: "plain-list tournament-games" },
+      answer.tables.map((table) => {
+        const names = table.names.join(" · ");
+        const round = table.round ? `${t("Round {round}", { round: table.round })}: ` : "";
+        if (table.places === null) {
+          return h("li", { dataset: { room: table.room ?? "" } }, round, names, " ", table.watch ? h("a", { href: table.watch }, t("Watch")) : "");
+        }
+        const places = table.places;
+        const result = table.names.map((n, i) => `${places[i]}. ${n}`).join(" · ");
+        return h(
+          "li",
+          { dataset: { room: table.room ?? "" } },
+          round,
+          result,
+          " ",
+          table.room ? h("a", { href: `/#/replay?room=${encodeURIComponent(table.room)}` }, t("Replay")) : "",
+        );
+      }),
+    ),
+  );
+}

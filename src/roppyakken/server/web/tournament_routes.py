@@ -1,0 +1,377 @@
+"""Tournaments over HTTP and their live websocket (server/club/tournaments: rules, store, director).
+
+* ``GET /api/tournaments``: public tournaments not over, soonest first, then the latest finished;
+* ``POST /api/tournaments``: a player signed in to an account makes one (at most
+  ``Limits.tournaments_per_day`` a day, and ``Limits.open_tournaments`` not over on the server);
+* ``GET /api/tournaments/<id>``: its standings, tables (rooms to watch, records) and the asking
+  player's own entry and table; ``GET /api/tournaments/<id>/standings.csv``: the standings as CSV;
+* ``POST /api/tournaments/<id>/join`` (answers the seat token of every table the player will get),
+  ``/withdraw`` and ``/pause`` (an arena's players);
+* ``/ws/tournament/<id>``: the ``GET`` answer again whenever it changes (server/wire/tournament.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Final
+
+from sqlalchemy import Connection
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from roppyakken.server.club.ratings import store as rating_store
+from roppyakken.server.club.ratings.pools import FAMILIES, pool_of
+from roppyakken.server.club.ratings.scale import skill_points
+from roppyakken.server.club.tournaments import store, view
+from roppyakken.server.club.tournaments.store import Entry
+from roppyakken.server.club.tournaments.view import Snapshot
+from roppyakken.server.config import Limits
+from roppyakken.server.people import enforcement
+from roppyakken.server.people.players import Player
+from roppyakken.server.play.seats import hash_token, new_token
+from roppyakken.server.store.database import Database
+from roppyakken.server.web import identity
+from roppyakken.server.web.api import ApiError, read_json_object
+from roppyakken.server.web.room_socket import admission
+from roppyakken.server.wire import bodies, text
+from roppyakken.server.wire import server as to_client
+from roppyakken.server.wire import tournament as to_page
+from roppyakken.server.wire.answers import (
+    TournamentCreated,
+    TournamentEntryAnswer,
+    TournamentJoined,
+    TournamentList,
+)
+from roppyakken.server.wire.protocol import what
+
+TOURNAMENT_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
+LISTED: Final = 50
+"""Tournaments ``GET /api/tournaments`` lists of each kind (not over; finished)."""
+LIVE_EVERY: Final = 1.0
+"""Seconds between two reads of a watched tournament by one member (shared by its watchers there)."""
+NO_STORE: Final = {"Cache-Control": "no-store"}
+
+
+def _db(request: Request | WebSocket) -> Database:
+    return identity.database(request)
+
+
+def _limits(request: Request | WebSocket) -> Limits:
+    limits: Limits = request.app.state.services.limits
+    return limits
+
+
+def _id(request: Request | WebSocket) -> str:
+    tournament_id = str(request.path_params["tournament"])
+    if not TOURNAMENT_ID.fullmatch(tournament_id):
+        raise ApiError(404, text.NO_TOURNAMENT, tournament=tournament_id[:40])
+    return tournament_id
+
+
+async def _snapshot(request: Request | WebSocket, tournament_id: str) -> Snapshot:
+    snap: Snapshot | None = await _db(request).run(lambda c: view.read(c, tournament_id))
+    if snap is None:
+        raise ApiError(404, text.NO_TOURNAMENT, tournament=tournament_id)
+    return snap
+
+
+async def _player(request: Request) -> Player:
+    player = await identity.acting(request)
+    if player is None:
+        raise ApiError(401, text.NO_PLAYER)
+    return player
+
+
+async def list_tournaments(request: Request) -> Response:
+    """``GET /api/tournaments``."""
+
+    def read(c: Connection) -> list[tuple[store.Tournament, int]]:
+        found = store.listed(c, LISTED)
+        return [(t, store.entry_count(c, t.id)) for t in found]
+
+    rows = await _db(request).run(read)
+    answer = TournamentList(tournaments=[view.summary(t, n) for t, n in rows], now=time.time())
+    return JSONResponse(answer, headers=NO_STORE)
+
+
+async def create_tournament(request: Request) -> Response:
+    """``POST /api/tournaments``: 201 ``{"id", "page"}``."""
+    limits = _limits(request)
+    data = await read_json_object(request, limits.max_body)
+    player = await _player(request)
+    if player.account_id is None:
+        raise ApiError(403, text.TOURNAMENT_NEEDS_ACCOUNT)
+    body = bodies.create_tournament(data)
+    if body.visibility == "club" and body.club is None:
+        raise ApiError(400, text.FIELD_TYPE, field="club", what=what("club", {}))
+    if body.preset not in FAMILIES:
+        raise ApiError(
+            400, text.TOURNAMENT_PRESET, preset=body.preset[:64], known=", ".join(sorted(FAMILIES))
+        )
+    await enforcement.may_take_seat(_db(request), limits, player, None)
+    now = time.time()
+    tournament_id = secrets.token_urlsafe(12)
+    values = {
+        "id": tournament_id,
+        "name": body.name,
+        "format": body.format,
+        "preset": body.preset,
+        "players": body.players,
+        "clock": body.clock,
+        "rated": body.rated,
+        "visibility": body.visibility,
+        "club_id": body.club if body.visibility == "club" else None,
+        "creator": player.id,
+        "created_at": now,
+        "starts_at": now + body.starts_in,
+        "duration": None if body.minutes is None else body.minutes * 60.0,
+        "rounds": body.rounds,
+        "status": store.SCHEDULED,
+    }
+
+    def make(c: Connection) -> str | None:
+        if store.made_since(c, player.id, now - 86_400.0) >= limits.tournaments_per_day:
+            return text.TOURNAMENTS_PER_DAY
+        if store.open_count(c) >= limits.open_tournaments:
+            return text.TOURNAMENTS_FULL
+        store.create(c, values)
+        return None
+
+    refused = await _db(request).run(make)
+    if refused == text.TOURNAMENTS_PER_DAY:
+        raise ApiError(429, refused, count=limits.tournaments_per_day)
+    if refused is not None:
+        raise ApiError(503, refused, count=limits.open_tournaments)
+    _wake(request)
+    return JSONResponse(TournamentCreated(id=tournament_id, page=view.page(tournament_id)), status_code=201)
+
+
+def _wake(request: Request) -> None:
+    director = getattr(request.app.state.services, "director", None)
+    if director is not None:
+        director.wake_soon()
+
+
+async def get_tournament(request: Request) -> Response:
+    """``GET /api/tournaments/<id>``."""
+    tournament_id = _id(request)
+    player = await identity.current(request)
+    snap = await _snapshot(request, tournament_id)
+    answer = view.answer(snap, None if player is None else player.id, time.time())
+    return JSONResponse(answer, headers=NO_STORE)
+
+
+async def standings_csv(request: Request) -> Response:
+    """``GET /api/tournaments/<id>/standings.csv``."""
+    tournament_id = _id(request)
+    snap = await _snapshot(request, tournament_id)
+    return Response(
+        view.standings_csv(snap, time.time()),
+        media_type="text/csv; charset=utf-8",
+        headers={**NO_STORE, "Content-Disposition": f'attachment; filename="{tournament_id}.csv"'},
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Joined:
+    refused: str | None
+    count: int = 0
+
+
+async def join_tournament(request: Request) -> Response:
+    """``POST /api/tournaments/<id>/join``: the player enters (or comes back); the answer's ``token`` is
+    their seat in every table they will get (only its hash is stored: a new join gives a new one)."""
+    tournament_id = _id(request)
+    limits = _limits(request)
+    player = await _player(request)
+    await read_json_object(request, limits.max_body)
+    snap = await _snapshot(request, tournament_id)
+    t = snap.tournament
+    if t.rated:
+        await enforcement.may_seek(_db(request), limits, player)
+    else:
+        await enforcement.may_take_seat(_db(request), limits, player, None)
+    token = new_token()
+    now = time.time()
+
+    def join(c: Connection) -> _Joined:
+        current = store.get(c, tournament_id)
+        if current is None or current.status not in store.OPEN:
+            return _Joined(text.TOURNAMENT_CLOSED)
+        if current.status == store.RUNNING and current.format != "arena":
+            return _Joined(text.TOURNAMENT_CLOSED)
+        why = view.may_join(c, current, player.id)
+        if why is not None:
+            return _Joined(why)
+        mine = [e for e in store.entries(c, tournament_id) if e.player_id == player.id]
+        if mine and mine[0].abandonments >= store.WITHDRAW_AFTER:
+            return _Joined(text.TOURNAMENT_ABANDONED)
+        if not mine and store.entry_count(c, tournament_id) >= limits.tournament_entries:
+            return _Joined(text.TOURNAMENT_FULL, limits.tournament_entries)
+        pool = pool_of(current.preset, current.players)
+        rating = skill_points(rating_store.skills(c, pool, [player.id])[player.id])
+        entry = Entry(player.id, player.name, rating, hash_token(token), now, now, False, False, 0)
+        if not store.join(c, tournament_id, entry):
+            store.set_entry(c, tournament_id, player.id, token_hash=entry.token_hash)
+        return _Joined(None)
+
+    joined: _Joined = await _db(request).run(join)
+    if joined.refused is not None:
+        status = 403 if joined.refused in (text.TOURNAMENT_CLUB_ONLY, text.TOURNAMENT_ABANDONED) else 409
+        raise ApiError(status, joined.refused, count=joined.count)
+    snap = await _snapshot(request, tournament_id)
+    _wake(request)
+    answer = TournamentJoined(tournament=tournament_id, token=token, me=view.me(snap, player.id))
+    return JSONResponse(answer, headers=NO_STORE)
+
+
+async def _change_entry(request: Request, pausing: bool) -> Response:
+    tournament_id = _id(request)
+    limits = _limits(request)
+    player = await _player(request)
+    data = await read_json_object(request, limits.max_body)
+    paused = bodies.pause_tournament(data) if pausing else False
+    snap = await _snapshot(request, tournament_id)
+    t = snap.tournament
+    if pausing and t.format != "arena":
+        raise ApiError(409, text.TOURNAMENT_PAUSE_ARENA)
+
+    def change(c: Connection) -> bool:
+        if not pausing and t.status == store.SCHEDULED:
+            store.leave(c, tournament_id, player.id)
+            return True
+        values = {"paused": paused} if pausing else {"withdrawn": True}
+        return store.set_entry(c, tournament_id, player.id, **values)
+
+    if not any(e.player_id == player.id for e in snap.entries) or not await _db(request).run(change):
+        raise ApiError(409, text.TOURNAMENT_NOT_ENTERED)
+    snap = await _snapshot(request, tournament_id)
+    _wake(request)
+    answer = TournamentEntryAnswer(tournament=tournament_id, me=view.me(snap, player.id))
+    return JSONResponse(answer, headers=NO_STORE)
+
+
+async def withdraw(request: Request) -> Response:
+    """``POST /api/tournaments/<id>/withdraw``: the player is paired no more (before the start: leaves)."""
+    return await _change_entry(request, pausing=False)
+
+
+async def pause(request: Request) -> Response:
+    """``POST /api/tournaments/<id>/pause`` ``{"paused": true|false}``: an arena player stops being paired
+    (or comes back)."""
+    return await _change_entry(request, pausing=True)
+
+
+# --- live ----------------------------------------------------------------------------------------
+
+
+class Watched:
+    """The tournaments watched through this member, each read at most once a :data:`LIVE_EVERY`."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self._read: dict[str, tuple[float, Snapshot | None]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    async def get(self, tournament_id: str) -> Snapshot | None:
+        """The tournament as read within the last :data:`LIVE_EVERY` seconds."""
+        lock = self._locks.setdefault(tournament_id, asyncio.Lock())
+        async with lock:
+            found = self._read.get(tournament_id)
+            if found is not None and time.monotonic() - found[0] < LIVE_EVERY:
+                return found[1]
+            snap: Snapshot | None = await self.db.run(lambda c: view.read(c, tournament_id))
+            self._read[tournament_id] = (time.monotonic(), snap)
+            if len(self._read) > 4 * LISTED:  # forget the oldest reads
+                for key in sorted(self._read, key=lambda k: self._read[k][0])[: len(self._read) // 2]:
+                    self._read.pop(key, None)
+                    self._locks.pop(key, None)
+            return snap
+
+
+def _watched(websocket: WebSocket) -> Watched:
+    state = websocket.app.state
+    found: Watched | None = getattr(state, "tournaments_watched", None)
+    if found is None:
+        found = state.tournaments_watched = Watched(identity.database(websocket))
+    return found
+
+
+async def tournament_socket(websocket: WebSocket) -> None:
+    """``/ws/tournament/<id>``: see docs/PROTOCOL.md."""
+    services = websocket.app.state.services
+    tournament_id = str(websocket.path_params["tournament"])
+    async with admission(websocket, services) as admitted:
+        if not admitted:
+            return
+        if not TOURNAMENT_ID.fullmatch(tournament_id):
+            await websocket.close(4404, "no such tournament")
+            return
+        player = await identity.current(websocket)
+        watched = _watched(websocket)
+        await websocket.accept()
+        send_timeout = services.limits.send_timeout
+
+        async def send(message: str) -> None:
+            await asyncio.wait_for(websocket.send_text(message), send_timeout)
+
+        async def push() -> None:
+            last = ""
+            while True:
+                snap = await watched.get(tournament_id)
+                if snap is None:
+                    await websocket.close(4404, "no such tournament")
+                    return
+                answer = view.answer(snap, None if player is None else player.id, time.time())
+                answer_now = {**answer, "now": 0.0}  # the time alone is no change
+                key = json.dumps(answer_now, sort_keys=True)
+                if key != last:
+                    last = key
+                    await send(to_page.tournament(answer))
+                await asyncio.sleep(LIVE_EVERY)
+
+        async def read() -> None:
+            while True:
+                raw = await websocket.receive_text()
+                if len(raw) > to_page.MAX_TOURNAMENT_MESSAGE:
+                    await websocket.close(1009, "message too large")
+                    return
+                with contextlib.suppress(ValueError, TypeError, AttributeError):
+                    message = json.loads(raw)
+                    if message.get("type") == "ping":
+                        msg_id = message.get("id")
+                        await send(to_client.pong(msg_id if isinstance(msg_id, str) else None))
+
+        tasks = [asyncio.create_task(push()), asyncio.create_task(read())]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        except (WebSocketDisconnect, TimeoutError):
+            pass
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(BaseException):
+                    await task
+
+
+def routes() -> list[BaseRoute]:
+    """The tournaments' routes (server/web/app.py adds them)."""
+    return [
+        Route("/api/tournaments", list_tournaments, methods=["GET"]),
+        Route("/api/tournaments", create_tournament, methods=["POST"]),
+        Route("/api/tournaments/{tournament}", get_tournament, methods=["GET"]),
+        Route("/api/tournaments/{tournament}/standings.csv", standings_csv, methods=["GET"]),
+        Route("/api/tournaments/{tournament}/join", join_tournament, methods=["POST"]),
+        Route("/api/tournaments/{tournament}/withdraw", withdraw, methods=["POST"]),
+        Route("/api/tournaments/{tournament}/pause", pause, methods=["POST"]),
+        WebSocketRoute("/ws/tournament/{tournament}", tournament_socket),
+    ]

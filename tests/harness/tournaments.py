@@ -1,0 +1,98 @@
+"""Tournament players over HTTP, and their tables played over the room websocket."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, Protocol
+
+import httpx
+import pytest
+
+from tests.harness.lobby import CSRF
+from tests.harness.server_harness import Player, ServerThread, play_to_end
+
+PASSWORD = "correct horse battery"
+
+
+class Served(Protocol):
+    """A server's address (a test server, or a cluster member)."""
+
+    @property
+    def url(self) -> str:
+        """``http://HOST:PORT``."""
+        ...
+
+
+class Entrant:
+    """A player (its own cookies) with the seat token of its tournament."""
+
+    def __init__(self, server: Served, name: str, *, account: bool = False) -> None:
+        self.name = name
+        self.client = httpx.Client(base_url=server.url, timeout=30)
+        made = self.client.post("/api/me", json={"name": name}, headers={CSRF: "new"})
+        assert made.status_code == 201, made.text
+        self.csrf = str(made.json()["csrf"])
+        self.id = str(made.json()["player"]["id"])
+        if account:
+            signed = self.post("/api/account", {"login": name, "password": PASSWORD})
+            assert signed.status_code == 201, signed.text
+            self.csrf = str(signed.json()["csrf"])
+        self.token: str | None = None
+
+    def post(self, path: str, body: Any = None) -> httpx.Response:
+        """POST JSON with the CSRF token."""
+        return self.client.post(path, json={} if body is None else body, headers={CSRF: self.csrf})
+
+    def join(self, tournament: str) -> dict[str, Any]:
+        """Join; keeps the token."""
+        joined = self.post(f"/api/tournaments/{tournament}/join")
+        assert joined.status_code == 200, joined.text
+        answer: dict[str, Any] = joined.json()
+        self.token = str(answer["token"])
+        return answer
+
+    def view(self, tournament: str) -> dict[str, Any]:
+        """``GET /api/tournaments/<id>`` as this player."""
+        got = self.client.get(f"/api/tournaments/{tournament}")
+        assert got.status_code == 200, got.text
+        answer: dict[str, Any] = got.json()
+        return answer
+
+    def close(self) -> None:
+        """Close the HTTP client."""
+        self.client.close()
+
+
+def wait_for(check: Any, seconds: float, what: str) -> Any:
+    """Poll ``check()`` until it returns something true, and return it."""
+    deadline = time.monotonic() + seconds
+    while True:
+        found = check()
+        if found:
+            return found
+        if time.monotonic() > deadline:
+            pytest.fail(f"not within {seconds:g} s: {what}")
+        time.sleep(0.05)
+
+
+def play_round(server: ServerThread, tournament: str, entrants: list[Entrant], seed: int) -> list[str]:
+    """Every entrant with a table plays it to the end over its websocket; the rooms played."""
+    seats: dict[str, list[tuple[Entrant, int]]] = {}
+    for entrant in entrants:
+        table = entrant.view(tournament)["me"]["table"]
+        if table is not None:
+            seats.setdefault(table["room"], []).append((entrant, table["seat"]))
+
+    async def run() -> None:
+        async def one(room: str, at: list[tuple[Entrant, int]]) -> None:
+            players = [await Player.join(server, room, e.token) for e, _ in at]
+            assert sorted(p.seat for p in players if p.seat is not None) == sorted(s for _, s in at)
+            await play_to_end(players, seed=seed)
+            for p in players:
+                await p.close()
+
+        await asyncio.gather(*(one(room, at) for room, at in seats.items()))
+
+    asyncio.run(run())
+    return sorted(seats)

@@ -1,0 +1,186 @@
+"""Tournaments on one server through the API: made by an account, joined, started by the director,
+paired by the rules of club/tournaments/model.py, played over the rooms' websockets to the final
+standings (JSON and CSV); withdrawing, pausing, and two abandoned games withdrawing a player; the
+live socket of a tournament's page."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]
+from sqlalchemy import func, select
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.tables import rating_games, ratings, rooms, tournament_tables
+from tests.harness.server_harness import limits_for_tests, running_server
+from tests.harness.tournaments import Entrant, play_round, wait_for
+
+
+def _count(database: str, query: object) -> int:
+    db = Database(database)
+    try:
+        with db.engine.connect() as conn:
+            return int(conn.execute(query).scalar() or 0)  # type: ignore[call-overload]
+    finally:
+        db.engine.dispose()
+
+
+def test_a_rated_swiss_of_four_is_played_two_rounds_to_its_standings(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 't.sqlite3'}"
+    with running_server(database) as server:
+        ann = Entrant(server, "Ann", account=True)
+        others = [Entrant(server, n) for n in ("Bo", "Cy", "Di")]
+        everyone = [ann, *others]
+        guest = others[0].post(
+            "/api/tournaments",
+            {"name": "Guests", "format": "swiss", "rounds": 2, "clock": "15+60", "starts_in": 0},
+        )
+        assert guest.status_code == 403, guest.text  # a guest makes none
+        bad = ann.post(
+            "/api/tournaments", {"name": "Cup", "format": "swiss", "clock": "15+60", "starts_in": 1}
+        )
+        assert bad.status_code == 400 and "'rounds'" in bad.json()["error"]
+        clubless = {"name": "Club", "format": "arena", "minutes": 5, "clock": "15+60", "starts_in": 9}
+        refused = ann.post("/api/tournaments", {**clubless, "visibility": "club"})
+        assert refused.status_code == 400 and "club" in refused.json()["error"]
+        made = ann.post(
+            "/api/tournaments",
+            {"name": "Cup", "format": "swiss", "rounds": 2, "clock": "15+60", "starts_in": 1.5},
+        )
+        assert made.status_code == 201, made.text
+        tid = made.json()["id"]
+        listed = ann.client.get("/api/tournaments").json()["tournaments"]
+        assert [t["id"] for t in listed] == [tid] and listed[0]["status"] == "scheduled"
+        for entrant in everyone:
+            assert entrant.join(tid)["me"]["entered"] is True
+        # round 1: paired once started, each player told their table
+        wait_for(lambda: all(e.view(tid)["me"]["table"] for e in everyone), 20, "every player paired")
+        first = ann.view(tid)
+        assert first["tournament"]["status"] == "running" and first["tournament"]["round"] == 1
+        rooms_1 = play_round(server, tid, everyone, seed=1)
+        assert len(rooms_1) == 2
+        wait_for(lambda: ann.view(tid)["tournament"]["round"] == 2, 20, "round 2 paired")
+        wait_for(lambda: all(e.view(tid)["me"]["table"] for e in everyone), 20, "round 2 tables")
+        rooms_2 = play_round(server, tid, everyone, seed=2)
+        assert not set(rooms_1) & set(rooms_2)
+        final = wait_for(
+            lambda: (v := ann.view(tid))["tournament"]["status"] == "finished" and v, 20, "the end"
+        )
+        lines = final["standings"]
+        assert len(lines) == 4 and sum(line["points"] for line in lines) == 8.0  # 4 games, 2 points each
+        assert [line["rank"] for line in lines] == sorted(line["rank"] for line in lines)
+        assert all(line["games"] == 2 for line in lines)
+        assert len(final["tables"]) == 4 and all(t["places"] and t["record"] for t in final["tables"])
+        assert final["me"]["table"] is None
+        # the CSV says the same
+        got = ann.client.get(f"/api/tournaments/{tid}/standings.csv")
+        assert got.status_code == 200 and got.headers["content-type"].startswith("text/csv")
+        rows = list(csv.DictReader(io.StringIO(got.text)))
+        assert [r["player"] for r in rows] == [line["player"] for line in lines]
+        assert [float(r["points"]) for r in rows] == [line["points"] for line in lines]
+        # every game is a rated room, recorded once, and moved its players' ratings
+        for table in final["tables"]:
+            assert ann.client.get(table["record"]).status_code == 200
+        assert _count(database, select(func.count()).select_from(rating_games)) == 4
+        assert _count(database, select(func.count()).select_from(rooms).where(rooms.c.rated)) == 4
+        assert _count(database, select(func.min(ratings.c.games))) == 2
+        assert _count(database, select(func.count()).select_from(tournament_tables)) == 4
+        for entrant in everyone:
+            entrant.close()
+
+
+def test_two_abandoned_games_withdraw_a_player_and_a_paused_one_is_not_paired(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'a.sqlite3'}"
+    # nobody comes to their tables: the clock gives each seat to a bot (an abandonment) in moments
+    limits = limits_for_tests(clock_scale=0.002)
+    with running_server(database, limits=limits) as server:
+        ann = Entrant(server, "Ann", account=True)
+        bo, cy = Entrant(server, "Bo"), Entrant(server, "Cy")
+        made = ann.post(
+            "/api/tournaments",
+            {
+                "name": "Blitz",
+                "format": "arena",
+                "minutes": 10,
+                "clock": "15+60",
+                "starts_in": 0.5,
+                "rated": False,
+                "preset": "ten-card",
+            },
+        )
+        assert made.status_code == 201, made.text
+        tid = made.json()["id"]
+        for entrant in (ann, bo, cy):
+            entrant.join(tid)
+        paused = cy.post(f"/api/tournaments/{tid}/pause", {"paused": True})
+        assert paused.status_code == 200 and paused.json()["me"]["paused"] is True
+        assert cy.post(f"/api/tournaments/{tid}/pause", {"paused": "yes"}).status_code == 400
+
+        def both_withdrawn() -> dict[str, object] | None:
+            seen = ann.view(tid)
+            gone = {line["name"] for line in seen["standings"] if line["withdrawn"]}
+            return seen if gone == {"Ann", "Bo"} else None
+
+        final = wait_for(both_withdrawn, 90, "Ann and Bo withdrawn after two abandoned games each")
+        lines = {line["name"]: line for line in final["standings"]}
+        assert lines["Ann"]["games"] == 2 and lines["Bo"]["games"] == 2
+        assert lines["Ann"]["points"] == 0 and lines["Bo"]["points"] == 0  # an abandonment scores nothing
+        assert lines["Cy"]["games"] == 0 and lines["Cy"]["paused"] is True and not lines["Cy"]["withdrawn"]
+        assert ann.view(tid)["me"]["abandonments"] == 2
+        refused = ann.post(f"/api/tournaments/{tid}/join")
+        assert refused.status_code == 403 and "abandoned" in refused.json()["error"]
+        # Cy comes back but is alone: nobody to play; then withdraws
+        assert cy.post(f"/api/tournaments/{tid}/pause", {"paused": False}).json()["me"]["paused"] is False
+        gone = cy.post(f"/api/tournaments/{tid}/withdraw")
+        assert gone.status_code == 200 and gone.json()["me"]["withdrawn"] is True
+        assert len(ann.view(tid)["tables"]) == 2
+        for entrant in (ann, bo, cy):
+            entrant.close()
+
+
+def test_the_tournament_socket_sends_the_page_and_its_changes(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'w.sqlite3'}"
+    with running_server(database) as server:
+        ann, bo = Entrant(server, "Ann", account=True), Entrant(server, "Bo")
+        made = ann.post(
+            "/api/tournaments",
+            {"name": "Later", "format": "swiss", "rounds": 3, "clock": "1d", "starts_in": 3600},
+        )
+        tid = made.json()["id"]
+        ann.join(tid)
+        schema = Draft202012Validator(
+            httpx.get(server.url + "/api/schema").json()["tournament_server_message"]
+        )
+
+        async def run() -> list[dict[str, Any]]:
+            # the account's session and the player's cookies, as the browser sends them
+            cookie = {"Cookie": "; ".join(f"{name}={value}" for name, value in ann.client.cookies.items())}
+            async with connect(f"{server.ws_url}/ws/tournament/{tid}", additional_headers=cookie) as ws:
+                first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                bo.join(tid)  # another player joins: the page changes
+                second = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                await ws.send(json.dumps({"type": "ping", "id": "p"}))
+                pong = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                await ws.send("x" * 1000)
+                with pytest.raises(ConnectionClosed):
+                    await asyncio.wait_for(ws.recv(), 10)
+            return [first, second, pong]
+
+        first, second, pong = asyncio.run(run())
+        for message in (first, second, pong):
+            assert schema.is_valid(message), message
+        assert first["type"] == "tournament" and first["tournament"]["me"]["entered"] is True
+        assert [s["name"] for s in first["tournament"]["standings"]] == ["Ann"]
+        assert sorted(s["name"] for s in second["tournament"]["standings"]) == ["Ann", "Bo"]
+        assert pong == {"type": "pong", "id": "p"}
+        ann.close()
+        bo.close()
