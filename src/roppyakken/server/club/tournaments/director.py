@@ -130,8 +130,12 @@ def _round_robin(tournament: Tournament, entries: Sequence[Entry]) -> list[model
     )
 
 
-def _pair(conn: Connection, t: Tournament, entries: list[Entry], tables: list[TableRow], now: float) -> Step:
-    """Start, pair or finish ``t`` (running or due) as its format says; the caller fenced the transaction."""
+def _pair(
+    conn: Connection, t: Tournament, entries: list[Entry], tables: list[TableRow], now: float, scale: float
+) -> Step:
+    """Start, pair or finish ``t`` (running or due) as its format says; the caller fenced the transaction.
+    ``scale``: the server's ``--clock-scale``, which scales an arena player's longest wait for
+    a table without last opponents (model.ARENA_MAX_WAIT) as it scales the clocks."""
     step = Step(t)
     active = [e for e in entries if not e.withdrawn]
     if t.status == store.SCHEDULED:
@@ -167,7 +171,8 @@ def _pair(conn: Connection, t: Tournament, entries: list[Entry], tables: list[Ta
                 return Step(replace(t, status=store.FINISHED), over=True, changed=True)
             return step
         points = {s.player_id: s.points for s in standings(t, entries, tables, byes)}
-        paired = model.arena_pairing(_arena_waiting(entries, tables, points), t.players)
+        waiting = _arena_waiting(entries, tables, points)
+        paired = model.arena_pairing(waiting, t.players, now=now, max_wait=model.ARENA_MAX_WAIT * scale)
         if paired:
             store.add_tables(conn, t.id, paired, 0, now)
             step.changed = True
@@ -201,16 +206,19 @@ def _pair(conn: Connection, t: Tournament, entries: list[Entry], tables: list[Ta
     return step
 
 
-def step(conn: Connection, tournament_id: str, epoch: int, now: float, lease: float = LEASE) -> Step:
+def step(
+    conn: Connection, tournament_id: str, epoch: int, now: float, lease: float = LEASE, scale: float = 1.0
+) -> Step:
     """One fenced step of a tournament this director holds at ``epoch``: start it, pair it, finish it;
-    and what is left to do outside the transaction (rooms to make or to start)."""
+    and what is left to do outside the transaction (rooms to make or to start).  ``scale``: the
+    server's ``--clock-scale``."""
     store.fence(conn, tournament_id, epoch, now, lease)
     t = store.get(conn, tournament_id)
     if t is None:
         return Step(None, over=True)
     entries = store.entries(conn, tournament_id)
     tables = store.tables(conn, tournament_id)
-    done = _pair(conn, t, entries, tables, now)
+    done = _pair(conn, t, entries, tables, now, scale)
     if done.changed:
         tables = store.tables(conn, tournament_id)
     by_id = {e.player_id: e for e in entries}
@@ -326,7 +334,7 @@ class Director:
 
     async def direct(self, tournament_id: str) -> None:
         """One step of one tournament, if this director holds it (or takes it now)."""
-        member, lease = self.member, self.lease
+        member, lease, scale = self.member, self.lease, self.registry.limits.clock_scale
         epoch = self.held.get(tournament_id)
         if epoch is None:
             taken: int | None = await self.db.run(
@@ -338,7 +346,7 @@ class Director:
             epoch = self.held[tournament_id] = taken
         held = epoch
         try:
-            done: Step = await self.db.run(lambda c: step(c, tournament_id, held, time.time(), lease))
+            done: Step = await self.db.run(lambda c: step(c, tournament_id, held, time.time(), lease, scale))
         except StaleRoom:
             log.warning("tournament %s: directed by another member now; let go here", tournament_id)
             self.held.pop(tournament_id, None)
