@@ -119,6 +119,13 @@ BOUNDS: list[tuple[str, type, str, str]] = [
     ("clock_horizon", float, "SECONDS", "a room is loaded this long before its clock's deadline"),
     ("hand_over_after", float, "SECONDS", "absence after which the others may hand a seat to a bot"),
     ("abandon_after", float, "SECONDS", "a game without a clock and with nobody connected ends this late"),
+    # clubs (server/club/clubs.py)
+    ("clubs_per_owner", int, "N", "clubs one account may own"),
+    ("clubs_per_player", int, "N", "clubs one account may belong to"),
+    ("club_members", int, "N", "members one club may have"),
+    ("club_pending", int, "N", "open requests and invitations one club may have"),
+    ("club_chat_per_minute", int, "N", "lines one member may post to a club's chat a minute"),
+    ("club_chat_kept", int, "N", "lines of a club's chat kept"),
 ]
 
 

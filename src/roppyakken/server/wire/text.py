@@ -212,3 +212,28 @@ RATED_PRESET_ONLY: Final = N_("a rated game uses a preset's rules, not house rul
 # leaderboards and profiles (server/web/profile_routes.py)
 NO_POOL: Final = N_("there is no rating pool '{pool}' (pools: {known})")
 NO_PLAYER_ID: Final = N_("there is no player '{player}'")
+
+# clubs (server/club/clubs.py, server/web/club_routes.py)
+CLUB_NONE: Final = N_("there is no club '{club}'")
+CLUB_NAME_RULE: Final = N_("a club's name must be {min} to {max} characters of text")
+CLUB_NAME_TAKEN: Final = N_("a club with this name, or one that looks like it, exists already")
+CLUB_DESCRIPTION_RULE: Final = N_("a club's description must be at most {max} characters")
+CLUB_OWNS_TOO_MANY: Final = N_("you own {max} clubs already, the most one player may")
+CLUB_JOINED_TOO_MANY: Final = N_("this player belongs to {max} clubs already, the most one player may")
+CLUB_FULL: Final = N_("this club has {max} members, the most a club may have")
+CLUB_TOO_MANY_PENDING: Final = N_(
+    "this club has {max} open requests and invitations; its leaders must answer some first"
+)
+CLUB_ALREADY_MEMBER: Final = N_("this player is a member of this club already")
+CLUB_ALREADY_PENDING: Final = N_("this player has asked to join or was invited already")
+CLUB_BY_INVITATION: Final = N_("this club takes new members by invitation only")
+CLUB_MEMBERS_ONLY: Final = N_("only the club's members may do this")
+CLUB_LEADERS_ONLY: Final = N_("only the club's owner and leaders may do this")
+CLUB_OWNER_ONLY: Final = N_("only the club's owner may do this")
+CLUB_NOT_MEMBER: Final = N_("this player is not a member of this club")
+CLUB_NOT_PENDING: Final = N_("this player has neither asked to join this club nor been invited")
+CLUB_OWNER_STAYS: Final = N_(
+    "the club's owner cannot be removed or demoted; the owner may hand the club over"
+)
+CLUB_NO_ACCOUNT: Final = N_("there is no player '{player}' with an account")
+CLUB_NO_LINE: Final = N_("there is no chat line {line} in this club")
