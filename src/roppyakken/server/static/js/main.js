@@ -2,7 +2,7 @@
 // on / the hash picks the page: #/ start page, #/calc, #/replay[?room=…], #/rules[?preset=…],
 // #/learn (the guided first game), #/account (your account: password sign-in, sessions, your data),
 // #/signin (passkeys, reached from #/account: passkeys.js), #/reset/<token> (a password-reset link),
-// #/leaders[?pool=…&page=…], #/player/<id>.
+// #/leaders[?pool=…&page=…], #/player/<id>, #/clubs[?q=…] and #/club/<id> (clubs.js).
 
 import T from "./text.js";
 import { LANG, LANGUAGES, LANGUAGE_NAMES, setLanguage, t } from "./i18n.js";
@@ -19,6 +19,7 @@ import { signinPage } from "./passkeys.js";
 import { leadersPage, playerPage } from "./profiles.js";
 import { isOffline, onConnectivity, startApp } from "./appshell.js";
 import { offlinePage } from "./offlinepage.js";
+import { clubPage, clubsPage } from "./clubs.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 
@@ -56,6 +57,7 @@ function header() {
       h("a", { href: "/#/offline" }, t("Offline")),
       h("a", { href: "/#/rules" }, T.navRules),
       h("a", { href: "/#/leaders" }, t("Leaderboards")),
+      h("a", { href: "/#/clubs" }, t("Clubs")),
       h("a", { href: "/#/account", id: "nav-account" }, t("Account")),
     ),
     languageSwitch(),
@@ -76,8 +78,11 @@ function route() {
   const params = new URLSearchParams(query || "");
   const player = page.match(/^player\/([^/]+)$/);
   const reset = page.match(/^reset\/([A-Za-z0-9_-]+)$/);
-  document.body.dataset.page = player ? "player" : reset ? "reset" : page || "home";
+  const club = page.match(/^club\/([^/]+)$/);
+  document.body.dataset.page = player ? "player" : reset ? "reset" : club ? "club" : page || "home";
   if (player) playerPage(root, decodeURIComponent(player[1]));
+  else if (club) clubPage(root, decodeURIComponent(club[1]));
+  else if (page === "clubs") clubsPage(root, params);
   else if (page === "leaders") leadersPage(root, params);
   else if (page === "calc") calcPage(root);
   else if (page === "replay") replayPage(root, params);
