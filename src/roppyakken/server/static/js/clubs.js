@@ -493,7 +493,9 @@ function boardsPanel(club) {
  * @returns {HTMLElement}
  */
 function chatPanel(at, leads, me) {
-  const list = h("ol", { class: "chat-lines club-chat-lines", id: "club-chat-lines", role: "log", tabindex: "0", "aria-live": "polite", "aria-label": t("Club chat") });
+  const list = h("ol", { class: "club-chat-lines", id: "club-chat-lines" });
+  // the log scrolls: focusable, so that the keyboard scrolls it too
+  const log = h("div", { class: "club-chat-log", role: "log", tabindex: "0", "aria-live": "polite", "aria-label": t("Club chat") }, list);
   const error = h("p", { class: "error", role: "alert", hidden: true });
   let shown = "";
   const read = async () => {
@@ -509,6 +511,7 @@ function chatPanel(at, leads, me) {
     if (key === shown) return;
     shown = key;
     replaceChildren(list, lines.map((line) => chatLine(line, at, leads, me, read, error)));
+    log.scrollTop = log.scrollHeight; // the newest line in view
   };
   const input = /** @type {HTMLInputElement} */ (h("input", { id: "club-chat-text", maxlength: "200", autocomplete: "off" }));
   const form = h(
@@ -534,7 +537,7 @@ function chatPanel(at, leads, me) {
     " ",
     h("button", { type: "submit" }, t("Send")),
   );
-  const panel = h("section", { class: "panel club-chat", "aria-labelledby": "club-chat-title" }, h("h2", { id: "club-chat-title" }, t("Club chat")), list, form, error);
+  const panel = h("section", { class: "panel club-chat", "aria-labelledby": "club-chat-title" }, h("h2", { id: "club-chat-title" }, t("Club chat")), log, form, error);
   read();
   const timer = setInterval(() => {
     if (!panel.isConnected) clearInterval(timer);
