@@ -230,4 +230,4 @@ async def report_line(request: Request) -> Response:
     reason = bodies.club_body(bodies.ClubReportBody, await _body(request)).reason
     address, now = client_address(request.scope), time.time()
     made = await _run(request, lambda c: clubs.report(c, club_id, actor, address, line, reason, now))
-    return JSONResponse(answers.report_filed(made), status_code=201)
+    return JSONResponse(answers.report_filed(made), status_code=201, headers=NO_STORE)
