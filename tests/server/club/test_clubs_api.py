@@ -4,12 +4,17 @@ one-line refusals of bad input, privacy, the chat's moderation, an erased accoun
 from __future__ import annotations
 
 import secrets
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
+from roppyakken.server.people import moderation
+from roppyakken.server.store.database import Database
+from roppyakken.server.wire import text
+from tests.harness.poll import until
 from tests.harness.server_harness import ServerThread
 
 PASSWORD = "a long enough password"
@@ -147,3 +152,29 @@ def test_an_erased_account_hands_its_club_over(server: ServerThread, browsers: l
     assert ann.send("DELETE", "/api/account", {"password": PASSWORD}).status_code == 200
     members = server.get(f"/api/clubs/{club}").json()["members"]
     assert [(m["player"], m["role"]) for m in members] == [(bob_id, "owner")]
+
+
+def test_a_muted_member_posts_nothing(server: ServerThread, browsers: list[Browser]) -> None:
+    ann = browsers[0]
+    ann_id = ann.sign_up("annmuted")
+    club = ann.send("POST", "/api/clubs", {"name": "Quiet Corner"}).json()["club"]
+    assert ann.send("POST", f"/api/clubs/{club}/chat", {"text": "before"}).status_code == 201
+    db = Database(server.database)
+    try:
+        db.run_now(
+            lambda c: moderation.add_sanction(
+                c, moderation.MUTE, actor="test", now=time.time(), player_id=ann_id, seconds=3600
+            )
+        )
+    finally:
+        db.engine.dispose()
+    answers: list[httpx.Response] = []
+
+    def refused() -> bool:
+        answers.append(ann.send("POST", f"/api/clubs/{club}/chat", {"text": "after"}))
+        return answers[-1].status_code == 403
+
+    until(refused, moderation.REFRESH + 5, "the mute refusing club chat lines", every=0.5)
+    assert answers[-1].json()["text"]["template"] == text.MUTED_UNTIL
+    lines = ann.http.get(f"/api/clubs/{club}/chat").json()["lines"]
+    assert [line["text"] for line in lines] == ["before"] + ["after"] * (len(answers) - 1)
