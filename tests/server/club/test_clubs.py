@@ -3,6 +3,7 @@ privacy, bounds, the leaderboard read from the ratings, the chat and its hiding,
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -320,3 +321,35 @@ def test_an_erased_account_leaves_its_clubs_cleanly(db: Database) -> None:
     )
     assert left == 0
     assert db.run_now(lambda c: c.execute(select(func.count()).select_from(clubs_table)).scalar_one()) == 2
+
+
+def test_joins_at_the_same_moment_never_pass_the_bound(db: Database) -> None:
+    """Eight players join a club with room for three more at once, each in its own transaction (as
+    members of a cluster would): the club's row lock lets exactly three in."""
+    bound = Limits(bot_workers=0, club_members=4)
+    ann = account(db, "Ann")
+    club = new_club(db, ann, limits=bound)
+    people = [account(db, f"P{i}") for i in range(8)]
+    start = threading.Barrier(len(people))
+    results: list[object] = []
+
+    def join(player: str) -> None:
+        start.wait()
+        results.append(db.run_now(lambda c: clubs.join(c, club, player, 2.0, bound)))
+
+    threads = [threading.Thread(target=join, args=(p,)) for p in people]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    admitted = [r for r in results if not isinstance(r, BaseException) and not isinstance(r, ClubRefused)]
+    assert len(admitted) == 3
+    assert all(
+        isinstance(r, ClubRefused) and r.template == text.CLUB_FULL for r in results if r not in admitted
+    )
+    count = db.run_now(
+        lambda c: c.execute(
+            select(func.count()).select_from(club_members).where(club_members.c.club_id == club)
+        ).scalar_one()
+    )
+    assert count == 4

@@ -22,22 +22,21 @@ posted on one member is read on every other.
 
 Each changing function checks everything before it writes and returns its refusal
 (:class:`ClubRefused`) rather than raising it: a raise would fail the database batch it
-shares (server/store/database.py).  On PostgreSQL each change of a club's members
-first locks the club's row, so that two members of a cluster never both take its
-last place.
+shares (server/store/database.py).  Each change of a club's members first
+locks the club's row (a write that changes nothing), so that two changes at once, from two
+members of a cluster or two connections to one SQLite file, never both take its last place.
 """
 
 from __future__ import annotations
 
 import secrets
-import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import wraps
 from typing import Final, Literal, ParamSpec, TypeVar
 
-from sqlalchemy import Connection, and_, delete, func, insert, select, text, update
+from sqlalchemy import Connection, and_, delete, func, insert, select, update
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.server.club.ratings.scale import display, provisional, uncertainty
@@ -205,17 +204,15 @@ def _seen(conn: Connection, club_id: str, viewer: str | None) -> Club:
 
 
 def _lock(conn: Connection, club_id: str) -> None:
-    """Hold the club's row until the transaction ends (PostgreSQL; SQLite writes one at a time)."""
-    if conn.dialect.name == "postgresql":
-        conn.execute(select(clubs.c.id).where(clubs.c.id == club_id).with_for_update())
+    """Hold the club's row until the transaction ends: a write that changes nothing (PostgreSQL locks
+    the row; SQLite takes its write lock, so what follows reads and writes as one)."""
+    conn.execute(update(clubs).where(clubs.c.id == club_id).values(name=clubs.c.name))
 
 
 def _lock_player(conn: Connection, player_id: str) -> None:
-    """Hold the player's club-making until the transaction ends (PostgreSQL), so that two members of a
-    cluster never both let it make its last club."""
-    if conn.dialect.name == "postgresql":
-        key = zlib.crc32(f"club-owner:{player_id}".encode()) - 2**31
-        conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+    """Hold the player's row until the transaction ends (as :func:`_lock`), so that two changes never
+    both let it make or take its last club."""
+    conn.execute(update(players).where(players.c.id == player_id).values(name=players.c.name))
 
 
 def _count(conn: Connection, *where: object) -> int:
@@ -464,6 +461,7 @@ def _changed(club_id: str, player_id: str, status: str) -> ClubChanged:
 
 def _check_room(conn: Connection, club_id: str, player_id: str, limits: Limits) -> None:
     """Refuse if the club is full or the player belongs to as many clubs as it may."""
+    _lock_player(conn, player_id)
     if _count(conn, club_members.c.club_id == club_id) >= limits.club_members:
         raise ClubRefused(409, said.CLUB_FULL, max=limits.club_members)
     if _count(conn, club_members.c.player_id == player_id) >= limits.clubs_per_player:
@@ -704,8 +702,8 @@ def post(
     """A member posts a line (already checked: server/wire/bodies.py ``club_line``), within the rate
     of :attr:`~roppyakken.server.config.Limits.club_chat_per_minute`; the oldest lines past
     :attr:`~roppyakken.server.config.Limits.club_chat_kept` go."""
-    _member(conn, club_id, player_id)
     _lock(conn, club_id)
+    _member(conn, club_id, player_id)
     since = now - 60.0
     mine = conn.execute(
         select(func.count())
