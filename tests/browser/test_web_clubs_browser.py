@@ -126,6 +126,18 @@ def test_a_club_by_request_its_members_and_its_moderated_chat(browser: Browser, 
         assert problems == []
         # on the phone nothing is wider than the screen
         assert joiner.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+        # the owner's leaving is asked first: dismissed, nothing changes; accepted, the club is handed over
+        owner.once("dialog", lambda dialog: dialog.dismiss())
+        owner.click("#club-leave")
+        wait_js(owner, "!document.querySelector('#club-leave').disabled")
+        assert owner.locator("#club-role").inner_text().endswith("Owner")
+        owner.once("dialog", lambda dialog: dialog.accept())
+        owner.click("#club-leave")
+        owner.wait_for_selector(".club-actions button.primary")  # not a member now: "Ask to join"
+        joiner.reload()
+        joiner.wait_for_selector("#club-role")
+        assert joiner.locator("#club-role").inner_text().endswith("Owner")
         assert errors == []
     finally:
         owner_ctx.close()

@@ -70,6 +70,7 @@ function actionButton(label, action, error, attrs = {}) {
           await action();
         } catch (err) {
           showError(error, errorText(err));
+        } finally {
           button.disabled = false;
         }
       },
@@ -280,7 +281,12 @@ export async function clubPage(root, id) {
   if (!me) {
     actions.push(h("a", { href: "/#/account" }, t("Sign in to an account to join this club.")));
   } else if (role) {
-    actions.push(h("span", { id: "club-role" }, t("You are: {role}", { role: roleText(role) })), " ", actionButton(t("Leave the club"), () => change("leave"), error, { id: "club-leave" }));
+    const leave = async () => {
+      // the owner's leaving hands the club over, or deletes it: asked first
+      if (role === "owner" && !window.confirm(t("As its owner, you hand the club to its longest-standing leader (else member) when you leave; if you are its last member, the club is deleted. Leave it?"))) return;
+      await change("leave");
+    };
+    actions.push(h("span", { id: "club-role" }, t("You are: {role}", { role: roleText(role) })), " ", actionButton(t("Leave the club"), leave, error, { id: "club-leave" }));
   } else if (club.club.pending === "invitation") {
     actions.push(
       actionButton(t("Accept the invitation"), () => change("join"), error, { class: "primary", id: "club-join" }),
