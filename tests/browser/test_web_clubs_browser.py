@@ -120,6 +120,13 @@ def test_a_club_by_request_its_members_and_its_moderated_chat(browser: Browser, 
         _until_lines(owner, ["welcome to the club", "thanks! <b>not bold</b>"])
         _until_lines(joiner, ["welcome to the club", "thanks! <b>not bold</b>"])
 
+        # the owner's settings: folded, opened by keyboard, saved
+        owner.focus(".club-settings > summary")
+        owner.keyboard.press("Enter")
+        owner.fill("#club-settings-description", "Evenings only.")
+        owner.click("#club-settings button[type=submit]")
+        owner.wait_for_selector(".club-description:has-text('Evenings only.')")
+        owner.click(".club-settings > summary")
         problems = axe_problems(owner, "club page (owner)") + axe_problems(
             joiner, "club page (member, phone)"
         )

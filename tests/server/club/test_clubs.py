@@ -353,3 +353,21 @@ def test_joins_at_the_same_moment_never_pass_the_bound(db: Database) -> None:
         ).scalar_one()
     )
     assert count == 4
+
+
+def test_leaders_change_the_clubs_settings_and_members_do_not(db: Database) -> None:
+    ann, bob, cat = account(db, "Ann"), account(db, "Bob"), account(db, "Cat")
+    club = new_club(db, ann)
+    ok(call(db, clubs.join, club, bob, 2.0, LIMITS))
+    refused(call(db, clubs.settle, club, bob, "mine now", None, None, None), text.CLUB_LEADERS_ONLY, 403)
+    ok(call(db, clubs.set_role, club, ann, bob, "leader", LIMITS))
+    shown = ok(call(db, clubs.settle, club, bob, "Evenings only", "ja", "invitation", True))
+    assert (shown["description"], shown["language"], shown["admission"], shown["private"]) == (
+        "Evenings only",
+        "ja",
+        "invitation",
+        True,
+    )
+    assert ok(call(db, clubs.settle, club, ann, None, None, None, None))["description"] == "Evenings only"
+    refused(call(db, clubs.page, club, cat), text.CLUB_NONE, 404)  # private now
+    refused(call(db, clubs.join, club, cat, 3.0, LIMITS), text.CLUB_NONE, 404)

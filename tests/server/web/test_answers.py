@@ -296,6 +296,8 @@ def test_every_declared_answer_is_what_the_schema_says(server: ServerThread, bro
         check.answer("POST /api/clubs/{club}/accept", dee.send("POST", f"{at}/accept", {"player": eve_id}))
         role = {"player": eve_id, "role": "leader"}
         check.answer("POST /api/clubs/{club}/role", dee.send("POST", f"{at}/role", role))
+        settled = dee.send("POST", f"{at}/settings", {"description": "Evenings", "private": False})
+        assert check.answer("POST /api/clubs/{club}/settings", settled)["description"] == "Evenings"
         page = check.answer("GET /api/clubs/{club}", dee.http.get(at))
         assert [m["role"] for m in page["members"]] == ["owner", "leader"]
         line = check.answer(

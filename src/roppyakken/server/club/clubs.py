@@ -667,6 +667,36 @@ def set_role(
     return _changed(club_id, player_id, role)
 
 
+@refusing
+def settle(
+    conn: Connection,
+    club_id: str,
+    actor: str,
+    description: str | None,
+    language: str | None,
+    admission: str | None,
+    private: bool | None,
+) -> ClubSummary:
+    """The owner or a leader changes the club's description, language, admission or privacy (those
+    given); the club as the actor now sees it.  Its name stays."""
+    _lock(conn, club_id)
+    _leader(conn, club_id, actor)
+    changes: dict[str, object] = {}
+    for column, value in (
+        ("description", description),
+        ("language", language),
+        ("admission", admission),
+        ("private", private),
+    ):
+        if value is not None:
+            changes[column] = value
+    if changes:
+        conn.execute(update(clubs).where(clubs.c.id == club_id).values(**changes))
+    club = find(conn, club_id)
+    assert club is not None
+    return _summaries(conn, [club], actor)[0]
+
+
 # --- chat -----------------------------------------------------------------------------------------
 
 

@@ -144,6 +144,7 @@ def routes() -> list[BaseRoute]:
         Route("/api/clubs/{club}/decline", club_routes.decline, methods=["POST"]),
         Route("/api/clubs/{club}/remove", club_routes.remove, methods=["POST"]),
         Route("/api/clubs/{club}/role", club_routes.set_role, methods=["POST"]),
+        Route("/api/clubs/{club}/settings", club_routes.settings, methods=["POST"]),
         Route("/api/clubs/{club}/chat", club_routes.read_chat, methods=["GET"]),
         Route("/api/clubs/{club}/chat", club_routes.post_chat, methods=["POST"]),
         Route("/api/clubs/{club}/chat/{line}/hide", club_routes.hide_line, methods=["POST"]),

@@ -11,6 +11,7 @@
 ``POST /api/clubs/<club>/decline``              ``{"player"}``: a request or invitation declined
 ``POST /api/clubs/<club>/remove``               ``{"player"}``: a leader removes a member
 ``POST /api/clubs/<club>/role``                 ``{"player", "role"}``: the owner's changes of roles
+``POST /api/clubs/<club>/settings``             description, language, admission, privacy (leaders)
 ``GET /api/clubs/<club>/chat``                  the newest lines (members)
 ``POST /api/clubs/<club>/chat``                 ``{"text"}``: post a line (members)
 ``POST /api/clubs/<club>/chat/<line>/hide``     a leader hides a line
@@ -191,6 +192,19 @@ async def set_role(request: Request) -> Response:
     body = bodies.club_body(bodies.ClubRoleBody, await _body(request))
     limits = _limits(request)
     done = await _run(request, lambda c: clubs.set_role(c, club_id, actor, body.player, body.role, limits))
+    return JSONResponse(done, headers=NO_STORE)
+
+
+async def settings(request: Request) -> Response:
+    """``POST /api/clubs/<club>/settings`` ``{"description"?, "language"?, "admission"?, "private"?}``."""
+    club_id, actor = _club_id(request), await _actor(request)
+    body = bodies.club_body(bodies.ClubSettingsBody, await _body(request))
+    done = await _run(
+        request,
+        lambda c: clubs.settle(
+            c, club_id, actor, body.description, body.language, body.admission, body.private
+        ),
+    )
     return JSONResponse(done, headers=NO_STORE)
 
 

@@ -648,6 +648,7 @@ ANSWERS: Final[dict[str, Any]] = {
     "POST /api/clubs/{club}/decline": ClubChanged,
     "POST /api/clubs/{club}/remove": ClubChanged,
     "POST /api/clubs/{club}/role": ClubChanged,
+    "POST /api/clubs/{club}/settings": ClubSummary,
     "GET /api/clubs/{club}/chat": ClubChat,
     "POST /api/clubs/{club}/chat": ClubChatLine,
     "POST /api/clubs/{club}/chat/{line}/hide": ClubLineHidden,

@@ -453,6 +453,20 @@ class CreateClubBody(_Body):
     private: bool = Field(default=False, description="shown to its members and those invited only")
 
 
+class ClubSettingsBody(_Body):
+    """``POST /api/clubs/<club>/settings``: what changes (the name stays)."""
+
+    description: (
+        Annotated[
+            str, AfterValidator(_refusing(club_description)), Field(description="at most 1000 characters")
+        ]
+        | None
+    ) = None
+    language: Literal["en", "ja", "ko", "fr", "pt-BR", "es", "de", "zh-Hant"] | None = None
+    admission: Literal["open", "request", "invitation"] | None = None
+    private: bool | None = None
+
+
 class ClubPlayerBody(_Body):
     """``POST /api/clubs/<club>/invite``, ``accept``, ``decline``, ``remove``: the player concerned."""
 
@@ -515,6 +529,7 @@ def club_schemas() -> dict[str, Any]:
         "POST /api/clubs/<club>/decline": player,
         "POST /api/clubs/<club>/remove": player,
         "POST /api/clubs/<club>/role": ClubRoleBody.model_json_schema(),
+        "POST /api/clubs/<club>/settings": ClubSettingsBody.model_json_schema(),
         "POST /api/clubs/<club>/chat": ClubChatBody.model_json_schema(),
         "POST /api/clubs/<club>/chat/<line>/report": ClubReportBody.model_json_schema(),
     }

@@ -311,6 +311,7 @@ export async function clubPage(root, id) {
     h("p", { class: "club-actions" }, actions),
     error,
     leads ? pendingPanel(club, at, redraw) : null,
+    leads ? settingsPanel(club.club, at, redraw) : null,
     membersPanel(club, at, me, redraw),
     boardsPanel(club),
     role ? chatPanel(at, leads, me) : null,
@@ -376,6 +377,51 @@ function pendingPanel(club, at, redraw) {
     invite,
     error,
   );
+}
+
+/**
+ * The club's settings (owner and leaders): description, language, admission, privacy; folded.
+ * @param {ClubSummary} club @param {string} at @param {() => void} redraw
+ * @returns {HTMLElement}
+ */
+function settingsPanel(club, at, redraw) {
+  const description = /** @type {HTMLTextAreaElement} */ (h("textarea", { maxlength: "1000", rows: "3" }));
+  description.value = club.description;
+  const language = /** @type {HTMLSelectElement} */ (
+    h("select", {}, LANGUAGES.map((code) => h("option", { value: code, lang: code }, LANGUAGE_NAMES[code])))
+  );
+  language.value = club.language;
+  const admission = /** @type {HTMLSelectElement} */ (
+    h("select", {}, ["open", "request", "invitation"].map((a) => h("option", { value: a }, admissionText(a))))
+  );
+  admission.value = club.admission;
+  const secret = /** @type {HTMLInputElement} */ (h("input", { type: "checkbox", id: "club-settings-private", checked: club.private }));
+  const error = h("p", { class: "error", role: "alert", hidden: true });
+  const button = /** @type {HTMLButtonElement} */ (h("button", { type: "submit", class: "primary" }, t("Save")));
+  const form = h(
+    "form",
+    { class: "club-create", id: "club-settings" },
+    field("club-settings-description", t("Description"), description),
+    field("club-settings-language", t("Language"), language),
+    field("club-settings-admission", t("Who may join"), admission),
+    h("p", { class: "field" }, secret, " ", h("label", { for: "club-settings-private" }, t("Private: shown to its members and those invited only"))),
+    h("p", {}, button),
+    error,
+  );
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    showError(error, "");
+    button.disabled = true;
+    try {
+      const body = { description: description.value, language: language.value, admission: admission.value, private: secret.checked };
+      await ask("POST /api/clubs/{club}/settings", `${at}/settings`, body);
+      redraw();
+    } catch (err) {
+      showError(error, errorText(err));
+      button.disabled = false;
+    }
+  });
+  return h("details", { class: "panel club-settings" }, h("summary", {}, t("Club settings")), form);
 }
 
 /**

@@ -566,6 +566,14 @@ export interface ClubRoleBody {
   role: "owner" | "leader" | "member";
 }
 
+/** ``POST /api/clubs/<club>/settings``: what changes (the name stays). */
+export interface ClubSettingsBody {
+  description?: string | null;
+  language?: ("en" | "ja" | "ko" | "fr" | "pt-BR" | "es" | "de" | "zh-Hant") | null;
+  admission?: ("open" | "request" | "invitation") | null;
+  private?: boolean | null;
+}
+
 /** ``POST /api/clubs/<club>/chat``. */
 export interface ClubChatBody {
   /** 1 to 200 characters */
@@ -1216,6 +1224,7 @@ export interface RequestBodies {
   "POST /api/clubs/<club>/decline": ClubPlayerBody;
   "POST /api/clubs/<club>/remove": ClubPlayerBody;
   "POST /api/clubs/<club>/role": ClubRoleBody;
+  "POST /api/clubs/<club>/settings": ClubSettingsBody;
   "POST /api/clubs/<club>/chat": ClubChatBody;
   "POST /api/clubs/<club>/chat/<line>/report": ClubReportBody;
   "POST /api/passkeys/register/options": RegisterOptionsBody;
@@ -1279,6 +1288,7 @@ export interface Answers {
   "POST /api/clubs/{club}/decline": ClubChanged;
   "POST /api/clubs/{club}/remove": ClubChanged;
   "POST /api/clubs/{club}/role": ClubChanged;
+  "POST /api/clubs/{club}/settings": ClubSummary;
   "GET /api/clubs/{club}/chat": ClubChat;
   "POST /api/clubs/{club}/chat": ClubChatLine;
   "POST /api/clubs/{club}/chat/{line}/hide": ClubLineHidden;
