@@ -136,6 +136,13 @@ BOUNDS: list[tuple[str, type, str, str]] = [
     ("tournaments_per_day", int, "N", "tournaments one player may make in 24 hours"),
     ("open_tournaments", int, "N", "tournaments not over the server holds at once"),
     ("tournament_entries", int, "N", "players one tournament takes"),
+    # clubs (server/club/clubs.py)
+    ("clubs_per_owner", int, "N", "clubs one account may own"),
+    ("clubs_per_player", int, "N", "clubs one account may belong to"),
+    ("club_members", int, "N", "members one club may have"),
+    ("club_pending", int, "N", "open requests and invitations one club may have"),
+    ("club_chat_per_minute", int, "N", "lines one member may post to a club's chat a minute"),
+    ("club_chat_kept", int, "N", "lines of a club's chat kept"),
 ]
 
 

@@ -86,3 +86,17 @@ class Limits:
     trusted_proxies: tuple[str, ...] = ()
     """Addresses of reverse proxies (a balancer) whose ``X-Forwarded-For`` names the client: the
     per-address bounds count that client, and the proxy's own connections are not capped."""
+    # --- clubs (server/club/clubs.py) ---
+    clubs_per_owner: int = 3
+    """Clubs one account may own at once (create, or be handed)."""
+    clubs_per_player: int = 20
+    """Clubs one account may belong to at once (as owner, leader or member)."""
+    club_members: int = 500
+    """Members one club may have."""
+    club_pending: int = 100
+    """Open requests and invitations one club may have at once (a leader answers them)."""
+    club_chat_per_minute: int = 20
+    """Lines one member may post to a club's chat a minute (counted in the database: the same on every
+    member of a cluster); a club's chat carries at most six times as many, all members together."""
+    club_chat_kept: int = 1_000
+    """Lines of a club's chat kept (older ones are deleted as new ones come)."""

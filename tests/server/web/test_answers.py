@@ -285,4 +285,48 @@ def test_every_declared_answer_is_what_the_schema_says(server: ServerThread, bro
     check.answer("GET /api/passkeys", server.get("/api/passkeys"))
     check.answer("DELETE /api/sessions", cat.send("DELETE", "/api/sessions"))
 
+    # clubs: dee makes one by request, eve asks and is accepted, both chat, dee hides a line
+    dee, eve = Browser(server), Browser(server)
+    try:
+        for who, login in ((dee, "dee"), (eve, "eve")):
+            who.keep(
+                check.answer(
+                    "POST /api/account",
+                    who.send("POST", "/api/account", {"login": login, "password": password}),
+                    201,
+                )
+            )
+        eve_id = eve.http.get("/api/me").json()["player"]["id"]
+        made_club = dee.send("POST", "/api/clubs", {"name": "Pine Club", "admission": "request"})
+        club = check.answer("POST /api/clubs", made_club, 201)["club"]
+        at = f"/api/clubs/{club}"
+        check.answer("GET /api/clubs", dee.http.get("/api/clubs?q=pine"))
+        check.answer("POST /api/clubs/{club}/join", eve.send("POST", f"{at}/join"))
+        check.answer("POST /api/clubs/{club}/decline", dee.send("POST", f"{at}/decline", {"player": eve_id}))
+        check.answer("POST /api/clubs/{club}/invite", dee.send("POST", f"{at}/invite", {"player": eve_id}))
+        check.answer("POST /api/clubs/{club}/join", eve.send("POST", f"{at}/join"))
+        check.answer("POST /api/clubs/{club}/leave", eve.send("POST", f"{at}/leave"))
+        check.answer("POST /api/clubs/{club}/join", eve.send("POST", f"{at}/join"))
+        check.answer("POST /api/clubs/{club}/accept", dee.send("POST", f"{at}/accept", {"player": eve_id}))
+        role = {"player": eve_id, "role": "leader"}
+        check.answer("POST /api/clubs/{club}/role", dee.send("POST", f"{at}/role", role))
+        settled = dee.send("POST", f"{at}/settings", {"description": "Evenings", "private": False})
+        assert check.answer("POST /api/clubs/{club}/settings", settled)["description"] == "Evenings"
+        page = check.answer("GET /api/clubs/{club}", dee.http.get(at))
+        assert [m["role"] for m in page["members"]] == ["owner", "leader"]
+        line = check.answer(
+            "POST /api/clubs/{club}/chat", eve.send("POST", f"{at}/chat", {"text": "hello"}), 201
+        )
+        check.answer("GET /api/clubs/{club}/chat", dee.http.get(f"{at}/chat"))
+        reported = dee.send("POST", f"{at}/chat/{line['id']}/report", {"reason": "spam"})
+        check.answer("POST /api/clubs/{club}/chat/{line}/report", reported, 201)
+        check.answer(
+            "POST /api/clubs/{club}/chat/{line}/hide", dee.send("POST", f"{at}/chat/{line['id']}/hide")
+        )
+        check.answer("POST /api/clubs/{club}/remove", dee.send("POST", f"{at}/remove", {"player": eve_id}))
+        check.refused(server.get(f"/api/clubs/{club}/chat"), 403)
+    finally:
+        dee.http.close()
+        eve.http.close()
+
     assert set(answers.ANSWERS) - check.seen == set(), "declared answers this test does not ask for"

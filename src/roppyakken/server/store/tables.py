@@ -526,3 +526,57 @@ tournament_byes = Table(
     Column("player_id", String(32), primary_key=True),
 )
 """A Swiss or round-robin round's byes."""
+
+# --- clubs --------------------------------------------------------------------------------------
+
+clubs = Table(
+    "clubs",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("name", String(64), nullable=False),  # as its owner typed it (spaces collapsed)
+    # the name's UTS #39 skeleton after NFKC and case folding (people/logins.py): alike names are one
+    Column("name_key", String(256), nullable=False, unique=True),
+    Column("description", Text, nullable=False),
+    Column("language", String(16), nullable=False),  # a client language code (roppyakken.i18n)
+    Column("admission", String(16), nullable=False),  # open, request, invitation
+    Column("private", Boolean, nullable=False, server_default=false()),  # shown to its members only
+    Column("created_at", Float, nullable=False),
+)
+"""One row per club (server/club/clubs.py); its owner is the ``club_members`` row of role owner."""
+
+club_members = Table(
+    "club_members",
+    metadata,
+    Column("club_id", String(16), ForeignKey("clubs.id", ondelete="CASCADE"), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),  # an account's player
+    Column("role", String(8), nullable=False),  # owner, leader, member
+    Column("joined_at", Float, nullable=False),
+    Index("ix_club_members_player", "player_id"),
+)
+"""Who belongs to which club, and as what."""
+
+club_pending = Table(
+    "club_pending",
+    metadata,
+    Column("club_id", String(16), ForeignKey("clubs.id", ondelete="CASCADE"), primary_key=True),
+    Column("player_id", String(32), ForeignKey("players.id"), primary_key=True),
+    Column("kind", String(12), nullable=False),  # request (the player asked), invitation (a leader did)
+    Column("by_player", String(32), nullable=True),  # the leader who invited
+    Column("at", Float, nullable=False),
+    Index("ix_club_pending_player", "player_id"),
+)
+"""Open requests to join a club and invitations to one, until answered."""
+
+club_chat = Table(
+    "club_chat",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("club_id", String(16), ForeignKey("clubs.id", ondelete="CASCADE"), nullable=False),
+    Column("player_id", String(32), nullable=False),  # its author
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("hidden_by", String(32), nullable=True),  # the leader who hid it: then nobody reads it
+    Index("ix_club_chat_club", "club_id", "id"),
+    Index("ix_club_chat_player_at", "player_id", "at"),
+)
+"""Each club's chat, removed with the club."""

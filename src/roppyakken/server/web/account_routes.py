@@ -23,10 +23,12 @@ import json
 import time
 from typing import Any
 
+from sqlalchemy import Connection
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from roppyakken.server.addresses import client_address
+from roppyakken.server.club import clubs
 from roppyakken.server.people import accounts, erasure, history, passwords, players, recovery, sessions
 from roppyakken.server.people.accounts import AccountRow
 from roppyakken.server.store.database import StaleRoom
@@ -247,13 +249,19 @@ async def export_account(request: Request) -> Response:
     )
 
 
+def _erase(conn: Connection, account_id: str) -> str | None:
+    """Erase the account (server/people/erasure.py) once its players have left their clubs."""
+    clubs.forget(conn, accounts.player_ids(conn, account_id))
+    return erasure.erase(conn, account_id)
+
+
 async def delete_account(request: Request) -> Response:
     """``DELETE /api/account`` ``{"password"}``: :func:`~roppyakken.server.people.erasure.erase` the
     account signed in, once confirmed (:func:`confirm`); the browser is signed out."""
     player = await signed_in(request, change=True)
     data = await read_body(request)
     row = await confirm(request, player, data)
-    label = await identity.database(request).run(lambda c: erasure.erase(c, row.id))
+    label = await identity.database(request).run(lambda c: _erase(c, row.id))
     if label is None:
         raise ApiError(401, text.NOT_SIGNED_IN)
     response = JSONResponse(answers.account_deleted(label), headers={"Cache-Control": "no-store"})

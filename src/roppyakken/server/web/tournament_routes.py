@@ -27,6 +27,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from roppyakken.server.club import clubs
 from roppyakken.server.club.ratings import store as rating_store
 from roppyakken.server.club.ratings.pools import FAMILIES, pool_of
 from roppyakken.server.club.ratings.scale import skill_points
@@ -138,6 +139,11 @@ async def create_tournament(request: Request) -> Response:
     }
 
     def make(c: Connection) -> str | None:
+        if body.visibility == "club" and clubs.role_of(c, str(body.club), player.id) not in (
+            "owner",
+            "leader",
+        ):
+            return text.TOURNAMENT_CLUB_LEADERS
         if store.made_since(c, player.id, now - 86_400.0) >= limits.tournaments_per_day:
             return text.TOURNAMENTS_PER_DAY
         if store.open_count(c) >= limits.open_tournaments:
@@ -146,6 +152,8 @@ async def create_tournament(request: Request) -> Response:
         return None
 
     refused = await _db(request).run(make)
+    if refused == text.TOURNAMENT_CLUB_LEADERS:
+        raise ApiError(403, refused)
     if refused == text.TOURNAMENTS_PER_DAY:
         raise ApiError(429, refused, count=limits.tournaments_per_day)
     if refused is not None:

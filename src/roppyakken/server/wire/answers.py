@@ -470,6 +470,130 @@ class OfflineGames(TypedDict):
     games: list[OfflineGame]
 
 
+# ------------------------------------------------------------------ clubs (server/club/clubs.py)
+
+ClubRole = Literal["owner", "leader", "member"]
+ClubAdmission = Literal["open", "request", "invitation"]
+
+
+class ClubSummary(TypedDict):
+    """A club as a list shows it, with the asker's place in it."""
+
+    id: str
+    name: str
+    description: str
+    language: Annotated[
+        str, Field(description="a client language code (en, ja, ko, fr, pt-BR, es, de, zh-Hant)")
+    ]
+    admission: Annotated[
+        ClubAdmission,
+        Field(description="open: anyone with an account joins; request: a leader accepts; invitation only"),
+    ]
+    private: Annotated[bool, Field(description="shown to its members (and those invited) only")]
+    members: int
+    created_at: str
+    role: Annotated[ClubRole | None, Field(description="the asker's role in it; null: not a member")]
+    pending: Annotated[
+        Literal["request", "invitation"] | None,
+        Field(description="the asker asked to join (request) or was invited (invitation); null: neither"),
+    ]
+
+
+class ClubsAnswer(TypedDict):
+    """``GET /api/clubs[?q=…]``: public clubs (whose name contains ``q``), the asker's clubs and
+    invitations."""
+
+    clubs: list[ClubSummary]
+    mine: list[ClubSummary]
+    invitations: list[ClubSummary]
+
+
+class ClubCreated(TypedDict):
+    """``POST /api/clubs`` (201): the new club, owned by its creator."""
+
+    club: str
+
+
+class ClubMember(TypedDict):
+    """A member of a club, with its display rating in each pool it has played rated games in."""
+
+    player: str
+    name: str
+    role: ClubRole
+    joined_at: str
+    ratings: Annotated[dict[str, int], Field(description="pool to display rating (pools played only)")]
+
+
+class ClubPendingEntry(TypedDict):
+    """An open request to join a club, or an invitation (shown to its owner and leaders)."""
+
+    player: str
+    name: str
+    kind: Literal["request", "invitation"]
+    at: str
+
+
+class ClubBoardEntry(TypedDict):
+    """A member's place on the club's leaderboard of one pool."""
+
+    rank: int
+    player: str
+    name: str
+    rating: int
+    uncertainty: int
+    provisional: bool
+    games: int
+
+
+class ClubBoard(TypedDict):
+    """The club's leaderboard of one rating pool: its rated members, best first."""
+
+    pool: str
+    players: list[ClubBoardEntry]
+
+
+class ClubAnswer(TypedDict):
+    """``GET /api/clubs/<club>``: the club's page."""
+
+    club: ClubSummary
+    members: list[ClubMember]
+    pending: Annotated[list[ClubPendingEntry], Field(description="empty unless the asker leads the club")]
+    leaderboards: Annotated[list[ClubBoard], Field(description="the pools some member is rated in")]
+
+
+class ClubChanged(TypedDict):
+    """A change of a player's place in a club: what it is now."""
+
+    club: str
+    player: str
+    status: Annotated[
+        Literal["owner", "leader", "member", "requested", "invited", "none", "deleted"],
+        Field(description="the player's role, an open request or invitation, none, or the club is gone"),
+    ]
+
+
+class ClubChatLine(TypedDict):
+    """One line of a club's chat (plain text: shown as text, never markup)."""
+
+    id: int
+    player: str
+    name: str
+    text: str
+    at: float
+
+
+class ClubChat(TypedDict):
+    """``GET /api/clubs/<club>/chat``: the newest lines, oldest first (hidden ones are gone)."""
+
+    lines: list[ClubChatLine]
+
+
+class ClubLineHidden(TypedDict):
+    """``POST /api/clubs/<club>/chat/<line>/hide``."""
+
+    hidden: int
+
+
 # --- tournaments (server/web/tournament_routes.py) ------------------------------------------------
 
 
@@ -644,6 +768,22 @@ ANSWERS: Final[dict[str, Any]] = {
     "GET /healthz": HealthAnswer,
     "GET /readyz": HealthAnswer,
     **TOURNAMENT_ANSWERS,
+    # clubs (server/web/club_routes.py)
+    "GET /api/clubs": ClubsAnswer,
+    "POST /api/clubs": ClubCreated,
+    "GET /api/clubs/{club}": ClubAnswer,
+    "POST /api/clubs/{club}/join": ClubChanged,
+    "POST /api/clubs/{club}/leave": ClubChanged,
+    "POST /api/clubs/{club}/invite": ClubChanged,
+    "POST /api/clubs/{club}/accept": ClubChanged,
+    "POST /api/clubs/{club}/decline": ClubChanged,
+    "POST /api/clubs/{club}/remove": ClubChanged,
+    "POST /api/clubs/{club}/role": ClubChanged,
+    "POST /api/clubs/{club}/settings": ClubSummary,
+    "GET /api/clubs/{club}/chat": ClubChat,
+    "POST /api/clubs/{club}/chat": ClubChatLine,
+    "POST /api/clubs/{club}/chat/{line}/hide": ClubLineHidden,
+    "POST /api/clubs/{club}/chat/{line}/report": ReportFiled,
 }
 """Each JSON answer's declaration, by method and route (the routes of server/web/app.py)."""
 

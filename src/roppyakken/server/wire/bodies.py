@@ -344,6 +344,7 @@ def schemas() -> dict[str, Any]:
         "POST /api/rooms/<room>/report": ReportBody.model_json_schema(),
         "POST /api/tournaments": CreateTournamentBody.model_json_schema(),
         "POST /api/tournaments/<id>/pause": PauseTournamentBody.model_json_schema(),
+        **club_schemas(),
     }
 
 
@@ -461,3 +462,155 @@ def pause_tournament(data: dict[str, Any]) -> bool:
             "paused": RoppyakkenError(text.FIELD_TYPE, field="paused", what=Phrase(N_("true or false")))
         }
         raise RequestError.of(one_line(exc, messages)) from None
+
+
+# --- clubs (server/club/clubs.py) ----------------------------------------------------------------
+
+CLUB_NAME_MIN: Final = 3
+CLUB_NAME_MAX: Final = 40
+CLUB_DESCRIPTION_MAX: Final = 1_000
+CLUB_LANGUAGES: Final = ("en", "ja", "ko", "fr", "pt-BR", "es", "de", "zh-Hant")
+"""The languages a club may say it speaks: the client's (roppyakken.i18n.LANGUAGES)."""
+CLUB_CHAT_MAX: Final = 200
+"""Characters of a club's chat line: a room's chat's (server/wire/client.py ``CHAT_MAX``)."""
+
+
+def _no_controls(value: str) -> bool:
+    return not any(unicodedata.category(ch).startswith("C") for ch in value)
+
+
+def club_name(value: Any) -> str:
+    """A club's name: 3 to 40 printable characters, spaces collapsed, not blank-looking."""
+    if not isinstance(value, str):
+        raise RequestError(text.CLUB_NAME_RULE, min=CLUB_NAME_MIN, max=CLUB_NAME_MAX)
+    name = " ".join(value.split())
+    visible = [ch for ch in name if not ch.isspace() and ch not in BLANK_LOOKING]
+    if (
+        not CLUB_NAME_MIN <= len(name) <= CLUB_NAME_MAX
+        or not _no_controls(name)
+        or len(visible) < CLUB_NAME_MIN
+    ):
+        raise RequestError(text.CLUB_NAME_RULE, min=CLUB_NAME_MIN, max=CLUB_NAME_MAX)
+    return name
+
+
+def club_description(value: Any) -> str:
+    """A club's description: at most 1000 characters, line breaks kept, no other control characters."""
+    if not isinstance(value, str):
+        raise RequestError(text.CLUB_DESCRIPTION_RULE, max=CLUB_DESCRIPTION_MAX)
+    kept = value.replace("\r\n", "\n").strip()
+    if len(kept) > CLUB_DESCRIPTION_MAX or not _no_controls(kept.replace("\n", "")):
+        raise RequestError(text.CLUB_DESCRIPTION_RULE, max=CLUB_DESCRIPTION_MAX)
+    return kept
+
+
+def club_line(value: Any) -> str:
+    """A club chat line: a room's chat line's rule (spaces collapsed, 1 to 200 characters, no control
+    or format characters)."""
+    line = " ".join(value.split()) if isinstance(value, str) else ""
+    if not line or len(line) > CLUB_CHAT_MAX or not _no_controls(line):
+        raise RequestError(text.CHAT_TEXT_RULE, max=CLUB_CHAT_MAX)
+    return line
+
+
+_PLAYER_ID: Final = r"^[A-Za-z0-9]{1,32}$"
+
+
+class CreateClubBody(_Body):
+    """``POST /api/clubs``."""
+
+    name: Annotated[
+        str,
+        AfterValidator(_refusing(club_name)),
+        Field(description="3 to 40 characters, unique (alike names too)"),
+    ]
+    description: Annotated[
+        str, AfterValidator(_refusing(club_description)), Field(description="at most 1000 characters")
+    ] = ""
+    language: Literal["en", "ja", "ko", "fr", "pt-BR", "es", "de", "zh-Hant"] = "en"
+    admission: Literal["open", "request", "invitation"] = Field(
+        default="open", description="open: anyone joins; request: a leader accepts; invitation only"
+    )
+    private: bool = Field(default=False, description="shown to its members and those invited only")
+
+
+class ClubSettingsBody(_Body):
+    """``POST /api/clubs/<club>/settings``: what changes (the name stays)."""
+
+    description: (
+        Annotated[
+            str, AfterValidator(_refusing(club_description)), Field(description="at most 1000 characters")
+        ]
+        | None
+    ) = None
+    language: Literal["en", "ja", "ko", "fr", "pt-BR", "es", "de", "zh-Hant"] | None = None
+    admission: Literal["open", "request", "invitation"] | None = None
+    private: bool | None = None
+
+
+class ClubPlayerBody(_Body):
+    """``POST /api/clubs/<club>/invite``, ``accept``, ``decline``, ``remove``: the player concerned."""
+
+    player: str = Field(pattern=_PLAYER_ID, description="the player's id (its profile's)")
+
+
+class ClubRoleBody(_Body):
+    """``POST /api/clubs/<club>/role``: a member's new role (owner: the club is handed over)."""
+
+    player: str = Field(pattern=_PLAYER_ID, description="the member's player id")
+    role: Literal["owner", "leader", "member"]
+
+
+class ClubChatBody(_Body):
+    """``POST /api/clubs/<club>/chat``."""
+
+    text: Annotated[str, AfterValidator(_refusing(club_line)), Field(description="1 to 200 characters")]
+
+
+class ClubReportBody(_Body):
+    """``POST /api/clubs/<club>/chat/<line>/report``."""
+
+    reason: Literal["abuse", "spam", "cheating", "other"] = "abuse"
+
+
+_CLUB_MESSAGES: Final[dict[str, RoppyakkenError | str]] = {
+    "name": RoppyakkenError(text.CLUB_NAME_RULE, min=CLUB_NAME_MIN, max=CLUB_NAME_MAX),
+    "description": RoppyakkenError(text.CLUB_DESCRIPTION_RULE, max=CLUB_DESCRIPTION_MAX),
+    "language": RoppyakkenError(text.FIELD_TYPE, field="language", what=", ".join(CLUB_LANGUAGES)),
+    "admission": RoppyakkenError(
+        text.FIELD_TYPE, field="admission", what=Phrase(N_("open, request or invitation"))
+    ),
+    "private": RoppyakkenError(text.FIELD_TYPE, field="private", what=Phrase(N_("true or false"))),
+    "player": RoppyakkenError(text.FIELD_TYPE, field="player", what=Phrase(N_("a player's id"))),
+    "role": RoppyakkenError(text.FIELD_TYPE, field="role", what=Phrase(N_("owner, leader or member"))),
+    "text": RoppyakkenError(text.CHAT_TEXT_RULE, max=CLUB_CHAT_MAX),
+    "reason": RoppyakkenError(
+        text.FIELD_TYPE, field="reason", what=Phrase(N_("abuse, spam, cheating or other"))
+    ),
+}
+
+CB = TypeVar("CB", bound=BaseModel)
+
+
+def club_body(model: type[CB], data: dict[str, Any]) -> CB:
+    """``data`` checked as one of the clubs' bodies; :class:`RequestError` with one line if it is not."""
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise RequestError.of(one_line(exc, _CLUB_MESSAGES)) from None
+
+
+def club_schemas() -> dict[str, Any]:
+    """The JSON Schema of the clubs' request bodies, by endpoint."""
+    player = ClubPlayerBody.model_json_schema()
+    return {
+        "POST /api/clubs": CreateClubBody.model_json_schema(),
+        "POST /api/clubs/<club>/invite": player,
+        "POST /api/clubs/<club>/accept": player,
+        "POST /api/clubs/<club>/decline": player,
+        "POST /api/clubs/<club>/remove": player,
+        "POST /api/clubs/<club>/role": ClubRoleBody.model_json_schema(),
+        "POST /api/clubs/<club>/settings": ClubSettingsBody.model_json_schema(),
+        "POST /api/clubs/<club>/chat": ClubChatBody.model_json_schema(),
+        "POST /api/clubs/<club>/chat/<line>/report": ClubReportBody.model_json_schema(),
+    }

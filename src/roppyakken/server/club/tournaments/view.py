@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection
 
+from roppyakken.server.club import clubs
 from roppyakken.server.club.tournaments import store
 from roppyakken.server.club.tournaments.director import standings
 from roppyakken.server.club.tournaments.store import Entry, TableRow, Tournament
@@ -167,8 +168,10 @@ def _cell(value: object) -> str:
 def may_join(conn: Connection, tournament: Tournament, player_id: str) -> str | None:
     """Why the player may not join ``tournament`` (a message template of server/wire/text.py), or None.
 
-    A club-only tournament takes the members of its club; until clubs exist on the server, its
-    creator only.  Public and private tournaments take anyone (a private one is found by its link)."""
-    if tournament.visibility == "club" and player_id != tournament.creator:
+    A club-only tournament takes the members of its club (server/club/clubs.py).  Public and
+    private tournaments take anyone (a private one is found by its link)."""
+    if tournament.visibility == "club" and (
+        tournament.club_id is None or not clubs.is_member(conn, tournament.club_id, player_id)
+    ):
         return text.TOURNAMENT_CLUB_ONLY
     return None

@@ -2,7 +2,8 @@
 // on / the hash picks the page: #/ start page, #/calc, #/replay[?room=…], #/rules[?preset=…],
 // #/learn (the guided first game), #/account (your account: password sign-in, sessions, your data),
 // #/signin (passkeys, reached from #/account: passkeys.js), #/reset/<token> (a password-reset link),
-// #/leaders[?pool=…&page=…], #/player/<id>, #/tournaments, #/tournament/<id>.
+// #/leaders[?pool=…&page=…], #/player/<id>, #/tournaments, #/tournament/<id>, #/clubs[?q=…] and
+// #/club/<id> (clubs.js).
 
 import T from "./text.js";
 import { LANG, LANGUAGES, LANGUAGE_NAMES, setLanguage, t } from "./i18n.js";
@@ -20,6 +21,7 @@ import { leadersPage, playerPage } from "./profiles.js";
 import { isOffline, onConnectivity, startApp } from "./appshell.js";
 import { offlinePage } from "./offlinepage.js";
 import { tournamentPage, tournamentsPage } from "./tournaments.js";
+import { clubPage, clubsPage } from "./clubs.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 
@@ -58,6 +60,7 @@ function header() {
       h("a", { href: "/#/rules" }, T.navRules),
       h("a", { href: "/#/leaders" }, t("Leaderboards")),
       h("a", { href: "/#/tournaments" }, t("Tournaments")),
+      h("a", { href: "/#/clubs" }, t("Clubs")),
       h("a", { href: "/#/account", id: "nav-account" }, t("Account")),
     ),
     languageSwitch(),
@@ -79,10 +82,21 @@ function route() {
   const player = page.match(/^player\/([^/]+)$/);
   const reset = page.match(/^reset\/([A-Za-z0-9_-]+)$/);
   const tournament = page.match(/^tournament\/([A-Za-z0-9_-]+)$/);
-  document.body.dataset.page = player ? "player" : reset ? "reset" : tournament ? "tournament" : page || "home";
+  const club = page.match(/^club\/([^/]+)$/);
+  document.body.dataset.page = player
+    ? "player"
+    : reset
+      ? "reset"
+      : tournament
+        ? "tournament"
+        : club
+          ? "club"
+          : page || "home";
   if (player) playerPage(root, decodeURIComponent(player[1]));
   else if (tournament) tournamentPage(root, tournament[1]);
   else if (page === "tournaments") tournamentsPage(root);
+  else if (club) clubPage(root, decodeURIComponent(club[1]));
+  else if (page === "clubs") clubsPage(root, params);
   else if (page === "leaders") leadersPage(root, params);
   else if (page === "calc") calcPage(root);
   else if (page === "replay") replayPage(root, params);

@@ -667,6 +667,51 @@ export interface PauseTournamentBody {
   paused: boolean;
 }
 
+/** ``POST /api/clubs``. */
+export interface CreateClubBody {
+  /** 3 to 40 characters, unique (alike names too) */
+  name: string;
+  /** at most 1000 characters */
+  description?: string;
+  language?: "en" | "ja" | "ko" | "fr" | "pt-BR" | "es" | "de" | "zh-Hant";
+  /** open: anyone joins; request: a leader accepts; invitation only */
+  admission?: "open" | "request" | "invitation";
+  /** shown to its members and those invited only */
+  private?: boolean;
+}
+
+/** ``POST /api/clubs/<club>/invite``, ``accept``, ``decline``, ``remove``: the player concerned. */
+export interface ClubPlayerBody {
+  /** the player's id (its profile's) */
+  player: string;
+}
+
+/** ``POST /api/clubs/<club>/role``: a member's new role (owner: the club is handed over). */
+export interface ClubRoleBody {
+  /** the member's player id */
+  player: string;
+  role: "owner" | "leader" | "member";
+}
+
+/** ``POST /api/clubs/<club>/settings``: what changes (the name stays). */
+export interface ClubSettingsBody {
+  description?: string | null;
+  language?: ("en" | "ja" | "ko" | "fr" | "pt-BR" | "es" | "de" | "zh-Hant") | null;
+  admission?: ("open" | "request" | "invitation") | null;
+  private?: boolean | null;
+}
+
+/** ``POST /api/clubs/<club>/chat``. */
+export interface ClubChatBody {
+  /** 1 to 200 characters */
+  text: string;
+}
+
+/** ``POST /api/clubs/<club>/chat/<line>/report``. */
+export interface ClubReportBody {
+  reason?: "abuse" | "spam" | "cheating" | "other";
+}
+
 /** ``POST /api/passkeys/register/options``. */
 export interface RegisterOptionsBody {
   /** the passkey's label */
@@ -1156,6 +1201,112 @@ export interface TournamentEntryAnswer {
   me: TournamentMe;
 }
 
+/** A club as a list shows it, with the asker's place in it. */
+export interface ClubSummary {
+  id: string;
+  name: string;
+  description: string;
+  /** a client language code (en, ja, ko, fr, pt-BR, es, de, zh-Hant) */
+  language: string;
+  /** open: anyone with an account joins; request: a leader accepts; invitation only */
+  admission: "open" | "request" | "invitation";
+  /** shown to its members (and those invited) only */
+  private: boolean;
+  members: number;
+  created_at: string;
+  /** the asker's role in it; null: not a member */
+  role: ("owner" | "leader" | "member") | null;
+  /** the asker asked to join (request) or was invited (invitation); null: neither */
+  pending: ("request" | "invitation") | null;
+}
+
+/**
+ * ``GET /api/clubs[?q=…]``: public clubs (whose name contains ``q``), the asker's clubs and
+ * invitations.
+ */
+export interface ClubsAnswer {
+  clubs: ClubSummary[];
+  mine: ClubSummary[];
+  invitations: ClubSummary[];
+}
+
+/** ``POST /api/clubs`` (201): the new club, owned by its creator. */
+export interface ClubCreated {
+  club: string;
+}
+
+/** The club's leaderboard of one rating pool: its rated members, best first. */
+export interface ClubBoard {
+  pool: string;
+  players: ClubBoardEntry[];
+}
+
+/** A member's place on the club's leaderboard of one pool. */
+export interface ClubBoardEntry {
+  rank: number;
+  player: string;
+  name: string;
+  rating: number;
+  uncertainty: number;
+  provisional: boolean;
+  games: number;
+}
+
+/** A member of a club, with its display rating in each pool it has played rated games in. */
+export interface ClubMember {
+  player: string;
+  name: string;
+  role: "owner" | "leader" | "member";
+  joined_at: string;
+  /** pool to display rating (pools played only) */
+  ratings: { [field: string]: number };
+}
+
+/** An open request to join a club, or an invitation (shown to its owner and leaders). */
+export interface ClubPendingEntry {
+  player: string;
+  name: string;
+  kind: "request" | "invitation";
+  at: string;
+}
+
+/** ``GET /api/clubs/<club>``: the club's page. */
+export interface ClubAnswer {
+  club: ClubSummary;
+  members: ClubMember[];
+  /** empty unless the asker leads the club */
+  pending: ClubPendingEntry[];
+  /** the pools some member is rated in */
+  leaderboards: ClubBoard[];
+}
+
+/** A change of a player's place in a club: what it is now. */
+export interface ClubChanged {
+  club: string;
+  player: string;
+  /** the player's role, an open request or invitation, none, or the club is gone */
+  status: "owner" | "leader" | "member" | "requested" | "invited" | "none" | "deleted";
+}
+
+/** One line of a club's chat (plain text: shown as text, never markup). */
+export interface ClubChatLine {
+  id: number;
+  player: string;
+  name: string;
+  text: string;
+  at: number;
+}
+
+/** ``GET /api/clubs/<club>/chat``: the newest lines, oldest first (hidden ones are gone). */
+export interface ClubChat {
+  lines: ClubChatLine[];
+}
+
+/** ``POST /api/clubs/<club>/chat/<line>/hide``. */
+export interface ClubLineHidden {
+  hidden: number;
+}
+
 /** Every 4xx and 5xx answer: the error in English and as a template with its fields. */
 export interface ErrorAnswer {
   /** the error in English, one line */
@@ -1227,6 +1378,15 @@ export interface RequestBodies {
   "POST /api/rooms/<room>/report": ReportBody;
   "POST /api/tournaments": CreateTournamentBody;
   "POST /api/tournaments/<id>/pause": PauseTournamentBody;
+  "POST /api/clubs": CreateClubBody;
+  "POST /api/clubs/<club>/invite": ClubPlayerBody;
+  "POST /api/clubs/<club>/accept": ClubPlayerBody;
+  "POST /api/clubs/<club>/decline": ClubPlayerBody;
+  "POST /api/clubs/<club>/remove": ClubPlayerBody;
+  "POST /api/clubs/<club>/role": ClubRoleBody;
+  "POST /api/clubs/<club>/settings": ClubSettingsBody;
+  "POST /api/clubs/<club>/chat": ClubChatBody;
+  "POST /api/clubs/<club>/chat/<line>/report": ClubReportBody;
   "POST /api/passkeys/register/options": RegisterOptionsBody;
   "POST /api/passkeys/register/verify": RegisterVerifyBody;
   "POST /api/passkeys/signin/options": SignInOptionsBody;
@@ -1284,4 +1444,19 @@ export interface Answers {
   "POST /api/tournaments/{tournament}/join": TournamentJoined;
   "POST /api/tournaments/{tournament}/withdraw": TournamentEntryAnswer;
   "POST /api/tournaments/{tournament}/pause": TournamentEntryAnswer;
+  "GET /api/clubs": ClubsAnswer;
+  "POST /api/clubs": ClubCreated;
+  "GET /api/clubs/{club}": ClubAnswer;
+  "POST /api/clubs/{club}/join": ClubChanged;
+  "POST /api/clubs/{club}/leave": ClubChanged;
+  "POST /api/clubs/{club}/invite": ClubChanged;
+  "POST /api/clubs/{club}/accept": ClubChanged;
+  "POST /api/clubs/{club}/decline": ClubChanged;
+  "POST /api/clubs/{club}/remove": ClubChanged;
+  "POST /api/clubs/{club}/role": ClubChanged;
+  "POST /api/clubs/{club}/settings": ClubSummary;
+  "GET /api/clubs/{club}/chat": ClubChat;
+  "POST /api/clubs/{club}/chat": ClubChatLine;
+  "POST /api/clubs/{club}/chat/{line}/hide": ClubLineHidden;
+  "POST /api/clubs/{club}/chat/{line}/report": ReportFiled;
 }
