@@ -119,6 +119,13 @@ BOUNDS: list[tuple[str, type, str, str]] = [
     ("clock_horizon", float, "SECONDS", "a room is loaded this long before its clock's deadline"),
     ("hand_over_after", float, "SECONDS", "absence after which the others may hand a seat to a bot"),
     ("abandon_after", float, "SECONDS", "a game without a clock and with nobody connected ends this late"),
+    # friends (docs/PROTOCOL.md "Friends")
+    ("max_follows", int, "N", "players one player may follow"),
+    ("max_blocks", int, "N", "players one player may block"),
+    ("challenges_out", int, "N", "pending challenges one player may have sent"),
+    ("challenges_in", int, "N", "pending challenges one player may have received"),
+    ("challenges_per_minute", float, "N", "challenges one player may send a minute (follows: twice as many)"),
+    ("challenge_ttl", float, "SECONDS", "a challenge not answered within this long expires"),
 ]
 
 

@@ -69,3 +69,16 @@ class Limits:
     trusted_proxies: tuple[str, ...] = ()
     """Addresses of reverse proxies (a balancer) whose ``X-Forwarded-For`` names the client: the
     per-address bounds count that client, and the proxy's own connections are not capped."""
+    # --- friends (server/people/follows.py, blocks.py, challenges.py) ---
+    max_follows: int = 400
+    """Players one player may follow (lichess's bound); a follow past it is refused."""
+    max_blocks: int = 400
+    """Players one player may block."""
+    challenges_out: int = 5
+    """Pending challenges one player may have sent at once."""
+    challenges_in: int = 20
+    """Pending challenges one player may have received at once (more are refused to the sender)."""
+    challenges_per_minute: float = 6.0
+    """Challenges one player may send a minute (burst: the same), and follows twice as many."""
+    challenge_ttl: float = 120.0
+    """Seconds a challenge waits for its answer before it expires."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from roppyakken.server.club.game_end import ClubRecords
 from roppyakken.server.club.pairing import Pairing
+from roppyakken.server.club.presence import Presence
 from roppyakken.server.cluster.link import Cluster
 from roppyakken.server.cluster.members import Members
 from roppyakken.server.cluster.visits import Visits
@@ -47,6 +48,8 @@ class Services:
     members: Members | None = None
     recovery: Recovery | None = None
     """A single server's clock recovery across its stops (None in a cluster)."""
+    presence: Presence | None = None
+    """Friends: presence, challenges and followed players online for this member's sockets."""
 
     @classmethod
     def build(
@@ -88,6 +91,7 @@ class Services:
             cluster=cluster,
             members=None if cluster is None else Members(registry, cluster, visits),
             recovery=recovery,
+            presence=Presence(registry),
         )
 
     async def start(self) -> None:
@@ -105,6 +109,8 @@ class Services:
         self.sweeper.start()
         self.watchdog.start()
         self.pairing.start()
+        if self.presence is not None:
+            self.presence.start()
 
     async def begin_shutdown(self) -> None:
         """Stop taking rooms and tell every client the server is restarting (server/web/serving.py)."""
@@ -113,6 +119,8 @@ class Services:
     async def close(self) -> None:
         """Stop everything (the rooms are all stored); the database is the caller's to close."""
         await self.pairing.close()
+        if self.presence is not None:
+            await self.presence.close()
         self.registry.stopping = True
         await self.sweeper.stop()
         await self.watchdog.stop()
