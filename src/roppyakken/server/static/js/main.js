@@ -2,7 +2,7 @@
 // on / the hash picks the page: #/ start page, #/calc, #/replay[?room=…], #/rules[?preset=…],
 // #/learn (the guided first game), #/account (your account: password sign-in, sessions, your data),
 // #/signin (passkeys, reached from #/account: passkeys.js), #/reset/<token> (a password-reset link),
-// #/leaders[?pool=…&page=…], #/player/<id>.
+// #/leaders[?pool=…&page=…], #/player/<id>, #/friends (follows, blocks, challenges: friends.js).
 
 import T from "./text.js";
 import { LANG, LANGUAGES, LANGUAGE_NAMES, setLanguage, t } from "./i18n.js";
@@ -19,6 +19,7 @@ import { signinPage } from "./passkeys.js";
 import { leadersPage, playerPage } from "./profiles.js";
 import { isOffline, onConnectivity, startApp } from "./appshell.js";
 import { offlinePage } from "./offlinepage.js";
+import { friendsPage } from "./friends.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 
@@ -56,6 +57,7 @@ function header() {
       h("a", { href: "/#/offline" }, t("Offline")),
       h("a", { href: "/#/rules" }, T.navRules),
       h("a", { href: "/#/leaders" }, t("Leaderboards")),
+      h("a", { href: "/#/friends" }, t("Friends")),
       h("a", { href: "/#/account", id: "nav-account" }, t("Account")),
     ),
     languageSwitch(),
@@ -87,6 +89,7 @@ function route() {
   else if (reset) resetPage(root, reset[1]);
   else if (page === "signin") signinPage(root);
   else if (page === "offline") offlinePage(root, params);
+  else if (page === "friends") friendsPage(root);
   else if (isOffline()) offlinePage(root, params); // the start page needs the server: what works without it
   else lobbyPage(root);
   for (const a of document.querySelectorAll(".top-nav a")) {
