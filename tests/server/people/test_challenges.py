@@ -103,7 +103,9 @@ def test_declined_and_cancelled_are_told(roomy: ServerThread) -> None:
             second = cy.challenge(di).json()["challenge"]
             await _told(di_lobby, second["id"], "pending")
             assert di.post(f"/api/challenges/{second['id']}/cancel").status_code == 404  # not his
-            assert cy.post(f"/api/challenges/{second['id']}/cancel").json()["challenge"]["status"] == "cancelled"
+            assert (
+                cy.post(f"/api/challenges/{second['id']}/cancel").json()["challenge"]["status"] == "cancelled"
+            )
             await _told(di_lobby, second["id"], "cancelled")
         finally:
             await cy_lobby.ws.close()
