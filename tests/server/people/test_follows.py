@@ -103,3 +103,28 @@ def test_who_is_online_and_playing(small: ServerThread) -> None:
 def test_without_a_player_the_lists_are_empty(small: ServerThread, tmp_path: Path) -> None:
     got = small.get("/api/friends")
     assert got.status_code == 200 and got.json()["following"] == []
+
+
+def test_an_account_exports_its_follows_and_erasing_it_removes_them(small: ServerThread) -> None:
+    """An account's export holds its follows and blocks; erased, its players follow, block and
+    challenge nobody any more and nobody follows them."""
+    gil, hana, ivo = Friend(small.url, "Gil"), Friend(small.url, "Hana"), Friend(small.url, "Ivo")
+    password = "a long enough password"
+    made = gil.post("/api/account", {"login": "gil", "password": password})
+    assert made.status_code == 201, made.text
+    gil.csrf = made.json()["csrf"]
+    assert gil.follow(hana).status_code == 200 and ivo.follow(gil).status_code == 200
+    assert gil.block(ivo).status_code == 200  # Ivo's follow goes with it
+    assert ivo.follow(gil).status_code == 403
+    assert gil.challenge(hana).status_code == 201
+    exported = gil.client.get("/api/account/export").json()
+    assert [(f["follower"], f["followed"]) for f in exported["follows"]] == [(gil.id, hana.id)]
+    assert [(b["blocker"], b["blocked"]) for b in exported["blocks"]] == [(gil.id, ivo.id)]
+    assert [c["to_id"] for c in exported["challenges"]] == [hana.id]
+    assert all("token_hash" not in c for c in exported["challenges"])
+    erased = gil.client.request(
+        "DELETE", "/api/account", json={"password": password}, headers={"X-CSRF-Token": gil.csrf}
+    )
+    assert erased.status_code == 200, erased.text
+    assert hana.friends()["followers"] == [] and hana.friends()["incoming"] == []
+    assert ivo.follow(gil).status_code == 200  # the block went too

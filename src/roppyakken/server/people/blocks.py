@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from sqlalchemy import Connection, and_, delete, func, insert, or_, select, update
 
 from roppyakken.errors import RoppyakkenError
-from roppyakken.server.store.tables import blocks, challenges, follows, players
+from roppyakken.server.store.tables import blocks, challenges, follows, players, presence
 from roppyakken.server.wire import text
 from roppyakken.server.wire.answers import PlayerEntry
 
@@ -125,3 +125,12 @@ def blocked_by_any(conn: Connection, readers: Iterable[str], authors: Iterable[s
         )
     ).all()
     return {(str(a), str(b)) for a, b in rows}
+
+
+def forget(conn: Connection, ids: list[str]) -> None:
+    """Remove every follow, block, challenge and presence row naming one of ``ids`` (an erased
+    account's players: server/people/erasure.py)."""
+    conn.execute(delete(follows).where(or_(follows.c.follower.in_(ids), follows.c.followed.in_(ids))))
+    conn.execute(delete(blocks).where(or_(blocks.c.blocker.in_(ids), blocks.c.blocked.in_(ids))))
+    conn.execute(delete(challenges).where(or_(challenges.c.from_id.in_(ids), challenges.c.to_id.in_(ids))))
+    conn.execute(delete(presence).where(presence.c.player_id.in_(ids)))
