@@ -54,6 +54,12 @@ class Friend:
         """Challenge ``other`` (a casual classic game without a clock unless ``asked`` says)."""
         return self.post("/api/challenges", {"player": other.id, **asked})
 
+    def sign_up(self, login: str) -> None:
+        """Make this player an account (signed in from now on)."""
+        made = self.post("/api/account", {"login": login, "password": "a long enough password"})
+        assert made.status_code == 201, made.text
+        self.csrf = made.json()["csrf"]
+
     def close(self) -> None:
         """Close the client."""
         self.client.close()

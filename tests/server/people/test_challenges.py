@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -169,3 +170,35 @@ def test_rated_between_accounts_two_players_checked_bodies(roomy: ServerThread) 
         assert refused.status_code == status, (asked, refused.text)
         assert part in refused.json()["error"] and "\n" not in refused.json()["error"]
     assert jo.post("/api/challenges/nothing/accept").status_code == 404
+
+
+def test_a_rated_challenge_between_accounts_is_a_public_rated_room(roomy: ServerThread) -> None:
+    lea, max_ = Friend(roomy.url, "Lea"), Friend(roomy.url, "Max")
+    lea.sign_up("lea")
+    refused = lea.challenge(max_, rated=True, clock="1d")
+    assert refused.status_code == 403 and "signed in to an account" in refused.json()["error"]
+    max_.sign_up("max")
+    sent = lea.challenge(max_, rated=True, clock="1d")
+    assert sent.status_code == 201, sent.text
+    accepted = max_.post(f"/api/challenges/{sent.json()['challenge']['id']}/accept")
+    assert accepted.status_code == 200, accepted.text
+    info = roomy.get(f"/api/rooms/{accepted.json()['room']}").json()
+    assert (info["rated"], info["public"], info["clock"], info["status"]) == (True, True, "1d", "playing")
+
+
+def test_a_rated_challenge_from_one_address_is_refused(tmp_path: Path) -> None:
+    """Two accounts of one address (every test client is 127.0.0.1) may not play each other rated
+    unless the server allows it (``--rated-same-address``); casually they may."""
+    limits = dataclasses.replace(limits_for_tests(), rated_same_address=False)
+    with running_server(f"sqlite:///{tmp_path / 'o.sqlite3'}", limits=limits) as server:
+        ned, ola = Friend(server.url, "Ned"), Friend(server.url, "Ola")
+        ned.sign_up("ned")
+        ola.sign_up("ola")
+        sent = ned.challenge(ola, rated=True, clock="1d").json()["challenge"]
+        refused = ola.post(f"/api/challenges/{sent['id']}/accept")
+        assert refused.status_code == 403 and "your address or browser" in refused.json()["error"]
+        assert [c["id"] for c in ola.friends()["incoming"]] == [sent["id"]]  # still waiting: nothing taken
+        casual = ned.post(f"/api/challenges/{sent['id']}/cancel")
+        assert casual.status_code == 200
+        again = ned.challenge(ola, clock="1d").json()["challenge"]
+        assert ola.post(f"/api/challenges/{again['id']}/accept").status_code == 200

@@ -29,6 +29,7 @@ from sqlalchemy import Column, ColumnElement, Connection, and_, delete, func, in
 
 from roppyakken.server.config import Limits
 from roppyakken.server.people.blocks import Refused, blocks_me, existing, i_block
+from roppyakken.server.people.players import NOWHERE, Origin
 from roppyakken.server.store.tables import accounts, challenges, players
 from roppyakken.server.wire import text
 from roppyakken.server.wire.lobby import ChallengeInfo, PublicPlayer
@@ -73,8 +74,10 @@ def create(
     limits: Limits,
     *,
     rateable: bool,
+    came_from: Origin = NOWHERE,
 ) -> ChallengeInfo:
-    """``me`` challenges ``other`` (``rateable``: the preset and clock may be rated); the challenge, or
+    """``me`` challenges ``other`` (``rateable``: the preset and clock may be rated; ``came_from``: the
+    hashes of the challenger's address and browser, kept for a rated challenge); the challenge, or
     :class:`Refused`."""
     expire(conn, now)
     existing(conn, me, other)
@@ -114,6 +117,8 @@ def create(
             created=now,
             expires=now + limits.challenge_ttl,
             token_hash=token_hash,
+            address_hash=came_from[0],
+            browser_hash=came_from[1],
         )
     )
     found = _read(conn, [challenges.c.id == challenge_id])
@@ -201,21 +206,31 @@ class Taken:
     info: ChallengeInfo
     token_hash: str
     """The challenger's seat token, hashed (seat 0)."""
+    came_from: Origin
+    """The hashes of the challenger's address and browser (a rated challenge's)."""
 
 
-def take(conn: Connection, challenge_id: str, me: str, now: float) -> Taken:
+def take(conn: Connection, challenge_id: str, me: str, now: float, came_from: Origin = NOWHERE) -> Taken:
     """``me`` accepts the pending challenge ``challenge_id`` sent to them (it is ``accepted`` from now:
-    no other answer can take it); :class:`Refused` if there is none, or a block came between them."""
+    no other answer can take it); :class:`Refused` if there is none, if a block came between them, or
+    if it is rated and ``came_from`` (the accepter's address and browser hashes) shares one with the
+    challenger's: a rated game is between different people."""
     expire(conn, now)
     found = conn.execute(
-        select(challenges.c.from_id, challenges.c.token_hash).where(
-            challenges.c.id == challenge_id, challenges.c.to_id == me, challenges.c.status == "pending"
-        )
+        select(
+            challenges.c.from_id,
+            challenges.c.token_hash,
+            challenges.c.address_hash,
+            challenges.c.browser_hash,
+        ).where(challenges.c.id == challenge_id, challenges.c.to_id == me, challenges.c.status == "pending")
     ).first()
     if found is None:
         raise Refused(404, text.NO_CHALLENGE, challenge=challenge_id[:40])
     if blocks_me(conn, me, str(found[0])) or i_block(conn, me, str(found[0])):
         raise Refused(403, text.CHALLENGE_REFUSED)
+    theirs: Origin = (found[2], found[3])
+    if any(mine is not None and mine == other for mine, other in zip(came_from, theirs, strict=True)):
+        raise Refused(403, text.RATED_SAME_ORIGIN)
     result = conn.execute(
         update(challenges)
         .where(challenges.c.id == challenge_id, challenges.c.status == "pending")
@@ -223,7 +238,7 @@ def take(conn: Connection, challenge_id: str, me: str, now: float) -> Taken:
     )
     if result.rowcount != 1:
         raise Refused(404, text.NO_CHALLENGE, challenge=challenge_id[:40])
-    return Taken(_read(conn, [challenges.c.id == challenge_id])[0], str(found[1]))
+    return Taken(_read(conn, [challenges.c.id == challenge_id])[0], str(found[1]), theirs)
 
 
 def made(conn: Connection, challenge_id: str, room_id: str) -> None:

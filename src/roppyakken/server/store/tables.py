@@ -493,6 +493,9 @@ challenges = Table(
     Column("answered", Float, nullable=True),
     Column("room_id", String(32), nullable=True),  # the room made when accepted
     Column("token_hash", String(64), nullable=False),  # the challenger's seat token, hashed
+    # where a rated challenge came from, hashed (server/people/players.py origin): kept apart
+    Column("address_hash", String(64), nullable=True),
+    Column("browser_hash", String(64), nullable=True),
     Index("ix_challenges_to_status", "to_id", "status"),
     Index("ix_challenges_from_status", "from_id", "status"),
 )

@@ -175,16 +175,33 @@ async def post_challenge(request: Request) -> Response:
     await _pace(request, player, 1.0)
     asked = challenges.Asked(body.preset, body.players, body.clock, body.rated)
     rateable = body.preset in FAMILIES and body.clock != "none"
+    came_from = _rated_origin(request) if body.rated else players.NOWHERE
     token = new_token()
     token_hash, limits = hash_token(token), services.limits
     made = await _run(
         request,
         lambda c: challenges.create(
-            c, player.id, body.player, asked, token_hash, time.time(), limits, rateable=rateable
+            c,
+            player.id,
+            body.player,
+            asked,
+            token_hash,
+            time.time(),
+            limits,
+            rateable=rateable,
+            came_from=came_from,
         ),
     )
     _wake(request)
     return JSONResponse(answers.ChallengeSent(challenge=made, token=token), status_code=201, headers=NO_STORE)
+
+
+def _rated_origin(request: Request) -> players.Origin:
+    """Where a rated challenge is sent or accepted from (its two sides are kept apart unless the server
+    lets one address play itself: ``serve --rated-same-address``)."""
+    if _limits(request).rated_same_address:
+        return players.NOWHERE
+    return identity.origin_of(request)
 
 
 def _challenge_id(request: Request) -> str:
@@ -200,7 +217,8 @@ async def accept_challenge(request: Request) -> Response:
     challenge_id = _challenge_id(request)
     services = request.app.state.services
     await enforcement.may_take_seat(services.db, services.limits, player, None)
-    taken = await _run(request, lambda c: challenges.take(c, challenge_id, player.id, time.time()))
+    came_from = _rated_origin(request)
+    taken = await _run(request, lambda c: challenges.take(c, challenge_id, player.id, time.time(), came_from))
     info = taken.info
     if info["rated"]:
         try:
@@ -209,8 +227,9 @@ async def accept_challenge(request: Request) -> Response:
             await services.db.run(lambda c: challenges.untake(c, challenge_id))
             raise
     token = new_token()
+    mine = came_from if info["rated"] else players.NOWHERE
     try:
-        room_id = await _make_room(services.registry, services.db, taken, player, hash_token(token))
+        room_id = await _make_room(services.registry, services.db, taken, player, hash_token(token), mine)
     except Exception:
         with contextlib.suppress(StorageError):
             await services.db.run(lambda c: challenges.untake(c, challenge_id))
@@ -223,7 +242,12 @@ async def accept_challenge(request: Request) -> Response:
 
 
 async def _make_room(
-    registry: Registry, db: Database, taken: challenges.Taken, player: players.Player, token_hash: str
+    registry: Registry,
+    db: Database,
+    taken: challenges.Taken,
+    player: players.Player,
+    token_hash: str,
+    came_from: players.Origin,
 ) -> str:
     """The challenge's room: private unless rated, its clock, both seated and started."""
     info = taken.info
@@ -248,8 +272,9 @@ async def _make_room(
 
     def record(c: Connection) -> None:
         challenges.made(c, challenge_id, room.id)
-        players.link_seat(c, room.id, 0, challenger)
-        players.link_seat(c, room.id, 1, player.id)
+        theirs = taken.came_from if info["rated"] else players.NOWHERE
+        players.link_seat(c, room.id, 0, challenger, theirs)
+        players.link_seat(c, room.id, 1, player.id, came_from)
 
     await db.run(record)
     return str(room.id)

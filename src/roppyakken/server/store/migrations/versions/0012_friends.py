@@ -45,6 +45,8 @@ def upgrade() -> None:
         sa.Column("answered", sa.Float, nullable=True),
         sa.Column("room_id", sa.String(32), nullable=True),
         sa.Column("token_hash", sa.String(64), nullable=False),
+        sa.Column("address_hash", sa.String(64), nullable=True),
+        sa.Column("browser_hash", sa.String(64), nullable=True),
     )
     op.create_index("ix_challenges_to_status", "challenges", ["to_id", "status"])
     op.create_index("ix_challenges_from_status", "challenges", ["from_id", "status"])
