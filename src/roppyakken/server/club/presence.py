@@ -2,13 +2,15 @@
 
 Every :data:`~roppyakken.server.people.follows.PRESENCE_TICK` seconds the member writes
 the presence of the players connected to it (a lobby socket, or a room socket of a room
-it holds: server/people/follows.py).  Every :data:`CHALLENGE_TICK` seconds, while a
-lobby socket of a player is open here, it reads from the database the challenges to and
-from those players (one query) and sends each lobby socket a ``challenge`` message for
-each one new or changed, and every :data:`FRIENDS_EVERY` seconds the followed players
-online (``friends``) when that changed.  A challenge sent through one member thus reaches
-a player connected to another within a tick, with no relay between members: the
-database is the cluster's meeting point, as for quick pairing (server/club/pairing.py).
+it holds: server/people/follows.py) and, while a lobby socket is open here, expires the
+challenges past their time.  Every :data:`CHALLENGE_TICK` seconds, while a lobby socket
+of a player is open here, it reads from the database the challenges to and from those
+players (one query) and sends each lobby socket a ``challenge`` message for each one new
+or changed; every :data:`FRIENDS_EVERY` seconds it reads the followed players online of
+all its sockets' players at once, and sends ``friends`` to the sockets whose list changed.
+A challenge sent through one member thus reaches a player connected to another within a
+tick, with no relay between members: the database is the cluster's meeting point, as for
+quick pairing (server/club/pairing.py).
 """
 
 from __future__ import annotations
@@ -119,16 +121,16 @@ class Presence:
 
     async def round(self) -> None:
         """One round: presence (when due), challenges, friends online (when due)."""
+        watchers = list(self.watchers)
+        watched = {w.player_id for w in watchers}
         if time.monotonic() - self._last_presence >= follows.PRESENCE_TICK:
             self._last_presence = time.monotonic()
             ids = self.connected()
             if ids:
-                await self.db.run(lambda c: follows.touch(c, ids, time.time()))
-        watchers = list(self.watchers)
+                await self.db.run(lambda c: _touch(c, ids, bool(watched), time.time()))
         if not watchers:
             return
-        watched = {w.player_id for w in watchers}
-        found = await self.db.run(lambda c: challenges.changed(c, watched, time.time()))
+        found = await self.db.run(lambda c: challenges.changed(c, watched))
         for watcher in watchers:
             for info in found:
                 if watcher.player_id not in (info["challenger"]["id"], info["challenged"]["id"]):
@@ -143,13 +145,17 @@ class Presence:
             watcher.fresh = False
         if time.monotonic() - self._last_friends >= FRIENDS_EVERY:
             self._last_friends = time.monotonic()
-            for player_id in watched:
-                online = await self.db.run(_online_of(player_id))
-                for watcher in watchers:
-                    if watcher.player_id == player_id and watcher.online != online:
-                        watcher.online = online
-                        watcher.send(to_lobby.friends(online))
+            online = await self.db.run(lambda c: follows.online_of(c, watched, time.time()))
+            for watcher in watchers:
+                now_online = online.get(watcher.player_id, [])
+                if watcher.online != now_online:
+                    watcher.online = now_online
+                    watcher.send(to_lobby.friends(now_online))
 
 
-def _online_of(player_id: str) -> Callable[[Connection], list[FriendEntry]]:
-    return lambda c: follows.online(c, player_id, time.time())
+def _touch(conn: Connection, ids: set[str], expiring: bool, now: float) -> None:
+    """The presence of this member's connected players; with lobby sockets open, challenges past their
+    time expire too (so that their players are told)."""
+    follows.touch(conn, ids, now)
+    if expiring:
+        challenges.expire(conn, now)

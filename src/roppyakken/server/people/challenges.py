@@ -190,12 +190,12 @@ def mine(conn: Connection, me: str, now: float) -> tuple[list[ChallengeInfo], li
     return incoming, outgoing
 
 
-def changed(conn: Connection, ids: Iterable[str], now: float) -> list[ChallengeInfo]:
-    """Every challenge to or from ``ids`` still readable (pending, or answered within :data:`KEEP`)."""
+def changed(conn: Connection, ids: Iterable[str]) -> list[ChallengeInfo]:
+    """Every challenge to or from ``ids`` still readable (pending, or answered within :data:`KEEP`);
+    a read only (:func:`expire` is the caller's, less often)."""
     wanted = list(set(ids))
     if not wanted:
         return []
-    expire(conn, now)
     return _read(conn, [or_(challenges.c.to_id.in_(wanted), challenges.c.from_id.in_(wanted))])
 
 

@@ -122,7 +122,37 @@ def following(conn: Connection, me: str, now: float) -> list[FriendEntry]:
 
 def online(conn: Connection, me: str, now: float) -> list[FriendEntry]:
     """The players ``me`` follows who are online or playing."""
-    return [f for f in following(conn, me, now) if f["online"] or f["playing"]]
+    return online_of(conn, [me], now)[me]
+
+
+def online_of(conn: Connection, ids: Iterable[str], now: float) -> dict[str, list[FriendEntry]]:
+    """For each of ``ids``, the players they follow who are online or playing (three queries for all,
+    the newest follow first)."""
+    wanted = sorted(set(ids))
+    out: dict[str, list[FriendEntry]] = {i: [] for i in wanted}
+    if not wanted:
+        return out
+    rows = conn.execute(
+        select(follows.c.follower, follows.c.followed, players.c.name, follows.c.since)
+        .join(players, players.c.id == follows.c.followed)
+        .where(follows.c.follower.in_(wanted))
+        .order_by(follows.c.since.desc(), follows.c.followed)
+    ).all()
+    seen = status(conn, sorted({str(r[1]) for r in rows}), now)
+    for follower, followed, name, since in rows:
+        here, playing, room = seen[str(followed)]
+        if here or playing:
+            out[str(follower)].append(
+                FriendEntry(
+                    id=str(followed),
+                    name=str(name),
+                    since=float(since),
+                    online=here,
+                    playing=playing,
+                    room=room,
+                )
+            )
+    return out
 
 
 def followers(conn: Connection, me: str) -> tuple[list[PlayerEntry], int]:
