@@ -135,6 +135,8 @@ class Presence:
             for info in found:
                 if watcher.player_id not in (info["challenger"]["id"], info["challenged"]["id"]):
                     continue
+                if info["status"] == "accepted" and info["room"] is None:
+                    continue  # its room is being made: told once it is
                 state = (info["status"], info["room"])
                 if watcher.seen.get(info["id"]) == state:
                     continue
