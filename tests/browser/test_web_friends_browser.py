@@ -51,6 +51,11 @@ def test_follow_see_online_challenge_accept_then_block(server: str, browser: Bro
     row.locator("select[name=clock]").select_option("1d")
     row.locator("button[type=submit]").click()
     ann.wait_for_selector("#challenges-out li[data-status=pending]")
+    start = bo.context.new_page()  # Bo's start page says it too, with the way to answer
+    start.goto(server + "/")
+    start.wait_for_selector(".challenge-notice a[href='/#/friends']", timeout=15_000)
+    assert "Ann challenges you." in start.locator(".challenge-notice").inner_text()
+    start.close()
     accept = bo.locator("#challenges-in li button.accept")
     accept.wait_for(timeout=15_000)
     problems += axe_problems(bo, "#/friends with a challenge, on a phone")
