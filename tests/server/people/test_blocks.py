@@ -120,3 +120,29 @@ def test_the_blocked_players_chat_never_reaches_the_blocker(small: ServerThread)
             await hers.close()
 
     asyncio.run(run())
+
+
+def test_follows_and_blocks_do_not_keep_a_forgotten_guest(tmp_path: Path) -> None:
+    """A guest unseen for long is forgotten whatever its follows, blocks and challenges: they go with it."""
+    from sqlalchemy import select, update
+
+    from roppyakken.server.people import follows, guests
+    from roppyakken.server.store.tables import challenges, players
+
+    db = sqlite_database(tmp_path)
+    try:
+        old, other = db.run_now(lambda c: make_people(c, 2))
+
+        def relate(c: object) -> None:
+            follows.follow(c, old, other, 0.0, 10)  # type: ignore[arg-type]
+            follows.follow(c, other, old, 0.0, 10)  # type: ignore[arg-type]
+            blocks.block(c, other, old, 0.0, 10)  # type: ignore[arg-type]
+            c.execute(update(players).where(players.c.id == old).values(seen_at=0.0))  # type: ignore[attr-defined]
+
+        db.run_now(relate)
+        assert db.run_now(lambda c: guests.sweep(c, 100 * 86_400.0, 30.0)) == 1
+        assert db.run_now(lambda c: blocks.blocked(c, other)) == []
+        assert db.run_now(lambda c: follows.following(c, other, 0.0)) == []
+        assert db.run_now(lambda c: c.execute(select(challenges.c.id)).all()) == []
+    finally:
+        db.engine.dispose()

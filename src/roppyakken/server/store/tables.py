@@ -510,3 +510,7 @@ presence = Table(
     Index("ix_presence_seen", "seen_at"),
 )
 """Players with a lobby or room socket open on some member (server/people/follows.py ``online``)."""
+
+GONE_WITH_THE_PLAYER: Final = frozenset({"follows", "blocks", "challenges", "presence"})
+"""Tables whose rows naming a player do not keep a forgotten guest (server/people/guests.py): they go
+with it (a foreign key that cascades, or a presence row that ages out)."""
