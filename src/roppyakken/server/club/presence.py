@@ -37,7 +37,7 @@ log = logging.getLogger("roppyakken.server")
 
 CHALLENGE_TICK: Final = 0.5
 """Seconds between two reads of the watched players' challenges."""
-FRIENDS_EVERY: Final = 2.0
+FRIENDS_EVERY: Final = 5.0
 """Seconds between two reads of each watched player's followed players online."""
 
 
