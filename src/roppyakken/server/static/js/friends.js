@@ -23,7 +23,7 @@ const KEY = "roppyakken-challenge:";
 /** The seat token the challenger holds for challenge `id` (kept until the room is made). @param {string} id */
 function heldToken(id) {
   try {
-    return sessionStorage.getItem(KEY + id);
+    return localStorage.getItem(KEY + id);
   } catch {
     return null;
   }
@@ -32,7 +32,7 @@ function heldToken(id) {
 /** @param {string} id @param {string} token */
 function holdToken(id, token) {
   try {
-    sessionStorage.setItem(KEY + id, token);
+    localStorage.setItem(KEY + id, token);
   } catch {
     // storage disabled: the challenger's seat is lost, the accepter still plays (the clock decides)
   }
@@ -322,7 +322,7 @@ export function friendsPage(root) {
           const token = heldToken(c.id);
           if (c.status === "accepted" && c.room && token) {
             try {
-              sessionStorage.removeItem(KEY + c.id);
+              localStorage.removeItem(KEY + c.id);
             } catch {
               // storage disabled
             }
