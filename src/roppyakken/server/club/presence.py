@@ -145,6 +145,8 @@ class Presence:
                     continue
                 watcher.send(to_lobby.challenge(info))
             watcher.fresh = False
+            readable = {info["id"] for info in found}  # what it was told of challenges gone is forgotten
+            watcher.seen = {k: v for k, v in watcher.seen.items() if k in readable}
         if time.monotonic() - self._last_friends >= FRIENDS_EVERY:
             self._last_friends = time.monotonic()
             online = await self.db.run(lambda c: follows.online_of(c, watched, time.time()))
