@@ -230,6 +230,7 @@ def create_app(
             RestoreError: api.handle_restore_error,
             players.CsrfRefused: identity.handle_csrf,
             session_routes.Limited: session_routes.handle_limited,
+            friend_routes.TooFast: friend_routes.handle_too_fast,
             guests.TooManyGuests: player_routes.handle_too_many,
             enforcement.Barred: fair_play.handle_barred,
             404: not_found,

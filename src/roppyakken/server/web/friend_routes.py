@@ -40,7 +40,7 @@ from roppyakken.server.play.room import hash_token, new_token
 from roppyakken.server.store.database import Database, StorageError
 from roppyakken.server.web import api, identity
 from roppyakken.server.web.guard import app_limiter
-from roppyakken.server.wire import answers, bodies, text
+from roppyakken.server.wire import answers, bodies, text, wording
 from roppyakken.server.wire.bodies import CreateRoom
 
 T = TypeVar("T")
@@ -87,8 +87,23 @@ async def _pace(request: Request, player: players.Player, weight: float) -> None
     kind = "challenge" if weight >= 1 else "follow"
     wait = await take_token(limiter, f"{kind}:{player.id}", per_minute, per_minute)
     if wait:
-        seconds = 60 if math.isinf(wait) else max(1, math.ceil(wait))
-        raise api.ApiError(429, text.CHALLENGE_TOO_FAST, retry=seconds)
+        raise TooFast(60 if math.isinf(wait) else max(1, math.ceil(wait)))
+
+
+class TooFast(api.ApiError):
+    """Too many challenges or follows: 429, with the seconds to wait."""
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(429, text.CHALLENGE_TOO_FAST)
+        self.seconds = seconds
+
+
+async def handle_too_fast(request: Request, exc: Exception) -> Response:
+    """:class:`TooFast` as a 429 ``{"error"}`` answer with ``Retry-After``."""
+    seconds = exc.seconds if isinstance(exc, TooFast) else 60
+    return JSONResponse(
+        wording.answer(text.CHALLENGE_TOO_FAST), status_code=429, headers={"Retry-After": str(seconds)}
+    )
 
 
 def _target(request: Request) -> str:
