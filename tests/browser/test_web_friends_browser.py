@@ -59,6 +59,11 @@ def test_follow_see_online_challenge_accept_then_block(server: str, browser: Bro
     accept = bo.locator("#challenges-in li button.accept")
     accept.wait_for(timeout=15_000)
     problems += axe_problems(bo, "#/friends with a challenge, on a phone")
+    assert bo.evaluate("document.documentElement.scrollWidth <= window.innerWidth")  # no sideways scroll
+    assert (
+        bo.evaluate("document.querySelector('#challenges-in button.accept').getBoundingClientRect().height")
+        >= 44
+    )
     problems += axe_problems(ann, "#/friends with a challenge sent")
     accept.focus()
     bo.keyboard.press("Enter")
