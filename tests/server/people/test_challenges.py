@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # via ray in the dev lock
 
 from tests.harness.friends import Friend
 from tests.harness.lobby import Lobby
@@ -79,6 +80,12 @@ def test_accepted_a_private_clocked_room_with_both_seated(roomy: ServerThread) -
             # the room is listed neither among the open tables nor the games to watch
             shown = [m for m in ann_lobby.log if m["type"] == "lobby"][-1]
             assert body["room"] not in [t["room"] for t in shown["tables"] + shown["games"]]
+            # every friends' message either lobby received is what the published schema says
+            published = roomy.get("/api/schema").json()["lobby_server_message"]
+            validator = Draft202012Validator(published)
+            told = [m for m in ann_lobby.log + bo_lobby.log if m["type"] in ("challenge", "friends")]
+            assert {m["type"] for m in told} == {"challenge"} and len(told) >= 3
+            assert [e.message for m in told for e in validator.iter_errors(m)] == []
             again = bo.post(f"/api/challenges/{challenge['id']}/accept")
             assert again.status_code == 404 and "no challenge" in again.json()["error"]
         finally:

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # via ray in the dev lock
 
 from tests.harness.friends import Friend
 from tests.harness.lobby import Lobby
@@ -86,6 +87,8 @@ def test_who_is_online_and_playing(small: ServerThread) -> None:
             until(lambda: fay.friends()["following"][0]["online"], 10, "Gus online")
             told = await watching.expect("friends")  # Fay's lobby is told without asking
             assert [(f["id"], f["online"]) for f in told["online"]] == [(gus.id, True)]
+            published = small.get("/api/schema").json()["lobby_server_message"]
+            assert [e.message for e in Draft202012Validator(published).iter_errors(told)] == []
         finally:
             await lobby.ws.close()
             await watching.ws.close()
