@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # via ray in the dev lock
+from websockets.asyncio.client import connect
 
+from roppyakken.server.people.players import COOKIE
 from tests.harness.friends import Friend
 from tests.harness.lobby import Lobby
-from tests.harness.poll import until
+from tests.harness.poll import until, until_async
 from tests.harness.server_harness import ServerThread, limits_for_tests, running_server
 
 
@@ -101,6 +104,22 @@ def test_who_is_online_and_playing(small: ServerThread) -> None:
     assert accepted.status_code == 200, accepted.text
     entry = fay.friends()["following"][0]
     assert entry["playing"] is True and entry["room"] is None
+
+    async def at_the_table() -> None:
+        """Gus at the table alone (no lobby): online all the same."""
+        room, token = accepted.json()["room"], accepted.json()["token"]
+        headers = {"Cookie": f"{COOKIE}={gus.cookie}"}
+        ws = await connect(f"{small.ws_url}/ws/{room}", additional_headers=headers, open_timeout=10)
+        try:
+            await ws.send(json.dumps({"type": "hello", "v": 1, "token": token}))
+            await until_async(
+                lambda: fay.friends()["following"][0]["online"], 15, "Gus online from his room's socket"
+            )
+        finally:
+            await ws.close()
+
+    until(lambda: not fay.friends()["following"][0]["online"], 20, "Gus offline, his lobby closed")
+    asyncio.run(at_the_table())
 
 
 def test_without_a_player_the_lists_are_empty(small: ServerThread, tmp_path: Path) -> None:
