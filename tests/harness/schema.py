@@ -24,5 +24,5 @@ def check_schema(url: str) -> None:
     with db.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), metadata)
         assert diff == []
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0011_clubs"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0012_friends"
     db.engine.dispose()

@@ -143,6 +143,13 @@ BOUNDS: list[tuple[str, type, str, str]] = [
     ("club_pending", int, "N", "open requests and invitations one club may have"),
     ("club_chat_per_minute", int, "N", "lines one member may post to a club's chat a minute"),
     ("club_chat_kept", int, "N", "lines of a club's chat kept"),
+    # friends (docs/PROTOCOL.md "Friends")
+    ("max_follows", int, "N", "players one player may follow"),
+    ("max_blocks", int, "N", "players one player may block"),
+    ("challenges_out", int, "N", "pending challenges one player may have sent"),
+    ("challenges_in", int, "N", "pending challenges one player may have received"),
+    ("challenges_per_minute", float, "N", "challenges one player may send a minute (follows: twice as many)"),
+    ("challenge_ttl", float, "SECONDS", "a challenge not answered within this long expires"),
 ]
 
 

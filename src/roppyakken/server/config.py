@@ -100,3 +100,16 @@ class Limits:
     member of a cluster); a club's chat carries at most six times as many, all members together."""
     club_chat_kept: int = 1_000
     """Lines of a club's chat kept (older ones are deleted as new ones come)."""
+    # --- friends (server/people/follows.py, blocks.py, challenges.py) ---
+    max_follows: int = 400
+    """Players one player may follow (lichess's bound); a follow past it is refused."""
+    max_blocks: int = 400
+    """Players one player may block."""
+    challenges_out: int = 5
+    """Pending challenges one player may have sent at once."""
+    challenges_in: int = 20
+    """Pending challenges one player may have received at once (more are refused to the sender)."""
+    challenges_per_minute: float = 6.0
+    """Challenges one player may send a minute (burst: the same), and follows twice as many."""
+    challenge_ttl: float = 120.0
+    """Seconds a challenge waits for its answer before it expires."""

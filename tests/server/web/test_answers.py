@@ -200,6 +200,23 @@ def test_every_declared_answer_is_what_the_schema_says(server: ServerThread, bro
     assert check.answer("GET /api/players/{player}/offline-games", offline)["games"]
     check.answer("GET /api/offline-games/{game}/record", get(uploaded["record"]))
 
+    # friends: follows, blocks, challenges (bob's player, not yet an account)
+    bob_id = bob.http.get("/api/me").json()["player"]["id"]
+    check.answer("POST /api/follows", post("POST", "/api/follows", {"player": bob_id}))
+    check.answer("DELETE /api/follows/{player}", post("DELETE", f"/api/follows/{bob_id}"))
+    sent = check.answer("POST /api/challenges", post("POST", "/api/challenges", {"player": bob_id}), 201)
+    cancel = f"/api/challenges/{sent['challenge']['id']}/cancel"
+    check.answer("POST /api/challenges/{challenge}/cancel", post("POST", cancel))
+    sent = check.answer("POST /api/challenges", post("POST", "/api/challenges", {"player": bob_id}), 201)
+    decline = f"/api/challenges/{sent['challenge']['id']}/decline"
+    check.answer("POST /api/challenges/{challenge}/decline", bob.send("POST", decline))
+    sent = check.answer("POST /api/challenges", post("POST", "/api/challenges", {"player": bob_id}), 201)
+    accept = f"/api/challenges/{sent['challenge']['id']}/accept"
+    check.answer("POST /api/challenges/{challenge}/accept", bob.send("POST", accept))
+    check.answer("POST /api/blocks", post("POST", "/api/blocks", {"player": bob_id}))
+    assert check.answer("GET /api/friends", get("/api/friends"))["blocked"]
+    check.answer("DELETE /api/blocks/{player}", post("DELETE", f"/api/blocks/{bob_id}"))
+
     # an account: made, read, exported, its password and codes changed, its sessions, erased
     password = "a long enough password"
     made_account = post("POST", "/api/account", {"login": "ann", "password": password})

@@ -92,7 +92,17 @@ def test_the_lobby_messages_documented_are_those_published(server: ServerThread,
         for definition in published["$defs"].values()
         if "type" in definition.get("properties", {}) and "const" in definition["properties"]["type"]
     }
-    assert kinds == {"lobby", "seeking", "cancelled", "paired", "playban", "error", "pong"}
+    assert kinds == {
+        "lobby",
+        "seeking",
+        "cancelled",
+        "paired",
+        "playban",
+        "error",
+        "pong",
+        "challenge",
+        "friends",
+    }
     docs = (ROOT / "docs" / "PROTOCOL.md").read_text(encoding="utf-8")
     lobby = docs.split("## The lobby: `/ws/lobby`")[1].split("\n## ")[0]
     assert all(f"`{kind}`" in lobby for kind in kinds), [k for k in kinds if f"`{k}`" not in lobby]

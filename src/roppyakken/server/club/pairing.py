@@ -26,6 +26,9 @@ keeps the SHA-256 of both (server/people/players.py ``origin``); ``serve --rated
 (``Limits.rated_same_address``, off by default) lets them be paired, for a club on one
 network.  Every pool is rated.
 
+**Blocks.**  Two players one of whom blocks the other (server/people/blocks.py) are never
+grouped: the claim reads the blocks among a pool's waiting players in one query.
+
 **Time.**  The window's seconds are the server's ``--clock-scale`` times these (like the
 time controls and the playban's durations); the heartbeat, :data:`POOL_TTL` and
 :data:`CLAIM_TTL` are not scaled.
@@ -66,6 +69,7 @@ from roppyakken.server.club import open_tables as listing
 from roppyakken.server.club.ratings import store as rating_store
 from roppyakken.server.club.ratings.pools import FAMILIES, pool_of
 from roppyakken.server.club.ratings.scale import skill_points
+from roppyakken.server.people import blocks
 from roppyakken.server.people.players import NOWHERE, Origin, Player, link_seat, origin
 from roppyakken.server.play.clocks import CONTROLS
 from roppyakken.server.store.database import Database, StorageError
@@ -116,15 +120,19 @@ def groups(
     *,
     origins: list[Marks] | None = None,
     scale: float = 1.0,
+    apart: set[frozenset[int]] | None = None,
 ) -> list[list[int]]:
     """Games to make from ``waiting`` ((joined at, skill points) oldest first): lists of ``size``
-    indexes, each in age order, every two within each other's window and (with ``origins``, each
-    row's :data:`Marks`) of no common address or browser (see the module docstring)."""
+    indexes, each in age order, every two within each other's window, (with ``origins``, each
+    row's :data:`Marks`) of no common address or browser (see the module docstring), and no two
+    a pair of ``apart`` (one blocks the other: server/people/blocks.py)."""
     free = list(range(len(waiting)))
     reach = [window(now - joined, scale) for joined, _ in waiting]
 
     def fits(a: int, b: int) -> bool:
         if origins is not None and origins[a] & origins[b]:
+            return False
+        if apart and frozenset((a, b)) in apart:
             return False
         return abs(waiting[a][1] - waiting[b][1]) <= min(reach[a], reach[b])
 
@@ -289,7 +297,9 @@ def claim(
         origins = [Marks(m for m in (r[4], r[5]) if m) for r in read] if apart else None
         skill = rating_store.skills(conn, pool.rating_pool, [r[0] for r in rows])
         waiting = [(r[3], skill_points(skill[r[0]])) for r in rows]
-        found = groups(waiting, pool.players, now, origins=origins, scale=scale)
+        at = {r[0]: i for i, r in enumerate(rows)}  # players who block one another: never grouped
+        blocked = {frozenset(at[p] for p in pair) for pair in blocks.pairs_among(conn, at)}
+        found = groups(waiting, pool.players, now, origins=origins, scale=scale, apart=blocked)
         if not found and apart and rows:
             _one_address_hint(pool, [r[4] for r in read], now - rows[0][3])
         for group in found:

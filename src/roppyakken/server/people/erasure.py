@@ -31,13 +31,25 @@ from typing import Any, Final
 from sqlalchemy import Connection, Table, select, update
 
 from roppyakken.record import dumps
-from roppyakken.server.people import accounts, history, sessions
+from roppyakken.server.people import accounts, blocks, history, sessions
 from roppyakken.server.people.players import hash_secret
 from roppyakken.server.store import tables
 
 FORMAT: Final = "roppyakken-account-export/1"
 LABEL_PREFIX: Final = "deleted-"
-_COVERED: Final = {"accounts", "players", "sessions", "seat_players", "seats", "chat", "pairing", "rooms"}
+_COVERED: Final = {
+    "accounts",
+    "players",
+    "sessions",
+    "seat_players",
+    "seats",
+    "chat",
+    "pairing",
+    "rooms",
+    "follows",
+    "blocks",
+    "challenges",
+}
 _SECRET_WORDS: Final = ("hash", "secret", "token", "challenge", "lookup")
 
 
@@ -119,6 +131,12 @@ def export(conn: Connection, account_id: str, current_hash: str | None) -> dict[
         "sessions": sessions.listing(conn, account_id, current_hash),
         "pairing": _rows(conn, tables.pairing, "player_id", ids),
         **other,
+        # friends (server/people/follows.py, blocks.py, challenges.py): both sides of each
+        "follows": _rows(conn, tables.follows, "follower", ids)
+        + _rows(conn, tables.follows, "followed", ids),
+        "blocks": _rows(conn, tables.blocks, "blocker", ids),
+        "challenges": _rows(conn, tables.challenges, "from_id", ids)
+        + _rows(conn, tables.challenges, "to_id", ids),
     }
 
 
@@ -166,6 +184,7 @@ def erase(conn: Connection, account_id: str, label: str | None = None) -> str | 
             )
     if ids:
         conn.execute(tables.pairing.delete().where(tables.pairing.c.player_id.in_(ids)))
+        blocks.forget(conn, ids)
         for player_id in ids:
             conn.execute(
                 update(tables.players)

@@ -21,7 +21,8 @@ A visitor becomes a player at once (server/people/players.py) and keeps its cook
 - it has no account (``players.account_id`` is null) and nothing else in the
   database points at it: any column with a foreign key to ``players.id``, or
   named ``player_id`` or ``reporter_id`` (an account, a rating, a waiting row of
-  the pairing pool, a sanction or a report, and whatever a later table adds).
+  the pairing pool, a sanction or a report, and whatever a later table adds), but for
+  its follows, blocks and challenges, which go with it (``tables.GONE_WITH_THE_PLAYER``).
 
 Its cookie then no longer names anyone: the browser is a new visitor again.
 
@@ -82,7 +83,7 @@ def _references() -> list[Column[str]]:
     """Every column that may name a player: a foreign key to ``players.id``, or one of :data:`NAMES`."""
     found = []
     for table in tables.metadata.sorted_tables:
-        if table is tables.players:
+        if table is tables.players or table.name in tables.GONE_WITH_THE_PLAYER:
             continue
         for column in table.columns:
             points = any(fk.column is tables.players.c.id for fk in column.foreign_keys)

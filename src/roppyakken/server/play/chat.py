@@ -7,7 +7,9 @@ reader's client shows in its own language.  Each author may send
 :data:`LINES_PER_MINUTE` lines a minute (a burst of :data:`LINE_BURST`), and each
 channel carries at most :data:`CHANNEL_PER_MINUTE`.  Each reader may mute an
 author: the server then sends it none of that author's lines (a seat's mutes
-last while the room is in memory, across reconnections).  The lines are stored
+last while the room is in memory, across reconnections), and a reader whose player blocks the
+author's player (server/people/blocks.py) is never sent that author's lines, live or in the
+history.  The lines are stored
 in the ``chat`` table with the room, and removed with it (a foreign key that
 cascades); a reader asks for the recent ones with ``chat_history``.
 
@@ -28,7 +30,7 @@ from typing import Any, Final, Protocol
 from sqlalchemy import Connection, func, insert, select
 
 from roppyakken.server.limits import MemoryRateLimiter
-from roppyakken.server.people import moderation
+from roppyakken.server.people import blocks, moderation
 from roppyakken.server.people.moderation import Sanction
 from roppyakken.server.store.database import Database, StorageError
 from roppyakken.server.store.tables import chat, seat_players
@@ -190,6 +192,26 @@ def _seat_player(conn: Connection, room_id: str, seat: int) -> str | None:
     return None if found is None else str(found)
 
 
+async def _blocked_seats(room: Room, chat_desk: ChatDesk, reader: Client) -> set[str]:
+    """The author keys (``seat:N``) of the seats whose player the reader's player blocks."""
+    reader_id = await _player_of(room, chat_desk, reader)
+    if reader_id is None:
+        return set()
+    seated = await room.db.run(lambda c: _seat_map(c, room.id))
+    pairs = await room.db.run(lambda c: blocks.blocked_by_any(c, [reader_id], seated.values()))
+    hidden = {blocked for _, blocked in pairs}
+    return {f"seat:{seat}" for seat, player_id in seated.items() if player_id in hidden}
+
+
+def _seat_map(conn: Connection, room_id: str) -> dict[int, str]:
+    return {
+        int(r[0]): str(r[1])
+        for r in conn.execute(
+            select(seat_players.c.seat, seat_players.c.player_id).where(seat_players.c.room_id == room_id)
+        )
+    }
+
+
 def desk(room: Room) -> ChatDesk:
     """The room's chat desk (made on first use; it goes with the room object)."""
     found = _DESKS.get(room)
@@ -230,7 +252,11 @@ async def handle(room: Room, client: Client, message: Say | Mute | ChatHistory) 
         except StorageError:
             raise ProtocolError(text.STORAGE_UNAVAILABLE, message.id) from None
         muted = chat_desk.mutes.get(me, set())
-        shown = [line for line in lines if line["author"] not in muted]
+        try:
+            hidden = await _blocked_seats(room, chat_desk, client)
+        except StorageError:
+            raise ProtocolError(text.STORAGE_UNAVAILABLE, message.id) from None
+        shown = [line for line in lines if line["author"] not in muted and line["author"] not in hidden]
         client.send(to_client.chat_history(message.id, channel, shown, muted))
         return
     said = None if message.text is None else clean_text(message.text, message.id)
@@ -262,9 +288,43 @@ async def handle(room: Room, client: Client, message: Say | Mute | ChatHistory) 
             raise ProtocolError(text.STORAGE_UNAVAILABLE, message.id) from None
         chat_desk.next_idx += 1
     encoded = to_client.chat_line(line)
-    for reader in list(room.clients):
-        if _channel(reader) != channel:
-            continue
-        if me in chat_desk.mutes.get(chat_desk.author(reader), ()):
+    readers = [r for r in list(room.clients) if _channel(r) == channel]
+    try:
+        blocking = await _blocking(room, chat_desk, client, readers)
+    except StorageError:  # who blocks the author is unknown: only the author reads the line
+        blocking = {r for r in readers if r is not client}
+    for reader in readers:
+        if reader in blocking or me in chat_desk.mutes.get(chat_desk.author(reader), ()):
             continue
         reader.send(encoded)
+
+
+async def _player_of(room: Room, chat_desk: ChatDesk, client: Client) -> str | None:
+    """The player of a connection: its seat's (``seat_players``, read again after
+    :data:`~roppyakken.server.people.moderation.REFRESH`), or a spectator's cookie's."""
+    if client.seat is None:
+        found = getattr(client, "player_id", None)
+        return found if isinstance(found, str) else None
+    known = chat_desk.seat_players.get(client.seat)
+    if known is None or time.monotonic() - known[1] > moderation.REFRESH:
+        seat = client.seat
+        player_id = await room.db.run(lambda c: _seat_player(c, room.id, seat))
+        known = chat_desk.seat_players[seat] = (player_id, time.monotonic())
+    return known[0]
+
+
+async def _blocking(room: Room, chat_desk: ChatDesk, author: Client, readers: list[Client]) -> set[Client]:
+    """The readers whose player blocks the author's (server/people/blocks.py): they never read its lines."""
+    author_id = await _player_of(room, chat_desk, author)
+    if author_id is None:
+        return set()
+    by_player: dict[str, list[Client]] = {}
+    for reader in readers:
+        if reader is not author:
+            reader_id = await _player_of(room, chat_desk, reader)
+            if reader_id is not None and reader_id != author_id:
+                by_player.setdefault(reader_id, []).append(reader)
+    if not by_player:
+        return set()
+    pairs = await room.db.run(lambda c: blocks.blocked_by_any(c, by_player, [author_id]))
+    return {reader for blocker, _ in pairs for reader in by_player[blocker]}

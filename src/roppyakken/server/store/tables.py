@@ -580,3 +580,65 @@ club_chat = Table(
     Index("ix_club_chat_player_at", "player_id", "at"),
 )
 """Each club's chat, removed with the club."""
+
+
+# --- friends: follows, blocks, challenges, presence ---------------------------------------------
+
+follows = Table(
+    "follows",
+    metadata,
+    Column("follower", String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("followed", String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("since", Float, nullable=False),  # epoch seconds
+    Index("ix_follows_followed", "followed", "follower"),
+)
+"""Who follows whom (server/people/follows.py): the followed player sees their followers."""
+
+blocks = Table(
+    "blocks",
+    metadata,
+    Column("blocker", String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("blocked", String(32), ForeignKey("players.id", ondelete="CASCADE"), primary_key=True),
+    Column("since", Float, nullable=False),
+    Index("ix_blocks_blocked", "blocked", "blocker"),
+)
+"""Who blocks whom (server/people/blocks.py): never paired, no chat, no challenge, no follow."""
+
+challenges = Table(
+    "challenges",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("from_id", String(32), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("to_id", String(32), ForeignKey("players.id", ondelete="CASCADE"), nullable=False),
+    Column("preset", String(64), nullable=False),
+    Column("players", Integer, nullable=False),  # 2 (server/people/challenges.py)
+    Column("clock", String(16), nullable=False),  # a time control of server/play/clocks.py, or none
+    Column("rated", Boolean, nullable=False),
+    # pending, accepted, declined, cancelled, expired, refused (a block came between them)
+    Column("status", String(16), nullable=False),
+    Column("created", Float, nullable=False),
+    Column("expires", Float, nullable=False),
+    Column("answered", Float, nullable=True),
+    Column("room_id", String(32), nullable=True),  # the room made when accepted
+    Column("token_hash", String(64), nullable=False),  # the challenger's seat token, hashed
+    # where a rated challenge came from, hashed (server/people/players.py origin): kept apart
+    Column("address_hash", String(64), nullable=True),
+    Column("browser_hash", String(64), nullable=True),
+    Index("ix_challenges_to_status", "to_id", "status"),
+    Index("ix_challenges_from_status", "from_id", "status"),
+)
+"""Direct challenges (server/people/challenges.py): pending until accepted, declined, cancelled or
+expired; kept a while after so that the challenger's page learns the answer."""
+
+presence = Table(
+    "presence",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("seen_at", Float, nullable=False),  # refreshed by the player's member while a socket is open
+    Index("ix_presence_seen", "seen_at"),
+)
+"""Players with a lobby or room socket open on some member (server/people/follows.py ``online``)."""
+
+GONE_WITH_THE_PLAYER: Final = frozenset({"follows", "blocks", "challenges", "presence"})
+"""Tables whose rows naming a player do not keep a forgotten guest (server/people/guests.py): they go
+with it (a foreign key that cascades, or a presence row that ages out)."""

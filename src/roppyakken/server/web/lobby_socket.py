@@ -8,7 +8,9 @@ the answer ``seeking`` carries the seat token it will hold (only its hash is
 stored), and ``paired`` names the room and seat once the pool has paired it.
 Each ``lobby`` message also carries the player's ratings (server/club/ratings: every
 pool, with the bot level nearest each), read when the connection opens.
-Closing the connection, or ``cancel``, leaves the pool.  Messages are bounded
+Closing the connection, or ``cancel``, leaves the pool.  A player's connection is also
+told its challenges (``challenge``) and the followed players online (``friends``):
+server/club/presence.py.  Messages are bounded
 in size and rate like those of ``/ws/<room>``; each is checked against its
 declared model (server/wire/lobby.py), and a bad one is answered with a one-line ``error``.
 """
@@ -119,6 +121,8 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
             if ban is not None:
                 client.send(to_lobby.playban(ban.to_json(time.time())))
     pairing.listeners.add(listen)
+    presence = websocket.app.state.services.presence
+    watcher = None if player is None or presence is None else presence.watch(player.id, client.send)
     try:
         with contextlib.suppress(WebSocketDisconnect):
             while True:
@@ -138,6 +142,8 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
                     client.send(to_client.error(text.STORAGE_UNAVAILABLE))
     finally:
         pairing.listeners.discard(listen)
+        if watcher is not None:
+            presence.unwatch(watcher)
         if seeking and player is not None:
             with contextlib.suppress(StorageError, RuntimeError):
                 await asyncio.shield(pairing.cancel(player.id, seeking[0][1]))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from roppyakken.server.club.game_end import ClubRecords
 from roppyakken.server.club.pairing import Pairing
+from roppyakken.server.club.presence import Presence
 from roppyakken.server.club.tournaments.director import Director
 from roppyakken.server.club.tournaments.schedules import Schedule
 from roppyakken.server.cluster.link import Cluster
@@ -51,6 +52,8 @@ class Services:
     members: Members | None = None
     recovery: Recovery | None = None
     """A single server's clock recovery across its stops (None in a cluster)."""
+    presence: Presence | None = None
+    """Friends: presence, challenges and followed players online for this member's sockets."""
 
     @classmethod
     def build(
@@ -98,6 +101,7 @@ class Services:
             cluster=cluster,
             members=None if cluster is None else Members(registry, cluster, visits),
             recovery=recovery,
+            presence=Presence(registry),
         )
 
     async def start(self) -> None:
@@ -119,6 +123,8 @@ class Services:
         self.pairing.start()
         if self.director is not None:
             self.director.start()
+        if self.presence is not None:
+            self.presence.start()
 
     async def begin_shutdown(self) -> None:
         """Stop taking rooms and tell every client the server is restarting (server/web/serving.py)."""
@@ -129,6 +135,8 @@ class Services:
         await self.pairing.close()
         if self.director is not None:
             await self.director.close()
+        if self.presence is not None:
+            await self.presence.close()
         self.registry.stopping = True
         await self.sweeper.stop()
         await self.watchdog.stop()

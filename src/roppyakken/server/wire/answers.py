@@ -15,7 +15,7 @@ from typing import Annotated, Any, Final, Literal, NotRequired
 from pydantic import Field, TypeAdapter
 from typing_extensions import TypedDict  # pydantic needs it for a TypedDict before Python 3.12
 
-from roppyakken.server.wire.lobby import LobbyRating, PublicPlayer
+from roppyakken.server.wire.lobby import ChallengeInfo, FriendEntry, LobbyRating, PublicPlayer
 from roppyakken.server.wire.server import RoomInfo, Wording
 
 RuleOptions = Annotated[
@@ -724,6 +724,60 @@ TOURNAMENT_ANSWERS: Final[dict[str, Any]] = {
 """The tournaments' answers, by method and route (part of :data:`ANSWERS`)."""
 
 
+# --- friends: follows, blocks, challenges (server/web/friend_routes.py) ---
+
+
+class PlayerEntry(TypedDict):
+    """A player in a list of followers or of blocked players, and since when."""
+
+    id: str
+    name: str
+    since: float
+
+
+class FriendsAnswer(TypedDict):
+    """``GET /api/friends``: whom the player follows (online, playing), who follows them, whom they
+    block, and their challenges."""
+
+    following: list[FriendEntry]
+    followers: list[PlayerEntry]
+    followers_count: int
+    blocked: list[PlayerEntry]
+    incoming: Annotated[list[ChallengeInfo], Field(description="challenges to the player, pending")]
+    outgoing: Annotated[
+        list[ChallengeInfo], Field(description="challenges the player sent, pending or answered lately")
+    ]
+
+
+class FriendChanged(TypedDict):
+    """A follow or block made or removed: whether it changed anything."""
+
+    player: str
+    changed: bool
+
+
+class ChallengeSent(TypedDict):
+    """``POST /api/challenges``: the challenge, and the seat token the challenger will hold (seat 0)."""
+
+    challenge: ChallengeInfo
+    token: str
+
+
+class ChallengeAnswered(TypedDict):
+    """A challenge declined or cancelled."""
+
+    challenge: ChallengeInfo
+
+
+class ChallengeAccepted(TypedDict):
+    """``POST /api/challenges/<id>/accept``: the room made, the seat and its token."""
+
+    challenge: ChallengeInfo
+    room: str
+    seat: int
+    token: str
+
+
 ANSWERS: Final[dict[str, Any]] = {
     "GET /api/presets": PresetsAnswer,
     "GET /api/bots": BotsAnswer,
@@ -784,6 +838,16 @@ ANSWERS: Final[dict[str, Any]] = {
     "POST /api/clubs/{club}/chat": ClubChatLine,
     "POST /api/clubs/{club}/chat/{line}/hide": ClubLineHidden,
     "POST /api/clubs/{club}/chat/{line}/report": ReportFiled,
+    # friends
+    "GET /api/friends": FriendsAnswer,
+    "POST /api/follows": FriendChanged,
+    "DELETE /api/follows/{player}": FriendChanged,
+    "POST /api/blocks": FriendChanged,
+    "DELETE /api/blocks/{player}": FriendChanged,
+    "POST /api/challenges": ChallengeSent,
+    "POST /api/challenges/{challenge}/accept": ChallengeAccepted,
+    "POST /api/challenges/{challenge}/decline": ChallengeAnswered,
+    "POST /api/challenges/{challenge}/cancel": ChallengeAnswered,
 }
 """Each JSON answer's declaration, by method and route (the routes of server/web/app.py)."""
 

@@ -21,7 +21,7 @@ from roppyakken.ai.base import BOT_LEVELS
 from roppyakken.errors import Phrase, RoppyakkenError
 from roppyakken.i18n import N_
 from roppyakken.nesting import nesting_depth
-from roppyakken.rules import MAX_TOML_NESTING, Rules, preset, rules_from_mapping
+from roppyakken.rules import MAX_TOML_NESTING, PRESETS, Rules, preset, rules_from_mapping
 from roppyakken.server.wire import text
 from roppyakken.server.wire.protocol import Refused, what
 
@@ -345,6 +345,9 @@ def schemas() -> dict[str, Any]:
         "POST /api/tournaments": CreateTournamentBody.model_json_schema(),
         "POST /api/tournaments/<id>/pause": PauseTournamentBody.model_json_schema(),
         **club_schemas(),
+        "POST /api/follows": PlayerBody.model_json_schema(),
+        "POST /api/blocks": PlayerBody.model_json_schema(),
+        "POST /api/challenges": ChallengeBody.model_json_schema(),
     }
 
 
@@ -614,3 +617,53 @@ def club_schemas() -> dict[str, Any]:
         "POST /api/clubs/<club>/chat": ClubChatBody.model_json_schema(),
         "POST /api/clubs/<club>/chat/<line>/report": ClubReportBody.model_json_schema(),
     }
+
+
+# --- friends: follows, blocks, challenges (server/web/friend_routes.py) --------------------------
+
+PlayerId = Annotated[str, Field(pattern=r"^[A-Za-z0-9]{1,32}$", description="a player's id")]
+
+
+class PlayerBody(_Body):
+    """``POST /api/follows``, ``POST /api/blocks``: the player to follow or block."""
+
+    player: PlayerId
+
+
+class ChallengeBody(_Body):
+    """``POST /api/challenges``: whom to challenge, and to what game."""
+
+    player: PlayerId
+    preset: str = Field(default="classic", max_length=64, description="a preset's name")
+    players: Literal[2] = Field(default=2, description="a challenge is a game of two players")
+    clock: Literal["none", "15+60", "30+120", "60+300", "1d", "2d", "3d", "7d"] = "none"
+    rated: bool = False
+
+
+_FRIEND_MESSAGES: Final[dict[str, RoppyakkenError | str]] = {
+    "player": RoppyakkenError(text.FIELD_TYPE, field="player", what=Phrase(N_("a player's id"))),
+    "preset": RoppyakkenError(text.FIELD_TYPE, field="preset", what=Phrase(N_("a preset name"))),
+    "players": RoppyakkenError(text.CHALLENGE_TWO_PLAYERS),
+    "clock": _MESSAGES["clock"],
+    "rated": _MESSAGES["rated"],
+}
+
+
+def player_body(data: dict[str, Any]) -> str:
+    """Check a ``POST /api/follows`` or ``POST /api/blocks`` body; the player's id."""
+    try:
+        return PlayerBody.model_validate(data).player
+    except ValidationError as exc:
+        raise RequestError.of(one_line(exc, _FRIEND_MESSAGES)) from None
+
+
+def challenge(data: dict[str, Any]) -> ChallengeBody:
+    """Check a ``POST /api/challenges`` body (its preset must be one for two players)."""
+    try:
+        body = ChallengeBody.model_validate(data)
+    except ValidationError as exc:
+        raise RequestError.of(one_line(exc, _FRIEND_MESSAGES)) from None
+    if body.preset not in PRESETS:
+        raise RequestError(text.FIELD_TYPE, field="preset", what=Phrase(N_("a preset name")))
+    preset(body.preset).check_players(body.players)
+    return body

@@ -208,8 +208,66 @@ class PlaybanMessage(TypedDict):
     recent: int
 
 
+# --- friends: a challenge received or answered, the followed players online (docs/PROTOCOL.md) ---
+
+
+class ChallengeInfo(TypedDict):
+    """A direct challenge (server/people/challenges.py) as its two players see it."""
+
+    id: str
+    challenger: PublicPlayer
+    challenged: PublicPlayer
+    preset: str
+    players: int
+    clock: Annotated[str, Field(description="a time control, or none")]
+    rated: bool
+    status: Annotated[str, Field(description="pending, accepted, declined, cancelled or expired")]
+    created: float
+    expires: float
+    room: Annotated[
+        str | None, Field(description="accepted: the room (challenger seat 0, challenged seat 1)")
+    ]
+
+
+class FriendEntry(TypedDict):
+    """A followed player, and whether they are online or playing (server/people/follows.py)."""
+
+    id: str
+    name: str
+    since: float
+    online: bool
+    playing: bool
+    room: Annotated[str | None, Field(description="the public room they play in, to watch")]
+
+
+class ChallengeMessage(TypedDict):
+    """``challenge``: a challenge to or from the player is new or changed (received, answered, expired)."""
+
+    type: Literal["challenge"]
+    challenge: ChallengeInfo
+
+
+class FriendsMessage(TypedDict):
+    """``friends``: the followed players online or playing (on connecting, then when it changes)."""
+
+    type: Literal["friends"]
+    online: list[FriendEntry]
+
+
+def challenge(info: ChallengeInfo) -> str:
+    """``challenge``: ``info`` is new or changed."""
+    return encode(ChallengeMessage(type="challenge", challenge=info))
+
+
+def friends(online: list[FriendEntry]) -> str:
+    """``friends``: who of the followed players is online or playing."""
+    return encode(FriendsMessage(type="friends", online=online))
+
+
 LobbyServerMessage = (
     LobbyMessage
+    | ChallengeMessage
+    | FriendsMessage
     | SeekingMessage
     | CancelledMessage
     | PairedMessage

@@ -184,9 +184,12 @@ export function lobbyLive(presetList, currentName, playerReady) {
     error,
     h("div", { class: "form-actions" }, play, cancel, meanwhile, atLevel),
   );
+  // friends: a challenge to this player is said here, answered on #/friends (friends.js)
+  const challenged = h("p", { class: "challenge-notice", role: "status", "aria-live": "polite", hidden: true });
   const section = h(
     "section",
     { class: "lobby-live", id: "lobby-live" },
+    challenged,
     form,
     h("section", { class: "card-panel" }, h("h2", {}, t("Open tables")), tables),
     h("section", { class: "card-panel" }, h("h2", {}, t("Games being played")), games),
@@ -377,6 +380,18 @@ export function lobbyLive(presetList, currentName, playerReady) {
         socket.close();
         location.assign(`/r/${encodeURIComponent(msg.room)}`);
       } else if (msg.type === "playban") showPlayban(msg);
+      else if (msg.type === "challenge") {
+        const c = msg.challenge;
+        if (c.status === "pending" && c.challenged.id === wsPlayer) {
+          replaceChildren(
+            challenged,
+            t("{name} challenges you.", { name: c.challenger.name }),
+            " ",
+            h("a", { href: "/#/friends" }, t("Answer on the friends page")),
+          );
+          challenged.hidden = false;
+        }
+      }
       else if (msg.type === "error") {
         if (msg.playban) showPlayban(msg.playban); // said once, in the notice
         showError(error, msg.playban ? "" : serverText(msg));

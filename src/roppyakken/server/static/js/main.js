@@ -3,7 +3,7 @@
 // #/learn (the guided first game), #/account (your account: password sign-in, sessions, your data),
 // #/signin (passkeys, reached from #/account: passkeys.js), #/reset/<token> (a password-reset link),
 // #/leaders[?pool=…&page=…], #/player/<id>, #/tournaments, #/tournament/<id>, #/clubs[?q=…] and
-// #/club/<id> (clubs.js).
+// #/club/<id> (clubs.js), #/friends (follows, blocks, challenges: friends.js).
 
 import T from "./text.js";
 import { LANG, LANGUAGES, LANGUAGE_NAMES, setLanguage, t } from "./i18n.js";
@@ -22,6 +22,7 @@ import { isOffline, onConnectivity, startApp } from "./appshell.js";
 import { offlinePage } from "./offlinepage.js";
 import { tournamentPage, tournamentsPage } from "./tournaments.js";
 import { clubPage, clubsPage } from "./clubs.js";
+import { friendsPage } from "./friends.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 
@@ -61,6 +62,7 @@ function header() {
       h("a", { href: "/#/leaders" }, t("Leaderboards")),
       h("a", { href: "/#/tournaments" }, t("Tournaments")),
       h("a", { href: "/#/clubs" }, t("Clubs")),
+      h("a", { href: "/#/friends" }, t("Friends")),
       h("a", { href: "/#/account", id: "nav-account" }, t("Account")),
     ),
     languageSwitch(),
@@ -106,6 +108,7 @@ function route() {
   else if (reset) resetPage(root, reset[1]);
   else if (page === "signin") signinPage(root);
   else if (page === "offline") offlinePage(root, params);
+  else if (page === "friends") friendsPage(root);
   else if (isOffline()) offlinePage(root, params); // the start page needs the server: what works without it
   else lobbyPage(root);
   for (const a of document.querySelectorAll(".top-nav a")) {

@@ -4,6 +4,7 @@
 import { errorText, h, replaceChildren } from "./dom.js";
 import { ask } from "./api.js";
 import { t } from "./i18n.js";
+import { relationButtons } from "./friends.js";
 import T, { LUCKY_HAND_NAMES, botName, playerNames, presetName, yakuName } from "./text.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -301,9 +302,11 @@ export async function playerPage(root, id) {
       )
     : h("p", { class: "muted" }, t("No finished game to show."));
   const offline = h("section", { class: "offline-games-section", id: "offline-games" });
+  const relation = h("div", { class: "relation-host" });
   replaceChildren(
     section,
     h("h1", {}, p.name || p.player),
+    relation,
     h("h2", {}, t("Ratings")),
     ratings,
     h("h2", {}, t("Games")),
@@ -319,6 +322,9 @@ export async function playerPage(root, id) {
     offline,
   );
   drawOfflineGames(offline, id);
+  relationButtons(id, p.name || p.player).then((buttons) => {
+    if (buttons) replaceChildren(relation, buttons);
+  });
 }
 
 /**

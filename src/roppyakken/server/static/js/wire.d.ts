@@ -405,6 +405,47 @@ export interface CancelledMessage {
   id: string | null;
 }
 
+/** A direct challenge (server/people/challenges.py) as its two players see it. */
+export interface ChallengeInfo {
+  id: string;
+  challenger: PublicPlayer;
+  challenged: PublicPlayer;
+  preset: string;
+  players: number;
+  /** a time control, or none */
+  clock: string;
+  rated: boolean;
+  /** pending, accepted, declined, cancelled or expired */
+  status: string;
+  created: number;
+  expires: number;
+  /** accepted: the room (challenger seat 0, challenged seat 1) */
+  room: string | null;
+}
+
+/** ``challenge``: a challenge to or from the player is new or changed (received, answered, expired). */
+export interface ChallengeMessage {
+  type: "challenge";
+  challenge: ChallengeInfo;
+}
+
+/** A followed player, and whether they are online or playing (server/people/follows.py). */
+export interface FriendEntry {
+  id: string;
+  name: string;
+  since: number;
+  online: boolean;
+  playing: boolean;
+  /** the public room they play in, to watch */
+  room: string | null;
+}
+
+/** ``friends``: the followed players online or playing (on connecting, then when it changes). */
+export interface FriendsMessage {
+  type: "friends";
+  online: FriendEntry[];
+}
+
 /** A public game being played: watch it. */
 export interface LobbyGame {
   room: string;
@@ -710,6 +751,24 @@ export interface ClubChatBody {
 /** ``POST /api/clubs/<club>/chat/<line>/report``. */
 export interface ClubReportBody {
   reason?: "abuse" | "spam" | "cheating" | "other";
+}
+
+/** ``POST /api/follows``, ``POST /api/blocks``: the player to follow or block. */
+export interface PlayerBody {
+  /** a player's id */
+  player: string;
+}
+
+/** ``POST /api/challenges``: whom to challenge, and to what game. */
+export interface ChallengeBody {
+  /** a player's id */
+  player: string;
+  /** a preset's name */
+  preset?: string;
+  /** a challenge is a game of two players */
+  players?: 2;
+  clock?: "none" | "15+60" | "30+120" | "60+300" | "1d" | "2d" | "3d" | "7d";
+  rated?: boolean;
 }
 
 /** ``POST /api/passkeys/register/options``. */
@@ -1307,6 +1366,53 @@ export interface ClubLineHidden {
   hidden: number;
 }
 
+/** A player in a list of followers or of blocked players, and since when. */
+export interface PlayerEntry {
+  id: string;
+  name: string;
+  since: number;
+}
+
+/**
+ * ``GET /api/friends``: whom the player follows (online, playing), who follows them, whom they
+ * block, and their challenges.
+ */
+export interface FriendsAnswer {
+  following: FriendEntry[];
+  followers: PlayerEntry[];
+  followers_count: number;
+  blocked: PlayerEntry[];
+  /** challenges to the player, pending */
+  incoming: ChallengeInfo[];
+  /** challenges the player sent, pending or answered lately */
+  outgoing: ChallengeInfo[];
+}
+
+/** A follow or block made or removed: whether it changed anything. */
+export interface FriendChanged {
+  player: string;
+  changed: boolean;
+}
+
+/** ``POST /api/challenges``: the challenge, and the seat token the challenger will hold (seat 0). */
+export interface ChallengeSent {
+  challenge: ChallengeInfo;
+  token: string;
+}
+
+/** ``POST /api/challenges/<id>/accept``: the room made, the seat and its token. */
+export interface ChallengeAccepted {
+  challenge: ChallengeInfo;
+  room: string;
+  seat: number;
+  token: string;
+}
+
+/** A challenge declined or cancelled. */
+export interface ChallengeAnswered {
+  challenge: ChallengeInfo;
+}
+
 /** Every 4xx and 5xx answer: the error in English and as a template with its fields. */
 export interface ErrorAnswer {
   /** the error in English, one line */
@@ -1356,6 +1462,8 @@ export type LobbyClientMessage =
 /** Every message of the schema's ``lobby_server_message``, told apart by ``type``. */
 export type LobbyServerMessage =
   | LobbyMessage
+  | ChallengeMessage
+  | FriendsMessage
   | SeekingMessage
   | CancelledMessage
   | PairedMessage
@@ -1387,6 +1495,9 @@ export interface RequestBodies {
   "POST /api/clubs/<club>/settings": ClubSettingsBody;
   "POST /api/clubs/<club>/chat": ClubChatBody;
   "POST /api/clubs/<club>/chat/<line>/report": ClubReportBody;
+  "POST /api/follows": PlayerBody;
+  "POST /api/blocks": PlayerBody;
+  "POST /api/challenges": ChallengeBody;
   "POST /api/passkeys/register/options": RegisterOptionsBody;
   "POST /api/passkeys/register/verify": RegisterVerifyBody;
   "POST /api/passkeys/signin/options": SignInOptionsBody;
@@ -1459,4 +1570,13 @@ export interface Answers {
   "POST /api/clubs/{club}/chat": ClubChatLine;
   "POST /api/clubs/{club}/chat/{line}/hide": ClubLineHidden;
   "POST /api/clubs/{club}/chat/{line}/report": ReportFiled;
+  "GET /api/friends": FriendsAnswer;
+  "POST /api/follows": FriendChanged;
+  "DELETE /api/follows/{player}": FriendChanged;
+  "POST /api/blocks": FriendChanged;
+  "DELETE /api/blocks/{player}": FriendChanged;
+  "POST /api/challenges": ChallengeSent;
+  "POST /api/challenges/{challenge}/accept": ChallengeAccepted;
+  "POST /api/challenges/{challenge}/decline": ChallengeAnswered;
+  "POST /api/challenges/{challenge}/cancel": ChallengeAnswered;
 }
