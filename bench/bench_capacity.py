@@ -179,6 +179,13 @@ def _cpu(pids: list[int]) -> float:
     return total
 
 
+def _cpu_with_reaped(pid: int) -> float:
+    """CPU seconds of ``pid`` and of every child it reaped (cutime, cstime): PostgreSQL's
+    postmaster reaps its backends, so a backend that ended still counts."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
 def _machine() -> tuple[float, float]:
     """The machine's busy and total CPU seconds so far, over all cores (/proc/stat)."""
     fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
@@ -624,7 +631,7 @@ async def measure(
         b.gauges,
         {
             "client moves": load.moves - moves0,
-            "games ended": load.games - games0,
+            "games ended": (load.games - games0) / 3,  # (each of its 3 players counts its end)
             "chat lines": load.chat - chat0,
             "games in play": statistics.mean(seated) / 3 if seated else 0.0,
             **extra,
@@ -924,6 +931,8 @@ def markdown(data: dict[str, Any]) -> str:
     lines += ["| figure | " + " | ".join(f"{n} (per {phases[n]['unit']})" for n in names) + " |"]
     lines += ["| --- |" + " ---: |" * len(names)]
     for key, label, scale in PER_UNIT:
+        if not any(key in phases[n]["per unit"] for n in names):
+            continue  # (a counter this run did not read)
         cells = [f"{phases[n]['per unit'].get(key, 0.0) * scale:,.3f}" for n in names]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     lines.append(
@@ -974,15 +983,14 @@ def markdown(data: dict[str, Any]) -> str:
             "",
             "## This machine flat out (same services, alone)",
             "",
+            "From `.venv/bin/python bench/bench_capacity.py --calibrate-only` (pgbench's backends counted",
+            "through the postmaster; redis-benchmark: 50 clients, 200,000 commands, random keys):",
+            "",
             "| figure | value |",
             "| --- | --- |",
         ]
         for key, value in data["calibration"].items():
-            shown = (
-                ", ".join(f"{k} {v:,.2f}" for k, v in value.items())
-                if isinstance(value, dict)
-                else f"{value:,.0f}/s"
-            )
+            shown = ", ".join(f"{k} {v:,.2f}" for k, v in value.items())
             lines.append(f"| {key} | {shown} |")
     if "check" in data:
         lines += [
@@ -1015,7 +1023,7 @@ def calibrate(seconds: float) -> dict[str, Any]:
         postmaster = int((Path(str(row[0])) / "postmaster.pid").read_text().split()[0])
         for clients in (1, 4):
             busy0 = _machine()
-            cpu0 = _cpu([postmaster, *services.descendants(postmaster)])
+            cpu0 = _cpu_with_reaped(postmaster) + _cpu(services.descendants(postmaster))
             ran = subprocess.run(
                 [
                     pgbench,
@@ -1032,7 +1040,8 @@ def calibrate(seconds: float) -> dict[str, Any]:
                 capture_output=True,
                 text=True,
             )
-            cpu = _cpu([postmaster, *services.descendants(postmaster)]) - cpu0
+            time.sleep(2.0)  # the postmaster reaps pgbench's backends: then their CPU counts (cutime)
+            cpu = _cpu_with_reaped(postmaster) + _cpu(services.descendants(postmaster)) - cpu0
             busy = _machine()
             tps = float(re.findall(r"tps = ([0-9.]+)", ran.stdout)[-1])
             out[f"pgbench -N, {clients} clients"] = {
@@ -1049,8 +1058,10 @@ def calibrate(seconds: float) -> dict[str, Any]:
             "SET PX (lease)": ["SET", "roppyakken:lease:__rand_int__", "member", "PX", "3000"],
         }
         flags = [binary, "-p", str(rd.port), "-q", "-n", "200000", "-r", "100000", "-c", "50"]
+        assert rd.proc is not None
         for name, command in tests.items():
             for pipeline in (1, 16):
+                cpu0 = _cpu([rd.proc.pid])
                 ran = subprocess.run(
                     [*flags, "-P", str(pipeline), "--csv", *command],
                     check=True,
@@ -1058,8 +1069,31 @@ def calibrate(seconds: float) -> dict[str, Any]:
                     text=True,
                 )
                 last = [line for line in ran.stdout.splitlines() if line.strip()][-1]
-                out[f"redis-benchmark {name}, pipeline {pipeline}"] = float(last.split(",")[1].strip('"'))
+                out[f"redis-benchmark {name}, pipeline {pipeline}"] = {
+                    "commands/s": float(last.split(",")[1].strip('"')),
+                    "Redis CPU µs a command": (_cpu([rd.proc.pid]) - cpu0) / 200_000 * 1e6,
+                }
+        out["lease renewal (leases.py's script, 1,000 rooms a call)"] = _renewal_cost(rd)
     return out
+
+
+def _renewal_cost(rd: services.RedisServer, rooms: int = 1000, calls: int = 300) -> dict[str, float]:
+    """Redis's CPU to renew one room's lease (the script every member runs every second)."""
+    from roppyakken.server.cluster import leases
+
+    client = redis.Redis.from_url(rd.url)
+    renew = client.register_script(leases._RENEW)
+    names = [f"r{i}" for i in range(rooms)]
+    keys = [f"roppyakken:lease:{name}" for name in names]
+    for key in keys:
+        client.set(key, "m1", px=600_000)
+    assert rd.proc is not None
+    cpu0 = _cpu([rd.proc.pid])
+    for _ in range(calls):
+        renew(keys=keys, args=["m1", 3000, "roppyakken:rooms", "roppyakken:renewed", *names])
+    cpu = _cpu([rd.proc.pid]) - cpu0
+    client.close()
+    return {"Redis CPU µs a room": cpu / (rooms * calls) * 1e6}
 
 
 def main() -> int:
@@ -1086,7 +1120,18 @@ def main() -> int:
     parser.add_argument("--out", default=str(ROOT / "bench" / "RESULTS-capacity"))
     parser.add_argument("--calibrate", type=float, default=20.0, help="seconds of pgbench (0: none)")
     parser.add_argument("--calibrate-only", action="store_true", help="pgbench and redis-benchmark alone")
+    parser.add_argument(
+        "--rewrite",
+        metavar="CALIBRATION.json",
+        help="write the page again from --out's JSON, with this calibration",
+    )
     args = parser.parse_args()
+    if args.rewrite:
+        data = json.loads(Path(args.out + ".json").read_text())
+        data["calibration"] = json.loads(Path(args.rewrite).read_text())
+        Path(args.out + ".json").write_text(json.dumps(data, indent=1, default=str) + "\n")
+        Path(args.out + ".md").write_text(markdown(data))
+        return 0
     if args.calibrate_only:
         print(json.dumps(calibrate(args.calibrate), indent=1))
         return 0
