@@ -75,8 +75,10 @@ def _pg_binaries() -> Path | None:
 
 
 @contextmanager
-def postgres() -> Iterator[str]:
-    """A throwaway PostgreSQL cluster (trust authentication, loopback); its admin URL."""
+def postgres(settings: dict[str, str] | None = None) -> Iterator[str]:
+    """A throwaway PostgreSQL cluster (trust authentication, loopback); its admin URL.
+
+    ``settings``: more server settings (``-c name=value``), e.g. a preloaded extension."""
     bindir = _pg_binaries()
     need("PostgreSQL", bindir, "apt-get install postgresql")
     assert bindir is not None
@@ -97,6 +99,7 @@ def postgres() -> Iterator[str]:
             f"-p {port} -k {base} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
             " -c max_connections=200"
         )
+        options += "".join(f" -c {name}={value}" for name, value in (settings or {}).items())
         subprocess.run(
             [*pg_ctl, "-o", options, "-l", str(base / "log"), "-w", "-t", "60", "start"],
             check=True,

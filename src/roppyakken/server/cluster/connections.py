@@ -1,12 +1,18 @@
 """Websockets per address across a cluster: a sorted set per address in Redis, each member's
-entries kept alive by it (a dead member's lapse)."""
+entries kept alive by it (a dead member's lapse).
+
+An entry lives :data:`LIFE_LEASES` leases and its member pushes it forward once a lease (a
+failed push is tried again at the member's next lease renewal): Redis then does two commands
+per connected address per member every lease, not every renewal (docs/CAPACITY.md, "Presence")."""
 
 from __future__ import annotations
 
 import contextlib
 import logging
 import secrets
+import time
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Final
 
 import redis.asyncio as aioredis
@@ -15,6 +21,9 @@ from redis.exceptions import RedisError
 from roppyakken.server.cluster.redislink import PREFIX
 
 log = logging.getLogger("roppyakken.server")
+
+LIFE_LEASES: Final = 3
+"""An entry's life, in leases: a dead member's websockets stop counting within this many leases."""
 
 # KEYS[1] an address's connections; ARGV: connection, most, expiry ms
 _ACQUIRE: Final = """
@@ -31,10 +40,21 @@ return 1
 class ClusterConnections:
     """A :class:`~roppyakken.server.limits.ConnectionCounter` over the whole cluster (Redis)."""
 
-    def __init__(self, redis: aioredis.Redis, member: str, lease_ms: int) -> None:
+    def __init__(
+        self,
+        redis: aioredis.Redis,
+        member: str,
+        lease_ms: int,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.redis = redis
         self.member = member
         self.lease_ms = lease_ms
+        self.life_ms = lease_ms * LIFE_LEASES
+        """An entry's life in Redis (milliseconds)."""
+        self.clock = clock
+        self._refreshed = -float("inf")
+        """When the entries were last pushed forward (:attr:`clock`)."""
         self._acquire = redis.register_script(_ACQUIRE)
         self._conns: dict[str, list[str]] = defaultdict(list)
         """This member's websockets counted in Redis, by address: their ids."""
@@ -46,7 +66,7 @@ class ClusterConnections:
         """Count one more websocket from ``address`` across the cluster unless it has ``most``."""
         conn = f"{self.member}:{secrets.token_hex(6)}"
         try:
-            ok = await self._acquire(keys=[self._key(address)], args=[conn, most, self.lease_ms * 2])
+            ok = await self._acquire(keys=[self._key(address)], args=[conn, most, self.life_ms])
         except (RedisError, OSError) as exc:
             log.error("cluster: connection not counted: %s", exc)
             return True
@@ -70,17 +90,19 @@ class ClusterConnections:
         return sum(len(c) for c in self._conns.values())
 
     async def refresh(self) -> None:
-        """Push the expiry of this member's counted websockets forward (a dead member's lapse)."""
-        if not self._conns:
+        """Push the expiry of this member's counted websockets forward (a dead member's lapse): at
+        most once a lease, however often it is called; after a failure, at the next call."""
+        if not self._conns or self.clock() - self._refreshed < self.lease_ms / 1000:
             return
         try:
             seconds, micros = await self.redis.time()
-            expiry = int(seconds) * 1000 + int(micros) // 1000 + self.lease_ms * 2
+            expiry = int(seconds) * 1000 + int(micros) // 1000 + self.life_ms
             async with self.redis.pipeline(transaction=False) as pipe:
                 for address, conns in self._conns.items():
                     pipe.zadd(self._key(address), dict.fromkeys(conns, expiry), xx=True)
-                    pipe.pexpire(self._key(address), self.lease_ms * 2)
+                    pipe.pexpire(self._key(address), self.life_ms)
                 await pipe.execute()
+            self._refreshed = self.clock()
         except (RedisError, OSError) as exc:
             log.error("cluster: connections not refreshed: %s", exc)
 
