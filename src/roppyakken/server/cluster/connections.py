@@ -9,10 +9,7 @@ import secrets
 from collections import defaultdict
 from typing import Final
 
-import redis.asyncio as aioredis
-from redis.exceptions import RedisError
-
-from roppyakken.server.cluster.redislink import PREFIX
+from roppyakken.server.cluster.redislink import PREFIX, REDIS_ERRORS, Link
 
 log = logging.getLogger("roppyakken.server")
 
@@ -31,7 +28,7 @@ return 1
 class ClusterConnections:
     """A :class:`~roppyakken.server.limits.ConnectionCounter` over the whole cluster (Redis)."""
 
-    def __init__(self, redis: aioredis.Redis, member: str, lease_ms: int) -> None:
+    def __init__(self, redis: Link, member: str, lease_ms: int) -> None:
         self.redis = redis
         self.member = member
         self.lease_ms = lease_ms
@@ -47,7 +44,7 @@ class ClusterConnections:
         conn = f"{self.member}:{secrets.token_hex(6)}"
         try:
             ok = await self._acquire(keys=[self._key(address)], args=[conn, most, self.lease_ms * 2])
-        except (RedisError, OSError) as exc:
+        except REDIS_ERRORS as exc:
             log.error("cluster: connection not counted: %s", exc)
             return True
         if ok:
@@ -62,7 +59,7 @@ class ClusterConnections:
         conn = conns.pop()
         if not conns:
             del self._conns[address]
-        with contextlib.suppress(RedisError, OSError):
+        with contextlib.suppress(*REDIS_ERRORS):
             await self.redis.zrem(self._key(address), conn)
 
     def total(self) -> int:
@@ -81,12 +78,12 @@ class ClusterConnections:
                     pipe.zadd(self._key(address), dict.fromkeys(conns, expiry), xx=True)
                     pipe.pexpire(self._key(address), self.lease_ms * 2)
                 await pipe.execute()
-        except (RedisError, OSError) as exc:
+        except REDIS_ERRORS as exc:
             log.error("cluster: connections not refreshed: %s", exc)
 
     async def close(self) -> None:
         """Forget this member's websockets in Redis (it stops)."""
-        with contextlib.suppress(RedisError, OSError):
+        with contextlib.suppress(*REDIS_ERRORS):
             for address, conns in self._conns.items():
                 if conns:
                     await self.redis.zrem(self._key(address), *conns)
