@@ -1,5 +1,6 @@
 """A real Redis Cluster on loopback for the server tests: six ``redis-server --cluster-enabled yes``
-(three masters, three replicas) joined by ``redis-cli --cluster create``.
+(three masters, three replicas; the configuration docs/DEPLOY.md ships) joined by ``redis-cli
+--cluster create``.
 
 Nothing is saved to disk and the node timeout is short (:data:`NODE_TIMEOUT_MS`), so a master killed
 with ``kill -9`` is replaced by its replica within a few seconds.  Without redis-server or redis-cli a
@@ -23,9 +24,45 @@ import redis
 from redis.cluster import ClusterNode, RedisCluster
 
 from tests.harness.services import free_port, need, wait_port
+from tests.harness.support import ROOT
 
 NODE_TIMEOUT_MS = 1500
 """``cluster-node-timeout``: how long a master may be silent before its replica takes over."""
+NODE_TEMPLATE = ROOT / "docs" / "deploy" / "redis-cluster.conf"
+"""The node configuration docs/DEPLOY.md ships; the tests run it as it is, placeholders filled."""
+
+
+def render_node(port: int, folder: Path) -> str:
+    """The shipped node configuration with its placeholders filled (a node on loopback)."""
+    text = NODE_TEMPLATE.read_text()
+    return text.replace("@PORT@", str(port)).replace("@BIND@", "127.0.0.1").replace("@DIR@", str(folder))
+
+
+def create_cluster(cli: str, ports: list[int]) -> None:
+    """``redis-cli --cluster create`` of the nodes on ``ports`` (one replica per master), as
+    docs/DEPLOY.md does it."""
+    create = [cli, "--cluster", "create", *(f"127.0.0.1:{port}" for port in ports)]
+    create += ["--cluster-replicas", "1", "--cluster-yes"]
+    done = subprocess.run(create, capture_output=True, timeout=120)
+    said = done.stdout.decode(errors="replace") + done.stderr.decode(errors="replace")
+    assert done.returncode == 0, f"redis-cli --cluster create failed: {said}"
+
+
+def cluster_ok(port: int) -> bool:
+    """Whether the node on ``port`` says ``cluster_state:ok``."""
+    try:
+        info = redis.Redis(port=port, socket_timeout=2, decode_responses=True).cluster("INFO")
+    except (redis.RedisError, OSError):
+        return False
+    return str(info.get("cluster_state")) == "ok"
+
+
+def wait_cluster_ok(ports: list[int], timeout: float = 60.0) -> None:
+    """Wait until every node on ``ports`` says ``cluster_state:ok`` (every slot served)."""
+    deadline = time.monotonic() + timeout
+    while not all(cluster_ok(port) for port in ports):
+        assert time.monotonic() < deadline, "the Redis Cluster did not reach cluster_state:ok"
+        time.sleep(0.1)
 
 
 @dataclass
@@ -70,21 +107,9 @@ class RedisClusterNodes:
         finally:
             client.close()
 
-    def state_ok(self, port: int) -> bool:
-        """Whether the node on ``port`` says ``cluster_state:ok``."""
-        try:
-            info = redis.Redis(port=port, socket_timeout=2, decode_responses=True).cluster("INFO")
-        except (redis.RedisError, OSError):
-            return False
-        return str(info.get("cluster_state")) == "ok"
-
     def wait_ok(self, timeout: float = 60.0) -> None:
         """Wait until every living node says ``cluster_state:ok`` (every slot served)."""
-        deadline = time.monotonic() + timeout
-        alive = [n for n in self.nodes if n.proc.poll() is None]
-        while not all(self.state_ok(n.port) for n in alive):
-            assert time.monotonic() < deadline, "the Redis Cluster did not reach cluster_state:ok"
-            time.sleep(0.1)
+        wait_cluster_ok([n.port for n in self.nodes if n.proc.poll() is None], timeout)
 
 
 @contextmanager
@@ -99,20 +124,13 @@ def redis_cluster(size: int = 6) -> Iterator[RedisClusterNodes]:
     try:
         for _ in range(size):
             port = free_port()
-            folder = cluster.base / str(port)
-            folder.mkdir()
-            cmd = [server, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder)]
-            cmd += ["--save", "", "--appendonly", "no", "--cluster-enabled", "yes"]
-            cmd += ["--cluster-config-file", str(folder / "nodes.conf")]
-            cmd += ["--cluster-node-timeout", str(NODE_TIMEOUT_MS)]
+            conf = cluster.base / f"{port}.conf"
+            conf.write_text(render_node(port, cluster.base))
+            cmd = [server, str(conf), "--cluster-node-timeout", str(NODE_TIMEOUT_MS)]
             proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             cluster.nodes.append(Node(port, proc))
             wait_port(port, proc=proc)
-        create = [cli, "--cluster", "create", *(f"127.0.0.1:{n.port}" for n in cluster.nodes)]
-        create += ["--cluster-replicas", "1", "--cluster-yes"]
-        done = subprocess.run(create, capture_output=True, timeout=120)
-        said = done.stdout.decode(errors="replace") + done.stderr.decode(errors="replace")
-        assert done.returncode == 0, f"redis-cli --cluster create failed: {said}"
+        create_cluster(cli, [n.port for n in cluster.nodes])
         cluster.wait_ok()
         yield cluster
     finally:
