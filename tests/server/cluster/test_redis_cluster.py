@@ -240,3 +240,54 @@ def test_kill_9_of_the_master_holding_the_leases_mid_game(postgres: str) -> None
         finally:
             db.engine.dispose()
         print("members said:", stack.errors())
+
+
+def test_kill_9_of_the_master_serving_the_holders_channel_mid_game(postgres: str) -> None:
+    """The master serving the holder's sharded channel is killed mid-game, one player relayed through
+    the other member: the holder subscribes again at the promoted replica, the relayed client
+    reconnects, and the game goes on to its end with every move stored once."""
+    with redis_cluster() as rc, _stack(postgres, rc, "rc_channel") as stack:
+        a, b = stack.members
+        room, tokens = create_room(a.url, 2, 1, LONGER)  # the member that creates a room holds it
+        holder = next(m for m, member in stack.member_ids().items() if member is a)
+        channel = SHARDED.channel(holder)
+        master = rc.master_of(channel)
+        seats = [
+            Seat(_at(a.url), room, tokens[0], random.Random(7), host=True, bots={2: "random"}),
+            Seat(_at(b.url), room, tokens[1], random.Random(8)),
+        ]
+        killed: dict[str, Any] = {}
+
+        async def kill_master() -> None:
+            deadline = time.monotonic() + 60
+            while max(s.last_seq() for s in seats) < 8:
+                assert time.monotonic() < deadline
+                await asyncio.sleep(0.002)
+            master.kill()
+            killed["at"] = max(s.last_seq() for s in seats)
+            killed["when"] = time.monotonic()
+            while max(s.last_seq() for s in seats) <= killed["at"] + 1:
+                assert time.monotonic() < deadline and not all(s.over for s in seats), "the game stopped"
+                await asyncio.sleep(0.01)
+            killed["moved_on"] = time.monotonic() - killed["when"]
+
+        _play(stack, [seats], during=kill_master)
+        _check_exactly_once(stack, room, seats)
+        until(lambda: rc.master_of(channel).port != master.port, 30, "a replica promoted")
+
+        def subscribed_again() -> bool:
+            client = rc.client()
+            try:
+                node = client.get_node_from_key(channel)  # type: ignore[no-untyped-call]
+                got = client.execute_command(  # type: ignore[no-untyped-call]
+                    "PUBSUB SHARDNUMSUB", channel, target_nodes=node
+                )
+                return [int(n) for _, n in got] == [1]
+            finally:
+                client.close()
+
+        until(subscribed_again, 30, "the holder subscribed to its channel at the promoted replica")
+        print(
+            f"\nkill -9 of the holder's channel's master: the game moved on {killed['moved_on']:.2f} s later"
+        )
+        assert killed["moved_on"] < 15, killed
