@@ -57,6 +57,19 @@ def cluster_ok(port: int) -> bool:
     return str(info.get("cluster_state")) == "ok"
 
 
+def replicas_synced(ports: list[int]) -> int:
+    """How many of the nodes on ``ports`` are replicas whose link to their master is up (synced): a
+    replica takes over only from a master it has synchronised with."""
+    synced = 0
+    for port in ports:
+        try:
+            info = redis.Redis(port=port, socket_timeout=2, decode_responses=True).info("replication")
+        except (redis.RedisError, OSError):
+            continue
+        synced += info.get("role") == "slave" and info.get("master_link_status") == "up"
+    return synced
+
+
 def wait_cluster_ok(ports: list[int], timeout: float = 60.0) -> None:
     """Wait until every node on ``ports`` says ``cluster_state:ok`` (every slot served)."""
     deadline = time.monotonic() + timeout
@@ -114,7 +127,8 @@ class RedisClusterNodes:
 
 @contextmanager
 def redis_cluster(size: int = 6) -> Iterator[RedisClusterNodes]:
-    """A started cluster of ``size`` nodes (one replica per master), stopped and removed at the end."""
+    """A started cluster of ``size`` nodes (one replica per master, each synchronised with its master),
+    stopped and removed at the end."""
     server = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin:/usr/sbin")
     cli = shutil.which("redis-cli") or shutil.which("redis-cli", path="/usr/bin")
     need("redis-server", server, "apt-get install redis-server")
@@ -130,8 +144,13 @@ def redis_cluster(size: int = 6) -> Iterator[RedisClusterNodes]:
             proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             cluster.nodes.append(Node(port, proc))
             wait_port(port, proc=proc)
-        create_cluster(cli, [n.port for n in cluster.nodes])
+        ports = [n.port for n in cluster.nodes]
+        create_cluster(cli, ports)
         cluster.wait_ok()
+        deadline = time.monotonic() + 60
+        while replicas_synced(ports) < size // 2:
+            assert time.monotonic() < deadline, "the Redis Cluster's replicas did not synchronise"
+            time.sleep(0.1)
         yield cluster
     finally:
         for node in cluster.nodes:
