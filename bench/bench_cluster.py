@@ -3,6 +3,7 @@
 Run by hand (not a test; the machine is shared and noisy)::
 
     nice -n 10 .venv/bin/python bench/bench_cluster.py [--games 30] [--seconds 15] [--think 0.05]
+        [--redis-cluster]
 
 It starts a throwaway PostgreSQL, a redis-server, three ``roppyakken serve
 --redis`` members and nginx in front of them (tests/harness/services.py: the same
@@ -23,6 +24,10 @@ the ``state`` that results.  Then the failover: the member holding the most of
 ``--games`` running games is killed (``kill -9``), and for each of its games the
 time from the kill to the first move made after it is measured (the clients
 reconnect through nginx, another member takes the lease and restores the game).
+
+``--redis-cluster``: the members share a six-node Redis Cluster (tests/harness/redis_cluster.py)
+instead of one redis-server, and a second failover is measured: the master serving the leases' slot
+is killed (``kill -9``), and for every running game the time from the kill to its first move after.
 """
 
 from __future__ import annotations
@@ -35,7 +40,8 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,7 +52,8 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.harness import services  # (the repository's root, just added)
+from roppyakken.server.cluster.redislink import KeySpace, is_cluster
+from tests.harness import redis_cluster, services
 
 RULES = {"toml": 'preset = "classic"\ninstant_win = "off"\ntarget = 10000\n'}
 """Games that do not end during a run (the load stays the same)."""
@@ -195,9 +202,11 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--think", type=float, default=0.05)
+    parser.add_argument("--redis-cluster", action="store_true", help="a six-node Redis Cluster")
     args = parser.parse_args()
     rows = []
-    with services.cluster(3) as stack:
+    cluster_failover = ""
+    with _stack(args.redis_cluster) as (stack, nodes):
         a, b, c = stack.members
         others = [b.url, c.url]
         ways: list[tuple[str, str, Callable[[int], Callable[[], str]]]] = [
@@ -221,6 +230,8 @@ def main() -> int:
                 tally = asyncio.run(_load(games, url_for, args.think, args.seconds))
             rows.append(_summary(name, tally, args.seconds, _cpu(pids) - cpu_before))
             print(rows[-1], flush=True)
+        if nodes is not None:
+            cluster_failover = _redis_failover(stack, nodes, args.games, args.think)
         failover = _failover(stack, args.games, args.think)
     print()
     print(f"{args.games} games of 2 at once, think {args.think} s, {args.seconds:.0f} s each way")
@@ -230,8 +241,81 @@ def main() -> int:
         print(row)
     print()
     print(failover)
+    if cluster_failover:
+        print(cluster_failover)
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
+
+
+@contextmanager
+def _stack(on_cluster: bool) -> Iterator[tuple[services.Stack, redis_cluster.RedisClusterNodes | None]]:
+    """Three members and nginx, on one redis-server or (``on_cluster``) on a six-node Redis Cluster."""
+    if not on_cluster:
+        with services.cluster(3) as stack:
+            yield stack, None
+        return
+    with services.postgres() as pg, redis_cluster.redis_cluster() as nodes:
+        database = services.new_database(pg, "cluster")
+        with (
+            services.members(database, nodes.url, 3) as started,
+            services.nginx([m.port for m in started]) as port,
+        ):
+            yield services.Stack(database, nodes.url, started, port), nodes
+
+
+def _holders(stack: services.Stack, rooms: list[str]) -> dict[str, str]:
+    """The member holding each of ``rooms`` (its id), read from Redis or the Redis Cluster."""
+    import redis
+
+    if not is_cluster(stack.redis):
+        client = redis.Redis.from_url(stack.redis, decode_responses=True)
+        return {room: str(client.get(KeySpace().lease(room))) for room in rooms}
+    nodes = stack.redis.split("://", 1)[1].split(",")
+    host, port = nodes[0].rsplit(":", 1)
+    cluster = redis.RedisCluster(host=host, port=int(port), decode_responses=True)
+    try:
+        return {room: str(cluster.get(KeySpace(sharded=True).lease(room))) for room in rooms}
+    finally:
+        cluster.close()
+
+
+def _redis_failover(
+    stack: services.Stack, nodes: redis_cluster.RedisClusterNodes, count: int, think: float
+) -> str:
+    """Kill -9 the Redis Cluster master serving the leases' slot; the time until each game moves on."""
+    games = [_new_game(stack.url) for _ in range(count)]
+    _start_all(games, stack.url)
+    master = nodes.master_of(KeySpace(sharded=True).rooms)
+    result: dict[str, Any] = {}
+
+    async def scenario() -> None:
+        tally = Tally()
+        until = time.perf_counter() + 30
+        tasks = [
+            asyncio.create_task(_seat(lambda: stack.url, g, t, think, until, tally, random.Random(i)))
+            for g, tokens in games
+            for i, t in enumerate(tokens)
+        ]
+        await asyncio.sleep(3)
+        before = {g.room: g.seq for g, _ in games}
+        killed = time.perf_counter()
+        master.kill()
+        waits: list[float] = []
+        while len(waits) < len(games) and time.perf_counter() < until:
+            await asyncio.sleep(0.01)
+            waits = [g.seen_at - killed for g, _ in games if g.seq > before[g.room] and g.seen_at > killed]
+        result["text"] = (
+            f"Redis Cluster failover: kill -9 of the leases' master with {count} games running; "
+            f"{len(waits)} moved on, after {statistics.median(waits):.2f} s (median), "
+            f"{max(waits):.2f} s (slowest); {tally.errors} errors"
+            if waits
+            else "Redis Cluster failover: no game moved on"
+        )
+        await asyncio.gather(*tasks)
+
+    asyncio.run(scenario())
+    nodes.wait_ok(60)
+    return str(result["text"])
 
 
 def _failover(stack: services.Stack, count: int, think: float) -> str:
@@ -250,10 +334,7 @@ def _failover(stack: services.Stack, count: int, think: float) -> str:
             for i, t in enumerate(tokens)
         ]
         await asyncio.sleep(3)
-        import redis
-
-        leases = redis.Redis.from_url(stack.redis, decode_responses=True)
-        holders = {g.room: str(leases.get(f"roppyakken:lease:{g.room}")) for g, _ in games}
+        holders = _holders(stack, [g.room for g, _ in games])
         victim_id = max(set(holders.values()), key=list(holders.values()).count)
         victim = ids[victim_id]
         theirs = [g for g, _ in games if holders[g.room] == victim_id]

@@ -46,8 +46,9 @@ def register(sub: Any, help_text: str) -> None:
         "--redis",
         metavar="URL",
         help=_(
-            "redis://HOST:PORT/DB: run as one member of a cluster sharing this Redis "
-            "and the --database (PostgreSQL); see docs/DEPLOY.md"
+            "redis://HOST:PORT/DB, or redis+cluster://HOST:PORT,HOST:PORT… for a Redis Cluster: "
+            "run as one member of a cluster sharing this Redis and the --database (PostgreSQL); "
+            "see docs/DEPLOY.md"
         ),
     )
     p.add_argument(
@@ -198,19 +199,38 @@ def _raise_file_limit(wanted: int) -> int | None:
 def _check_redis(url: str, dialect: str) -> None:
     """Refuse ``--redis`` with SQLite, a URL that is not Redis's, or a Redis that does not answer."""
     import redis
+    from redis.cluster import ClusterNode, RedisCluster
+    from redis.exceptions import RedisClusterException
 
     from roppyakken.errors import RoppyakkenError
     from roppyakken.server.cluster.link import check_url
+    from roppyakken.server.cluster.redislink import cluster_address, is_cluster
     from roppyakken.server.wire import text
 
     if dialect != "postgresql":
         raise RoppyakkenError(text.REDIS_NEEDS_POSTGRESQL)
     check_url(url)
     try:
-        client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
-        client.ping()
-        client.close()
-    except (redis.RedisError, OSError, ValueError) as exc:
+        if is_cluster(url):
+            address = cluster_address(url)
+            cluster = RedisCluster(
+                startup_nodes=[
+                    ClusterNode(host, port)  # type: ignore[no-untyped-call]
+                    for host, port in address.nodes
+                ],
+                username=address.username,
+                password=address.password,
+                ssl=address.ssl,
+                socket_connect_timeout=5,
+                socket_timeout=5,
+            )
+            cluster.ping()
+            cluster.close()
+        else:
+            client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+            client.ping()
+            client.close()
+    except (redis.RedisError, RedisClusterException, OSError, ValueError) as exc:
         shown = re.sub(r"//[^@/]*@", "//***@", url)  # no password in messages
         raise RoppyakkenError(text.REDIS_UNREACHABLE, url=shown, reason=exc) from None
 

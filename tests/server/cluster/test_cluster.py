@@ -125,7 +125,7 @@ def test_redis_needs_postgresql(tmp_path: Any) -> None:
     pg = "postgresql://u@127.0.0.1:1/x"
     for redis_url, said in (
         ("redis://:secret@127.0.0.1:1/0", "cannot reach Redis at redis://***@127.0.0.1:1/0: "),
-        ("http://x", "unsupported Redis URL 'http://x' (use redis://HOST:PORT/DB or rediss://…)"),
+        ("http://x", "unsupported Redis URL 'http://x' (use redis://HOST:PORT/DB, rediss://… or "),
     ):
         code, _, err = run_cli(["serve", "--port", "0", "--database", pg, "--redis", redis_url])
         lines = err.strip().splitlines()

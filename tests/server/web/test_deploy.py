@@ -1,5 +1,6 @@
-"""The deployment files docs/DEPLOY.md ships, run as they are: the systemd units' command lines and the
-TLS nginx configuration (the cluster's nginx configuration runs in test_server_cluster.py).
+"""The deployment files docs/DEPLOY.md ships, run as they are: the systemd units' command lines (the
+members' and the Redis Cluster nodes') and the TLS nginx configuration (the cluster's nginx
+configuration runs in tests/server/cluster/).
 
 The package is installed as docs/DEPLOY.md says, with its web extra into a new virtual
 environment (``pip install '.[web]'``; compiling skipped, which the wheel's test covers).
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import configparser
+import contextlib
 import json
 import shlex
 import shutil
@@ -24,9 +26,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+import redis
 from websockets.asyncio.client import connect
 
-from tests.harness import installs, services
+from roppyakken.server.cluster.redislink import KeySpace
+from tests.harness import installs, redis_cluster, services
 from tests.harness.support import ROOT
 
 pytestmark = pytest.mark.timeout(1200)  # the first test installs the package and its web extra
@@ -45,8 +49,9 @@ def program(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return python.parent / "roppyakken"
 
 
-def exec_start(unit: str, replace: dict[str, str], program: Path) -> list[str]:
-    """A unit's ``ExecStart`` as argv, with ``replace``'s texts replaced and the program made ``program``."""
+def exec_start(unit: str, replace: dict[str, str], program: Path, program_path: str = PROGRAM) -> list[str]:
+    """A unit's ``ExecStart`` as argv, with ``replace``'s texts replaced and the program (``program_path``
+    in the unit) made ``program``."""
     parser = configparser.ConfigParser(interpolation=None, strict=False)
     parser.read_string((DEPLOY / unit).read_text())
     line = parser["Service"]["ExecStart"]
@@ -54,7 +59,7 @@ def exec_start(unit: str, replace: dict[str, str], program: Path) -> list[str]:
         assert old in line, f"{unit}: {old} not in ExecStart"
         line = line.replace(old, new)
     argv = shlex.split(line)
-    assert argv[0] == PROGRAM
+    assert argv[0] == program_path
     return [str(program), *argv[1:]]
 
 
@@ -178,10 +183,59 @@ def test_a_member_behind_pgbouncer_with_a_read_replica_by_its_systemd_unit(progr
                 _stop_like_systemd(proc)
 
 
+def test_a_redis_cluster_and_a_member_by_their_systemd_units(program: Path, tmp_path: Path) -> None:
+    """Six Redis Cluster nodes started by their unit's ExecStart on the shipped configuration, joined
+    as docs/DEPLOY.md does it, and a member by its unit pointed at them: it takes a room's lease."""
+    server = shutil.which("redis-server") or shutil.which("redis-server", path="/usr/bin:/usr/sbin")
+    cli = shutil.which("redis-cli") or shutil.which("redis-cli", path="/usr/bin")
+    services.need("redis-server", server, "apt-get install redis-server")
+    services.need("redis-cli", cli, "apt-get install redis-tools")
+    assert server is not None and cli is not None
+    with contextlib.ExitStack() as stack:
+        ports = []
+        for _ in range(6):
+            port = services.free_port()
+            conf = tmp_path / f"{port}.conf"
+            conf.write_text(redis_cluster.render_node(port, tmp_path))
+            argv = exec_start(
+                "redis-cluster@.service",
+                {"/etc/roppyakken/redis-cluster/%i.conf": str(conf)},
+                Path(server),
+                program_path="/usr/bin/redis-server",
+            )
+            stack.enter_context(started(argv, port))
+            ports.append(port)
+        redis_cluster.create_cluster(cli, ports)
+        redis_cluster.wait_cluster_ok(ports)
+        url = "redis+cluster://" + ",".join(f"127.0.0.1:{p}" for p in ports[:2])
+        pg = stack.enter_context(services.postgres())
+        database = services.new_database(pg, "deploy_cluster")
+        port = services.free_port()
+        replace = {"%i": str(port), "${ROPPYAKKEN_DATABASE}": database, "${ROPPYAKKEN_REDIS}": url}
+        with started(exec_start("roppyakken@.service", replace, program), port) as proc:
+            health = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=10).json()
+            assert health["status"] == "ok"
+            created = httpx.post(f"http://127.0.0.1:{port}/api/rooms", json={"name": "a"}, timeout=10)
+            assert created.status_code == 201, created.text
+            client = redis.RedisCluster(host="127.0.0.1", port=ports[0], decode_responses=True)
+            try:
+                lease = KeySpace(sharded=True).lease(created.json()["room"])
+                assert client.get(lease) == health["member"]
+            finally:
+                client.close()
+            _stop_like_systemd(proc)
+
+
 def test_the_documented_files_are_the_shipped_ones() -> None:
     """docs/DEPLOY.md shows the shipped files whole, so that what is read is what the tests run."""
     text = (ROOT / "docs" / "DEPLOY.md").read_text()
     shown = ("roppyakken.service", "roppyakken@.service", "nginx-single.conf", "nginx-cluster.conf")
-    for name in (*shown, "roppyakken-replicated@.service", "pgbouncer.ini"):
+    for name in (
+        *shown,
+        "roppyakken-replicated@.service",
+        "pgbouncer.ini",
+        "redis-cluster.conf",
+        "redis-cluster@.service",
+    ):
         shipped = (DEPLOY / name).read_text().strip()
         assert shipped in text, f"docs/DEPLOY.md does not show docs/deploy/{name} as it is"

@@ -5,10 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Final, cast
 
-import redis.asyncio as aioredis
-from redis.exceptions import RedisError
-
-from roppyakken.server.cluster.redislink import PREFIX
+from roppyakken.server.cluster.redislink import PREFIX, REDIS_ERRORS, Link
 
 log = logging.getLogger("roppyakken.server")
 
@@ -35,7 +32,7 @@ class RedisBuckets:
     """A :class:`~roppyakken.server.limits.RateLimiter` whose buckets are in Redis, shared by every
     member."""
 
-    def __init__(self, redis: aioredis.Redis) -> None:
+    def __init__(self, redis: Link) -> None:
         self.redis = redis
         self._take = redis.register_script(_TAKE)
 
@@ -45,7 +42,7 @@ class RedisBuckets:
         ttl = int(max(60_000.0, burst / rate if rate > 0 else 3_600_000.0)) + 1000
         try:
             wait = await self._take(keys=[f"{PREFIX}bucket:{key}"], args=[repr(rate), repr(burst), ttl])
-        except (RedisError, OSError) as exc:
+        except REDIS_ERRORS as exc:
             log.error("cluster: rate limit not checked: %s", exc)
             return 0.0  # Redis gone: let the request through rather than refuse everyone
         wait = int(cast(int, wait))

@@ -3,10 +3,11 @@
 * **Relays.**  A member asked for a room that another member holds becomes a
   relay: the client's messages go to the holder on the holder's Redis channel,
   and the holder's messages for that one connection come back on the relay's
-  channel (``roppyakken:member:<id>``, one channel per member).  The holder
+  channel (``roppyakken:member:<id>``, one channel per member; on a Redis Cluster the sharded
+  channel ``roppyakken:{member:<id>}``, served by one shard).  The holder
   builds every message for the connection's own seat, exactly as for a socket
   of its own, so a relay never holds anything but what its client may see.
-* **Losing a member.**  Redis answers each ``PUBLISH`` with the number of
+* **Losing a member.**  Redis answers each ``PUBLISH`` (``SPUBLISH``) with the number of
   subscribers that got it: a member whose channel has nobody is gone, and the
   connections it relayed are let go at once.  A relay checks the leases of the
   rooms it relays about twice a second; when the holder changed or vanished it
@@ -27,10 +28,16 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Final, Protocol
 
-import redis.asyncio as aioredis
-from redis.exceptions import RedisError
+from redis.asyncio.cluster import RedisCluster
 
-from roppyakken.server.cluster.redislink import PREFIX, ClusterUnavailable, stop_task
+from roppyakken.server.cluster.redislink import (
+    ONE_REDIS,
+    REDIS_ERRORS,
+    ClusterUnavailable,
+    KeySpace,
+    Link,
+    stop_task,
+)
 from roppyakken.server.wire.member import MemberAnswer, MemberCall, Refused, parse_answer, parse_call
 
 log = logging.getLogger("roppyakken.server")
@@ -111,8 +118,12 @@ class LeaseView(Protocol):
 class RelayBus:
     """One member's messages to and from the others (its Redis channel); see the module docstring."""
 
-    def __init__(self, redis: aioredis.Redis, member: str, leases: LeaseView) -> None:
+    def __init__(self, redis: Link, member: str, leases: LeaseView, keys: KeySpace = ONE_REDIS) -> None:
         self.redis = redis
+        self.keys = keys
+        """The channels' names; sharded channels on a Redis Cluster (server/cluster/redislink.py)."""
+        self._serving: str | None = None
+        """On a Redis Cluster: the node serving this member's channel when it subscribed."""
         self.member = member
         self.leases = leases
         self.handlers: Handlers | None = None
@@ -133,13 +144,13 @@ class RelayBus:
 
     def channel(self, member: str) -> str:
         """A member's Redis channel."""
-        return f"{PREFIX}member:{member}"
+        return self.keys.channel(member)
 
     async def start(self, handlers: Handlers) -> None:
         """Subscribe to this member's channel; start listening, publishing and watching the relays."""
         self.handlers = handlers
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(self.channel(self.member))
+        await self._subscribe()
         loops = (self._listen(), self._publish_loop(), self._watch_loop())
         self._tasks = [asyncio.create_task(c, name=f"roppyakken-relays-{i}") for i, c in enumerate(loops)]
 
@@ -151,8 +162,22 @@ class RelayBus:
         for task in self._tasks:
             await stop_task(task)
         if self._pubsub is not None:
-            with contextlib.suppress(RedisError, OSError):
+            with contextlib.suppress(*REDIS_ERRORS):
                 await self._pubsub.aclose()
+
+    async def _subscribe(self) -> None:
+        """Subscribe to this member's channel (sharded, at the node serving it, on a Redis Cluster)."""
+        if not self.keys.sharded:
+            await self._pubsub.subscribe(self.channel(self.member))
+            return
+        await self._pubsub.ssubscribe(self.channel(self.member))
+        self._serving = self._channel_node()
+
+    def _channel_node(self) -> str | None:
+        """The Redis Cluster node serving this member's channel, as the client knows it now."""
+        assert isinstance(self.redis, RedisCluster)
+        node = self.redis.get_node_from_key(self.channel(self.member))
+        return None if node is None else str(node.name)
 
     async def repeat_dropped_byes(self) -> None:
         """Queue again the byes that could not be published (after each renewal)."""
@@ -171,13 +196,24 @@ class RelayBus:
         if not members:
             return
         try:
-            counts = await self.redis.pubsub_numsub(*(self.channel(m) for m in members))
-        except (RedisError, OSError) as exc:
+            counts = await self._subscribers([self.channel(m) for m in members])
+        except REDIS_ERRORS as exc:
             log.error("cluster: could not check the other members: %s", exc)
             return
         for member, (_, count) in zip(members, counts, strict=True):
             if int(count) == 0:
                 self._member_gone(member)
+
+    async def _subscribers(self, channels: list[str]) -> list[tuple[str, int]]:
+        """How many listen on each of ``channels`` (a sharded channel: asked of the node serving it)."""
+        if not isinstance(self.redis, RedisCluster):
+            return [(str(c), int(n)) for c, n in await self.redis.pubsub_numsub(*channels)]
+        counts: list[tuple[str, int]] = []
+        for channel in channels:
+            node = self.redis.get_node_from_key(channel)
+            got = await self.redis.execute_command("PUBSUB SHARDNUMSUB", channel, target_nodes=node)
+            counts.extend((str(c), int(n)) for c, n in got)
+        return counts
 
     # ----------------------------------------------------------------- messages
 
@@ -197,10 +233,13 @@ class RelayBus:
                 try:
                     async with self.redis.pipeline(transaction=False) as pipe:
                         for member, data in batch:
-                            pipe.publish(self.channel(member), data)
+                            if self.keys.sharded:
+                                pipe.spublish(self.channel(member), data)
+                            else:
+                                pipe.publish(self.channel(member), data)
                         got = await pipe.execute()
                     break
-                except (RedisError, OSError) as exc:
+                except REDIS_ERRORS as exc:
                     # a lost message could leave a client waiting for good; one sent twice carries
                     # the seq it had, so try again (the connection to Redis is made anew)
                     log.error("cluster: could not publish %d messages: %s", len(batch), exc)
@@ -227,10 +266,18 @@ class RelayBus:
                 future.set_exception(ClusterUnavailable(member))
 
     async def _listen(self) -> None:
+        kind = "smessage" if self.keys.sharded else "message"
         while True:
             try:
-                message = await self._pubsub.get_message(timeout=1.0)
-            except (RedisError, OSError) as exc:
+                if self.keys.sharded:
+                    message = await self._pubsub.get_sharded_message(timeout=1.0)
+                    if self._channel_node() != self._serving:
+                        # a failover or a moved slot: the client follows the channel to its new
+                        # node, but what was published meanwhile is gone
+                        raise ClusterUnavailable("this member's channel moved to another node")
+                else:
+                    message = await self._pubsub.get_message(timeout=1.0)
+            except (*REDIS_ERRORS, ClusterUnavailable) as exc:
                 log.error("cluster: lost the Redis subscription: %s", exc)
                 self.leases.unsure()
                 # messages for the relayed clients may have been lost meanwhile: they reconnect
@@ -238,10 +285,10 @@ class RelayBus:
                 for relayed in list(self.relayed.values()):
                     self._holder_lost(relayed)
                 await asyncio.sleep(0.5)
-                with contextlib.suppress(RedisError, OSError):
-                    await self._pubsub.subscribe(self.channel(self.member))
+                with contextlib.suppress(*REDIS_ERRORS):
+                    await self._subscribe()
                 continue
-            if message is None or message.get("type") != "message":
+            if message is None or message.get("type") != kind:
                 continue
             try:
                 await self._receive(str(message["data"]))
@@ -370,7 +417,7 @@ class RelayBus:
                 continue
             try:
                 holders = await self.leases.holders(rooms)
-            except (RedisError, OSError) as exc:
+            except REDIS_ERRORS as exc:
                 log.error("cluster: could not check the leases: %s", exc)
                 continue
             now_held = dict(zip(rooms, holders, strict=True))

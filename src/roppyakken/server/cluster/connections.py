@@ -15,10 +15,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from typing import Final
 
-import redis.asyncio as aioredis
-from redis.exceptions import RedisError
-
-from roppyakken.server.cluster.redislink import PREFIX
+from roppyakken.server.cluster.redislink import PREFIX, REDIS_ERRORS, Link
 
 log = logging.getLogger("roppyakken.server")
 
@@ -42,7 +39,7 @@ class ClusterConnections:
 
     def __init__(
         self,
-        redis: aioredis.Redis,
+        redis: Link,
         member: str,
         lease_ms: int,
         clock: Callable[[], float] = time.monotonic,
@@ -67,7 +64,7 @@ class ClusterConnections:
         conn = f"{self.member}:{secrets.token_hex(6)}"
         try:
             ok = await self._acquire(keys=[self._key(address)], args=[conn, most, self.life_ms])
-        except (RedisError, OSError) as exc:
+        except REDIS_ERRORS as exc:
             log.error("cluster: connection not counted: %s", exc)
             return True
         if ok:
@@ -82,7 +79,7 @@ class ClusterConnections:
         conn = conns.pop()
         if not conns:
             del self._conns[address]
-        with contextlib.suppress(RedisError, OSError):
+        with contextlib.suppress(*REDIS_ERRORS):
             await self.redis.zrem(self._key(address), conn)
 
     def total(self) -> int:
@@ -103,12 +100,12 @@ class ClusterConnections:
                     pipe.pexpire(self._key(address), self.life_ms)
                 await pipe.execute()
             self._refreshed = self.clock()
-        except (RedisError, OSError) as exc:
+        except REDIS_ERRORS as exc:
             log.error("cluster: connections not refreshed: %s", exc)
 
     async def close(self) -> None:
         """Forget this member's websockets in Redis (it stops)."""
-        with contextlib.suppress(RedisError, OSError):
+        with contextlib.suppress(*REDIS_ERRORS):
             for address, conns in self._conns.items():
                 if conns:
                     await self.redis.zrem(self._key(address), *conns)

@@ -41,10 +41,14 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Final
 
-import redis.asyncio as aioredis
-from redis.exceptions import RedisError
-
-from roppyakken.server.cluster.redislink import PREFIX, ClusterUnavailable
+from roppyakken.server.cluster.redislink import (
+    ONE_REDIS,
+    PREFIX,
+    REDIS_ERRORS,
+    ClusterUnavailable,
+    KeySpace,
+    Link,
+)
 from roppyakken.server.play.claims import RoomsFull
 
 log = logging.getLogger("roppyakken.server")
@@ -131,12 +135,22 @@ class Leases:
     docstring."""
 
     ROOMS_KEY: Final = PREFIX + "rooms"
+    """The set of rooms held, on one Redis (:attr:`KeySpace.rooms` names it on either)."""
     STAMPS_KEY: Final = PREFIX + "renewed"
+    """The renewal stamps, on one Redis (:attr:`KeySpace.stamps` names it on either)."""
 
     def __init__(
-        self, redis: aioredis.Redis, member: str, *, lease_ms: int = LEASE_MS, max_rooms: int = 0
+        self,
+        redis: Link,
+        member: str,
+        *,
+        lease_ms: int = LEASE_MS,
+        max_rooms: int = 0,
+        keys: KeySpace = ONE_REDIS,
     ) -> None:
         self.redis = redis
+        self.keys = keys
+        """The keys' names (one Redis, or a Redis Cluster: server/cluster/redislink.py)."""
         self.member = member
         self.lease_ms = lease_ms
         self.max_rooms = max_rooms
@@ -159,7 +173,7 @@ class Leases:
 
     @staticmethod
     def lease_key(room: str) -> str:
-        """A room's lease key."""
+        """A room's lease key on one Redis (:meth:`KeySpace.lease` names it on either)."""
         return f"{PREFIX}lease:{room}"
 
     async def claim(self, room: str) -> str | None:
@@ -173,10 +187,10 @@ class Leases:
         began, wall = time.monotonic(), time.time()
         try:
             answer, since = await self._claim(
-                keys=[self.lease_key(room), self.ROOMS_KEY, self.STAMPS_KEY],
+                keys=[self.keys.lease(room), self.keys.rooms, self.keys.stamps],
                 args=[self.member, self.lease_ms, room, self.max_rooms],
             )
-        except (RedisError, OSError) as exc:
+        except REDIS_ERRORS as exc:
             raise ClusterUnavailable(str(exc)) from None
         if answer == "mine":
             self.held[room] = began + self.lease_ms / 1000 * 0.8
@@ -196,8 +210,8 @@ class Leases:
         """At most ``most`` rooms whose holder stopped renewing their leases (it died, or is paused or
         cut off from Redis) and that nobody took or gave back since, the longest lapsed first."""
         try:
-            rooms = await self._lapsed(keys=[self.ROOMS_KEY], args=[most])
-        except (RedisError, OSError) as exc:
+            rooms = await self._lapsed(keys=[self.keys.rooms], args=[most])
+        except REDIS_ERRORS as exc:
             raise ClusterUnavailable(str(exc)) from None
         return [str(r) for r in rooms]
 
@@ -216,9 +230,9 @@ class Leases:
         """Give ``room``'s lease back (if still this member's)."""
         self.held.pop(room, None)
         self.orphans.pop(room, None)
-        with contextlib.suppress(RedisError, OSError):
+        with contextlib.suppress(*REDIS_ERRORS):
             await self._release(
-                keys=[self.lease_key(room), self.ROOMS_KEY, self.STAMPS_KEY], args=[self.member, room]
+                keys=[self.keys.lease(room), self.keys.rooms, self.keys.stamps], args=[self.member, room]
             )
 
     async def hand_over(self, room: str) -> None:
@@ -226,9 +240,9 @@ class Leases:
         listed as lapsed, with no stamp (nothing to give back to its clock: this member paused it)."""
         self.held.pop(room, None)
         self.orphans.pop(room, None)
-        with contextlib.suppress(RedisError, OSError):
+        with contextlib.suppress(*REDIS_ERRORS):
             await self._hand_over(
-                keys=[self.lease_key(room), self.ROOMS_KEY, self.STAMPS_KEY], args=[self.member, room]
+                keys=[self.keys.lease(room), self.keys.rooms, self.keys.stamps], args=[self.member, room]
             )
 
     def release_soon(self, room: str) -> None:
@@ -251,14 +265,14 @@ class Leases:
     async def holder(self, room: str) -> str | None:
         """The member holding ``room`` now, or None."""
         try:
-            value = await self.redis.get(self.lease_key(room))
-        except (RedisError, OSError) as exc:
+            value = await self.redis.get(self.keys.lease(room))
+        except REDIS_ERRORS as exc:
             raise ClusterUnavailable(str(exc)) from None
         return None if value is None else str(value)
 
     async def holders(self, rooms: list[str]) -> list[str | None]:
-        """The members holding ``rooms`` now (None: nobody), in order; RedisError/OSError if unknown."""
-        values = await self.redis.mget([self.lease_key(r) for r in rooms])
+        """The members holding ``rooms`` now (None: nobody), in order; one of REDIS_ERRORS if unknown."""
+        values = await self.redis.mget([self.keys.lease(r) for r in rooms])
         return [None if v is None else str(v) for v in values]
 
     def unsure(self) -> None:
@@ -285,12 +299,12 @@ class Leases:
                     # that never ends would leave every room here refusing moves, unexplained
                     lost = await asyncio.wait_for(
                         self._renew(
-                            keys=[self.lease_key(r) for r in rooms],
-                            args=[self.member, self.lease_ms, self.ROOMS_KEY, self.STAMPS_KEY, *rooms],
+                            keys=[self.keys.lease(r) for r in rooms],
+                            args=[self.member, self.lease_ms, self.keys.rooms, self.keys.stamps, *rooms],
                         ),
                         self.lease_ms / 1000,
                     )
-                except (RedisError, OSError, TimeoutError) as exc:
+                except (*REDIS_ERRORS, TimeoutError) as exc:
                     log.error("cluster: leases not renewed: %s", str(exc) or "no answer in time")
                     self.unsure()  # moves stop until renewed
                     self._renew_now.clear()  # (the next try after a period, not at once)

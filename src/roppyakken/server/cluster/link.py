@@ -1,7 +1,7 @@
 """Several ``roppyakken serve`` processes as one service: one member's link to the cluster.
 
 Every member of a cluster shares one PostgreSQL database (what must last) and
-one Redis server (who holds which room, messages between members, shared bounds).
+one Redis server or Redis Cluster (who holds which room, messages between members, shared bounds).
 A :class:`Cluster` is four parts, each behind its own small interface:
 
 * :class:`~roppyakken.server.cluster.leases.Leases` (server/cluster/leases.py): which rooms this
@@ -27,13 +27,19 @@ import contextlib
 import logging
 import secrets
 
-from redis.exceptions import RedisError
-
 from roppyakken.server.cluster.buckets import RedisBuckets
 from roppyakken.server.cluster.bus import Handlers, RelayBus, Relayed
 from roppyakken.server.cluster.connections import ClusterConnections
 from roppyakken.server.cluster.leases import LEASE_MS, Leases
-from roppyakken.server.cluster.redislink import ClusterUnavailable, check_url, open_redis, stop_task
+from roppyakken.server.cluster.redislink import (
+    REDIS_ERRORS,
+    ClusterUnavailable,
+    KeySpace,
+    check_url,
+    is_cluster,
+    open_redis,
+    stop_task,
+)
 
 log = logging.getLogger("roppyakken.server")
 
@@ -44,7 +50,8 @@ __all__ = ["Cluster", "ClusterConnections", "ClusterUnavailable", "Handlers", "R
 
 
 class Cluster:
-    """One member's link to the cluster (a Redis URL): its leases, relays, buckets and counts."""
+    """One member's link to the cluster (a Redis URL, or a Redis Cluster's ``redis+cluster://`` URL):
+    its leases, relays, buckets and counts."""
 
     def __init__(self, url: str, *, lease_ms: int = LEASE_MS, max_rooms: int = 0) -> None:
         self.url = url
@@ -52,8 +59,10 @@ class Cluster:
         """This member's id (fresh at each start: a restarted member is a new one)."""
         # every command gives up after a lease's life (a frozen Redis answers nothing)
         self.redis = open_redis(url, lease_ms / 1000)
-        self.leases = Leases(self.redis, self.member, lease_ms=lease_ms, max_rooms=max_rooms)
-        self.bus = RelayBus(self.redis, self.member, self.leases)
+        self.keys = KeySpace(sharded=is_cluster(url))
+        """The keys' names: hash tags, sharded channels on a Redis Cluster (cluster/redislink.py)."""
+        self.leases = Leases(self.redis, self.member, lease_ms=lease_ms, max_rooms=max_rooms, keys=self.keys)
+        self.bus = RelayBus(self.redis, self.member, self.leases, self.keys)
         self.buckets = RedisBuckets(self.redis)
         self.connections = ClusterConnections(self.redis, self.member, lease_ms)
         self.leases.chores = [self.connections.refresh, self.bus.check_relays, self.bus.repeat_dropped_byes]
@@ -63,7 +72,7 @@ class Cluster:
         """Connect, subscribe to this member's channel, start renewing and relaying."""
         try:
             await self.redis.ping()
-        except (RedisError, OSError) as exc:
+        except REDIS_ERRORS as exc:
             raise ClusterUnavailable(str(exc)) from None
         self.leases.lost = handlers.lost
         await self.bus.start(handlers)
@@ -80,7 +89,7 @@ class Cluster:
             log.error("cluster: leases and relays not closed within %s s: stopping anyway", CLOSE_PATIENCE)
         for task in self._renewing:
             await stop_task(task)
-        with contextlib.suppress(TimeoutError, RedisError, OSError):
+        with contextlib.suppress(TimeoutError, *REDIS_ERRORS):
             async with asyncio.timeout(CLOSE_PATIENCE):
                 await self.connections.close()
                 await self.redis.aclose()

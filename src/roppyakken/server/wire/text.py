@@ -131,7 +131,9 @@ REDIS_NEEDS_POSTGRESQL: Final = N_(
     "--redis needs a shared --database postgresql://…: a SQLite file belongs to one machine"
 )
 REDIS_UNREACHABLE: Final = N_("cannot reach Redis at {url}: {reason}")
-BAD_REDIS_URL: Final = N_("unsupported Redis URL '{url}' (use redis://HOST:PORT/DB or rediss://…)")
+BAD_REDIS_URL: Final = N_(
+    "unsupported Redis URL '{url}' (use redis://HOST:PORT/DB, rediss://… or redis+cluster://HOST:PORT,…)"
+)
 BAD_TRUSTED_PROXY: Final = N_(
     "--trusted-proxy '{value}' is not an IP address or network (e.g. 127.0.0.1 or 10.0.0.0/24); "
     "a proxy named otherwise would let clients choose the address their limits count"
