@@ -184,3 +184,63 @@ def test_the_tournament_socket_sends_the_page_and_its_changes(tmp_path: Path) ->
         assert pong == {"type": "pong", "id": "p"}
         ann.close()
         bo.close()
+
+
+def test_round_robins_by_two_and_by_three_meet_every_pair_once(tmp_path: Path) -> None:
+    """A round robin of three players by tables of 2 plays three rounds, each pair once and each
+    player a bye; by a table of 3 it is one round of all three (model.round_robin_schedule)."""
+    database = f"sqlite:///{tmp_path / 'rr.sqlite3'}"
+    with running_server(database) as server:
+        ann = Entrant(server, "Ann", account=True)
+        everyone = [ann, Entrant(server, "Bo"), Entrant(server, "Cy")]
+        by_three = {"name": "Ten", "format": "round_robin", "players": 3, "clock": "15+60", "starts_in": 1}
+        refused = ann.post("/api/tournaments", {**by_three, "preset": "ten-card"})
+        assert refused.status_code == 400 and "ten-card" in refused.json()["error"], refused.text
+        for players, rounds in ((2, 3), (3, 1)):
+            made = ann.post(
+                "/api/tournaments",
+                {
+                    "name": f"Round robin by {players}",
+                    "format": "round_robin",
+                    "players": players,
+                    "clock": "15+60",
+                    "starts_in": 1,
+                    "rated": False,
+                },
+            )
+            assert made.status_code == 201, made.text
+            tid = made.json()["id"]
+            for entrant in everyone:
+                entrant.join(tid)
+            for number in range(1, rounds + 1):
+                wait_for(
+                    lambda t=tid, n=number: ann.view(t)["tournament"]["round"] == n, 20, f"round {number}"
+                )
+                wait_for(
+                    lambda t=tid, k=players: sum(bool(e.view(t)["me"]["table"]) for e in everyone) == k,
+                    20,
+                    f"round {number}'s table",
+                )
+                assert len(play_round(server, tid, everyone, seed=number)) == 1
+            final = wait_for(
+                lambda t=tid: (v := ann.view(t))["tournament"]["status"] == "finished" and v, 20, "the end"
+            )
+            assert final["tournament"]["rounds"] == rounds
+            met = [frozenset(t["players"]) for t in final["tables"]]
+            assert len(met) == rounds and all(t["places"] for t in final["tables"])
+            if players == 2:
+                assert sorted(map(sorted, met)) == sorted(
+                    sorted(pair)
+                    for pair in (
+                        {ann.id, everyone[1].id},
+                        {ann.id, everyone[2].id},
+                        {everyone[1].id, everyone[2].id},
+                    )
+                )
+                assert all(line["byes"] == 1 and line["games"] == 2 for line in final["standings"])
+                assert sum(line["points"] for line in final["standings"]) == 3 * 2.0 + 3 * 1.0
+            else:
+                assert met == [frozenset(e.id for e in everyone)]
+                assert sum(line["points"] for line in final["standings"]) == 3.0
+        for entrant in everyone:
+            entrant.close()

@@ -27,11 +27,13 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from roppyakken.errors import RulesError
+from roppyakken.rules import preset
 from roppyakken.server.club import clubs
 from roppyakken.server.club.ratings import store as rating_store
 from roppyakken.server.club.ratings.pools import FAMILIES, pool_of
 from roppyakken.server.club.ratings.scale import skill_points
-from roppyakken.server.club.tournaments import store, view
+from roppyakken.server.club.tournaments import model, store, view
 from roppyakken.server.club.tournaments.store import Entry
 from roppyakken.server.club.tournaments.view import Snapshot
 from roppyakken.server.config import Limits
@@ -117,6 +119,10 @@ async def create_tournament(request: Request) -> Response:
         raise ApiError(
             400, text.TOURNAMENT_PRESET, preset=body.preset[:64], known=", ".join(sorted(FAMILIES))
         )
+    try:  # a preset played by 2 only (ten-card) makes no tables of 3
+        preset(body.preset).check_players(body.players)
+    except RulesError as exc:
+        raise ApiError(400, exc.template, **exc.fields) from None
     await enforcement.may_take_seat(_db(request), limits, player, None)
     now = time.time()
     tournament_id = secrets.token_urlsafe(12)
@@ -222,8 +228,11 @@ async def join_tournament(request: Request) -> Response:
         mine = [e for e in store.entries(c, tournament_id) if e.player_id == player.id]
         if mine and mine[0].abandonments >= store.WITHDRAW_AFTER:
             return _Joined(text.TOURNAMENT_ABANDONED)
-        if not mine and store.entry_count(c, tournament_id) >= limits.tournament_entries:
-            return _Joined(text.TOURNAMENT_FULL, limits.tournament_entries)
+        most = limits.tournament_entries
+        if current.format == "round_robin":  # its schedule takes at most MAX_ROUND_ROBIN players
+            most = min(most, model.MAX_ROUND_ROBIN)
+        if not mine and store.entry_count(c, tournament_id) >= most:
+            return _Joined(text.TOURNAMENT_FULL, most)
         pool = pool_of(current.preset, current.players)
         rating = skill_points(rating_store.skills(c, pool, [player.id])[player.id])
         entry = Entry(player.id, player.name, rating, hash_token(token), now, now, False, False, 0)

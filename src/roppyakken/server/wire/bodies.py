@@ -437,7 +437,7 @@ _TOURNAMENT_MESSAGES: Final[dict[str, RoppyakkenError | str]] = {
 
 def create_tournament(data: dict[str, Any]) -> CreateTournamentBody:
     """Check a ``POST /api/tournaments`` body: an arena has ``minutes``, a Swiss ``rounds``, a round
-    robin neither (its rounds follow from its players) and tables of 2 (the route checks the preset)."""
+    robin neither (its rounds follow from its players; the route checks the preset)."""
     try:
         body = CreateTournamentBody.model_validate(data)
     except ValidationError as exc:
@@ -445,8 +445,6 @@ def create_tournament(data: dict[str, Any]) -> CreateTournamentBody:
     shapes = {"arena": (True, False), "swiss": (False, True), "round_robin": (False, False)}
     if shapes[body.format] != (body.minutes is not None, body.rounds is not None):
         raise RequestError(text.TOURNAMENT_SHAPE)
-    if body.format == "round_robin" and body.players != 2:
-        raise RequestError(text.TOURNAMENT_ROUND_ROBIN)
     return body
 
 

@@ -235,7 +235,6 @@ TOURNAMENT_SHAPE: Final = N_(
     "an arena needs 'minutes' (its duration), a Swiss tournament 'rounds', a round robin neither"
 )
 TOURNAMENT_PRESET: Final = N_("there is no preset '{preset}' for tournaments (presets: {known})")
-TOURNAMENT_ROUND_ROBIN: Final = N_("a round robin is played by tables of 2")
 TOURNAMENT_SCHEDULE: Final = N_("tournament schedule {number} ('{name}'): {problem}")
 TOURNAMENT_SCHEDULES_FILE: Final = N_("the tournament schedules are not valid TOML: {reason}")
 # clubs (server/club/clubs.py, server/web/club_routes.py)

@@ -33,6 +33,7 @@ from typing import Any, Final
 from sqlalchemy import Connection, select
 
 from roppyakken.errors import RoppyakkenError
+from roppyakken.rules import PRESETS
 from roppyakken.server.club.ratings.pools import FAMILIES
 from roppyakken.server.club.tournaments import store
 from roppyakken.server.club.tournaments.model import FORMATS
@@ -111,6 +112,8 @@ def _one(entry: Any) -> Schedule:
     players = entry.get("players", 2)
     if players not in (2, 3) or isinstance(players, bool):
         raise ValueError("'players' must be 2 or 3")
+    if players not in PRESETS[preset].get("players", (2, 3)):
+        raise ValueError(f"preset '{preset}' is not played by {players}")
     clock = entry.get("clock")
     if clock not in CONTROLS:
         raise ValueError(f"'clock' must be one of {', '.join(CONTROLS)}")
@@ -124,8 +127,6 @@ def _one(entry: Any) -> Schedule:
         raise ValueError("an arena needs 'minutes' (1 to 1440)")
     if fmt == "swiss" and (not isinstance(rounds, int) or isinstance(rounds, bool) or not 1 <= rounds <= 30):
         raise ValueError("a Swiss tournament needs 'rounds' (1 to 30)")
-    if fmt == "round_robin" and players != 2:
-        raise ValueError("a round robin is played by tables of 2")
     first = entry.get("first", 0.0)
     if isinstance(first, datetime):
         if first.tzinfo is None:
