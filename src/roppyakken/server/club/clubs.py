@@ -45,6 +45,7 @@ from roppyakken.server.people import moderation
 from roppyakken.server.people.logins import normalize, skeleton
 from roppyakken.server.store.tables import (
     accounts,
+    blocks,
     club_chat,
     club_members,
     club_pending,
@@ -710,12 +711,18 @@ def _member(conn: Connection, club_id: str, player_id: str | None) -> Role:
 
 @refusing
 def chat(conn: Connection, club_id: str, viewer: str | None, limit: int = CHAT_SHOWN) -> list[ClubChatLine]:
-    """The newest ``limit`` lines of the club's chat not hidden, oldest first (its members only)."""
+    """The newest ``limit`` lines of the club's chat not hidden, oldest first (its members only);
+    the lines of a player the viewer blocks never reach them."""
     _member(conn, club_id, viewer)
+    blocked_author = (
+        select(blocks.c.blocked)
+        .where(blocks.c.blocker == viewer, blocks.c.blocked == club_chat.c.player_id)
+        .exists()
+    )
     rows = conn.execute(
         select(club_chat.c.id, club_chat.c.player_id, players.c.name, club_chat.c.text, club_chat.c.at)
         .join(players, players.c.id == club_chat.c.player_id, isouter=True)
-        .where(club_chat.c.club_id == club_id, club_chat.c.hidden_by.is_(None))
+        .where(club_chat.c.club_id == club_id, club_chat.c.hidden_by.is_(None), ~blocked_author)
         .order_by(club_chat.c.id.desc())
         .limit(limit)
     ).all()
