@@ -639,6 +639,7 @@ class TournamentStanding(TypedDict):
     name: str
     points: float
     buchholz: float
+    sonneborn_berger: float
     wins: int
     games: int
     byes: int

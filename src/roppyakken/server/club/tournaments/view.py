@@ -106,6 +106,7 @@ def answer(snap: Snapshot, player_id: str | None, now: float) -> TournamentAnswe
             name=by_id[s.player_id].name,
             points=s.points,
             buchholz=s.buchholz,
+            sonneborn_berger=s.sonneborn_berger,
             wins=s.wins,
             games=s.games,
             byes=s.byes,
@@ -142,7 +143,19 @@ def answer(snap: Snapshot, player_id: str | None, now: float) -> TournamentAnswe
     )
 
 
-CSV_COLUMNS = ("rank", "player", "name", "points", "buchholz", "wins", "games", "byes", "withdrawn")
+CSV_COLUMNS = (
+    "rank",
+    "player",
+    "name",
+    "points",
+    "buchholz",
+    "sonneborn_berger",
+    "wins",
+    "games",
+    "byes",
+    "withdrawn",
+    "tie_break",
+)
 
 
 def standings_csv(snap: Snapshot, now: float) -> str:
@@ -156,6 +169,8 @@ def standings_csv(snap: Snapshot, now: float) -> str:
 
 
 def _cell(value: object) -> str:
+    if value is None:
+        return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):

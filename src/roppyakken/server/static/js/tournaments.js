@@ -254,6 +254,7 @@ export async function tournamentPage(root, id) {
       actions,
       h("h2", {}, t("Standings")),
       standings,
+      tieBreaksHelp(),
       h("p", {}, h("a", { href: `/api/tournaments/${encodeURIComponent(id)}/standings.csv`, download: "" }, t("Standings as CSV"))),
       h("h2", {}, t("Games")),
       games,
@@ -394,13 +395,15 @@ function drawStandings(el, answer) {
           h("th", { scope: "col" }, t("Player")),
           h("th", { scope: "col", class: "num" }, t("Points")),
           h("th", { scope: "col", class: "num" }, arena ? t("Games") : t("Buchholz")),
+          arena ? "" : h("th", { scope: "col", class: "num" }, h("abbr", { title: t("Sonneborn–Berger") }, t("S-B"))),
           h("th", { scope: "col", class: "num" }, t("Wins")),
+          h("th", { scope: "col" }, t("Tie-break")),
         ),
       ),
       h(
         "tbody",
         {},
-        answer.standings.map((line) =>
+        answer.standings.map((line, i) =>
           h(
             "tr",
             { dataset: { player: line.player } },
@@ -414,10 +417,52 @@ function drawStandings(el, answer) {
             ),
             h("td", { class: "num" }, line.points),
             h("td", { class: "num" }, arena ? line.games : line.buchholz),
+            arena ? "" : h("td", { class: "num" }, line.sonneborn_berger),
             h("td", { class: "num" }, line.wins),
+            h("td", { class: "tie-break" }, tieBreakNote(line, i ? answer.standings[i - 1] : null)),
           ),
         ),
       ),
+    ),
+  );
+}
+
+/**
+ * What set a line apart from the one above: a tie-break's name, "tied" for a shared rank, nothing
+ * when points did.
+ * @param {Answer["standings"][number]} line
+ * @param {Answer["standings"][number] | null} above
+ */
+export function tieBreakNote(line, above) {
+  if (above && above.rank === line.rank) return t("tied");
+  switch (line.tie_break) {
+    case "buchholz":
+      return t("Buchholz");
+    case "sonneborn_berger":
+      return t("Sonneborn–Berger");
+    case "wins":
+      return t("Wins");
+    case "rating":
+      return t("Rating");
+    default:
+      return "";
+  }
+}
+
+/** How ties are broken, in order (docs/TOURNAMENTS.md "Standings and tie-breaks"). */
+function tieBreaksHelp() {
+  return h(
+    "details",
+    { class: "tie-breaks" },
+    h("summary", {}, t("How ties are broken")),
+    h("p", {}, t("Players equal on points are ordered by these, in turn; the Tie-break column names the one that set a player below the line above. Players equal on all of them share a rank.")),
+    h(
+      "ol",
+      {},
+      h("li", {}, t("Buchholz: the sum of the final points of every table-mate of every game.")),
+      h("li", {}, t("Sonneborn–Berger: the final points of every table-mate finished below, half of them for a shared place.")),
+      h("li", {}, t("Wins: the games finished first alone.")),
+      h("li", {}, t("Rating: the rating on entry.")),
     ),
   );
 }

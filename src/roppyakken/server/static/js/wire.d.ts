@@ -570,6 +570,7 @@ export interface TournamentStanding {
   name: string;
   points: number;
   buchholz: number;
+  sonneborn_berger: number;
   wins: number;
   games: number;
   byes: number;
