@@ -64,6 +64,7 @@ from roppyakken.server.wire.answers import (
     ClubPendingEntry,
     ClubsAnswer,
     ClubSummary,
+    TournamentSummary,
 )
 
 P = ParamSpec("P")
@@ -383,10 +384,16 @@ _ROLE_ORDER: Final = {"owner": 0, "leader": 1, "member": 2}
 
 
 @refusing
-def page(conn: Connection, club_id: str, viewer: str | None) -> ClubAnswer:
+def page(
+    conn: Connection,
+    club_id: str,
+    viewer: str | None,
+    tournaments: Callable[[Connection, str], list[TournamentSummary]] = lambda _c, _id: [],
+) -> ClubAnswer:
     """The club's page as ``viewer`` sees it: the club, its members with their ratings, the open
     requests and invitations (for its owner and leaders), its leaderboard in each pool some member
-    is rated in (read from the ratings, never recomputed)."""
+    is rated in (read from the ratings, never recomputed), and its tournaments as ``tournaments``
+    lists them (server/club/tournaments/view.py ``of_club``, which reads this module)."""
     club = _seen(conn, club_id, viewer)
     rows = conn.execute(
         select(club_members.c.player_id, club_members.c.role, club_members.c.joined_at, players.c.name)
@@ -449,7 +456,11 @@ def page(conn: Connection, club_id: str, viewer: str | None) -> ClubAnswer:
             for r in waiting
         ]
     return ClubAnswer(
-        club=_summaries(conn, [club], viewer)[0], members=members, pending=pending, leaderboards=boards
+        club=_summaries(conn, [club], viewer)[0],
+        members=members,
+        pending=pending,
+        leaderboards=boards,
+        tournaments=tournaments(conn, club_id),
     )
 
 
