@@ -8,18 +8,28 @@ import random
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from sqlalchemy import insert
 
 from roppyakken.server.people import follows as follows_mod
 from roppyakken.server.store.database import migrate, open_engine
 from roppyakken.server.store.tables import follows, players, presence, rooms, seat_players
+from tests.harness.services import fresh_database
 
 NOW = 1_000_000.0
 
 
-def test_online_of_agrees_with_each_players_list(tmp_path: Path) -> None:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh database of each kind."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'o.sqlite3'}"
+    return fresh_database(request.getfixturevalue("pg_cluster"), "follows")
+
+
+def test_online_of_agrees_with_each_players_list(url: str) -> None:
     rng = random.Random(7)
-    engine = open_engine(f"sqlite:///{tmp_path / 'o.sqlite3'}")
+    engine = open_engine(url)
     migrate(engine)
     ids = [f"p{i:03d}" for i in range(60)]
     made = datetime.now(UTC)
