@@ -177,3 +177,46 @@ def test_the_clubs_pages_pass_axe_in_every_language(browser: Browser, served: Se
         assert errors == []
     finally:
         ctx.close()
+
+
+def test_a_club_tournament_made_from_the_club_page_is_listed_there(browser: Browser, served: Server) -> None:
+    """On a phone, by keyboard: the owner's "Make a club tournament" opens the form set to club-only;
+    the tournament's page names the club with a link back, and the club page lists it."""
+    server = served.url
+    ctx = new_context(browser, PHONE, phone=True)
+    try:
+        page = ctx.new_page()
+        errors: list[str] = []
+        watch_errors(page, errors)
+        page.goto(f"{server}/#/account")
+        make_account(page, "clubcupowner")
+        page.goto(f"{server}/#/clubs")
+        page.fill("#club-name", "Autumn Cups")
+        page.click("#club-create button[type=submit]")
+        page.wait_for_selector(".club-tournaments")
+        club = page.evaluate("location.hash").split("/")[-1]
+        assert "No club tournament yet." in page.locator(".club-tournaments").inner_text()
+        page.focus("#club-make-tournament")
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#make-tournament")
+        assert page.evaluate("document.activeElement.id") == "t-name"
+        assert page.locator("#t-visibility").input_value() == "club"
+        page.keyboard.type("Maple cup")
+        page.fill("#t-starts", "30")
+        page.focus("#make-tournament button[type=submit]")
+        page.keyboard.press("Enter")
+        page.wait_for_selector(".tournament-club a")
+        assert "Club tournament" in page.locator(".tournament-club").inner_text()
+        assert page.locator(".tournament-club a").inner_text() == "Autumn Cups"
+        page.click(".tie-breaks > summary")  # the order of tie-breaks, unfolded
+        assert page.locator(".tie-breaks li").count() == 4
+        assert axe_problems(page, "club tournament page (phone)") == []
+        page.click(".tournament-club a")
+        page.wait_for_selector(".club-tournaments li a")
+        assert page.evaluate("location.hash") == f"#/club/{club}"
+        assert page.locator(".club-tournaments li a").inner_text() == "Maple cup"
+        assert axe_problems(page, "club page with a tournament (phone)") == []
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+        assert errors == []
+    finally:
+        ctx.close()

@@ -80,6 +80,22 @@ def test_four_browsers_play_a_two_round_swiss_to_its_final_standings(tmp_path: P
         assert sorted(n.lower() for n in shown) == sorted(n.lower() for n in NAMES)  # the account's: "ann"
         points = [float(p) for p in ann.locator("table.standings tbody tr td:nth-child(3)").all_inner_texts()]
         assert sum(points) == 8.0 and points == sorted(points, reverse=True)
+        # each line says which tie-break set it apart (or that its rank is shared), as the JSON does
+        asked = "fetch('/api/tournaments/' + location.hash.split('/').pop())"
+        lines = ann.evaluate(f"async () => (await (await {asked}).json()).standings")
+        words = {
+            "buchholz": "Buchholz",
+            "sonneborn_berger": "Sonneborn–Berger",
+            "wins": "Wins",
+            "rating": "Rating",
+        }
+        said = [
+            "tied" if i and line["rank"] == lines[i - 1]["rank"] else words.get(line["tie_break"] or "", "")
+            for i, line in enumerate(lines)
+        ]
+        assert ann.locator("table.standings tbody tr td.tie-break").all_inner_texts() == said
+        berger = ann.locator("table.standings tbody tr td:nth-child(5)").all_inner_texts()
+        assert [float(b) for b in berger] == [line["sonneborn_berger"] for line in lines]
         assert ann.locator(".tournament-games li a", has_text="Replay").count() == 4
         assert not errors, errors
 

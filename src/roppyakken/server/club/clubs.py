@@ -45,6 +45,7 @@ from roppyakken.server.people import moderation
 from roppyakken.server.people.logins import normalize, skeleton
 from roppyakken.server.store.tables import (
     accounts,
+    blocks,
     club_chat,
     club_members,
     club_pending,
@@ -63,6 +64,7 @@ from roppyakken.server.wire.answers import (
     ClubPendingEntry,
     ClubsAnswer,
     ClubSummary,
+    TournamentSummary,
 )
 
 P = ParamSpec("P")
@@ -382,10 +384,16 @@ _ROLE_ORDER: Final = {"owner": 0, "leader": 1, "member": 2}
 
 
 @refusing
-def page(conn: Connection, club_id: str, viewer: str | None) -> ClubAnswer:
+def page(
+    conn: Connection,
+    club_id: str,
+    viewer: str | None,
+    tournaments: Callable[[Connection, str], list[TournamentSummary]] = lambda _c, _id: [],
+) -> ClubAnswer:
     """The club's page as ``viewer`` sees it: the club, its members with their ratings, the open
     requests and invitations (for its owner and leaders), its leaderboard in each pool some member
-    is rated in (read from the ratings, never recomputed)."""
+    is rated in (read from the ratings, never recomputed), and its tournaments as ``tournaments``
+    lists them (server/club/tournaments/view.py ``of_club``, which reads this module)."""
     club = _seen(conn, club_id, viewer)
     rows = conn.execute(
         select(club_members.c.player_id, club_members.c.role, club_members.c.joined_at, players.c.name)
@@ -448,7 +456,11 @@ def page(conn: Connection, club_id: str, viewer: str | None) -> ClubAnswer:
             for r in waiting
         ]
     return ClubAnswer(
-        club=_summaries(conn, [club], viewer)[0], members=members, pending=pending, leaderboards=boards
+        club=_summaries(conn, [club], viewer)[0],
+        members=members,
+        pending=pending,
+        leaderboards=boards,
+        tournaments=tournaments(conn, club_id),
     )
 
 
@@ -710,12 +722,18 @@ def _member(conn: Connection, club_id: str, player_id: str | None) -> Role:
 
 @refusing
 def chat(conn: Connection, club_id: str, viewer: str | None, limit: int = CHAT_SHOWN) -> list[ClubChatLine]:
-    """The newest ``limit`` lines of the club's chat not hidden, oldest first (its members only)."""
+    """The newest ``limit`` lines of the club's chat not hidden, oldest first (its members only);
+    the lines of a player the viewer blocks never reach them."""
     _member(conn, club_id, viewer)
+    blocked_author = (
+        select(blocks.c.blocked)
+        .where(blocks.c.blocker == viewer, blocks.c.blocked == club_chat.c.player_id)
+        .exists()
+    )
     rows = conn.execute(
         select(club_chat.c.id, club_chat.c.player_id, players.c.name, club_chat.c.text, club_chat.c.at)
         .join(players, players.c.id == club_chat.c.player_id, isouter=True)
-        .where(club_chat.c.club_id == club_id, club_chat.c.hidden_by.is_(None))
+        .where(club_chat.c.club_id == club_id, club_chat.c.hidden_by.is_(None), ~blocked_author)
         .order_by(club_chat.c.id.desc())
         .limit(limit)
     ).all()

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy import Connection, and_, delete, func, insert, or_, select, update
 
 from roppyakken.server.people.blocks import Refused, blocks_me, existing, i_block
 from roppyakken.server.store.tables import follows, players, presence, rooms, seat_players
@@ -126,33 +126,67 @@ def online(conn: Connection, me: str, now: float) -> list[FriendEntry]:
 
 
 def online_of(conn: Connection, ids: Iterable[str], now: float) -> dict[str, list[FriendEntry]]:
-    """For each of ``ids``, the players they follow who are online or playing (three queries for all,
-    the newest follow first)."""
+    """For each of ``ids``, the players they follow who are online or playing, the newest follow first.
+
+    One query walks the follows of ``ids`` (their primary key) and keeps those of a player
+    online (``presence``, by its key) or seated at a game being played (a list read once,
+    by ``rooms``' status index); a second names the public rooms of those playing.
+    """
     wanted = sorted(set(ids))
     out: dict[str, list[FriendEntry]] = {i: [] for i in wanted}
     if not wanted:
         return out
+    seated = (
+        select(seat_players.c.player_id)
+        .join(rooms, rooms.c.id == seat_players.c.room_id)
+        .where(rooms.c.status == "playing")
+    )
+    is_playing = follows.c.followed.in_(seated)
     rows = conn.execute(
-        select(follows.c.follower, follows.c.followed, players.c.name, follows.c.since)
+        select(
+            follows.c.follower,
+            follows.c.followed,
+            players.c.name,
+            follows.c.since,
+            presence.c.player_id.is_not(None),
+            is_playing,
+        )
         .join(players, players.c.id == follows.c.followed)
-        .where(follows.c.follower.in_(wanted))
+        .outerjoin(
+            presence,
+            and_(presence.c.player_id == follows.c.followed, presence.c.seen_at >= now - PRESENCE_TTL),
+        )
+        .where(follows.c.follower.in_(wanted), or_(presence.c.player_id.is_not(None), is_playing))
         .order_by(follows.c.since.desc(), follows.c.followed)
     ).all()
-    seen = status(conn, sorted({str(r[1]) for r in rows}), now)
-    for follower, followed, name, since in rows:
-        here, playing, room = seen[str(followed)]
-        if here or playing:
-            out[str(follower)].append(
-                FriendEntry(
-                    id=str(followed),
-                    name=str(name),
-                    since=float(since),
-                    online=here,
-                    playing=playing,
-                    room=room,
-                )
+    rooms_of = _public_rooms(conn, sorted({str(r[1]) for r in rows if r[5]}))
+    for follower, followed, name, since, here, playing in rows:
+        out[str(follower)].append(
+            FriendEntry(
+                id=str(followed),
+                name=str(name),
+                since=float(since),
+                online=bool(here),
+                playing=bool(playing),
+                room=rooms_of.get(str(followed)) if playing else None,
             )
+        )
     return out
+
+
+def _public_rooms(conn: Connection, ids: list[str]) -> dict[str, str | None]:
+    """The room each of ``ids`` plays in if it is public (the newest, when at two tables)."""
+    found: dict[str, str | None] = {}
+    if not ids:
+        return found
+    for player_id, room_id, public in conn.execute(
+        select(seat_players.c.player_id, rooms.c.id, rooms.c.public)
+        .join(rooms, rooms.c.id == seat_players.c.room_id)
+        .where(seat_players.c.player_id.in_(ids), rooms.c.status == "playing")
+        .order_by(rooms.c.created_at)
+    ):
+        found[str(player_id)] = str(room_id) if public else None
+    return found
 
 
 def followers(conn: Connection, me: str) -> tuple[list[PlayerEntry], int]:

@@ -483,6 +483,7 @@ tournaments = Table(
     Column("director_until", Float, nullable=False, server_default="0"),
     Index("ix_tournaments_status_start", "status", "starts_at"),
     Index("ix_tournaments_creator", "creator", "created_at"),
+    Index("ix_tournaments_club", "club_id", "status", "starts_at"),
 )
 """One row per tournament (server/club/tournaments/store.py)."""
 

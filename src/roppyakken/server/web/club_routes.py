@@ -36,6 +36,7 @@ from starlette.responses import JSONResponse, Response
 from roppyakken.server.addresses import client_address
 from roppyakken.server.club import clubs
 from roppyakken.server.club.clubs import ClubRefused
+from roppyakken.server.club.tournaments import view as tournament_view
 from roppyakken.server.config import Limits
 from roppyakken.server.people import moderation
 from roppyakken.server.store.database import StaleRoom
@@ -132,7 +133,7 @@ async def get_club(request: Request) -> Response:
     """``GET /api/clubs/<club>``: the club's page as the asker sees it."""
     club_id = _club_id(request)
     viewer = await _viewer(request)
-    found = await _run(request, lambda c: clubs.page(c, club_id, viewer))
+    found = await _run(request, lambda c: clubs.page(c, club_id, viewer, tournament_view.of_club))
     return JSONResponse(found, headers={"Cache-Control": "private, no-cache", "Vary": "Cookie"})
 
 

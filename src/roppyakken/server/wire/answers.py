@@ -559,6 +559,10 @@ class ClubAnswer(TypedDict):
     members: list[ClubMember]
     pending: Annotated[list[ClubPendingEntry], Field(description="empty unless the asker leads the club")]
     leaderboards: Annotated[list[ClubBoard], Field(description="the pools some member is rated in")]
+    tournaments: Annotated[
+        list[TournamentSummary],
+        Field(description="its club-only tournaments not over (soonest first), then the latest finished"),
+    ]
 
 
 class ClubChanged(TypedDict):
@@ -639,6 +643,7 @@ class TournamentStanding(TypedDict):
     name: str
     points: float
     buchholz: float
+    sonneborn_berger: float
     wins: int
     games: int
     byes: int
@@ -690,7 +695,8 @@ class TournamentAnswer(TypedDict):
     """``GET /api/tournaments/<id>`` (and the ``tournament`` message of ``/ws/tournament/<id>``)."""
 
     tournament: TournamentSummary
-    club: str | None
+    club: Annotated[str | None, Field(description="a club-only tournament's club (its page: /#/club/<id>)")]
+    club_name: Annotated[str | None, Field(description="that club's name, unless the club is private")]
     standings: list[TournamentStanding]
     tables: list[TournamentTable]
     byes: list[TournamentBye]

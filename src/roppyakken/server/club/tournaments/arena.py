@@ -3,7 +3,8 @@
 The waiting players are ranked by score (high first; then the longest waiting).  Players are
 taken longest waiting first; each is seated with the waiting players nearest to them in that
 rank (the longer waiting first among equally near), skipping anyone they or their table-mates
-just played (:attr:`Waiting.last_opponents`, either way round) and anyone more than
+just played (:attr:`Waiting.last_opponents`, either way round), any pair kept ``apart`` (one
+blocks the other: server/people/blocks.py), and anyone more than
 ``window`` places away.  A player who found no such table waits for the next wave, unless they
 have waited ``max_wait`` seconds: then they are seated with whoever is nearest, last opponents
 included.  Guaranteed:
@@ -19,7 +20,7 @@ included.  Guaranteed:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from roppyakken.server.club.tournaments.records import (
     ARENA_MAX_WAIT,
@@ -36,12 +37,14 @@ def arena_pairing(
     now: float | None = None,
     max_wait: float = ARENA_MAX_WAIT,
     window: int = ARENA_RANK_WINDOW,
+    apart: Collection[frozenset[str]] = frozenset(),
 ) -> list[tuple[str, ...]]:
     """Tables for the arena's waiting players: near scores together, the longest waiting first,
     not the same opponents again at once while others wait (see the module's docstring).
 
     ``now`` (the same clock as :attr:`Waiting.since`; default: the latest arrival) tells who has
-    waited ``max_wait``.  Players left over wait for the next wave.
+    waited ``max_wait``.  ``apart``: pairs of players treated as last opponents of each other.
+    Players left over wait for the next wave.
     """
     if table_size not in TABLE_SIZES:
         raise ValueError(f"a table seats 2 or 3 players, not {table_size}")
@@ -56,7 +59,11 @@ def arena_pairing(
     left = len(ranked)
 
     def clash(a: Waiting, b: Waiting) -> bool:
-        return a.player_id in b.last_opponents or b.player_id in a.last_opponents
+        return (
+            a.player_id in b.last_opponents
+            or b.player_id in a.last_opponents
+            or frozenset((a.player_id, b.player_id)) in apart
+        )
 
     tables: list[tuple[str, ...]] = []
     for first in sorted(waiting, key=lambda w: (w.since, rank[w.player_id])):

@@ -39,6 +39,7 @@ from sqlalchemy import Connection, select
 from roppyakken.rules import preset
 from roppyakken.server.club.tournaments import model, schedules, store
 from roppyakken.server.club.tournaments.store import Entry, TableRow, Tournament
+from roppyakken.server.people import blocks
 from roppyakken.server.people.players import link_seat
 from roppyakken.server.play.seats import WAITING
 from roppyakken.server.store.database import StaleRoom, StorageError
@@ -172,7 +173,10 @@ def _pair(
             return step
         points = {s.player_id: s.points for s in standings(t, entries, tables, byes)}
         waiting = _arena_waiting(entries, tables, points)
-        paired = model.arena_pairing(waiting, t.players, now=now, max_wait=model.ARENA_MAX_WAIT * scale)
+        apart = blocks.pairs_among(conn, [w.player_id for w in waiting])
+        paired = model.arena_pairing(
+            waiting, t.players, now=now, max_wait=model.ARENA_MAX_WAIT * scale, apart=apart
+        )
         if paired:
             store.add_tables(conn, t.id, paired, 0, now)
             step.changed = True
@@ -196,7 +200,8 @@ def _pair(
         for _, p in byes:
             had[p] = had.get(p, 0) + 1
         met = [tb.players for tb in tables]
-        pairing = model.swiss_pairing(scores, met, had, t.players, store.seed_of(t.id, number))
+        blocked = [tuple(pair) for pair in blocks.pairs_among(conn, scores)]
+        pairing = model.swiss_pairing(scores, met, had, t.players, store.seed_of(t.id, number), apart=blocked)
         round_tables, round_byes = list(pairing.tables), list(pairing.byes)
     store.add_tables(conn, t.id, round_tables, number, now)
     store.add_byes(conn, t.id, number, round_byes)

@@ -99,18 +99,20 @@ def swiss_pairing(
     seed: int = 0,
     *,
     ratings: Mapping[str, float] | None = None,
+    apart: Iterable[Sequence[str]] = (),
 ) -> SwissRound:
     """The next Swiss round: tables of ``table_size`` by score group, no repeat opponents while
     another pairing exists, byes (when the count does not divide) to the lowest-scored players
     who had the fewest.  ``met``: the tables played so far; ``scores`` holds every active player;
-    ``ratings`` (optional) orders players of one score.  Fewer players than a table: all byes.
+    ``ratings`` (optional) orders players of one score; ``apart``: pairs of players counted as
+    having met (one blocks the other).  Fewer players than a table: all byes.
     """
     if table_size not in TABLE_SIZES:
         raise ValueError(f"a table seats 2 or 3 players, not {table_size}")
     order = swiss_order(scores, ratings, seed)
     if len(order) < table_size:
         return SwissRound(tables=(), byes=tuple(order))
-    pairs = met_pairs(met)
+    pairs = met_pairs(met) | met_pairs(apart)
     halves = {p: round(scores[p] * 2) for p in order}
     if table_size == 2:
         return _pairs(order, halves, pairs, byes_had)

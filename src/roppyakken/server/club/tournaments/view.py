@@ -37,6 +37,8 @@ class Snapshot:
     entries: tuple[Entry, ...]
     tables: tuple[TableRow, ...]
     byes: tuple[tuple[int, str], ...]
+    club_name: str | None = None
+    """A club-only tournament's club's name, unless the club is private (or gone)."""
 
 
 def read(conn: Connection, tournament_id: str) -> Snapshot | None:
@@ -49,7 +51,13 @@ def read(conn: Connection, tournament_id: str) -> Snapshot | None:
         tuple(store.entries(conn, tournament_id)),
         tuple(store.tables(conn, tournament_id)),
         tuple(store.byes(conn, tournament_id)),
+        _club_name(conn, t.club_id),
     )
+
+
+def _club_name(conn: Connection, club_id: str | None) -> str | None:
+    club = None if club_id is None else clubs.find(conn, club_id)
+    return None if club is None or club.private else club.name
 
 
 def page(tournament_id: str) -> str:
@@ -76,6 +84,15 @@ def summary(t: Tournament, entries: int) -> TournamentSummary:
         entries=entries,
         page=page(t.id),
     )
+
+
+CLUB_SHOWN = 10
+"""A club's page lists at most this many of its tournaments not over, and as many finished."""
+
+
+def of_club(conn: Connection, club_id: str) -> list[TournamentSummary]:
+    """The club's club-only tournaments as its page lists them (``store.of_club``)."""
+    return [summary(t, store.entry_count(conn, t.id)) for t in store.of_club(conn, club_id, CLUB_SHOWN)]
 
 
 def me(snap: Snapshot, player_id: str | None) -> TournamentMe:
@@ -106,6 +123,7 @@ def answer(snap: Snapshot, player_id: str | None, now: float) -> TournamentAnswe
             name=by_id[s.player_id].name,
             points=s.points,
             buchholz=s.buchholz,
+            sonneborn_berger=s.sonneborn_berger,
             wins=s.wins,
             games=s.games,
             byes=s.byes,
@@ -134,6 +152,7 @@ def answer(snap: Snapshot, player_id: str | None, now: float) -> TournamentAnswe
     return TournamentAnswer(
         tournament=summary(t, len(snap.entries)),
         club=t.club_id,
+        club_name=snap.club_name,
         standings=lines,
         tables=tables,
         byes=[TournamentBye(round=r, player=p) for r, p in snap.byes],
@@ -142,7 +161,19 @@ def answer(snap: Snapshot, player_id: str | None, now: float) -> TournamentAnswe
     )
 
 
-CSV_COLUMNS = ("rank", "player", "name", "points", "buchholz", "wins", "games", "byes", "withdrawn")
+CSV_COLUMNS = (
+    "rank",
+    "player",
+    "name",
+    "points",
+    "buchholz",
+    "sonneborn_berger",
+    "wins",
+    "games",
+    "byes",
+    "withdrawn",
+    "tie_break",
+)
 
 
 def standings_csv(snap: Snapshot, now: float) -> str:
@@ -156,6 +187,8 @@ def standings_csv(snap: Snapshot, now: float) -> str:
 
 
 def _cell(value: object) -> str:
+    if value is None:
+        return ""
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, float):

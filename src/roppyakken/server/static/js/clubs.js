@@ -1,6 +1,6 @@
 // Clubs (docs/PROTOCOL.md, "Clubs"): #/clubs lists and searches them, shows your clubs and
 // invitations and makes one; #/club/<id> is a club's page: its description, what you may do
-// (join, ask, accept an invitation, leave), its members and their ratings, its leaderboards, the
+// (join, ask, accept an invitation, leave), its members and their ratings, its tournaments, its leaderboards, the
 // open requests and invitations for its owner and leaders, and its chat. The chat asks the server
 // for the newest lines every few seconds while the page is shown (the database is the truth, so a
 // line posted on any server of a cluster reaches every reader); lines are shown as text, never markup.
@@ -10,6 +10,7 @@ import { errorText, h, openDialog, replaceChildren, showError } from "./dom.js";
 import { LANGUAGES, LANGUAGE_NAMES, t } from "./i18n.js";
 import { poolName, profileHref } from "./profiles.js";
 import { reasons } from "./report.js";
+import { describe, statusName, tournamentHref } from "./tournaments.js";
 
 /**
  * @typedef {import("./wire").ClubSummary} ClubSummary
@@ -313,6 +314,7 @@ export async function clubPage(root, id) {
     leads ? pendingPanel(club, at, redraw) : null,
     leads ? settingsPanel(club.club, at, redraw) : null,
     membersPanel(club, at, me, redraw),
+    tournamentsPanel(club, leads),
     boardsPanel(club),
     role ? chatPanel(at, leads, me) : null,
   );
@@ -492,6 +494,35 @@ function membersPanel(club, at, me, redraw) {
       ),
     ),
     error,
+  );
+}
+
+/**
+ * The club's tournaments (those not over first), and for its owner and leaders the way to make one.
+ * @param {ClubAnswer} club @param {boolean} leads @returns {HTMLElement}
+ */
+function tournamentsPanel(club, leads) {
+  const make = `/#/tournaments?club=${encodeURIComponent(club.club.id)}`;
+  return h(
+    "section",
+    { class: "panel club-tournaments", "aria-labelledby": "club-tournaments-title" },
+    h("h2", { id: "club-tournaments-title" }, t("Club tournaments")),
+    club.tournaments.length
+      ? h(
+          "ul",
+          { class: "plain-list" },
+          club.tournaments.map((s) =>
+            h(
+              "li",
+              { dataset: { tournament: s.id } },
+              h("a", { href: tournamentHref(s.id) }, s.name),
+              " ",
+              h("span", { class: "muted" }, `${statusName(s.status)} · ${describe(s)} · ${t("{count} players", { count: s.entries })}`),
+            ),
+          ),
+        )
+      : h("p", { class: "muted" }, t("No club tournament yet.")),
+    leads ? h("p", {}, h("a", { href: make, class: "button", id: "club-make-tournament" }, t("Make a club tournament"))) : null,
   );
 }
 

@@ -96,7 +96,7 @@ function route() {
           : page || "home";
   if (player) playerPage(root, decodeURIComponent(player[1]));
   else if (tournament) tournamentPage(root, tournament[1]);
-  else if (page === "tournaments") tournamentsPage(root);
+  else if (page === "tournaments") tournamentsPage(root, params);
   else if (club) clubPage(root, decodeURIComponent(club[1]));
   else if (page === "clubs") clubsPage(root, params);
   else if (page === "leaders") leadersPage(root, params);

@@ -35,7 +35,7 @@ function formatName(format) {
 }
 
 /** A status for people. @param {string} status */
-function statusName(status) {
+export function statusName(status) {
   /** @type {Record<string, string>} */
   const names = { scheduled: t("Starts soon"), running: t("Under way"), finished: t("Finished"), cancelled: t("Cancelled") };
   return names[status] || status;
@@ -51,7 +51,7 @@ function duration(seconds) {
 }
 
 /** What a tournament is, in one line. @param {Summary} s */
-function describe(s) {
+export function describe(s) {
   const shape = s.format === "arena" ? "" : ` · ${t("{rounds} rounds", { rounds: s.rounds ?? "?" })}`;
   return `${formatName(s.format)} · ${presetName(s.preset)} · ${t("{players} a table", { players: s.players })} · ${s.clock}${
     s.rated ? ` · ${t("rated")}` : ""
@@ -102,12 +102,18 @@ export function upcomingTournaments() {
 }
 
 /**
- * The list of tournaments and the form to make one.
+ * The list of tournaments and the form to make one (``?club=<id>``: the form makes a club-only
+ * tournament of that club, and comes first).
  * @param {HTMLElement} root
+ * @param {URLSearchParams} [params]
  */
-export async function tournamentsPage(root) {
+export async function tournamentsPage(root, params) {
   const listing = h("div", { "aria-live": "polite" }, h("p", { class: "muted" }, t("Loading…")));
-  replaceChildren(root, h("section", { class: "card-panel tournaments" }, h("h1", {}, t("Tournaments")), listing), createForm());
+  const club = params?.get("club") || null;
+  const form = createForm(club);
+  const all = h("section", { class: "card-panel tournaments" }, h("h1", {}, t("Tournaments")), listing);
+  replaceChildren(root, ...(club ? [form, all] : [all, form]));
+  if (club) /** @type {HTMLElement | null} */ (form.querySelector("#t-name"))?.focus();
   try {
     const list = await ask("GET /api/tournaments", "/api/tournaments");
     if (!list.tournaments.length) {
@@ -157,8 +163,11 @@ function number(name, value, min, max) {
   return /** @type {HTMLInputElement} */ (h("input", { name, type: "number", value, min: String(min), max: String(max), inputmode: "numeric" }));
 }
 
-/** The form that makes a tournament (signed-in accounts only: the server says so otherwise). */
-function createForm() {
+/**
+ * The form that makes a tournament (signed-in accounts only: the server says so otherwise).
+ * @param {string | null} club  a club's id: the tournament is for its members only
+ */
+function createForm(club) {
   const name = /** @type {HTMLInputElement} */ (h("input", { name: "name", maxlength: "24", required: true, autocomplete: "off" }));
   const format = select("format", [["arena", formatName("arena")], ["swiss", formatName("swiss")], ["round_robin", formatName("round_robin")]]);
   const preset = select("preset", PRESETS.map((p) => [p, presetName(p)]));
@@ -169,7 +178,10 @@ function createForm() {
   const minutes = number("minutes", "60", 1, 1440);
   const rounds = number("rounds", "5", 1, 30);
   const rated = /** @type {HTMLInputElement} */ (h("input", { type: "checkbox", name: "rated", checked: true }));
-  const visibility = select("visibility", [["public", t("Public")], ["private", t("Private (with its link)")]]);
+  /** @type {[string, string][]} */
+  const who = [["public", t("Public")], ["private", t("Private (with its link)")]];
+  if (club) who.unshift(["club", t("Club members only")]);
+  const visibility = select("visibility", who);
   const minutesRow = field("t-minutes", t("Duration (minutes)"), minutes);
   const roundsRow = field("t-rounds", t("Rounds"), rounds);
   const shape = () => {
@@ -198,6 +210,7 @@ function createForm() {
           visibility: visibility.value,
           starts_in: Number(startsIn.value) * 60,
         };
+        if (club && visibility.value === "club") body.club = club;
         if (format.value === "arena") body.minutes = Number(minutes.value);
         if (format.value === "swiss") body.rounds = Number(rounds.value);
         try {
@@ -208,7 +221,8 @@ function createForm() {
         }
       },
     },
-    h("h2", {}, t("Make a tournament")),
+    h("h2", {}, club ? t("Make a club tournament") : t("Make a tournament")),
+    club ? h("p", {}, h("a", { href: `/#/club/${encodeURIComponent(club)}` }, t("Back to the club"))) : null,
     h("p", { class: "muted" }, t("Players signed in to an account may make tournaments.")),
     field("t-name", t("Name"), name),
     field("t-format", t("Format"), format),
@@ -235,6 +249,7 @@ function createForm() {
 export async function tournamentPage(root, id) {
   const title = h("h1", {}, t("Tournament"));
   const about = h("p", { class: "muted" });
+  const ofClub = h("p", { class: "tournament-club", hidden: true });
   const when = h("p", { class: "countdown", "aria-live": "off" });
   const notice = h("p", { class: "notice", role: "status", "aria-live": "polite" });
   const error = h("p", { class: "error", role: "alert", hidden: true });
@@ -248,12 +263,14 @@ export async function tournamentPage(root, id) {
       { class: "card-panel tournament", dataset: { tournament: id } },
       title,
       about,
+      ofClub,
       when,
       notice,
       error,
       actions,
       h("h2", {}, t("Standings")),
       standings,
+      tieBreaksHelp(),
       h("p", {}, h("a", { href: `/api/tournaments/${encodeURIComponent(id)}/standings.csv`, download: "" }, t("Standings as CSV"))),
       h("h2", {}, t("Games")),
       games,
@@ -300,6 +317,11 @@ export async function tournamentPage(root, id) {
     const s = answer.tournament;
     title.textContent = s.name;
     about.textContent = describe(s);
+    ofClub.hidden = !answer.club;
+    if (answer.club) {
+      const href = `/#/club/${encodeURIComponent(answer.club)}`;
+      replaceChildren(ofClub, `${t("Club tournament")} · `, h("a", { href }, answer.club_name || t("the club's page")));
+    }
     when.textContent = countdown(s, skew);
     const base = `/api/tournaments/${encodeURIComponent(id)}`;
     const me = answer.me;
@@ -394,13 +416,15 @@ function drawStandings(el, answer) {
           h("th", { scope: "col" }, t("Player")),
           h("th", { scope: "col", class: "num" }, t("Points")),
           h("th", { scope: "col", class: "num" }, arena ? t("Games") : t("Buchholz")),
+          arena ? "" : h("th", { scope: "col", class: "num" }, h("abbr", { title: t("Sonneborn–Berger") }, t("S-B"))),
           h("th", { scope: "col", class: "num" }, t("Wins")),
+          h("th", { scope: "col" }, t("Tie-break")),
         ),
       ),
       h(
         "tbody",
         {},
-        answer.standings.map((line) =>
+        answer.standings.map((line, i) =>
           h(
             "tr",
             { dataset: { player: line.player } },
@@ -414,10 +438,52 @@ function drawStandings(el, answer) {
             ),
             h("td", { class: "num" }, line.points),
             h("td", { class: "num" }, arena ? line.games : line.buchholz),
+            arena ? "" : h("td", { class: "num" }, line.sonneborn_berger),
             h("td", { class: "num" }, line.wins),
+            h("td", { class: "tie-break" }, tieBreakNote(line, i ? answer.standings[i - 1] : null)),
           ),
         ),
       ),
+    ),
+  );
+}
+
+/**
+ * What set a line apart from the one above: a tie-break's name, "tied" for a shared rank, nothing
+ * when points did.
+ * @param {Answer["standings"][number]} line
+ * @param {Answer["standings"][number] | null} above
+ */
+export function tieBreakNote(line, above) {
+  if (above && above.rank === line.rank) return t("tied");
+  switch (line.tie_break) {
+    case "buchholz":
+      return t("Buchholz");
+    case "sonneborn_berger":
+      return t("Sonneborn–Berger");
+    case "wins":
+      return t("Wins");
+    case "rating":
+      return t("Rating");
+    default:
+      return "";
+  }
+}
+
+/** How ties are broken, in order (docs/TOURNAMENTS.md "Standings and tie-breaks"). */
+function tieBreaksHelp() {
+  return h(
+    "details",
+    { class: "tie-breaks" },
+    h("summary", {}, t("How ties are broken")),
+    h("p", {}, t("Players equal on points are ordered by these, in turn; the Tie-break column names the one that set a player below the line above. Players equal on all of them share a rank.")),
+    h(
+      "ol",
+      {},
+      h("li", {}, t("Buchholz: the sum of the final points of every table-mate of every game.")),
+      h("li", {}, t("Sonneborn–Berger: the final points of every table-mate finished below, half of them for a shared place.")),
+      h("li", {}, t("Wins: the games finished first alone.")),
+      h("li", {}, t("Rating: the rating on entry.")),
     ),
   );
 }

@@ -527,7 +527,10 @@ export interface SeekingMessage {
 /** ``GET /api/tournaments/<id>`` (and the ``tournament`` message of ``/ws/tournament/<id>``). */
 export interface TournamentAnswer {
   tournament: TournamentSummary;
+  /** a club-only tournament's club (its page: /#/club/<id>) */
   club: string | null;
+  /** that club's name, unless the club is private */
+  club_name: string | null;
   standings: TournamentStanding[];
   tables: TournamentTable[];
   byes: TournamentBye[];
@@ -570,6 +573,7 @@ export interface TournamentStanding {
   name: string;
   points: number;
   buchholz: number;
+  sonneborn_berger: number;
   wins: number;
   games: number;
   byes: number;
@@ -1337,6 +1341,8 @@ export interface ClubAnswer {
   pending: ClubPendingEntry[];
   /** the pools some member is rated in */
   leaderboards: ClubBoard[];
+  /** its club-only tournaments not over (soonest first), then the latest finished */
+  tournaments: TournamentSummary[];
 }
 
 /** A change of a player's place in a club: what it is now. */

@@ -1,0 +1,74 @@
+"""A blocked pair is kept apart by tournament pairing as far as the format allows: a Swiss round
+counts it as already met (never paired while a repeat-free round exists), an arena wave as last
+opponents (never at one table while the player has not waited the longest)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from roppyakken.server.club.tournaments import model
+from roppyakken.server.club.tournaments.records import Waiting
+from tests.harness.server_harness import running_server
+from tests.harness.tournaments import Entrant, wait_for
+
+
+def _pairs(tables: object) -> set[frozenset[str]]:
+    return {frozenset(t) for t in tables}  # type: ignore[attr-defined]
+
+
+def test_swiss_counts_a_blocked_pair_as_met() -> None:
+    scores = {p: 0.0 for p in "abcd"}
+    ratings = {"a": 2000.0, "b": 1900.0, "c": 1800.0, "d": 1700.0}
+    plain = model.swiss_pairing(scores, [], {}, 2, ratings=ratings)
+    assert _pairs(plain.tables) == {frozenset("ac"), frozenset("bd")}  # top half against bottom half
+    apart = model.swiss_pairing(scores, [], {}, 2, ratings=ratings, apart=[("c", "a")])
+    assert frozenset("ac") not in _pairs(apart.tables) and len(apart.tables) == 2
+    # nothing else possible: the blocked pair plays rather than nobody
+    only = model.swiss_pairing({"a": 0.0, "c": 0.0}, [], {}, 2, apart=[("a", "c")])
+    assert _pairs(only.tables) == {frozenset("ac")}
+    # tables of 3: the blocked pair is not at one table while another grouping exists
+    six = {p: 0.0 for p in "abcdef"}
+    for seed in range(20):
+        got = model.swiss_pairing(six, [], {}, 3, seed, apart=[("a", "b"), ("c", "d")])
+        assert not any({"a", "b"} <= set(t) or {"c", "d"} <= set(t) for t in got.tables), seed
+
+
+def test_an_arena_wave_keeps_a_blocked_pair_apart_like_last_opponents() -> None:
+    waiting = [Waiting("a", 3.0, 0.0), Waiting("b", 3.0, 1.0), Waiting("c", 0.0, 2.0), Waiting("d", 0.0, 3.0)]
+    assert _pairs(model.arena_pairing(waiting, 2, now=4.0)) == {frozenset("ab"), frozenset("cd")}
+    apart = {frozenset("ab")}
+    assert frozenset("ab") not in _pairs(model.arena_pairing(waiting, 2, now=4.0, apart=apart))
+    # two players alone, blocked: they wait (until one has waited the longest)
+    two = [Waiting("a", 0.0, 0.0), Waiting("b", 0.0, 1.0)]
+    assert model.arena_pairing(two, 2, now=2.0, apart=apart) == []
+
+
+def test_a_swiss_tournament_pairs_a_blocked_pair_only_when_nothing_else_is_possible(tmp_path: Path) -> None:
+    """Four players, Ann blocking Bo and Cy blocking Ann: of the three ways to pair four, only
+    Ann–Di with Bo–Cy is left, in each of three tournaments (each shuffled by its own seed)."""
+    with running_server(f"sqlite:///{tmp_path / 'b.sqlite3'}") as server:
+        ann = Entrant(server, "Ann", account=True)
+        bo, cy, di = (Entrant(server, n) for n in ("Bo", "Cy", "Di"))
+        everyone = [ann, bo, cy, di]
+        assert ann.post("/api/blocks", {"player": bo.id}).status_code == 200
+        assert cy.post("/api/blocks", {"player": ann.id}).status_code == 200
+        made = []
+        for n in range(3):
+            got = ann.post(
+                "/api/tournaments",
+                {"name": f"Cup {n}", "format": "swiss", "rounds": 1, "clock": "15+60", "starts_in": 1.5},
+            )
+            assert got.status_code == 201, got.text
+            made.append(got.json()["id"])
+            for entrant in everyone:
+                entrant.join(made[-1])
+        for tid in made:
+            tables = wait_for(
+                lambda tid=tid: len(t := ann.view(tid)["tables"]) == 2 and t, 20, "round 1 paired"
+            )
+            assert {frozenset(t["players"]) for t in tables} == {
+                frozenset((ann.id, di.id)),
+                frozenset((bo.id, cy.id)),
+            }
+        for entrant in everyone:
+            entrant.close()
