@@ -114,7 +114,7 @@ def test_a_transaction_broken_off_by_a_deadlock_is_run_again_once(pg_url: str) -
         assert held.wait(10)
         if attempts:  # run again: after the other transaction (else the two may meet again)
             assert finished.wait(10)
-        attempts.append(conn.exec_driver_sql("select pg_backend_pid()").scalar())
+        attempts.append(int(conn.exec_driver_sql("select pg_backend_pid()").scalar_one()))
         conn.exec_driver_sql("update counters set n = n + 1 where id = 2")
         waiting.set()
         conn.exec_driver_sql("update counters set n = n + 1 where id = 1")
