@@ -13,6 +13,11 @@ from typing import Final
 DEFAULT_WRITE_TIMEOUT: Final = 2.0
 """Seconds a write may wait for a lock held elsewhere before it fails (and the move is refused)."""
 
+BROKEN_OFF_RETRIES: Final = 5
+"""Times the database writer runs a transaction again that PostgreSQL broke off (a deadlock with
+another member's transaction, SQLSTATE 40P01, or a serialization failure, 40001) before its work
+fails: nothing of a broken-off transaction was stored, so it is run again whole."""
+
 REPLICA_RETRY: Final = 5.0
 """Seconds the reads stay on the primary after the read replica failed (``--database-replica``),
 before the replica is tried again."""

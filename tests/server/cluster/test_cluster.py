@@ -558,6 +558,9 @@ def test_a_room_refused_a_move_for_want_of_its_lease_is_let_go(tmp_path: Any) ->
         def holds(self, room_id: str) -> bool:
             return self.sure
 
+        async def confirm(self, room_id: str) -> bool:
+            return self.sure
+
         def orphaned_since(self, room_id: str) -> float | None:
             return None
 

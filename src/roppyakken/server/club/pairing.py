@@ -62,7 +62,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from sqlalchemy import Connection, delete, func, insert, select, update
+from sqlalchemy import ColumnElement, Connection, delete, func, insert, select, update
 
 from roppyakken.rules import PRESETS, preset
 from roppyakken.server.club import open_tables as listing
@@ -349,8 +349,16 @@ def _one_address_hint(pool: Pool, addresses: list[str | None], waited: float) ->
     )
 
 
+def _lock(conn: Connection, where: ColumnElement[bool]) -> None:
+    """Lock the pool's rows ``where`` holds in player order (PostgreSQL; SQLite writes one at a time):
+    every member's transactions take them in one order, so two never wait for each other."""
+    if conn.dialect.name == "postgresql":
+        conn.execute(select(pairing.c.player_id).where(where).order_by(pairing.c.player_id).with_for_update())
+
+
 def made(conn: Connection, claimed: Claimed, room_id: str) -> None:
     """The claimed game's room exists: its rows are ready, its seats remember their players."""
+    _lock(conn, pairing.c.room_id == claimed.claim)
     conn.execute(
         update(pairing).where(pairing.c.room_id == claimed.claim).values(room_id=room_id, ready=True)
     )
@@ -360,6 +368,7 @@ def made(conn: Connection, claimed: Claimed, room_id: str) -> None:
 
 def release(conn: Connection, claimed: Claimed) -> None:
     """The claimed game could not be made: its rows wait again (keeping their age)."""
+    _lock(conn, pairing.c.room_id == claimed.claim)
     conn.execute(
         update(pairing)
         .where(pairing.c.room_id == claimed.claim)
@@ -372,8 +381,9 @@ def refresh(conn: Connection, waiting: list[tuple[str, str]], now: float) -> lis
     delete) those made ready: (player id, token hash, room, seat)."""
     if not waiting:
         return []
-    ids = [p for p, _ in waiting]
+    ids = sorted({p for p, _ in waiting})
     mine = set(waiting)
+    _lock(conn, pairing.c.player_id.in_(ids))
     conn.execute(update(pairing).where(pairing.c.player_id.in_(ids)).values(seen_at=now))
     ready = [
         (str(r[0]), str(r[1]), str(r[2]), int(r[3]))
@@ -384,7 +394,7 @@ def refresh(conn: Connection, waiting: list[tuple[str, str]], now: float) -> lis
         )
         if (str(r[0]), str(r[1])) in mine
     ]
-    for player_id, token_hash, _, _ in ready:
+    for player_id, token_hash, _, _ in sorted(ready):
         conn.execute(
             delete(pairing).where(pairing.c.player_id == player_id, pairing.c.token_hash == token_hash)
         )
@@ -477,6 +487,18 @@ class Seeker:
     deliver: Deliver
 
 
+async def heartbeat(db: Database, waiting: list[tuple[str, str]]) -> list[tuple[str, str, str, int]]:
+    """:func:`refresh` now, in a transaction of its own: the pool's rows are every member's (the
+    claiming member marks them made), and a batch holds its locks while it waits for others."""
+    return await db.run(lambda c: refresh(c, waiting, time.time()), alone=True)
+
+
+async def mark_made(db: Database, claimed: Claimed, room_id: str) -> None:
+    """:func:`made`, in a transaction of its own (the rows are other members' seekers', as in
+    :func:`heartbeat`)."""
+    await db.run(lambda c: made(c, claimed, room_id), alone=True)
+
+
 class Pairing:
     """This member's share of the pairing work: its seekers' heartbeats and hand-outs, and claims."""
 
@@ -520,7 +542,9 @@ class Pairing:
         seek's address as the bounds count it, ``browser``: its browser cookie (server/people/players.py)."""
         now = time.time()
         came_from = origin(address, browser)
-        await self.db.run(lambda c: enter(c, player.id, player.name, pool, token_hash, now, came_from))
+        await self.db.run(
+            lambda c: enter(c, player.id, player.name, pool, token_hash, now, came_from), alone=True
+        )
         for key in [k for k in self.seekers if k[0] == player.id]:
             del self.seekers[key]
         self.seekers[(player.id, token_hash)] = Seeker(player, pool, token_hash, deliver)
@@ -529,7 +553,7 @@ class Pairing:
     async def cancel(self, player_id: str, token_hash: str) -> bool:
         """Take the player out of the pool; False if it was claimed into a game already."""
         self.seekers.pop((player_id, token_hash), None)
-        left: bool = await self.db.run(lambda c: leave(c, player_id, token_hash))
+        left: bool = await self.db.run(lambda c: leave(c, player_id, token_hash), alone=True)
         return left
 
     async def _loop(self) -> None:
@@ -553,11 +577,11 @@ class Pairing:
             limits = self.registry.limits
             apart, scale = not limits.rated_same_address, limits.clock_scale
             claims: list[Claimed] = await self.db.run(
-                lambda c: claim(c, now, postgres, apart=apart, scale=scale)
+                lambda c: claim(c, now, postgres, apart=apart, scale=scale), alone=True
             )
             for claimed in claims:
                 await self._make(claimed)
-            ready = await self.db.run(lambda c: refresh(c, waiting, time.time()))
+            ready = await heartbeat(self.db, waiting)
             for player_id, token_hash, room_id, seat in ready:
                 seeker = self.seekers.pop((player_id, token_hash), None)
                 if seeker is not None:
@@ -596,11 +620,11 @@ class Pairing:
                 if await room.join(name, token_hash) is None:
                     raise RuntimeError("a new paired room refused a seat")
             await room.start(None)
-            await self.db.run(lambda c: made(c, claimed, room.id))
+            await mark_made(self.db, claimed, room.id)
         except Exception as exc:
             log.warning("a paired game could not be made (%s): its players wait again", exc)
             with contextlib.suppress(StorageError):
-                await self.db.run(lambda c: release(c, claimed))
+                await self.db.run(lambda c: release(c, claimed), alone=True)
             return
         self._wake.set()
 

@@ -127,7 +127,7 @@ class Presence:
             self._last_presence = time.monotonic()
             ids = self.connected()
             if ids:
-                await self.db.run(lambda c: _touch(c, ids, bool(watched), time.time()))
+                await self.db.run(lambda c: _touch(c, ids, bool(watched), time.time()), alone=True)
         if not watchers:
             return
         found = await self.db.run(lambda c: challenges.changed(c, watched))

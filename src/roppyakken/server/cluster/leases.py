@@ -226,6 +226,23 @@ class Leases:
         until = self.held.get(room)
         return until is not None and time.monotonic() < until
 
+    async def confirm(self, room: str) -> bool:
+        """Whether ``room`` is still this member's, asked now: its lease renewed at once (a renewal
+        that came late under load leaves :meth:`holds` unsure while the lease is still this
+        member's).  A lease that lapsed with nobody taking it is taken again: if another member
+        loaded the room meanwhile, the holder epoch every write checks refuses this one's.  False
+        if another member holds it, this member let it go, or Redis does not answer in time."""
+        if room not in self.held:
+            return False
+        orphaned = self.orphans.get(room)
+        try:
+            holder = await asyncio.wait_for(self.claim(room), self.lease_ms / 1000)
+        except (ClusterUnavailable, RoomsFull, TimeoutError):
+            return False
+        if orphaned is None:
+            self.orphans.pop(room, None)  # (its own lapse: no dead holder's time to give back)
+        return holder is None
+
     async def release(self, room: str) -> None:
         """Give ``room``'s lease back (if still this member's)."""
         self.held.pop(room, None)

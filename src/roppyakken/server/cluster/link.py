@@ -115,6 +115,10 @@ class Cluster:
         """See :meth:`Leases.holds`."""
         return self.leases.holds(room_id)
 
+    async def confirm(self, room_id: str) -> bool:
+        """See :meth:`Leases.confirm`."""
+        return await self.leases.confirm(room_id)
+
     def orphaned_since(self, room_id: str) -> float | None:
         """See :meth:`Leases.orphaned_since`."""
         return self.leases.orphaned_since(room_id)

@@ -29,6 +29,11 @@ class RoomClaims(Protocol):
         """Whether this member surely still holds ``room_id`` (it may make moves in it)."""
         ...
 
+    async def confirm(self, room_id: str) -> bool:
+        """Whether this member still holds ``room_id``, asked now (:meth:`holds` was unsure: its last
+        renewal is too old, e.g. a late one); False if another holds it or nobody can say."""
+        ...
+
     def orphaned_since(self, room_id: str) -> float | None:
         """If the last claim of ``room_id`` took it from a holder that died, the epoch seconds of that
         holder's last sign of life (the room had no living holder since then at most); else None."""
@@ -60,6 +65,10 @@ class LocalClaims:
 
     def holds(self, room_id: str) -> bool:
         """See :meth:`RoomClaims.holds`."""
+        return True
+
+    async def confirm(self, room_id: str) -> bool:
+        """See :meth:`RoomClaims.confirm`."""
         return True
 
     def orphaned_since(self, room_id: str) -> float | None:

@@ -144,6 +144,10 @@ class Registry:
         """See :meth:`~roppyakken.server.play.state.RoomHooks.may_write`."""
         return self.claims.holds(room_id)
 
+    async def still_held(self, room_id: str) -> bool:
+        """See :meth:`~roppyakken.server.play.state.RoomHooks.still_held`."""
+        return await self.claims.confirm(room_id)
+
     def idle(self, room: RoomState) -> None:
         """See :meth:`~roppyakken.server.play.state.RoomHooks.idle`: an idle room leaves memory."""
         self.evict(room)

@@ -119,8 +119,9 @@ async def apply(
             by_clock=by_clock,
             by_bot=by_bot,
         )
-        if not room.hooks.may_write(room.id):
-            # this cluster member is no longer sure to hold the room: another may be moving in it
+        if not room.hooks.may_write(room.id) and not await room.hooks.still_held(room.id):
+            # this cluster member does not hold the room any more (its lease renewed late is asked
+            # about first): another may be moving in it
             room.rebuild()
             room.hooks.unheld(room)
             raise WriteFailed(text.WRITE_FAILED, msg_id)

@@ -38,6 +38,10 @@ class RoomHooks(Protocol):
         """Whether this server may still make moves in the room (a cluster member whose lease is sure)."""
         ...
 
+    async def still_held(self, room_id: str) -> bool:
+        """After :meth:`may_write` said no: whether this server holds the room after all, asked now."""
+        ...
+
     def unheld(self, room: RoomState) -> None:
         """A change was refused because this server is no longer sure to hold the room, or the database
         refused it (another server took the room since): let the room go, so that its clients reconnect
@@ -72,6 +76,10 @@ class QuietHooks:
         self.records: RoomRecords = records or NoRecords()
 
     def may_write(self, room_id: str) -> bool:
+        """Always."""
+        return True
+
+    async def still_held(self, room_id: str) -> bool:
         """Always."""
         return True
 

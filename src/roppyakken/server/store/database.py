@@ -17,6 +17,15 @@ checkpoint waits for no lock and holds none that a commit needs).
 On PostgreSQL, reads that tolerate a little lag may go to a streaming replica
 (:meth:`Database.read`, ``--database-replica``), and either URL may name a pooler in
 transaction mode (``?pooler=transaction``, :func:`open_engine`).
+
+Several members write to one PostgreSQL at once.  A batch holds every row lock its work
+took until it commits, so work that writes rows other members write too (the pairing
+pool, presence) is queued ``alone`` (:meth:`Database.run`): it runs in a transaction of
+its own, between the batches, and never holds those rows while the batch waits for
+another member (the ratings lock of a game's end).  A transaction PostgreSQL still
+breaks off (a deadlock, a serialization failure) stored nothing, and the writer runs it
+again, up to :data:`~roppyakken.server.config.BROKEN_OFF_RETRIES` times, before its work
+fails.
 """
 
 from __future__ import annotations
@@ -24,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import random
 import sqlite3
 import threading
 import time
@@ -41,6 +51,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError, IntegrityError, SQLAlchemy
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.server.config import (
+    BROKEN_OFF_RETRIES,
     DEFAULT_WRITE_TIMEOUT,
     READ_WORKERS,
     REPLICA_CONNECT_TIMEOUT,
@@ -228,6 +239,16 @@ def _one_line(exc: BaseException) -> str:
     return message.splitlines()[0] if message else type(exc).__name__
 
 
+BROKEN_OFF: Final = frozenset({"40P01", "40001"})
+"""The SQLSTATEs of a transaction PostgreSQL broke off that succeeds if run again: deadlock detected,
+serialization failure."""
+
+
+def _broken_off(exc: BaseException) -> bool:
+    """Whether ``exc`` is PostgreSQL breaking the transaction off (:data:`BROKEN_OFF`)."""
+    return getattr(getattr(exc, "orig", None), "sqlstate", None) in BROKEN_OFF
+
+
 def _whole_database(exc: BaseException) -> bool:
     """Whether ``exc`` is the database failing (not one piece of work's data)."""
     if isinstance(exc, IntegrityError):
@@ -250,6 +271,13 @@ class ActionRow:
     clock_deadline: float | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Alone:
+    """Work queued to run in a transaction of its own (:meth:`Database.run`'s ``alone``)."""
+
+    op: Op
+
+
 CLOCK_UPDATE: Final = (
     update(rooms)
     .where(rooms.c.id == bindparam("b_id"))
@@ -269,6 +297,7 @@ class Database:
         replica: str | None = None,
         replica_retry: float = REPLICA_RETRY,
         replica_max_lag: float = REPLICA_MAX_LAG,
+        retries: int = BROKEN_OFF_RETRIES,
     ) -> None:
         self.url = normalize_url(url)
         self.write_timeout = write_timeout
@@ -294,12 +323,16 @@ class Database:
         """Lag-tolerant reads (:meth:`read`) by where they ran (for the metrics and tests)."""
         self._checkpointer: Checkpointer | None = None
         self._executor: ThreadPoolExecutor | None = None
-        self._pending: list[tuple[Op | ActionRow, asyncio.Future[Any]]] = []
+        self._pending: list[tuple[Op | ActionRow | Alone, asyncio.Future[Any]]] = []
         self._wake: asyncio.Event | None = None
         self._writer: asyncio.Task[None] | None = None
         self._closing = False
         self.failed = 0
         """How many pieces of work failed (for the metrics)."""
+        self.retries = retries
+        """Times a transaction PostgreSQL broke off is run again (:data:`BROKEN_OFF`)."""
+        self.broken_off = 0
+        """How many transactions PostgreSQL broke off (each run again, up to :attr:`retries` times)."""
 
     @property
     def dialect(self) -> str:
@@ -339,9 +372,11 @@ class Database:
                 max_workers=READ_WORKERS, thread_name_prefix="roppyakken-db-read"
             )
 
-    async def run(self, op: Callable[[Connection], T]) -> T:
-        """Run ``op`` on the database thread, in a transaction shared with other queued work."""
-        return cast(T, await self.submit(op))
+    async def run(self, op: Callable[[Connection], T], *, alone: bool = False) -> T:
+        """Run ``op`` on the database thread, in a transaction shared with other queued work;
+        ``alone``: in a transaction of its own, for work that writes rows other members of a
+        cluster write too (the module docstring)."""
+        return cast(T, await self.submit(Alone(op) if alone else op))
 
     async def read(
         self,
@@ -409,7 +444,7 @@ class Database:
                 return False, None
             return True, op(conn)
 
-    def submit(self, work: Op | ActionRow) -> asyncio.Future[Any]:
+    def submit(self, work: Op | ActionRow | Alone) -> asyncio.Future[Any]:
         """Queue ``work`` now (so queued work keeps its order); the future is done once committed."""
         if self._wake is None or self._closing:
             raise RuntimeError("the database is not open for work (start() not called, or closed)")
@@ -430,7 +465,7 @@ class Database:
                 continue
             batch, self._pending = self._pending, []
             try:
-                results = await loop.run_in_executor(self._executor, self._run_batch, [w for w, _ in batch])
+                results = await loop.run_in_executor(self._executor, self._run_all, [w for w, _ in batch])
             except Exception as exc:  # the executor itself failed: fail the whole batch
                 results = [(False, exc)] * len(batch)
             for (_, future), (ok, value) in zip(batch, results, strict=True):
@@ -445,6 +480,47 @@ class Database:
                 else:
                     future.set_exception(StorageError(_one_line(value)))
 
+    def _run_all(self, works: list[Op | ActionRow | Alone]) -> list[tuple[bool, Any]]:
+        """Run the queued work in order: each :class:`Alone` in a transaction of its own, the rest
+        between them in batches."""
+        results: list[tuple[bool, Any]] = []
+        batch: list[Op | ActionRow] = []
+        for work in works:
+            if isinstance(work, Alone):
+                if batch:
+                    results += self._run_batch(batch)
+                    batch = []
+                results += self._run_batch([work.op])
+            else:
+                batch.append(work)
+        if batch:
+            results += self._run_batch(batch)
+        return results
+
+    def _transaction(self, works: list[Op | ActionRow]) -> list[tuple[bool, Any]]:
+        """Run ``works`` in one transaction, run again whole while PostgreSQL breaks it off
+        (:data:`BROKEN_OFF`), at most :attr:`retries` times."""
+        attempt = 0
+        while True:
+            try:
+                with self.engine.begin() as conn:
+                    return self._execute(conn, works)
+            except DBAPIError as exc:
+                if not _broken_off(exc):
+                    raise
+                self.broken_off += 1
+                if attempt >= self.retries:
+                    raise
+                attempt += 1
+                log.warning(
+                    "database work (%d pieces) broken off, run again (%d of %d): %s",
+                    len(works),
+                    attempt,
+                    self.retries,
+                    _one_line(exc),
+                )
+                time.sleep(random.uniform(0.0, 0.02 * attempt))  # (the other transaction goes first)
+
     def _run_batch(self, works: list[Op | ActionRow]) -> list[tuple[bool, Any]]:
         """Run a batch in one transaction; if it fails, split it in halves to isolate the failing work.
 
@@ -453,9 +529,7 @@ class Database:
         the timeout again for each half while every room waits behind it.
         """
         try:
-            with self.engine.begin() as conn:
-                results = self._execute(conn, works)
-            return results
+            return self._transaction(works)
         except Exception as exc:
             if len(works) == 1 or _whole_database(exc):
                 if isinstance(exc, StaleRoom):  # the fence refusing a room's former holder: by design

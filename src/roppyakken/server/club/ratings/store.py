@@ -7,10 +7,11 @@ SQLite has one writer at a time anyway), then reads the players' ratings, takes 
 ``seq`` and writes, all in the game's ending transaction; the lock is held until that
 commits.  Two games ending at once on two members of a cluster therefore update one
 after the other, the second from the first's result, and the stored ``seq`` order is
-that order.  (The lock is taken after the room's own row lock, the fence; a batch of the
-database writer that also fences another room could wait on a member that waits for
-this lock only if two members write to one room at once, which fencing refuses anyway:
-PostgreSQL then breaks the deadlock and the writer retries the batch's pieces apart.)
+that order.  (The lock is taken after the room's own row lock, the fence, while the
+database writer's batch holds the locks of its earlier work: work that writes rows other
+members write too runs in a transaction of its own, outside the batches
+(server/store/database.py), and a deadlock PostgreSQL still breaks has the writer run
+the broken-off transaction again.)
 Replaying the stored results in ``seq`` order (:func:`replay`) gives
 exactly the stored numbers: ``roppyakken ratings --recompute`` rewrites them from it,
 ``--check`` compares.
