@@ -2215,7 +2215,7 @@ export const MESSAGES = {
   "cannot listen on {host}:{port}: {reason} (choose another --port)": "{host}:{port}에서 연결을 받을 수 없습니다: {reason} (다른 --port를 고르세요)",
   "unsupported database URL '{url}' (use sqlite:///FILE, a file path or postgresql://…)": "지원하지 않는 데이터베이스 URL '{url}' (sqlite:///FILE, 파일 경로, postgresql://… 중 하나를 쓰세요)",
   "cannot open the database {url}: {reason}": "데이터베이스 {url}을(를) 열 수 없습니다: {reason}",
-  "unsupported pooler '{pooler}' in the database URL (use ?pooler={modes})": "데이터베이스 URL의 풀러 '{pooler}'은(는) 지원되지 않습니다(?pooler={modes}를 사용하세요)",
+  "unsupported pooler '{pooler}' in the database URL (use ?pooler={modes})": "데이터베이스 URL의 풀러 '{pooler}'은(는) 지원되지 않습니다(?pooler={modes}을(를) 사용하세요)",
   "a read replica needs a PostgreSQL database and a postgresql:// replica URL (--database-replica)": "읽기 복제본에는 PostgreSQL 데이터베이스와 postgresql:// 복제본 URL이 필요합니다(--database-replica)",
   "the browser client is missing from this installation (static/index.html)": "이 설치에는 브라우저 클라이언트가 없습니다 (static/index.html)",
   "the request body is not valid JSON": "요청 본문이 올바른 JSON이 아닙니다",
