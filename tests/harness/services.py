@@ -272,7 +272,9 @@ class Member:
             self.proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline().decode()
-        assert re.search(r"http://", line), f"the member did not start: {line!r}"
+        if not re.search(r"http://", line):
+            said = self.log.read_text(errors="replace").strip().splitlines()[-8:] if self.log.exists() else []
+            raise AssertionError(f"the member did not start: {line!r}; its log ends: {said}")
         wait_port(self.port, proc=self.proc)
         return self
 
