@@ -117,6 +117,13 @@ class Metrics:
             buckets=bot_buckets,
             registry=self.registry,
         )
+        self.tournament_step = Histogram(
+            "roppyakken_tournament_step_seconds",
+            "A tournament director's step, by part: its transaction (wall), the CPU it used, the pairing alone",
+            ["part"],
+            buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0),
+            registry=self.registry,
+        )
         self.refused = Counter(
             "roppyakken_requests_refused", "Requests refused, by reason", ["reason"], registry=self.registry
         )
@@ -156,6 +163,10 @@ class Metrics:
     def clock_fired(self, late: float) -> None:
         """Count one clock deadline and how late its timer fired."""
         self.clock_late.observe(max(0.0, late))
+
+    def tournament_stepped(self, part: str, seconds: float) -> None:
+        """Count one part of a tournament director's step (server/club/tournaments/director.py)."""
+        self.tournament_step.labels(part).observe(seconds)
 
     def render(self) -> bytes:
         """The text exposition format."""

@@ -81,7 +81,7 @@ class Services:
             records=records,
         )
         member = None if cluster is None else cluster.member
-        director = Director(registry, member=member, scheduled=tournaments)
+        director = Director(registry, member=member, scheduled=tournaments, timed=metrics.tournament_stepped)
         records.tournament_ended = director.wake_soon
         recovery = None if cluster is not None else Recovery(db)
         if recovery is not None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import re
 import secrets
 import time
@@ -40,7 +41,7 @@ from roppyakken.server.config import Limits
 from roppyakken.server.people import enforcement
 from roppyakken.server.people.players import Player
 from roppyakken.server.play.seats import hash_token, new_token
-from roppyakken.server.store.database import Database
+from roppyakken.server.store.database import Database, StorageError
 from roppyakken.server.web import identity
 from roppyakken.server.web.api import ApiError, read_json_object
 from roppyakken.server.web.room_socket import admission
@@ -55,11 +56,14 @@ from roppyakken.server.wire.answers import (
 )
 from roppyakken.server.wire.protocol import what
 
+log = logging.getLogger("roppyakken.server")
+
 TOURNAMENT_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 LISTED: Final = 50
 """Tournaments ``GET /api/tournaments`` lists of each kind (not over; finished)."""
 LIVE_EVERY: Final = 1.0
-"""Seconds between two reads of a watched tournament by one member (shared by its watchers there)."""
+"""Seconds between two reads of a watched tournament by one member (shared by its watchers there);
+this member's director's changes are read sooner, at most four times as often."""
 NO_STORE: Final = {"Cache-Control": "no-store"}
 
 
@@ -290,28 +294,104 @@ async def pause(request: Request) -> Response:
 # --- live ----------------------------------------------------------------------------------------
 
 
+class Feed:
+    """One watched tournament on this member: read every :data:`LIVE_EVERY` seconds by one task while
+    anyone here watches it, the read shared by its watchers (:class:`view.Live`)."""
+
+    def __init__(self, db: Database, tournament_id: str) -> None:
+        self.db = db
+        self.tournament_id = tournament_id
+        self.live: view.Live | None = None
+        self.gone = False
+        """No such tournament."""
+        self.version = 0
+        """Raised when what every watcher is sent alike changed."""
+        self.reads = 0
+        """Reads made (a player's own parts may change without the version)."""
+        self.watchers = 0
+        self._new = asyncio.Event()
+        self._soon = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def watch(self) -> None:
+        """One more watcher (the first starts the reads)."""
+        self.watchers += 1
+        if self._task is None or self._task.done():
+            self._task = asyncio.create_task(self._run(), name=f"tournament-feed-{self.tournament_id}")
+
+    def unwatch(self) -> None:
+        """One watcher fewer (the last stops the reads)."""
+        self.watchers -= 1
+        if self.watchers <= 0 and self._task is not None:
+            self._task.cancel()
+            self._task = None
+
+    def soon(self) -> None:
+        """Read again without waiting out :data:`LIVE_EVERY` (this member's director changed it)."""
+        self._soon.set()
+
+    async def next(self, seen: int) -> view.Live | None:
+        """The tournament once read after read number ``seen``; None: there is none."""
+        if self.live is None or self.reads == seen:
+            await self._new.wait()
+        return self.live
+
+    async def _run(self) -> None:
+        tournament_id = self.tournament_id
+        while True:
+            began = time.monotonic()
+            try:
+                snap: Snapshot | None = await self.db.run(lambda c: view.read(c, tournament_id))
+            except StorageError as exc:  # read again at the next turn
+                log.warning("tournament %s not read for its watchers: %s", tournament_id, exc)
+                snap = None
+                if self.live is None:
+                    await asyncio.sleep(LIVE_EVERY)
+                    continue
+            if snap is None and self.live is None:
+                self.gone = True
+            elif snap is not None:
+                live = view.Live(view.Shared.of(snap))
+                if self.live is None or live.shared_text != self.live.shared_text:
+                    self.version += 1
+                self.live = live
+            self.reads += 1
+            new, self._new = self._new, asyncio.Event()
+            new.set()
+            if self.gone:
+                return
+            self._soon.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._soon.wait(), LIVE_EVERY)
+            # at most one read a LIVE_EVERY / 4, whatever wakes it
+            await asyncio.sleep(max(0.0, began + LIVE_EVERY / 4 - time.monotonic()))
+
+
 class Watched:
-    """The tournaments watched through this member, each read at most once a :data:`LIVE_EVERY`."""
+    """The tournaments watched through this member, each with its :class:`Feed`."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
-        self._read: dict[str, tuple[float, Snapshot | None]] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
+        self.feeds: dict[str, Feed] = {}
 
-    async def get(self, tournament_id: str) -> Snapshot | None:
-        """The tournament as read within the last :data:`LIVE_EVERY` seconds."""
-        lock = self._locks.setdefault(tournament_id, asyncio.Lock())
-        async with lock:
-            found = self._read.get(tournament_id)
-            if found is not None and time.monotonic() - found[0] < LIVE_EVERY:
-                return found[1]
-            snap: Snapshot | None = await self.db.run(lambda c: view.read(c, tournament_id))
-            self._read[tournament_id] = (time.monotonic(), snap)
-            if len(self._read) > 4 * LISTED:  # forget the oldest reads
-                for key in sorted(self._read, key=lambda k: self._read[k][0])[: len(self._read) // 2]:
-                    self._read.pop(key, None)
-                    self._locks.pop(key, None)
-            return snap
+    def feed(self, tournament_id: str) -> Feed:
+        """The tournament's feed (made for its first watcher)."""
+        found = self.feeds.get(tournament_id)
+        if found is None:
+            found = self.feeds[tournament_id] = Feed(self.db, tournament_id)
+        return found
+
+    def changed(self, tournament_id: str) -> None:
+        """This member's director changed a tournament: its watchers here see it at once."""
+        found = self.feeds.get(tournament_id)
+        if found is not None:
+            found.soon()
+
+    def forget(self, tournament_id: str) -> None:
+        """Drop a feed nobody watches."""
+        found = self.feeds.get(tournament_id)
+        if found is not None and found.watchers <= 0:
+            del self.feeds[tournament_id]
 
 
 def _watched(websocket: WebSocket) -> Watched:
@@ -319,6 +399,9 @@ def _watched(websocket: WebSocket) -> Watched:
     found: Watched | None = getattr(state, "tournaments_watched", None)
     if found is None:
         found = state.tournaments_watched = Watched(identity.database(websocket))
+        director = getattr(state.services, "director", None)
+        if director is not None:
+            director.listeners.add(found.changed)
     return found
 
 
@@ -333,6 +416,7 @@ async def tournament_socket(websocket: WebSocket) -> None:
             await websocket.close(4404, "no such tournament")
             return
         player = await identity.current(websocket)
+        player_id = None if player is None else player.id
         watched = _watched(websocket)
         await websocket.accept()
         send_timeout = services.limits.send_timeout
@@ -341,19 +425,26 @@ async def tournament_socket(websocket: WebSocket) -> None:
             await asyncio.wait_for(websocket.send_text(message), send_timeout)
 
         async def push() -> None:
-            last = ""
-            while True:
-                snap = await watched.get(tournament_id)
-                if snap is None:
-                    await websocket.close(4404, "no such tournament")
-                    return
-                answer = view.answer(snap, None if player is None else player.id, time.time())
-                answer_now = {**answer, "now": 0.0}  # the time alone is no change
-                key = json.dumps(answer_now, sort_keys=True)
-                if key != last:
-                    last = key
-                    await send(to_page.tournament(answer))
-                await asyncio.sleep(LIVE_EVERY)
+            feed = watched.feed(tournament_id)
+            feed.watch()
+            try:
+                last: tuple[int, tuple[str, str, str]] | None = None
+                seen = -1
+                while True:
+                    live = await feed.next(seen)
+                    if live is None:
+                        if feed.gone:
+                            await websocket.close(4404, "no such tournament")
+                            return
+                        continue
+                    seen = feed.reads
+                    key = (feed.version, live.own(player_id))
+                    if key != last:  # the time alone is no change
+                        last = key
+                        await send(live.message(key[1], time.time()))
+            finally:
+                feed.unwatch()
+                watched.forget(tournament_id)
 
         async def read() -> None:
             while True:

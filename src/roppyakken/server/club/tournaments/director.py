@@ -106,6 +106,12 @@ class Step:
     stuck: list[tuple[str, tuple[Unmade, ...]]] = field(default_factory=list)
     over: bool = False
     changed: bool = False
+    pairing: float | None = None
+    """Seconds the rules' pairing call took, when the step paired (model.arena_pairing or swiss_pairing)."""
+    seconds: float = 0.0
+    """Seconds the step took in its transaction."""
+    cpu: float = 0.0
+    """CPU seconds the step's thread used in it."""
 
 
 def _arena_waiting(
@@ -174,9 +180,11 @@ def _pair(
         points = {s.player_id: s.points for s in standings(t, entries, tables, byes)}
         waiting = _arena_waiting(entries, tables, points)
         apart = blocks.pairs_among(conn, [w.player_id for w in waiting])
+        began = time.perf_counter()
         paired = model.arena_pairing(
             waiting, t.players, now=now, max_wait=model.ARENA_MAX_WAIT * scale, apart=apart
         )
+        step.pairing = time.perf_counter() - began
         if paired:
             store.add_tables(conn, t.id, paired, 0, now)
             step.changed = True
@@ -201,7 +209,9 @@ def _pair(
             had[p] = had.get(p, 0) + 1
         met = [tb.players for tb in tables]
         blocked = [tuple(pair) for pair in blocks.pairs_among(conn, scores)]
+        began = time.perf_counter()
         pairing = model.swiss_pairing(scores, met, had, t.players, store.seed_of(t.id, number), apart=blocked)
+        step.pairing = time.perf_counter() - began
         round_tables, round_byes = list(pairing.tables), list(pairing.byes)
     store.add_tables(conn, t.id, round_tables, number, now)
     store.add_byes(conn, t.id, number, round_byes)
@@ -215,8 +225,15 @@ def step(
     conn: Connection, tournament_id: str, epoch: int, now: float, lease: float = LEASE, scale: float = 1.0
 ) -> Step:
     """One fenced step of a tournament this director holds at ``epoch``: start it, pair it, finish it;
-    and what is left to do outside the transaction (rooms to make or to start).  ``scale``: the
-    server's ``--clock-scale``."""
+    and what is left to do outside the transaction (rooms to make or to start), with what it cost.
+    ``scale``: the server's ``--clock-scale``."""
+    began, cpu = time.perf_counter(), time.thread_time()
+    done = _step(conn, tournament_id, epoch, now, lease, scale)
+    done.seconds, done.cpu = time.perf_counter() - began, time.thread_time() - cpu
+    return done
+
+
+def _step(conn: Connection, tournament_id: str, epoch: int, now: float, lease: float, scale: float) -> Step:
     store.fence(conn, tournament_id, epoch, now, lease)
     t = store.get(conn, tournament_id)
     if t is None:
@@ -252,6 +269,9 @@ def step(
 
 Listener = Callable[[str], None]
 """Told the id of a tournament that changed (its page's live updates)."""
+Timed = Callable[[str, float], None]
+"""Told what a step cost: ``("transaction", seconds)``, ``("cpu", seconds)`` and, when it paired,
+``("pairing", seconds)`` (the server's metrics: ``roppyakken_tournament_step_seconds``)."""
 
 
 class Director:
@@ -265,8 +285,10 @@ class Director:
         tick: float = TICK,
         lease: float = LEASE,
         scheduled: Sequence[schedules.Schedule] = (),
+        timed: Timed | None = None,
     ) -> None:
         self.registry = registry
+        self.timed = timed
         self.db = registry.db
         self.member = member or "member-" + secrets.token_hex(6)
         self.tick = tick
@@ -356,6 +378,11 @@ class Director:
             log.warning("tournament %s: directed by another member now; let go here", tournament_id)
             self.held.pop(tournament_id, None)
             return
+        if self.timed is not None:
+            self.timed("transaction", done.seconds)
+            self.timed("cpu", done.cpu)
+            if done.pairing is not None:
+                self.timed("pairing", done.pairing)
         if done.over:
             self.held.pop(tournament_id, None)
         if done.tournament is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass
+from typing import Final
 
 from sqlalchemy import Connection
 
@@ -27,6 +28,7 @@ from roppyakken.server.wire.answers import (
     TournamentSummary,
     TournamentTable,
 )
+from roppyakken.server.wire.server import compact
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,9 +116,142 @@ def me(snap: Snapshot, player_id: str | None) -> TournamentMe:
 
 def answer(snap: Snapshot, player_id: str | None, now: float) -> TournamentAnswer:
     """``GET /api/tournaments/<id>`` for ``player_id`` (None: nobody signed)."""
+    return Shared.of(snap).answer(player_id, now)
+
+
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """The parts of a snapshot's answer that are the same for every player, built once."""
+
+    snap: Snapshot
+    standings: list[TournamentStanding]
+    tables: list[TournamentTable]
+    """The latest first."""
+    open_table: dict[str, int]
+    """Each player at an open table with a room: that table's index in :attr:`tables`."""
+
+    @classmethod
+    def of(cls, snap: Snapshot) -> Shared:
+        """Build them."""
+        lines, tables = _lines(snap), _tables(snap)
+        open_table = {
+            p: i
+            for i, row in enumerate(tables)
+            if row["places"] is None and row["room"]
+            for p in row["players"]
+        }
+        return cls(snap, lines, tables, open_table)
+
+    def me(self, player_id: str | None) -> TournamentMe:
+        """:func:`me`, from the shared parts."""
+        entry = next((e for e in self.snap.entries if e.player_id == player_id), None)
+        table: TournamentSeat | None = None
+        if entry is not None and (i := self.open_table.get(entry.player_id)) is not None:
+            row = self.tables[i]
+            table = TournamentSeat(room=str(row["room"]), seat=row["players"].index(entry.player_id))
+        return TournamentMe(
+            entered=entry is not None,
+            paused=entry is not None and entry.paused,
+            withdrawn=entry is not None and entry.withdrawn,
+            abandonments=0 if entry is None else entry.abandonments,
+            table=table,
+        )
+
+    def answer(self, player_id: str | None, now: float) -> TournamentAnswer:
+        """The whole answer for ``player_id``."""
+        snap = self.snap
+        return TournamentAnswer(
+            tournament=summary(snap.tournament, len(snap.entries)),
+            club=snap.tournament.club_id,
+            club_name=snap.club_name,
+            standings=self.standings,
+            tables=self.tables,
+            byes=[TournamentBye(round=r, player=p) for r, p in snap.byes],
+            me=self.me(player_id),
+            now=now,
+        )
+
+
+LIVE_STANDINGS: Final = 100
+"""Standings lines the live socket sends (the first ones, and the player's own besides)."""
+LIVE_TABLES: Final = 50
+"""Tables the live socket sends (the latest ones, and the player's open one besides)."""
+
+
+def live_answer(shared: Shared, player_id: str | None, now: float) -> TournamentAnswer:
+    """What the live socket sends ``player_id``: the answer with the first :data:`LIVE_STANDINGS`
+    standings lines (and the player's own after them) and the latest :data:`LIVE_TABLES` tables (and
+    the player's open one after them)."""
+    whole = shared.answer(player_id, now)
+    lines = shared.standings[:LIVE_STANDINGS]
+    own = next((x for x in shared.standings[LIVE_STANDINGS:] if x["player"] == player_id), None)
+    tables = shared.tables[:LIVE_TABLES]
+    at = shared.open_table.get(player_id or "")
+    return TournamentAnswer(
+        tournament=whole["tournament"],
+        club=whole["club"],
+        club_name=whole["club_name"],
+        standings=lines if own is None else [*lines, own],
+        tables=tables if at is None or at < LIVE_TABLES else [*tables, shared.tables[at]],
+        byes=whole["byes"],
+        me=whole["me"],
+        now=now,
+    )
+
+
+class Live:
+    """:func:`live_answer` as the socket's ``tournament`` message, the parts every player shares
+    encoded once (a member sends it to each of the tournament's watchers it holds)."""
+
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared
+        snap = shared.snap
+        self.rest = {x["player"]: compact(x) for x in shared.standings[LIVE_STANDINGS:]}
+        self.table_text = {
+            i: compact(shared.tables[i]) for i in set(shared.open_table.values()) if i >= LIVE_TABLES
+        }
+        head = compact(
+            {
+                "tournament": summary(snap.tournament, len(snap.entries)),
+                "club": snap.tournament.club_id,
+                "club_name": snap.club_name,
+            }
+        )
+        lines = compact(shared.standings[:LIVE_STANDINGS])
+        tables = compact(shared.tables[:LIVE_TABLES])
+        byes = compact([TournamentBye(round=r, player=p) for r, p in snap.byes])
+        self.shared_text = (head[:-1], lines[:-1], tables[:-1], byes)
+        """What every watcher is sent alike (two equal ones: no change for a player whose own
+        parts did not change either)."""
+
+    def own(self, player_id: str | None) -> tuple[str, str, str]:
+        """The player's own parts: their standings line below the first, their open table
+        beyond the latest, their ``me``."""
+        at = self.shared.open_table.get(player_id or "")
+        return (
+            self.rest.get(player_id or "", ""),
+            self.table_text.get(at, "") if at is not None else "",
+            compact(self.shared.me(player_id)),
+        )
+
+    def message(self, own: tuple[str, str, str], now: float) -> str:
+        """The ``tournament`` message with the player's ``own`` parts."""
+        head, lines, tables, byes = self.shared_text
+        line, table, me_text = own
+        if line:
+            lines += ("," if len(lines) > 1 else "") + line
+        if table:
+            tables += ("," if len(tables) > 1 else "") + table
+        return (
+            f'{{"type":"tournament","tournament":{head},"standings":{lines}],"tables":{tables}],'
+            f'"byes":{byes},"me":{me_text},"now":{compact(now)}}}}}'
+        )
+
+
+def _lines(snap: Snapshot) -> list[TournamentStanding]:
     t = snap.tournament
     by_id = {e.player_id: e for e in snap.entries}
-    lines = [
+    return [
         TournamentStanding(
             rank=s.rank,
             player=s.player_id,
@@ -135,7 +270,11 @@ def answer(snap: Snapshot, player_id: str | None, now: float) -> TournamentAnswe
         for s in standings(t, snap.entries, snap.tables, snap.byes)
         if s.player_id in by_id
     ]
-    tables = [
+
+
+def _tables(snap: Snapshot) -> list[TournamentTable]:
+    by_id = {e.player_id: e for e in snap.entries}
+    return [
         TournamentTable(
             number=row.number,
             round=row.round,
@@ -149,16 +288,6 @@ def answer(snap: Snapshot, player_id: str | None, now: float) -> TournamentAnswe
         )
         for row in reversed(snap.tables)
     ]
-    return TournamentAnswer(
-        tournament=summary(t, len(snap.entries)),
-        club=t.club_id,
-        club_name=snap.club_name,
-        standings=lines,
-        tables=tables,
-        byes=[TournamentBye(round=r, player=p) for r, p in snap.byes],
-        me=me(snap, player_id),
-        now=now,
-    )
 
 
 CSV_COLUMNS = (

@@ -1,0 +1,461 @@
+"""An arena of many players at human pace: pairing after a game's end, standings latency, the director's
+cost, and move latency.
+
+Run by hand (not a test; these machines are shared and noisy)::
+
+    PYTHONPATH=src .venv/bin/python bench/bench_tournament.py [--players 1000] [--seconds 120]
+        [--think 2] [--clock 15+60] [--clock-scale 0.5] [--cluster 3]
+
+It starts ``roppyakken serve`` on a fresh SQLite file (``--cluster N``: N members on PostgreSQL and
+Redis behind nginx, from tests/harness/services.py), makes an account that creates an arena of
+tables of 2 starting in ``--start-in`` seconds, and makes ``--players`` players (each its own
+cookie identity: joining needs no account), who join it and watch its socket
+``/ws/tournament/<id>`` with their cookies.  Whenever a player's socket message gives a new
+``me.table``, its client plays that table over the room's websocket as bench_server.py's clients do
+(a random legal action after ``--think`` seconds × 0.5–1.5).
+
+Measured for ``--seconds`` after ``--warmup`` seconds from the arena's start or, if later, the
+last player's joining:
+
+* **pairing**: from the client's receipt of ``game_end`` to the first socket message giving the
+  player's next table;
+* **standings**: from the receipt of ``game_end`` to the first socket message whose standings
+  line of the player counts that game;
+* **moves**: from sending ``act`` to receiving the ``state`` that results from it;
+* **the director**: ``roppyakken_tournament_step_seconds`` from every server's ``/metrics``
+  (a step's transaction, the thread CPU it used, and the pairing call alone), and the server
+  processes' CPU;
+* the bytes the tournament sockets received.
+
+Compare the move latency with bench_server.py's clocked games run the same way, e.g.
+``bench/bench_server.py --games 500 --players 2 --clock 15+60 --clock-scale 0.5 --think 2``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench_server import _cpu_seconds, _raise_file_limit
+
+CSRF = "X-CSRF-Token"
+BOUNDS = [
+    "--rooms-per-minute",
+    "100000",
+    "--requests-per-minute",
+    "1000000",
+    "--guests-per-hour",
+    "1000000",
+    "--connections-per-address",
+    "10000",
+    "--rated-same-address",
+]
+
+
+@dataclass
+class Tally:
+    """What the clients measured."""
+
+    pairing: list[float] = field(default_factory=list)
+    standings: list[float] = field(default_factory=list)
+    moves: list[float] = field(default_factory=list)
+    games: int = 0
+    errors: int = 0
+    socket_bytes: int = 0
+    socket_messages: int = 0
+    measuring: bool = False
+
+
+class Entrant:
+    """One player: its cookies, its seat token, its tournament socket and its games."""
+
+    def __init__(self, index: int, player_id: str, cookie: str, token: str) -> None:
+        self.index = index
+        self.player_id = player_id
+        self.cookie = cookie
+        self.token = token
+        self.rooms_played: set[str] = set()
+        self.ended_at: float | None = None
+        """When its last game's ``game_end`` arrived (not yet paired again)."""
+        self.counted: tuple[int, float] | None = None
+        """Games its standings line should count, and when the last of them ended."""
+        self.games = 0
+
+
+async def _make_player(client: httpx.AsyncClient, name: str) -> tuple[str, str]:
+    made = await client.post("/api/me", json={"name": name}, headers={CSRF: "new"})
+    made.raise_for_status()
+    cookie = "; ".join(f"{k}={v}" for k, v in made.cookies.items())
+    return cookie, str(made.json()["csrf"])
+
+
+async def _entrant_made(url: str, tournament: str, i: int) -> Entrant:
+    """A new player (its own cookies: none kept in a shared client) who joins the tournament."""
+    async with httpx.AsyncClient(base_url=url, timeout=120) as mine:
+        made = await mine.post("/api/me", json={"name": f"p{i}"}, headers={CSRF: "new"})
+        made.raise_for_status()
+        cookie = "; ".join(f"{k}={v}" for k, v in made.cookies.items())
+        joined = await mine.post(
+            f"/api/tournaments/{tournament}/join", json={}, headers={CSRF: str(made.json()["csrf"])}
+        )
+        if joined.status_code != 200:
+            raise SystemExit(f"player {i} could not join: {joined.status_code} {joined.text}")
+        return Entrant(i, str(made.json()["player"]["id"]), cookie, str(joined.json()["token"]))
+
+
+async def _play(url: str, room: str, seat_token: str, think: float, rng: random.Random, tally: Tally) -> bool:
+    """Play one table to its end; True when the game ended."""
+    ws_url = url.replace("http://", "ws://") + f"/ws/{room}"
+    async with connect(ws_url, open_timeout=60, max_size=2**22, compression=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "v": 1, "token": seat_token}))
+        sent_at: float | None = None
+        sent_seq = -1
+        while True:
+            raw = await ws.recv()
+            if not isinstance(raw, str):
+                continue
+            if raw.startswith('{"type":"game_end"'):
+                return True
+            if raw.startswith('{"type":"error"'):
+                tally.errors += 1
+                continue
+            if not raw.startswith('{"type":"state"'):
+                continue
+            message = json.loads(raw)
+            if sent_at is not None and message["seq"] > sent_seq:
+                if tally.measuring:
+                    tally.moves.append(time.perf_counter() - sent_at)
+                sent_at = None
+            view = message["view"]
+            if view["legal"] and view["seat"] == view["to_act"]:
+                if think > 0:
+                    await asyncio.sleep(think * rng.uniform(0.5, 1.5))
+                sent_seq = message["seq"]
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "act", "action": rng.choice(view["legal"])}))
+
+
+def _own_line(raw: str, player_id: str) -> dict[str, Any] | None:
+    """The player's standings line in a ``tournament`` message (its lines are flat objects)."""
+    begin, end = raw.find('"standings":['), raw.find('],"tables":[')
+    at = raw.find(f'"player":{json.dumps(player_id)},', begin, end)
+    if at < 0:
+        return None
+    line: dict[str, Any] = json.loads(raw[raw.rindex("{", begin, at) : raw.index("}", at) + 1])
+    return line
+
+
+async def _entrant(
+    e: Entrant, url: str, tournament: str, think: float, ends: float, tally: Tally, seed: int
+) -> None:
+    """Watch the tournament socket; play each new table as it comes."""
+    rng = random.Random(f"{seed}:{e.index}")
+    ws_url = url.replace("http://", "ws://") + f"/ws/tournament/{tournament}"
+    playing: asyncio.Task[bool] | None = None
+    async with connect(
+        ws_url, open_timeout=120, max_size=2**26, compression=None, additional_headers={"Cookie": e.cookie}
+    ) as ws:
+        while time.time() < ends:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), max(0.1, ends - time.time()))
+            except TimeoutError:
+                break
+            if not isinstance(raw, str):
+                continue
+            now = time.perf_counter()
+            tally.socket_bytes += len(raw)
+            tally.socket_messages += 1
+            if not raw.startswith('{"type":"tournament"'):
+                continue
+            # only the player's own parts are parsed (the load generator's CPU is the machine's too)
+            if e.counted is not None:
+                mine = _own_line(raw, e.player_id)
+                if mine is not None and mine["games"] >= e.counted[0]:
+                    if tally.measuring:
+                        tally.standings.append(now - e.counted[1])
+                    e.counted = None
+            me = json.loads(raw[raw.rindex('"me":') + 5 : raw.rindex(',"now":')])
+            table = me["table"]
+            if table is None or table["room"] in e.rooms_played or (playing and not playing.done()):
+                continue
+            e.rooms_played.add(table["room"])
+            if e.ended_at is not None and tally.measuring:
+                tally.pairing.append(now - e.ended_at)
+            e.ended_at = None
+
+            async def game(room: str = table["room"]) -> bool:
+                try:
+                    ended = await _play(url, room, e.token, think, rng, tally)
+                except Exception as exc:
+                    tally.errors += 1
+                    print(f"player {e.index}: {type(exc).__name__}: {exc}", file=sys.stderr)
+                    return False
+                if ended:
+                    at = time.perf_counter()
+                    e.games += 1
+                    e.ended_at = at
+                    e.counted = (e.games, at)
+                    tally.games += 1
+                return ended
+
+            playing = asyncio.create_task(game())
+        if playing is not None:
+            playing.cancel()
+            with contextlib.suppress(BaseException):
+                await playing
+
+
+async def _arena(args: argparse.Namespace, url: str, urls: list[str], tally: Tally) -> dict[str, Any]:
+    limits = httpx.Limits(max_connections=64)
+    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
+        cookie, csrf = await _make_player(client, "Host")
+        headers = {CSRF: csrf, "Cookie": cookie}
+        client.cookies.clear()
+        signed = await client.post(
+            "/api/account", json={"login": "arenahost", "password": "correct horse battery"}, headers=headers
+        )
+        signed.raise_for_status()
+        cookie = "; ".join(
+            [cookie, *(f"{k}={v}" for k, v in signed.cookies.items())]
+        )  # the session cookie besides the player's
+        headers = {CSRF: str(signed.json()["csrf"]), "Cookie": cookie}
+        client.cookies.clear()
+        made = await client.post(
+            "/api/tournaments",
+            json={
+                "name": "Bench arena",
+                "format": "arena",
+                "players": 2,
+                "clock": args.clock,
+                "rated": False,
+                "starts_in": args.start_in,
+                "minutes": args.minutes,
+            },
+            headers=headers,
+        )
+        if made.status_code != 201:
+            raise SystemExit(f"the arena was not made: {made.status_code} {made.text}")
+        tournament = str(made.json()["id"])
+        made_at = time.time()
+        sem = asyncio.Semaphore(32)
+
+        async def one(i: int) -> Entrant:
+            async with sem:
+                for attempt in range(5):
+                    try:
+                        return await _entrant_made(urls[i % len(urls)], tournament, i)
+                    except httpx.HTTPError as exc:  # a loaded server: again, a little later
+                        print(f"player {i}: {type(exc).__name__}: {exc}; again", file=sys.stderr)
+                        await asyncio.sleep(1.0 + attempt)
+                raise SystemExit(f"player {i} could not join")
+
+        entrants = await asyncio.gather(*(one(i) for i in range(args.players)))
+        joined_in = time.time() - made_at
+        starts = made_at + args.start_in
+        if time.time() > starts:
+            print(f"warning: joining took {joined_in:.0f} s, past the start", file=sys.stderr)
+        # measured from everybody's joining (late ones play from theirs), within the arena's time
+        ends = min(starts + args.minutes * 60.0, max(starts, time.time()) + args.warmup + args.seconds) - 2.0
+        tasks = [
+            asyncio.create_task(
+                _entrant(e, urls[e.index % len(urls)], tournament, args.think, ends, tally, args.seed)
+            )
+            for e in entrants
+        ]
+        gc.freeze()
+        await asyncio.sleep(max(0.0, starts - time.time()) + args.warmup)
+        tally.measuring = True
+        measured_from = time.time()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return {"tournament": tournament, "joined_in": joined_in, "measured": time.time() - measured_from}
+
+
+def _start_single(database: str, clock_scale: float, players: int) -> tuple[subprocess.Popen[str], str]:
+    command = [sys.executable, "-c", "from roppyakken.cli import main; raise SystemExit(main())"]
+    command += ["serve", "--port", "0", "--bot-delay", "0", "--database", database]
+    command += ["--clock-scale", str(clock_scale), "--tournament-entries", str(players), *BOUNDS]
+    server = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    assert server.stdout is not None
+    line = server.stdout.readline()
+    found = re.search(r"http://[^/\s]+", line)
+    if not found:
+        server.kill()
+        raise SystemExit(f"the server did not start: {line!r}")
+    return server, found.group(0)
+
+
+@contextlib.contextmanager
+def _servers(args: argparse.Namespace) -> Iterator[tuple[str, list[str], list[int], list[str]]]:
+    """(the URL players use, each player's URL by index, the server pids, each server's own URL)."""
+    if args.cluster:
+        from tests.harness import services
+
+        extra = ["--clock-scale", str(args.clock_scale), "--tournament-entries", str(args.players), *BOUNDS]
+        with services.cluster(args.cluster, extra) as stack:
+            pids = [m.proc.pid for m in stack.members if m.proc is not None]
+            yield stack.url, [stack.url], pids, [m.url for m in stack.members]
+        return
+    with tempfile.TemporaryDirectory(prefix="roppyakken-bench-") as tmp:
+        server, url = _start_single(f"sqlite:///{tmp}/bench.sqlite3", args.clock_scale, args.players)
+        try:
+            yield url, [url], [server.pid], [url]
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+
+
+def _histogram(text: str, name: str) -> dict[str, dict[str, float]]:
+    """Per ``part`` label: the histogram's count and sum."""
+    out: dict[str, dict[str, float]] = {}
+    for part, kind, value in re.findall(rf'{name}_(count|sum)\{{part="([^"]+)"\}} ([0-9.e+-]+)', text):
+        out.setdefault(kind, {})[part] = out.setdefault(kind, {}).get(part, 0.0) + float(value)
+    return out
+
+
+def _director(urls: list[str]) -> dict[str, dict[str, float]]:
+    total: dict[str, dict[str, float]] = {}
+    for url in urls:
+        try:
+            text = httpx.get(url + "/metrics", timeout=10).text
+        except httpx.HTTPError:
+            continue
+        for part, kinds in _histogram(text, "roppyakken_tournament_step_seconds").items():
+            for kind, value in kinds.items():
+                total.setdefault(part, {})[kind] = total.setdefault(part, {}).get(kind, 0.0) + value
+    return total
+
+
+def _quantiles(xs: list[float]) -> str:
+    if not xs:
+        return "none"
+    xs = sorted(xs)
+    p99 = xs[int(0.99 * (len(xs) - 1))]
+    p50 = statistics.median(xs)
+    return f"p50 {1000 * p50:.0f} ms, p99 {1000 * p99:.0f} ms, max {1000 * xs[-1]:.0f} ms ({len(xs)})"
+
+
+def _page_cost(players: int, tables: int, watchers: int) -> None:
+    """One read's cost for its watchers on one member: every watcher's whole page built and compared
+    (as each watcher did alone before), against the shared parts built once and each watcher's own."""
+    from roppyakken.server.club.tournaments import view
+    from roppyakken.server.club.tournaments.store import Entry, TableRow, Tournament
+    from roppyakken.server.wire import tournament as to_page
+
+    t = Tournament(
+        "t", "Bench", "arena", "classic", 2, "15+60", False, "public", None, None, None,
+        0.0, 0.0, 3600.0, None, 0, "running", None,
+    )  # fmt: skip
+    rng = random.Random(1)
+    entries = tuple(Entry(f"p{i}", f"p{i}", 1500.0, "h", 0.0, 0.0, False, False, 0) for i in range(players))
+    rows = []
+    for k in range(tables):
+        a, b = rng.sample(range(players), 2)
+        done = k < tables - players // 2
+        rows.append(
+            TableRow(
+                k + 1, 0, (f"p{a}", f"p{b}"), float(k), f"r{k}", float(k) if done else None,
+                (1, 2) if done else None, frozenset(),
+            )
+        )  # fmt: skip
+    snap = view.Snapshot(t, entries, tuple(rows), ())
+    ids = [f"p{i % players}" for i in range(watchers)]
+    began = time.process_time()
+    size = 0
+    for player in ids:
+        answer = view.answer(snap, player, 0.0)
+        json.dumps({**answer, "now": 0.0}, sort_keys=True)
+        size += len(to_page.tournament(answer))
+    whole = time.process_time() - began
+    began = time.process_time()
+    live = view.Live(view.Shared.of(snap))
+    small = 0
+    for player in ids:
+        small += len(live.message(live.own(player), 0.0))
+    shared = time.process_time() - began
+    print(
+        f"{players} players, {tables} tables, {watchers} watchers, one read: whole page each "
+        f"{whole:.2f} s CPU, {size / 1e6:.1f} MB; shared parts once {shared:.3f} s CPU, {small / 1e6:.2f} MB"
+    )
+
+
+def main() -> int:
+    """Run the arena and print its figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--minutes", type=int, default=30, help="the arena's duration (30)")
+    parser.add_argument("--seconds", type=float, default=120.0, help="seconds measured (120)")
+    parser.add_argument("--start-in", type=int, default=60, help="seconds to its start, for joining (60)")
+    parser.add_argument(
+        "--warmup", type=float, default=20.0, help="seconds after the start not measured (20)"
+    )
+    parser.add_argument("--think", type=float, default=2.0, help="mean seconds a player thinks (2)")
+    parser.add_argument("--clock", default="15+60")
+    parser.add_argument("--clock-scale", type=float, default=0.5)
+    parser.add_argument("--cluster", type=int, default=0, help="members on PostgreSQL+Redis+nginx (0: one)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--page-only", type=int, metavar="TABLES", help="only time one read's pages for that many tables"
+    )
+    args = parser.parse_args()
+    if args.page_only:
+        _page_cost(args.players, args.page_only, args.players)
+        return 0
+    _raise_file_limit()
+    tally = Tally()
+    with _servers(args) as (url, urls, pids, member_urls):
+        before = _director(member_urls)
+        cpu0 = sum(_cpu_seconds(p) or 0.0 for p in pids)
+        mine0 = time.process_time()
+        run = asyncio.run(_arena(args, url, urls, tally))
+        cpu = sum(_cpu_seconds(p) or 0.0 for p in pids) - cpu0
+        client_cpu = time.process_time() - mine0
+        after = _director(member_urls)
+    steps = {
+        part: {k: v - before.get(part, {}).get(k, 0.0) for k, v in kinds.items()}
+        for part, kinds in after.items()
+    }
+    where = f"{args.cluster} members" if args.cluster else "one process"
+    print(
+        f"arena of {args.players} players (tables of 2), clock {args.clock} x {args.clock_scale}, "
+        f"think {args.think} s, {where}"
+    )
+    print(f"joined in {run['joined_in']:.0f} s; measured {run['measured']:.0f} s; games ended {tally.games}")
+    print(f"game end -> next pairing: {_quantiles(tally.pairing)}")
+    print(f"game end -> standings counting it: {_quantiles(tally.standings)}")
+    print(f"move latency: {_quantiles(tally.moves)}")
+    print(
+        f"tournament sockets: {tally.socket_messages} messages, {tally.socket_bytes / 1e6:.1f} MB "
+        f"({tally.socket_bytes / 1e6 / max(1.0, run['measured']):.2f} MB/s over the measured seconds)"
+    )
+    for part, kinds in sorted(steps.items()):
+        n = kinds.get("count", 0.0)
+        if n:
+            print(f"director {part}: {n:.0f} observed, mean {1000 * kinds.get('sum', 0.0) / n:.1f} ms")
+    print(f"server CPU {cpu:.0f} s (whole run), client CPU {client_cpu:.0f} s; errors {tally.errors}")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,126 @@
+"""The live socket's message for a big arena: the first standings lines and the latest tables, each
+player's own line and open table besides, assembled from parts encoded once (club/tournaments/view.py);
+and what a director's step costs, in the server's metrics."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Connection, insert
+
+from roppyakken.server.club.tournaments import director, store, view
+from roppyakken.server.club.tournaments.store import Entry, TableRow, Tournament
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.tables import players
+from roppyakken.server.web.metrics import Metrics
+from roppyakken.server.wire import tournament as to_page
+
+PLAYERS = 300
+
+
+def _snapshot() -> view.Snapshot:
+    t = Tournament(
+        "arena1", "Big", "arena", "classic", 2, "15+60", False, "public", None, "host", None,
+        0.0, 10.0, 3600.0, None, 0, "running", None,
+    )  # fmt: skip
+    entries = tuple(
+        Entry(f"p{i}", f"Player {i}", 1500.0 + i, f"h{i}", 1.0, 1.0, False, False, 0) for i in range(PLAYERS)
+    )
+    # finished tables first (player 2k beat 2k+1), then every player at an open table
+    done = [
+        TableRow(k + 1, 0, (f"p{2 * k}", f"p{2 * k + 1}"), 20.0, f"done{k}", 30.0 + k, (1, 2), frozenset())
+        for k in range(PLAYERS // 2)
+    ]
+    ongoing = [
+        TableRow(
+            len(done) + k + 1, 0, (f"p{k}", f"p{PLAYERS - 1 - k}"), 400.0, f"room{k}", None, None, frozenset()
+        )
+        for k in range(PLAYERS // 2)
+    ]
+    return view.Snapshot(t, entries, tuple(done + ongoing), ())
+
+
+@pytest.mark.parametrize("player", ["p0", "p1", "p150", "p299", None, "nobody"])
+def test_the_live_message_is_the_trimmed_answer_with_the_players_own_parts(player: str | None) -> None:
+    shared = view.Shared.of(_snapshot())
+    whole = shared.answer(player, 5.0)
+    assert whole == view.answer(_snapshot(), player, 5.0)  # the GET answer is whole
+    assert len(whole["standings"]) == PLAYERS and len(whole["tables"]) == PLAYERS
+
+    live = view.Live(shared)
+    sent = live.message(live.own(player), 5.0)
+    trimmed = view.live_answer(shared, player, 5.0)
+    assert sent == to_page.tournament(trimmed)  # assembled exactly as the builder writes it
+    got = json.loads(sent)["tournament"]
+    top = [line["player"] for line in whole["standings"][: view.LIVE_STANDINGS]]
+    mine = [line for line in whole["standings"] if line["player"] == player]
+    assert [line["player"] for line in got["standings"]] == top + [
+        line["player"] for line in mine if line["player"] not in top
+    ]
+    if mine:  # the player's own line is always there
+        assert mine[0] in got["standings"]
+    latest = [table["room"] for table in whole["tables"][: view.LIVE_TABLES]]
+    rooms = [table["room"] for table in got["tables"]]
+    assert rooms[: view.LIVE_TABLES] == latest
+    assert got["me"] == whole["me"]
+    if player in {"p0", "p1", "p150", "p299"}:  # at an open table: it is there, and it is theirs
+        assert got["me"]["table"] is not None and got["me"]["table"]["room"] in rooms
+    else:
+        assert got["me"]["table"] is None and len(rooms) == view.LIVE_TABLES
+    assert len(sent) < len(to_page.tournament(whole)) / 2
+
+
+def test_a_live_message_shares_its_parts_and_changes_only_with_them() -> None:
+    shared = view.Shared.of(_snapshot())
+    live, again = view.Live(shared), view.Live(view.Shared.of(_snapshot()))
+    assert live.shared_text == again.shared_text  # a read without a change: nobody is sent anything
+    assert live.own("p299") != live.own("p298")  # each deep player's own line differs
+    first, last = shared.standings[0]["player"], shared.standings[-1]["player"]
+    assert live.own(first)[0] == ""  # a line among the first is in the shared part
+    assert json.loads(live.own(last)[0])["player"] == last
+
+
+def test_a_directors_step_says_what_it_cost_and_the_metrics_count_it(tmp_path: Path) -> None:
+    db = Database(f"sqlite:///{tmp_path / 'cost.sqlite3'}")
+    db.open()
+    start = 1_800_000_000.0
+
+    def fill(c: Connection) -> None:
+        store.create(
+            c,
+            {
+                "id": "t1", "name": "Arena", "format": "arena", "preset": "classic", "players": 2,
+                "clock": "15+60", "rated": False, "visibility": "public", "creator": None,
+                "created_at": start - 60, "starts_at": start, "duration": 3600.0, "status": store.SCHEDULED,
+            },
+        )  # fmt: skip
+        for name in ("a", "b", "c", "d"):
+            c.execute(
+                insert(players).values(id=name, secret_hash="x", name=name, created_at=datetime.now(UTC))
+            )
+            store.join(
+                c,
+                "t1",
+                Entry(name, name.upper(), 1500.0, "h" + name, start - 30, start - 30, False, False, 0),
+            )
+
+    try:
+        db.run_now(fill)
+        epoch = db.run_now(lambda c: store.take(c, "t1", "one", start, 5.0))
+        assert epoch is not None
+        early = db.run_now(lambda c: director.step(c, "t1", epoch, start - 10, 5.0))
+        assert early.pairing is None and early.seconds > 0 and early.cpu >= 0  # not started: no pairing
+        paired = db.run_now(lambda c: director.step(c, "t1", epoch, start + 1, 5.0))
+        assert len(paired.unmade) == 2 and paired.pairing is not None and paired.pairing > 0
+        assert paired.seconds >= paired.pairing
+    finally:
+        db.engine.dispose()
+    metrics = Metrics()
+    metrics.tournament_stepped("pairing", paired.pairing)
+    metrics.tournament_stepped("transaction", paired.seconds)
+    text = metrics.render().decode()
+    assert 'roppyakken_tournament_step_seconds_count{part="pairing"} 1.0' in text
+    assert 'roppyakken_tournament_step_seconds_count{part="transaction"} 1.0' in text
