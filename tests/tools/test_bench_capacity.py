@@ -57,3 +57,37 @@ def test_a_phase_is_counted_per_unit_less_the_baseline() -> None:
     cost = bench.per_unit(games, baseline, 5.0)  # 5 moves a second
     assert cost["pg.commits"] == (11.0 - 1.0) / 5.0
     assert cost["redis.commands"] == (12.0 - 2.0) / 5.0
+
+
+def test_the_cpu_model_fitted_on_two_loads_predicts_a_third() -> None:
+    """CPU = m a move + f a write transaction: fitted from a slow and a fast load of one configuration,
+    it predicts another's moves a second from the cores left to it and its transactions a move."""
+    bench = _load()
+    m, f = 0.001, 0.004  # seconds of CPU a move, a write transaction
+
+    def window(moves: float, per_move_txn: float, idle_cpu: float = 0.0) -> dict[str, float]:
+        cpu = idle_cpu + moves * (m + f * per_move_txn)
+        return {
+            "moves": moves,
+            "stack cpu": cpu,
+            "pg.write transactions": moves * per_move_txn,
+            "cores left": 0.0,
+            "errors": 0.0,
+        }
+
+    base = {"moves": 0.0, "stack cpu": 0.1, "pg.write transactions": 0.0, "cores left": 0.0}
+    slow, fast = window(10, 1.2, 0.1), window(200, 0.5, 0.1)
+    target = window(150, 0.6, 0.1)
+    target["cores left"] = 0.1 + 150 * (m + f * 0.6)
+    raw = {
+        "baseline": {"a": base, "b": base},
+        "windows": {"a": {"games": [slow], "idle": []}, "b": {"games": [], "idle": []}},
+        "full speed": {"a": fast, "b": target},
+    }
+    check = bench.model_check(raw)
+    assert abs(check["m: CPU a move, ms"] - 1.0) < 1e-9
+    assert abs(check["f: CPU a write transaction, ms"] - 4.0) < 1e-9
+    assert abs(check["predicted moves/s"] - 150) < 1e-6
+    assert abs(check["off by %"]) < 1e-6
+    # the one-term model (the slow load's CPU a move) predicts far fewer
+    assert check["the old model (human-pace CPU a move) predicted moves/s"] < 100

@@ -31,6 +31,7 @@ from websockets.exceptions import InvalidStatus
 from roppyakken.record import replay
 from tests.harness import services
 from tests.harness.cluster_seats import LONGER, Seat, create_room
+from tests.harness.poll import until
 from tests.harness.server_harness import stored_actions
 from tests.harness.support import run_cli
 from tests.harness.truth import Truth
@@ -660,3 +661,28 @@ def test_a_renewal_that_never_answers_is_given_up_and_logged(caplog: pytest.LogC
     with caplog.at_level(logging.ERROR, logger="roppyakken.server"):
         asyncio.run(scenario())
     assert any("leases not renewed: no answer in time" in r.getMessage() for r in caplog.records)
+
+
+def test_a_finished_rooms_lease_is_let_go_when_its_players_leave(stack: services.Stack) -> None:
+    """A game played to its end, one seat on the holder and one relayed from another member: once
+    both players leave, the room's lease and its entry in the set of held rooms are gone at once,
+    not ``--room-idle`` (120 s by default) later."""
+    a, b = stack.members[0], stack.members[1]
+    room, tokens = create_room(a.url, 2, 1)  # the member that creates a room holds it
+    seats = [
+        Seat(lambda: a.url, room, tokens[0], random.Random(31), host=True, bots={2: "random"}),
+        Seat(lambda: b.url, room, tokens[1], random.Random(32)),
+    ]
+    client = redis.Redis.from_url(stack.redis, decode_responses=True)
+    try:
+        lease = f"roppyakken:lease:{room}"
+        until(lambda: client.get(lease) is not None, 10, "the room's lease taken")
+        _play(stack, [seats])
+        assert all(s.over for s in seats)
+        until(
+            lambda: client.get(lease) is None and client.zscore("roppyakken:rooms", room) is None,
+            15,
+            "the finished room's lease let go once its players left",
+        )
+    finally:
+        client.close()

@@ -495,7 +495,13 @@ class Room:
         Durable before visible: if the write fails, the game is put back as it
         was, nothing is sent to anyone, and :class:`WriteFailed` tells the sender.
         """
-        await runner.apply(self, seat, action, msg_id, seq, by_clock=by_clock, by_bot=by_bot)
+        try:
+            await runner.apply(self, seat, action, msg_id, seq, by_clock=by_clock, by_bot=by_bot)
+        finally:
+            # the last client may have left while the move held the lock (not idle then): a
+            # finished game's room leaves memory, and gives its lease back, now rather than at the sweep
+            if self.idle():
+                self.hooks.idle(self)
 
     # ----------------------------------------------------------------- clock and bots
 
