@@ -119,7 +119,7 @@ class Metrics:
         )
         self.tournament_step = Histogram(
             "roppyakken_tournament_step_seconds",
-            "A tournament director's step, by part: its transaction (wall), the CPU it used, the pairing alone",
+            "A tournament director's step, by part: its transaction (wall), its CPU, the pairing alone",
             ["part"],
             buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0),
             registry=self.registry,
