@@ -65,6 +65,8 @@ from roppyakken.server.wire import text
 log = logging.getLogger("roppyakken.server")
 
 T = TypeVar("T")
+LOOK_WORKERS: Final = 2
+"""Threads that run reads beside the writer (:meth:`Database.look`)."""
 Op = Callable[[Connection], Any]
 """A piece of database work: runs inside the batch's transaction."""
 
@@ -319,6 +321,7 @@ class Database:
         self.replica_max_lag = replica_max_lag
         self._replica_down_until = 0.0
         self._reader: ThreadPoolExecutor | None = None
+        self._looker: ThreadPoolExecutor | None = None
         self.reads: dict[str, int] = {"replica": 0, "primary": 0}
         """Lag-tolerant reads (:meth:`read`) by where they ran (for the metrics and tests)."""
         self._checkpointer: Checkpointer | None = None
@@ -367,6 +370,10 @@ class Database:
         self._wake = asyncio.Event()
         self._closing = False
         self._writer = asyncio.create_task(self._write_loop(), name="roppyakken-db-writer")
+        if self.dialect != "sqlite" or (path and path != ":memory:"):
+            self._looker = ThreadPoolExecutor(
+                max_workers=LOOK_WORKERS, thread_name_prefix="roppyakken-db-look"
+            )
         if self.replica is not None:
             self._reader = ThreadPoolExecutor(
                 max_workers=READ_WORKERS, thread_name_prefix="roppyakken-db-read"
@@ -420,6 +427,25 @@ class Database:
             return await self._read_primary(op)
         self.reads["replica"] += 1
         return cast(T, value)
+
+    async def look(self, op: Callable[[Connection], T]) -> T:
+        """Run a read beside the writer, on a thread of its own: it sees every transaction committed
+        before it began, not the work still queued for the writer.  For reads too long to make the
+        moves queued behind them wait (a tournament's director and live page): SQLite's
+        write-ahead log lets a reader read while the writer writes, PostgreSQL a pooled connection.
+        ``op`` must only read.  An in-memory SQLite database has one connection: there it runs as
+        :meth:`run` does."""
+        if self._looker is None:
+            return await self.run(op)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._looker, self._look, op)
+        except SQLAlchemyError as exc:
+            raise StorageError(_one_line(exc)) from None
+
+    def _look(self, op: Callable[[Connection], T]) -> T:
+        with self.engine.begin() as conn:
+            return op(conn)
 
     async def _read_primary(self, op: Callable[[Connection], T]) -> T:
         self.reads["primary"] += 1
@@ -601,6 +627,9 @@ class Database:
         if self._reader is not None:
             self._reader.shutdown(wait=True)
             self._reader = None
+        if self._looker is not None:
+            self._looker.shutdown(wait=True)
+            self._looker = None
         self.engine.dispose()
         if self.replica is not None:
             self.replica.dispose()
