@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import re
@@ -35,6 +36,7 @@ from roppyakken.server.club.ratings import store as rating_store
 from roppyakken.server.club.ratings.pools import FAMILIES, pool_of
 from roppyakken.server.club.ratings.scale import skill_points
 from roppyakken.server.club.tournaments import model, store, view
+from roppyakken.server.club.tournaments.known import Known, refresh
 from roppyakken.server.club.tournaments.store import Entry
 from roppyakken.server.club.tournaments.view import Snapshot
 from roppyakken.server.config import Limits
@@ -53,6 +55,7 @@ from roppyakken.server.wire.answers import (
     TournamentEntryAnswer,
     TournamentJoined,
     TournamentList,
+    TournamentMe,
 )
 from roppyakken.server.wire.protocol import what
 
@@ -84,10 +87,25 @@ def _id(request: Request | WebSocket) -> str:
 
 
 async def _snapshot(request: Request | WebSocket, tournament_id: str) -> Snapshot:
-    snap: Snapshot | None = await _db(request).run(lambda c: view.read(c, tournament_id))
+    """The whole tournament, read beside the database's writer (it sees what is committed)."""
+    snap: Snapshot | None = await _db(request).look(lambda c: view.read(c, tournament_id))
     if snap is None:
         raise ApiError(404, text.NO_TOURNAMENT, tournament=tournament_id)
     return snap
+
+
+async def _tournament(request: Request, tournament_id: str) -> store.Tournament:
+    """The tournament's row alone."""
+    t: store.Tournament | None = await _db(request).look(lambda c: store.get(c, tournament_id))
+    if t is None:
+        raise ApiError(404, text.NO_TOURNAMENT, tournament=tournament_id)
+    return t
+
+
+async def _me(request: Request, tournament_id: str, player_id: str) -> TournamentMe:
+    """The player's own part (their entry and table), read alone."""
+    me: TournamentMe = await _db(request).look(lambda c: view.read_me(c, tournament_id, player_id))
+    return me
 
 
 async def _player(request: Request) -> Player:
@@ -183,7 +201,8 @@ async def get_tournament(request: Request) -> Response:
     tournament_id = _id(request)
     player = await identity.current(request)
     snap = await _snapshot(request, tournament_id)
-    answer = view.answer(snap, None if player is None else player.id, time.time())
+    # the standings count every game played: built off the event loop, which serves the moves
+    answer = await asyncio.to_thread(view.answer, snap, None if player is None else player.id, time.time())
     return JSONResponse(answer, headers=NO_STORE)
 
 
@@ -192,7 +211,7 @@ async def standings_csv(request: Request) -> Response:
     tournament_id = _id(request)
     snap = await _snapshot(request, tournament_id)
     return Response(
-        view.standings_csv(snap, time.time()),
+        await asyncio.to_thread(view.standings_csv, snap, time.time()),
         media_type="text/csv; charset=utf-8",
         headers={**NO_STORE, "Content-Disposition": f'attachment; filename="{tournament_id}.csv"'},
     )
@@ -211,8 +230,7 @@ async def join_tournament(request: Request) -> Response:
     limits = _limits(request)
     player = await _player(request)
     await read_json_object(request, limits.max_body)
-    snap = await _snapshot(request, tournament_id)
-    t = snap.tournament
+    t = await _tournament(request, tournament_id)
     if t.rated:
         await enforcement.may_seek(_db(request), limits, player)
     else:
@@ -248,9 +266,9 @@ async def join_tournament(request: Request) -> Response:
     if joined.refused is not None:
         status = 403 if joined.refused in (text.TOURNAMENT_CLUB_ONLY, text.TOURNAMENT_ABANDONED) else 409
         raise ApiError(status, joined.refused, count=joined.count)
-    snap = await _snapshot(request, tournament_id)
+    me = await _me(request, tournament_id, player.id)
     _wake(request)
-    answer = TournamentJoined(tournament=tournament_id, token=token, me=view.me(snap, player.id))
+    answer = TournamentJoined(tournament=tournament_id, token=token, me=me)
     return JSONResponse(answer, headers=NO_STORE)
 
 
@@ -260,23 +278,21 @@ async def _change_entry(request: Request, pausing: bool) -> Response:
     player = await _player(request)
     data = await read_json_object(request, limits.max_body)
     paused = bodies.pause_tournament(data) if pausing else False
-    snap = await _snapshot(request, tournament_id)
-    t = snap.tournament
+    t = await _tournament(request, tournament_id)
     if pausing and t.format != "arena":
         raise ApiError(409, text.TOURNAMENT_PAUSE_ARENA)
 
     def change(c: Connection) -> bool:
         if not pausing and t.status == store.SCHEDULED:
-            store.leave(c, tournament_id, player.id)
-            return True
+            return store.leave(c, tournament_id, player.id)
         values = {"paused": paused} if pausing else {"withdrawn": True}
         return store.set_entry(c, tournament_id, player.id, **values)
 
-    if not any(e.player_id == player.id for e in snap.entries) or not await _db(request).run(change):
+    if not await _db(request).run(change):
         raise ApiError(409, text.TOURNAMENT_NOT_ENTERED)
-    snap = await _snapshot(request, tournament_id)
+    me = await _me(request, tournament_id, player.id)
     _wake(request)
-    answer = TournamentEntryAnswer(tournament=tournament_id, me=view.me(snap, player.id))
+    answer = TournamentEntryAnswer(tournament=tournament_id, me=me)
     return JSONResponse(answer, headers=NO_STORE)
 
 
@@ -309,6 +325,9 @@ class Feed:
         self.reads = 0
         """Reads made (a player's own parts may change without the version)."""
         self.watchers = 0
+        self.known: Known | None = None
+        """What the reads know of the tournament (each read takes only what may have changed)."""
+        self.club_name: str | None = None
         self._new = asyncio.Event()
         self._soon = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -317,6 +336,7 @@ class Feed:
         """One more watcher (the first starts the reads)."""
         self.watchers += 1
         if self._task is None or self._task.done():
+            self.known = None  # (a read the last task left under way may still change the one it had)
             self._task = asyncio.create_task(self._run(), name=f"tournament-feed-{self.tournament_id}")
 
     def unwatch(self) -> None:
@@ -336,12 +356,25 @@ class Feed:
             await self._new.wait()
         return self.live
 
+    def _read(self, conn: Connection, known: Known | None) -> tuple[Known, str | None] | None:
+        """``known`` brought up to date, and the club's name (read with the first read); None: there
+        is no such tournament.  On the database's thread beside its writer."""
+        known, _ = refresh(conn, self.tournament_id, known)
+        if known is None:
+            return None
+        first = self.known is None
+        return known, view.club_name(conn, known.tournament) if first else self.club_name
+
     async def _run(self) -> None:
         tournament_id = self.tournament_id
         while True:
             began = time.monotonic()
             try:
-                snap: Snapshot | None = await self.db.run(lambda c: view.read(c, tournament_id))
+                read = await self.db.look(functools.partial(self._read, known=self.known))
+                snap: Snapshot | None = None
+                if read is not None:
+                    self.known, self.club_name = read
+                    snap = view.of_known(*read)
             except StorageError as exc:  # read again at the next turn
                 log.warning("tournament %s not read for its watchers: %s", tournament_id, exc)
                 snap = None
@@ -350,8 +383,9 @@ class Feed:
                     continue
             if snap is None and self.live is None:
                 self.gone = True
-            elif snap is not None:
-                live = view.Live(view.Shared.of(snap))
+            elif snap is not None and (self.live is None or snap != self.live.shared.snap):
+                # the standings count every game played: built off the event loop, which serves the moves
+                live = await asyncio.to_thread(_live, snap)
                 if self.live is None or live.shared_text != self.live.shared_text:
                     self.version += 1
                 self.live = live
@@ -365,6 +399,10 @@ class Feed:
                 await asyncio.wait_for(self._soon.wait(), LIVE_EVERY)
             # at most one read a LIVE_EVERY / 4, whatever wakes it
             await asyncio.sleep(max(0.0, began + LIVE_EVERY / 4 - time.monotonic()))
+
+
+def _live(snap: Snapshot) -> view.Live:
+    return view.Live(view.Shared.of(snap))
 
 
 class Watched:

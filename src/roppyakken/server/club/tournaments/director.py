@@ -32,12 +32,13 @@ import secrets
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeVar
 
 from sqlalchemy import Connection, select
 
 from roppyakken.rules import preset
 from roppyakken.server.club.tournaments import model, schedules, store
+from roppyakken.server.club.tournaments.known import ArenaScores, Known, refresh
 from roppyakken.server.club.tournaments.store import Entry, TableRow, Tournament
 from roppyakken.server.people import blocks
 from roppyakken.server.people.players import link_seat
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
     from roppyakken.server.play.registry import Registry
 
 log = logging.getLogger("roppyakken.server")
+T = TypeVar("T")
 
 TICK: Final = 1.0
 """Seconds between two looks of a director at its tournaments (it is also woken by a game's end)."""
@@ -103,32 +105,19 @@ class Step:
 
     tournament: Tournament | None
     unmade: list[Unmade] = field(default_factory=list)
-    stuck: list[tuple[str, tuple[Unmade, ...]]] = field(default_factory=list)
+    stuck: list[tuple[str, Unmade]] = field(default_factory=list)
     over: bool = False
     changed: bool = False
+    again: bool = False
+    """A player withdrew or paused between the step's read and its write: nothing written, step again."""
     pairing: float | None = None
     """Seconds the rules' pairing call took, when the step paired (model.arena_pairing or swiss_pairing)."""
     seconds: float = 0.0
-    """Seconds the step took in its transaction."""
+    """Seconds the step took in its transaction (the director's: the fenced write only)."""
     cpu: float = 0.0
-    """CPU seconds the step's thread used in it."""
-
-
-def _arena_waiting(
-    entries: Sequence[Entry], tables: Sequence[TableRow], scores: dict[str, float]
-) -> list[model.Waiting]:
-    busy = {p for t in tables if t.places is None for p in t.players}
-    last: dict[str, frozenset[str]] = {}
-    for table in sorted((t for t in tables if t.places is not None), key=lambda t: t.finished_at or 0.0):
-        for p in table.players:
-            last[p] = frozenset(o for o in table.players if o != p)
-    return [
-        model.Waiting(
-            e.player_id, scores.get(e.player_id, 0.0), e.free_since, last.get(e.player_id, frozenset())
-        )
-        for e in entries
-        if not e.withdrawn and not e.paused and e.player_id not in busy
-    ]
+    """CPU seconds the step used (its read and decision, and its transaction)."""
+    read: float | None = None
+    """Seconds the director's read and decision took beside the database's writer."""
 
 
 def _round_robin(tournament: Tournament, entries: Sequence[Entry]) -> list[model.SwissRound]:
@@ -137,140 +126,291 @@ def _round_robin(tournament: Tournament, entries: Sequence[Entry]) -> list[model
     )
 
 
-def _pair(
-    conn: Connection, t: Tournament, entries: list[Entry], tables: list[TableRow], now: float, scale: float
-) -> Step:
-    """Start, pair or finish ``t`` (running or due) as its format says; the caller fenced the transaction.
-    ``scale``: the server's ``--clock-scale``, which scales an arena player's longest wait for
-    a table without last opponents (model.ARENA_MAX_WAIT) as it scales the clocks."""
-    step = Step(t)
+@dataclass(slots=True)
+class Plan:
+    """What a step decided from what it read: the writes of its fenced transaction (:func:`apply`)."""
+
+    status: str | None = None
+    """The tournament's new status, if it changes."""
+    rounds: int | None = None
+    """Its number of rounds, set at its start."""
+    started: tuple[str, ...] = ()
+    """At the start: the players who become free to be paired now."""
+    leave: tuple[str, ...] = ()
+    """At a round robin's start: the players who withdrew before it (they leave)."""
+    tables: list[tuple[str, ...]] = field(default_factory=list)
+    """New tables, of round :attr:`round` (0 in an arena)."""
+    round: int = 0
+    byes: list[str] = field(default_factory=list)
+    """Byes of round :attr:`round` (Swiss and round robins)."""
+    pairing: float | None = None
+    """Seconds the rules' pairing call took, when it paired."""
+
+    @property
+    def writes(self) -> bool:
+        """Whether there is anything to write."""
+        return bool(self.status or self.tables or self.byes or self.round)
+
+
+@dataclass(slots=True)
+class Held:
+    """A tournament this director holds: the epoch it took it at and what it knows of it."""
+
+    epoch: int
+    known: Known | None = None
+    scores: ArenaScores = field(default_factory=ArenaScores)
+
+
+def _start(t: Tournament, entries: list[Entry], now: float) -> Plan | None:
+    """The plan of a tournament due to start (None: not yet)."""
+    if now < t.starts_at:
+        return None
     active = [e for e in entries if not e.withdrawn]
+    if len(active) < t.players:
+        return Plan(status=store.CANCELLED)
+    rounds = t.rounds
+    leave: tuple[str, ...] = ()
+    if t.format == "round_robin":
+        try:
+            rounds = len(_round_robin(t, active))
+        except ValueError as exc:
+            log.warning("tournament %s cannot be scheduled (%s): cancelled", t.id, exc)
+            return Plan(status=store.CANCELLED)
+        leave = tuple(e.player_id for e in entries if e.withdrawn)  # not in the schedule
+    return Plan(status=store.RUNNING, rounds=rounds, started=tuple(e.player_id for e in active), leave=leave)
+
+
+def plan(conn: Connection, held: Held, tournament_id: str, now: float, scale: float) -> Plan | None:
+    """Read what changed of the tournament into ``held`` and decide its next writes (a read only:
+    the director runs it beside the database's writer).  None: there is no such tournament.
+    ``scale``: the server's ``--clock-scale``, which scales an arena player's longest wait for a
+    table without last opponents (model.ARENA_MAX_WAIT) as it scales the clocks."""
+    known, ended = refresh(conn, tournament_id, held.known)
+    held.known = known
+    if known is None:
+        return None
+    held.scores.add(ended)
+    t, entries = known.tournament, known.entries
+    decided = Plan()
     if t.status == store.SCHEDULED:
-        if now < t.starts_at:
-            return step
-        if len(active) < t.players:
-            store.set_status(conn, t.id, status=store.CANCELLED, finished_at=now)
-            return Step(replace(t, status=store.CANCELLED), over=True, changed=True)
-        rounds = t.rounds
-        if t.format == "round_robin":
-            try:
-                rounds = len(_round_robin(t, active))
-            except ValueError as exc:
-                log.warning("tournament %s cannot be scheduled (%s): cancelled", t.id, exc)
-                store.set_status(conn, t.id, status=store.CANCELLED, finished_at=now)
-                return Step(replace(t, status=store.CANCELLED), over=True, changed=True)
-            for entry in entries:
-                if entry.withdrawn:  # left before the start: not in the schedule
-                    store.leave(conn, t.id, entry.player_id)
-            entries = active
-        for entry in active:
-            store.set_entry(conn, t.id, entry.player_id, free_since=now)
-        store.set_status(conn, t.id, status=store.RUNNING, rounds=rounds)
-        t = replace(t, status=store.RUNNING, rounds=rounds)
-        step = Step(t, changed=True)
-    open_tables = [x for x in tables if x.places is None]
-    byes = store.byes(conn, t.id)
+        started = _start(t, entries, now)
+        if started is None or started.status == store.CANCELLED:
+            return started or decided
+        decided = started
+        t = replace(t, status=store.RUNNING, rounds=started.rounds)
+        entries = [e for e in entries if e.player_id not in started.leave]
+    open_tables = known.open_tables()
     if t.format == "arena":
         ends_at = t.ends_at or t.starts_at
         if now >= ends_at:
             if not open_tables:
-                store.set_status(conn, t.id, status=store.FINISHED, finished_at=now)
-                return Step(replace(t, status=store.FINISHED), over=True, changed=True)
-            return step
-        points = {s.player_id: s.points for s in standings(t, entries, tables, byes)}
-        waiting = _arena_waiting(entries, tables, points)
+                decided.status = store.FINISHED
+            return decided
+        busy = {p for x in open_tables for p in x.players}
+        free_since = dict.fromkeys(decided.started, now)
+        waiting = [
+            model.Waiting(
+                e.player_id,
+                held.scores.points(e.player_id),
+                free_since.get(e.player_id, e.free_since),
+                held.scores.last.get(e.player_id, frozenset()),
+            )
+            for e in entries
+            if not e.withdrawn and not e.paused and e.player_id not in busy
+        ]
         apart = blocks.pairs_among(conn, [w.player_id for w in waiting])
         began = time.perf_counter()
-        paired = model.arena_pairing(
+        decided.tables = model.arena_pairing(
             waiting, t.players, now=now, max_wait=model.ARENA_MAX_WAIT * scale, apart=apart
         )
-        step.pairing = time.perf_counter() - began
-        if paired:
-            store.add_tables(conn, t.id, paired, 0, now)
-            step.changed = True
-        return step
+        decided.pairing = time.perf_counter() - began
+        return decided
     if open_tables:
-        return step
-    rounds = t.rounds or 0
-    if t.round >= rounds:
-        store.set_status(conn, t.id, status=store.FINISHED, finished_at=now)
-        return Step(replace(t, status=store.FINISHED), over=True, changed=True)
+        return decided
+    if t.round >= (t.rounds or 0):
+        decided.status = store.FINISHED
+        return decided
     number = t.round + 1
     gone = {e.player_id for e in entries if e.withdrawn}
     if t.format == "round_robin":
         planned = _round_robin(t, entries)[number - 1]
-        round_tables = [tb for tb in planned.tables if not gone.intersection(tb)]
-        round_byes = [p for p in planned.byes if p not in gone]
+        decided.tables = [tb for tb in planned.tables if not gone.intersection(tb)]
+        decided.byes = [p for p in planned.byes if p not in gone]
     else:
-        lines = standings(t, entries, tables, byes)
+        lines = standings(t, entries, list(known.tables.values()), known.byes)
         scores = {s.player_id: s.points for s in lines if s.player_id not in gone}
         had: dict[str, int] = {}
-        for _, p in byes:
+        for _, p in known.byes:
             had[p] = had.get(p, 0) + 1
-        met = [tb.players for tb in tables]
+        met = [tb.players for tb in known.tables.values()]
         blocked = [tuple(pair) for pair in blocks.pairs_among(conn, scores)]
         began = time.perf_counter()
         pairing = model.swiss_pairing(scores, met, had, t.players, store.seed_of(t.id, number), apart=blocked)
-        step.pairing = time.perf_counter() - began
-        round_tables, round_byes = list(pairing.tables), list(pairing.byes)
-    store.add_tables(conn, t.id, round_tables, number, now)
-    store.add_byes(conn, t.id, number, round_byes)
-    store.set_status(conn, t.id, round=number)
-    step.tournament = replace(t, round=number)
-    step.changed = True
-    return step
+        decided.pairing = time.perf_counter() - began
+        decided.tables, decided.byes = list(pairing.tables), list(pairing.byes)
+    decided.round = number
+    return decided
+
+
+@dataclass(frozen=True, slots=True)
+class Applied:
+    """What :func:`apply` wrote."""
+
+    tables: list[tuple[int, tuple[str, ...]]]
+    """The new tables: (number, players)."""
+    again: bool = False
+    """A player of the plan withdrew or paused since it was read: plan again (an arena's other
+    tables were written; any other plan was not written at all)."""
+    written: bool = True
+
+
+def apply(
+    conn: Connection, tournament_id: str, epoch: int, decided: Plan, now: float, lease: float
+) -> Applied:
+    """Write a plan in the director's fenced transaction (:class:`store.Fenced` if it no longer holds
+    the tournament).  Only the director writes tables, rounds and statuses, so what it read of them
+    is still so; of what players change, a player who withdrew or paused since the read is not
+    paired: an arena's tables without them are still made, any other plan is made again."""
+    store.fence(conn, tournament_id, epoch, now, lease)
+    paired = decided.tables
+    gone = store.not_pairable(conn, tournament_id, [p for x in paired for p in x])
+    if gone:
+        if decided.round:
+            return Applied([], again=True, written=False)
+        paired = [x for x in paired if not gone.intersection(x)]
+    for player_id in decided.leave:
+        store.leave(conn, tournament_id, player_id)
+    for player_id in decided.started:
+        store.set_entry(conn, tournament_id, player_id, free_since=now)
+    values: dict[str, object] = {}
+    if decided.status is not None:
+        values["status"] = decided.status
+        if decided.status in (store.FINISHED, store.CANCELLED):
+            values["finished_at"] = now
+    if decided.rounds is not None:
+        values["rounds"] = decided.rounds
+    if decided.round:
+        values["round"] = decided.round
+    if values:
+        store.set_status(conn, tournament_id, **values)
+    numbers = store.add_tables(conn, tournament_id, paired, decided.round, now) if paired else []
+    if decided.round:
+        store.add_byes(conn, tournament_id, decided.round, decided.byes)
+    return Applied(list(zip(numbers, paired, strict=True)), again=bool(gone))
+
+
+def _described(known: Known, tables: Sequence[tuple[int, tuple[str, ...]]]) -> list[Unmade]:
+    """The tables (number, players) with their players' names and seat tokens."""
+    by_id = {e.player_id: e for e in known.entries}
+    described = []
+    for number, players in tables:
+        if set(players) <= by_id.keys():
+            people = [by_id[p] for p in players]
+            names, tokens = tuple(e.name for e in people), tuple(e.token_hash for e in people)
+            described.append(Unmade(number, players, names, tokens))
+    return described
+
+
+def _unmade(known: Known, new: list[tuple[int, tuple[str, ...]]]) -> list[Unmade]:
+    """The tables whose room is still to be made: the new ones and any whose making failed."""
+    earlier = [(x.number, x.players) for x in known.open_tables() if x.room_id is None]
+    return _described(known, [*earlier, *new])
+
+
+def stuck(conn: Connection, known: Known, now: float) -> list[tuple[str, Unmade]]:
+    """The rooms still waiting for their players :data:`STUCK_AFTER` seconds after their table was
+    paired (its director died between making the room and seating them), with their table."""
+    late = [x for x in known.open_tables() if x.room_id is not None and x.paired_at < now - STUCK_AFTER]
+    if not late:
+        return []
+    ids = [x.room_id for x in late]
+    query = select(rooms.c.id).where(rooms.c.id.in_(ids), rooms.c.status == WAITING)
+    still = {str(r[0]) for r in conn.execute(query)}
+    return [
+        (str(x.room_id), table)
+        for x in late
+        if x.room_id in still
+        for table in _described(known, [(x.number, x.players)])
+    ]
+
+
+def look(
+    conn: Connection, held: Held, tournament_id: str, now: float, scale: float
+) -> tuple[Plan | None, list[tuple[str, Unmade]]]:
+    """:func:`plan`, and the rooms :func:`stuck` (a read only)."""
+    decided = plan(conn, held, tournament_id, now, scale)
+    return decided, [] if held.known is None else stuck(conn, held.known, now)
+
+
+def _costed(op: Callable[[], T]) -> tuple[T, float, float]:
+    """``op()``, the seconds it took and the CPU seconds its thread used."""
+    began, cpu = time.perf_counter(), time.thread_time()
+    value = op()
+    return value, time.perf_counter() - began, time.thread_time() - cpu
 
 
 def step(
-    conn: Connection, tournament_id: str, epoch: int, now: float, lease: float = LEASE, scale: float = 1.0
+    conn: Connection,
+    tournament_id: str,
+    epoch: int,
+    now: float,
+    lease: float = LEASE,
+    scale: float = 1.0,
+    held: Held | None = None,
 ) -> Step:
-    """One fenced step of a tournament this director holds at ``epoch``: start it, pair it, finish it;
-    and what is left to do outside the transaction (rooms to make or to start), with what it cost.
-    ``scale``: the server's ``--clock-scale``."""
+    """One step of a tournament this director holds at ``epoch`` in one transaction: read (into
+    ``held``), decide, write fenced; and what is left to do outside the transaction (rooms to make or
+    to start), with what it cost.  ``scale``: the server's ``--clock-scale``."""
     began, cpu = time.perf_counter(), time.thread_time()
-    done = _step(conn, tournament_id, epoch, now, lease, scale)
+    held = held or Held(epoch)
+    store.fence(conn, tournament_id, epoch, now, lease)
+    decided, late = look(conn, held, tournament_id, now, scale)
+    done = written(conn, held, tournament_id, decided, now, lease)
+    done.stuck = late
     done.seconds, done.cpu = time.perf_counter() - began, time.thread_time() - cpu
     return done
 
 
-def _step(conn: Connection, tournament_id: str, epoch: int, now: float, lease: float, scale: float) -> Step:
-    store.fence(conn, tournament_id, epoch, now, lease)
-    t = store.get(conn, tournament_id)
-    if t is None:
+def written(
+    conn: Connection, held: Held, tournament_id: str, decided: Plan | None, now: float, lease: float
+) -> Step:
+    """The fenced transaction of a step: renew the lease, :func:`apply` ``decided``; and what is left
+    to do outside it."""
+    known = held.known
+    if decided is None or known is None:
         return Step(None, over=True)
-    entries = store.entries(conn, tournament_id)
-    tables = store.tables(conn, tournament_id)
-    done = _pair(conn, t, entries, tables, now, scale)
-    if done.changed:
-        tables = store.tables(conn, tournament_id)
-    by_id = {e.player_id: e for e in entries}
-
-    def unmade(table: TableRow) -> Unmade:
-        people = [by_id[p] for p in table.players]
-        return Unmade(
-            table.number, table.players, tuple(e.name for e in people), tuple(e.token_hash for e in people)
+    t = known.tournament
+    new: list[tuple[int, tuple[str, ...]]] = []
+    again = False
+    if not decided.writes:
+        store.fence(conn, tournament_id, held.epoch, now, lease)
+    else:
+        applied = apply(conn, tournament_id, held.epoch, decided, now, lease)
+        if not applied.written:
+            return Step(t, again=True)
+        new, again = applied.tables, applied.again
+        t = replace(
+            t,
+            status=decided.status or t.status,
+            rounds=decided.rounds if decided.rounds is not None else t.rounds,
+            round=decided.round or t.round,
         )
-
-    done.unmade = [
-        unmade(x) for x in tables if x.room_id is None and x.places is None and set(x.players) <= by_id.keys()
-    ]
-    waiting_rooms = [
-        x for x in tables if x.room_id is not None and x.places is None and x.paired_at < now - STUCK_AFTER
-    ]
-    if waiting_rooms:
-        ids = [x.room_id for x in waiting_rooms]
-        still = {
-            str(r[0])
-            for r in conn.execute(select(rooms.c.id).where(rooms.c.id.in_(ids), rooms.c.status == WAITING))
-        }
-        done.stuck = [(str(x.room_id), (unmade(x),)) for x in waiting_rooms if x.room_id in still]
-    return done
+    over = t.status in (store.FINISHED, store.CANCELLED)
+    return Step(
+        t,
+        unmade=[] if over else _unmade(known, new),
+        over=over,
+        changed=decided.writes,
+        again=again,
+        pairing=decided.pairing,
+    )
 
 
 Listener = Callable[[str], None]
 """Told the id of a tournament that changed (its page's live updates)."""
 Timed = Callable[[str, float], None]
-"""Told what a step cost: ``("transaction", seconds)``, ``("cpu", seconds)`` and, when it paired,
+"""Told what a step cost: ``("read", seconds)`` (its read and decision beside the database's writer),
+``("transaction", seconds)`` (its fenced write), ``("cpu", seconds)`` (both) and, when it paired,
 ``("pairing", seconds)`` (the server's metrics: ``roppyakken_tournament_step_seconds``)."""
 
 
@@ -293,8 +433,8 @@ class Director:
         self.member = member or "member-" + secrets.token_hex(6)
         self.tick = tick
         self.lease = lease
-        self.held: dict[str, int] = {}
-        """The tournaments this director holds, with the epoch it took each at."""
+        self.held: dict[str, Held] = {}
+        """The tournaments this director holds, with the epoch it took each at and what it knows of them."""
         self.scheduled = list(scheduled)
         """The operator's recurring tournaments (``serve --tournaments FILE``)."""
         self._last_schedules = -math.inf
@@ -315,9 +455,10 @@ class Director:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
             self._task = None
-        for tournament_id, epoch in list(self.held.items()):
+        for tournament_id, held in list(self.held.items()):
             with contextlib.suppress(StorageError):
-                await self.db.run(functools.partial(store.release, tournament_id=tournament_id, epoch=epoch))
+                release = functools.partial(store.release, tournament_id=tournament_id, epoch=held.epoch)
+                await self.db.run(release)
         self.held.clear()
 
     def wake_soon(self) -> None:
@@ -360,37 +501,47 @@ class Director:
             await self.direct(tournament_id)
 
     async def direct(self, tournament_id: str) -> None:
-        """One step of one tournament, if this director holds it (or takes it now)."""
+        """One step of one tournament, if this director holds it (or takes it now): read what
+        changed and decide beside the database's writer (:meth:`Database.look
+        <roppyakken.server.store.database.Database.look>`), write in a short fenced transaction,
+        then make the new tables' rooms together."""
         member, lease, scale = self.member, self.lease, self.registry.limits.clock_scale
-        epoch = self.held.get(tournament_id)
-        if epoch is None:
+        held = self.held.get(tournament_id)
+        if held is None:
             taken: int | None = await self.db.run(
                 lambda c: store.take(c, tournament_id, member, time.time(), lease)
             )
             if taken is None:
                 return
             log.info("tournament %s: directed here (epoch %d)", tournament_id, taken)
-            epoch = self.held[tournament_id] = taken
-        held = epoch
+            held = self.held[tournament_id] = Held(taken)
+        mine, now = held, time.time()
+        (decided, late), read, read_cpu = await self.db.look(
+            lambda c: _costed(lambda: look(c, mine, tournament_id, now, scale))
+        )
         try:
-            done: Step = await self.db.run(lambda c: step(c, tournament_id, held, time.time(), lease, scale))
+            done, seconds, write_cpu = await self.db.run(
+                lambda c: _costed(lambda: written(c, mine, tournament_id, decided, time.time(), lease))
+            )
         except StaleRoom:
             log.warning("tournament %s: directed by another member now; let go here", tournament_id)
             self.held.pop(tournament_id, None)
             return
+        done.stuck, done.read, done.seconds, done.cpu = late, read, seconds, read_cpu + write_cpu
         if self.timed is not None:
+            self.timed("read", read)
             self.timed("transaction", done.seconds)
             self.timed("cpu", done.cpu)
             if done.pairing is not None:
                 self.timed("pairing", done.pairing)
         if done.over:
             self.held.pop(tournament_id, None)
+        if done.again:
+            self.wake_soon()
         if done.tournament is not None:
-            for table in done.unmade:
-                if not await self._make(done.tournament, table, held):
-                    break
-            for room_id, (table,) in done.stuck:
-                await self._seat(room_id, table)
+            t = done.tournament
+            await asyncio.gather(*(self._make(t, table, mine.epoch) for table in done.unmade))
+            await asyncio.gather(*(self._seat(room_id, table) for room_id, table in done.stuck))
         if done.changed or done.unmade:
             self.changed(tournament_id)
 

@@ -191,7 +191,21 @@ def entries(conn: Connection, tournament_id: str) -> list[Entry]:
         .where(tournament_entries.c.tournament_id == tournament_id)
         .order_by(tournament_entries.c.joined_at, tournament_entries.c.player_id)
     ).all()
-    return [Entry(**{**r._mapping, "paused": bool(r.paused), "withdrawn": bool(r.withdrawn)}) for r in rows]
+    return [_entry(r) for r in rows]
+
+
+def _entry(row: Any) -> Entry:
+    return Entry(**{**row._mapping, "paused": bool(row.paused), "withdrawn": bool(row.withdrawn)})
+
+
+def entry(conn: Connection, tournament_id: str, player_id: str) -> Entry | None:
+    """The player's entry, or None."""
+    row = conn.execute(
+        select(*(tournament_entries.c[name] for name in Entry.__slots__)).where(
+            tournament_entries.c.tournament_id == tournament_id, tournament_entries.c.player_id == player_id
+        )
+    ).first()
+    return None if row is None else _entry(row)
 
 
 def entry_count(conn: Connection, tournament_id: str) -> int:
@@ -202,11 +216,18 @@ def entry_count(conn: Connection, tournament_id: str) -> int:
 
 def tables(conn: Connection, tournament_id: str) -> list[TableRow]:
     """Its tables in the order paired."""
-    rows = conn.execute(
-        select(tournament_tables)
-        .where(tournament_tables.c.tournament_id == tournament_id)
-        .order_by(tournament_tables.c.number)
-    ).all()
+    return tables_from(conn, tournament_id, 0)
+
+
+def tables_from(conn: Connection, tournament_id: str, first: int) -> list[TableRow]:
+    """Its tables numbered ``first`` or later, in the order paired (by the primary key's order)."""
+    return _table_rows(
+        conn, (tournament_tables.c.tournament_id == tournament_id) & (tournament_tables.c.number >= first)
+    )
+
+
+def _table_rows(conn: Connection, where: Any) -> list[TableRow]:
+    rows = conn.execute(select(tournament_tables).where(where).order_by(tournament_tables.c.number)).all()
     return [
         TableRow(
             number=int(r.number),
@@ -222,6 +243,13 @@ def tables(conn: Connection, tournament_id: str) -> list[TableRow]:
     ]
 
 
+def open_tables(conn: Connection, tournament_id: str) -> list[TableRow]:
+    """Its tables in play (their game not ended), in the order paired."""
+    return _table_rows(
+        conn, (tournament_tables.c.tournament_id == tournament_id) & tournament_tables.c.places.is_(None)
+    )
+
+
 def byes(conn: Connection, tournament_id: str) -> list[tuple[int, str]]:
     """Its byes as (round, player), in round order."""
     rows = conn.execute(
@@ -230,6 +258,20 @@ def byes(conn: Connection, tournament_id: str) -> list[tuple[int, str]]:
         .order_by(tournament_byes.c.round, tournament_byes.c.player_id)
     ).all()
     return [(int(r[0]), str(r[1])) for r in rows]
+
+
+def not_pairable(conn: Connection, tournament_id: str, players: Sequence[str]) -> set[str]:
+    """Those of ``players`` who withdrew or paused (since a director read them)."""
+    if not players:
+        return set()
+    rows = conn.execute(
+        select(tournament_entries.c.player_id).where(
+            tournament_entries.c.tournament_id == tournament_id,
+            tournament_entries.c.player_id.in_(list(players)),
+            (tournament_entries.c.withdrawn == True) | (tournament_entries.c.paused == True),  # noqa: E712
+        )
+    ).all()
+    return {str(r[0]) for r in rows}
 
 
 # --- a player's own changes ---------------------------------------------------------------------
@@ -251,13 +293,14 @@ def join(conn: Connection, tournament_id: str, entry: Entry) -> bool:
     return True
 
 
-def leave(conn: Connection, tournament_id: str, player_id: str) -> None:
-    """The player leaves a tournament that has not started (their entry is gone)."""
-    conn.execute(
+def leave(conn: Connection, tournament_id: str, player_id: str) -> bool:
+    """The player leaves a tournament that has not started (their entry is gone); False if they had none."""
+    result = conn.execute(
         delete(tournament_entries).where(
             tournament_entries.c.tournament_id == tournament_id, tournament_entries.c.player_id == player_id
         )
     )
+    return bool(result.rowcount)
 
 
 def set_entry(conn: Connection, tournament_id: str, player_id: str, **values: Any) -> bool:

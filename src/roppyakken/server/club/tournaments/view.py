@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
@@ -17,6 +18,7 @@ from sqlalchemy import Connection
 from roppyakken.server.club import clubs
 from roppyakken.server.club.tournaments import store
 from roppyakken.server.club.tournaments.director import standings
+from roppyakken.server.club.tournaments.known import Known
 from roppyakken.server.club.tournaments.store import Entry, TableRow, Tournament
 from roppyakken.server.wire import text
 from roppyakken.server.wire.answers import (
@@ -55,6 +57,26 @@ def read(conn: Connection, tournament_id: str) -> Snapshot | None:
         tuple(store.byes(conn, tournament_id)),
         _club_name(conn, t.club_id),
     )
+
+
+def of_known(known: Known, club_name: str | None) -> Snapshot:
+    """The :class:`Snapshot` of what a reader knows of a tournament (known.py)."""
+    return Snapshot(
+        known.tournament, tuple(known.entries), tuple(known.tables.values()), tuple(known.byes), club_name
+    )
+
+
+def club_name(conn: Connection, tournament: Tournament) -> str | None:
+    """A club-only tournament's club's name, unless the club is private (or gone)."""
+    return _club_name(conn, tournament.club_id)
+
+
+def read_me(conn: Connection, tournament_id: str, player_id: str) -> TournamentMe:
+    """:func:`me`, read alone: the player's entry and the tables in play, not the whole tournament."""
+    entry = store.entry(conn, tournament_id, player_id)
+    if entry is None:
+        return _me(None, None)
+    return _me(entry, _seat_at(store.open_tables(conn, tournament_id), player_id))
 
 
 def _club_name(conn: Connection, club_id: str | None) -> str | None:
@@ -100,11 +122,20 @@ def of_club(conn: Connection, club_id: str) -> list[TournamentSummary]:
 def me(snap: Snapshot, player_id: str | None) -> TournamentMe:
     """The player's part: entered, paused, withdrawn, and the table they play at now."""
     entry = next((e for e in snap.entries if e.player_id == player_id), None)
-    table: TournamentSeat | None = None
-    if entry is not None:
-        for row in snap.tables:
-            if row.places is None and row.room_id is not None and entry.player_id in row.players:
-                table = TournamentSeat(room=row.room_id, seat=row.players.index(entry.player_id))
+    if entry is None:
+        return _me(None, None)
+    return _me(entry, _seat_at((row for row in snap.tables if row.places is None), entry.player_id))
+
+
+def _seat_at(open_tables: Iterable[TableRow], player_id: str) -> TournamentSeat | None:
+    """The player's seat at the table in play that has a room, if any."""
+    for row in open_tables:
+        if row.room_id is not None and player_id in row.players:
+            return TournamentSeat(room=row.room_id, seat=row.players.index(player_id))
+    return None
+
+
+def _me(entry: Entry | None, table: TournamentSeat | None) -> TournamentMe:
     return TournamentMe(
         entered=entry is not None,
         paused=entry is not None and entry.paused,
@@ -149,13 +180,7 @@ class Shared:
         if entry is not None and (i := self.open_table.get(entry.player_id)) is not None:
             row = self.tables[i]
             table = TournamentSeat(room=str(row["room"]), seat=row["players"].index(entry.player_id))
-        return TournamentMe(
-            entered=entry is not None,
-            paused=entry is not None and entry.paused,
-            withdrawn=entry is not None and entry.withdrawn,
-            abandonments=0 if entry is None else entry.abandonments,
-            table=table,
-        )
+        return _me(entry, table)
 
     def answer(self, player_id: str | None, now: float) -> TournamentAnswer:
         """The whole answer for ``player_id``."""

@@ -1,0 +1,104 @@
+"""What a reader knows of a tournament, kept between its reads so that each read takes only what
+may have changed.
+
+A table's row never changes once its game has ended, and tables are only ever added (numbered in
+the order paired), so a reader that knows a tournament re-reads its row, its entries and its byes
+(a line each per player at most) and, of its tables, only those from the first one it saw still
+playing: in an arena of 1,000 players that is the few hundred tables in play, not the thousands
+played.  The director (director.py) and the live page's feed (web/tournament_routes.py) each keep
+one; they read through :meth:`Database.look
+<roppyakken.server.store.database.Database.look>`, beside the database's writer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy import Connection
+
+from roppyakken.server.club.tournaments import model, store
+from roppyakken.server.club.tournaments.store import Entry, TableRow, Tournament
+
+
+@dataclass(slots=True)
+class Known:
+    """A tournament as last read."""
+
+    tournament: Tournament
+    entries: list[Entry] = field(default_factory=list)
+    byes: list[tuple[int, str]] = field(default_factory=list)
+    tables: dict[int, TableRow] = field(default_factory=dict)
+    """Every table read, by number (in the order paired)."""
+    finished: list[TableRow] = field(default_factory=list)
+    """The tables whose game ended, in the order their ends were read (each player's in the
+    order they played them)."""
+    _open: set[int] = field(default_factory=set)
+
+    def first_to_read(self) -> int:
+        """The first table number a read takes again: the first still in play, else the next new one."""
+        if self._open:
+            return min(self._open)
+        return max(self.tables, default=0) + 1
+
+    def open_tables(self) -> list[TableRow]:
+        """The tables in play (their game not ended), in the order paired."""
+        return [self.tables[n] for n in sorted(self._open)]
+
+    def take(self, rows: list[TableRow]) -> list[TableRow]:
+        """Bring the tables up to date with ``rows`` (read from :meth:`first_to_read` on): the
+        tables whose game ended since the last read, in the order they ended."""
+        ended = []
+        for row in rows:
+            before = self.tables.get(row.number)
+            self.tables[row.number] = row
+            if row.places is None:
+                self._open.add(row.number)
+            else:
+                self._open.discard(row.number)
+                if before is None or before.places is None:
+                    ended.append(row)
+        ended.sort(key=lambda t: (t.finished_at or 0.0, t.number))
+        self.finished.extend(ended)
+        return ended
+
+
+def refresh(conn: Connection, tournament_id: str, known: Known | None) -> tuple[Known | None, list[TableRow]]:
+    """``known`` brought up to date (a new one when None): the tournament as it is now (None: there
+    is no such tournament), and the tables whose game ended since ``known`` was read."""
+    t = store.get(conn, tournament_id)
+    if t is None:
+        return None, []
+    if known is None:
+        known = Known(t)
+    known.tournament = t
+    known.entries = store.entries(conn, tournament_id)
+    known.byes = store.byes(conn, tournament_id)
+    ended = known.take(store.tables_from(conn, tournament_id, known.first_to_read()))
+    return known, ended
+
+
+@dataclass(slots=True)
+class ArenaScores:
+    """An arena's points and each player's last opponents, counted game by game as the games end
+    (the same points as :func:`model.standings` gives, without counting every game again)."""
+
+    counters: dict[str, model.StreakCounter] = field(default_factory=dict)
+    last: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def add(self, ended: list[TableRow]) -> None:
+        """Count the tables whose game ended (each player's in the order they played them)."""
+        for row in ended:
+            result = row.result()
+            if result is None:
+                continue
+            for player in row.players:
+                counter = self.counters.get(player)
+                if counter is None:
+                    counter = self.counters[player] = model.StreakCounter()
+                counter.add(result, player)
+                self.last[player] = frozenset(o for o in row.players if o != player)
+
+    def points(self, player_id: str) -> float:
+        """The player's points so far."""
+        counter = self.counters.get(player_id)
+        return 0.0 if counter is None else counter.total
