@@ -247,13 +247,13 @@ async def join_tournament(request: Request) -> Response:
         why = view.may_join(c, current, player.id)
         if why is not None:
             return _Joined(why)
-        mine = [e for e in store.entries(c, tournament_id) if e.player_id == player.id]
-        if mine and mine[0].abandonments >= store.WITHDRAW_AFTER:
+        mine = store.entry(c, tournament_id, player.id)
+        if mine is not None and mine.abandonments >= store.WITHDRAW_AFTER:
             return _Joined(text.TOURNAMENT_ABANDONED)
         most = limits.tournament_entries
         if current.format == "round_robin":  # its schedule takes at most MAX_ROUND_ROBIN players
             most = min(most, model.MAX_ROUND_ROBIN)
-        if not mine and store.entry_count(c, tournament_id) >= most:
+        if mine is None and store.entry_count(c, tournament_id) >= most:
             return _Joined(text.TOURNAMENT_FULL, most)
         pool = pool_of(current.preset, current.players)
         rating = skill_points(rating_store.skills(c, pool, [player.id])[player.id])
