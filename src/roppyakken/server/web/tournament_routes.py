@@ -201,8 +201,7 @@ async def get_tournament(request: Request) -> Response:
     tournament_id = _id(request)
     player = await identity.current(request)
     snap = await _snapshot(request, tournament_id)
-    # the standings count every game played: built off the event loop, which serves the moves
-    answer = await asyncio.to_thread(view.answer, snap, None if player is None else player.id, time.time())
+    answer = view.answer(snap, None if player is None else player.id, time.time())
     return JSONResponse(answer, headers=NO_STORE)
 
 
@@ -211,7 +210,7 @@ async def standings_csv(request: Request) -> Response:
     tournament_id = _id(request)
     snap = await _snapshot(request, tournament_id)
     return Response(
-        await asyncio.to_thread(view.standings_csv, snap, time.time()),
+        view.standings_csv(snap, time.time()),
         media_type="text/csv; charset=utf-8",
         headers={**NO_STORE, "Content-Disposition": f'attachment; filename="{tournament_id}.csv"'},
     )
@@ -328,6 +327,8 @@ class Feed:
         self.known: Known | None = None
         """What the reads know of the tournament (each read takes only what may have changed)."""
         self.club_name: str | None = None
+        self.made: view.TablesMade = {}
+        """The tables as the page shows them, built once each while unchanged."""
         self._new = asyncio.Event()
         self._soon = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -337,6 +338,7 @@ class Feed:
         self.watchers += 1
         if self._task is None or self._task.done():
             self.known = None  # (a read the last task left under way may still change the one it had)
+            self.made = {}
             self._task = asyncio.create_task(self._run(), name=f"tournament-feed-{self.tournament_id}")
 
     def unwatch(self) -> None:
@@ -384,8 +386,9 @@ class Feed:
             if snap is None and self.live is None:
                 self.gone = True
             elif snap is not None and (self.live is None or snap != self.live.shared.snap):
-                # the standings count every game played: built off the event loop, which serves the moves
-                live = await asyncio.to_thread(_live, snap)
+                # on the event loop: a thread would hold the interpreter's lock as long, and every
+                # socket's turn would wait for it (measured: bench/RESULTS-tournaments.md)
+                live = view.Live(view.Shared.of(snap, self.made))
                 if self.live is None or live.shared_text != self.live.shared_text:
                     self.version += 1
                 self.live = live
@@ -399,10 +402,6 @@ class Feed:
                 await asyncio.wait_for(self._soon.wait(), LIVE_EVERY)
             # at most one read a LIVE_EVERY / 4, whatever wakes it
             await asyncio.sleep(max(0.0, began + LIVE_EVERY / 4 - time.monotonic()))
-
-
-def _live(snap: Snapshot) -> view.Live:
-    return view.Live(view.Shared.of(snap))
 
 
 class Watched:

@@ -12,6 +12,7 @@ Points are multiples of one half:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 
 from roppyakken.server.club.tournaments.records import PLACE_POINTS, STREAK_AFTER, TableResult
@@ -19,6 +20,12 @@ from roppyakken.server.club.tournaments.records import PLACE_POINTS, STREAK_AFTE
 
 def place_points(places: Sequence[int]) -> tuple[float, ...]:
     """Each player's points for the places of one table (ties share the places they span)."""
+    return _place_points(tuple(places))
+
+
+@functools.cache
+def _place_points(places: tuple[int, ...]) -> tuple[float, ...]:
+    """:func:`place_points`, worked out once for each of the few tuples of places there are."""
     size = len(places)
     if size not in PLACE_POINTS:
         raise ValueError(f"a table seats 2 or 3 players, not {size}")
@@ -67,9 +74,14 @@ class StreakCounter:
 
     def add(self, result: TableResult, player_id: str) -> float:
         """Count one game; the points it gave."""
-        points = game_points(result, player_id) * (2 if self.on_streak else 1)
+        return self.count(game_points(result, player_id), is_win(result, player_id))
+
+    def count(self, points: float, win: bool) -> float:
+        """Count one game that gave ``points`` before the streak (``win``: the player won it); the
+        points it gave."""
+        points *= 2 if self.on_streak else 1
         self.total += points
-        self.wins_in_row = self.wins_in_row + 1 if is_win(result, player_id) else 0
+        self.wins_in_row = self.wins_in_row + 1 if win else 0
         return points
 
 

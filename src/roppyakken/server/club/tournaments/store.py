@@ -195,7 +195,19 @@ def entries(conn: Connection, tournament_id: str) -> list[Entry]:
 
 
 def _entry(row: Any) -> Entry:
-    return Entry(**{**row._mapping, "paused": bool(row.paused), "withdrawn": bool(row.withdrawn)})
+    """An entry from a row of its columns in :class:`Entry`'s order."""
+    player_id, name, rating, token_hash, joined_at, free_since, paused, withdrawn, abandonments = row
+    return Entry(
+        player_id,
+        name,
+        rating,
+        token_hash,
+        joined_at,
+        free_since,
+        bool(paused),
+        bool(withdrawn),
+        abandonments,
+    )
 
 
 def entry(conn: Connection, tournament_id: str, player_id: str) -> Entry | None:

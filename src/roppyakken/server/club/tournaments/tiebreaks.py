@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from roppyakken.server.club.tournaments.points import StreakCounter, game_points, is_win
+from roppyakken.server.club.tournaments.points import StreakCounter, place_points
 from roppyakken.server.club.tournaments.records import (
     BYE_POINTS,
     TIE_BREAKS,
@@ -50,24 +50,33 @@ def standings(
     counters = {p: StreakCounter() for p in ids}
     wins = dict.fromkeys(ids, 0)
     games = dict.fromkeys(ids, 0)
+    arena = fmt == "arena"
     for result in results:
-        for pid in result.players:
-            if pid not in counters:
+        # game_points and is_win for each player of the table, worked out once for the table
+        given, places, gave_up = place_points(result.places), result.places, result.abandoned
+        alone_first = places.count(1) == 1
+        for i, pid in enumerate(result.players):
+            counter = counters.get(pid)
+            if counter is None:
                 continue
             games[pid] += 1
-            wins[pid] += is_win(result, pid)
-            if fmt == "arena":
-                counters[pid].add(result, pid)
+            kept = pid not in gave_up
+            win = kept and alone_first and places[i] == 1
+            wins[pid] += win
+            if arena:
+                counter.count(given[i] if kept else 0.0, win)
             else:
-                counters[pid].total += game_points(result, pid)
+                counter.total += given[i] if kept else 0.0
     points = {p: counters[p].total + (0.0 if fmt == "arena" else BYE_POINTS * byes_of[p]) for p in ids}
     buchholz = dict.fromkeys(ids, 0.0)
     berger = dict.fromkeys(ids, 0.0)
     for result in results:
-        places = [
-            _ABANDONED_PLACE if p in result.abandoned else place
-            for p, place in zip(result.players, result.places, strict=True)
-        ]
+        places = result.places
+        if result.abandoned:
+            places = tuple(
+                _ABANDONED_PLACE if p in result.abandoned else place
+                for p, place in zip(result.players, result.places, strict=True)
+            )
         for i, pid in enumerate(result.players):
             if pid not in buchholz:
                 continue
@@ -80,10 +89,9 @@ def standings(
                 elif places[i] == places[j]:
                     berger[pid] += points[other] / 2
 
-    def key(pid: str) -> tuple[float, float, float, int, float]:
-        return (-points[pid], -buchholz[pid], -berger[pid], -wins[pid], -rating[pid])
-
-    ordered = sorted(ids, key=lambda p: (key(p), p))
+    keys = {p: (-points[p], -buchholz[p], -berger[p], -wins[p], -rating[p]) for p in ids}
+    key = keys.__getitem__
+    ordered = sorted(ids, key=lambda p: (keys[p], p))
     lines: list[Standing] = []
     for i, pid in enumerate(ordered):
         rank = i + 1

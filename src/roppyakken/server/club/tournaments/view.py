@@ -162,9 +162,10 @@ class Shared:
     """Each player at an open table with a room: that table's index in :attr:`tables`."""
 
     @classmethod
-    def of(cls, snap: Snapshot) -> Shared:
-        """Build them."""
-        lines, tables = _lines(snap), _tables(snap)
+    def of(cls, snap: Snapshot, made: TablesMade | None = None) -> Shared:
+        """Build them (``made``: the tables built for an earlier snapshot of the same tournament,
+        kept by the caller: a table whose row did not change is not built again)."""
+        lines, tables = _lines(snap), _tables(snap, {} if made is None else made)
         open_table = {
             p: i
             for i, row in enumerate(tables)
@@ -297,22 +298,33 @@ def _lines(snap: Snapshot) -> list[TournamentStanding]:
     ]
 
 
-def _tables(snap: Snapshot) -> list[TournamentTable]:
+TablesMade = dict[int, tuple[TableRow, TournamentTable]]
+"""Tables as answers show them, by number, with the row each was built from."""
+
+
+def _tables(snap: Snapshot, made: TablesMade) -> list[TournamentTable]:
     by_id = {e.player_id: e for e in snap.entries}
-    return [
-        TournamentTable(
-            number=row.number,
-            round=row.round,
-            room=row.room_id,
-            players=list(row.players),
-            names=[by_id[p].name if p in by_id else "" for p in row.players],
-            places=None if row.places is None else list(row.places),
-            abandoned=sorted(row.abandoned),
-            watch=None if row.room_id is None else f"/r/{row.room_id}",
-            record=None if row.room_id is None or row.places is None else f"/api/games/{row.room_id}/record",
-        )
-        for row in reversed(snap.tables)
-    ]
+    tables = []
+    for row in reversed(snap.tables):
+        hit = made.get(row.number)
+        if hit is None or (hit[0] is not row and hit[0] != row):
+            hit = made[row.number] = (row, _table(row, by_id))
+        tables.append(hit[1])
+    return tables
+
+
+def _table(row: TableRow, by_id: dict[str, Entry]) -> TournamentTable:
+    return TournamentTable(
+        number=row.number,
+        round=row.round,
+        room=row.room_id,
+        players=list(row.players),
+        names=[by_id[p].name if p in by_id else "" for p in row.players],
+        places=None if row.places is None else list(row.places),
+        abandoned=sorted(row.abandoned),
+        watch=None if row.room_id is None else f"/r/{row.room_id}",
+        record=None if row.room_id is None or row.places is None else f"/api/games/{row.room_id}/record",
+    )
 
 
 CSV_COLUMNS = (
