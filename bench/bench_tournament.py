@@ -167,10 +167,31 @@ def _own_line(raw: str, player_id: str) -> dict[str, Any] | None:
 
 
 async def _entrant(
-    e: Entrant, url: str, tournament: str, think: float, ends: float, tally: Tally, seed: int
+    e: Entrant, url: str, tournament: str, think: float, ends: float, tally: Tally, seed: int, leave: bool
 ) -> None:
-    """Watch the tournament socket; play each new table as it comes."""
+    """Watch the tournament socket; play each new table as it comes (``leave``: as the browser's page
+    does, the socket is closed while the player is at a table and opened again at its end)."""
     rng = random.Random(f"{seed}:{e.index}")
+    while time.time() < ends:
+        playing = await _watch(e, url, tournament, think, ends, tally, rng, leave)
+        if playing is None:
+            return
+        if leave:
+            await playing
+
+
+async def _watch(
+    e: Entrant,
+    url: str,
+    tournament: str,
+    think: float,
+    ends: float,
+    tally: Tally,
+    rng: random.Random,
+    leave: bool,
+) -> asyncio.Task[bool] | None:
+    """The tournament socket until the arena's end (``leave``: until the player's next table, whose
+    game it returns, under way)."""
     ws_url = url.replace("http://", "ws://") + f"/ws/tournament/{tournament}"
     playing: asyncio.Task[bool] | None = None
     async with connect(
@@ -220,13 +241,20 @@ async def _entrant(
                 return ended
 
             playing = asyncio.create_task(game())
+            if leave:
+                return playing
         if playing is not None:
             playing.cancel()
             with contextlib.suppress(BaseException):
                 await playing
+    return None
 
 
-async def _arena(args: argparse.Namespace, url: str, urls: list[str], tally: Tally) -> dict[str, Any]:
+async def _arena(
+    args: argparse.Namespace, url: str, urls: list[str], urls_all: list[str], tally: Tally
+) -> dict[str, Any]:
+    """Make the arena, its players join, and play it; what was measured besides the tally (``urls_all``:
+    every server's own URL, for their metrics)."""
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
         cookie, csrf = await _make_player(client, "Host")
@@ -279,7 +307,9 @@ async def _arena(args: argparse.Namespace, url: str, urls: list[str], tally: Tal
         ends = min(starts + args.minutes * 60.0, max(starts, time.time()) + args.warmup + args.seconds) - 2.0
         tasks = [
             asyncio.create_task(
-                _entrant(e, urls[e.index % len(urls)], tournament, args.think, ends, tally, args.seed)
+                _entrant(
+                    e, urls[e.index % len(urls)], tournament, args.think, ends, tally, args.seed, args.leave
+                )
             )
             for e in entrants
         ]
@@ -287,8 +317,16 @@ async def _arena(args: argparse.Namespace, url: str, urls: list[str], tally: Tal
         await asyncio.sleep(max(0.0, starts - time.time()) + args.warmup)
         tally.measuring = True
         measured_from = time.time()
+        moves_before = await asyncio.to_thread(_server_moves, urls_all)
         await asyncio.gather(*tasks, return_exceptions=True)
-        return {"tournament": tournament, "joined_in": joined_in, "measured": time.time() - measured_from}
+        moves_after = await asyncio.to_thread(_server_moves, urls_all)
+        server_moves = {le: n - moves_before.get(le, 0) for le, n in moves_after.items()}
+        return {
+            "tournament": tournament,
+            "joined_in": joined_in,
+            "measured": time.time() - measured_from,
+            "server_moves": server_moves,
+        }
 
 
 def _start_single(database: str, clock_scale: float, players: int) -> tuple[subprocess.Popen[str], str]:
@@ -331,6 +369,35 @@ def _histogram(text: str, name: str) -> dict[str, dict[str, float]]:
     for part, kind, value in re.findall(rf'{name}_(count|sum)\{{part="([^"]+)"\}} ([0-9.e+-]+)', text):
         out.setdefault(kind, {})[part] = out.setdefault(kind, {}).get(part, 0.0) + float(value)
     return out
+
+
+def _server_moves(urls: list[str]) -> dict[float, int]:
+    """``roppyakken_move_seconds`` of every server: how many moves were sent within each bound
+    (seconds) from their arrival, so far."""
+    total: dict[float, int] = {}
+    for url in urls:
+        try:
+            text = httpx.get(url + "/metrics", timeout=10).text
+        except httpx.HTTPError:
+            continue
+        for le, n in re.findall(r'roppyakken_move_seconds_bucket\{le="([^"]+)"\} ([0-9.e+]+)', text):
+            bound = float(le)
+            total[bound] = total.get(bound, 0) + int(float(n))
+    return total
+
+
+def _bucket_quantiles(counts: dict[float, int]) -> str:
+    """p50 and p99 of a cumulative histogram, as the bounds they fall within."""
+    if not counts or max(counts.values()) == 0:
+        return "none"
+    bounds = sorted(counts)
+    n = counts[bounds[-1]]
+
+    def within(q: float) -> str:
+        bound = next(b for b in bounds if counts[b] >= q * n)
+        return "over the last bound" if bound == float("inf") else f"<= {1000 * bound:g} ms"
+
+    return f"p50 {within(0.5)}, p99 {within(0.99)} ({n})"
 
 
 def _director(urls: list[str]) -> dict[str, dict[str, float]]:
@@ -415,6 +482,11 @@ def main() -> int:
     parser.add_argument("--cluster", type=int, default=0, help="members on PostgreSQL+Redis+nginx (0: one)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
+        "--leave",
+        action="store_true",
+        help="close a player's tournament socket while at a table, as the browser's page does",
+    )
+    parser.add_argument(
         "--page-only", type=int, metavar="TABLES", help="only time one read's pages for that many tables"
     )
     args = parser.parse_args()
@@ -427,7 +499,7 @@ def main() -> int:
         before = _director(member_urls)
         cpu0 = sum(_cpu_seconds(p) or 0.0 for p in pids)
         mine0 = time.process_time()
-        run = asyncio.run(_arena(args, url, urls, tally))
+        run = asyncio.run(_arena(args, url, urls, member_urls, tally))
         cpu = sum(_cpu_seconds(p) or 0.0 for p in pids) - cpu0
         client_cpu = time.process_time() - mine0
         after = _director(member_urls)
@@ -436,14 +508,16 @@ def main() -> int:
         for part, kinds in after.items()
     }
     where = f"{args.cluster} members" if args.cluster else "one process"
+    watching = "watching only between games" if args.leave else "watching throughout"
     print(
         f"arena of {args.players} players (tables of 2), clock {args.clock} x {args.clock_scale}, "
-        f"think {args.think} s, {where}"
+        f"think {args.think} s, {where}, {watching}"
     )
     print(f"joined in {run['joined_in']:.0f} s; measured {run['measured']:.0f} s; games ended {tally.games}")
     print(f"game end -> next pairing: {_quantiles(tally.pairing)}")
     print(f"game end -> standings counting it: {_quantiles(tally.standings)}")
     print(f"move latency: {_quantiles(tally.moves)}")
+    print(f"move latency on the server (arrival to sent): {_bucket_quantiles(run['server_moves'])}")
     print(
         f"tournament sockets: {tally.socket_messages} messages, {tally.socket_bytes / 1e6:.1f} MB "
         f"({tally.socket_bytes / 1e6 / max(1.0, run['measured']):.2f} MB/s over the measured seconds)"
