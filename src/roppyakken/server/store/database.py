@@ -3,7 +3,9 @@
 All database work runs on one worker thread, off the event loop.  Work queued
 while the thread is busy is done together in one transaction (group commit), so
 many games moving at once cost a few commits, and a move is committed before its
-result is sent to anyone: what a player saw survives a restart.
+result is sent to anyone: what a player saw survives a restart.  Long reads that need
+nothing still queued (a tournament's director and live page) run beside it instead
+(:meth:`Database.look`), so that the moves queued behind them do not wait.
 
 On SQLite (WAL, ``synchronous=NORMAL``) a commit appends to the write-ahead log and
 does not wait for the disk; copying the log into the database file (a checkpoint)
