@@ -322,7 +322,7 @@ class Feed:
         self.version = 0
         """Raised when what every watcher is sent alike changed."""
         self.reads = 0
-        """Reads made (a player's own parts may change without the version)."""
+        """Reads that found the tournament changed (a player's own parts may change without the version)."""
         self.watchers = 0
         self.known: Known | None = None
         """What the reads know of the tournament (each read takes only what may have changed)."""
@@ -385,16 +385,18 @@ class Feed:
                     continue
             if snap is None and self.live is None:
                 self.gone = True
-            elif snap is not None and (self.live is None or snap != self.live.shared.snap):
+            changed = snap is not None and (self.live is None or snap != self.live.shared.snap)
+            if snap is not None and changed:
                 # on the event loop: a thread would hold the interpreter's lock as long, and every
                 # socket's turn would wait for it (measured: bench/RESULTS-tournaments.md)
                 live = view.Live(view.Shared.of(snap, self.made))
                 if self.live is None or live.shared_text != self.live.shared_text:
                     self.version += 1
                 self.live = live
-            self.reads += 1
-            new, self._new = self._new, asyncio.Event()
-            new.set()
+            if changed or self.gone:  # the watchers are woken only when there is something new
+                self.reads += 1
+                new, self._new = self._new, asyncio.Event()
+                new.set()
             if self.gone:
                 return
             self._soon.clear()

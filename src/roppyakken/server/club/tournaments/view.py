@@ -160,6 +160,8 @@ class Shared:
     """The latest first."""
     open_table: dict[str, int]
     """Each player at an open table with a room: that table's index in :attr:`tables`."""
+    entry_of: dict[str, Entry]
+    """Each player's entry (a watcher's own part is looked up, not searched for, among a thousand)."""
 
     @classmethod
     def of(cls, snap: Snapshot, made: TablesMade | None = None) -> Shared:
@@ -172,11 +174,11 @@ class Shared:
             if row["places"] is None and row["room"]
             for p in row["players"]
         }
-        return cls(snap, lines, tables, open_table)
+        return cls(snap, lines, tables, open_table, {e.player_id: e for e in snap.entries})
 
     def me(self, player_id: str | None) -> TournamentMe:
         """:func:`me`, from the shared parts."""
-        entry = next((e for e in self.snap.entries if e.player_id == player_id), None)
+        entry = self.entry_of.get(player_id or "")
         table: TournamentSeat | None = None
         if entry is not None and (i := self.open_table.get(entry.player_id)) is not None:
             row = self.tables[i]
