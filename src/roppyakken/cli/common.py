@@ -86,6 +86,36 @@ def print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
 
 
+def add_document_command(
+    sub: Any, name: str, help_text: str, description: str, explain_help: str, run: Callable[..., int]
+) -> None:
+    """Add subcommand ``name``, which answers a JSON document read on standard input (FORMATS.md):
+    the rule options, and ``--jsonl`` (a document a line) or ``--explain`` (``explain_help``)."""
+    p = sub.add_parser(name, help=help_text, description=description)
+    add_rules_arguments(p)
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--jsonl", action="store_true", help=_("one document per line in and out"))
+    mode.add_argument("--explain", action="store_true", help=explain_help)
+    p.set_defaults(run=run)
+
+
+def run_document(
+    args: argparse.Namespace, answer: Callable[[Rules, Any], Any], explain: Callable[[Rules, Any], str]
+) -> int:
+    """Run a subcommand of :func:`add_document_command`: print ``answer(rules, document)`` (JSON) for
+    standard input's document, or for each line with ``--jsonl``, or ``explain(rules, document)``
+    with ``--explain``."""
+    rules = rules_from_args(args)
+    if args.jsonl:
+        return run_jsonl(lambda doc: answer(rules, doc))
+    data = read_stdin_json()
+    if args.explain:
+        print(explain(rules, data))
+    else:
+        print_json(answer(rules, data))
+    return 0
+
+
 def run_jsonl(handle: Callable[[Any], Any]) -> int:
     """Batch mode: one JSON document per input line in, one per line out.
 
