@@ -22,6 +22,20 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--rules-file", metavar="FILE", help=_("a house-rules TOML file"))
 
 
+def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--jobs N`` (worker processes) and ``--ray [ADDRESS]`` (a Ray cluster) for a batch of games."""
+    parser.add_argument(
+        "--jobs", type=int, default=1, metavar="N", help=_("worker processes (1); results do not change")
+    )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="auto",
+        metavar="ADDRESS",
+        help=_("play on a Ray cluster (auto: the one this machine joined); results do not change"),
+    )
+
+
 def seed_argument(text: str) -> int:
     """``--seed``'s value: a whole number from 0 to :data:`~roppyakken.engine.MAX_SEED` (argparse
     says which option it was given to)."""
