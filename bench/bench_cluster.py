@@ -171,18 +171,6 @@ def _fixed(url: str) -> Callable[[int], Callable[[], str]]:
     return lambda n: lambda: url
 
 
-def _cpu(pids: list[int]) -> float:
-    """CPU seconds (user and system) the processes have used so far (Linux /proc)."""
-    total = 0.0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
-
-
 def _summary(name: str, tally: Tally, seconds: float, cpu: float) -> str:
     lat = sorted(tally.latencies)
     if not lat:
@@ -218,7 +206,7 @@ def main() -> int:
         pids = [m.proc.pid for m in stack.members if m.proc is not None]
         for name, create_at, url_for in ways:
             games = [_new_game(create_at) for _ in range(args.games)]
-            cpu_before = _cpu(pids)
+            cpu_before = services.cpu_seconds(pids)
             if name == "1 member, nginx":
                 # nginx over one member only: the others are out of its rotation for this run
                 with services.nginx([a.port]) as port:
@@ -228,7 +216,7 @@ def main() -> int:
             else:
                 _start_all(games, create_at)
                 tally = asyncio.run(_load(games, url_for, args.think, args.seconds))
-            rows.append(_summary(name, tally, args.seconds, _cpu(pids) - cpu_before))
+            rows.append(_summary(name, tally, args.seconds, services.cpu_seconds(pids) - cpu_before))
             print(rows[-1], flush=True)
         if nodes is not None:
             cluster_failover = _redis_failover(stack, nodes, args.games, args.think)
@@ -254,13 +242,8 @@ def _stack(on_cluster: bool) -> Iterator[tuple[services.Stack, redis_cluster.Red
         with services.cluster(3) as stack:
             yield stack, None
         return
-    with services.postgres() as pg, redis_cluster.redis_cluster() as nodes:
-        database = services.new_database(pg, "cluster")
-        with (
-            services.members(database, nodes.url, 3) as started,
-            services.nginx([m.port for m in started]) as port,
-        ):
-            yield services.Stack(database, nodes.url, started, port), nodes
+    with redis_cluster.redis_cluster() as nodes, services.cluster(3, redis_url=nodes.url) as stack:
+        yield stack, nodes
 
 
 def _holders(stack: services.Stack, rooms: list[str]) -> dict[str, str]:
