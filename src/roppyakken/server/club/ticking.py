@@ -24,7 +24,8 @@ Round = Callable[[], Awaitable[None]]
 
 
 class Ticker:
-    """Runs ``work`` every ``tick`` seconds, and as soon as may be after :meth:`wake`.
+    """Runs ``work`` in a loop: before each round it waits ``tick`` seconds or a :meth:`wake`,
+    whichever comes first.
 
     ``name`` names the task, ``what`` the work in the log (``"<what> failed: …"``).  Rounds never
     overlap: a wake during a round runs one more round right after it."""
