@@ -152,47 +152,26 @@ def start_stack(members: int, extra: list[str]) -> Iterator[Stack]:
     PostgreSQL replica, PgBouncer in front of PostgreSQL): the rest of the
     benchmark reads only :class:`Stack`."""
     settings = {"shared_preload_libraries": "pg_stat_statements", "pg_stat_statements.track": "all"}
-    with services.postgres(settings) as admin, services.redis_process() as rd:
-        database = services.new_database(admin, DATABASE)
-        with psycopg.connect(f"{admin}/postgres", autocommit=True) as conn:
+    with services.cluster(members, extra, settings=settings, name=DATABASE) as started:
+        assert started.admin is not None
+        with psycopg.connect(f"{started.admin}/postgres", autocommit=True) as conn:
             conn.execute("create extension if not exists pg_stat_statements")
-            row = conn.execute("select setting from pg_settings where name = 'data_directory'").fetchone()
-        assert row is not None
-        postmaster = int((Path(str(row[0])) / "postmaster.pid").read_text().split()[0])
-        with services.members(database, rd.url, members, extra) as started:
-            before = set(services.children(os.getpid()))
-            with services.nginx([m.port for m in started]) as port:
-                found = [
-                    pid
-                    for pid in services.children(os.getpid())
-                    if pid not in before and "nginx" in services.command_line(pid)
-                ]
-                assert rd.proc is not None and found, "redis-server or nginx not found"
-                yield Stack(
-                    admin,
-                    database,
-                    rd.url,
-                    started,
-                    f"http://127.0.0.1:{port}",
-                    postmaster,
-                    rd.proc.pid,
-                    found[0],
-                )
+        postmaster = services.postmaster_pid(started.admin)
+        redis_pid, nginx_pid = started.redis_pid, started.nginx_pid
+        assert redis_pid is not None and nginx_pid is not None, "redis-server or nginx not found"
+        yield Stack(
+            started.admin,
+            started.database,
+            started.redis,
+            started.members,
+            started.url,
+            postmaster,
+            redis_pid,
+            nginx_pid,
+        )
 
 
 # --- the counters -------------------------------------------------------------------------------
-
-
-def _cpu(pids: list[int]) -> float:
-    """CPU seconds (user and system) the processes have used so far (Linux /proc)."""
-    total = 0.0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
 
 
 def _cpu_with_reaped(pid: int) -> float:
@@ -250,9 +229,9 @@ class Probe:
         counters: dict[str, float] = {}
         gauges: dict[str, float] = {}
         for piece, pids in self.stack.pieces().items():
-            counters[f"cpu.{piece}"] = _cpu(pids)
+            counters[f"cpu.{piece}"] = services.cpu_seconds(pids)
         for i, member in enumerate(self.stack.members):
-            counters[f"cpu.member{i}"] = _cpu([member.proc.pid] if member.proc else [])
+            counters[f"cpu.member{i}"] = services.cpu_seconds([member.proc.pid] if member.proc else [])
         counters["cpu.load"] = time.process_time()
         counters["cpu.machine busy"], counters["cpu.machine all"] = _machine()
         counters["moves"] = self.metrics()
@@ -1039,7 +1018,7 @@ def calibrate(seconds: float) -> dict[str, Any]:
         postmaster = int((Path(str(row[0])) / "postmaster.pid").read_text().split()[0])
         for clients in (1, 4):
             busy0 = _machine()
-            cpu0 = _cpu_with_reaped(postmaster) + _cpu(services.descendants(postmaster))
+            cpu0 = _cpu_with_reaped(postmaster) + services.cpu_seconds(services.descendants(postmaster))
             ran = subprocess.run(
                 [
                     pgbench,
@@ -1057,7 +1036,7 @@ def calibrate(seconds: float) -> dict[str, Any]:
                 text=True,
             )
             time.sleep(2.0)  # the postmaster reaps pgbench's backends: then their CPU counts (cutime)
-            cpu = _cpu_with_reaped(postmaster) + _cpu(services.descendants(postmaster)) - cpu0
+            cpu = _cpu_with_reaped(postmaster) + services.cpu_seconds(services.descendants(postmaster)) - cpu0
             busy = _machine()
             tps = float(re.findall(r"tps = ([0-9.]+)", ran.stdout)[-1])
             out[f"pgbench -N, {clients} clients"] = {
@@ -1077,7 +1056,7 @@ def calibrate(seconds: float) -> dict[str, Any]:
         assert rd.proc is not None
         for name, command in tests.items():
             for pipeline in (1, 16):
-                cpu0 = _cpu([rd.proc.pid])
+                cpu0 = services.cpu_seconds([rd.proc.pid])
                 ran = subprocess.run(
                     [*flags, "-P", str(pipeline), "--csv", *command],
                     check=True,
@@ -1087,7 +1066,7 @@ def calibrate(seconds: float) -> dict[str, Any]:
                 last = [line for line in ran.stdout.splitlines() if line.strip()][-1]
                 out[f"redis-benchmark {name}, pipeline {pipeline}"] = {
                     "commands/s": float(last.split(",")[1].strip('"')),
-                    "Redis CPU µs a command": (_cpu([rd.proc.pid]) - cpu0) / 200_000 * 1e6,
+                    "Redis CPU µs a command": (services.cpu_seconds([rd.proc.pid]) - cpu0) / 200_000 * 1e6,
                 }
         out["lease renewal (leases.py's script, 1,000 rooms a call)"] = _renewal_cost(rd)
     return out
@@ -1104,10 +1083,10 @@ def _renewal_cost(rd: services.RedisServer, rooms: int = 1000, calls: int = 300)
     for key in keys:
         client.set(key, "m1", px=600_000)
     assert rd.proc is not None
-    cpu0 = _cpu([rd.proc.pid])
+    cpu0 = services.cpu_seconds([rd.proc.pid])
     for _ in range(calls):
         renew(keys=keys, args=["m1", 3000, "roppyakken:rooms", "roppyakken:renewed", *names])
-    cpu = _cpu([rd.proc.pid]) - cpu0
+    cpu = services.cpu_seconds([rd.proc.pid]) - cpu0
     client.close()
     return {"Redis CPU µs a room": cpu / (rooms * calls) * 1e6}
 
@@ -1156,7 +1135,7 @@ def _config_counters(config: Config, shared: Shared, pg: psycopg.Connection[Any]
     """One configuration's counters now (PostgreSQL's per database; WAL and write transactions are the
     primary's, shared: the baseline, every configuration idle, takes the others out)."""
     out: dict[str, float] = {}
-    out["cpu.members"] = _cpu([m.proc.pid for m in config.members if m.proc is not None])
+    out["cpu.members"] = services.cpu_seconds([m.proc.pid for m in config.members if m.proc is not None])
     total = 0.0
     for member in config.members:
         text = httpx.get(member.url + "/metrics", timeout=30).text
@@ -1260,7 +1239,7 @@ class Side:
         for config in configs:
             pids += [m.proc.pid for m in config.members if m.proc is not None]
             pids += [config.nginx_pid, *services.descendants(config.nginx_pid)]
-        self.stack_cpu = _cpu(pids) + time.process_time()
+        self.stack_cpu = services.cpu_seconds(pids) + time.process_time()
         self.machine = _machine()
 
 
@@ -1289,10 +1268,7 @@ def start_configs(names: list[str], members: int, extra: list[str]) -> Iterator[
 
     with contextlib.ExitStack() as stack:
         admin = stack.enter_context(services.postgres())
-        with psycopg.connect(f"{admin}/postgres", autocommit=True) as conn:
-            row = conn.execute("select setting from pg_settings where name = 'data_directory'").fetchone()
-        assert row is not None
-        postmaster = int((Path(str(row[0])) / "postmaster.pid").read_text().split()[0])
+        postmaster = services.postmaster_pid(admin)
         databases = {name: services.new_database(admin, f"cap_{name}") for name in names}
         replica = stack.enter_context(replica_of(admin)) if any(CONFIGS[n][1] for n in names) else None
         pooler = (
@@ -1300,7 +1276,6 @@ def start_configs(names: list[str], members: int, extra: list[str]) -> Iterator[
         )
         single = stack.enter_context(services.redis_process())
         nodes = stack.enter_context(redis_cluster()) if any(CONFIGS[n][0] for n in names) else None
-        before = set(services.children(os.getpid()))
         pids = [p for p in services.children(os.getpid()) if p != postmaster]
         configs: list[Config] = []
         for index, name in enumerate(names):
@@ -1316,23 +1291,15 @@ def start_configs(names: list[str], members: int, extra: list[str]) -> Iterator[
                 redis_url, ports = nodes.url, [n.port for n in nodes.nodes]
             else:
                 redis_url, ports = f"redis://127.0.0.1:{single.port}/{index}", [single.port]
-            started = stack.enter_context(services.members(url, redis_url, members, more))
-            seen = set(services.children(os.getpid()))
-            port = stack.enter_context(services.nginx([m.port for m in started]))
-            found = [
-                p
-                for p in services.children(os.getpid())
-                if p not in seen and p not in before and "nginx" in services.command_line(p)
-            ]
-            assert found, "nginx not found"
-            before |= set(services.children(os.getpid()))
+            started = stack.enter_context(services.fronted(url, redis_url, members, more))
+            assert started.nginx_pid is not None, "nginx not found"
             configs.append(
                 Config(
                     name,
                     database,
-                    started,
-                    f"http://127.0.0.1:{port}",
-                    found[0],
+                    started.members,
+                    started.url,
+                    started.nginx_pid,
                     ports,
                     replica.admin if read_replica and replica is not None else None,
                     redis_url,

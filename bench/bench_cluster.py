@@ -44,7 +44,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
@@ -171,18 +170,6 @@ def _fixed(url: str) -> Callable[[int], Callable[[], str]]:
     return lambda n: lambda: url
 
 
-def _cpu(pids: list[int]) -> float:
-    """CPU seconds (user and system) the processes have used so far (Linux /proc)."""
-    total = 0.0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
-
-
 def _summary(name: str, tally: Tally, seconds: float, cpu: float) -> str:
     lat = sorted(tally.latencies)
     if not lat:
@@ -218,7 +205,7 @@ def main() -> int:
         pids = [m.proc.pid for m in stack.members if m.proc is not None]
         for name, create_at, url_for in ways:
             games = [_new_game(create_at) for _ in range(args.games)]
-            cpu_before = _cpu(pids)
+            cpu_before = services.cpu_seconds(pids)
             if name == "1 member, nginx":
                 # nginx over one member only: the others are out of its rotation for this run
                 with services.nginx([a.port]) as port:
@@ -228,7 +215,7 @@ def main() -> int:
             else:
                 _start_all(games, create_at)
                 tally = asyncio.run(_load(games, url_for, args.think, args.seconds))
-            rows.append(_summary(name, tally, args.seconds, _cpu(pids) - cpu_before))
+            rows.append(_summary(name, tally, args.seconds, services.cpu_seconds(pids) - cpu_before))
             print(rows[-1], flush=True)
         if nodes is not None:
             cluster_failover = _redis_failover(stack, nodes, args.games, args.think)
@@ -254,13 +241,8 @@ def _stack(on_cluster: bool) -> Iterator[tuple[services.Stack, redis_cluster.Red
         with services.cluster(3) as stack:
             yield stack, None
         return
-    with services.postgres() as pg, redis_cluster.redis_cluster() as nodes:
-        database = services.new_database(pg, "cluster")
-        with (
-            services.members(database, nodes.url, 3) as started,
-            services.nginx([m.port for m in started]) as port,
-        ):
-            yield services.Stack(database, nodes.url, started, port), nodes
+    with redis_cluster.redis_cluster() as nodes, services.cluster(3, redis_url=nodes.url) as stack:
+        yield stack, nodes
 
 
 def _holders(stack: services.Stack, rooms: list[str]) -> dict[str, str]:
@@ -279,84 +261,82 @@ def _holders(stack: services.Stack, rooms: list[str]) -> dict[str, str]:
         cluster.close()
 
 
+Strike = Callable[[list[Game]], tuple[list[Game], Callable[[], None]]]
+"""Given the running games: those to watch, and the kill."""
+
+
+def _kill_and_time(
+    stack: services.Stack, count: int, think: float, seconds: float, strike: Strike
+) -> tuple[list[Game], list[float], int]:
+    """Play ``count`` games through ``stack`` for ``seconds``; 3 s in, ``strike`` picks the games to
+    watch and the kill, which is made then: the games watched, the seconds from the kill until each
+    has a new move (those that had one), and the errors the players met until then."""
+    games = [_new_game(stack.url) for _ in range(count)]
+    _start_all(games, stack.url)
+    watched: list[Game] = []
+    waits: list[float] = []
+    errors: list[int] = []
+
+    async def scenario() -> None:
+        tally = Tally()
+        until = time.perf_counter() + seconds
+        tasks = [
+            asyncio.create_task(_seat(lambda: stack.url, g, t, think, until, tally, random.Random(i)))
+            for g, tokens in games
+            for i, t in enumerate(tokens)
+        ]
+        await asyncio.sleep(3)
+        chosen, kill = strike([g for g, _ in games])
+        watched.extend(chosen)
+        before = {g.room: g.seq for g in chosen}
+        killed = time.perf_counter()
+        kill()
+        while len(waits) < len(chosen) and time.perf_counter() < until:
+            await asyncio.sleep(0.01)
+            waits[:] = [g.seen_at - killed for g in chosen if g.seq > before[g.room] and g.seen_at > killed]
+        errors.append(tally.errors)
+        await asyncio.gather(*tasks)
+
+    asyncio.run(scenario())
+    return watched, waits, errors[0]
+
+
 def _redis_failover(
     stack: services.Stack, nodes: redis_cluster.RedisClusterNodes, count: int, think: float
 ) -> str:
     """Kill -9 the Redis Cluster master serving the leases' slot; the time until each game moves on."""
-    games = [_new_game(stack.url) for _ in range(count)]
-    _start_all(games, stack.url)
     master = nodes.master_of(KeySpace(sharded=True).rooms)
-    result: dict[str, Any] = {}
-
-    async def scenario() -> None:
-        tally = Tally()
-        until = time.perf_counter() + 30
-        tasks = [
-            asyncio.create_task(_seat(lambda: stack.url, g, t, think, until, tally, random.Random(i)))
-            for g, tokens in games
-            for i, t in enumerate(tokens)
-        ]
-        await asyncio.sleep(3)
-        before = {g.room: g.seq for g, _ in games}
-        killed = time.perf_counter()
-        master.kill()
-        waits: list[float] = []
-        while len(waits) < len(games) and time.perf_counter() < until:
-            await asyncio.sleep(0.01)
-            waits = [g.seen_at - killed for g, _ in games if g.seq > before[g.room] and g.seen_at > killed]
-        result["text"] = (
-            f"Redis Cluster failover: kill -9 of the leases' master with {count} games running; "
-            f"{len(waits)} moved on, after {statistics.median(waits):.2f} s (median), "
-            f"{max(waits):.2f} s (slowest); {tally.errors} errors"
-            if waits
-            else "Redis Cluster failover: no game moved on"
-        )
-        await asyncio.gather(*tasks)
-
-    asyncio.run(scenario())
+    _, waits, errors = _kill_and_time(stack, count, think, 30, lambda games: (games, master.kill))
     nodes.wait_ok(60)
-    return str(result["text"])
+    if not waits:
+        return "Redis Cluster failover: no game moved on"
+    return (
+        f"Redis Cluster failover: kill -9 of the leases' master with {count} games running; "
+        f"{len(waits)} moved on, after {statistics.median(waits):.2f} s (median), "
+        f"{max(waits):.2f} s (slowest); {errors} errors"
+    )
 
 
 def _failover(stack: services.Stack, count: int, think: float) -> str:
     """Kill -9 the member holding most games; the time until each of its games has a new move."""
-    games = [_new_game(stack.url) for _ in range(count)]
-    _start_all(games, stack.url)
     ids = stack.member_ids()
-    result: dict[str, Any] = {}
+    victims: list[services.Member] = []
 
-    async def scenario() -> None:
-        tally = Tally()
-        until = time.perf_counter() + 25
-        tasks = [
-            asyncio.create_task(_seat(lambda: stack.url, g, t, think, until, tally, random.Random(i)))
-            for g, tokens in games
-            for i, t in enumerate(tokens)
-        ]
-        await asyncio.sleep(3)
-        holders = _holders(stack, [g.room for g, _ in games])
+    def strike(games: list[Game]) -> tuple[list[Game], Callable[[], None]]:
+        holders = _holders(stack, [g.room for g in games])
         victim_id = max(set(holders.values()), key=list(holders.values()).count)
-        victim = ids[victim_id]
-        theirs = [g for g, _ in games if holders[g.room] == victim_id]
-        before = {g.room: g.seq for g in theirs}
-        killed = time.perf_counter()
-        victim.kill()
-        waits: list[float] = []
-        while len(waits) < len(theirs) and time.perf_counter() < until:
-            await asyncio.sleep(0.01)
-            waits = [g.seen_at - killed for g in theirs if g.seq > before[g.room] and g.seen_at > killed]
-        result["text"] = (
-            f"failover: kill -9 of the member holding {len(theirs)} of {count} games; "
-            f"{len(waits)} moved on, after {statistics.median(waits):.2f} s (median), "
-            f"{max(waits):.2f} s (slowest)"
-            if waits
-            else "failover: no game moved on"
-        )
-        await asyncio.gather(*tasks)
-        await asyncio.to_thread(victim.start)
+        victims.append(ids[victim_id])
+        return [g for g in games if holders[g.room] == victim_id], victims[0].kill
 
-    asyncio.run(scenario())
-    return str(result["text"])
+    theirs, waits, _ = _kill_and_time(stack, count, think, 25, strike)
+    victims[0].start()
+    if not waits:
+        return "failover: no game moved on"
+    return (
+        f"failover: kill -9 of the member holding {len(theirs)} of {count} games; "
+        f"{len(waits)} moved on, after {statistics.median(waits):.2f} s (median), "
+        f"{max(waits):.2f} s (slowest)"
+    )
 
 
 if __name__ == "__main__":

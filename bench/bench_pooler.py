@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_cluster import _cpu, _fixed, _load, _new_game, _start_all, _summary
+from bench_cluster import _fixed, _load, _new_game, _start_all, _summary
 from tests.harness import services
 from tests.harness.replica import pgbouncer
 
@@ -49,9 +49,9 @@ def main() -> int:
                 games = [_new_game(member.url) for _ in range(args.games)]
                 _start_all(games, member.url)
                 pids = [member.proc.pid] if member.proc is not None else []
-                cpu_before = _cpu(pids)
+                cpu_before = services.cpu_seconds(pids)
                 tally = asyncio.run(_load(games, _fixed(member.url), args.think, args.seconds))
-                rows.append(_summary(name, tally, args.seconds, _cpu(pids) - cpu_before))
+                rows.append(_summary(name, tally, args.seconds, services.cpu_seconds(pids) - cpu_before))
                 print(rows[-1], flush=True)
             finally:
                 member.stop()

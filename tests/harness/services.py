@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -329,6 +329,12 @@ class Stack:
     redis: str
     members: list[Member]
     balancer: int
+    nginx_pid: int | None = None
+    """nginx's master process (:func:`fronted`)."""
+    admin: str | None = None
+    """PostgreSQL's admin URL (the cluster, no database: :func:`cluster`)."""
+    redis_pid: int | None = None
+    """The redis-server :func:`cluster` started."""
 
     @property
     def url(self) -> str:
@@ -362,6 +368,16 @@ def new_database(admin: str, name: str) -> str:
     return f"{admin}/{name}"
 
 
+def postmaster_pid(admin: str) -> int:
+    """The postmaster's process id of the PostgreSQL cluster at ``admin`` (read from its data folder)."""
+    import psycopg
+
+    with psycopg.connect(f"{admin}/postgres", autocommit=True) as conn:
+        row = conn.execute("select setting from pg_settings where name = 'data_directory'").fetchone()
+    assert row is not None
+    return int((Path(str(row[0])) / "postmaster.pid").read_text().split()[0])
+
+
 _fresh = itertools.count()
 
 
@@ -372,12 +388,39 @@ def fresh_database(admin: str, label: str) -> str:
 
 
 @contextmanager
-def cluster(count: int = 3, extra: list[str] | None = None) -> Iterator[Stack]:
-    """PostgreSQL, Redis, ``count`` members and nginx in front of them, all started (and stopped)."""
-    with postgres() as pg, redis_server() as rd:
-        database = new_database(pg, "cluster")
-        with members(database, rd, count, extra) as started, nginx([m.port for m in started]) as port:
-            yield Stack(database, rd, started, port)
+def fronted(database: str, redis: str, count: int = 3, extra: list[str] | None = None) -> Iterator[Stack]:
+    """``count`` members on ``database`` and ``redis`` (``extra``: more ``serve`` options) and nginx in
+    front of them, all started (and stopped)."""
+    with members(database, redis, count, extra) as started:
+        before = set(children(os.getpid()))
+        with nginx([m.port for m in started]) as port:
+            found = [p for p in children(os.getpid()) if p not in before and "nginx" in command_line(p)]
+            yield Stack(database, redis, started, port, nginx_pid=found[0] if found else None)
+
+
+@contextmanager
+def cluster(
+    count: int = 3,
+    extra: list[str] | None = None,
+    *,
+    redis_url: str | None = None,
+    settings: dict[str, str] | None = None,
+    name: str = "cluster",
+) -> Iterator[Stack]:
+    """PostgreSQL (``settings``: more server settings), Redis, a database ``name``, ``count`` members
+    and nginx in front of them, all started (and stopped); ``redis_url``: a Redis already running (a
+    Redis Cluster), else a redis-server is started."""
+    with postgres(settings) as pg, ExitStack() as more:
+        server = None
+        if redis_url is None:
+            server = more.enter_context(redis_process())
+            redis_url = server.url
+        database = new_database(pg, name)
+        with fronted(database, redis_url, count, extra) as stack:
+            stack.admin = pg
+            if server is not None and server.proc is not None:
+                stack.redis_pid = server.proc.pid
+            yield stack
 
 
 def websocket_members(stack: Stack, address: str = "127.0.0.1") -> list[Member]:
@@ -416,6 +459,18 @@ def _by_parent() -> dict[int, list[int]]:
         ppid = int(stat.rsplit(")", 1)[1].split()[1])
         parents.setdefault(ppid, []).append(int(entry.name))
     return parents
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU seconds (user and system) the processes have used so far (a process gone counts 0)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def running(pid: int) -> bool:

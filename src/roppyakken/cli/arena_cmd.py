@@ -12,6 +12,7 @@ from roppyakken.ai.base import BOT_LEVELS, BOT_OPTIONS
 from roppyakken.ai.ray_backend import document_stdout
 from roppyakken.cli.common import (
     add_rules_arguments,
+    add_worker_arguments,
     check_players,
     print_json,
     rules_from_args,
@@ -56,16 +57,7 @@ def register(sub: Any, help_text: str) -> None:
     p.add_argument("--players", type=int, choices=(2, 3), help=_("2 or 3 (the number of bots)"))
     add_rules_arguments(p)
     p.add_argument("--seed", type=seed_argument, default=0, help=_("batch seed (0)"))
-    p.add_argument(
-        "--jobs", type=int, default=1, metavar="N", help=_("worker processes (1); results do not change")
-    )
-    p.add_argument(
-        "--ray",
-        nargs="?",
-        const="auto",
-        metavar="ADDRESS",
-        help=_("play on a Ray cluster (auto: the one this machine joined); results do not change"),
-    )
+    add_worker_arguments(p)
     p.add_argument("--json", action="store_true", help=_("print the FORMATS.md §5 document"))
     p.set_defaults(run=run)
 

@@ -22,6 +22,20 @@ def add_rules_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--rules-file", metavar="FILE", help=_("a house-rules TOML file"))
 
 
+def add_worker_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--jobs N`` (worker processes) and ``--ray [ADDRESS]`` (a Ray cluster) for a batch of games."""
+    parser.add_argument(
+        "--jobs", type=int, default=1, metavar="N", help=_("worker processes (1); results do not change")
+    )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="auto",
+        metavar="ADDRESS",
+        help=_("play on a Ray cluster (auto: the one this machine joined); results do not change"),
+    )
+
+
 def seed_argument(text: str) -> int:
     """``--seed``'s value: a whole number from 0 to :data:`~roppyakken.engine.MAX_SEED` (argparse
     says which option it was given to)."""
@@ -84,6 +98,36 @@ def read_stdin_json() -> Any:
 def print_json(data: Any) -> None:
     """One JSON document on standard output."""
     sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+
+
+def add_document_command(
+    sub: Any, name: str, help_text: str, description: str, explain_help: str, run: Callable[..., int]
+) -> None:
+    """Add subcommand ``name``, which answers a JSON document read on standard input (FORMATS.md):
+    the rule options, and ``--jsonl`` (a document a line) or ``--explain`` (``explain_help``)."""
+    p = sub.add_parser(name, help=help_text, description=description)
+    add_rules_arguments(p)
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--jsonl", action="store_true", help=_("one document per line in and out"))
+    mode.add_argument("--explain", action="store_true", help=explain_help)
+    p.set_defaults(run=run)
+
+
+def run_document(
+    args: argparse.Namespace, answer: Callable[[Rules, Any], Any], explain: Callable[[Rules, Any], str]
+) -> int:
+    """Run a subcommand of :func:`add_document_command`: print ``answer(rules, document)`` (JSON) for
+    standard input's document, or for each line with ``--jsonl``, or ``explain(rules, document)``
+    with ``--explain``."""
+    rules = rules_from_args(args)
+    if args.jsonl:
+        return run_jsonl(lambda doc: answer(rules, doc))
+    data = read_stdin_json()
+    if args.explain:
+        print(explain(rules, data))
+    else:
+        print_json(answer(rules, data))
+    return 0
 
 
 def run_jsonl(handle: Callable[[Any], Any]) -> int:

@@ -11,7 +11,13 @@ from roppyakken.ai.arena import ArenaTotals, elapsed_text
 from roppyakken.ai.ladder import DEFAULT_LEVELS, run_ladder
 from roppyakken.ai.ray_backend import document_stdout
 from roppyakken.cli.arena_cmd import COLUMN_CI, levels_help
-from roppyakken.cli.common import add_rules_arguments, print_json, rules_from_args, seed_argument
+from roppyakken.cli.common import (
+    add_rules_arguments,
+    add_worker_arguments,
+    print_json,
+    rules_from_args,
+    seed_argument,
+)
 from roppyakken.i18n import N_, _, cell_width, decimal, fill, nfill, pad, right
 from roppyakken.linebreak import wrap
 from roppyakken.text import bot_level_description, preset_label
@@ -36,16 +42,7 @@ def register(sub: Any, help_text: str) -> None:
     p.add_argument("--games", type=int, default=100, metavar="N", help=_("games per pair of levels (100)"))
     add_rules_arguments(p)
     p.add_argument("--seed", type=seed_argument, default=0, help=_("batch seed (0)"))
-    p.add_argument(
-        "--jobs", type=int, default=1, metavar="N", help=_("worker processes (1); results do not change")
-    )
-    p.add_argument(
-        "--ray",
-        nargs="?",
-        const="auto",
-        metavar="ADDRESS",
-        help=_("play on a Ray cluster (auto: the one this machine joined); results do not change"),
-    )
+    add_worker_arguments(p)
     p.add_argument("--json", action="store_true", help=_("print the ratings and every pair's arena as JSON"))
     p.set_defaults(run=run)
 

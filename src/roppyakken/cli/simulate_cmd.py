@@ -18,6 +18,7 @@ from roppyakken.ai.driver import game_seeds, play_out
 from roppyakken.ai.ray_backend import cluster_cpus, document_stdout, ordered_map
 from roppyakken.cli.common import (
     add_rules_arguments,
+    add_worker_arguments,
     check_players,
     print_json,
     rules_from_args,
@@ -47,16 +48,7 @@ def register(sub: Any, help_text: str) -> None:
         "--bots", default=None, help=_("bot levels, comma-separated, one per seat (one level: every seat)")
     )
     p.add_argument("--records", metavar="DIR", help=_("write one game record per game into DIR"))
-    p.add_argument(
-        "--jobs", type=int, default=1, metavar="N", help=_("worker processes (1); results do not change")
-    )
-    p.add_argument(
-        "--ray",
-        nargs="?",
-        const="auto",
-        metavar="ADDRESS",
-        help=_("play on a Ray cluster (auto: the one this machine joined); results do not change"),
-    )
+    add_worker_arguments(p)
     p.add_argument("--json", action="store_true", help=_("print the FORMATS.md §4 document"))
     p.set_defaults(run=run)
 

@@ -5,13 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any, Final
 
-from roppyakken.cli.common import (
-    add_rules_arguments,
-    print_json,
-    read_stdin_json,
-    rules_from_args,
-    run_jsonl,
-)
+from roppyakken.cli.common import add_document_command, run_document
 from roppyakken.documents import targets_document
 from roppyakken.i18n import N_, SOURCE_LANGUAGE, _, fill, language
 from roppyakken.text import card_name
@@ -19,33 +13,20 @@ from roppyakken.text import card_name
 
 def register(sub: Any, help_text: str) -> None:
     """Add the ``targets`` subcommand (``help_text``: its line in ``roppyakken --help``)."""
-    p = sub.add_parser(
-        "targets",
-        help=help_text,
-        description=_(
-            'Read {"table": [...], "card": slug, "source": "hand"|"pile"} on '
-            'standard input; print {"targets": [[...], ...]} (FORMATS.md §2).'
-        ),
+    description = _(
+        'Read {"table": [...], "card": slug, "source": "hand"|"pile"} on '
+        'standard input; print {"targets": [[...], ...]} (FORMATS.md §2).'
     )
-    add_rules_arguments(p)
-    mode = p.add_mutually_exclusive_group()
-    mode.add_argument("--jsonl", action="store_true", help=_("one document per line in and out"))
-    mode.add_argument("--explain", action="store_true", help=_("say it in words"))
-    p.set_defaults(run=run)
+    add_document_command(sub, "targets", help_text, description, _("say it in words"), run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``roppyakken targets``."""
-    rules = rules_from_args(args)
-    if args.jsonl:
-        return run_jsonl(lambda doc: targets_document(rules, doc))
-    data = read_stdin_json()
-    answer = targets_document(rules, data)
-    if args.explain:
-        print(explain_targets(data, answer["targets"]))
-    else:
-        print_json(answer)
-    return 0
+    return run_document(
+        args,
+        targets_document,
+        lambda rules, doc: explain_targets(doc, targets_document(rules, doc)["targets"]),
+    )
 
 
 EXPLAIN_HEAD: Final = {

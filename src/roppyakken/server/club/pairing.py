@@ -51,7 +51,6 @@ whose member died before the room was made is released after
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
@@ -69,6 +68,7 @@ from roppyakken.server.club import open_tables as listing
 from roppyakken.server.club.ratings import store as rating_store
 from roppyakken.server.club.ratings.pools import FAMILIES, pool_of
 from roppyakken.server.club.ratings.scale import skill_points
+from roppyakken.server.club.ticking import Ticker
 from roppyakken.server.people import blocks
 from roppyakken.server.people.players import NOWHERE, Origin, Player, link_seat, origin
 from roppyakken.server.play.clocks import CONTROLS
@@ -505,28 +505,23 @@ class Pairing:
     def __init__(self, registry: Registry, *, tick: float = TICK) -> None:
         self.registry = registry
         self.db: Database = registry.db
-        self.tick = tick
+        self.ticker = Ticker(self.round, tick, name="roppyakken-pairing", what="pairing round")
+        """The loop that runs :meth:`round`."""
         self.seekers: dict[tuple[str, str], Seeker] = {}
         """This member's waiting players by (player id, token hash)."""
         self.snapshot = LobbyOverview(tables=[], games=[], pools={}, waiting=0, playing=0)
         """The lobby's latest overview (refreshed about every :data:`OVERVIEW_EVERY` seconds)."""
         self.listeners: set[Callable[[LobbyOverview], None]] = set()
-        self._task: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()
         self._last_overview = -1e9
         self._last_hosts = -1e9
 
     def start(self) -> None:
         """Start the loop."""
-        self._task = asyncio.create_task(self._loop(), name="roppyakken-pairing")
+        self.ticker.start()
 
     async def close(self) -> None:
         """Stop the loop (the seekers' rows expire: their pages reconnect elsewhere)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self.ticker.close()
 
     async def seek(
         self,
@@ -548,25 +543,13 @@ class Pairing:
         for key in [k for k in self.seekers if k[0] == player.id]:
             del self.seekers[key]
         self.seekers[(player.id, token_hash)] = Seeker(player, pool, token_hash, deliver)
-        self._wake.set()
+        self.ticker.wake()
 
     async def cancel(self, player_id: str, token_hash: str) -> bool:
         """Take the player out of the pool; False if it was claimed into a game already."""
         self.seekers.pop((player_id, token_hash), None)
         left: bool = await self.db.run(lambda c: leave(c, player_id, token_hash), alone=True)
         return left
-
-    async def _loop(self) -> None:
-        while True:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.tick)
-            self._wake.clear()
-            try:
-                await self.round()
-            except StorageError as exc:
-                log.warning("pairing round failed: %s", exc)
-            except Exception:
-                log.exception("pairing round failed")
 
     async def round(self) -> None:
         """One round: claim and make the games due, heartbeat and hand out, refresh the overview."""
@@ -626,7 +609,7 @@ class Pairing:
             with contextlib.suppress(StorageError):
                 await self.db.run(lambda c: release(c, claimed), alone=True)
             return
-        self._wake.set()
+        self.ticker.wake()
 
 
 OVERVIEW_EVERY: Final = 1.0

@@ -15,9 +15,6 @@ quick pairing (server/club/pairing.py).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,15 +22,14 @@ from typing import TYPE_CHECKING, Final
 
 from sqlalchemy import Connection
 
+from roppyakken.server.club.ticking import Ticker
 from roppyakken.server.people import challenges, follows
-from roppyakken.server.store.database import Database, StorageError
+from roppyakken.server.store.database import Database
 from roppyakken.server.wire import lobby as to_lobby
 from roppyakken.server.wire.lobby import FriendEntry
 
 if TYPE_CHECKING:
     from roppyakken.server.play.registry import Registry
-
-log = logging.getLogger("roppyakken.server")
 
 CHALLENGE_TICK: Final = 0.5
 """Seconds between two reads of the watched players' challenges."""
@@ -61,24 +57,19 @@ class Presence:
     def __init__(self, registry: Registry, *, tick: float = CHALLENGE_TICK) -> None:
         self.registry = registry
         self.db: Database = registry.db
-        self.tick = tick
+        self.ticker = Ticker(self.round, tick, name="roppyakken-presence", what="presence round")
+        """The loop that runs :meth:`round`."""
         self.watchers: set[Watcher] = set()
-        self._task: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()
         self._last_presence = -1e9
         self._last_friends = -1e9
 
     def start(self) -> None:
         """Start the loop."""
-        self._task = asyncio.create_task(self._loop(), name="roppyakken-presence")
+        self.ticker.start()
 
     async def close(self) -> None:
         """Stop the loop (the presence rows age out)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self.ticker.close()
 
     def watch(self, player_id: str, send: Callable[[str], None]) -> Watcher:
         """A lobby socket of ``player_id`` opened: tell it its challenges and friends from now on."""
@@ -95,7 +86,7 @@ class Presence:
         """Run a round now (a challenge or a follow changed here); ``friends``: read the friends too."""
         if friends:
             self._last_friends = -1e9
-        self._wake.set()
+        self.ticker.wake()
 
     def connected(self) -> set[str]:
         """The players with a lobby socket, or a room socket of a room held here, open on this member."""
@@ -106,18 +97,6 @@ class Presence:
                 if isinstance(player_id, str):
                     ids.add(player_id)
         return ids
-
-    async def _loop(self) -> None:
-        while True:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.tick)
-            self._wake.clear()
-            try:
-                await self.round()
-            except StorageError as exc:
-                log.warning("presence round failed: %s", exc)
-            except Exception:
-                log.exception("presence round failed")
 
     async def round(self) -> None:
         """One round: presence (when due), challenges, friends online (when due)."""

@@ -103,15 +103,7 @@ def behind_tls(conn: HTTPConnection) -> bool:
 
 def set_player_cookie(response: Response, request: HTTPConnection, player: Player) -> None:
     """Give the browser the player's cookie."""
-    response.set_cookie(
-        players.COOKIE,
-        players.cookie_value(player),
-        max_age=players.COOKIE_MAX_AGE,
-        path="/",
-        secure=behind_tls(request),
-        httponly=True,
-        samesite="lax",
-    )
+    _set_cookie(response, request, players.COOKIE, players.cookie_value(player), players.COOKIE_MAX_AGE)
 
 
 def clear_player_cookie(response: Response, request: HTTPConnection) -> None:
@@ -124,34 +116,28 @@ def clear_player_cookie(response: Response, request: HTTPConnection) -> None:
 def mark_browser(response: Response, request: HTTPConnection) -> None:
     """Give the browser its ``rp_browser`` mark if it has none."""
     if browser_of(request) is None:
-        response.set_cookie(
-            players.BROWSER_COOKIE,
-            players.new_browser_mark(),
-            max_age=players.COOKIE_MAX_AGE,
-            path="/",
-            secure=behind_tls(request),
-            httponly=True,
-            samesite="lax",
+        _set_cookie(
+            response, request, players.BROWSER_COOKIE, players.new_browser_mark(), players.COOKIE_MAX_AGE
         )
 
 
 def set_session_cookie(response: Response, request: HTTPConnection, token: str) -> None:
     """Give the browser its session cookie."""
-    response.set_cookie(
-        sessions.COOKIE,
-        token,
-        max_age=int(sessions.MAX_TTL),
-        path="/",
-        secure=behind_tls(request),
-        httponly=True,
-        samesite="lax",
-    )
+    _set_cookie(response, request, sessions.COOKIE, token, int(sessions.MAX_TTL))
 
 
 def clear_session_cookie(response: Response, request: HTTPConnection) -> None:
     """Make the browser forget its session cookie."""
     response.delete_cookie(
         sessions.COOKIE, path="/", secure=behind_tls(request), httponly=True, samesite="lax"
+    )
+
+
+def _set_cookie(response: Response, request: HTTPConnection, name: str, value: str, max_age: int) -> None:
+    """Set cookie ``name``, as every cookie here is: the whole site, HTTP only, SameSite=Lax, Secure
+    behind TLS."""
+    response.set_cookie(
+        name, value, max_age=max_age, path="/", secure=behind_tls(request), httponly=True, samesite="lax"
     )
 
 

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sqlalchemy import Connection, and_, delete, func, insert, select, update
+from sqlalchemy import ColumnElement, Connection, and_, delete, func, insert, select, update
 
 from roppyakken.server.club.tournaments import model
 from roppyakken.server.store.room_store import Fenced as RoomFenced
@@ -137,35 +137,28 @@ def get(conn: Connection, tournament_id: str) -> Tournament | None:
 
 def listed(conn: Connection, limit: int) -> list[Tournament]:
     """Public tournaments not over (soonest first), then the latest finished ones: at most ``limit`` each."""
-    public = tournaments.c.visibility == "public"
-    upcoming = conn.execute(
-        select(*_COLUMNS)
-        .where(public, tournaments.c.status.in_(OPEN))
-        .order_by(tournaments.c.starts_at, tournaments.c.id)
-        .limit(limit)
-    ).all()
-    done = conn.execute(
-        select(*_COLUMNS)
-        .where(public, tournaments.c.status == FINISHED)
-        .order_by(tournaments.c.finished_at.desc(), tournaments.c.id)
-        .limit(limit)
-    ).all()
-    return [_tournament(r) for r in [*upcoming, *done]]
+    return _open_then_finished(conn, tournaments.c.visibility == "public", limit)
 
 
 def of_club(conn: Connection, club_id: str, limit: int) -> list[Tournament]:
     """The club's club-only tournaments not over (soonest first), then its latest finished ones:
     at most ``limit`` each (by the ``club_id`` index)."""
     mine = and_(tournaments.c.club_id == club_id, tournaments.c.visibility == "club")
+    return _open_then_finished(conn, mine, limit)
+
+
+def _open_then_finished(conn: Connection, which: ColumnElement[bool], limit: int) -> list[Tournament]:
+    """The tournaments ``which`` selects not over (soonest first), then the latest finished ones: at
+    most ``limit`` each."""
     upcoming = conn.execute(
         select(*_COLUMNS)
-        .where(mine, tournaments.c.status.in_(OPEN))
+        .where(which, tournaments.c.status.in_(OPEN))
         .order_by(tournaments.c.starts_at, tournaments.c.id)
         .limit(limit)
     ).all()
     done = conn.execute(
         select(*_COLUMNS)
-        .where(mine, tournaments.c.status == FINISHED)
+        .where(which, tournaments.c.status == FINISHED)
         .order_by(tournaments.c.finished_at.desc(), tournaments.c.id)
         .limit(limit)
     ).all()

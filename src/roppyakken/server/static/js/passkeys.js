@@ -79,6 +79,21 @@ function requestOptions(json) {
 /** How a passkey is attached (WebAuthn's two values). @typedef {"platform" | "cross-platform" | undefined} Attachment */
 
 /**
+ * What the server reads of any credential: who it is, of which kind, on which authenticator.
+ * @param {PublicKeyCredential} credential
+ * @returns {Omit<import("./wire").RegistrationCredential, "response">}
+ */
+function credentialJSON(credential) {
+  return {
+    id: credential.id,
+    rawId: toBase64url(credential.rawId),
+    type: "public-key",
+    authenticatorAttachment: /** @type {Attachment} */ (credential.authenticatorAttachment || undefined),
+    clientExtensionResults: {},
+  };
+}
+
+/**
  * What the server reads of a new credential.
  * @param {PublicKeyCredential} credential
  * @returns {import("./wire").RegistrationCredential}
@@ -87,11 +102,7 @@ function registrationJSON(credential) {
   const response = /** @type {AuthenticatorAttestationResponse} */ (credential.response);
   const transports = typeof response.getTransports === "function" ? response.getTransports() : [];
   return {
-    id: credential.id,
-    rawId: toBase64url(credential.rawId),
-    type: "public-key",
-    authenticatorAttachment: /** @type {Attachment} */ (credential.authenticatorAttachment || undefined),
-    clientExtensionResults: {},
+    ...credentialJSON(credential),
     response: {
       clientDataJSON: toBase64url(response.clientDataJSON),
       attestationObject: toBase64url(response.attestationObject),
@@ -108,11 +119,7 @@ function registrationJSON(credential) {
 function assertionJSON(credential) {
   const response = /** @type {AuthenticatorAssertionResponse} */ (credential.response);
   return {
-    id: credential.id,
-    rawId: toBase64url(credential.rawId),
-    type: "public-key",
-    authenticatorAttachment: /** @type {Attachment} */ (credential.authenticatorAttachment || undefined),
-    clientExtensionResults: {},
+    ...credentialJSON(credential),
     response: {
       clientDataJSON: toBase64url(response.clientDataJSON),
       authenticatorData: toBase64url(response.authenticatorData),
