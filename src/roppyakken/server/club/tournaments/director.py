@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Final, TypeVar
 from sqlalchemy import Connection, select
 
 from roppyakken.rules import preset
+from roppyakken.server.club.ticking import Ticker
 from roppyakken.server.club.tournaments import model, schedules, store
 from roppyakken.server.club.tournaments.known import ArenaScores, Known, refresh
 from roppyakken.server.club.tournaments.store import Entry, TableRow, Tournament
@@ -439,22 +440,15 @@ class Director:
         """The operator's recurring tournaments (``serve --tournaments FILE``)."""
         self._last_schedules = -math.inf
         self.listeners: set[Listener] = set()
-        self._task: asyncio.Task[None] | None = None
-        self._wake = asyncio.Event()
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self.ticker = Ticker(self.round, tick, name="roppyakken-tournaments", what="tournament round")
 
     def start(self) -> None:
         """Start the loop."""
-        self._loop = asyncio.get_running_loop()
-        self._task = asyncio.create_task(self._run(), name="roppyakken-tournaments")
+        self.ticker.start()
 
     async def close(self) -> None:
         """Stop the loop and give the leases back (another member takes them at once)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await self.ticker.close()
         for tournament_id, held in list(self.held.items()):
             with contextlib.suppress(StorageError):
                 release = functools.partial(store.release, tournament_id=tournament_id, epoch=held.epoch)
@@ -463,26 +457,12 @@ class Director:
 
     def wake_soon(self) -> None:
         """Look at the tournaments now (from any thread: a game's end is stored on the database's)."""
-        loop = self._loop
-        if loop is not None and not loop.is_closed():
-            loop.call_soon_threadsafe(self._wake.set)
+        self.ticker.wake()
 
     def changed(self, tournament_id: str) -> None:
         """Tell the listeners that a tournament changed."""
         for listener in list(self.listeners):
             listener(tournament_id)
-
-    async def _run(self) -> None:
-        while True:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.tick)
-            self._wake.clear()
-            try:
-                await self.round()
-            except StorageError as exc:
-                log.warning("tournament round failed: %s", exc)
-            except Exception:
-                log.exception("tournament round failed")
 
     async def round(self) -> None:
         """Look at every tournament due: take those nobody holds, step those held here."""
