@@ -7,15 +7,19 @@ Addresses are given with ``X-Forwarded-For`` through a trusted proxy (127.0.0.1,
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from roppyakken.server.people.players import BROWSER_COOKIE
 from roppyakken.server.store.database import Database
 from roppyakken.server.store.tables import tournament_entries
 from roppyakken.server.wire import text
+from tests.harness import services
 from tests.harness.server_harness import limits_for_tests, running_server
 from tests.harness.tournaments import Entrant
 
@@ -87,3 +91,27 @@ def test_a_club_on_one_network_enters_one_rated_tournament_together(tmp_path: Pa
         for member in members:
             assert member.join(rated)["me"]["entered"] is True
             member.close()
+
+
+@pytest.mark.slow
+def test_puppets_joining_at_once_through_two_members_leave_one_entry() -> None:
+    """Eight guests of one address join a rated tournament at the same moment through two cluster
+    members on PostgreSQL: the tournament's row, held by each join, lets one in."""
+    with services.postgres() as pg, services.redis_server() as rd:
+        database = services.new_database(pg, "puppets")
+        with services.members(database, rd, 2) as (first, second):
+            host = Entrant(first, "Host", account=True, address="198.51.100.2")
+            rated = _made(host)
+            puppets = [Entrant(second if i % 2 else first, f"P{i}", address=PUPPETS) for i in range(8)]
+            barrier = threading.Barrier(len(puppets))
+
+            def join(puppet: Entrant) -> int:
+                barrier.wait()
+                return puppet.post(f"/api/tournaments/{rated}/join").status_code
+
+            with ThreadPoolExecutor(len(puppets)) as pool:
+                answers = sorted(pool.map(join, puppets))
+            assert answers == [200] + [403] * (len(puppets) - 1), answers
+            assert _entries(database, rated) == 1
+            for entrant in (host, *puppets):
+                entrant.close()
