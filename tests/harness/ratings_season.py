@@ -234,10 +234,7 @@ def upgrade_with_games(url: str) -> None:
                 )
         db.open()  # to the head
         with db.engine.connect() as conn:
-            assert (
-                conn.execute(text("select version_num from alembic_version")).scalar()
-                == "0013_club_tournaments"
-            )
+            assert conn.execute(text("select version_num from alembic_version")).scalar() == "0014_audit36"
             assert conn.execute(select(rooms.c.id, rooms.c.rated).order_by(rooms.c.id)).all() == [
                 ("old1", False),
                 ("old2", False),

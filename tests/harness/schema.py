@@ -24,7 +24,5 @@ def check_schema(url: str) -> None:
     with db.engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), metadata)
         assert diff == []
-        assert (
-            conn.execute(text("select version_num from alembic_version")).scalar() == "0013_club_tournaments"
-        )
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0014_audit36"
     db.engine.dispose()

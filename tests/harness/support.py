@@ -149,9 +149,13 @@ def position(
 def run_cli(
     args: list[str], stdin: str = "", monkeypatch: pytest.MonkeyPatch | None = None
 ) -> tuple[int, str, str]:
-    """Run the ``roppyakken`` command in-process: its exit code, standard output and error."""
+    """Run the ``roppyakken`` command in-process: its exit code, standard output and error.  The
+    process's language is put back afterwards (``--lang`` sets it for the process: a later test
+    would read the command's language)."""
+    from roppyakken import i18n
     from roppyakken.cli import main  # (here: the skip decisions above import no front end)
 
+    before = i18n.language()
     out, err = io.StringIO(), io.StringIO()
     mp = monkeypatch or pytest.MonkeyPatch()
     mp.setattr(sys, "stdin", io.StringIO(stdin))
@@ -162,6 +166,7 @@ def run_cli(
     except SystemExit as exc:
         code = int(exc.code or 0)
     finally:
+        i18n.set_language(before)
         if monkeypatch is None:
             mp.undo()
     return code, out.getvalue(), err.getvalue()

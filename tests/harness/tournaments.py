@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from typing import Any, Protocol
 
@@ -27,9 +28,17 @@ class Served(Protocol):
 class Entrant:
     """A player (its own cookies) with the seat token of its tournament."""
 
-    def __init__(self, server: Served, name: str, *, account: bool = False) -> None:
+    addresses = itertools.count(1)
+    """Each entrant comes from an address of its own (``X-Forwarded-For``, for servers that trust
+    127.0.0.1 as a proxy): one address enters a rated tournament once."""
+
+    def __init__(
+        self, server: Served, name: str, *, account: bool = False, address: str | None = None
+    ) -> None:
         self.name = name
-        self.client = httpx.Client(base_url=server.url, timeout=30)
+        n = next(Entrant.addresses)
+        self.address = address or f"10.{n // 65536 % 256}.{n // 256 % 256}.{n % 256}"
+        self.client = httpx.Client(base_url=server.url, timeout=30, headers={"X-Forwarded-For": self.address})
         made = self.client.post("/api/me", json={"name": name}, headers={CSRF: "new"})
         assert made.status_code == 201, made.text
         self.csrf = str(made.json()["csrf"])

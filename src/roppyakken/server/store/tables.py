@@ -16,6 +16,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    ForeignKeyConstraint,
     Index,
     Integer,
     LargeBinary,
@@ -639,6 +640,23 @@ presence = Table(
     Index("ix_presence_seen", "seen_at"),
 )
 """Players with a lobby or room socket open on some member (server/people/follows.py ``online``)."""
+
+tournament_entry_origins = Table(
+    "tournament_entry_origins",
+    metadata,
+    Column("tournament_id", String(32), primary_key=True),
+    Column("player_id", String(32), primary_key=True),
+    # where the entrant joined a rated tournament from, hashed (server/people/players.py origin)
+    Column("address_hash", String(64), nullable=True),
+    Column("browser_hash", String(64), nullable=True),
+    ForeignKeyConstraint(
+        ["tournament_id", "player_id"],
+        ["tournament_entries.tournament_id", "tournament_entries.player_id"],
+        ondelete="CASCADE",
+    ),
+)
+"""Where each entrant of a rated tournament joined from (server/club/tournaments/origins.py): one
+address or browser enters a rated tournament once."""
 
 GONE_WITH_THE_PLAYER: Final = frozenset({"follows", "blocks", "challenges", "presence"})
 """Tables whose rows naming a player do not keep a forgotten guest (server/people/guests.py): they go

@@ -35,12 +35,12 @@ from roppyakken.server.club import clubs
 from roppyakken.server.club.ratings import store as rating_store
 from roppyakken.server.club.ratings.pools import FAMILIES, pool_of
 from roppyakken.server.club.ratings.scale import skill_points
-from roppyakken.server.club.tournaments import model, store, view
+from roppyakken.server.club.tournaments import model, origins, store, view
 from roppyakken.server.club.tournaments.known import Known, refresh
 from roppyakken.server.club.tournaments.store import Entry
 from roppyakken.server.club.tournaments.view import Snapshot
 from roppyakken.server.config import Limits
-from roppyakken.server.people import enforcement
+from roppyakken.server.people import enforcement, players
 from roppyakken.server.people.players import Player
 from roppyakken.server.play.seats import hash_token, new_token
 from roppyakken.server.store.database import Database, StorageError
@@ -72,6 +72,14 @@ NO_STORE: Final = {"Cache-Control": "no-store"}
 
 def _db(request: Request | WebSocket) -> Database:
     return identity.database(request)
+
+
+def _rated_origin(request: Request) -> players.Origin:
+    """Where a rated tournament is joined from (kept apart from its other entrants' unless the server
+    lets one address play itself: ``serve --rated-same-address``)."""
+    if _limits(request).rated_same_address:
+        return players.NOWHERE
+    return identity.origin_of(request)
 
 
 def _limits(request: Request | WebSocket) -> Limits:
@@ -236,8 +244,13 @@ async def join_tournament(request: Request) -> Response:
         await enforcement.may_take_seat(_db(request), limits, player, None)
     token = new_token()
     now = time.time()
+    came_from = _rated_origin(request) if t.rated else players.NOWHERE
 
     def join(c: Connection) -> _Joined:
+        if came_from != players.NOWHERE:  # one person's guests never meet in a rated game
+            origins.lock(c, tournament_id)
+            if origins.taken_from(c, tournament_id, player.id, came_from):
+                return _Joined(text.RATED_TOURNAMENT_SAME_ORIGIN)
         current = store.get(c, tournament_id)
         if current is None or current.status not in store.OPEN:
             return _Joined(text.TOURNAMENT_CLOSED)
@@ -259,11 +272,15 @@ async def join_tournament(request: Request) -> Response:
         entry = Entry(player.id, player.name, rating, hash_token(token), now, now, False, False, 0)
         if not store.join(c, tournament_id, entry):
             store.set_entry(c, tournament_id, player.id, token_hash=entry.token_hash)
+        origins.remember(c, tournament_id, player.id, came_from)
         return _Joined(None)
 
-    joined: _Joined = await _db(request).run(join)
+    # a rated join holds the tournament's row (one entrant an origin): alone, as work that holds
+    # rows another member writes too is (server/store/database.py)
+    joined: _Joined = await _db(request).run(join, alone=t.rated)
     if joined.refused is not None:
-        status = 403 if joined.refused in (text.TOURNAMENT_CLUB_ONLY, text.TOURNAMENT_ABANDONED) else 409
+        forbidden = (text.TOURNAMENT_CLUB_ONLY, text.TOURNAMENT_ABANDONED, text.RATED_TOURNAMENT_SAME_ORIGIN)
+        status = 403 if joined.refused in forbidden else 409
         raise ApiError(status, joined.refused, count=joined.count)
     me = await _me(request, tournament_id, player.id)
     _wake(request)

@@ -207,6 +207,10 @@ RATED_ACCOUNTS_ONLY: Final = N_("on this server only players signed in to an acc
 RATED_SAME_ORIGIN: Final = N_(
     "a player of this rated game plays from your address or browser: a rated game is between different people"
 )
+RATED_TOURNAMENT_SAME_ORIGIN: Final = N_(
+    "a player of this rated tournament joined from your address or browser: "
+    "a rated game is between different people"
+)
 
 # ratings (server/club/ratings)
 RATED_NEEDS_PUBLIC_CLOCK: Final = N_(
