@@ -5,6 +5,7 @@ nobody) nor sees such an open table in the lobby, on a real server over HTTP and
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 from tests.harness.friends import Friend
@@ -16,7 +17,9 @@ REFUSED = "you cannot join this table"
 
 
 def _table(host: Friend, players: int = 3, public: bool = True) -> dict[str, Any]:
-    made = host.post("/api/rooms", {"name": host.name, "players": players, "clock": "30+120", "public": public})
+    made = host.post(
+        "/api/rooms", {"name": host.name, "players": players, "clock": "30+120", "public": public}
+    )
     assert made.status_code == 201, made.text
     body: dict[str, Any] = made.json()
     return body
@@ -30,10 +33,8 @@ async def _lobby_until(lobby: Lobby, check: Any, what: str) -> None:
     async def seen() -> bool:
         if check(_listed(lobby)):
             return True
-        try:
+        with contextlib.suppress(TimeoutError):
             await lobby.expect("lobby", timeout=0.5)
-        except TimeoutError:
-            pass
         return bool(check(_listed(lobby)))
 
     await until_async(seen, 15, what)
@@ -70,7 +71,9 @@ def _scenario(server: ServerThread) -> None:
         await _lobby_until(bos, lambda rooms: dis["room"] in rooms, "Bo does not see Di's table")
         await _lobby_until(anns_lobby, lambda rooms: anns["room"] in rooms, "Ann does not see her table")
         assert anns["room"] not in _listed(bos) and dis["room"] not in _listed(anns_lobby)
-        assert all(anns["room"] not in {t["room"] for t in m["tables"]} for m in bos.log if m["type"] == "lobby")
+        assert all(
+            anns["room"] not in {t["room"] for t in m["tables"]} for m in bos.log if m["type"] == "lobby"
+        )
 
         # a block made while the lobby is open hides the table at once (the lobby is sent again)
         eves = _table(eve)

@@ -34,7 +34,7 @@ from roppyakken.server.club import clubs
 from roppyakken.server.club.ratings import store as rating_store
 from roppyakken.server.club.ratings.pools import FAMILIES, pool_of
 from roppyakken.server.club.ratings.scale import skill_points
-from roppyakken.server.club.tournaments import model, store, view
+from roppyakken.server.club.tournaments import blocking, model, store, view
 from roppyakken.server.club.tournaments.store import Entry
 from roppyakken.server.club.tournaments.view import Snapshot
 from roppyakken.server.config import Limits
@@ -229,6 +229,10 @@ async def join_tournament(request: Request) -> Response:
         why = view.may_join(c, current, player.id)
         if why is not None:
             return _Joined(why)
+        if current.format == "round_robin":  # every pair meets: no blocked pair enters (blocking.py)
+            why = blocking.refusal(c, tournament_id, player.id)
+            if why is not None:
+                return _Joined(why)
         mine = [e for e in store.entries(c, tournament_id) if e.player_id == player.id]
         if mine and mine[0].abandonments >= store.WITHDRAW_AFTER:
             return _Joined(text.TOURNAMENT_ABANDONED)
@@ -246,7 +250,8 @@ async def join_tournament(request: Request) -> Response:
 
     joined: _Joined = await _db(request).run(join)
     if joined.refused is not None:
-        status = 403 if joined.refused in (text.TOURNAMENT_CLUB_ONLY, text.TOURNAMENT_ABANDONED) else 409
+        forbidden = (text.TOURNAMENT_CLUB_ONLY, text.TOURNAMENT_ABANDONED, text.ROUND_ROBIN_REFUSED)
+        status = 403 if joined.refused in forbidden else 409
         raise ApiError(status, joined.refused, count=joined.count)
     snap = await _snapshot(request, tournament_id)
     _wake(request)
