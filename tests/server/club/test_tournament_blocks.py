@@ -7,8 +7,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from roppyakken.server.club.tournaments import model
+from sqlalchemy import Connection
+
+from roppyakken.server.club.tournaments import blocking, model, store
 from roppyakken.server.club.tournaments.records import Waiting
+from roppyakken.server.people import blocks
+from tests.harness.ratings_season import make_people, sqlite_database
 from tests.harness.server_harness import running_server
 from tests.harness.tournaments import Entrant, wait_for
 
@@ -130,3 +134,30 @@ def test_a_round_robin_never_holds_a_blocked_pair(tmp_path: Path) -> None:
         assert "left" not in ann.post("/api/blocks", {"player": bo.id}).json()
         for entrant in (ann, bo, cy, di):
             entrant.close()
+
+
+def test_blockers_part_from_a_round_robin_about_to_start(tmp_path: Path) -> None:
+    """``blocking.part_at_start``: for a block that reached the entries some other way, each blocked
+    pair loses its blocker (a blocker whose blocked player left already stays)."""
+    db = sqlite_database(tmp_path)
+    try:
+
+        def work(conn: Connection) -> tuple[set[str], list[str], list[str]]:
+            ann, bo, cy, di = make_people(conn, 4)
+            values = {"id": "rr", "name": "RR", "format": "round_robin", "preset": "classic", "players": 2}
+            values |= {"clock": "15+60", "rated": False, "visibility": "public", "created_at": 0.0}
+            store.create(conn, {**values, "starts_at": 1.0, "status": store.SCHEDULED})
+            for n, player in enumerate((ann, bo, cy, di)):
+                store.join(conn, "rr", store.Entry(player, player, 0.0, "h", float(n), 0.0, False, False, 0))
+            for blocker, blocked_id in ((ann, bo), (bo, ann), (cy, di)):
+                blocks.block(conn, blocker, blocked_id, 0.0, 10)
+            gone = blocking.part_at_start(conn, "rr", [ann, bo, cy, di])
+            left = [e.player_id for e in store.entries(conn, "rr")]
+            return gone, left, sorted((ann, bo, cy, di))
+
+        gone, left, everyone = db.run_now(work)
+        assert len(gone) == 2 and set(left) == set(everyone) - gone
+        assert db.run_now(lambda c: blocks.pairs_among(c, left)) == set()  # no blocked pair is left
+        assert db.run_now(lambda c: blocking.part_at_start(c, "rr", left)) == set()
+    finally:
+        db.engine.dispose()

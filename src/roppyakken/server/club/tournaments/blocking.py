@@ -7,9 +7,13 @@ entered: :func:`refusal` refuses the join of a player who blocks, or is blocked 
 still in it (one line naming nobody), and a player who blocks an entrant of a round robin they
 are both in leaves it then (:func:`leave_for_block`: before the start the entry goes, once it
 runs they are withdrawn like a player who withdraws: their tables still to come are not played).
+:func:`part_at_start` applies the same rule to the entrants of a round robin about to start (for a
+block that came some other way than ``POST /api/blocks``, which applies it at once).
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from sqlalchemy import Connection, and_, delete, select, update
 
@@ -56,3 +60,20 @@ def leave_for_block(conn: Connection, blocker: str, blocked: str) -> list[str]:
         else:
             conn.execute(update(tournament_entries).where(entry).values(withdrawn=True))
     return [str(r[0]) for r in rows]
+
+
+def part_at_start(conn: Connection, tournament_id: str, ids: Iterable[str]) -> set[str]:
+    """Of ``ids`` (the entrants of the round robin ``tournament_id`` about to start), the blockers
+    who leave it so that no blocked pair is left (each pair in turn, by ids: its blocker leaves
+    unless one of the two left already); their entries are deleted."""
+    gone: set[str] = set()
+    for blocker, blocked_id in sorted(blocks.blocked_by_any(conn, ids, ids)):
+        if blocker in gone or blocked_id in gone:
+            continue
+        gone.add(blocker)
+        conn.execute(
+            delete(tournament_entries).where(
+                tournament_entries.c.tournament_id == tournament_id, tournament_entries.c.player_id == blocker
+            )
+        )
+    return gone
