@@ -68,11 +68,10 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
     standing: dict[str, Any] = await pairing.db.run(
         lambda c: rating_store.standing(c, None if player is None else player.id)
     )
-    avoid: list[frozenset[str]] = [frozenset()]
-    """Whom this player blocks or is blocked by (the presence loop refreshes it)."""
+    avoid: frozenset[str] = frozenset()  # whom the player blocks or is blocked by (then the watcher's)
     if player is not None:
         me = player.id
-        avoid[0] = await pairing.db.run(lambda c: blocks.partners(c, [me])[me])
+        avoid = await pairing.db.run(lambda c: blocks.partners(c, [me])[me])
     await websocket.accept()
     client = WebSocketClient(websocket, None, pairing.registry.limits.send_timeout)
     pace = MemoryRateLimiter(max_keys=1)
@@ -81,7 +80,7 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
     """(token, its hash) of this connection's seek, if it waits in the pool."""
 
     def listen(snapshot: LobbyOverview) -> None:
-        shown = open_tables.visible(snapshot, pairing.seated, watcher.avoid if watcher else avoid[0])
+        shown = open_tables.visible(snapshot, pairing.seated, watcher.avoid if watcher else avoid)
         client.send(_lobby(shown, player, standing))
 
     def paired(room: str, seat: int) -> None:
@@ -134,7 +133,7 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
     pairing.listeners.add(listen)
     presence = websocket.app.state.services.presence
     if player is not None and presence is not None:
-        watcher = presence.watch(player.id, client.send, avoid[0], lambda: listen(pairing.snapshot))
+        watcher = presence.watch(player.id, client.send, avoid, lambda: listen(pairing.snapshot))
     try:
         with contextlib.suppress(WebSocketDisconnect):
             while True:
