@@ -77,6 +77,16 @@ function statusText(status) {
 }
 
 /**
+ * The round robins a block made the player leave, in words (docs/TOURNAMENTS.md "Blocked pairs").
+ * @param {string[] | undefined} left
+ * @returns {string | undefined}
+ */
+function leftText(left) {
+  if (!left || !left.length) return undefined;
+  return t("You left the round robins you were both in ({count}): every pair meets in a round robin.", { count: left.length });
+}
+
+/**
  * The challenge form for player `id`: preset, clock, rated; sends the challenge and keeps its token.
  * @param {string} id
  * @param {string} name
@@ -156,8 +166,8 @@ export async function relationButtons(id, name) {
   /** @param {() => Promise<unknown>} work @param {string} done */
   const act = async (work, done) => {
     try {
-      await work();
-      said(done);
+      const more = await work();
+      said(typeof more === "string" ? `${done} ${more}` : done);
       draw();
     } catch (err) {
       said(errorText(err));
@@ -169,7 +179,7 @@ export async function relationButtons(id, name) {
       : h("button", { type: "button", id: "follow", disabled: blocking, onclick: () => act(async () => { await ask("POST /api/follows", "/api/follows", { player: id }); following = true; }, t("You follow {name}.", { name })) }, t("Follow"));
     const block = blocking
       ? h("button", { type: "button", id: "unblock", onclick: () => act(async () => { await ask("DELETE /api/blocks/{player}", `/api/blocks/${encodeURIComponent(id)}`); blocking = false; }, t("You no longer block {name}.", { name })) }, t("Unblock"))
-      : h("button", { type: "button", id: "block", onclick: () => act(async () => { await ask("POST /api/blocks", "/api/blocks", { player: id }); blocking = true; following = false; }, t("You block {name}: they cannot follow or challenge you, nor be paired with you.", { name })) }, t("Block"));
+      : h("button", { type: "button", id: "block", onclick: () => act(async () => { const made = await ask("POST /api/blocks", "/api/blocks", { player: id }); blocking = true; following = false; return leftText(made.left); }, t("You block {name}: they cannot follow or challenge you, nor be paired with you.", { name })) }, t("Block"));
     const details = h(
       "details",
       { class: "challenge-details" },
