@@ -2,7 +2,8 @@
 rules on a phone when Ann challenges him; the panel of challenges shows it first in the keyboard's
 order, he accepts it by keyboard and both land at the table (Ann waiting on the tournaments page,
 taken there).  While Bo plays, a challenge from Cy waits: the game page shows nothing and opens no
-lobby connection; another of Bo's pages shows it, and he declines it by keyboard.  axe-core finds no
+lobby connection; another of Bo's pages shows it, and he declines it by keyboard; the game page
+shows the next one once its game is over.  axe-core finds no
 serious or critical violation with the panel shown (on a phone and a desktop)."""
 
 from __future__ import annotations
@@ -120,5 +121,15 @@ def test_a_challenge_reaches_any_page_and_is_accepted_by_keyboard(server: str, b
         assert time.monotonic() < deadline, "Cy's challenge was not declined"
         time.sleep(0.1)
     assert bo.locator("#challenge-panel").is_hidden()
+    # once the game page's game is over (room.js marks it so: set here rather than played to its
+    # end), the page listens and shows the challenge that waited
+    cy.evaluate(CHALLENGE, bo_id)
+    other.wait_for_selector("#challenge-panel li button.accept", timeout=15_000)
+    assert bo.locator("#challenge-panel").is_hidden() and _open_lobby_sockets(bo) == 0
+    bo.evaluate("document.body.dataset.game = 'over'")
+    bo.wait_for_selector("#challenge-panel li button.accept", timeout=15_000)
+    assert (
+        "Cy challenges you." in bo.locator("#challenge-panel").inner_text() and _open_lobby_sockets(bo) == 1
+    )
     assert problems == []
     assert bo_errors == [] and ann_errors == [] and cy_errors == []
