@@ -51,11 +51,12 @@ def test_follow_see_online_challenge_accept_then_block(server: str, browser: Bro
     row.locator("select[name=clock]").select_option("1d")
     row.locator("button[type=submit]").click()
     ann.wait_for_selector("#challenges-out li[data-status=pending]")
-    start = bo.context.new_page()  # Bo's start page says it too, with the way to answer
+    start = bo.context.new_page()  # Bo's start page shows it too, in the panel of every page
     start.goto(server + "/")
-    start.wait_for_selector(".challenge-notice a[href='/#/friends']", timeout=15_000)
-    assert "Ann challenges you." in start.locator(".challenge-notice").inner_text()
+    start.wait_for_selector("#challenge-panel button.accept", timeout=15_000)
+    assert "Ann challenges you." in start.locator("#challenge-panel").inner_text()
     start.close()
+    assert bo.locator("#challenge-panel").is_hidden()  # #/friends answers it in its own list
     accept = bo.locator("#challenges-in li button.accept")
     accept.wait_for(timeout=15_000)
     problems += axe_problems(bo, "#/friends with a challenge, on a phone")

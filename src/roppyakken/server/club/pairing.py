@@ -511,6 +511,8 @@ class Pairing:
         """This member's waiting players by (player id, token hash)."""
         self.snapshot = LobbyOverview(tables=[], games=[], pools={}, waiting=0, playing=0)
         """The lobby's latest overview (refreshed about every :data:`OVERVIEW_EVERY` seconds)."""
+        self.seated: dict[str, frozenset[str]] = {}
+        """The players seated at each of the overview's tables (a socket hides those of its blocks)."""
         self.listeners: set[Callable[[LobbyOverview], None]] = set()
         self._last_overview = -1e9
         self._last_hosts = -1e9
@@ -578,6 +580,8 @@ class Pairing:
             self._last_overview = time.monotonic()
             snapshot = await self.db.run(lambda c: overview(c, time.time()))
             if snapshot != self.snapshot:
+                listed = [t["room"] for t in snapshot["tables"]]
+                self.seated = await self.db.run(lambda c: listing.seated(c, listed))
                 self.snapshot = snapshot
                 for listener in list(self.listeners):
                     listener(snapshot)

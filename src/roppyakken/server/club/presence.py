@@ -7,7 +7,8 @@ challenges past their time.  Every :data:`CHALLENGE_TICK` seconds, while a lobby
 of a player is open here, it reads from the database the challenges to and from those
 players (one query) and sends each lobby socket a ``challenge`` message for each one new
 or changed; every :data:`FRIENDS_EVERY` seconds it reads the followed players online of
-all its sockets' players at once, and sends ``friends`` to the sockets whose list changed.
+all its sockets' players at once, and sends ``friends`` to the sockets whose list changed (with
+the players each blocks or is blocked by: the lobby hides their open tables).
 A challenge sent through one member thus reaches a player connected to another within a
 tick, with no relay between members: the database is the cluster's meeting point, as for
 quick pairing (server/club/pairing.py).
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Final
 from sqlalchemy import Connection
 
 from roppyakken.server.club.ticking import Ticker
-from roppyakken.server.people import challenges, follows
+from roppyakken.server.people import blocks, challenges, follows
 from roppyakken.server.store.database import Database
 from roppyakken.server.wire import lobby as to_lobby
 from roppyakken.server.wire.lobby import FriendEntry
@@ -49,6 +50,10 @@ class Watcher:
     """The followed players online it was told (none at first: ``friends`` comes once one is)."""
     fresh: bool = True
     """Not told anything yet: only the pending challenges are sent to it first."""
+    avoid: frozenset[str] = frozenset()
+    """The players it blocks or who block it (the lobby hides their tables), read with the friends."""
+    redraw: Callable[[], None] | None = None
+    """Sends the lobby again (its tables seen through :attr:`avoid`) when :attr:`avoid` changes."""
 
 
 class Presence:
@@ -71,9 +76,16 @@ class Presence:
         """Stop the loop (the presence rows age out)."""
         await self.ticker.close()
 
-    def watch(self, player_id: str, send: Callable[[str], None]) -> Watcher:
-        """A lobby socket of ``player_id`` opened: tell it its challenges and friends from now on."""
-        watcher = Watcher(player_id, send)
+    def watch(
+        self,
+        player_id: str,
+        send: Callable[[str], None],
+        avoid: frozenset[str] = frozenset(),
+        redraw: Callable[[], None] | None = None,
+    ) -> Watcher:
+        """A lobby socket of ``player_id`` opened: tell it its challenges and friends from now on
+        (``avoid`` and ``redraw``: see :class:`Watcher`)."""
+        watcher = Watcher(player_id, send, avoid=avoid, redraw=redraw)
         self.watchers.add(watcher)
         self.wake(friends=True)
         return watcher
@@ -128,8 +140,15 @@ class Presence:
             watcher.seen = {k: v for k, v in watcher.seen.items() if k in readable}
         if time.monotonic() - self._last_friends >= FRIENDS_EVERY:
             self._last_friends = time.monotonic()
-            online = await self.db.run(lambda c: follows.online_of(c, watched, time.time()))
+            online, apart = await self.db.run(
+                lambda c: (follows.online_of(c, watched, time.time()), blocks.partners(c, watched))
+            )
             for watcher in watchers:
+                avoid = apart.get(watcher.player_id, frozenset())
+                if avoid != watcher.avoid:
+                    watcher.avoid = avoid
+                    if watcher.redraw is not None:
+                        watcher.redraw()
                 now_online = online.get(watcher.player_id, [])
                 if watcher.online != now_online:
                     watcher.online = now_online

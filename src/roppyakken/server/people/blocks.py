@@ -6,7 +6,10 @@ removes the follows between the two (both ways) and cancels the pending challeng
 between them.  While it lasts the two are never paired (server/club/pairing.py),
 the blocker reads none of the blocked player's chat lines (server/play/chat.py), and
 the blocked player can neither follow nor challenge the blocker: refused with a line
-that says only that it cannot be done (server/people/follows.py, challenges.py).
+that says only that it cannot be done (server/people/follows.py, challenges.py).  Neither
+takes a seat at a table where the other sits (``POST /api/rooms/<room>/join``: public or
+private), nor sees the other's open tables in the lobby (server/web/lobby_socket.py), nor
+enters a round robin the other is in (server/club/tournaments/blocking.py).
 """
 
 from __future__ import annotations
@@ -112,6 +115,43 @@ def pairs_among(conn: Connection, ids: Iterable[str]) -> set[frozenset[str]]:
         )
     ).all()
     return {frozenset((str(a), str(b))) for a, b in rows}
+
+
+def partners(conn: Connection, ids: Iterable[str]) -> dict[str, frozenset[str]]:
+    """For each of ``ids``, the players it blocks or who block it (one query; ``ix_blocks_blocked``
+    serves the second direction)."""
+    wanted = list(set(ids))
+    out: dict[str, set[str]] = {i: set() for i in wanted}
+    if wanted:
+        rows = conn.execute(
+            select(blocks.c.blocker, blocks.c.blocked).where(
+                or_(blocks.c.blocker.in_(wanted), blocks.c.blocked.in_(wanted))
+            )
+        ).all()
+        for blocker, blocked_id in rows:
+            if blocker in out:
+                out[str(blocker)].add(str(blocked_id))
+            if blocked_id in out:
+                out[str(blocked_id)].add(str(blocker))
+    return {i: frozenset(found) for i, found in out.items()}
+
+
+def apart_from(conn: Connection, me: str, others: Iterable[str]) -> bool:
+    """Whether ``me`` blocks one of ``others`` or is blocked by one of them."""
+    them = [o for o in set(others) if o != me]
+    if not them:
+        return False
+    found = conn.execute(
+        select(blocks.c.blocker)
+        .where(
+            or_(
+                and_(blocks.c.blocker == me, blocks.c.blocked.in_(them)),
+                and_(blocks.c.blocked == me, blocks.c.blocker.in_(them)),
+            )
+        )
+        .limit(1)
+    ).first()
+    return found is not None
 
 
 def blocked_by_any(conn: Connection, readers: Iterable[str], authors: Iterable[str]) -> set[tuple[str, str]]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from sqlalchemy import Connection, and_, delete, func, insert, or_, select, update
+from sqlalchemy import Connection, delete, func, insert, select, union_all, update
 
 from roppyakken.server.people.blocks import Refused, blocks_me, existing, i_block
 from roppyakken.server.store.tables import follows, players, presence, rooms, seat_players
@@ -128,47 +128,47 @@ def online(conn: Connection, me: str, now: float) -> list[FriendEntry]:
 def online_of(conn: Connection, ids: Iterable[str], now: float) -> dict[str, list[FriendEntry]]:
     """For each of ``ids``, the players they follow who are online or playing, the newest follow first.
 
-    One query walks the follows of ``ids`` (their primary key) and keeps those of a player
-    online (``presence``, by its key) or seated at a game being played (a list read once,
-    by ``rooms``' status index); a second names the public rooms of those playing.
+    One query walks the follows of ``ids`` (their primary key) and keeps those of a live player: one
+    of a list read once, the players online (``presence``, by its ``seen_at`` index) and those
+    seated at a game being played (by ``rooms``' status index).  The test is on ``followed || ''``
+    so that the planner walks the follows by follower and probes that list, rather than the list
+    by ``ix_follows_followed`` for every follower; only the follows kept are then named
+    (``players``, by its key).  A second query names the public rooms of those playing.
     """
     wanted = sorted(set(ids))
     out: dict[str, list[FriendEntry]] = {i: [] for i in wanted}
     if not wanted:
         return out
+    here = select(presence.c.player_id).where(presence.c.seen_at >= now - PRESENCE_TTL)
     seated = (
         select(seat_players.c.player_id)
         .join(rooms, rooms.c.id == seat_players.c.room_id)
         .where(rooms.c.status == "playing")
     )
-    is_playing = follows.c.followed.in_(seated)
+    live = union_all(here, seated)
     rows = conn.execute(
         select(
             follows.c.follower,
             follows.c.followed,
             players.c.name,
             follows.c.since,
-            presence.c.player_id.is_not(None),
-            is_playing,
+            follows.c.followed.in_(here),
+            follows.c.followed.in_(seated),
         )
         .join(players, players.c.id == follows.c.followed)
-        .outerjoin(
-            presence,
-            and_(presence.c.player_id == follows.c.followed, presence.c.seen_at >= now - PRESENCE_TTL),
-        )
-        .where(follows.c.follower.in_(wanted), or_(presence.c.player_id.is_not(None), is_playing))
+        .where(follows.c.follower.in_(wanted), follows.c.followed.concat("").in_(live))
         .order_by(follows.c.since.desc(), follows.c.followed)
     ).all()
-    rooms_of = _public_rooms(conn, sorted({str(r[1]) for r in rows if r[5]}))
-    for follower, followed, name, since, here, playing in rows:
-        out[str(follower)].append(
+    rooms_of = _public_rooms(conn, sorted({r[1] for r in rows if r[5]}))
+    for follower, followed, name, since, online, playing in rows:  # str, str, str, float: as stored
+        out[follower].append(
             FriendEntry(
-                id=str(followed),
-                name=str(name),
-                since=float(since),
-                online=bool(here),
+                id=followed,
+                name=name,
+                since=since,
+                online=bool(online),
                 playing=bool(playing),
-                room=rooms_of.get(str(followed)) if playing else None,
+                room=rooms_of.get(followed) if playing else None,
             )
         )
     return out

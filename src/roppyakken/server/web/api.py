@@ -20,8 +20,8 @@ from roppyakken.documents import score_document
 from roppyakken.errors import Phrase, RoppyakkenError
 from roppyakken.i18n import N_
 from roppyakken.rules import PRESETS, preset
-from roppyakken.server.club import listings
-from roppyakken.server.people import enforcement, players
+from roppyakken.server.club import listings, open_tables
+from roppyakken.server.people import blocks, enforcement, players
 from roppyakken.server.play.room import hash_token
 from roppyakken.server.store import room_store
 from roppyakken.server.web import identity
@@ -154,6 +154,13 @@ async def join_room(request: Request) -> Response:
     room_id = str(request.path_params["room"])
     hub = _services(request)
     rated = await enforcement.may_take_seat(hub.db, hub.limits, player, room_id)
+    if player is not None:  # blocks: neither sits at a table where the other sits (public or private)
+        me = player.id
+        apart = await hub.db.run(
+            lambda c: blocks.apart_from(c, me, open_tables.seated(c, [room_id])[room_id])
+        )
+        if apart:
+            raise ApiError(403, text.TABLE_REFUSED)
     came_from = _rated_origin(request) if rated else players.NOWHERE
     if player is not None and came_from != players.NOWHERE:
         known = player

@@ -31,6 +31,7 @@ from starlette.responses import JSONResponse, Response
 from roppyakken.rules import preset
 from roppyakken.server.club.presence import Presence
 from roppyakken.server.club.ratings.pools import FAMILIES
+from roppyakken.server.club.tournaments import blocking
 from roppyakken.server.config import Limits
 from roppyakken.server.limits import take_token
 from roppyakken.server.people import blocks, challenges, enforcement, follows, players
@@ -166,9 +167,17 @@ async def post_block(request: Request) -> Response:
     player = await _acting(request)
     other = bodies.player_body(body)
     most = _limits(request).max_blocks
-    changed = await _run(request, lambda c: blocks.block(c, player.id, other, time.time(), most))
+
+    def block(c: Connection) -> tuple[bool, list[str]]:
+        changed = blocks.block(c, player.id, other, time.time(), most)
+        return changed, blocking.leave_for_block(c, player.id, other) if changed else []
+
+    changed, left = await _run(request, block)
     _wake(request, friends=True)
-    return JSONResponse(answers.FriendChanged(player=other, changed=changed), headers=NO_STORE)
+    answer = answers.FriendChanged(player=other, changed=changed)
+    if left:  # round robins both were in: the blocker left them (server/club/tournaments/blocking.py)
+        answer["left"] = left
+    return JSONResponse(answer, headers=NO_STORE)
 
 
 async def delete_block(request: Request) -> Response:

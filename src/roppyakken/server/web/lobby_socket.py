@@ -10,7 +10,9 @@ Each ``lobby`` message also carries the player's ratings (server/club/ratings: e
 pool, with the bot level nearest each), read when the connection opens.
 Closing the connection, or ``cancel``, leaves the pool.  A player's connection is also
 told its challenges (``challenge``) and the followed players online (``friends``):
-server/club/presence.py.  Messages are bounded
+server/club/presence.py.  Its ``lobby`` messages leave out the open tables where a player it
+blocks, or who blocks it, sits (server/club/open_tables.py ``visible``; the blocks are read on
+connecting and with the followed players online).  Messages are bounded
 in size and rate like those of ``/ws/<room>``; each is checked against its
 declared model (server/wire/lobby.py), and a bad one is answered with a one-line ``error``.
 """
@@ -26,11 +28,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from roppyakken.errors import RoppyakkenError
 from roppyakken.server.addresses import client_address
+from roppyakken.server.club import open_tables
 from roppyakken.server.club.pairing import Pairing, Pool
+from roppyakken.server.club.presence import Watcher
 from roppyakken.server.club.ratings import store as rating_store
 from roppyakken.server.club.ratings.pools import FAMILIES
 from roppyakken.server.limits import MemoryRateLimiter
-from roppyakken.server.people import enforcement, players
+from roppyakken.server.people import blocks, enforcement, players
 from roppyakken.server.play.room import hash_token, new_token
 from roppyakken.server.store.database import StorageError
 from roppyakken.server.web import identity
@@ -64,6 +68,10 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
     standing: dict[str, Any] = await pairing.db.run(
         lambda c: rating_store.standing(c, None if player is None else player.id)
     )
+    avoid: frozenset[str] = frozenset()  # whom the player blocks or is blocked by (then the watcher's)
+    if player is not None:
+        me = player.id
+        avoid = await pairing.db.run(lambda c: blocks.partners(c, [me])[me])
     await websocket.accept()
     client = WebSocketClient(websocket, None, pairing.registry.limits.send_timeout)
     pace = MemoryRateLimiter(max_keys=1)
@@ -72,7 +80,8 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
     """(token, its hash) of this connection's seek, if it waits in the pool."""
 
     def listen(snapshot: LobbyOverview) -> None:
-        client.send(_lobby(snapshot, player, standing))
+        shown = open_tables.visible(snapshot, pairing.seated, watcher.avoid if watcher else avoid)
+        client.send(_lobby(shown, player, standing))
 
     def paired(room: str, seat: int) -> None:
         if seeking:
@@ -114,7 +123,8 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
             seeking.clear()
         client.send(to_lobby.cancelled(message.id))
 
-    client.send(_lobby(pairing.snapshot, player, standing))
+    watcher: Watcher | None = None
+    listen(pairing.snapshot)
     if player is not None:  # fair play: a player under a playban is told so on arrival
         with contextlib.suppress(StorageError):
             ban = await enforcement.current_playban(pairing.db, pairing.registry.limits, player.id)
@@ -122,7 +132,8 @@ async def _session(websocket: WebSocket, pairing: Pairing) -> None:
                 client.send(to_lobby.playban(ban.to_json(time.time())))
     pairing.listeners.add(listen)
     presence = websocket.app.state.services.presence
-    watcher = None if player is None or presence is None else presence.watch(player.id, client.send)
+    if player is not None and presence is not None:
+        watcher = presence.watch(player.id, client.send, avoid, lambda: listen(pairing.snapshot))
     try:
         with contextlib.suppress(WebSocketDisconnect):
             while True:

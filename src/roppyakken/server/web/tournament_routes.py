@@ -35,7 +35,7 @@ from roppyakken.server.club import clubs
 from roppyakken.server.club.ratings import store as rating_store
 from roppyakken.server.club.ratings.pools import FAMILIES, pool_of
 from roppyakken.server.club.ratings.scale import skill_points
-from roppyakken.server.club.tournaments import model, origins, store, view
+from roppyakken.server.club.tournaments import blocking, model, origins, store, view
 from roppyakken.server.club.tournaments.known import Known, refresh
 from roppyakken.server.club.tournaments.store import Entry
 from roppyakken.server.club.tournaments.view import Snapshot
@@ -259,6 +259,10 @@ async def join_tournament(request: Request) -> Response:
         why = view.may_join(c, current, player.id)
         if why is not None:
             return _Joined(why)
+        if current.format == "round_robin":  # every pair meets: no blocked pair enters (blocking.py)
+            why = blocking.refusal(c, tournament_id, player.id)
+            if why is not None:
+                return _Joined(why)
         mine = store.entry(c, tournament_id, player.id)
         if mine is not None and mine.abandonments >= store.WITHDRAW_AFTER:
             return _Joined(text.TOURNAMENT_ABANDONED)
@@ -279,7 +283,12 @@ async def join_tournament(request: Request) -> Response:
     # rows another member writes too is (server/store/database.py)
     joined: _Joined = await _db(request).run(join, alone=t.rated)
     if joined.refused is not None:
-        forbidden = (text.TOURNAMENT_CLUB_ONLY, text.TOURNAMENT_ABANDONED, text.RATED_TOURNAMENT_SAME_ORIGIN)
+        forbidden = (
+            text.TOURNAMENT_CLUB_ONLY,
+            text.TOURNAMENT_ABANDONED,
+            text.RATED_TOURNAMENT_SAME_ORIGIN,
+            text.ROUND_ROBIN_REFUSED,
+        )
         status = 403 if joined.refused in forbidden else 409
         raise ApiError(status, joined.refused, count=joined.count)
     me = await _me(request, tournament_id, player.id)

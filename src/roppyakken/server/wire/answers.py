@@ -760,6 +760,8 @@ class FriendChanged(TypedDict):
 
     player: str
     changed: bool
+    left: NotRequired[list[str]]
+    """A block: the round robins both players were in, which the blocker left."""
 
 
 class ChallengeSent(TypedDict):

@@ -1,7 +1,8 @@
 // Friends (#/friends): whom you follow (online, playing), your followers, the players you block, and
-// your challenges in and out, accepted or declined here.  Live over /ws/lobby (its `challenge` and
-// `friends` messages, docs/PROTOCOL.md "Friends"); the profile page's Follow, Block and Challenge
-// buttons are `relationButtons`.
+// your challenges in and out, accepted or declined here.  Live over the tab's lobby connection
+// (lobbylink.js: its `challenge` and `friends` messages, docs/PROTOCOL.md "Friends"); the profile
+// page's Follow, Block and Challenge buttons are `relationButtons`; every other page shows the
+// challenges to you in the panel of challenges.js.
 
 import { errorText, h, replaceChildren } from "./dom.js";
 import { ask, presets } from "./api.js";
@@ -9,6 +10,7 @@ import { t } from "./i18n.js";
 import { setToken } from "./store.js";
 import { controlName } from "./clock.js";
 import { presetName } from "./text.js";
+import { onLobby } from "./lobbylink.js";
 
 /**
  * @typedef {import("./wire").FriendsAnswer} Friends
@@ -29,6 +31,17 @@ function heldToken(id) {
   }
 }
 
+/** The held seat token of challenge `id`, forgotten here (its room is made). @param {string} id */
+export function takeHeldToken(id) {
+  const token = heldToken(id);
+  try {
+    localStorage.removeItem(KEY + id);
+  } catch {
+    // storage disabled
+  }
+  return token;
+}
+
 /** @param {string} id @param {string} token */
 function holdToken(id, token) {
   try {
@@ -39,13 +52,13 @@ function holdToken(id, token) {
 }
 
 /** Go to an accepted challenge's room with the seat token. @param {string} room @param {string} token */
-function goToRoom(room, token) {
+export function goToRoom(room, token) {
   setToken(room, token);
   location.assign(`/r/${encodeURIComponent(room)}`);
 }
 
 /** A challenge's game in words. @param {Challenge} c @returns {string} */
-function gameText(c) {
+export function gameText(c) {
   const rated = c.rated ? t("rated") : t("casual");
   return `${presetName(c.preset)} · ${controlName(c.clock)} · ${rated}`;
 }
@@ -61,6 +74,16 @@ function statusText(status) {
     expired: t("expired"),
   };
   return words[status] || status;
+}
+
+/**
+ * The round robins a block made the player leave, in words (docs/TOURNAMENTS.md "Blocked pairs").
+ * @param {string[] | undefined} left
+ * @returns {string | undefined}
+ */
+function leftText(left) {
+  if (!left || !left.length) return undefined;
+  return t("You left the round robins you were both in ({count}): every pair meets in a round robin.", { count: left.length });
 }
 
 /**
@@ -143,8 +166,8 @@ export async function relationButtons(id, name) {
   /** @param {() => Promise<unknown>} work @param {string} done */
   const act = async (work, done) => {
     try {
-      await work();
-      said(done);
+      const more = await work();
+      said(typeof more === "string" ? `${done} ${more}` : done);
       draw();
     } catch (err) {
       said(errorText(err));
@@ -156,7 +179,7 @@ export async function relationButtons(id, name) {
       : h("button", { type: "button", id: "follow", disabled: blocking, onclick: () => act(async () => { await ask("POST /api/follows", "/api/follows", { player: id }); following = true; }, t("You follow {name}.", { name })) }, t("Follow"));
     const block = blocking
       ? h("button", { type: "button", id: "unblock", onclick: () => act(async () => { await ask("DELETE /api/blocks/{player}", `/api/blocks/${encodeURIComponent(id)}`); blocking = false; }, t("You no longer block {name}.", { name })) }, t("Unblock"))
-      : h("button", { type: "button", id: "block", onclick: () => act(async () => { await ask("POST /api/blocks", "/api/blocks", { player: id }); blocking = true; following = false; }, t("You block {name}: they cannot follow or challenge you, nor be paired with you.", { name })) }, t("Block"));
+      : h("button", { type: "button", id: "block", onclick: () => act(async () => { const made = await ask("POST /api/blocks", "/api/blocks", { player: id }); blocking = true; following = false; return leftText(made.left); }, t("You block {name}: they cannot follow or challenge you, nor be paired with you.", { name })) }, t("Block"));
     const details = h(
       "details",
       { class: "challenge-details" },
@@ -181,9 +204,6 @@ export function friendsPage(root) {
   const said = (/** @type {string} */ message) => {
     status.textContent = message;
   };
-  /** @type {WebSocket|null} */
-  let ws = null;
-  let closed = false;
   let drawing = Promise.resolve();
 
   /** @param {() => Promise<unknown>} work @param {string} [done] */
@@ -304,8 +324,6 @@ export function friendsPage(root) {
   const accept = async (c) => {
     try {
       const made = await ask("POST /api/challenges/{challenge}/accept", `/api/challenges/${c.id}/accept`);
-      closed = true;
-      ws?.close();
       goToRoom(made.room, made.token);
     } catch (err) {
       said(errorText(err));
@@ -319,16 +337,8 @@ export function friendsPage(root) {
         const f = await ask("GET /api/friends", "/api/friends");
         if (!section.isConnected) return;
         for (const c of f.outgoing) {
-          const token = heldToken(c.id);
-          if (c.status === "accepted" && c.room && token) {
-            try {
-              localStorage.removeItem(KEY + c.id);
-            } catch {
-              // storage disabled
-            }
-            closed = true;
-            ws?.close();
-            goToRoom(c.room, token);
+          if (c.status === "accepted" && c.room && heldToken(c.id)) {
+            goToRoom(c.room, /** @type {string} */ (takeHeldToken(c.id)));
             return;
           }
         }
@@ -339,37 +349,18 @@ export function friendsPage(root) {
     });
   };
 
-  const connect = () => {
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
-    ws = socket;
-    socket.addEventListener("message", (ev) => {
-      if (!section.isConnected) {
-        closed = true;
-        socket.close();
-        return;
+  const stop = onLobby((msg) => {
+    if (!section.isConnected) {
+      stop();
+      return;
+    }
+    if (msg.type === "challenge") {
+      if (msg.challenge.status === "pending" && msg.challenge.challenged.id !== msg.challenge.challenger.id) {
+        const mine = heldToken(msg.challenge.id);
+        if (!mine) said(t("{name} challenges you.", { name: msg.challenge.challenger.name }));
       }
-      /** @type {import("./wire").LobbyServerMessage} */
-      const msg = JSON.parse(String(ev.data));
-      if (msg.type === "challenge") {
-        if (msg.challenge.status === "pending" && msg.challenge.challenged.id !== msg.challenge.challenger.id) {
-          const mine = heldToken(msg.challenge.id);
-          if (!mine) said(t("{name} challenges you.", { name: msg.challenge.challenger.name }));
-        }
-        refresh();
-      } else if (msg.type === "friends") refresh();
-    });
-    socket.addEventListener("close", () => {
-      if (ws !== socket || closed) return;
-      setTimeout(() => {
-        if (!closed && section.isConnected) connect();
-      }, 2000);
-    });
-  };
-  refresh();
-  connect();
-  window.addEventListener("pagehide", () => {
-    closed = true;
-    ws?.close();
+      refresh();
+    } else if (msg.type === "friends") refresh();
   });
+  refresh();
 }

@@ -9,6 +9,7 @@ import { controlName } from "./clock.js";
 import { botName, presetName } from "./text.js";
 import { setToken } from "./store.js";
 import { playbanText } from "./report.js";
+import { lobbyReconnect, lobbySend, onLobby } from "./lobbylink.js";
 
 /** The time controls quick pairing offers (a paired game always has a clock). */
 const PAIRING_CONTROLS = ["15+60", "30+120", "60+300", "1d", "2d", "3d", "7d"];
@@ -50,6 +51,7 @@ export function ensurePlayer(name) {
     if (me.player && me.player.name === name) return me;
     /** @type {{player: Me, csrf: string}} */
     const made = await meCall("POST", me.csrf || "new", { name });
+    if (made.player.id !== me.player?.id) lobbyReconnect(); // the lobby socket speaks for the player it opened as
     return made;
   })();
   setCsrf(work.then((d) => d.csrf));
@@ -66,14 +68,11 @@ export function ensurePlayer(name) {
  */
 export function lobbyLive(presetList, currentName, playerReady) {
   let players = 2;
-  /** @type {WebSocket|null} */
-  let ws = null;
   let seeking = false;
   /** @type {string|null} */
   let seekToken = null;
-  let closed = false;
-  /** @type {string|null} The player the socket was opened as (its lobby messages say). */
-  let wsPlayer = null;
+  /** @type {(() => void)|null} Stops listening to the tab's lobby connection (lobbylink.js). */
+  let stop = null;
   /** @type {LobbyMessage|null} The latest lobby message (its ratings follow the chosen game). */
   let latest = null;
 
@@ -164,12 +163,10 @@ export function lobbyLive(presetList, currentName, playerReady) {
           showError(error, /** @type {Error} */ (err).message);
           return;
         }
-        // the socket knows the player of the cookie it was opened with: a new player needs a new one
-        if (!ws || ws.readyState > WebSocket.OPEN || wsPlayer !== me.id) connect();
-        whenOpen(() =>
-          // The selects offer only the presets, sizes and clocks the schema allows.
-          send(/** @type {import("./wire").SeekMessage} */ ({ type: "seek", preset: presetSelect.value, players, clock: clockSelect.value })),
-        );
+        if (!me) return;
+        // ensurePlayer opened the tab's lobby connection again if it made a new player
+        // The selects offer only the presets, sizes and clocks the schema allows.
+        send(/** @type {import("./wire").SeekMessage} */ ({ type: "seek", preset: presetSelect.value, players, clock: clockSelect.value }));
       },
     },
     h("h2", {}, t("Quick pairing")),
@@ -184,12 +181,9 @@ export function lobbyLive(presetList, currentName, playerReady) {
     error,
     h("div", { class: "form-actions" }, play, cancel, meanwhile, atLevel),
   );
-  // friends: a challenge to this player is said here, answered on #/friends (friends.js)
-  const challenged = h("p", { class: "challenge-notice", role: "status", "aria-live": "polite", hidden: true });
   const section = h(
     "section",
     { class: "lobby-live", id: "lobby-live" },
-    challenged,
     form,
     h("section", { class: "card-panel" }, h("h2", {}, t("Open tables")), tables),
     h("section", { class: "card-panel" }, h("h2", {}, t("Games being played")), games),
@@ -197,13 +191,7 @@ export function lobbyLive(presetList, currentName, playerReady) {
 
   /** @param {import("./wire").LobbyClientMessage} message */
   function send(message) {
-    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
-  }
-
-  /** @param {() => void} then */
-  function whenOpen(then) {
-    if (ws && ws.readyState === WebSocket.OPEN) then();
-    else if (ws) ws.addEventListener("open", then, { once: true });
+    lobbySend(message);
   }
 
   function showSeeking() {
@@ -342,78 +330,53 @@ export function lobbyLive(presetList, currentName, playerReady) {
     }
   }
 
-  function connect() {
-    if (ws) {
-      const old = ws;
-      ws = null;
-      old.close();
-    }
-    wsPlayer = null;
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
-    ws = socket;
-    socket.addEventListener("message", (ev) => {
-      /** @type {any} */
-      /** @type {import("./wire").LobbyServerMessage} */
-      const msg = JSON.parse(String(ev.data));
-      if (!section.isConnected && section.dataset.drawn) {
-        closed = true; // the page moved on (another view of the app): leave the pool
-        socket.close();
-        return;
-      }
-      section.dataset.drawn = "1";
-      if (msg.type === "lobby") {
-        wsPlayer = msg.player ? msg.player.id : null;
-        draw(msg);
-      }
-      else if (msg.type === "seeking") {
-        seeking = true;
-        seekToken = msg.token;
-        showSeeking();
-      } else if (msg.type === "cancelled") {
-        seeking = false;
-        seekToken = null;
-        showSeeking();
-      } else if (msg.type === "paired") {
-        setToken(msg.room, /** @type {string} */ (msg.token || seekToken));
-        closed = true;
-        socket.close();
-        location.assign(`/r/${encodeURIComponent(msg.room)}`);
-      } else if (msg.type === "playban") showPlayban(msg);
-      else if (msg.type === "challenge") {
-        const c = msg.challenge;
-        if (c.status === "pending" && c.challenged.id === wsPlayer) {
-          replaceChildren(
-            challenged,
-            t("{name} challenges you.", { name: c.challenger.name }),
-            " ",
-            h("a", { href: "/#/friends" }, t("Answer on the friends page")),
-          );
-          challenged.hidden = false;
-        }
-      }
-      else if (msg.type === "error") {
-        if (msg.playban) showPlayban(msg.playban); // said once, in the notice
-        showError(error, msg.playban ? "" : serverText(msg));
-      }
-    });
-    socket.addEventListener("close", () => {
-      if (ws !== socket || closed) return;
-      // the pool forgets a closed connection: reconnect to keep the lists live (seek again by hand)
+  /** @param {import("./wire").LobbyServerMessage} msg */
+  function receive(msg) {
+    if (!section.isConnected && section.dataset.drawn) {
+      // the page moved on (another view of the app): leave the pool, stop listening
+      if (seeking) send({ type: "cancel" });
       seeking = false;
+      stop?.();
+      return;
+    }
+    section.dataset.drawn = "1";
+    if (msg.type === "lobby") draw(msg);
+    else if (msg.type === "seeking") {
+      seeking = true;
+      seekToken = msg.token;
       showSeeking();
-      setTimeout(() => {
-        if (!closed && section.isConnected) connect();
-      }, 2000);
-    });
+    } else if (msg.type === "cancelled") {
+      seeking = false;
+      seekToken = null;
+      showSeeking();
+    } else if (msg.type === "paired") {
+      setToken(msg.room, /** @type {string} */ (msg.token || seekToken));
+      stop?.();
+      location.assign(`/r/${encodeURIComponent(msg.room)}`);
+    } else if (msg.type === "playban") showPlayban(msg);
+    else if (msg.type === "error") {
+      if (msg.playban) showPlayban(msg.playban); // said once, in the notice
+      showError(error, msg.playban ? "" : serverText(msg));
+    }
   }
+
+  // the pool forgets a closed connection (lobbylink.js opens it again): seek again by hand
+  const dropped = () => {
+    seeking = false;
+    showSeeking();
+  };
   playerReady.finally(() => {
-    if (!ws) connect();
+    if (!stop) stop = onLobby(receive, dropped);
   });
-  window.addEventListener("pagehide", () => {
-    closed = true;
-    if (ws) ws.close();
-  });
+  const left = () =>
+    setTimeout(() => {
+      if (section.isConnected || !section.dataset.drawn) return;
+      window.removeEventListener("hashchange", left);
+      if (seeking) send({ type: "cancel" }); // another view of the app: leave the pool
+      seeking = false;
+      stop?.();
+    });
+  window.addEventListener("hashchange", left);
   return section;
 }
 

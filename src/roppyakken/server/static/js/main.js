@@ -3,7 +3,8 @@
 // #/learn (the guided first game), #/account (your account: password sign-in, sessions, your data),
 // #/signin (passkeys, reached from #/account: passkeys.js), #/reset/<token> (a password-reset link),
 // #/leaders[?pool=…&page=…], #/player/<id>, #/tournaments, #/tournament/<id>, #/clubs[?q=…] and
-// #/club/<id> (clubs.js), #/friends (follows, blocks, challenges: friends.js).
+// #/club/<id> (clubs.js), #/friends (follows, blocks, challenges: friends.js); on every page the
+// challenges to the player (challenges.js).
 
 import T from "./text.js";
 import { LANG, LANGUAGES, LANGUAGE_NAMES, setLanguage, t } from "./i18n.js";
@@ -23,6 +24,7 @@ import { offlinePage } from "./offlinepage.js";
 import { tournamentPage, tournamentsPage } from "./tournaments.js";
 import { clubPage, clubsPage } from "./clubs.js";
 import { friendsPage } from "./friends.js";
+import { challengePanel } from "./challenges.js";
 
 const root = /** @type {HTMLElement} */ (document.getElementById("app"));
 
@@ -118,6 +120,7 @@ function route() {
 }
 
 header();
+challengePanel(); // a challenge to the player, on every page
 startApp();
 // the start page becomes the offline page when the server goes (and back when it returns)
 onConnectivity(() => {

@@ -249,6 +249,11 @@ function connect(root, room, token, notice = "") {
    *   rules: import("./types.js").RulesInfo | null, description: string, levels: import("./wire").BotEntry[]}}
    */
   const state = { seat: null, info: null, game: null, rules: null, description: "", levels: [] };
+  /** The page's game for the rest of the site (challenges.js waits while it is "playing"). @param {string} status */
+  const markGame = (status) => {
+    if (document.body.dataset.game === "over") return;
+    document.body.dataset.game = state.seat === null ? "watching" : status;
+  };
   const errorBox = h("p", { class: "error", role: "alert", hidden: true });
   const statusLine = h("p", { class: "conn-line muted", role: "status" }, T.connecting);
   replaceChildren(root, statusLine);
@@ -400,6 +405,7 @@ function connect(root, room, token, notice = "") {
         case "welcome":
           state.seat = msg.seat === undefined ? null : msg.seat;
           state.info = msg.room_info;
+          markGame(msg.room_info.status);
           clockBar.setSeat(state.seat);
           clockBar.setRoom(msg.room_info);
           chat.welcome(state.seat);
@@ -414,6 +420,7 @@ function connect(root, room, token, notice = "") {
           break;
         case "room":
           state.info = msg.room_info;
+          markGame(msg.room_info.status);
           chat.setSeats(msg.room_info.seats || []);
           clockBar.setRoom(msg.room_info);
           await ensureRules(msg.room_info);
@@ -427,7 +434,10 @@ function connect(root, room, token, notice = "") {
         case "state":
           if (!state.rules) await ensureRules(state.info);
           await ensureGame().receive(msg);
-          if (msg.view.phase === "over") clockBar.end();
+          if (msg.view.phase === "over") {
+            clockBar.end();
+            markGame("over");
+          }
           else clockBar.update(msg.clock, msg.names);
           break;
         case "events":
@@ -439,6 +449,7 @@ function connect(root, room, token, notice = "") {
           break;
         case "game_end":
           clockBar.end();
+          markGame("over");
           await ensureGame().receive(msg);
           break;
         case "hint":

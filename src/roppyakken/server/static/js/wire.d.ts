@@ -1398,6 +1398,7 @@ export interface FriendsAnswer {
 export interface FriendChanged {
   player: string;
   changed: boolean;
+  left?: string[];
 }
 
 /** ``POST /api/challenges``: the challenge, and the seat token the challenger will hold (seat 0). */
