@@ -3,7 +3,8 @@ there is a choice, a phone) join it on its page, are taken to their table, whose
 the tournament, play their game to its end, go back to the tournament (one with Enter on the focused
 "Back to the tournament", the other by itself after the countdown) and are taken from there to their
 next table, another room; at the second game's end "Stay here" keeps a player on the table's page.
-axe finds no serious violation at either game's end."""
+The countdown's bar is not drawn under prefers-reduced-motion.  axe finds no serious violation at
+either game's end."""
 
 from __future__ import annotations
 
@@ -111,6 +112,7 @@ def test_an_arena_takes_its_players_back_to_it_and_on_to_their_next_table(tmp_pa
             pages.append(page)
         ann, bo = pages
         ann_went, bo_went = journeys
+        bo.emulate_media(reduced_motion="reduce")
         ann.get_by_role("button", name="Join").focus()
         ann.keyboard.press("Enter")
         bo.get_by_role("button", name="Join").tap()
@@ -124,6 +126,9 @@ def test_an_arena_takes_its_players_back_to_it_and_on_to_their_next_table(tmp_pa
         play_all(pages)
         for page in pages:
             _ended(page)
+        # the countdown is said on both; its shrinking bar is not drawn under prefers-reduced-motion
+        assert bo.locator(".back-countdown").is_visible() and not bo.locator(".back-bar").is_visible()
+        assert ann.locator(".back-bar").is_visible()
         assert "Back to the tournament in" in ann.locator(".back-countdown").inner_text()
         assert "paired again at once" in ann.locator(".tournament-back").inner_text()
         ann.keyboard.press("Escape")  # stays: the countdown stops, the focus stays on the way back
