@@ -67,6 +67,15 @@ def test_four_browsers_play_a_two_round_swiss_to_its_final_standings(tmp_path: P
             rooms = {page.url for page in pages}
             assert len(rooms) == 2, rooms
             play_all(pages)
+            for page in pages:  # the game's end leads back to the tournament and says what comes next
+                back = page.locator(".game-over .back-to-tournament")
+                back.wait_for()
+                assert address.endswith(str(back.get_attribute("href")))
+                assert page.locator(".back-countdown").is_hidden()  # no countdown in a Swiss
+                next_said = page.locator(".tournament-back .next-round").inner_text()
+                assert ("last round" in next_said) if round_ == 2 else ("round 1 has ended" in next_said), (
+                    next_said
+                )
             if round_ == 1:
                 for page in pages:
                     page.goto(address)

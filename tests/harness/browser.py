@@ -139,13 +139,13 @@ class Server:
 
 
 @contextlib.contextmanager
-def serving(directory: Path, *, cheap_passwords: bool = False) -> Iterator[Server]:
+def serving(directory: Path, *, cheap_passwords: bool = False, extra: Sequence[str] = ()) -> Iterator[Server]:
     """A :class:`Server` over a database in ``directory`` while the block runs, with argon2id's
-    cheap test parameters (``passwords.SETTING``) when ``cheap_passwords``."""
+    cheap test parameters (``passwords.SETTING``) when ``cheap_passwords`` and the options ``extra``."""
     with pytest.MonkeyPatch.context() as mp:
         if cheap_passwords:
             mp.setenv(passwords.SETTING, "cheap")
-        running = Server(directory)
+        running = Server(directory, extra=extra)
     try:
         yield running
     finally:

@@ -45,7 +45,7 @@ from roppyakken.server.play.seats import (
     new_token,
 )
 from roppyakken.server.play.state import RoomState
-from roppyakken.server.store import room_store
+from roppyakken.server.store import room_store, room_tournament
 from roppyakken.server.store.database import Database, StorageError
 from roppyakken.server.wire import server as to_client
 from roppyakken.server.wire import text
@@ -277,6 +277,7 @@ class Registry:
                 more(c)
             if request.linked is not None:
                 request.linked(c, room.id)
+                room.tournament = room_tournament.of_room(c, room.id)
 
         try:
             await self.db.run(insert)
@@ -324,7 +325,9 @@ class Registry:
         try:
             # taking it raises its holder epoch: a write of its last holder still under way
             # commits first (and is read here), or fails (fencing: server/store/room_store.py)
-            stored = await self.db.run(lambda c: room_store.load_room(c, room_id, take=True))
+            stored, tournament = await self.db.run(
+                lambda c: (room_store.load_room(c, room_id, take=True), room_tournament.of_room(c, room_id))
+            )
             loaded = None
             if stored is not None:
                 loaded = Room.restore(
@@ -335,6 +338,7 @@ class Registry:
                     timing=self.timing,
                     hooks=self,
                 )
+                loaded.tournament = tournament
                 self.rooms[loaded.id] = loaded
                 await self._resume_clock(loaded, self.claims.orphaned_since(room_id))
                 loaded.kick_bots()

@@ -72,7 +72,7 @@ from roppyakken.server.wire.client import (
     Start,
 )
 from roppyakken.server.wire.protocol import ProtocolError
-from roppyakken.server.wire.server import ClockView, RoomInfo, RoomSeat
+from roppyakken.server.wire.server import ClockView, RoomInfo, RoomSeat, RoomTournament
 
 __all__ = [
     "BOT",
@@ -168,6 +168,8 @@ class Room:
         """Whether the finished game is listed for everyone."""
         self.rated = rated
         """Whether the game's result moves the players' ratings (server/club/ratings)."""
+        self.tournament: RoomTournament | None = None
+        """The tournament whose table this is (read with the room: server/store/room_tournament.py)."""
         self.timing = timing or Timing()
         self.timer = timer.ClockTimer(self)
         """The clock's timer and the moves it makes (server/play/timer.py)."""
@@ -291,7 +293,7 @@ class Room:
             if seat.kind == BOT:
                 entry["level"] = seat.level
             seats.append(entry)
-        return RoomInfo(
+        info = RoomInfo(
             room=self.id,
             players=self.players,
             rules=self._rules_json,
@@ -303,6 +305,9 @@ class Room:
             public=self.public,
             rated=self.rated,
         )
+        if self.tournament is not None:
+            info["tournament"] = self.tournament
+        return info
 
     def names(self) -> list[str]:
         """The seats' names, for views and records."""

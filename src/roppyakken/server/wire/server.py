@@ -39,6 +39,18 @@ class RoomSeat(TypedDict):
     level: NotRequired[Annotated[str | None, Field(description="a bot's level (bots only)")]]
 
 
+class RoomTournament(TypedDict):
+    """The tournament whose table a room is, as its ``room_info`` names it."""
+
+    id: str
+    name: str
+    format: Literal["arena", "swiss", "round_robin"]
+    round: Annotated[int | None, Field(description="the table's round (Swiss, round robin; null: an arena)")]
+    rounds: Annotated[
+        int | None, Field(description="its rounds (Swiss; a round robin's once started; null: an arena)")
+    ]
+
+
 class RoomInfo(TypedDict):
     """``GET /api/rooms/<room>`` and ``room_info``."""
 
@@ -54,6 +66,9 @@ class RoomInfo(TypedDict):
     clock: Annotated[str, Field(description="the time control: none, 15+60, 30+120, 60+300, 1d … 7d")]
     public: Annotated[bool, Field(description="the finished game is listed for everyone")]
     rated: Annotated[bool, Field(description="the game moves its players' ratings")]
+    tournament: NotRequired[
+        Annotated[RoomTournament, Field(description="the tournament whose table the room is (absent: none)")]
+    ]
 
 
 class WelcomeMessage(TypedDict):

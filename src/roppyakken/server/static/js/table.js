@@ -4,7 +4,8 @@
 // and its views draw: the status line (tablestatus.js), the players and the yaku progress
 // (tableplayers.js), the field (tablefield.js), the hand (tablehand.js), the prompt
 // (tableprompt.js), hints and the round's review (tablehints.js, tablereview.js), the log
-// (tablelog.js), the round's end and the game's end (tableend.js); with its sounds
+// (tablelog.js), the round's end and the game's end (tableend.js), a tournament's table
+// (tabletournament.js); with its sounds
 // (tablecues.js) and the keyboard focus (tablefocus.js).
 
 import T, { distinctNames } from "./text.js";
@@ -20,6 +21,7 @@ import { HintsView } from "./tablehints.js";
 import { ReviewBox } from "./tablereview.js";
 import { LogView } from "./tablelog.js";
 import { GameOver, showRoundEnd } from "./tableend.js";
+import { TableTournament } from "./tabletournament.js";
 import { TableCues } from "./tablecues.js";
 import { TableFocus } from "./tablefocus.js";
 import { TableMoves } from "./tablemoves.js";
@@ -94,6 +96,7 @@ export class GameView {
     this.review = new ReviewBox(this);
     this.log = new LogView(this);
     this.gameOver = new GameOver(this);
+    this.tournament = new TableTournament(this);
     this.progress = new ProgressPanel(this);
     this.cues = new TableCues(this);
     this.focus = new TableFocus(this);

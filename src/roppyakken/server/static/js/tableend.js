@@ -53,17 +53,19 @@ export class GameOver {
     const url = (over && over.record_url) || `/api/games/${encodeURIComponent(room)}/record`;
     const title =
       winner === game.seat ? T.youWin : reason ? T.wins(game.name(winner), reason) : T.evGameEnded(game.name(winner));
+    const back = game.tournament.ended(); // a tournament's table: the way back to it comes first
     replaceChildren(
       this.box,
       h("h2", {}, T.gameOver),
       h("p", { class: "winner" }, title, winner === game.seat && reason ? ` (${reason})` : ""),
+      back,
       this.standings(winner),
       h(
         "div",
         { class: "over-actions" },
         h("a", { class: "button", href: url, download: `roppyakken-${room}.json` }, T.downloadRecord),
         h("a", { class: "button", href: `/#/replay?room=${encodeURIComponent(room)}` }, T.watchReplay),
-        h("a", { class: "button primary", href: "/" }, T.newGame),
+        h("a", { class: back ? "button" : "button primary", href: "/" }, T.newGame),
       ),
     );
     this.box.hidden = false;

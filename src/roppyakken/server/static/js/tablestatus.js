@@ -31,6 +31,7 @@ export class StatusBar {
       this.el,
       h("span", { class: "round-info" }, parts.join(" · ")),
       h("span", { class: "preset-name" }, presetName(game.rules.preset)),
+      game.tournament.link(),
       game.clocks ? game.clocks.statusElement() : null,
       conn,
       game.roomInfo && game.roomInfo.hints

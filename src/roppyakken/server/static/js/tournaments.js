@@ -10,6 +10,7 @@ import { presetName } from "./text.js";
 import { getName, getToken, setToken } from "./store.js";
 import { ensurePlayer } from "./lobbylive.js";
 import { profileHref } from "./profiles.js";
+import { tableOver } from "./tabletournament.js";
 
 /**
  * @typedef {import("./wire").TournamentSummary} Summary
@@ -342,7 +343,8 @@ export async function tournamentPage(root, id) {
       buttons.push(h("a", { href, class: "button primary", id: "tournament-table" }, t("Go to your table")));
     }
     replaceChildren(actions, buttons);
-    if (me.table && me.table.room !== seatedRoom) {
+    // never back to the table whose game this tab saw end (a read a moment old may still list it)
+    if (me.table && me.table.room !== seatedRoom && me.table.room !== tableOver(id)) {
       seatedRoom = me.table.room;
       const token = getToken(tokenKey(id));
       if (token) {

@@ -298,6 +298,8 @@ export interface RoomInfo {
   public: boolean;
   /** the game moves its players' ratings */
   rated: boolean;
+  /** the tournament whose table the room is (absent: none) */
+  tournament?: RoomTournament;
 }
 
 /** ``room``: the room changed. */
@@ -313,6 +315,17 @@ export interface RoomSeat {
   connected: boolean;
   /** a bot's level (bots only) */
   level?: string | null;
+}
+
+/** The tournament whose table a room is, as its ``room_info`` names it. */
+export interface RoomTournament {
+  id: string;
+  name: string;
+  format: "arena" | "swiss" | "round_robin";
+  /** the table's round (Swiss, round robin; null: an arena) */
+  round: number | null;
+  /** its rounds (Swiss; a round robin's once started; null: an arena) */
+  rounds: number | null;
 }
 
 /** ``round_end``: a round was scored. */
