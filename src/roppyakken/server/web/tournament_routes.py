@@ -17,6 +17,8 @@ import contextlib
 import functools
 import json
 import logging
+import math
+import random
 import re
 import secrets
 import time
@@ -67,6 +69,11 @@ LISTED: Final = 50
 LIVE_EVERY: Final = 1.0
 """Seconds between two reads of a watched tournament by one member (shared by its watchers there);
 this member's director's changes are read sooner, at most four times as often."""
+LIVE_SPREAD: Final = 0.25
+"""Seconds over which a member's watchers of a tournament are sent a change they all share (a
+watcher's own table, standings line or entry is sent at once)."""
+LIVE_SHARED_EVERY: Final = 2.0
+"""Seconds at least between two messages to one watcher that only what every watcher shares changed."""
 NO_STORE: Final = {"Cache-Control": "no-store"}
 
 
@@ -493,20 +500,40 @@ async def tournament_socket(websocket: WebSocket) -> None:
             feed = watched.feed(tournament_id)
             feed.watch()
             try:
-                last: tuple[int, tuple[str, str, str]] | None = None
+                sent: tuple[int, object] | None = None
+                """The version and the watcher's own parts last sent."""
+                sent_at = -math.inf
+                shared_due: float | None = None
+                """When a change of only what every watcher shares is to be sent (None: none waits)."""
+                turn = random.random() * LIVE_SPREAD
                 seen = -1
                 while True:
-                    live = await feed.next(seen)
+                    wait = None if shared_due is None else max(0.0, shared_due - time.monotonic())
+                    try:
+                        live = await asyncio.wait_for(feed.next(seen), wait)
+                    except TimeoutError:
+                        live = feed.live
                     if live is None:
                         if feed.gone:
                             await websocket.close(4404, "no such tournament")
                             return
                         continue
                     seen = feed.reads
-                    key = (feed.version, live.own(player_id))
-                    if key != last:  # the time alone is no change
-                        last = key
-                        await send(live.message(key[1], time.time()))
+                    parts = live.own(player_id)
+                    line = live.line(player_id)
+                    # own: the watcher's table and entry, and their points and games wherever their
+                    # line is (a rank or a tie-break moved by others' games waits with the shared parts)
+                    own = (parts[1], parts[2], None if line is None else (line["points"], line["games"]))
+                    now = time.monotonic()
+                    due = shared_due is not None and now >= shared_due
+                    if sent is None or own != sent[1] or (feed.version != sent[0] and due):
+                        # the watcher's own table, line or entry is sent at once; the time alone is no change
+                        sent, sent_at, shared_due = (feed.version, own), now, None
+                        await send(live.message(parts, time.time()))
+                    elif feed.version != sent[0] and shared_due is None:
+                        # what every watcher shares, at most every LIVE_SHARED_EVERY, the watchers
+                        # spread over LIVE_SPREAD: the moves' messages are read between their sends
+                        shared_due = max(now + turn, sent_at + LIVE_SHARED_EVERY)
             finally:
                 feed.unwatch()
                 watched.forget(tournament_id)

@@ -235,6 +235,7 @@ class Live:
         self.shared = shared
         snap = shared.snap
         self.rest = {x["player"]: compact(x) for x in shared.standings[LIVE_STANDINGS:]}
+        self.line_of = {x["player"]: x for x in shared.standings}
         self.table_text = {
             i: compact(shared.tables[i]) for i in set(shared.open_table.values()) if i >= LIVE_TABLES
         }
@@ -261,6 +262,10 @@ class Live:
             self.table_text.get(at, "") if at is not None else "",
             compact(self.shared.me(player_id)),
         )
+
+    def line(self, player_id: str | None) -> TournamentStanding | None:
+        """The player's standings line, wherever it is."""
+        return self.line_of.get(player_id or "")
 
     def message(self, own: tuple[str, str, str], now: float) -> str:
         """The ``tournament`` message with the player's ``own`` parts."""
