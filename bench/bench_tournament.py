@@ -312,9 +312,14 @@ def _servers(args: argparse.Namespace) -> Iterator[tuple[str, list[str], list[in
         from tests.harness import services
 
         extra = ["--clock-scale", str(args.clock_scale), "--tournament-entries", str(args.players), *BOUNDS]
-        with services.cluster(args.cluster, extra) as stack:
+        # a player at a table holds two websockets through nginx, each two of its connections
+        with services.cluster(args.cluster, extra, connections=4 * args.players + 512) as stack:
             pids = [m.proc.pid for m in stack.members if m.proc is not None]
-            yield stack.url, [stack.url], pids, [m.url for m in stack.members]
+            try:
+                yield stack.url, [stack.url], pids, [m.url for m in stack.members]
+            finally:
+                for member in stack.members:
+                    _said(member.url, member.log)
         return
     with tempfile.TemporaryDirectory(prefix="roppyakken-bench-") as tmp:
         server, url = _start_single(f"sqlite:///{tmp}/bench.sqlite3", args.clock_scale, args.players)
@@ -323,6 +328,17 @@ def _servers(args: argparse.Namespace) -> Iterator[tuple[str, list[str], list[in
         finally:
             server.terminate()
             server.wait(timeout=30)
+
+
+def _said(url: str, log: Path) -> None:
+    """What a member logged above INFO, each kind of line once with its count (a clean run: nothing)."""
+    kinds: dict[str, int] = {}
+    for line in log.read_text(errors="replace").splitlines():
+        if " WARNING " in line or " ERROR " in line or "Traceback" in line:
+            kind = re.sub(r"[0-9a-f]{8,}|\b\d+\b", "#", line.split(" ", 2)[-1])[:160]
+            kinds[kind] = kinds.get(kind, 0) + 1
+    for kind, n in sorted(kinds.items(), key=lambda kv: -kv[1])[:12]:
+        print(f"member {url} logged {n} x: {kind}", file=sys.stderr)
 
 
 def _histogram(text: str, name: str) -> dict[str, dict[str, float]]:

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 import httpx
 import pytest
@@ -180,16 +181,22 @@ def render_nginx(listen: int, members: list[int]) -> str:
     return text.replace("@LISTEN@", f"127.0.0.1:{listen}").replace("    @SERVERS@", servers)
 
 
+NGINX_CONNECTIONS: Final = 1024
+"""nginx's ``worker_connections`` (one worker) unless told: a websocket through it takes two (the
+client's and the member's), so a player at a table (its room and its tournament page) takes four."""
+
+
 @contextmanager
-def nginx(members: list[int]) -> Iterator[int]:
+def nginx(members: list[int], connections: int = NGINX_CONNECTIONS) -> Iterator[int]:
     """Debian's nginx in front of ``members`` (round-robin, no affinity), as the docs configure it."""
-    with nginx_site(lambda port: render_nginx(port, members)) as port:
+    with nginx_site(lambda port: render_nginx(port, members), connections) as port:
         yield port
 
 
 @contextmanager
-def nginx_site(site: Callable[[int], str]) -> Iterator[int]:
-    """Debian's nginx serving ``site(port)`` (an ``http``-level configuration) on a free port."""
+def nginx_site(site: Callable[[int], str], connections: int = NGINX_CONNECTIONS) -> Iterator[int]:
+    """Debian's nginx serving ``site(port)`` (an ``http``-level configuration) on a free port, with
+    ``connections`` at once at most (beyond them it drops new ones with no HTTP answer)."""
     binary = _nginx_binary()
     need("nginx", binary, "apt-get install nginx-light")
     assert binary is not None
@@ -199,7 +206,7 @@ def nginx_site(site: Callable[[int], str]) -> Iterator[int]:
     user = "user root;\n" if os.geteuid() == 0 else ""
     (base / "nginx.conf").write_text(
         f"{user}worker_processes 1;\ndaemon off;\npid {base}/nginx.pid;\nerror_log {base}/error.log warn;\n"
-        "events { worker_connections 1024; }\n"
+        f"worker_rlimit_nofile {connections + 64};\nevents {{ worker_connections {connections}; }}\n"
         "http {\n"
         f"  access_log off;\n  client_body_temp_path {base}/body;\n  proxy_temp_path {base}/proxy;\n"
         f"  fastcgi_temp_path {base}/fastcgi;\n  uwsgi_temp_path {base}/uwsgi;\n"
@@ -372,11 +379,17 @@ def fresh_database(admin: str, label: str) -> str:
 
 
 @contextmanager
-def cluster(count: int = 3, extra: list[str] | None = None) -> Iterator[Stack]:
-    """PostgreSQL, Redis, ``count`` members and nginx in front of them, all started (and stopped)."""
+def cluster(
+    count: int = 3, extra: list[str] | None = None, connections: int = NGINX_CONNECTIONS
+) -> Iterator[Stack]:
+    """PostgreSQL, Redis, ``count`` members and nginx in front of them (``connections``: its
+    ``worker_connections``), all started (and stopped)."""
     with postgres() as pg, redis_server() as rd:
         database = new_database(pg, "cluster")
-        with members(database, rd, count, extra) as started, nginx([m.port for m in started]) as port:
+        with (
+            members(database, rd, count, extra) as started,
+            nginx([m.port for m in started], connections) as port,
+        ):
             yield Stack(database, rd, started, port)
 
 
