@@ -14,6 +14,7 @@ the renewal stamps (hash)      ``roppyakken:renewed``              ``roppyakken:
 a member's channel             ``roppyakken:member:<id>``          ``roppyakken:{member:<id>}`` (sharded)
 a rate-limit bucket            ``roppyakken:bucket:<key>``         the same (its own slot)
 an address's websockets        ``roppyakken:conns:<address>``      the same (its own slot)
+the members (sorted set)       ``roppyakken:members``              the same (its own slot)
 =============================  ==================================  ===============================
 
 The leases, the set of rooms held and the stamps share the slot ``{leases}``: a claim checks the
@@ -86,6 +87,11 @@ class KeySpace:
     def stamps(self) -> str:
         """The hash of the rooms' last renewals."""
         return f"{PREFIX}{{leases}}:renewed" if self.sharded else f"{PREFIX}renewed"
+
+    @property
+    def members(self) -> str:
+        """The sorted set of the members, by when their entry lapses."""
+        return f"{PREFIX}members"
 
     def channel(self, member: str) -> str:
         """A member's channel."""
