@@ -12,7 +12,8 @@ tables of 2 starting in ``--start-in`` seconds, and makes ``--players`` players 
 cookie identity: joining needs no account), who join it and watch its socket
 ``/ws/tournament/<id>`` with their cookies.  Whenever a player's socket message gives a new
 ``me.table``, its client plays that table over the room's websocket as bench_server.py's clients do
-(a random legal action after ``--think`` seconds × 0.5–1.5).
+(a random legal action after ``--think`` seconds × 0.5–1.5), and reconnects when the room's socket
+is closed with ``restarting`` (its room moved to another member), as the protocol says.
 
 Measured for ``--seconds`` after ``--warmup`` seconds from the arena's start or, if later, the
 last player's joining:
@@ -53,6 +54,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -60,6 +62,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_server import _cpu_seconds, _raise_file_limit
 
 CSRF = "X-CSRF-Token"
+CLOSE_RESTARTING = 1012
+"""A room socket's close code for ``restarting``: the client reconnects (docs/PROTOCOL.md)."""
+RECONNECTS = 10
+"""Reconnections of one table's socket before the player gives it up (an error)."""
 BOUNDS = [
     "--rooms-per-minute",
     "100000",
@@ -82,6 +88,8 @@ class Tally:
     moves: list[float] = field(default_factory=list)
     games: int = 0
     errors: int = 0
+    reconnects: int = 0
+    """Room sockets closed with ``restarting`` and opened again (the room moved between members)."""
     socket_bytes: int = 0
     socket_messages: int = 0
     measuring: bool = False
@@ -125,7 +133,23 @@ async def _entrant_made(url: str, tournament: str, i: int) -> Entrant:
 
 
 async def _play(url: str, room: str, seat_token: str, think: float, rng: random.Random, tally: Tally) -> bool:
-    """Play one table to its end; True when the game ended."""
+    """Play one table to its end, reconnecting as the protocol says when told ``restarting`` (1012:
+    the room moved to another member); True when the game ended."""
+    for attempt in range(RECONNECTS + 1):
+        try:
+            return await _play_once(url, room, seat_token, think, rng, tally)
+        except ConnectionClosed as exc:
+            if exc.rcvd is None or exc.rcvd.code != CLOSE_RESTARTING or attempt == RECONNECTS:
+                raise
+            tally.reconnects += 1
+            await asyncio.sleep(rng.uniform(0.25, 0.75))
+    raise AssertionError("unreachable")
+
+
+async def _play_once(
+    url: str, room: str, seat_token: str, think: float, rng: random.Random, tally: Tally
+) -> bool:
+    """One connection to a table: played until the game's end (True) or the server closes it."""
     ws_url = url.replace("http://", "ws://") + f"/ws/{room}"
     async with connect(ws_url, open_timeout=60, max_size=2**22, compression=None) as ws:
         await ws.send(json.dumps({"type": "hello", "v": 1, "token": seat_token}))
@@ -468,7 +492,10 @@ def main() -> int:
         n = kinds.get("count", 0.0)
         if n:
             print(f"director {part}: {n:.0f} observed, mean {1000 * kinds.get('sum', 0.0) / n:.1f} ms")
-    print(f"server CPU {cpu:.0f} s (whole run), client CPU {client_cpu:.0f} s; errors {tally.errors}")
+    print(
+        f"server CPU {cpu:.0f} s (whole run), client CPU {client_cpu:.0f} s; errors {tally.errors}, "
+        f"room sockets reopened after restarting {tally.reconnects}"
+    )
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 
