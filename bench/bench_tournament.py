@@ -12,8 +12,8 @@ tables of 2 starting in ``--start-in`` seconds, and makes ``--players`` players 
 cookie identity: joining needs no account), who join it and watch its socket
 ``/ws/tournament/<id>`` with their cookies.  Whenever a player's socket message gives a new
 ``me.table``, its client plays that table over the room's websocket as bench_server.py's clients do
-(a random legal action after ``--think`` seconds × 0.5–1.5), and reconnects when the room's socket
-is closed with ``restarting`` (its room moved to another member), as the protocol says.
+(a random legal action after ``--think`` seconds × 0.5–1.5), and reconnects when the server closes
+the room's socket, as the browser's client does (counted, by close code and reason).
 
 Measured for ``--seconds`` after ``--warmup`` seconds from the arena's start or, if later, the
 last player's joining:
@@ -54,7 +54,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -62,8 +62,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_server import _cpu_seconds, _raise_file_limit
 
 CSRF = "X-CSRF-Token"
-CLOSE_RESTARTING = 1012
-"""A room socket's close code for ``restarting``: the client reconnects (docs/PROTOCOL.md)."""
 RECONNECTS = 10
 """Reconnections of one table's socket before the player gives it up (an error)."""
 BOUNDS = [
@@ -88,8 +86,8 @@ class Tally:
     moves: list[float] = field(default_factory=list)
     games: int = 0
     errors: int = 0
-    reconnects: int = 0
-    """Room sockets closed with ``restarting`` and opened again (the room moved between members)."""
+    reconnects: dict[str, int] = field(default_factory=dict)
+    """Room sockets opened again, by why they closed (the close code and reason)."""
     socket_bytes: int = 0
     socket_messages: int = 0
     measuring: bool = False
@@ -133,16 +131,22 @@ async def _entrant_made(url: str, tournament: str, i: int) -> Entrant:
 
 
 async def _play(url: str, room: str, seat_token: str, think: float, rng: random.Random, tally: Tally) -> bool:
-    """Play one table to its end, reconnecting as the protocol says when told ``restarting`` (1012:
-    the room moved to another member); True when the game ended."""
+    """Play one table to its end, reconnecting as the browser's client does when the server closes
+    the socket (``restarting``: the room moved to another member; ``try again``: the database was
+    busy) or the handshake fails; True when the game ended."""
     for attempt in range(RECONNECTS + 1):
         try:
             return await _play_once(url, room, seat_token, think, rng, tally)
         except ConnectionClosed as exc:
-            if exc.rcvd is None or exc.rcvd.code != CLOSE_RESTARTING or attempt == RECONNECTS:
+            if attempt == RECONNECTS:
                 raise
-            tally.reconnects += 1
-            await asyncio.sleep(rng.uniform(0.25, 0.75))
+            why = "no close frame" if exc.rcvd is None else f"{exc.rcvd.code} {exc.rcvd.reason[:40]}"
+        except (InvalidHandshake, OSError, TimeoutError) as exc:
+            if attempt == RECONNECTS:
+                raise
+            why = f"handshake: {type(exc).__name__}"
+        tally.reconnects[why] = tally.reconnects.get(why, 0) + 1
+        await asyncio.sleep(rng.uniform(0.25, 0.75) * (attempt + 1))
     raise AssertionError("unreachable")
 
 
@@ -355,10 +359,11 @@ def _servers(args: argparse.Namespace) -> Iterator[tuple[str, list[str], list[in
 
 
 def _said(url: str, log: Path) -> None:
-    """What a member logged above INFO, each kind of line once with its count (a clean run: nothing)."""
+    """What a member logged above INFO, and its relayed clients sent to reconnect, each kind of line
+    once with its count (a clean run: nothing)."""
     kinds: dict[str, int] = {}
     for line in log.read_text(errors="replace").splitlines():
-        if " WARNING " in line or " ERROR " in line or "Traceback" in line:
+        if " WARNING " in line or " ERROR " in line or "Traceback" in line or "reconnects" in line:
             kind = re.sub(r"[0-9a-f]{8,}|\b\d+\b", "#", line.split(" ", 2)[-1])[:160]
             kinds[kind] = kinds.get(kind, 0) + 1
     for kind, n in sorted(kinds.items(), key=lambda kv: -kv[1])[:12]:
@@ -493,9 +498,11 @@ def main() -> int:
         if n:
             print(f"director {part}: {n:.0f} observed, mean {1000 * kinds.get('sum', 0.0) / n:.1f} ms")
     print(
-        f"server CPU {cpu:.0f} s (whole run), client CPU {client_cpu:.0f} s; errors {tally.errors}, "
-        f"room sockets reopened after restarting {tally.reconnects}"
+        f"server CPU {cpu:.0f} s (whole run), client CPU {client_cpu:.0f} s; errors {tally.errors}; "
+        f"room sockets reopened {sum(tally.reconnects.values())}"
     )
+    for why, n in sorted(tally.reconnects.items(), key=lambda kv: -kv[1]):
+        print(f"  reopened after {why}: {n}")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 

@@ -169,6 +169,8 @@ class Leases:
         self._lapsed = redis.register_script(_LAPSED)
         self._hand_over = redis.register_script(_HAND_OVER)
         self._releasing: dict[str, asyncio.Task[None]] = {}
+        self._renewed_at = time.monotonic()
+        """When the last renewal began."""
         self._renew_now = asyncio.Event()
         """Set to renew the leases at once (the link to Redis broke: they may be gone)."""
 
@@ -327,9 +329,14 @@ class Leases:
     async def _renew_once(self) -> bool:
         """Renew every lease held in one script; False if Redis did not answer in time."""
         rooms = list(self.held)
+        began = time.monotonic()
+        late, self._renewed_at = began - self._renewed_at, began
         if not rooms:
             return True
-        began = time.monotonic()
+        if late > self.lease_ms / 1000 * 0.6:  # due every third of the life: a loaded member's loop
+            log.warning(
+                "cluster: leases renewed %.1f s after the last (they last %.1f s)", late, self.lease_ms / 1000
+            )
         try:
             # bounded: an answer later than a lease's life renews nothing, and a round
             # that never ends would leave every room here refusing moves, unexplained
