@@ -364,7 +364,7 @@ def _said(url: str, log: Path) -> None:
     kinds: dict[str, int] = {}
     for line in log.read_text(errors="replace").splitlines():
         if " WARNING " in line or " ERROR " in line or "Traceback" in line or "reconnects" in line:
-            kind = re.sub(r"[0-9a-f]{8,}|\b\d+\b", "#", line.split(" ", 2)[-1])[:160]
+            kind = re.sub(r"room \S+|[0-9a-f]{8,}|\b\d+\b", "#", line.split(" ", 2)[-1])[:160]
             kinds[kind] = kinds.get(kind, 0) + 1
     for kind, n in sorted(kinds.items(), key=lambda kv: -kv[1])[:12]:
         print(f"member {url} logged {n} x: {kind}", file=sys.stderr)
