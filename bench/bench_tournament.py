@@ -12,7 +12,8 @@ tables of 2 starting in ``--start-in`` seconds, and makes ``--players`` players 
 cookie identity: joining needs no account), who join it and watch its socket
 ``/ws/tournament/<id>`` with their cookies.  Whenever a player's socket message gives a new
 ``me.table``, its client plays that table over the room's websocket as bench_server.py's clients do
-(a random legal action after ``--think`` seconds × 0.5–1.5).
+(a random legal action after ``--think`` seconds × 0.5–1.5), and reconnects when the server closes
+the room's socket, as the browser's client does (counted, by close code and reason).
 
 Measured for ``--seconds`` after ``--warmup`` seconds from the arena's start or, if later, the
 last player's joining:
@@ -53,6 +54,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -60,6 +62,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench_server import _cpu_seconds, _raise_file_limit
 
 CSRF = "X-CSRF-Token"
+RECONNECTS = 10
+"""Reconnections of one table's socket before the player gives it up (an error)."""
 BOUNDS = [
     "--rooms-per-minute",
     "100000",
@@ -82,6 +86,8 @@ class Tally:
     moves: list[float] = field(default_factory=list)
     games: int = 0
     errors: int = 0
+    reconnects: dict[str, int] = field(default_factory=dict)
+    """Room sockets opened again, by why they closed (the close code and reason)."""
     socket_bytes: int = 0
     socket_messages: int = 0
     measuring: bool = False
@@ -125,7 +131,29 @@ async def _entrant_made(url: str, tournament: str, i: int) -> Entrant:
 
 
 async def _play(url: str, room: str, seat_token: str, think: float, rng: random.Random, tally: Tally) -> bool:
-    """Play one table to its end; True when the game ended."""
+    """Play one table to its end, reconnecting as the browser's client does when the server closes
+    the socket (``restarting``: the room moved to another member; ``try again``: the database was
+    busy) or the handshake fails; True when the game ended."""
+    for attempt in range(RECONNECTS + 1):
+        try:
+            return await _play_once(url, room, seat_token, think, rng, tally)
+        except ConnectionClosed as exc:
+            if attempt == RECONNECTS:
+                raise
+            why = "no close frame" if exc.rcvd is None else f"{exc.rcvd.code} {exc.rcvd.reason[:40]}"
+        except (InvalidHandshake, OSError, TimeoutError) as exc:
+            if attempt == RECONNECTS:
+                raise
+            why = f"handshake: {type(exc).__name__}"
+        tally.reconnects[why] = tally.reconnects.get(why, 0) + 1
+        await asyncio.sleep(rng.uniform(0.25, 0.75) * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
+async def _play_once(
+    url: str, room: str, seat_token: str, think: float, rng: random.Random, tally: Tally
+) -> bool:
+    """One connection to a table: played until the game's end (True) or the server closes it."""
     ws_url = url.replace("http://", "ws://") + f"/ws/{room}"
     async with connect(ws_url, open_timeout=60, max_size=2**22, compression=None) as ws:
         await ws.send(json.dumps({"type": "hello", "v": 1, "token": seat_token}))
@@ -350,9 +378,14 @@ def _servers(args: argparse.Namespace) -> Iterator[tuple[str, list[str], list[in
         from tests.harness import services
 
         extra = ["--clock-scale", str(args.clock_scale), "--tournament-entries", str(args.players), *BOUNDS]
-        with services.cluster(args.cluster, extra) as stack:
+        # a player at a table holds two websockets through nginx, each two of its connections
+        with services.cluster(args.cluster, extra, connections=4 * args.players + 512) as stack:
             pids = [m.proc.pid for m in stack.members if m.proc is not None]
-            yield stack.url, [stack.url], pids, [m.url for m in stack.members]
+            try:
+                yield stack.url, [stack.url], pids, [m.url for m in stack.members]
+            finally:
+                for member in stack.members:
+                    _said(member.url, member.log)
         return
     with tempfile.TemporaryDirectory(prefix="roppyakken-bench-") as tmp:
         server, url = _start_single(f"sqlite:///{tmp}/bench.sqlite3", args.clock_scale, args.players)
@@ -361,6 +394,18 @@ def _servers(args: argparse.Namespace) -> Iterator[tuple[str, list[str], list[in
         finally:
             server.terminate()
             server.wait(timeout=30)
+
+
+def _said(url: str, log: Path) -> None:
+    """What a member logged above INFO, and its relayed clients sent to reconnect, each kind of line
+    once with its count (a clean run: nothing)."""
+    kinds: dict[str, int] = {}
+    for line in log.read_text(errors="replace").splitlines():
+        if " WARNING " in line or " ERROR " in line or "Traceback" in line or "reconnects" in line:
+            kind = re.sub(r"room \S+|[0-9a-f]{8,}|\b\d+\b", "#", line.split(" ", 2)[-1])[:160]
+            kinds[kind] = kinds.get(kind, 0) + 1
+    for kind, n in sorted(kinds.items(), key=lambda kv: -kv[1])[:12]:
+        print(f"member {url} logged {n} x: {kind}", file=sys.stderr)
 
 
 def _histogram(text: str, name: str) -> dict[str, dict[str, float]]:
@@ -526,7 +571,12 @@ def main() -> int:
         n = kinds.get("count", 0.0)
         if n:
             print(f"director {part}: {n:.0f} observed, mean {1000 * kinds.get('sum', 0.0) / n:.1f} ms")
-    print(f"server CPU {cpu:.0f} s (whole run), client CPU {client_cpu:.0f} s; errors {tally.errors}")
+    print(
+        f"server CPU {cpu:.0f} s (whole run), client CPU {client_cpu:.0f} s; errors {tally.errors}; "
+        f"room sockets reopened {sum(tally.reconnects.values())}"
+    )
+    for why, n in sorted(tally.reconnects.items(), key=lambda kv: -kv[1]):
+        print(f"  reopened after {why}: {n}")
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     return 0
 

@@ -24,6 +24,7 @@ from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 import httpx
 import pytest
@@ -180,16 +181,22 @@ def render_nginx(listen: int, members: list[int]) -> str:
     return text.replace("@LISTEN@", f"127.0.0.1:{listen}").replace("    @SERVERS@", servers)
 
 
+NGINX_CONNECTIONS: Final = 1024
+"""nginx's ``worker_connections`` (one worker) unless told: a websocket through it takes two (the
+client's and the member's), so a player at a table (its room and its tournament page) takes four."""
+
+
 @contextmanager
-def nginx(members: list[int]) -> Iterator[int]:
+def nginx(members: list[int], connections: int = NGINX_CONNECTIONS) -> Iterator[int]:
     """Debian's nginx in front of ``members`` (round-robin, no affinity), as the docs configure it."""
-    with nginx_site(lambda port: render_nginx(port, members)) as port:
+    with nginx_site(lambda port: render_nginx(port, members), connections) as port:
         yield port
 
 
 @contextmanager
-def nginx_site(site: Callable[[int], str]) -> Iterator[int]:
-    """Debian's nginx serving ``site(port)`` (an ``http``-level configuration) on a free port."""
+def nginx_site(site: Callable[[int], str], connections: int = NGINX_CONNECTIONS) -> Iterator[int]:
+    """Debian's nginx serving ``site(port)`` (an ``http``-level configuration) on a free port, with
+    ``connections`` at once at most (beyond them it drops new ones with no HTTP answer)."""
     binary = _nginx_binary()
     need("nginx", binary, "apt-get install nginx-light")
     assert binary is not None
@@ -199,7 +206,7 @@ def nginx_site(site: Callable[[int], str]) -> Iterator[int]:
     user = "user root;\n" if os.geteuid() == 0 else ""
     (base / "nginx.conf").write_text(
         f"{user}worker_processes 1;\ndaemon off;\npid {base}/nginx.pid;\nerror_log {base}/error.log warn;\n"
-        "events { worker_connections 1024; }\n"
+        f"worker_rlimit_nofile {connections + 64};\nevents {{ worker_connections {connections}; }}\n"
         "http {\n"
         f"  access_log off;\n  client_body_temp_path {base}/body;\n  proxy_temp_path {base}/proxy;\n"
         f"  fastcgi_temp_path {base}/fastcgi;\n  uwsgi_temp_path {base}/uwsgi;\n"
@@ -388,12 +395,18 @@ def fresh_database(admin: str, label: str) -> str:
 
 
 @contextmanager
-def fronted(database: str, redis: str, count: int = 3, extra: list[str] | None = None) -> Iterator[Stack]:
+def fronted(
+    database: str,
+    redis: str,
+    count: int = 3,
+    extra: list[str] | None = None,
+    connections: int = NGINX_CONNECTIONS,
+) -> Iterator[Stack]:
     """``count`` members on ``database`` and ``redis`` (``extra``: more ``serve`` options) and nginx in
-    front of them, all started (and stopped)."""
+    front of them (``connections``: its ``worker_connections``), all started (and stopped)."""
     with members(database, redis, count, extra) as started:
         before = set(children(os.getpid()))
-        with nginx([m.port for m in started]) as port:
+        with nginx([m.port for m in started], connections) as port:
             found = [p for p in children(os.getpid()) if p not in before and "nginx" in command_line(p)]
             yield Stack(database, redis, started, port, nginx_pid=found[0] if found else None)
 
@@ -406,17 +419,18 @@ def cluster(
     redis_url: str | None = None,
     settings: dict[str, str] | None = None,
     name: str = "cluster",
+    connections: int = NGINX_CONNECTIONS,
 ) -> Iterator[Stack]:
     """PostgreSQL (``settings``: more server settings), Redis, a database ``name``, ``count`` members
-    and nginx in front of them, all started (and stopped); ``redis_url``: a Redis already running (a
-    Redis Cluster), else a redis-server is started."""
+    and nginx in front of them (``connections``: its ``worker_connections``), all started (and
+    stopped); ``redis_url``: a Redis already running (a Redis Cluster), else a redis-server is started."""
     with postgres(settings) as pg, ExitStack() as more:
         server = None
         if redis_url is None:
             server = more.enter_context(redis_process())
             redis_url = server.url
         database = new_database(pg, name)
-        with fronted(database, redis_url, count, extra) as stack:
+        with fronted(database, redis_url, count, extra, connections) as stack:
             stack.admin = pg
             if server is not None and server.proc is not None:
                 stack.redis_pid = server.proc.pid

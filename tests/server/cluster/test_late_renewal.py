@@ -5,6 +5,7 @@ still its own: the next move in each was refused and the room let go, its (relay
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from typing import Any
@@ -112,3 +113,40 @@ def test_a_move_after_a_late_renewal_is_made_and_the_room_kept(tmp_path: Any) ->
             await db.close()
 
     asyncio.run(scenario())
+
+
+def test_slow_chores_do_not_hold_up_the_renewals() -> None:
+    """The chores after a renewal (presence, the relays' checks, the members' roster) came before the
+    next renewal: on a loaded member they made the renewals later than the leases' life, and the
+    member lost its rooms (their clients told ``restarting``).  Now they run beside the renewals."""
+
+    async def scenario(url: str) -> None:
+        client, plain = open_redis(url, 3.0), open_redis(url, 3.0)
+        leases = Leases(client, "m1", lease_ms=3000)  # renewed every second
+        chores_done = 0
+
+        async def slow_chore() -> None:  # each round takes nearly a lease's life
+            nonlocal chores_done
+            await asyncio.sleep(2.5)
+            chores_done += 1
+
+        leases.chores = [slow_chore]
+        renewing = asyncio.create_task(leases.renew_loop())
+        try:
+            assert await leases.claim("room1") is None
+            deadline = time.monotonic() + 7.0
+            while time.monotonic() < deadline:  # a chore and a renewal's period would be 3.5 s
+                left = await plain.pttl(Leases.lease_key("room1"))
+                assert left > 0, "the lease lapsed: a renewal waited for the chores"
+                await asyncio.sleep(0.05)
+            assert chores_done >= 2  # they still ran, one round at a time
+            assert leases.holds("room1")
+        finally:
+            renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewing
+            await client.aclose()
+            await plain.aclose()
+
+    with services.redis_process() as rd:
+        asyncio.run(scenario(rd.url))

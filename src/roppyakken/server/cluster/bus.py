@@ -13,6 +13,12 @@
   rooms it relays about twice a second; when the holder changed or vanished it
   tells its clients that the server is restarting and closes them, and they
   reconnect through the balancer to whichever member now holds the room.
+* **Tournaments.**  Every member keeps its entry in the sorted set ``roppyakken:members`` (pushed
+  forward at each renewal of its leases, lapsing :data:`ROSTER_LEASES` leases later) and so knows the
+  others.  A tournament game that ends here, and a change this member's director made to a
+  tournament, are told to every other member (:meth:`RelayBus.tournament_changed`): the director
+  holding the tournament pairs at once, and every member's watchers read it at once, wherever the
+  game's room and the director are.
 """
 
 from __future__ import annotations
@@ -52,6 +58,8 @@ WATCH_PERIOD: Final = 0.5
 """Seconds between a relay's checks that the rooms it relays are still held where they were."""
 GONE_KEPT: Final = 10_000
 """Connections of this member that went away, remembered (with their holder) to say bye again."""
+ROSTER_LEASES: Final = 3
+"""Leases after which a member's entry in ``roppyakken:members`` lapses unless pushed forward."""
 _BYE: Final = 'j {"k":"bye",'
 _ENVELOPE: Final = ("k", "id", "from")
 """The bus's own fields around a call or its answer (server/wire/member.py)."""
@@ -103,6 +111,17 @@ class _Outbox:
     queue: asyncio.Queue[tuple[str, str]] = field(default_factory=asyncio.Queue)
 
 
+# KEYS[1] the members; ARGV[1] this member, ARGV[2] its entry's life (ms).  Answers every member
+# whose entry has not lapsed
+_ROSTER: Final = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[2]), ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+return redis.call('ZRANGE', KEYS[1], 0, -1)
+"""
+
+
 class LeaseView(Protocol):
     """What the relays need of the leases: who holds rooms, and saying the link to Redis broke."""
 
@@ -118,7 +137,15 @@ class LeaseView(Protocol):
 class RelayBus:
     """One member's messages to and from the others (its Redis channel); see the module docstring."""
 
-    def __init__(self, redis: Link, member: str, leases: LeaseView, keys: KeySpace = ONE_REDIS) -> None:
+    def __init__(
+        self,
+        redis: Link,
+        member: str,
+        leases: LeaseView,
+        keys: KeySpace = ONE_REDIS,
+        *,
+        roster_ms: int = 9000,
+    ) -> None:
         self.redis = redis
         self.keys = keys
         """The channels' names; sharded channels on a Redis Cluster (server/cluster/redislink.py)."""
@@ -141,6 +168,15 @@ class RelayBus:
         """Relayed connections that went away here: their holder, by connection id (the latest)."""
         self._dropped_byes: deque[tuple[str, str]] = deque(maxlen=GONE_KEPT)
         """Byes that could not be published (Redis away): published again at each renewal."""
+        self.roster_ms = roster_ms
+        """A member's entry's life in ``roppyakken:members`` (ms)."""
+        self.others: set[str] = set()
+        """The other members, as this member last read them (:meth:`refresh_roster`)."""
+        self.tournaments: Callable[[str | None], None] | None = None
+        """Told what another member said of the tournaments: a tournament's id it changed, or None
+        (a tournament game ended there)."""
+        self._roster = redis.register_script(_ROSTER)
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def channel(self, member: str) -> str:
         """A member's Redis channel."""
@@ -149,8 +185,10 @@ class RelayBus:
     async def start(self, handlers: Handlers) -> None:
         """Subscribe to this member's channel; start listening, publishing and watching the relays."""
         self.handlers = handlers
+        self._loop = asyncio.get_running_loop()
         self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
         await self._subscribe()
+        await self.refresh_roster()
         loops = (self._listen(), self._publish_loop(), self._watch_loop())
         self._tasks = [asyncio.create_task(c, name=f"roppyakken-relays-{i}") for i, c in enumerate(loops)]
 
@@ -161,6 +199,8 @@ class RelayBus:
             await asyncio.sleep(0.01)
         for task in self._tasks:
             await stop_task(task)
+        with contextlib.suppress(*REDIS_ERRORS):
+            await self.redis.zrem(self.keys.members, self.member)
         if self._pubsub is not None:
             with contextlib.suppress(*REDIS_ERRORS):
                 await self._pubsub.aclose()
@@ -178,6 +218,28 @@ class RelayBus:
         assert isinstance(self.redis, RedisCluster)
         node = self.redis.get_node_from_key(self.channel(self.member))
         return None if node is None else str(node.name)
+
+    async def refresh_roster(self) -> None:
+        """Push this member's entry in ``roppyakken:members`` forward and read the others (after each
+        renewal)."""
+        try:
+            found = await self._roster(keys=[self.keys.members], args=[self.member, self.roster_ms])
+        except REDIS_ERRORS as exc:
+            log.error("cluster: the other members not read: %s", exc)
+            return
+        self.others = {str(m) for m in found} - {self.member}
+
+    def tournament_changed(self, tournament_id: str | None) -> None:
+        """Tell every other member that this member's director changed ``tournament_id``, or (None)
+        that a tournament game ended here.  From any thread (a game's end is stored on the
+        database's)."""
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(self._tell_tournament, tournament_id)
+
+    def _tell_tournament(self, tournament_id: str | None) -> None:
+        for member in sorted(self.others):
+            self.send(member, {"k": "tournament", "t": tournament_id})
 
     async def repeat_dropped_byes(self) -> None:
         """Queue again the byes that could not be published (after each renewal)."""
@@ -255,6 +317,7 @@ class RelayBus:
 
     def _member_gone(self, member: str) -> None:
         """Nobody listens on ``member``'s channel: it is dead; let go of what it relayed or held."""
+        self.others.discard(member)
         for key in [k for k in self.incoming if k[0] == member]:
             self.incoming.pop(key, None)
             if self.handlers is not None:
@@ -329,6 +392,10 @@ class RelayBus:
             task = asyncio.create_task(self._answer(data))
             self._answering.add(task)
             task.add_done_callback(self._answering.discard)
+        elif kind == "tournament":
+            said = data.get("t")
+            if self.tournaments is not None and (said is None or isinstance(said, str)):
+                self.tournaments(said)
         elif kind == "bye":
             key = (str(data["from"]), str(data["conn"]))
             if self.incoming.pop(key, None) is not None and self.handlers is not None:

@@ -161,13 +161,16 @@ class Leases:
         self.lost: Callable[[list[str]], None] | None = None
         """Told the rooms whose leases this member found it no longer holds (let them go)."""
         self.chores: list[Callable[[], Awaitable[None]]] = []
-        """Work done after each renewal (each bounded by a lease's life)."""
+        """Work started after each renewal, one round at a time, apart from the renewals (each
+        bounded by a lease's life)."""
         self._claim = redis.register_script(_CLAIM)
         self._renew = redis.register_script(_RENEW)
         self._release = redis.register_script(_RELEASE)
         self._lapsed = redis.register_script(_LAPSED)
         self._hand_over = redis.register_script(_HAND_OVER)
         self._releasing: dict[str, asyncio.Task[None]] = {}
+        self._renewed_at = time.monotonic()
+        """When the last renewal began."""
         self._renew_now = asyncio.Event()
         """Set to renew the leases at once (the link to Redis broke: they may be gone)."""
 
@@ -302,42 +305,68 @@ class Leases:
         self._renew_now.set()
 
     async def renew_loop(self) -> None:
-        """Renew the leases every third of their life (at once after :meth:`unsure`), then the chores."""
+        """Renew the leases every third of their life (at once after :meth:`unsure`), and after each
+        renewal start the chores, which never hold up the next renewal: a loaded member whose chores
+        came late would otherwise renew late, past its leases' life, and lose its rooms."""
         period = self.lease_ms / 3000
-        while True:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._renew_now.wait(), period)
-            self._renew_now.clear()
-            rooms = list(self.held)
-            if rooms:
+        chores: asyncio.Task[None] | None = None
+        try:
+            while True:
                 began = time.monotonic()
-                try:
-                    # bounded: an answer later than a lease's life renews nothing, and a round
-                    # that never ends would leave every room here refusing moves, unexplained
-                    lost = await asyncio.wait_for(
-                        self._renew(
-                            keys=[self.keys.lease(r) for r in rooms],
-                            args=[self.member, self.lease_ms, self.keys.rooms, self.keys.stamps, *rooms],
-                        ),
-                        self.lease_ms / 1000,
+                if not await self._renew_once():
+                    began = time.monotonic()  # (the next try after a period, not at once)
+                if self.chores and (chores is None or chores.done()):
+                    chores = asyncio.create_task(self._do_chores(), name="roppyakken-lease-chores")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(
+                        self._renew_now.wait(), max(0.0, began + period - time.monotonic())
                     )
-                except (*REDIS_ERRORS, TimeoutError) as exc:
-                    log.error("cluster: leases not renewed: %s", str(exc) or "no answer in time")
-                    self.unsure()  # moves stop until renewed
-                    self._renew_now.clear()  # (the next try after a period, not at once)
-                    continue
-                lost_set = {str(r) for r in lost}
-                for room in rooms:
-                    if room in self.held and room not in lost_set:
-                        self.held[room] = began + self.lease_ms / 1000 * 0.8
-                gone = [r for r in lost_set if r in self.held]
-                for room in gone:
-                    del self.held[room]
-                if gone and self.lost is not None:
-                    log.warning("cluster: lost the leases of %d rooms", len(gone))
-                    self.lost(gone)
-            for chore in self.chores:
-                try:
-                    await asyncio.wait_for(chore(), self.lease_ms / 1000)
-                except TimeoutError:  # (never hold up the next renewal)
-                    log.error("cluster: %s: no answer from Redis in time", chore.__name__.strip("_"))
+                self._renew_now.clear()
+        finally:
+            if chores is not None:
+                chores.cancel()
+
+    async def _renew_once(self) -> bool:
+        """Renew every lease held in one script; False if Redis did not answer in time."""
+        rooms = list(self.held)
+        began = time.monotonic()
+        late, self._renewed_at = began - self._renewed_at, began
+        if not rooms:
+            return True
+        if late > self.lease_ms / 1000 * 0.6:  # due every third of the life: a loaded member's loop
+            log.warning(
+                "cluster: leases renewed %.1f s after the last (they last %.1f s)", late, self.lease_ms / 1000
+            )
+        try:
+            # bounded: an answer later than a lease's life renews nothing, and a round
+            # that never ends would leave every room here refusing moves, unexplained
+            lost = await asyncio.wait_for(
+                self._renew(
+                    keys=[self.keys.lease(r) for r in rooms],
+                    args=[self.member, self.lease_ms, self.keys.rooms, self.keys.stamps, *rooms],
+                ),
+                self.lease_ms / 1000,
+            )
+        except (*REDIS_ERRORS, TimeoutError) as exc:
+            log.error("cluster: leases not renewed: %s", str(exc) or "no answer in time")
+            self.unsure()  # moves stop until renewed
+            self._renew_now.clear()
+            return False
+        lost_set = {str(r) for r in lost}
+        for room in rooms:
+            if room in self.held and room not in lost_set:
+                self.held[room] = began + self.lease_ms / 1000 * 0.8
+        gone = [r for r in lost_set if r in self.held]
+        for room in gone:
+            del self.held[room]
+        if gone and self.lost is not None:
+            log.warning("cluster: lost the leases of %d rooms", len(gone))
+            self.lost(gone)
+        return True
+
+    async def _do_chores(self) -> None:
+        for chore in self.chores:
+            try:
+                await asyncio.wait_for(chore(), self.lease_ms / 1000)
+            except TimeoutError:
+                log.error("cluster: %s: no answer from Redis in time", chore.__name__.strip("_"))

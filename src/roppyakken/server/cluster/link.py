@@ -28,7 +28,7 @@ import logging
 import secrets
 
 from roppyakken.server.cluster.buckets import RedisBuckets
-from roppyakken.server.cluster.bus import Handlers, RelayBus, Relayed
+from roppyakken.server.cluster.bus import ROSTER_LEASES, Handlers, RelayBus, Relayed
 from roppyakken.server.cluster.connections import ClusterConnections
 from roppyakken.server.cluster.leases import LEASE_MS, Leases
 from roppyakken.server.cluster.redislink import (
@@ -62,10 +62,17 @@ class Cluster:
         self.keys = KeySpace(sharded=is_cluster(url))
         """The keys' names: hash tags, sharded channels on a Redis Cluster (cluster/redislink.py)."""
         self.leases = Leases(self.redis, self.member, lease_ms=lease_ms, max_rooms=max_rooms, keys=self.keys)
-        self.bus = RelayBus(self.redis, self.member, self.leases, self.keys)
+        self.bus = RelayBus(
+            self.redis, self.member, self.leases, self.keys, roster_ms=lease_ms * ROSTER_LEASES
+        )
         self.buckets = RedisBuckets(self.redis)
         self.connections = ClusterConnections(self.redis, self.member, lease_ms)
-        self.leases.chores = [self.connections.refresh, self.bus.check_relays, self.bus.repeat_dropped_byes]
+        self.leases.chores = [
+            self.connections.refresh,
+            self.bus.check_relays,
+            self.bus.repeat_dropped_byes,
+            self.bus.refresh_roster,
+        ]
         self._renewing: list[asyncio.Task[None]] = []
 
     async def start(self, handlers: Handlers) -> None:

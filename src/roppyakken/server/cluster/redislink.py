@@ -14,6 +14,7 @@ the renewal stamps (hash)      ``roppyakken:renewed``              ``roppyakken:
 a member's channel             ``roppyakken:member:<id>``          ``roppyakken:{member:<id>}`` (sharded)
 a rate-limit bucket            ``roppyakken:bucket:<key>``         the same (its own slot)
 an address's websockets        ``roppyakken:conns:<address>``      the same (its own slot)
+the members (sorted set)       ``roppyakken:members``              the same (its own slot)
 =============================  ==================================  ===============================
 
 The leases, the set of rooms held and the stamps share the slot ``{leases}``: a claim checks the
@@ -46,6 +47,14 @@ CLUSTER_SCHEMES: Final = ("redis+cluster://", "rediss+cluster://")
 """The schemes of a Redis Cluster's URL: ``redis+cluster://HOST:PORT[,HOST:PORT…]``."""
 CLUSTER_RETRIES: Final = 3
 """How often a command to a Redis Cluster is tried again (a moved slot, a node gone, a failover)."""
+REDIS_CONNECTIONS: Final = 64
+"""The most connections a member holds to one Redis (to each node of a Redis Cluster: the most
+commands under way to it at once).  On one Redis a command finding them all busy waits for one (at
+most a command's timeout); a Redis Cluster's client cannot wait, so a member holds up to
+:data:`CLUSTER_NODE_CONNECTIONS` to each node there."""
+CLUSTER_NODE_CONNECTIONS: Final = 1024
+"""The most connections a member holds to one node of a Redis Cluster: a command beyond them fails
+at once (its client has no waiting pool), so this is well above any burst of a member."""
 
 REDIS_ERRORS: Final = (RedisError, RedisClusterException, OSError)
 """What a command may raise when Redis does not answer (a cluster's own errors included)."""
@@ -78,6 +87,11 @@ class KeySpace:
     def stamps(self) -> str:
         """The hash of the rooms' last renewals."""
         return f"{PREFIX}{{leases}}:renewed" if self.sharded else f"{PREFIX}renewed"
+
+    @property
+    def members(self) -> str:
+        """The sorted set of the members, by when their entry lapses."""
+        return f"{PREFIX}members"
 
     def channel(self, member: str) -> str:
         """A member's channel."""
@@ -133,9 +147,17 @@ def open_redis(url: str, timeout: float) -> Link:
     tries a command again after a node's failure (:data:`CLUSTER_RETRIES`, the topology asked
     for anew): a replica promoted in place of a dead master is found by the next command."""
     if not is_cluster(url):
-        return aioredis.from_url(
-            url, decode_responses=True, socket_timeout=timeout, socket_connect_timeout=timeout
+        # a burst of commands (a wave's sockets opening, or closing) waits for a free connection
+        # rather than fail: the client's plain pool refuses a command past its size at once
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url,
+            max_connections=REDIS_CONNECTIONS,
+            timeout=timeout,
+            decode_responses=True,
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
         )
+        return aioredis.Redis.from_pool(pool)
     address = cluster_address(url)
     return RedisCluster(
         startup_nodes=[ClusterNode(host, port) for host, port in address.nodes],
@@ -147,6 +169,7 @@ def open_redis(url: str, timeout: float) -> Link:
         socket_connect_timeout=timeout,
         retry=Retry(ExponentialBackoff(cap=timeout / 4, base=0.05), CLUSTER_RETRIES),
         topology_refresh_min_interval=0.25,
+        max_connections=CLUSTER_NODE_CONNECTIONS,
     )
 
 

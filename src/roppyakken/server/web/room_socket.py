@@ -276,6 +276,9 @@ async def _relay(websocket: WebSocket, hub: Services, room_id: str, hello: Hello
 
     def holder_lost(code: int, reason: str) -> None:
         if code == 0:  # the holder died or let the room go: reconnect (to the new holder)
+            log.info(
+                "room %s: its holder %s let it go or is gone; a relayed client reconnects", room_id, holder
+            )
             give_up(text.MOVE_IN_FLIGHT)
         else:
             client.close(code, reason)
@@ -285,6 +288,12 @@ async def _relay(websocket: WebSocket, hub: Services, room_id: str, hello: Hello
         # the answer was lost).  Say so within --write-timeout, rather than leave the client
         # waiting; it reconnects and gets the whole state (the move carries its seq: made once).
         if in_flight and loop.time() - in_flight[0][1] >= patience - 0.001:
+            log.warning(
+                "room %s: its holder %s did not answer a move in %.1f s; a relayed client reconnects",
+                room_id,
+                holder,
+                patience,
+            )
             cluster.bus.close_relayed(conn)  # whatever the holder sends for it now goes nowhere
             give_up(text.MOVE_UNANSWERED)
 

@@ -83,6 +83,8 @@ class Services:
         member = None if cluster is None else cluster.member
         director = Director(registry, member=member, scheduled=tournaments, timed=metrics.tournament_stepped)
         records.tournament_ended = director.wake_soon
+        if cluster is not None:
+            _tournaments_told(records, director, cluster)
         recovery = None if cluster is not None else Recovery(db)
         if recovery is not None:
             registry.ready = recovery.ready
@@ -146,3 +148,28 @@ class Services:
         if self.members is not None and self.cluster is not None:
             await self.members.close()
             await self.cluster.close()
+
+
+def _tournaments_told(records: ClubRecords, director: Director, cluster: Cluster) -> None:
+    """In a cluster a tournament's game may end on one member, its director run on another and its
+    watchers be on any: a game's end here and a change by this member's director are told to the
+    other members (server/cluster/bus.py), whose director pairs at once if it directs tournaments,
+    and whose watchers read at once."""
+    bus = cluster.bus
+
+    def ended() -> None:
+        director.wake_soon()
+        bus.tournament_changed(None)
+
+    def heard(tournament_id: str | None) -> None:
+        if tournament_id is None:
+            if director.held:
+                director.wake_soon()
+            return
+        for listener in list(director.listeners):
+            if listener != bus.tournament_changed:  # (what others said is not said again)
+                listener(tournament_id)
+
+    records.tournament_ended = ended
+    director.listeners.add(bus.tournament_changed)
+    bus.tournaments = heard
