@@ -90,15 +90,24 @@ def test_a_reread_takes_only_the_tables_from_the_first_in_play(
     bound: list[int] = []
     real = store.tables_from
 
-    def spy(conn: Connection, tournament_id: str, first: int) -> list[TableRow]:
+    def spy(
+        conn: Connection, tournament_id: str, first: int, reuse: store.Reused | None = None
+    ) -> list[TableRow]:
         bound.append(first)
-        return real(conn, tournament_id, first)
+        return real(conn, tournament_id, first, reuse)
 
     monkeypatch.setattr(store, "tables_from", spy)
     known, ended = db.run_now(lambda c: refresh(c, "t1", known))
     assert bound == [3]
     assert known is not None and ended == [] and sorted(known.tables) == [1, 2, 3, 4]
     assert [t.number for t in known.finished] == [2, 1]
+    # a row read again unchanged is the same object; a changed one a new one
+    entries, table = {e.player_id: e for e in known.entries}, known.tables[3]
+    db.run_now(lambda c: store.set_entry(c, "t1", "b", paused=True))
+    known, _ = db.run_now(lambda c: refresh(c, "t1", known))
+    assert known is not None and known.tables[3] is table
+    again = {e.player_id: e for e in known.entries}
+    assert again["a"] is entries["a"] and again["b"] is not entries["b"] and again["b"].paused
 
 
 def test_arena_scores_counted_game_by_game_are_the_standings_points() -> None:

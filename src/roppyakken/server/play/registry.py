@@ -230,7 +230,11 @@ class Registry:
         seats = [Seat(HUMAN, request.name, None, request.token_hash or hash_token(token))]
         for index in range(1, request.players):
             level = request.bots.get(index)
-            seats.append(Seat(BOT, None, level) if level else Seat(EMPTY))
+            if index <= len(request.seated):
+                name, token_hash = request.seated[index - 1]
+                seats.append(Seat(HUMAN, name, None, token_hash))
+            else:
+                seats.append(Seat(BOT, None, level) if level else Seat(EMPTY))
         # A chosen seed only for a game against bots (checked with the request); otherwise the
         # server draws the seed in secret and commits to it (docs/PROTOCOL.md, "Fair deals").
         chosen = request.seed is not None

@@ -78,6 +78,10 @@ class CreateRoom:
     linked: Callable[[Any, str], None] | None = None
     """More to store in the transaction that inserts the room, given its id (a tournament's table
     takes the room there, or the room is never made)."""
+    seated: tuple[tuple[str, str], ...] = ()
+    """Players seated with the creator in seats 1, 2, …: each one's name and seat-token hash (a
+    tournament's table: the room is inserted with every seat taken, started, so that nobody who
+    learns of it finds a seat not yet theirs)."""
 
 
 def player_name(value: Any) -> str:

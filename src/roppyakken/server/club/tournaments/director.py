@@ -65,6 +65,11 @@ AT_ONCE: Final = 200
 """Tournaments one director looks at in one round (the soonest first)."""
 SCHEDULES_EVERY: Final = 30.0
 """Seconds between two looks of a director at the operator's schedules (schedules.py)."""
+GAP: Final = 0.25
+"""Seconds at least between two rounds of a director (it is woken by every game's end)."""
+MAKING: Final = 8
+"""Rooms a director makes at once (a wave's rooms are made together, a few at a time, so that the
+moves' messages are read between them)."""
 STUCK_AFTER: Final = 10.0
 """Seconds after which a tournament room still waiting for its players (its director died between
 making it and seating them) is seated and started by the director now holding the tournament."""
@@ -441,6 +446,8 @@ class Director:
         self._last_schedules = -math.inf
         self.listeners: set[Listener] = set()
         self.ticker = Ticker(self.round, tick, name="roppyakken-tournaments", what="tournament round")
+        self._last_round = -math.inf
+        self._making = asyncio.Semaphore(MAKING)
 
     def start(self) -> None:
         """Start the loop."""
@@ -475,8 +482,11 @@ class Director:
                 await self.db.run(lambda c: schedules.make_due(c, wanted, time.time()))
             except StorageError as exc:
                 log.info("scheduled tournaments not made this time: %s", exc)
+        # the game ends within GAP of each other are paired in one wave
+        await asyncio.sleep(max(0.0, self._last_round + GAP - time.monotonic()))
+        self._last_round = time.monotonic()
         now = time.time()
-        due: list[str] = await self.db.run(lambda c: store.due(c, now, SOON, AT_ONCE))
+        due: list[str] = await self.db.look(lambda c: store.due(c, now, SOON, AT_ONCE))
         for tournament_id in due:
             await self.direct(tournament_id)
 
@@ -527,6 +537,10 @@ class Director:
 
     async def _make(self, t: Tournament, table: Unmade, epoch: int) -> bool:
         """Make the table's room (seated, started); False if this director no longer holds ``t``."""
+        async with self._making:
+            return await self._make_now(t, table, epoch)
+
+    async def _make_now(self, t: Tournament, table: Unmade, epoch: int) -> bool:
         lease = self.lease
 
         def linked(conn: Connection, room_id: str) -> None:
@@ -547,6 +561,7 @@ class Director:
             table.tokens[0],
             rated=t.rated,
             linked=linked,
+            seated=tuple(zip(table.names[1:], table.tokens[1:], strict=True)),
         )
         try:
             room, _ = await self.registry.create(request)
@@ -558,7 +573,8 @@ class Director:
                 "tournament %s: table %d's room could not be made (%s): tried again", t.id, table.number, exc
             )
             return False
-        await self._seat(room.id, table)
+        if room.status == WAITING:  # (inserted with every seat taken, it started then)
+            await self._seat(room.id, table)
         return True
 
     async def _seat(self, room_id: str, table: Unmade) -> None:

@@ -33,6 +33,8 @@ class Known:
     """The tables whose game ended, in the order their ends were read (each player's in the
     order they played them)."""
     _open: set[int] = field(default_factory=set)
+    _entries_read: store.Reused = field(default_factory=dict)
+    _tables_read: store.Reused = field(default_factory=dict)
 
     def first_to_read(self) -> int:
         """The first table number a read takes again: the first still in play, else the next new one."""
@@ -71,9 +73,11 @@ def refresh(conn: Connection, tournament_id: str, known: Known | None) -> tuple[
     if known is None:
         known = Known(t)
     known.tournament = t
-    known.entries = store.entries(conn, tournament_id)
+    known.entries = store.entries(conn, tournament_id, known._entries_read)
     known.byes = store.byes(conn, tournament_id)
-    ended = known.take(store.tables_from(conn, tournament_id, known.first_to_read()))
+    ended = known.take(store.tables_from(conn, tournament_id, known.first_to_read(), known._tables_read))
+    for number in [n for n in known._tables_read if n not in known._open]:
+        del known._tables_read[number]  # over: never read again
     return known, ended
 
 

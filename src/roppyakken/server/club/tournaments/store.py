@@ -177,14 +177,32 @@ def open_count(conn: Connection) -> int:
     return int(conn.execute(query).scalar() or 0)
 
 
-def entries(conn: Connection, tournament_id: str) -> list[Entry]:
+Reused = dict[Any, tuple[tuple[Any, ...], Any]]
+"""Objects made from rows read before, by key, with the row each was made from: a row read again
+unchanged gives the same object (a reader that reads a thousand rows a second makes no new ones)."""
+
+
+def _made(rows: Sequence[Any], make: Any, reuse: Reused | None, key: int = 0) -> list[Any]:
+    if reuse is None:
+        return [make(r) for r in rows]
+    made = []
+    for row in rows:
+        raw = tuple(row)
+        hit = reuse.get(raw[key])
+        if hit is None or hit[0] != raw:
+            hit = reuse[raw[key]] = (raw, make(row))
+        made.append(hit[1])
+    return made
+
+
+def entries(conn: Connection, tournament_id: str, reuse: Reused | None = None) -> list[Entry]:
     """Its players, in the order they joined."""
     rows = conn.execute(
         select(*(tournament_entries.c[name] for name in Entry.__slots__))
         .where(tournament_entries.c.tournament_id == tournament_id)
         .order_by(tournament_entries.c.joined_at, tournament_entries.c.player_id)
     ).all()
-    return [_entry(r) for r in rows]
+    return _made(rows, _entry, reuse)
 
 
 def _entry(row: Any) -> Entry:
@@ -224,28 +242,38 @@ def tables(conn: Connection, tournament_id: str) -> list[TableRow]:
     return tables_from(conn, tournament_id, 0)
 
 
-def tables_from(conn: Connection, tournament_id: str, first: int) -> list[TableRow]:
+def tables_from(
+    conn: Connection, tournament_id: str, first: int, reuse: Reused | None = None
+) -> list[TableRow]:
     """Its tables numbered ``first`` or later, in the order paired (by the primary key's order)."""
     return _table_rows(
-        conn, (tournament_tables.c.tournament_id == tournament_id) & (tournament_tables.c.number >= first)
+        conn,
+        (tournament_tables.c.tournament_id == tournament_id) & (tournament_tables.c.number >= first),
+        reuse,
     )
 
 
-def _table_rows(conn: Connection, where: Any) -> list[TableRow]:
-    rows = conn.execute(select(tournament_tables).where(where).order_by(tournament_tables.c.number)).all()
-    return [
-        TableRow(
-            number=int(r.number),
-            round=int(r.round),
-            players=tuple(json.loads(r.players)),
-            paired_at=float(r.paired_at),
-            room_id=r.room_id,
-            finished_at=r.finished_at,
-            places=None if r.places is None else tuple(json.loads(r.places)),
-            abandoned=frozenset(json.loads(r.abandoned or "[]")),
-        )
-        for r in rows
-    ]
+def _table_rows(conn: Connection, where: Any, reuse: Reused | None = None) -> list[TableRow]:
+    rows = conn.execute(select(*_TABLE_COLUMNS).where(where).order_by(tournament_tables.c.number)).all()
+    return _made(rows, _table, reuse)
+
+
+_TABLE_COLUMNS: Final = [tournament_tables.c[name] for name in TableRow.__slots__]
+
+
+def _table(r: Any) -> TableRow:
+    """A table from a row of its columns in :class:`TableRow`'s order."""
+    number, round_, players, paired_at, room_id, finished_at, places, abandoned = r
+    return TableRow(
+        number=int(number),
+        round=int(round_),
+        players=tuple(json.loads(players)),
+        paired_at=float(paired_at),
+        room_id=room_id,
+        finished_at=finished_at,
+        places=None if places is None else tuple(json.loads(places)),
+        abandoned=frozenset(json.loads(abandoned or "[]")),
+    )
 
 
 def open_tables(conn: Connection, tournament_id: str) -> list[TableRow]:
