@@ -84,7 +84,7 @@ def test_traditional_chinese_is_set_in_a_traditional_chinese_face(server: str, b
     cdp.send("CSS.enable")
     root = cdp.send("DOM.getDocument", {"depth": -1})["root"]["nodeId"]
     used = {}
-    for selector in ("h2", "label", "button"):
+    for selector in ("#app h2", "#app label", "#app button"):  # the page's own (not a hidden panel's)
         node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
         fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
         used[selector] = [font["familyName"] for font in fonts]
