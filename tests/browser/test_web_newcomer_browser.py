@@ -282,8 +282,10 @@ def test_the_hint_panel_never_moves_the_hand(server: str, browser: Browser, phon
     page.evaluate("window.scrollTo(0, 0)")
     after = _settled_hand(page)
     # the panel never pushes the hand (a line of it would be 18 px and more); a pixel or two of
-    # the prompt's own height between its two states is not the panel's doing
-    moved = max(abs(after[k] - before[k]) for k in ("x", "y", "width", "height"))
+    # the prompt's own height between its two states is not the panel's doing, nor is the hand
+    # rising (on a loaded machine a line above it drawn late may go meanwhile): the panel, beside
+    # or under the hand, could only push it down, aside or squeeze it
+    moved = max(after["y"] - before["y"], *(abs(after[k] - before[k]) for k in ("x", "width", "height")))
     assert moved <= 2, (before, after)
     panel = page.locator(".hint-host").bounding_box()
     assert panel is not None
