@@ -437,7 +437,6 @@ class Director:
         self.timed = timed
         self.db = registry.db
         self.member = member or "member-" + secrets.token_hex(6)
-        self.tick = tick
         self.lease = lease
         self.held: dict[str, Held] = {}
         """The tournaments this director holds, with the epoch it took each at and what it knows of them."""
