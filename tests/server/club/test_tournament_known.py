@@ -16,7 +16,7 @@ import pytest
 from sqlalchemy import Connection, insert, update
 
 from roppyakken.server.club.tournaments import director, model, store
-from roppyakken.server.club.tournaments.known import ArenaScores, refresh
+from roppyakken.server.club.tournaments.known import refresh
 from roppyakken.server.club.tournaments.store import TableRow
 from roppyakken.server.store.database import Database
 from roppyakken.server.store.tables import players, tournament_tables
@@ -100,7 +100,9 @@ def test_a_reread_takes_only_the_tables_from_the_first_in_play(
     known, ended = db.run_now(lambda c: refresh(c, "t1", known))
     assert bound == [3]
     assert known is not None and ended == [] and sorted(known.tables) == [1, 2, 3, 4]
-    assert [t.number for t in known.finished] == [2, 1]
+    assert [line.games for line in known.tally.standings([model.Entrant(p, 1500.0) for p in "abcd"])] == [
+        1
+    ] * 4
     # a row read again unchanged is the same object; a changed one a new one
     entries, table = {e.player_id: e for e in known.entries}, known.tables[3]
     db.run_now(lambda c: store.set_entry(c, "t1", "b", paused=True))
@@ -110,27 +112,34 @@ def test_a_reread_takes_only_the_tables_from_the_first_in_play(
     assert again["a"] is entries["a"] and again["b"] is not entries["b"] and again["b"].paused
 
 
-def test_arena_scores_counted_game_by_game_are_the_standings_points() -> None:
+@pytest.mark.parametrize("fmt", ["arena", "swiss"])
+def test_the_standings_a_reader_keeps_are_those_of_every_table_read_again(tmp_path: Path, fmt: str) -> None:
+    db = _database(tmp_path, fmt, "abcdefg")
     rng = random.Random(7)
-    ids = [f"p{i}" for i in range(12)]
-    for _ in range(200):
-        results: list[model.TableResult] = []
-        free = list(ids)
-        scores = ArenaScores()
-        for number in range(1, rng.randint(2, 61)):
-            rng.shuffle(free)
-            size = rng.choice((2, 3))
-            table, free = free[:size], free[size:] + free[:size]
-            places = list(range(1, size + 1))
-            rng.shuffle(places)
-            if rng.random() < 0.2:
-                places = [1] * size  # a shared first place
-            gone = frozenset(p for p in table if rng.random() < 0.1)
-            results.append(model.TableResult(tuple(table), tuple(places), gone, 0))
-            row = TableRow(number, 0, tuple(table), 0.0, "r", float(number), tuple(places), gone)
-            scores.add([row])
-        lines = model.standings("arena", [model.Entrant(p, 1500.0) for p in ids], results)
-        assert {s.player_id: s.points for s in lines} == {p: scores.points(p) for p in ids}
+    known = None
+    open_sizes: dict[int, int] = {}
+    for turn in range(25):
+        free = list("abcdefg")
+        rng.shuffle(free)
+        tables = [tuple(free[:2]), tuple(free[2:5])]
+        numbers = db.run_now(lambda c, tables=tables: store.add_tables(c, "t1", tables, 0, START))
+        open_sizes.update(zip(numbers, (2, 3), strict=True))
+        if fmt == "swiss":
+            db.run_now(lambda c, n=turn, p=free[5]: store.add_byes(c, "t1", n + 1, [p]))
+        for number, size in list(open_sizes.items()):
+            if rng.random() < 0.6:  # some end now, some later
+                _end(db, number, tuple(rng.sample(range(1, size + 1), size)), START + turn)
+                del open_sizes[number]
+        if rng.random() < 0.3:
+            db.run_now(lambda c: store.set_entry(c, "t1", rng.choice("abcdefg"), withdrawn=True))
+        known, _ = db.run_now(lambda c, k=known: refresh(c, "t1", k))
+        assert known is not None
+        every = db.run_now(lambda c: (store.entries(c, "t1"), store.tables(c, "t1"), store.byes(c, "t1")))
+        expected = director.standings(known.tournament, *every)
+        entrants = [model.Entrant(e.player_id, e.rating) for e in every[0]]
+        gone = [e.player_id for e in every[0] if e.withdrawn]
+        assert known.tally.standings(entrants, gone) == expected
+    assert known is not None and any(line.buchholz for line in known.tally.standings(entrants))
 
 
 @pytest.mark.parametrize("fmt", ["arena", "swiss"])

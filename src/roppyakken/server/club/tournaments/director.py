@@ -39,7 +39,7 @@ from sqlalchemy import Connection, select
 from roppyakken.rules import preset
 from roppyakken.server.club.ticking import Ticker
 from roppyakken.server.club.tournaments import model, schedules, store
-from roppyakken.server.club.tournaments.known import ArenaScores, Known, refresh
+from roppyakken.server.club.tournaments.known import Known, refresh
 from roppyakken.server.club.tournaments.store import Entry, TableRow, Tournament
 from roppyakken.server.people import blocks
 from roppyakken.server.people.players import link_seat
@@ -164,7 +164,6 @@ class Held:
 
     epoch: int
     known: Known | None = None
-    scores: ArenaScores = field(default_factory=ArenaScores)
 
 
 def _start(t: Tournament, entries: list[Entry], now: float) -> Plan | None:
@@ -191,11 +190,10 @@ def plan(conn: Connection, held: Held, tournament_id: str, now: float, scale: fl
     the director runs it beside the database's writer).  None: there is no such tournament.
     ``scale``: the server's ``--clock-scale``, which scales an arena player's longest wait for a
     table without last opponents (model.ARENA_MAX_WAIT) as it scales the clocks."""
-    known, ended = refresh(conn, tournament_id, held.known)
+    known, _ = refresh(conn, tournament_id, held.known)
     held.known = known
     if known is None:
         return None
-    held.scores.add(ended)
     t, entries = known.tournament, known.entries
     decided = Plan()
     if t.status == store.SCHEDULED:
@@ -217,9 +215,9 @@ def plan(conn: Connection, held: Held, tournament_id: str, now: float, scale: fl
         waiting = [
             model.Waiting(
                 e.player_id,
-                held.scores.points(e.player_id),
+                known.tally.points(e.player_id),
                 free_since.get(e.player_id, e.free_since),
-                held.scores.last.get(e.player_id, frozenset()),
+                known.tally.last.get(e.player_id, frozenset()),
             )
             for e in entries
             if not e.withdrawn and not e.paused and e.player_id not in busy
@@ -243,8 +241,7 @@ def plan(conn: Connection, held: Held, tournament_id: str, now: float, scale: fl
         decided.tables = [tb for tb in planned.tables if not gone.intersection(tb)]
         decided.byes = [p for p in planned.byes if p not in gone]
     else:
-        lines = standings(t, entries, list(known.tables.values()), known.byes)
-        scores = {s.player_id: s.points for s in lines if s.player_id not in gone}
+        scores = {e.player_id: known.tally.points(e.player_id) for e in entries if e.player_id not in gone}
         had: dict[str, int] = {}
         for _, p in known.byes:
             had[p] = had.get(p, 0) + 1

@@ -5,9 +5,10 @@ A table's row never changes once its game has ended, and tables are only ever ad
 the order paired), so a reader that knows a tournament re-reads its row, its entries and its byes
 (a line each per player at most) and, of its tables, only those from the first one it saw still
 playing: in an arena of 1,000 players that is the few hundred tables in play, not the thousands
-played.  The director (director.py) and the live page's feed (web/tournament_routes.py) each keep
-one; they read through :meth:`Database.look
-<roppyakken.server.store.database.Database.look>`, beside the database's writer.
+played.  It keeps the standings game by game as the games end (tally.py).  The director
+(director.py) and the live page's feed (web/tournament_routes.py) each keep one; they read
+through :meth:`Database.look <roppyakken.server.store.database.Database.look>`, beside the
+database's writer.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Connection
 
-from roppyakken.server.club.tournaments import model, store
+from roppyakken.server.club.tournaments import store
 from roppyakken.server.club.tournaments.store import Entry, TableRow, Tournament
+from roppyakken.server.club.tournaments.tally import Tally
 
 
 @dataclass(slots=True)
@@ -29,12 +31,15 @@ class Known:
     byes: list[tuple[int, str]] = field(default_factory=list)
     tables: dict[int, TableRow] = field(default_factory=dict)
     """Every table read, by number (in the order paired)."""
-    finished: list[TableRow] = field(default_factory=list)
-    """The tables whose game ended, in the order their ends were read (each player's in the
-    order they played them)."""
+    tally: Tally = field(init=False)
+    """The standings of the tables whose game ended, counted in the order their ends were read
+    (each player's in the order they played them)."""
     _open: set[int] = field(default_factory=set)
     _entries_read: store.Reused = field(default_factory=dict)
     _tables_read: store.Reused = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.tally = Tally(self.tournament.format)
 
     def first_to_read(self) -> int:
         """The first table number a read takes again: the first still in play, else the next new one."""
@@ -60,8 +65,20 @@ class Known:
                 if before is None or before.places is None:
                     ended.append(row)
         ended.sort(key=lambda t: (t.finished_at or 0.0, t.number))
-        self.finished.extend(ended)
         return ended
+
+    def count(self, ended: list[TableRow]) -> None:
+        """Bring the standings up to date: the entrants and byes as read, the games that ended."""
+        tally = self.tally
+        tally.players(e.player_id for e in self.entries)
+        for row in ended:
+            result = row.result()
+            if result is not None:
+                tally.add(result)
+        had: dict[str, int] = {}
+        for _, player in self.byes:
+            had[player] = had.get(player, 0) + 1
+        tally.set_byes(had)
 
 
 def refresh(conn: Connection, tournament_id: str, known: Known | None) -> tuple[Known | None, list[TableRow]]:
@@ -78,31 +95,5 @@ def refresh(conn: Connection, tournament_id: str, known: Known | None) -> tuple[
     ended = known.take(store.tables_from(conn, tournament_id, known.first_to_read(), known._tables_read))
     for number in [n for n in known._tables_read if n not in known._open]:
         del known._tables_read[number]  # over: never read again
+    known.count(ended)
     return known, ended
-
-
-@dataclass(slots=True)
-class ArenaScores:
-    """An arena's points and each player's last opponents, counted game by game as the games end
-    (the same points as :func:`model.standings` gives, without counting every game again)."""
-
-    counters: dict[str, model.StreakCounter] = field(default_factory=dict)
-    last: dict[str, frozenset[str]] = field(default_factory=dict)
-
-    def add(self, ended: list[TableRow]) -> None:
-        """Count the tables whose game ended (each player's in the order they played them)."""
-        for row in ended:
-            result = row.result()
-            if result is None:
-                continue
-            for player in row.players:
-                counter = self.counters.get(player)
-                if counter is None:
-                    counter = self.counters[player] = model.StreakCounter()
-                counter.add(result, player)
-                self.last[player] = frozenset(o for o in row.players if o != player)
-
-    def points(self, player_id: str) -> float:
-        """The player's points so far."""
-        counter = self.counters.get(player_id)
-        return 0.0 if counter is None else counter.total

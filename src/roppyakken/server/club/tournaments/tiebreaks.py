@@ -17,7 +17,7 @@ a line apart from the line above (None when points did).  A withdrawn player kee
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 
 from roppyakken.server.club.tournaments.points import StreakCounter, place_points
 from roppyakken.server.club.tournaments.records import (
@@ -29,7 +29,8 @@ from roppyakken.server.club.tournaments.records import (
     TableResult,
 )
 
-_ABANDONED_PLACE = 99
+ABANDONED_PLACE = 99
+"""An abandoning player's place for Sonneborn–Berger: below everyone at the table."""
 
 
 def standings(
@@ -74,7 +75,7 @@ def standings(
         places = result.places
         if result.abandoned:
             places = tuple(
-                _ABANDONED_PLACE if p in result.abandoned else place
+                ABANDONED_PLACE if p in result.abandoned else place
                 for p, place in zip(result.players, result.places, strict=True)
             )
         for i, pid in enumerate(result.players):
@@ -89,20 +90,39 @@ def standings(
                 elif places[i] == places[j]:
                     berger[pid] += points[other] / 2
 
+    streaks = {p for p in ids if arena and counters[p].on_streak}
+    return ranked(ids, rating, points, buchholz, berger, wins, games, byes_of, streaks, gone)
+
+
+def ranked(
+    ids: Sequence[str],
+    rating: Mapping[str, float],
+    points: Mapping[str, float],
+    buchholz: Mapping[str, float],
+    berger: Mapping[str, float],
+    wins: Mapping[str, int],
+    games: Mapping[str, int],
+    byes: Mapping[str, int],
+    streaks: Container[str],
+    withdrawn: Container[str],
+) -> list[Standing]:
+    """The players ``ids`` ranked by their points and tie-breaks, each tie-break said where it
+    set a line apart from the line above."""
     keys = {p: (-points[p], -buchholz[p], -berger[p], -wins[p], -rating[p]) for p in ids}
-    key = keys.__getitem__
     ordered = sorted(ids, key=lambda p: (keys[p], p))
     lines: list[Standing] = []
+    above: tuple[float, ...] | None = None
     for i, pid in enumerate(ordered):
         rank = i + 1
         tie_break: str | None = None
-        if i:
-            above, here = key(ordered[i - 1]), key(pid)
+        here = keys[pid]
+        if above is not None:
             if above == here:
                 rank = lines[-1].rank
             else:
                 first = next(k for k in range(len(here)) if above[k] != here[k])
                 tie_break = None if first == 0 else TIE_BREAKS[first]
+        above = here
         lines.append(
             Standing(
                 rank=rank,
@@ -111,9 +131,9 @@ def standings(
                 buchholz=buchholz[pid],
                 wins=wins[pid],
                 games=games[pid],
-                byes=byes_of[pid],
-                streak=fmt == "arena" and counters[pid].on_streak,
-                withdrawn=pid in gone,
+                byes=byes.get(pid, 0),
+                streak=pid in streaks,
+                withdrawn=pid in withdrawn,
                 tie_break=tie_break,
                 sonneborn_berger=berger[pid],
             )

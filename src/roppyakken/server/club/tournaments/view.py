@@ -10,16 +10,17 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from sqlalchemy import Connection
 
 from roppyakken.server.club import clubs
-from roppyakken.server.club.tournaments import store
+from roppyakken.server.club.tournaments import model, store
 from roppyakken.server.club.tournaments.director import standings
 from roppyakken.server.club.tournaments.known import Known
 from roppyakken.server.club.tournaments.store import Entry, TableRow, Tournament
+from roppyakken.server.club.tournaments.tally import Tally
 from roppyakken.server.wire import text
 from roppyakken.server.wire.answers import (
     TournamentAnswer,
@@ -43,6 +44,9 @@ class Snapshot:
     byes: tuple[tuple[int, str], ...]
     club_name: str | None = None
     """A club-only tournament's club's name, unless the club is private (or gone)."""
+    tally: Tally | None = field(default=None, compare=False)
+    """The standings kept game by game by the reader the snapshot came from (known.py), if any:
+    the standings are then not counted again from every table."""
 
 
 def read(conn: Connection, tournament_id: str) -> Snapshot | None:
@@ -62,7 +66,12 @@ def read(conn: Connection, tournament_id: str) -> Snapshot | None:
 def of_known(known: Known, club_name: str | None) -> Snapshot:
     """The :class:`Snapshot` of what a reader knows of a tournament (known.py)."""
     return Snapshot(
-        known.tournament, tuple(known.entries), tuple(known.tables.values()), tuple(known.byes), club_name
+        known.tournament,
+        tuple(known.entries),
+        tuple(known.tables.values()),
+        tuple(known.byes),
+        club_name,
+        known.tally,
     )
 
 
@@ -284,6 +293,11 @@ class Live:
 def _lines(snap: Snapshot) -> list[TournamentStanding]:
     t = snap.tournament
     by_id = {e.player_id: e for e in snap.entries}
+    if snap.tally is None:
+        lines = standings(t, snap.entries, snap.tables, snap.byes)
+    else:
+        entrants = [model.Entrant(e.player_id, e.rating) for e in snap.entries]
+        lines = snap.tally.standings(entrants, [e.player_id for e in snap.entries if e.withdrawn])
     return [
         TournamentStanding(
             rank=s.rank,
@@ -300,7 +314,7 @@ def _lines(snap: Snapshot) -> list[TournamentStanding]:
             paused=by_id[s.player_id].paused,
             tie_break=s.tie_break,
         )
-        for s in standings(t, snap.entries, snap.tables, snap.byes)
+        for s in lines
         if s.player_id in by_id
     ]
 
