@@ -5,6 +5,7 @@ read-decide-write split (director.plan / apply) and reads beside the database's 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import random
 import threading
@@ -16,7 +17,7 @@ import pytest
 from sqlalchemy import Connection, insert, update
 
 from roppyakken.server.club.tournaments import director, model, store
-from roppyakken.server.club.tournaments.known import refresh
+from roppyakken.server.club.tournaments.known import Known, refresh
 from roppyakken.server.club.tournaments.store import TableRow
 from roppyakken.server.store.database import Database
 from roppyakken.server.store.tables import players, tournament_tables
@@ -116,23 +117,27 @@ def test_a_reread_takes_only_the_tables_from_the_first_in_play(
 def test_the_standings_a_reader_keeps_are_those_of_every_table_read_again(tmp_path: Path, fmt: str) -> None:
     db = _database(tmp_path, fmt, "abcdefg")
     rng = random.Random(7)
-    known = None
+    known: Known | None = None
     open_sizes: dict[int, int] = {}
     for turn in range(25):
         free = list("abcdefg")
         rng.shuffle(free)
         tables = [tuple(free[:2]), tuple(free[2:5])]
-        numbers = db.run_now(lambda c, tables=tables: store.add_tables(c, "t1", tables, 0, START))
+        numbers = db.run_now(
+            functools.partial(store.add_tables, tournament_id="t1", paired=tables, round_=0, now=START)
+        )
         open_sizes.update(zip(numbers, (2, 3), strict=True))
         if fmt == "swiss":
-            db.run_now(lambda c, n=turn, p=free[5]: store.add_byes(c, "t1", n + 1, [p]))
+            db.run_now(
+                functools.partial(store.add_byes, tournament_id="t1", round_=turn + 1, players=[free[5]])
+            )
         for number, size in list(open_sizes.items()):
             if rng.random() < 0.6:  # some end now, some later
                 _end(db, number, tuple(rng.sample(range(1, size + 1), size)), START + turn)
                 del open_sizes[number]
         if rng.random() < 0.3:
             db.run_now(lambda c: store.set_entry(c, "t1", rng.choice("abcdefg"), withdrawn=True))
-        known, _ = db.run_now(lambda c, k=known: refresh(c, "t1", k))
+        known, _ = db.run_now(functools.partial(refresh, tournament_id="t1", known=known))
         assert known is not None
         every = db.run_now(lambda c: (store.entries(c, "t1"), store.tables(c, "t1"), store.byes(c, "t1")))
         expected = director.standings(known.tournament, *every)
