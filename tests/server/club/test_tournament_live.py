@@ -4,7 +4,9 @@ and what a director's step costs, in the server's metrics."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import random
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -81,6 +83,47 @@ def test_a_live_message_shares_its_parts_and_changes_only_with_them() -> None:
     first, last = shared.standings[0]["player"], shared.standings[-1]["player"]
     assert live.own(first)[0] == ""  # a line among the first is in the shared part
     assert json.loads(live.own(last)[0])["player"] == last
+
+
+def test_a_read_wakes_only_the_players_whose_own_parts_changed() -> None:
+    snap = _snapshot()
+    before = view.Live(view.Shared.of(snap))
+    rng = random.Random(3)
+    tables = list(snap.tables)
+    entries = list(snap.entries)
+    for _ in range(20):
+        # a few games end (their players free, at no open table), a player pauses, a new table opens
+        for at in rng.sample([i for i, t in enumerate(tables) if t.places is None], 3):
+            tables[at] = dataclasses.replace(tables[at], finished_at=500.0, places=(2, 1))
+        at = rng.randrange(len(entries))
+        entries[at] = dataclasses.replace(entries[at], paused=not entries[at].paused)
+        free = [
+            e.player_id
+            for e in entries
+            if not any(p == e.player_id for t in tables if t.places is None for p in t.players)
+        ]
+        if len(free) >= 2:
+            tables.append(
+                TableRow(
+                    len(tables) + 1, 0, tuple(free[:2]), 600.0, f"new{len(tables)}", None, None, frozenset()
+                )
+            )
+        after = view.Live(
+            view.Shared.of(dataclasses.replace(snap, entries=tuple(entries), tables=tuple(tables)))
+        )
+        changed = after.changed_since(before)
+        # (a line's rank and tie-breaks, moved by others' games, wait with the shared parts)
+        differ = {e.player_id for e in entries if after.own(e.player_id)[1:] != before.own(e.player_id)[1:]}
+        points = {
+            e.player_id
+            for e in entries
+            if (lambda a, b: (a["points"], a["games"]) != (b["points"], b["games"]))(
+                after.line_of[e.player_id], before.line_of[e.player_id]
+            )
+        }
+        assert differ | points <= changed  # everyone whose own parts changed is woken
+        assert len(changed) < len(entries) / 4  # and few others
+        before = after
 
 
 def test_a_directors_step_says_what_it_cost_and_the_metrics_count_it(tmp_path: Path) -> None:

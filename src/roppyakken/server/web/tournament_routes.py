@@ -14,11 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import json
 import logging
-import math
-import random
 import re
 import secrets
 import time
@@ -38,17 +35,17 @@ from roppyakken.server.club.ratings import store as rating_store
 from roppyakken.server.club.ratings.pools import FAMILIES, pool_of
 from roppyakken.server.club.ratings.scale import skill_points
 from roppyakken.server.club.tournaments import blocking, model, origins, store, view
-from roppyakken.server.club.tournaments.known import Known, refresh
 from roppyakken.server.club.tournaments.store import Entry
 from roppyakken.server.club.tournaments.view import Snapshot
 from roppyakken.server.config import Limits
 from roppyakken.server.people import enforcement, players
 from roppyakken.server.people.players import Player
 from roppyakken.server.play.seats import hash_token, new_token
-from roppyakken.server.store.database import Database, StorageError
+from roppyakken.server.store.database import Database
 from roppyakken.server.web import identity
 from roppyakken.server.web.api import ApiError, read_json_object
 from roppyakken.server.web.room_socket import admission
+from roppyakken.server.web.tournament_feed import Watched, follow
 from roppyakken.server.wire import bodies, text
 from roppyakken.server.wire import server as to_client
 from roppyakken.server.wire import tournament as to_page
@@ -66,14 +63,6 @@ log = logging.getLogger("roppyakken.server")
 TOURNAMENT_ID: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
 LISTED: Final = 50
 """Tournaments ``GET /api/tournaments`` lists of each kind (not over; finished)."""
-LIVE_EVERY: Final = 1.0
-"""Seconds between two reads of a watched tournament by one member (shared by its watchers there);
-this member's director's changes are read sooner, at most four times as often."""
-LIVE_SPREAD: Final = 0.25
-"""Seconds over which a member's watchers of a tournament are sent a change they all share (a
-watcher's own table, standings line or entry is sent at once)."""
-LIVE_SHARED_EVERY: Final = 2.0
-"""Seconds at least between two messages to one watcher that only what every watcher shares changed."""
 NO_STORE: Final = {"Cache-Control": "no-store"}
 
 
@@ -342,130 +331,6 @@ async def pause(request: Request) -> Response:
 # --- live ----------------------------------------------------------------------------------------
 
 
-class Feed:
-    """One watched tournament on this member: read every :data:`LIVE_EVERY` seconds by one task while
-    anyone here watches it, the read shared by its watchers (:class:`view.Live`)."""
-
-    def __init__(self, db: Database, tournament_id: str) -> None:
-        self.db = db
-        self.tournament_id = tournament_id
-        self.live: view.Live | None = None
-        self.gone = False
-        """No such tournament."""
-        self.version = 0
-        """Raised when what every watcher is sent alike changed."""
-        self.reads = 0
-        """Reads that found the tournament changed (a player's own parts may change without the version)."""
-        self.watchers = 0
-        self.known: Known | None = None
-        """What the reads know of the tournament (each read takes only what may have changed)."""
-        self.club_name: str | None = None
-        self.made: view.TablesMade = {}
-        """The tables as the page shows them, built once each while unchanged."""
-        self._new = asyncio.Event()
-        self._soon = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-
-    def watch(self) -> None:
-        """One more watcher (the first starts the reads)."""
-        self.watchers += 1
-        if self._task is None or self._task.done():
-            self.known = None  # (a read the last task left under way may still change the one it had)
-            self.made = {}
-            self._task = asyncio.create_task(self._run(), name=f"tournament-feed-{self.tournament_id}")
-
-    def unwatch(self) -> None:
-        """One watcher fewer (the last stops the reads)."""
-        self.watchers -= 1
-        if self.watchers <= 0 and self._task is not None:
-            self._task.cancel()
-            self._task = None
-
-    def soon(self) -> None:
-        """Read again without waiting out :data:`LIVE_EVERY` (this member's director changed it)."""
-        self._soon.set()
-
-    async def next(self, seen: int) -> view.Live | None:
-        """The tournament once read after read number ``seen``; None: there is none."""
-        if self.live is None or self.reads == seen:
-            await self._new.wait()
-        return self.live
-
-    def _read(self, conn: Connection, known: Known | None) -> tuple[Known, str | None] | None:
-        """``known`` brought up to date, and the club's name (read with the first read); None: there
-        is no such tournament.  On the database's thread beside its writer."""
-        known, _ = refresh(conn, self.tournament_id, known)
-        if known is None:
-            return None
-        first = self.known is None
-        return known, view.club_name(conn, known.tournament) if first else self.club_name
-
-    async def _run(self) -> None:
-        tournament_id = self.tournament_id
-        while True:
-            began = time.monotonic()
-            try:
-                read = await self.db.look(functools.partial(self._read, known=self.known))
-                snap: Snapshot | None = None
-                if read is not None:
-                    self.known, self.club_name = read
-                    snap = view.of_known(*read)
-            except StorageError as exc:  # read again at the next turn
-                log.warning("tournament %s not read for its watchers: %s", tournament_id, exc)
-                snap = None
-                if self.live is None:
-                    await asyncio.sleep(LIVE_EVERY)
-                    continue
-            if snap is None and self.live is None:
-                self.gone = True
-            changed = snap is not None and (self.live is None or snap != self.live.shared.snap)
-            if snap is not None and changed:
-                # on the event loop: a thread would hold the interpreter's lock as long, and every
-                # socket's turn would wait for it (measured: bench/RESULTS-tournaments.md)
-                live = view.Live(view.Shared.of(snap, self.made))
-                if self.live is None or live.shared_text != self.live.shared_text:
-                    self.version += 1
-                self.live = live
-            if changed or self.gone:  # the watchers are woken only when there is something new
-                self.reads += 1
-                new, self._new = self._new, asyncio.Event()
-                new.set()
-            if self.gone:
-                return
-            self._soon.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._soon.wait(), LIVE_EVERY)
-            # at most one read a LIVE_EVERY / 4, whatever wakes it
-            await asyncio.sleep(max(0.0, began + LIVE_EVERY / 4 - time.monotonic()))
-
-
-class Watched:
-    """The tournaments watched through this member, each with its :class:`Feed`."""
-
-    def __init__(self, db: Database) -> None:
-        self.db = db
-        self.feeds: dict[str, Feed] = {}
-
-    def feed(self, tournament_id: str) -> Feed:
-        """The tournament's feed (made for its first watcher)."""
-        found = self.feeds.get(tournament_id)
-        if found is None:
-            found = self.feeds[tournament_id] = Feed(self.db, tournament_id)
-        return found
-
-    def changed(self, tournament_id: str) -> None:
-        """This member's director changed a tournament: its watchers here see it at once."""
-        found = self.feeds.get(tournament_id)
-        if found is not None:
-            found.soon()
-
-    def forget(self, tournament_id: str) -> None:
-        """Drop a feed nobody watches."""
-        found = self.feeds.get(tournament_id)
-        if found is not None and found.watchers <= 0:
-            del self.feeds[tournament_id]
-
-
 def _watched(websocket: WebSocket) -> Watched:
     state = websocket.app.state
     found: Watched | None = getattr(state, "tournaments_watched", None)
@@ -498,44 +363,12 @@ async def tournament_socket(websocket: WebSocket) -> None:
 
         async def push() -> None:
             feed = watched.feed(tournament_id)
-            feed.watch()
+            watcher = feed.watch(player_id)
             try:
-                sent: tuple[int, object] | None = None
-                """The version and the watcher's own parts last sent."""
-                sent_at = -math.inf
-                shared_due: float | None = None
-                """When a change of only what every watcher shares is to be sent (None: none waits)."""
-                turn = random.random() * LIVE_SPREAD
-                seen = -1
-                while True:
-                    wait = None if shared_due is None else max(0.0, shared_due - time.monotonic())
-                    try:
-                        live = await asyncio.wait_for(feed.next(seen), wait)
-                    except TimeoutError:
-                        live = feed.live
-                    if live is None:
-                        if feed.gone:
-                            await websocket.close(4404, "no such tournament")
-                            return
-                        continue
-                    seen = feed.reads
-                    parts = live.own(player_id)
-                    line = live.line(player_id)
-                    # own: the watcher's table and entry, and their points and games wherever their
-                    # line is (a rank or a tie-break moved by others' games waits with the shared parts)
-                    own = (parts[1], parts[2], None if line is None else (line["points"], line["games"]))
-                    now = time.monotonic()
-                    due = shared_due is not None and now >= shared_due
-                    if sent is None or own != sent[1] or (feed.version != sent[0] and due):
-                        # the watcher's own table, line or entry is sent at once; the time alone is no change
-                        sent, sent_at, shared_due = (feed.version, own), now, None
-                        await send(live.message(parts, time.time()))
-                    elif feed.version != sent[0] and shared_due is None:
-                        # what every watcher shares, at most every LIVE_SHARED_EVERY, the watchers
-                        # spread over LIVE_SPREAD: the moves' messages are read between their sends
-                        shared_due = max(now + turn, sent_at + LIVE_SHARED_EVERY)
+                await follow(feed, watcher, send)
+                await websocket.close(4404, "no such tournament")
             finally:
-                feed.unwatch()
+                feed.unwatch(watcher)
                 watched.forget(tournament_id)
 
         async def read() -> None:

@@ -243,11 +243,11 @@ class Live:
     def __init__(self, shared: Shared) -> None:
         self.shared = shared
         snap = shared.snap
-        self.rest = {x["player"]: compact(x) for x in shared.standings[LIVE_STANDINGS:]}
         self.line_of = {x["player"]: x for x in shared.standings}
-        self.table_text = {
-            i: compact(shared.tables[i]) for i in set(shared.open_table.values()) if i >= LIVE_TABLES
-        }
+        self._beyond = {x["player"] for x in shared.standings[LIVE_STANDINGS:]}
+        """The players whose line is not among the first (each is sent their own)."""
+        self._own: dict[str | None, tuple[str, str, str]] = {}
+        """Each player's own parts, encoded when first asked for."""
         head = compact(
             {
                 "tournament": summary(snap.tournament, len(snap.entries)),
@@ -261,16 +261,37 @@ class Live:
         self.shared_text = (head[:-1], lines[:-1], tables[:-1], byes)
         """What every watcher is sent alike (two equal ones: no change for a player whose own
         parts did not change either)."""
+        self.keys: dict[str, tuple[object, ...]] = {}
+        """What each player's own parts are made of (:meth:`changed_since`)."""
+        for player in shared.entry_of.keys() | shared.open_table.keys():
+            at, line = shared.open_table.get(player), self.line_of.get(player)
+            self.keys[player] = (
+                None if at is None else (shared.tables[at]["room"], at >= LIVE_TABLES),
+                shared.entry_of.get(player),
+                None if line is None else (line["points"], line["games"], player in self._beyond),
+            )
+
+    def changed_since(self, before: Live) -> set[str]:
+        """The players whose own parts may differ from those of ``before``."""
+        was = before.keys
+        changed = {p for p, key in self.keys.items() if was.get(p) != key}
+        changed.update(p for p in was if p not in self.keys)
+        return changed
 
     def own(self, player_id: str | None) -> tuple[str, str, str]:
         """The player's own parts: their standings line below the first, their open table
         beyond the latest, their ``me``."""
-        at = self.shared.open_table.get(player_id or "")
-        return (
-            self.rest.get(player_id or "", ""),
-            self.table_text.get(at, "") if at is not None else "",
-            compact(self.shared.me(player_id)),
-        )
+        found = self._own.get(player_id)
+        if found is None:
+            shared = self.shared
+            at = shared.open_table.get(player_id or "")
+            line = self.line_of.get(player_id or "") if player_id in self._beyond else None
+            found = self._own[player_id] = (
+                "" if line is None else compact(line),
+                compact(shared.tables[at]) if at is not None and at >= LIVE_TABLES else "",
+                compact(shared.me(player_id)),
+            )
+        return found
 
     def line(self, player_id: str | None) -> TournamentStanding | None:
         """The player's standings line, wherever it is."""
