@@ -442,7 +442,10 @@ def _bucket_quantiles(counts: dict[float, int]) -> str:
         bound = next(b for b in bounds if counts[b] >= q * n)
         return "over the last bound" if bound == float("inf") else f"<= {1000 * bound:g} ms"
 
-    return f"p50 {within(0.5)}, p99 {within(0.99)} ({n})"
+    shares = ", ".join(
+        f"{100 * counts[b] / n:.2f}% <= {1000 * b:g} ms" for b in bounds if b in (0.01, 0.02, 0.05, 0.1)
+    )
+    return f"p50 {within(0.5)}, p99 {within(0.99)} ({n}; {shares})"
 
 
 def _director(urls: list[str]) -> dict[str, dict[str, float]]:

@@ -4,9 +4,10 @@ A member reads a watched tournament with one task (:class:`Feed`) while anyone t
 only what changed (known.py, beside the database's writer), the page's parts built once on the
 event loop when something did (:class:`view.Live`).  Each watching socket (:class:`Watcher`)
 sends its player their own table, entry, points and games at once, and what every watcher shares
-at most every :data:`LIVE_SHARED_EVERY` seconds, the member's watchers spread over
-:data:`LIVE_SPREAD`.  A read wakes only the watchers it concerns, :data:`WAKE_CHUNK` to a turn of
-the event loop, so that the moves' messages are read between them.
+at the next of its own moments, one every :data:`LIVE_SHARED_EVERY` seconds (each watcher's
+moments are shifted by a random part of that period, so that a thousand watchers paired at one
+instant do not all send at one instant).  A read wakes only the watchers it concerns,
+:data:`WAKE_CHUNK` to a turn of the event loop, so that the moves' messages are read between them.
 """
 
 from __future__ import annotations
@@ -15,12 +16,11 @@ import asyncio
 import contextlib
 import functools
 import logging
-import math
 import random
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, Protocol
 
 from sqlalchemy import Connection
 
@@ -34,11 +34,9 @@ log = logging.getLogger("roppyakken.server")
 LIVE_EVERY: Final = 1.0
 """Seconds between two reads of a watched tournament by one member (shared by its watchers there);
 this member's director's changes are read sooner, at most four times as often."""
-LIVE_SPREAD: Final = 0.25
-"""Seconds over which a member's watchers of a tournament are sent a change they all share (a
-watcher's own table, standings line or entry is sent at once)."""
 LIVE_SHARED_EVERY: Final = 2.0
-"""Seconds at least between two messages to one watcher that only what every watcher shares changed."""
+"""Seconds between two moments at which a watcher may be sent a change that every watcher shares
+(its own table, standings line or entry is sent at once)."""
 WAKE_CHUNK: Final = 32
 """Watchers a read wakes in one turn of the event loop (the next ones in the next turn)."""
 
@@ -160,15 +158,33 @@ class Feed:
                     await asyncio.sleep(0)
 
 
-async def follow(feed: Feed, watcher: Watcher, send: Callable[[str], Awaitable[None]]) -> None:
+class Followed(Protocol):
+    """What :func:`follow` reads of a :class:`Feed`."""
+
+    @property
+    def live(self) -> view.Live | None:
+        """The tournament as last read (None: not read yet)."""
+
+    @property
+    def version(self) -> int:
+        """Raised when what every watcher is sent alike changed."""
+
+    @property
+    def gone(self) -> bool:
+        """There is no such tournament."""
+
+
+async def follow(feed: Followed, watcher: Watcher, send: Callable[[str], Awaitable[None]]) -> None:
     """Send one watcher what it should see, as the feed changes, until there is no such tournament
     (then return)."""
     sent: tuple[int, object] | None = None
     """The version and the watcher's own parts last sent."""
-    sent_at = -math.inf
     shared_due: float | None = None
     """When a change of only what every watcher shares is to be sent (None: none waits)."""
-    turn = random.random() * LIVE_SPREAD
+    phase = random.random() * LIVE_SHARED_EVERY
+    """The watcher's moments are ``phase`` plus a multiple of LIVE_SHARED_EVERY (monotonic time)."""
+    moment_used = -LIVE_SHARED_EVERY
+    """The last moment at which a change of only what every watcher shares was sent."""
     player_id = watcher.player
     while True:
         if not watcher.poked.is_set():
@@ -191,13 +207,17 @@ async def follow(feed: Feed, watcher: Watcher, send: Callable[[str], Awaitable[N
         due = shared_due is not None and now >= shared_due
         if sent is None or own != sent[1] or (feed.version != sent[0] and due):
             # the watcher's own table, line or entry is sent at once; the time alone is no change
-            sent, sent_at, shared_due = (feed.version, own), now, None
+            if due and shared_due is not None:
+                moment_used = shared_due
+            sent, shared_due = (feed.version, own), None
             watcher.waiting = False
             await send(live.message(parts, time.time()))
         elif feed.version != sent[0] and shared_due is None:
-            # what every watcher shares, at most every LIVE_SHARED_EVERY, the watchers spread over
-            # LIVE_SPREAD: the moves' messages are read between their sends
-            shared_due = max(now + turn, sent_at + LIVE_SHARED_EVERY)
+            # what every watcher shares, at the watcher's next moment: two such sends are a whole
+            # period apart, and the watchers' sends are spread over the period
+            shared_due = now + (phase - now) % LIVE_SHARED_EVERY
+            if shared_due < moment_used + LIVE_SHARED_EVERY / 2:  # that moment was used: the next
+                shared_due += LIVE_SHARED_EVERY
             watcher.waiting = True
 
 
