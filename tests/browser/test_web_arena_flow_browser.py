@@ -2,7 +2,8 @@
 there is a choice, a phone) join it on its page, are taken to their table, whose status line links to
 the tournament, play their game to its end, go back to the tournament (one with Enter on the focused
 "Back to the tournament", the other by itself after the countdown) and are taken from there to their
-next table, another room; at the second game's end "Stay here" keeps a player on the table's page.
+next table, another room; at the second game's end "Stay here" keeps a player on the table's page,
+which offers a pause and, when he is paired again meanwhile, says so and leads him to the new table.
 The countdown's bar is not drawn under prefers-reduced-motion.  axe finds no serious violation at
 either game's end."""
 
@@ -154,6 +155,7 @@ def test_an_arena_takes_its_players_back_to_it_and_on_to_their_next_table(tmp_pa
             _ended(page)
         bo.locator(".back-stay").tap()
         assert bo.locator(".back-countdown").inner_text().startswith("You stay here.")
+        assert bo.locator(".back-pause").is_visible()  # he may pause from here
         assert not axe_problems(bo, "game end at an arena's table, on a phone")
         returned = ann_went.reached(address, BACK_SECONDS + 10, at_second[0][1] + 1)
         # Bo stayed: nothing took him away once the countdown would have ended
@@ -161,4 +163,18 @@ def test_an_arena_takes_its_players_back_to_it_and_on_to_their_next_table(tmp_pa
         assert all(url.endswith(table) for url in bo_went.seen[at_second[1][1] :]), bo_went.seen
         # and the tournament's page never took Ann back to the table she had just left
         assert not any(url.endswith(table) for url in ann_went.seen[returned:]), ann_went.seen
+        # Bo, staying, paired again meanwhile: the page says so at once and leads him (the focus on
+        # the way) to the table where Ann was taken
+        third, _ = ann_went.room(returned + 1)
+        go = bo.locator(".since-stay a.next-table")
+        go.wait_for(timeout=30_000)
+        assert "paired again" in bo.locator(".since-stay").inner_text()
+        assert go.get_attribute("href") == f"/r/{third}" and third not in first | second
+        wait_js(bo, "document.activeElement && document.activeElement.matches('.since-stay a.next-table')")
+        assert bo.locator(".back-pause").is_hidden()
+        assert not axe_problems(bo, "paired again while staying at a table, on a phone")
+        go.tap()
+        bo_went.reached(f"{server.url}/r/{third}", 10)
+        _at_table(bo, tournament)
+        play_all(pages)  # both seated (he holds his seat there), the game played to its end
         assert not errors, errors

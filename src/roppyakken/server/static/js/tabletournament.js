@@ -4,15 +4,33 @@
 // BACK_SECONDS (said on screen, "Stay here" or Escape cancels; the bar that shrinks meanwhile is
 // still under prefers-reduced-motion); back there, the live page takes them to their next table.  A
 // Swiss or round-robin round's end says when the next round comes; its pairing arrives on the
-// tournament's page.
+// tournament's page.  An arena player who stays is offered a pause, and is told at once when they
+// are paired again meanwhile (the page follows the tournament's socket), with the way to that table.
 
-import { h, replaceChildren } from "./dom.js";
+import { ask } from "./api.js";
+import { errorText, h, replaceChildren } from "./dom.js";
 import { t } from "./i18n.js";
+import { getToken, setToken } from "./store.js";
 
 /** Seconds before an arena player is taken back to the tournament. */
 export const BACK_SECONDS = 5;
 
 /** @typedef {import("./wire").RoomTournament} RoomTournament */
+/** @typedef {import("./wire").TournamentServerMessage} TournamentMessage */
+
+/** Where the browser keeps the seat token a tournament gave the player. @param {string} id */
+export const tournamentTokenKey = (id) => `tournament:${id}`;
+
+/**
+ * Give the tournament's table `room` the seat token the tournament gave this browser.
+ * @param {string} id @param {string} room
+ * @returns {boolean} whether the browser holds one
+ */
+export function takeSeat(id, room) {
+  const token = getToken(tournamentTokenKey(id));
+  if (token) setToken(room, token);
+  return Boolean(token);
+}
 
 /** A tournament's page. @param {string} id */
 const pageOf = (id) => `/#/tournament/${encodeURIComponent(id)}`;
@@ -74,6 +92,15 @@ export class TableTournament {
       t("Back to the tournament"),
     );
     this.next = h("p", { class: "next-round" });
+    this.pause = h(
+      "button",
+      { type: "button", class: "back-pause", hidden: true, onclick: () => this.pauseHere() },
+      t("Pause in the arena"),
+    );
+    /** What came of staying: a pause, or a new table (said politely; the new table's link gets the focus). */
+    this.since = h("p", { class: "since-stay", role: "status" });
+    /** @type {WebSocket | null} the tournament's socket while the player stays */
+    this.socket = null;
     this.el = h(
       "section",
       {
@@ -87,9 +114,10 @@ export class TableTournament {
         },
       },
       this.next,
-      h("div", { class: "back-actions" }, this.back, this.stay),
+      h("div", { class: "back-actions" }, this.back, this.stay, this.pause),
       this.countdown,
       this.bar,
+      this.since,
     );
   }
 
@@ -185,8 +213,68 @@ export class TableTournament {
     this.bar.classList.remove("running");
     if (said) {
       this.countdown.setAttribute("aria-live", "polite");
-      this.countdown.textContent = t("You stay here. You are still in the arena and may be paired again meanwhile: go back to the tournament soon, or pause there.");
+      this.countdown.textContent = t("You stay here. You are still in the arena and may be paired again meanwhile: this page tells you, or pause.");
+      this.pause.hidden = false;
       this.back.focus();
+      this.follow();
+    }
+  }
+
+  /** Follow the tournament while the player stays: a new table of theirs is said at once. */
+  follow() {
+    const tt = this.tournament;
+    if (!tt || this.socket) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/tournament/${encodeURIComponent(tt.id)}`);
+    this.socket = socket;
+    socket.addEventListener("message", (ev) => {
+      /** @type {TournamentMessage} */
+      const msg = JSON.parse(String(ev.data));
+      if (msg.type !== "tournament" || !this.el.isConnected) return;
+      const me = msg.tournament.me;
+      if (me.table && me.table.room !== this.game.room) this.paired(tt.id, me.table.room);
+    });
+    socket.addEventListener("close", () => {
+      if (this.socket === socket) this.socket = null;
+      if (this.el.isConnected && !this.since.querySelector("a")) setTimeout(() => this.follow(), 1000);
+    });
+  }
+
+  /** The player, who stayed, was paired again at `room`. @param {string} id @param {string} room */
+  paired(id, room) {
+    this.socket?.close();
+    this.socket = null;
+    this.pause.hidden = true;
+    const held = takeSeat(id, room);
+    const go = h(
+      "a",
+      { class: "button primary next-table", href: `/r/${encodeURIComponent(room)}` },
+      t("Go to your table"),
+    );
+    replaceChildren(
+      this.since,
+      held
+        ? t("You are paired again: your next game has begun.")
+        : t("You are paired, but this browser does not hold your seat: join again here."),
+      " ",
+      held ? go : h("a", { href: pageOf(id) }, t("Back to the tournament")),
+    );
+    if (held) go.focus();
+  }
+
+  /** Pause in the arena from here (not paired again until the player comes back on its page). */
+  async pauseHere() {
+    const tt = this.tournament;
+    if (!tt) return;
+    const path = `/api/tournaments/${encodeURIComponent(tt.id)}/pause`;
+    try {
+      await ask("POST /api/tournaments/{tournament}/pause", path, { paused: true });
+      this.socket?.close();
+      this.socket = null;
+      this.pause.hidden = true;
+      this.since.textContent = t("You are paused: you are not paired until you come back on the tournament's page.");
+    } catch (err) {
+      this.since.textContent = errorText(err);
     }
   }
 

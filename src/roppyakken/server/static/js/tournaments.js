@@ -7,10 +7,10 @@ import { errorText, h, replaceChildren, showError } from "./dom.js";
 import { ask } from "./api.js";
 import { t } from "./i18n.js";
 import { presetName } from "./text.js";
-import { getName, getToken, setToken } from "./store.js";
+import { getName, setToken } from "./store.js";
 import { ensurePlayer } from "./lobbylive.js";
 import { profileHref } from "./profiles.js";
-import { tableOver } from "./tabletournament.js";
+import { tableOver, takeSeat, tournamentTokenKey } from "./tabletournament.js";
 
 /**
  * @typedef {import("./wire").TournamentSummary} Summary
@@ -21,9 +21,6 @@ import { tableOver } from "./tabletournament.js";
 const CLOCKS = ["15+60", "30+120", "60+300", "1d", "2d", "3d", "7d"];
 /** Presets a tournament may use (a rating pool's: server/club/ratings/pools.py FAMILIES). */
 const PRESETS = ["classic", "online", "ten-card", "lightning", "yukbaek", "marguerite"];
-
-/** Where the seat token of a tournament is kept (its tables' seats). @param {string} id */
-const tokenKey = (id) => `tournament:${id}`;
 
 /** A tournament's page. @param {string} id */
 export const tournamentHref = (id) => `/#/tournament/${encodeURIComponent(id)}`;
@@ -298,7 +295,7 @@ export async function tournamentPage(root, id) {
       if (path.endsWith("/join")) {
         await ensurePlayer(getName() || t("Player"));
         const joined = await ask("POST /api/tournaments/{tournament}/join", path, body ?? {});
-        setToken(tokenKey(id), joined.token);
+        setToken(tournamentTokenKey(id), joined.token);
         socket?.close(); // the socket says who the player is when it opens: a new player reconnects
       } else if (path.endsWith("/pause")) {
         await ask("POST /api/tournaments/{tournament}/pause", path, body);
@@ -346,9 +343,7 @@ export async function tournamentPage(root, id) {
     // never back to the table whose game this tab saw end (a read a moment old may still list it)
     if (me.table && me.table.room !== seatedRoom && me.table.room !== tableOver(id)) {
       seatedRoom = me.table.room;
-      const token = getToken(tokenKey(id));
-      if (token) {
-        setToken(me.table.room, token);
+      if (takeSeat(id, me.table.room)) {
         notice.textContent = t("You are paired: to your table!");
         location.assign(`/r/${encodeURIComponent(me.table.room)}`);
       } else notice.textContent = t("You are paired, but this browser does not hold your seat: join again here.");
