@@ -195,13 +195,22 @@ def _own_line(raw: str, player_id: str) -> dict[str, Any] | None:
 
 
 async def _entrant(
-    e: Entrant, url: str, tournament: str, think: float, ends: float, tally: Tally, seed: int, leave: bool
+    e: Entrant,
+    url: str,
+    tournament: str,
+    think: float,
+    ends: float,
+    tally: Tally,
+    seed: int,
+    leave: bool,
+    hide: bool = False,
 ) -> None:
     """Watch the tournament socket; play each new table as it comes (``leave``: as the browser's page
-    does, the socket is closed while the player is at a table and opened again at its end)."""
+    does, the socket is closed while the player is at a table and opened again at its end; ``hide``:
+    the page says it is hidden while the player is at a table, as a tab behind the table's does)."""
     rng = random.Random(f"{seed}:{e.index}")
     while time.time() < ends:
-        playing = await _watch(e, url, tournament, think, ends, tally, rng, leave)
+        playing = await _watch(e, url, tournament, think, ends, tally, rng, leave, hide)
         if playing is None:
             return
         if leave:
@@ -217,6 +226,7 @@ async def _watch(
     tally: Tally,
     rng: random.Random,
     leave: bool,
+    hide: bool = False,
 ) -> asyncio.Task[bool] | None:
     """The tournament socket until the arena's end (``leave``: until the player's next table, whose
     game it returns, under way)."""
@@ -253,7 +263,13 @@ async def _watch(
                 tally.pairing.append(now - e.ended_at)
             e.ended_at = None
 
+            async def shown(visible: bool) -> None:
+                if hide:
+                    with contextlib.suppress(ConnectionClosed):
+                        await ws.send(json.dumps({"type": "visible", "visible": visible}))
+
             async def game(room: str = table["room"]) -> bool:
+                await shown(False)
                 try:
                     ended = await _play(url, room, e.token, think, rng, tally)
                 except Exception as exc:
@@ -266,6 +282,7 @@ async def _watch(
                     e.ended_at = at
                     e.counted = (e.games, at)
                     tally.games += 1
+                await shown(True)
                 return ended
 
             playing = asyncio.create_task(game())
@@ -336,7 +353,15 @@ async def _arena(
         tasks = [
             asyncio.create_task(
                 _entrant(
-                    e, urls[e.index % len(urls)], tournament, args.think, ends, tally, args.seed, args.leave
+                    e,
+                    urls[e.index % len(urls)],
+                    tournament,
+                    args.think,
+                    ends,
+                    tally,
+                    args.seed,
+                    args.leave,
+                    args.hidden_at_table,
                 )
             )
             for e in entrants
@@ -535,6 +560,11 @@ def main() -> int:
         help="close a player's tournament socket while at a table, as the browser's page does",
     )
     parser.add_argument(
+        "--hidden-at-table",
+        action="store_true",
+        help="a player's tournament page says it is hidden while they are at a table (a tab behind)",
+    )
+    parser.add_argument(
         "--page-only", type=int, metavar="TABLES", help="only time one read's pages for that many tables"
     )
     args = parser.parse_args()
@@ -556,7 +586,13 @@ def main() -> int:
         for part, kinds in after.items()
     }
     where = f"{args.cluster} members" if args.cluster else "one process"
-    watching = "watching only between games" if args.leave else "watching throughout"
+    watching = (
+        "watching only between games"
+        if args.leave
+        else "the page open throughout, hidden at a table"
+        if args.hidden_at_table
+        else "watching throughout"
+    )
     print(
         f"arena of {args.players} players (tables of 2), clock {args.clock} x {args.clock_scale}, "
         f"think {args.think} s, {where}, {watching}"

@@ -28,6 +28,7 @@ UNIONS: Final = (
     ("server_message", "ServerMessage", ""),
     ("lobby_client_message", "LobbyClientMessage", "Lobby"),
     ("lobby_server_message", "LobbyServerMessage", "Lobby"),
+    ("tournament_client_message", "TournamentClientMessage", "Tournament"),
     ("tournament_server_message", "TournamentServerMessage", "Tournament"),
 )
 

@@ -150,16 +150,18 @@ def test_two_abandoned_games_withdraw_a_player_and_a_paused_one_is_not_paired(tm
 def test_the_tournament_socket_sends_the_page_and_its_changes(tmp_path: Path) -> None:
     database = f"sqlite:///{tmp_path / 'w.sqlite3'}"
     with running_server(database) as server:
-        ann, bo = Entrant(server, "Ann", account=True), Entrant(server, "Bo")
+        ann, bo, cy = Entrant(server, "Ann", account=True), Entrant(server, "Bo"), Entrant(server, "Cy")
         made = ann.post(
             "/api/tournaments",
             {"name": "Later", "format": "swiss", "rounds": 3, "clock": "1d", "starts_in": 3600},
         )
         tid = made.json()["id"]
         ann.join(tid)
-        schema = Draft202012Validator(
-            httpx.get(server.url + "/api/schema").json()["tournament_server_message"]
-        )
+        schemas = httpx.get(server.url + "/api/schema").json()
+        schema = Draft202012Validator(schemas["tournament_server_message"])
+        said = Draft202012Validator(schemas["tournament_client_message"])
+        hidden, shown = {"type": "visible", "visible": False}, {"type": "visible", "visible": True}
+        assert said.is_valid(hidden) and said.is_valid({"type": "ping", "id": "p"})
 
         async def run() -> list[dict[str, Any]]:
             # the account's session and the player's cookies, as the browser sends them
@@ -170,20 +172,29 @@ def test_the_tournament_socket_sends_the_page_and_its_changes(tmp_path: Path) ->
                 second = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 await ws.send(json.dumps({"type": "ping", "id": "p"}))
                 pong = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                # a hidden page is not sent what is not Ann's own; shown again, it is at once
+                await ws.send(json.dumps(hidden))
+                await ws.send(json.dumps({"type": "visible"}))  # none the socket reads: ignored
+                cy.join(tid)
+                with pytest.raises(TimeoutError):
+                    await asyncio.wait_for(ws.recv(), 3.5)
+                await ws.send(json.dumps(shown))
+                third = json.loads(await asyncio.wait_for(ws.recv(), 1))
                 await ws.send("x" * 1000)
                 with pytest.raises(ConnectionClosed):
                     await asyncio.wait_for(ws.recv(), 10)
-            return [first, second, pong]
+            return [first, second, pong, third]
 
-        first, second, pong = asyncio.run(run())
-        for message in (first, second, pong):
+        first, second, pong, third = asyncio.run(run())
+        for message in (first, second, pong, third):
             assert schema.is_valid(message), message
+        assert sorted(s["name"] for s in third["tournament"]["standings"]) == ["Ann", "Bo", "Cy"]
         assert first["type"] == "tournament" and first["tournament"]["me"]["entered"] is True
         assert [s["name"] for s in first["tournament"]["standings"]] == ["Ann"]
         assert sorted(s["name"] for s in second["tournament"]["standings"]) == ["Ann", "Bo"]
         assert pong == {"type": "pong", "id": "p"}
-        ann.close()
-        bo.close()
+        for entrant in (ann, bo, cy):
+            entrant.close()
 
 
 def test_round_robins_by_two_and_by_three_meet_every_pair_once(tmp_path: Path) -> None:

@@ -85,3 +85,46 @@ def test_shared_changes_reach_each_watcher_within_a_period_at_its_own_moments(
     # the watchers all got the page at one instant; their later sends are spread over the period
     moments = sorted((times[1] - changes[0]) % PERIOD for times in sends.values())
     assert moments[-1] - moments[0] > 0.7 * PERIOD
+
+
+def test_a_hidden_page_is_sent_only_its_own_parts_and_the_rest_once_shown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(tournament_feed, "LIVE_SHARED_EVERY", PERIOD)
+
+    async def scenario() -> list[tuple[str, float]]:
+        feed = _Feed(_live("v1"))
+        watcher = Watcher("p0")
+        sent: list[tuple[str, float]] = []
+        began = time.monotonic()
+
+        async def send(message: str) -> None:
+            sent.append((message, time.monotonic() - began))
+
+        task = asyncio.create_task(follow(feed, watcher, send))
+        await asyncio.sleep(0.05)
+        watcher.shown(False)
+        feed.live, feed.version = _live("v2"), 2  # what all share: not sent while hidden
+        watcher.poked.set()
+        await asyncio.sleep(PERIOD + 0.2)
+        assert len(sent) == 1
+        paused = dataclasses.replace(feed.live.shared.snap.entries[0], paused=True)
+        snap = dataclasses.replace(
+            feed.live.shared.snap, entries=(paused, *feed.live.shared.snap.entries[1:])
+        )
+        feed.live, feed.version = view.Live(view.Shared.of(snap)), 3  # p0's own entry: sent at once
+        watcher.poked.set()
+        await asyncio.sleep(0.05)
+        assert len(sent) == 2
+        feed.live, feed.version = _live("v4"), 4
+        watcher.poked.set()
+        await asyncio.sleep(0.05)
+        watcher.shown(True)  # shown again: what changed meanwhile at once
+        await asyncio.sleep(0.05)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        return sent
+
+    sent = asyncio.run(scenario())
+    assert len(sent) == 3
+    assert '"paused":true' in sent[1][0] and '"name":"v4"' in sent[2][0]

@@ -3,11 +3,12 @@
 A member reads a watched tournament with one task (:class:`Feed`) while anyone there watches it:
 only what changed (known.py, beside the database's writer), the page's parts built once on the
 event loop when something did (:class:`view.Live`).  Each watching socket (:class:`Watcher`)
-sends its player their own table, entry, points and games at once, and what every watcher shares
-at the next of its own moments, one every :data:`LIVE_SHARED_EVERY` seconds (each watcher's
-moments are shifted by a random part of that period, so that a thousand watchers paired at one
-instant do not all send at one instant).  A read wakes only the watchers it concerns,
-:data:`WAKE_CHUNK` to a turn of the event loop, so that the moves' messages are read between them.
+sends its player their own table, entry, points and games at once, and, while its page is shown
+(``visible``), what every watcher shares at the next of its own moments, one every
+:data:`LIVE_SHARED_EVERY` seconds (each watcher's moments are shifted by a random part of that
+period, so that a thousand watchers paired at one instant do not all send at one instant).  A
+read wakes only the watchers it concerns, :data:`WAKE_CHUNK` to a turn of the event loop, so that
+the moves' messages are read between them.
 """
 
 from __future__ import annotations
@@ -50,10 +51,22 @@ class Watcher:
     poked: asyncio.Event = field(default_factory=asyncio.Event)
     """Set when there may be something new for this watcher."""
     waiting: bool = False
-    """A change every watcher shares waits for this watcher's turn (its own timer wakes it)."""
+    """A change every watcher shares waits for this watcher's turn (its own timer wakes it), or the
+    page is hidden: the feed does not wake it for such a change."""
+    visible: bool = True
+    """The page is shown (a hidden one is sent only the player's own parts)."""
+    looked: bool = False
+    """The page was shown again: what all share, if it changed, is sent at once."""
 
     def __post_init__(self) -> None:
         self.poked.set()  # the first look sends whatever there is
+
+    def shown(self, visible: bool) -> None:
+        """The page says whether it is shown (``{"type": "visible"}``)."""
+        if visible and not self.visible:
+            self.looked = True
+            self.poked.set()
+        self.visible = visible
 
 
 class Feed:
@@ -205,13 +218,17 @@ async def follow(feed: Followed, watcher: Watcher, send: Callable[[str], Awaitab
         own = (parts[1], parts[2], None if line is None else (line["points"], line["games"]))
         now = time.monotonic()
         due = shared_due is not None and now >= shared_due
-        if sent is None or own != sent[1] or (feed.version != sent[0] and due):
+        looked, watcher.looked = watcher.looked, False
+        if sent is None or own != sent[1] or (feed.version != sent[0] and (due or looked)):
             # the watcher's own table, line or entry is sent at once; the time alone is no change
-            if due and shared_due is not None:
+            if due and shared_due is not None and not looked:
                 moment_used = shared_due
             sent, shared_due = (feed.version, own), None
             watcher.waiting = False
             await send(live.message(parts, time.time()))
+        elif not watcher.visible:
+            # a hidden page: what all share waits until it is shown (the feed does not wake it for it)
+            shared_due, watcher.waiting = None, True
         elif feed.version != sent[0] and shared_due is None:
             # what every watcher shares, at the watcher's next moment: two such sends are a whole
             # period apart, and the watchers' sends are spread over the period

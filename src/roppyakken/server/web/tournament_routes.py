@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import re
 import secrets
@@ -45,7 +44,7 @@ from roppyakken.server.store.database import Database
 from roppyakken.server.web import identity
 from roppyakken.server.web.api import ApiError, read_json_object
 from roppyakken.server.web.room_socket import admission
-from roppyakken.server.web.tournament_feed import Watched, follow
+from roppyakken.server.web.tournament_feed import Watched, Watcher, follow
 from roppyakken.server.wire import bodies, text
 from roppyakken.server.wire import server as to_client
 from roppyakken.server.wire import tournament as to_page
@@ -361,7 +360,10 @@ async def tournament_socket(websocket: WebSocket) -> None:
         async def send(message: str) -> None:
             await asyncio.wait_for(websocket.send_text(message), send_timeout)
 
+        watcher: Watcher | None = None
+
         async def push() -> None:
+            nonlocal watcher
             feed = watched.feed(tournament_id)
             watcher = feed.watch(player_id)
             try:
@@ -377,11 +379,13 @@ async def tournament_socket(websocket: WebSocket) -> None:
                 if len(raw) > to_page.MAX_TOURNAMENT_MESSAGE:
                     await websocket.close(1009, "message too large")
                     return
-                with contextlib.suppress(ValueError, TypeError, AttributeError):
-                    message = json.loads(raw)
-                    if message.get("type") == "ping":
-                        msg_id = message.get("id")
-                        await send(to_client.pong(msg_id if isinstance(msg_id, str) else None))
+                message = to_page.client_message(raw)
+                if message is None:
+                    continue
+                if message["type"] == "ping":
+                    await send(to_client.pong(message.get("id")))
+                elif watcher is not None:
+                    watcher.shown(message["visible"])
 
         tasks = [asyncio.create_task(push()), asyncio.create_task(read())]
         try:

@@ -376,6 +376,19 @@ function live(id, root, draw, opened) {
   const page = root.firstElementChild;
   const socket = new WebSocket(`${scheme}://${location.host}/ws/tournament/${encodeURIComponent(id)}`);
   opened(socket);
+  // a hidden page (another tab in front, the player at their table) is sent only what is theirs
+  const visibility = () => {
+    if (!page || !root.contains(page)) {
+      document.removeEventListener("visibilitychange", visibility);
+      return;
+    }
+    if (socket.readyState !== WebSocket.OPEN) return;
+    /** @type {import("./wire").TournamentVisible} */
+    const said = { type: "visible", visible: document.visibilityState === "visible" };
+    socket.send(JSON.stringify(said));
+  };
+  socket.addEventListener("open", visibility);
+  document.addEventListener("visibilitychange", visibility);
   socket.addEventListener("message", (ev) => {
     if (!page || !root.contains(page)) {
       socket.close();
@@ -386,6 +399,7 @@ function live(id, root, draw, opened) {
     if (msg.type === "tournament") draw(msg.tournament);
   });
   socket.addEventListener("close", () => {
+    document.removeEventListener("visibilitychange", visibility);
     if (page && root.contains(page)) setTimeout(() => live(id, root, draw, opened), 500);
   });
 }

@@ -537,6 +537,21 @@ export interface SeekingMessage {
   token: string;
 }
 
+/** ``ping``: answered by ``pong`` with the same ``id``. */
+export interface TournamentPing {
+  type: "ping";
+  id?: string | null;
+}
+
+/**
+ * ``visible``: whether the page is shown (a hidden page is sent only the player's own parts:
+ * their table, entry, points and games; what all share again once shown).
+ */
+export interface TournamentVisible {
+  type: "visible";
+  visible: boolean;
+}
+
 /** ``GET /api/tournaments/<id>`` (and the ``tournament`` message of ``/ws/tournament/<id>``). */
 export interface TournamentAnswer {
   tournament: TournamentSummary;
@@ -1490,6 +1505,11 @@ export type LobbyServerMessage =
   | PlaybanMessage
   | ErrorMessage
   | PongMessage;
+
+/** Every message of the schema's ``tournament_client_message``, told apart by ``type``. */
+export type TournamentClientMessage =
+  | TournamentPing
+  | TournamentVisible;
 
 /** Every message of the schema's ``tournament_server_message``, told apart by ``type``. */
 export type TournamentServerMessage =
