@@ -202,7 +202,7 @@ def test_the_schema_is_published_and_matches_protocol_md(server: ServerThread) -
     published = server.get("/api/schema").json()
     assert published["protocol_version"] == protocol.VERSION
     parts = ["client_message", "server_message", "lobby_client_message", "lobby_server_message"]
-    parts.append("tournament_server_message")
+    parts += ["tournament_client_message", "tournament_server_message"]
     assert set(published) == {"protocol_version", "http", "http_answers", "http_error", *parts}
     answers = [*published["http_answers"].values(), published["http_error"]]
     for schema in [*(published[p] for p in parts), *published["http"].values(), *answers]:
