@@ -217,7 +217,7 @@ async def follow(feed: Followed, watcher: Watcher, send: Callable[[str], Awaitab
         # (a rank or a tie-break moved by others' games waits with the shared parts)
         own = (parts[1], parts[2], None if line is None else (line["points"], line["games"]))
         now = time.monotonic()
-        due = shared_due is not None and now >= shared_due
+        due = shared_due is not None and now >= shared_due and watcher.visible
         looked, watcher.looked = watcher.looked, False
         if sent is None or own != sent[1] or (feed.version != sent[0] and (due or looked)):
             # the watcher's own table, line or entry is sent at once; the time alone is no change

@@ -44,7 +44,7 @@ from roppyakken.server.store.database import Database
 from roppyakken.server.web import identity
 from roppyakken.server.web.api import ApiError, read_json_object
 from roppyakken.server.web.room_socket import admission
-from roppyakken.server.web.tournament_feed import Watched, Watcher, follow
+from roppyakken.server.web.tournament_feed import Watched, follow
 from roppyakken.server.wire import bodies, text
 from roppyakken.server.wire import server as to_client
 from roppyakken.server.wire import tournament as to_page
@@ -360,18 +360,12 @@ async def tournament_socket(websocket: WebSocket) -> None:
         async def send(message: str) -> None:
             await asyncio.wait_for(websocket.send_text(message), send_timeout)
 
-        watcher: Watcher | None = None
+        feed = watched.feed(tournament_id)
+        watcher = feed.watch(player_id)
 
         async def push() -> None:
-            nonlocal watcher
-            feed = watched.feed(tournament_id)
-            watcher = feed.watch(player_id)
-            try:
-                await follow(feed, watcher, send)
-                await websocket.close(4404, "no such tournament")
-            finally:
-                feed.unwatch(watcher)
-                watched.forget(tournament_id)
+            await follow(feed, watcher, send)
+            await websocket.close(4404, "no such tournament")
 
         async def read() -> None:
             while True:
@@ -384,7 +378,7 @@ async def tournament_socket(websocket: WebSocket) -> None:
                     continue
                 if message["type"] == "ping":
                     await send(to_client.pong(message.get("id")))
-                elif watcher is not None:
+                else:
                     watcher.shown(message["visible"])
 
         tasks = [asyncio.create_task(push()), asyncio.create_task(read())]
@@ -398,6 +392,8 @@ async def tournament_socket(websocket: WebSocket) -> None:
             for task in tasks:
                 with contextlib.suppress(BaseException):
                     await task
+            feed.unwatch(watcher)
+            watched.forget(tournament_id)
 
 
 def routes() -> list[BaseRoute]:
