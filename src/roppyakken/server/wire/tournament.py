@@ -15,6 +15,7 @@ from pydantic import Field, TypeAdapter
 from typing_extensions import TypedDict  # pydantic needs it for a TypedDict before Python 3.12
 
 from roppyakken.server.wire.answers import TournamentAnswer
+from roppyakken.server.wire.protocol import MessageId
 from roppyakken.server.wire.server import PongMessage, compact
 
 MAX_TOURNAMENT_MESSAGE: Final = 256
@@ -35,7 +36,7 @@ class TournamentPing(TypedDict):
     """``ping``: answered by ``pong`` with the same ``id``."""
 
     type: Literal["ping"]
-    id: Annotated[str | None, Field(default=None, max_length=64)]
+    id: MessageId
 
 
 class TournamentVisible(TypedDict):
