@@ -41,6 +41,7 @@ from roppyakken.server.club.ticking import Ticker
 from roppyakken.server.club.tournaments import model, schedules, store
 from roppyakken.server.club.tournaments.known import Known, refresh
 from roppyakken.server.club.tournaments.store import Entry, TableRow, Tournament
+from roppyakken.server.club.tournaments.tally import Tally
 from roppyakken.server.people import blocks
 from roppyakken.server.people.players import link_seat
 from roppyakken.server.play.seats import WAITING
@@ -80,18 +81,18 @@ def standings(
     entries: Sequence[Entry],
     tables: Sequence[TableRow],
     byes: Sequence[tuple[int, str]],
+    tally: Tally | None = None,
 ) -> list[model.Standing]:
-    """The tournament's standings now (model.py's rules over its finished tables, in the order they ended)."""
+    """The tournament's standings now (model.py's rules over its finished tables, in the order they
+    ended; ``tally``: those tables' standings kept game by game, known.py's, then not counted again)."""
     entrants = [model.Entrant(e.player_id, e.rating) for e in entries]
+    withdrawn = [e.player_id for e in entries if e.withdrawn]
+    if tally is not None:
+        return tally.standings(entrants, withdrawn)
     done = sorted((t for t in tables if t.places is not None), key=lambda t: (t.finished_at or 0.0, t.number))
     results = [r for t in done if (r := t.result()) is not None]
-    return model.standings(
-        tournament.format,
-        entrants,
-        results,
-        byes=[p for _, p in byes],
-        withdrawn=[e.player_id for e in entries if e.withdrawn],
-    )
+    byes_had = [p for _, p in byes]
+    return model.standings(tournament.format, entrants, results, byes=byes_had, withdrawn=withdrawn)
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,7 +16,7 @@ from typing import Final
 from sqlalchemy import Connection
 
 from roppyakken.server.club import clubs
-from roppyakken.server.club.tournaments import model, store
+from roppyakken.server.club.tournaments import store
 from roppyakken.server.club.tournaments.director import standings
 from roppyakken.server.club.tournaments.known import Known
 from roppyakken.server.club.tournaments.store import Entry, TableRow, Tournament
@@ -268,7 +268,7 @@ class Live:
             self.keys[player] = (
                 None if at is None else (shared.tables[at]["room"], at >= LIVE_TABLES),
                 shared.entry_of.get(player),
-                None if line is None else (line["points"], line["games"], player in self._beyond),
+                None if line is None else (line["points"], line["games"]),
             )
 
     def changed_since(self, before: Live) -> set[str]:
@@ -314,11 +314,6 @@ class Live:
 def _lines(snap: Snapshot) -> list[TournamentStanding]:
     t = snap.tournament
     by_id = {e.player_id: e for e in snap.entries}
-    if snap.tally is None:
-        lines = standings(t, snap.entries, snap.tables, snap.byes)
-    else:
-        entrants = [model.Entrant(e.player_id, e.rating) for e in snap.entries]
-        lines = snap.tally.standings(entrants, [e.player_id for e in snap.entries if e.withdrawn])
     return [
         TournamentStanding(
             rank=s.rank,
@@ -335,7 +330,7 @@ def _lines(snap: Snapshot) -> list[TournamentStanding]:
             paused=by_id[s.player_id].paused,
             tie_break=s.tie_break,
         )
-        for s in lines
+        for s in standings(t, snap.entries, snap.tables, snap.byes, snap.tally)
         if s.player_id in by_id
     ]
 
