@@ -53,6 +53,12 @@ class Entrant:
         """POST JSON with the CSRF token."""
         return self.client.post(path, json={} if body is None else body, headers={CSRF: self.csrf})
 
+    def make(self, body: dict[str, Any]) -> str:
+        """Make a tournament (``POST /api/tournaments``): its id."""
+        made = self.post("/api/tournaments", body)
+        assert made.status_code == 201, made.text
+        return str(made.json()["id"])
+
     def join(self, tournament: str) -> dict[str, Any]:
         """Join; keeps the token."""
         joined = self.post(f"/api/tournaments/{tournament}/join")
