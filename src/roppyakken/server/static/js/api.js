@@ -82,6 +82,14 @@ async function call(method, path, body) {
 }
 
 /**
+ * The websocket address of `path` (from `/ws/`) on this page's server.
+ * @param {string} path
+ */
+export function socketUrl(path) {
+  return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
+}
+
+/**
  * The declared answer of `route` (wire.d.ts `Answers`, from the schema's `http_answers`), asked at
  * `path` with the route's method (and `body` as JSON, if any); an ApiError as `call` raises.
  * @template {keyof import("./wire").Answers} R

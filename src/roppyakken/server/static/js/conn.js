@@ -2,6 +2,7 @@
 // reconnection with back-off, keep-alive pings, and messages handled one at a time in order
 // (so an animation can finish before the next state is drawn).
 
+import { socketUrl } from "./api.js";
 import { serverText, t } from "./i18n.js";
 
 const PING_MS = 20000;
@@ -44,8 +45,7 @@ export class Connection {
     this.closedByUs = false;
     this.welcomed = false;
     this.status("connecting");
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(this.room)}`);
+    const ws = new WebSocket(socketUrl(`/ws/${encodeURIComponent(this.room)}`));
     this.ws = ws;
     ws.addEventListener("open", () => {
       ws.send(JSON.stringify({ type: "hello", v: 1, token: this.token }));

@@ -4,6 +4,8 @@
 // moves between the app's pages, reopens 2 s after a drop while anyone listens, and is opened
 // again when the tab's player changes (a new cookie: the socket speaks for the player it opened as).
 
+import { socketUrl } from "./api.js";
+
 /**
  * @typedef {import("./wire").LobbyServerMessage} LobbyServerMessage
  * @typedef {(message: LobbyServerMessage) => void} Listener
@@ -22,8 +24,7 @@ let latest = null;
 let barred = null;
 
 function open() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/lobby`);
+  const socket = new WebSocket(socketUrl("/ws/lobby"));
   ws = socket;
   socket.addEventListener("message", (ev) => {
     /** @type {LobbyServerMessage} */

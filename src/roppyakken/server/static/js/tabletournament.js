@@ -7,7 +7,7 @@
 // tournament's page.  An arena player who stays is offered a pause, and is told at once when they
 // are paired again meanwhile (the page follows the tournament's socket), with the way to that table.
 
-import { ask } from "./api.js";
+import { ask, socketUrl } from "./api.js";
 import { errorText, h, replaceChildren } from "./dom.js";
 import { t } from "./i18n.js";
 import { getToken, setToken } from "./store.js";
@@ -224,8 +224,7 @@ export class TableTournament {
   follow() {
     const tt = this.tournament;
     if (!tt || this.socket) return;
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/ws/tournament/${encodeURIComponent(tt.id)}`);
+    const socket = new WebSocket(socketUrl(`/ws/tournament/${encodeURIComponent(tt.id)}`));
     this.socket = socket;
     socket.addEventListener("message", (ev) => {
       /** @type {TournamentMessage} */

@@ -4,7 +4,7 @@
 // when the player is paired it says so and takes them to their table, as quick pairing does.
 
 import { errorText, h, replaceChildren, showError } from "./dom.js";
-import { ask } from "./api.js";
+import { ask, socketUrl } from "./api.js";
 import { t } from "./i18n.js";
 import { presetName } from "./text.js";
 import { getName, setToken } from "./store.js";
@@ -372,9 +372,8 @@ export async function tournamentPage(root, id) {
  * @param {(socket: WebSocket) => void} opened  told each socket opened (closing it reconnects)
  */
 function live(id, root, draw, opened) {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
   const page = root.firstElementChild;
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/tournament/${encodeURIComponent(id)}`);
+  const socket = new WebSocket(socketUrl(`/ws/tournament/${encodeURIComponent(id)}`));
   opened(socket);
   // a hidden page (another tab in front, the player at their table) is sent only what is theirs
   const visibility = () => {
