@@ -415,6 +415,7 @@ def main() -> int:
         # move's arrival to its result sent, the store included, over the whole run)
         server_late = _histogram(metrics, "roppyakken_clock_late_seconds") if args.clock != "none" else None
         server_moves = _histogram(metrics, "roppyakken_move_seconds")
+        server_stored = _histogram(metrics, "roppyakken_move_stored_seconds")
     finally:
         if server is not None:
             server.terminate()
@@ -445,6 +446,7 @@ def main() -> int:
         if server_cpu is not None and moves
         else None,
         "server_move_seconds": server_moves,
+        "server_move_stored_seconds": server_stored,
         "server_major_faults": results[0].server_faults,
         "client_gc_pauses": len(pauses),
         "client_gc_pause_max_ms": round(1000 * max(pauses), 1) if pauses else 0.0,
@@ -481,7 +483,8 @@ def main() -> int:
             f"{figures['client_gc_pause_total_ms']} ms in all, "
             f"the longest {figures['client_gc_pause_max_ms']} ms; "
             f"the server's major page faults: {results[0].server_faults}; "
-            f"the server's own move times (whole run): {server_moves}"
+            f"the server's own move times (whole run): {server_moves}; "
+            f"of which the write, handed to stored: {server_stored}"
         )
         if args.clock != "none":
             print(

@@ -373,7 +373,10 @@ async def _arena(
         moves_before = await asyncio.to_thread(_server_moves, urls_all)
         await asyncio.gather(*tasks, return_exceptions=True)
         moves_after = await asyncio.to_thread(_server_moves, urls_all)
-        server_moves = {le: n - moves_before.get(le, 0) for le, n in moves_after.items()}
+        server_moves = {
+            name: {le: n - moves_before[name].get(le, 0) for le, n in counts.items()}
+            for name, counts in moves_after.items()
+        }
         return {
             "tournament": tournament,
             "joined_in": joined_in,
@@ -441,18 +444,20 @@ def _histogram(text: str, name: str) -> dict[str, dict[str, float]]:
     return out
 
 
-def _server_moves(urls: list[str]) -> dict[float, int]:
-    """``roppyakken_move_seconds`` of every server: how many moves were sent within each bound
-    (seconds) from their arrival, so far."""
-    total: dict[float, int] = {}
+def _server_moves(urls: list[str]) -> dict[str, dict[float, int]]:
+    """``roppyakken_move_seconds`` and ``roppyakken_move_stored_seconds`` of every server: how many
+    moves were sent within each bound (seconds) from their arrival, and stored within each bound
+    from their write handed to the database's writer, so far."""
+    total: dict[str, dict[float, int]] = {"move": {}, "move_stored": {}}
     for url in urls:
         try:
             text = httpx.get(url + "/metrics", timeout=10).text
         except httpx.HTTPError:
             continue
-        for le, n in re.findall(r'roppyakken_move_seconds_bucket\{le="([^"]+)"\} ([0-9.e+]+)', text):
-            bound = float(le)
-            total[bound] = total.get(bound, 0) + int(float(n))
+        for name, counts in total.items():
+            for le, n in re.findall(rf'roppyakken_{name}_seconds_bucket\{{le="([^"]+)"\}} ([0-9.e+]+)', text):
+                bound = float(le)
+                counts[bound] = counts.get(bound, 0) + int(float(n))
     return total
 
 
@@ -601,7 +606,8 @@ def main() -> int:
     print(f"game end -> next pairing: {_quantiles(tally.pairing)}")
     print(f"game end -> standings counting it: {_quantiles(tally.standings)}")
     print(f"move latency: {_quantiles(tally.moves)}")
-    print(f"move latency on the server (arrival to sent): {_bucket_quantiles(run['server_moves'])}")
+    print(f"move latency on the server (arrival to sent): {_bucket_quantiles(run['server_moves']['move'])}")
+    print(f"  of which the write, handed to stored: {_bucket_quantiles(run['server_moves']['move_stored'])}")
     print(
         f"tournament sockets: {tally.socket_messages} messages, {tally.socket_bytes / 1e6:.1f} MB "
         f"({tally.socket_bytes / 1e6 / max(1.0, run['measured']):.2f} MB/s over the measured seconds)"

@@ -234,6 +234,10 @@ def test_security_headers_health_and_metrics(tmp_path: Path) -> None:
         assert metrics.headers["content-type"].startswith("text/plain")
         moves = metric(metrics.text, "roppyakken_moves_total")
         assert moves > 10 and metric(metrics.text, "roppyakken_move_seconds_count") == moves
+        # the part of each move its write took to be stored: one a move, within the move's time
+        assert metric(metrics.text, "roppyakken_move_stored_seconds_count") == moves
+        stored = metric(metrics.text, "roppyakken_move_stored_seconds_sum")
+        assert 0 < stored <= metric(metrics.text, "roppyakken_move_seconds_sum")
         assert metric(metrics.text, "roppyakken_db_writes_failed_total") == 0
 
 

@@ -68,8 +68,8 @@ class PlayMetrics(Protocol):
         """Count one refusal."""
         ...
 
-    def move(self, seconds: float) -> None:
-        """Count one move and its latency."""
+    def move(self, seconds: float, stored: float) -> None:
+        """Count one move, its latency and the part of it its write took to be stored."""
         ...
 
     def bot(self, level: str, thinking: float, waiting: float) -> None:
@@ -87,7 +87,7 @@ class NoMetrics:
     def refuse(self, reason: str) -> None:
         """Nothing."""
 
-    def move(self, seconds: float) -> None:
+    def move(self, seconds: float, stored: float) -> None:
         """Nothing."""
 
     def bot(self, level: str, thinking: float, waiting: float) -> None:
@@ -162,9 +162,9 @@ class Registry:
         self.drop([room.id])
         self.claims.release_soon(room.id)
 
-    def moved(self, seconds: float) -> None:
+    def moved(self, seconds: float, stored: float) -> None:
         """See :meth:`~roppyakken.server.play.state.RoomHooks.moved`."""
-        self.metrics.move(seconds)
+        self.metrics.move(seconds, stored)
 
     def write_failed(self) -> None:
         """See :meth:`~roppyakken.server.play.state.RoomHooks.write_failed`."""

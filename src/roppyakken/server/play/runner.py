@@ -125,6 +125,7 @@ async def apply(
             room.rebuild()
             room.hooks.unheld(room)
             raise WriteFailed(text.WRITE_FAILED, msg_id)
+        submitted = time.perf_counter()
         try:
             await room.db.submit(write_of(room, effects.store))
         except StorageError as exc:
@@ -133,8 +134,9 @@ async def apply(
             room.rebuild()
             room.let_go(exc)
             raise WriteFailed(text.WRITE_FAILED, msg_id) from None
+        stored = time.perf_counter() - submitted
         commit(room, effects)
         perform(room, effects.tell)
         room.arm_clock()
-    room.hooks.moved(time.perf_counter() - began)
+    room.hooks.moved(time.perf_counter() - began, stored)
     room.kick_bots()

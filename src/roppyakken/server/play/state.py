@@ -52,8 +52,9 @@ class RoomHooks(Protocol):
         """The room may be idle now (nobody connected, nothing running)."""
         ...
 
-    def moved(self, seconds: float) -> None:
-        """A move was made, ``seconds`` from its arrival to its result sent."""
+    def moved(self, seconds: float, stored: float) -> None:
+        """A move was made, ``seconds`` from its arrival to its result sent, of which ``stored`` from
+        its write handed to the database's writer to it stored (the writer's queue and transaction)."""
         ...
 
     def write_failed(self) -> None:
@@ -89,7 +90,7 @@ class QuietHooks:
     def idle(self, room: RoomState) -> None:
         """Nothing."""
 
-    def moved(self, seconds: float) -> None:
+    def moved(self, seconds: float, stored: float) -> None:
         """Nothing."""
 
     def write_failed(self) -> None:

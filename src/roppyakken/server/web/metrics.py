@@ -96,6 +96,12 @@ class Metrics:
             buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0),
             registry=self.registry,
         )
+        self.move_stored_seconds = Histogram(
+            "roppyakken_move_stored_seconds",
+            "Of a move's time, from its write handed to the database's writer to it stored",
+            buckets=(0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0),
+            registry=self.registry,
+        )
         bot_buckets = (0.01, 0.05, 0.1, 0.2, 0.25, 0.3, 0.5, 0.75, 1.0, 2.0, 5.0, 10.0)
         self.bot_think = Histogram(
             "roppyakken_bot_think_seconds",
@@ -150,10 +156,11 @@ class Metrics:
         """Count one refusal."""
         self.refused.labels(reason).inc()
 
-    def move(self, seconds: float) -> None:
-        """Count one move and its latency."""
+    def move(self, seconds: float, stored: float) -> None:
+        """Count one move, its latency and the part of it its write took to be stored."""
         self.moves.inc()
         self.move_seconds.observe(seconds)
+        self.move_stored_seconds.observe(stored)
 
     def bot(self, level: str, thinking: float, waiting: float) -> None:
         """Count one bot decision."""
