@@ -518,11 +518,16 @@ def record_end(conn: Connection, room_id: str, record_text: str, now: float) -> 
             .where(mine, tournament_entries.c.player_id == player_id)
             .values(abandonments=tournament_entries.c.abandonments + 1)
         )
-    conn.execute(
-        update(tournament_entries)
-        .where(mine, tournament_entries.c.abandonments >= WITHDRAW_AFTER)
-        .values(withdrawn=True)
-    )
+    if gone:  # (only an abandoner's count moved; a player withdrawn so may not join again: join)
+        conn.execute(
+            update(tournament_entries)
+            .where(
+                mine,
+                tournament_entries.c.player_id.in_(gone),
+                tournament_entries.c.abandonments >= WITHDRAW_AFTER,
+            )
+            .values(withdrawn=True)
+        )
     return tournament_id
 
 
