@@ -5,11 +5,17 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import httpx
 import pytest
+from sqlalchemy import Connection, insert
 
+from roppyakken.server.club.tournaments import store
+from roppyakken.server.club.tournaments.store import Entry
+from roppyakken.server.store.database import Database
+from roppyakken.server.store.tables import players
 from tests.harness.lobby import CSRF
 from tests.harness.server_harness import Player, ServerThread, play_to_end
 
@@ -111,3 +117,26 @@ def play_round(server: ServerThread, tournament: str, entrants: list[Entrant], s
 
     asyncio.run(run())
     return sorted(seats)
+
+
+def add_entrants(database: str, tournament_id: str, count: int) -> list[str]:
+    """``count`` entrants written straight into a tournament (players ``many00``…, named ``Many 00``…,
+    rated from 1900 down): many lines of standings without as many clients.  Their names."""
+    db = Database(database)
+    db.open()
+    now = time.time()
+    names = [f"Many {i:02d}" for i in range(count)]
+
+    def fill(c: Connection) -> None:
+        for i, name in enumerate(names):
+            player = f"many{i:02d}"
+            c.execute(
+                insert(players).values(id=player, secret_hash="x", name=name, created_at=datetime.now(UTC))
+            )
+            store.join(c, tournament_id, Entry(player, name, 1900.0 - i, f"h{i}", now, now, False, False, 0))
+
+    try:
+        db.run_now(fill)
+    finally:
+        db.engine.dispose()
+    return names

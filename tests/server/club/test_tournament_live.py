@@ -45,25 +45,33 @@ def _snapshot() -> view.Snapshot:
     return view.Snapshot(t, entries, tuple(done + ongoing), ())
 
 
+@pytest.mark.parametrize("page", [1, 2, 7, 12, 99])
 @pytest.mark.parametrize("player", ["p0", "p1", "p150", "p299", None, "nobody"])
-def test_the_live_message_is_the_trimmed_answer_with_the_players_own_parts(player: str | None) -> None:
+def test_the_live_message_is_a_page_of_the_answer_with_the_players_own_parts(
+    player: str | None, page: int
+) -> None:
     shared = view.Shared.of(_snapshot())
     whole = shared.answer(player, 5.0)
     assert whole == view.answer(_snapshot(), player, 5.0)  # the GET answer is whole
     assert len(whole["standings"]) == PLAYERS and len(whole["tables"]) == PLAYERS
 
     live = view.Live(shared)
-    sent = live.message(live.own(player), 5.0)
-    trimmed = view.live_answer(shared, player, 5.0)
-    assert sent == to_page.tournament(trimmed)  # assembled exactly as the builder writes it
-    got = json.loads(sent)["tournament"]
-    top = [line["player"] for line in whole["standings"][: view.LIVE_STANDINGS]]
+    pages = -(-PLAYERS // view.LIVE_STANDINGS)
+    shown = min(page, pages)  # a page past the last is the last
+    sent = live.message(live.own(player), 5.0, page)
+    trimmed = view.live_answer(shared, player, 5.0, page)
+    assert sent == to_page.tournament(trimmed, shown, pages)  # assembled exactly as the builder writes it
+    message = json.loads(sent)
+    assert (message["page"], message["pages"]) == (shown, pages)
+    got = message["tournament"]
+    first = (shown - 1) * view.LIVE_STANDINGS
+    lines = [line["player"] for line in whole["standings"][first : first + view.LIVE_STANDINGS]]
     mine = [line for line in whole["standings"] if line["player"] == player]
-    assert [line["player"] for line in got["standings"]] == top + [
-        line["player"] for line in mine if line["player"] not in top
+    assert [line["player"] for line in got["standings"]] == lines + [
+        line["player"] for line in mine if line["player"] not in lines
     ]
-    if mine:  # the player's own line is always there
-        assert mine[0] in got["standings"]
+    if mine:  # the player's own line is always there, once
+        assert got["standings"].count(mine[0]) == 1
     latest = [table["room"] for table in whole["tables"][: view.LIVE_TABLES]]
     rooms = [table["room"] for table in got["tables"]]
     assert rooms[: view.LIVE_TABLES] == latest
@@ -72,17 +80,28 @@ def test_the_live_message_is_the_trimmed_answer_with_the_players_own_parts(playe
         assert got["me"]["table"] is not None and got["me"]["table"]["room"] in rooms
     else:
         assert got["me"]["table"] is None and len(rooms) == view.LIVE_TABLES
-    assert len(sent) < len(to_page.tournament(whole)) / 2
+    assert len(sent) < len(to_page.tournament(whole)) / 4
 
 
 def test_a_live_message_shares_its_parts_and_changes_only_with_them() -> None:
-    shared = view.Shared.of(_snapshot())
+    snap = _snapshot()
+    shared = view.Shared.of(snap)
     live, again = view.Live(shared), view.Live(view.Shared.of(_snapshot()))
-    assert live.shared_text == again.shared_text  # a read without a change: nobody is sent anything
-    assert live.own("p299") != live.own("p298")  # each deep player's own line differs
+    assert live.same_shared(again)  # a read without a change: nobody is sent anything
+    assert live.own("p299") != live.own("p298")  # each player's own line differs
     first, last = shared.standings[0]["player"], shared.standings[-1]["player"]
-    assert live.own(first)[0] == ""  # a line among the first is in the shared part
-    assert json.loads(live.own(last)[0])["player"] == last
+    assert json.loads(live.own(last).line)["player"] == last
+    assert live.own(first).place == 0 and live.own("nobody").place == -1
+    # a change on the last page only (a late entrant) is a change of what all share: the watchers
+    # of that page are sent it
+    late = dataclasses.replace(
+        snap, entries=(*snap.entries, Entry("late", "Late", 1400.0, "hl", 2.0, 2.0, False, False, 0))
+    )
+    moved = view.Live(view.Shared.of(late))
+    assert not moved.same_shared(live)
+    page_one = moved.message(moved.own(None), 5.0, 1)
+    assert page_one.split('"tables"')[0].count('"player"') == view.LIVE_STANDINGS
+    assert '"late"' in moved.message(moved.own(None), 5.0, moved.pages)
 
 
 def test_a_read_wakes_only_the_players_whose_own_parts_changed() -> None:
@@ -113,7 +132,7 @@ def test_a_read_wakes_only_the_players_whose_own_parts_changed() -> None:
         )
         changed = after.changed_since(before)
         # (a line's rank and tie-breaks, moved by others' games, wait with the shared parts)
-        differ = {e.player_id for e in entries if after.own(e.player_id)[1:] != before.own(e.player_id)[1:]}
+        differ = {e.player_id for e in entries if after.own(e.player_id)[1:3] != before.own(e.player_id)[1:3]}
         points = {
             e.player_id
             for e in entries

@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed
 from roppyakken.server.store.database import Database
 from roppyakken.server.store.tables import rating_games, ratings, rooms, tournament_tables
 from tests.harness.server_harness import limits_for_tests, running_server
-from tests.harness.tournaments import Entrant, play_round, wait_for
+from tests.harness.tournaments import Entrant, add_entrants, play_round, wait_for
 
 
 def _count(database: str, query: object) -> int:
@@ -195,6 +195,47 @@ def test_the_tournament_socket_sends_the_page_and_its_changes(tmp_path: Path) ->
         assert pong == {"type": "pong", "id": "p"}
         for entrant in (ann, bo, cy):
             entrant.close()
+
+
+def test_the_tournament_socket_sends_the_page_of_the_standings_asked_for(tmp_path: Path) -> None:
+    """A page of 25 lines at a time (view.LIVE_STANDINGS), the first by default, another when asked
+    for at once, and the player's own line wherever it is; a page past the last is the last."""
+    database = f"sqlite:///{tmp_path / 'p.sqlite3'}"
+    with running_server(database) as server:
+        ann = Entrant(server, "Ann", account=True)
+        made = ann.post(
+            "/api/tournaments",
+            {"name": "Many", "format": "swiss", "rounds": 3, "clock": "1d", "starts_in": 3600},
+        )
+        tid = made.json()["id"]
+        ann.join(tid)
+        add_entrants(database, tid, 30)  # all rated above Ann
+        said = Draft202012Validator(httpx.get(server.url + "/api/schema").json()["tournament_client_message"])
+        assert said.is_valid({"type": "standings", "page": 2})
+        assert not said.is_valid({"type": "standings", "page": 0})
+
+        async def run() -> list[dict[str, Any]]:
+            cookie = {"Cookie": "; ".join(f"{name}={value}" for name, value in ann.client.cookies.items())}
+            async with connect(f"{server.ws_url}/ws/tournament/{tid}", additional_headers=cookie) as ws:
+                first = json.loads(await asyncio.wait_for(ws.recv(), 10))
+                await ws.send(json.dumps({"type": "standings", "page": 2}))
+                second = json.loads(await asyncio.wait_for(ws.recv(), 1))
+                await ws.send(json.dumps({"type": "standings", "page": 0}))  # none the socket reads
+                await ws.send(json.dumps({"type": "standings", "page": 9}))  # the last: page 2 again
+                with pytest.raises(TimeoutError):
+                    await asyncio.wait_for(ws.recv(), 1.5)
+                await ws.send(json.dumps({"type": "standings", "page": 1}))
+                third = json.loads(await asyncio.wait_for(ws.recv(), 1))
+            return [first, second, third]
+
+        first, second, third = asyncio.run(run())
+        names = [line["name"] for line in ann.view(tid)["standings"]]  # the whole standings
+        assert len(names) == 31 and names[-1] == "Ann"  # (rated lowest)
+        page_one = [*names[:25], "Ann"]
+        for message, page, lines in ((first, 1, page_one), (second, 2, names[25:]), (third, 1, page_one)):
+            assert (message["page"], message["pages"]) == (page, 2)
+            assert [line["name"] for line in message["tournament"]["standings"]] == lines
+        ann.close()
 
 
 def test_round_robins_by_two_and_by_three_meet_every_pair_once(tmp_path: Path) -> None:

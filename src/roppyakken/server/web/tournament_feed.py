@@ -57,6 +57,8 @@ class Watcher:
     """The page is shown (a hidden one is sent only the player's own parts)."""
     looked: bool = False
     """The page was shown again: what all share, if it changed, is sent at once."""
+    page: int = 1
+    """The page of the standings' lines the page shows (``{"type": "standings"}``)."""
 
     def __post_init__(self) -> None:
         self.poked.set()  # the first look sends whatever there is
@@ -67,6 +69,12 @@ class Watcher:
             self.looked = True
             self.poked.set()
         self.visible = visible
+
+    def paged(self, page: int) -> None:
+        """The page shows another page of the standings (``{"type": "standings"}``): sent at once."""
+        if page != self.page:
+            self.page = page
+            self.poked.set()
 
 
 class Feed:
@@ -144,7 +152,7 @@ class Feed:
                 # on the event loop: a thread would hold the interpreter's lock as long, and every
                 # socket's turn would wait for it (measured: bench/RESULTS-tournaments.md)
                 before, live = self.live, view.Live(view.Shared.of(snap, self.made))
-                shared = before is None or live.shared_text != before.shared_text
+                shared = before is None or not live.same_shared(before)
                 if shared:
                     self.version += 1
                 self.live = live
@@ -213,9 +221,11 @@ async def follow(feed: Followed, watcher: Watcher, send: Callable[[str], Awaitab
             continue
         parts = live.own(player_id)
         line = live.line(player_id)
-        # own: the watcher's table and entry, and their points and games wherever their line is
-        # (a rank or a tie-break moved by others' games waits with the shared parts)
-        own = (parts[1], parts[2], None if line is None else (line["points"], line["games"]))
+        page = live.page(watcher.page)
+        # own: the watcher's table and entry, their points and games wherever their line is (a
+        # rank or a tie-break moved by others' games waits with the shared parts), and the page
+        # of the standings they asked for
+        own = (parts.table, parts.me, None if line is None else (line["points"], line["games"]), page)
         now = time.monotonic()
         due = shared_due is not None and now >= shared_due and watcher.visible
         looked, watcher.looked = watcher.looked, False
@@ -225,7 +235,7 @@ async def follow(feed: Followed, watcher: Watcher, send: Callable[[str], Awaitab
                 moment_used = shared_due
             sent, shared_due = (feed.version, own), None
             watcher.waiting = False
-            await send(live.message(parts, time.time()))
+            await send(live.message(parts, time.time(), page))
         elif not watcher.visible:
             # a hidden page: what all share waits until it is shown (the feed does not wake it for it)
             shared_due, watcher.waiting = None, True

@@ -378,6 +378,8 @@ async def tournament_socket(websocket: WebSocket) -> None:
                     continue
                 if message["type"] == "ping":
                     await send(to_client.pong(message.get("id")))
+                elif message["type"] == "standings":
+                    watcher.paged(message["page"])
                 else:
                     watcher.shown(message["visible"])
 

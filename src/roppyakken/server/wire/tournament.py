@@ -4,7 +4,8 @@ The server sends ``tournament`` (the page's whole answer, as ``GET /api/tourname
 to this player) when the connection opens and whenever it changes; the client may send ``ping``
 (``{"type": "ping", "id": ...}``), answered by ``pong``, and ``visible`` (``{"type": "visible",
 "visible": false}``: the page is hidden, and is sent only what is the player's own until it says
-``true`` again).  Nothing else is read; a message that is none of these is ignored.
+``true`` again) and ``standings`` (``{"type": "standings", "page": 2}``: the page of the standings'
+lines it shows).  Nothing else is read; a message that is none of these is ignored.
 """
 
 from __future__ import annotations
@@ -23,9 +24,14 @@ MAX_TOURNAMENT_MESSAGE: Final = 256
 
 
 class TournamentMessage(TypedDict):
-    """``tournament``: the tournament as its page shows it to this player, sent whenever it changes."""
+    """``tournament``: the tournament as its page shows it to this player, sent whenever it changes,
+    with the page of the standings the connection asked for (``standings``), the first by default."""
 
     type: Literal["tournament"]
+    page: int
+    """The page of the standings' lines in ``tournament.standings`` (from 1)."""
+    pages: int
+    """How many pages the standings make."""
     tournament: TournamentAnswer
 
 
@@ -47,7 +53,19 @@ class TournamentVisible(TypedDict):
     visible: bool
 
 
-TournamentClientMessage = TournamentPing | TournamentVisible
+MAX_PAGE: Final = 100_000
+"""The largest page a client may ask for (a page past the last is sent as the last)."""
+
+
+class TournamentStandingsPage(TypedDict):
+    """``standings``: which page of the standings' lines the page shows (sent at once, and from then
+    on)."""
+
+    type: Literal["standings"]
+    page: Annotated[int, Field(ge=1, le=MAX_PAGE, strict=True)]
+
+
+TournamentClientMessage = TournamentPing | TournamentVisible | TournamentStandingsPage
 _CLIENT: Final = TypeAdapter(Annotated[TournamentClientMessage, Field(discriminator="type")])
 
 
@@ -69,6 +87,6 @@ def schemas() -> dict[str, Any]:
     }
 
 
-def tournament(answer: TournamentAnswer) -> str:
+def tournament(answer: TournamentAnswer, page: int = 1, pages: int = 1) -> str:
     """``tournament``, as compact JSON text."""
-    return compact(TournamentMessage(type="tournament", tournament=answer))
+    return compact(TournamentMessage(type="tournament", page=page, pages=pages, tournament=answer))

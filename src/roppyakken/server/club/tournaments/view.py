@@ -11,7 +11,7 @@ import csv
 import io
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, NamedTuple
 
 from sqlalchemy import Connection
 
@@ -209,31 +209,56 @@ class Shared:
         )
 
 
-LIVE_STANDINGS: Final = 100
-"""Standings lines the live socket sends (the first ones, and the player's own besides)."""
-LIVE_TABLES: Final = 50
+LIVE_STANDINGS: Final = 25
+"""Standings lines in a page of the live socket (the page the connection asked for, the first by
+default, and the player's own line besides)."""
+LIVE_TABLES: Final = 20
 """Tables the live socket sends (the latest ones, and the player's open one besides)."""
 
 
-def live_answer(shared: Shared, player_id: str | None, now: float) -> TournamentAnswer:
-    """What the live socket sends ``player_id``: the answer with the first :data:`LIVE_STANDINGS`
-    standings lines (and the player's own after them) and the latest :data:`LIVE_TABLES` tables (and
-    the player's open one after them)."""
+def pages(shared: Shared) -> int:
+    """How many pages of :data:`LIVE_STANDINGS` lines the standings make (one when empty)."""
+    return max(1, -(-len(shared.standings) // LIVE_STANDINGS))
+
+
+def page_of(shared: Shared, page: int) -> int:
+    """``page`` within the pages there are (a page past the last is the last)."""
+    return min(max(1, page), pages(shared))
+
+
+def live_answer(shared: Shared, player_id: str | None, now: float, page: int = 1) -> TournamentAnswer:
+    """What the live socket sends ``player_id`` viewing the standings' ``page``: the answer with that
+    page's :data:`LIVE_STANDINGS` lines (and the player's own after them when it is not among them)
+    and the latest :data:`LIVE_TABLES` tables (and the player's open one after them)."""
     whole = shared.answer(player_id, now)
-    lines = shared.standings[:LIVE_STANDINGS]
-    own = next((x for x in shared.standings[LIVE_STANDINGS:] if x["player"] == player_id), None)
+    first = (page_of(shared, page) - 1) * LIVE_STANDINGS
+    lines = shared.standings[first : first + LIVE_STANDINGS]
+    own = next((x for x in shared.standings if x["player"] == player_id), None)
     tables = shared.tables[:LIVE_TABLES]
     at = shared.open_table.get(player_id or "")
     return TournamentAnswer(
         tournament=whole["tournament"],
         club=whole["club"],
         club_name=whole["club_name"],
-        standings=lines if own is None else [*lines, own],
+        standings=lines if own is None or own in lines else [*lines, own],
         tables=tables if at is None or at < LIVE_TABLES else [*tables, shared.tables[at]],
         byes=whole["byes"],
         me=whole["me"],
         now=now,
     )
+
+
+class Own(NamedTuple):
+    """A player's own parts of the live message, encoded."""
+
+    line: str
+    """Their standings line ("" if they have none)."""
+    table: str
+    """Their open table when it is not among the latest ("" if none)."""
+    me: str
+    """Their ``me``."""
+    place: int
+    """Their line's place in the standings, from 0 (-1: none)."""
 
 
 class Live:
@@ -244,10 +269,12 @@ class Live:
         self.shared = shared
         snap = shared.snap
         self.line_of = {x["player"]: x for x in shared.standings}
-        self._beyond = {x["player"] for x in shared.standings[LIVE_STANDINGS:]}
-        """The players whose line is not among the first (each is sent their own)."""
-        self._own: dict[str | None, tuple[str, str, str]] = {}
+        self._index = {x["player"]: i for i, x in enumerate(shared.standings)}
+        self.pages = pages(shared)
+        self._own: dict[str | None, Own] = {}
         """Each player's own parts, encoded when first asked for."""
+        self._pages: dict[int, str] = {}
+        """Each page's lines, encoded when first asked for."""
         head = compact(
             {
                 "tournament": summary(snap.tournament, len(snap.entries)),
@@ -255,12 +282,10 @@ class Live:
                 "club_name": snap.club_name,
             }
         )
-        lines = compact(shared.standings[:LIVE_STANDINGS])
         tables = compact(shared.tables[:LIVE_TABLES])
         byes = compact([TournamentBye(round=r, player=p) for r, p in snap.byes])
-        self.shared_text = (head[:-1], lines[:-1], tables[:-1], byes)
-        """What every watcher is sent alike (two equal ones: no change for a player whose own
-        parts did not change either)."""
+        self.shared_text = (head[:-1], tables[:-1], byes)
+        """What every watcher is sent alike besides the standings' lines."""
         self.keys: dict[str, tuple[object, ...]] = {}
         """What each player's own parts are made of (:meth:`changed_since`)."""
         for player in shared.entry_of.keys() | shared.open_table.keys():
@@ -271,6 +296,11 @@ class Live:
                 None if line is None else (line["points"], line["games"]),
             )
 
+    def same_shared(self, before: Live) -> bool:
+        """Whether what every watcher is sent alike, every page of the standings included, is as in
+        ``before`` (then a player whose own parts did not change either is sent nothing)."""
+        return self.shared_text == before.shared_text and self.shared.standings == before.shared.standings
+
     def changed_since(self, before: Live) -> set[str]:
         """The players whose own parts may differ from those of ``before``."""
         was = before.keys
@@ -278,18 +308,19 @@ class Live:
         changed.update(p for p in was if p not in self.keys)
         return changed
 
-    def own(self, player_id: str | None) -> tuple[str, str, str]:
-        """The player's own parts: their standings line below the first, their open table
-        beyond the latest, their ``me``."""
+    def own(self, player_id: str | None) -> Own:
+        """The player's own parts: their standings line, their open table beyond the latest, their
+        ``me``."""
         found = self._own.get(player_id)
         if found is None:
             shared = self.shared
             at = shared.open_table.get(player_id or "")
-            line = self.line_of.get(player_id or "") if player_id in self._beyond else None
-            found = self._own[player_id] = (
+            line = self.line_of.get(player_id or "")
+            found = self._own[player_id] = Own(
                 "" if line is None else compact(line),
                 compact(shared.tables[at]) if at is not None and at >= LIVE_TABLES else "",
                 compact(shared.me(player_id)),
+                self._index.get(player_id or "", -1),
             )
         return found
 
@@ -297,17 +328,30 @@ class Live:
         """The player's standings line, wherever it is."""
         return self.line_of.get(player_id or "")
 
-    def message(self, own: tuple[str, str, str], now: float) -> str:
-        """The ``tournament`` message with the player's ``own`` parts."""
-        head, lines, tables, byes = self.shared_text
-        line, table, me_text = own
-        if line:
-            lines += ("," if len(lines) > 1 else "") + line
-        if table:
-            tables += ("," if len(tables) > 1 else "") + table
+    def page(self, page: int) -> int:
+        """``page`` within the pages there are."""
+        return min(max(1, page), self.pages)
+
+    def _page_text(self, page: int) -> str:
+        found = self._pages.get(page)
+        if found is None:
+            first = (page - 1) * LIVE_STANDINGS
+            found = self._pages[page] = compact(self.shared.standings[first : first + LIVE_STANDINGS])[:-1]
+        return found
+
+    def message(self, own: Own, now: float, page: int = 1) -> str:
+        """The ``tournament`` message of the standings' ``page`` with the player's ``own`` parts."""
+        page = self.page(page)
+        head, tables, byes = self.shared_text
+        lines = self._page_text(page)
+        first = (page - 1) * LIVE_STANDINGS
+        if own.line and not first <= own.place < first + LIVE_STANDINGS:
+            lines += ("," if len(lines) > 1 else "") + own.line
+        if own.table:
+            tables += ("," if len(tables) > 1 else "") + own.table
         return (
-            f'{{"type":"tournament","tournament":{head},"standings":{lines}],"tables":{tables}],'
-            f'"byes":{byes},"me":{me_text},"now":{compact(now)}}}}}'
+            f'{{"type":"tournament","page":{page},"pages":{self.pages},"tournament":{head},'
+            f'"standings":{lines}],"tables":{tables}],"byes":{byes},"me":{own.me},"now":{compact(now)}}}}}'
         )
 
 

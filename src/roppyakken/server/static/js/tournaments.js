@@ -239,6 +239,9 @@ function createForm(club) {
   return form;
 }
 
+/** Standings lines in a page (the socket's: docs/PROTOCOL.md). */
+const STANDINGS_PAGE = 25;
+
 /**
  * A tournament's page, live.
  * @param {HTMLElement} root
@@ -254,6 +257,28 @@ export async function tournamentPage(root, id) {
   const actions = h("div", { class: "form-actions" });
   const standings = h("div", {});
   const games = h("div", {});
+  /** The page of the standings shown (the socket sends that page: PROTOCOL.md). */
+  let page = 1;
+  let pages = 1;
+  const pageSays = h("span", { class: "muted", "aria-live": "polite" });
+  /** @param {number} to */
+  const turn = async (to) => {
+    page = Math.min(Math.max(1, to), pages);
+    if (socket && socket.readyState === WebSocket.OPEN) {
+      /** @type {import("./wire").TournamentStandingsPage} */
+      const asked = { type: "standings", page };
+      socket.send(JSON.stringify(asked)); // answered at once with that page
+      return;
+    }
+    try {
+      draw(await ask("GET /api/tournaments/{tournament}", `/api/tournaments/${encodeURIComponent(id)}`), null);
+    } catch (err) {
+      showError(error, errorText(err));
+    }
+  };
+  const previous = h("button", { type: "button", onclick: () => void turn(page - 1) }, t("Previous page"));
+  const next = h("button", { type: "button", onclick: () => void turn(page + 1) }, t("Next page"));
+  const pager = h("nav", { class: "pager", "aria-label": t("Pages") }, previous, pageSays, next);
   replaceChildren(
     root,
     h(
@@ -268,6 +293,7 @@ export async function tournamentPage(root, id) {
       actions,
       h("h2", {}, t("Standings")),
       standings,
+      pager,
       tieBreaksHelp(),
       h("p", {}, h("a", { href: `/api/tournaments/${encodeURIComponent(id)}/standings.csv`, download: "" }, t("Standings as CSV"))),
       h("h2", {}, t("Games")),
@@ -302,14 +328,24 @@ export async function tournamentPage(root, id) {
       } else {
         await ask("POST /api/tournaments/{tournament}/withdraw", path, body ?? {});
       }
-      draw(await ask("GET /api/tournaments/{tournament}", `/api/tournaments/${encodeURIComponent(id)}`));
+      draw(await ask("GET /api/tournaments/{tournament}", `/api/tournaments/${encodeURIComponent(id)}`), null);
     } catch (err) {
       showError(error, errorText(err));
     }
   };
 
-  /** @param {Answer} answer */
-  const draw = (answer) => {
+  /**
+   * @param {Answer} answer
+   * @param {{page: number, pages: number} | null} at  the page of the standings a socket's message
+   *   holds; null: the whole standings (the GET answer), of which the page shown is drawn
+   */
+  const draw = (answer, at) => {
+    if (at) {
+      ({ page, pages } = at);
+    } else {
+      pages = Math.max(1, Math.ceil(answer.standings.length / STANDINGS_PAGE));
+      page = Math.min(page, pages);
+    }
     last = answer;
     skew = answer.now - Date.now() / 1000;
     const s = answer.tournament;
@@ -348,12 +384,17 @@ export async function tournamentPage(root, id) {
         location.assign(`/r/${encodeURIComponent(me.table.room)}`);
       } else notice.textContent = t("You are paired, but this browser does not hold your seat: join again here.");
     }
-    drawStandings(standings, answer);
+    const lines = at ? answer.standings : answer.standings.slice((page - 1) * STANDINGS_PAGE, page * STANDINGS_PAGE);
+    drawStandings(standings, { ...answer, standings: lines });
+    pager.hidden = pages < 2;
+    previous.disabled = page <= 1;
+    next.disabled = page >= pages;
+    pageSays.textContent = t("Page {page} of {pages}", { page, pages });
     drawGames(games, answer);
   };
 
   try {
-    draw(await ask("GET /api/tournaments/{tournament}", `/api/tournaments/${encodeURIComponent(id)}`));
+    draw(await ask("GET /api/tournaments/{tournament}", `/api/tournaments/${encodeURIComponent(id)}`), null);
   } catch (err) {
     showError(error, errorText(err));
     return;
@@ -361,6 +402,9 @@ export async function tournamentPage(root, id) {
   tick();
   live(id, root, draw, (ws) => {
     socket = ws;
+    ws.addEventListener("open", () => {
+      if (page > 1) void turn(page); // a socket opened again: the page shown, not the first
+    });
   });
 }
 
@@ -368,7 +412,7 @@ export async function tournamentPage(root, id) {
  * Follow the tournament over its websocket while its page is shown (reconnecting after a drop).
  * @param {string} id
  * @param {HTMLElement} root
- * @param {(answer: Answer) => void} draw
+ * @param {(answer: Answer, at: {page: number, pages: number}) => void} draw
  * @param {(socket: WebSocket) => void} opened  told each socket opened (closing it reconnects)
  */
 function live(id, root, draw, opened) {
@@ -395,7 +439,7 @@ function live(id, root, draw, opened) {
     }
     /** @type {Message} */
     const msg = JSON.parse(String(ev.data));
-    if (msg.type === "tournament") draw(msg.tournament);
+    if (msg.type === "tournament") draw(msg.tournament, { page: msg.page, pages: msg.pages });
   });
   socket.addEventListener("close", () => {
     document.removeEventListener("visibilitychange", visibility);

@@ -544,6 +544,15 @@ export interface TournamentPing {
 }
 
 /**
+ * ``standings``: which page of the standings' lines the page shows (sent at once, and from then
+ * on).
+ */
+export interface TournamentStandingsPage {
+  type: "standings";
+  page: number;
+}
+
+/**
  * ``visible``: whether the page is shown (a hidden page is sent only the player's own parts:
  * their table, entry, points and games; what all share again once shown).
  */
@@ -582,9 +591,14 @@ export interface TournamentMe {
   table: TournamentSeat | null;
 }
 
-/** ``tournament``: the tournament as its page shows it to this player, sent whenever it changes. */
+/**
+ * ``tournament``: the tournament as its page shows it to this player, sent whenever it changes,
+ * with the page of the standings the connection asked for (``standings``), the first by default.
+ */
 export interface TournamentMessage {
   type: "tournament";
+  page: number;
+  pages: number;
   tournament: TournamentAnswer;
 }
 
@@ -1509,7 +1523,8 @@ export type LobbyServerMessage =
 /** Every message of the schema's ``tournament_client_message``, told apart by ``type``. */
 export type TournamentClientMessage =
   | TournamentPing
-  | TournamentVisible;
+  | TournamentVisible
+  | TournamentStandingsPage;
 
 /** Every message of the schema's ``tournament_server_message``, told apart by ``type``. */
 export type TournamentServerMessage =
