@@ -329,8 +329,8 @@ class Live:
         return self.line_of.get(player_id or "")
 
     def page(self, page: int) -> int:
-        """``page`` within the pages there are."""
-        return min(max(1, page), self.pages)
+        """``page`` within the pages there are (:func:`page_of`)."""
+        return page_of(self.shared, page)
 
     def _page_text(self, page: int) -> str:
         found = self._pages.get(page)
