@@ -23,6 +23,8 @@ last player's joining:
 * **standings**: from the receipt of ``game_end`` to the first socket message whose standings
   line of the player counts that game;
 * **moves**: from sending ``act`` to receiving the ``state`` that results from it;
+* **on the server**: ``roppyakken_move_seconds`` (a move's arrival to its result sent) and the part
+  of it its write took (``roppyakken_move_stored_seconds``);
 * **the director**: ``roppyakken_tournament_step_seconds`` from every server's ``/metrics``
   (a step's transaction, the thread CPU it used, and the pairing call alone), and the server
   processes' CPU;
