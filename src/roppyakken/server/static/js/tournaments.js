@@ -271,7 +271,7 @@ export async function tournamentPage(root, id) {
       return;
     }
     try {
-      draw(await ask("GET /api/tournaments/{tournament}", `/api/tournaments/${encodeURIComponent(id)}`), null);
+      await reload();
     } catch (err) {
       showError(error, errorText(err));
     }
@@ -328,7 +328,7 @@ export async function tournamentPage(root, id) {
       } else {
         await ask("POST /api/tournaments/{tournament}/withdraw", path, body ?? {});
       }
-      draw(await ask("GET /api/tournaments/{tournament}", `/api/tournaments/${encodeURIComponent(id)}`), null);
+      await reload();
     } catch (err) {
       showError(error, errorText(err));
     }
@@ -393,8 +393,13 @@ export async function tournamentPage(root, id) {
     drawGames(games, answer);
   };
 
-  try {
+  /** The whole answer read again and drawn (the page of the standings shown taken from it). */
+  async function reload() {
     draw(await ask("GET /api/tournaments/{tournament}", `/api/tournaments/${encodeURIComponent(id)}`), null);
+  }
+
+  try {
+    await reload();
   } catch (err) {
     showError(error, errorText(err));
     return;
