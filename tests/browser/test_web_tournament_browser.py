@@ -20,6 +20,7 @@ from tests.harness.browser import (
     new_context,
     play_all,
     serving,
+    standings_names,
     wait_js,
     watch_errors,
 )
@@ -89,7 +90,7 @@ def test_four_browsers_play_a_two_round_swiss_to_its_final_standings(tmp_path: P
             assert time.monotonic() < deadline, "the tournament did not finish"
             ann.wait_for_timeout(200)
         wait_js(ann, "document.querySelectorAll('table.standings tbody tr').length === 4")
-        shown = ann.locator("table.standings tbody tr td:nth-child(2) a").all_inner_texts()
+        shown = standings_names(ann)
         assert sorted(n.lower() for n in shown) == sorted(n.lower() for n in NAMES)  # the account's: "ann"
         points = [float(p) for p in ann.locator("table.standings tbody tr td:nth-child(3)").all_inner_texts()]
         assert sum(points) == 8.0 and points == sorted(points, reverse=True)

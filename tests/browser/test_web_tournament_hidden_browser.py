@@ -6,19 +6,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Page
-
-from tests.harness.browser import DESKTOP, chromium, need_browser, new_context, serving, watch_errors
+from tests.harness.browser import (
+    DESKTOP,
+    chromium,
+    need_browser,
+    new_context,
+    serving,
+    standings_names,
+    watch_errors,
+)
 from tests.harness.tournaments import Entrant
 
 SHOWN = """(state) => {
   Object.defineProperty(document, "visibilityState", { configurable: true, get: () => state });
   document.dispatchEvent(new Event("visibilitychange"));
 }"""
-
-
-def _names(page: Page) -> list[str]:
-    return page.locator(".standings tbody tr td:nth-child(2) a").all_inner_texts()
 
 
 def test_a_hidden_tournament_page_is_brought_up_to_date_when_shown(tmp_path: Path) -> None:
@@ -50,10 +52,10 @@ def test_a_hidden_tournament_page_is_brought_up_to_date_when_shown(tmp_path: Pat
         cy = Entrant(server, "Cy")
         cy.join(tournament)
         page.wait_for_timeout(3_500)  # a read (1 s) and the page's next moment (2 s) would have come
-        assert sorted(_names(page)) == ["Ann", "Bo"]
+        assert sorted(standings_names(page)) == ["Ann", "Bo"]
         page.evaluate(SHOWN, "visible")
         page.locator(".standings tbody tr", has_text="Cy").wait_for(timeout=1_500)  # at once
-        assert sorted(_names(page)) == ["Ann", "Bo", "Cy"]
+        assert sorted(standings_names(page)) == ["Ann", "Bo", "Cy"]
         assert not errors, errors
         for entrant in (host, bo, cy):
             entrant.close()

@@ -5,15 +5,19 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from tests.harness.axe import axe_problems
-from tests.harness.browser import PHONE, chromium, need_browser, new_context, serving, watch_errors
+from tests.harness.browser import (
+    PHONE,
+    chromium,
+    need_browser,
+    new_context,
+    serving,
+    standings_names,
+    watch_errors,
+)
 from tests.harness.tournaments import Entrant, add_entrants
-
-
-def _names(page: Page) -> list[str]:
-    return page.locator(".standings tbody tr td:nth-child(2) a").all_inner_texts()
 
 
 def test_the_standings_are_turned_page_by_page(tmp_path: Path) -> None:
@@ -31,12 +35,12 @@ def test_the_standings_are_turned_page_by_page(tmp_path: Path) -> None:
         page.goto(f"{server.url}/#/tournament/{tournament}")
         pager = page.get_by_role("navigation", name="Pages")
         expect(pager).to_contain_text("Page 1 of 2")
-        assert _names(page) == many[:25]
+        assert standings_names(page) == many[:25]
         expect(pager.get_by_role("button", name="Previous page")).to_be_disabled()
 
         pager.get_by_role("button", name="Next page").click()
         expect(pager).to_contain_text("Page 2 of 2", timeout=2_000)
-        assert _names(page) == [*many[25:], "Ann"]
+        assert standings_names(page) == [*many[25:], "Ann"]
         expect(pager.get_by_role("button", name="Next page")).to_be_disabled()
         assert not axe_problems(page, "the standings' second page")
 
@@ -49,7 +53,7 @@ def test_the_standings_are_turned_page_by_page(tmp_path: Path) -> None:
         previous.focus()
         page.keyboard.press("Enter")
         expect(pager).to_contain_text("Page 1 of 2", timeout=2_000)
-        assert _names(page) == many[:25]
+        assert standings_names(page) == many[:25]
         assert not errors, errors
         for entrant in (host, bo):
             entrant.close()

@@ -209,6 +209,11 @@ def watch_errors(page: Page, errors: list[str]) -> None:
     page.on("pageerror", lambda exc: errors.append(f"{page.url}: {exc}"))
 
 
+def standings_names(page: Page) -> list[str]:
+    """The players' names in a tournament page's standings, in the order shown."""
+    return page.locator(".standings tbody tr td:nth-child(2) a").all_inner_texts()
+
+
 def play_step(page: Page) -> str | None:
     """Make one decision in a running game if this page has one; say what happened.
 
