@@ -139,6 +139,33 @@ def _saved_record(page: Page) -> dict[str, Any]:
     return found
 
 
+WATCH_WORKERS = """() => navigator.serviceWorker.getRegistration().then(reg => {
+    window.seen = [];
+    const note = (what) => window.seen.push(`${Math.round(performance.now())} ms ${what}`);
+    for (const [name, worker] of [["active", reg.active], ["waiting", reg.waiting]])
+        if (worker) worker.addEventListener("statechange", () => note(`${name} ${worker.state}`));
+    navigator.serviceWorker.addEventListener("controllerchange", () => note("controllerchange"));
+    note("clicked");
+})"""
+"""Note in the page what the service workers do once Reload is clicked (read if it never reloads)."""
+
+
+def _take_update(page: Page) -> None:
+    """Click the update banner's Reload: the new worker takes over and the page reloads."""
+    page.evaluate(WATCH_WORKERS)
+    try:
+        with page.expect_navigation(timeout=60_000):
+            page.click("#update-reload")
+    except Exception:
+        seen = page.evaluate("window.seen")
+        states = page.evaluate(
+            "navigator.serviceWorker.getRegistration().then(r => "
+            "[r.active && r.active.state, r.waiting && r.waiting.state, r.installing && r.installing.state])"
+        )
+        said = f"no reload after Reload: {seen}; active, waiting, installing: {states}"
+        raise AssertionError(said) from None
+
+
 def _server_replay(record: dict[str, Any], levels: list[str | None]) -> dict[str, Any]:
     """The record the server's engine and bots give for this record's seed and the person's moves.
 
@@ -271,8 +298,7 @@ def test_the_app_plays_offline_and_uploads_back_online(
     page.goto(base + "/#/offline")
     page.reload()  # a new page load: the worker's script is checked for a new version
     page.wait_for_selector("#update-banner", timeout=120_000)
-    with page.expect_navigation(timeout=60_000):  # the new worker takes over, the page reloads
-        page.click("#update-reload")
+    _take_update(page)
     wait_js(page, f"caches.keys().then(ks => !ks.includes('{first_cache}'))", 60)
     second_cache = _installed(page)
     assert second_cache != first_cache

@@ -67,16 +67,34 @@ function drawBanner() {
   );
 }
 
+/** How often the page asks the waiting worker again to take over, once the player asked (ms). */
+const ASK_AGAIN_MS = 2000;
+
 /**
- * Show that a new version of the client is ready; its button lets the waiting worker take over,
- * and the page reloads in the new version.
- * @param {ServiceWorker} waiting
+ * Show that a new version of the client is ready; its button asks the waiting worker to take
+ * over (the page reloads when it has: startApp), and asks again every ASK_AGAIN_MS until it has,
+ * of whichever worker is waiting by then: a message to a worker the browser was still starting
+ * is not lost, and a newer version found meanwhile is the one taken.
+ * @param {ServiceWorkerRegistration} reg
  */
-function offerUpdate(waiting) {
+function offerUpdate(reg) {
   if (document.getElementById("update-banner")) return;
+  /** @type {ReturnType<typeof setInterval> | null} */
+  let again = null;
+  const ask = () => {
+    if (reg.waiting) reg.waiting.postMessage({ type: "skip-waiting" });
+  };
   const button = h(
     "button",
-    { type: "button", class: "primary", id: "update-reload", onclick: () => waiting.postMessage({ type: "skip-waiting" }) },
+    {
+      type: "button",
+      class: "primary",
+      id: "update-reload",
+      onclick: () => {
+        ask();
+        again ||= setInterval(ask, ASK_AGAIN_MS);
+      },
+    },
     t("Reload"),
   );
   document.body.prepend(
@@ -92,21 +110,27 @@ export async function startApp() {
   if (!("serviceWorker" in navigator)) return;
   const hadController = !!navigator.serviceWorker.controller;
   let reloading = false;
-  navigator.serviceWorker.addEventListener("controllerchange", () => {
-    // a new version took over after the player asked for it (or on the first install: no reload)
+  // a new version took over (after the player asked for it here or in another tab): the page
+  // reloads in it, so that it never runs half old and half new (on the first install: no reload)
+  const reload = () => {
     if (reloading || !hadController) return;
     reloading = true;
     location.reload();
-  });
+  };
+  navigator.serviceWorker.addEventListener("controllerchange", reload);
   try {
     const reg = await navigator.serviceWorker.register("/sw.js", { scope: "/" });
     const watch = (/** @type {ServiceWorker | null} */ worker) => {
       if (!worker) return;
       worker.addEventListener("statechange", () => {
-        if (worker.state === "installed" && navigator.serviceWorker.controller) offerUpdate(worker);
+        if (worker.state === "installed" && navigator.serviceWorker.controller) offerUpdate(reg);
+        if (worker.state === "activated") reload();
       });
     };
-    if (reg.waiting && navigator.serviceWorker.controller) offerUpdate(reg.waiting);
+    if (reg.waiting && navigator.serviceWorker.controller) {
+      offerUpdate(reg);
+      watch(reg.waiting);
+    }
     watch(reg.installing);
     reg.addEventListener("updatefound", () => watch(reg.installing));
   } catch {
