@@ -96,6 +96,124 @@ def test_the_writer_batches_and_isolates_a_failure(tmp_path: Path) -> None:
     assert batches < 40  # committed together, the failure isolated by halving, not one by one
 
 
+def test_a_batch_of_moves_is_three_statements_on_sqlite(tmp_path: Path) -> None:
+    """The writer stores a batch's moves, clocks and fence in one statement each (the interpreter's
+    lock is let go once a statement, not once a row: database._append_sqlite), in chunks of
+    SQLITE_ROWS; a room's last move in the batch sets its clock; a stale room's moves are refused
+    and the others stored."""
+    from roppyakken.server.store import room_store
+    from roppyakken.server.store.database import SQLITE_ROWS, StaleRoom
+    from roppyakken.server.store.tables import rooms
+
+    db = Database(f"sqlite:///{tmp_path / 'm.sqlite3'}")
+    db.open()
+    ids = [f"r{i:04d}" for i in range(SQLITE_ROWS + 20)]
+
+    def setup(conn: Connection) -> None:
+        from datetime import UTC, datetime
+
+        for room_id in ids:
+            room = room_store.RoomRow(room_id, datetime.now(UTC), 2, "classic", {}, 1, "playing")
+            room_store.insert_room(conn, room=room, room_seats=[room_store.SeatRow(0, "human", "p")])
+        conn.execute(rooms.update().values(epoch=1))
+        conn.execute(rooms.update().where(rooms.c.id == ids[12]).values(epoch=2))  # taken by another
+
+    db.run_now(setup)
+    statements: list[tuple[str, bool]] = []
+
+    def seen(conn: object, cursor: object, sql: str, params: object, context: object, many: bool) -> None:
+        if not sql.startswith("PRAGMA"):
+            statements.append((sql.split()[0].upper(), many))
+
+    async def scenario() -> list[BaseException | None]:
+        await db.start()
+        event.listen(db.engine, "before_cursor_execute", seen)
+        few = [ActionRow(room, 0, 0, f'"{room}"', 1, f'"{room}-a"', 1.0) for room in ids[:10]]
+        few.append(ActionRow(ids[0], 1, 1, '"second"', 1, '"r0000-b"', 2.0))
+        outcomes: list[BaseException | None] = []
+        for works in (few, [ActionRow(room, 0, 0, "{}", 1, '"c"', 3.0) for room in ids[10:]]):
+            done = await asyncio.gather(*[db.submit(work) for work in works], return_exceptions=True)
+            outcomes += [d if isinstance(d, BaseException) else None for d in done]
+        event.remove(db.engine, "before_cursor_execute", seen)
+        await db.close()
+        return outcomes
+
+    outcomes = asyncio.run(scenario())
+    assert [i for i, o in enumerate(outcomes) if o is not None] == [13]
+    assert isinstance(outcomes[13], StaleRoom)
+    # the first batch: the fence, the moves, the clocks; the second (519 moves of as many rooms,
+    # more than SQLITE_ROWS): the fence row by row, and the moves and the clocks in two chunks each
+    assert (
+        statements
+        == [("SELECT", False), ("INSERT", False), ("UPDATE", False)]
+        + [("SELECT", False)]
+        + [("INSERT", False)] * 2
+        + [("UPDATE", False)] * 2
+    ), statements
+    with db.engine.begin() as conn:
+        stored = conn.execute(select(func.count()).select_from(actions)).scalar_one()
+        clock = dict(conn.execute(select(rooms.c.id, rooms.c.clock_deadline)).all())
+        first_actions = conn.execute(
+            select(actions.c.action).where(actions.c.room_id == ids[0]).order_by(actions.c.idx)
+        ).scalars()
+        assert list(first_actions) == [f'"{ids[0]}"', '"second"']
+    assert stored == 11 - 1 + SQLITE_ROWS + 10
+    assert db.inline == 2  # both batches on the event loop's thread
+    assert clock[ids[0]] == 2.0 and clock[ids[1]] == 1.0 and clock[ids[12]] is None and clock[ids[-1]] == 3.0
+    db.engine.dispose()
+
+
+def test_moves_wait_for_a_lock_on_the_writers_thread_not_the_event_loop(tmp_path: Path) -> None:
+    """Moves are stored on the event loop's thread on a connection that waits for no lock: while
+    another process holds the file's write lock, they go to the writer's thread, which waits for
+    it (the loop goes on meanwhile), and are stored once it is let go; then on the loop again."""
+    import sqlite3
+    import threading
+    import time
+
+    from roppyakken.server.store import room_store
+
+    path = tmp_path / "l.sqlite3"
+    db = Database(f"sqlite:///{path}")
+    db.open()
+
+    def setup(conn: Connection) -> None:
+        from datetime import UTC, datetime
+
+        room = room_store.RoomRow("r", datetime.now(UTC), 2, "classic", {}, 1, "playing")
+        room_store.insert_room(conn, room=room, room_seats=[room_store.SeatRow(0, "human", "p")])
+
+    db.run_now(setup)
+    other = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+
+    async def scenario() -> tuple[int, int, float, int, int]:
+        await db.start()
+        await db.submit(ActionRow("r", 0, 0, "{}"))
+        before = db.inline
+        other.execute("BEGIN IMMEDIATE")  # another process writing
+        let_go = threading.Timer(0.5, lambda: other.execute("COMMIT"))
+        let_go.start()
+        began = time.monotonic()
+        ticks = 0
+        move = db.submit(ActionRow("r", 1, 0, "{}"))
+        while not move.done():  # the event loop is not held while the writer's thread waits
+            ticks += 1
+            await asyncio.sleep(0.01)
+        await move
+        waited = time.monotonic() - began
+        during = db.inline - before
+        await db.submit(ActionRow("r", 2, 0, "{}"))
+        after = db.inline - before
+        total = await db.run(lambda c: int(c.execute(select(func.count()).select_from(actions)).scalar_one()))
+        await db.close()
+        return during, after, waited, ticks, total
+
+    during, after, waited, ticks, total = asyncio.run(scenario())
+    other.close()
+    assert during == 0 and after == 1 and total == 3
+    assert waited >= 0.45 and ticks >= 20
+
+
 def test_serve_refuses_a_bad_database_in_one_line(tmp_path: Path) -> None:
     code = "from roppyakken.cli import main; raise SystemExit(main())"
     for url, part in (

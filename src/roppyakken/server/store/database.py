@@ -1,9 +1,14 @@
 """The data layer: one SQLAlchemy 2 engine (SQLite file or PostgreSQL), Alembic migrations, a batching writer.
 
-All database work runs on one worker thread, off the event loop.  Work queued
+Database work runs on one worker thread, off the event loop.  Work queued
 while the thread is busy is done together in one transaction (group commit), so
 many games moving at once cost a few commits, and a move is committed before its
-result is sent to anyone: what a player saw survives a restart.  Long reads that need
+result is sent to anyone: what a player saw survives a restart.  On a SQLite file, a
+batch of moves alone (the most frequent work) is stored on the event loop's own thread
+instead, in three statements on a connection that never waits for a lock
+(:meth:`Database._run_inline`; locked, it goes to the worker thread): a batch handed to
+a thread and back made each move wait for the interpreter's lock behind the other
+threads, which was most of the moves' slowest latencies.  Long reads that need
 nothing still queued (a tournament's director and live page) run beside it instead
 (:meth:`Database.look`), so that the moves queued behind them do not wait.
 
@@ -33,6 +38,7 @@ fails.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import os
 import random
@@ -290,6 +296,56 @@ CLOCK_UPDATE: Final = (
 """A room's clock after a move (:class:`ActionRow`), updated in bulk with the batch's other moves."""
 
 
+SQLITE_ROWS: Final = 500
+"""Moves in one SQLite statement of :func:`_append_sqlite` (5 parameters a move at most, well under
+SQLite's 32,766)."""
+
+
+@functools.lru_cache(maxsize=64)
+def _sqlite_statements(count: int) -> tuple[str, str, str]:
+    """The SQL of :func:`_stale_sqlite` and :func:`_append_sqlite` for ``count`` rooms or moves."""
+    marks = ",".join("?" * count)
+    whens = " ".join(["WHEN ? THEN ?"] * count)
+    return (
+        f"SELECT count(*) FROM rooms WHERE id IN ({marks}) AND epoch = CASE id {whens} END",
+        "INSERT INTO actions (room_id, idx, seat, action) VALUES " + ",".join(["(?,?,?,?)"] * count),
+        f"UPDATE rooms SET clock = CASE id {whens} END, clock_deadline = CASE id {whens} END "
+        f"WHERE id IN ({marks})",
+    )
+
+
+def _stale_sqlite(conn: Connection, epochs: dict[str, int]) -> set[str]:
+    """:func:`~roppyakken.server.store.room_store.fenced` on SQLite, in one step when no room is stale
+    (the common case): SQLite locks the whole file for a write, so there is no row to lock."""
+    if len(epochs) > SQLITE_ROWS:
+        return fenced(conn, epochs)
+    ids = list(epochs)
+    pairs = [value for room in ids for value in (room, epochs[room])]
+    agree = conn.exec_driver_sql(_sqlite_statements(len(ids))[0], (*ids, *pairs)).scalar()
+    return set() if agree == len(ids) else fenced(conn, epochs)
+
+
+def _append_sqlite(conn: Connection, moves: list[dict[str, Any]], clocks: list[dict[str, Any]]) -> None:
+    """Insert ``moves`` and update ``clocks`` (rows as :meth:`Database._execute` makes them) in one
+    statement each, not one a row.
+
+    Python's sqlite3 lets the interpreter's lock go around every step of a statement (one a row
+    of an ``executemany``) and the writer's thread then waits to get it back behind the event
+    loop (up to ``sys.getswitchinterval()``, 5 ms): at a thousand games that wait, not SQLite,
+    made the moves' slowest writes (bench/RESULTS-tournaments.md, "Where the tail is")."""
+    for start in range(0, len(moves), SQLITE_ROWS):
+        part = moves[start : start + SQLITE_ROWS]
+        values = [row[key] for row in part for key in ("room_id", "idx", "seat", "action")]
+        conn.exec_driver_sql(_sqlite_statements(len(part))[1], tuple(values))
+    latest = {row["b_id"]: row for row in clocks}  # a room's last move in the batch sets its clock
+    rooms_ = list(latest)
+    for start in range(0, len(rooms_), SQLITE_ROWS):
+        part = rooms_[start : start + SQLITE_ROWS]
+        clock = [value for room in part for value in (room, latest[room]["b_clock"])]
+        deadline = [value for room in part for value in (room, latest[room]["b_deadline"])]
+        conn.exec_driver_sql(_sqlite_statements(len(part))[2], (*clock, *deadline, *part))
+
+
 class Database:
     """The server's database: open and migrated by :meth:`open`, then used through :meth:`run`."""
 
@@ -331,6 +387,10 @@ class Database:
         self._pending: list[tuple[Op | ActionRow | Alone, asyncio.Future[Any]]] = []
         self._wake: asyncio.Event | None = None
         self._writer: asyncio.Task[None] | None = None
+        self._inline_moves = False
+        self._inline: Connection | None = None
+        self.inline = 0
+        """Batches of moves stored on the event loop's thread (:meth:`_run_inline`)."""
         self._closing = False
         self.failed = 0
         """How many pieces of work failed (for the metrics)."""
@@ -371,6 +431,7 @@ class Database:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="roppyakken-db")
         self._wake = asyncio.Event()
         self._closing = False
+        self._inline_moves = self._checkpointer is not None  # a SQLite file
         self._writer = asyncio.create_task(self._write_loop(), name="roppyakken-db-writer")
         if self.dialect != "sqlite" or (path and path != ":memory:"):
             self._looker = ThreadPoolExecutor(
@@ -492,21 +553,68 @@ class Database:
                 self._wake.clear()
                 continue
             batch, self._pending = self._pending, []
+            lead = 0
+            if self._inline_moves:
+                while lead < len(batch) and isinstance(batch[lead][0], ActionRow):
+                    lead += 1
+            if lead:
+                moves = self._run_inline(cast(list[ActionRow], [w for w, _ in batch[:lead]]))
+                if moves is not None:
+                    self.inline += 1
+                    self._settle(batch[:lead], moves)
+                    batch = batch[lead:]
+                    if not batch:
+                        continue
             try:
                 results = await loop.run_in_executor(self._executor, self._run_all, [w for w, _ in batch])
             except Exception as exc:  # the executor itself failed: fail the whole batch
                 results = [(False, exc)] * len(batch)
-            for (_, future), (ok, value) in zip(batch, results, strict=True):
-                if not ok:
-                    self.failed += 1
-                if future.done():
-                    continue
-                if ok:
-                    future.set_result(value)
-                elif isinstance(value, Fenced | IntegrityError):
-                    future.set_exception(StaleRoom(_one_line(value)))
-                else:
-                    future.set_exception(StorageError(_one_line(value)))
+            self._settle(batch, results)
+
+    def _settle(self, batch: list[tuple[Any, asyncio.Future[Any]]], results: list[tuple[bool, Any]]) -> None:
+        """Give each piece of work's future its result or its error."""
+        for (_, future), (ok, value) in zip(batch, results, strict=True):
+            if not ok:
+                self.failed += 1
+            if future.done():
+                continue
+            if ok:
+                future.set_result(value)
+            elif isinstance(value, Fenced | IntegrityError):
+                future.set_exception(StaleRoom(_one_line(value)))
+            else:
+                future.set_exception(StorageError(_one_line(value)))
+
+    def _run_inline(self, moves: list[ActionRow]) -> list[tuple[bool, Any]] | None:
+        """Store ``moves`` on the event loop's own thread, in one transaction on a connection that
+        never waits for a lock (SQLite's ``busy_timeout`` 0); None when anything goes wrong (the
+        file locked by another process, a move refused by the schema): nothing of it was stored,
+        and the writer's thread runs it as any work, waiting for the lock and isolating a failure.
+
+        Handing a batch to the writer's thread and its result back made each move wait for the
+        interpreter's lock twice, behind whatever the other thread ran: at a thousand games that
+        wait, not SQLite, was the moves' slowest part (bench/RESULTS-tournaments.md, "Where the
+        tail is").  A batch of moves is one fence, one insert and one update (:func:`_append_sqlite`),
+        well under a millisecond; a checkpoint never blocks it (the :class:`Checkpointer`'s are
+        passive)."""
+        try:
+            if self._inline is None:
+                self._inline = self.engine.connect()
+                self._inline.exec_driver_sql("PRAGMA busy_timeout=0")
+                self._inline.commit()
+            with self._inline.begin():
+                return self._execute(self._inline, list(moves))
+        except Exception as exc:
+            log.info("moves handed to the writer's thread: %s", _one_line(exc))
+            self._drop_inline()
+            return None
+
+    def _drop_inline(self) -> None:
+        """Close :meth:`_run_inline`'s connection for good (never back to the pool: it waits for no lock)."""
+        if self._inline is not None:
+            self._inline.invalidate()
+            self._inline.close()
+            self._inline = None
 
     def _run_all(self, works: list[Op | ActionRow | Alone]) -> list[tuple[bool, Any]]:
         """Run the queued work in order: each :class:`Alone` in a transaction of its own, the rest
@@ -572,13 +680,14 @@ class Database:
     def _execute(conn: Connection, works: list[Op | ActionRow]) -> list[tuple[bool, Any]]:
         results: list[tuple[bool, Any]] = []
         rows: list[tuple[int, ActionRow]] = []
+        sqlite = conn.dialect.name == "sqlite"
 
         def flush() -> None:
             if not rows:
                 return
             # fenced, all in one statement: a row of a room taken by another server fails alone
             epochs = {row.room_id: row.epoch for _, row in rows if row.epoch is not None}
-            stale = fenced(conn, epochs) if epochs else set()
+            stale = (_stale_sqlite(conn, epochs) if sqlite else fenced(conn, epochs)) if epochs else set()
             kept = []
             clocks = []
             for at, row in rows:
@@ -592,10 +701,13 @@ class Database:
                         clocks.append(
                             {"b_id": row.room_id, "b_clock": row.clock, "b_deadline": row.clock_deadline}
                         )
-            if kept:
-                conn.execute(actions.insert(), kept)
-            if clocks:
-                conn.execute(CLOCK_UPDATE, clocks)
+            if sqlite:
+                _append_sqlite(conn, kept, clocks)
+            else:
+                if kept:
+                    conn.execute(actions.insert(), kept)
+                if clocks:
+                    conn.execute(CLOCK_UPDATE, clocks)
             rows.clear()
 
         for work in works:
@@ -623,6 +735,7 @@ class Database:
             self._wake.set()
             await self._writer
             self._writer = None
+        self._drop_inline()
         if self._executor is not None:
             self._executor.shutdown(wait=True)
             self._executor = None
