@@ -102,7 +102,8 @@ def test_a_batch_of_moves_is_three_statements_on_sqlite(tmp_path: Path) -> None:
     SQLITE_ROWS; a room's last move in the batch sets its clock; a stale room's moves are refused
     and the others stored."""
     from roppyakken.server.store import room_store
-    from roppyakken.server.store.database import SQLITE_ROWS, StaleRoom
+    from roppyakken.server.store.database import StaleRoom
+    from roppyakken.server.store.sqlite_moves import ROWS as SQLITE_ROWS
     from roppyakken.server.store.tables import rooms
 
     db = Database(f"sqlite:///{tmp_path / 'm.sqlite3'}")

@@ -5,7 +5,7 @@ while the thread is busy is done together in one transaction (group commit), so
 many games moving at once cost a few commits, and a move is committed before its
 result is sent to anyone: what a player saw survives a restart.  On a SQLite file, a
 batch of moves alone (the most frequent work) is stored on the event loop's own thread
-instead, in three statements on a connection that never waits for a lock
+instead, in three statements (store/sqlite_moves.py) on a connection that never waits for a lock
 (:meth:`Database._run_inline`; locked, it goes to the worker thread): a batch handed to
 a thread and back made each move wait for the interpreter's lock behind the other
 threads, which was most of the moves' slowest latencies.  Long reads that need
@@ -38,7 +38,6 @@ fails.
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import os
 import random
@@ -67,6 +66,7 @@ from roppyakken.server.config import (
     REPLICA_RETRY,
 )
 from roppyakken.server.store.room_store import Fenced, fenced
+from roppyakken.server.store.sqlite_moves import append_moves, stale_rooms
 from roppyakken.server.store.tables import actions, rooms
 from roppyakken.server.wire import text
 
@@ -294,56 +294,6 @@ CLOCK_UPDATE: Final = (
     .values(clock=bindparam("b_clock"), clock_deadline=bindparam("b_deadline"))
 )
 """A room's clock after a move (:class:`ActionRow`), updated in bulk with the batch's other moves."""
-
-
-SQLITE_ROWS: Final = 500
-"""Moves in one SQLite statement of :func:`_append_sqlite` (5 parameters a move at most, well under
-SQLite's 32,766)."""
-
-
-@functools.lru_cache(maxsize=64)
-def _sqlite_statements(count: int) -> tuple[str, str, str]:
-    """The SQL of :func:`_stale_sqlite` and :func:`_append_sqlite` for ``count`` rooms or moves."""
-    marks = ",".join("?" * count)
-    whens = " ".join(["WHEN ? THEN ?"] * count)
-    return (
-        f"SELECT count(*) FROM rooms WHERE id IN ({marks}) AND epoch = CASE id {whens} END",
-        "INSERT INTO actions (room_id, idx, seat, action) VALUES " + ",".join(["(?,?,?,?)"] * count),
-        f"UPDATE rooms SET clock = CASE id {whens} END, clock_deadline = CASE id {whens} END "
-        f"WHERE id IN ({marks})",
-    )
-
-
-def _stale_sqlite(conn: Connection, epochs: dict[str, int]) -> set[str]:
-    """:func:`~roppyakken.server.store.room_store.fenced` on SQLite, in one step when no room is stale
-    (the common case): SQLite locks the whole file for a write, so there is no row to lock."""
-    if len(epochs) > SQLITE_ROWS:
-        return fenced(conn, epochs)
-    ids = list(epochs)
-    pairs = [value for room in ids for value in (room, epochs[room])]
-    agree = conn.exec_driver_sql(_sqlite_statements(len(ids))[0], (*ids, *pairs)).scalar()
-    return set() if agree == len(ids) else fenced(conn, epochs)
-
-
-def _append_sqlite(conn: Connection, moves: list[dict[str, Any]], clocks: list[dict[str, Any]]) -> None:
-    """Insert ``moves`` and update ``clocks`` (rows as :meth:`Database._execute` makes them) in one
-    statement each, not one a row.
-
-    Python's sqlite3 lets the interpreter's lock go around every step of a statement (one a row
-    of an ``executemany``) and the writer's thread then waits to get it back behind the event
-    loop (up to ``sys.getswitchinterval()``, 5 ms): at a thousand games that wait, not SQLite,
-    made the moves' slowest writes (bench/RESULTS-tournaments.md, "Where the tail is")."""
-    for start in range(0, len(moves), SQLITE_ROWS):
-        part = moves[start : start + SQLITE_ROWS]
-        values = [row[key] for row in part for key in ("room_id", "idx", "seat", "action")]
-        conn.exec_driver_sql(_sqlite_statements(len(part))[1], tuple(values))
-    latest = {row["b_id"]: row for row in clocks}  # a room's last move in the batch sets its clock
-    rooms_ = list(latest)
-    for start in range(0, len(rooms_), SQLITE_ROWS):
-        part = rooms_[start : start + SQLITE_ROWS]
-        clock = [value for room in part for value in (room, latest[room]["b_clock"])]
-        deadline = [value for room in part for value in (room, latest[room]["b_deadline"])]
-        conn.exec_driver_sql(_sqlite_statements(len(part))[2], (*clock, *deadline, *part))
 
 
 class Database:
@@ -594,9 +544,9 @@ class Database:
         Handing a batch to the writer's thread and its result back made each move wait for the
         interpreter's lock twice, behind whatever the other thread ran: at a thousand games that
         wait, not SQLite, was the moves' slowest part (bench/RESULTS-tournaments.md, "Where the
-        tail is").  A batch of moves is one fence, one insert and one update (:func:`_append_sqlite`),
-        well under a millisecond; a checkpoint never blocks it (the :class:`Checkpointer`'s are
-        passive)."""
+        tail is").  A batch of moves is one fence, one insert and one update
+        (:func:`~roppyakken.server.store.sqlite_moves.append_moves`), well under a millisecond; a
+        checkpoint never blocks it (the :class:`Checkpointer`'s are passive)."""
         try:
             if self._inline is None:
                 self._inline = self.engine.connect()
@@ -687,7 +637,7 @@ class Database:
                 return
             # fenced, all in one statement: a row of a room taken by another server fails alone
             epochs = {row.room_id: row.epoch for _, row in rows if row.epoch is not None}
-            stale = (_stale_sqlite(conn, epochs) if sqlite else fenced(conn, epochs)) if epochs else set()
+            stale = (stale_rooms(conn, epochs) if sqlite else fenced(conn, epochs)) if epochs else set()
             kept = []
             clocks = []
             for at, row in rows:
@@ -702,7 +652,7 @@ class Database:
                             {"b_id": row.room_id, "b_clock": row.clock, "b_deadline": row.clock_deadline}
                         )
             if sqlite:
-                _append_sqlite(conn, kept, clocks)
+                append_moves(conn, kept, clocks)
             else:
                 if kept:
                     conn.execute(actions.insert(), kept)
