@@ -98,7 +98,7 @@ def test_the_writer_batches_and_isolates_a_failure(tmp_path: Path) -> None:
 
 def test_a_batch_of_moves_is_three_statements_on_sqlite(tmp_path: Path) -> None:
     """The writer stores a batch's moves, clocks and fence in one statement each (the interpreter's
-    lock is let go once a statement, not once a row: database._append_sqlite), in chunks of
+    lock is let go once a statement, not once a row: store/sqlite_moves.py), in chunks of
     SQLITE_ROWS; a room's last move in the batch sets its clock; a stale room's moves are refused
     and the others stored."""
     from roppyakken.server.store import room_store
