@@ -44,7 +44,7 @@ import random
 import sqlite3
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -337,7 +337,6 @@ class Database:
         self._pending: list[tuple[Op | ActionRow | Alone, asyncio.Future[Any]]] = []
         self._wake: asyncio.Event | None = None
         self._writer: asyncio.Task[None] | None = None
-        self._inline_moves = False
         self._inline: Connection | None = None
         self.inline = 0
         """Batches of moves stored on the event loop's thread (:meth:`_run_inline`)."""
@@ -381,7 +380,6 @@ class Database:
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="roppyakken-db")
         self._wake = asyncio.Event()
         self._closing = False
-        self._inline_moves = self._checkpointer is not None  # a SQLite file
         self._writer = asyncio.create_task(self._write_loop(), name="roppyakken-db-writer")
         if self.dialect != "sqlite" or (path and path != ":memory:"):
             self._looker = ThreadPoolExecutor(
@@ -503,16 +501,18 @@ class Database:
                 self._wake.clear()
                 continue
             batch, self._pending = self._pending, []
-            lead = 0
-            if self._inline_moves:
-                while lead < len(batch) and isinstance(batch[lead][0], ActionRow):
-                    lead += 1
-            if lead:
-                moves = self._run_inline(cast(list[ActionRow], [w for w, _ in batch[:lead]]))
-                if moves is not None:
+            moves: list[ActionRow] = []
+            if self._checkpointer is not None:  # a SQLite file: its leading moves on this thread
+                for work, _ in batch:
+                    if not isinstance(work, ActionRow):
+                        break
+                    moves.append(work)
+            if moves:
+                stored = self._run_inline(moves)
+                if stored is not None:
                     self.inline += 1
-                    self._settle(batch[:lead], moves)
-                    batch = batch[lead:]
+                    self._settle(batch[: len(moves)], stored)
+                    batch = batch[len(moves) :]
                     if not batch:
                         continue
             try:
@@ -535,7 +535,7 @@ class Database:
             else:
                 future.set_exception(StorageError(_one_line(value)))
 
-    def _run_inline(self, moves: list[ActionRow]) -> list[tuple[bool, Any]] | None:
+    def _run_inline(self, moves: Sequence[ActionRow]) -> list[tuple[bool, Any]] | None:
         """Store ``moves`` on the event loop's own thread, in one transaction on a connection that
         never waits for a lock (SQLite's ``busy_timeout`` 0); None when anything goes wrong (the
         file locked by another process, a move refused by the schema): nothing of it was stored,
@@ -553,7 +553,7 @@ class Database:
                 self._inline.exec_driver_sql("PRAGMA busy_timeout=0")
                 self._inline.commit()
             with self._inline.begin():
-                return self._execute(self._inline, list(moves))
+                return self._execute(self._inline, moves)
         except Exception as exc:
             log.info("moves handed to the writer's thread: %s", _one_line(exc))
             self._drop_inline()
@@ -627,7 +627,7 @@ class Database:
         return self._run_batch(works[:middle]) + self._run_batch(works[middle:])
 
     @staticmethod
-    def _execute(conn: Connection, works: list[Op | ActionRow]) -> list[tuple[bool, Any]]:
+    def _execute(conn: Connection, works: Sequence[Op | ActionRow]) -> list[tuple[bool, Any]]:
         results: list[tuple[bool, Any]] = []
         rows: list[tuple[int, ActionRow]] = []
         sqlite = conn.dialect.name == "sqlite"
