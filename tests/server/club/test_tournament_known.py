@@ -156,7 +156,9 @@ def test_a_player_who_withdrew_between_the_read_and_the_write_is_not_paired(tmp_
     decided = db.run_now(lambda c: director.plan(c, held, "t1", START + 1, 1.0))
     assert decided is not None and len(decided.tables) == 2
     db.run_now(lambda c: store.set_entry(c, "t1", "a", withdrawn=True))  # a player's own change
-    done = db.run_now(lambda c: director.written(c, held, "t1", decided, START + 1, LEASE))
+    done = db.run_now(
+        lambda c: director.written(c, director.looked(held, decided, []), "t1", epoch, START + 1, LEASE)
+    )
     assert done.again
     paired = [list(t.players) for t in db.run_now(lambda c: store.tables(c, "t1"))]
     assert all("a" not in t for t in paired)

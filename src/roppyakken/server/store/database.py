@@ -9,8 +9,10 @@ instead, in three statements (store/sqlite_moves.py) on a connection that never 
 (:meth:`Database._run_inline`; locked, it goes to the worker thread): a batch handed to
 a thread and back made each move wait for the interpreter's lock behind the other
 threads, which was most of the moves' slowest latencies.  Long reads that need
-nothing still queued (a tournament's director and live page) run beside it instead
-(:meth:`Database.look`), so that the moves queued behind them do not wait.
+nothing still queued (a tournament's live page) run beside it instead
+(:meth:`Database.look`), so that the moves queued behind them do not wait; a tournament
+director's read and decision, Python enough to hold the interpreter's lock away from the
+event loop, run in a process of its own (:meth:`Database.look_apart`, store/reading.py).
 
 On SQLite (WAL, ``synchronous=NORMAL``) a commit appends to the write-ahead log and
 does not wait for the disk; copying the log into the database file (a checkpoint)
@@ -65,6 +67,7 @@ from roppyakken.server.config import (
     REPLICA_MAX_LAG,
     REPLICA_RETRY,
 )
+from roppyakken.server.store.reading import ReadingError, ReadingProcess
 from roppyakken.server.store.room_store import Fenced, fenced
 from roppyakken.server.store.sqlite_moves import append_moves, stale_rooms
 from roppyakken.server.store.tables import actions, rooms
@@ -215,6 +218,22 @@ def open_engine(
     return engine
 
 
+def _query_only(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA query_only=ON")
+    cursor.close()
+
+
+def open_reading_engine(url: str, write_timeout: float) -> Engine:
+    """An engine for the reading process (store/reading.py): one connection; on SQLite one that
+    writes nothing and leaves the log's checkpoints to the server's :class:`Checkpointer`."""
+    engine = open_engine(url, write_timeout, pool_size=1)
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _no_checkpoints)
+        event.listen(engine, "connect", _query_only)
+    return engine
+
+
 def migrate(engine: Engine, revision: str = "head") -> None:
     """Bring the schema to ``revision`` (the newest by default; Alembic, run programmatically: no
     alembic.ini).
@@ -330,6 +349,8 @@ class Database:
         self._replica_down_until = 0.0
         self._reader: ThreadPoolExecutor | None = None
         self._looker: ThreadPoolExecutor | None = None
+        self.apart: ReadingProcess | None = None
+        """The process that runs :meth:`look_apart`'s reads (None: an in-memory database, or not started)."""
         self.reads: dict[str, int] = {"replica": 0, "primary": 0}
         """Lag-tolerant reads (:meth:`read`) by where they ran (for the metrics and tests)."""
         self._checkpointer: Checkpointer | None = None
@@ -385,6 +406,7 @@ class Database:
             self._looker = ThreadPoolExecutor(
                 max_workers=LOOK_WORKERS, thread_name_prefix="roppyakken-db-look"
             )
+            self.apart = ReadingProcess(self.url, self.write_timeout)
         if self.replica is not None:
             self._reader = ThreadPoolExecutor(
                 max_workers=READ_WORKERS, thread_name_prefix="roppyakken-db-read"
@@ -453,6 +475,19 @@ class Database:
             return await loop.run_in_executor(self._looker, self._look, op)
         except SQLAlchemyError as exc:
             raise StorageError(_one_line(exc)) from None
+
+    async def look_apart(self, op: Callable[..., T], *args: Any) -> T:
+        """Run ``op(connection, *args)`` as :meth:`look` does, in a process of its own
+        (store/reading.py): for reads whose Python would hold the interpreter's lock away from the
+        event loop.  ``op`` is a module's top-level function, ``args`` and its answer pickle; what
+        it keeps between calls it keeps in its module (in the process).  An in-memory database has
+        no such process: there it runs as :meth:`look` does, in this process."""
+        if self.apart is None:
+            return await self.look(lambda conn: op(conn, *args))
+        try:
+            return cast(T, await self.apart.call(op, *args))
+        except ReadingError as exc:
+            raise StorageError(str(exc)) from None
 
     def _look(self, op: Callable[[Connection], T]) -> T:
         with self.engine.begin() as conn:
@@ -695,6 +730,9 @@ class Database:
         if self._looker is not None:
             self._looker.shutdown(wait=True)
             self._looker = None
+        if self.apart is not None:
+            await self.apart.close()
+            self.apart = None
         self.engine.dispose()
         if self.replica is not None:
             self.replica.dispose()

@@ -315,10 +315,14 @@ def _described(known: Known, tables: Sequence[tuple[int, tuple[str, ...]]]) -> l
     return described
 
 
-def _unmade(known: Known, new: list[tuple[int, tuple[str, ...]]]) -> list[Unmade]:
-    """The tables whose room is still to be made: the new ones and any whose making failed."""
-    earlier = [(x.number, x.players) for x in known.open_tables() if x.room_id is None]
-    return _described(known, [*earlier, *new])
+def _unmade(seen: Looked, new: list[tuple[int, tuple[str, ...]]]) -> list[Unmade]:
+    """The tables whose room is still to be made: any whose making failed and the new ones."""
+    made = list(seen.earlier)
+    for number, players in new:
+        if set(players) <= seen.people.keys():
+            names = tuple(seen.people[p][0] for p in players)
+            made.append(Unmade(number, players, names, tuple(seen.people[p][1] for p in players)))
+    return made
 
 
 def stuck(conn: Connection, known: Known, now: float) -> list[tuple[str, Unmade]]:
@@ -346,6 +350,60 @@ def look(
     return decided, [] if held.known is None else stuck(conn, held.known, now)
 
 
+@dataclass(frozen=True, slots=True)
+class Looked:
+    """What a director's read found and decided: everything its fenced write and the rooms'
+    making need (it crosses from the reading process: store/reading.py)."""
+
+    decided: Plan | None
+    """None: there is no such tournament."""
+    tournament: Tournament | None
+    earlier: list[Unmade]
+    """The tables paired before whose room is still to be made."""
+    people: dict[str, tuple[str, str]]
+    """The name and seat-token hash of each player of the plan's new tables."""
+    stuck: list[tuple[str, Unmade]]
+    """:func:`stuck`."""
+    seconds: float = 0.0
+    """Seconds the read and decision took."""
+    cpu: float = 0.0
+    """CPU seconds they used."""
+
+
+def looked(held: Held, decided: Plan | None, late: list[tuple[str, Unmade]]) -> Looked:
+    """What :func:`look` read into ``held`` and decided, as its write needs it."""
+    known = held.known
+    if known is None:
+        return Looked(decided, None, [], {}, late)
+    earlier = _described(known, [(x.number, x.players) for x in known.open_tables() if x.room_id is None])
+    wanted = {p for table in (decided.tables if decided else ()) for p in table}
+    people = {e.player_id: (e.name, e.token_hash) for e in known.entries if e.player_id in wanted}
+    return Looked(decided, known.tournament, earlier, people, late)
+
+
+KEPT_MOST: Final = 64
+"""Tournaments whose :class:`Held` the reading process keeps between a director's reads (the least
+recently read forgotten first: a forgotten one is read whole again)."""
+_kept: dict[str, Held] = {}
+
+
+def look_kept(conn: Connection, key: str, tournament_id: str, epoch: int, now: float, scale: float) -> Looked:
+    """:func:`look` with what was read of the tournament kept in this module between calls, under
+    ``key`` and ``epoch`` (the reading process runs it: :meth:`Database.look_apart
+    <roppyakken.server.store.database.Database.look_apart>`)."""
+    began, cpu = time.perf_counter(), time.thread_time()
+    held = _kept.pop(key, None)
+    if held is None or held.epoch != epoch:
+        held = Held(epoch)
+    decided, late = look(conn, held, tournament_id, now, scale)
+    if decided is not None and decided.status not in (store.FINISHED, store.CANCELLED):
+        _kept[key] = held
+        while len(_kept) > KEPT_MOST:
+            del _kept[next(iter(_kept))]
+    seen = looked(held, decided, late)
+    return replace(seen, seconds=time.perf_counter() - began, cpu=time.thread_time() - cpu)
+
+
 def _costed(op: Callable[[], T]) -> tuple[T, float, float]:
     """``op()``, the seconds it took and the CPU seconds its thread used."""
     began, cpu = time.perf_counter(), time.thread_time()
@@ -369,27 +427,24 @@ def step(
     held = held or Held(epoch)
     store.fence(conn, tournament_id, epoch, now, lease)
     decided, late = look(conn, held, tournament_id, now, scale)
-    done = written(conn, held, tournament_id, decided, now, lease)
+    done = written(conn, looked(held, decided, late), tournament_id, held.epoch, now, lease)
     done.stuck = late
     done.seconds, done.cpu = time.perf_counter() - began, time.thread_time() - cpu
     return done
 
 
-def written(
-    conn: Connection, held: Held, tournament_id: str, decided: Plan | None, now: float, lease: float
-) -> Step:
-    """The fenced transaction of a step: renew the lease, :func:`apply` ``decided``; and what is left
-    to do outside it."""
-    known = held.known
-    if decided is None or known is None:
+def written(conn: Connection, seen: Looked, tournament_id: str, epoch: int, now: float, lease: float) -> Step:
+    """The fenced transaction of a step: renew the lease, :func:`apply` what was decided; and what is
+    left to do outside it."""
+    decided, t = seen.decided, seen.tournament
+    if decided is None or t is None:
         return Step(None, over=True)
-    t = known.tournament
     new: list[tuple[int, tuple[str, ...]]] = []
     again = False
     if not decided.writes:
-        store.fence(conn, tournament_id, held.epoch, now, lease)
+        store.fence(conn, tournament_id, epoch, now, lease)
     else:
-        applied = apply(conn, tournament_id, held.epoch, decided, now, lease)
+        applied = apply(conn, tournament_id, epoch, decided, now, lease)
         if not applied.written:
             return Step(t, again=True)
         new, again = applied.tables, applied.again
@@ -402,7 +457,7 @@ def written(
     over = t.status in (store.FINISHED, store.CANCELLED)
     return Step(
         t,
-        unmade=[] if over else _unmade(known, new),
+        unmade=[] if over else _unmade(seen, new),
         over=over,
         changed=decided.writes,
         again=again,
@@ -435,6 +490,8 @@ class Director:
         self.timed = timed
         self.db = registry.db
         self.member = member or "member-" + secrets.token_hex(6)
+        self.key = secrets.token_hex(8)
+        """Names what the reading process keeps of this director's tournaments (:func:`look_kept`)."""
         self.lease = lease
         self.held: dict[str, Held] = {}
         """The tournaments this director holds, with the epoch it took each at and what it knows of them."""
@@ -489,9 +546,10 @@ class Director:
 
     async def direct(self, tournament_id: str) -> None:
         """One step of one tournament, if this director holds it (or takes it now): read what
-        changed and decide beside the database's writer (:meth:`Database.look
-        <roppyakken.server.store.database.Database.look>`), write in a short fenced transaction,
-        then make the new tables' rooms together."""
+        changed and decide in the reading process (:meth:`Database.look_apart
+        <roppyakken.server.store.database.Database.look_apart>`: its Python never holds the
+        interpreter's lock away from the event loop), write in a short fenced transaction, then
+        make the new tables' rooms together."""
         member, lease, scale = self.member, self.lease, self.registry.limits.clock_scale
         held = self.held.get(tournament_id)
         if held is None:
@@ -503,20 +561,21 @@ class Director:
             log.info("tournament %s: directed here (epoch %d)", tournament_id, taken)
             held = self.held[tournament_id] = Held(taken)
         mine, now = held, time.time()
-        (decided, late), read, read_cpu = await self.db.look(
-            lambda c: _costed(lambda: look(c, mine, tournament_id, now, scale))
+        seen: Looked = await self.db.look_apart(
+            look_kept, f"{self.key}/{tournament_id}", tournament_id, mine.epoch, now, scale
         )
         try:
             done, seconds, write_cpu = await self.db.run(
-                lambda c: _costed(lambda: written(c, mine, tournament_id, decided, time.time(), lease))
+                lambda c: _costed(lambda: written(c, seen, tournament_id, mine.epoch, time.time(), lease))
             )
         except StaleRoom:
             log.warning("tournament %s: directed by another member now; let go here", tournament_id)
             self.held.pop(tournament_id, None)
             return
-        done.stuck, done.read, done.seconds, done.cpu = late, read, seconds, read_cpu + write_cpu
+        done.stuck, done.read, done.seconds = seen.stuck, seen.seconds, seconds
+        done.cpu = seen.cpu + write_cpu
         if self.timed is not None:
-            self.timed("read", read)
+            self.timed("read", seen.seconds)
             self.timed("transaction", done.seconds)
             self.timed("cpu", done.cpu)
             if done.pairing is not None:

@@ -6,9 +6,10 @@ the order paired), so a reader that knows a tournament re-reads its row, its ent
 (a line each per player at most) and, of its tables, only those from the first one it saw still
 playing: in an arena of 1,000 players that is the few hundred tables in play, not the thousands
 played.  It keeps the standings game by game as the games end (tally.py).  The director
-(director.py) and the live page's feed (web/tournament_routes.py) each keep one; they read
-through :meth:`Database.look <roppyakken.server.store.database.Database.look>`, beside the
-database's writer.
+(director.py) keeps one in the server's reading process (:meth:`Database.look_apart
+<roppyakken.server.store.database.Database.look_apart>`), the live page's feed
+(web/tournament_feed.py) one in the server, read through :meth:`Database.look
+<roppyakken.server.store.database.Database.look>`, beside the database's writer.
 """
 
 from __future__ import annotations
