@@ -18,7 +18,8 @@ from pathlib import Path
 from sqlalchemy import insert
 
 from roppyakken.server.people import follows as follows_mod
-from roppyakken.server.store.database import migrate, open_engine
+from roppyakken.server.store.database import migrate
+from roppyakken.server.store.engines import open_engine
 from roppyakken.server.store.tables import follows, players, presence, rooms, seat_players
 
 PLAYERS = 5_000

@@ -242,7 +242,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn  # noqa: F401  (the web extras are installed)
 
-        from roppyakken.server.store.database import Database, display_url
+        from roppyakken.server.store.database import Database
+        from roppyakken.server.store.engines import display_url
         from roppyakken.server.web.app import create_app
         from roppyakken.server.wire import text
     except ImportError:

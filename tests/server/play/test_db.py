@@ -234,7 +234,8 @@ def test_serve_refuses_a_bad_database_in_one_line(tmp_path: Path) -> None:
 def test_upgrading_a_sqlite_database_from_the_first_schema_keeps_every_row(tmp_path: Path) -> None:
     """Migrations that rebuild ``rooms`` on SQLite (batch mode) must not cascade its drop into the
     seats and actions that refer to it."""
-    from roppyakken.server.store.database import migrate, open_engine
+    from roppyakken.server.store.database import migrate
+    from roppyakken.server.store.engines import open_engine
 
     engine = open_engine(f"sqlite:///{tmp_path / 'old.sqlite3'}")
     migrate(engine, "0001")

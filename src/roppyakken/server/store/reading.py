@@ -146,7 +146,7 @@ def serve(stdin: BinaryIO, stdout: BinaryIO) -> None:
     """The process's side: open the database named by the first frame, then answer each request."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from roppyakken.server.store.database import StorageError, open_reading_engine
+    from roppyakken.server.store.engines import open_reading_engine
 
     opening = _frame(stdin)
     if opening is None:
@@ -159,7 +159,7 @@ def serve(stdin: BinaryIO, stdout: BinaryIO) -> None:
                 op, args = pickle.loads(request)
                 with engine.begin() as conn:
                     answer: tuple[bool, Any] = (True, op(conn, *args))
-            except (SQLAlchemyError, StorageError) as exc:
+            except SQLAlchemyError as exc:
                 answer = (False, " ".join(str(exc).split())[:300] or type(exc).__name__)
             except Exception as exc:  # a bug: said in the server's log, the read fails
                 log.exception("a read in the reading process failed")
