@@ -143,3 +143,23 @@ def test_the_reading_process_ends_with_a_server_killed_by_sigkill(tmp_path: Path
     while _alive(child) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not _alive(child), "the reading process outlived its server (kill -9)"
+
+
+def test_a_reading_process_that_cannot_start_fails_the_read_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = _database(tmp_path / "nostart.sqlite3")
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "no-python"))
+
+    async def run() -> None:
+        await db.start()
+        try:
+            with pytest.raises(
+                StorageError, match=r"^the reading process cannot start: .*no-python"
+            ) as failed:
+                await db.look_apart(store.get, "t1")
+            assert "\n" not in str(failed.value) and db.apart is not None and db.apart.pid is None
+        finally:
+            await db.close()
+
+    asyncio.run(run())

@@ -68,7 +68,10 @@ class ReadingProcess:
         """``op(connection, *args)`` in the process; its answer (:class:`ReadingError` if it failed)."""
         request = pickle.dumps((op, args), protocol=pickle.HIGHEST_PROTOCOL)
         async with self._lock:
-            process = self._process or await self._start()
+            try:
+                process = self._process or await self._start()
+            except OSError as exc:
+                raise ReadingError(f"the reading process cannot start: {exc}") from None
             try:
                 answer = await asyncio.wait_for(self._ask(process, request), self.timeout)
             except BaseException as exc:  # the answer may still come: the pipe is out of step
