@@ -66,7 +66,7 @@ from roppyakken.server.config import (
     REPLICA_MAX_LAG,
     REPLICA_RETRY,
 )
-from roppyakken.server.store.engines import display_url, no_checkpoints, open_engine
+from roppyakken.server.store.engines import display_url, no_checkpoints, one_line, open_engine
 from roppyakken.server.store.reading import ReadingError, ReadingProcess
 from roppyakken.server.store.room_store import Fenced, fenced
 from roppyakken.server.store.sqlite_moves import append_moves, stale_rooms
@@ -146,12 +146,6 @@ def migrate(engine: Engine, revision: str = "head") -> None:
             if sqlite:
                 conn.exec_driver_sql("PRAGMA foreign_keys=ON")
                 conn.commit()
-
-
-def _one_line(exc: BaseException) -> str:
-    orig = getattr(exc, "orig", None)
-    message = str(orig if orig is not None else exc).strip()
-    return message.splitlines()[0] if message else type(exc).__name__
 
 
 BROKEN_OFF: Final = frozenset({"40P01", "40001"})
@@ -265,7 +259,7 @@ class Database:
         try:
             migrate(self.engine)
         except SQLAlchemyError as exc:
-            reason = _one_line(exc)
+            reason = one_line(exc)
             raise RoppyakkenError(
                 text.DATABASE_UNREACHABLE, url=display_url(self.url), reason=reason
             ) from None
@@ -335,7 +329,7 @@ class Database:
                     "the read replica %s failed (reads go to the primary; tried again in %g s): %s",
                     display_url(self.replica_url or ""),
                     self.replica_retry,
-                    _one_line(exc),
+                    one_line(exc),
                 )
             self._replica_down_until = time.monotonic() + self.replica_retry
             return await self._read_primary(op)
@@ -360,7 +354,7 @@ class Database:
         try:
             return await loop.run_in_executor(self._looker, self._look, op)
         except SQLAlchemyError as exc:
-            raise StorageError(_one_line(exc)) from None
+            raise StorageError(one_line(exc)) from None
 
     async def look_apart(self, op: Callable[..., T], *args: Any) -> T:
         """Run ``op(connection, *args)`` as :meth:`look` does, in a process of its own
@@ -452,9 +446,9 @@ class Database:
             if ok:
                 future.set_result(value)
             elif isinstance(value, Fenced | IntegrityError):
-                future.set_exception(StaleRoom(_one_line(value)))
+                future.set_exception(StaleRoom(one_line(value)))
             else:
-                future.set_exception(StorageError(_one_line(value)))
+                future.set_exception(StorageError(one_line(value)))
 
     def _run_inline(self, moves: Sequence[ActionRow]) -> list[tuple[bool, Any]] | None:
         """Store ``moves`` on the event loop's own thread, in one transaction on a connection that
@@ -476,7 +470,7 @@ class Database:
             with self._inline.begin():
                 return self._execute(self._inline, moves)
         except Exception as exc:
-            log.info("moves handed to the writer's thread: %s", _one_line(exc))
+            log.info("moves handed to the writer's thread: %s", one_line(exc))
             self._drop_inline()
             return None
 
@@ -524,7 +518,7 @@ class Database:
                     len(works),
                     attempt,
                     self.retries,
-                    _one_line(exc),
+                    one_line(exc),
                 )
                 time.sleep(random.uniform(0.0, 0.02 * attempt))  # (the other transaction goes first)
 
@@ -540,9 +534,9 @@ class Database:
         except Exception as exc:
             if len(works) == 1 or _whole_database(exc):
                 if isinstance(exc, StaleRoom):  # the fence refusing a room's former holder: by design
-                    log.info("a room's former holder was refused: %s", _one_line(exc))
+                    log.info("a room's former holder was refused: %s", one_line(exc))
                 else:
-                    log.error("database work failed (%d pieces): %s", len(works), _one_line(exc))
+                    log.error("database work failed (%d pieces): %s", len(works), one_line(exc))
                 return [(False, exc)] * len(works)
         middle = len(works) // 2
         return self._run_batch(works[:middle]) + self._run_batch(works[middle:])

@@ -129,3 +129,10 @@ def open_reading_engine(url: str, write_timeout: float) -> Engine:
         event.listen(engine, "connect", no_checkpoints)
         event.listen(engine, "connect", _query_only)
     return engine
+
+
+def one_line(exc: BaseException) -> str:
+    """A database error's first line (the driver's own message where SQLAlchemy wraps one)."""
+    orig = getattr(exc, "orig", None)
+    message = str(orig if orig is not None else exc).strip()
+    return message.splitlines()[0] if message else type(exc).__name__

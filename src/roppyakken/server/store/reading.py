@@ -57,7 +57,6 @@ class ReadingProcess:
         self._lock = asyncio.Lock()
         self.started = 0
         """How many processes were started (a second one: the first ended under a read)."""
-        self.calls = 0
 
     @property
     def pid(self) -> int | None:
@@ -83,7 +82,6 @@ class ReadingProcess:
                 if isinstance(exc, (OSError, EOFError, asyncio.IncompleteReadError)):
                     raise ReadingError("the reading process ended") from None
                 raise
-            self.calls += 1
         done, value = pickle.loads(answer)
         if not done:
             raise ReadingError(str(value))
@@ -149,7 +147,7 @@ def serve(stdin: BinaryIO, stdout: BinaryIO) -> None:
     """The process's side: open the database named by the first frame, then answer each request."""
     from sqlalchemy.exc import SQLAlchemyError
 
-    from roppyakken.server.store.engines import open_reading_engine
+    from roppyakken.server.store.engines import one_line, open_reading_engine
 
     opening = _frame(stdin)
     if opening is None:
@@ -163,7 +161,7 @@ def serve(stdin: BinaryIO, stdout: BinaryIO) -> None:
                 with engine.begin() as conn:
                     answer: tuple[bool, Any] = (True, op(conn, *args))
             except SQLAlchemyError as exc:
-                answer = (False, " ".join(str(exc).split())[:300] or type(exc).__name__)
+                answer = (False, one_line(exc))
             except Exception as exc:  # a bug: said in the server's log, the read fails
                 log.exception("a read in the reading process failed")
                 answer = (False, f"{type(exc).__name__}: {exc}"[:300])

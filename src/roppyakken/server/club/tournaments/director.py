@@ -30,7 +30,7 @@ import logging
 import math
 import secrets
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final, TypeVar
 
@@ -303,26 +303,29 @@ def apply(
     return Applied(list(zip(numbers, paired, strict=True)), again=bool(gone))
 
 
-def _described(known: Known, tables: Sequence[tuple[int, tuple[str, ...]]]) -> list[Unmade]:
-    """The tables (number, players) with their players' names and seat tokens."""
-    by_id = {e.player_id: e for e in known.entries}
+People = Mapping[str, tuple[str, str]]
+"""Players' names and seat-token hashes, by player id."""
+
+
+def _people(known: Known) -> dict[str, tuple[str, str]]:
+    """The entrants' names and seat-token hashes."""
+    return {e.player_id: (e.name, e.token_hash) for e in known.entries}
+
+
+def _described(people: People, tables: Sequence[tuple[int, tuple[str, ...]]]) -> list[Unmade]:
+    """The tables (number, players) with their players' names and seat tokens (a table with a
+    player not among ``people`` left out)."""
     described = []
     for number, players in tables:
-        if set(players) <= by_id.keys():
-            people = [by_id[p] for p in players]
-            names, tokens = tuple(e.name for e in people), tuple(e.token_hash for e in people)
+        if set(players) <= people.keys():
+            names, tokens = tuple(people[p][0] for p in players), tuple(people[p][1] for p in players)
             described.append(Unmade(number, players, names, tokens))
     return described
 
 
 def _unmade(seen: Looked, new: list[tuple[int, tuple[str, ...]]]) -> list[Unmade]:
     """The tables whose room is still to be made: any whose making failed and the new ones."""
-    made = list(seen.earlier)
-    for number, players in new:
-        if set(players) <= seen.people.keys():
-            names = tuple(seen.people[p][0] for p in players)
-            made.append(Unmade(number, players, names, tuple(seen.people[p][1] for p in players)))
-    return made
+    return [*seen.earlier, *_described(seen.people, new)]
 
 
 def stuck(conn: Connection, known: Known, now: float) -> list[tuple[str, Unmade]]:
@@ -338,7 +341,7 @@ def stuck(conn: Connection, known: Known, now: float) -> list[tuple[str, Unmade]
         (str(x.room_id), table)
         for x in late
         if x.room_id in still
-        for table in _described(known, [(x.number, x.players)])
+        for table in _described(_people(known), [(x.number, x.players)])
     ]
 
 
@@ -375,9 +378,10 @@ def looked(held: Held, decided: Plan | None, late: list[tuple[str, Unmade]]) -> 
     known = held.known
     if known is None:
         return Looked(decided, None, [], {}, late)
-    earlier = _described(known, [(x.number, x.players) for x in known.open_tables() if x.room_id is None])
+    everyone = _people(known)
+    earlier = _described(everyone, [(x.number, x.players) for x in known.open_tables() if x.room_id is None])
     wanted = {p for table in (decided.tables if decided else ()) for p in table}
-    people = {e.player_id: (e.name, e.token_hash) for e in known.entries if e.player_id in wanted}
+    people = {p: everyone[p] for p in wanted if p in everyone}
     return Looked(decided, known.tournament, earlier, people, late)
 
 
@@ -391,17 +395,15 @@ def look_kept(conn: Connection, key: str, tournament_id: str, epoch: int, now: f
     """:func:`look` with what was read of the tournament kept in this module between calls, under
     ``key`` and ``epoch`` (the reading process runs it: :meth:`Database.look_apart
     <roppyakken.server.store.database.Database.look_apart>`)."""
-    began, cpu = time.perf_counter(), time.thread_time()
     held = _kept.pop(key, None)
     if held is None or held.epoch != epoch:
         held = Held(epoch)
-    decided, late = look(conn, held, tournament_id, now, scale)
+    (decided, late), seconds, cpu = _costed(lambda: look(conn, held, tournament_id, now, scale))
     if decided is not None and decided.status not in (store.FINISHED, store.CANCELLED):
         _kept[key] = held
         while len(_kept) > KEPT_MOST:
             del _kept[next(iter(_kept))]
-    seen = looked(held, decided, late)
-    return replace(seen, seconds=time.perf_counter() - began, cpu=time.thread_time() - cpu)
+    return replace(looked(held, decided, late), seconds=seconds, cpu=cpu)
 
 
 def _costed(op: Callable[[], T]) -> tuple[T, float, float]:
@@ -494,7 +496,8 @@ class Director:
         """Names what the reading process keeps of this director's tournaments (:func:`look_kept`)."""
         self.lease = lease
         self.held: dict[str, Held] = {}
-        """The tournaments this director holds, with the epoch it took each at and what it knows of them."""
+        """The tournaments this director holds, with the epoch it took each at (what it read of them
+        is kept in the reading process: :func:`look_kept`)."""
         self.scheduled = list(scheduled)
         """The operator's recurring tournaments (``serve --tournaments FILE``)."""
         self._last_schedules = -math.inf
