@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import time
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -117,6 +118,36 @@ def play_round(server: ServerThread, tournament: str, entrants: list[Entrant], s
 
     asyncio.run(run())
     return sorted(seats)
+
+
+def tournament_row(fmt: str, starts_at: float, **values: Any) -> dict[str, Any]:
+    """A tournament's row for ``store.create`` (id ``t1``, named after its format): tables of 2,
+    classic, 15+60, unrated, public, made by nobody a minute before it starts, scheduled; ``values``
+    replace or add any column."""
+    row: dict[str, Any] = {
+        "id": "t1",
+        "name": fmt,
+        "format": fmt,
+        "preset": "classic",
+        "players": 2,
+        "clock": "15+60",
+        "rated": False,
+        "visibility": "public",
+        "creator": None,
+        "created_at": starts_at - 60,
+        "starts_at": starts_at,
+        "status": store.SCHEDULED,
+    }
+    return row | values
+
+
+def join_named(c: Connection, tournament_id: str, names: Iterable[str], joined_at: float) -> None:
+    """Players whose ids are ``names`` (each shown upper-case, rated 1500, seat-token hash
+    ``h<name>``) made and joined to the tournament at ``joined_at``."""
+    for name in names:
+        c.execute(insert(players).values(id=name, secret_hash="x", name=name, created_at=datetime.now(UTC)))
+        entry = Entry(name, name.upper(), 1500.0, "h" + name, joined_at, joined_at, False, False, 0)
+        store.join(c, tournament_id, entry)
 
 
 def add_entrants(database: str, tournament_id: str, count: int) -> list[str]:

@@ -3,15 +3,15 @@ stalled) and was taken over writes nothing more, and a table gets one room at mo
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Connection, insert, select
+from sqlalchemy import Connection, select
 
 from roppyakken.server.club.tournaments import director, store
 from roppyakken.server.store.database import Database
-from roppyakken.server.store.tables import players, tournament_tables, tournaments
+from roppyakken.server.store.tables import tournament_tables, tournaments
+from tests.harness.tournaments import join_named, tournament_row
 
 START = 1_800_000_000.0
 LEASE = 5.0
@@ -23,32 +23,8 @@ def db(tmp_path: Path) -> Database:
     made.open()
 
     def fill(c: Connection) -> None:
-        store.create(
-            c,
-            {
-                "id": "t1",
-                "name": "Swiss",
-                "format": "swiss",
-                "preset": "classic",
-                "players": 2,
-                "clock": "15+60",
-                "rated": False,
-                "visibility": "public",
-                "creator": None,
-                "created_at": START - 60,
-                "starts_at": START,
-                "rounds": 2,
-                "status": store.SCHEDULED,
-            },
-        )
-        for name in ("a", "b", "c", "d"):
-            c.execute(
-                insert(players).values(id=name, secret_hash="x", name=name, created_at=datetime.now(UTC))
-            )
-            entry = store.Entry(
-                name, name.upper(), 1500.0, "h" + name, START - 30, START - 30, False, False, 0
-            )
-            store.join(c, "t1", entry)
+        store.create(c, tournament_row("swiss", START, name="Swiss", rounds=2))
+        join_named(c, "t1", "abcd", START - 30)
 
     made.run_now(fill)
     return made

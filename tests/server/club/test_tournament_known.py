@@ -10,17 +10,17 @@ import json
 import random
 import threading
 import time
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Connection, insert, update
+from sqlalchemy import Connection, update
 
 from roppyakken.server.club.tournaments import director, model, store
 from roppyakken.server.club.tournaments.known import Known, refresh
 from roppyakken.server.club.tournaments.store import TableRow
 from roppyakken.server.store.database import Database
-from roppyakken.server.store.tables import players, tournament_tables
+from roppyakken.server.store.tables import tournament_tables
+from tests.harness.tournaments import join_named, tournament_row
 
 START = 1_800_000_000.0
 LEASE = 5.0
@@ -31,33 +31,11 @@ def _database(tmp_path: Path, fmt: str, names: str) -> Database:
     made.open()
 
     def fill(c: Connection) -> None:
+        arena = fmt == "arena"
         store.create(
-            c,
-            {
-                "id": "t1",
-                "name": fmt,
-                "format": fmt,
-                "preset": "classic",
-                "players": 2,
-                "clock": "15+60",
-                "rated": False,
-                "visibility": "public",
-                "creator": None,
-                "created_at": START - 60,
-                "starts_at": START,
-                "duration": 3600.0 if fmt == "arena" else None,
-                "rounds": None if fmt == "arena" else 3,
-                "status": store.SCHEDULED,
-            },
+            c, tournament_row(fmt, START, duration=3600.0 if arena else None, rounds=None if arena else 3)
         )
-        for name in names:
-            c.execute(
-                insert(players).values(id=name, secret_hash="x", name=name, created_at=datetime.now(UTC))
-            )
-            entry = store.Entry(
-                name, name.upper(), 1500.0, "h" + name, START - 30, START - 30, False, False, 0
-            )
-            store.join(c, "t1", entry)
+        join_named(c, "t1", names, START - 30)
 
     made.run_now(fill)
     return made

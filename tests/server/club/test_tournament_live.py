@@ -7,18 +7,17 @@ from __future__ import annotations
 import dataclasses
 import json
 import random
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Connection, insert
+from sqlalchemy import Connection
 
 from roppyakken.server.club.tournaments import director, store, view
 from roppyakken.server.club.tournaments.store import Entry, TableRow, Tournament
 from roppyakken.server.store.database import Database
-from roppyakken.server.store.tables import players
 from roppyakken.server.web.metrics import Metrics
 from roppyakken.server.wire import tournament as to_page
+from tests.harness.tournaments import join_named, tournament_row
 
 PLAYERS = 300
 
@@ -151,23 +150,8 @@ def test_a_directors_step_says_what_it_cost_and_the_metrics_count_it(tmp_path: P
     start = 1_800_000_000.0
 
     def fill(c: Connection) -> None:
-        store.create(
-            c,
-            {
-                "id": "t1", "name": "Arena", "format": "arena", "preset": "classic", "players": 2,
-                "clock": "15+60", "rated": False, "visibility": "public", "creator": None,
-                "created_at": start - 60, "starts_at": start, "duration": 3600.0, "status": store.SCHEDULED,
-            },
-        )  # fmt: skip
-        for name in ("a", "b", "c", "d"):
-            c.execute(
-                insert(players).values(id=name, secret_hash="x", name=name, created_at=datetime.now(UTC))
-            )
-            store.join(
-                c,
-                "t1",
-                Entry(name, name.upper(), 1500.0, "h" + name, start - 30, start - 30, False, False, 0),
-            )
+        store.create(c, tournament_row("arena", start, name="Arena", duration=3600.0))
+        join_named(c, "t1", "abcd", start - 30)
 
     try:
         db.run_now(fill)

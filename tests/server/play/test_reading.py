@@ -17,6 +17,7 @@ import pytest
 
 from roppyakken.server.club.tournaments import director, store
 from roppyakken.server.store.database import Database, StorageError
+from tests.harness.tournaments import tournament_row
 
 START = 1_800_000_000.0
 
@@ -33,27 +34,7 @@ def _alive(pid: int) -> bool:
 def _database(path: Path) -> Database:
     db = Database(f"sqlite:///{path}")
     db.open()
-    db.run_now(
-        lambda c: store.create(
-            c,
-            {
-                "id": "t1",
-                "name": "Apart",
-                "format": "arena",
-                "preset": "classic",
-                "players": 2,
-                "clock": "15+60",
-                "rated": False,
-                "visibility": "public",
-                "creator": None,
-                "created_at": START - 60,
-                "starts_at": START,
-                "duration": 3600.0,
-                "rounds": None,
-                "status": store.SCHEDULED,
-            },
-        )
-    )
+    db.run_now(lambda c: store.create(c, tournament_row("arena", START, name="Apart", duration=3600.0)))
     return db
 
 
