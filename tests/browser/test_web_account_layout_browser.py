@@ -43,6 +43,28 @@ def test_a_signed_out_visit_is_refused_nothing(server: str, browser: Browser) ->
     page.context.close()
 
 
+def test_two_namings_at_once_make_one_player(server: str, browser: Browser) -> None:
+    """The start page names its visitor at once; a name typed while that is under way waits for it:
+    both calls end with one player (the last name), and no change is refused for its CSRF token."""
+    page = new_context(browser, DESKTOP).new_page()
+    refused: list[str] = []
+    page.on("response", lambda r: refused.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.goto(server + "/#/account")
+    page.wait_for_selector("#make-account")
+    made = page.evaluate(
+        """async () => {
+             const live = await import("/static/js/lobbylive.js");
+             const both = await Promise.all([live.ensurePlayer("Ann"), live.ensurePlayer("Bea")]);
+             const me = await (await fetch("/api/me")).json();
+             return [both[0].id, both[1].id, me.player.id, me.player.name];
+           }"""
+    )
+    assert made[0] == made[1] == made[2], made
+    assert made[3] == "Bea"
+    assert refused == []
+    page.context.close()
+
+
 def test_the_account_pages_labels_and_sessions_table_read_cleanly(
     server: str,
     browser: Browser,

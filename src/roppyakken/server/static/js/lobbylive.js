@@ -38,6 +38,9 @@ async function meCall(method, csrf, body) {
   return data;
 }
 
+/** @type {Promise<unknown>} The last ensurePlayer's work: the next one starts after it. */
+let playerWork = Promise.resolve();
+
 /**
  * Be a player: the cookie's, or a new one named `name`; its name is set to `name` if it differs.
  * Every POST of api.js waits for the CSRF token this gives.
@@ -45,7 +48,10 @@ async function meCall(method, csrf, body) {
  * @returns {Promise<Me>}
  */
 export function ensurePlayer(name) {
+  // one at a time: a second call's GET must see the cookie the first call's POST made
+  const before = playerWork.catch(() => null);
   const work = (async () => {
+    await before;
     /** @type {{player: Me|null, csrf: string|null}} */
     const me = await meCall("GET", "");
     if (me.player && me.player.name === name) return me;
@@ -54,6 +60,7 @@ export function ensurePlayer(name) {
     if (made.player.id !== me.player?.id) lobbyReconnect(); // the lobby socket speaks for the player it opened as
     return made;
   })();
+  playerWork = work;
   setCsrf(work.then((d) => d.csrf));
   work.catch(() => forgetCsrf());
   return work.then((d) => /** @type {Me} */ (d.player));
