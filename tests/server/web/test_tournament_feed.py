@@ -74,7 +74,7 @@ def test_shared_changes_reach_each_watcher_within_a_period_at_its_own_moments(
         return sends, changes
 
     sends, changes = asyncio.run(scenario())
-    slack = 0.06
+    slack = 0.15  # a loaded machine wakes a task late (changes come every 50 ms: unthrottled, 50 ms apart)
     for times in sends.values():
         assert len(times) >= 2
         later = times[1:]
