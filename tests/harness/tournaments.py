@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import time
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -16,7 +17,7 @@ from sqlalchemy import Connection, insert
 from roppyakken.server.club.tournaments import store
 from roppyakken.server.club.tournaments.store import Entry
 from roppyakken.server.store.database import Database
-from roppyakken.server.store.tables import players
+from roppyakken.server.store.tables import players, tournament_tables
 from tests.harness.lobby import CSRF
 from tests.harness.server_harness import Player, ServerThread, play_to_end
 
@@ -171,3 +172,33 @@ def add_entrants(database: str, tournament_id: str, count: int) -> list[str]:
     finally:
         db.engine.dispose()
     return names
+
+
+def add_tables_written(
+    database: str, tournament_id: str, tables: Iterable[tuple[tuple[str, ...], str, tuple[int, ...] | None]]
+) -> None:
+    """Tables written straight into a tournament, numbered in the order given: each its players, its
+    room and its places (None: in play): many tables without as many games."""
+    db = Database(database)
+    db.open()
+    now = time.time()
+
+    def fill(c: Connection) -> None:
+        for number, (seated, room, places) in enumerate(tables, start=1):
+            c.execute(
+                insert(tournament_tables).values(
+                    tournament_id=tournament_id,
+                    number=number,
+                    round=0,
+                    players=json.dumps(list(seated)),
+                    paired_at=now,
+                    room_id=room,
+                    finished_at=None if places is None else now,
+                    places=None if places is None else json.dumps(list(places)),
+                )
+            )
+
+    try:
+        db.run_now(fill)
+    finally:
+        db.engine.dispose()

@@ -44,10 +44,13 @@ def _snapshot() -> view.Snapshot:
     return view.Snapshot(t, entries, tuple(done + ongoing), ())
 
 
-@pytest.mark.parametrize("page", [1, 2, 7, 12, 99])
+@pytest.mark.parametrize(
+    ("page", "tables_page", "playing"),
+    [(1, 1, False), (2, 3, True), (7, 1, True), (12, 8, False), (99, 99, True), (3, 99, False)],
+)
 @pytest.mark.parametrize("player", ["p0", "p1", "p150", "p299", None, "nobody"])
 def test_the_live_message_is_a_page_of_the_answer_with_the_players_own_parts(
-    player: str | None, page: int
+    player: str | None, page: int, tables_page: int, playing: bool
 ) -> None:
     shared = view.Shared.of(_snapshot())
     whole = shared.answer(player, 5.0)
@@ -57,11 +60,20 @@ def test_the_live_message_is_a_page_of_the_answer_with_the_players_own_parts(
     live = view.Live(shared)
     pages = -(-PLAYERS // view.LIVE_STANDINGS)
     shown = min(page, pages)  # a page past the last is the last
-    sent = live.message(live.own(player), 5.0, page)
-    trimmed = view.live_answer(shared, player, 5.0, page)
-    assert sent == to_page.tournament(trimmed, shown, pages)  # assembled exactly as the builder writes it
+    listing = [t for t in whole["tables"] if t["places"] is None] if playing else whole["tables"]
+    tables_pages = -(-len(listing) // view.LIVE_TABLES)
+    tables_shown = min(tables_page, tables_pages)
+    sent = live.message(live.own(player), 5.0, page, tables_page, playing)
+    trimmed = view.live_answer(shared, player, 5.0, page, tables_page, playing)
+    # assembled exactly as the builder writes it
+    assert sent == to_page.tournament(trimmed, shown, pages, tables_shown, tables_pages, playing)
     message = json.loads(sent)
     assert (message["page"], message["pages"]) == (shown, pages)
+    assert (message["tables_page"], message["tables_pages"], message["playing"]) == (
+        tables_shown,
+        tables_pages,
+        playing,
+    )
     got = message["tournament"]
     first = (shown - 1) * view.LIVE_STANDINGS
     lines = [line["player"] for line in whole["standings"][first : first + view.LIVE_STANDINGS]]
@@ -71,14 +83,16 @@ def test_the_live_message_is_a_page_of_the_answer_with_the_players_own_parts(
     ]
     if mine:  # the player's own line is always there, once
         assert got["standings"].count(mine[0]) == 1
-    latest = [table["room"] for table in whole["tables"][: view.LIVE_TABLES]]
+    first = (tables_shown - 1) * view.LIVE_TABLES
+    paged = [table["room"] for table in listing[first : first + view.LIVE_TABLES]]
     rooms = [table["room"] for table in got["tables"]]
-    assert rooms[: view.LIVE_TABLES] == latest
+    assert rooms[: len(paged)] == paged and len(paged) == min(view.LIVE_TABLES, len(listing) - first)
     assert got["me"] == whole["me"]
-    if player in {"p0", "p1", "p150", "p299"}:  # at an open table: it is there, and it is theirs
-        assert got["me"]["table"] is not None and got["me"]["table"]["room"] in rooms
+    if player in {"p0", "p1", "p150", "p299"}:  # at an open table: it is there, once, and it is theirs
+        assert got["me"]["table"] is not None and rooms.count(got["me"]["table"]["room"]) == 1
+        assert len(rooms) == len(paged) + (got["me"]["table"]["room"] not in paged)
     else:
-        assert got["me"]["table"] is None and len(rooms) == view.LIVE_TABLES
+        assert got["me"]["table"] is None and rooms == paged
     assert len(sent) < len(to_page.tournament(whole)) / 4
 
 
@@ -101,6 +115,21 @@ def test_a_live_message_shares_its_parts_and_changes_only_with_them() -> None:
     page_one = moved.message(moved.own(None), 5.0, 1)
     assert page_one.split('"tables"')[0].count('"player"') == view.LIVE_STANDINGS
     assert '"late"' in moved.message(moved.own(None), 5.0, moved.pages)
+    # so is a game ending on a later page of the tables: the watchers of that page are sent it,
+    # and it leaves the pages of the tables in play
+    oldest = next(i for i, row in enumerate(snap.tables) if row.places is None)
+    over = dataclasses.replace(snap.tables[oldest], finished_at=500.0, places=(2, 1))
+    ended = view.Live(
+        view.Shared.of(
+            dataclasses.replace(
+                snap, tables=tuple(over if r is snap.tables[oldest] else r for r in snap.tables)
+            )
+        )
+    )
+    assert not ended.same_shared(live)
+    last_page = live.table_pages[True]
+    assert f'"room":"{over.room_id}"' in live.message(live.own(None), 5.0, 1, last_page, True)
+    assert f'"room":"{over.room_id}"' not in ended.message(ended.own(None), 5.0, 1, last_page, True)
 
 
 def test_a_read_wakes_only_the_players_whose_own_parts_changed() -> None:

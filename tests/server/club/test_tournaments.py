@@ -22,7 +22,7 @@ from websockets.exceptions import ConnectionClosed
 from roppyakken.server.store.database import Database
 from roppyakken.server.store.tables import rating_games, ratings, rooms, tournament_tables
 from tests.harness.server_harness import limits_for_tests, running_server
-from tests.harness.tournaments import Entrant, add_entrants, play_round, wait_for
+from tests.harness.tournaments import Entrant, add_entrants, add_tables_written, play_round, wait_for
 
 
 def _count(database: str, query: object) -> int:
@@ -235,6 +235,68 @@ def test_the_tournament_socket_sends_the_page_of_the_standings_asked_for(tmp_pat
         for message, page, lines in ((first, 1, page_one), (second, 2, names[25:]), (third, 1, page_one)):
             assert (message["page"], message["pages"]) == (page, 2)
             assert [line["name"] for line in message["tournament"]["standings"]] == lines
+        ann.close()
+
+
+def test_the_tournament_socket_sends_the_page_of_the_tables_asked_for(tmp_path: Path) -> None:
+    """Tables 20 at a time (view.LIVE_TABLES), latest first: the first page of every table by default,
+    another page, of every table or of those in play only, at once when asked for, and the player's
+    open table after the page when it is not on it; a page past the last is the last."""
+    database = f"sqlite:///{tmp_path / 't.sqlite3'}"
+    with running_server(database) as server:
+        ann = Entrant(server, "Ann", account=True)
+        made = ann.post(
+            "/api/tournaments",
+            {"name": "Tables", "format": "swiss", "rounds": 3, "clock": "1d", "starts_in": 3600},
+        )
+        tid = made.json()["id"]
+        ann.join(tid)
+        many = [f"many{i:02d}" for i in range(len(add_entrants(database, tid, 50)))]
+        # 25 games over, then 22 in play, Ann's the first of them: 47 tables, 3 pages (2 in play)
+        over = [((many[2 * k], many[2 * k + 1]), f"over{k:02d}", (1, 2)) for k in range(25)]
+        ann_table = ((ann.id, many[0]), "annsroom", None)
+        playing = [((many[2 * k], many[2 * k + 1]), f"play{k:02d}", None) for k in range(4, 25)]
+        add_tables_written(database, tid, [*over, ann_table, *playing])
+        said = Draft202012Validator(httpx.get(server.url + "/api/schema").json()["tournament_client_message"])
+        assert said.is_valid({"type": "tables", "page": 2}) and said.is_valid(
+            {"type": "tables", "page": 1, "playing": True}
+        )
+        assert not said.is_valid({"type": "tables", "page": 0})
+        assert not said.is_valid({"type": "tables", "page": 1, "playing": "yes"})
+        tells = Draft202012Validator(
+            httpx.get(server.url + "/api/schema").json()["tournament_server_message"]
+        )
+
+        async def run() -> list[dict[str, Any]]:
+            cookie = {"Cookie": "; ".join(f"{name}={value}" for name, value in ann.client.cookies.items())}
+            got = []
+            async with connect(f"{server.ws_url}/ws/tournament/{tid}", additional_headers=cookie) as ws:
+                got.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
+                for asked in ({"type": "tables", "page": 2}, {"type": "tables", "page": 1, "playing": True}):
+                    await ws.send(json.dumps(asked))
+                    got.append(json.loads(await asyncio.wait_for(ws.recv(), 1)))
+                await ws.send(json.dumps({"type": "tables", "page": 1, "playing": "yes"}))  # none it reads
+                await ws.send(json.dumps({"type": "tables", "page": 1, "playing": True}))  # the same page
+                with pytest.raises(TimeoutError):
+                    await asyncio.wait_for(ws.recv(), 1.5)
+                await ws.send(json.dumps({"type": "tables", "page": 9, "playing": True}))  # the last
+                got.append(json.loads(await asyncio.wait_for(ws.recv(), 1)))
+            return got
+
+        whole = [t["room"] for t in ann.view(tid)["tables"]]  # every table, the latest first
+        assert len(whole) == 47 and whole[21] == "annsroom"
+        in_play = [room for room in whole if not room.startswith("over")]
+        first, second, third, last = asyncio.run(run())
+        for message, at, rooms in (
+            (first, (1, 3, False), [*whole[:20], "annsroom"]),
+            (second, (2, 3, False), whole[20:40]),
+            (third, (1, 2, True), [*in_play[:20], "annsroom"]),
+            (last, (2, 2, True), in_play[20:]),
+        ):
+            assert tells.is_valid(message), message
+            assert (message["tables_page"], message["tables_pages"], message["playing"]) == at
+            assert [t["room"] for t in message["tournament"]["tables"]] == rooms
+            assert message["tournament"]["me"]["table"] == {"room": "annsroom", "seat": 0}
         ann.close()
 
 

@@ -59,6 +59,10 @@ class Watcher:
     """The page was shown again: what all share, if it changed, is sent at once."""
     page: int = 1
     """The page of the standings' lines the page shows (``{"type": "standings"}``)."""
+    tables_page: int = 1
+    """The page of the tables the page shows (``{"type": "tables"}``)."""
+    playing: bool = False
+    """The page shows the tables in play only (``{"type": "tables", "playing": true}``)."""
 
     def __post_init__(self) -> None:
         self.poked.set()  # the first look sends whatever there is
@@ -74,6 +78,13 @@ class Watcher:
         """The page shows another page of the standings (``{"type": "standings"}``): sent at once."""
         if page != self.page:
             self.page = page
+            self.poked.set()
+
+    def tables_paged(self, page: int, playing: bool) -> None:
+        """The page shows another page of the tables, of those in play or not (``{"type":
+        "tables"}``): sent at once."""
+        if (page, playing) != (self.tables_page, self.playing):
+            self.tables_page, self.playing = page, playing
             self.poked.set()
 
 
@@ -222,10 +233,12 @@ async def follow(feed: Followed, watcher: Watcher, send: Callable[[str], Awaitab
         parts = live.own(player_id)
         line = live.line(player_id)
         page = live.page(watcher.page)
+        tables = (live.tables_page(watcher.tables_page, watcher.playing), watcher.playing)
         # own: the watcher's table and entry, their points and games wherever their line is (a
-        # rank or a tie-break moved by others' games waits with the shared parts), and the page
-        # of the standings they asked for
-        own = (parts.table, parts.me, None if line is None else (line["points"], line["games"]), page)
+        # rank or a tie-break moved by others' games waits with the shared parts), and the pages
+        # of the standings and of the tables they asked for
+        points = None if line is None else (line["points"], line["games"])
+        own = (parts.table, parts.me, points, page, tables)
         now = time.monotonic()
         due = shared_due is not None and now >= shared_due and watcher.visible
         looked, watcher.looked = watcher.looked, False
@@ -235,7 +248,7 @@ async def follow(feed: Followed, watcher: Watcher, send: Callable[[str], Awaitab
                 moment_used = shared_due
             sent, shared_due = (feed.version, own), None
             watcher.waiting = False
-            await send(live.message(parts, time.time(), page))
+            await send(live.message(parts, time.time(), page, *tables))
         elif not watcher.visible:
             # a hidden page: what all share waits until it is shown (the feed does not wake it for it)
             shared_due, watcher.waiting = None, True

@@ -380,6 +380,8 @@ async def tournament_socket(websocket: WebSocket) -> None:
                     await send(to_client.pong(message.get("id")))
                 elif message["type"] == "standings":
                     watcher.paged(message["page"])
+                elif message["type"] == "tables":
+                    watcher.tables_paged(message["page"], message.get("playing", False))
                 else:
                     watcher.shown(message["visible"])
 

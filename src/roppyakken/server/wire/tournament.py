@@ -4,13 +4,15 @@ The server sends ``tournament`` (the page's whole answer, as ``GET /api/tourname
 to this player) when the connection opens and whenever it changes; the client may send ``ping``
 (``{"type": "ping", "id": ...}``), answered by ``pong``, and ``visible`` (``{"type": "visible",
 "visible": false}``: the page is hidden, and is sent only what is the player's own until it says
-``true`` again) and ``standings`` (``{"type": "standings", "page": 2}``: the page of the standings'
-lines it shows).  Nothing else is read; a message that is none of these is ignored.
+``true`` again), ``standings`` (``{"type": "standings", "page": 2}``: the page of the standings'
+lines it shows) and ``tables`` (``{"type": "tables", "page": 2, "playing": true}``: the page of the
+tables it shows, of those in play only if ``playing``).  Nothing else is read; a message that is
+none of these is ignored.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, NotRequired
 
 from pydantic import Field, TypeAdapter
 from typing_extensions import TypedDict  # pydantic needs it for a TypedDict before Python 3.12
@@ -25,13 +27,20 @@ MAX_TOURNAMENT_MESSAGE: Final = 256
 
 class TournamentMessage(TypedDict):
     """``tournament``: the tournament as its page shows it to this player, sent whenever it changes,
-    with the page of the standings the connection asked for (``standings``), the first by default."""
+    with the page of the standings and the page of the tables the connection asked for
+    (``standings``, ``tables``), the first of each (of every table) by default."""
 
     type: Literal["tournament"]
     page: int
     """The page of the standings' lines in ``tournament.standings`` (from 1)."""
     pages: int
     """How many pages the standings make."""
+    tables_page: int
+    """The page of the tables in ``tournament.tables`` (from 1; the latest first)."""
+    tables_pages: int
+    """How many pages the tables make (those in play only, if ``playing``)."""
+    playing: bool
+    """Whether ``tournament.tables`` are of the tables in play only."""
     tournament: TournamentAnswer
 
 
@@ -65,7 +74,16 @@ class TournamentStandingsPage(TypedDict):
     page: Annotated[int, Field(ge=1, le=MAX_PAGE, strict=True)]
 
 
-TournamentClientMessage = TournamentPing | TournamentVisible | TournamentStandingsPage
+class TournamentTablesPage(TypedDict):
+    """``tables``: which page of the tables the page shows, of every table or (``playing``) of those
+    in play only (sent at once, and from then on)."""
+
+    type: Literal["tables"]
+    page: Annotated[int, Field(ge=1, le=MAX_PAGE, strict=True)]
+    playing: NotRequired[Annotated[bool, Field(strict=True)]]
+
+
+TournamentClientMessage = TournamentPing | TournamentVisible | TournamentStandingsPage | TournamentTablesPage
 _CLIENT: Final = TypeAdapter(Annotated[TournamentClientMessage, Field(discriminator="type")])
 
 
@@ -87,6 +105,23 @@ def schemas() -> dict[str, Any]:
     }
 
 
-def tournament(answer: TournamentAnswer, page: int = 1, pages: int = 1) -> str:
+def tournament(
+    answer: TournamentAnswer,
+    page: int = 1,
+    pages: int = 1,
+    tables_page: int = 1,
+    tables_pages: int = 1,
+    playing: bool = False,
+) -> str:
     """``tournament``, as compact JSON text."""
-    return compact(TournamentMessage(type="tournament", page=page, pages=pages, tournament=answer))
+    return compact(
+        TournamentMessage(
+            type="tournament",
+            page=page,
+            pages=pages,
+            tables_page=tables_page,
+            tables_pages=tables_pages,
+            playing=playing,
+            tournament=answer,
+        )
+    )

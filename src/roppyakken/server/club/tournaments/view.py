@@ -169,6 +169,10 @@ class Shared:
     """The latest first."""
     open_table: dict[str, int]
     """Each player at an open table with a room: that table's index in :attr:`tables`."""
+    in_play: list[TournamentTable]
+    """The tables in play (a room, no places yet), the latest first."""
+    in_play_at: dict[int, int]
+    """Each table in play: its index in :attr:`in_play`, by its index in :attr:`tables`."""
     entry_of: dict[str, Entry]
     """Each player's entry (a watcher's own part is looked up, not searched for, among a thousand)."""
 
@@ -177,13 +181,12 @@ class Shared:
         """Build them (``made``: the tables built for an earlier snapshot of the same tournament,
         kept by the caller: a table whose row did not change is not built again)."""
         lines, tables = _lines(snap), _tables(snap, {} if made is None else made)
-        open_table = {
-            p: i
-            for i, row in enumerate(tables)
-            if row["places"] is None and row["room"]
-            for p in row["players"]
-        }
-        return cls(snap, lines, tables, open_table, {e.player_id: e for e in snap.entries})
+        playing = [i for i, row in enumerate(tables) if row["places"] is None and row["room"]]
+        open_table = {p: i for i in playing for p in tables[i]["players"]}
+        in_play = [tables[i] for i in playing]
+        in_play_at = {i: k for k, i in enumerate(playing)}
+        entry_of = {e.player_id: e for e in snap.entries}
+        return cls(snap, lines, tables, open_table, in_play, in_play_at, entry_of)
 
     def me(self, player_id: str | None) -> TournamentMe:
         """:func:`me`, from the shared parts."""
@@ -213,7 +216,8 @@ LIVE_STANDINGS: Final = 25
 """Standings lines in a page of the live socket (the page the connection asked for, the first by
 default, and the player's own line besides)."""
 LIVE_TABLES: Final = 20
-"""Tables the live socket sends (the latest ones, and the player's open one besides)."""
+"""Tables in a page of the live socket (latest first: the page the connection asked for, of every
+table or of those in play, the first of every table by default; the player's open one besides)."""
 
 
 def pages(shared: Shared) -> int:
@@ -226,22 +230,45 @@ def page_of(shared: Shared, page: int) -> int:
     return min(max(1, page), pages(shared))
 
 
-def live_answer(shared: Shared, player_id: str | None, now: float, page: int = 1) -> TournamentAnswer:
-    """What the live socket sends ``player_id`` viewing the standings' ``page``: the answer with that
-    page's :data:`LIVE_STANDINGS` lines (and the player's own after them when it is not among them)
-    and the latest :data:`LIVE_TABLES` tables (and the player's open one after them)."""
+def table_pages(shared: Shared, playing: bool) -> int:
+    """How many pages of :data:`LIVE_TABLES` tables make every table (``playing``: those in play;
+    one when there are none)."""
+    return max(1, -(-len(shared.in_play if playing else shared.tables) // LIVE_TABLES))
+
+
+def table_page_of(shared: Shared, page: int, playing: bool) -> int:
+    """``page`` within the pages of tables there are (a page past the last is the last)."""
+    return min(max(1, page), table_pages(shared, playing))
+
+
+def live_answer(
+    shared: Shared,
+    player_id: str | None,
+    now: float,
+    page: int = 1,
+    tables_page: int = 1,
+    playing: bool = False,
+) -> TournamentAnswer:
+    """What the live socket sends ``player_id`` viewing the standings' ``page`` and the tables'
+    ``tables_page`` (of those in play only if ``playing``): the answer with that page's
+    :data:`LIVE_STANDINGS` lines (and the player's own after them when it is not among them) and
+    that page's :data:`LIVE_TABLES` tables (and the player's open one after them when it is not
+    among them)."""
     whole = shared.answer(player_id, now)
     first = (page_of(shared, page) - 1) * LIVE_STANDINGS
     lines = shared.standings[first : first + LIVE_STANDINGS]
     own = next((x for x in shared.standings if x["player"] == player_id), None)
-    tables = shared.tables[:LIVE_TABLES]
+    listing = shared.in_play if playing else shared.tables
+    first_table = (table_page_of(shared, tables_page, playing) - 1) * LIVE_TABLES
+    tables = listing[first_table : first_table + LIVE_TABLES]
     at = shared.open_table.get(player_id or "")
+    own_table = None if at is None else shared.tables[at]
     return TournamentAnswer(
         tournament=whole["tournament"],
         club=whole["club"],
         club_name=whole["club_name"],
         standings=lines if own is None or own in lines else [*lines, own],
-        tables=tables if at is None or at < LIVE_TABLES else [*tables, shared.tables[at]],
+        tables=tables if own_table is None or own_table in tables else [*tables, own_table],
         byes=whole["byes"],
         me=whole["me"],
         now=now,
@@ -254,11 +281,15 @@ class Own(NamedTuple):
     line: str
     """Their standings line ("" if they have none)."""
     table: str
-    """Their open table when it is not among the latest ("" if none)."""
+    """Their open table ("" if none): sent after the page of tables when it is not among them."""
     me: str
     """Their ``me``."""
     place: int
     """Their line's place in the standings, from 0 (-1: none)."""
+    table_at: int
+    """Their open table's place among every table, from 0 (-1: none)."""
+    playing_at: int
+    """Their open table's place among the tables in play, from 0 (-1: none)."""
 
 
 class Live:
@@ -275,6 +306,10 @@ class Live:
         """Each player's own parts, encoded when first asked for."""
         self._pages: dict[int, str] = {}
         """Each page's lines, encoded when first asked for."""
+        self.table_pages = (table_pages(shared, False), table_pages(shared, True))
+        """How many pages every table makes, and the tables in play."""
+        self._table_pages: dict[tuple[int, bool], str] = {}
+        """Each page of tables (of those in play or not), encoded when first asked for."""
         head = compact(
             {
                 "tournament": summary(snap.tournament, len(snap.entries)),
@@ -282,24 +317,29 @@ class Live:
                 "club_name": snap.club_name,
             }
         )
-        tables = compact(shared.tables[:LIVE_TABLES])
         byes = compact([TournamentBye(round=r, player=p) for r, p in snap.byes])
-        self.shared_text = (head[:-1], tables[:-1], byes)
-        """What every watcher is sent alike besides the standings' lines."""
+        self.shared_text = (head[:-1], byes)
+        """What every watcher is sent alike besides the standings' lines and the tables."""
         self.keys: dict[str, tuple[object, ...]] = {}
         """What each player's own parts are made of (:meth:`changed_since`)."""
         for player in shared.entry_of.keys() | shared.open_table.keys():
             at, line = shared.open_table.get(player), self.line_of.get(player)
             self.keys[player] = (
-                None if at is None else (shared.tables[at]["room"], at >= LIVE_TABLES),
+                None if at is None else shared.tables[at]["room"],
                 shared.entry_of.get(player),
                 None if line is None else (line["points"], line["games"]),
             )
 
     def same_shared(self, before: Live) -> bool:
-        """Whether what every watcher is sent alike, every page of the standings included, is as in
-        ``before`` (then a player whose own parts did not change either is sent nothing)."""
-        return self.shared_text == before.shared_text and self.shared.standings == before.shared.standings
+        """Whether what every watcher is sent alike, every page of the standings and of the tables
+        included, is as in ``before`` (then a player whose own parts did not change either is sent
+        nothing)."""
+        now, was = self.shared, before.shared
+        return (
+            self.shared_text == before.shared_text
+            and now.standings == was.standings
+            and now.tables == was.tables
+        )
 
     def changed_since(self, before: Live) -> set[str]:
         """The players whose own parts may differ from those of ``before``."""
@@ -309,8 +349,7 @@ class Live:
         return changed
 
     def own(self, player_id: str | None) -> Own:
-        """The player's own parts: their standings line, their open table beyond the latest, their
-        ``me``."""
+        """The player's own parts: their standings line, their open table, their ``me``."""
         found = self._own.get(player_id)
         if found is None:
             shared = self.shared
@@ -318,9 +357,11 @@ class Live:
             line = self.line_of.get(player_id or "")
             found = self._own[player_id] = Own(
                 "" if line is None else compact(line),
-                compact(shared.tables[at]) if at is not None and at >= LIVE_TABLES else "",
+                "" if at is None else compact(shared.tables[at]),
                 compact(shared.me(player_id)),
                 self._index.get(player_id or "", -1),
+                -1 if at is None else at,
+                -1 if at is None else shared.in_play_at[at],
             )
         return found
 
@@ -332,6 +373,18 @@ class Live:
         """``page`` within the pages there are (:func:`page_of`)."""
         return page_of(self.shared, page)
 
+    def tables_page(self, page: int, playing: bool) -> int:
+        """``page`` within the pages of tables there are (:func:`table_page_of`)."""
+        return min(max(1, page), self.table_pages[playing])
+
+    def _tables_text(self, page: int, playing: bool) -> str:
+        found = self._table_pages.get((page, playing))
+        if found is None:
+            first = (page - 1) * LIVE_TABLES
+            listing = self.shared.in_play if playing else self.shared.tables
+            found = self._table_pages[page, playing] = compact(listing[first : first + LIVE_TABLES])[:-1]
+        return found
+
     def _page_text(self, page: int) -> str:
         found = self._pages.get(page)
         if found is None:
@@ -339,18 +392,26 @@ class Live:
             found = self._pages[page] = compact(self.shared.standings[first : first + LIVE_STANDINGS])[:-1]
         return found
 
-    def message(self, own: Own, now: float, page: int = 1) -> str:
-        """The ``tournament`` message of the standings' ``page`` with the player's ``own`` parts."""
+    def message(
+        self, own: Own, now: float, page: int = 1, tables_page: int = 1, playing: bool = False
+    ) -> str:
+        """The ``tournament`` message of the standings' ``page`` and the tables' ``tables_page`` (of
+        those in play only if ``playing``) with the player's ``own`` parts."""
         page = self.page(page)
-        head, tables, byes = self.shared_text
+        tables_page = self.tables_page(tables_page, playing)
+        head, byes = self.shared_text
         lines = self._page_text(page)
         first = (page - 1) * LIVE_STANDINGS
         if own.line and not first <= own.place < first + LIVE_STANDINGS:
             lines += ("," if len(lines) > 1 else "") + own.line
-        if own.table:
+        tables = self._tables_text(tables_page, playing)
+        first = (tables_page - 1) * LIVE_TABLES
+        if own.table and not first <= (own.playing_at if playing else own.table_at) < first + LIVE_TABLES:
             tables += ("," if len(tables) > 1 else "") + own.table
         return (
-            f'{{"type":"tournament","page":{page},"pages":{self.pages},"tournament":{head},'
+            f'{{"type":"tournament","page":{page},"pages":{self.pages},"tables_page":{tables_page},'
+            f'"tables_pages":{self.table_pages[playing]},"playing":{"true" if playing else "false"},'
+            f'"tournament":{head},'
             f'"standings":{lines}],"tables":{tables}],"byes":{byes},"me":{own.me},"now":{compact(now)}}}}}'
         )
 

@@ -241,6 +241,34 @@ function createForm(club) {
 
 /** Standings lines in a page (the socket's: docs/PROTOCOL.md). */
 const STANDINGS_PAGE = 25;
+/** Tables in a page (the socket's: docs/PROTOCOL.md). */
+const TABLES_PAGE = 20;
+
+/**
+ * @typedef {{page: number, pages: number, tablesPage: number, tablesPages: number, playing: boolean}} At
+ *   the pages of the standings and of the tables a socket's message holds
+ */
+
+/**
+ * A pager: previous, "page n of m", next.
+ * @param {string} label  its accessible name
+ * @param {string} id  the prefix of its buttons' ids
+ * @param {(step: number) => void} turn  told -1 or +1
+ */
+function pagerOf(label, id, turn) {
+  const previous = /** @type {HTMLButtonElement} */ (h("button", { type: "button", id: `${id}-previous`, onclick: () => turn(-1) }, t("Previous page")));
+  const next = /** @type {HTMLButtonElement} */ (h("button", { type: "button", id: `${id}-next`, onclick: () => turn(1) }, t("Next page")));
+  const says = h("span", { class: "muted", "aria-live": "polite" });
+  const nav = h("nav", { class: "pager", id, "aria-label": label }, previous, says, next);
+  /** @param {number} page @param {number} pages @param {boolean} [shown] */
+  const show = (page, pages, shown = pages > 1) => {
+    nav.hidden = !shown;
+    previous.disabled = page <= 1;
+    next.disabled = page >= pages;
+    says.textContent = t("Page {page} of {pages}", { page, pages });
+  };
+  return { nav, show };
+}
 
 /**
  * A tournament's page, live.
@@ -260,14 +288,23 @@ export async function tournamentPage(root, id) {
   /** The page of the standings shown (the socket sends that page: PROTOCOL.md). */
   let page = 1;
   let pages = 1;
-  const pageSays = h("span", { class: "muted", "aria-live": "polite" });
-  /** @param {number} to */
-  const turn = async (to) => {
-    page = Math.min(Math.max(1, to), pages);
+  /** The page of the tables shown, of those in play only or not (the socket sends that page). */
+  let tablesPage = 1;
+  let tablesPages = 1;
+  let playing = false;
+  /**
+   * The socket asked for the page of the standings or of the tables shown (answered at once), or
+   * without a socket the whole answer read again.
+   * @param {{standings?: boolean, tables?: boolean}} which
+   */
+  const askPages = async (which) => {
     if (socket && socket.readyState === WebSocket.OPEN) {
       /** @type {import("./wire").TournamentStandingsPage} */
-      const asked = { type: "standings", page };
-      socket.send(JSON.stringify(asked)); // answered at once with that page
+      const lines = { type: "standings", page };
+      /** @type {import("./wire").TournamentTablesPage} */
+      const tables = { type: "tables", page: tablesPage, playing };
+      if (which.standings) socket.send(JSON.stringify(lines));
+      if (which.tables) socket.send(JSON.stringify(tables));
       return;
     }
     try {
@@ -276,9 +313,21 @@ export async function tournamentPage(root, id) {
       showError(error, errorText(err));
     }
   };
-  const previous = h("button", { type: "button", onclick: () => void turn(page - 1) }, t("Previous page"));
-  const next = h("button", { type: "button", onclick: () => void turn(page + 1) }, t("Next page"));
-  const pager = h("nav", { class: "pager", "aria-label": t("Pages") }, previous, pageSays, next);
+  const standingsPager = pagerOf(t("Pages"), "standings-pager", (step) => {
+    page = Math.min(Math.max(1, page + step), pages);
+    void askPages({ standings: true });
+  });
+  const gamesPager = pagerOf(t("Pages of games"), "games-pager", (step) => {
+    tablesPage = Math.min(Math.max(1, tablesPage + step), tablesPages);
+    void askPages({ tables: true });
+  });
+  const playingOnly = /** @type {HTMLInputElement} */ (h("input", { type: "checkbox", id: "games-playing" }));
+  playingOnly.addEventListener("change", () => {
+    playing = playingOnly.checked;
+    tablesPage = 1;
+    void askPages({ tables: true });
+  });
+  const playingRow = h("p", { class: "field-row" }, playingOnly, " ", h("label", { for: "games-playing" }, t("Games in progress only")));
   replaceChildren(
     root,
     h(
@@ -293,11 +342,13 @@ export async function tournamentPage(root, id) {
       actions,
       h("h2", {}, t("Standings")),
       standings,
-      pager,
+      standingsPager.nav,
       tieBreaksHelp(),
       h("p", {}, h("a", { href: `/api/tournaments/${encodeURIComponent(id)}/standings.csv`, download: "" }, t("Standings as CSV"))),
       h("h2", {}, t("Games")),
+      playingRow,
       games,
+      gamesPager.nav,
     ),
   );
   /** @type {Answer | null} */
@@ -336,16 +387,27 @@ export async function tournamentPage(root, id) {
 
   /**
    * @param {Answer} answer
-   * @param {{page: number, pages: number} | null} at  the page of the standings a socket's message
-   *   holds; null: the whole standings (the GET answer), of which the page shown is drawn
+   * @param {At | null} at  the pages of the standings and of the tables a socket's message holds;
+   *   null: the whole answer (the GET's), of which the pages shown are drawn
    */
   const draw = (answer, at) => {
+    /** @type {Answer["tables"]} */
+    let tables;
     if (at) {
-      ({ page, pages } = at);
+      ({ page, pages, tablesPage, tablesPages, playing } = at);
+      tables = answer.tables;
     } else {
       pages = Math.max(1, Math.ceil(answer.standings.length / STANDINGS_PAGE));
       page = Math.min(page, pages);
+      const listing = playing ? answer.tables.filter((x) => x.places === null && x.room) : answer.tables;
+      tablesPages = Math.max(1, Math.ceil(listing.length / TABLES_PAGE));
+      tablesPage = Math.min(tablesPage, tablesPages);
+      tables = listing.slice((tablesPage - 1) * TABLES_PAGE, tablesPage * TABLES_PAGE);
+      // the player's open table after the page when it is not on it, as the socket sends it
+      const mine = answer.me.table && answer.tables.find((x) => x.room === answer.me.table?.room);
+      if (mine && !tables.includes(mine)) tables = [...tables, mine];
     }
+    playingOnly.checked = playing;
     last = answer;
     skew = answer.now - Date.now() / 1000;
     const s = answer.tournament;
@@ -386,14 +448,12 @@ export async function tournamentPage(root, id) {
     }
     const lines = at ? answer.standings : answer.standings.slice((page - 1) * STANDINGS_PAGE, page * STANDINGS_PAGE);
     drawStandings(standings, { ...answer, standings: lines });
-    pager.hidden = pages < 2;
-    previous.disabled = page <= 1;
-    next.disabled = page >= pages;
-    pageSays.textContent = t("Page {page} of {pages}", { page, pages });
-    drawGames(games, answer);
+    standingsPager.show(page, pages);
+    gamesPager.show(tablesPage, tablesPages);
+    drawGames(games, { ...answer, tables }, playing);
   };
 
-  /** The whole answer read again and drawn (the page of the standings shown taken from it). */
+  /** The whole answer read again and drawn (the pages shown taken from it). */
   async function reload() {
     draw(await ask("GET /api/tournaments/{tournament}", `/api/tournaments/${encodeURIComponent(id)}`), null);
   }
@@ -408,7 +468,8 @@ export async function tournamentPage(root, id) {
   live(id, root, draw, (ws) => {
     socket = ws;
     ws.addEventListener("open", () => {
-      if (page > 1) void turn(page); // a socket opened again: the page shown, not the first
+      // a socket opened again: the pages shown, not the first
+      if (page > 1 || tablesPage > 1 || playing) void askPages({ standings: page > 1, tables: tablesPage > 1 || playing });
     });
   });
 }
@@ -417,7 +478,7 @@ export async function tournamentPage(root, id) {
  * Follow the tournament over its websocket while its page is shown (reconnecting after a drop).
  * @param {string} id
  * @param {HTMLElement} root
- * @param {(answer: Answer, at: {page: number, pages: number}) => void} draw
+ * @param {(answer: Answer, at: At) => void} draw
  * @param {(socket: WebSocket) => void} opened  told each socket opened (closing it reconnects)
  */
 function live(id, root, draw, opened) {
@@ -444,7 +505,10 @@ function live(id, root, draw, opened) {
     }
     /** @type {Message} */
     const msg = JSON.parse(String(ev.data));
-    if (msg.type === "tournament") draw(msg.tournament, { page: msg.page, pages: msg.pages });
+    if (msg.type === "tournament") {
+      const at = { page: msg.page, pages: msg.pages, tablesPage: msg.tables_page, tablesPages: msg.tables_pages, playing: msg.playing };
+      draw(msg.tournament, at);
+    }
   });
   socket.addEventListener("close", () => {
     document.removeEventListener("visibilitychange", visibility);
@@ -547,10 +611,10 @@ function tieBreaksHelp() {
   );
 }
 
-/** @param {HTMLElement} el @param {Answer} answer */
-function drawGames(el, answer) {
+/** @param {HTMLElement} el @param {Answer} answer @param {boolean} playing  the tables in play only */
+function drawGames(el, answer, playing) {
   if (!answer.tables.length) {
-    replaceChildren(el, h("p", { class: "muted" }, t("No game yet.")));
+    replaceChildren(el, h("p", { class: "muted" }, playing ? t("No game in progress.") : t("No game yet.")));
     return;
   }
   replaceChildren(

@@ -553,6 +553,16 @@ export interface TournamentStandingsPage {
 }
 
 /**
+ * ``tables``: which page of the tables the page shows, of every table or (``playing``) of those
+ * in play only (sent at once, and from then on).
+ */
+export interface TournamentTablesPage {
+  type: "tables";
+  page: number;
+  playing?: boolean;
+}
+
+/**
  * ``visible``: whether the page is shown (a hidden page is sent only the player's own parts:
  * their table, entry, points and games; what all share again once shown).
  */
@@ -593,12 +603,16 @@ export interface TournamentMe {
 
 /**
  * ``tournament``: the tournament as its page shows it to this player, sent whenever it changes,
- * with the page of the standings the connection asked for (``standings``), the first by default.
+ * with the page of the standings and the page of the tables the connection asked for
+ * (``standings``, ``tables``), the first of each (of every table) by default.
  */
 export interface TournamentMessage {
   type: "tournament";
   page: number;
   pages: number;
+  tables_page: number;
+  tables_pages: number;
+  playing: boolean;
   tournament: TournamentAnswer;
 }
 
@@ -1524,7 +1538,8 @@ export type LobbyServerMessage =
 export type TournamentClientMessage =
   | TournamentPing
   | TournamentVisible
-  | TournamentStandingsPage;
+  | TournamentStandingsPage
+  | TournamentTablesPage;
 
 /** Every message of the schema's ``tournament_server_message``, told apart by ``type``. */
 export type TournamentServerMessage =
