@@ -41,6 +41,7 @@ import asyncio
 import contextlib
 import gc
 import json
+import math
 import os
 import random
 import re
@@ -86,6 +87,12 @@ class Tally:
     pairing: list[float] = field(default_factory=list)
     standings: list[float] = field(default_factory=list)
     moves: list[float] = field(default_factory=list)
+    moved_at: list[float] = field(default_factory=list)
+    """When each of :attr:`moves` was answered (wall time), for the timeline."""
+    ended_at: list[float] = field(default_factory=list)
+    """When each game's end reached its player (wall time, measured games)."""
+    paired_at: list[float] = field(default_factory=list)
+    """When each player learnt their next table (wall time, measured pairings)."""
     games: int = 0
     errors: int = 0
     reconnects: dict[str, int] = field(default_factory=dict)
@@ -176,6 +183,7 @@ async def _play_once(
             if sent_at is not None and message["seq"] > sent_seq:
                 if tally.measuring:
                     tally.moves.append(time.perf_counter() - sent_at)
+                    tally.moved_at.append(time.time())
                 sent_at = None
             view = message["view"]
             if view["legal"] and view["seat"] == view["to_act"]:
@@ -263,6 +271,7 @@ async def _watch(
             e.rooms_played.add(table["room"])
             if e.ended_at is not None and tally.measuring:
                 tally.pairing.append(now - e.ended_at)
+                tally.paired_at.append(time.time())
             e.ended_at = None
 
             async def shown(visible: bool) -> None:
@@ -284,6 +293,8 @@ async def _watch(
                     e.ended_at = at
                     e.counted = (e.games, at)
                     tally.games += 1
+                    if tally.measuring:
+                        tally.ended_at.append(time.time())
                 await shown(True)
                 return ended
 
@@ -493,6 +504,32 @@ def _director(urls: list[str]) -> dict[str, dict[str, float]]:
     return total
 
 
+def _timeline(tally: Tally, slow: float) -> str:
+    """Whether the slow moves (over ``slow`` s) come with the games' ends and pairings: second by
+    second, the share of slow moves in the seconds with the most of those, and their correlation."""
+    if not tally.moved_at:
+        return "no moves"
+    start = min(tally.moved_at)
+    seconds = int(max(tally.moved_at) - start) + 1
+    moves, late, churn = [0] * seconds, [0] * seconds, [0] * seconds
+    for at, took in zip(tally.moved_at, tally.moves, strict=True):
+        moves[int(at - start)] += 1
+        late[int(at - start)] += took > slow
+    for at in (*tally.ended_at, *tally.paired_at):
+        if 0 <= at - start < seconds:
+            churn[int(at - start)] += 1
+    busiest = sorted(range(seconds), key=lambda i: -churn[i])[: max(1, seconds // 10)]
+    share = sum(late[i] for i in busiest) / max(1, sum(late))
+    mean_c, mean_l = statistics.fmean(churn), statistics.fmean(late)
+    cov = sum((c - mean_c) * (x - mean_l) for c, x in zip(churn, late, strict=True))
+    spread = math.sqrt(sum((c - mean_c) ** 2 for c in churn) * sum((x - mean_l) ** 2 for x in late))
+    return (
+        f"{sum(late)} moves over {slow * 1000:.0f} ms in {seconds} s; the tenth of the seconds with the "
+        f"most game ends and pairings ({sum(churn[i] for i in busiest)} of {sum(churn)}) held "
+        f"{100 * share:.0f} % of them; correlation per second {cov / spread if spread else 0.0:.2f}"
+    )
+
+
 def _quantiles(xs: list[float]) -> str:
     if not xs:
         return "none"
@@ -608,6 +645,7 @@ def main() -> int:
     print(f"game end -> next pairing: {_quantiles(tally.pairing)}")
     print(f"game end -> standings counting it: {_quantiles(tally.standings)}")
     print(f"move latency: {_quantiles(tally.moves)}")
+    print(f"  slow moves and the games' ends: {_timeline(tally, 0.020)}")
     print(f"move latency on the server (arrival to sent): {_bucket_quantiles(run['server_moves']['move'])}")
     print(f"  of which the write, handed to stored: {_bucket_quantiles(run['server_moves']['move_stored'])}")
     print(
