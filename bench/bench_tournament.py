@@ -93,6 +93,9 @@ class Tally:
     """When each game's end reached its player (wall time, measured games)."""
     paired_at: list[float] = field(default_factory=list)
     """When each player learnt their next table (wall time, measured pairings)."""
+    server_seconds: list[tuple[float, int, int]] = field(default_factory=list)
+    """With ``--per-second``: at each second's end (wall time), the moves the servers sent in it and
+    how many of them over 20 ms after their arrival."""
     games: int = 0
     errors: int = 0
     reconnects: dict[str, int] = field(default_factory=dict)
@@ -384,7 +387,10 @@ async def _arena(
         tally.measuring = True
         measured_from = time.time()
         moves_before = await asyncio.to_thread(_server_moves, urls_all)
+        scraping = asyncio.create_task(_per_second(urls_all, tally)) if args.per_second else None
         await asyncio.gather(*tasks, return_exceptions=True)
+        if scraping is not None:
+            scraping.cancel()
         moves_after = await asyncio.to_thread(_server_moves, urls_all)
         server_moves = {
             name: {le: n - moves_before[name].get(le, 0) for le, n in counts.items()}
@@ -474,6 +480,19 @@ def _server_moves(urls: list[str]) -> dict[str, dict[float, int]]:
     return total
 
 
+async def _per_second(urls: list[str], tally: Tally) -> None:
+    """Read the servers' move histograms every second (``--per-second``): each second's moves and
+    those over 20 ms, into ``tally.server_seconds``."""
+    last = await asyncio.to_thread(_server_moves, urls)
+    while True:
+        await asyncio.sleep(1.0)
+        now = await asyncio.to_thread(_server_moves, urls)
+        moves = now["move"].get(float("inf"), 0) - last["move"].get(float("inf"), 0)
+        quick = now["move"].get(0.02, 0) - last["move"].get(0.02, 0)
+        tally.server_seconds.append((time.time(), moves, moves - quick))
+        last = now
+
+
 def _bucket_quantiles(counts: dict[float, int]) -> str:
     """p50 and p99 of a cumulative histogram, as the bounds they fall within."""
     if not counts or max(counts.values()) == 0:
@@ -504,17 +523,24 @@ def _director(urls: list[str]) -> dict[str, dict[str, float]]:
     return total
 
 
-def _timeline(tally: Tally, slow: float) -> str:
-    """Whether the slow moves (over ``slow`` s) come with the games' ends and pairings: second by
-    second, the share of slow moves in the seconds with the most of those, and their correlation."""
-    if not tally.moved_at:
+def _timeline(tally: Tally, slow: float, on_server: bool = False) -> str:
+    """Whether the slow moves (over ``slow`` s; ``on_server``: over 20 ms on the servers, from
+    ``--per-second``) come with the games' ends and pairings: second by second, the share of slow
+    moves in the seconds with the most of those, and their correlation."""
+    if on_server:
+        counts = [(at - 0.5, n) for at, _, n in tally.server_seconds]  # each second's middle
+        times = [at for at, _ in counts]
+    else:
+        times = tally.moved_at
+        counts = [(at, int(took > slow)) for at, took in zip(tally.moved_at, tally.moves, strict=True)]
+    if not times:
         return "no moves"
-    start = min(tally.moved_at)
-    seconds = int(max(tally.moved_at) - start) + 1
-    moves, late, churn = [0] * seconds, [0] * seconds, [0] * seconds
-    for at, took in zip(tally.moved_at, tally.moves, strict=True):
-        moves[int(at - start)] += 1
-        late[int(at - start)] += took > slow
+    start = min(times)
+    seconds = int(max(times) - start) + 1
+    late, churn = [0] * seconds, [0] * seconds
+    for at, n in counts:
+        if 0 <= at - start < seconds:
+            late[int(at - start)] += n
     for at in (*tally.ended_at, *tally.paired_at):
         if 0 <= at - start < seconds:
             churn[int(at - start)] += 1
@@ -609,6 +635,11 @@ def main() -> int:
         help="a player's tournament page says it is hidden while they are at a table (a tab behind)",
     )
     parser.add_argument(
+        "--per-second",
+        action="store_true",
+        help="read the servers' move histograms every second: where their slow moves are",
+    )
+    parser.add_argument(
         "--page-only", type=int, metavar="TABLES", help="only time one read's pages for that many tables"
     )
     args = parser.parse_args()
@@ -646,6 +677,8 @@ def main() -> int:
     print(f"game end -> standings counting it: {_quantiles(tally.standings)}")
     print(f"move latency: {_quantiles(tally.moves)}")
     print(f"  slow moves and the games' ends: {_timeline(tally, 0.020)}")
+    if args.per_second:
+        print(f"  on the server, second by second: {_timeline(tally, 0.020, on_server=True)}")
     print(f"move latency on the server (arrival to sent): {_bucket_quantiles(run['server_moves']['move'])}")
     print(f"  of which the write, handed to stored: {_bucket_quantiles(run['server_moves']['move_stored'])}")
     print(
