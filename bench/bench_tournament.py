@@ -4,7 +4,7 @@ cost, and move latency.
 Run by hand (not a test; these machines are shared and noisy)::
 
     PYTHONPATH=src .venv/bin/python bench/bench_tournament.py [--players 1000] [--seconds 120]
-        [--think 2] [--clock 15+60] [--clock-scale 0.5] [--cluster 3]
+        [--think 2] [--clock 15+60] [--clock-scale 0.5] [--cluster 3] [--leave] [--per-second]
 
 It starts ``roppyakken serve`` on a fresh SQLite file (``--cluster N``: N members on PostgreSQL and
 Redis behind nginx, from tests/harness/services.py), makes an account that creates an arena of
@@ -28,7 +28,11 @@ last player's joining:
 * **the director**: ``roppyakken_tournament_step_seconds`` from every server's ``/metrics``
   (a step's transaction, the thread CPU it used, and the pairing call alone), and the server
   processes' CPU;
-* the bytes the tournament sockets received.
+* the bytes the tournament sockets received;
+* **where the slow moves are**: second by second, the share of the moves over 20 ms that fall in
+  the tenth of the seconds with the most games' ends and pairings (the arena's waves), and the
+  correlation; with ``--per-second``, the same for the server's own moves over 20 ms, its
+  histogram read every second.
 
 Compare the move latency with bench_server.py's clocked games run the same way, e.g.
 ``bench/bench_server.py --games 500 --players 2 --clock 15+60 --clock-scale 0.5 --think 2``.
