@@ -375,7 +375,7 @@ class Live:
 
     def tables_page(self, page: int, playing: bool) -> int:
         """``page`` within the pages of tables there are (:func:`table_page_of`)."""
-        return min(max(1, page), self.table_pages[playing])
+        return table_page_of(self.shared, page, playing)
 
     def _tables_text(self, page: int, playing: bool) -> str:
         found = self._table_pages.get((page, playing))
