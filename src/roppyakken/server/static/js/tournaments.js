@@ -252,17 +252,16 @@ const TABLES_PAGE = 20;
 /**
  * A pager: previous, "page n of m", next.
  * @param {string} label  its accessible name
- * @param {string} id  the prefix of its buttons' ids
  * @param {(step: number) => void} turn  told -1 or +1
  */
-function pagerOf(label, id, turn) {
-  const previous = /** @type {HTMLButtonElement} */ (h("button", { type: "button", id: `${id}-previous`, onclick: () => turn(-1) }, t("Previous page")));
-  const next = /** @type {HTMLButtonElement} */ (h("button", { type: "button", id: `${id}-next`, onclick: () => turn(1) }, t("Next page")));
+function pagerOf(label, turn) {
+  const previous = /** @type {HTMLButtonElement} */ (h("button", { type: "button", onclick: () => turn(-1) }, t("Previous page")));
+  const next = /** @type {HTMLButtonElement} */ (h("button", { type: "button", onclick: () => turn(1) }, t("Next page")));
   const says = h("span", { class: "muted", "aria-live": "polite" });
-  const nav = h("nav", { class: "pager", id, "aria-label": label }, previous, says, next);
-  /** @param {number} page @param {number} pages @param {boolean} [shown] */
-  const show = (page, pages, shown = pages > 1) => {
-    nav.hidden = !shown;
+  const nav = h("nav", { class: "pager", "aria-label": label }, previous, says, next);
+  /** @param {number} page @param {number} pages */
+  const show = (page, pages) => {
+    nav.hidden = pages < 2;
     previous.disabled = page <= 1;
     next.disabled = page >= pages;
     says.textContent = t("Page {page} of {pages}", { page, pages });
@@ -313,11 +312,11 @@ export async function tournamentPage(root, id) {
       showError(error, errorText(err));
     }
   };
-  const standingsPager = pagerOf(t("Pages"), "standings-pager", (step) => {
+  const standingsPager = pagerOf(t("Pages"), (step) => {
     page = Math.min(Math.max(1, page + step), pages);
     void askPages({ standings: true });
   });
-  const gamesPager = pagerOf(t("Pages of games"), "games-pager", (step) => {
+  const gamesPager = pagerOf(t("Pages of games"), (step) => {
     tablesPage = Math.min(Math.max(1, tablesPage + step), tablesPages);
     void askPages({ tables: true });
   });
@@ -468,8 +467,8 @@ export async function tournamentPage(root, id) {
   live(id, root, draw, (ws) => {
     socket = ws;
     ws.addEventListener("open", () => {
-      // a socket opened again: the pages shown, not the first
-      if (page > 1 || tablesPage > 1 || playing) void askPages({ standings: page > 1, tables: tablesPage > 1 || playing });
+      // a socket opened again: the pages shown, not the first (nothing is asked for the first)
+      void askPages({ standings: page > 1, tables: tablesPage > 1 || playing });
     });
   });
 }
