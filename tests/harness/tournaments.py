@@ -75,6 +75,10 @@ class Entrant:
         self.token = str(answer["token"])
         return answer
 
+    def cookie_header(self) -> dict[str, str]:
+        """This player's cookies as a ``Cookie`` header (for a websocket opened beside the client)."""
+        return {"Cookie": "; ".join(f"{name}={value}" for name, value in self.client.cookies.items())}
+
     def view(self, tournament: str) -> dict[str, Any]:
         """``GET /api/tournaments/<id>`` as this player."""
         got = self.client.get(f"/api/tournaments/{tournament}")

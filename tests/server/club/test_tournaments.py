@@ -165,7 +165,7 @@ def test_the_tournament_socket_sends_the_page_and_its_changes(tmp_path: Path) ->
 
         async def run() -> list[dict[str, Any]]:
             # the account's session and the player's cookies, as the browser sends them
-            cookie = {"Cookie": "; ".join(f"{name}={value}" for name, value in ann.client.cookies.items())}
+            cookie = ann.cookie_header()
             async with connect(f"{server.ws_url}/ws/tournament/{tid}", additional_headers=cookie) as ws:
                 first = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 bo.join(tid)  # another player joins: the page changes
@@ -215,7 +215,7 @@ def test_the_tournament_socket_sends_the_page_of_the_standings_asked_for(tmp_pat
         assert not said.is_valid({"type": "standings", "page": 0})
 
         async def run() -> list[dict[str, Any]]:
-            cookie = {"Cookie": "; ".join(f"{name}={value}" for name, value in ann.client.cookies.items())}
+            cookie = ann.cookie_header()
             async with connect(f"{server.ws_url}/ws/tournament/{tid}", additional_headers=cookie) as ws:
                 first = json.loads(await asyncio.wait_for(ws.recv(), 10))
                 await ws.send(json.dumps({"type": "standings", "page": 2}))
@@ -245,11 +245,7 @@ def test_the_tournament_socket_sends_the_page_of_the_tables_asked_for(tmp_path: 
     database = f"sqlite:///{tmp_path / 't.sqlite3'}"
     with running_server(database) as server:
         ann = Entrant(server, "Ann", account=True)
-        made = ann.post(
-            "/api/tournaments",
-            {"name": "Tables", "format": "swiss", "rounds": 3, "clock": "1d", "starts_in": 3600},
-        )
-        tid = made.json()["id"]
+        tid = ann.make({"name": "Tables", "format": "swiss", "rounds": 3, "clock": "1d", "starts_in": 3600})
         ann.join(tid)
         many = [f"many{i:02d}" for i in range(len(add_entrants(database, tid, 50)))]
         # 25 games over, then 22 in play, Ann's the first of them: 47 tables, 3 pages (2 in play)
@@ -268,7 +264,7 @@ def test_the_tournament_socket_sends_the_page_of_the_tables_asked_for(tmp_path: 
         )
 
         async def run() -> list[dict[str, Any]]:
-            cookie = {"Cookie": "; ".join(f"{name}={value}" for name, value in ann.client.cookies.items())}
+            cookie = ann.cookie_header()
             got = []
             async with connect(f"{server.ws_url}/ws/tournament/{tid}", additional_headers=cookie) as ws:
                 got.append(json.loads(await asyncio.wait_for(ws.recv(), 10)))
