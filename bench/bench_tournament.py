@@ -45,7 +45,6 @@ import asyncio
 import contextlib
 import gc
 import json
-import math
 import os
 import random
 import re
@@ -550,13 +549,14 @@ def _timeline(tally: Tally, slow: float, on_server: bool = False) -> str:
             churn[int(at - start)] += 1
     busiest = sorted(range(seconds), key=lambda i: -churn[i])[: max(1, seconds // 10)]
     share = sum(late[i] for i in busiest) / max(1, sum(late))
-    mean_c, mean_l = statistics.fmean(churn), statistics.fmean(late)
-    cov = sum((c - mean_c) * (x - mean_l) for c, x in zip(churn, late, strict=True))
-    spread = math.sqrt(sum((c - mean_c) ** 2 for c in churn) * sum((x - mean_l) ** 2 for x in late))
+    try:
+        correlation = statistics.correlation(churn, late)
+    except statistics.StatisticsError:  # fewer than two seconds, or one side constant
+        correlation = 0.0
     return (
         f"{sum(late)} moves over {slow * 1000:.0f} ms in {seconds} s; the tenth of the seconds with the "
         f"most game ends and pairings ({sum(churn[i] for i in busiest)} of {sum(churn)}) held "
-        f"{100 * share:.0f} % of them; correlation per second {cov / spread if spread else 0.0:.2f}"
+        f"{100 * share:.0f} % of them; correlation per second {correlation:.2f}"
     )
 
 
