@@ -6,7 +6,7 @@ import asyncio
 import itertools
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
@@ -155,11 +155,19 @@ def join_named(c: Connection, tournament_id: str, names: Iterable[str], joined_a
         store.join(c, tournament_id, entry)
 
 
+def _write_straight(database: str, fill: Callable[[Connection], None]) -> None:
+    """Run ``fill`` in one transaction on ``database`` (migrated first), beside any server on it."""
+    db = Database(database)
+    db.open()
+    try:
+        db.run_now(fill)
+    finally:
+        db.engine.dispose()
+
+
 def add_entrants(database: str, tournament_id: str, count: int) -> list[str]:
     """``count`` entrants written straight into a tournament (players ``many00``…, named ``Many 00``…,
     rated from 1900 down): many lines of standings without as many clients.  Their names."""
-    db = Database(database)
-    db.open()
     now = time.time()
     names = [f"Many {i:02d}" for i in range(count)]
 
@@ -171,10 +179,7 @@ def add_entrants(database: str, tournament_id: str, count: int) -> list[str]:
             )
             store.join(c, tournament_id, Entry(player, name, 1900.0 - i, f"h{i}", now, now, False, False, 0))
 
-    try:
-        db.run_now(fill)
-    finally:
-        db.engine.dispose()
+    _write_straight(database, fill)
     return names
 
 
@@ -183,8 +188,6 @@ def add_tables_written(
 ) -> None:
     """Tables written straight into a tournament, numbered in the order given: each its players, its
     room and its places (None: in play): many tables without as many games."""
-    db = Database(database)
-    db.open()
     now = time.time()
 
     def fill(c: Connection) -> None:
@@ -202,7 +205,4 @@ def add_tables_written(
                 )
             )
 
-    try:
-        db.run_now(fill)
-    finally:
-        db.engine.dispose()
+    _write_straight(database, fill)
