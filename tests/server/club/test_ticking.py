@@ -140,3 +140,26 @@ def test_a_wake_before_the_start_runs_the_first_round_at_once() -> None:
             await until_async(lambda: work.runs == 1, 10, "the first round at once")
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("turns", range(6))
+def test_close_ends_it_when_a_wake_comes_with_the_cancellation(turns: int) -> None:
+    """A wake and the close in the same turns of the loop: Python 3.11's ``asyncio.wait_for``
+    returns the wake and drops the cancellation when the two meet, and the ticker must end anyway
+    (a server's shutdown waits for it)."""
+
+    async def run() -> None:
+        work = Counted()
+        ticker = Ticker(work, LONG, name="test-ticker", what="test round")
+        ticker.start()
+        for _ in range(3):
+            await asyncio.sleep(0)  # waiting for a wake
+        ticker.wake()
+        for _ in range(turns):
+            await asyncio.sleep(0)
+        closing = asyncio.create_task(ticker.close())
+        done, _ = await asyncio.wait({closing}, timeout=2.0)
+        assert closing in done, "the ticker did not end"
+        assert not ticker.running
+
+    asyncio.run(run())

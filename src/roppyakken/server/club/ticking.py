@@ -16,6 +16,7 @@ import logging
 from collections.abc import Awaitable, Callable
 
 from roppyakken.server.store.database import StorageError
+from roppyakken.waiting import woken
 
 log = logging.getLogger("roppyakken.server")
 
@@ -70,8 +71,7 @@ class Ticker:
 
     async def _run(self) -> None:
         while True:
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.tick)
+            await woken(self._wake, self.tick)
             self._wake.clear()
             try:
                 await self.work()

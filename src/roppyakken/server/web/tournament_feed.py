@@ -29,6 +29,7 @@ from roppyakken.server.club.tournaments import view
 from roppyakken.server.club.tournaments.known import Known, refresh
 from roppyakken.server.club.tournaments.view import Snapshot
 from roppyakken.server.store.database import Database, StorageError
+from roppyakken.waiting import woken
 
 log = logging.getLogger("roppyakken.server")
 
@@ -169,8 +170,7 @@ class Feed:
                 self.live = live
                 await self._wake(None if before is None else live.changed_since(before), shared=shared)
             self._soon.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._soon.wait(), LIVE_EVERY)
+            await woken(self._soon, LIVE_EVERY)
             # at most one read a LIVE_EVERY / 4, whatever wakes it
             await asyncio.sleep(max(0.0, began + LIVE_EVERY / 4 - time.monotonic()))
 

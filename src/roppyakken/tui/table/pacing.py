@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from typing import Final
+
+from roppyakken.waiting import woken
 
 PACES: Final[dict[str, float]] = {"slow": 1.2, "normal": 0.6, "fast": 0.25, "instant": 0.0}
 """Seconds each step of a move stays on screen."""
@@ -45,8 +46,7 @@ class Pacer:
             await asyncio.sleep(0)
             return
         self._skip.clear()
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._skip.wait(), timeout=seconds)
+        await woken(self._skip, seconds)
 
     async def next_step(self) -> None:
         """Wait until :meth:`step` asks for a replay's next step."""
