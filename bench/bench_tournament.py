@@ -5,6 +5,7 @@ Run by hand (not a test; these machines are shared and noisy)::
 
     PYTHONPATH=src .venv/bin/python bench/bench_tournament.py [--players 1000] [--seconds 120]
         [--think 2] [--clock 15+60] [--clock-scale 0.5] [--cluster 3] [--leave] [--per-second]
+        [--clients-nice 19]
 
 It starts ``roppyakken serve`` on a fresh SQLite file (``--cluster N``: N members on PostgreSQL and
 Redis behind nginx, from tests/harness/services.py), makes an account that creates an arena of
@@ -32,7 +33,13 @@ last player's joining:
 * **where the slow moves are**: second by second, the share of the moves over 20 ms that fall in
   the tenth of the seconds with the most games' ends and pairings (the arena's waves), and the
   correlation; with ``--per-second``, the same for the server's own moves over 20 ms, its
-  histogram read every second.
+  histogram read every second, beside how long its event-loop thread ran and waited for a core
+  in those seconds (the kernel's ``schedstat``: a wait is another process or thread on the core,
+  such as the bench's own clients).
+
+``--clients-nice 19`` runs the clients at the lowest priority, the servers at their own: the kernel
+gives the servers a core whenever they need one, as clients on other machines would leave them
+(the client-side latencies then include the clients' own waits; read the server's).
 
 Compare the move latency with bench_server.py's clocked games run the same way, e.g.
 ``bench/bench_server.py --games 500 --players 2 --clock 15+60 --clock-scale 0.5 --think 2``.
@@ -96,9 +103,10 @@ class Tally:
     """When each game's end reached its player (wall time, measured games)."""
     paired_at: list[float] = field(default_factory=list)
     """When each player learnt their next table (wall time, measured pairings)."""
-    server_seconds: list[tuple[float, int, int]] = field(default_factory=list)
-    """With ``--per-second``: at each second's end (wall time), the moves the servers sent in it and
-    how many of them over 20 ms after their arrival."""
+    server_seconds: list[tuple[float, int, int, float, float]] = field(default_factory=list)
+    """With ``--per-second``: at each second's end (wall time), the moves the servers sent in it, how
+    many of them over 20 ms after their arrival, and the seconds the servers' event-loop threads ran
+    and waited for a core in it (the kernel's ``schedstat``)."""
     games: int = 0
     errors: int = 0
     reconnects: dict[str, int] = field(default_factory=dict)
@@ -315,10 +323,10 @@ async def _watch(
 
 
 async def _arena(
-    args: argparse.Namespace, url: str, urls: list[str], urls_all: list[str], tally: Tally
+    args: argparse.Namespace, url: str, urls: list[str], urls_all: list[str], pids: list[int], tally: Tally
 ) -> dict[str, Any]:
     """Make the arena, its players join, and play it; what was measured besides the tally (``urls_all``:
-    every server's own URL, for their metrics)."""
+    every server's own URL, for their metrics; ``pids``: their processes)."""
     limits = httpx.Limits(max_connections=64)
     async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as client:
         cookie, csrf = await _make_player(client, "Host")
@@ -390,7 +398,7 @@ async def _arena(
         tally.measuring = True
         measured_from = time.time()
         moves_before = await asyncio.to_thread(_server_moves, urls_all)
-        scraping = asyncio.create_task(_per_second(urls_all, tally)) if args.per_second else None
+        scraping = asyncio.create_task(_per_second(urls_all, pids, tally)) if args.per_second else None
         await asyncio.gather(*tasks, return_exceptions=True)
         if scraping is not None:
             scraping.cancel()
@@ -483,17 +491,32 @@ def _server_moves(urls: list[str]) -> dict[str, dict[float, int]]:
     return total
 
 
-async def _per_second(urls: list[str], tally: Tally) -> None:
-    """Read the servers' move histograms every second (``--per-second``): each second's moves and
-    those over 20 ms, into ``tally.server_seconds``."""
+def _loop_threads(pids: list[int]) -> tuple[float, float]:
+    """Seconds the servers' main (event-loop) threads have run on a core and waited for one, so far
+    (``/proc/PID/task/PID/schedstat``: a wait is the kernel's, another process or thread on the core)."""
+    ran = waited = 0.0
+    for pid in pids:
+        with contextlib.suppress(OSError, ValueError):
+            fields = Path(f"/proc/{pid}/task/{pid}/schedstat").read_text().split()
+            ran += int(fields[0]) / 1e9
+            waited += int(fields[1]) / 1e9
+    return ran, waited
+
+
+async def _per_second(urls: list[str], pids: list[int], tally: Tally) -> None:
+    """Read the servers' move histograms and their event-loop threads' schedstat every second
+    (``--per-second``): each second's moves, those over 20 ms, and the loop threads' run and wait,
+    into ``tally.server_seconds``."""
     last = await asyncio.to_thread(_server_moves, urls)
+    last_ran, last_waited = _loop_threads(pids)
     while True:
         await asyncio.sleep(1.0)
         now = await asyncio.to_thread(_server_moves, urls)
+        ran, waited = _loop_threads(pids)
         moves = now["move"].get(float("inf"), 0) - last["move"].get(float("inf"), 0)
         quick = now["move"].get(0.02, 0) - last["move"].get(0.02, 0)
-        tally.server_seconds.append((time.time(), moves, moves - quick))
-        last = now
+        tally.server_seconds.append((time.time(), moves, moves - quick, ran - last_ran, waited - last_waited))
+        last, last_ran, last_waited = now, ran, waited
 
 
 def _bucket_quantiles(counts: dict[float, int]) -> str:
@@ -531,7 +554,7 @@ def _timeline(tally: Tally, slow: float, on_server: bool = False) -> str:
     ``--per-second``) come with the games' ends and pairings: second by second, the share of slow
     moves in the seconds with the most of those, and their correlation."""
     if on_server:
-        counts = [(at - 0.5, n) for at, _, n in tally.server_seconds]  # each second's middle
+        counts = [(at - 0.5, n) for at, _, n, _, _ in tally.server_seconds]  # each second's middle
         times = [at for at, _ in counts]
     else:
         times = tally.moved_at
@@ -553,10 +576,37 @@ def _timeline(tally: Tally, slow: float, on_server: bool = False) -> str:
         correlation = statistics.correlation(churn, late)
     except statistics.StatisticsError:  # fewer than two seconds, or one side constant
         correlation = 0.0
-    return (
+    said = (
         f"{sum(late)} moves over {slow * 1000:.0f} ms in {seconds} s; the tenth of the seconds with the "
         f"most game ends and pairings ({sum(churn[i] for i in busiest)} of {sum(churn)}) held "
         f"{100 * share:.0f} % of them; correlation per second {correlation:.2f}"
+    )
+    if on_server:
+        said += "; " + _loop_seconds(tally, start, seconds, set(busiest), late)
+    return said
+
+
+def _loop_seconds(tally: Tally, start: float, seconds: int, busiest: set[int], late: list[int]) -> str:
+    """The servers' event-loop threads' run and wait for a core (ms a second, mean) in the busiest
+    seconds, in the others, and in the seconds with moves over 20 ms."""
+    ran: dict[int, float] = {}
+    waited: dict[int, float] = {}
+    for at, _, _, r, w in tally.server_seconds:
+        i = int(at - 0.5 - start)
+        if 0 <= i < seconds:
+            ran[i], waited[i] = r, w
+
+    def mean(xs: dict[int, float], which: set[int]) -> float:
+        picked = [xs[i] for i in which if i in xs]
+        return 1000 * statistics.fmean(picked) if picked else 0.0
+
+    rest = set(range(seconds)) - busiest
+    slow = {i for i in range(seconds) if late[i]}
+    return (
+        f"the loop threads ran {mean(ran, busiest):.0f} ms a second and waited "
+        f"{mean(waited, busiest):.0f} ms for a core in those seconds, {mean(ran, rest):.0f} and "
+        f"{mean(waited, rest):.0f} ms in the others, {mean(ran, slow):.0f} and {mean(waited, slow):.0f} ms "
+        f"in the {len(slow)} seconds with a move over 20 ms"
     )
 
 
@@ -644,6 +694,14 @@ def main() -> int:
         help="read the servers' move histograms every second: where their slow moves are",
     )
     parser.add_argument(
+        "--clients-nice",
+        type=int,
+        default=0,
+        metavar="N",
+        help="the clients run at this niceness (19: a core for the servers whenever they need it, as "
+        "clients on other machines would leave them)",
+    )
+    parser.add_argument(
         "--page-only", type=int, metavar="TABLES", help="only time one read's pages for that many tables"
     )
     args = parser.parse_args()
@@ -656,7 +714,9 @@ def main() -> int:
         before = _director(member_urls)
         cpu0 = sum(_cpu_seconds(p) or 0.0 for p in pids)
         mine0 = time.process_time()
-        run = asyncio.run(_arena(args, url, urls, member_urls, tally))
+        if args.clients_nice:
+            os.setpriority(os.PRIO_PROCESS, 0, args.clients_nice)  # this thread; those it starts inherit it
+        run = asyncio.run(_arena(args, url, urls, member_urls, pids, tally))
         cpu = sum(_cpu_seconds(p) or 0.0 for p in pids) - cpu0
         client_cpu = time.process_time() - mine0
         after = _director(member_urls)
