@@ -50,6 +50,7 @@ from roppyakken.server.cluster.redislink import (
     Link,
 )
 from roppyakken.server.play.claims import RoomsFull
+from roppyakken.waiting import woken
 
 log = logging.getLogger("roppyakken.server")
 
@@ -239,7 +240,8 @@ class Leases:
             return False
         orphaned = self.orphans.get(room)
         try:
-            holder = await asyncio.wait_for(self.claim(room), self.lease_ms / 1000)
+            async with asyncio.timeout(self.lease_ms / 1000):
+                holder = await self.claim(room)
         except (ClusterUnavailable, RoomsFull, TimeoutError):
             return False
         if orphaned is None:
@@ -317,10 +319,7 @@ class Leases:
                     began = time.monotonic()  # (the next try after a period, not at once)
                 if self.chores and (chores is None or chores.done()):
                     chores = asyncio.create_task(self._do_chores(), name="roppyakken-lease-chores")
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(
-                        self._renew_now.wait(), max(0.0, began + period - time.monotonic())
-                    )
+                await woken(self._renew_now, max(0.0, began + period - time.monotonic()))
                 self._renew_now.clear()
         finally:
             if chores is not None:
@@ -340,13 +339,11 @@ class Leases:
         try:
             # bounded: an answer later than a lease's life renews nothing, and a round
             # that never ends would leave every room here refusing moves, unexplained
-            lost = await asyncio.wait_for(
-                self._renew(
+            async with asyncio.timeout(self.lease_ms / 1000):  # (wait_for may drop a cancellation)
+                lost = await self._renew(
                     keys=[self.keys.lease(r) for r in rooms],
                     args=[self.member, self.lease_ms, self.keys.rooms, self.keys.stamps, *rooms],
-                ),
-                self.lease_ms / 1000,
-            )
+                )
         except (*REDIS_ERRORS, TimeoutError) as exc:
             log.error("cluster: leases not renewed: %s", str(exc) or "no answer in time")
             self.unsure()  # moves stop until renewed
@@ -367,6 +364,7 @@ class Leases:
     async def _do_chores(self) -> None:
         for chore in self.chores:
             try:
-                await asyncio.wait_for(chore(), self.lease_ms / 1000)
+                async with asyncio.timeout(self.lease_ms / 1000):
+                    await chore()
             except TimeoutError:
                 log.error("cluster: %s: no answer from Redis in time", chore.__name__.strip("_"))
