@@ -163,3 +163,30 @@ def test_close_ends_it_when_a_wake_comes_with_the_cancellation(turns: int) -> No
         assert not ticker.running
 
     asyncio.run(run())
+
+
+def test_close_ends_it_when_a_round_loses_the_cancellation() -> None:
+    """A round that loses its cancellation (a library's ``wait_for`` dropping it, as Python 3.11's
+    does) and returns: no round comes after it, and the ticker ends."""
+
+    async def run() -> int:
+        started = asyncio.Event()
+        rounds = 0
+
+        async def losing() -> None:
+            nonlocal rounds
+            rounds += 1
+            started.set()
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.sleep(LONG)
+
+        ticker = Ticker(losing, LONG, name="test-ticker", what="test round")
+        ticker.start()
+        ticker.wake()
+        await started.wait()
+        closing = asyncio.create_task(ticker.close())
+        done, _ = await asyncio.wait({closing}, timeout=2.0)
+        assert closing in done, "the ticker did not end"
+        return rounds
+
+    assert asyncio.run(run()) == 1

@@ -423,7 +423,8 @@ class RelayBus:
         self._calls[call_id] = (member, future)
         self.send(member, {"k": "call", "id": call_id, "from": self.member, **call.to_json()})
         try:
-            data = await asyncio.wait_for(future, CALL_TIMEOUT)
+            async with asyncio.timeout(CALL_TIMEOUT):
+                data = await future
         except TimeoutError:
             raise ClusterUnavailable(member) from None
         finally:

@@ -72,7 +72,8 @@ class ReadingProcess:
             except OSError as exc:
                 raise ReadingError(f"the reading process cannot start: {exc}") from None
             try:
-                answer = await asyncio.wait_for(self._ask(process, request), self.timeout)
+                async with asyncio.timeout(self.timeout):
+                    answer = await self._ask(process, request)
             except BaseException as exc:  # the answer may still come: the pipe is out of step
                 await self._end()
                 if isinstance(exc, TimeoutError):
@@ -127,7 +128,8 @@ class ReadingProcess:
             assert process.stdin is not None
             process.stdin.close()
             try:
-                await asyncio.wait_for(process.wait(), self.timeout)
+                async with asyncio.timeout(self.timeout):
+                    await process.wait()
             except TimeoutError:
                 process.kill()
                 await process.wait()

@@ -357,7 +357,8 @@ async def _player_of(websocket: WebSocket) -> str | None:
 async def _session(websocket: WebSocket, hub: Services, room_id: str) -> None:
     await websocket.accept()
     try:
-        raw = await asyncio.wait_for(_receive(websocket), HELLO_TIMEOUT)
+        async with asyncio.timeout(HELLO_TIMEOUT):
+            raw = await _receive(websocket)
         if raw is None:
             return
         hello = parse_client_message(raw)

@@ -358,7 +358,8 @@ async def tournament_socket(websocket: WebSocket) -> None:
         send_timeout = services.limits.send_timeout
 
         async def send(message: str) -> None:
-            await asyncio.wait_for(websocket.send_text(message), send_timeout)
+            async with asyncio.timeout(send_timeout):
+                await websocket.send_text(message)
 
         feed = watched.feed(tournament_id)
         watcher = feed.watch(player_id)
