@@ -292,6 +292,18 @@ def run_clients(plan: Plan) -> Results:
         return asyncio.run(_run(plan))
 
 
+def _stop(server: subprocess.Popen[str]) -> None:
+    """SIGTERM the server and wait for it; one that has not stopped 30 s later is said and killed
+    (a finding, not the end of the figures)."""
+    server.terminate()
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        print("the server did not stop within 30 s of its SIGTERM: killed", file=sys.stderr)
+        server.kill()
+        server.wait()
+
+
 def _raise_file_limit() -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft < hard:
@@ -429,8 +441,7 @@ def main() -> int:
         server_stored = _histogram(metrics, "roppyakken_move_stored_seconds")
     finally:
         if server is not None:
-            server.terminate()
-            server.wait(timeout=30)
+            _stop(server)
         tmp.cleanup()
     latencies = sorted(x for r in results for x in r.latencies)
     lateness = sorted(x for r in results for x in r.lateness)

@@ -72,7 +72,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_server import _cpu_seconds, _raise_file_limit
+from bench_server import _cpu_seconds, _raise_file_limit, _stop
 
 CSRF = "X-CSRF-Token"
 RECONNECTS = 10
@@ -450,8 +450,7 @@ def _servers(args: argparse.Namespace) -> Iterator[tuple[str, list[str], list[in
         try:
             yield url, [url], [server.pid], [url]
         finally:
-            server.terminate()
-            server.wait(timeout=30)
+            _stop(server)
 
 
 def _said(url: str, log: Path) -> None:
