@@ -38,8 +38,6 @@ class Ticker:
         self.name = name
         self.what = what
         self._task: asyncio.Task[None] | None = None
-        self._closing = False
-        """Set by :meth:`close`: no round starts after it, even if a cancellation was lost in one."""
         self._wake = asyncio.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -51,13 +49,11 @@ class Ticker:
     def start(self) -> None:
         """Start the task on the running event loop."""
         self._loop = asyncio.get_running_loop()
-        self._closing = False
         self._task = asyncio.create_task(self._run(), name=self.name)
 
     async def close(self) -> None:
         """Stop the task: a round under way is cancelled; returns once the task has ended."""
         if self._task is not None:
-            self._closing = True
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
@@ -74,10 +70,10 @@ class Ticker:
                 loop.call_soon_threadsafe(self._wake.set)
 
     async def _run(self) -> None:
-        while not self._closing:
+        me = asyncio.current_task()
+        assert me is not None
+        while not me.cancelling():  # a round that lost its cancellation inside ends the loop too
             await woken(self._wake, self.tick)
-            if self._closing:
-                return
             self._wake.clear()
             try:
                 await self.work()
