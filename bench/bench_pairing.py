@@ -29,7 +29,7 @@ import httpx
 from websockets.asyncio.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_server import _cpu_seconds, _raise_file_limit, _start_server
+from bench_server import _cpu_seconds, _raise_file_limit, _start_server, _stop
 
 
 async def _player(
@@ -90,8 +90,7 @@ def main() -> int:
         cpu_after = _cpu_seconds(server.pid if server else None)
     finally:
         if server is not None:
-            server.terminate()
-            server.wait(timeout=30)
+            _stop(server)
     times.sort()
     paired = len(times)
     print(f"players {paired + failed} at {args.rate:g}/s for {args.seconds:g} s, {args.players} a game")
