@@ -142,10 +142,13 @@ def test_self_play_with_one_actor_gives_the_local_weights(cluster: RayCluster, t
 
 
 KILLED_RUNS = {
-    "arena": (["arena", "--bots", "expert,greedy", "--games", "240", "--seed", "21"], "ray::play_deals"),
-    "ladder": (["ladder", "--levels", "greedy,expert", "--games", "200", "--seed", "4"], "ray::play_deals"),
-    "simulate": (["simulate", "--games", "400", "--bots", "expert", "--seed", "8"], "ray::play_games"),
+    "arena": (["arena", "--bots", "expert,greedy", "--games", "2400", "--seed", "21"], "ray::play_deals"),
+    "ladder": (["ladder", "--levels", "greedy,expert", "--games", "2000", "--seed", "4"], "ray::play_deals"),
+    "simulate": (["simulate", "--games", "3200", "--bots", "expert", "--seed", "8"], "ray::play_games"),
 }
+"""Runs whose games take seconds of a CPU (a deal is a millisecond or two): the worker node plays
+for a second or more, far longer than the watch for its players takes to see one (a few hundred
+deals are a tenth of a second of play, which a loaded machine's watch can miss)."""
 
 
 def _run_killing(
