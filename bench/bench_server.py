@@ -50,7 +50,8 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-from roppyakken.server.web.collector import MIDDLE, NEVER
+CLIENT_MIDDLE = 2
+"""Young passes between two middle passes of the clients' collector."""
 
 
 @dataclass
@@ -253,10 +254,11 @@ async def _run(plan: Plan) -> Results:
         out.setup_seconds = clock.start - began
         # The load generator is not what is measured: its thousands of connections made, their
         # objects leave its collector's scans (a full pass over them pauses every client at once),
-        # and its collector keeps the server's pace (server/web/collector.py: shorter middle passes,
-        # no full pass in the measured seconds).
+        # and its collector makes no full pass in the measured seconds and passes the middle
+        # generation every CLIENT_MIDDLE young passes (shorter pauses than CPython's 10), whatever
+        # the server's pace, so that runs of two servers' versions have the same clients.
         gc.freeze()
-        gc.set_threshold(gc.get_threshold()[0], MIDDLE, NEVER)
+        gc.set_threshold(gc.get_threshold()[0], CLIENT_MIDDLE, 1_000_000_000)
         await asyncio.sleep(plan.warmup)
         mine, server = time.process_time(), _cpu_seconds(plan.server_pid)
         faults = _major_faults(plan.server_pid)

@@ -1,5 +1,6 @@
-"""The server's garbage collector pace (server/web/collector.py): no full pass by the collector's own
-rule while the server runs, one on the server's timer instead, and the settings put back after."""
+"""The server's garbage collector pace (server/web/collector.py): no middle or full pass by the
+collector's own rule while the server runs, both on the server's timers instead, and the settings put
+back after."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import asyncio
 import gc
 from typing import Any
 
-from roppyakken.server.web.collector import MIDDLE, NEVER, Collector
+from roppyakken.server.web.collector import NEVER, Collector
 
 
 class Cycle:
@@ -29,7 +30,7 @@ def test_full_passes_run_on_the_timer_only_and_the_settings_come_back() -> None:
         collector = Collector(every=0.5)
         collector.start()
         try:
-            assert gc.get_threshold() == (before[0], MIDDLE, NEVER)
+            assert gc.get_threshold() == (before[0], NEVER, NEVER)
             gc.callbacks.append(watch)
             # enough long-lived objects to make the collector's own rule start full passes
             keep = [[object()] for _ in range(300_000)]
@@ -38,6 +39,7 @@ def test_full_passes_run_on_the_timer_only_and_the_settings_come_back() -> None:
                 await asyncio.sleep(0)
             assert len(full) == collector.passes, "the collector made a full pass by itself"
             cycles = [Cycle() for _ in range(1000)]
+            gc.collect(1)  # the cycles are old now: only a full pass frees them
             del cycles
             made = collector.passes
             while collector.passes == made:  # the timer's next pass frees them
@@ -50,6 +52,38 @@ def test_full_passes_run_on_the_timer_only_and_the_settings_come_back() -> None:
 
     passes = asyncio.run(run())
     assert passes >= 1 and full and max(full) >= 1000
+    assert gc.get_threshold() == before
+
+
+def test_middle_passes_run_on_the_timer_only_whatever_the_young_passes() -> None:
+    before = gc.get_threshold()
+    passes: list[int] = []
+
+    def watch(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            passes.append(info["generation"])
+
+    async def run() -> tuple[list[int], list[int], int]:
+        collector = Collector(middle_every=0.05)
+        collector.start()
+        gc.callbacks.append(watch)
+        try:
+            # young objects enough for hundreds of young passes, the loop held all along: CPython's
+            # own rule would pass the middle generation every 10 of them
+            kept = [[object()] for _ in range(300_000)]
+            held = list(passes)
+            passes.clear()
+            made = collector.middle_passes
+            await asyncio.sleep(0.3)  # the loop free: the timer's passes
+            del kept
+            return held, list(passes), collector.middle_passes - made
+        finally:
+            gc.callbacks.remove(watch)
+            await collector.stop()
+
+    held, timed, made = asyncio.run(run())
+    assert held.count(0) >= 100 and 1 not in held and 2 not in held
+    assert made >= 2 and timed.count(1) == made
     assert gc.get_threshold() == before
 
 

@@ -1,4 +1,4 @@
-"""The garbage collector's pace in the server: young generations as usual, full passes on a timer.
+"""The garbage collector's pace in the server: young passes as usual, middle and full passes on timers.
 
 CPython makes a full pass over every tracked object once the objects that
 survived into the oldest generation since the last pass reach a quarter of it.
@@ -17,13 +17,13 @@ at most that long; so what each websocket and room leaves when it goes must not 
 cyclic (server/web/serving.py, server/web/guard.py, server/play/registry.py): thousands of closed
 connections held for ten minutes are hundreds of megabytes.
 
-The middle generation is passed over every :data:`MIDDLE` young passes rather
-than every 10: what survives a young pass is mostly the connections' keepalive
-work (a ping timer, its callback and the pong's parser every 2.5 s for each
-websocket), so with 3,000 connections each middle pass of CPython's default pace
-scanned about 44,000 objects and held the loop for 50 to 60 ms every 3 s, the
-slowest moves of the 1,000-game benchmark; passes five times as often scan a
-fifth as much each.  The settings are put back when the server stops.
+The middle generation is passed over on a timer too, every :data:`MIDDLE_EVERY` seconds.
+What survives a young pass is mostly the connections' keepalive work (a ping timer, its callback
+and the pong's parser every 2.5 s for each websocket), which piles up with time, while CPython
+passes the middle generation after a count of young passes, which come with allocations: the
+less the server allocates, the more each middle pass scans, holding the loop and every move
+(bench/RESULTS-server.md, "What was tried").  On the timer a pass scans a fifth of a second's
+survivors whatever the allocations.  The settings are put back when the server stops.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ log = logging.getLogger("roppyakken.server")
 
 FULL_EVERY: Final = 600.0
 """Seconds between two full passes of the collector."""
-MIDDLE: Final = 2
-"""Young passes between two passes of the middle generation (CPython's default is 10)."""
+MIDDLE_EVERY: Final = 0.2
+"""Seconds between two passes of the middle generation."""
 NEVER: Final = 1_000_000_000
 """The oldest generation's threshold that keeps the collector from starting a full pass by itself."""
 
@@ -52,26 +52,35 @@ _running = [0]
 
 
 class Collector:
-    """Full collections on a timer while started (see the module docstring)."""
+    """Middle and full collections on timers while started (see the module docstring)."""
 
-    def __init__(self, every: float = FULL_EVERY) -> None:
+    def __init__(self, every: float = FULL_EVERY, middle_every: float = MIDDLE_EVERY) -> None:
         self.every = every
+        self.middle_every = middle_every
         self.passes = 0
         """Full passes made so far."""
+        self.middle_passes = 0
+        """Middle passes made so far."""
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        """Take the full passes over (from the running event loop)."""
+        """Take the middle and full passes over (from the running event loop)."""
         if not _running[0]:
             _taken[:] = [gc.get_threshold()]
         _running[0] += 1
         young = _taken[0][0]
-        gc.set_threshold(young, MIDDLE, NEVER)
+        gc.set_threshold(young, NEVER, NEVER)
         self._task = asyncio.create_task(self._loop(), name="roppyakken-collector")
 
     async def _loop(self) -> None:
+        full_at = time.monotonic() + self.every
         while True:
-            await asyncio.sleep(self.every)
+            await asyncio.sleep(min(self.middle_every, max(0.0, full_at - time.monotonic())))
+            if time.monotonic() < full_at:
+                gc.collect(1)
+                self.middle_passes += 1
+                continue
+            full_at = time.monotonic() + self.every
             began = time.perf_counter()
             found = gc.collect()
             took = time.perf_counter() - began
