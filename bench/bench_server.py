@@ -50,8 +50,25 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
-CLIENT_MIDDLE = 2
-"""Young passes between two middle passes of the clients' collector."""
+CLIENT_MIDDLE_EVERY = 0.2
+"""Seconds between two middle passes of the clients' collector (:func:`pace_clients_collector`)."""
+
+
+def pace_clients_collector() -> asyncio.Task[None]:
+    """Set the load generator's collector, its connections made: what it holds so far out of its
+    scans (``gc.freeze``: a full pass over it would pause every client at once), no full pass, and
+    the middle generation passed every :data:`CLIENT_MIDDLE_EVERY` seconds rather than after a
+    count of young passes (each scans a fifth of a second's survivors, as the server's do:
+    server/web/collector.py).  The task that makes those passes; cancel it when done."""
+    gc.freeze()
+    gc.set_threshold(gc.get_threshold()[0], 1_000_000_000, 1_000_000_000)
+
+    async def passes() -> None:
+        while True:
+            await asyncio.sleep(CLIENT_MIDDLE_EVERY)
+            gc.collect(1)
+
+    return asyncio.create_task(passes(), name="clients-collector")
 
 
 @dataclass
@@ -252,13 +269,8 @@ async def _run(plan: Plan) -> Results:
         slots = [asyncio.create_task(_slot(client, plan, clock, out, i)) for i in range(plan.games)]
         await clock.go.wait()
         out.setup_seconds = clock.start - began
-        # The load generator is not what is measured: its thousands of connections made, their
-        # objects leave its collector's scans (a full pass over them pauses every client at once),
-        # and its collector makes no full pass in the measured seconds and passes the middle
-        # generation every CLIENT_MIDDLE young passes (shorter pauses than CPython's 10), whatever
-        # the server's pace, so that runs of two servers' versions have the same clients.
-        gc.freeze()
-        gc.set_threshold(gc.get_threshold()[0], CLIENT_MIDDLE, 1_000_000_000)
+        # the load generator is not what is measured: short collector pauses of its own
+        collecting = pace_clients_collector()
         await asyncio.sleep(plan.warmup)
         mine, server = time.process_time(), _cpu_seconds(plan.server_pid)
         faults = _major_faults(plan.server_pid)
@@ -281,6 +293,7 @@ async def _run(plan: Plan) -> Results:
             if faults is not None and faults_after is not None:
                 out.server_faults = faults_after - faults
         await asyncio.gather(*slots)
+        collecting.cancel()
     return out
 
 

@@ -50,7 +50,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import gc
 import json
 import os
 import random
@@ -72,7 +71,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench_server import _cpu_seconds, _raise_file_limit, _stop
+from bench_server import _cpu_seconds, _raise_file_limit, _stop, pace_clients_collector
 
 CSRF = "X-CSRF-Token"
 RECONNECTS = 10
@@ -393,13 +392,14 @@ async def _arena(
             )
             for e in entrants
         ]
-        gc.freeze()
+        collecting = pace_clients_collector()  # short collector pauses of the load generator's own
         await asyncio.sleep(max(0.0, starts - time.time()) + args.warmup)
         tally.measuring = True
         measured_from = time.time()
         moves_before = await asyncio.to_thread(_server_moves, urls_all)
         scraping = asyncio.create_task(_per_second(urls_all, pids, tally)) if args.per_second else None
         await asyncio.gather(*tasks, return_exceptions=True)
+        collecting.cancel()
         if scraping is not None:
             scraping.cancel()
         moves_after = await asyncio.to_thread(_server_moves, urls_all)
