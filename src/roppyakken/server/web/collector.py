@@ -9,10 +9,10 @@ objects and held the event loop and the GIL for 0.3 to 2 s (more on a loaded
 machine), for about 200 objects of garbage found, and every game, clock and
 connection waited through it (bench/RESULTS-server.md).
 
-So the server keeps the young generations' automatic passes (they find the
+So the server keeps the young generation's automatic passes (they find the
 short-lived cycles) and makes the full pass itself every :data:`FULL_EVERY`
 seconds, from the event loop, logging it when it takes longer than 100 ms.
-Cyclic garbage that outlived the young passes is freed by that pass, so it waits
+Cyclic garbage that outlived the young and middle passes is freed by that pass, so it waits
 at most that long; so what each websocket and room leaves when it goes must not be
 cyclic (server/web/serving.py, server/web/guard.py, server/play/registry.py): thousands of closed
 connections held for ten minutes are hundreds of megabytes.
@@ -42,7 +42,7 @@ FULL_EVERY: Final = 600.0
 MIDDLE_EVERY: Final = 0.2
 """Seconds between two passes of the middle generation."""
 NEVER: Final = 1_000_000_000
-"""The oldest generation's threshold that keeps the collector from starting a full pass by itself."""
+"""The threshold that keeps the collector from passing the middle or the oldest generation by itself."""
 
 
 _taken: list[tuple[int, int, int]] = []
